@@ -1,0 +1,104 @@
+"""Command line (the contract in DESIGN.md). Thin: parse, then hand over.
+
+Each subcommand's module is imported only when used, so `headless` never loads Arcade
+and `tower` never loads Twisted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    p.add_argument("--side", default="sun", choices=("sun", "moon"))
+    p.add_argument("--setup", default="beginner", choices=("beginner", "draft"))
+
+
+def _peer_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true", help="no window (a bot peer)")
+    p.add_argument("--bot", default="heuristic", help="bot for --headless: random or heuristic")
+    p.add_argument("--log", metavar="FILE", help="write the JSON game log")
+    p.add_argument("--save", metavar="FILE", help="keep a save of the command log")
+    p.add_argument("--resume", metavar="FILE", help="resume from a save and rejoin")
+    p.add_argument("--rejoin-timeout", type=float, default=120.0,
+                   help="seconds a dropped peer may take to rejoin before a bot plays it")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="main.py", description="Networked Shogun")
+    sub = parser.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="window: a local game, you + bots")
+    _game_options(play)
+    play.add_argument("--bots", default="heuristic", help="bot level for the other seats")
+    play.add_argument("--seat", type=int, default=0, help="your seat")
+    play.add_argument("--seed", type=int, default=None)
+
+    headless = sub.add_parser("headless", help="bots only, no window")
+    _game_options(headless)
+    headless.add_argument("--seed", type=int, default=1)
+    headless.add_argument("--bot", action="append", default=None,
+                          help="bot per seat (repeat, or once for all): random, heuristic")
+    headless.add_argument("--log", metavar="FILE", help="write the JSON game log")
+    headless.add_argument("--save", metavar="FILE", help="write the command log as play goes")
+    headless.add_argument("--resume", metavar="FILE", help="resume a saved game")
+    headless.add_argument("--quiet", action="store_true", help="print only the final standings")
+
+    host = sub.add_parser("host", help="open a table")
+    host.add_argument("--port", type=int, default=7531)
+    host.add_argument("--code", default=None)
+    _game_options(host)
+    host.add_argument("--bots", type=int, default=0, help="bot seats at the table")
+    host.add_argument("--seed", type=int, default=None, help="(tests) fixed local entropy")
+    _peer_options(host)
+
+    join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")
+    join.add_argument("address", nargs="?")
+    join.add_argument("--code", default=None)
+    _peer_options(join)
+
+    watch = sub.add_parser("watch", help="spectate a table")
+    watch.add_argument("address")
+    watch.add_argument("--code", default=None)
+    _peer_options(watch)
+
+    replay = sub.add_parser("replay", help="replay a saved game")
+    replay.add_argument("file")
+    replay.add_argument("--verify", action="store_true", help="re-simulate and check every hash")
+    replay.add_argument("--headless", action="store_true", help="print instead of a window")
+
+    tower = sub.add_parser("tower", help="tower statistics")
+    tower.add_argument("--drops", type=int, default=200)
+    tower.add_argument("--plot", metavar="FILE")
+    tower.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    command = args.command or "play"
+    if command == "headless":
+        from cli.headless import run
+        return run(args)
+    if command == "replay":
+        from cli.replay import run
+        return run(args)
+    if command == "tower":
+        from cli.tower_report import run
+        return run(args)
+    if command in ("host", "join", "watch"):
+        if args.headless:
+            from net.runner import run
+            return run(args)
+        from client.app import run
+        return run(args)
+    if args.command is None:
+        args = build_parser().parse_args(["play"])
+    from client.app import run
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

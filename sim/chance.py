@@ -1,0 +1,79 @@
+"""Expanding a 32-byte chance seed into draws, the same way on every machine.
+
+Why not `random.Random`: its algorithms for `randrange`/`shuffle` are not a documented
+contract across Python versions, and peers of a lockstep game must agree bit for bit.
+This generator is SHA-256 in counter mode with rejection sampling, fully specified here:
+
+    block(i) = SHA256(seed || i as 8-byte big-endian)
+    below(n): take the next 8 bytes as an unsigned big-endian integer x; reject it while
+              x >= floor(2**64 / n) * n; return x % n.
+
+Everything else (`shuffle`, `choice`, `sample`, `uniform`) is built on `below`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+SEED_BYTES = 32
+_SPAN = 1 << 64
+
+
+def derive_seed(parent: bytes, label: str) -> bytes:
+    """A child seed for an independent use of the same chance input."""
+    return hashlib.sha256(parent + b"/" + label.encode("utf-8")).digest()
+
+
+class ChanceStream:
+    """Deterministic draws from one seed."""
+
+    def __init__(self, seed: bytes) -> None:
+        if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
+            raise ValueError(f"a chance seed must be {SEED_BYTES} bytes")
+        self._seed = bytes(seed)
+        self._counter = 0
+        self._buffer = b""
+
+    def _next64(self) -> int:
+        if len(self._buffer) < 8:
+            self._buffer += hashlib.sha256(
+                self._seed + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+        x, self._buffer = int.from_bytes(self._buffer[:8], "big"), self._buffer[8:]
+        return x
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = (_SPAN // n) * n
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A new list: Fisher-Yates from the end."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        return self.shuffle(items)[:k]
+
+    def uniform(self, lo: float, hi: float) -> float:
+        """A float in [lo, hi) from 53 random bits (exact and portable)."""
+        return lo + (hi - lo) * ((self._next64() >> 11) / float(1 << 53))
+
+
+def seed_for(game_seed: int | bytes, index: int) -> bytes:
+    """Chance seeds for local games: the `index`-th seed of a game's seed (not used by net)."""
+    base = game_seed if isinstance(game_seed, bytes) else str(game_seed).encode()
+    return hashlib.sha256(b"shogun-local/" + base + b"/" + str(index).encode()).digest()
