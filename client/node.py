@@ -1,0 +1,338 @@
+"""A tiny Godot-style scene tree on top of Arcade.
+
+A `Node` has a rectangle (left, bottom, width, height in window pixels), children, and
+`Signal`s. The tree is driven from the window: `update(dt)`, `draw()` and input go *down*
+(parents call children: "call down"), and a node tells its parent what happened by
+emitting a signal the parent connected to ("signal up"). A node never reaches into
+another node's internals; it only calls public methods of its own children.
+
+Drawing is retained where it matters: nodes rebuild cached shapes/texts when their
+inputs change (`mark_dirty`) and draw the cache every frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import arcade
+import pyglet
+
+
+class Signal:
+    """A list of callbacks. `emit` calls them in connection order."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
+        self._slots: list[Callable[..., Any]] = []
+
+    def connect(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        self._slots.append(fn)
+        return fn
+
+    def disconnect(self, fn: Callable[..., Any]) -> None:
+        self._slots.remove(fn)
+
+    def emit(self, *args: Any, **kwargs: Any) -> None:
+        for fn in list(self._slots):
+            fn(*args, **kwargs)
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+
+class Node:
+    """Base node: a rectangle with children. Override the `on_*` hooks."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name or type(self).__name__
+        self.parent: Node | None = None
+        self.children: list[Node] = []
+        self.visible = True
+        self.enabled = True
+        self.left = 0.0
+        self.bottom = 0.0
+        self.width = 0.0
+        self.height = 0.0
+        self._dirty = True
+
+    # -- tree -----------------------------------------------------------------------------
+    def add(self, child: "Node") -> "Node":
+        if child.parent is not None:
+            child.parent.remove(child)
+        child.parent = self
+        self.children.append(child)
+        return child
+
+    def remove(self, child: "Node") -> None:
+        self.children.remove(child)
+        child.parent = None
+
+    def clear_children(self) -> None:
+        for c in list(self.children):
+            self.remove(c)
+
+    def find(self, name: str) -> "Node | None":
+        for c in self.children:
+            if c.name == name:
+                return c
+            hit = c.find(name)
+            if hit is not None:
+                return hit
+        return None
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    # -- geometry -------------------------------------------------------------------------
+    @property
+    def right(self) -> float:
+        return self.left + self.width
+
+    @property
+    def top(self) -> float:
+        return self.bottom + self.height
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.left <= x < self.right and self.bottom <= y < self.top
+
+    def set_rect(self, left: float, bottom: float, width: float, height: float) -> None:
+        changed = (left, bottom, width, height) != (self.left, self.bottom, self.width, self.height)
+        self.left, self.bottom, self.width, self.height = left, bottom, width, height
+        if changed:
+            self.mark_dirty()
+        self.on_layout()
+
+    def mark_dirty(self) -> None:
+        self._dirty = True
+
+    # -- driving (call down) --------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        if not self.enabled:
+            return
+        self.on_update(dt)
+        for c in list(self.children):
+            c.update(dt)
+
+    def draw(self) -> None:
+        if not self.visible:
+            return
+        if self._dirty:
+            self._dirty = False
+            self.rebuild()
+        self.on_draw()
+        for c in self.children:
+            c.draw()
+        self.on_draw_over()
+
+    def _live(self) -> list["Node"]:
+        return [c for c in reversed(self.children) if c.visible and c.enabled]
+
+    def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        for c in self._live():
+            if c.mouse_press(x, y, button, modifiers):
+                return True
+        return self.on_mouse_press(x, y, button, modifiers)
+
+    def mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        for c in self._live():
+            if c.mouse_release(x, y, button, modifiers):
+                return True
+        return self.on_mouse_release(x, y, button, modifiers)
+
+    def mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        for c in self._live():
+            c.mouse_motion(x, y, dx, dy)
+        self.on_mouse_motion(x, y, dx, dy)
+
+    def mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int, modifiers: int) -> None:
+        for c in self._live():
+            c.mouse_drag(x, y, dx, dy, buttons, modifiers)
+        self.on_mouse_drag(x, y, dx, dy, buttons, modifiers)
+
+    def mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
+        for c in self._live():
+            if c.mouse_scroll(x, y, sx, sy):
+                return True
+        return self.on_mouse_scroll(x, y, sx, sy)
+
+    def key_press(self, symbol: int, modifiers: int) -> bool:
+        for c in self._live():
+            if c.key_press(symbol, modifiers):
+                return True
+        return self.on_key_press(symbol, modifiers)
+
+    # -- hooks ----------------------------------------------------------------------------
+    def on_layout(self) -> None: ...
+    def rebuild(self) -> None: ...
+    def on_update(self, dt: float) -> None: ...
+    def on_draw(self) -> None: ...
+    def on_draw_over(self) -> None: ...
+    def on_mouse_press(self, x, y, button, modifiers) -> bool: return False
+    def on_mouse_release(self, x, y, button, modifiers) -> bool: return False
+    def on_mouse_motion(self, x, y, dx, dy) -> None: ...
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None: ...
+    def on_mouse_scroll(self, x, y, sx, sy) -> bool: return False
+    def on_key_press(self, symbol, modifiers) -> bool: return False
+
+
+class TextCache:
+    """Keeps `arcade.Text` objects in one pyglet batch; `put` reuses a label by key.
+
+    Call `begin()` before re-putting a frame's labels and `end()` after: labels not put
+    since `begin()` are hidden. Drawing is a single batch draw.
+    """
+
+    def __init__(self) -> None:
+        self.batch = pyglet.graphics.Batch()
+        self._labels: dict[Any, arcade.Text] = {}
+        self._used: set[Any] = set()
+
+    def begin(self) -> None:
+        self._used = set()
+
+    def put(self, key: Any, text: str, x: float, y: float, *, size: float = 11,
+            color=(20, 20, 20, 255), anchor_x: str = "left", anchor_y: str = "baseline",
+            bold: bool = False, width: int | None = None, multiline: bool = False,
+            align: str = "left") -> arcade.Text:
+        self._used.add(key)
+        t = self._labels.get(key)
+        if t is None or (multiline and t.width != width):
+            if t is not None:
+                t.visible = False
+            t = arcade.Text(text, x, y, color, size, width=width, anchor_x=anchor_x,
+                            anchor_y=anchor_y, bold=bold, multiline=multiline, align=align,
+                            batch=self.batch, font_name=FONT)
+            self._labels[key] = t
+            return t
+        if t.text != text:
+            t.text = text
+        if t.x != x or t.y != y:
+            t.position = (x, y)
+        if t.font_size != size:
+            t.font_size = size
+        col = tuple(color) if len(color) == 4 else tuple(color) + (255,)
+        if tuple(t.color) != col:
+            t.color = col
+        if t.bold != bold:
+            t.bold = bold
+        if not t.visible:
+            t.visible = True
+        return t
+
+    def end(self) -> None:
+        for k, t in self._labels.items():
+            if k not in self._used and t.visible:
+                t.visible = False
+
+    def clear(self) -> None:
+        for t in self._labels.values():
+            t.visible = False
+        self._labels.clear()
+        self.batch = pyglet.graphics.Batch()
+
+    def draw(self) -> None:
+        self.batch.draw()
+
+
+FONT = ("DejaVu Sans", "Liberation Sans", "Arial", "sans-serif")
+
+
+class Button(Node):
+    """A clickable box with a label. Emits `pressed` (no arguments)."""
+
+    def __init__(self, label: str, name: str = "", *, size: float = 12,
+                 color=(235, 228, 210), hover=(250, 244, 225), text_color=(25, 25, 25),
+                 key: int | None = None) -> None:
+        super().__init__(name or f"button:{label}")
+        self.label = label
+        self.size = size
+        self.color = color
+        self.hover_color = hover
+        self.text_color = text_color
+        self.key = key           # keyboard shortcut (arcade.key.*) or None
+        self.active = True       # drawn greyed and ignores clicks when False
+        self.selected = False
+        self.hover = False
+        self.pressed = Signal("pressed")
+        self._text = TextCache()
+
+    def set_label(self, label: str) -> None:
+        if label != self.label:
+            self.label = label
+            self.mark_dirty()
+
+    def rebuild(self) -> None:
+        self._text.begin()
+        self._text.put("l", self.label, self.left + self.width / 2, self.bottom + self.height / 2,
+                       size=self.size, color=self.text_color, anchor_x="center", anchor_y="center")
+        self._text.end()
+
+    def on_draw(self) -> None:
+        c = self.hover_color if (self.hover and self.active) else self.color
+        if not self.active:
+            c = (200, 200, 200)
+        if self.selected:
+            c = (250, 214, 120)
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, c)
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
+                                           (90, 80, 70), 2 if self.selected else 1)
+        self._text.draw()
+
+    def on_mouse_motion(self, x, y, dx, dy) -> None:
+        self.hover = self.contains(x, y)
+
+    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+        if self.contains(x, y):
+            if self.active:
+                self.pressed.emit()
+            return True
+        return False
+
+    def on_key_press(self, symbol, modifiers) -> bool:
+        if self.key is not None and symbol == self.key and self.active and self.visible:
+            self.pressed.emit()
+            return True
+        return False
+
+
+def draw_panel(left: float, bottom: float, width: float, height: float,
+               fill=(246, 240, 226), border=(120, 105, 85)) -> None:
+    arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, fill)
+    arcade.draw_lbwh_rectangle_outline(left, bottom, width, height, border, 1)
+
+
+class CachedLayer:
+    """Renders a node's static drawing once into an offscreen texture; `draw` blits it.
+
+    `render(rect, fn)` calls `fn()` with window coordinates mapped onto the texture, so a
+    node draws the same way whether cached or not. Cheap frames on a software renderer.
+    """
+
+    def __init__(self) -> None:
+        self.surface = None
+        self.rect = None
+
+    def render(self, rect, fn) -> None:
+        from arcade.gui.surface import Surface
+        from arcade.types import LBWH
+        l, b, w, h = (int(round(v)) for v in rect)
+        w, h = max(1, w), max(1, h)
+        win = arcade.get_window()
+        ratio = win.get_pixel_ratio()
+        if self.surface is None or self.surface.size != (w, h):
+            self.surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
+        self.surface.position = (l, b)
+        self.rect = (l, b, w, h)
+        with self.surface.activate():
+            self.surface.clear()
+            cam = self.surface._cam
+            cam.projection.rect = LBWH(l, b, w, h)
+            cam.use()
+            fn()
+        win.default_camera.use()
+
+    def draw(self) -> None:
+        if self.surface is not None:
+            self.surface.draw()
