@@ -1,0 +1,506 @@
+"""The lockstep core: which inputs each step needs, and applying them in the sim's order.
+
+Why a transport-free core: every peer runs this same object; the session feeds it the
+messages its connections received (already checked for shape and for the sender's seat)
+and broadcasts what it emits. Being free of sockets and clocks, it is tested directly.
+
+A *step* is one decision point of the sim (`pending(state)`):
+
+- `chance`: each contributing player reveals its next beacon link (`LinkRevealed`);
+  the seed is the hash of all links in seat order.
+- `plan`: each human seat commits (`PlanCommitted`), then, once a peer holds every
+  commitment, reveals (`PlanRevealed` with its beacon link; contributors that plan
+  nothing send `LinkRevealed`). Bot plans are seeded by the links, so they are unknown
+  until every human committed. Plans are applied in seat order.
+- one seat: the owner sends `CommandSent`; a bot seat is computed by every peer.
+
+Every message carries the sender's state hash at its step, compared on arrival.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from net import commitment
+from net.beacon import BeaconError, ChainVerifier, HashChain, combine
+
+log = logging.getLogger("net.lockstep")
+
+STALE_GRACE = 16      # messages this many steps old are ignored silently (resends)
+AHEAD_LIMIT = 400     # messages further ahead than this are an offence
+
+
+class Offence(ValueError):
+    """A well-formed message that breaks the protocol; the text is the logged reason."""
+
+
+@dataclass
+class StepInbox:
+    """What arrived for one step, keyed by the sender's seat."""
+    commits: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, tuple[bytes, dict]] = field(default_factory=dict)
+    links: dict[int, bytes] = field(default_factory=dict)
+    command: tuple[int, Any, dict] | None = None
+    hashes: dict[int, str] = field(default_factory=dict)
+    takeovers: set[int] = field(default_factory=set)
+
+
+def _seed_int(seed: bytes) -> int:
+    return int.from_bytes(seed[:8], "big")
+
+
+class Lockstep:
+    """One peer's view of the game: state, command log, inboxes, and its own outbox."""
+
+    def __init__(self, game: Any, config: Any, kinds: dict[int, str], my_seat: int | None,
+                 chain: HashChain | None, chain_ends: dict[int, bytes], bot: str = "heuristic",
+                 tokens: dict[int, bytes] | None = None) -> None:
+        self.game = game
+        self.config = config
+        self.kinds = dict(kinds)                 # seat -> "human" | "bot"
+        self.bots = {s for s, k in kinds.items() if k == "bot"}
+        self.my_seat = my_seat
+        self.chain = chain
+        self.bot = bot
+        self.tokens = dict(tokens or {})
+        self.verifiers = {s: ChainVerifier(e, chain.length if chain else 4096)
+                          for s, e in chain_ends.items()}
+        self.chain_ends = dict(chain_ends)
+        self.state, events = game.new_game(config)
+        self.step = 0
+        self.round = 0                           # beacon rounds used so far
+        self.log: list[dict] = []
+        self.inbox: dict[int, StepInbox] = {}
+        self.sent: dict[int, list[dict]] = {}    # my messages per step (for resends)
+        self.my_plans: dict[int, tuple[bytes, dict]] = {}   # step -> (nonce, plan wire)
+        self.ended = False
+        self.following = False                   # spectators apply StepApplied only
+        # callbacks, set by the owner
+        self.broadcast: Callable[[dict], None] = lambda msg: None
+        self.on_events: Callable[[list, Any], None] = lambda events, state: None
+        self.on_decision: Callable[[Any, Any], None] = lambda d, state: None
+        self.on_step: Callable[[dict], None] = lambda entry: None
+        self.on_desync: Callable[[int, int, str, str], None] = lambda *a: None
+        self.on_offence: Callable[[int, str], None] = lambda seat, reason: None
+        self.on_ended: Callable[[Any], None] = lambda state: None
+        self.on_saved: Callable[[], None] = lambda: None
+        self._initial_events = events
+        self._asked: int | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def hash(self) -> str:
+        return self.game.state_hash(self.state)
+
+    def decision(self) -> Any:
+        return self.game.pending(self.state)
+
+    def contributors(self) -> list[int]:
+        """Seats whose beacon links make the seeds: humans not taken over by a bot."""
+        return sorted(s for s, k in self.kinds.items() if k == "human" and s not in self.bots)
+
+    def waiting_for(self) -> list[int]:
+        """The seats whose input the current step still lacks (empty when over)."""
+        if self.ended:
+            return []
+        d = self.decision()
+        box = self.inbox.get(self.step, StepInbox())
+        if d.kind == "chance":
+            return [s for s in self.contributors() if s not in box.links]
+        if d.kind == "plan":
+            humans = [s for s in d.seats if s not in self.bots]
+            missing = [s for s in humans if s not in box.commits]
+            if missing:
+                return missing
+            return [s for s in self.contributors() if s not in box.links
+                    or (s in humans and s not in box.reveals)]
+        seat = d.seats[0]
+        if seat in self.bots or box.command is not None:
+            return []
+        return [seat]
+
+    # ------------------------------------------------------------------ inputs
+    def start(self) -> None:
+        """Announce the initial events and run to the first step that needs input."""
+        self.on_events(self._initial_events, self.state)
+        self.advance()
+
+    def submit(self, command: Any) -> None:
+        """My seat's command for the current step. IllegalCommand/ValueError if not now."""
+        if self.my_seat is None or self.following:
+            raise ValueError("a spectator cannot submit commands")
+        d = self.decision()
+        seat = getattr(command, "seat", None)
+        if seat != self.my_seat or self.my_seat not in d.seats or d.kind in ("chance", "over"):
+            raise ValueError(f"seat {seat} may not act now ({d.kind} for {list(d.seats)})")
+        self.game.apply(self.state, command)          # raises IllegalCommand; pure
+        wire = self.game.to_wire(command)
+        box = self._box(self.step)
+        if d.kind == "plan":
+            if self.my_seat in box.commits:
+                raise ValueError("my plan for this step is already committed")
+            nonce = commitment.new_nonce()
+            self.my_plans[self.step] = (nonce, wire)
+            digest = commitment.commit(nonce, wire)
+            box.commits[self.my_seat] = digest
+            self.on_saved()          # the nonce must be on disk before the commitment leaves
+            self._send({"type": "PlanCommitted", "step": self.step, "seat": self.my_seat,
+                        "digest": digest, "hash": self.hash})
+        else:
+            box.command = (self.my_seat, command, wire)
+            self._send({"type": "CommandSent", "step": self.step, "seat": self.my_seat,
+                        "command": wire, "hash": self.hash})
+        self.advance()
+
+    def receive(self, seat: int, msg: dict) -> None:
+        """A checked game message from the player owning `seat`. Raises Offence."""
+        if self.following:
+            raise Offence("a spectator takes no lockstep messages")
+        kind = msg["type"]
+        if kind == "ChainCommitted":
+            raise Offence("chain commitment after the game started")
+        if msg["seat"] != seat:
+            raise Offence(f"forged seat: message for seat {msg['seat']} from seat {seat}")
+        if self.kinds.get(seat) != "human" or seat in self.bots:
+            raise Offence(f"seat {seat} is not a human seat in play")
+        step = msg["step"]
+        if step < self.step:
+            if step >= self.step - STALE_GRACE:
+                log.info("ignored stale %s for step %d from seat %d (now at %d)",
+                         kind, step, seat, self.step)
+                return
+            raise Offence(f"replayed {kind} for step {step}, long applied (now {self.step})")
+        if step > self.step + AHEAD_LIMIT:
+            raise Offence(f"{kind} for step {step} is too far ahead of step {self.step}")
+        if kind == "SeatTakenOver":
+            raise Offence("SeatTakenOver goes through take_over()")
+        box = self._box(step)
+        if "hash" in msg:
+            old = box.hashes.get(seat)
+            if old is not None and old != msg["hash"]:
+                raise Offence(f"seat {seat} sent two different hashes for step {step}")
+            box.hashes[seat] = msg["hash"]
+        if step == self.step:
+            self._check_kind(kind, seat)
+        if kind == "PlanCommitted":
+            old = box.commits.get(seat)
+            if old is not None:
+                if old != msg["digest"]:
+                    raise Offence(f"seat {seat} committed twice with different digests")
+                log.info("ignored duplicate PlanCommitted for step %d from seat %d", step, seat)
+                return
+            box.commits[seat] = msg["digest"]
+        elif kind == "PlanRevealed":
+            if seat in box.reveals:
+                if box.reveals[seat] != (msg["nonce"], msg["plan"]):
+                    raise Offence(f"seat {seat} revealed twice differently")
+                log.info("ignored duplicate PlanRevealed for step %d", step)
+                return
+            if seat not in box.commits:
+                raise Offence(f"seat {seat} revealed before committing (step {step})")
+            if self.my_seat is not None and self._my_plan_seat(step) \
+                    and self.my_seat not in box.commits:
+                raise Offence(f"seat {seat} revealed before every seat committed")
+            if not commitment.verify(box.commits[seat], msg["nonce"], msg["plan"]):
+                raise Offence(f"seat {seat}'s reveal does not match its commitment")
+            self._take_link(box, seat, msg["link"], step)
+            box.reveals[seat] = (msg["nonce"], msg["plan"])
+        elif kind == "LinkRevealed":
+            if seat in box.links:
+                if box.links[seat] != msg["link"]:
+                    raise Offence(f"seat {seat} revealed two links for step {step}")
+                return
+            self._take_link(box, seat, msg["link"], step)
+        elif kind == "CommandSent":
+            if box.command is not None:
+                if box.command[2] != msg["command"] or box.command[0] != seat:
+                    raise Offence(f"second, different command for step {step}")
+                return
+            try:
+                command = self.game.from_wire(msg["command"])
+            except ValueError as exc:
+                raise Offence(f"malformed command: {exc}") from None
+            if self.game.seat_of(command) != seat:
+                raise Offence(f"forged seat inside command from seat {seat}")
+            if step == self.step:
+                try:
+                    self.game.apply(self.state, command)
+                except ValueError as exc:
+                    raise Offence(f"illegal command from seat {seat}: {exc}") from None
+            box.command = (seat, command, msg["command"])
+        if step == self.step:
+            self._compare_hash(seat, msg.get("hash"))
+        self.advance()
+
+    def take_over(self, seat: int, step: int) -> bool:
+        """A bot plays `seat` from `step` on (after the rejoin timeout). True if applied now."""
+        if seat in self.bots or self.kinds.get(seat) != "human":
+            return False
+        if step < self.step:
+            log.warning("take-over of seat %d at past step %d ignored (now %d)", seat, step, self.step)
+            return False
+        self._box(step).takeovers.add(seat)
+        self.advance()
+        return seat in self.bots
+
+    # ------------------------------------------------------------------ helpers
+    def _box(self, step: int) -> StepInbox:
+        box = self.inbox.get(step)
+        if box is None:
+            box = self.inbox[step] = StepInbox()
+        return box
+
+    def _my_plan_seat(self, step: int) -> bool:
+        return step == self.step and self.decision().kind == "plan" \
+            and self.my_seat in self.decision().seats and self.my_seat not in self.bots
+
+    def _check_kind(self, kind: str, seat: int) -> None:
+        d = self.decision()
+        if kind in ("PlanCommitted", "PlanRevealed"):
+            if d.kind != "plan" or seat not in d.seats:
+                raise Offence(f"{kind} from seat {seat} but the step is {d.kind} for {list(d.seats)}")
+        elif kind == "LinkRevealed":
+            if d.kind == "plan" and seat in d.seats:
+                raise Offence(f"seat {seat} must reveal its link with its plan")
+            if d.kind not in ("chance", "plan"):
+                raise Offence(f"LinkRevealed but the step is {d.kind}")
+        elif kind == "CommandSent":
+            if d.kind in ("chance", "plan", "over") or seat not in d.seats:
+                raise Offence(f"command from seat {seat} out of turn ({d.kind} for {list(d.seats)})")
+
+    def _take_link(self, box: StepInbox, seat: int, link: bytes, step: int) -> None:
+        if step != self.step:
+            box.links[seat] = link          # verified when the step comes
+            return
+        try:
+            self.verifiers[seat].check(self.round, link)
+        except (BeaconError, KeyError) as exc:
+            raise Offence(f"wrong beacon link from seat {seat}: {exc}") from None
+        box.links[seat] = link
+
+    def _compare_hash(self, seat: int, theirs: str | None) -> None:
+        if theirs is not None and theirs != self.hash:
+            self.on_desync(seat, self.step, self.hash, theirs)
+
+    def _send(self, msg: dict) -> None:
+        self.sent.setdefault(msg["step"], []).append(msg)
+        self.broadcast(msg)
+
+    def resend_from(self, step: int) -> list[dict]:
+        """My messages for `step` and later (for a peer that reconnected)."""
+        return [m for s in sorted(self.sent) if s >= step for m in self.sent[s]]
+
+    def _entered_step(self) -> None:
+        """Checks for messages that arrived early for the step just reached."""
+        box = self.inbox.get(self.step)
+        if box is None:
+            return
+        d = self.decision()
+        for seat, theirs in list(box.hashes.items()):
+            self._compare_hash(seat, theirs)
+        bad: list[tuple[int, str]] = []
+        for seat in list(box.links):
+            if d.kind not in ("chance", "plan"):
+                bad.append((seat, "beacon link for a step that needs none"))
+                del box.links[seat]
+                continue
+            try:
+                self.verifiers[seat].check(self.round, box.links[seat])
+            except (BeaconError, KeyError) as exc:
+                bad.append((seat, f"wrong beacon link: {exc}"))
+                del box.links[seat]
+                box.reveals.pop(seat, None)
+        for seat in list(box.commits):
+            if d.kind != "plan" or seat not in d.seats:
+                if seat != self.my_seat:
+                    bad.append((seat, "plan commitment for a step that is not a plan"))
+                del box.commits[seat]
+                box.reveals.pop(seat, None)
+        if box.command is not None:
+            seat, command, wire = box.command
+            try:
+                if d.kind in ("chance", "plan", "over") or seat not in d.seats:
+                    raise ValueError(f"out of turn ({d.kind})")
+                self.game.apply(self.state, command)
+            except ValueError as exc:
+                bad.append((seat, f"illegal command: {exc}"))
+                box.command = None
+        for seat, reason in bad:
+            log.warning("rejected early message from seat %d: %s", seat, reason)
+            self.on_offence(seat, reason)
+
+    # ------------------------------------------------------------------ the loop
+    def advance(self) -> None:
+        """Apply every step whose inputs are complete; emit my own inputs when due."""
+        while not self.ended:
+            d = self.decision()
+            if d.kind == "over":
+                self.ended = True
+                self.on_saved()
+                self.on_ended(self.state)
+                return
+            box = self._box(self.step)
+            for seat in sorted(box.takeovers):
+                if seat not in self.bots:
+                    self._apply_takeover(seat, box)
+            if self.following:
+                return
+            if d.kind == "chance":
+                if not self._chance(box):
+                    return
+            elif d.kind == "plan":
+                if not self._plan(d, box):
+                    return
+            else:
+                if not self._single(d, box):
+                    return
+
+    def _apply_takeover(self, seat: int, box: StepInbox) -> None:
+        log.warning("seat %d is played by a bot from step %d on", seat, self.step)
+        self.bots.add(seat)
+        box.commits.pop(seat, None)
+        box.reveals.pop(seat, None)
+        box.links.pop(seat, None)
+        if box.command is not None and box.command[0] == seat:
+            box.command = None
+        self._pending_takeovers = getattr(self, "_pending_takeovers", []) + [seat]
+
+    def _my_link(self, box: StepInbox) -> bytes | None:
+        if self.chain is None or self.my_seat not in self.contributors():
+            return None
+        return self.chain.link(self.round)
+
+    def _chance(self, box: StepInbox) -> bool:
+        link = self._my_link(box)
+        if link is not None and self.my_seat not in box.links:
+            box.links[self.my_seat] = link
+            self.on_saved()
+            self._send({"type": "LinkRevealed", "step": self.step, "seat": self.my_seat,
+                        "link": link, "hash": self.hash})
+        seats = self.contributors()
+        if any(s not in box.links for s in seats):
+            return False
+        seed = combine([box.links[s] for s in seats], b"chance")
+        self._commit_step([self.game.chance(seed)], beacon=True)
+        return True
+
+    def _plan(self, d: Any, box: StepInbox) -> bool:
+        humans = [s for s in d.seats if s not in self.bots]
+        me = self.my_seat
+        if me in humans and me not in box.commits:
+            if self._asked != self.step:
+                self._asked = self.step
+                self.on_decision(d, self.state)
+            if me not in box.commits:
+                return False
+        if any(s not in box.commits for s in humans):
+            return False
+        # every human committed: reveal mine
+        link = self._my_link(box)
+        if link is not None and me not in box.links:
+            box.links[me] = link
+            if me in humans:
+                nonce, wire = self.my_plans[self.step]
+                box.reveals[me] = (nonce, wire)
+                self._send({"type": "PlanRevealed", "step": self.step, "seat": me,
+                            "nonce": nonce, "plan": wire, "link": link, "hash": self.hash})
+            else:
+                self._send({"type": "LinkRevealed", "step": self.step, "seat": me,
+                            "link": link, "hash": self.hash})
+        if any(s not in box.reveals for s in humans):
+            return False
+        seats = self.contributors()
+        if any(s not in box.links for s in seats):
+            return False
+        seed = combine([box.links[s] for s in seats], b"plan")
+        commands = []
+        state = self.state
+        for seat in sorted(d.seats):
+            command = None
+            if seat in box.reveals:
+                try:
+                    command = self.game.from_wire(box.reveals[seat][1])
+                    if self.game.seat_of(command) != seat:
+                        raise ValueError("plan for another seat")
+                    state, _ = self.game.apply(state, command)
+                except ValueError as exc:
+                    log.warning("seat %d revealed an illegal plan (%s); a bot plans for it", seat, exc)
+                    self.on_offence(seat, f"illegal plan: {exc}")
+                    command = None
+            if command is None:
+                bot_seed = combine([seed], b"bot/%d" % seat)
+                command = self.game.choose(state, seat, self.bot, _seed_int(bot_seed))
+                state, _ = self.game.apply(state, command)
+            commands.append(command)
+        self._commit_step(commands, beacon=True)
+        return True
+
+    def _single(self, d: Any, box: StepInbox) -> bool:
+        seat = d.seats[0]
+        if seat in self.bots:
+            seed = hashlib.sha256(f"bot/{self.hash}/{self.step}".encode()).digest()
+            command = self.game.choose(self.state, seat, self.bot, _seed_int(seed))
+            self._commit_step([command], beacon=False)
+            return True
+        if box.command is None:
+            if seat == self.my_seat and self._asked != self.step:
+                self._asked = self.step
+                self.on_decision(d, self.state)
+            if box.command is None:
+                return False
+        self._commit_step([box.command[1]], beacon=False)
+        return True
+
+    def _commit_step(self, commands: list, beacon: bool) -> None:
+        entry = {"step": self.step, "hash": self.hash,
+                 "commands": [self.game.to_wire(c) for c in commands],
+                 "takeovers": sorted(getattr(self, "_pending_takeovers", []))}
+        self._pending_takeovers = []
+        if beacon:
+            box = self.inbox[self.step]
+            for seat in self.contributors():
+                self.verifiers[seat].accept(self.round, box.links[seat]) \
+                    if seat in self.verifiers and seat != self.my_seat else None
+        self._apply_entry(entry, commands, beacon)
+
+    def _apply_entry(self, entry: dict, commands: list, beacon: bool) -> None:
+        events: list = []
+        for command in commands:
+            self.state, more = self.game.apply(self.state, command)
+            events.extend(more)
+        self.log.append(entry)
+        self.inbox.pop(self.step, None)
+        self.sent.pop(self.step - STALE_GRACE, None)
+        self.step += 1
+        if beacon:
+            self.round += 1
+        self.on_step(entry)
+        self.on_events(events, self.state)
+        self.on_saved()
+        if not self.following:
+            self._entered_step()
+
+    # ------------------------------------------------------------------ replay
+    def replay(self, entry: dict) -> None:
+        """Apply a logged step (catch-up or spectating). ValueError if it does not fit."""
+        if entry.get("step") != self.step:
+            raise ValueError(f"log entry for step {entry.get('step')} but I am at {self.step}")
+        if entry.get("hash") != self.hash:
+            raise ValueError(f"log entry hash differs at step {self.step}")
+        d = self.decision()
+        if d.kind == "over":
+            raise ValueError("the game is over")
+        for seat in entry.get("takeovers", []):
+            if isinstance(seat, int) and self.kinds.get(seat) == "human":
+                self.bots.add(seat)
+        wires = entry.get("commands")
+        if not isinstance(wires, list) or not wires:
+            raise ValueError("log entry has no commands")
+        commands = [self.game.from_wire(w) for w in wires]
+        self._apply_entry(dict(entry), commands, d.kind in ("chance", "plan"))
+        if self.decision().kind == "over" and not self.ended:
+            self.ended = True
+            self.on_ended(self.state)

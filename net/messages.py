@@ -1,0 +1,133 @@
+"""Message shapes: every map from the wire is checked here before anything reads it.
+
+Why a table of field checks: one place decides what a well-formed message is, and the
+error names the message type and the field. Commands inside messages are parsed later
+by `sim.commands.from_wire`, the sim's own gate for untrusted input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+PROTOCOL = 1
+MAX_STEP = 1_000_000
+
+
+class BadMessage(ValueError):
+    """A message that is not well formed; the text says which field and why."""
+
+
+def _int(lo: int, hi: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return f"is a {type(v).__name__}, not an int"
+        if not lo <= v <= hi:
+            return f"{v} is out of range {lo}-{hi}"
+        return None
+    return check
+
+
+def _bytes(n: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, bytes):
+            return f"is a {type(v).__name__}, not bytes"
+        if len(v) != n:
+            return f"has {len(v)} bytes, not {n}"
+        return None
+    return check
+
+
+def _str(maxlen: int, choices: tuple[str, ...] | None = None) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, str):
+            return f"is a {type(v).__name__}, not a string"
+        if len(v) > maxlen:
+            return f"is longer than {maxlen}"
+        if choices is not None and v not in choices:
+            return f"{v!r:.40} is not one of {choices}"
+        return None
+    return check
+
+
+def _map(v: Any) -> str | None:
+    return None if isinstance(v, dict) else f"is a {type(v).__name__}, not a map"
+
+
+def _list(maxlen: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, list):
+            return f"is a {type(v).__name__}, not a list"
+        if len(v) > maxlen:
+            return f"has more than {maxlen} items"
+        return None
+    return check
+
+
+def _opt(inner: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+    return lambda v: None if v is None else inner(v)
+
+
+def _versions(v: Any) -> str | None:
+    if not isinstance(v, dict) or len(v) > 20:
+        return "is not a small map"
+    for k, x in v.items():
+        if not isinstance(x, str) or len(x) > 200:
+            return f"entry {k!r:.30} is not a short string"
+    return None
+
+
+STEP = _int(0, MAX_STEP)
+SEAT = _int(0, 4)
+HASH = _str(128)
+ID = _bytes(16)
+B32 = _bytes(32)
+
+SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+    # handshake
+    "Welcomed": {"versions": _versions, "nonce": ID, "peer": ID},
+    "Hello": {"versions": _versions, "nonce": ID, "proof": B32, "peer": ID,
+              "role": _str(12, ("player", "spectator", "rejoin")), "name": _str(40),
+              "listen_port": _int(0, 65535), "seat": _opt(SEAT), "token": _opt(B32),
+              "table": _opt(ID)},
+    "Accepted": {"peer": ID},
+    "Refused": {"reason": _str(2000)},
+    "Offended": {"reason": _str(500)},
+    # lobby (from the host)
+    "LobbyChanged": {"lobby": _map},
+    "SeatRequested": {"seat": SEAT},
+    "GameStarted": {"table": ID, "config": _map, "seats": _list(5), "peers": _list(5),
+                    "bot": _str(40)},
+    # game start: every player's beacon commitment and rejoin token hash
+    "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32},
+    # lockstep
+    "PlanCommitted": {"step": STEP, "seat": SEAT, "digest": B32, "hash": HASH},
+    "PlanRevealed": {"step": STEP, "seat": SEAT, "nonce": B32, "plan": _map, "link": B32,
+                     "hash": HASH},
+    "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH},
+    "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH},
+    "SeatTakenOver": {"step": STEP, "seat": SEAT},
+    # catch-up (to a rejoining peer or a spectator) and spectating
+    "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
+    "StepApplied": {"entry": _map},
+}
+
+PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
+                                  "CommandSent", "SeatTakenOver", "ChainCommitted"})
+
+
+def check(msg: dict[str, Any]) -> dict[str, Any]:
+    """Return `msg` if it has a known type and every field of that type is well formed."""
+    kind = msg.get("type")
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        raise BadMessage(f"unknown message type {kind!r:.40}")
+    for field, rule in schema.items():
+        if field not in msg:
+            raise BadMessage(f"{kind}: missing field '{field}'")
+        problem = rule(msg[field])
+        if problem:
+            raise BadMessage(f"{kind}: field '{field}' {problem}")
+    extra = set(msg) - set(schema) - {"type"}
+    if extra:
+        raise BadMessage(f"{kind}: unexpected fields {sorted(map(str, extra))[:5]}")
+    return msg
