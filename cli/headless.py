@@ -1,0 +1,96 @@
+"""`main.py headless`: bots play a whole game without a window, printed in plain words."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+
+from cli.gamelog import GameLog
+from cli.savefile import SaveError, SaveWriter, read_save
+from sim.bots import BOT_NAMES
+from sim.game import GameConfig, state_hash
+from sim.local import LocalGame
+from sim.narrate import describe
+
+
+def seat_bots(names: list[str] | None, players: int) -> list[str]:
+    names = names or ["heuristic"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"give --bot once, or once per seat ({players} times)")
+    for n in names:
+        if n not in BOT_NAMES:
+            raise ValueError(f"unknown bot {n!r}; choose from {', '.join(BOT_NAMES)}")
+    return names
+
+
+def replay_into(game: LocalGame, saved) -> list[dict]:
+    """Re-apply a save's commands, checking each state hash; returns the events."""
+    events = list(game.first_events)
+    for i, (cmd, expected) in enumerate(zip(saved.commands, saved.hashes)):
+        events.extend(game.submit(cmd))
+        actual = state_hash(game.state)
+        if actual != expected:
+            raise SaveError(f"save command {i} (line {i + 2}): state hash {actual[:12]} differs "
+                            f"from the saved {expected[:12]} — damaged, or from another version")
+    return events
+
+
+def run(args) -> int:
+    out = sys.stdout
+    try:
+        if args.resume:
+            saved = read_save(args.resume)
+            config, seed, bots = saved.config, saved.seed, saved.bots
+            game = LocalGame(config, seed, dict(enumerate(bots)))
+            earlier = replay_into(game, saved)
+        else:
+            config = GameConfig(args.players, args.side, args.setup)
+            config.check()
+            seed, bots = args.seed, seat_bots(args.bot, args.players)
+            game = LocalGame(config, seed, dict(enumerate(bots)))
+            earlier = list(game.first_events)
+    except (SaveError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+        log = None
+        if args.log:
+            log = GameLog(stack.enter_context(open(args.log, "w", encoding="utf-8")))
+        save = None
+        save_path = args.save or args.resume
+        if save_path:
+            if args.resume and save_path == args.resume:
+                save = SaveWriter.append_to(save_path, saved)
+            else:
+                save = SaveWriter.create(save_path, config, seed, bots)
+                if args.resume:  # a resumed game saved to a new file: copy what came before
+                    for cmd, _h in zip(saved.commands, saved.hashes):
+                        save.command(cmd, _h)
+            stack.callback(save.close)
+
+        def emit(events: list[dict]) -> None:
+            if log:
+                log.write(events)
+            if not args.quiet:
+                for e in events:
+                    line = describe(e)
+                    if line:
+                        print(line, file=out)
+
+        if args.resume:
+            print(f"(resumed after {len(game.commands)} commands)", file=out)
+        emit(earlier)
+        while not game.over:
+            cmd = game.automatic_command()
+            events = game.submit(cmd)
+            if save:
+                save.command(cmd, state_hash(game.state))
+            emit(events)
+        if args.quiet:
+            for e in events:
+                if e["event"] == "GameEnded":
+                    print(describe(e), file=out)
+    print(f"final state hash {state_hash(game.state)}", file=out)
+    return 0

@@ -1,0 +1,102 @@
+"""Game events in plain words, for the headless printout and the window's game log.
+
+Pure: an event dict in, a line of text (or None for bookkeeping events) out.
+"""
+
+from __future__ import annotations
+
+from sim.rules import EVENT_TEXT
+
+ACTION_WORDS = {"palace": "build a palace", "temple": "build a temple",
+                "theatre": "build a no theatre", "rice": "collect rice", "tax": "collect tax",
+                "deploy5": "deploy 5", "deploy3": "deploy 3", "deploy1": "deploy/move 1",
+                "battle_a": "battle/move A", "battle_b": "battle/move B"}
+SPECIAL_WORDS = {"chest": "+1 chest", "rice": "+1 rice", "six_armies": "6 armies",
+                 "attack": "+1 attack", "defence": "+1 defence", None: "-"}
+
+
+def who(colour: object) -> str:
+    if colour == "peasant" or colour is None:
+        return "peasants"
+    return f"P{colour}"
+
+
+def _cubes(counts: dict) -> str:
+    if not counts:
+        return "nothing"
+    return ", ".join(f"{n} {who(c if c == 'peasant' else int(c))}" for c, n in counts.items())
+
+
+def describe(e: dict) -> str | None:
+    kind = e["event"]
+    if kind == "GameStarted":
+        return (f"Shogun for {e['players']} players, {e['side']} side, {e['setup']} setup; "
+                f"each starts with {next(iter(e['money'].values()))} chests")
+    if kind == "ProvinceClaimed":
+        return f"  {who(e['seat'])} claims {e['province']} with {e['armies']} armies"
+    if kind == "DraftCardsTurned":
+        return f"  face up: {', '.join(p for p in e['up'] if p)}"
+    if kind == "TowerDropped":
+        return (f"    tower ({e['reason']}): in {_cubes(e['thrown'])}; out {_cubes(e['out'])}; "
+                f"inside now {sum(e['inside_after'].values())}")
+    if kind == "YearStarted":
+        return f"== Year {e['year']}: events {', '.join(map(str, e['events']))}"
+    if kind == "RoundStarted":
+        row = ", ".join(ACTION_WORDS[a] for a in e.get("actions", []))
+        specials = ", ".join(f"{i + 1}:{SPECIAL_WORDS[c]}" for i, c in enumerate(e["specials"]))
+        return f"-- {e['season'].title()} of year {e['year']}. Face-up actions: {row}. Specials {specials}"
+    if kind == "EventDrawn":
+        return f"  Event {e['event_card']}: {EVENT_TEXT[e['event_card']]}"
+    if kind == "BidsRevealed":
+        return "  Bids: " + ", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items())
+    if kind == "TurnOrderSet":
+        return ("  Turn order: " + " > ".join(
+            f"{who(s)} ({SPECIAL_WORDS[e['specials'][str(s)]]})" for s in e["order"]))
+    if kind == "ActionRevealed":
+        return f"  [{e['slot']}] {ACTION_WORDS[e['action']]}"
+    if kind == "ActionDone":
+        gains = []
+        if e["paid"]:
+            gains.append(f"pays {e['paid']}")
+        if e["money_gained"]:
+            gains.append(f"+{e['money_gained']} chests")
+        if e["rice_gained"]:
+            gains.append(f"+{e['rice_gained']} rice")
+        if e["armies_placed"]:
+            gains.append(f"+{e['armies_placed']} armies")
+        if e.get("moved_to"):
+            gains.append(f"moves to {e['moved_to']}")
+        if e.get("attacked"):
+            gains.append(f"attacked {e['attacked']}: {e['result']}")
+        if e.get("revolt_lost"):
+            gains.append("lost the province to a revolt")
+        return f"    {who(e['seat'])} {ACTION_WORDS[e['action']]} in {e['province']}" + (
+            f": {', '.join(gains)}" if gains else "")
+    if kind == "ActionLapsed":
+        return (f"    {who(e['seat'])} {ACTION_WORDS[e['action']]} in {e['province']} lapses "
+                f"({e['rule']}: {e['reason']})")
+    if kind == "Moved":
+        return f"    {who(e['seat'])} moves {e['count']} from {e['from']} to {e['to']}"
+    if kind == "BattleResolved":
+        result = {"attacker": f"{who(e['attacker'])} win", "defender": f"{who(e['defender'])} hold",
+                  "draw": "draw"}[e["result"]]
+        owner = "neutral" if e["new_owner"] is None else who(e["new_owner"])
+        return (f"    battle for {e['province']} ({e['kind']}): {who(e['attacker'])} "
+                f"{e['attacker_count']} vs {who(e['defender'])} {e['defender_count']} -> "
+                f"{result}, {e['survivors']} survive; {e['province']} is {owner}")
+    if kind == "WinterStarted":
+        return f"== Winter of year {e['year']}: event {e['event_card']} costs {e['rice_loss']} rice"
+    if kind == "Shortage":
+        return (f"  {who(e['seat'])} has {e['rice']} rice for {e['provinces']} provinces: short "
+                f"{e['shortage']}, revolts in {', '.join(e['drawn'])} (+{e['extra_peasants']} peasants)")
+    if kind == "Scored":
+        return (f"  {who(e['seat'])} scores {e['gained']} ({e['provinces']} provinces, "
+                f"{e['buildings']} buildings, {e['majority_points']} for majorities) = {e['score']}")
+    if kind == "GameEnded":
+        standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
+        lines = ["== Final standings"]
+        for rank, s in enumerate(standings, 1):
+            lines.append(f"  {rank}. {who(int(s))}: {e['scores'][s]} points, {e['money'][s]} chests")
+        lines.append("  Winner: " + " and ".join(who(w) for w in e["winners"]))
+        return "\n".join(lines)
+    return None
