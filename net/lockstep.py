@@ -201,8 +201,7 @@ class Lockstep:
                 return
             if seat not in box.commits:
                 raise Offence(f"seat {seat} revealed before committing (step {step})")
-            if self.my_seat is not None and self._my_plan_seat(step) \
-                    and self.my_seat not in box.commits:
+            if self._i_plan(step) and self.my_seat not in box.commits:
                 raise Offence(f"seat {seat} revealed before every seat committed")
             if not commitment.verify(box.commits[seat], msg["nonce"], msg["plan"]):
                 raise Offence(f"seat {seat}'s reveal does not match its commitment")
@@ -253,9 +252,14 @@ class Lockstep:
             box = self.inbox[step] = StepInbox()
         return box
 
-    def _my_plan_seat(self, step: int) -> bool:
-        return step == self.step and self.decision().kind == "plan" \
-            and self.my_seat in self.decision().seats and self.my_seat not in self.bots
+    def _i_plan(self, step: int) -> bool:
+        """Must my seat commit at `step`? (A reveal before my commitment is premature.)"""
+        if self.my_seat is None or self.my_seat in self.bots or step < self.step:
+            return False
+        if step > self.step:
+            return True        # nobody can hold my commitment for a step I have not reached
+        d = self.decision()
+        return d.kind == "plan" and self.my_seat in d.seats
 
     def _check_kind(self, kind: str, seat: int) -> None:
         d = self.decision()
@@ -393,9 +397,8 @@ class Lockstep:
         if me in humans and me not in box.commits:
             if self._asked != self.step:
                 self._asked = self.step
-                self.on_decision(d, self.state)
-            if me not in box.commits:
-                return False
+                self.on_decision(d, self.state)   # may submit at once (nested advance)
+            return False
         if any(s not in box.commits for s in humans):
             return False
         # every human committed: reveal mine
@@ -448,9 +451,8 @@ class Lockstep:
         if box.command is None:
             if seat == self.my_seat and self._asked != self.step:
                 self._asked = self.step
-                self.on_decision(d, self.state)
-            if box.command is None:
-                return False
+                self.on_decision(d, self.state)   # may submit at once (nested advance)
+            return False
         self._commit_step([box.command[1]], beacon=False)
         return True
 
@@ -462,8 +464,8 @@ class Lockstep:
         if beacon:
             box = self.inbox[self.step]
             for seat in self.contributors():
-                self.verifiers[seat].accept(self.round, box.links[seat]) \
-                    if seat in self.verifiers and seat != self.my_seat else None
+                if seat in self.verifiers:
+                    self.verifiers[seat].accept(self.round, box.links[seat])
         self._apply_entry(entry, commands, beacon)
 
     def _apply_entry(self, entry: dict, commands: list, beacon: bool) -> None:

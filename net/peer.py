@@ -1,0 +1,263 @@
+"""One TCP connection to another peer: framing, the handshake, offences, drops.
+
+Why here and not in the session: everything a single connection can judge on its own
+(frame sizes, msgpack, message shapes, handshake order, the join-code proof, version
+equality, the offence count) is decided before the session sees a message. The session
+only receives checked messages from a connection that completed the handshake.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import platform
+from typing import Any
+
+from twisted.internet.protocol import ClientFactory, Protocol
+
+from net import messages
+from net.framing import FrameDecoder, FrameError, encode_frame
+
+log = logging.getLogger("net.peer")
+
+MAX_OFFENCES = 3
+_VERSIONS: dict[str, str] | None = None
+
+
+def _project_version() -> str:
+    try:
+        import tomllib
+        from pathlib import Path
+        path = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        return str(tomllib.loads(path.read_text())["project"]["version"])
+    except Exception:
+        return "unknown"
+
+
+def _tower_digest() -> str:
+    try:
+        from sim.tower import self_test_digest
+    except ImportError:
+        return "no-tower"
+    digest = self_test_digest()
+    return digest.hex() if isinstance(digest, bytes) else str(digest)
+
+
+def local_versions(engine_name: str = "shogun") -> dict[str, str]:
+    """What must be equal on every peer for the lockstep to stay identical."""
+    global _VERSIONS
+    if _VERSIONS is None:
+        try:
+            import pymunk
+            pymunk_version = str(pymunk.version)
+        except ImportError:
+            pymunk_version = "none"
+        _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
+                     "python": platform.python_version(), "pymunk": pymunk_version,
+                     "machine": platform.machine(), "tower": _tower_digest()}
+    return {**_VERSIONS, "rules": engine_name}
+
+
+def version_differences(mine: dict[str, str], theirs: dict[str, str],
+                        me: str = "yours", them: str = "table") -> str | None:
+    """A sentence naming every field that differs, or None if all agree."""
+    problems = []
+    for key in sorted(set(mine) | set(theirs)):
+        a, b = theirs.get(key, "missing"), mine.get(key, "missing")
+        if a != b:
+            problems.append(f"{key} differs: {me} {a}, {them} {b}")
+    return "; ".join(problems) or None
+
+
+def code_proof(code: str, nonce: bytes, peer: bytes) -> bytes:
+    """Proof of knowing the join code without sending it: HMAC over the listener's nonce."""
+    return hmac.new(code.encode("utf-8"), b"shogun-join/" + nonce + peer, hashlib.sha256).digest()
+
+
+class PeerConnection(Protocol):
+    """A connection in one of two roles: `dialer` (we connected) or `listener`."""
+
+    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+        self.session = session
+        self.dialer = dialer
+        self.hello_fields = hello or {}       # what a dialer says about itself
+        self.decoder = FrameDecoder()
+        self.nonce = os.urandom(16)
+        self.ready = False
+        self.closed = False
+        self.offences = 0
+        self.remote_peer: bytes | None = None
+        self.remote_name = "?"
+        self.role = "player"                 # the remote's role
+        self.seat: int | None = None         # the remote's seat, once known
+        self.hello: dict | None = None
+        self.bytes_sent = 0
+
+    # -------------------------------------------------------------- plumbing
+    def describe(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else self.role
+        try:
+            addr = self.transport.getPeer()
+            where = f"{addr.host}:{addr.port}"
+        except Exception:
+            where = "?"
+        return f"{self.remote_name} ({who}, {where})"
+
+    def send(self, msg: dict) -> None:
+        if self.closed or self.transport is None:
+            return
+        frame = encode_frame(msg)
+        self.bytes_sent += len(frame)
+        self.session.count_sent(len(frame))
+        self.transport.write(frame)
+
+    def drop(self, reason: str) -> None:
+        if self.closed:
+            return
+        log.warning("dropping %s: %s", self.describe(), reason)
+        self.send({"type": "Offended", "reason": reason[:500]})
+        self.closed = True
+        self.transport.loseConnection()
+
+    def offence(self, reason: str) -> None:
+        """Log a rejected input; drop the sender after MAX_OFFENCES."""
+        self.offences += 1
+        log.warning("rejected input from %s: %s (offence %d of %d)",
+                    self.describe(), reason, self.offences, MAX_OFFENCES)
+        self.session.offence_logged(self, reason)
+        if self.offences >= MAX_OFFENCES:
+            self.drop(f"too many offences, last: {reason}")
+
+    # -------------------------------------------------------------- twisted
+    def connectionMade(self) -> None:
+        if not self.dialer:
+            self.send({"type": "Welcomed", "versions": self.session.versions,
+                       "nonce": self.nonce, "peer": self.session.peer_id})
+
+    def dataReceived(self, data: bytes) -> None:
+        for item in self.decoder.feed(data):
+            if self.closed:
+                return
+            if isinstance(item, FrameError):
+                if self.decoder.broken:
+                    self.offences = MAX_OFFENCES
+                    self.session.offence_logged(self, str(item))
+                    self.drop(str(item))
+                    return
+                self.offence(str(item))
+                continue
+            try:
+                msg = messages.check(item)
+            except messages.BadMessage as exc:
+                self.offence(str(exc))
+                continue
+            try:
+                self._handle(msg)
+            except Exception as exc:     # a bug must not take the peer down
+                log.exception("error handling %s from %s", msg.get("type"), self.describe())
+                self.offence(f"could not handle {msg.get('type')}: {exc}"[:300])
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.closed = True
+        if self.decoder.pending_bytes:
+            log.warning("connection from %s closed inside a truncated frame (%d bytes)",
+                        self.describe(), self.decoder.pending_bytes)
+        self.session.connection_lost(self)
+
+    # -------------------------------------------------------------- handshake
+    def _handle(self, msg: dict) -> None:
+        kind = msg["type"]
+        if kind == "Offended":
+            log.warning("%s says we offended: %s", self.describe(), msg["reason"])
+            return
+        if self.ready:
+            if kind in ("Welcomed", "Hello", "Accepted", "Refused"):
+                self.offence(f"{kind} after the handshake (replayed?)")
+                return
+            self.session.received(self, msg)
+            return
+        if self.dialer:
+            if kind == "Welcomed":
+                self._welcomed(msg)
+            elif kind == "Accepted" and self.hello is not None:
+                self.ready = True
+                self.session.connection_ready(self)
+            elif kind == "Refused":
+                log.warning("join refused by %s: %s", self.describe(), msg["reason"])
+                self.closed = True
+                self.session.refused(self, msg["reason"])
+                self.transport.loseConnection()
+            else:
+                self.offence(f"{kind} before the handshake completed")
+        else:
+            if kind == "Hello" and self.hello is None:
+                self._hello(msg)
+            else:
+                self.offence(f"{kind} before the handshake completed")
+
+    def _welcomed(self, msg: dict) -> None:
+        self.remote_peer = msg["peer"]
+        differs = version_differences(self.session.versions, msg["versions"],
+                                      me="table", them="yours")
+        if differs:
+            self.closed = True
+            self.session.refused(self, f"cannot join: {differs}")
+            self.transport.loseConnection()
+            return
+        hello = {"type": "Hello", "versions": self.session.versions, "nonce": self.nonce,
+                 "proof": code_proof(self.session.code or "", msg["nonce"], self.session.peer_id),
+                 "peer": self.session.peer_id, "role": "player", "name": self.session.name,
+                 "listen_port": self.session.listen_port, "seat": None, "token": None,
+                 "table": None}
+        hello.update(self.hello_fields)
+        self.hello = hello
+        self.send(hello)
+
+    def _hello(self, msg: dict) -> None:
+        self.hello = msg
+        self.remote_peer = msg["peer"]
+        self.remote_name = msg["name"]
+        self.role = msg["role"]
+        differs = version_differences(self.session.versions, msg["versions"])
+        if differs:
+            self._refuse(f"join refused: {differs}")
+            return
+        expected = code_proof(self.session.code or "", self.nonce, msg["peer"])
+        if not hmac.compare_digest(expected, msg["proof"]):
+            self._refuse("join refused: the join code is wrong")
+            return
+        reason = self.session.admit(self, msg)
+        if reason:
+            self._refuse(reason)
+            return
+        self.send({"type": "Accepted", "peer": self.session.peer_id})
+        self.ready = True
+        self.session.connection_ready(self)
+
+    def _refuse(self, reason: str) -> None:
+        log.warning("refused %s: %s", self.describe(), reason)
+        self.send({"type": "Refused", "reason": reason[:2000]})
+        self.closed = True
+        self.transport.loseConnection()
+
+
+class PeerFactory(ClientFactory):
+    """Builds connections for a session; `dialer` and the Hello fields fix the role."""
+
+    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+        self.session = session
+        self.dialer = dialer
+        self.hello = hello
+
+    def buildProtocol(self, addr: Any) -> PeerConnection:
+        conn = PeerConnection(self.session, self.dialer, self.hello)
+        conn.factory = self
+        return conn
+
+    def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
+        self.session.dial_failed(connector, reason)
+
+    def clientConnectionLost(self, connector: Any, reason: Any) -> None:
+        pass

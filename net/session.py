@@ -1,0 +1,876 @@
+"""A table from one peer's point of view: lobby, mesh, lockstep, pause, rejoin, spectators.
+
+Why one class: the client (a window) and the headless runner both need the same thing —
+open, join, watch or resume a table and be told what happened. `TableSession` never
+runs the reactor; its owner drives it (see docs/net.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import msgpack
+
+from net import messages
+from net.beacon import ChainVerifier, H, HashChain
+from net.lockstep import Lockstep, Offence
+from net.peer import PeerConnection, PeerFactory, local_versions
+
+log = logging.getLogger("net.session")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+BUFFER_LIMIT = 5000
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+
+
+def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    if not host:
+        return address, default_port
+    return host.strip("[]"), int(port)
+
+
+@dataclass
+class SessionOptions:
+    name: str = "player"
+    code: str | None = None
+    rejoin_timeout: float = 120.0
+    save_path: str | None = None
+    interface: str = ""              # where players listen; tests use "127.0.0.1"
+    bot: str = "heuristic"           # the bot that plays bot seats
+    report_dir: str | None = None    # desync reports (default: next to the save)
+
+
+def default_save_path(name: str) -> str:
+    try:
+        from platformdirs import user_data_dir
+        base = Path(user_data_dir("shogun", appauthor=False)) / "net"
+    except Exception:
+        base = Path.home() / ".shogun" / "net"
+    return str(base / f"{name}-{os.getpid()}.save")
+
+
+def _noop(*args: Any) -> None:
+    return None
+
+
+class TableSession:
+    """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
+
+    def __init__(self, opts: SessionOptions, role: str, reactor: Any = None,
+                 engine: Any = None) -> None:
+        if reactor is None:
+            from twisted.internet import reactor as default_reactor
+            reactor = default_reactor
+        if engine is None:
+            from net.engine import SimEngine
+            engine = SimEngine()
+        self.opts = opts
+        self.role = role                      # host | join | watch | resume
+        self.reactor = reactor
+        self.engine = engine
+        self.name = opts.name
+        self.code = opts.code
+        self.peer_id = os.urandom(16)
+        self.versions = local_versions(getattr(engine, "name", "shogun"))
+        self.listen_port = 0
+        self.listener = None
+        self.conns: list[PeerConnection] = []        # ready connections (players)
+        self.spectators: list[PeerConnection] = []
+        self.source: PeerConnection | None = None    # whom a spectator follows
+        self.host_conn: PeerConnection | None = None
+        self.lobby: dict[str, Any] = {}
+        self.start_info: dict[str, Any] | None = None
+        self.my_seat: int | None = None
+        self.chain: HashChain | None = None
+        self.token: bytes | None = None
+        self.chain_ends: dict[int, bytes] = {}
+        self.token_hashes: dict[int, bytes] = {}
+        self.lockstep: Lockstep | None = None
+        self.buffer: list[tuple[PeerConnection, dict]] = []
+        self.offline: dict[int, Any] = {}            # seat -> timeout DelayedCall
+        self.addresses: dict[int, tuple[str, int]] = {}
+        self.saved_plans: dict[int, tuple[bytes, dict]] = {}
+        self.save_path = opts.save_path
+        self.bytes_sent = 0
+        self.offence_log: list[tuple[str, str]] = []
+        self.desyncs: list[dict] = []
+        self.closed = False
+        self.refusal: str | None = None
+        # callbacks
+        self.on_lobby_changed: Callable[[dict], None] = _noop
+        self.on_started: Callable[[Any, Any, Any], None] = _noop
+        self.on_events: Callable[[list, Any], None] = _noop
+        self.on_decision: Callable[[Any, Any], None] = _noop
+        self.on_paused: Callable[[str], None] = _noop
+        self.on_resumed: Callable[[], None] = _noop
+        self.on_desync: Callable[[dict], None] = _noop
+        self.on_refused: Callable[[str], None] = _noop
+        self.on_error: Callable[[str], None] = _noop
+        self.on_ended: Callable[[Any], None] = _noop
+
+    # ================================================================ opening
+    @classmethod
+    def host(cls, opts: SessionOptions, port: int = 7531, players: int = 4, side: str = "sun",
+             setup: str = "beginner", bots: int = 0, reactor: Any = None,
+             engine: Any = None) -> "TableSession":
+        s = cls(opts, "host", reactor, engine)
+        s.code = opts.code or new_join_code()
+        if not 0 <= bots < players:
+            raise ValueError("bots must leave at least one human seat")
+        seats = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
+                  "name": f"bot {i}" if i >= players - bots else "", "peer": None}
+                 for i in range(players)]
+        seats[0].update(kind="human", name=s.name, peer=s.peer_id)
+        s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
+                   "started": False, "seats": seats}
+        s.my_seat = 0
+        s._listen(port)
+        return s
+
+    @classmethod
+    def join(cls, opts: SessionOptions, address: str, code: str | None = None,
+             reactor: Any = None, engine: Any = None) -> "TableSession":
+        s = cls(opts, "join", reactor, engine)
+        s.code = code if code is not None else opts.code
+        s._listen(0)
+        host, port = parse_address(address)
+        s.host_address = (host, port)
+        s._dial(host, port, {"role": "player"})
+        return s
+
+    @classmethod
+    def watch(cls, opts: SessionOptions, address: str, code: str | None = None,
+              reactor: Any = None, engine: Any = None) -> "TableSession":
+        s = cls(opts, "watch", reactor, engine)
+        s.code = code if code is not None else opts.code
+        host, port = parse_address(address)
+        s._dial(host, port, {"role": "spectator"})
+        return s
+
+    @classmethod
+    def resume(cls, opts: SessionOptions, save_path: str, reactor: Any = None,
+               engine: Any = None) -> "TableSession":
+        """Rejoin my seat after a crash, from my local save."""
+        with open(save_path, "rb") as f:
+            save = msgpack.unpackb(f.read(), raw=False, strict_map_key=False)
+        s = cls(opts, "resume", reactor, engine)
+        s.save_path = save_path
+        s.peer_id = save["peer"]
+        s.name = save["name"]
+        s.code = save["code"]
+        s.my_seat = save["seat"]
+        s.chain = HashChain(save["secret"])
+        s.token = save["token"]
+        s.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
+        s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
+        s.resume_log = save["log"]
+        try:
+            s._listen(save.get("listen_port", 0))
+        except Exception:
+            s._listen(0)
+        hello = {"role": "rejoin", "seat": s.my_seat, "token": s.token,
+                 "table": save["start"]["table"]}
+        for seat, (host, port) in sorted(s.addresses.items()):
+            if seat != s.my_seat:
+                s._dial(host, port, hello)
+        return s
+
+    def _listen(self, port: int) -> None:
+        self.listener = self.reactor.listenTCP(port, PeerFactory(self, dialer=False),
+                                               interface=self.opts.interface)
+        self.listen_port = self.listener.getHost().port
+
+    def _dial(self, host: str, port: int, hello: dict) -> None:
+        self.reactor.connectTCP(host, port, PeerFactory(self, dialer=True, hello=hello),
+                                timeout=10)
+
+    # ================================================================ client API
+    @property
+    def join_code(self) -> str | None:
+        return self.code
+
+    @property
+    def state(self) -> Any:
+        return self.lockstep.state if self.lockstep else None
+
+    @property
+    def started(self) -> bool:
+        return self.start_info is not None
+
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None) -> None:
+        """Host only, before the start: change the table."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can change the table before the start")
+        lobby = self.lobby
+        if side is not None:
+            lobby["side"] = side
+        if setup is not None:
+            lobby["setup"] = setup
+        if players is not None or bots is not None:
+            players = players or lobby["players"]
+            humans = [s for s in lobby["seats"] if s["kind"] == "human"]
+            bots = bots if bots is not None else sum(s["kind"] == "bot" for s in lobby["seats"])
+            if len(humans) + bots > players:
+                raise ValueError("not enough seats for the players already here")
+            seats = []
+            for i in range(players):
+                seats.append({"seat": i, "kind": "open", "name": "", "peer": None})
+            for i, h in enumerate(humans):
+                seats[i].update(kind="human", name=h["name"], peer=h["peer"])
+                self._seat_conn(h["peer"], i)
+            for i in range(players - bots, players):
+                seats[i].update(kind="bot", name=f"bot {i}")
+            lobby["players"], lobby["seats"] = players, seats
+        self._lobby_changed()
+
+    def request_seat(self, seat: int) -> None:
+        if self.role == "host":
+            self._move_seat(self.peer_id, seat)
+        elif self.host_conn is not None:
+            self.host_conn.send({"type": "SeatRequested", "seat": seat})
+
+    def lobby_full(self) -> bool:
+        return bool(self.lobby) and all(s["kind"] != "open" for s in self.lobby["seats"])
+
+    def start_game(self) -> None:
+        """Host only: every seat must be filled (humans or bots)."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host starts, once")
+        if not self.lobby_full():
+            raise ValueError("there are open seats")
+        peers = []
+        for seat in self.lobby["seats"]:
+            if seat["kind"] != "human":
+                continue
+            if seat["peer"] == self.peer_id:
+                peers.append({"peer": self.peer_id, "host": "", "port": self.listen_port,
+                              "seat": seat["seat"]})
+            else:
+                conn = self._conn_for_peer(seat["peer"])
+                peers.append({"peer": seat["peer"], "host": conn.transport.getPeer().host,
+                              "port": conn.hello["listen_port"], "seat": seat["seat"]})
+        msg = {"type": "GameStarted", "table": os.urandom(16),
+               "config": {k: self.lobby[k] for k in ("players", "side", "setup")},
+               "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
+                          "peer": s["peer"]} for s in self.lobby["seats"]],
+               "peers": peers, "bot": self.opts.bot}
+        msg["config"] = self.engine.config_wire(self.engine.config(
+            self.lobby["players"], self.lobby["side"], self.lobby["setup"]))
+        for conn in self.conns:
+            conn.send(msg)
+        self._game_started(msg)
+
+    def submit(self, command: Any) -> None:
+        if self.lockstep is None:
+            raise ValueError("the game has not started")
+        self.lockstep.submit(command)
+
+    def close(self) -> None:
+        self.closed = True
+        for call in self.offline.values():
+            if call.active():
+                call.cancel()
+        self.offline.clear()
+        for conn in list(self.conns) + list(self.spectators):
+            if conn.transport is not None:
+                conn.transport.loseConnection()
+        if self.listener is not None:
+            self.listener.stopListening()
+            self.listener = None
+        if getattr(self, "advert", None) is not None:
+            self.advert.close()
+
+    # ================================================================ from connections
+    def count_sent(self, n: int) -> None:
+        self.bytes_sent += n
+
+    def offence_logged(self, conn: PeerConnection, reason: str) -> None:
+        self.offence_log.append((conn.describe(), reason))
+
+    def dial_failed(self, connector: Any, reason: Any) -> None:
+        dest = connector.getDestination()
+        message = f"could not connect to {dest.host}:{dest.port}: {reason.getErrorMessage()}"
+        log.warning(message)
+        self.on_error(message)
+        if self.role in ("join", "watch") and not self.started and not self.conns:
+            self.refusal = message
+            self.on_refused(message)
+
+    def refused(self, conn: PeerConnection, reason: str) -> None:
+        self.refusal = reason
+        self.on_refused(reason)
+
+    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+        """Decide on a Hello that passed the version and code checks; a reason refuses."""
+        role = hello["role"]
+        if self.role == "watch":
+            return "join refused: this peer is a spectator"
+        if role == "spectator":
+            return None
+        if not self.started:
+            if role != "player":
+                return "join refused: no game is running here to rejoin"
+            if self.role != "host":
+                return "join refused: join the host, not another guest"
+            if not any(s["kind"] == "open" for s in self.lobby["seats"]):
+                return "join refused: the table is full"
+            return None
+        table = self.start_info["table"]
+        if hello["table"] != table:
+            return "join refused: the game has started (no seat for a new player)"
+        seat = hello["seat"]
+        entry = self._seat_entry(seat)
+        if entry is None or entry["kind"] != "human":
+            return f"join refused: seat {seat} is not a player's seat"
+        if role == "player":
+            if entry["peer"] != hello["peer"]:
+                return f"join refused: seat {seat} belongs to another peer"
+            if self._conn_for_seat(seat) is not None:
+                return f"join refused: seat {seat} is already connected"
+            return None
+        # rejoin: prove ownership with the preimage of the committed token
+        if hello["token"] is None or H(hello["token"]) != self.token_hashes.get(seat):
+            return f"rejoin refused: wrong rejoin token for seat {seat}"
+        if self.lockstep is not None and seat in self.lockstep.bots:
+            return f"rejoin refused: seat {seat} is now played by a bot"
+        old = self._conn_for_seat(seat)
+        if old is not None:
+            old.closed = True
+            old.transport.loseConnection()
+        return None
+
+    def connection_ready(self, conn: PeerConnection) -> None:
+        if conn.dialer:
+            self._dialed_ready(conn)
+            return
+        if conn.role == "spectator":
+            conn.seat = None
+            self.spectators.append(conn)
+            if self.lockstep is not None:
+                conn.send(self._caught_up())
+            return
+        self.conns.append(conn)
+        if not self.started:                     # the host seats a newcomer
+            seat = next(s for s in self.lobby["seats"] if s["kind"] == "open")
+            seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer)
+            conn.seat = seat["seat"]
+            self._lobby_changed()
+            return
+        conn.seat = conn.hello["seat"]
+        if conn.role == "rejoin":
+            self._rejoined(conn)
+        elif self.chain is not None:
+            self._send_chain(conn)
+
+    def _dialed_ready(self, conn: PeerConnection) -> None:
+        role = conn.hello["role"]
+        if role == "spectator":
+            self.source = conn
+            return
+        self.conns.append(conn)
+        if role == "player" and not self.started:
+            self.host_conn = conn
+            conn.seat = None
+            return
+        conn.seat = self._seat_of_peer(conn.remote_peer)
+        conn.remote_name = self._name_of_seat(conn.seat)
+        if role == "player" and self.chain is not None:
+            self._send_chain(conn)
+        if conn.seat in self.offline:
+            self._back_online(conn.seat)
+
+    def connection_lost(self, conn: PeerConnection) -> None:
+        if conn in self.spectators:
+            self.spectators.remove(conn)
+            return
+        if conn not in self.conns:
+            if conn is self.source and not self.closed and not self._over():
+                self.on_paused("lost the connection to the peer we were watching")
+            return
+        self.conns.remove(conn)
+        if self.closed:
+            return
+        if not self.started:
+            if self.role == "host":
+                for seat in self.lobby["seats"]:
+                    if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
+                        seat.update(kind="open", name="", peer=None)
+                self._lobby_changed()
+            elif conn is self.host_conn:
+                self.on_error("lost the connection to the host before the start")
+            return
+        seat = conn.seat
+        if seat is None or self._conn_for_seat(seat) is not None or self._over():
+            return
+        if self.lockstep is not None and seat in self.lockstep.bots:
+            return
+        if seat not in self.offline:
+            timeout = self.opts.rejoin_timeout
+            self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
+            reason = (f"seat {seat} ({self._name_of_seat(seat)}) dropped; waiting up to "
+                      f"{timeout:g} s for it to rejoin")
+            log.warning(reason)
+            self.on_paused(reason)
+
+    def received(self, conn: PeerConnection, msg: dict) -> None:
+        kind = msg["type"]
+        if conn.role == "spectator" and not conn.dialer:
+            conn.offence(f"a spectator sent {kind}; spectators can send nothing")
+            return
+        handler = getattr(self, "_on_" + kind, None)
+        if kind in messages.PLAYER_GAME_MESSAGES and kind not in ("ChainCommitted", "SeatTakenOver"):
+            handler = self._on_lockstep
+        if handler is None:
+            conn.offence(f"unexpected {kind}")
+            return
+        handler(conn, msg)
+
+    # ================================================================ lobby
+    def _lobby_changed(self) -> None:
+        if self.role == "host":
+            wire = {**self.lobby, "seats": [dict(s) for s in self.lobby["seats"]]}
+            for conn in self.conns:
+                conn.send({"type": "LobbyChanged", "lobby": wire})
+        self.on_lobby_changed(self.lobby)
+
+    def _on_LobbyChanged(self, conn: PeerConnection, msg: dict) -> None:
+        if conn is not self.host_conn or self.started:
+            conn.offence("LobbyChanged from a peer that is not the host")
+            return
+        lobby = msg["lobby"]
+        seats = lobby.get("seats")
+        if not isinstance(seats, list) or len(seats) > 5 or \
+                not all(isinstance(s, dict) and isinstance(s.get("seat"), int) for s in seats):
+            conn.offence("LobbyChanged with malformed seats")
+            return
+        self.lobby = lobby
+        mine = [s["seat"] for s in seats if s.get("peer") == self.peer_id]
+        self.my_seat = mine[0] if mine else None
+        self.on_lobby_changed(self.lobby)
+
+    def _on_SeatRequested(self, conn: PeerConnection, msg: dict) -> None:
+        if self.role != "host" or self.started:
+            conn.offence("SeatRequested but this is not an open lobby")
+            return
+        self._move_seat(conn.remote_peer, msg["seat"])
+
+    def _move_seat(self, peer: bytes, seat: int) -> None:
+        seats = self.lobby["seats"]
+        if seat >= len(seats) or seats[seat]["kind"] != "open":
+            return
+        for s in seats:
+            if s["peer"] == peer:
+                seats[seat].update(kind="human", name=s["name"], peer=peer)
+                s.update(kind="open", name="", peer=None)
+                self._seat_conn(peer, seat)
+                break
+        self._lobby_changed()
+
+    def _seat_conn(self, peer: bytes, seat: int) -> None:
+        if peer == self.peer_id:
+            self.my_seat = seat
+        conn = self._conn_for_peer(peer)
+        if conn is not None:
+            conn.seat = seat
+
+    # ================================================================ start
+    def _on_GameStarted(self, conn: PeerConnection, msg: dict) -> None:
+        if conn is not self.host_conn or self.started:
+            conn.offence("GameStarted from a peer that is not the host")
+            return
+        try:
+            self._check_start(msg)
+        except ValueError as exc:
+            self.on_error(f"the host's GameStarted is malformed: {exc}")
+            conn.offence(f"malformed GameStarted: {exc}")
+            return
+        host_addr = self.host_address
+        for p in msg["peers"]:
+            if p["host"] == "":
+                p["host"] = host_addr[0]
+        self._game_started(msg)
+
+    def _check_start(self, msg: dict) -> None:
+        self._config_from(msg["config"])
+        seen = set()
+        for s in msg["seats"]:
+            if not isinstance(s, dict) or not isinstance(s.get("seat"), int) \
+                    or s.get("kind") not in ("human", "bot"):
+                raise ValueError("bad seat entry")
+            seen.add(s["seat"])
+        if seen != set(range(len(msg["seats"]))):
+            raise ValueError("seats are not 0..n-1")
+        for p in msg["peers"]:
+            if not isinstance(p, dict) or not isinstance(p.get("host"), str) \
+                    or not isinstance(p.get("port"), int) or not isinstance(p.get("peer"), bytes):
+                raise ValueError("bad peer entry")
+
+    def _config_from(self, wire: dict) -> Any:
+        return self.engine.config_from_wire(wire)
+
+    def _game_started(self, msg: dict) -> None:
+        self.start_info = {k: msg[k] for k in ("table", "config", "seats", "peers", "bot")}
+        self.lobby["started"] = True
+        self.my_seat = self._seat_of_peer(self.peer_id)
+        for p in msg["peers"]:
+            self.addresses[p["seat"]] = (p["host"], p["port"])
+        for conn in self.conns:
+            if conn.seat is None or conn is self.host_conn:
+                conn.seat = self._seat_of_peer(conn.remote_peer)
+        self.chain = HashChain()
+        self.token = os.urandom(32)
+        self.chain_ends[self.my_seat] = self.chain.commitment
+        self.token_hashes[self.my_seat] = H(self.token)
+        if self.save_path is None:
+            self.save_path = default_save_path(self.name)
+        # the mesh: dial every player with a lower seat we are not yet connected to
+        for p in msg["peers"]:
+            if p["seat"] < self.my_seat and self._conn_for_peer(p["peer"]) is None:
+                self._dial(p["host"], p["port"], {"role": "player", "seat": self.my_seat,
+                                                  "table": msg["table"]})
+        for conn in self.conns:
+            self._send_chain(conn)
+        self._save()
+        self._maybe_begin()
+
+    def _send_chain(self, conn: PeerConnection) -> None:
+        conn.send({"type": "ChainCommitted", "seat": self.my_seat,
+                   "chain_end": self.chain.commitment, "token_hash": H(self.token)})
+
+    def _on_ChainCommitted(self, conn: PeerConnection, msg: dict) -> None:
+        if not self.started or conn.seat is None or msg["seat"] != conn.seat:
+            conn.offence(f"ChainCommitted for seat {msg['seat']} from {conn.seat}")
+            return
+        seat = msg["seat"]
+        old = self.chain_ends.get(seat)
+        if old is not None:
+            if old != msg["chain_end"] or self.token_hashes[seat] != msg["token_hash"]:
+                conn.offence(f"seat {seat} committed to a second chain")
+            return
+        self.chain_ends[seat] = msg["chain_end"]
+        self.token_hashes[seat] = msg["token_hash"]
+        self._maybe_begin()
+
+    def _humans(self) -> list[int]:
+        return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]
+
+    def _maybe_begin(self) -> None:
+        if self.lockstep is not None or not all(s in self.chain_ends for s in self._humans()):
+            return
+        self.lockstep = self._make_lockstep(self.chain_ends)
+        log.info("game begins: seat %s of %d", self.my_seat, len(self.start_info["seats"]))
+        self.on_started(self.lockstep.config, self.my_seat, self.lockstep.state)
+        for conn in self.spectators:
+            conn.send(self._caught_up())
+        self.lockstep.start()
+        self._drain()
+
+    def _make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
+        info = self.start_info
+        kinds = {s["seat"]: s["kind"] for s in info["seats"]}
+        ls = Lockstep(self.engine, self._config_from(info["config"]), kinds,
+                      None if following else self.my_seat, None if following else self.chain,
+                      chain_ends, bot=info["bot"], tokens=self.token_hashes)
+        ls.following = following
+        ls.broadcast = self._broadcast
+        ls.on_events = lambda events, state: self.on_events(events, state)
+        ls.on_decision = lambda d, state: self.on_decision(d, state)
+        ls.on_step = self._step_applied
+        ls.on_desync = self._desync
+        ls.on_offence = self._lockstep_offence
+        ls.on_ended = self._ended
+        ls.on_saved = self._save
+        return ls
+
+    def _drain(self) -> None:
+        pending, self.buffer = self.buffer, []
+        for conn, msg in pending:
+            if not conn.closed:
+                self.received(conn, msg)
+
+    # ================================================================ lockstep traffic
+    def _on_lockstep(self, conn: PeerConnection, msg: dict) -> None:
+        if conn.role == "spectator" or conn is self.source:
+            conn.offence(f"{msg['type']} from a connection without a seat")
+            return
+        if self.lockstep is None or (self.role == "resume" and not self._started_resume):
+            if not (self.started or self.role == "resume") or len(self.buffer) >= BUFFER_LIMIT:
+                conn.offence(f"{msg['type']} before the game started")
+                return
+            self.buffer.append((conn, msg))
+            return
+        if conn.seat is None:
+            conn.offence(f"{msg['type']} from a connection without a seat")
+            return
+        try:
+            self.lockstep.receive(conn.seat, msg)
+        except Offence as exc:
+            conn.offence(str(exc))
+        except ValueError as exc:
+            conn.offence(f"rejected {msg['type']}: {exc}")
+
+    def _broadcast(self, msg: dict) -> None:
+        for conn in self.conns:
+            if conn.ready:
+                conn.send(msg)
+
+    def _lockstep_offence(self, seat: int, reason: str) -> None:
+        conn = self._conn_for_seat(seat)
+        if conn is not None:
+            conn.offence(reason)
+        else:
+            log.warning("rejected input from seat %d: %s", seat, reason)
+
+    def _step_applied(self, entry: dict) -> None:
+        for conn in self.spectators:
+            conn.send({"type": "StepApplied", "entry": entry})
+
+    def _ended(self, state: Any) -> None:
+        for call in self.offline.values():
+            if call.active():
+                call.cancel()
+        self.offline.clear()
+        self.on_ended(state)
+
+    def _over(self) -> bool:
+        return self.lockstep is not None and self.lockstep.ended
+
+    # ================================================================ pause, rejoin, take-over
+    def _timed_out(self, seat: int) -> None:
+        self.offline.pop(seat, None)
+        if self.lockstep is None or self._over() or self._conn_for_seat(seat) is not None:
+            return
+        if seat not in self.lockstep.waiting_for():
+            # not blocked on that seat yet: look again soon (everyone takes over at the
+            # same step: the first one that needs the missing seat)
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        step = self.lockstep.step
+        log.warning("seat %d did not rejoin in time: a bot plays it from step %d", seat, step)
+        self._broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
+        self.lockstep.take_over(seat, step)
+        self._maybe_resumed()
+
+    def _on_SeatTakenOver(self, conn: PeerConnection, msg: dict) -> None:
+        seat = msg["seat"]
+        if conn.seat is None or self.lockstep is None or seat == conn.seat:
+            conn.offence("SeatTakenOver from a connection that cannot send it")
+            return
+        if self._conn_for_seat(seat) is not None:
+            log.warning("ignored take-over of seat %d from seat %s: it is connected here",
+                        seat, conn.seat)
+            return
+        call = self.offline.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+        self.lockstep.take_over(seat, msg["step"])
+        self._maybe_resumed()
+
+    def _back_online(self, seat: int) -> None:
+        call = self.offline.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+        self._maybe_resumed()
+
+    def _maybe_resumed(self) -> None:
+        if not self.offline:
+            self.on_resumed()
+
+    def _rejoined(self, conn: PeerConnection) -> None:
+        """A dropped player proved its seat: give it the log, then my current messages."""
+        seat = conn.seat
+        conn.remote_name = self._name_of_seat(seat)
+        log.warning("seat %d rejoined", seat)
+        if self.lockstep is None:
+            return
+        conn.send(self._caught_up())
+        for msg in self.lockstep.resend_from(self.lockstep.step):
+            conn.send(msg)
+        self._back_online(seat)
+
+    def _start_wire(self) -> dict:
+        return {**self.start_info,
+                "chain_ends": [[s, e] for s, e in sorted(self.chain_ends.items())],
+                "token_hashes": [[s, t] for s, t in sorted(self.token_hashes.items())]}
+
+    def _caught_up(self) -> dict:
+        ls = self.lockstep
+        chains = {str(s): [v.next_round, v.last] for s, v in ls.verifiers.items()}
+        return {"type": "CaughtUp", "start": self._start_wire(), "log": ls.log,
+                "chains": chains, "step": ls.step}
+
+    def _on_CaughtUp(self, conn: PeerConnection, msg: dict) -> None:
+        if not conn.dialer or self.role not in ("watch", "resume"):
+            conn.offence("CaughtUp sent to a peer that did not ask")
+            return
+        if self.role == "watch" and conn is not self.source:
+            conn.offence("CaughtUp from a peer we do not follow")
+            return
+        try:
+            if self.lockstep is None:
+                self._begin_from(msg)
+            for entry in msg["log"][self.lockstep.step:]:
+                if self.lockstep.ended:
+                    break
+                self.lockstep.replay(entry)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("could not catch up from %s: %s", conn.describe(), exc)
+            self.on_error(f"could not catch up: {exc}")
+            return
+        if self.role == "resume":
+            self.lockstep.following = False
+            self.lockstep.chain = self.chain
+            self.lockstep.my_seat = self.my_seat
+            if self._started_resume is False:
+                self._started_resume = True
+                self._restore_my_step()
+            self._drain()
+            self.lockstep.advance()
+
+    _started_resume = False
+
+    def _begin_from(self, msg: dict) -> None:
+        start = msg["start"]
+        self._check_start(start)
+        self.start_info = {k: start[k] for k in ("table", "config", "seats", "peers", "bot")}
+        self.chain_ends = {s: e for s, e in start["chain_ends"]}
+        self.token_hashes = {s: t for s, t in start["token_hashes"]}
+        if self.role == "resume" and self.chain_ends.get(self.my_seat) != self.chain.commitment:
+            raise ValueError("my saved chain does not match my commitment at this table")
+        for p in start["peers"]:
+            self.addresses.setdefault(p["seat"], (p["host"], p["port"]))
+        ls = self._make_lockstep(self.chain_ends, following=True)
+        self.lockstep = ls
+        for conn in self.conns:
+            if conn.seat is None:
+                conn.seat = self._seat_of_peer(conn.remote_peer)
+        self.on_started(ls.config, self.my_seat, ls.state)
+        ls.on_events(ls._initial_events, ls.state)
+        for entry in msg["log"]:
+            ls.replay(entry)
+        for s, (next_round, last) in msg["chains"].items():
+            v = ChainVerifier(self.chain_ends[int(s)])
+            v.next_round, v.last = next_round, last
+            ls.verifiers[int(s)] = v
+        if self.role == "resume":
+            # my own links: trust my chain, not the peer
+            v = ChainVerifier(self.chain.commitment)
+            v.next_round = ls.round
+            v.last = self.chain.link(ls.round - 1) if ls.round else self.chain.commitment
+            ls.verifiers[self.my_seat] = v
+
+    def _restore_my_step(self) -> None:
+        """After catching up: my committed plan (from the save) is still my plan."""
+        ls = self.lockstep
+        ls.my_plans.update(self.saved_plans)
+        if ls.step in self.saved_plans and ls.decision().kind == "plan":
+            from net import commitment
+            nonce, wire = self.saved_plans[ls.step]
+            digest = commitment.commit(nonce, wire)
+            ls._box(ls.step).commits[self.my_seat] = digest
+            ls._send({"type": "PlanCommitted", "step": ls.step, "seat": self.my_seat,
+                      "digest": digest, "hash": ls.hash})
+
+    def _on_StepApplied(self, conn: PeerConnection, msg: dict) -> None:
+        if conn is not self.source or self.lockstep is None:
+            conn.offence("StepApplied from a peer we do not follow")
+            return
+        entry = msg["entry"]
+        if entry.get("step", -1) < self.lockstep.step:
+            return
+        try:
+            self.lockstep.replay(entry)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("spectated step rejected: %s", exc)
+            self.on_desync({"step": self.lockstep.step, "reason": str(exc)})
+
+    # ================================================================ desync
+    def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
+        report = {"step": step, "seat": seat, "my_seat": self.my_seat, "my_hash": mine,
+                  "their_hash": theirs, "versions": self.versions,
+                  "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                  "log": _jsonable(self.lockstep.log if self.lockstep else [])}
+        base = Path(self.opts.report_dir or (Path(self.save_path).parent if self.save_path
+                                             else Path.cwd()))
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+            path = base / f"desync-{step}-{seat}-{os.getpid()}.json"
+            path.write_text(json.dumps(report, indent=1))
+            report["path"] = str(path)
+        except OSError as exc:
+            log.error("could not write the desync report: %s", exc)
+        log.error("DESYNC at step %d: seat %d has %s, I have %s (report %s)",
+                  step, seat, theirs, mine, report.get("path"))
+        self.desyncs.append(report)
+        self.on_desync(report)
+        conn = self._conn_for_seat(seat)
+        if conn is not None:
+            conn.drop(f"desync at step {step}: your state hash differs from mine")
+
+    # ================================================================ save
+    def _save(self) -> None:
+        if self.save_path is None or self.start_info is None or self.my_seat is None \
+                or self.chain is None:
+            return
+        ls = self.lockstep
+        plans = ls.my_plans if ls else {}
+        current = ls.step if ls else 0
+        save = {"version": 1, "start": self._start_wire(), "seat": self.my_seat,
+                "peer": self.peer_id, "name": self.name, "code": self.code or "",
+                "secret": self.chain.secret, "token": self.token,
+                "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
+                "log": ls.log if ls else [],
+                "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
+                "listen_port": self.listen_port}
+        path = Path(self.save_path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            with open(tmp, "wb") as f:
+                f.write(msgpack.packb(save, use_bin_type=True))
+                f.flush()
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.error("could not write the save %s: %s", path, exc)
+
+    # ================================================================ lookups
+    def _conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
+        return next((c for c in self.conns if c.remote_peer == peer and not c.closed), None)
+
+    def _conn_for_seat(self, seat: int | None) -> PeerConnection | None:
+        return next((c for c in self.conns if c.seat == seat and not c.closed), None)
+
+    def _seat_entry(self, seat: int | None) -> dict | None:
+        if self.start_info is None or seat is None:
+            return None
+        return next((s for s in self.start_info["seats"] if s["seat"] == seat), None)
+
+    def _seat_of_peer(self, peer: bytes | None) -> int | None:
+        seats = self.start_info["seats"] if self.start_info else self.lobby.get("seats", [])
+        return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)
+
+    def _name_of_seat(self, seat: int | None) -> str:
+        entry = self._seat_entry(seat)
+        return entry["name"] if entry else "?"
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, bytes):
+        return obj.hex()
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(x) for x in obj]
+    return obj

@@ -1,0 +1,115 @@
+"""An in-memory network and clock that `TableSession` can use as its reactor.
+
+Why: protocol tests must be deterministic and fast. `listenTCP`/`connectTCP` join
+protocols with twisted.test.iosim transports; `callLater` is a `task.Clock`. Nothing
+touches a socket.
+"""
+
+from __future__ import annotations
+
+from twisted.internet import task
+from twisted.internet.address import IPv4Address
+from twisted.internet.error import ConnectionRefusedError
+from twisted.python.failure import Failure
+from twisted.test.iosim import FakeTransport, IOPump
+
+
+class _Port:
+    def __init__(self, net, port, factory):
+        self.net, self.port, self.factory = net, port, factory
+
+    def getHost(self):
+        return IPv4Address("TCP", "127.0.0.1", self.port)
+
+    def stopListening(self):
+        self.net.listeners.pop(self.port, None)
+
+
+class _Connector:
+    def __init__(self, host, port):
+        self.host, self.port = host, port
+
+    def getDestination(self):
+        return IPv4Address("TCP", self.host, self.port)
+
+
+class FakeNet:
+    def __init__(self):
+        self.clock = task.Clock()
+        self.listeners: dict[int, object] = {}
+        self.pumps: list[IOPump] = []
+        self._next_port = 40000
+        self.wire_log: list[tuple[int, int, bytes]] = []     # (from port, to port, bytes)
+
+    # reactor interface used by TableSession
+    def callLater(self, delay, fn, *a, **kw):
+        return self.clock.callLater(delay, fn, *a, **kw)
+
+    def seconds(self):
+        return self.clock.seconds()
+
+    def listenTCP(self, port, factory, interface=""):
+        if port == 0:
+            self._next_port += 1
+            port = self._next_port
+        if port in self.listeners:
+            raise OSError(f"port {port} in use")
+        self.listeners[port] = factory
+        return _Port(self, port, factory)
+
+    def connectTCP(self, host, port, factory, timeout=30):
+        connector = _Connector(host, port)
+        server_factory = self.listeners.get(port)
+        if server_factory is None:
+            self.clock.callLater(0, factory.clientConnectionFailed, connector,
+                                 Failure(ConnectionRefusedError("nobody listens")))
+            return connector
+        self._next_port += 1
+        client_addr = IPv4Address("TCP", "127.0.0.1", self._next_port)
+        server_addr = IPv4Address("TCP", "127.0.0.1", port)
+        server = server_factory.buildProtocol(client_addr)
+        client = factory.buildProtocol(server_addr)
+        st = FakeTransport(server, True, hostAddress=server_addr, peerAddress=client_addr)
+        ct = FakeTransport(client, False, hostAddress=client_addr, peerAddress=server_addr)
+        server.makeConnection(st)
+        client.makeConnection(ct)
+        self.pumps.append(IOPump(client, server, ct, st, False, clock=self.clock))
+        return connector
+
+    # test controls
+    def pump(self, rounds=100000):
+        for _ in range(rounds):
+            moved = False
+            for p in list(self.pumps):
+                moved = p.pump(advanceClock=False) or moved
+                if p.clientIO.disconnected and p.serverIO.disconnected:
+                    self.pumps.remove(p)
+            self.clock.advance(0)
+            if not moved:
+                return
+
+    def advance(self, seconds, step=1.0):
+        left = seconds
+        while left > 0:
+            self.clock.advance(min(step, left))
+            left -= step
+            self.pump()
+
+    def kill(self, session):
+        """Like SIGKILL: every connection of `session` dies, unsent bytes are lost."""
+        session.closed = True
+        for port, factory in list(self.listeners.items()):
+            if getattr(factory, "session", None) is session:
+                del self.listeners[port]
+        for p in self.pumps:
+            for io in (p.clientIO, p.serverIO):
+                if io.protocol.session is session:
+                    io.stream = []
+                    io.disconnecting = True
+        self.pump()
+
+    def pump_of(self, conn):
+        for p in self.pumps:
+            if conn in (p.client, p.server):
+                return p
+        return None
