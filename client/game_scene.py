@@ -1,0 +1,535 @@
+"""The table scene: board, tower, panels; plays a session's events at a readable pace.
+
+Tree: GameScene
+  ├─ TopBar           year/season, status, speed
+  ├─ BoardView        the map                    (signals: province_clicked/hovered)
+  ├─ TowerView        the battle tower           (signal: finished)
+  ├─ PlayersPanel / EventsPanel / LogPanel
+  ├─ ActionTrack
+  ├─ PlanningPanel    when my seat plans          (signals: locked, suggest)
+  ├─ DecisionPanel    other decisions             (signal: chosen)
+  └─ Banner           battle results, winter, messages
+Signals up to the app: `leave()` (back to the menu), `ended(summary)`.
+
+The scene never changes game state: it submits commands to the session and animates the
+event batches the session queues, one event at a time.
+"""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+
+from client import theme
+from client.board_view import BoardView
+from client.decisions import DecisionPanel
+from client.describe import describe
+from client.node import Node, Signal, TextCache
+from client.planning import PlanningPanel
+from client.table_view import ActionTrack, EventsPanel, LogPanel, PlayersPanel, TopBar
+from client.tower_view import TowerView
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0)
+
+# seconds an event holds the stage at speed 1
+PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
+        "ActionRevealed": 0.5, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
+        "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
+        "PlanRevealed": 0.25, "GameEnded": 1.0}
+
+
+class Banner(Node):
+    """A message box over the board for a while (battle results, winter, pauses)."""
+
+    def __init__(self) -> None:
+        super().__init__("banner")
+        self.lines: list[str] = []
+        self.colour = (40, 30, 25)
+        self.timer = 0.0
+        self.sticky = False
+        self._text = TextCache()
+
+    def show(self, lines, seconds: float = 2.0, colour=(40, 30, 25), sticky: bool = False) -> None:
+        self.lines = [l for l in lines if l]
+        self.timer = seconds
+        self.colour = colour
+        self.sticky = sticky
+        self.visible = bool(self.lines)
+        self.mark_dirty()
+
+    def hide(self) -> None:
+        self.visible = False
+        self.sticky = False
+
+    def on_update(self, dt) -> None:
+        if self.visible and not self.sticky:
+            self.timer -= dt
+            if self.timer <= 0:
+                self.visible = False
+
+    def rebuild(self) -> None:
+        self._text.begin()
+        y = self.top - 14
+        for k, line in enumerate(self.lines[:8]):
+            self._text.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 11,
+                           bold=k == 0, anchor_x="center", anchor_y="top", color=(255, 248, 230))
+            y -= 24 if k == 0 else 19
+        self._text.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (*self.colour, 225))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
+        self._text.draw()
+
+
+class GameScene(Node):
+    def __init__(self, session, *, labels: dict[int, str] | None = None,
+                 fast_forward: bool = False, speed: float = 1.0) -> None:
+        super().__init__("game")
+        from sim.board import board
+        from sim.tower import GEOMETRY
+        self.session = session
+        self.leave = Signal("leave")
+        self.ended = Signal("ended")
+        self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
+        cfg = session.config
+        self.board = board()
+        self.topbar = self.add(TopBar())
+        self.board_view = self.add(BoardView(self.board, cfg.side, cfg.players))
+        self.tower = self.add(TowerView(GEOMETRY))
+        self.players = self.add(PlayersPanel())
+        self.events_panel = self.add(EventsPanel())
+        self.log = self.add(LogPanel())
+        self.track = self.add(ActionTrack())
+        self.planning = self.add(PlanningPanel())
+        self.decision = self.add(DecisionPanel())
+        self.banner = self.add(Banner())
+        self.planning.visible = False
+        self.decision.visible = False
+        self.banner.visible = False
+        self.labels = labels or {s: ("you" if s in session.my_seats else "bot")
+                                 for s in range(cfg.players)}
+
+        self.speed_idx = SPEEDS.index(speed) if speed in SPEEDS else 1
+        self.fast = fast_forward
+        self.paused = False
+        self.wait = 0.0
+        self.batch: list = []
+        self.batch_state = None
+        self.display: dict | None = None
+        self.asking = None          # the decision currently shown to me
+        self.move_target: str | None = None
+        self.current_slot: int | None = None
+        self.revolt_order: list[str] = []
+        self.score_history: dict[int, list[int]] = {s: [0] for s in range(cfg.players)}
+        self.standings = None
+        self.over = False
+        self.last_drop = None        # (before wire, recording) of the newest drop
+        self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
+
+        self.board_view.province_clicked.connect(self._on_province_clicked)
+        self.tower.finished.connect(self._on_tower_finished)
+        self.planning.locked.connect(self._on_plan_locked)
+        self.planning.suggest.connect(self._on_suggest)
+        self.planning.card_selected.connect(self._on_card_selected)
+        self.decision.chosen.connect(self._on_chosen)
+
+    # ----------------------------------------------------------------------------- layout
+    def on_layout(self) -> None:
+        W, H = self.width, self.height
+        rw = max(280, min(340, W * 0.25))
+        top_h = 34
+        bottom_h = 220 if H >= 700 else 190
+        tw = max(150, min(210, W * 0.15))
+        self.topbar.set_rect(0, H - top_h, W, top_h)
+        mid_h = H - top_h - bottom_h
+        self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
+        self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
+        n = self.session.config.players
+        ph = min(n * 74 + 6, (H - top_h) * 0.5)
+        self.players.set_rect(W - rw, H - top_h - ph, rw, ph)
+        eh = 118
+        self.events_panel.set_rect(W - rw, H - top_h - ph - eh, rw, eh)
+        self.log.set_rect(W - rw, 0, rw, H - top_h - ph - eh)
+        self.track.set_rect(0, bottom_h - 56, W - rw, 56)
+        self.planning.set_rect(0, 0, W - rw, bottom_h - 58)
+        self.decision.set_rect(0, 0, W - rw, bottom_h - 58)
+        bw = min(560, (W - rw - tw) - 40)
+        self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
+        self._topbar()
+
+    # ----------------------------------------------------------------------------- driving
+    @property
+    def speed(self) -> float:
+        return 1000.0 if self.fast else SPEEDS[self.speed_idx]
+
+    def _topbar(self) -> None:
+        st = self.display or {}
+        season = st.get("season") or ""
+        title = f"Shogun — year {st.get('year', 1)}, {season}" if st else "Shogun"
+        status = getattr(self.session, "status", "") or ""
+        if not status:
+            if self.paused:
+                status = "Paused — press Space to go on"
+            elif self.asking is not None:
+                status = "Your move"
+            elif self.over:
+                status = "Game over"
+        speed = ("FAST-FORWARD [F]" if self.fast else f"speed ×{SPEEDS[self.speed_idx]:g} [−/+]") + \
+            "   pause [Space]   skip drop [S]   menu [Esc]"
+        self.topbar.set_info(title=title, status=status, speed=speed)
+
+    def on_update(self, dt: float) -> None:
+        pump = getattr(self.session, "tick", None)
+        if pump is not None:
+            pump()
+        self.tower.set_speed(self.speed if not self.fast else 50)
+        if self.paused:
+            self._topbar()
+            return
+        deadline = time.perf_counter() + (self.frame_budget if self.fast else 0.004)
+        while True:
+            if not self._advance(dt):
+                break
+            dt = 0.0
+            if time.perf_counter() > deadline:
+                break
+        self._topbar()
+
+    def _advance(self, dt: float) -> bool:
+        """Do one piece of work; True if more may be done in this frame."""
+        if self.tower.playing:
+            return False
+        if self.wait > 0:
+            self.wait -= dt * self.speed
+            if self.wait > 0:
+                return False
+        if self.batch:
+            self._play_event(self.batch.pop(0))
+            return True
+        if self.batch_state is not None:
+            self._finish_batch()
+            return True
+        q = self.session.queue
+        if q:
+            events, state = q.popleft()
+            self.batch = list(events)
+            self.batch_state = state
+            return True
+        if self.over:
+            return False
+        if self.session.waiting_for_me():
+            self._ask()
+            return False
+        if self.asking is not None:
+            self._hide_decision()
+        if getattr(self.session, "kind", "") == "local":
+            return self.session.pump()
+        return False
+
+    # ----------------------------------------------------------------------------- events
+    def _play_event(self, e: dict) -> None:
+        from sim.state import public_state  # noqa: F401  (import check only)
+        k = e.get("event")
+        line = describe(e)
+        if line:
+            colour = theme.INK
+            if k in ("BattleResolved", "Shortage"):
+                colour = (150, 40, 30)
+            elif k in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
+                colour = (30, 70, 140)
+            self.log.add(line, colour)
+        self.wait = PACE.get(k, 0.0)
+        d = self.display
+        if k == "Snapshot" and isinstance(e.get("state"), dict):
+            self._set_display(e["state"])
+        elif k == "ProvinceClaimed" and d:
+            d["provinces"][e["province"]].update(owner=e["seat"], armies=e["armies"])
+            self.board_view.set_state(d)
+        elif k == "Moved" and d:
+            d["provinces"][e["from"]]["armies"] -= e["count"]
+            to = d["provinces"][e["to"]]
+            if to.get("owner") == e["seat"]:
+                to["armies"] += e["count"]
+            self.board_view.set_state(d)
+        elif k == "ActionDone" and d and e.get("armies_placed"):
+            d["provinces"][e["province"]]["armies"] += e["armies_placed"]
+            self.board_view.set_state(d)
+        elif k == "ActionRevealed":
+            self.current_slot = e.get("slot")
+            if d:
+                acts = list(d.get("actions") or [None] * 10)
+                acts[e["slot"] - 1] = e["action"]
+                d["actions"] = acts
+            self.track.set_track(d.get("actions") if d else None, self.current_slot, "")
+        elif k == "RoundStarted":
+            self.current_slot = None
+        elif k == "TowerDropped":
+            self._drop(e)
+        elif k == "BattleResolved":
+            self._battle_banner(e)
+            if d:
+                p = d["provinces"][e["province"]]
+                p["owner"] = e.get("new_owner")
+                p["armies"] = e.get("survivors", 0) if e.get("new_owner") is not None else 0
+                if e.get("new_owner") is None:
+                    p["buildings"], p["unrest"] = [], 0
+                self.board_view.set_state(d)
+            self.screenshot_hook.emit("battle")
+        elif k == "WinterStarted":
+            self.banner.show([f"Winter of year {e['year']}",
+                              f"Everyone loses {e['rice_loss']} rice; shortages cause revolts."],
+                             2.5 / max(1.0, self.speed), colour=(40, 60, 90))
+        elif k == "Shortage":
+            self.banner.show([f"{theme.seat_name(e['seat'])}: rice shortage {e['shortage']}",
+                              f"{e['revolts']} revolt(s): " + ", ".join(e.get("drawn", []) or [])],
+                             2.0 / max(1.0, self.speed), colour=(90, 50, 30))
+        elif k == "Scored":
+            self.score_history.setdefault(e["seat"], [0]).append(e["score"])
+        elif k == "GameEnded":
+            self.over = True
+            self.standings = e
+        if self.fast:
+            self.wait = 0.0
+
+    def _finish_batch(self) -> None:
+        from sim.game import public_state
+        state, self.batch_state = self.batch_state, None
+        self._set_display(public_state(state))
+        if self.over and self.standings is not None and not self.session.queue:
+            self.ended.emit(self._summary())
+
+    def _set_display(self, pub: dict) -> None:
+        import copy
+        self.display = copy.deepcopy(pub)
+        d = self.display
+        self.board_view.set_state(d)
+        self.players.set_state(d, self.labels, active=self._active_seats(),
+                               me=self.session.my_seats)
+        self.track.set_track(d.get("actions"), self.current_slot, d.get("season") or "")
+        self.events_panel.set_events(d.get("year"), d.get("season"), d.get("events"),
+                                     d.get("current_event"))
+        tower = d.get("tower") or {}
+        self.tower.set_tray(tower.get("tray"))
+        self._topbar()
+
+    def _active_seats(self):
+        try:
+            dec = self.session.decision
+            return dec.seats if dec.kind not in ("chance", "over") else ()
+        except Exception:
+            return ()
+
+    def _drop(self, e: dict) -> None:
+        rep = e.get("replay")
+        if not rep:
+            return
+        from sim import tower
+        res = tower.drop(tower.TowerContents.from_wire(rep["before"]),
+                         {int(c): int(n) for c, n in rep["thrown"]},
+                         bytes.fromhex(rep["seed"]), record=True)
+        self.last_drop = (rep, res)
+        caption = {"fill": "Filling the tower", "battle": "Battle!", "revolt": "Revolt!"}.get(
+            e.get("reason"), "Drop")
+        self.tower.set_tray({})
+        self.tower.play(res.recording, caption)
+        self.screenshot_hook.emit("tower_start")
+        if self.fast:
+            self.tower.skip()
+
+    def _on_tower_finished(self) -> None:
+        self.screenshot_hook.emit("tower_end")
+
+    def _battle_banner(self, e: dict) -> None:
+        kind = {"revolt": "Revolt", "neutral": "Attack on a neutral province"}.get(e.get("kind"), "Battle")
+        att, dfn = e.get("attacker"), e.get("defender")
+        res = e.get("result")
+        winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "Draw")
+        owner = e.get("new_owner")
+        lines = [f"{kind} in {e.get('province')}",
+                 f"Out of the tower: {theme.seat_name(att)} {e.get('attacker_count')}  vs  "
+                 f"{theme.seat_name(dfn)} {e.get('defender_count')}",
+                 f"{winner} wins" if res != "draw" else "A draw: the province falls empty",
+                 f"{e.get('survivors', 0)} armies survive — "
+                 + (f"{e.get('province')} belongs to {theme.seat_name(owner)}" if owner is not None
+                    else f"{e.get('province')} is neutral")]
+        self.banner.show(lines, 2.4 / max(1.0, self.speed if not self.fast else 1000),
+                         colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25))
+
+    # ----------------------------------------------------------------------------- decisions
+    def _ask(self) -> None:
+        from sim import game
+        st = self.session.state
+        d = game.pending(st)
+        seat = next(s for s in d.seats if s in self.session.my_seats)
+        key = (d.kind, seat, getattr(self.session, "step_key", lambda: len(self.session.commands))())
+        if self.asking == key:
+            return
+        self.asking = key
+        self.move_target = None
+        pub = self.display or game.public_state(st)
+        if d.kind == "plan":
+            me = pub["players"][str(seat)]
+            self.decision.visible = False
+            self.planning.visible = True
+
+            def check(actions, bid, seat=seat):
+                from sim.commands import SubmitPlan
+                return game.plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
+            self.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
+            self.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
+            self.screenshot_hook.emit("planning")
+            return
+        self.planning.visible = False
+        self.decision.visible = True
+        det = d.detail or {}
+        if d.kind == "move":
+            targets = det.get("targets", {})
+            self.board_view.set_highlight(targets.keys(), (255, 215, 0))
+            self.board_view.set_selected(det.get("from"))
+            act = theme.ACTION_SHORT.get(det.get("action"), det.get("action"))
+            prompt = (f"{act} from {det.get('from')}: click a highlighted province, choose how many "
+                      f"armies go, then Go." + (" (optional)" if det.get("optional") else ""))
+            opts = [("Go [Enter]", "go", False)]
+            if det.get("optional"):
+                opts.append(("Don't move", "stay", True))
+            self.decision.ask(prompt, opts, counter=("armies", 1, 1, 1), default="go")
+        elif d.kind == "special":
+            cards = det.get("cards", {})
+            opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
+                    for p in det.get("positions", [])]
+            self.decision.ask("Choose your turn-order position and its special card.", opts)
+        elif d.kind == "draft_take":
+            up = det.get("up", [])
+            opts = [(f"Take {n}", f"up{i}", n is not None) for i, n in enumerate(up)]
+            opts.append((f"Top of deck ({det.get('deck', 0)})", "deck", det.get("deck", 0) > 0))
+            if det.get("can_refresh"):
+                opts.append(("Refresh the two", "refresh", True))
+            self.board_view.set_highlight([n for n in up if n], (255, 215, 0))
+            self.decision.ask(f"Draft: take a province card. Groups left: {det.get('groups')}", opts)
+        elif d.kind == "draft_place":
+            opts = [(f"{g} armies", g, True) for g in det.get("groups", [])]
+            self.board_view.set_selected(det.get("province"))
+            self.decision.ask(f"Place an army group on {det.get('province')}.", opts)
+        elif d.kind == "revolt_order":
+            self.revolt_order = []
+            provs = det.get("provinces", [])
+            self.board_view.set_highlight(provs, (230, 40, 40))
+            opts = [(p, p, True) for p in provs] + [("Done", "done", False)]
+            self.decision.ask("Revolts: click the provinces in the order they are fought.", opts)
+        else:
+            self.decision.ask(f"The game asks: {d.kind}", [])
+
+    def _hide_decision(self) -> None:
+        self.asking = None
+        self.planning.visible = False
+        self.decision.visible = False
+        self.board_view.set_highlight(())
+        self.board_view.set_selected(None)
+
+    def _submit(self, cmd) -> None:
+        from sim.commands import IllegalCommand
+        try:
+            self.session.submit(cmd)
+        except IllegalCommand as exc:
+            self.log.add(f"Not allowed: {exc}", (180, 30, 20))
+            self.asking = None
+            return
+        self._hide_decision()
+
+    def _on_plan_locked(self, actions, bid) -> None:
+        from sim.commands import SubmitPlan
+        seat = self.asking[1] if self.asking else self.session.my_seats[0]
+        self._submit(SubmitPlan(seat, tuple(actions), bid))
+
+    def _on_suggest(self) -> None:
+        from sim import bots
+        if not self.asking:
+            return
+        seat = self.asking[1]
+        cmd = bots.choose(self.session.state, seat, "heuristic", b"suggest" * 4 + bytes(4))
+        self.planning.load(cmd.actions, cmd.bid)
+
+    def _on_card_selected(self, card) -> None:
+        self.board_view.set_selected(card if isinstance(card, str) else None)
+
+    def _on_province_clicked(self, name: str) -> None:
+        if self.asking is None:
+            return
+        kind = self.asking[0]
+        if kind == "plan":
+            self.planning.select_card(name)
+        elif kind == "move":
+            from sim import game
+            d = game.pending(self.session.state)
+            targets = d.detail.get("targets", {})
+            if name in targets:
+                self.move_target = name
+                self.board_view.set_selected(name)
+                hi = int(targets[name])
+                opts = [(f"Go to {name} [Enter]", "go", True)]
+                if d.detail.get("optional"):
+                    opts.append(("Don't move", "stay", True))
+                self.decision.ask(self.decision.prompt, opts, counter=("armies", 1, hi, hi), default="go")
+        elif kind == "revolt_order":
+            self._on_chosen(name, None)
+
+    def _on_chosen(self, value, count) -> None:
+        from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
+        if not self.asking:
+            return
+        kind, seat = self.asking[0], self.asking[1]
+        if kind == "move":
+            if value == "stay":
+                self._submit(ChooseMove(seat, None, 0))
+            elif value == "go" and self.move_target:
+                self._submit(ChooseMove(seat, self.move_target, int(count or 1)))
+        elif kind == "special":
+            self._submit(PickSpecial(seat, int(value)))
+        elif kind == "draft_take":
+            self._submit(DraftTake(seat, value))
+        elif kind == "draft_place":
+            self._submit(DraftPlace(seat, int(value)))
+        elif kind == "revolt_order":
+            from sim import game
+            provs = game.pending(self.session.state).detail.get("provinces", [])
+            if value == "done" or len(self.revolt_order) == len(provs):
+                self._submit(OrderRevolts(seat, tuple(self.revolt_order)))
+                return
+            if value in provs and value not in self.revolt_order:
+                self.revolt_order.append(value)
+            left = [p for p in provs if p not in self.revolt_order]
+            opts = [(p, p, True) for p in left] + [("Done", "done", not left)]
+            self.decision.ask("Revolt order so far: " + " → ".join(self.revolt_order), opts,
+                              default="done" if not left else None)
+
+    # ----------------------------------------------------------------------------- input
+    def on_key_press(self, symbol, modifiers) -> bool:
+        k = arcade.key
+        if symbol == k.SPACE:
+            self.paused = not self.paused
+        elif symbol == k.F:
+            self.fast = not self.fast
+        elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
+            self.speed_idx = min(len(SPEEDS) - 1, self.speed_idx + 1)
+        elif symbol in (k.MINUS, k.NUM_SUBTRACT):
+            self.speed_idx = max(0, self.speed_idx - 1)
+        elif symbol == k.S:
+            self.tower.skip()
+        elif symbol == k.ESCAPE:
+            self.leave.emit()
+        else:
+            return False
+        self._topbar()
+        return True
+
+    def on_draw_over(self) -> None:
+        pass
+
+    # ----------------------------------------------------------------------------- end
+    def _summary(self) -> dict:
+        e = self.standings or {}
+        return {"scores": e.get("scores", {}), "money": e.get("money", {}),
+                "winners": e.get("winners", []), "history": self.score_history,
+                "labels": self.labels, "players": self.session.config.players}

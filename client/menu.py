@@ -1,0 +1,211 @@
+"""The main menu: new local game (players, seats, bot levels, side, setup), host, join,
+watch, load a save, replay a log, quit. Enter starts a 4-player beginner game at once.
+
+Signals up: `start_local(options)`, `host(options)`, `join(options)`, `watch(options)`,
+`load(path)`, `replay(path)`, `quit()`.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client import theme
+from client.node import Button, Node, Signal, TextCache
+
+SEAT_KINDS = ("you", "human", "heuristic", "random")
+
+
+class TextField(Node):
+    """A one-line text entry; click to focus, type, Backspace deletes."""
+
+    def __init__(self, label: str, value: str = "", name: str = "") -> None:
+        super().__init__(name or f"field:{label}")
+        self.label = label
+        self.value = value
+        self.focused = False
+        self._text = TextCache()
+
+    def rebuild(self) -> None:
+        self._text.begin()
+        self._text.put("l", self.label, self.left, self.bottom + self.height + 4, size=10, color=theme.MUTED)
+        self._text.put("v", self.value + ("▏" if self.focused else ""), self.left + 6,
+                       self.bottom + self.height / 2, size=12, anchor_y="center", color=theme.INK)
+        self._text.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
+                                          (255, 255, 250) if self.focused else (246, 242, 232))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
+                                           (200, 120, 40) if self.focused else (120, 105, 85), 2 if self.focused else 1)
+        self._text.draw()
+
+    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+        was = self.focused
+        self.focused = self.contains(x, y)
+        if was != self.focused:
+            self.mark_dirty()
+        return self.focused
+
+    def type_text(self, text: str) -> bool:
+        if not self.focused:
+            return False
+        self.value += "".join(ch for ch in text if ch.isprintable())
+        self.mark_dirty()
+        return True
+
+    def on_key_press(self, symbol, modifiers) -> bool:
+        if not self.focused:
+            return False
+        if symbol == arcade.key.BACKSPACE:
+            self.value = self.value[:-1]
+            self.mark_dirty()
+            return True
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.ESCAPE, arcade.key.TAB):
+            self.focused = False
+            self.mark_dirty()
+            return True
+        return True   # typing keys are consumed (on_text delivers the characters)
+
+
+class MenuScene(Node):
+    def __init__(self, defaults: dict | None = None) -> None:
+        super().__init__("menu")
+        d = defaults or {}
+        self.start_local = Signal("start_local")
+        self.host = Signal("host")
+        self.join = Signal("join")
+        self.watch = Signal("watch")
+        self.load = Signal("load")
+        self.replay = Signal("replay")
+        self.quit = Signal("quit")
+        self.players = int(d.get("players", 4))
+        self.side = d.get("side", "sun")
+        self.setup = d.get("setup", "beginner")
+        bot = d.get("bots", "heuristic")
+        me = int(d.get("seat", 0))
+        self.seat_kinds = ["you" if s == me else bot for s in range(5)]
+        self.message = ""
+        self._text = TextCache()
+        self.b_players = self.add(Button("", size=12, key=arcade.key.P))
+        self.b_side = self.add(Button("", size=12))
+        self.b_setup = self.add(Button("", size=12))
+        self.b_seats = [self.add(Button("", size=11)) for _ in range(5)]
+        self.b_start = self.add(Button("Start local game  [Enter]", size=14, key=arcade.key.ENTER,
+                                       color=(250, 214, 120)))
+        self.f_address = self.add(TextField("Table address (empty: search the LAN)", d.get("address", "") or ""))
+        self.f_code = self.add(TextField("Join code", d.get("code", "") or ""))
+        self.f_path = self.add(TextField("Save or log file", ""))
+        self.b_host = self.add(Button("Host a table  [H]", size=12, key=arcade.key.H))
+        self.b_join = self.add(Button("Join  [J]", size=12, key=arcade.key.J))
+        self.b_watch = self.add(Button("Watch  [W]", size=12, key=arcade.key.W))
+        self.b_load = self.add(Button("Load save", size=12))
+        self.b_replay = self.add(Button("Replay log", size=12))
+        self.b_quit = self.add(Button("Quit  [Q]", size=12, key=arcade.key.Q))
+        self.b_players.pressed.connect(self._cycle_players)
+        self.b_side.pressed.connect(lambda: self._set(side="moon" if self.side == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self._set(setup="draft" if self.setup == "beginner" else "beginner"))
+        for k, b in enumerate(self.b_seats):
+            b.pressed.connect(lambda k=k: self._cycle_seat(k))
+        self.b_start.pressed.connect(lambda: self.start_local.emit(self.options()))
+        self.b_host.pressed.connect(lambda: self.host.emit(self.options()))
+        self.b_join.pressed.connect(lambda: self.join.emit(self.options()))
+        self.b_watch.pressed.connect(lambda: self.watch.emit(self.options()))
+        self.b_load.pressed.connect(lambda: self.load.emit(self.f_path.value.strip()))
+        self.b_replay.pressed.connect(lambda: self.replay.emit(self.f_path.value.strip()))
+        self.b_quit.pressed.connect(self.quit.emit)
+        self._labels()
+
+    def options(self) -> dict:
+        kinds = self.seat_kinds[: self.players]
+        return {"players": self.players, "side": self.side, "setup": self.setup,
+                "humans": [s for s, k in enumerate(kinds) if k in ("you", "human")],
+                "bots": {s: k for s, k in enumerate(kinds) if k not in ("you", "human")},
+                "address": self.f_address.value.strip() or None,
+                "code": self.f_code.value.strip() or None}
+
+    def _set(self, **kw) -> None:
+        for k, v in kw.items():
+            setattr(self, k, v)
+        if self.setup == "beginner" and self.side == "moon":
+            self.message = "The beginner setup exists only on the sun side (R-SETUP-4): using draft."
+            self.setup = "draft"
+        else:
+            self.message = ""
+        self._labels()
+
+    def _cycle_players(self) -> None:
+        self._set(players=3 + (self.players - 2) % 3)
+
+    def _cycle_seat(self, k: int) -> None:
+        cur = SEAT_KINDS.index(self.seat_kinds[k]) if self.seat_kinds[k] in SEAT_KINDS else 0
+        self.seat_kinds[k] = SEAT_KINDS[(cur + 1) % len(SEAT_KINDS)]
+        self._labels()
+
+    def _labels(self) -> None:
+        self.b_players.set_label(f"Players: {self.players}  [P]")
+        self.b_side.set_label(f"Board side: {self.side}")
+        self.b_setup.set_label(f"Setup: {self.setup}")
+        for k, b in enumerate(self.b_seats):
+            b.visible = k < self.players
+            kind = self.seat_kinds[k]
+            text = {"you": "you", "human": "human (hot seat)", "heuristic": "bot: heuristic",
+                    "random": "bot: random"}.get(kind, kind)
+            b.set_label(f"{theme.SEAT_NAMES[k]}: {text}")
+            b.color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[k], 0.3)
+        self.mark_dirty()
+
+    def type_text(self, text: str) -> bool:
+        return any(f.type_text(text) for f in (self.f_address, self.f_code, self.f_path))
+
+    def key_press(self, symbol, modifiers) -> bool:
+        # a focused text field gets the keys first (so typing 'h' does not host)
+        for f in (self.f_address, self.f_code, self.f_path):
+            if f.focused:
+                f.key_press(symbol, modifiers)
+                return True
+        return super().key_press(symbol, modifiers)
+
+    def on_layout(self) -> None:
+        cx = self.width / 2
+        col1 = cx - 380
+        col2 = cx + 40
+        y = self.height - 200
+        self.b_players.set_rect(col1, y, 340, 36)
+        self.b_side.set_rect(col1, y - 44, 340, 36)
+        self.b_setup.set_rect(col1, y - 88, 340, 36)
+        for k, b in enumerate(self.b_seats):
+            b.set_rect(col1, y - 150 - 40 * k, 340, 34)
+        self.b_start.set_rect(col1, y - 150 - 40 * 5 - 20, 340, 48)
+        self.f_address.set_rect(col2, y, 340, 32)
+        self.f_code.set_rect(col2, y - 60, 160, 32)
+        self.b_host.set_rect(col2, y - 110, 160, 36)
+        self.b_join.set_rect(col2 + 180, y - 110, 160, 36)
+        self.b_watch.set_rect(col2, y - 154, 160, 36)
+        self.f_path.set_rect(col2, y - 230, 340, 32)
+        self.b_load.set_rect(col2, y - 276, 160, 36)
+        self.b_replay.set_rect(col2 + 180, y - 276, 160, 36)
+        self.b_quit.set_rect(col2, y - 370, 160, 36)
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        t = self._text
+        t.begin()
+        t.put("t", "SHOGUN", self.width / 2, self.height - 70, size=40, bold=True, anchor_x="center",
+              color=(120, 30, 25))
+        t.put("s", "Dirk Henn's game of feudal Japan — with a battle tower that really tumbles",
+              self.width / 2, self.height - 105, size=13, anchor_x="center", color=theme.MUTED)
+        t.put("l1", "New local game", self.width / 2 - 380, self.height - 150, size=15, bold=True, color=theme.INK)
+        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380, self.height - 312,
+              size=9.5, color=theme.MUTED)
+        t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150, size=15, bold=True, color=theme.INK)
+        t.put("l3", "Saves and logs", self.width / 2 + 40, self.height - 400, size=13, bold=True, color=theme.INK)
+        t.put("m", self.message, self.width / 2, 30, size=11, anchor_x="center", color=(170, 40, 30))
+        t.end()
+
+    def set_message(self, text: str) -> None:
+        self.message = text
+        self.mark_dirty()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
+        self._text.draw()

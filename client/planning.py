@@ -1,0 +1,220 @@
+"""Planning: put province cards on the 10 action fields and a card on the bid field.
+
+Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
+`select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
+Signals up: `locked(actions, bid)`, `suggest()`, `card_selected(card or None)`.
+An empty action field holds a money card: no action there (R-PLAN-1).
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client import theme
+from client.node import Button, Node, Signal, TextCache, draw_panel
+
+ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
+           "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
+FIELDS = ACTIONS + ("bid",)
+
+
+class PlanningPanel(Node):
+    def __init__(self) -> None:
+        super().__init__("planning")
+        self.locked = Signal("locked")
+        self.suggest = Signal("suggest")
+        self.card_selected = Signal("card_selected")
+        self.seat = 0
+        self.cards: list[str] = []
+        self.money = 0
+        self.check = lambda actions, bid: []
+        self.fields: dict[str, object] = {f: None for f in FIELDS}
+        self.selected: object | None = None
+        self.problems: list[str] = []
+        self._drag: object | None = None
+        self._text = TextCache()
+        self.lock_btn = self.add(Button("Lock plan  [Enter]", key=arcade.key.ENTER, size=11))
+        self.sugg_btn = self.add(Button("Suggest  [B]", key=arcade.key.B, size=11))
+        self.clear_btn = self.add(Button("Clear  [C]", key=arcade.key.C, size=11))
+        self.lock_btn.pressed.connect(self._lock)
+        self.sugg_btn.pressed.connect(self.suggest.emit)
+        self.clear_btn.pressed.connect(self.reset)
+
+    # -- inputs ---------------------------------------------------------------------------
+    def start(self, seat: int, cards, money: int, check) -> None:
+        self.seat, self.cards, self.money, self.check = seat, list(cards), money, check
+        self.reset()
+
+    def reset(self) -> None:
+        self.fields = {f: None for f in FIELDS}
+        self.fields["bid"] = 0
+        self.selected = None
+        self._recheck()
+
+    def load(self, actions, bid) -> None:
+        self.fields = {a: p for a, p in zip(ACTIONS, actions)}
+        self.fields["bid"] = bid
+        self.selected = None
+        self._recheck()
+
+    def select_card(self, card) -> None:
+        if card is not None and card not in self.all_cards():
+            return
+        self.selected = None if card == self.selected else card
+        self.card_selected.emit(self.selected)
+        self.mark_dirty()
+
+    def assign(self, field: str, card) -> None:
+        if field != "bid" and isinstance(card, int):
+            card = None                     # a money card on an action field: no action
+        for f, c in self.fields.items():
+            if c == card and card is not None and not (isinstance(card, int) and f != "bid"):
+                self.fields[f] = None
+        self.fields[field] = card
+        self.selected = None
+        self._recheck()
+
+    def clear(self, field: str) -> None:
+        self.fields[field] = None
+        self._recheck()
+
+    # -- state ----------------------------------------------------------------------------
+    def all_cards(self) -> list:
+        return list(self.cards) + [0, 1, 2, 3, 4]
+
+    def plan(self) -> tuple[tuple, object]:
+        return tuple(self.fields[a] for a in ACTIONS), self.fields["bid"]
+
+    def used(self) -> set:
+        return {c for c in self.fields.values() if c is not None}
+
+    def _recheck(self) -> None:
+        actions, bid = self.plan()
+        try:
+            self.problems = list(self.check(actions, bid))
+        except Exception as exc:  # the checker is the engine's; show, don't crash
+            self.problems = [str(exc)]
+        self.lock_btn.active = not self.problems
+        self.mark_dirty()
+
+    def _lock(self) -> None:
+        if not self.problems:
+            actions, bid = self.plan()
+            self.locked.emit(actions, bid)
+
+    # -- layout ---------------------------------------------------------------------------
+    def field_rect(self, k: int):
+        w = (self.width - 16) / 11
+        return (self.left + 8 + k * w, self.top - 62, w - 6, 44)
+
+    def card_rects(self):
+        cards = self.all_cards()
+        prov = [c for c in cards if isinstance(c, str)]
+        mw = 34
+        avail = self.width - 16 - 5 * (mw + 4) - 8
+        pw = min(96, avail / max(1, len(prov)))
+        x = self.left + 8
+        y = self.top - 94
+        out = []
+        for c in cards:
+            w = pw - 4 if isinstance(c, str) else mw
+            if isinstance(c, int) and c == 0:
+                x += 8
+            out.append((c, (x, y, w, 24)))
+            x += w + 4
+        return out
+
+    def on_layout(self) -> None:
+        bw = 150
+        self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 8, bw, 28)
+        self.sugg_btn.set_rect(self.right - 2 * bw - 14, self.bottom + 8, bw - 20, 28)
+        self.clear_btn.set_rect(self.right - 3 * bw - 4, self.bottom + 8, bw - 40, 28)
+
+    def field_at(self, x, y):
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            if l <= x < l + w and b <= y < b + h:
+                return f
+        return None
+
+    def card_at(self, x, y):
+        for c, (l, b, w, h) in self.card_rects():
+            if l <= x < l + w and b <= y < b + h:
+                return c
+        return None
+
+    # -- drawing --------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        t = self._text
+        t.begin()
+        t.put("h", "Your plan — click a card, then a field (or drag). Empty fields hold money cards: no action.",
+              self.left + 8, self.top - 14, size=9.5, color=theme.INK)
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            label = "Bid" if f == "bid" else theme.ACTION_SHORT[f]
+            t.put(("fl", k), label, l + w / 2, b + h - 13, size=8.5, anchor_x="center", color=theme.MUTED)
+            c = self.fields[f]
+            txt = ("—" if c is None else (f"{c} chests" if isinstance(c, int) else c))
+            t.put(("fc", k), txt, l + w / 2, b + 12, size=9.5 if isinstance(c, str) else 9,
+                  anchor_x="center", bold=c is not None, color=theme.INK)
+        used = self.used()
+        for c, (l, b, w, h) in self.card_rects():
+            t.put(("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2, b + h / 2,
+                  size=9, anchor_x="center", anchor_y="center",
+                  color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
+        msg = self.problems[0] if self.problems else "Plan is legal — press Enter to lock it."
+        more = f"  (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        t.put("p", msg + more, self.left + 8, self.bottom + 18, size=9.5,
+              color=(180, 30, 20) if self.problems else (30, 120, 40), width=int(self.width - 480),
+              multiline=True, anchor_y="center")
+        t.end()
+
+    def on_draw(self) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height)
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            fill = (255, 250, 236) if self.fields[f] is not None else (232, 224, 206)
+            if f == "bid":
+                fill = (250, 232, 190)
+            arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
+            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (110, 95, 80), 1)
+        used = self.used()
+        for c, (l, b, w, h) in self.card_rects():
+            if isinstance(c, int):
+                fill = (246, 214, 110) if c <= self.money else (200, 200, 200)
+            else:
+                fill = (214, 232, 246) if c not in used else (225, 225, 225)
+            if c == self.selected:
+                fill = (255, 170, 80)
+            arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
+            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (90, 80, 70), 1)
+        self._text.draw()
+
+    # -- input ----------------------------------------------------------------------------
+    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+        if not self.contains(x, y):
+            return False
+        c = self.card_at(x, y)
+        if c is not None:
+            self._drag = c
+            self.select_card(c)
+            return True
+        f = self.field_at(x, y)
+        if f is not None:
+            if self.selected is not None:
+                self.assign(f, self.selected)
+            elif self.fields[f] is not None:
+                self.select_card(self.fields[f])
+                if f != "bid":
+                    self.clear(f)
+            return True
+        return True
+
+    def on_mouse_release(self, x, y, button, modifiers) -> bool:
+        if self._drag is not None:
+            f = self.field_at(x, y)
+            card, self._drag = self._drag, None
+            if f is not None:
+                self.assign(f, card)
+                return True
+        return False

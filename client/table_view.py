@@ -1,0 +1,231 @@
+"""The table around the board: players, action track, year/season, events, game log.
+
+Each panel is a node with a `set_*` input and a cached drawing (rebuilt on change).
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client import theme
+from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
+
+
+class CachedPanel(Node):
+    """A node whose whole drawing is cached; subclasses implement `paint(text)`."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._layer = CachedLayer()
+        self._text = TextCache()
+
+    def rebuild(self) -> None:
+        self._layer.render((self.left, self.bottom, self.width, self.height), self._paint_all)
+
+    def _paint_all(self) -> None:
+        self._text.begin()
+        self.paint(self._text)
+        self._text.end()
+        self._text.draw()
+
+    def paint(self, text: TextCache) -> None: ...
+
+    def on_draw(self) -> None:
+        self._layer.draw()
+
+
+class TopBar(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("topbar")
+        self.info = {"title": "Shogun", "status": "", "speed": ""}
+
+    def set_info(self, **kw) -> None:
+        if any(self.info.get(k) != v for k, v in kw.items()):
+            self.info.update(kw)
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (60, 40, 35))
+        y = self.bottom + self.height / 2
+        text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
+                 color=(250, 235, 200), anchor_y="center")
+        text.put("status", self.info["status"], self.left + 330, y, size=11,
+                 color=(255, 220, 150), anchor_y="center")
+        text.put("speed", self.info["speed"], self.right - 10, y, size=10,
+                 color=(230, 220, 200), anchor_x="right", anchor_y="center")
+
+
+class PlayersPanel(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("players")
+        self.state: dict | None = None
+        self.labels: dict[int, str] = {}
+        self.active: set[int] = set()
+        self.me: tuple[int, ...] = ()
+
+    def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
+                  active=(), me=()) -> None:
+        self.state = state
+        if labels is not None:
+            self.labels = labels
+        self.active = set(active)
+        self.me = tuple(me)
+        self.mark_dirty()
+
+    def paint(self, text) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height)
+        if not self.state:
+            return
+        players = self.state.get("players", {})
+        n = len(players)
+        order = self.state.get("turn_order") or []
+        rh = min(80.0, (self.height - 4) / max(1, n))
+        for i in range(n):
+            p = players[str(i)]
+            top = self.top - 2 - rh * i
+            if i in self.active:
+                arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
+                                                  (255, 236, 170))
+            col = theme.SEAT_COLOURS[i]
+            arcade.draw_lbwh_rectangle_filled(self.left + 6, top - 22, 16, 16, col)
+            arcade.draw_lbwh_rectangle_outline(self.left + 6, top - 22, 16, 16, (20, 20, 20), 1)
+            who = self.labels.get(i, "")
+            name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "") + (f" — {who}" if who else "")
+            text.put(("n", i), name, self.left + 28, top - 19, size=11, bold=True, color=theme.INK)
+            pos = p.get("position")
+            special = p.get("special")
+            tag = ""
+            if pos:
+                tag = f"#{pos}"
+            if special:
+                tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
+            text.put(("t", i), tag, self.right - 8, top - 19, size=9.5, color=(120, 40, 30),
+                     anchor_x="right")
+            text.put(("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
+                     f"Score {p.get('score', 0)}   Supply {p.get('supply', 0)}",
+                     self.left + 8, top - 37, size=10, color=theme.INK)
+            cards = p.get("cards", []) or []
+            text.put(("c", i), f"{len(cards)} provinces: " + ", ".join(cards), self.left + 8,
+                     top - 41, size=8, color=theme.MUTED, width=int(self.width - 14),
+                     multiline=True, anchor_y="top")
+            if i < n - 1:
+                arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
+
+
+class ActionTrack(CachedPanel):
+    """The round's 10 action cards in execution order, face down until revealed."""
+
+    def __init__(self) -> None:
+        super().__init__("track")
+        self.actions: list = [None] * 10
+        self.current: int | None = None
+        self.season = ""
+
+    def set_track(self, actions, current: int | None = None, season: str = "") -> None:
+        actions = list(actions or [None] * 10)
+        if actions != self.actions or current != self.current or season != self.season:
+            self.actions, self.current, self.season = actions, current, season
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
+        text.put("h", "Action order", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        w = (self.width - 100) / 10
+        for k in range(10):
+            x = self.left + 92 + k * w
+            a = self.actions[k] if k < len(self.actions) else None
+            face = (250, 246, 232) if a else (120, 95, 80)
+            if self.current == k + 1:
+                arcade.draw_lbwh_rectangle_filled(x - 2, self.bottom + 3, w - 0, self.height - 6, (240, 190, 60))
+            arcade.draw_lbwh_rectangle_filled(x, self.bottom + 6, w - 4, self.height - 12, face)
+            arcade.draw_lbwh_rectangle_outline(x, self.bottom + 6, w - 4, self.height - 12, (80, 60, 50), 1)
+            text.put(("s", k), str(k + 1), x + 4, self.top - 18, size=8,
+                     color=(90, 80, 70) if a else (230, 220, 200))
+            label = theme.ACTION_SHORT.get(a, a) if a else "?"
+            text.put(("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6, size=10,
+                     bold=bool(a), anchor_x="center", anchor_y="center",
+                     color=theme.INK if a else (240, 230, 210))
+
+
+class EventsPanel(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("events")
+        self.info: tuple = ()
+
+    def set_events(self, year, season, events, current) -> None:
+        info = (year, season, tuple(events or ()), current)
+        if info != self.info:
+            self.info = info
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(240, 232, 214))
+        if not self.info:
+            return
+        year, season, events, current = self.info
+        text.put("h", f"Year {year} — {str(season or '').capitalize()}", self.left + 8,
+                 self.top - 17, size=11, bold=True, color=theme.INK)
+        text.put("h2", "Event cards (rice loss in winter)", self.left + 8, self.top - 33, size=8.5,
+                 color=theme.MUTED)
+        y = self.top - 50
+        for k, ev in enumerate(events):
+            cur = ev == current
+            if cur:
+                arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
+            text.put(("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')} / {theme.EVENT_RICE_LOSS.get(ev, '?')}",
+                     self.left + 8, y, size=9, bold=cur, color=theme.INK)
+            y -= 17
+        if current and current not in events:
+            text.put("cur", f"Now: {theme.EVENT_TEXT.get(current, current)}", self.left + 8, y,
+                     size=9, bold=True, color=(150, 40, 30))
+
+
+class LogPanel(Node):
+    """A scrolling log of plain-word lines (mouse wheel scrolls back)."""
+
+    MAX = 400
+
+    def __init__(self) -> None:
+        super().__init__("log")
+        self.lines: list[tuple[str, tuple]] = []
+        self.scroll = 0
+        self._text = TextCache()
+        self._layer = CachedLayer()
+
+    def add(self, line: str, colour=theme.INK) -> None:
+        self.lines.append((line, colour))
+        if len(self.lines) > self.MAX:
+            del self.lines[: len(self.lines) - self.MAX]
+        self.scroll = 0
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        self._layer.render((self.left, self.bottom, self.width, self.height), self._paint)
+
+    def _paint(self) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 247, 238))
+        self._text.begin()
+        self._text.put("h", "Game log", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        y = self.bottom + 6
+        end = len(self.lines) - self.scroll
+        k = end - 1
+        slot = 0
+        while k >= 0 and y < self.top - 40:
+            line, colour = self.lines[k]
+            t = self._text.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
+                               width=int(self.width - 12), multiline=True, anchor_y="bottom")
+            y += max(13, t.content_height) + 2
+            k -= 1
+            slot += 1
+        self._text.end()
+        self._text.draw()
+
+    def on_draw(self) -> None:
+        self._layer.draw()
+
+    def on_mouse_scroll(self, x, y, sx, sy) -> bool:
+        if self.contains(x, y):
+            self.scroll = max(0, min(len(self.lines) - 1, self.scroll + int(sy)))
+            self.mark_dirty()
+            return True
+        return False
