@@ -435,7 +435,7 @@ class Lockstep:
                     command = None
             if command is None:
                 bot_seed = combine([seed], b"bot/%d" % seat)
-                command = self.game.choose(state, seat, self.bot, _seed_int(bot_seed))
+                command = self.game.choose(state, seat, self.bot, bot_seed)
                 state, _ = self.game.apply(state, command)
             commands.append(command)
         self._commit_step(commands, beacon=True)
@@ -445,7 +445,7 @@ class Lockstep:
         seat = d.seats[0]
         if seat in self.bots:
             seed = hashlib.sha256(f"bot/{self.hash}/{self.step}".encode()).digest()
-            command = self.game.choose(self.state, seat, self.bot, _seed_int(seed))
+            command = self.game.choose(self.state, seat, self.bot, seed)
             self._commit_step([command], beacon=False)
             return True
         if box.command is None:

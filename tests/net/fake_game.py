@@ -133,8 +133,8 @@ class FakeEngine:
     def choose(self, s, seat, bot, seed):
         d = self.pending(s)
         if d.kind == "plan":
-            return SubmitPlan(seat, (None,) * len(ACTIONS), seed % 4)
-        return ChooseMove(seat, None, seed % 4)
+            return SubmitPlan(seat, (None,) * len(ACTIONS), seed[0] % 4)
+        return ChooseMove(seat, None, seed[0] % 4)
 
     def chance(self, seed):
         return Chance(seed)

@@ -68,7 +68,7 @@ class Mesh:
         if seat not in d.seats or seat in p.bots or p.ended:
             return
         fn = self.policy.get(seat)
-        cmd = fn(p.state, d) if fn else self.engine.choose(p.state, seat, "x", seat * 7 + p.step)
+        cmd = fn(p.state, d) if fn else self.engine.choose(p.state, seat, "x", bytes([seat * 7 + p.step % 200]) * 32)
         if d.kind == "plan" and seat in p.inbox.get(p.step, None).commits if p.step in p.inbox else False:
             return
         try:

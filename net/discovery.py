@@ -1,0 +1,89 @@
+"""Finding tables on the LAN with zeroconf (mDNS/DNS-SD), bounded in time.
+
+Why zeroconf: `join` without an address should list the tables nearby with no setup.
+Only the listen port, a name and the player count are announced; the join code is not.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger("net.discovery")
+
+SERVICE = "_shogun._tcp.local."
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    address: str          # "HOST:PORT"
+    players: int
+
+
+class Advertisement:
+    """A registered table; `close()` withdraws it."""
+
+    def __init__(self, zc: Any, info: Any) -> None:
+        self.zc, self.info = zc, info
+
+    def close(self) -> None:
+        try:
+            self.zc.unregister_service(self.info)
+        finally:
+            self.zc.close()
+
+
+def _interfaces(interfaces: Any) -> Any:
+    from zeroconf import InterfaceChoice
+    return InterfaceChoice.All if interfaces is None else interfaces
+
+
+def advertise(port: int, name: str, players: int, interfaces: Any = None,
+              zeroconf_class: Any = None) -> Advertisement:
+    from zeroconf import ServiceInfo, Zeroconf
+    from zeroconf import get_all_addresses
+    zc = (zeroconf_class or Zeroconf)(interfaces=_interfaces(interfaces))
+    addresses = [a for a in get_all_addresses() if not a.startswith("127.")] or ["127.0.0.1"]
+    if interfaces:
+        addresses = [a for a in interfaces if isinstance(a, str)] or addresses
+    safe = "".join(c for c in name if c.isalnum() or c in "-_")[:40] or "table"
+    info = ServiceInfo(SERVICE, f"{safe}.{SERVICE}", port=port,
+                       addresses=[socket.inet_aton(a) for a in addresses],
+                       properties={"players": str(players), "proto": "1"})
+    zc.register_service(info)
+    return Advertisement(zc, info)
+
+
+def browse(timeout: float = 3.0, interfaces: Any = None, zeroconf_class: Any = None) -> list[Table]:
+    """Tables announced within `timeout` seconds (blocking; call before the reactor runs)."""
+    from zeroconf import ServiceBrowser, Zeroconf
+    zc = (zeroconf_class or Zeroconf)(interfaces=_interfaces(interfaces))
+    names: list[str] = []
+
+    def changed(zeroconf: Any, service_type: str, name: str, state_change: Any) -> None:
+        if name not in names:
+            names.append(name)
+
+    browser = ServiceBrowser(zc, SERVICE, handlers=[changed])
+    try:
+        time.sleep(timeout)
+        tables = []
+        for name in list(names):
+            info = zc.get_service_info(SERVICE, name, timeout=1000)
+            if info is None or not info.parsed_addresses():
+                continue
+            props = {k.decode(): (v or b"").decode() for k, v in (info.properties or {}).items()}
+            try:
+                players = int(props.get("players", "0"))
+            except ValueError:
+                players = 0
+            tables.append(Table(name.removesuffix("." + SERVICE), 
+                                f"{info.parsed_addresses()[0]}:{info.port}", players))
+        return tables
+    finally:
+        browser.cancel()
+        zc.close()

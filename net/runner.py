@@ -1,0 +1,228 @@
+"""`main.py host|join|watch --headless`: a peer without a window, played by a bot.
+
+Why a separate runner: it is the one place that owns the Twisted reactor (`reactor.run`);
+the window drives the reactor from its own clock instead. A headless peer plays to the
+end, prints the final state hash and the standings, and returns an exit code.
+
+Environment (for tests and benchmarks): `SHOGUN_NET_INTERFACE` (listen interface, e.g.
+127.0.0.1), `SHOGUN_NET_DISCOVERY=off` (no zeroconf), `SHOGUN_NET_STATS=FILE` (write
+bytes sent and command round trips as JSON at the end), `SHOGUN_NET_VERBOSE=1`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sys
+import time
+from typing import Any
+
+log = logging.getLogger("net.runner")
+
+
+def _setup_logging() -> None:
+    level = logging.INFO if os.environ.get("SHOGUN_NET_VERBOSE") else logging.WARNING
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def run(args: Any) -> int:
+    _setup_logging()
+    from twisted.internet import reactor
+
+    from net.engine import SimEngine
+    from net.session import SessionOptions, TableSession
+    from sim.bots import BOT_NAMES
+
+    bot = getattr(args, "bot", "heuristic") or "heuristic"
+    if isinstance(bot, list):
+        bot = bot[0]
+    if bot not in BOT_NAMES:
+        print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
+        return 2
+    engine = SimEngine()
+    interface = os.environ.get("SHOGUN_NET_INTERFACE", "")
+    discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
+    command = args.command
+    opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
+                          rejoin_timeout=args.rejoin_timeout, save_path=args.save,
+                          interface=interface, bot=bot)
+    out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
+    stats = {"round_trips": []}
+
+    try:
+        if args.resume:
+            session = TableSession.resume(opts, args.resume, reactor=reactor, engine=engine)
+            print(f"resuming seat {session.my_seat} from {args.resume}", flush=True)
+        elif command == "host":
+            session = TableSession.host(opts, port=args.port, players=args.players,
+                                        side=args.side, setup=args.setup, bots=args.bots,
+                                        reactor=reactor, engine=engine)
+            print(f"table open on port {session.listen_port}; join code {session.join_code}",
+                  flush=True)
+            if discovery:
+                _advertise(reactor, session)
+        else:
+            address = args.address
+            if address is None:
+                address = _choose_table()
+                if address is None:
+                    print("error: no table found on the LAN; give HOST:PORT", file=sys.stderr)
+                    return 2
+            if command == "join":
+                session = TableSession.join(opts, address, code=args.code, reactor=reactor,
+                                            engine=engine)
+            else:
+                session = TableSession.watch(opts, address, code=args.code, reactor=reactor,
+                                             engine=engine)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    game_log = None
+    if args.log:
+        from cli.gamelog import GameLog
+        game_log = GameLog(open(args.log, "w", encoding="utf-8"))
+
+    asked_at: dict[int, float] = {}
+
+    def on_lobby(lobby: dict) -> None:
+        if command == "host" and not session.started and session.lobby_full():
+            reactor.callLater(0, _start)
+
+    def _start() -> None:
+        if not session.started and session.lobby_full():
+            print("all seats taken: the game starts", flush=True)
+            session.start_game()
+
+    def on_events(events: list, state: Any) -> None:
+        if game_log is not None:
+            game_log.write(events)
+
+    def on_decision(decision: Any, state: Any) -> None:
+        reactor.callLater(0, _act, session.lockstep.step)
+
+    def _act(step: int) -> None:
+        ls = session.lockstep
+        if ls is None or ls.ended or ls.step != step:
+            return
+        d = ls.decision()
+        if session.my_seat not in d.seats:
+            return
+        if out["seed"] is not None:
+            seed = hashlib.sha256(f"net-bot/{out['seed']}/{session.my_seat}/{step}".encode()).digest()
+        else:
+            seed = os.urandom(32)
+        try:
+            session.submit(engine.choose(ls.state, session.my_seat, bot, seed))
+        except ValueError as exc:
+            log.error("my bot's command was refused: %s", exc)
+
+    def on_step(entry: dict) -> None:
+        # a round trip: from my first message of a step that needs everyone's input
+        # (chance links, plan commit/reveal) until the step is applied here
+        started = asked_at.pop(entry["step"], None)
+        kind = entry["commands"][0].get("type") if entry["commands"] else None
+        if started is not None and kind in ("Chance", "SubmitPlan"):
+            stats["round_trips"].append(time.perf_counter() - started)
+
+    def on_ended(state: Any) -> None:
+        h = engine.state_hash(state)
+        print(f"final state hash {h}", flush=True)
+        for seat, score, money in engine.standings(state):
+            print(f"  seat {seat}: {score} points, {money} money", flush=True)
+        out["code"] = 0
+        out["hash"] = h
+        reactor.callLater(0.5, _finish)
+
+    def _finish() -> None:
+        session.close()
+        reactor.callLater(0.5, reactor.stop)
+
+    def on_refused(reason: str) -> None:
+        print(f"refused: {reason}", file=sys.stderr, flush=True)
+        if not session.started:
+            out["code"] = 1
+            reactor.callLater(0, reactor.stop)
+
+    def on_paused(reason: str) -> None:
+        print(f"paused: {reason}", file=sys.stderr, flush=True)
+
+    def on_desync(report: dict) -> None:
+        print(f"desync: {report.get('path', report)}", file=sys.stderr, flush=True)
+
+    def on_error(message: str) -> None:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        if command in ("join", "watch") and not session.started and not session.conns \
+                and session.source is None:
+            reactor.callLater(0, reactor.stop)
+
+    session.on_lobby_changed = on_lobby
+    session.on_events = on_events
+    session.on_decision = on_decision
+    session.on_ended = on_ended
+    session.on_refused = on_refused
+    session.on_paused = on_paused
+    session.on_desync = on_desync
+    session.on_error = on_error
+    session.on_started = lambda config, seat, state: print(
+        f"game started: seat {seat}" if seat is not None else "watching the game", flush=True)
+    _chain_step_hook(session, on_step)
+    broadcast = session._broadcast
+
+    def timed_broadcast(msg: dict) -> None:
+        asked_at.setdefault(msg.get("step", -1), time.perf_counter())
+        broadcast(msg)
+    session._broadcast = timed_broadcast
+
+    reactor.run()
+    if game_log is not None:
+        game_log._stream.close()
+    stats_path = os.environ.get("SHOGUN_NET_STATS")
+    if stats_path:
+        with open(stats_path, "w") as f:
+            json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
+                       "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
+    return out["code"]
+
+
+def _chain_step_hook(session: Any, on_step: Any) -> None:
+    """Wrap the session's step notification (round-trip timing) once the game exists."""
+    original = session._make_lockstep
+
+    def make(*a: Any, **kw: Any) -> Any:
+        ls = original(*a, **kw)
+        inner = ls.on_step
+
+        def hook(entry: dict) -> None:
+            inner(entry)
+            on_step(entry)
+        ls.on_step = hook
+        return ls
+    session._make_lockstep = make
+
+
+def _advertise(reactor: Any, session: Any) -> None:
+    """Announce the table on the LAN (zeroconf, in a thread: registering blocks)."""
+    from twisted.internet.threads import deferToThread
+
+    from net import discovery
+
+    def done(advert: Any) -> None:
+        session.advert = advert
+
+    d = deferToThread(discovery.advertise, session.listen_port, session.name,
+                      session.lobby.get("players", 0))
+    d.addCallbacks(done, lambda f: log.warning("no LAN announcement: %s", f.getErrorMessage()))
+
+
+def _choose_table() -> str | None:
+    from net import discovery
+    tables = discovery.browse(timeout=3.0)
+    if not tables:
+        return None
+    for t in tables:
+        print(f"table {t.name} at {t.address} ({t.players} players)", flush=True)
+    return tables[0].address
