@@ -129,7 +129,7 @@ class State:
         s.specials_row = list(self.specials_row)
         s.turn_order = list(self.turn_order)
         s.ranking = list(self.ranking)
-        s.cursor = dict(self.cursor)
+        s.cursor = _deep(self.cursor)
         s.battle = _deep(self.battle)
         s.draft = _deep(self.draft)
         s.winter = _deep(self.winter)
