@@ -147,7 +147,7 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
     s.turn_order = list(order)
     s.ranking = list(order)
     s.current_event = event
-    if event is not None and event not in s.year_events:
+    if event not in s.year_events:  # None: no event effect (it leaves at round end)
         s.year_events = [event] + [e for e in s.year_events if e != event][:3]
     s.action_row = list(actions or ACTIONS)
     s.hidden_actions = [a for a in ACTIONS if a not in s.action_row]
