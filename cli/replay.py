@@ -21,13 +21,6 @@ def run(args) -> int:
                   f"final state hash {state_hash(game.state)}"
                   + (" (game over)" if game.over else " (game unfinished)"))
             return 0
-        if not args.headless:
-            try:
-                from client.app import run_replay
-            except ImportError:
-                run_replay = None
-            if run_replay is not None:
-                return run_replay(saved)
         for e in replay_into(game, saved):
             line = describe(e)
             if line:
