@@ -155,8 +155,12 @@ class Lockstep:
                         "command": wire, "hash": self.hash})
         self.advance()
 
-    def receive(self, seat: int, msg: dict) -> None:
-        """A checked game message from the player owning `seat`. Raises Offence."""
+    def receive(self, seat: int, msg: dict, resent: bool = False) -> None:
+        """A checked game message from the player owning `seat`. Raises Offence.
+
+        `resent`: the connection is a rejoin, whose first messages may repeat steps we
+        already applied; those are ignored. Otherwise an old step is a replay.
+        """
         if self.following:
             raise Offence("a spectator takes no lockstep messages")
         kind = msg["type"]
@@ -168,7 +172,7 @@ class Lockstep:
             raise Offence(f"seat {seat} is not a human seat in play")
         step = msg["step"]
         if step < self.step:
-            if step >= self.step - STALE_GRACE:
+            if resent and step >= self.step - STALE_GRACE:
                 log.info("ignored stale %s for step %d from seat %d (now at %d)",
                          kind, step, seat, self.step)
                 return

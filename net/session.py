@@ -615,7 +615,8 @@ class TableSession:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
         try:
-            self.lockstep.receive(conn.seat, msg)
+            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume")
+            self.lockstep.receive(conn.seat, msg, resent=resent)
         except Offence as exc:
             conn.offence(str(exc))
         except ValueError as exc:
