@@ -146,7 +146,6 @@ class Lockstep:
             self.my_plans[self.step] = (nonce, wire)
             digest = commitment.commit(nonce, wire)
             box.commits[self.my_seat] = digest
-            self.on_saved()          # the nonce must be on disk before the commitment leaves
             self._send({"type": "PlanCommitted", "step": self.step, "seat": self.my_seat,
                         "digest": digest, "hash": self.hash})
         else:
@@ -294,8 +293,29 @@ class Lockstep:
             self.on_desync(seat, self.step, self.hash, theirs)
 
     def _send(self, msg: dict) -> None:
+        """Keep it (and save, so a restarted peer repeats exactly this), then send it."""
         self.sent.setdefault(msg["step"], []).append(msg)
+        self.on_saved()
         self.broadcast(msg)
+
+    def restore_outbox(self, sent: dict[int, list[dict]]) -> None:
+        """After a restart: my messages from before the crash count as sent again."""
+        for step, msgs in sorted(sent.items()):
+            if step < self.step:
+                continue
+            self.sent[step] = list(msgs)
+            box = self._box(step)
+            for m in msgs:
+                kind, me = m["type"], self.my_seat
+                if kind == "PlanCommitted":
+                    box.commits[me] = m["digest"]
+                elif kind == "PlanRevealed":
+                    box.reveals[me] = (m["nonce"], m["plan"])
+                    box.links[me] = m["link"]
+                elif kind == "LinkRevealed":
+                    box.links[me] = m["link"]
+                elif kind == "CommandSent":
+                    box.command = (me, self.game.from_wire(m["command"]), m["command"])
 
     def resend_from(self, step: int) -> list[dict]:
         """My messages for `step` and later (for a peer that reconnected)."""
@@ -385,7 +405,6 @@ class Lockstep:
         link = self._my_link(box)
         if link is not None and self.my_seat not in box.links:
             box.links[self.my_seat] = link
-            self.on_saved()
             self._send({"type": "LinkRevealed", "step": self.step, "seat": self.my_seat,
                         "link": link, "hash": self.hash})
         seats = self.contributors()

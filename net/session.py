@@ -173,6 +173,7 @@ class TableSession:
         s.chain = HashChain(save["secret"])
         s.token = save["token"]
         s.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
+        s.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
         s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
         s.resume_log = save["log"]
         try:
@@ -737,6 +738,9 @@ class TableSession:
             if self._started_resume is False:
                 self._started_resume = True
                 self._restore_my_step()
+            else:
+                for m in self.lockstep.resend_from(msg["step"]):
+                    conn.send(m)
             self._drain()
             self.lockstep.advance()
 
@@ -776,13 +780,9 @@ class TableSession:
         """After catching up: my committed plan (from the save) is still my plan."""
         ls = self.lockstep
         ls.my_plans.update(self.saved_plans)
-        if ls.step in self.saved_plans and ls.decision().kind == "plan":
-            from net import commitment
-            nonce, wire = self.saved_plans[ls.step]
-            digest = commitment.commit(nonce, wire)
-            ls._box(ls.step).commits[self.my_seat] = digest
-            ls._send({"type": "PlanCommitted", "step": ls.step, "seat": self.my_seat,
-                      "digest": digest, "hash": ls.hash})
+        ls.restore_outbox(getattr(self, "saved_outbox", {}))
+        for m in ls.resend_from(ls.step):
+            self._broadcast(m)
 
     def _on_StepApplied(self, conn: PeerConnection, msg: dict) -> None:
         if conn is not self.source or self.lockstep is None:
@@ -832,6 +832,8 @@ class TableSession:
                 "peer": self.peer_id, "name": self.name, "code": self.code or "",
                 "secret": self.chain.secret, "token": self.token,
                 "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
+                "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
+                if ls else [],
                 "log": ls.log if ls else [],
                 "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
                 "listen_port": self.listen_port}

@@ -14,6 +14,15 @@ from twisted.python.failure import Failure
 from twisted.test.iosim import FakeTransport, IOPump
 
 
+class _RecordingTransport(FakeTransport):
+    """Records every byte written, per sending session, in order."""
+
+    def write(self, data):
+        session = getattr(self.protocol, "session", None)
+        self.net.written.append((session, self.protocol, bytes(data)))
+        super().write(data)
+
+
 class _Port:
     def __init__(self, net, port, factory):
         self.net, self.port, self.factory = net, port, factory
@@ -39,7 +48,7 @@ class FakeNet:
         self.listeners: dict[int, object] = {}
         self.pumps: list[IOPump] = []
         self._next_port = 40000
-        self.wire_log: list[tuple[int, int, bytes]] = []     # (from port, to port, bytes)
+        self.written: list[tuple[object, object, bytes]] = []  # (session, connection, bytes)
 
     # reactor interface used by TableSession
     def callLater(self, delay, fn, *a, **kw):
@@ -69,8 +78,9 @@ class FakeNet:
         server_addr = IPv4Address("TCP", "127.0.0.1", port)
         server = server_factory.buildProtocol(client_addr)
         client = factory.buildProtocol(server_addr)
-        st = FakeTransport(server, True, hostAddress=server_addr, peerAddress=client_addr)
-        ct = FakeTransport(client, False, hostAddress=client_addr, peerAddress=server_addr)
+        st = _RecordingTransport(server, True, hostAddress=server_addr, peerAddress=client_addr)
+        ct = _RecordingTransport(client, False, hostAddress=client_addr, peerAddress=server_addr)
+        st.net = ct.net = self
         server.makeConnection(st)
         client.makeConnection(ct)
         self.pumps.append(IOPump(client, server, ct, st, False, clock=self.clock))
@@ -107,6 +117,13 @@ class FakeNet:
                     io.stream = []
                     io.disconnecting = True
         self.pump()
+
+    def pump_until(self, condition, limit=100000):
+        for _ in range(limit):
+            if condition():
+                return True
+            self.pump(rounds=1)
+        return condition()
 
     def pump_of(self, conn):
         for p in self.pumps:

@@ -1,0 +1,264 @@
+"""Tables on an in-memory network: handshake, lobby, lockstep, spectators, pause, rejoin."""
+
+import struct
+
+import msgpack
+import pytest
+
+from net import peer as peer_mod
+from net.framing import encode_frame
+from net.session import SessionOptions, TableSession
+from tests.net.fake_game import FakeEngine
+from tests.net.fakenet import FakeNet
+from tests.net.tables import CODE, autoplay, finished, hashes, open_table
+
+
+# ---------------------------------------------------------------- handshake and lobby
+def test_joiners_get_seats_and_the_lobby_is_shared():
+    net, engine, sessions = open_table(players=4, bots=1, start=False)
+    host = sessions[0]
+    kinds = [s["kind"] for s in host.lobby["seats"]]
+    assert kinds == ["human", "human", "human", "bot"]
+    assert [s.my_seat for s in sessions] == [0, 1, 2]
+    for s in sessions[1:]:
+        assert s.lobby["seats"] == host.lobby["seats"]
+
+
+def test_a_guest_can_move_to_a_free_seat():
+    net, engine, sessions = open_table(players=5, bots=1, start=False, joiners=1)
+    guest = sessions[1]
+    guest.request_seat(3)
+    net.pump()
+    assert guest.my_seat == 3
+    assert sessions[0].lobby["seats"][1]["kind"] == "open"
+
+
+def test_start_needs_every_seat_filled():
+    net, engine, sessions = open_table(players=4, bots=1, start=False, joiners=1)
+    with pytest.raises(ValueError, match="open seats"):
+        sessions[0].start_game()
+
+
+def test_wrong_join_code_is_refused_with_the_reason():
+    net = FakeNet()
+    engine = FakeEngine()
+    TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net, engine=engine)
+    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code="WRONG", reactor=net,
+                              engine=engine)
+    reasons = []
+    guest.on_refused = reasons.append
+    net.pump()
+    assert reasons == ["join refused: the join code is wrong"]
+
+
+def test_version_mismatch_names_exactly_what_differs():
+    net = FakeNet()
+    engine = FakeEngine()
+    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+                             engine=engine)
+    host.versions = {**host.versions, "python": "3.0.1", "tower": "abc"}
+    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                              engine=engine)
+    reasons = []
+    guest.on_refused = reasons.append
+    net.pump()
+    mine = guest.versions
+    assert reasons == [f"cannot join: python differs: table 3.0.1, yours {mine['python']}; "
+                       f"tower differs: table abc, yours {mine['tower']}"]
+    assert host.lobby["seats"][1]["kind"] == "open"
+
+
+def test_the_listener_checks_versions_too():
+    net = FakeNet()
+    engine = FakeEngine()
+    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+                             engine=engine)
+    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                              engine=engine)
+    guest.versions = {**guest.versions, "pymunk": "0.0"}    # after its own check would pass
+    original = peer_mod.version_differences
+    peer_mod.version_differences = lambda a, b, **kw: None if kw else original(a, b)
+    try:
+        reasons = []
+        guest.on_refused = reasons.append
+        net.pump()
+    finally:
+        peer_mod.version_differences = original
+    assert len(reasons) == 1 and reasons[0].startswith("join refused: pymunk differs: yours 0.0")
+
+
+def test_a_full_table_refuses_more_players():
+    net, engine, sessions = open_table(players=3, start=False)
+    extra = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                              engine=engine)
+    reasons = []
+    extra.on_refused = reasons.append
+    net.pump()
+    assert reasons == ["join refused: the table is full"]
+
+
+# ---------------------------------------------------------------- playing
+@pytest.mark.parametrize("players,bots", [(3, 0), (4, 1), (5, 2), (5, 0)])
+def test_a_table_plays_to_the_end_in_lockstep(players, bots, tmp_path):
+    net, engine, sessions = open_table(players=players, bots=bots, tmp_path=tmp_path)
+    assert finished(sessions)
+    assert len(hashes(sessions)) == 1
+    assert all(s.offence_log == [] for s in sessions)
+    # every peer holds the same command log
+    assert len({repr(s.lockstep.log) for s in sessions}) == 1
+
+
+def test_the_mesh_is_complete():
+    net, engine, sessions = open_table(players=4, start=True)
+    for s in sessions:
+        assert sorted(c.seat for c in s.conns) == sorted(set(range(4)) - {s.my_seat})
+
+
+# ---------------------------------------------------------------- spectators
+def test_spectators_follow_from_the_start_and_when_late(tmp_path):
+    net, engine, sessions = open_table(players=3, start=False)
+    early = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                               engine=engine)
+    net.pump()
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 5)
+    late = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                              engine=engine)
+    events = []
+    late.on_events = lambda evs, state: events.extend(evs)
+    net.pump()
+    assert finished(sessions)
+    assert early.lockstep.ended and late.lockstep.ended
+    assert early.lockstep.hash == late.lockstep.hash == host.lockstep.hash
+    assert events[0]["event"] == "GameStarted"       # the late one saw it from the start
+
+
+def test_a_spectator_can_change_nothing():
+    net, engine, sessions = open_table(players=3, start=False)
+    spy = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                             engine=engine)
+    net.pump()
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
+    conn = spy.source
+    for msg in ({"type": "LinkRevealed", "step": host.lockstep.step, "seat": 0,
+                 "link": b"x" * 32, "hash": host.lockstep.hash},
+                {"type": "SeatTakenOver", "step": host.lockstep.step, "seat": 1},
+                {"type": "CommandSent", "step": host.lockstep.step, "seat": 0,
+                 "command": {"type": "ChooseMove", "seat": 0, "target": None, "count": 1},
+                 "hash": host.lockstep.hash}):
+        conn.send(msg)
+    net.pump()
+    reasons = [r for _, r in host.offence_log]
+    assert len(reasons) == 3 and all("spectator" in r for r in reasons)
+    assert host.spectators == []                       # dropped after three
+    assert finished(sessions) and len(hashes(sessions)) == 1
+
+
+# ---------------------------------------------------------------- pause, rejoin, take-over
+def kill_guest_midgame(tmp_path, at_step=5, timeout=120.0, players=4, bots=1):
+    net, engine, sessions = open_table(players=players, bots=bots, tmp_path=tmp_path,
+                                       rejoin_timeout=timeout, start=False)
+    host = sessions[0]
+    paused = []
+    for s in sessions:
+        s.on_paused = paused.append
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= at_step)
+    victim = sessions[1]
+    net.kill(victim)
+    return net, engine, sessions, victim, paused
+
+
+def test_a_dropped_peer_pauses_the_game_then_rejoins_from_its_save(tmp_path):
+    net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path)
+    others = [s for s in sessions if s is not victim]
+    net.pump()
+    net.advance(30)
+    assert paused and "seat 1" in paused[0]
+    assert not any(s.lockstep.ended for s in others)
+    stuck = {s.lockstep.step for s in others}
+    net.advance(30)
+    assert {s.lockstep.step for s in others} == stuck            # paused
+    back = TableSession.resume(SessionOptions(name="again"), victim.save_path, reactor=net,
+                               engine=engine)
+    autoplay(net, back, engine)
+    net.pump()
+    assert back.my_seat == 1
+    assert finished(others + [back])
+    assert len(hashes(others + [back])) == 1
+    assert all(1 not in s.lockstep.bots for s in others)
+
+
+@pytest.mark.parametrize("at_step", [1, 2, 3, 6, 9])
+def test_rejoin_works_at_every_kind_of_step(tmp_path, at_step):
+    net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path, at_step=at_step)
+    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    autoplay(net, back, engine)
+    net.pump()
+    others = [s for s in sessions if s is not victim]
+    assert finished(others + [back]) and len(hashes(others + [back])) == 1
+
+
+def test_after_the_timeout_a_bot_plays_the_seat(tmp_path):
+    net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path, timeout=120.0)
+    others = [s for s in sessions if s is not victim]
+    net.advance(119)
+    assert not any(s.lockstep.ended for s in others)
+    net.advance(5)
+    assert finished(others) and len(hashes(others)) == 1
+    assert all(1 in s.lockstep.bots for s in others)
+    # too late to rejoin now
+    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    reasons = []
+    back.on_refused = reasons.append
+    net.pump()
+    assert reasons and "played by a bot" in reasons[0]
+
+
+def test_the_rejoin_timeout_is_configurable(tmp_path):
+    net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path, timeout=5.0)
+    others = [s for s in sessions if s is not victim]
+    net.advance(7)
+    assert finished(others) and len(hashes(others)) == 1
+
+
+def test_rejoin_needs_the_seat_token(tmp_path):
+    net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path)
+    save = msgpack.unpackb(open(victim.save_path, "rb").read(), raw=False, strict_map_key=False)
+    save["token"] = b"t" * 32
+    forged = tmp_path / "forged.save"
+    forged.write_bytes(msgpack.packb(save, use_bin_type=True))
+    back = TableSession.resume(SessionOptions(), str(forged), reactor=net, engine=engine)
+    reasons = []
+    back.on_refused = reasons.append
+    net.pump()
+    assert reasons and "wrong rejoin token" in reasons[0]
+
+
+# ---------------------------------------------------------------- desync
+def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
+    host, odd = sessions[0], sessions[2]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
+    # seat 2's state silently differs from now on
+    odd.lockstep.state = {**odd.lockstep.state, "total": odd.lockstep.state["total"] + 1}
+    reports = {s.my_seat: [] for s in sessions}
+    for s in sessions:
+        s.on_desync = reports[s.my_seat].append
+    net.pump()
+    # the odd peer sees everyone differ; the honest ones see seat 2 differ
+    assert reports[2] and {r["seat"] for r in reports[2]} <= {0, 1}
+    honest = reports[0] + reports[1]
+    assert honest and all(r["seat"] == 2 for r in honest)
+    rep = honest[0]
+    assert rep["my_hash"] != rep["their_hash"]
+    import json
+    data = json.loads(open(rep["path"]).read())
+    assert data["log"] and data["versions"]["protocol"] == "1"
+    # dropped by the honest peers: it may rejoin and catch up from their log
+    assert host._conn_for_seat(2) is None and sessions[1]._conn_for_seat(2) is None
+    assert host._conn_for_seat(1) is not None
