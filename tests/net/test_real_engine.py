@@ -1,0 +1,69 @@
+"""The protocol with the real rules (in memory): identical play, spectators, plan secrecy."""
+
+import msgpack
+import pytest
+
+from net import commitment
+from net.engine import SimEngine
+from net.framing import FrameDecoder
+from net.session import SessionOptions, TableSession
+from tests.net.fakenet import FakeNet
+from tests.net.tables import CODE, finished, hashes, open_table
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return SimEngine()
+
+
+def test_a_real_game_in_lockstep_with_a_spectator(engine, tmp_path):
+    net = FakeNet()
+    net_, engine, sessions = open_table(players=4, bots=1, engine=engine, net=net,
+                                        tmp_path=tmp_path, start=False)
+    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                                 engine=engine)
+    net.pump()
+    sessions[0].start_game()
+    net.pump()
+    assert finished(sessions) and watcher.lockstep.ended
+    assert len(hashes(sessions + [watcher])) == 1
+    assert engine.pending(sessions[0].state).kind == "over"
+
+
+def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path):
+    """Record every byte seat 0 sends until its first PlanRevealed: the plan is not there."""
+    net = FakeNet()
+    net_, engine, sessions = open_table(players=3, engine=engine, net=net, tmp_path=tmp_path,
+                                        start=False)
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: any(b"PlanRevealed" in data for s, _, data in net.written
+                               if s is host))
+    writes = [(conn, data) for s, conn, data in net.written if s is host]
+    cut = next(i for i, (_, data) in enumerate(writes) if b"PlanRevealed" in data)
+    before = writes[:cut]
+    reveal = msgpack.unpackb(writes[cut][1][4:], raw=False)
+    plan, nonce = reveal["plan"], reveal["nonce"]
+    # 1. every message sent before is one of these kinds (none carries a plan)
+    kinds = set()
+    per_conn: dict = {}
+    for conn, data in before:
+        for msg in per_conn.setdefault(conn, FrameDecoder()).feed(data):
+            kinds.add(msg["type"])
+            if msg["type"] == "PlanCommitted":
+                assert set(msg) == {"type", "step", "seat", "digest", "hash"}
+                assert msg["digest"] == commitment.commit(nonce, plan)
+    assert "PlanCommitted" in kinds
+    assert kinds <= {"Welcomed", "Accepted", "Hello", "LobbyChanged", "GameStarted",
+                     "ChainCommitted", "LinkRevealed", "PlanCommitted", "CommandSent"}
+    # 2. no byte pattern of the plan is there: not its nonce, not any province it names,
+    #    not its encoding
+    raw = b"".join(data for _, data in before)
+    assert nonce not in raw
+    assert commitment.canonical(plan) not in raw
+    for name in {p for p in plan["actions"].values() if p} | (
+            {plan["bid"]} if isinstance(plan["bid"], str) else set()):
+        assert msgpack.packb(name) not in raw, name
+    assert any(plan["actions"].values()), "the plan names provinces"
+    # 3. without the nonce the digest matches no candidate plan (here: the plan itself)
+    assert commitment.commit(b"\0" * 32, plan) != commitment.commit(nonce, plan)
