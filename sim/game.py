@@ -17,8 +17,8 @@ from sim import tower
 from sim.battle import count_battle
 from sim.board import board
 from sim.chance import ChanceStream, derive_seed
-from sim.commands import (ACTIONS, Chance, ChooseMove, Command, DraftPlace, DraftTake,
-                          IllegalCommand, OrderRevolts, PickSpecial, SubmitPlan)
+from sim.commands import (ACTIONS, DRAFT_CHOICES, Chance, ChooseMove, Command, DraftPlace,
+                          DraftTake, IllegalCommand, OrderRevolts, PickSpecial, SubmitPlan)
 from sim.rules import (BATTLE_ACTIONS, BUILD_COST, DEPLOY_COST, EVENT_RICE_LOSS, deploy_count,
                        move_targets, plan_problems, rice_yield, tax_yield)
 from sim.state import (BUILDINGS, COLOURS, PEASANT, PEASANTS, SEASONS, SPECIALS, Decision,
@@ -120,6 +120,9 @@ def _check_turn(state: State, command: Command) -> None:
     if not isinstance(command, Chance) and command.seat not in d.seats:
         raise IllegalCommand(rule, f"seat {command.seat} may not act now; waiting for "
                                    f"seat(s) {list(d.seats)}")
+    if isinstance(command, Chance) and not (isinstance(command.seed, (bytes, bytearray))
+                                            and len(command.seed) == 32):
+        raise IllegalCommand(rule, "a chance input is a seed of exactly 32 bytes")
 
 
 # ----------------------------------------------------------------------------- the flow
@@ -204,6 +207,9 @@ def _chance_draft(s: State, stream: ChanceStream, seed: bytes, events: Events) -
 def _on_draft_take(s: State, cmd: DraftTake, events: Events) -> None:
     d = s.draft
     seat = cmd.seat
+    if cmd.choice not in DRAFT_CHOICES:
+        raise IllegalCommand("R-SETUP-5", f"unknown draft choice {cmd.choice!r:.40}; "
+                                          f"choose one of {', '.join(DRAFT_CHOICES)}")
     if cmd.choice == "refresh":
         if not s.decision.detail.get("can_refresh"):
             raise IllegalCommand("R-SETUP-5", "the face-up cards may be put under the deck only "
