@@ -11,7 +11,7 @@ import pytest
 from sim import game
 from sim.battle import count_battle
 from sim.commands import ChooseMove
-from sim.game import apply, pending
+from sim.game import apply, pending, state_hash
 from sim.state import PEASANT
 
 from tests.sim.scenario import (answer, at_plan, begin_exec, chance, clean, clear_owner,
@@ -120,6 +120,15 @@ def test_R_BATTLE_1_tray_cubes_join_the_drop_and_the_tower_keeps_cubes():
     assert s3.tray[2] == out.get("2", 0) and s3.tray[0] == s3.tray[1] == 0
     assert len(s3.tower) > 0
     clean(s3)
+
+
+def test_R_BATTLE_1_the_drop_waits_for_chance_and_is_deterministic_from_the_seed():
+    s2 = _attack(at_plan())
+    assert (pending(s2).kind, pending(s2).purpose) == ("chance", "tower")
+    a, ev_a = apply(s2, chance("drop"))
+    b, ev_b = apply(s2, chance("drop"))
+    assert state_hash(a) == state_hash(b) and ev_a == ev_b
+    clean(a)
 
 
 def test_R_BATTLE_2_cubes_thrown_in_a_player_battle_and_a_neutral_one():

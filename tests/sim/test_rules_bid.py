@@ -6,7 +6,7 @@ from sim import game
 from sim.board import board
 from sim.commands import ChooseMove, PickSpecial
 from sim.game import apply, pending
-from sim.rules import EVENT_RICE_LOSS, move_targets, rice_yield, tax_yield
+from sim.rules import EVENT_RICE_LOSS, rice_yield, tax_yield
 
 from tests.sim.scenario import (at_plan, begin_exec, begin_winter, chance, clean,
                                 expect_illegal, full_plan, of, place, plan, played)

@@ -1,8 +1,6 @@
 """Round structure, action cards, special cards, planning: R-ROUND, R-ACTCARD, R-SPECIAL,
 R-PLAN."""
 
-import pytest
-
 from sim.board import board
 from sim.commands import ACTIONS, ChooseMove, SubmitPlan
 from sim.game import apply, pending, plan_problems, public_state, state_hash
@@ -10,8 +8,8 @@ from sim.rules import deploy_count, rice_yield, tax_yield
 from sim.state import SPECIALS
 
 from tests.sim.scenario import (answer, at_plan, begin_exec, chance, clean, drive,
-                                expect_illegal, feed_chance, full_plan, kind_is, of, place,
-                                plan, played)
+                                expect_illegal, full_plan, kind_is, of, place, plan, played,
+                                start)
 
 
 # --- R-ROUND ------------------------------------------------------------------------------
@@ -122,6 +120,18 @@ def test_R_SPECIAL_1_special_cards_shuffled_into_positions_one_to_five():
     assert public_state(s)["specials"] == s.specials_row
     other = at_plan(label="other-seed")
     assert sorted(other.specials_row) == sorted(SPECIALS)
+
+
+def test_R_SPECIAL_1_R_ACTCARD_2_row_and_specials_wait_for_the_round_chance():
+    s = drive(start(), kind_is("chance", "round"))
+    assert s.specials_row == [] and s.action_row == [None] * 10
+    a, events = apply(s, chance("round"))
+    b, _ = apply(s, chance("round"))
+    assert (a.specials_row, a.action_row) == (b.specials_row, b.action_row)
+    assert sorted(a.specials_row) == sorted(SPECIALS) and pending(a).kind == "plan"
+    assert of(events, "RoundStarted")[0]["specials"] == a.specials_row
+    rows = {tuple(apply(s, chance(f"r{i}"))[0].specials_row) for i in range(6)}
+    assert len(rows) > 1
 
 
 def test_R_SPECIAL_1_chest_adds_one_to_tax():

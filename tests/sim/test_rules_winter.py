@@ -1,7 +1,5 @@
 """Winter: R-WINTER-1...5."""
 
-import pytest
-
 from sim.board import board
 from sim.commands import OrderRevolts
 from sim.game import apply, pending
