@@ -248,3 +248,20 @@ def test_R_EXEC_12_no_limit_to_armies_in_a_province():
     s2, _ = begin_exec(s, {0: plan(0, deploy5="Omi")}, specials={0: "six_armies"})
     assert s2.provinces["Omi"].armies == 3 + extra + 6 and s2.players[0].supply == 0
     clean(s2)
+
+
+def test_R_EXEC_4_R_BATTLE_7_a_province_lost_to_a_draw_lapses_its_planned_action(monkeypatch):
+    s = at_plan()
+    place(s, "Shinano", 0, 6)
+    place(s, "Kozuke", 1, 3)
+    plans = {0: plan(0, battle_a="Shinano"), 1: plan(1, deploy5="Kozuke")}
+    s2, _ = begin_exec(s, plans, actions=row("battle_a", "deploy5"))
+    s3, _ = apply(s2, ChooseMove(0, "Kozuke", 2))
+    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 1, 1: 1}))
+    events = []
+    s4 = answer(s3, events=events, until=lambda st: st.cursor.get("slot", 0) >= 2)
+    assert s4.provinces["Kozuke"].owner is None
+    lapse = of(events, "ActionLapsed")
+    assert [(e["seat"], e["action"], e["rule"]) for e in lapse] == [(1, "deploy5", "R-EXEC-4")]
+    assert s4.players[1].money == s3.players[1].money
+    clean(s4)
