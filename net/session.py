@@ -323,6 +323,10 @@ class TableSession:
         if not self.started:
             if role != "player":
                 return "join refused: no game is running here to rejoin"
+            if hello["table"] is not None and self.role == "join":
+                # a mesh connection that beat the host's GameStarted here: checked at start
+                conn.pending_mesh = True
+                return None
             if self.role != "host":
                 return "join refused: join the host, not another guest"
             if not any(s["kind"] == "open" for s in self.lobby["seats"]):
@@ -363,6 +367,9 @@ class TableSession:
                 conn.send(self._caught_up())
             return
         self.conns.append(conn)
+        if getattr(conn, "pending_mesh", False) and not self.started:
+            conn.seat = conn.hello["seat"]
+            return
         if not self.started:                     # the host seats a newcomer
             seat = next(s for s in self.lobby["seats"] if s["kind"] == "open")
             seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer)
@@ -429,6 +436,12 @@ class TableSession:
         kind = msg["type"]
         if conn.role == "spectator" and not conn.dialer:
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
+            return
+        if getattr(conn, "pending_mesh", False) and not self.started:
+            if len(self.buffer) >= BUFFER_LIMIT:
+                conn.drop("too many messages before the game started")
+                return
+            self.buffer.append((conn, msg))
             return
         handler = getattr(self, "_on_" + kind, None)
         if kind in messages.PLAYER_GAME_MESSAGES and kind not in ("ChainCommitted", "SeatTakenOver"):
@@ -527,7 +540,14 @@ class TableSession:
         self.my_seat = self._seat_of_peer(self.peer_id)
         for p in msg["peers"]:
             self.addresses[p["seat"]] = (p["host"], p["port"])
-        for conn in self.conns:
+        for conn in list(self.conns):
+            if getattr(conn, "pending_mesh", False):
+                conn.pending_mesh = False
+                entry = self._seat_entry(conn.hello["seat"])
+                if conn.hello["table"] != msg["table"] or entry is None \
+                        or entry["peer"] != conn.remote_peer:
+                    conn.drop("mesh connection for another table or seat")
+                    continue
             if conn.seat is None or conn is self.host_conn:
                 conn.seat = self._seat_of_peer(conn.remote_peer)
         self.chain = HashChain()
@@ -544,6 +564,7 @@ class TableSession:
         for conn in self.conns:
             self._send_chain(conn)
         self._save()
+        self._drain()
         self._maybe_begin()
 
     def _send_chain(self, conn: PeerConnection) -> None:
