@@ -1,0 +1,123 @@
+"""Real processes on 127.0.0.1: headless bot peers play whole games (run with --runslow)."""
+
+import socket
+import struct
+import time
+
+import msgpack
+import pytest
+
+from net.peer import code_proof, local_versions
+from tests.net import processes as P
+
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_bot_peers_finish_with_identical_hashes(tmp_path, players):
+    peers = P.play(tmp_path, players, watchers=1, timeout=240)
+    codes = [p.proc.returncode for p in peers]
+    assert codes == [0] * len(peers), [p.errors()[-1500:] for p in peers]
+    finals = {p.name: p.final_hash() for p in peers}
+    assert None not in finals.values() and len(set(finals.values())) == 1, finals
+    # the spectator's final hash equals the players'
+    assert finals["watcher0"] == finals["host"]
+
+
+def test_table_with_bot_seats(tmp_path):
+    peers = P.play(tmp_path, 4, bots=2, timeout=240)
+    assert [p.proc.returncode for p in peers] == [0] * len(peers)
+    assert len({p.final_hash() for p in peers}) == 1
+
+
+def test_sigkilled_peer_resumes_and_the_game_completes(tmp_path):
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 4)
+        peers.append(host)
+        guests = [P.join(tmp_path, port, f"guest{i}") for i in range(3)]
+        peers += guests
+        victim = guests[1]
+        victim.wait_for(r"game started", 60)
+        time.sleep(1.0)                               # mid-game
+        victim.kill()
+        assert victim.proc.returncode == -9
+        time.sleep(0.5)
+        back = P.resume(tmp_path, victim.name)
+        peers.append(back)
+        P.wait_all([host, guests[0], guests[2], back], 240)
+        survivors = [host, guests[0], guests[2], back]
+        assert [p.proc.returncode for p in survivors] == [0] * 4, \
+            [p.errors()[-1500:] for p in survivors]
+        assert len({p.final_hash() for p in survivors}) == 1
+        assert "paused: seat" in host.errors()
+        assert "played by a bot" not in host.errors()
+    finally:
+        P.kill_all(peers)
+
+
+def _frame(msg):
+    body = msgpack.packb(msg, use_bin_type=True)
+    return struct.pack(">I", len(body)) + body
+
+
+def _read_frame(sock):
+    head = b""
+    while len(head) < 4:
+        head += sock.recv(4 - len(head))
+    (n,) = struct.unpack(">I", head)
+    body = b""
+    while len(body) < n:
+        body += sock.recv(n - len(body))
+    return msgpack.unpackb(body, raw=False)
+
+
+def test_a_hostile_peer_cannot_disturb_the_game(tmp_path):
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 3)
+        peers.append(host)
+        # 1. garbage before any handshake
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            _read_frame(s)
+            s.sendall(b"\x00\x00\x00\x03\xc1\xc1\xc1" * 3 + b"\xff\xff\xff\xff")
+            time.sleep(0.3)
+        # 2. a spectator (right code) that then tries to act
+        evil = socket.create_connection(("127.0.0.1", port), timeout=5)
+        welcome = _read_frame(evil)
+        peer = b"e" * 16
+        evil.sendall(_frame({"type": "Hello", "versions": local_versions(), "nonce": b"n" * 16,
+                             "proof": code_proof(P.CODE, welcome["nonce"], peer), "peer": peer,
+                             "role": "spectator", "name": "evil", "listen_port": 0,
+                             "seat": None, "token": None, "table": None}))
+        assert _read_frame(evil)["type"] == "Accepted"
+        guests = [P.join(tmp_path, port, f"guest{i}") for i in range(2)]
+        peers += guests
+        host.wait_for(r"game started", 60)
+        for step in range(3):
+            evil.sendall(_frame({"type": "LinkRevealed", "step": step, "seat": 0,
+                                 "link": b"x" * 32, "hash": "0" * 64}))
+        P.wait_all([host] + guests, 240)
+        evil.close()
+        assert [p.proc.returncode for p in [host] + guests] == [0, 0, 0]
+        assert len({p.final_hash() for p in [host] + guests}) == 1
+        errors = host.errors()
+        assert "malformed msgpack" in errors and "spectators can send nothing" in errors
+        assert "dropping evil" in errors
+    finally:
+        P.kill_all(peers)
+
+
+def test_wrong_code_is_refused_and_exits(tmp_path):
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 3)
+        peers.append(host)
+        bad = P.Peer("bad", ["join", f"127.0.0.1:{port}", "--code", "WRONG", "--headless"],
+                     tmp_path)
+        peers.append(bad)
+        bad.proc.wait(30)
+        assert bad.proc.returncode == 1
+        assert "the join code is wrong" in bad.errors()
+    finally:
+        P.kill_all(peers)
