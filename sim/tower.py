@@ -11,8 +11,13 @@ Why it is built this way:
 * **Animation.** `drop(..., record=True)` reads body poses after steps and never writes
   to the space, so the recorded run and the plain run are the same computation.
 * **Speed.** A whole game (~60-100 drops) must fit in well under a second, so cubes that
-  reach the tray are removed at once, the rest test is a batched velocity read every few
-  steps, and dt is coarse (stability comes from the gravity/dt ratio, see `GRAVITY`).
+  reach the tray are removed at once, resting piles fall asleep (chipmunk skips them),
+  the rest test is a batched velocity read every few steps, and dt is coarse (stability
+  comes from the gravity/dt ratio, see `GRAVITY`).
+* **Thrown cubes** enter in rows of up to four above the funnel, a row whenever the entry
+  area is clear, as if poured from a hand; the order of colours, slot, jitter, spin and
+  speed come from the seed. If the tower is so full that the entry stays blocked while
+  everything rests, the remaining cubes spill over the top onto the tray (count as out).
 
 Units and coordinates (also in `sim.tower_geometry`): tower units are millimetres of the
 real tower, a cube is 10 units square, origin at the interior's bottom-left, **y up**,
@@ -24,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass
 from typing import Mapping
 
 import msgpack
@@ -50,7 +56,7 @@ DT = 1.0 / 60.0
 GRAVITY = -900.0         # units/s**2 (the real 9810 would need ~3x more steps)
 ITERATIONS = 8
 COLLISION_SLOP = 0.1
-DAMPING = 0.4            # fraction of velocity kept per second
+DAMPING = 0.4            # fraction of velocity kept per second (air drag: caps speed)
 CUBE_MASS = 1.0
 CUBE_FRICTION = 0.4
 CUBE_ELASTICITY = 0.3
@@ -64,13 +70,15 @@ SPAWN_SPEED = (-60.0, -20.0)     # initial vertical speed range
 SPAWN_SIDEWAYS = 25.0            # +- initial horizontal speed
 SPAWN_SPIN = 8.0                 # +- initial angular velocity, rad/s
 
-# Stop rule: every `REST_EVERY` steps, if all cubes inside move slower than the
-# thresholds for `REST_CHECKS` checks in a row (and every thrown cube has entered), stop.
+# Stop rule: every `REST_EVERY` steps, if every cube is idle for `REST_CHECKS` checks in
+# a row (and every thrown cube has entered), stop. "Idle" is chipmunk's own sleep test,
+# v**2 + (I/m) * w**2 <= REST_SPEED**2, so a cube chipmunk has put to sleep (and whose
+# velocity it froze) always counts as idle.
 REST_EVERY = 4
 REST_CHECKS = 3
 REST_SPEED = 4.0                 # units/s
-REST_SPIN = 0.5                  # rad/s
 STEP_CAP = 1500                  # 25 s of simulated time; never reached in practice
+SLEEP_TIME = 0.3                 # chipmunk puts a group of cubes idle this long to sleep
 
 FRAME_EVERY = max(1, round(1.0 / (60.0 * DT)))   # recording: one frame per 1/60 s
 
@@ -202,6 +210,8 @@ def _build_space() -> pymunk.Space:
     space.iterations = ITERATIONS
     space.collision_slop = COLLISION_SLOP
     space.damping = DAMPING
+    space.sleep_time_threshold = SLEEP_TIME
+    space.idle_speed_threshold = REST_SPEED
     static = space.static_body
     for a, b in G.ALL_SEGMENTS:
         seg = pymunk.Segment(static, a, b, G.WALL_RADIUS)
@@ -217,6 +227,8 @@ def _build_space() -> pymunk.Space:
 
 
 _MOMENT = pymunk.moment_for_box(CUBE_MASS, (G.CUBE, G.CUBE))
+_SPIN_WEIGHT = _MOMENT / CUBE_MASS
+_REST_SQ = REST_SPEED * REST_SPEED
 
 
 def _add_cube(space: pymunk.Space, x: float, y: float, angle: float) -> tuple[pymunk.Body, pymunk.Shape]:
@@ -233,16 +245,31 @@ def _add_cube(space: pymunk.Space, x: float, y: float, angle: float) -> tuple[py
 
 
 def _tear_down(space: pymunk.Space, bodies: list, shapes: list, live: list) -> None:
-    """Detach everything from the space before it goes out of scope.
+    """Take every shape out of the space and off its body before they are dropped.
 
-    pymunk frees C objects from finalizers; if a space and its bodies die together in a
-    reference cycle the order is arbitrary and chipmunk can touch freed memory (seen as a
-    rare segfault). An empty space has nothing left to get wrong.
+    pymunk bodies hold a cffi handle to themselves, so bodies, shapes and the space are
+    freed by the cycle collector, in no particular order, and a shape freed after its
+    body would touch freed memory (a rare segfault, reproduced under GC pressure). A
+    shape with no space and no body is safe to free in any order.
     """
     for i, body in enumerate(bodies):
         if live[i]:
             space.remove(body, shapes[i])
-    space.remove(*space.static_body.shapes)
+    statics = list(space.static_body.shapes)    # a set, but the outcome is already fixed
+    space.remove(*statics)
+    for shape in shapes + statics:
+        shape.body = None
+
+
+_local = threading.local()
+
+
+def _velocity_buffer() -> pymunk.batch.Buffer:
+    """One reusable batch buffer per thread: pymunk never frees a Buffer's arrays."""
+    buffer = getattr(_local, "velocities", None)
+    if buffer is None:
+        buffer = _local.velocities = pymunk.batch.Buffer()
+    return buffer
 
 
 def _throw_order(thrown: Mapping[int, int], stream: ChanceStream) -> list[int]:
@@ -307,7 +334,7 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
     slots = G.ENTRY_SLOTS
     row_bb = pymunk.BB(0, G.ENTRY_Y - G.CUBE * 1.2, G.WIDTH, G.TOP)
     cube_filter = pymunk.ShapeFilter()
-    velocities = pymunk.batch.Buffer()
+    velocities = _velocity_buffer()
     fields = pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY
     calm_checks = 0
     steps = 0
@@ -316,6 +343,7 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
     def entry_blocked() -> bool:
         return any(s.collision_type == _CUBE_TYPE
                    for s in space.bb_query(row_bb, cube_filter))
+
     if record:
         snapshot()
     while steps < STEP_CAP:
@@ -356,8 +384,7 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
             v = memoryview(velocities.float_buf()).cast("d")
             calm = True
             for k in range(0, len(v), 3):
-                if (abs(v[k]) > REST_SPEED or abs(v[k + 1]) > REST_SPEED
-                        or abs(v[k + 2]) > REST_SPIN):
+                if v[k] * v[k] + v[k + 1] * v[k + 1] + _SPIN_WEIGHT * v[k + 2] * v[k + 2] > _REST_SQ:
                     calm = False
                     break
             calm_checks = calm_checks + 1 if calm else 0
