@@ -64,3 +64,21 @@ def test_no_escape_over_many_drops():
             sum(thrown.values()) + len(contents)
         assert result.steps < tower.STEP_CAP
         contents = result.contents
+
+
+def test_recorded_heavy_drops_stay_inside_the_walls():
+    """Every recorded pose of every cube, through drops of up to 60 cubes."""
+    g = tower.GEOMETRY
+    half = g["cube"] / 2
+    contents = tower.drop(tower.EMPTY, FILL, hashlib.sha256(b"walls").digest()).contents
+    for i, thrown in enumerate([{0: 20, 1: 20, 2: 20}, {3: 12}, {4: 30, 5: 10}, {1: 5}]):
+        result = tower.drop(contents, thrown, hashlib.sha256(b"w%d" % i).digest(), record=True)
+        for frame in result.recording.frames:
+            for pose in frame:
+                if pose is None:
+                    continue
+                x, y, _ = pose
+                in_shaft = 0 < x < g["width"]
+                in_exit = y < g["exit"]["y1"] and x < g["out_zone"][0][0] + half
+                assert (in_shaft or in_exit) and g["exit"]["y0"] - half < y < g["top"]
+        contents = result.contents
