@@ -82,6 +82,12 @@ SLEEP_TIME = 0.3                 # chipmunk puts a group of cubes idle this long
 
 FRAME_EVERY = max(1, round(1.0 / (60.0 * DT)))   # recording: one frame per 1/60 s
 
+# Everything that shapes a drop besides the geometry: part of the self-test digest.
+_PHYSICS = [DT, GRAVITY, ITERATIONS, COLLISION_SLOP, DAMPING, CUBE_MASS, CUBE_FRICTION,
+            CUBE_ELASTICITY, WALL_FRICTION, WALL_ELASTICITY, CUBE_RADIUS, SPAWN_EVERY,
+            list(SPAWN_SPEED), SPAWN_SIDEWAYS, SPAWN_SPIN, REST_EVERY, REST_CHECKS,
+            REST_SPEED, STEP_CAP, SLEEP_TIME, POS_SCALE, ANGLE_SCALE]
+
 _CUBE_TYPE = 1
 _OUT_TYPE = 2
 
@@ -444,11 +450,16 @@ def digest_of(result: DropResult) -> str:
 
 
 def self_test_digest() -> str:
-    """A canned tower fill then a battle drop: equal digests mean equal physics."""
+    """A canned tower fill then a battle drop, plus the geometry and physics settings.
+
+    Peers compare it before a game: equal digests mean their pymunk builds and settings
+    compute the same drops (a different chipmunk build or float behaviour shows here).
+    """
     seed = hashlib.sha256(b"shogun tower self-test").digest()
     fill = drop(EMPTY, {0: 7, 1: 7, 2: 7, 3: 7, PEASANT: 10}, derive_seed(seed, "fill"))
     battle = drop(fill.contents, {1: 5, 3: 3, PEASANT: 1}, derive_seed(seed, "battle"))
     h = hashlib.sha256()
+    h.update(msgpack.packb([GEOMETRY, _PHYSICS]))
     h.update(digest_of(fill).encode())
     h.update(digest_of(battle).encode())
     return h.hexdigest()
