@@ -31,6 +31,7 @@ log = logging.getLogger("net.lockstep")
 
 STALE_GRACE = 16      # messages this many steps old are ignored silently (resends)
 AHEAD_LIMIT = 400     # messages further ahead than this are an offence
+SAVE_EVERY = 25       # steps between saves of the command log
 
 
 class Offence(ValueError):
@@ -46,6 +47,7 @@ class StepInbox:
     command: tuple[int, Any, dict] | None = None
     hashes: dict[int, str] = field(default_factory=dict)
     takeovers: set[int] = field(default_factory=set)
+    result: tuple[Any, list] | None = None     # apply() of `command`, done when checked
 
 
 def _seed_int(seed: bytes) -> int:
@@ -89,11 +91,16 @@ class Lockstep:
         self.on_saved: Callable[[], None] = lambda: None
         self._initial_events = events
         self._asked: int | None = None
+        self._hash_cache: tuple[Any, str] | None = None
 
     # ------------------------------------------------------------------ queries
     @property
     def hash(self) -> str:
-        return self.game.state_hash(self.state)
+        """My state hash (cached per state: hashing the whole state is not free)."""
+        cached = self._hash_cache
+        if cached is None or cached[0] is not self.state:
+            cached = self._hash_cache = (self.state, self.game.state_hash(self.state))
+        return cached[1]
 
     def decision(self) -> Any:
         return self.game.pending(self.state)
@@ -136,7 +143,7 @@ class Lockstep:
         seat = getattr(command, "seat", None)
         if seat != self.my_seat or self.my_seat not in d.seats or d.kind in ("chance", "over"):
             raise ValueError(f"seat {seat} may not act now ({d.kind} for {list(d.seats)})")
-        self.game.apply(self.state, command)          # raises IllegalCommand; pure
+        result = self.game.apply(self.state, command)   # raises IllegalCommand; pure
         wire = self.game.to_wire(command)
         box = self._box(self.step)
         if d.kind == "plan":
@@ -150,6 +157,7 @@ class Lockstep:
                         "digest": digest, "hash": self.hash})
         else:
             box.command = (self.my_seat, command, wire)
+            box.result = result
             self._send({"type": "CommandSent", "step": self.step, "seat": self.my_seat,
                         "command": wire, "hash": self.hash})
         self.advance()
@@ -227,12 +235,14 @@ class Lockstep:
                 raise Offence(f"malformed command: {exc}") from None
             if self.game.seat_of(command) != seat:
                 raise Offence(f"forged seat inside command from seat {seat}")
+            result = None
             if step == self.step:
                 try:
-                    self.game.apply(self.state, command)
+                    result = self.game.apply(self.state, command)
                 except ValueError as exc:
                     raise Offence(f"illegal command from seat {seat}: {exc}") from None
             box.command = (seat, command, msg["command"])
+            box.result = result
         if step == self.step:
             self._compare_hash(seat, msg.get("hash"))
         self.advance()
@@ -293,9 +303,11 @@ class Lockstep:
             self.on_desync(seat, self.step, self.hash, theirs)
 
     def _send(self, msg: dict) -> None:
-        """Keep it (and save, so a restarted peer repeats exactly this), then send it."""
+        """Keep it, then send it. A choice (plan, command) is saved first, so a restarted
+        peer repeats exactly what it said; links follow from the saved chain secret."""
         self.sent.setdefault(msg["step"], []).append(msg)
-        self.on_saved()
+        if msg["type"] in ("PlanCommitted", "CommandSent"):
+            self.on_saved()
         self.broadcast(msg)
 
     def restore_outbox(self, sent: dict[int, list[dict]]) -> None:
@@ -352,7 +364,7 @@ class Lockstep:
             try:
                 if d.kind in ("chance", "plan", "over") or seat not in d.seats:
                     raise ValueError(f"out of turn ({d.kind})")
-                self.game.apply(self.state, command)
+                box.result = self.game.apply(self.state, command)
             except ValueError as exc:
                 bad.append((seat, f"illegal command: {exc}"))
                 box.command = None
@@ -443,7 +455,7 @@ class Lockstep:
             return False
         seed = combine([box.links[s] for s in seats], b"plan")
         commands = []
-        state = self.state
+        state, events = self.state, []
         for seat in sorted(d.seats):
             command = None
             if seat in box.reveals:
@@ -451,7 +463,8 @@ class Lockstep:
                     command = self.game.from_wire(box.reveals[seat][1])
                     if self.game.seat_of(command) != seat:
                         raise ValueError("plan for another seat")
-                    state, _ = self.game.apply(state, command)
+                    state, more = self.game.apply(state, command)
+                    events.extend(more)
                 except ValueError as exc:
                     log.warning("seat %d revealed an illegal plan (%s); a bot plans for it", seat, exc)
                     self.on_offence(seat, f"illegal plan: {exc}")
@@ -459,9 +472,10 @@ class Lockstep:
             if command is None:
                 bot_seed = combine([seed], b"bot/%d" % seat)
                 command = self.game.choose(state, seat, self.bot, bot_seed)
-                state, _ = self.game.apply(state, command)
+                state, more = self.game.apply(state, command)
+                events.extend(more)
             commands.append(command)
-        self._commit_step(commands, beacon=True)
+        self._commit_step(commands, beacon=True, result=(state, events))
         return True
 
     def _single(self, d: Any, box: StepInbox) -> bool:
@@ -476,10 +490,10 @@ class Lockstep:
                 self._asked = self.step
                 self.on_decision(d, self.state)   # may submit at once (nested advance)
             return False
-        self._commit_step([box.command[1]], beacon=False)
+        self._commit_step([box.command[1]], beacon=False, result=box.result)
         return True
 
-    def _commit_step(self, commands: list, beacon: bool) -> None:
+    def _commit_step(self, commands: list, beacon: bool, result: tuple | None = None) -> None:
         entry = {"step": self.step, "hash": self.hash,
                  "commands": [self.game.to_wire(c) for c in commands],
                  "takeovers": sorted(getattr(self, "_pending_takeovers", []))}
@@ -489,13 +503,17 @@ class Lockstep:
             for seat in self.contributors():
                 if seat in self.verifiers:
                     self.verifiers[seat].accept(self.round, box.links[seat])
-        self._apply_entry(entry, commands, beacon)
+        self._apply_entry(entry, commands, beacon, result)
 
-    def _apply_entry(self, entry: dict, commands: list, beacon: bool) -> None:
-        events: list = []
-        for command in commands:
-            self.state, more = self.game.apply(self.state, command)
-            events.extend(more)
+    def _apply_entry(self, entry: dict, commands: list, beacon: bool,
+                     result: tuple | None = None) -> None:
+        if result is not None:          # already applied once when it was checked
+            self.state, events = result
+        else:
+            events = []
+            for command in commands:
+                self.state, more = self.game.apply(self.state, command)
+                events.extend(more)
         self.log.append(entry)
         self.inbox.pop(self.step, None)
         self.sent.pop(self.step - STALE_GRACE, None)
@@ -504,7 +522,8 @@ class Lockstep:
             self.round += 1
         self.on_step(entry)
         self.on_events(events, self.state)
-        self.on_saved()
+        if self.step % SAVE_EVERY == 0:
+            self.on_saved()
         if not self.following:
             self._entered_step()
 

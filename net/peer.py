@@ -132,6 +132,10 @@ class PeerConnection(Protocol):
 
     # -------------------------------------------------------------- twisted
     def connectionMade(self) -> None:
+        try:
+            self.transport.setTcpNoDelay(True)     # small frames, latency matters
+        except Exception:
+            pass
         if not self.dialer:
             self.send({"type": "Welcomed", "versions": self.session.versions,
                        "nonce": self.nonce, "peer": self.session.peer_id})

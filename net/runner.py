@@ -135,11 +135,13 @@ def run(args: Any) -> int:
             print(f"  seat {seat}: {score} points, {money} money", flush=True)
         out["code"] = 0
         out["hash"] = h
-        reactor.callLater(0.5, _finish)
+        stats["game_seconds"] = time.perf_counter() - stats.get("started", time.perf_counter())
+        stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
+        reactor.callLater(0.2, _finish)
 
     def _finish() -> None:
         session.close()
-        reactor.callLater(0.5, reactor.stop)
+        reactor.callLater(0.2, reactor.stop)
 
     def on_refused(reason: str) -> None:
         print(f"refused: {reason}", file=sys.stderr, flush=True)
@@ -167,8 +169,12 @@ def run(args: Any) -> int:
     session.on_paused = on_paused
     session.on_desync = on_desync
     session.on_error = on_error
-    session.on_started = lambda config, seat, state: print(
-        f"game started: seat {seat}" if seat is not None else "watching the game", flush=True)
+    def on_started(config: Any, seat: Any, state: Any) -> None:
+        stats["started"] = time.perf_counter()
+        stats["cpu_started"] = time.process_time()
+        print(f"game started: seat {seat}" if seat is not None else "watching the game",
+              flush=True)
+    session.on_started = on_started
     _chain_step_hook(session, on_step)
     broadcast = session._broadcast
 
@@ -184,6 +190,8 @@ def run(args: Any) -> int:
     if stats_path:
         with open(stats_path, "w") as f:
             json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
+                       "game_seconds": stats.get("game_seconds"),
+                       "game_cpu": stats.get("game_cpu"), "cpu": time.process_time(),
                        "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
     return out["code"]
 

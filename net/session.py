@@ -175,7 +175,6 @@ class TableSession:
         s.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
         s.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
         s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
-        s.resume_log = save["log"]
         try:
             s._listen(save.get("listen_port", 0))
         except Exception:
@@ -287,6 +286,9 @@ class TableSession:
         for conn in list(self.conns) + list(self.spectators):
             if conn.transport is not None:
                 conn.transport.loseConnection()
+        if getattr(self, "_log_file", None) is not None:
+            self._log_file.close()
+            self._log_file = None
         if self.listener is not None:
             self.listener.stopListening()
             self.listener = None
@@ -659,6 +661,23 @@ class TableSession:
     def _step_applied(self, entry: dict) -> None:
         for conn in self.spectators:
             conn.send({"type": "StepApplied", "entry": entry})
+        self._append_log(entry)
+
+    def _append_log(self, entry: dict) -> None:
+        """The command log next to the save: one msgpack entry appended per step."""
+        if self.save_path is None or self.my_seat is None:
+            return
+        try:
+            if getattr(self, "_log_file", None) is None:
+                path = Path(self.save_path + ".log")
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._log_file = open(path, "wb")
+                for earlier in self.lockstep.log[:-1]:
+                    self._log_file.write(msgpack.packb(earlier, use_bin_type=True))
+            self._log_file.write(msgpack.packb(entry, use_bin_type=True))
+            self._log_file.flush()
+        except OSError as exc:
+            log.error("could not append to the command log: %s", exc)
 
     def _ended(self, state: Any) -> None:
         for call in self.offline.values():
@@ -843,6 +862,7 @@ class TableSession:
 
     # ================================================================ save
     def _save(self) -> None:
+        """My secrets and my latest choices, atomically (the log goes to `<save>.log`)."""
         if self.save_path is None or self.start_info is None or self.my_seat is None \
                 or self.chain is None:
             return
@@ -855,7 +875,7 @@ class TableSession:
                 "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
                 "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
                 if ls else [],
-                "log": ls.log if ls else [],
+                "step": current,
                 "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
                 "listen_port": self.listen_port}
         path = Path(self.save_path)
