@@ -37,6 +37,14 @@ class Advertisement:
             self.zc.close()
 
 
+def _lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses (read from the adapters; nothing is sent)."""
+    import ifaddr
+    found = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+             if isinstance(ip.ip, str) and not ip.ip.startswith("127.")]
+    return found or ["127.0.0.1"]
+
+
 def _interfaces(interfaces: Any) -> Any:
     from zeroconf import InterfaceChoice
     return InterfaceChoice.All if interfaces is None else interfaces
@@ -45,11 +53,8 @@ def _interfaces(interfaces: Any) -> Any:
 def advertise(port: int, name: str, players: int, interfaces: Any = None,
               zeroconf_class: Any = None) -> Advertisement:
     from zeroconf import ServiceInfo, Zeroconf
-    from zeroconf import get_all_addresses
     zc = (zeroconf_class or Zeroconf)(interfaces=_interfaces(interfaces))
-    addresses = [a for a in get_all_addresses() if not a.startswith("127.")] or ["127.0.0.1"]
-    if interfaces:
-        addresses = [a for a in interfaces if isinstance(a, str)] or addresses
+    addresses = [a for a in (interfaces or []) if isinstance(a, str)] or _lan_addresses()
     safe = "".join(c for c in name if c.isalnum() or c in "-_")[:40] or "table"
     info = ServiceInfo(SERVICE, f"{safe}.{SERVICE}", port=port,
                        addresses=[socket.inet_aton(a) for a in addresses],
