@@ -88,6 +88,11 @@ def run(args: Any) -> int:
 
     asked_at: dict[int, float] = {}
 
+    def stop() -> None:
+        if reactor.running and not out.get("stopping"):
+            out["stopping"] = True
+            reactor.stop()
+
     def on_lobby(lobby: dict) -> None:
         if command == "host" and not session.started and session.lobby_full():
             reactor.callLater(0, _start)
@@ -141,13 +146,13 @@ def run(args: Any) -> int:
 
     def _finish() -> None:
         session.close()
-        reactor.callLater(0.2, reactor.stop)
+        reactor.callLater(0.2, stop)
 
     def on_refused(reason: str) -> None:
         print(f"refused: {reason}", file=sys.stderr, flush=True)
         if not session.started:
             out["code"] = 1
-            reactor.callLater(0, reactor.stop)
+            reactor.callLater(0, stop)
 
     def on_paused(reason: str) -> None:
         print(f"paused: {reason}", file=sys.stderr, flush=True)
@@ -159,7 +164,7 @@ def run(args: Any) -> int:
         print(f"error: {message}", file=sys.stderr, flush=True)
         if command in ("join", "watch") and not session.started and not session.conns \
                 and session.source is None:
-            reactor.callLater(0, reactor.stop)
+            reactor.callLater(0, stop)
 
     session.on_lobby_changed = on_lobby
     session.on_events = on_events

@@ -39,7 +39,10 @@ def test_sigkilled_peer_resumes_and_the_game_completes(tmp_path):
         peers += guests
         victim = guests[1]
         victim.wait_for(r"game started", 60)
-        time.sleep(1.0)                               # mid-game
+        log = tmp_path / "guest1.save.log"
+        end = time.monotonic() + 60
+        while time.monotonic() < end and (not log.exists() or log.stat().st_size < 4000):
+            time.sleep(0.005)                         # mid-game: some steps applied
         victim.kill()
         assert victim.proc.returncode == -9
         time.sleep(0.5)
