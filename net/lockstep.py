@@ -196,6 +196,12 @@ class Lockstep:
             box.hashes[seat] = msg["hash"]
         if step == self.step:
             self._check_kind(kind, seat)
+        if kind == "GameFinished":
+            if step == self.step and not self.ended:
+                raise Offence(f"seat {seat} says the game ended at step {step}; it has not")
+            if step == self.step:
+                self._compare_hash(seat, msg["hash"])
+            return
         if kind == "PlanCommitted":
             old = box.commits.get(seat)
             if old is not None:
@@ -379,6 +385,11 @@ class Lockstep:
             d = self.decision()
             if d.kind == "over":
                 self.ended = True
+                # the last step has no later message to carry its hash: say it
+                if self.my_seat is not None and not self.following \
+                        and self.my_seat not in self.bots:
+                    self._send({"type": "GameFinished", "step": self.step,
+                                "seat": self.my_seat, "hash": self.hash})
                 self.on_saved()
                 self.on_ended(self.state)
                 return

@@ -106,13 +106,15 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH},
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
+    "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH},
     # catch-up (to a rejoining peer or a spectator) and spectating
     "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
     "StepApplied": {"entry": _map},
 }
 
 PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
-                                  "CommandSent", "SeatTakenOver", "ChainCommitted"})
+                                  "CommandSent", "SeatTakenOver", "ChainCommitted",
+                                  "GameFinished"})
 
 
 def check(msg: dict[str, Any]) -> dict[str, Any]:

@@ -171,3 +171,23 @@ def test_a_submit_out_of_turn_or_illegal_raises_before_anything_is_sent():
     with pytest.raises(ValueError):
         p0.submit(SubmitPlan(1, (None,) * len(ACTIONS), 1))       # not my seat
     assert len(m.sent_bytes[0]) == sent
+
+
+def test_a_divergence_in_the_last_step_is_still_detected():
+    m = Mesh(3)
+    engine = m.engine
+
+    class OffAtTheEnd:
+        def __getattr__(self, name):
+            return getattr(engine, name)
+
+        def apply(self, s, c):
+            s2, events = engine.apply(s, c)
+            if engine.pending(s2).kind == "over":
+                s2 = {**s2, "total": s2["total"] + 1}
+            return s2, events
+    m.peers[2].game = OffAtTheEnd()
+    m.run()
+    assert all(p.ended for p in m.peers.values())
+    last = m.peers[0].step
+    assert {(d[0], d[1], d[2]) for d in m.desyncs} >= {(0, 2, last), (1, 2, last)}
