@@ -150,7 +150,7 @@ def run(args: Any) -> int:
 
     def on_refused(reason: str) -> None:
         print(f"refused: {reason}", file=sys.stderr, flush=True)
-        if not session.started:
+        if not session.started or command == "watch":
             out["code"] = 1
             reactor.callLater(0, stop)
 

@@ -155,8 +155,25 @@ class TableSession:
         s = cls(opts, "watch", reactor, engine)
         s.code = code if code is not None else opts.code
         host, port = parse_address(address)
+        s.watch_address = (host, port)
+        s._watch_tried = {(host, port)}
         s._dial(host, port, {"role": "spectator"})
         return s
+
+    def _watch_elsewhere(self) -> bool:
+        """The player we watched is gone: follow another (its log fills any gap)."""
+        if self.role != "watch" or self.start_info is None or self.closed or self._over():
+            return False
+        for p in self.start_info["peers"]:
+            addr = (p["host"] or self.watch_address[0], p["port"])
+            if addr not in self._watch_tried:
+                self._watch_tried.add(addr)
+                self.source = None
+                log.warning("following the game through %s:%d now", *addr)
+                self._dial(addr[0], addr[1], {"role": "spectator"})
+                return True
+        self.on_refused("no player left to watch")
+        return False
 
     @classmethod
     def resume(cls, opts: SessionOptions, save_path: str, reactor: Any = None,
@@ -310,6 +327,8 @@ class TableSession:
         if self.role in ("join", "watch") and not self.started and not self.conns:
             self.refusal = message
             self.on_refused(message)
+        elif self.role == "watch" and self.source is None:
+            self._watch_elsewhere()
 
     def refused(self, conn: PeerConnection, reason: str) -> None:
         self.refusal = reason
@@ -408,6 +427,7 @@ class TableSession:
         if conn not in self.conns:
             if conn is self.source and not self.closed and not self._over():
                 self.on_paused("lost the connection to the peer we were watching")
+                self._watch_elsewhere()
             return
         self.conns.remove(conn)
         if self.closed:
@@ -761,6 +781,13 @@ class TableSession:
             conn.offence("CaughtUp from a peer we do not follow")
             return
         try:
+            if self.lockstep is not None and self.role == "watch" \
+                    and not self._same_history(msg["log"]):
+                # the player we watched had applied steps the others never saw (it
+                # dropped mid-step and a bot took its seat): follow the new player's
+                # history from the start
+                log.warning("rewinding the spectated game to the history of %s", conn.describe())
+                self.lockstep = None
             if self.lockstep is None:
                 self._begin_from(msg)
             for entry in msg["log"][self.lockstep.step:]:
@@ -785,6 +812,12 @@ class TableSession:
             self.lockstep.advance()
 
     _started_resume = False
+
+    def _same_history(self, other: list) -> bool:
+        mine = self.lockstep.log
+        if len(other) < len(mine):
+            return False
+        return all(a.get("commands") == b.get("commands") for a, b in zip(mine, other))
 
     def _begin_from(self, msg: dict) -> None:
         start = msg["start"]

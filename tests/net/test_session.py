@@ -262,3 +262,49 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     # dropped by the honest peers: it may rejoin and catch up from their log
     assert host._conn_for_seat(2) is None and sessions[1]._conn_for_seat(2) is None
     assert host._conn_for_seat(1) is not None
+
+
+def test_a_spectator_follows_another_player_when_its_player_drops(tmp_path):
+    net, engine, sessions = open_table(players=4, bots=1, tmp_path=tmp_path, start=False)
+    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                                 engine=engine)
+    net.pump()
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 5)
+    net.kill(host)                        # the player the spectator watched
+    net.advance(121)                      # the host's seat goes to a bot
+    others = sessions[1:]
+    assert finished(others) and watcher.lockstep.ended
+    assert len(hashes(others + [watcher])) == 1
+
+
+@pytest.mark.parametrize("victim_index", [0, 2])
+def test_the_host_or_any_guest_can_resume(tmp_path, victim_index):
+    net, engine, sessions = open_table(players=4, bots=1, tmp_path=tmp_path, start=False)
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 7)
+    victim = sessions[victim_index]
+    net.kill(victim)
+    net.advance(10)
+    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    autoplay(net, back, engine)
+    net.pump()
+    others = [s for s in sessions if s is not victim] + [back]
+    assert finished(others) and len(hashes(others)) == 1
+
+
+def test_mesh_connections_that_beat_the_start_are_accepted(tmp_path):
+    """A guest may be dialled by another guest before the host's GameStarted reaches it."""
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
+    host, g1, g2 = sessions
+    # hold back what the host sends to guest 1 until guest 2 has dialled it
+    pump = next(p for p in net.pumps if g1.host_conn in (p.client, p.server))
+    net.pumps.remove(pump)
+    host.start_game()
+    net.pump()
+    assert g1.lockstep is None and any(getattr(c, "pending_mesh", False) for c in g1.conns)
+    net.pumps.append(pump)
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
