@@ -78,6 +78,7 @@ class Lockstep:
         self.inbox: dict[int, StepInbox] = {}
         self.sent: dict[int, list[dict]] = {}    # my messages per step (for resends)
         self.my_plans: dict[int, tuple[bytes, dict]] = {}   # step -> (nonce, plan wire)
+        self.verifiable: dict[int, dict[int, list[dict]]] = {}  # step -> seat -> links/reveals
         self.ended = False
         self.following = False                   # spectators apply StepApplied only
         # callbacks, set by the owner
@@ -249,9 +250,37 @@ class Lockstep:
                     raise Offence(f"illegal command from seat {seat}: {exc}") from None
             box.command = (seat, command, msg["command"])
             box.result = result
+        if kind in ("LinkRevealed", "PlanRevealed"):
+            self.verifiable.setdefault(step, {}).setdefault(seat, []).append(msg)
         if step == self.step:
             self._compare_hash(seat, msg.get("hash"))
         self.advance()
+
+    def verifiable_from(self, seat: int, since: int) -> list[dict]:
+        """`seat`'s links and reveals I hold for steps >= since (for relaying them)."""
+        return [m for step in sorted(self.verifiable) if step >= since
+                for m in self.verifiable[step].get(seat, [])]
+
+    def receive_relayed(self, seat: int, msg: dict) -> None:
+        """A dropped seat's link or reveal, relayed by another player.
+
+        Why: a peer that dropped mid-broadcast may have reached some players and not
+        others; without the relay the ones that got its input would be a step ahead of a
+        take-over and the table would fork. Only inputs that prove themselves are taken:
+        a link must extend the seat's chain, a reveal must match its commitment.
+        """
+        if msg["type"] not in ("LinkRevealed", "PlanRevealed") or msg["seat"] != seat:
+            raise Offence(f"relayed {msg['type']} cannot be verified")
+        if seat in self.bots:
+            return
+        if msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
+            return                  # nothing to check it against: ignore
+        try:
+            self.receive(seat, msg, resent=True)
+        except Offence as exc:
+            if "wrong beacon link" in str(exc) or "does not match" in str(exc):
+                raise Offence(f"relayed input is forged: {exc}") from None
+            log.info("relayed %s from seat %d not used: %s", msg["type"], seat, exc)
 
     def take_over(self, seat: int, step: int) -> bool:
         """A bot plays `seat` from `step` on (after the rejoin timeout). True if applied now."""
@@ -528,6 +557,7 @@ class Lockstep:
         self.log.append(entry)
         self.inbox.pop(self.step, None)
         self.sent.pop(self.step - STALE_GRACE, None)
+        self.verifiable.pop(self.step - STALE_GRACE, None)
         self.step += 1
         if beacon:
             self.round += 1

@@ -107,6 +107,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH},
+    "Relayed": {"seat": SEAT, "message": _map},
     # catch-up (to a rejoining peer or a spectator) and spectating
     "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
     "StepApplied": {"entry": _map},

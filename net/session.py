@@ -446,6 +446,11 @@ class TableSession:
             return
         if self.lockstep is not None and seat in self.lockstep.bots:
             return
+        if self.lockstep is not None and self.my_seat is not None:
+            # pass on what the dropped seat sent me lately that proves itself, in case
+            # it reached me and not the others (see Lockstep.receive_relayed)
+            for m in self.lockstep.verifiable_from(seat, self.lockstep.step - 4):
+                self._broadcast({"type": "Relayed", "seat": seat, "message": m})
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
             self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
@@ -724,6 +729,22 @@ class TableSession:
         self._broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
         self.lockstep.take_over(seat, step)
         self._maybe_resumed()
+
+    def _on_Relayed(self, conn: PeerConnection, msg: dict) -> None:
+        seat = msg["seat"]
+        if conn.seat is None or conn.role == "spectator" or conn is self.source \
+                or self.lockstep is None or seat == conn.seat:
+            conn.offence("Relayed from a connection that cannot relay")
+            return
+        if self._conn_for_seat(seat) is not None:
+            return                   # connected here: I have its own messages
+        try:
+            inner = messages.check(msg["message"])
+            self.lockstep.receive_relayed(seat, inner)
+        except messages.BadMessage as exc:
+            conn.offence(f"relayed message is malformed: {exc}")
+        except Offence as exc:
+            conn.offence(str(exc))
 
     def _on_SeatTakenOver(self, conn: PeerConnection, msg: dict) -> None:
         seat = msg["seat"]

@@ -308,3 +308,29 @@ def test_mesh_connections_that_beat_the_start_are_accepted(tmp_path):
     net.pumps.append(pump)
     net.pump()
     assert finished(sessions) and len(hashes(sessions)) == 1
+
+
+def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
+    """X's beacon link reaches seat 0 but not seats 1 and 2, then X dies: seat 0 relays
+    the link (it proves itself against X's chain), so nobody is left a step behind when
+    a bot takes X's seat."""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=10.0,
+                                       start=False)
+    host, x = sessions[0], sessions[3]
+    host.start_game()
+    net.pump_until(lambda: x.lockstep is not None and x.lockstep.step == 4)   # a chance step
+    assert x.lockstep.decision().kind == "chance"
+    for conn in x.conns:                       # X's frames to seats 1 and 2 are lost
+        if conn.seat in (1, 2):
+            conn.transport.stream = []
+            conn.transport.write = lambda data: None
+    net.pump()
+    lagging = [s for s in sessions[1:3] if s.lockstep.step == 4]
+    assert host.lockstep.step == 5 and lagging, "the loss did not split the table"
+    net.kill(x)
+    net.pump()
+    assert all(s.lockstep.step >= 5 for s in sessions[:3])     # caught up by the relay
+    net.advance(12)
+    honest = sessions[:3]
+    assert finished(honest) and len(hashes(honest)) == 1
+    assert all(3 in s.lockstep.bots for s in honest)
