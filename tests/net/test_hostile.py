@@ -184,3 +184,17 @@ def test_nothing_from_the_wire_is_evaluated():
         text = path.read_text()
         for word in ("import pickle", "pickle.loads", "eval(", "exec(", "marshal"):
             assert word not in text, f"{word} in {path.name}"
+
+
+def test_a_forged_relay_is_rejected(tmp_path):
+    net, engine, honest, hostile = table_with_hostile(tmp_path)
+    gone = honest[2]
+    net.kill(gone)
+    ls = hostile.lockstep
+    forged = {"type": "LinkRevealed", "step": ls.step, "seat": 2, "link": b"f" * 32,
+              "hash": ls.hash}
+    send_raw(net, hostile, encode_frame({"type": "Relayed", "seat": 2, "message": forged}), to=0)
+    assert any("relayed" in r for r in reasons(honest[0]))
+    send_raw(net, hostile, encode_frame({"type": "Relayed", "seat": 2,
+                                         "message": {"type": "CommandSent"}}), to=0)
+    assert any("relayed message is malformed" in r for r in reasons(honest[0]))
