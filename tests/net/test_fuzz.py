@@ -1,0 +1,91 @@
+"""Random bytes and random well-framed maps from a peer: rejected, never a crash."""
+
+import logging
+
+import msgpack
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from net.framing import encode_frame
+from net.messages import SCHEMAS
+from tests.net.tables import finished, hashes, open_table
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=20)
+    | st.binary(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+messages = st.builds(
+    lambda kind, fields: {**fields, "type": kind},
+    st.sampled_from(sorted(SCHEMAS)),
+    st.dictionaries(st.sampled_from(sorted({f for s in SCHEMAS.values() for f in s})),
+                    values, max_size=6))
+
+
+class Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+def run_with_noise(noise):
+    handler = Collect()
+    logging.getLogger("net").addHandler(handler)
+    try:
+        net, engine, sessions = open_table(players=4, rejoin_timeout=5.0, start=False)
+        host, noisy = sessions[0], sessions[3]
+        host.start_game()
+        net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
+        for data in noise:
+            for conn in noisy.conns:
+                conn.transport.write(data)
+        net.pump()
+        net.advance(6)
+        honest = sessions[:3]
+        assert finished(honest) and len(hashes(honest)) == 1
+    finally:
+        logging.getLogger("net").removeHandler(handler)
+    crashes = [r for r in handler.records if r.exc_info]
+    assert not crashes, crashes[0].getMessage()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.binary(min_size=1, max_size=60), min_size=1, max_size=6))
+def test_random_bytes(noise):
+    run_with_noise(noise)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(messages, min_size=1, max_size=5))
+def test_random_messages(msgs):
+    frames = []
+    for m in msgs:
+        try:
+            frames.append(encode_frame(m))
+        except (ValueError, TypeError, OverflowError, msgpack.PackException):
+            continue
+    if frames:
+        run_with_noise(frames)
+
+
+plausible = st.one_of(
+    st.integers(0, 6), st.binary(min_size=32, max_size=32), st.binary(min_size=16, max_size=16),
+    st.sampled_from(["0" * 64, "player", "spectator", "rejoin", "x"]), st.none(),
+    st.fixed_dictionaries({"type": st.sampled_from(["ChooseMove", "SubmitPlan", "Chance"]),
+                           "seat": st.integers(0, 4)}),
+    st.just({"type": "ChooseMove", "seat": 3, "target": None, "count": 1}))
+
+
+@st.composite
+def shaped(draw):
+    kind = draw(st.sampled_from(sorted(SCHEMAS)))
+    return {"type": kind, **{f: draw(plausible) for f in SCHEMAS[kind]}}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(shaped(), min_size=1, max_size=6))
+def test_well_shaped_messages_with_wrong_content(msgs):
+    run_with_noise([encode_frame(m) for m in msgs])
