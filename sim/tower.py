@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -267,15 +266,19 @@ def _tear_down(space: pymunk.Space, bodies: list, shapes: list, live: list) -> N
         shape.body = None
 
 
-_local = threading.local()
+_BUFFERS: list[pymunk.batch.Buffer] = []  # a pool: pymunk never frees a Buffer's arrays
 
 
 def _velocity_buffer() -> pymunk.batch.Buffer:
-    """One reusable batch buffer per thread: pymunk never frees a Buffer's arrays."""
-    buffer = getattr(_local, "velocities", None)
-    if buffer is None:
-        buffer = _local.velocities = pymunk.batch.Buffer()
-    return buffer
+    """Borrow a batch buffer (list.pop is atomic, so drops on two threads never share one)."""
+    try:
+        return _BUFFERS.pop()
+    except IndexError:
+        return pymunk.batch.Buffer()
+
+
+def _return_buffer(buffer: pymunk.batch.Buffer) -> None:
+    _BUFFERS.append(buffer)
 
 
 def _throw_order(thrown: Mapping[int, int], stream: ChanceStream) -> list[int]:
@@ -409,6 +412,8 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
     angles = [body.angle if live[i] else 0.0 for i, body in enumerate(bodies)]
     _tear_down(space, bodies, shapes, live)
     index_of.clear()
+    velocities.clear()
+    _return_buffer(velocities)
 
     out: dict[int, int] = {}
     inside: list[Cube] = []
