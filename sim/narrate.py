@@ -21,13 +21,15 @@ def who(colour: object) -> str:
     return f"P{colour}"
 
 
-def _cubes(counts: dict) -> str:
+def _cubes(counts: dict, who=who) -> str:
     if not counts:
         return "nothing"
     return ", ".join(f"{n} {who(c if c == 'peasant' else int(c))}" for c, n in counts.items())
 
 
-def describe(e: dict) -> str | None:
+def describe(e: dict, who=who) -> str | None:
+    """One line (or a few) for an event; `who` names a seat or "peasant" (a UI passes its
+    own, e.g. colour names)."""
     kind = e["event"]
     if kind == "GameStarted":
         return (f"Shogun for {e['players']} players, {e['side']} side, {e['setup']} setup; "
@@ -37,7 +39,7 @@ def describe(e: dict) -> str | None:
     if kind == "DraftCardsTurned":
         return f"  face up: {', '.join(p for p in e['up'] if p)}"
     if kind == "TowerDropped":
-        return (f"    tower ({e['reason']}): in {_cubes(e['thrown'])}; out {_cubes(e['out'])}; "
+        return (f"    tower ({e['reason']}): in {_cubes(e['thrown'], who)}; out {_cubes(e['out'], who)}; "
                 f"inside now {sum(e['inside_after'].values())}")
     if kind == "YearStarted":
         return f"== Year {e['year']}: events {', '.join(map(str, e['events']))}"
