@@ -132,6 +132,8 @@ class PeerConnection(Protocol):
 
     # -------------------------------------------------------------- twisted
     def connectionMade(self) -> None:
+        if self.dialer:
+            self.session.pending_dials -= 1
         try:
             self.transport.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:

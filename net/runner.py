@@ -162,8 +162,8 @@ def run(args: Any) -> int:
 
     def on_error(message: str) -> None:
         print(f"error: {message}", file=sys.stderr, flush=True)
-        if command in ("join", "watch") and not session.started and not session.conns \
-                and session.source is None:
+        if not session.started and not session.conns and session.source is None \
+                and session.pending_dials == 0 and command != "host":
             reactor.callLater(0, stop)
 
     session.on_lobby_changed = on_lobby

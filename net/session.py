@@ -103,6 +103,7 @@ class TableSession:
         self.saved_plans: dict[int, tuple[bytes, dict]] = {}
         self.save_path = opts.save_path
         self.bytes_sent = 0
+        self.pending_dials = 0                       # connections being attempted
         self.offence_log: list[tuple[str, str]] = []
         self.desyncs: list[dict] = []
         self.closed = False
@@ -209,6 +210,7 @@ class TableSession:
         self.listen_port = self.listener.getHost().port
 
     def _dial(self, host: str, port: int, hello: dict) -> None:
+        self.pending_dials += 1
         self.reactor.connectTCP(host, port, PeerFactory(self, dialer=True, hello=hello),
                                 timeout=10)
 
@@ -320,11 +322,13 @@ class TableSession:
         self.offence_log.append((conn.describe(), reason))
 
     def dial_failed(self, connector: Any, reason: Any) -> None:
+        self.pending_dials -= 1
         dest = connector.getDestination()
         message = f"could not connect to {dest.host}:{dest.port}: {reason.getErrorMessage()}"
         log.warning(message)
         self.on_error(message)
-        if self.role in ("join", "watch") and not self.started and not self.conns:
+        if self.role in ("join", "watch", "resume") and not self.started and not self.conns \
+                and self.pending_dials == 0 and self.source is None:
             self.refusal = message
             self.on_refused(message)
         elif self.role == "watch" and self.source is None:
