@@ -190,16 +190,15 @@ class Lockstep:
         if kind == "SeatTakenOver":
             raise Offence("SeatTakenOver goes through take_over()")
         box = self._box(step)
-        if "hash" in msg:
-            old = box.hashes.get(seat)
-            if old is not None and old != msg["hash"]:
-                raise Offence(f"seat {seat} sent two different hashes for step {step}")
-            box.hashes[seat] = msg["hash"]
+        known = box.hashes.get(seat)
+        if known is not None and known != msg["hash"]:
+            raise Offence(f"seat {seat} sent two different hashes for step {step}")
         if step == self.step:
             self._check_kind(kind, seat)
         if kind == "GameFinished":
             if step == self.step and not self.ended:
                 raise Offence(f"seat {seat} says the game ended at step {step}; it has not")
+            box.hashes[seat] = msg["hash"]
             if step == self.step:
                 self._compare_hash(seat, msg["hash"])
             return
@@ -252,6 +251,7 @@ class Lockstep:
             box.result = result
         if kind in ("LinkRevealed", "PlanRevealed"):
             self.verifiable.setdefault(step, {}).setdefault(seat, []).append(msg)
+        box.hashes[seat] = msg["hash"]          # kept only once the message was accepted
         if step == self.step:
             self._compare_hash(seat, msg.get("hash"))
         self.advance()
