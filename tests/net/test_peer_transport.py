@@ -1,0 +1,92 @@
+"""One connection on twisted.internet.testing transports: handshake and drops, byte-exact."""
+
+import struct
+
+from twisted.internet.testing import MemoryReactorClock, StringTransport
+
+from net.framing import FrameDecoder, encode_frame
+from net.peer import MAX_OFFENCES, PeerConnection, code_proof
+from net.session import SessionOptions, TableSession
+from tests.net.fake_game import FakeEngine
+
+
+def listener():
+    reactor = MemoryReactorClock()
+    host = TableSession.host(SessionOptions(code="ABCDE", interface="127.0.0.1"), port=7531,
+                             players=3, reactor=reactor, engine=FakeEngine())
+    conn = PeerConnection(host, dialer=False)
+    transport = StringTransport()
+    conn.makeConnection(transport)
+    return reactor, host, conn, transport
+
+
+def sent(transport):
+    return FrameDecoder().feed(transport.value())
+
+
+def test_the_host_listens_where_asked():
+    reactor, host, conn, transport = listener()
+    port, factory, backlog, interface = reactor.tcpServers[0]
+    assert (port, interface) == (7531, "127.0.0.1")
+
+
+def test_join_dials_the_address_given():
+    reactor = MemoryReactorClock()
+    TableSession.join(SessionOptions(), "10.1.2.3:9999", code="X", reactor=reactor,
+                      engine=FakeEngine())
+    host, port = reactor.tcpClients[0][:2]
+    assert (host, port) == ("10.1.2.3", 9999)      # recorded only: nothing is sent
+
+
+def test_welcome_then_a_good_hello_is_accepted():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    assert welcome["type"] == "Welcomed" and len(welcome["nonce"]) == 16
+    peer = b"p" * 16
+    hello = {"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
+             "proof": code_proof("ABCDE", welcome["nonce"], peer), "peer": peer,
+             "role": "player", "name": "Bo", "listen_port": 5000, "seat": None,
+             "token": None, "table": None}
+    transport.clear()
+    conn.dataReceived(encode_frame(hello))
+    assert [m["type"] for m in sent(transport)] == ["Accepted", "LobbyChanged"]
+    assert host.lobby["seats"][1]["name"] == "Bo"
+
+
+def test_a_wrong_proof_is_refused_and_disconnected():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    transport.clear()
+    hello = {"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
+             "proof": code_proof("WRONG", welcome["nonce"], b"p" * 16), "peer": b"p" * 16,
+             "role": "player", "name": "Bo", "listen_port": 5000, "seat": None,
+             "token": None, "table": None}
+    conn.dataReceived(encode_frame(hello))
+    assert sent(transport) == [{"type": "Refused",
+                                "reason": "join refused: the join code is wrong"}]
+    assert transport.disconnecting
+
+
+def test_garbage_before_the_handshake_is_counted_then_dropped():
+    reactor, host, conn, transport = listener()
+    for i in range(MAX_OFFENCES):
+        assert not transport.disconnecting
+        conn.dataReceived(struct.pack(">I", 1) + b"\xc1")
+    assert transport.disconnecting
+    assert len(host.offence_log) == MAX_OFFENCES
+    assert sent(transport)[-1]["type"] == "Offended"
+
+
+def test_a_frame_split_byte_by_byte_still_arrives():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    transport.clear()
+    peer = b"q" * 16
+    data = encode_frame({"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
+                         "proof": code_proof("ABCDE", welcome["nonce"], peer), "peer": peer,
+                         "role": "spectator", "name": "Cy", "listen_port": 0, "seat": None,
+                         "token": None, "table": None})
+    for i in range(len(data)):
+        conn.dataReceived(data[i:i + 1])
+    assert sent(transport)[0]["type"] == "Accepted"
+    assert conn in host.spectators
