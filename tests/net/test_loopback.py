@@ -124,3 +124,25 @@ def test_wrong_code_is_refused_and_exits(tmp_path):
         assert "the join code is wrong" in bad.errors()
     finally:
         P.kill_all(peers)
+
+
+def test_game_logs_of_players_and_a_spectator_agree(tmp_path):
+    import json
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 3, extra=["--log", str(tmp_path / "host.jsonl")])
+        watcher = P.Peer("watcher", ["watch", f"127.0.0.1:{port}", "--code", P.CODE,
+                                     "--headless", "--log", str(tmp_path / "watch.jsonl")],
+                         tmp_path)
+        peers += [host, watcher]
+        peers += [P.join(tmp_path, port, f"guest{i}") for i in range(2)]
+        P.wait_all(peers, 240)
+        assert [p.proc.returncode for p in peers] == [0] * 4
+        logs = [[json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+                for name in ("host.jsonl", "watch.jsonl")]
+        assert logs[0] == logs[1]
+        assert logs[0][0]["event"] == "GameStarted" and logs[0][0]["seq"] == 0
+        assert logs[0][-1]["event"] == "GameEnded"
+        assert [e["seq"] for e in logs[0]] == list(range(len(logs[0])))
+    finally:
+        P.kill_all(peers)
