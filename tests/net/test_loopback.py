@@ -146,3 +146,24 @@ def test_game_logs_of_players_and_a_spectator_agree(tmp_path):
         assert [e["seq"] for e in logs[0]] == list(range(len(logs[0])))
     finally:
         P.kill_all(peers)
+
+
+def test_a_peer_that_never_returns_is_played_by_a_bot(tmp_path):
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 3, timeout=2.0)
+        guests = [P.join(tmp_path, port, f"guest{i}", timeout=2.0) for i in range(2)]
+        peers += [host] + guests
+        victim = guests[0]
+        victim.wait_for(r"game started", 60)
+        log = tmp_path / "guest0.save.log"
+        end = time.monotonic() + 60
+        while time.monotonic() < end and (not log.exists() or log.stat().st_size < 3000):
+            time.sleep(0.005)
+        victim.kill()
+        P.wait_all([host, guests[1]], 240)
+        assert host.proc.returncode == guests[1].proc.returncode == 0
+        assert host.final_hash() == guests[1].final_hash()
+        assert "a bot plays it" in host.errors() + guests[1].errors()
+    finally:
+        P.kill_all(peers)
