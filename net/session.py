@@ -7,21 +7,20 @@ runs the reactor; its owner drives it (see docs/net.md).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import msgpack
 
 from net import messages
 from net.beacon import ChainVerifier, H, HashChain
 from net.lockstep import Lockstep, Offence
 from net.peer import PeerConnection, PeerFactory, local_versions
+from net.savefile import (CommandLog, default_save_path, read_save, write_desync_report,
+                          write_save)
 
 log = logging.getLogger("net.session")
 
@@ -49,15 +48,6 @@ class SessionOptions:
     interface: str = ""              # where players listen; tests use "127.0.0.1"
     bot: str = "heuristic"           # the bot that plays bot seats
     report_dir: str | None = None    # desync reports (default: next to the save)
-
-
-def default_save_path(name: str) -> str:
-    try:
-        from platformdirs import user_data_dir
-        base = Path(user_data_dir("shogun", appauthor=False)) / "net"
-    except Exception:
-        base = Path.home() / ".shogun" / "net"
-    return str(base / f"{name}-{os.getpid()}.save")
 
 
 def _noop(*args: Any) -> None:
@@ -180,8 +170,7 @@ class TableSession:
     def resume(cls, opts: SessionOptions, save_path: str, reactor: Any = None,
                engine: Any = None) -> "TableSession":
         """Rejoin my seat after a crash, from my local save."""
-        with open(save_path, "rb") as f:
-            save = msgpack.unpackb(f.read(), raw=False, strict_map_key=False)
+        save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
         s.save_path = save_path
         s.peer_id = save["peer"]
@@ -698,13 +687,8 @@ class TableSession:
             return
         try:
             if getattr(self, "_log_file", None) is None:
-                path = Path(self.save_path + ".log")
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._log_file = open(path, "wb")
-                for earlier in self.lockstep.log[:-1]:
-                    self._log_file.write(msgpack.packb(earlier, use_bin_type=True))
-            self._log_file.write(msgpack.packb(entry, use_bin_type=True))
-            self._log_file.flush()
+                self._log_file = CommandLog(self.save_path + ".log", self.lockstep.log[:-1])
+            self._log_file.append(entry)
         except OSError as exc:
             log.error("could not append to the command log: %s", exc)
 
@@ -899,15 +883,11 @@ class TableSession:
     def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
         report = {"step": step, "seat": seat, "my_seat": self.my_seat, "my_hash": mine,
                   "their_hash": theirs, "versions": self.versions,
-                  "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                  "log": _jsonable(self.lockstep.log if self.lockstep else [])}
-        base = Path(self.opts.report_dir or (Path(self.save_path).parent if self.save_path
-                                             else Path.cwd()))
+                  "log": self.lockstep.log if self.lockstep else []}
+        base = self.opts.report_dir or (str(Path(self.save_path).parent) if self.save_path
+                                        else os.getcwd())
         try:
-            base.mkdir(parents=True, exist_ok=True)
-            path = base / f"desync-{step}-{seat}-{os.getpid()}.json"
-            path.write_text(json.dumps(report, indent=1))
-            report["path"] = str(path)
+            report["path"] = write_desync_report(base, report)
         except OSError as exc:
             log.error("could not write the desync report: %s", exc)
         log.error("DESYNC at step %d: seat %d has %s, I have %s (report %s)",
@@ -927,7 +907,7 @@ class TableSession:
         ls = self.lockstep
         plans = ls.my_plans if ls else {}
         current = ls.step if ls else 0
-        save = {"version": 1, "start": self._start_wire(), "seat": self.my_seat,
+        save = {"start": self._start_wire(), "seat": self.my_seat,
                 "peer": self.peer_id, "name": self.name, "code": self.code or "",
                 "secret": self.chain.secret, "token": self.token,
                 "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
@@ -936,16 +916,10 @@ class TableSession:
                 "step": current,
                 "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
                 "listen_port": self.listen_port}
-        path = Path(self.save_path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(path.suffix + ".tmp")
-            with open(tmp, "wb") as f:
-                f.write(msgpack.packb(save, use_bin_type=True))
-                f.flush()
-            os.replace(tmp, path)
+            write_save(self.save_path, save)
         except OSError as exc:
-            log.error("could not write the save %s: %s", path, exc)
+            log.error("could not write the save %s: %s", self.save_path, exc)
 
     # ================================================================ lookups
     def _conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
@@ -966,13 +940,3 @@ class TableSession:
     def _name_of_seat(self, seat: int | None) -> str:
         entry = self._seat_entry(seat)
         return entry["name"] if entry else "?"
-
-
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, bytes):
-        return obj.hex()
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(x) for x in obj]
-    return obj

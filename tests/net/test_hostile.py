@@ -1,7 +1,6 @@
 """Hostile input: each kind is rejected with a logged reason; repeat offenders are dropped;
 the honest peers play on with nothing lost."""
 
-import logging
 import struct
 
 import pytest

@@ -1,12 +1,10 @@
 """Tables on an in-memory network: handshake, lobby, lockstep, spectators, pause, rejoin."""
 
-import struct
 
 import msgpack
 import pytest
 
 from net import peer as peer_mod
-from net.framing import encode_frame
 from net.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
@@ -71,7 +69,7 @@ def test_version_mismatch_names_exactly_what_differs():
 def test_the_listener_checks_versions_too():
     net = FakeNet()
     engine = FakeEngine()
-    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+    TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
                              engine=engine)
     guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
                               engine=engine)
@@ -334,3 +332,23 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
     honest = sessions[:3]
     assert finished(honest) and len(hashes(honest)) == 1
     assert all(3 in s.lockstep.bots for s in honest)
+
+
+def test_a_damaged_save_is_refused_with_a_clear_error(tmp_path):
+    from net.savefile import SaveError
+    bad = tmp_path / "bad.save"
+    bad.write_bytes(b"\x00garbage")
+    with pytest.raises(SaveError, match="not a net save"):
+        TableSession.resume(SessionOptions(), str(bad), reactor=FakeNet(), engine=FakeEngine())
+    with pytest.raises(SaveError, match="cannot read"):
+        TableSession.resume(SessionOptions(), str(tmp_path / "none.save"), reactor=FakeNet(),
+                            engine=FakeEngine())
+
+
+def test_the_command_log_beside_the_save_holds_every_step(tmp_path):
+    from net.savefile import read_command_log
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path)
+    for s in sessions:
+        s.close()
+    for s in sessions:
+        assert read_command_log(s.save_path + ".log") == s.lockstep.log
