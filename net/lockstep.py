@@ -78,7 +78,8 @@ class Lockstep:
         self.inbox: dict[int, StepInbox] = {}
         self.sent: dict[int, list[dict]] = {}    # my messages per step (for resends)
         self.my_plans: dict[int, tuple[bytes, dict]] = {}   # step -> (nonce, plan wire)
-        self.verifiable: dict[int, dict[int, list[dict]]] = {}  # step -> seat -> links/reveals
+        self.heard: dict[int, dict[int, list[dict]]] = {}   # step -> seat -> accepted msgs
+        self._vouched: dict[tuple, set[int]] = {}            # relayed msg -> relaying seats
         self.ended = False
         self.following = False                   # spectators apply StepApplied only
         # callbacks, set by the owner
@@ -249,32 +250,40 @@ class Lockstep:
                     raise Offence(f"illegal command from seat {seat}: {exc}") from None
             box.command = (seat, command, msg["command"])
             box.result = result
-        if kind in ("LinkRevealed", "PlanRevealed"):
-            self.verifiable.setdefault(step, {}).setdefault(seat, []).append(msg)
+        self.heard.setdefault(step, {}).setdefault(seat, []).append(msg)
         box.hashes[seat] = msg["hash"]          # kept only once the message was accepted
         if step == self.step:
             self._compare_hash(seat, msg.get("hash"))
         self.advance()
 
-    def verifiable_from(self, seat: int, since: int) -> list[dict]:
-        """`seat`'s links and reveals I hold for steps >= since (for relaying them)."""
-        return [m for step in sorted(self.verifiable) if step >= since
-                for m in self.verifiable[step].get(seat, [])]
+    def heard_from(self, seat: int, since: int) -> list[dict]:
+        """`seat`'s messages I accepted for steps >= since (to relay them)."""
+        return [m for step in sorted(self.heard) if step >= since
+                for m in self.heard[step].get(seat, [])]
 
-    def receive_relayed(self, seat: int, msg: dict) -> None:
-        """A dropped seat's link or reveal, relayed by another player.
+    def receive_relayed(self, seat: int, msg: dict, relayer: int, witnesses: set[int]) -> None:
+        """A dropped seat's message, relayed by the player `relayer`.
 
         Why: a peer that dropped mid-broadcast may have reached some players and not
         others; without the relay the ones that got its input would be a step ahead of a
-        take-over and the table would fork. Only inputs that prove themselves are taken:
-        a link must extend the seat's chain, a reveal must match its commitment.
+        take-over and the table would fork. A link or a reveal proves itself (the chain,
+        the commitment) and is taken from any relayer. A commitment or a command cannot
+        prove itself: it is taken only when every player in `witnesses` (all the others
+        still connected here) relayed the very same message.
         """
-        if msg["type"] not in ("LinkRevealed", "PlanRevealed") or msg["seat"] != seat:
-            raise Offence(f"relayed {msg['type']} cannot be verified")
-        if seat in self.bots:
+        if msg["type"] not in ("LinkRevealed", "PlanRevealed", "PlanCommitted",
+                               "CommandSent") or msg["seat"] != seat:
+            raise Offence(f"relayed {msg['type']} for seat {msg.get('seat')} is not relayable")
+        if seat in self.bots or msg["step"] < self.step:
             return
-        if msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
-            return                  # nothing to check it against: ignore
+        if msg["type"] in ("PlanCommitted", "CommandSent"):
+            key = (seat, msg["step"], commitment.canonical(msg))
+            vouchers = self._vouched.setdefault(key, set())
+            vouchers.add(relayer)
+            if not witnesses <= vouchers:
+                return
+        elif msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
+            return                  # nothing to check it against (yet)
         try:
             self.receive(seat, msg, resent=True)
         except Offence as exc:      # an honest relay repeats what the seat really sent
@@ -555,7 +564,7 @@ class Lockstep:
         self.log.append(entry)
         self.inbox.pop(self.step, None)
         self.sent.pop(self.step - STALE_GRACE, None)
-        self.verifiable.pop(self.step - STALE_GRACE, None)
+        self.heard.pop(self.step - STALE_GRACE, None)
         self.step += 1
         if beacon:
             self.round += 1

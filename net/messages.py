@@ -108,6 +108,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH},
     "Relayed": {"seat": SEAT, "message": _map},
+    "SeatDropped": {"seat": SEAT, "reason": _str(500)},
     # catch-up (to a rejoining peer or a spectator) and spectating
     "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
     "StepApplied": {"entry": _map},

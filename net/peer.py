@@ -113,13 +113,16 @@ class PeerConnection(Protocol):
         self.session.count_sent(len(frame))
         self.transport.write(frame)
 
-    def drop(self, reason: str) -> None:
+    def drop(self, reason: str, offender: bool = True) -> None:
+        """Close with a notice. An offender is reported to the other players too."""
         if self.closed:
             return
         log.warning("dropping %s: %s", self.describe(), reason)
         self.send({"type": "Offended", "reason": reason[:500]})
         self.closed = True
         self.transport.loseConnection()
+        if offender:
+            self.session.offender_dropped(self, reason)
 
     def offence(self, reason: str) -> None:
         """Log a rejected input; drop the sender after MAX_OFFENCES."""

@@ -442,7 +442,7 @@ class TableSession:
         if self.lockstep is not None and self.my_seat is not None:
             # pass on what the dropped seat sent me lately that proves itself, in case
             # it reached me and not the others (see Lockstep.receive_relayed)
-            for m in self.lockstep.verifiable_from(seat, self.lockstep.step - 4):
+            for m in self.lockstep.heard_from(seat, self.lockstep.step - 4):
                 self._broadcast({"type": "Relayed", "seat": seat, "message": m})
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
@@ -726,18 +726,48 @@ class TableSession:
             return
         if self._conn_for_seat(seat) is not None:
             return                   # connected here: I have its own messages
+        witnesses = {c.seat for c in self.conns if c.ready and not c.closed
+                     and c.seat is not None and c.seat != seat}
         try:
             inner = messages.check(msg["message"])
-            self.lockstep.receive_relayed(seat, inner)
+            self.lockstep.receive_relayed(seat, inner, conn.seat, witnesses)
         except messages.BadMessage as exc:
             conn.offence(f"relayed message is malformed: {exc}")
         except Offence as exc:
             conn.offence(str(exc))
 
+    def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
+        """I dropped a player for offences: the others drop it too, so that its seat is
+        gone for everyone at once (a seat some still hear would fork the table)."""
+        if self.started and conn.seat is not None and conn.role != "spectator" \
+                and conn is not self.source:
+            self._broadcast({"type": "SeatDropped", "seat": conn.seat, "reason": reason[:500]})
+
+    def _on_SeatDropped(self, conn: PeerConnection, msg: dict) -> None:
+        seat = msg["seat"]
+        if conn.seat is None or not self.started or seat == conn.seat:
+            conn.offence("SeatDropped from a connection that cannot send it")
+            return
+        conn.drop_claims = getattr(conn, "drop_claims", 0) + 1
+        if conn.drop_claims > 2:
+            conn.offence("too many SeatDropped claims")
+            return
+        if seat == self.my_seat:
+            log.warning("seat %s says it dropped me: %s", conn.seat, msg["reason"])
+            return
+        other = self._conn_for_seat(seat)
+        if other is not None:
+            log.warning("dropping seat %d too: seat %s dropped it (%s)", seat, conn.seat,
+                        msg["reason"])
+            other.drop(f"seat {conn.seat} dropped you: {msg['reason']}"[:500], offender=False)
+
     def _on_SeatTakenOver(self, conn: PeerConnection, msg: dict) -> None:
         seat = msg["seat"]
         if conn.seat is None or self.lockstep is None or seat == conn.seat:
             conn.offence("SeatTakenOver from a connection that cannot send it")
+            return
+        if seat == self.my_seat:
+            conn.offence(f"SeatTakenOver of my own seat {seat}: I am here")
             return
         if self._conn_for_seat(seat) is not None:
             log.warning("ignored take-over of seat %d from seat %s: it is connected here",
@@ -896,7 +926,7 @@ class TableSession:
         self.on_desync(report)
         conn = self._conn_for_seat(seat)
         if conn is not None:
-            conn.drop(f"desync at step {step}: your state hash differs from mine")
+            conn.drop(f"desync at step {step}: your state hash differs from mine", offender=False)
 
     # ================================================================ save
     def _save(self) -> None:

@@ -36,6 +36,10 @@ def open_table(players=4, bots=0, engine=None, net=None, tmp_path=None, rejoin_t
     """A host and `players - bots - 1` joiners on a FakeNet; returns (net, engine, sessions)."""
     net = net or FakeNet()
     engine = engine or FakeEngine(3)
+    if tmp_path is None:          # saves and reports never go to the user's data dir
+        import tempfile
+        from pathlib import Path
+        tmp_path = Path(tempfile.mkdtemp(prefix="net-test-"))
 
     def opts(name):
         return SessionOptions(name=name, code=CODE, rejoin_timeout=rejoin_timeout,

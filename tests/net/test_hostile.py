@@ -83,6 +83,8 @@ CASES = {
                           "not the host"),
     "take-over of itself": (lambda h: encode_frame({"type": "SeatTakenOver", "step": 1,
                                                     "seat": HOSTILE}), "cannot send it"),
+    "take-over of the receiver's own seat": (lambda h: encode_frame({
+        "type": "SeatTakenOver", "step": 1, "seat": 0}), "my own seat"),
     "take-over of a connected seat": (lambda h: encode_frame({
         "type": "SeatTakenOver", "step": 1, "seat": 1}), None),
 }
@@ -197,3 +199,31 @@ def test_a_forged_relay_is_rejected(tmp_path):
     send_raw(net, hostile, encode_frame({"type": "Relayed", "seat": 2,
                                          "message": {"type": "CommandSent"}}), to=0)
     assert any("relayed message is malformed" in r for r in reasons(honest[0]))
+
+
+def test_an_offender_dropped_by_one_peer_is_dropped_by_all(tmp_path):
+    """Garbage to seat 0 only: seat 0 drops it and tells the others, who drop it too;
+    its seat then goes to a bot at the same step everywhere (no fork)."""
+    from tests.net.tables import autoplay, bot_seed
+    net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
+    for make, _ in (CASES["malformed msgpack"], CASES["forged seat"], CASES["out of turn"]):
+        send_raw(net, hostile, make(hostile), to=0)
+    # otherwise it plays along: its plan reaches seats 1 and 2 only
+    autoplay(net, hostile, engine)
+    hostile.submit(engine.choose(hostile.state, HOSTILE, "x", bot_seed(hostile, 1)))
+    net.pump()
+    assert all(s._conn_for_seat(HOSTILE) is None for s in honest)
+    net.advance(12)
+    assert finished(honest) and len(hashes(honest)) == 1
+    assert all(HOSTILE in s.lockstep.bots for s in honest)
+
+
+def test_a_seat_dropped_claim_about_myself_is_ignored(tmp_path):
+    net, engine, honest, hostile = table_with_hostile(tmp_path)
+    send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
+             to=0)
+    assert honest[0]._conn_for_seat(1) is not None and reasons(honest[0]) == []
+    for _ in range(3):
+        send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
+                 to=0)
+    assert any("too many SeatDropped" in r for r in reasons(honest[0]))
