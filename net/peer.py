@@ -94,6 +94,7 @@ class PeerConnection(Protocol):
         self.seat: int | None = None         # the remote's seat, once known
         self.hello: dict | None = None
         self.bytes_sent = 0
+        self.offended_reason: str | None = None   # why the remote dropped us, if it said
 
     # -------------------------------------------------------------- plumbing
     def describe(self) -> str:
@@ -180,6 +181,7 @@ class PeerConnection(Protocol):
         kind = msg["type"]
         if kind == "Offended":
             log.warning("%s says we offended: %s", self.describe(), msg["reason"])
+            self.offended_reason = msg["reason"]
             return
         if self.ready:
             if kind in ("Welcomed", "Hello", "Accepted", "Refused"):

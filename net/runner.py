@@ -81,9 +81,9 @@ def run(args: Any) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
+    from cli.gamelog import GameLog
     game_log = None
     if args.log:
-        from cli.gamelog import GameLog
         game_log = GameLog(open(args.log, "w", encoding="utf-8"))
 
     asked_at: dict[int, float] = {}
@@ -175,6 +175,11 @@ def run(args: Any) -> int:
     session.on_desync = on_desync
     session.on_error = on_error
     def on_started(config: Any, seat: Any, state: Any) -> None:
+        nonlocal game_log
+        if game_log is not None and game_log.seq > 0:
+            # caught up again from the start (a rejoin after a desync): rewrite the log
+            game_log._stream.close()
+            game_log = GameLog(open(args.log, "w", encoding="utf-8"))
         stats["started"] = time.perf_counter()
         stats["cpu_started"] = time.process_time()
         print(f"game started: seat {seat}" if seat is not None else "watching the game",

@@ -425,6 +425,12 @@ class TableSession:
         self.conns.remove(conn)
         if self.closed:
             return
+        if self.started and self.lockstep is not None and not self._over() \
+                and self.my_seat is not None and not any(c.seat is not None for c in self.conns) \
+                and (self.desyncs or (conn.offended_reason or "").startswith("desync")):
+            # everyone dropped me because my state disagreed with theirs: come back and
+            # catch up from their history, like a restarted peer
+            self.reactor.callLater(1.0, self._rejoin_all)
         if not self.started:
             if self.role == "host":
                 for seat in self.lobby["seats"]:
@@ -789,6 +795,31 @@ class TableSession:
         if not self.offline:
             self.on_resumed()
 
+    def _rejoin_all(self) -> None:
+        """Rejoin my seat with the peer still running: the same path as `--resume`."""
+        if self.closed or self._over() or self.lockstep is None \
+                or any(c.seat is not None and not c.closed for c in self.conns):
+            return
+        old = self.lockstep
+        log.warning("dropped by every player: rejoining seat %d", self.my_seat)
+        self.on_paused("dropped by the other players; rejoining and catching up")
+        self._old_log = list(old.log)
+        self.saved_plans = dict(old.my_plans)
+        self.saved_outbox = {step: list(msgs) for step, msgs in old.sent.items()}
+        for call in self.offline.values():
+            if call.active():
+                call.cancel()
+        self.offline.clear()
+        self.role = "resume"
+        self._started_resume = False
+        self.lockstep = None
+        self.buffer = []
+        hello = {"role": "rejoin", "seat": self.my_seat, "token": self.token,
+                 "table": self.start_info["table"]}
+        for seat, (host, port) in sorted(self.addresses.items()):
+            if seat != self.my_seat:
+                self._dial(host, port, hello)
+
     def _rejoined(self, conn: PeerConnection) -> None:
         """A dropped player proved its seat: give it the log, then my current messages."""
         seat = conn.seat
@@ -891,6 +922,11 @@ class TableSession:
     def _restore_my_step(self) -> None:
         """After catching up: my committed plan (from the save) is still my plan."""
         ls = self.lockstep
+        old_log = getattr(self, "_old_log", [])
+        if any(a.get("commands") != b.get("commands") for a, b in zip(old_log, ls.log)):
+            # my history was not theirs (a desync): what I said from it is void
+            log.warning("my history differed from the table's; my earlier messages are void")
+            self.saved_plans, self.saved_outbox = {}, {}
         ls.my_plans.update(self.saved_plans)
         ls.restore_outbox(getattr(self, "saved_outbox", {}))
         for m in ls.resend_from(ls.step):
