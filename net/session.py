@@ -216,6 +216,20 @@ class TableSession:
     def started(self) -> bool:
         return self.start_info is not None
 
+    @property
+    def decision(self) -> Any:
+        """`pending(state)` now, or None before the start."""
+        return self.lockstep.decision() if self.lockstep else None
+
+    def waiting_for(self) -> list[int]:
+        """Seats whose input the current step still lacks (for a status line)."""
+        return self.lockstep.waiting_for() if self.lockstep else []
+
+    @property
+    def offline_seats(self) -> list[int]:
+        """Seats that dropped and may still rejoin."""
+        return sorted(self.offline)
+
     def set_lobby(self, players: int | None = None, side: str | None = None,
                   setup: str | None = None, bots: int | None = None) -> None:
         """Host only, before the start: change the table."""
