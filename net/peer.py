@@ -56,7 +56,8 @@ def local_versions(engine_name: str = "shogun") -> dict[str, str]:
             pymunk_version = "none"
         _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
                      "python": platform.python_version(), "pymunk": pymunk_version,
-                     "machine": platform.machine(), "tower": _tower_digest()}
+                     "system": platform.system(), "machine": platform.machine(),
+                     "tower": _tower_digest()}
     return {**_VERSIONS, "rules": engine_name}
 
 
