@@ -28,7 +28,8 @@ def free_port() -> int:
 
 
 class Peer:
-    def __init__(self, name: str, args: list[str], workdir: Path, env: dict | None = None):
+    def __init__(self, name: str, args: list[str], workdir: Path, env: dict | None = None,
+                 script: Path = ROOT / "main.py"):
         self.name = name
         self.out = workdir / f"{name}.out"
         self.err = workdir / f"{name}.err"
@@ -36,7 +37,7 @@ class Peer:
         full_env = {**os.environ, "SHOGUN_NET_INTERFACE": "127.0.0.1",
                     "SHOGUN_NET_DISCOVERY": "off", "SHOGUN_NET_STATS": str(self.stats),
                     "PYTHONUNBUFFERED": "1", **(env or {})}
-        self.args = [PYTHON, "-X", "faulthandler", str(ROOT / "main.py"), *args]
+        self.args = [PYTHON, "-X", "faulthandler", str(script), *args]
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=full_env,
                                      stdout=open(self.out, "w"), stderr=open(self.err, "w"))
 

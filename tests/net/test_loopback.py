@@ -167,3 +167,23 @@ def test_a_peer_that_never_returns_is_played_by_a_bot(tmp_path):
         assert "a bot plays it" in host.errors() + guests[1].errors()
     finally:
         P.kill_all(peers)
+
+
+def test_a_hostile_player_is_dropped_and_the_others_finish(tmp_path):
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 3, timeout=2.0)
+        guest = P.join(tmp_path, port, "guest0", timeout=2.0)
+        hostile = P.Peer("hostile", ["join", f"127.0.0.1:{port}", "--code", P.CODE,
+                                     "--headless", "--save", str(tmp_path / "hostile.save")],
+                         tmp_path, script=P.ROOT / "tests" / "net" / "hostile_peer.py")
+        peers += [host, guest, hostile]
+        P.wait_all([host, guest], 240)
+        assert host.proc.returncode == guest.proc.returncode == 0
+        assert host.final_hash() == guest.final_hash()
+        assert "hostile frames sent" in hostile.text()
+        errors = host.errors() + guest.errors()
+        assert "malformed msgpack" in errors and "dropping" in errors
+        assert "a bot plays it" in errors
+    finally:
+        P.kill_all(peers)

@@ -1,0 +1,54 @@
+"""A hostile player as a process (for the loopback test): it joins like anyone, then
+sends malformed, forged and out-of-turn frames to every other player.
+
+Run as: python tests/net/hostile_peer.py join HOST:PORT --code C --headless ...
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from main import build_parser  # noqa: E402
+from net import runner  # noqa: E402
+from net.framing import encode_frame  # noqa: E402
+from net.session import TableSession  # noqa: E402
+
+
+def misbehave(session: TableSession) -> None:
+    ls = session.lockstep
+    frames = [
+        struct.pack(">I", 3) + b"\xc1\xc1\xc1",                       # malformed msgpack
+        encode_frame({"type": "LinkRevealed", "step": ls.step, "seat": (session.my_seat + 1) % 3,
+                      "link": b"x" * 32, "hash": ls.hash}),           # forged seat
+        encode_frame({"type": "CommandSent", "step": ls.step, "seat": session.my_seat,
+                      "command": {"type": "ChooseMove", "seat": session.my_seat,
+                                  "target": None, "count": 1},
+                      "hash": ls.hash}),                               # out of turn / illegal
+        encode_frame({"type": "LinkRevealed", "step": 0, "seat": session.my_seat,
+                      "link": b"r" * 32, "hash": "0" * 64}),           # replayed old step
+    ]
+    for conn in list(session.conns):
+        for frame in frames:
+            conn.transport.write(frame)
+    print("hostile frames sent", flush=True)
+    session.reactor.callLater(3.0, session.reactor.stop)
+
+
+original = TableSession._maybe_begin
+
+
+def _maybe_begin(self: TableSession) -> None:
+    before = self.lockstep
+    original(self)
+    if before is None and self.lockstep is not None:
+        self.reactor.callLater(0.3, misbehave, self)
+
+
+TableSession._maybe_begin = _maybe_begin
+
+if __name__ == "__main__":
+    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:])))
