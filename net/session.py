@@ -455,15 +455,17 @@ class TableSession:
                 self.on_error("lost the connection to the host before the start")
             return
         seat = conn.seat
-        if seat is None or self._conn_for_seat(seat) is not None or self._over():
+        if seat is None or self._conn_for_seat(seat) is not None:
             return
         if self.lockstep is not None and seat in self.lockstep.bots:
             return
         if self.lockstep is not None and self.my_seat is not None:
-            # pass on what the dropped seat sent me lately that proves itself, in case
-            # it reached me and not the others (see Lockstep.receive_relayed)
+            # pass on what the dropped seat sent me lately, in case it reached me and not
+            # the others (see Lockstep.receive_relayed) — even if my game is over
             for m in self.lockstep.heard_from(seat, self.lockstep.step - 4):
                 self._broadcast({"type": "Relayed", "seat": seat, "message": m})
+        if self._over():
+            return
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
             self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
@@ -744,8 +746,8 @@ class TableSession:
                 or self.lockstep is None or seat == conn.seat:
             conn.offence("Relayed from a connection that cannot relay")
             return
-        if self._conn_for_seat(seat) is not None:
-            return                   # connected here: I have its own messages
+        # taken even while the seat still looks connected here: its drop may reach me
+        # after the relay does
         witnesses = {c.seat for c in self.conns if c.ready and not c.closed
                      and c.seat is not None and c.seat != seat}
         try:
