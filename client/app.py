@@ -28,11 +28,35 @@ class App(arcade.Window):
         self.scene = None
         self.session = None
         self.exit_code = 0
-        self.frame_times: list[float] = []
         self.on_scene_changed = None     # tests hook: fn(scene)
+        self._drawn_serial = -1
+        self._force_full = True
+        self.partial_frames = 0
+        self.full_frames = 0
+        self.partial_redraw = self._probe_partial_redraw()
 
     # -- scenes ---------------------------------------------------------------------------
+    def _probe_partial_redraw(self) -> bool:
+        """Redraw only the animated parts between changes? Only on a software renderer
+        (where filling 1280x800 pixels costs milliseconds) and only if this window's back
+        buffer survives a buffer swap (checked here); a GPU redraws everything."""
+        mode = os.environ.get("SHOGUN_PARTIAL_REDRAW", "auto")
+        if mode == "0":
+            return False
+        renderer = (self.ctx.info.RENDERER or "").lower()
+        if mode == "auto" and not any(k in renderer for k in ("llvmpipe", "softpipe", "swrast")):
+            return False
+        try:
+            self.clear(color=(12, 34, 56))
+            self.flip()
+            self.flip()
+            px = arcade.get_image(self.width // 2, self.height // 2, 1, 1).getpixel((0, 0))
+            return tuple(px[:3]) == (12, 34, 56)
+        except Exception:
+            return False
+
     def show(self, scene) -> None:
+        self._force_full = True
         self.scene = scene
         scene.set_rect(0, 0, self.width, self.height)
         if self.on_scene_changed:
@@ -118,11 +142,31 @@ class App(arcade.Window):
             self.scene.update(min(dt, 0.1))
 
     def on_draw(self) -> None:
+        from client.node import Damage
+        scene = self.scene
+        animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
+        if (self.partial_redraw and not self._force_full and animated
+                and Damage.serial == self._drawn_serial):
+            # nothing else changed: repaint only the animated nodes' rectangles
+            for node in animated:
+                self.ctx.scissor = (int(node.left), int(node.bottom),
+                                    int(node.width) + 1, int(node.height) + 1)
+                node.draw()
+            self.ctx.scissor = None
+            self.partial_frames += 1
+            return
         self.clear()
-        if self.scene is not None:
-            self.scene.draw()
+        if scene is not None:
+            scene.draw()
+        self._drawn_serial = Damage.serial
+        self._force_full = False
+        self.full_frames += 1
+
+    def on_expose(self) -> None:
+        self._force_full = True
 
     def on_resize(self, width: int, height: int) -> None:
+        self._force_full = True
         super().on_resize(width, height)
         if self.scene is not None:
             self.scene.set_rect(0, 0, width, height)

@@ -12,7 +12,7 @@ import arcade
 from arcade import shape_list
 
 from client import theme
-from client.node import CachedLayer, Node, Signal, TextCache
+from client.node import CachedLayer, Node, Signal, TextCache, damage
 from client.shapes import MapTransform, load_shapes, point_in_poly
 
 
@@ -261,6 +261,7 @@ class BoardView(Node):
         hit = self.province_at(x, y)
         if hit != self.hovered:
             self.hovered = hit
+            damage()
             self.province_hovered.emit(hit)
 
     def on_mouse_press(self, x, y, button, modifiers) -> bool:

@@ -25,7 +25,7 @@ from client import theme
 from client.board_view import BoardView
 from client.decisions import DecisionPanel
 from client.describe import describe
-from client.node import Node, Signal, TextCache
+from client.node import Node, Signal, TextCache, damage
 from client.planning import PlanningPanel
 from client.table_view import ActionTrack, EventsPanel, LogPanel, PlayersPanel, TopBar
 from client.tower_view import TowerView
@@ -59,6 +59,8 @@ class Banner(Node):
         self.mark_dirty()
 
     def hide(self) -> None:
+        if self.visible:
+            damage()
         self.visible = False
         self.sticky = False
 
@@ -67,6 +69,7 @@ class Banner(Node):
             self.timer -= dt
             if self.timer <= 0:
                 self.visible = False
+                damage()
 
     def rebuild(self) -> None:
         self._text.begin()
@@ -524,8 +527,9 @@ class GameScene(Node):
         self._topbar()
         return True
 
-    def on_draw_over(self) -> None:
-        pass
+    def animated_nodes(self) -> list:
+        """Nodes that change every frame on their own (redrawn even when nothing else is)."""
+        return [self.tower]
 
     # ----------------------------------------------------------------------------- end
     def _summary(self) -> dict:

@@ -40,6 +40,18 @@ class Signal:
         return len(self._slots)
 
 
+class Damage:
+    """A global change counter: anything that changes what the static part of the window
+    shows bumps it. The window redraws everything when it moved since the last full
+    frame, otherwise only the animated nodes (see `App.on_draw`)."""
+
+    serial = 0
+
+
+def damage() -> None:
+    Damage.serial += 1
+
+
 class Node:
     """Base node: a rectangle with children. Override the `on_*` hooks."""
 
@@ -106,6 +118,7 @@ class Node:
 
     def mark_dirty(self) -> None:
         self._dirty = True
+        Damage.serial += 1
 
     # -- driving (call down) --------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -281,7 +294,10 @@ class Button(Node):
         self._text.draw()
 
     def on_mouse_motion(self, x, y, dx, dy) -> None:
-        self.hover = self.contains(x, y)
+        hover = self.contains(x, y)
+        if hover != self.hover:
+            self.hover = hover
+            damage()
 
     def on_mouse_press(self, x, y, button, modifiers) -> bool:
         if self.contains(x, y):

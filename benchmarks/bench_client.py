@@ -1,0 +1,81 @@
+"""Client frame time during a 60-cube tower animation, at 1280x800, on this machine.
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/bench_client.py
+
+Sets up the real game scene (board, panels, log, tower) of a 4-player game, pauses the
+game, then plays a recorded drop of 60 thrown cubes (15 of three seats and 15 peasants)
+through the tower view several times. Per frame it times the window's update + draw,
+including `ctx.finish()` so the software renderer's work (Mesa llvmpipe) is counted, not
+just queued. On a software renderer the window repaints only the animated tower while
+nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for comparison). Prints the median and 99th percentile frame time and the peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=4, help="times the drop is played")
+    ap.add_argument("--cubes", type=int, default=60)
+    args = ap.parse_args()
+
+    import arcade
+    from client.app import App
+    from sim import tower
+
+    app = App(1280, 800, visible=False)
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
+                             "bots": "heuristic"}, seed=3, fast=True)
+    # play into the first round so the board, panels and log are populated
+    t0 = time.time()
+    while (scene.display is None or not scene.display.get("actions") or
+           scene.display["actions"][0] is None) and time.time() - t0 < 60:
+        app.on_update(1 / 60)
+        app.on_draw()
+    scene.fast = False
+    scene.paused = True               # no new events: only the tower moves
+    per = args.cubes // 4
+    thrown = {0: per, 1: per, 2: per, 5: args.cubes - 3 * per}
+    res = tower.drop(tower.EMPTY, thrown, b"bench-client-drop".ljust(32, b"."), record=True)
+    rec = res.recording
+    most = max(sum(p is not None for p in f) for f in rec.frames)
+    times = []
+    ctx = app.ctx
+    app.on_draw()                      # one full frame after the setup
+    full0, part0 = app.full_frames, app.partial_frames
+    for _ in range(args.repeats):
+        scene.tower.play(rec, "Benchmark drop")
+        while scene.tower.playing:
+            t = time.perf_counter()
+            app.on_update(1 / 60)
+            app.on_draw()
+            ctx.finish()
+            times.append(time.perf_counter() - t)
+            app.flip()
+    times.sort()
+    med = statistics.median(times) * 1000
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"window 1280x800, renderer: {ctx.info.RENDERER}")
+    print(f"drop: {sum(thrown.values())} cubes thrown, up to {most} cubes in the tower at once "
+          f"(+ tray), {len(rec.frames)} recorded frames, played {args.repeats}x")
+    print(f"frames timed: {len(times)} ({app.full_frames - full0} full redraws, "
+          f"{app.partial_frames - part0} tower-only; partial redraw "
+          f"{'on' if app.partial_redraw else 'off'})")
+    print(f"update+draw per frame: median {med:.2f} ms, p99 {p99:.2f} ms, max {times[-1] * 1000:.2f} ms")
+    print(f"peak RSS: {rss:.0f} MB")
+    app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

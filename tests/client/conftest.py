@@ -1,0 +1,81 @@
+"""Window fixtures for client tests: one Arcade window per test session (pytest-xvfb
+provides the virtual display; Mesa llvmpipe renders)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def _private_display() -> None:
+    """pytest-xvfb's default display is 16-bit, on which GLX (Mesa) hangs creating an
+    Arcade window. Start our own 24-bit Xvfb for the client tests and use it, before
+    anything opens a display connection. (Setting `xvfb_colordepth = "24"` in the pytest
+    ini options would make this unnecessary.)"""
+    if os.environ.get("SHOGUN_TEST_DISPLAY_READY") or not shutil.which("Xvfb") \
+            or os.environ.get("SHOGUN_TEST_USE_DISPLAY"):
+        return
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x800x24",
+                             "-nolisten", "tcp"], pass_fds=(w,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    number = b""
+    with os.fdopen(r, "rb") as f:
+        while not number.endswith(b"\n"):
+            ch = f.read(1)
+            if not ch:
+                break
+            number += ch
+    if not number.strip():
+        proc.kill()
+        return
+    os.environ["DISPLAY"] = f":{int(number)}"
+    os.environ["SHOGUN_TEST_DISPLAY_READY"] = "1"
+    atexit.register(proc.kill)
+
+
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def app():
+    _private_display()   # here, not at import: pytest-xvfb sets DISPLAY during configure
+    if not os.environ.get("DISPLAY"):
+        pytest.skip("no display (run under xvfb: pytest-xvfb or xvfb-run)")
+    import arcade
+    from client.app import App
+    # a real window and GL context; not mapped (mapping waits for a window manager event
+    # that some bare Xvfb setups never send)
+    window = App(1280, 800, visible=False)
+    yield window
+    window.session = None
+    window.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
+
+
+def frame(app, n: int = 1, dt: float = 1 / 60) -> None:
+    """Run n frames: the window's own update and draw, plus the event pump."""
+    for _ in range(n):
+        app.dispatch_events()
+        app.on_update(dt)
+        app.on_draw()
+        app.flip()
+
+
+def screenshot(app, path: Path) -> Path:
+    import arcade
+    app.on_draw()
+    img = arcade.get_image(0, 0, app.width, app.height)
+    img.save(path)
+    return path

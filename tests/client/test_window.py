@@ -1,0 +1,110 @@
+"""Window tests under Xvfb: the menu, a round planned through the planning UI with
+synthetic mouse/keyboard input, and (slow) a whole bot game to the end screen."""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+import pytest
+
+from tests.client.conftest import frame, screenshot
+
+
+def _run_until(app, cond, seconds: float) -> bool:
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        if cond():
+            return True
+        frame(app)
+    return cond()
+
+
+def test_menu_enter_starts_a_four_player_beginner_game(app, shots):
+    app.show_menu()
+    frame(app, 2)
+    screenshot(app, shots / "menu.png")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    assert app.scene.name == "game"
+    cfg = app.session.config
+    assert (cfg.players, cfg.side, cfg.setup) == (4, "sun", "beginner")
+    assert app.session.my_seats == (0,)
+
+
+def test_planning_a_round_with_mouse_and_keyboard(app, shots):
+    from sim.commands import SubmitPlan
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "random"}, seed=11, fast=True)
+    assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+    frame(app, 2)
+    screenshot(app, shots / "planning.png")
+    panel = scene.planning
+    assert panel.problems, "an empty plan must show what is not allowed"
+    assert not panel.lock_btn.active
+    cards = [c for c, _ in panel.card_rects() if isinstance(c, str)]
+    assert len(cards) >= 6
+    # click-click for five cards ...
+    for k, card in enumerate(cards[:5]):
+        rect = dict(panel.card_rects())[card]
+        app.on_mouse_press(rect[0] + 5, rect[1] + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+        app.on_mouse_release(rect[0] + 5, rect[1] + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+        fl, fb, fw, fh = panel.field_rect(k)
+        app.on_mouse_press(fl + fw / 2, fb + fh / 2, arcade.MOUSE_BUTTON_LEFT, 0)
+        app.on_mouse_release(fl + fw / 2, fb + fh / 2, arcade.MOUSE_BUTTON_LEFT, 0)
+        frame(app)
+    assert panel.problems                              # R-PLAN-3: six are needed
+    # ... and a drag for the sixth
+    rect = dict(panel.card_rects())[cards[5]]
+    fl, fb, fw, fh = panel.field_rect(8)
+    app.on_mouse_press(rect[0] + 5, rect[1] + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    app.on_mouse_drag(fl, fb, fl - rect[0], fb - rect[1], arcade.MOUSE_BUTTON_LEFT, 0)
+    app.on_mouse_release(fl + fw / 2, fb + fh / 2, arcade.MOUSE_BUTTON_LEFT, 0)
+    frame(app)
+    assert panel.problems == [], panel.problems
+    screenshot(app, shots / "planning-filled.png")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    plans = [c for c in app.session.commands if isinstance(c, SubmitPlan) and c.seat == 0]
+    assert len(plans) == 1
+    assert plans[0].actions[:5] == tuple(cards[:5]) and plans[0].actions[8] == cards[5]
+    assert plans[0].bid == 0
+    assert not scene.planning.visible
+
+
+def test_resize_keeps_the_layout(app):
+    app.set_size(1024, 700)
+    app.on_resize(1024, 700)
+    frame(app, 2)
+    scene = app.scene
+    assert scene.width == 1024 and scene.height == 700
+    assert scene.board_view.right <= scene.tower.left + 1
+    app.set_size(1280, 800)
+    app.on_resize(1280, 800)
+    frame(app, 1)
+
+
+@pytest.mark.slow
+def test_whole_bot_game_runs_to_the_end_screen(app, shots):
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [], "bots": "heuristic"}, seed=7, fast=False)
+    scene.speed_idx = 3
+    taken = set()
+
+    def hook(tag):
+        if tag == "tower_start" and "tower" not in taken and scene.last_drop and \
+                scene.last_drop[0]["thrown"] and sum(n for _, n in scene.last_drop[0]["thrown"]) < 20:
+            # a battle drop: let it tumble for a while, then take the picture
+            for _ in range(45):
+                frame(app)
+            screenshot(app, shots / "tower-drop.png")
+            taken.add("tower")
+    scene.screenshot_hook.connect(hook)
+    # watch the first battle at readable pace, then fast-forward
+    assert _run_until(app, lambda: "tower" in taken, 120), "no battle drop seen"
+    screenshot(app, shots / "board.png")
+    scene.fast = True
+    assert _run_until(app, lambda: app.scene.name == "end", 240), "game did not end"
+    frame(app, 2)
+    screenshot(app, shots / "end.png")
+    assert app.scene.summary["winners"]
