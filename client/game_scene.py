@@ -27,7 +27,8 @@ from client.decisions import DecisionPanel
 from client.describe import describe
 from client.node import Node, Signal, TextCache, damage
 from client.planning import PlanningPanel
-from client.table_view import ActionTrack, EventsPanel, LogPanel, PlayersPanel, TopBar
+from client.table_view import (ActionTrack, CachedPanel, EventsPanel, LogPanel, PlayersPanel,
+                                TopBar)
 from client.tower_view import TowerView
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
@@ -52,6 +53,10 @@ class Banner(Node):
 
     def show(self, lines, seconds: float = 2.0, colour=(40, 30, 25), sticky: bool = False) -> None:
         self.lines = [l for l in lines if l]
+        if self.parent is not None:
+            est = sum(1 + len(l) // max(20, int(self.width / 7.5)) for l in self.lines)
+            h = 36 + 19 * est
+            self.set_rect(self.left, self.bottom + self.height / 2 - h / 2, self.width, h)
         self.timer = seconds
         self.colour = colour
         self.sticky = sticky
@@ -75,15 +80,44 @@ class Banner(Node):
         self._text.begin()
         y = self.top - 14
         for k, line in enumerate(self.lines[:8]):
-            self._text.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 11,
-                           bold=k == 0, anchor_x="center", anchor_y="top", color=(255, 248, 230))
-            y -= 24 if k == 0 else 19
+            t = self._text.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 10.5,
+                               bold=k == 0, anchor_x="center", anchor_y="top", color=(255, 248, 230),
+                               width=int(self.width - 20), multiline=True, align="center")
+            y -= max(22 if k == 0 else 17, t.content_height + 3)
         self._text.end()
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (*self.colour, 225))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
         self._text.draw()
+
+
+class InfoPanel(CachedPanel):
+    """What is going on, while it is not my turn: round, turn order, who acts now."""
+
+    def __init__(self) -> None:
+        super().__init__("info")
+        self.lines: list[str] = []
+
+    def set_lines(self, lines) -> None:
+        lines = list(lines)
+        if lines != self.lines:
+            self.lines = lines
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (240, 233, 216))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (120, 105, 85), 1)
+        y = self.top - 22
+        for k, line in enumerate(self.lines[:6]):
+            text.put(k, line, self.left + 12, y, size=12 if k == 0 else 10.5, bold=k == 0,
+                     color=theme.INK if k else (60, 40, 30))
+            y -= 24
+
+
+DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order position",
+                  "move": "choose where armies move", "draft_take": "take a draft card",
+                  "draft_place": "place an army group", "revolt_order": "order their revolts"}
 
 
 class GameScene(Node):
@@ -107,6 +141,7 @@ class GameScene(Node):
         self.track = self.add(ActionTrack())
         self.planning = self.add(PlanningPanel())
         self.decision = self.add(DecisionPanel())
+        self.info = self.add(InfoPanel())
         self.banner = self.add(Banner())
         self.planning.visible = False
         self.decision.visible = False
@@ -127,6 +162,7 @@ class GameScene(Node):
         self.revolt_order: list[str] = []
         self.score_history: dict[int, list[int]] = {s: [0] for s in range(cfg.players)}
         self.standings = None
+        self.scoring: list = []
         self.over = False
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
@@ -158,6 +194,7 @@ class GameScene(Node):
         self.track.set_rect(0, bottom_h - 56, W - rw, 56)
         self.planning.set_rect(0, 0, W - rw, bottom_h - 58)
         self.decision.set_rect(0, 0, W - rw, bottom_h - 58)
+        self.info.set_rect(0, 0, W - rw, bottom_h - 58)
         bw = min(560, (W - rw - tw) - 40)
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self._topbar()
@@ -290,6 +327,9 @@ class GameScene(Node):
                              2.0 / max(1.0, self.speed), colour=(90, 50, 30))
         elif k == "Scored":
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
+            self.scoring.append(e)
+            if not any(x.get("event") == "Scored" for x in self.batch):
+                self._scoring_banner()
         elif k == "GameEnded":
             self.over = True
             self.standings = e
@@ -316,6 +356,49 @@ class GameScene(Node):
         tower = d.get("tower") or {}
         self.tower.set_tray(tower.get("tray"))
         self._topbar()
+        self._info()
+
+    def _info(self) -> None:
+        d = self.display or {}
+        self.info.visible = not (self.planning.visible or self.decision.visible)
+        if not self.info.visible:
+            return
+        season = str(d.get("season") or "").capitalize()
+        cur = d.get("current_event")
+        lines = [f"{season} of year {d.get('year', 1)}"
+                 + (f" — this round's event: {theme.EVENT_TEXT.get(cur, cur)}" if cur else "")]
+        players = d.get("players", {})
+        order = d.get("turn_order") or []
+        if order:
+            bits = []
+            for s in order:
+                p = players.get(str(s), {})
+                sp = theme.SPECIAL_LABELS.get(p.get("special"), "")
+                bits.append(f"{theme.seat_name(s)}" + (f" ({sp})" if sp else ""))
+            lines.append("Turn order: " + " → ".join(bits))
+        try:
+            dec = self.session.decision
+        except Exception:
+            dec = None
+        if dec is not None and dec.kind not in ("chance", "over"):
+            who = ", ".join(theme.seat_name(s) + ("" if s not in self.session.my_seats else " (you)")
+                            for s in dec.seats)
+            extra = ""
+            if dec.kind == "move":
+                det = dec.detail or {}
+                extra = f" ({theme.ACTION_SHORT.get(det.get('action'), '')} from {det.get('from')})"
+            lines.append(f"Now: {who} — {DECISION_WORDS.get(dec.kind, dec.kind)}{extra}")
+        elif self.over:
+            lines.append("The game is over.")
+        waiting = getattr(self.session, "waiting_text", "")
+        if waiting:
+            lines.append(waiting)
+        if not self.session.my_seats:
+            lines.append("You are watching. Space pauses, F fast-forwards, +/− change the pace.")
+        else:
+            lines.append("Hover a province for its tax, rice, free slots and neighbours. "
+                         "Space pauses; F fast-forwards.")
+        self.info.set_lines(lines)
 
     def _active_seats(self):
         try:
@@ -344,6 +427,21 @@ class GameScene(Node):
     def _on_tower_finished(self) -> None:
         self.screenshot_hook.emit("tower_end")
 
+    def _scoring_banner(self) -> None:
+        year = (self.display or {}).get("year", "")
+        lines = [f"Winter scoring — year {year}"]
+        for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
+            majors = []
+            for region, kinds in sorted((e.get("regions") or {}).items()):
+                for kind, pts in kinds.items():
+                    majors.append(f"{region} {kind} {pts}")
+            lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
+                         f"{e['provinces']} provinces, {e['buildings']} buildings"
+                         + (f"; majorities: {', '.join(majors)}" if majors else ""))
+        self.scoring = []
+        self.banner.show(lines, 4.0, colour=(35, 55, 45))
+        self.wait = max(self.wait, 3.0)
+
     def _battle_banner(self, e: dict) -> None:
         kind = {"revolt": "Revolt", "neutral": "Attack on a neutral province"}.get(e.get("kind"), "Battle")
         att, dfn = e.get("attacker"), e.get("defender")
@@ -371,6 +469,7 @@ class GameScene(Node):
             return
         self.asking = key
         self.move_target = None
+        self.info.visible = False
         pub = self.display or game.public_state(st)
         if d.kind == "plan":
             me = pub["players"][str(seat)]
@@ -428,6 +527,7 @@ class GameScene(Node):
         self.asking = None
         self.planning.visible = False
         self.decision.visible = False
+        self._info()
         self.board_view.set_highlight(())
         self.board_view.set_selected(None)
 

@@ -90,8 +90,11 @@ class PlayersPanel(CachedPanel):
             arcade.draw_lbwh_rectangle_filled(self.left + 6, top - 22, 16, 16, col)
             arcade.draw_lbwh_rectangle_outline(self.left + 6, top - 22, 16, 16, (20, 20, 20), 1)
             who = self.labels.get(i, "")
-            name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "") + (f" — {who}" if who else "")
-            text.put(("n", i), name, self.left + 28, top - 19, size=11, bold=True, color=theme.INK)
+            name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "")
+            nt = text.put(("n", i), name, self.left + 28, top - 19, size=11, bold=True, color=theme.INK)
+            if who and who != "you":
+                text.put(("w", i), who[:16], self.left + 34 + nt.content_width, top - 19, size=8.5,
+                         color=theme.MUTED)
             pos = p.get("position")
             special = p.get("special")
             tag = ""
@@ -165,15 +168,17 @@ class EventsPanel(CachedPanel):
         year, season, events, current = self.info
         text.put("h", f"Year {year} — {str(season or '').capitalize()}", self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
-        text.put("h2", "Event cards (rice loss in winter)", self.left + 8, self.top - 33, size=8.5,
+        text.put("h2", "This year's event cards (right: winter rice loss)", self.left + 8, self.top - 33, size=8.5,
                  color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
             cur = ev == current
             if cur:
                 arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
-            text.put(("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')} / {theme.EVENT_RICE_LOSS.get(ev, '?')}",
-                     self.left + 8, y, size=9, bold=cur, color=theme.INK)
+            text.put(("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}",
+                     self.left + 8, y, size=8.5, bold=cur, color=theme.INK)
+            text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
+                     bold=cur, color=(120, 80, 20), anchor_x="right")
             y -= 17
         if current and current not in events:
             text.put("cur", f"Now: {theme.EVENT_TEXT.get(current, current)}", self.left + 8, y,

@@ -95,7 +95,7 @@ def test_whole_bot_game_runs_to_the_end_screen(app, shots):
         if tag == "tower_start" and "tower" not in taken and scene.last_drop and \
                 scene.last_drop[0]["thrown"] and sum(n for _, n in scene.last_drop[0]["thrown"]) < 20:
             # a battle drop: let it tumble for a while, then take the picture
-            for _ in range(45):
+            for _ in range(20):
                 frame(app)
             screenshot(app, shots / "tower-drop.png")
             taken.add("tower")

@@ -1,0 +1,121 @@
+"""The lobby of a network table: seats, join code, the host's settings, Start; then the
+waiting/refused states. Signals up: `started()` when the game begins, `leave()`."""
+
+from __future__ import annotations
+
+import arcade
+
+from client import theme
+from client.node import Button, Node, Signal, TextCache, damage
+
+
+class LobbyScene(Node):
+    def __init__(self, session, command: str) -> None:
+        super().__init__("lobby")
+        self.session = session
+        self.command = command
+        self.started = Signal("started")
+        self.leave = Signal("leave")
+        self._text = TextCache()
+        self._shown = None
+        self.is_host = command == "host"
+        self.b_players = self.add(Button("", size=12))
+        self.b_side = self.add(Button("", size=12))
+        self.b_setup = self.add(Button("", size=12))
+        self.b_bots = self.add(Button("", size=12))
+        self.b_start = self.add(Button("Start the game  [Enter]", size=13, key=arcade.key.ENTER,
+                                       color=(250, 214, 120)))
+        self.b_back = self.add(Button("Leave  [Esc]", size=12, key=arcade.key.ESCAPE))
+        for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
+            b.visible = self.is_host
+        self.b_players.pressed.connect(lambda: self._change(players=3 + (self._lobby().get("players", 4) - 2) % 3))
+        self.b_side.pressed.connect(lambda: self._change(side="moon" if self._lobby().get("side") == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self._change(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
+        self.b_bots.pressed.connect(self._cycle_bots)
+        self.b_start.pressed.connect(self._start)
+        self.b_back.pressed.connect(self.leave.emit)
+        self.error = ""
+
+    def _lobby(self) -> dict:
+        return self.session.lobby or {}
+
+    def _change(self, **kw) -> None:
+        try:
+            self.session.table.set_lobby(**kw)
+            self.error = ""
+        except Exception as exc:
+            self.error = str(exc)
+        self.mark_dirty()
+
+    def _cycle_bots(self) -> None:
+        lobby = self._lobby()
+        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
+        self._change(bots=(bots + 1) % max(1, lobby.get("players", 4)))
+
+    def _start(self) -> None:
+        try:
+            self.session.table.start_game()
+        except Exception as exc:
+            self.error = str(exc)
+            self.mark_dirty()
+
+    def on_update(self, dt) -> None:
+        s = self.session
+        if s.started:
+            self.started.emit()
+            return
+        shown = (repr(s.lobby), s.status, s.refused, self.error)
+        if shown != self._shown:
+            self._shown = shown
+            self.mark_dirty()
+
+    def on_layout(self) -> None:
+        x = self.width / 2 + 60
+        y = self.height - 200
+        for k, b in enumerate((self.b_players, self.b_side, self.b_setup, self.b_bots)):
+            b.set_rect(x, y - 44 * k, 280, 36)
+        self.b_start.set_rect(x, y - 200, 280, 44)
+        self.b_back.set_rect(x, 40, 200, 36)
+
+    def rebuild(self) -> None:
+        lobby = self._lobby()
+        self.b_players.set_label(f"Players: {lobby.get('players', '?')}")
+        self.b_side.set_label(f"Board side: {lobby.get('side', '?')}")
+        self.b_setup.set_label(f"Setup: {lobby.get('setup', '?')}")
+        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
+        self.b_bots.set_label(f"Bot seats: {bots}")
+        t = self._text
+        t.begin()
+        title = {"host": "Your table", "join": "Joining a table", "watch": "Watching a table",
+                 "resume": "Rejoining your table"}.get(self.command, "Table")
+        t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
+        code = getattr(self.session.table, "join_code", None)
+        port = getattr(self.session.table, "listen_port", None)
+        if self.is_host:
+            t.put("c", f"Join code: {code}    port {port}", 80, self.height - 120, size=16,
+                  bold=True, color=(140, 40, 30))
+            t.put("c2", "Friends run:  main.py join YOUR-ADDRESS:%s --code %s" % (port, code),
+                  80, self.height - 146, size=11, color=theme.MUTED)
+        status = self.session.refused and f"Refused: {self.session.refused}" or self.session.status
+        t.put("s", status or "", 80, self.height - 185, size=13, color=(30, 70, 140), bold=True,
+              width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
+        y = self.height - 250
+        for k, seat in enumerate(lobby.get("seats", [])):
+            kind = seat["kind"]
+            who = {"human": seat.get("name") or "player", "bot": "bot", "open": "open — waiting…"}[kind] \
+                if kind in ("human", "bot", "open") else kind
+            t.put(("seat", k), f"{theme.SEAT_NAMES[seat['seat']]}: {who}", 110, y - 36 * k, size=14,
+                  color=theme.INK if kind != "open" else theme.MUTED)
+        if self.error:
+            t.put("e", self.error, 80, 90, size=11, color=(170, 40, 30))
+        t.end()
+        damage()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
+        lobby = self._lobby()
+        y = self.height - 250
+        for k, seat in enumerate(lobby.get("seats", [])):
+            arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
+            arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
+        self._text.draw()
