@@ -31,6 +31,7 @@ def _setup_logging() -> None:
 def run(args: Any) -> int:
     _setup_logging()
     from twisted.internet import reactor
+    from twisted.internet.error import CannotListenError
 
     from net.engine import SimEngine
     from net.session import SessionOptions, TableSession
@@ -77,7 +78,7 @@ def run(args: Any) -> int:
             else:
                 session = TableSession.watch(opts, address, code=args.code, reactor=reactor,
                                              engine=engine)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, CannotListenError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
