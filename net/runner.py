@@ -143,6 +143,9 @@ def run(args: Any) -> int:
         out["hash"] = h
         stats["game_seconds"] = time.perf_counter() - stats.get("started", time.perf_counter())
         stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
+        if session.save_path and session.lockstep is not None:
+            reactor.callLater(0, _write_replay, session.save_path + ".replay",
+                              session.lockstep)
         reactor.callLater(0.2, _finish)
 
     def _finish() -> None:
@@ -205,6 +208,29 @@ def run(args: Any) -> int:
                        "game_cpu": stats.get("game_cpu"), "cpu": time.process_time(),
                        "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
     return out["code"]
+
+
+def _write_replay(path: str, lockstep: Any) -> None:
+    """The finished game in `cli.savefile`'s format, so `main.py replay FILE --verify`
+    re-simulates a network game too (chance seeds are in the log as Chance commands)."""
+    from cli.savefile import SaveWriter
+    from sim.commands import from_wire
+    from sim.game import apply, new_game, state_hash
+    try:
+        config = lockstep.config
+        writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players)
+        try:
+            state, _ = new_game(config)
+            for entry in lockstep.log:
+                for wire in entry["commands"]:
+                    command = from_wire(wire)
+                    state, _ = apply(state, command)
+                    writer.command(command, state_hash(state))
+        finally:
+            writer.close()
+        print(f"replay file {path}", flush=True)
+    except Exception as exc:     # a record only: never fail the game for it
+        log.error("could not write the replay file %s: %s", path, exc)
 
 
 def _chain_step_hook(session: Any, on_step: Any) -> None:

@@ -189,3 +189,16 @@ def test_a_hostile_player_is_dropped_and_the_others_finish(tmp_path):
         assert "a bot plays it" in errors
     finally:
         P.kill_all(peers)
+
+
+def test_a_network_game_replays_and_verifies(tmp_path):
+    import subprocess
+    peers = P.play(tmp_path, 3, timeout=240)
+    host = peers[0]
+    assert host.proc.returncode == 0
+    replay = tmp_path / "host.save.replay"
+    assert replay.exists(), host.text()
+    r = subprocess.run([P.PYTHON, str(P.ROOT / "main.py"), "replay", str(replay), "--verify"],
+                       capture_output=True, text=True, timeout=120, cwd=P.ROOT)
+    assert r.returncode == 0, r.stderr
+    assert host.final_hash() in r.stdout and "game over" in r.stdout
