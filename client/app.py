@@ -122,8 +122,15 @@ class App(arcade.Window):
         self.show(lobby)
 
     def load_save(self, path: str) -> None:
-        self.show_menu(message=f"Loading saves in the window is not available yet ({path or 'no file'}); "
-                               "use: main.py headless --resume FILE")
+        try:
+            from client.replay_session import resume_local
+            session = resume_local(path, 0)
+        except Exception as exc:
+            self.show_menu(message=f"Cannot load {path or '(no file)'}: {exc}")
+            return
+        labels = {s: ("you" if s in session.my_seats else f"bot {session.bots.get(s, '')}")
+                  for s in range(session.config.players)}
+        self.play(session, labels)
 
     def replay_log(self, path: str) -> None:
         try:

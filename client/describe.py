@@ -92,6 +92,8 @@ def describe(e: dict) -> str | None:
         return f"{s()} takes {SPECIAL_LABELS.get(e.get('card'), e.get('card'))}."
     if k == "Snapshot":
         return None
+    if k == "Resumed":
+        return "The saved game continues."
     if k == "DraftEnded":
         return "The draft is over."
     return None

@@ -155,6 +155,7 @@ class GameScene(Node):
         self.wait = 0.0
         self.batch: list = []
         self.batch_state = None
+        self.batch_pending = False
         self.display: dict | None = None
         self.asking = None          # the decision currently shown to me
         self.move_target: str | None = None
@@ -248,7 +249,8 @@ class GameScene(Node):
         if self.batch:
             self._play_event(self.batch.pop(0))
             return True
-        if self.batch_state is not None:
+        if self.batch_pending:
+            self.batch_pending = False
             self._finish_batch()
             return True
         q = self.session.queue
@@ -256,6 +258,7 @@ class GameScene(Node):
             events, state = q.popleft()
             self.batch = list(events)
             self.batch_state = state
+            self.batch_pending = True
             return True
         if self.over:
             return False
@@ -339,6 +342,10 @@ class GameScene(Node):
     def _finish_batch(self) -> None:
         from sim.game import public_state
         state, self.batch_state = self.batch_state, None
+        if state is None:          # a replayed log: no engine state, the Snapshots rule
+            if self.over and self.standings is not None and not self.session.queue:
+                self.ended.emit(self._summary())
+            return
         self._set_display(public_state(state))
         if self.over and self.standings is not None and not self.session.queue:
             self.ended.emit(self._summary())

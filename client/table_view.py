@@ -219,6 +219,9 @@ class LogPanel(Node):
             line, colour = self.lines[k]
             t = self._text.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
                                width=int(self.width - 12), multiline=True, anchor_y="bottom")
+            if y + t.content_height > self.top - 24:
+                self._text._used.discard(("l", slot))    # would cover the heading: stop
+                break
             y += max(13, t.content_height) + 2
             k -= 1
             slot += 1

@@ -84,7 +84,6 @@ def test_resize_keeps_the_layout(app):
     frame(app, 1)
 
 
-@pytest.mark.slow
 def test_whole_bot_game_runs_to_the_end_screen(app, shots):
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [], "bots": "heuristic"}, seed=7, fast=False)
@@ -108,3 +107,63 @@ def test_whole_bot_game_runs_to_the_end_screen(app, shots):
     frame(app, 2)
     screenshot(app, shots / "end.png")
     assert app.scene.summary["winners"]
+
+
+def _answer_through_the_ui(app, scene) -> str | None:
+    """Play my seat's decision with synthetic input, as a person would."""
+    if scene.planning.visible:
+        app.on_key_press(arcade.key.B, 0)          # the suggestion...
+        frame(app)
+        app.on_key_press(arcade.key.ENTER, 0)      # ...locked
+        return "plan"
+    if not scene.decision.visible or scene.asking is None:
+        return None
+    kind = scene.asking[0]
+    if kind == "move":
+        from sim.game import pending
+        targets = sorted(pending(app.session.state).detail["targets"])
+        x, y = scene.board_view.province_centre(targets[0])
+        app.on_mouse_motion(x, y, 0, 0)
+        app.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+        app.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+        frame(app)
+        app.on_key_press(arcade.key.ENTER, 0)
+        return "move"
+    app.on_key_press(arcade.key.KEY_1, 0)           # first choice (special, draft, revolts)
+    return kind
+
+
+@pytest.mark.slow
+def test_a_person_plays_a_whole_draft_game_through_the_ui(app, shots):
+    scene = app.start_local({"players": 3, "side": "moon", "setup": "draft",
+                             "humans": [0], "bots": "heuristic"}, seed=5, fast=True)
+    seen = set()
+    t0 = time.time()
+    while app.scene is scene and time.time() - t0 < 240:
+        frame(app)
+        if scene.decision.visible and scene.asking and scene.asking[0] not in seen \
+                and scene.asking[0] in ("move", "special", "draft_take", "revolt_order"):
+            frame(app, 2)
+            screenshot(app, shots / f"decision-{scene.asking[0]}.png")
+        kind = _answer_through_the_ui(app, scene)
+        if kind:
+            seen.add(kind)
+            frame(app)
+    assert app.scene.name == "end", f"game did not end; decisions seen: {seen}"
+    assert {"plan", "special", "draft_take", "draft_place"} <= seen, seen
+
+
+def test_replaying_a_save_and_a_log(app, tmp_path):
+    import main
+    log, save = tmp_path / "g.log", tmp_path / "g.save"
+    assert main.main(["headless", "--players", "3", "--seed", "4", "--quiet",
+                      "--log", str(log), "--save", str(save)]) == 0
+    for path in (save, log):
+        app.replay_log(str(path))
+        scene = app.scene
+        assert scene.name == "game", getattr(scene, "message", "")
+        scene.fast = True
+        assert _run_until(app, lambda: app.scene.name == "end", 60), f"replay of {path.name} did not end"
+    # a save can also be loaded to play on (here: at its end, straight to the standings)
+    app.load_save(str(save))
+    assert _run_until(app, lambda: app.scene.name == "end", 30)
