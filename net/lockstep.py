@@ -94,6 +94,7 @@ class Lockstep:
         self._initial_events = events
         self._asked: int | None = None
         self._hash_cache: tuple[Any, str] | None = None
+        self._pending_takeovers: list[int] = []   # seats taken over in the current step
 
     # ------------------------------------------------------------------ queries
     @property
@@ -453,7 +454,7 @@ class Lockstep:
         box.links.pop(seat, None)
         if box.command is not None and box.command[0] == seat:
             box.command = None
-        self._pending_takeovers = getattr(self, "_pending_takeovers", []) + [seat]
+        self._pending_takeovers.append(seat)
 
     def _my_link(self, box: StepInbox) -> bytes | None:
         if self.chain is None or self.my_seat not in self.contributors():
@@ -543,7 +544,7 @@ class Lockstep:
     def _commit_step(self, commands: list, beacon: bool, result: tuple | None = None) -> None:
         entry = {"step": self.step, "hash": self.hash,
                  "commands": [self.game.to_wire(c) for c in commands],
-                 "takeovers": sorted(getattr(self, "_pending_takeovers", []))}
+                 "takeovers": sorted(self._pending_takeovers)}
         self._pending_takeovers = []
         if beacon:
             box = self.inbox[self.step]

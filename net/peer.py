@@ -96,6 +96,8 @@ class PeerConnection(Protocol):
         self.hello: dict | None = None
         self.bytes_sent = 0
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
+        self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
+        self.drop_claims = 0         # SeatDropped claims this player made
 
     # -------------------------------------------------------------- plumbing
     def describe(self) -> str:

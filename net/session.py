@@ -98,6 +98,11 @@ class TableSession:
         self.desyncs: list[dict] = []
         self.closed = False
         self.refusal: str | None = None
+        self.advert: Any = None                      # a LAN announcement to withdraw
+        self._log_file: CommandLog | None = None
+        self._started_resume = False                 # resume: caught up once already
+        self._old_log: list[dict] = []               # my log before a rejoin
+        self.saved_outbox: dict[int, list[dict]] = {}
         # callbacks
         self.on_lobby_changed: Callable[[dict], None] = _noop
         self.on_started: Callable[[Any, Any, Any], None] = _noop
@@ -308,13 +313,13 @@ class TableSession:
         for conn in list(self.conns) + list(self.spectators):
             if conn.transport is not None:
                 conn.transport.loseConnection()
-        if getattr(self, "_log_file", None) is not None:
+        if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
         if self.listener is not None:
             self.listener.stopListening()
             self.listener = None
-        if getattr(self, "advert", None) is not None:
+        if self.advert is not None:
             self.advert.close()
 
     # ================================================================ from connections
@@ -395,7 +400,7 @@ class TableSession:
                 conn.send(self._caught_up())
             return
         self.conns.append(conn)
-        if getattr(conn, "pending_mesh", False) and not self.started:
+        if conn.pending_mesh and not self.started:
             conn.seat = conn.hello["seat"]
             return
         if not self.started:                     # the host seats a newcomer
@@ -479,7 +484,7 @@ class TableSession:
         if conn.role == "spectator" and not conn.dialer:
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
             return
-        if getattr(conn, "pending_mesh", False) and not self.started:
+        if conn.pending_mesh and not self.started:
             if len(self.buffer) >= BUFFER_LIMIT:
                 conn.drop("too many messages before the game started")
                 return
@@ -583,7 +588,7 @@ class TableSession:
         for p in msg["peers"]:
             self.addresses[p["seat"]] = (p["host"], p["port"])
         for conn in list(self.conns):
-            if getattr(conn, "pending_mesh", False):
+            if conn.pending_mesh:
                 conn.pending_mesh = False
                 entry = self._seat_entry(conn.hello["seat"])
                 if conn.hello["table"] != msg["table"] or entry is None \
@@ -708,7 +713,7 @@ class TableSession:
         if self.save_path is None or self.my_seat is None:
             return
         try:
-            if getattr(self, "_log_file", None) is None:
+            if self._log_file is None:
                 self._log_file = CommandLog(self.save_path + ".log", self.lockstep.log[:-1])
             self._log_file.append(entry)
         except OSError as exc:
@@ -770,7 +775,7 @@ class TableSession:
         if conn.seat is None or not self.started or seat == conn.seat:
             conn.offence("SeatDropped from a connection that cannot send it")
             return
-        conn.drop_claims = getattr(conn, "drop_claims", 0) + 1
+        conn.drop_claims += 1
         if conn.drop_claims > 2:
             conn.offence("too many SeatDropped claims")
             return
@@ -897,8 +902,6 @@ class TableSession:
             self._drain()
             self.lockstep.advance()
 
-    _started_resume = False
-
     def _same_history(self, other: list) -> bool:
         mine = self.lockstep.log
         if len(other) < len(mine):
@@ -938,13 +941,13 @@ class TableSession:
     def _restore_my_step(self) -> None:
         """After catching up: my committed plan (from the save) is still my plan."""
         ls = self.lockstep
-        old_log = getattr(self, "_old_log", [])
+        old_log = self._old_log
         if any(a.get("commands") != b.get("commands") for a, b in zip(old_log, ls.log)):
             # my history was not theirs (a desync): what I said from it is void
             log.warning("my history differed from the table's; my earlier messages are void")
             self.saved_plans, self.saved_outbox = {}, {}
         ls.my_plans.update(self.saved_plans)
-        ls.restore_outbox(getattr(self, "saved_outbox", {}))
+        ls.restore_outbox(self.saved_outbox)
         for m in ls.resend_from(ls.step):
             self._broadcast(m)
 
