@@ -107,7 +107,42 @@ class App(arcade.Window):
         end.quit.connect(self.close)
         self.show(end)
 
+    def search_lan(self) -> None:
+        """Browse for tables in a thread (zeroconf waits); results reach the menu later."""
+        import threading
+        from client.menu import MenuScene
+        if getattr(self, "_browse_thread", None) and self._browse_thread.is_alive():
+            return
+        self._browse_result = None
+
+        def work():
+            try:
+                from net.discovery import browse
+                self._browse_result = browse(2.0)
+            except Exception as exc:
+                self._browse_result = exc
+        self._browse_thread = threading.Thread(target=work, daemon=True)
+        self._browse_thread.start()
+        if isinstance(self.scene, MenuScene):
+            self.scene.set_message("Searching the LAN for tables…")
+
+    def _browse_poll(self) -> None:
+        from client.menu import MenuScene
+        t = getattr(self, "_browse_thread", None)
+        if t is None or t.is_alive():
+            return
+        self._browse_thread = None
+        res = self._browse_result
+        if isinstance(self.scene, MenuScene):
+            if isinstance(res, Exception):
+                self.scene.set_message(f"LAN search failed: {res}")
+            else:
+                self.scene.show_tables(res or [])
+
     def start_net(self, command: str, opts: dict) -> None:
+        if command in ("join", "watch") and not opts.get("address") and not opts.get("resume"):
+            self.search_lan()
+            return
         try:
             from client.net_session import NetSession
             session = NetSession.open(command, opts)
@@ -143,6 +178,7 @@ class App(arcade.Window):
 
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:
+        self._browse_poll()
         if self.session is not None and hasattr(self.session, "net_pump"):
             self.session.net_pump()
         if self.scene is not None:
@@ -230,6 +266,8 @@ def run(args) -> int:
                 "port": getattr(args, "port", 7531), "log": getattr(args, "log", None),
                 "save": getattr(args, "save", None), "resume": getattr(args, "resume", None),
                 "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0)}
+        if command != "host" and not opts["address"] and not opts["resume"]:
+            app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)
     else:
         app.show_menu({"players": getattr(args, "players", 4), "side": getattr(args, "side", "sun"),

@@ -85,6 +85,7 @@ class MenuScene(Node):
         me = int(d.get("seat", 0))
         self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
+        self.table_buttons: list[Button] = []
         self._text = TextCache()
         self.b_players = self.add(Button("", size=12, key=arcade.key.P))
         self.b_side = self.add(Button("", size=12))
@@ -176,15 +177,17 @@ class MenuScene(Node):
         for k, b in enumerate(self.b_seats):
             b.set_rect(col1, y - 150 - 40 * k, 340, 34)
         self.b_start.set_rect(col1, y - 150 - 40 * 5 - 20, 340, 48)
-        self.f_address.set_rect(col2, y, 340, 32)
-        self.f_code.set_rect(col2, y - 60, 160, 32)
-        self.b_host.set_rect(col2, y - 110, 160, 36)
-        self.b_join.set_rect(col2 + 180, y - 110, 160, 36)
-        self.b_watch.set_rect(col2, y - 154, 160, 36)
-        self.f_path.set_rect(col2, y - 230, 340, 32)
-        self.b_load.set_rect(col2, y - 276, 160, 36)
-        self.b_replay.set_rect(col2 + 180, y - 276, 160, 36)
-        self.b_quit.set_rect(col2, y - 370, 160, 36)
+        self.f_address.set_rect(col2, y - 22, 340, 32)
+        self.f_code.set_rect(col2, y - 80, 160, 32)
+        self.b_host.set_rect(col2, y - 128, 160, 36)
+        self.b_join.set_rect(col2 + 180, y - 128, 160, 36)
+        self.b_watch.set_rect(col2, y - 172, 160, 36)
+        for k, b in enumerate(self.table_buttons):
+            b.set_rect(col2 + 180, y - 172 - 40 * k, 340, 34)
+        self.f_path.set_rect(col2, y - 290, 340, 32)
+        self.b_load.set_rect(col2, y - 336, 160, 36)
+        self.b_replay.set_rect(col2 + 180, y - 336, 160, 36)
+        self.b_quit.set_rect(col2, y - 420, 160, 36)
         self.mark_dirty()
 
     def rebuild(self) -> None:
@@ -198,9 +201,27 @@ class MenuScene(Node):
         t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380, self.height - 312,
               size=9.5, color=theme.MUTED)
         t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150, size=15, bold=True, color=theme.INK)
-        t.put("l3", "Saves and logs", self.width / 2 + 40, self.height - 400, size=13, bold=True, color=theme.INK)
+        t.put("l3", "Saves and logs", self.width / 2 + 40, self.height - 440, size=13, bold=True, color=theme.INK)
         t.put("m", self.message, self.width / 2, 30, size=11, anchor_x="center", color=(170, 40, 30))
         t.end()
+
+    def show_tables(self, tables) -> None:
+        """LAN tables found: one button each; a click fills in the address."""
+        for b in self.table_buttons:
+            self.remove(b)
+        self.table_buttons = []
+        for t in list(tables)[:3]:
+            b = self.add(Button(f"{t.name} — {t.address} ({t.players} players)", size=10))
+            b.pressed.connect(lambda a=t.address: self._pick_table(a))
+            self.table_buttons.append(b)
+        self.set_message(f"{len(tables)} table(s) found on the LAN" if tables
+                         else "No table found on the LAN — type its address")
+        self.on_layout()
+
+    def _pick_table(self, address: str) -> None:
+        self.f_address.value = address
+        self.f_address.mark_dirty()
+        self.set_message(f"Table {address} chosen — type its join code, then Join or Watch")
 
     def set_message(self, text: str) -> None:
         self.message = text

@@ -48,6 +48,8 @@ class NetSession:
         table.on_refused = self._refused
         table.on_error = lambda message: self.messages.append(str(message))
         table.on_ended = lambda state: setattr(self, "ended", True)
+        if self.lobby:
+            self._lobby(self.lobby)
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -67,7 +69,8 @@ class NetSession:
             bots = opts.get("bots", 0)
             if isinstance(bots, dict):
                 bots = len(bots)
-            t = TableSession.host(so, port=int(opts.get("port") or 7531),
+            port = opts.get("port")
+            t = TableSession.host(so, port=7531 if port is None else int(port),
                                   players=int(opts.get("players", 4)), side=opts.get("side", "sun"),
                                   setup=opts.get("setup", "beginner"), bots=int(bots or 0),
                                   reactor=reactor)

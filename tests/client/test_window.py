@@ -167,3 +167,23 @@ def test_replaying_a_save_and_a_log(app, tmp_path):
     # a save can also be loaded to play on (here: at its end, straight to the standings)
     app.load_save(str(save))
     assert _run_until(app, lambda: app.scene.name == "end", 30)
+
+
+@pytest.mark.network
+def test_hosting_a_table_in_the_window_plays_over_the_network(app, shots):
+    """Host with two bot seats on loopback: lobby, start, then plan through lockstep."""
+    app.start_net("host", {"players": 3, "side": "sun", "setup": "beginner", "bots": 2,
+                           "port": 0})
+    assert app.scene.name == "lobby", getattr(app.scene, "message", "")
+    frame(app, 3)
+    screenshot(app, shots / "lobby.png")
+    app.on_key_press(arcade.key.ENTER, 0)               # start the game
+    assert _run_until(app, lambda: app.scene.name == "game", 20)
+    scene = app.scene
+    scene.fast = True
+    assert _run_until(app, lambda: scene.planning.visible, 60), app.session.status
+    app.on_key_press(arcade.key.B, 0)
+    app.on_key_press(arcade.key.ENTER, 0)
+    assert _run_until(app, lambda: app.session.batches > 6 and not scene.planning.visible, 30)
+    app.show_menu()                                     # leaving closes the table
+    frame(app, 2)
