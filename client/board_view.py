@@ -125,6 +125,14 @@ class BoardView(Node):
             segs += [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
         sl.append(shape_list.create_triangles_filled_with_colors(
             _thick_lines(segs, 1.2), [(70, 60, 50)] * (6 * len(segs))))
+        for reg, rings in (self.shapes.get("regions", {}).get(self.side, {}) or {}).items():
+            rsegs = []
+            for ring in rings:
+                r = [xf(*p) for p in ring]
+                rsegs += [(r[i], r[(i + 1) % len(r)]) for i in range(len(r))]
+            if rsegs:
+                sl.append(shape_list.create_triangles_filled_with_colors(
+                    _thick_lines(rsegs, 2.6), [theme.REGION_DARK[reg]] * (6 * len(rsegs))))
         coast = []
         for ring in self.shapes["coast"]:
             r = [xf(*p) for p in ring]

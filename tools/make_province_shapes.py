@@ -139,6 +139,13 @@ def main() -> None:
         shapes[n] = polys[0]  # the main piece (tiny slivers dropped)
 
     coast = outline(label >= 0, xs, ys, eps * 1.5)
+    # region outlines per board side (drawn as thicker borders)
+    regions = {}
+    for side in ("sun", "moon"):
+        regions[side] = {}
+        for reg in raw["regions"]:
+            idx = [i for i, n in enumerate(names) if provs[n]["region"][side] == reg]
+            regions[side][reg] = outline(np.isin(label, idx), xs, ys, eps)
     islets = []
     for cx, cy, rx, ry, rot in ((0.70, -0.04, 0.03, 0.011, -0.45),    # Sado
                                 (0.16, -0.01, 0.016, 0.009, 0.0),      # Oki
@@ -167,6 +174,7 @@ def main() -> None:
         "bounds": [X0, Y0, X1, Y1],
         "provinces": shapes,
         "coast": coast,
+        "regions": regions,
         "islets": islets,
         "label_pos": {n: [round(float(gx[label == i].mean()), 5),
                           round(float(gy[label == i].mean()), 5)] for i, n in enumerate(names)},
