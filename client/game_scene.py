@@ -25,7 +25,7 @@ from client import theme
 from client.board_view import BoardView
 from client.decisions import DecisionPanel
 from client.describe import describe
-from client.node import Node, Signal, TextCache, damage
+from client.node import Button, Node, Signal, TextCache, damage
 from client.planning import PlanningPanel
 from client.table_view import (ActionTrack, CachedPanel, EventsPanel, LogPanel, PlayersPanel,
                                 TopBar)
@@ -143,6 +143,14 @@ class GameScene(Node):
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
         self.banner = self.add(Banner())
+        # clickable pace controls in the top bar (the same as the keys)
+        self.pace_buttons = []
+        for label, key in (("−", arcade.key.MINUS), ("+", arcade.key.EQUAL),
+                           ("II", arcade.key.SPACE), (">>", arcade.key.F)):
+            b = self.add(Button(label, size=12, color=(110, 80, 65), hover=(150, 110, 85),
+                                text_color=(250, 240, 220)))
+            b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
+            self.pace_buttons.append(b)
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
@@ -183,6 +191,8 @@ class GameScene(Node):
         bottom_h = 220 if H >= 700 else 190
         tw = max(150, min(210, W * 0.15))
         self.topbar.set_rect(0, H - top_h, W, top_h)
+        for k, b in enumerate(self.pace_buttons):
+            b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
@@ -218,7 +228,7 @@ class GameScene(Node):
             elif self.over:
                 status = "Game over"
         speed = ("FAST-FORWARD [F]" if self.fast else f"speed ×{SPEEDS[self.speed_idx]:g} [−/+]") + \
-            "   pause [Space]   skip drop [S]   menu [Esc]"
+            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   menu [Esc]"
         self.topbar.set_info(title=title, status=status, speed=speed)
 
     def on_update(self, dt: float) -> None:

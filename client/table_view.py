@@ -51,7 +51,7 @@ class TopBar(CachedPanel):
                  color=(250, 235, 200), anchor_y="center")
         text.put("status", self.info["status"], self.left + 330, y, size=11,
                  color=(255, 220, 150), anchor_y="center")
-        text.put("speed", self.info["speed"], self.right - 10, y, size=10,
+        text.put("speed", self.info["speed"], self.right - 200, y, size=10,
                  color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
@@ -132,7 +132,7 @@ class ActionTrack(CachedPanel):
 
     def paint(self, text) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
-        text.put("h", "Action order", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        text.put("h", "Actions", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         w = (self.width - 100) / 10
         for k in range(10):
             x = self.left + 92 + k * w
