@@ -79,10 +79,10 @@ class PlayersPanel(CachedPanel):
         players = self.state.get("players", {})
         n = len(players)
         order = self.state.get("turn_order") or []
-        rh = min(80.0, (self.height - 4) / max(1, n))
+        rh = int(min(80.0, (self.height - 4) / max(1, n)))
         for i in range(n):
             p = players[str(i)]
-            top = self.top - 2 - rh * i
+            top = int(self.top) - 2 - rh * i
             if i in self.active:
                 arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
                                                   (255, 236, 170))

@@ -115,16 +115,28 @@ class TowerView(Node):
         for sp in self._pool:
             sp.width = sp.height = size
 
-    def _set(self, k: int, colour: int, x: float, y: float, angle: float) -> None:
+    def _set(self, k: int, colour: int, x: float, y: float, angle: float, size: float = 0) -> None:
         sp = self._pool[k]
+        s, _, _ = self._xf()
+        px = max(3.0, (size or self.geo["cube"]) * s)
+        if sp.width != px:
+            sp.width = sp.height = px
         sp.position = self.to_screen(x, y)
         sp.angle = -math.degrees(angle)
         sp.color = theme.seat_colour(colour)
         sp.visible = True
 
-    def _tray_slot(self, k: int) -> tuple[float, float]:
-        x0 = self.geo["width"] + 9
-        return x0 + (k % TRAY_COLS) * 10.6, 16 + (k // TRAY_COLS) * 10.6
+    def _tray_slot(self, k: int, n: int = 0) -> tuple[float, float, float]:
+        """Where the k-th of n cubes lies in the tray, and its drawn size (a full tray
+        packs the cubes smaller so that they stay inside the tray's walls)."""
+        room = self.geo["tray_end"] - self.geo["width"] - 8
+        cols = max(TRAY_COLS, -(-n // 3))
+        size = min(10.0, room / cols - 0.6)
+        step = size + 0.6
+        w, end = self.geo["width"], self.geo["tray_end"]
+        x = w + 4 + step / 2 + (k % cols) * step
+        floor = self.geo["exit"]["y0"] * (1 - (x - w) / max(1, end - w))   # the sloping tray
+        return x, floor + 2 + size / 2 + (k // cols) * step, size
 
     def _place_rest(self) -> None:
         tray = []
@@ -137,8 +149,8 @@ class TowerView(Node):
             self._set(k, colour, x, y, a)
             k += 1
         for j, colour in enumerate(tray):
-            x, y = self._tray_slot(j)
-            self._set(k, colour, x, y, 0.0)
+            x, y, size = self._tray_slot(j, len(tray))
+            self._set(k, colour, x, y, 0.0, size)
             k += 1
         for sp in self._pool[k:]:
             sp.visible = False
@@ -154,9 +166,10 @@ class TowerView(Node):
             elif rec.exited[i] is not None and rec.exited[i] <= f:
                 if i not in self._exited:
                     self._exited.append(i)
+        n_out = sum(1 for e in rec.exited if e is not None)
         for j, i in enumerate(self._exited):
-            x, y = self._tray_slot(j)
-            self._set(k, rec.colours[i], x, y, 0.0)
+            x, y, size = self._tray_slot(j, n_out)
+            self._set(k, rec.colours[i], x, y, 0.0, size)
             k += 1
         for sp in self._pool[k:]:
             sp.visible = False
