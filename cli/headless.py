@@ -82,6 +82,7 @@ def run(args) -> int:
         if args.resume:
             print(f"(resumed after {len(game.commands)} commands)", file=out)
         emit(earlier)
+        events = earlier  # a resumed save may already hold the whole game
         while not game.over:
             cmd = game.automatic_command()
             events = game.submit(cmd)

@@ -101,6 +101,15 @@ def test_save_resumes_to_the_identical_final_state_from_any_cut(tmp_path, capsys
         assert read_save(part).hashes == read_save(full).hashes  # the save is whole again
 
 
+def test_resuming_a_finished_game_prints_its_end(tmp_path, capsys):
+    save = tmp_path / "done.save"
+    assert headless(args(save=str(save), seed=8)) == 0
+    expected = final_hash(capsys.readouterr().out)
+    assert headless(args(resume=str(save))) == 0
+    out = capsys.readouterr().out
+    assert "Final standings" in out and final_hash(out) == expected
+
+
 @pytest.mark.slow
 def test_sigkilled_headless_game_resumes(tmp_path):
     save = tmp_path / "k.save"
