@@ -11,6 +11,10 @@ ACTION_WORDS = {"palace": "build a palace", "temple": "build a temple",
                 "theatre": "build a no theatre", "rice": "collect rice", "tax": "collect tax",
                 "deploy5": "deploy 5", "deploy3": "deploy 3", "deploy1": "deploy/move 1",
                 "battle_a": "battle/move A", "battle_b": "battle/move B"}
+DOES = {"palace": "builds a palace", "temple": "builds a temple",
+        "theatre": "builds a no theatre", "rice": "collects rice", "tax": "collects tax",
+        "deploy5": "deploys 5", "deploy3": "deploys 3", "deploy1": "deploys/moves 1",
+        "battle_a": "battles/moves (A)", "battle_b": "battles/moves (B)"}
 SPECIAL_WORDS = {"chest": "+1 chest", "rice": "+1 rice", "six_armies": "6 armies",
                  "attack": "+1 attack", "defence": "+1 defence", None: "-"}
 
@@ -36,6 +40,8 @@ def describe(e: dict, who=who) -> str | None:
                 f"each starts with {next(iter(e['money'].values()))} chests")
     if kind == "ProvinceClaimed":
         return f"  {who(e['seat'])} claims {e['province']} with {e['armies']} armies"
+    if kind == "DraftEnded":
+        return "  The draft is over"
     if kind == "DraftCardsTurned":
         return f"  face up: {', '.join(p for p in e['up'] if p)}"
     if kind == "TowerDropped":
@@ -72,10 +78,10 @@ def describe(e: dict, who=who) -> str | None:
             gains.append(f"attacked {e['attacked']}: {e['result']}")
         if e.get("revolt_lost"):
             gains.append("lost the province to a revolt")
-        return f"    {who(e['seat'])} {ACTION_WORDS[e['action']]} in {e['province']}" + (
+        return f"    {who(e['seat'])} {DOES[e['action']]} in {e['province']}" + (
             f": {', '.join(gains)}" if gains else "")
     if kind == "ActionLapsed":
-        return (f"    {who(e['seat'])} {ACTION_WORDS[e['action']]} in {e['province']} lapses "
+        return (f"    {who(e['seat'])}: {ACTION_WORDS[e['action']]} in {e['province']} lapses "
                 f"({e['rule']}: {e['reason']})")
     if kind == "Moved":
         return f"    {who(e['seat'])} moves {e['count']} from {e['from']} to {e['to']}"
