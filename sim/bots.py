@@ -12,8 +12,7 @@ from sim.board import board
 from sim.chance import ChanceStream
 from sim.commands import (ACTIONS, Command, ChooseMove, DraftPlace, DraftTake,
                           OrderRevolts, PickSpecial, SubmitPlan)
-from sim.rules import (BATTLE_ACTIONS, BUILD_COST, DEPLOY_COST, MONEY_CARDS, deploy_count,
-                       plan_problems, rice_yield, tax_yield)
+from sim.rules import (BATTLE_ACTIONS, BUILD_COST, DEPLOY_COST, MONEY_CARDS, plan_problems, rice_yield, tax_yield)
 from sim.state import State
 
 BOT_NAMES = ("random", "heuristic")

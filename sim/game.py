@@ -16,10 +16,10 @@ from typing import Callable
 from sim import tower
 from sim.battle import count_battle
 from sim.board import board
-from sim.chance import ChanceStream, derive_seed
+from sim.chance import ChanceStream
 from sim.commands import (ACTIONS, DRAFT_CHOICES, Chance, ChooseMove, Command, DraftPlace,
                           DraftTake, IllegalCommand, OrderRevolts, PickSpecial, SubmitPlan)
-from sim.rules import (BATTLE_ACTIONS, BUILD_COST, DEPLOY_COST, EVENT_RICE_LOSS, deploy_count,
+from sim.rules import (BUILD_COST, DEPLOY_COST, EVENT_RICE_LOSS, deploy_count,
                        move_targets, plan_problems, rice_yield, tax_yield)
 from sim.state import (BUILDINGS, COLOURS, PEASANT, PEASANTS, SEASONS, SPECIALS, Decision,
                        GameConfig, PlayerState, ProvinceState, State, colour_map,
@@ -872,10 +872,6 @@ def _score(s: State, events: Events) -> None:
 
 def _stage_over(s: State, events: Events) -> bool:
     s.decision = Decision("over", (), "", {"winners": list(s.winners)})
-    return False
-
-
-def _stage_battle_wait(s: State, events: Events) -> bool:
     return False
 
 
