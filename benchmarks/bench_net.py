@@ -1,18 +1,27 @@
-"""Benchmark: a 5-peer headless bot game on loopback vs the same game size played locally.
+"""Benchmark: a 5-peer headless bot game on loopback vs the same game played locally.
 
-Run: .venv/bin/python benchmarks/bench_net.py [--games N] [--players 5]
+Run (root, for the equal-share part): .venv/bin/python benchmarks/bench_net.py [--games N]
 
-Prints, per game and as medians: the wall time of the network game (host launch to the
-last peer's exit, and from "game started" to the end as seen by the host), the wall time
-of a local headless game (`main.py headless`, one process, same players and bots), their
-ratio, the bytes each peer sent, and the median command round trip (from a peer's first
-message of a step that needs every player's input — beacon links, plan commit/reveal —
-until that step is applied).
+For each network game (headless heuristic-bot peers as separate processes on 127.0.0.1),
+"the same game played locally" is that game's own command log (the host's replay file)
+played again in one process: every command applied, and every bot decision thought out
+again, exactly as a local bot game does. Two settings are measured:
+
+- **shared cores**: the five peers simply share this machine's cores. Every peer runs the
+  whole simulation, so on two cores the game needs at least 5/2 of the local CPU time.
+- **equal shares**: each peer gets a CPU quota of cores/peers (cgroup bandwidth limit),
+  and the local game is played under the same quota: five equal machines, emulated.
+
+Printed per game and as medians: game time (host: game start to end) and its ratio to the
+local game, CPU per peer, bytes each peer sent, and the median command round trip (from a
+peer's first message of a step that needs every player's input — beacon links, plan
+commit/reveal — until that step is applied there).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -24,71 +33,125 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import cpu_share  # noqa: E402
 from tests.net import processes as P  # noqa: E402
 
 
-def local_game(players: int, seed: int) -> dict:
-    """The same size of game on one machine: as a process, and the game alone in-process."""
-    start = time.perf_counter()
-    subprocess.run([P.PYTHON, str(ROOT / "main.py"), "headless", "--players", str(players),
-                    "--seed", str(seed), "--quiet"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, timeout=300)
-    process = time.perf_counter() - start
-    from sim.game import GameConfig
-    from sim.local import play_bots
-    start = time.perf_counter()
-    play_bots(GameConfig(players, "sun", "beginner"), seed, ["heuristic"] * players)
-    return {"process": process, "game": time.perf_counter() - start}
+def time_local_replay(replay: Path) -> dict:
+    """Play a logged game again in this process: apply every command, and let the bot
+    think again at every bot decision (its answer is discarded: the log's is applied)."""
+    from cli.savefile import read_save
+    from sim import bots
+    from sim.commands import seat_of
+    from sim.local import bot_seed
+    from sim.game import apply, new_game, pending, state_hash
+    saved = read_save(replay)
+    start, cpu = time.perf_counter(), time.process_time()
+    state, _ = new_game(saved.config)
+    for step, command in enumerate(saved.commands):
+        decision = pending(state)
+        if decision.kind != "chance":
+            seat = seat_of(command)
+            bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
+        state, _ = apply(state, command)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    if state_hash(state) != saved.hashes[-1]:
+        raise SystemExit(f"{replay}: replaying gave another final state")
+    return {"game": wall, "cpu": cpu, "commands": len(saved.commands)}
 
 
-def net_game(players: int) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        peers = P.play(Path(tmp), players, timeout=300)
-        wall = time.perf_counter() - start
-        stats = [p.load_stats() for p in peers]
-        hashes = {s["hash"] for s in stats}
-        if len(hashes) != 1 or None in hashes:
-            raise SystemExit(f"peers disagree: {hashes}")
-        trips = [t for s in stats for t in s["round_trips"]]
-        return {"wall": wall, "game": stats[0]["game_seconds"],
-                "cpu": statistics.median(s["game_cpu"] for s in stats),
-                "bytes": [s["bytes_sent"] for s in stats],
-                "trip": statistics.median(trips) if trips else float("nan")}
+def local_in_subprocess(replay: Path, share: cpu_share.CpuShare | None) -> dict:
+    out = subprocess.run([P.PYTHON, __file__, "--time-replay", str(replay)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300,
+                         preexec_fn=share.preexec() if share else None)
+    if out.returncode != 0:
+        raise SystemExit(f"timing the local replay failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout)
+
+
+def net_game(players: int, shares: dict | None) -> tuple[dict, Path, tempfile.TemporaryDirectory]:
+    tmp = tempfile.TemporaryDirectory()
+    workdir = Path(tmp.name)
+    start = time.perf_counter()
+    preexec_for = (lambda name: shares[name].preexec()) if shares else (lambda name: None)
+    peers = P.play(workdir, players, timeout=600, preexec_for=preexec_for)
+    wall = time.perf_counter() - start
+    stats = [p.load_stats() for p in peers]
+    hashes = {s["hash"] for s in stats}
+    if len(hashes) != 1 or None in hashes:
+        raise SystemExit(f"peers disagree: {hashes}")
+    trips = [t for s in stats for t in s["round_trips"]]
+    result = {"wall": wall, "game": stats[0]["game_seconds"],
+              "cpu": statistics.median(s["game_cpu"] for s in stats),
+              "bytes": [s["bytes_sent"] for s in stats],
+              "trip": statistics.median(trips) if trips else float("nan")}
+    return result, workdir / "host.save.replay", tmp
+
+
+def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, dict]]:
+    cores = os.cpu_count() or 1
+    names = ["host"] + [f"guest{i}" for i in range(players - 1)]
+    shares = ({name: cpu_share.CpuShare(name, cores / players) for name in names}
+              if equal_shares else None)
+    local_share = cpu_share.CpuShare("local", cores / players) if equal_shares else None
+    label = f"equal shares ({cores}/{players} core each)" if equal_shares else "shared cores"
+    rows = []
+    try:
+        for i in range(games):
+            net, replay, tmp = net_game(players, shares)
+            with tmp:
+                local = local_in_subprocess(replay, local_share)
+            rows.append((local, net))
+            print(f"{label}, game {i + 1}: local {local['game']:.2f} s "
+                  f"({local['commands']} commands); net {net['game']:.2f} s in game "
+                  f"({net['game'] / local['game']:.2f}x), {net['wall']:.2f} s launch to exit, "
+                  f"{net['cpu']:.2f} s CPU per peer; bytes/peer {min(net['bytes'])}-"
+                  f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms",
+                  flush=True)
+    finally:
+        for share in [*(shares or {}).values(), local_share]:
+            if share is not None:
+                share.remove()
+    return rows
+
+
+def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
+    med = statistics.median
+    ratios = [net["game"] / local["game"] for local, net in rows]
+    cpu_ratios = [net["cpu"] / local["cpu"] for local, net in rows]
+    print(f"\n{label}, median of {len(rows)} games:")
+    print(f"  local game (the same commands, one process)  {med(r[0]['game'] for r in rows):6.2f} s")
+    print(f"  net game, start to end (host)                {med(r[1]['game'] for r in rows):6.2f} s")
+    print(f"  net / local, per game                        {med(ratios):6.2f}x  "
+          f"(range {min(ratios):.2f}-{max(ratios):.2f})")
+    print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x")
+    print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")
+    print(f"  bytes sent per peer per game                 "
+          f"{med(b for r in rows for b in r[1]['bytes']):8.0f}")
+    print(f"  median command round trip                    "
+          f"{med(r[1]['trip'] for r in rows) * 1000:6.1f} ms")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--time-replay", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    rows = []
-    for i in range(args.games):
-        local = local_game(args.players, seed=i + 1)
-        net = net_game(args.players)
-        rows.append((local, net))
-        print(f"game {i + 1}: local {local['process']:.2f} s process, {local['game']:.2f} s game; "
-              f"net {net['wall']:.2f} s wall, {net['game']:.2f} s in game, "
-              f"{net['cpu']:.2f} s CPU per peer; bytes/peer {min(net['bytes'])}-"
-              f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms", flush=True)
-    med = statistics.median
-    lp = med(r[0]["process"] for r in rows)
-    lg = med(r[0]["game"] for r in rows)
-    wall = med(r[1]["wall"] for r in rows)
-    game = med(r[1]["game"] for r in rows)
-    cpu = med(r[1]["cpu"] for r in rows)
-    per_peer = med(b for r in rows for b in r[1]["bytes"])
-    trip = med(r[1]["trip"] for r in rows)
-    print(f"\n{args.players}-peer loopback bot game on {os.cpu_count()} cores, median of {args.games}:")
-    print(f"  local game, in-process            {lg:6.2f} s")
-    print(f"  local game, `main.py headless`    {lp:6.2f} s")
-    print(f"  net game, start to end (host)     {game:6.2f} s   {game / lg:5.2f}x the local game")
-    print(f"  net game, launch to last exit     {wall:6.2f} s   {wall / lp:5.2f}x the local process")
-    print(f"  CPU per peer during the game      {cpu:6.2f} s   {cpu / lg:5.2f}x the local game")
-    print(f"  lower bound here: {args.players} peers x local game / {os.cpu_count()} cores = "
-          f"{args.players * lg / (os.cpu_count() or 1):.2f} s")
-    print(f"  bytes sent per peer per game      {per_peer:8.0f}")
-    print(f"  median command round trip         {trip * 1000:6.1f} ms")
+    if args.time_replay:
+        print(json.dumps(time_local_replay(Path(args.time_replay))))
+        return 0
+    cores = os.cpu_count() or 1
+    print(f"{args.players}-peer loopback bot games on {cores} cores", flush=True)
+    summary("shared cores", measure(args.players, args.games, equal_shares=False))
+    print(f"  (lower bound with shared cores: {args.players} peers x local / {cores} cores = "
+          f"{args.players / cores:.1f}x)")
+    why_not = cpu_share.available()
+    if why_not:
+        print(f"\nequal shares: skipped ({why_not})")
+    else:
+        summary(f"equal shares ({cores}/{args.players} core each)",
+                measure(args.players, args.games, equal_shares=True))
     return 0
 
 

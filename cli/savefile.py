@@ -57,20 +57,24 @@ def _from_json_wire(obj: Any) -> Command:
 class SaveWriter:
     """Appends to a save; `create` starts one, `append_to` continues a resumed one."""
 
-    def __init__(self, path: Path, handle) -> None:
+    def __init__(self, path: Path, handle, durable: bool = True) -> None:
         self.path = path
         self._handle = handle
+        self.durable = durable
         self.count = 0
 
     @classmethod
-    def create(cls, path: str | Path, config: GameConfig, seed: Any, bots: list[str]) -> "SaveWriter":
+    def create(cls, path: str | Path, config: GameConfig, seed: Any, bots: list[str],
+               durable: bool = True) -> "SaveWriter":
+        """`durable=False` skips the flush and sync per line: for a record written in one
+        go after the game (a network game's replay file), where a cut loses nothing."""
         path = Path(path)
         handle = open(path, "w", encoding="utf-8")
         header = {"format": FORMAT, "version": VERSION,
                   "config": {"players": config.players, "side": config.side,
                              "setup": config.setup},
                   "seed": seed, "bots": bots}
-        writer = cls(path, handle)
+        writer = cls(path, handle, durable)
         writer._line(header)
         return writer
 
@@ -86,8 +90,9 @@ class SaveWriter:
 
     def _line(self, obj: dict) -> None:
         self._handle.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        if self.durable:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
 
     def command(self, cmd: Command, state_hash: str) -> None:
         self._line({"n": self.count, "cmd": _json_wire(cmd), "hash": state_hash})

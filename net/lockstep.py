@@ -7,11 +7,13 @@ and broadcasts what it emits. Being free of sockets and clocks, it is tested dir
 A *step* is one decision point of the sim (`pending(state)`):
 
 - `chance`: each contributing player reveals its next beacon link (`LinkRevealed`);
-  the seed is the hash of all links in seat order.
+  the seed is the hash of all links in seat order. Further draws that follow at once
+  (no player input between) belong to the same step, seeded from the same links.
 - `plan`: each human seat commits (`PlanCommitted`), then, once a peer holds every
   commitment, reveals (`PlanRevealed` with its beacon link; contributors that plan
   nothing send `LinkRevealed`). Bot plans are seeded by the links, so they are unknown
-  until every human committed. Plans are applied in seat order.
+  until every human committed. Plans are applied in seat order, and draws that follow
+  them at once belong to the same step.
 - one seat: the owner sends `CommandSent`; a bot seat is computed by every peer.
 
 Every message carries the sender's state hash at its step, compared on arrival.
@@ -354,11 +356,16 @@ class Lockstep:
         self.broadcast(msg)
 
     def restore_outbox(self, sent: dict[int, list[dict]]) -> None:
-        """After a restart: my messages from before the crash count as sent again."""
+        """After a restart: my messages from before the crash count as sent again.
+
+        Messages of steps I already applied (caught up from a player that got them before
+        I died) are kept too: players still behind need them resent."""
         for step, msgs in sorted(sent.items()):
-            if step < self.step:
+            if step < self.step - STALE_GRACE:
                 continue
             self.sent[step] = list(msgs)
+            if step < self.step:
+                continue
             box = self._box(step)
             for m in msgs:
                 kind, me = m["type"], self.my_seat
@@ -471,8 +478,27 @@ class Lockstep:
         if any(s not in box.links for s in seats):
             return False
         seed = combine([box.links[s] for s in seats], b"chance")
-        self._commit_step([self.game.chance(seed)], beacon=True)
+        command = self.game.chance(seed)
+        state, events = self.game.apply(self.state, command)
+        commands = [command]
+        state = self._chance_run(seed, commands, state, events)
+        self._commit_step(commands, beacon=True, result=(state, events))
         return True
+
+    def _chance_run(self, seed: bytes, commands: list, state: Any, events: list) -> Any:
+        """Draws that follow at once, with no player input between, share this round's
+        links: the n-th takes `combine([seed], b"chance/n")`. Fair, because nobody decides
+        anything between the draws, so knowing the later seeds early helps no one; and it
+        halves the beacon rounds a game needs (a battle's drop after the event card, each
+        tower drop of a province's several battles, ...). Appends to `commands`/`events`."""
+        n = 0
+        while self.game.pending(state).kind == "chance":
+            n += 1
+            command = self.game.chance(combine([seed], b"chance/%d" % n))
+            state, more = self.game.apply(state, command)
+            commands.append(command)
+            events.extend(more)
+        return state
 
     def _plan(self, d: Any, box: StepInbox) -> bool:
         humans = [s for s in d.seats if s not in self.bots]
@@ -523,6 +549,7 @@ class Lockstep:
                 state, more = self.game.apply(state, command)
                 events.extend(more)
             commands.append(command)
+        state = self._chance_run(seed, commands, state, events)
         self._commit_step(commands, beacon=True, result=(state, events))
         return True
 

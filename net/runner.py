@@ -143,6 +143,8 @@ def run(args: Any) -> int:
         out["hash"] = h
         stats["game_seconds"] = time.perf_counter() - stats.get("started", time.perf_counter())
         stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
+        times = os.times()
+        stats["game_sys"] = times.system - stats.get("sys_started", 0.0)
         if session.save_path and session.lockstep is not None:
             reactor.callLater(0, _write_replay, session.save_path + ".replay",
                               session.lockstep)
@@ -186,6 +188,7 @@ def run(args: Any) -> int:
             game_log = GameLog(open(args.log, "w", encoding="utf-8"))
         stats["started"] = time.perf_counter()
         stats["cpu_started"] = time.process_time()
+        stats["sys_started"] = os.times().system
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
@@ -205,7 +208,8 @@ def run(args: Any) -> int:
         with open(stats_path, "w") as f:
             json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
                        "game_seconds": stats.get("game_seconds"),
-                       "game_cpu": stats.get("game_cpu"), "cpu": time.process_time(),
+                       "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
+                       "cpu": time.process_time(),
                        "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
     return out["code"]
 
@@ -218,7 +222,8 @@ def _write_replay(path: str, lockstep: Any) -> None:
     from sim.game import apply, new_game, state_hash
     try:
         config = lockstep.config
-        writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players)
+        writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players,
+                                   durable=False)
         try:
             state, _ = new_game(config)
             for entry in lockstep.log:

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -29,7 +30,7 @@ def free_port() -> int:
 
 class Peer:
     def __init__(self, name: str, args: list[str], workdir: Path, env: dict | None = None,
-                 script: Path = ROOT / "main.py"):
+                 script: Path = ROOT / "main.py", preexec: Callable[[], None] | None = None):
         self.name = name
         self.out = workdir / f"{name}.out"
         self.err = workdir / f"{name}.err"
@@ -39,7 +40,8 @@ class Peer:
                     "PYTHONUNBUFFERED": "1", **(env or {})}
         self.args = [PYTHON, "-X", "faulthandler", str(script), *args]
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=full_env,
-                                     stdout=open(self.out, "w"), stderr=open(self.err, "w"))
+                                     stdout=open(self.out, "w"), stderr=open(self.err, "w"),
+                                     preexec_fn=preexec)
 
     def text(self) -> str:
         return self.out.read_text() if self.out.exists() else ""
@@ -73,21 +75,23 @@ class Peer:
 
 
 def host(workdir: Path, players: int, bots: int = 0, port: int | None = None,
-         timeout: float = 120.0, extra: list[str] = (), env: dict | None = None) -> tuple[Peer, int]:
+         timeout: float = 120.0, extra: list[str] = (), env: dict | None = None,
+         preexec: Callable[[], None] | None = None) -> tuple[Peer, int]:
     port = port or free_port()
     peer = Peer("host", ["host", "--headless", "--port", str(port), "--code", CODE,
                          "--players", str(players), "--bots", str(bots),
                          "--rejoin-timeout", str(timeout),
-                         "--save", str(workdir / "host.save"), *extra], workdir, env)
+                         "--save", str(workdir / "host.save"), *extra], workdir, env,
+                preexec=preexec)
     peer.wait_for(r"table open on port", 30)
     return peer, port
 
 
 def join(workdir: Path, port: int, name: str, timeout: float = 120.0, extra: list[str] = (),
-         env: dict | None = None) -> Peer:
+         env: dict | None = None, preexec: Callable[[], None] | None = None) -> Peer:
     return Peer(name, ["join", f"127.0.0.1:{port}", "--code", CODE, "--headless",
                        "--rejoin-timeout", str(timeout), "--save", str(workdir / f"{name}.save"),
-                       *extra], workdir, env)
+                       *extra], workdir, env, preexec=preexec)
 
 
 def watch(workdir: Path, port: int, name: str = "watcher") -> Peer:
@@ -123,16 +127,22 @@ def kill_all(peers: list[Peer]) -> None:
 
 
 def play(workdir: Path, players: int, bots: int = 0, timeout: float = 180.0,
-         watchers: int = 0) -> list[Peer]:
-    """A whole game: host + joiners (+ spectators); returns the finished peers."""
+         watchers: int = 0, extra: list[str] = (),
+         preexec_for: Callable[[str], Callable[[], None] | None] = lambda name: None,
+         ) -> list[Peer]:
+    """A whole game: host + joiners (+ spectators); returns the finished peers.
+
+    `preexec_for(name)` may give a function each peer process runs before it starts
+    (the benchmark uses it to put each peer in its own CPU share)."""
     peers: list[Peer] = []
     try:
-        h, port = host(workdir, players, bots)
+        h, port = host(workdir, players, bots, extra=extra, preexec=preexec_for("host"))
         peers.append(h)
         for i in range(watchers):
             peers.append(watch(workdir, port, f"watcher{i}"))
         for i in range(players - bots - 1):
-            peers.append(join(workdir, port, f"guest{i}"))
+            name = f"guest{i}"
+            peers.append(join(workdir, port, name, extra=extra, preexec=preexec_for(name)))
         wait_all(peers, timeout)
         return peers
     finally:
