@@ -19,7 +19,7 @@ from typing import Callable
 
 V1 = Path("/sys/fs/cgroup/cpu")
 V2 = Path("/sys/fs/cgroup")
-PERIOD_US = 2_500       # a short period: a throttled process waits at most this long
+PERIOD_US = 10_000      # a short period: a throttled process waits at most this long
 
 
 def _root() -> tuple[str, Path] | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from net import commitment
-from net.beacon import BeaconError, ChainVerifier, HashChain, combine
+from net.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier, HashChain, combine
 
 log = logging.getLogger("net.lockstep")
 
@@ -66,11 +66,12 @@ class Lockstep:
         self.config = config
         self.kinds = dict(kinds)                 # seat -> "human" | "bot"
         self.bots = {s for s, k in kinds.items() if k == "bot"}
+        self._step_bots = tuple(sorted(self.bots))   # bots as the current step began
         self.my_seat = my_seat
         self.chain = chain
         self.bot = bot
         self.tokens = dict(tokens or {})
-        self.verifiers = {s: ChainVerifier(e, chain.length if chain else 4096)
+        self.verifiers = {s: ChainVerifier(e, chain.length if chain else CHAIN_LENGTH)
                           for s, e in chain_ends.items()}
         self.chain_ends = dict(chain_ends)
         self.state, events = game.new_game(config)
@@ -95,17 +96,27 @@ class Lockstep:
         self.on_saved: Callable[[], None] = lambda: None
         self._initial_events = events
         self._asked: int | None = None
-        self._hash_cache: tuple[Any, str] | None = None
+        self._hash_cache: tuple[Any, tuple, str] | None = None
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
 
     # ------------------------------------------------------------------ queries
     @property
     def hash(self) -> str:
-        """My state hash (cached per state: hashing the whole state is not free)."""
+        """What every message carries and every peer compares: the state hash, and which
+        seats bots play as the step begins. The seats matter as much as the state: a peer
+        that got a dropped seat's last input while the others took the seat over has the
+        same state for a step, but seeds the next draw with one link more, so it must be
+        caught at once. (A take-over during a step shows from the next step on: messages
+        sent before it carry the hash the step began with.) Cached per state."""
+        bots = self._step_bots
         cached = self._hash_cache
-        if cached is None or cached[0] is not self.state:
-            cached = self._hash_cache = (self.state, self.game.state_hash(self.state))
-        return cached[1]
+        if cached is None or cached[0] is not self.state or cached[1] != bots:
+            state_hash = self.game.state_hash(self.state)
+            if bots:
+                state_hash = hashlib.sha256(
+                    f"{state_hash}/bots/{','.join(map(str, bots))}".encode()).hexdigest()
+            cached = self._hash_cache = (self.state, bots, state_hash)
+        return cached[2]
 
     def decision(self) -> Any:
         return self.game.pending(self.state)
@@ -133,6 +144,16 @@ class Lockstep:
         if seat in self.bots or box.command is not None:
             return []
         return [seat]
+
+    def add_chain(self, seat: int, chain_end: bytes, token_hash: bytes) -> None:
+        """A commitment that arrived after the game began here (its player dropped in the
+        start handshake and came back); its links are checked from now on."""
+        if seat in self.verifiers or self.kinds.get(seat) != "human":
+            return
+        self.verifiers[seat] = ChainVerifier(chain_end, self.chain.length if self.chain
+                                             else CHAIN_LENGTH)
+        self.chain_ends[seat] = chain_end
+        self.tokens[seat] = token_hash
 
     # ------------------------------------------------------------------ inputs
     def start(self) -> None:
@@ -345,7 +366,29 @@ class Lockstep:
 
     def _compare_hash(self, seat: int, theirs: str | None) -> None:
         if theirs is not None and theirs != self.hash:
+            self._forget(seat)
             self.on_desync(seat, self.step, self.hash, theirs)
+
+    def _forget(self, seat: int) -> None:
+        """Drop what a seat whose history differs from mine said for this step and later.
+
+        Its commitments belong to another game; counting them would let the others
+        reveal their plans on a commitment that is void, before the seat (back with the
+        table's history) commits for real. Its links go too, so that the side that is
+        alone in its history cannot play on with the others' links: it stops, is
+        dropped by them all, and catches up from their history (see the session). A
+        command stays: applying it moves me to a step where my own messages show the
+        others my hash (otherwise a peer alone in its history might wait silently)."""
+        for step, box in self.inbox.items():
+            if step < self.step:
+                continue
+            box.links.pop(seat, None)
+            box.commits.pop(seat, None)
+            box.reveals.pop(seat, None)
+            box.hashes.pop(seat, None)
+        for step, by_seat in self.heard.items():
+            if step >= self.step:
+                by_seat.pop(seat, None)
 
     def _send(self, msg: dict) -> None:
         """Keep it, then send it. A choice (plan, command) is saved first, so a restarted
@@ -594,6 +637,7 @@ class Lockstep:
         self.sent.pop(self.step - STALE_GRACE, None)
         self.heard.pop(self.step - STALE_GRACE, None)
         self.step += 1
+        self._step_bots = tuple(sorted(self.bots))
         if beacon:
             self.round += 1
         self.on_step(entry)

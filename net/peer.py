@@ -87,6 +87,7 @@ class PeerConnection(Protocol):
         self.decoder = FrameDecoder()
         self.nonce = os.urandom(16)
         self.ready = False
+        self._settled = False          # a dial's handshake has ended (see _dial_settled)
         self.closed = False
         self.offences = 0
         self.remote_peer: bytes | None = None
@@ -139,8 +140,6 @@ class PeerConnection(Protocol):
 
     # -------------------------------------------------------------- twisted
     def connectionMade(self) -> None:
-        if self.dialer:
-            self.session.pending_dials -= 1
         try:
             self.transport.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:
@@ -172,8 +171,16 @@ class PeerConnection(Protocol):
                 log.exception("error handling %s from %s", msg.get("type"), self.describe())
                 self.offence(f"could not handle {msg.get('type')}: {exc}"[:300])
 
+    def _dial_settled(self) -> None:
+        """A dial counts as pending until its handshake ends, either way: the session
+        gives up on a table only when no dial may still succeed."""
+        if self.dialer and not self._settled:
+            self._settled = True
+            self.session.pending_dials -= 1
+
     def connectionLost(self, reason: Any = None) -> None:
         self.closed = True
+        self._dial_settled()
         if self.decoder.pending_bytes:
             log.warning("connection from %s closed inside a truncated frame (%d bytes)",
                         self.describe(), self.decoder.pending_bytes)
@@ -197,10 +204,12 @@ class PeerConnection(Protocol):
                 self._welcomed(msg)
             elif kind == "Accepted" and self.hello is not None:
                 self.ready = True
+                self._dial_settled()
                 self.session.connection_ready(self)
             elif kind == "Refused":
                 log.warning("join refused by %s: %s", self.describe(), msg["reason"])
                 self.closed = True
+                self._dial_settled()
                 self.session.refused(self, msg["reason"])
                 self.transport.loseConnection()
             else:

@@ -50,6 +50,13 @@ class SessionOptions:
     report_dir: str | None = None    # desync reports (default: next to the save)
 
 
+def _same_step(a: dict, b: dict) -> bool:
+    """Two log entries of one step agree: the same hash as it began, the same commands
+    and the same take-overs."""
+    return a.get("hash") == b.get("hash") and a.get("commands") == b.get("commands") \
+        and sorted(a.get("takeovers", [])) == sorted(b.get("takeovers", []))
+
+
 def _noop(*args: Any) -> None:
     return None
 
@@ -102,6 +109,8 @@ class TableSession:
         self._log_file: CommandLog | None = None
         self._started_resume = False                 # resume: caught up once already
         self._old_log: list[dict] = []               # my log before a rejoin
+        self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
+        self._chain_vouches: dict[tuple, set[int]] = {}     # relayed chain -> relayers
         self.saved_outbox: dict[int, list[dict]] = {}
         # callbacks
         self.on_lobby_changed: Callable[[dict], None] = _noop
@@ -343,12 +352,19 @@ class TableSession:
             self._watch_elsewhere()
 
     def refused(self, conn: PeerConnection, reason: str) -> None:
+        if self.role == "resume" and (self.pending_dials > 0
+                                      or any(not c.closed for c in self.conns)):
+            # one player said no (it left, say); another may still take me back
+            log.warning("rejoin refused by %s: %s", conn.describe(), reason)
+            return
         self.refusal = reason
         self.on_refused(reason)
 
     def admit(self, conn: PeerConnection, hello: dict) -> str | None:
         """Decide on a Hello that passed the version and code checks; a reason refuses."""
         role = hello["role"]
+        if self.closed:
+            return "join refused: this peer has left the table"
         if self.role == "watch":
             return "join refused: this peer is a spectator"
         if role == "spectator":
@@ -379,7 +395,13 @@ class TableSession:
                 return f"join refused: seat {seat} is already connected"
             return None
         # rejoin: prove ownership with the preimage of the committed token
-        if hello["token"] is None or H(hello["token"]) != self.token_hashes.get(seat):
+        known = self.token_hashes.get(seat)
+        if known is None:
+            # it dropped before its commitment (with the token's hash) reached me: the
+            # check of its first connection, its peer id; the commitment follows
+            if entry["peer"] != hello["peer"]:
+                return f"rejoin refused: seat {seat} belongs to another peer"
+        elif hello["token"] is None or H(hello["token"]) != known:
             return f"rejoin refused: wrong rejoin token for seat {seat}"
         if self.lockstep is not None and seat in self.lockstep.bots:
             return f"rejoin refused: seat {seat} is now played by a bot"
@@ -427,7 +449,8 @@ class TableSession:
             return
         conn.seat = self._seat_of_peer(conn.remote_peer)
         conn.remote_name = self._name_of_seat(conn.seat)
-        if role == "player" and self.chain is not None:
+        if role in ("player", "rejoin") and self.chain is not None:
+            # a rejoin repeats it: the player may have dropped before it got there
             self._send_chain(conn)
         if conn.seat in self.offline:
             self._back_online(conn.seat)
@@ -457,13 +480,24 @@ class TableSession:
                         seat.update(kind="open", name="", peer=None)
                 self._lobby_changed()
             elif conn is self.host_conn:
-                self.on_error("lost the connection to the host before the start")
+                # the table is gone for me. Close the mesh connections of players that did
+                # get the host's GameStarted too, or my seat would look alive to them.
+                self.close()
+                self.refusal = "the host left before the game started"
+                self.on_refused(self.refusal)
             return
         seat = conn.seat
         if seat is None or self._conn_for_seat(seat) is not None:
             return
         if self.lockstep is not None and seat in self.lockstep.bots:
             return
+        if self.my_seat is not None and seat in self.chain_ends \
+                and (self.lockstep is None or seat not in self.lockstep.bots):
+            # its chain commitment too: a player that began without it cannot check the
+            # links relayed below (it dropped in the start handshake)
+            self._broadcast({"type": "Relayed", "seat": seat, "message": {
+                "type": "ChainCommitted", "seat": seat, "chain_end": self.chain_ends[seat],
+                "token_hash": self.token_hashes[seat]}})
         if self.lockstep is not None and self.my_seat is not None:
             # pass on what the dropped seat sent me lately, in case it reached me and not
             # the others (see Lockstep.receive_relayed) — even if my game is over
@@ -603,6 +637,10 @@ class TableSession:
         self.token_hashes[self.my_seat] = H(self.token)
         if self.save_path is None:
             self.save_path = default_save_path(self.name)
+        self._save()        # before the commitment goes out: a restart must keep this chain
+        # a player that never shows up (its GameStarted was lost with the host, say) is
+        # treated like one that dropped: after the rejoin timeout a bot takes its seat
+        self._watch_absent_seats()
         # the mesh: dial every player with a lower seat we are not yet connected to
         for p in msg["peers"]:
             if p["seat"] < self.my_seat and self._conn_for_peer(p["peer"]) is None:
@@ -610,9 +648,19 @@ class TableSession:
                                                   "table": msg["table"]})
         for conn in self.conns:
             self._send_chain(conn)
-        self._save()
         self._drain()
         self._maybe_begin()
+
+    def _watch_absent_seats(self) -> None:
+        """Players I have no connection to (yet) get the rejoin timeout, as if they had
+        just dropped: one that never shows up, or that the others already gave up
+        waiting for while I was away, is taken over like any dropped seat."""
+        bots = self.lockstep.bots if self.lockstep is not None else set()
+        for seat in self._humans():
+            if seat != self.my_seat and seat not in bots and seat not in self.offline \
+                    and self._conn_for_seat(seat) is None:
+                self.offline[seat] = self.reactor.callLater(self.opts.rejoin_timeout,
+                                                            self._timed_out, seat)
 
     def _send_chain(self, conn: PeerConnection) -> None:
         conn.send({"type": "ChainCommitted", "seat": self.my_seat,
@@ -630,13 +678,29 @@ class TableSession:
             return
         self.chain_ends[seat] = msg["chain_end"]
         self.token_hashes[seat] = msg["token_hash"]
+        if self._conn_for_seat(seat) is not None:
+            call = self.offline.pop(seat, None)      # it showed up: no take-over
+            if call is not None and call.active():
+                call.cancel()
+        if self.lockstep is not None:
+            # the game began here without it (the seat dropped in the handshake and has
+            # come back): its links can be checked from now on
+            self.lockstep.add_chain(seat, msg["chain_end"], self.token_hashes[seat])
         self._maybe_begin()
+        self._catch_up_early_rejoiners()
 
     def _humans(self) -> list[int]:
         return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]
 
-    def _maybe_begin(self) -> None:
-        if self.lockstep is not None or not all(s in self.chain_ends for s in self._humans()):
+    def _maybe_begin(self, without_missing: bool = False) -> None:
+        """Begin once every player's chain commitment is here — or, after a player dropped
+        in the start handshake and did not come back in time, without the missing ones:
+        the game then runs to the first step that needs the dropped seat, where a bot
+        takes it over, at the same step as at the players that did get its commitment."""
+        if self.lockstep is not None or self.role not in ("host", "join") \
+                or self.start_info is None:
+            return        # a resumed peer begins from the log it is sent (CaughtUp)
+        if not without_missing and not all(s in self.chain_ends for s in self._humans()):
             return
         self.lockstep = self._make_lockstep(self.chain_ends)
         log.info("game begins: seat %s of %d", self.my_seat, len(self.start_info["seats"]))
@@ -645,6 +709,7 @@ class TableSession:
             conn.send(self._caught_up())
         self.lockstep.start()
         self._drain()
+        self._catch_up_early_rejoiners()
 
     def _make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
         info = self.start_info
@@ -732,7 +797,11 @@ class TableSession:
     # ================================================================ pause, rejoin, take-over
     def _timed_out(self, seat: int) -> None:
         self.offline.pop(seat, None)
-        if self.lockstep is None or self._over() or self._conn_for_seat(seat) is not None:
+        if self._conn_for_seat(seat) is not None or self.closed:
+            return
+        if self.lockstep is None:
+            self._maybe_begin(without_missing=True)   # it dropped in the start handshake
+        if self.lockstep is None or self._over():
             return
         if seat not in self.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
@@ -747,6 +816,16 @@ class TableSession:
 
     def _on_Relayed(self, conn: PeerConnection, msg: dict) -> None:
         seat = msg["seat"]
+        if isinstance(msg["message"], dict) and msg["message"].get("type") == "ChainCommitted":
+            self._relayed_chain(conn, seat, msg["message"])
+            return
+        if self.lockstep is None and self.started and conn.seat is not None \
+                and conn.role != "spectator" and seat != conn.seat \
+                and len(self.buffer) < BUFFER_LIMIT:
+            # a dropped seat's last input, relayed before the game began here: kept for
+            # then, or I would fork from the players that got it
+            self.buffer.append((conn, msg))
+            return
         if conn.seat is None or conn.role == "spectator" or conn is self.source \
                 or self.lockstep is None or seat == conn.seat:
             conn.offence("Relayed from a connection that cannot relay")
@@ -762,6 +841,41 @@ class TableSession:
             conn.offence(f"relayed message is malformed: {exc}")
         except Offence as exc:
             conn.offence(str(exc))
+
+    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict) -> None:
+        """A dropped seat's chain commitment, relayed. It cannot prove itself, so, like a
+        relayed command, it counts only once every other player still connected here
+        relayed the very same one."""
+        if conn.seat is None or conn.role == "spectator" or conn is self.source \
+                or not self.started or seat == conn.seat:
+            conn.offence("Relayed from a connection that cannot relay")
+            return
+        try:
+            inner = messages.check(inner)
+        except messages.BadMessage as exc:
+            conn.offence(f"relayed message is malformed: {exc}")
+            return
+        if inner["seat"] != seat or seat == self.my_seat or seat not in self._humans():
+            conn.offence(f"relayed chain commitment for seat {inner['seat']} is not relayable")
+            return
+        known = self.chain_ends.get(seat)
+        if known is not None:
+            if known != inner["chain_end"]:
+                log.warning("seat %s relayed another chain for seat %d than the one I hold",
+                            conn.seat, seat)
+            return
+        key = (seat, inner["chain_end"], inner["token_hash"])
+        vouchers = self._chain_vouches.setdefault(key, set())
+        vouchers.add(conn.seat)
+        witnesses = {c.seat for c in self.conns if c.ready and not c.closed
+                     and c.seat is not None and c.seat != seat}
+        if not witnesses <= vouchers:
+            return
+        self.chain_ends[seat] = inner["chain_end"]
+        self.token_hashes[seat] = inner["token_hash"]
+        if self.lockstep is not None:
+            self.lockstep.add_chain(seat, inner["chain_end"], inner["token_hash"])
+        self._maybe_begin()
 
     def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
         """I dropped a player for offences: the others drop it too, so that its seat is
@@ -790,6 +904,10 @@ class TableSession:
 
     def _on_SeatTakenOver(self, conn: PeerConnection, msg: dict) -> None:
         seat = msg["seat"]
+        if self.lockstep is None and self.role == "resume":
+            return                  # the log I am catching up from carries the take-over
+        if self.lockstep is None and self._conn_for_seat(seat) is None:
+            self._maybe_begin(without_missing=True)   # it dropped in the start handshake
         if conn.seat is None or self.lockstep is None or seat == conn.seat:
             conn.offence("SeatTakenOver from a connection that cannot send it")
             return
@@ -799,6 +917,11 @@ class TableSession:
         if self._conn_for_seat(seat) is not None:
             log.warning("ignored take-over of seat %d from seat %s: it is connected here",
                         seat, conn.seat)
+            return
+        if msg["step"] < self.lockstep.step and seat not in self.lockstep.bots:
+            # a step I am past: the sender's history differs from mine (hashes will
+            # show which side is alone); my own timer still decides for my history
+            self.lockstep.take_over(seat, msg["step"])      # logs that it is ignored
             return
         call = self.offline.pop(seat, None)
         if call is not None and call.active():
@@ -846,12 +969,31 @@ class TableSession:
         seat = conn.seat
         conn.remote_name = self._name_of_seat(seat)
         log.warning("seat %d rejoined", seat)
-        if self.lockstep is None:
+        self._back_online(seat)
+        if self.lockstep is None or seat not in self.chain_ends:
+            # it dropped in the start handshake: the log follows once the game has begun
+            # here and its commitment (which it sends again) has arrived
+            self._early_rejoiners.append(conn)
             return
+        self._send_caught_up(conn)
+
+    def _send_caught_up(self, conn: PeerConnection) -> None:
         conn.send(self._caught_up())
         for msg in self.lockstep.resend_from(self.lockstep.step):
             conn.send(msg)
-        self._back_online(seat)
+
+    def _catch_up_early_rejoiners(self) -> None:
+        if self.lockstep is None:
+            return
+        waiting = []
+        for conn in self._early_rejoiners:
+            if conn.closed or conn not in self.conns:
+                continue
+            if conn.seat in self.chain_ends:
+                self._send_caught_up(conn)
+            else:
+                waiting.append(conn)
+        self._early_rejoiners = waiting
 
     def _start_wire(self) -> dict:
         return {**self.start_info,
@@ -896,6 +1038,7 @@ class TableSession:
             if self._started_resume is False:
                 self._started_resume = True
                 self._restore_my_step()
+                self._watch_absent_seats()
             else:
                 for m in self.lockstep.resend_from(msg["step"]):
                     conn.send(m)
@@ -906,7 +1049,7 @@ class TableSession:
         mine = self.lockstep.log
         if len(other) < len(mine):
             return False
-        return all(a.get("commands") == b.get("commands") for a, b in zip(mine, other))
+        return all(_same_step(a, b) for a, b in zip(mine, other))
 
     def _begin_from(self, msg: dict) -> None:
         start = msg["start"]
@@ -942,7 +1085,7 @@ class TableSession:
         """After catching up: my committed plan (from the save) is still my plan."""
         ls = self.lockstep
         old_log = self._old_log
-        if any(a.get("commands") != b.get("commands") for a, b in zip(old_log, ls.log)):
+        if not all(_same_step(a, b) for a, b in zip(old_log, ls.log)):
             # my history was not theirs (a desync): what I said from it is void
             log.warning("my history differed from the table's; my earlier messages are void")
             self.saved_plans, self.saved_outbox = {}, {}

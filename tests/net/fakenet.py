@@ -112,8 +112,10 @@ class FakeNet:
             if getattr(factory, "session", None) is session:
                 del self.listeners[port]
         for p in self.pumps:
-            for io in (p.clientIO, p.serverIO):
-                if io.protocol.session is session:
+            if session in (p.clientIO.protocol.session, p.serverIO.protocol.session):
+                # nothing more goes out, and nothing in flight to it is read: a killed
+                # process acts on nothing (it would dial players from a GameStarted)
+                for io in (p.clientIO, p.serverIO):
                     io.stream = []
                     io.disconnecting = True
         self.pump()

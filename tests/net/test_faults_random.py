@@ -25,7 +25,7 @@ def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay,
     net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,
                                        start=False, engine=FakeEngine(8))
     sessions[0].start_game()
-    # every peer has begun (a kill inside the start handshake is not covered here)
+    # every peer has begun (kills inside the start handshake: the test below)
     net.pump_until(lambda: all(s.lockstep is not None for s in sessions))
     for _ in range(at_round):                      # stop at an arbitrary pump round
         net.pump(rounds=1)
@@ -55,3 +55,63 @@ def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay,
     net.advance(25)
     assert finished(alive), [(s.my_seat, s.lockstep and s.lockstep.step) for s in alive]
     assert len(hashes(alive)) == 1
+
+
+@settings(max_examples=int(os.environ.get("NET_FAULT_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(players=st.integers(3, 5), victim=st.integers(0, 4), at_round=st.integers(0, 4),
+       comes_back=st.booleans(), delay=st.floats(0.0, 12.0), partial=st.integers(0, 4))
+def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back, delay,
+                                           partial):
+    """Killed between the host's GameStarted and everyone's chain commitments: the others
+    begin without its commitment once the rejoin timeout passes (a bot takes the seat at
+    the first step that needs it), or it comes back with its saved chain and plays on."""
+    victim = victim % players
+    tmp = Path(tempfile.mkdtemp(prefix="net-handshake-"))
+    net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,
+                                       start=False, engine=FakeEngine(4))
+    sessions[0].start_game()
+    for _ in range(at_round):
+        net.pump(rounds=1)
+    assume(not all(s.lockstep is not None for s in sessions))   # still in the handshake
+    dead = sessions[victim]
+    lucky = sessions[partial % players]
+    if lucky is not dead:                 # its last frames reach one other peer only
+        for p in net.pumps:
+            if {p.client.session, p.server.session} == {dead, lucky}:
+                p.pump(advanceClock=False)
+    net.kill(dead)
+    net.advance(delay)
+    alive = [s for s in sessions if s is not dead]
+    lost = [s for s in alive if not s.started]
+    if lost:
+        # the host died before its GameStarted reached these: they are told and leave
+        assert victim == 0
+        net.pump()
+        assert all(s.closed and s.refusal == "the host left before the game started"
+                   for s in lost)
+        alive = [s for s in alive if s.started]
+        if not alive:
+            return
+    saved = dead.save_path and Path(dead.save_path).exists()
+    if comes_back and saved:
+        back = TableSession.resume(SessionOptions(), dead.save_path, reactor=net,
+                                   engine=engine)
+        autoplay(net, back, engine)
+        alive.append(back)
+    net.pump()
+    net.advance(25)
+    net.pump()
+    net.advance(25)
+    back_in = comes_back and saved
+    if back_in and alive[-1].refusal is not None:
+        # it came back after the timeout: its seat is a bot's now, and it is told so
+        assert "now played by a bot" in alive[-1].refusal, alive[-1].refusal
+        back_in = False
+        alive.pop()
+    assert finished(alive), [(s.my_seat, s.lockstep and s.lockstep.step) for s in alive]
+    assert len(hashes(alive)) == 1
+    if not back_in:
+        assert all(victim in s.lockstep.bots for s in alive)
+    for s in lost:                 # nor did anyone wait for them: bots took their seats
+        assert all(s.my_seat in p.lockstep.bots for p in alive)
