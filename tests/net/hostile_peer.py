@@ -41,11 +41,12 @@ def misbehave(session: TableSession) -> None:
 original = TableSession._maybe_begin
 
 
-def _maybe_begin(self: TableSession) -> None:
+def _maybe_begin(self: TableSession, *args, **kwargs) -> None:
     before = self.lockstep
-    original(self)
+    original(self, *args, **kwargs)
     if before is None and self.lockstep is not None:
-        self.reactor.callLater(0.3, misbehave, self)
+        # at once: a 3-player bot game is over in well under a second
+        self.reactor.callLater(0.0, misbehave, self)
 
 
 TableSession._maybe_begin = _maybe_begin
