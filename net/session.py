@@ -679,9 +679,7 @@ class TableSession:
         self.chain_ends[seat] = msg["chain_end"]
         self.token_hashes[seat] = msg["token_hash"]
         if self._conn_for_seat(seat) is not None:
-            call = self.offline.pop(seat, None)      # it showed up: no take-over
-            if call is not None and call.active():
-                call.cancel()
+            self._cancel_timeout(seat)               # it showed up: no take-over
         if self.lockstep is not None:
             # the game began here without it (the seat dropped in the handshake and has
             # come back): its links can be checked from now on
@@ -832,8 +830,7 @@ class TableSession:
             return
         # taken even while the seat still looks connected here: its drop may reach me
         # after the relay does
-        witnesses = {c.seat for c in self.conns if c.ready and not c.closed
-                     and c.seat is not None and c.seat != seat}
+        witnesses = self._witnesses(seat)
         try:
             inner = messages.check(msg["message"])
             self.lockstep.receive_relayed(seat, inner, conn.seat, witnesses)
@@ -867,8 +864,7 @@ class TableSession:
         key = (seat, inner["chain_end"], inner["token_hash"])
         vouchers = self._chain_vouches.setdefault(key, set())
         vouchers.add(conn.seat)
-        witnesses = {c.seat for c in self.conns if c.ready and not c.closed
-                     and c.seat is not None and c.seat != seat}
+        witnesses = self._witnesses(seat)
         if not witnesses <= vouchers:
             return
         self.chain_ends[seat] = inner["chain_end"]
@@ -921,19 +917,27 @@ class TableSession:
         if msg["step"] < self.lockstep.step and seat not in self.lockstep.bots:
             # a step I am past: the sender's history differs from mine (hashes will
             # show which side is alone); my own timer still decides for my history
-            self.lockstep.take_over(seat, msg["step"])      # logs that it is ignored
+            log.warning("take-over of seat %d at past step %d ignored (now %d)",
+                        seat, msg["step"], self.lockstep.step)
             return
-        call = self.offline.pop(seat, None)
-        if call is not None and call.active():
-            call.cancel()
+        self._cancel_timeout(seat)
         self.lockstep.take_over(seat, msg["step"])
         self._maybe_resumed()
 
     def _back_online(self, seat: int) -> None:
+        self._cancel_timeout(seat)
+        self._maybe_resumed()
+
+    def _cancel_timeout(self, seat: int) -> None:
         call = self.offline.pop(seat, None)
         if call is not None and call.active():
             call.cancel()
-        self._maybe_resumed()
+
+    def _witnesses(self, seat: int) -> set[int]:
+        """The players still connected here, other than `seat`: all of them must relay a
+        message of `seat` that cannot prove itself before it counts."""
+        return {c.seat for c in self.conns if c.ready and not c.closed
+                and c.seat is not None and c.seat != seat}
 
     def _maybe_resumed(self) -> None:
         if not self.offline:
