@@ -76,6 +76,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _no_window_here(explain: bool = True) -> bool:
+    """On Linux a window needs an X (or Wayland) display; say so plainly instead of
+    letting pyglet fail deep inside its import."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import os
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return False
+    if not explain:
+        return True
+    print("error: no display to open the game window on (DISPLAY is not set).\n"
+          "Run it in a desktop session, under Xvfb (xvfb-run -a ./shogun), or without a\n"
+          "window: ./shogun headless, ./shogun host --headless, ./shogun replay FILE --verify",
+          file=sys.stderr)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = args.command or "play"
@@ -83,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         from cli.headless import run
         return run(args)
     if command == "replay":
-        if not (args.verify or args.headless):
+        if not (args.verify or args.headless or _no_window_here(explain=False)):
             try:  # the window's replay viewer, when the client provides one
                 from client.app import run_replay
             except ImportError:
@@ -99,10 +116,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.headless:
             from net.runner import run
             return run(args)
+        if _no_window_here():
+            return 2
         from client.app import run
         return run(args)
     if args.command is None:
         args = build_parser().parse_args(["play"])
+    if _no_window_here():
+        return 2
     from client.app import run
     return run(args)
 
