@@ -8,11 +8,11 @@ from __future__ import annotations
 from sim.rules import EVENT_TEXT
 
 ACTION_WORDS = {"palace": "build a palace", "temple": "build a temple",
-                "theatre": "build a no theatre", "rice": "collect rice", "tax": "collect tax",
+                "theatre": "build a Nō theatre", "rice": "collect rice", "tax": "collect tax",
                 "deploy5": "deploy 5", "deploy3": "deploy 3", "deploy1": "deploy/move 1",
                 "battle_a": "battle/move A", "battle_b": "battle/move B"}
 DOES = {"palace": "builds a palace", "temple": "builds a temple",
-        "theatre": "builds a no theatre", "rice": "collects rice", "tax": "collects tax",
+        "theatre": "builds a Nō theatre", "rice": "collects rice", "tax": "collects tax",
         "deploy5": "deploys 5", "deploy3": "deploys 3", "deploy1": "deploys/moves 1",
         "battle_a": "battles/moves (A)", "battle_b": "battles/moves (B)"}
 SPECIAL_WORDS = {"chest": "+1 chest", "rice": "+1 rice", "six_armies": "6 armies",

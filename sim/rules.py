@@ -13,8 +13,8 @@ from sim.state import State
 # R-EVENT-1: event number -> winter rice loss
 EVENT_RICE_LOSS = {1: 5, 2: 7, 3: 3, 4: 2, 5: 6, 6: 3, 7: 0, 8: 2, 9: 4, 10: 3, 11: 4, 12: 1}
 EVENT_TEXT = {
-    1: "After building a no theatre, remove 1 unrest marker from that province",
-    2: "After building a no theatre, remove 1 unrest marker from that province",
+    1: "After building a Nō theatre, remove 1 unrest marker from that province",
+    2: "After building a Nō theatre, remove 1 unrest marker from that province",
     3: "An attack on a neutral province throws 2 peasants into the tower instead of 1",
     4: "When a province with a palace is attacked, 1 extra army of the defender joins",
     5: "When a province with a palace is attacked, 1 extra army of the defender joins",
