@@ -9,12 +9,17 @@ and range and raises `MalformedCommand` naming the fault. Whether a well-formed 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
-           "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
+from sim.cards import cards
+
+ACTIONS = cards().action_names      # canonical action order: plans list fields in it
+PLAN_FIELDS = ACTIONS + ("bid",)    # what a plan commits to, one field at a time
 DRAFT_CHOICES = ("up0", "up1", "deck", "refresh")
 MAX_NAME = 40
+
+if TYPE_CHECKING:
+    from sim.tower import TowerContents
 
 
 class MalformedCommand(ValueError):
@@ -22,10 +27,18 @@ class MalformedCommand(ValueError):
 
 
 class IllegalCommand(ValueError):
-    """A well-formed command that the rules do not allow now. Names the rule and reason."""
+    """A well-formed command that the rules do not allow now.
+
+    `str(exc)` is the sentence a player reads ("Put a province card on at least 6 action
+    fields."); `exc.rule` is the rule id (`R-PLAN-3`) for tests and logs, never shown to
+    players.
+    """
 
     def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}")
+        reason = reason[:1].upper() + reason[1:]
+        if reason and reason[-1] not in ".!?":
+            reason += "."
+        super().__init__(reason)
         self.rule = rule
         self.reason = reason
 
@@ -49,6 +62,39 @@ class SubmitPlan:
 
     def action_map(self) -> dict[str, str | None]:
         return dict(zip(ACTIONS, self.actions))
+
+
+@dataclass(frozen=True)
+class CommitPlan:
+    """A seat has locked a plan whose fields the others do not hold yet (a network game).
+
+    Each field (the 10 actions and the bid, `PLAN_FIELDS`) is opened later by its owner
+    with `OpenField`, only when the rules turn that card (R-PLAN-5, R-EXEC-2).
+    """
+    seat: int
+
+
+@dataclass(frozen=True)
+class OpenField:
+    """The owner turns one card of a committed plan: `field` is an action or "bid"; `card`
+    a province name, a money card value (bid), or None (a money card on an action field)."""
+    seat: int
+    field: str
+    card: int | str | None
+
+
+@dataclass(frozen=True)
+class TowerSettled:
+    """Where a drop's cubes ended: `out` onto the tray, `contents` still inside.
+
+    An input like chance (DESIGN): computed by `sim.tower.settle`, agreed among peers,
+    checked by the rules (every cube accounted for) before it is applied.
+    """
+    out: tuple[tuple[int, int], ...]     # (colour, n), colours ascending, n > 0
+    contents: "TowerContents"
+
+    def out_counts(self) -> dict[int, int]:
+        return dict(self.out)
 
 
 @dataclass(frozen=True)
@@ -87,7 +133,8 @@ class OrderRevolts:
     provinces: tuple[str, ...]
 
 
-Command = Union[Chance, SubmitPlan, DraftTake, DraftPlace, PickSpecial, ChooseMove, OrderRevolts]
+Command = Union[Chance, SubmitPlan, CommitPlan, OpenField, TowerSettled, DraftTake, DraftPlace,
+                PickSpecial, ChooseMove, OrderRevolts]
 
 
 def to_wire(cmd: Command) -> dict[str, Any]:
@@ -96,6 +143,13 @@ def to_wire(cmd: Command) -> dict[str, Any]:
     if isinstance(cmd, SubmitPlan):
         return {"type": "SubmitPlan", "seat": cmd.seat,
                 "actions": {a: p for a, p in zip(ACTIONS, cmd.actions)}, "bid": cmd.bid}
+    if isinstance(cmd, CommitPlan):
+        return {"type": "CommitPlan", "seat": cmd.seat}
+    if isinstance(cmd, OpenField):
+        return {"type": "OpenField", "seat": cmd.seat, "field": cmd.field, "card": cmd.card}
+    if isinstance(cmd, TowerSettled):
+        return {"type": "TowerSettled", "out": [[c, n] for c, n in cmd.out],
+                "contents": cmd.contents.to_wire()}
     if isinstance(cmd, DraftTake):
         return {"type": "DraftTake", "seat": cmd.seat, "choice": cmd.choice}
     if isinstance(cmd, DraftPlace):
@@ -159,6 +213,44 @@ def from_wire(wire: Any) -> Command:
         if isinstance(bid, str):
             _name(bid, what)
         return SubmitPlan(seat, plan, bid)
+    if kind == "CommitPlan":
+        return CommitPlan(_seat(wire, what))
+    if kind == "OpenField":
+        seat = _seat(wire, what)
+        field = _field(wire, "field", (str,), what)
+        if field not in PLAN_FIELDS:
+            raise MalformedCommand(f"{what}: field must be one of {', '.join(PLAN_FIELDS)}")
+        if "card" not in wire:
+            raise MalformedCommand(f"{what}: missing field 'card'")
+        card = wire["card"]
+        if isinstance(card, bool) or not (card is None or isinstance(card, (int, str))):
+            raise MalformedCommand(f"{what}: card has wrong type {type(card).__name__}")
+        if isinstance(card, int) and not 0 <= card <= 4:
+            raise MalformedCommand(f"{what}: money card {card} is not a card 0-4")
+        if isinstance(card, str):
+            _name(card, what)
+        return OpenField(seat, field, card)
+    if kind == "TowerSettled":
+        from sim.tower import COLOURS, MAX_CUBES, TowerContents
+        out_wire = _field(wire, "out", (list, tuple), what)
+        if len(out_wire) > len(COLOURS):
+            raise MalformedCommand(f"{what}: 'out' lists more colours than exist")
+        out = []
+        for item in out_wire:
+            if (not isinstance(item, (list, tuple)) or len(item) != 2
+                    or any(type(v) is not int for v in item)):
+                raise MalformedCommand(f"{what}: each 'out' entry is [colour, count]")
+            colour, n = item
+            if colour not in COLOURS or not 0 < n <= MAX_CUBES:
+                raise MalformedCommand(f"{what}: 'out' entry {colour}: {n} is out of range")
+            out.append((colour, n))
+        if [c for c, _ in out] != sorted({c for c, _ in out}):
+            raise MalformedCommand(f"{what}: 'out' colours must be ascending and distinct")
+        try:
+            contents = TowerContents.from_wire(wire.get("contents"))
+        except ValueError as exc:
+            raise MalformedCommand(f"{what}: {exc}") from None
+        return TowerSettled(tuple(out), contents)
     if kind == "DraftTake":
         seat = _seat(wire, what)
         choice = _field(wire, "choice", (str,), what)
@@ -188,5 +280,5 @@ def from_wire(wire: Any) -> Command:
 
 
 def seat_of(cmd: Command) -> int | None:
-    """The seat that issues a command (None for chance)."""
-    return None if isinstance(cmd, Chance) else cmd.seat
+    """The seat that issues a command (None for chance and the tower)."""
+    return None if isinstance(cmd, (Chance, TowerSettled)) else cmd.seat

@@ -1,4 +1,5 @@
-"""Driving a game on one machine: chance from the game seed, bot seats from `sim.bots`.
+"""Driving a game on one machine: chance from the game seed, tower drops from the physics,
+bot seats from `sim.bots`.
 
 Used by the headless runner, the window's local games and the tests. Pure: the caller does
 any I/O with the events and commands it gets back.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Iterator
 
-from sim import bots
+from sim import bots, tower
 from sim.chance import seed_for
 from sim.commands import Chance, Command
 from sim.game import GameConfig, apply, new_game, pending
@@ -47,6 +48,8 @@ class LocalGame:
             return None
         if d.kind == "chance":
             return Chance(seed_for(self.game_seed, self.state.chance_count))
+        if d.kind == "tower":
+            return tower.settle(d)
         for seat in d.seats:
             if seat in self.seat_bots:
                 return bots.choose(self.state, seat, self.seat_bots[seat],

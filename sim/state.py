@@ -1,31 +1,36 @@
-"""The game state as a value: plain fields, a cheap deep copy, a canonical wire form.
+"""The game state as a value: plain fields, typed progress records, a canonical wire form.
 
 `apply` (in `sim/game.py`) copies the state and changes the copy, so the caller's state is
-never touched. The wire form lists everything in canonical order (provinces by name, seats
-by number), so its msgpack bytes — and `state_hash` — are the same on every machine and
-for every `PYTHONHASHSEED`.
+never touched. Progress inside a stage (the draft, a round's execution, a battle, winter)
+lives in frozen records replaced as a whole (`dataclasses.replace`), so a copy of the
+state shares them safely. The wire form lists everything in canonical order (provinces by
+name, seats by number), so its msgpack bytes — and `state_hash` — are the same on every
+machine and for every `PYTHONHASHSEED`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import msgpack
 
 from sim.board import board
-from sim.commands import ACTIONS, SubmitPlan
+from sim.cards import cards
+from sim.commands import ACTIONS, PLAN_FIELDS, IllegalCommand
 from sim.tower import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
 
 ARMIES_PER_PLAYER = 62
 PEASANTS = 20
 UNREST_MARKERS = 42
-BUILDING_STOCK = {"palace": 28, "temple": 26, "theatre": 26}
-BUILDINGS = ("palace", "temple", "theatre")
-SPECIALS = ("chest", "rice", "six_armies", "attack", "defence")
+BUILDINGS = tuple(b.name for b in cards().buildings)
+BUILDING_STOCK = {b.name: b.stock for b in cards().buildings}
+SPECIALS = tuple(s.name for s in cards().specials)
 SEASONS = ("spring", "summer", "autumn", "winter")
 COLOURS = 6  # tray slots: seats 0-4, then PEASANT (5)
+NO_CUBES = (0,) * COLOURS
+BID = len(ACTIONS)  # index of the bid among PLAN_FIELDS
 
 
 @dataclass(frozen=True)
@@ -35,25 +40,130 @@ class GameConfig:
     setup: str = "beginner"
 
     def check(self) -> None:
-        from sim.commands import IllegalCommand
         if self.players not in (3, 4, 5):
-            raise IllegalCommand("R-COMP-1", f"{self.players} players; Shogun takes 3-5")
+            raise IllegalCommand("R-COMP-1", f"Shogun takes 3 to 5 players, not {self.players}")
         if self.side not in ("sun", "moon"):
-            raise IllegalCommand("R-SETUP-1", f"unknown board side {self.side!r}")
+            raise IllegalCommand("R-SETUP-1", f"there is no board side called {self.side!r:.20}")
         if self.setup not in ("beginner", "draft"):
-            raise IllegalCommand("R-SETUP-4", f"unknown setup {self.setup!r}")
+            raise IllegalCommand("R-SETUP-4", f"there is no setup called {self.setup!r:.20}")
         if self.setup == "beginner" and self.side != "sun":
             raise IllegalCommand("R-SETUP-4", "the beginner setup exists for the sun side only")
 
 
 @dataclass(frozen=True)
 class Decision:
-    """Who must act now and how. `detail` is plain data for UIs and bots."""
+    """Who must act now and how. `detail` is plain data for UIs (the typed choices are
+    `sim.legal.choices`)."""
     kind: str
     seats: tuple[int, ...] = ()
     purpose: str = ""
     detail: dict = field(default_factory=dict)
 
+
+# ----------------------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class Plan:
+    """A seat's plan for one round: a card per action field and the bid (R-PLAN-1).
+
+    `known[i]` says whether this state holds field i (`PLAN_FIELDS` order): a network peer
+    holds another seat's field only once its owner opened it. `turned[i]` says whether the
+    card is face up on the table (bids at BidsRevealed, an action's card at its owner's
+    turn): what `sim.view` shows to the other seats. `hand` and `money` are what the seat
+    held when it locked the plan, against which opened fields are checked.
+    """
+    actions: tuple[str | None, ...]
+    bid: int | str | None
+    known: tuple[bool, ...]
+    turned: tuple[bool, ...]
+    hand: tuple[str, ...]
+    money: int
+
+    def card(self, index: int) -> int | str | None:
+        return self.bid if index == BID else self.actions[index]
+
+    def opened(self, index: int, card: int | str | None) -> "Plan":
+        known = self.known[:index] + (True,) + self.known[index + 1:]
+        if index == BID:
+            return replace(self, bid=card, known=known)
+        actions = self.actions[:index] + (card,) + self.actions[index + 1:]
+        return replace(self, actions=actions, known=known)
+
+    def turned_up(self, index: int) -> "Plan":
+        return replace(self, turned=self.turned[:index] + (True,) + self.turned[index + 1:])
+
+    def hidden(self, index: int) -> "Plan":
+        """This plan with field `index` unknown (what another seat holds of it)."""
+        plan = self.opened(index, None)
+        return replace(plan, known=plan.known[:index] + (False,) + plan.known[index + 1:])
+
+    def action_map(self) -> dict[str, str | None]:
+        return dict(zip(ACTIONS, self.actions))
+
+
+@dataclass(frozen=True)
+class DraftProgress:
+    """R-SETUP-5. `unknown`: deck cards never seen (drawn by chance); `bottom`: cards put
+    under the deck (known order); `faced[seat]`: the face-up pair at that seat's last pick."""
+    unknown: tuple[str, ...]
+    bottom: tuple[str, ...]
+    up: tuple[str | None, str | None]
+    pick: int
+    faced: tuple[tuple[str | None, ...] | None, ...]
+    taken: str | None
+    need: str            # up | take | deck | place
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """A round from the bids to its last action (R-BID, R-EXEC)."""
+    changed: tuple[str, ...] = ()                  # provinces that changed hands (R-EXEC-4)
+    rank_groups: tuple[tuple[int, ...], ...] = ()  # seats by bid rank, ties together
+    pick: int = 0                                  # next seat in ranking to take a special
+    pick_order: tuple[int, ...] = ()               # seats in the order they took specials
+    slot: int = 0                                  # action slot 0-9 being executed
+    turn: int = 0                                  # index into turn order within the slot
+    step: str = "start"    # start | act | move | battle | open | done (slot finished)
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Cubes on their way into the tower and who fights (R-BATTLE-1...4, R-SETUP-6).
+
+    `held`: cubes in hand for the next drop (per colour); `seed` is set once chance has
+    given the drop's seed, and the game then awaits `TowerSettled`; `settled` once it came.
+    """
+    kind: str                   # fill | attack | neutral | revolt
+    province: str | None = None
+    attacker: int | None = None  # a seat, or PEASANT for a revolt
+    defender: int | None = None  # a seat, or None for a neutral province
+    origin: str | None = None
+    action: str | None = None    # the action that caused it (a revolt: rice or tax, or "")
+    unrest: int = 0
+    held: tuple[int, ...] = NO_CUBES
+    thrown: tuple[int, ...] = NO_CUBES
+    extras: tuple[tuple[str, int], ...] = ()
+    seed: bytes | None = None
+    settled: bool = False        # the tower has spoken: what came out lies in the tray
+
+
+@dataclass(frozen=True)
+class WinterProgress:
+    """R-WINTER-1...3: players in autumn turn order, each one's drawn revolts in order."""
+    idx: int = 0
+    revolts: tuple[str, ...] = ()
+    extra: int = 0
+    shortage: int = 0
+    count: int = 0
+    drawn: bool = False
+    ordered: bool = False
+
+
+_RECORDS = {"Plan": Plan, "DraftProgress": DraftProgress, "RoundProgress": RoundProgress,
+            "Battle": Battle, "WinterProgress": WinterProgress}
+
+
+# ----------------------------------------------------------------------------- mutable parts
 
 class ProvinceState:
     __slots__ = ("owner", "armies", "buildings", "unrest")
@@ -83,7 +193,7 @@ class PlayerState:
         self.supply = ARMIES_PER_PLAYER
         self.special: str | None = None     # special card held this round
         self.position: int | None = None    # turn-order position 1-5 this round
-        self.plan: SubmitPlan | None = None  # locked plan this round (secret until all lock)
+        self.plan: Plan | None = None       # locked plan this round
         self.bid_paid = 0
         self.groups: tuple[int, ...] = ()   # draft army groups not yet placed
 
@@ -94,12 +204,8 @@ class PlayerState:
         p.bid_paid, p.groups = self.bid_paid, self.groups
         return p
 
-    def to_wire(self) -> list:
-        plan = None
-        if self.plan is not None:
-            plan = [list(self.plan.actions), self.plan.bid]
-        return [self.money, self.rice, self.score, self.supply, self.special, self.position,
-                plan, self.bid_paid, list(self.groups)]
+    _WIRE = ("money", "rice", "score", "supply", "special", "position", "plan", "bid_paid",
+             "groups")
 
 
 class State:
@@ -108,7 +214,7 @@ class State:
     __slots__ = ("config", "provinces", "players", "peasant_supply", "tray", "tower",
                  "year", "season", "stage", "decision", "event_deck", "year_events",
                  "current_event", "action_row", "hidden_actions", "specials_row",
-                 "turn_order", "ranking", "cursor", "battle", "draft", "winter",
+                 "turn_order", "ranking", "round", "battle", "draft", "winter",
                  "winners", "chance_count")
 
     def copy(self) -> "State":
@@ -129,10 +235,7 @@ class State:
         s.specials_row = list(self.specials_row)
         s.turn_order = list(self.turn_order)
         s.ranking = list(self.ranking)
-        s.cursor = _deep(self.cursor)
-        s.battle = _deep(self.battle)
-        s.draft = _deep(self.draft)
-        s.winter = _deep(self.winter)
+        s.round, s.battle, s.draft, s.winter = self.round, self.battle, self.draft, self.winter
         s.winners = list(self.winners)
         s.chance_count = self.chance_count
         return s
@@ -148,20 +251,9 @@ class State:
     def buildings_left(self, kind: str) -> int:
         return BUILDING_STOCK[kind] - sum(kind in p.buildings for p in self.provinces.values())
 
-    def in_play(self, name: str) -> bool:
-        return name in self.provinces
-
-    def cubes_of(self, colour: int) -> dict[str, int]:
-        """Where one colour's cubes are (for R-COMP-6 checks)."""
-        on_board = 0
-        if colour != PEASANT:
-            on_board = sum(p.armies for p in self.provinces.values() if p.owner == colour)
-        supply = self.peasant_supply if colour == PEASANT else self.players[colour].supply
-        held = 0
-        if self.battle:
-            held = self.battle.get("held", {}).get(colour, 0)
-        return {"supply": supply, "board": on_board, "tower": self.tower.counts().get(colour, 0),
-                "tray": self.tray[colour], "held": held}
+    def held(self) -> tuple[int, ...]:
+        """Cubes in hand on their way into the tower (R-COMP-6 counts them)."""
+        return self.battle.held if self.battle is not None else NO_CUBES
 
     # -- wire form -------------------------------------------------------------------
     def to_wire(self) -> dict[str, Any]:
@@ -169,7 +261,8 @@ class State:
         return {
             "config": [self.config.players, self.config.side, self.config.setup],
             "provinces": [[n, *self.provinces[n].to_wire()] for n in sorted(self.provinces)],
-            "players": [p.to_wire() for p in self.players],
+            "players": [[_record_wire(getattr(p, f)) for f in PlayerState._WIRE]
+                        for p in self.players],
             "peasant_supply": self.peasant_supply,
             "tray": list(self.tray),
             "tower": self.tower.to_wire(),
@@ -180,8 +273,8 @@ class State:
             "action_row": list(self.action_row), "hidden_actions": list(self.hidden_actions),
             "specials_row": list(self.specials_row),
             "turn_order": list(self.turn_order), "ranking": list(self.ranking),
-            "cursor": _canon(self.cursor), "battle": _canon(self.battle),
-            "draft": _canon(self.draft), "winter": _canon(self.winter),
+            "round": _record_wire(self.round), "battle": _record_wire(self.battle),
+            "draft": _record_wire(self.draft), "winter": _record_wire(self.winter),
             "winners": list(self.winners), "chance_count": self.chance_count,
         }
 
@@ -194,14 +287,11 @@ class State:
             s.provinces[name] = ProvinceState(owner, armies, tuple(buildings), unrest)
         s.players = []
         for row in w["players"]:
-            p = PlayerState(row[0])
-            p.rice, p.score, p.supply, p.special, p.position = row[1:6]
-            plan = row[6]
-            p.plan = None
-            p.bid_paid, p.groups = row[7], tuple(row[8])
+            p = PlayerState.__new__(PlayerState)
+            for name, value in zip(PlayerState._WIRE, row, strict=True):
+                setattr(p, name, _record_unwire(value))
+            p.groups = tuple(p.groups)
             s.players.append(p)
-            if plan is not None:
-                p.plan = SubmitPlan(len(s.players) - 1, tuple(plan[0]), plan[1])
         s.peasant_supply = w["peasant_supply"]
         s.tray = list(w["tray"])
         s.tower = TowerContents.from_wire(w["tower"])
@@ -213,20 +303,29 @@ class State:
         s.action_row, s.hidden_actions = list(w["action_row"]), list(w["hidden_actions"])
         s.specials_row = list(w["specials_row"])
         s.turn_order, s.ranking = list(w["turn_order"]), list(w["ranking"])
-        s.cursor = _uncanon(w["cursor"])
-        s.battle, s.draft, s.winter = (_uncanon(w["battle"]), _uncanon(w["draft"]),
-                                       _uncanon(w["winter"]))
+        s.round, s.battle = _record_unwire(w["round"]), _record_unwire(w["battle"])
+        s.draft, s.winter = _record_unwire(w["draft"]), _record_unwire(w["winter"])
         s.winners = list(w["winners"])
         s.chance_count = w["chance_count"]
         return s
 
 
-def _deep(value: Any) -> Any:
-    """Copy nested dicts/lists of plain values (the small sub-states)."""
-    if isinstance(value, dict):
-        return {k: _deep(v) for k, v in value.items()}
+def _record_wire(value: Any) -> Any:
+    """A progress record as ["@Name", field values...]; tuples as lists."""
+    if type(value).__name__ in _RECORDS and hasattr(value, "__dataclass_fields__"):
+        return ["@" + type(value).__name__,
+                *[_record_wire(getattr(value, f.name)) for f in fields(value)]]
+    if isinstance(value, (list, tuple)):
+        return [_record_wire(v) for v in value]
+    return value
+
+
+def _record_unwire(value: Any) -> Any:
     if isinstance(value, list):
-        return [_deep(v) for v in value]
+        if value and isinstance(value[0], str) and value[0].startswith("@"):
+            record = _RECORDS[value[0][1:]]
+            return record(*[_record_unwire(v) for v in value[1:]])
+        return tuple(_record_unwire(v) for v in value)
     return value
 
 
@@ -261,7 +360,7 @@ def decode_state(data: bytes) -> State:
         wire = msgpack.unpackb(data, raw=False, strict_map_key=False)
         return State.from_wire(wire)
     except Exception as exc:  # any structural fault in untrusted bytes
-        raise ValueError(f"not a valid encoded game state: {exc!r}") from exc
+        raise ValueError(f"not a valid encoded game state: {exc}") from exc
 
 
 def state_hash(state: State) -> str:
@@ -273,9 +372,9 @@ def colour_name(code: int) -> int | str:
     return "peasant" if code == PEASANT else code
 
 
-def colour_map(counts: dict[int, int] | list[int]) -> dict[str, int]:
+def colour_map(counts: dict[int, int] | list[int] | tuple[int, ...]) -> dict[str, int]:
     """{colour: n} for the log, canonical order, zero entries kept out."""
-    items = enumerate(counts) if isinstance(counts, list) else sorted(counts.items())
+    items = sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)
     return {str(colour_name(c)): n for c, n in items if n}
 
 
@@ -314,7 +413,8 @@ def public_state(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["ACTIONS", "BUILDINGS", "COLOURS", "Decision", "EMPTY_TOWER", "GameConfig",
-           "PEASANT", "PlayerState", "ProvinceState", "SEASONS", "SPECIALS", "State",
-           "colour_map", "colour_name", "decode_state", "encode_state", "public_state",
-           "state_hash"]
+__all__ = ["ACTIONS", "BID", "BUILDINGS", "Battle", "COLOURS", "Decision", "DraftProgress",
+           "EMPTY_TOWER", "GameConfig", "NO_CUBES", "PEASANT", "PLAN_FIELDS", "Plan",
+           "PlayerState", "ProvinceState", "RoundProgress", "SEASONS", "SPECIALS", "State",
+           "WinterProgress", "colour_map", "colour_name", "decode_state", "encode_state",
+           "public_state", "state_hash"]

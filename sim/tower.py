@@ -468,3 +468,19 @@ def self_test_digest() -> str:
     h.update(digest_of(fill).encode())
     h.update(digest_of(battle).encode())
     return h.hexdigest()
+
+
+def settle(decision) -> "TowerSettled":
+    """The outcome of the drop a `tower` decision waits for, computed with the physics.
+
+    The decision's detail holds everything the drop depends on: the contents before, the
+    cubes thrown (per colour) and the seed. A local game answers with this at once; peers
+    each compute it and agree on it (net).
+    """
+    from sim.commands import TowerSettled
+    detail = decision.detail
+    before = TowerContents.from_wire(detail["before"])
+    thrown = {c: n for c, n in enumerate(detail["thrown"]) if n}
+    result = drop(before, thrown, bytes(detail["seed"]))
+    out = tuple((c, n) for c, n in sorted(result.out.items()) if n)
+    return TowerSettled(out, result.contents)

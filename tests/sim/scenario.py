@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 from typing import Callable, Iterable
 
-from sim import bots, game
-from sim.commands import (ACTIONS, Chance, ChooseMove, Command, IllegalCommand, OrderRevolts,
-                          PickSpecial, SubmitPlan)
+from sim import bots, game, tower
+from sim.commands import (ACTIONS, PLAN_FIELDS, Chance, ChooseMove, Command, IllegalCommand,
+                          OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.game import GameConfig, apply, new_game, pending, state_hash
 from sim.invariants import violations
-from sim.state import COLOURS, PEASANT, Decision, State
-from sim.tower import Cube, DropResult, TowerContents
+from sim.state import COLOURS, PEASANT, Decision, Plan, RoundProgress, State
+from sim.tower import Cube, TowerContents
 
 
 def seed(label: str | int) -> bytes:
@@ -52,6 +52,8 @@ def drive(state: State, until: Callable[[State], bool], label: str = "d", bot: s
             raise AssertionError("game ended before the scenario point was reached")
         if d.kind == "chance":
             cmd: Command = chance(f"{label}/{n}")
+        elif d.kind == "tower":
+            cmd = tower.settle(d)
         else:
             cmd = bots.choose(state, d.seats[0], bot, seed(f"{label}/bot/{n}"))
         state, ev = apply(state, cmd)
@@ -140,7 +142,9 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
     specials = specials or {}
     for seat in range(n):
         p = s.players[seat]
-        p.plan = plans.get(seat, SubmitPlan(seat, (None,) * 10, 0))
+        given = plans.get(seat, SubmitPlan(seat, (None,) * 10, 0))
+        p.plan = Plan(tuple(given.actions), given.bid, (True,) * len(PLAN_FIELDS),
+                      (False,) * len(PLAN_FIELDS), tuple(s.cards_of(seat)), p.money)
         p.position = order.index(seat) + 1
         p.special = specials.get(seat)
         p.bid_paid = 0
@@ -152,7 +156,7 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
     s.action_row = list(actions or ACTIONS)
     s.hidden_actions = [a for a in ACTIONS if a not in s.action_row]
     s.stage = "exec"
-    s.cursor = {"changed": [], "slot": 0, "turn": 0, "step": "reveal", "pick": n}
+    s.round = RoundProgress(pick=n, pick_order=tuple(order), step="start")
     s.decision = Decision("chance", (), "exec-scenario")
     events: list = []
     game._advance(s, events)
@@ -160,17 +164,28 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
 
 
 def answer(state: State, moves: dict | None = None, label: str = "ans",
-           until: Callable[[State], bool] | None = None, events: list | None = None) -> State:
-    """Continue a scenario: chance by label, moves from `moves` {(seat, from): (target, count)}.
+           until: Callable[[State], bool] | None = None, events: list | None = None,
+           tower_out: dict[int, int] | list[dict[int, int]] | None = None) -> State:
+    """Continue a scenario: chance by label, moves from `moves` {(seat, from): (target, count)},
+    tower drops by the physics or, with `tower_out`, by a stated outcome (one for every
+    drop, or a list used in turn).
 
     Stops at the first decision it has no answer for, or when `until` holds.
     """
     moves = moves or {}
+    outs = list(tower_out) if isinstance(tower_out, list) else None
     for n in range(500):
         if until and until(state):
             return state
         d = pending(state)
-        if d.kind == "chance":
+        if d.kind == "tower":
+            if outs is not None:
+                cmd = stated(state, outs.pop(0)) if outs else tower.settle(d)
+            elif tower_out is not None:
+                cmd = stated(state, tower_out)
+            else:
+                cmd = tower.settle(d)
+        elif d.kind == "chance":
             cmd: Command = chance(f"{label}/{n}")
         elif d.kind == "move" and (d.seats[0], d.detail["from"]) in moves:
             target, count = moves[(d.seats[0], d.detail["from"])]
@@ -198,33 +213,45 @@ def expect_illegal(state: State, command: Command, rule: str) -> IllegalCommand:
     before = state_hash(state)
     with pytest.raises(IllegalCommand) as info:
         apply(state, command)
-    assert rule in str(info.value), f"{info.value} does not name {rule}"
-    assert info.value.rule == rule
+    assert info.value.rule == rule, f"{info.value} is refused under {info.value.rule}, not {rule}"
+    assert "R-" not in str(info.value), f"a player reads a rule id: {info.value}"
     assert state_hash(state) == before
     return info.value
 
 
 # ----------------------------------------------------------------------------- tower control
 
-def fake_drop(out: dict[int, int]) -> Callable:
-    """A stand-in for `sim.tower.drop` whose tray result is `out` {colour: n}.
+def stated(state: State, out: dict[int, int]) -> TowerSettled:
+    """The pending drop's outcome stated directly: `out` {colour: n} comes out, everything
+    else that went in stays inside (placeholder poses), so cubes stay conserved (R-COMP-6)."""
+    counts = dict(state.tower.counts())
+    for c, n in enumerate(state.battle.held):
+        counts[c] = counts.get(c, 0) + n
+    for c, n in out.items():
+        counts[c] = counts.get(c, 0) - n
+        assert counts[c] >= 0, f"stated drop: {n} of colour {c} cannot come out"
+    cubes = []
+    for c in sorted(counts):
+        cubes += [Cube(c, 100 + 50 * i, 100, 0) for i in range(counts[c])]
+    return TowerSettled(tuple((c, n) for c, n in sorted(out.items()) if n),
+                        TowerContents(tuple(cubes)))
 
-    The new contents are the old ones plus the thrown cubes minus `out`, so cubes stay
-    conserved (R-COMP-6); the poses are placeholders.
-    """
-    def drop(contents: TowerContents, thrown, seed_bytes, record=False):
-        counts = dict(contents.counts())
-        for c, n in thrown.items():
-            counts[int(c)] = counts.get(int(c), 0) + n
-        for c, n in out.items():
-            counts[c] = counts.get(c, 0) - n
-            assert counts[c] >= 0, f"fake drop: {n} of colour {c} cannot come out"
-        cubes = []
-        for c in sorted(counts):
-            cubes += [Cube(c, 100 + 50 * i, 100, 0) for i in range(counts[c])]
-        return DropResult(out={c: n for c, n in out.items() if n},
-                          contents=TowerContents(tuple(cubes)), steps=0, recording=None)
-    return drop
+
+def drop(state: State, out: dict[int, int], label: str = "drop") -> tuple[State, list]:
+    """The pending drop: its seed by chance, then `out` as its stated outcome."""
+    state, events = apply(state, chance(label))
+    assert pending(state).kind == "tower", pending(state)
+    state, more = apply(state, stated(state, out))
+    return state, events + more
+
+
+def held(state: State) -> dict[int, int]:
+    """Cubes in hand for the coming drop, {colour: n} without zeros."""
+    return {c: n for c, n in enumerate(state.battle.held) if n}
+
+
+def extras(state: State) -> dict[str, int]:
+    return dict(state.battle.extras)
 
 
 def tray(**counts: int) -> list[int]:
@@ -236,7 +263,7 @@ def tray(**counts: int) -> list[int]:
 
 
 __all__ = ["answer", "at_plan", "begin_exec", "chance", "clean", "clear_owner", "drive",
-           "expect_illegal", "fake_drop", "feed_chance", "full_plan", "kind_is", "of",
+           "drop", "expect_illegal", "extras", "held", "stated", "feed_chance", "full_plan", "kind_is", "of",
            "place", "plan", "seed", "start", "tray", "OrderRevolts", "PickSpecial"]
 
 
@@ -260,6 +287,8 @@ def played(players: int = 4, side: str = "sun", setup: str = "beginner",
             d = pending(state)
             if d.kind == "chance":
                 cmd: Command = chance(f"{label}/{n}")
+            elif d.kind == "tower":
+                cmd = tower.settle(d)
             else:
                 cmd = bots.choose(state, d.seats[0], "heuristic", seed(f"{label}/bot/{n}"))
             state, ev = apply(state, cmd)
@@ -280,7 +309,7 @@ def begin_winter(state: State, leftover: int, order: list[int] | None = None, ye
     s.year_events = [leftover]
     s.current_event = None
     s.action_row, s.hidden_actions, s.specials_row = [None] * 10, [], []
-    s.cursor, s.winter = {}, {}
+    s.round, s.winter = None, None
     for seat, p in enumerate(s.players):
         p.plan, p.special, p.position, p.bid_paid = None, None, None, 0
         if rice is not None:

@@ -5,11 +5,12 @@ from sim.battle import count_battle
 from sim.board import board
 from sim.commands import ChooseMove, OrderRevolts
 from sim.game import apply, pending
-from sim.rules import tax_yield
+from sim.rules.actions import tax_yield
 from sim.state import PEASANT
 
+from tests.sim.scenario import extras, held  # noqa: F401
 from tests.sim.scenario import (at_plan, begin_exec, begin_winter, chance, clean, clear_owner,
-                                fake_drop, of, place, plan, tray)
+                                drop, of, place, plan, tray)
 
 BLUE, YELLOW = 0, 1
 
@@ -31,17 +32,16 @@ def test_E_2_R_BATTLE_6_count_blue_beats_yellow_in_kozuke():
     assert o.tray_after == (0,) * 6
 
 
-def test_E_2_R_BATTLE_6_end_to_end_blue_takes_kozuke(monkeypatch):
+def test_E_2_R_BATTLE_6_end_to_end_blue_takes_kozuke():
     s = at_plan()
     place(s, "Shinano", BLUE, 6)
     place(s, "Kozuke", YELLOW, 3)
     s2, _ = begin_exec(s, {BLUE: plan(BLUE, battle_a="Shinano")})
     s3, _ = apply(s2, ChooseMove(BLUE, "Kozuke", 4))
-    assert s3.battle["held"] == {BLUE: 4, YELLOW: 3}
-    monkeypatch.setattr(game.tower, "drop", fake_drop({BLUE: 3, YELLOW: 1, PEASANT: 1}))
+    assert held(s3) == {BLUE: 4, YELLOW: 3}
     supply = [p.supply for p in s3.players]
     peasants = s3.peasant_supply
-    s4, events = apply(s3, chance("e2"))
+    s4, events = drop(s3, {BLUE: 3, YELLOW: 1, PEASANT: 1}, "e2")
     b = of(events, "BattleResolved")[0]
     assert (b["attacker_count"], b["defender_count"], b["result"]) == (3, 2, "attacker")
     k = s4.provinces["Kozuke"]
@@ -68,7 +68,7 @@ def test_E_3_R_WINTER_2_nine_provinces_six_rice_two_revolts_with_two_extra_peasa
     drawn = s3.winter["revolts"]
     s4, _ = apply(s3, OrderRevolts(1, tuple(drawn)))
     # each revolt: 2 extra peasants + 1 per unrest marker there
-    assert s4.battle["held"][PEASANT] == 2 + s.provinces[drawn[0]].unrest
+    assert held(s4)[PEASANT] == 2 + s.provinces[drawn[0]].unrest
 
 
 def test_E_4_R_BATTLE_4_kai_with_one_unrest_marker_revolts_with_three_peasants():
@@ -81,12 +81,12 @@ def test_E_4_R_BATTLE_4_kai_with_one_unrest_marker_revolts_with_three_peasants()
         s3, events = apply(s2, chance(f"e4/{label}"))
         if s3.battle.get("province") == "Kai":
             break
-    assert s3.battle["province"] == "Kai"
+    assert s3.battle.province == "Kai"
     assert of(events, "Shortage")[0]["shortage"] == 2
-    assert s3.battle["held"] == {3: 5, PEASANT: 2 + 1}
+    assert held(s3) == {3: 5, PEASANT: 2 + 1}
 
 
-def test_E_5_R_EXEC_7_R_BATTLE_8_tax_in_mikawa_with_two_unrest_owner_wins(monkeypatch):
+def test_E_5_R_EXEC_7_R_BATTLE_8_tax_in_mikawa_with_two_unrest_owner_wins():
     s = at_plan()
     owner = s.provinces["Mikawa"].owner
     place(s, "Mikawa", owner, 4, unrest=2)
@@ -95,10 +95,9 @@ def test_E_5_R_EXEC_7_R_BATTLE_8_tax_in_mikawa_with_two_unrest_owner_wins(monkey
     s2, _ = begin_exec(s, {owner: plan(owner, tax="Mikawa")})
     d = pending(s2)
     assert (d.kind, d.purpose, d.detail["province"]) == ("chance", "tower", "Mikawa")
-    assert s2.battle["held"] == {owner: 4, PEASANT: 2, 2: 1}
-    monkeypatch.setattr(game.tower, "drop", fake_drop({owner: 4, PEASANT: 2}))
+    assert held(s2) == {owner: 4, PEASANT: 2, 2: 1}
     money = s2.players[owner].money
-    s3, events = apply(s2, chance("e5"))
+    s3, events = drop(s2, {owner: 4, PEASANT: 2}, "e5")
     b = of(events, "BattleResolved")[0]
     assert (b["kind"], b["result"], b["attacker_count"], b["defender_count"]) == (
         "revolt", "defender", 2, 4)

@@ -111,7 +111,7 @@ def test_R_SETUP_5_illegal_draft_place(states, armies):
 def test_R_SETUP_5_draft_take_from_an_empty_deck_is_refused():
     s = drive(start(3, "sun", "draft"), kind_is("draft_take"), label="x")
     s = s.copy()
-    s.draft["unknown"], s.draft["bottom"] = [], []
+    s.draft.unknown, s.draft.bottom = [], []
     expect_illegal(s, DraftTake(pending(s).seats[0], "deck"), "R-SETUP-5")
 
 

@@ -14,8 +14,9 @@ from sim.commands import ChooseMove
 from sim.game import apply, pending, state_hash
 from sim.state import PEASANT
 
+from tests.sim.scenario import extras, held  # noqa: F401
 from tests.sim.scenario import (answer, at_plan, begin_exec, chance, clean, clear_owner,
-                                fake_drop, of, place, plan, tray)
+                                drop, of, place, plan, tray)
 
 P = PEASANT
 
@@ -109,7 +110,7 @@ def test_R_BATTLE_1_tray_cubes_join_the_drop_and_the_tower_keeps_cubes():
     s.peasant_supply -= 1
     s.tray = tray(s2=2, peasant=1)
     s2 = _attack(s)
-    assert s2.battle["held"] == {0: 4, 1: 3, 2: 2, P: 1} and s2.tray == [0] * 6
+    assert held(s2) == {0: 4, 1: 3, 2: 2, P: 1} and s2.tray == [0] * 6
     events = []
     s3 = answer(s2, events=events, until=lambda st: not st.battle)
     drop = of(events, "TowerDropped")[0]
@@ -133,12 +134,12 @@ def test_R_BATTLE_1_the_drop_waits_for_chance_and_is_deterministic_from_the_seed
 
 def test_R_BATTLE_2_cubes_thrown_in_a_player_battle_and_a_neutral_one():
     s2 = _attack(at_plan(), count=2)
-    assert s2.battle["held"] == {0: 2, 1: 3}
+    assert held(s2) == {0: 2, 1: 3}
     s = at_plan()
     place(s, "Shinano", 0, 6)
     s2, _ = begin_exec(s, {0: plan(0, battle_a="Shinano")})
     s3, _ = apply(s2, ChooseMove(0, "Echigo", 5))
-    assert s3.battle["held"] == {0: 5, P: 1} and s3.peasant_supply == s2.peasant_supply - 1
+    assert held(s3) == {0: 5, P: 1} and s3.peasant_supply == s2.peasant_supply - 1
 
 
 def test_R_BATTLE_4_revolt_throws_owner_armies_a_peasant_per_marker_and_the_tray():
@@ -147,14 +148,13 @@ def test_R_BATTLE_4_revolt_throws_owner_armies_a_peasant_per_marker_and_the_tray
     s.players[1].supply -= 1
     s.tray = tray(s1=1)
     s2, _ = begin_exec(s, {0: plan(0, tax="Kaga")})
-    assert s2.battle["kind"] == "revolt"
-    assert s2.battle["held"] == {0: 4, 1: 1, P: 3} and s2.provinces["Kaga"].armies == 0
+    assert s2.battle.kind == "revolt"
+    assert held(s2) == {0: 4, 1: 1, P: 3} and s2.provinces["Kaga"].armies == 0
 
 
-def test_R_BATTLE_6_end_to_end_defender_keeps_the_province(monkeypatch):
+def test_R_BATTLE_6_end_to_end_defender_keeps_the_province():
     s2 = _attack(at_plan())
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 1, 1: 2, P: 1}))
-    s3, events = apply(s2, chance("b"))
+    s3, events = drop(s2, {0: 1, 1: 2, P: 1}, "b")
     k = s3.provinces["Kozuke"]
     assert of(events, "BattleResolved")[0]["result"] == "defender"
     # defender counted 3 (2 + peasant), attacker 1: the peasant is lost first
@@ -162,12 +162,11 @@ def test_R_BATTLE_6_end_to_end_defender_keeps_the_province(monkeypatch):
     clean(s3)
 
 
-def test_R_BATTLE_7_end_to_end_draw_makes_the_province_neutral(monkeypatch):
+def test_R_BATTLE_7_end_to_end_draw_makes_the_province_neutral():
     s2 = _attack(at_plan(), buildings=("palace", "temple"))
     s2.provinces["Kozuke"].unrest = 1
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 2, 1: 2}))
     supply = [p.supply for p in s2.players]
-    s3, events = apply(s2, chance("b"))
+    s3, events = drop(s2, {0: 2, 1: 2}, "b")
     assert of(events, "BattleResolved")[0]["result"] == "draw"
     k = s3.provinces["Kozuke"]
     assert (k.owner, k.armies, k.buildings, k.unrest) == (None, 0, (), 0)
@@ -190,14 +189,13 @@ def test_R_BATTLE_9_defending_province_is_empty_during_the_drop():
     clean(s3)
 
 
-def test_R_BATTLE_10_a_player_without_provinces_stays_in_the_game(monkeypatch):
+def test_R_BATTLE_10_a_player_without_provinces_stays_in_the_game():
     s = at_plan()
     clear_owner(s, 3, keep=["Mikawa"])
     place(s, "Shinano", 0, 6)
     s2, _ = begin_exec(s, {0: plan(0, battle_a="Shinano")})
     s3, _ = apply(s2, ChooseMove(0, "Mikawa", 5))
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 4}))
-    s4, _ = apply(s3, chance("b"))
+    s4, _ = drop(s3, {0: 4}, "b")
     assert s4.cards_of(3) == [] and s4.provinces["Mikawa"].owner == 0
     s5 = answer(s4)
     assert pending(s5).kind == "plan" and 3 in pending(s5).seats

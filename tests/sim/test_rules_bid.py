@@ -6,8 +6,12 @@ from sim import game
 from sim.board import board
 from sim.commands import ChooseMove, PickSpecial
 from sim.game import apply, pending
-from sim.rules import EVENT_RICE_LOSS, rice_yield, tax_yield
+from sim.rules.actions import rice_yield, tax_yield
+from sim.cards import cards
 
+EVENT_RICE_LOSS = {n: e.rice_loss for n, e in cards().events.items()}
+
+from tests.sim.scenario import extras, held  # noqa: F401
 from tests.sim.scenario import (at_plan, begin_exec, begin_winter, chance, clean,
                                 expect_illegal, full_plan, of, place, plan, played)
 
@@ -46,9 +50,9 @@ def _neutral_attack(event):
 
 def test_R_EVENT_1_event_3_neutral_province_throws_two_peasants():
     s2, s3 = _neutral_attack(3)
-    assert s3.battle["held"] == {0: 3, 5: 2} and s3.peasant_supply == s2.peasant_supply - 2
+    assert held(s3) == {0: 3, 5: 2} and s3.peasant_supply == s2.peasant_supply - 2
     _, s3 = _neutral_attack(7)
-    assert s3.battle["held"] == {0: 3, 5: 1}
+    assert held(s3) == {0: 3, 5: 1}
 
 
 @pytest.mark.parametrize("event", [4, 5])
@@ -58,12 +62,12 @@ def test_R_EVENT_1_events_4_5_palace_province_defender_adds_an_army(event):
     place(s, "Kozuke", 1, 3, buildings=("palace",))
     s2, _ = begin_exec(s, {0: plan(0, battle_a="Shinano")}, event=event)
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
-    assert s3.battle["held"] == {0: 4, 1: 4} and s3.battle["extras"] == {"palace_event": 1}
+    assert held(s3) == {0: 4, 1: 4} and extras(s3) == {"palace_event": 1}
     assert s3.players[1].supply == s2.players[1].supply - 1
     place(s, "Kozuke", 1, 3)  # no palace: no extra
     s2, _ = begin_exec(s, {0: plan(0, battle_a="Shinano")}, event=event)
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
-    assert s3.battle["held"] == {0: 4, 1: 3}
+    assert held(s3) == {0: 4, 1: 3}
 
 
 @pytest.mark.parametrize("event", [6, 9])

@@ -7,7 +7,7 @@ from sim.board import board
 from sim.commands import ACTIONS, ChooseMove
 from sim.game import apply, pending, public_state
 
-from tests.sim.scenario import (answer, at_plan, begin_exec, clean, expect_illegal, fake_drop,
+from tests.sim.scenario import (answer, at_plan, begin_exec, clean, drop, expect_illegal,
                                 of, place, plan)
 
 
@@ -76,7 +76,7 @@ def test_R_EXEC_3_no_legal_move_lapses_the_battle():
     assert of(events, "ActionLapsed")[0]["reason"] == "Izu has no province it may enter"
 
 
-def _conquer_kozuke(monkeypatch):
+def _conquer_kozuke():
     """E-2's battle: seat 0 takes seat 1's Kozuke in slot 1; seat 1 planned tax there."""
     s = at_plan()
     place(s, "Shinano", 0, 6)
@@ -85,23 +85,21 @@ def _conquer_kozuke(monkeypatch):
     plans = {0: plan(0, battle_a="Shinano"),
              1: plan(1, tax="Kozuke", battle_b="Shimotsuke")}
     s2, _ = begin_exec(s, plans, actions=row("battle_a", "battle_b", "tax"))
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 3, 1: 1, 5: 1}))
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
-    s4, events = apply(s3, game.Chance(b"\1" * 32))
+    s4, events = drop(s3, {0: 3, 1: 1, 5: 1})
     return s4, events
 
 
-def test_R_EXEC_4_card_changes_hands_old_owner_action_lapses(monkeypatch):
-    s, events = _conquer_kozuke(monkeypatch)
+def test_R_EXEC_4_card_changes_hands_old_owner_action_lapses():
+    s, events = _conquer_kozuke()
     assert s.provinces["Kozuke"].owner == 0 and "Kozuke" in s.cards_of(0)
     assert "Kozuke" not in s.cards_of(1)
     # seat 1 recaptures with battle B; its planned tax in Kozuke still lapses
     assert pending(s).kind == "move" and pending(s).seats == (1,)
-    monkeypatch.setattr(game.tower, "drop", fake_drop({1: 2}))
     s, _ = apply(s, ChooseMove(1, "Kozuke", 4))
     money = s.players[1].money
     events = []
-    s = answer(s, events=events, until=lambda st: st.cursor.get("slot", 0) >= 3)
+    s = answer(s, events=events, until=lambda st: st.round.slot >= 3, tower_out={1: 2})
     assert s.provinces["Kozuke"].owner == 1
     lapse = [e for e in of(events, "ActionLapsed") if e["action"] == "tax"]
     assert lapse and lapse[0]["rule"] == "R-EXEC-4" and lapse[0]["seat"] == 1
@@ -131,14 +129,13 @@ def test_R_EXEC_6_R_EXEC_7_collect_without_unrest_gains_and_places_a_marker(acti
 
 
 @pytest.mark.parametrize("action", ["rice", "tax"])
-def test_R_EXEC_6_R_EXEC_7_revolt_first_owner_wins_then_collects(action, monkeypatch):
+def test_R_EXEC_6_R_EXEC_7_revolt_first_owner_wins_then_collects(action):
     s = at_plan()
     s.provinces["Kaga"].unrest = 1
     s2, _ = begin_exec(s, {0: plan(0, **{action: "Kaga"})})
     d = pending(s2)
     assert (d.kind, d.purpose, d.detail["reason"]) == ("chance", "tower", "revolt")
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 3, 5: 1}))
-    s3, events = apply(s2, game.Chance(b"\2" * 32))
+    s3, events = drop(s2, {0: 3, 5: 1})
     assert of(events, "BattleResolved")[0]["result"] == "defender"
     assert s3.provinces["Kaga"].owner == 0 and s3.provinces["Kaga"].armies == 2
     assert s3.provinces["Kaga"].unrest == 2
@@ -151,13 +148,12 @@ def test_R_EXEC_6_R_EXEC_7_revolt_first_owner_wins_then_collects(action, monkeyp
 
 
 @pytest.mark.parametrize("action", ["rice", "tax"])
-def test_R_EXEC_6_R_EXEC_7_revolt_lost_no_income(action, monkeypatch):
+def test_R_EXEC_6_R_EXEC_7_revolt_lost_no_income(action):
     s = at_plan()
     s.provinces["Kaga"].unrest = 1
     s.provinces["Kaga"].buildings = ("temple",)
     s2, _ = begin_exec(s, {0: plan(0, **{action: "Kaga"})})
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 1, 5: 2}))
-    s3, events = apply(s2, game.Chance(b"\2" * 32))
+    s3, events = drop(s2, {0: 1, 5: 2})
     assert of(events, "BattleResolved")[0]["result"] == "attacker"
     assert of(events, "ActionDone")[0]["revolt_lost"] is True
     k = s3.provinces["Kaga"]
@@ -218,7 +214,7 @@ def test_R_EXEC_10_battle_move_to_own_is_a_move_to_others_a_battle():
     battle, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
     assert (pending(battle).kind, pending(battle).purpose) == ("chance", "tower")
     neutral, _ = apply(s2, ChooseMove(0, "Echigo", 2))
-    assert neutral.battle["kind"] == "neutral"
+    assert neutral.battle.kind == "neutral"
 
 
 def test_R_EXEC_10_excluded_provinces_cannot_be_targeted():
@@ -237,7 +233,7 @@ def test_R_EXEC_11_sea_routes_count_as_borders():
     s2, _ = begin_exec(s, {0: plan(0, battle_a="Kaga")})
     assert "Tajima" in pending(s2).detail["targets"]
     s3, _ = apply(s2, ChooseMove(0, "Tajima", 1))
-    assert s3.battle["province"] == "Tajima"
+    assert s3.battle.province == "Tajima"
 
 
 def test_R_EXEC_12_no_limit_to_armies_in_a_province():
@@ -250,16 +246,15 @@ def test_R_EXEC_12_no_limit_to_armies_in_a_province():
     clean(s2)
 
 
-def test_R_EXEC_4_R_BATTLE_7_a_province_lost_to_a_draw_lapses_its_planned_action(monkeypatch):
+def test_R_EXEC_4_R_BATTLE_7_a_province_lost_to_a_draw_lapses_its_planned_action():
     s = at_plan()
     place(s, "Shinano", 0, 6)
     place(s, "Kozuke", 1, 3)
     plans = {0: plan(0, battle_a="Shinano"), 1: plan(1, deploy5="Kozuke")}
     s2, _ = begin_exec(s, plans, actions=row("battle_a", "deploy5"))
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 2))
-    monkeypatch.setattr(game.tower, "drop", fake_drop({0: 1, 1: 1}))
     events = []
-    s4 = answer(s3, events=events, until=lambda st: st.cursor.get("slot", 0) >= 2)
+    s4 = answer(s3, events=events, until=lambda st: st.round.slot >= 2, tower_out={0: 1, 1: 1})
     assert s4.provinces["Kozuke"].owner is None
     lapse = of(events, "ActionLapsed")
     assert [(e["seat"], e["action"], e["rule"]) for e in lapse] == [(1, "deploy5", "R-EXEC-4")]

@@ -3,10 +3,12 @@ R-PLAN."""
 
 from sim.board import board
 from sim.commands import ACTIONS, ChooseMove, SubmitPlan
-from sim.game import apply, pending, plan_problems, public_state, state_hash
-from sim.rules import deploy_count, rice_yield, tax_yield
+from sim.game import apply, pending, public_state, state_hash
+from sim.legal import plan_problems
+from sim.rules.actions import deploy_count, rice_yield, tax_yield
 from sim.state import SPECIALS
 
+from tests.sim.scenario import extras, held  # noqa: F401
 from tests.sim.scenario import (answer, at_plan, begin_exec, chance, clean, drive,
                                 expect_illegal, full_plan, kind_is, of, place, plan, played,
                                 start)
@@ -169,7 +171,7 @@ def test_R_SPECIAL_1_attack_card_throws_one_extra_attacker_army():
     supply = s2.players[0].supply
     s3, events = apply(s2, ChooseMove(0, "Kozuke", 4))
     assert s3.players[0].supply == supply - 1
-    assert s3.battle["held"][0] == 4 + 1 and s3.battle["extras"] == {"attack_card": 1}
+    assert held(s3)[0] == 4 + 1 and extras(s3) == {"attack_card": 1}
     s4 = answer(s3)
     battle = of(answer_events(s3), "BattleResolved")[0]
     assert battle["thrown"]["0"] == 5 and battle["attack_card"] == 1
@@ -192,7 +194,7 @@ def test_R_SPECIAL_1_attack_card_needs_an_army_in_supply():
     clean(s)
     s2, _ = begin_exec(s, {0: p}, specials={0: "attack"})
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
-    assert s3.battle["held"][0] == 4 and "attack_card" not in s3.battle["extras"]
+    assert held(s3)[0] == 4 and "attack_card" not in extras(s3)
 
 
 def test_R_SPECIAL_1_defence_card_throws_one_extra_defender_army():
@@ -200,15 +202,15 @@ def test_R_SPECIAL_1_defence_card_throws_one_extra_defender_army():
     p = _attack_setup(s)
     s2, _ = begin_exec(s, {0: p}, specials={1: "defence"})
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 4))
-    assert s3.battle["held"] == {0: 4, 1: 3 + 1}
-    assert s3.battle["extras"] == {"defence_card": 1}
+    assert held(s3) == {0: 4, 1: 3 + 1}
+    assert extras(s3) == {"defence_card": 1}
 
 
 def test_R_SPECIAL_1_defence_card_does_not_help_against_a_revolt():
     s = at_plan()
     s.provinces["Omi"].unrest = 1
     s2, _ = begin_exec(s, {0: plan(0, tax="Omi")}, specials={0: "defence"})
-    assert s2.battle["kind"] == "revolt" and s2.battle["held"] == {0: 3, 5: 1}
+    assert s2.battle.kind == "revolt" and held(s2) == {0: 3, 5: 1}
 
 
 def test_R_SPECIAL_2_unclaimed_special_cards_have_no_effect():
@@ -239,7 +241,7 @@ def test_R_PLAN_1_province_card_on_an_action_means_that_action_there():
     s = at_plan()
     assert plan_problems(s, full_plan(s, 0, 0, tax="Settsu")) == []
     bad = full_plan(s, 0, 0, tax="Kozuke")  # seat 1's card
-    assert plan_problems(s, bad)[0].startswith("R-PLAN-1: Kozuke is not one of seat 0")
+    assert plan_problems(s, bad)[0].rule == "R-PLAN-1" and "Kozuke" in plan_problems(s, bad)[0].text
     expect_illegal(s, bad, "R-PLAN-1")
     expect_illegal(s, SubmitPlan(0, ("Omi",) * 9, 0), "R-PLAN-1")
 
@@ -280,7 +282,7 @@ def test_R_PLAN_3_fields_left_empty_when_out_of_cards_behave_like_money():
         place(s, name, None)
     two = s.cards_of(0)
     assert plan_problems(s, plan(0, 1, tax=two[0], rice=two[1])) == []
-    assert plan_problems(s, plan(0, 1, tax=two[0]))[0].startswith("R-PLAN-3")
+    assert plan_problems(s, plan(0, 1, tax=two[0]))[0].rule == "R-PLAN-3"
     for name in two:
         place(s, name, None)
     assert plan_problems(s, plan(0, 1)) == []  # no province left: money only

@@ -6,7 +6,9 @@ from sim.board import board
 from sim.commands import ACTIONS, DraftPlace, DraftTake, IllegalCommand
 from sim.game import GameConfig, apply, new_game, pending, public_state, state_hash
 from sim.invariants import violations
-from sim.rules import EVENT_RICE_LOSS
+from sim.cards import cards
+
+EVENT_RICE_LOSS = {n: e.rice_loss for n, e in cards().events.items()}
 from sim.state import PEASANT, SPECIALS
 
 from tests.sim.scenario import (at_plan, begin_exec, chance, clean, drive, expect_illegal,
@@ -132,7 +134,7 @@ def test_R_SETUP_2_three_players_excluded_provinces_are_out_of_play():
     assert public_state(s)["provinces"]["Mutsu"]["excluded"] is True
     # no card: the draft deck holds only provinces in play
     d = start(3, "sun", "draft")
-    assert excluded.isdisjoint(d.draft["unknown"])
+    assert excluded.isdisjoint(d.draft.unknown)
 
 
 @pytest.mark.parametrize("players, money", [(3, 18), (4, 15), (5, 12)])
@@ -163,10 +165,10 @@ def test_R_SETUP_5_draft_turns_up_two_cards_by_chance_then_seat_0_takes_and_plac
     assert (pending(s).kind, pending(s).purpose) == ("chance", "draft")
     a, _ = apply(s, chance("draft-a"))
     b, _ = apply(s, chance("draft-a"))
-    assert a.draft["up"] == b.draft["up"] and None not in a.draft["up"]  # deterministic
+    assert a.draft.up == b.draft.up and None not in a.draft.up  # deterministic
     d = pending(a)
     assert d.kind == "draft_take" and d.seats == (0,) and d.detail["can_refresh"] is False
-    first = a.draft["up"][1]
+    first = a.draft.up[1]
     a, _ = apply(a, DraftTake(0, "up1"))
     assert pending(a).kind == "draft_place" and pending(a).detail["province"] == first
     a, events = apply(a, DraftPlace(0, 5))
@@ -175,19 +177,19 @@ def test_R_SETUP_5_draft_turns_up_two_cards_by_chance_then_seat_0_takes_and_plac
     # the taken face-up card is replaced from the deck (a chance draw), then seat 1 picks
     assert (pending(a).kind, pending(a).purpose) == ("chance", "draft")
     a, _ = apply(a, chance("draft-b"))
-    assert None not in a.draft["up"] and first not in a.draft["up"]
+    assert None not in a.draft.up and first not in a.draft.up
     assert pending(a).kind == "draft_take" and pending(a).seats == (1,)
 
 
 def test_R_SETUP_5_top_card_of_the_deck_is_a_chance_draw():
     s = feed_chance(start(4, "sun", "draft"))
-    up = list(s.draft["up"])
+    up = list(s.draft.up)
     s, _ = apply(s, DraftTake(0, "deck"))
     assert (pending(s).kind, pending(s).purpose) == ("chance", "draft")
     s1, _ = apply(s, chance("deck"))
     s2, _ = apply(s, chance("deck"))
-    assert s1.draft["taken"] == s2.draft["taken"] not in up
-    assert s1.draft["up"] == up  # face-up cards stay
+    assert s1.draft.taken == s2.draft.taken not in up
+    assert s1.draft.up == up  # face-up cards stay
     assert pending(s1).kind == "draft_place"
 
 
@@ -202,11 +204,11 @@ def test_R_SETUP_5_refresh_only_facing_the_same_two_cards_as_on_the_previous_pic
         s, _ = apply(s, DraftPlace(seat, 5))
         s = feed_chance(s, f"r{n}")
     assert pending(s).seats == (0,) and pending(s).detail["can_refresh"] is True
-    old = list(s.draft["up"])
+    old = list(s.draft.up)
     s, events = apply(s, DraftTake(0, "refresh"))
-    assert of(events, "DraftCardsRefreshed") and s.draft["bottom"][-2:] == old
+    assert of(events, "DraftCardsRefreshed") and s.draft.bottom[-2:] == old
     s = feed_chance(s, "new")
-    assert set(s.draft["up"]).isdisjoint(old)
+    assert set(s.draft.up).isdisjoint(old)
     assert pending(s).kind == "draft_take" and pending(s).detail["can_refresh"] is False
 
 

@@ -4,6 +4,7 @@ from sim.board import board
 from sim.commands import OrderRevolts
 from sim.game import apply, pending
 
+from tests.sim.scenario import extras, held  # noqa: F401
 from tests.sim.scenario import (answer, at_plan, begin_winter, chance, clean, clear_owner,
                                 drive, expect_illegal, of, place, start)
 
@@ -46,7 +47,7 @@ def test_R_WINTER_3_revolts_drawn_by_chance_from_the_players_cards_then_ordered(
     a2, events = apply(a, OrderRevolts(1, chosen))
     assert of(events, "RevoltsOrdered")[0]["order"] == list(chosen)
     assert pending(a2).detail == {"reason": "revolt", "province": chosen[0]}
-    assert a2.battle["held"][5] == 2 + a2.battle["unrest"]
+    assert held(a2)[5] == 2 + a2.battle.unrest
     done = []
     a3 = answer(a2, events=done, until=lambda st: st.stage != "winter")
     assert [e["province"] for e in of(done, "BattleResolved")] == list(chosen)

@@ -1,95 +1,27 @@
-"""Bots: pure functions of (state, seat, seed) -> command, so every peer can run a bot seat.
+"""The heuristic bot: plays like a sensible person.
 
-`random` makes uniformly random legal choices (a baseline). `heuristic` plays like a
-sensible person: it plans all ten actions, keeps rice for winter, taxes safe provinces,
-builds toward region majorities, reinforces threatened borders, attacks where it has the
-numbers and bids when a special card or an early turn is worth it.
+It plans all ten actions, keeps rice for winter, taxes safe provinces, builds toward
+region majorities, reinforces threatened borders, attacks where it has the numbers and
+bids when a special card or an early turn is worth it.
 """
 
 from __future__ import annotations
 
 from sim.board import board
+from sim.bots import random_bot
+from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
-from sim.commands import (ACTIONS, Command, ChooseMove, DraftPlace, DraftTake,
-                          OrderRevolts, PickSpecial, SubmitPlan)
-from sim.rules import (BATTLE_ACTIONS, BUILD_COST, DEPLOY_COST, MONEY_CARDS, plan_problems, rice_yield, tax_yield)
+from sim.commands import ACTIONS, ChooseMove, DraftTake, SubmitPlan
+from sim.legal import MONEY_CARDS, plan_problems, temple_protected
+from sim.rules.actions import rice_yield, tax_yield
 from sim.state import State
 
-BOT_NAMES = ("random", "heuristic")
+BATTLE_ACTIONS = tuple(a.name for a in card_facts().actions if a.kind == "battle")
 
 
-def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
-    """The bot's answer to the decision `seat` faces now."""
-    if bot not in BOT_NAMES:
-        raise ValueError(f"unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}")
-    rng = ChanceStream(seed)
-    d = state.decision
-    if seat not in d.seats:
-        raise ValueError(f"seat {seat} has no decision to make now ({d.kind})")
-    smart = bot == "heuristic"
-    if d.kind == "plan":
-        return (_heuristic_plan if smart else _random_plan)(state, seat, rng)
-    if d.kind == "draft_take":
-        return (_heuristic_draft_take if smart else _random_draft_take)(state, seat, rng)
-    if d.kind == "draft_place":
-        groups = d.detail["groups"]
-        return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
-    if d.kind == "special":
-        positions = d.detail["positions"]
-        if not smart:
-            return PickSpecial(seat, rng.choice(positions))
-        return PickSpecial(seat, _heuristic_special(state, seat, positions))
-    if d.kind == "move":
-        return (_heuristic_move if smart else _random_move)(state, seat, rng)
-    if d.kind == "revolt_order":
-        provinces = list(d.detail["provinces"])
-        if smart:  # strongest garrison first: its win keeps the tray small for the next
-            provinces.sort(key=lambda n: (-state.provinces[n].armies, n))
-            return OrderRevolts(seat, tuple(provinces))
-        return OrderRevolts(seat, tuple(rng.shuffle(provinces)))
-    raise ValueError(f"bots do not answer {d.kind} decisions")
+def _cost(action: str) -> int:
+    return card_facts().action[action].cost
 
-
-# ----------------------------------------------------------------------------- random
-
-def _random_plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
-    cards = rng.shuffle(state.cards_of(seat))
-    money = state.players[seat].money
-    bids: list[int | str] = [v for v in range(5) if v <= money]
-    if cards:
-        bids.append(cards[0])
-    bid = rng.choice(bids)
-    usable = [c for c in cards if c != bid]
-    money_left = MONEY_CARDS - (1 if isinstance(bid, int) else 0)
-    least = min(10 - money_left, len(usable))
-    count = least + rng.below(min(10, len(usable)) - least + 1)
-    fields = rng.sample(list(range(10)), count)
-    actions: list[str | None] = [None] * 10
-    for field, card in zip(fields, usable):
-        actions[field] = card
-    return SubmitPlan(seat, tuple(actions), bid)
-
-
-def _random_draft_take(state: State, seat: int, rng: ChanceStream) -> DraftTake:
-    d = state.decision.detail
-    options = [f"up{i}" for i in range(2) if d["up"][i] is not None]
-    if d["deck"]:
-        options.append("deck")
-    if d["can_refresh"]:
-        options.append("refresh")
-    return DraftTake(seat, rng.choice(options))
-
-
-def _random_move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:
-    d = state.decision.detail
-    targets = sorted(d["targets"])
-    if d["optional"] and rng.below(2) == 0:
-        return ChooseMove(seat, None, 0)
-    target = rng.choice(targets)
-    return ChooseMove(seat, target, 1 + rng.below(d["targets"][target]))
-
-
-# ----------------------------------------------------------------------------- heuristic
 
 def _neighbours(state: State, name: str) -> list[str]:
     return [n for n in board().neighbours[state.config.side][name] if n in state.provinces]
@@ -113,7 +45,7 @@ def _best_attack(state: State, seat: int, name: str, movable: int) -> tuple[floa
         p = state.provinces[n]
         if p.owner == seat:
             continue
-        if state.current_event in (6, 9) and "temple" in p.buildings:
+        if temple_protected(state, n):
             continue
         defence = p.armies + (1 if p.owner is None else 0) + (1 if "palace" in p.buildings else 0)
         margin = movable - defence
@@ -131,7 +63,7 @@ def _best_attack(state: State, seat: int, name: str, movable: int) -> tuple[floa
     return best
 
 
-def _heuristic_plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
+def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
     me = state.players[seat]
     cards = state.cards_of(seat)
     if not cards:
@@ -181,7 +113,7 @@ def _heuristic_plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
     for (action, name), value in ranked:
         if action in plan or name in used or value <= 0.5:
             continue
-        cost = BUILD_COST.get(action, DEPLOY_COST.get(action, 0))
+        cost = _cost(action)
         if spend + cost > budget:
             continue
         plan[action] = name
@@ -211,11 +143,11 @@ def _heuristic_plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
     actions = tuple(plan.get(a) for a in ACTIONS)
     cmd = SubmitPlan(seat, actions, bid)
     if plan_problems(state, cmd):  # never submit an illegal plan; fall back to random
-        return _random_plan(state, seat, rng)
+        return random_bot.plan(state, seat, rng)
     return cmd
 
 
-def _heuristic_special(state: State, seat: int, positions: list[int]) -> int:
+def special(state: State, seat: int, positions: list[int]) -> int:
     me = state.players[seat]
     plan = me.plan.action_map() if me.plan else {}
     worth = {"chest": 1.2 if plan.get("tax") else 0.0, "rice": 1.0 if plan.get("rice") else 0.0,
@@ -226,7 +158,7 @@ def _heuristic_special(state: State, seat: int, positions: list[int]) -> int:
     return max(positions, key=lambda pos: (worth[state.specials_row[pos - 1]] - 0.15 * pos, -pos))
 
 
-def _heuristic_move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:
+def move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:
     d = state.decision.detail
     origin, targets = d["from"], d["targets"]
     movable = state.provinces[origin].armies - 1
@@ -252,7 +184,7 @@ def _heuristic_move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:
     return ChooseMove(seat, target, targets[target])
 
 
-def _heuristic_draft_take(state: State, seat: int, rng: ChanceStream) -> DraftTake:
+def draft_take(state: State, seat: int, rng: ChanceStream) -> DraftTake:
     d = state.decision.detail
     b = board()
     mine = set(state.cards_of(seat))

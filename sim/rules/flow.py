@@ -1,0 +1,45 @@
+"""Small pieces every rule module uses: waiting for a decision, giving cubes back, and
+the two records of an action's outcome (done or lapsed).
+
+Why here: a stage either goes on (returns the next stage's name) or waits (returns a
+`Decision`); these helpers build the waits so every module spells them the same way.
+"""
+
+from __future__ import annotations
+
+from sim.state import PEASANT, Decision, State
+
+Events = list
+Next = str | Decision
+
+
+def wait_chance(purpose: str, **detail) -> Decision:
+    """Wait for a `Chance` seed: something random becomes public now."""
+    return Decision("chance", (), purpose, detail)
+
+
+def wait(kind: str, seats, purpose: str = "", **detail) -> Decision:
+    """Wait for one or several seats."""
+    return Decision(kind, tuple(seats), purpose, detail)
+
+
+def give_back(s: State, colour: int, n: int) -> None:
+    """Cubes go back to their owner's supply (peasants to the general supply)."""
+    if n == 0:
+        return
+    if colour == PEASANT:
+        s.peasant_supply += n
+    else:
+        s.players[colour].supply += n
+
+
+def lapse(events: Events, seat: int, action: str, province: str, rule: str, reason: str) -> None:
+    events.append({"event": "ActionLapsed", "seat": seat, "action": action,
+                   "province": province, "rule": rule, "reason": reason})
+
+
+def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
+         money: int = 0, rice: int = 0, armies: int = 0, **extra) -> None:
+    events.append({"event": "ActionDone", "seat": seat, "action": action, "province": province,
+                   "paid": paid, "money_gained": money, "rice_gained": rice,
+                   "armies_placed": armies, **extra})
