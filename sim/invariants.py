@@ -15,7 +15,7 @@ def violations(state: State) -> list[str]:
     problems: list[str] = []
     b = board()
     in_tower = state.tower.counts()
-    held = state.battle.get("held", {}) if state.battle else {}
+    held = dict(enumerate(state.held()))
     for seat, player in enumerate(state.players):
         on_board = sum(p.armies for p in state.provinces.values() if p.owner == seat)
         total = (player.supply + on_board + in_tower.get(seat, 0) + state.tray[seat]
@@ -53,6 +53,6 @@ def violations(state: State) -> list[str]:
         if p.owner is not None and not 0 <= p.owner < len(state.players):
             problems.append(f"{name}: owner {p.owner} is not a seat")
         if p.owner is not None and p.armies == 0 and not (
-                state.battle and state.battle.get("province") == name):
+                state.battle is not None and state.battle.province == name):
             problems.append(f"{name}: owned by seat {p.owner} with no army")
     return problems

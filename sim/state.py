@@ -251,6 +251,15 @@ class State:
     def buildings_left(self, kind: str) -> int:
         return BUILDING_STOCK[kind] - sum(kind in p.buildings for p in self.provinces.values())
 
+    def cubes_of(self, colour: int) -> dict[str, int]:
+        """Where one colour's cubes are (for R-COMP-6 checks)."""
+        on_board = 0
+        if colour != PEASANT:
+            on_board = sum(p.armies for p in self.provinces.values() if p.owner == colour)
+        supply = self.peasant_supply if colour == PEASANT else self.players[colour].supply
+        return {"supply": supply, "board": on_board, "tower": self.tower.counts().get(colour, 0),
+                "tray": self.tray[colour], "held": self.held()[colour]}
+
     def held(self) -> tuple[int, ...]:
         """Cubes in hand on their way into the tower (R-COMP-6 counts them)."""
         return self.battle.held if self.battle is not None else NO_CUBES

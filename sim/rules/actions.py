@@ -127,7 +127,7 @@ def start_action(s: State, seat: int, action: str, events: Events) -> Decision |
         elif action in prov.buildings:
             lapse(events, seat, action, name, "R-EXEC-3", f"{name} already has a {label}")
         elif len(prov.buildings) >= board().provinces[name].slots:
-            lapse(events, seat, action, name, "R-EXEC-3", f"{name} has no free building slot")
+            lapse(events, seat, action, name, "R-EXEC-3", f"{name} has no free slot")
         elif s.buildings_left(action) == 0:
             lapse(events, seat, action, name, "R-COMP-4", f"no {label} is left in the box")
         else:
@@ -153,7 +153,7 @@ def start_action(s: State, seat: int, action: str, events: Events) -> Decision |
             lapse(events, seat, action, name, "R-EXEC-3", f"cannot pay {_chests(card.cost)}")
         elif player.supply < count:
             lapse(events, seat, action, name, "R-EXEC-3",
-                  f"only {player.supply} in supply, {count} needed")
+                  f"only {player.supply} armies in supply, {count} needed")
         else:
             player.money -= card.cost
             player.supply -= count

@@ -31,10 +31,12 @@ def chance(label: str | int = "x") -> Chance:
 
 def feed_chance(state: State, label: str = "c", until: Callable[[State], bool] | None = None,
                 events: list | None = None) -> State:
-    """Apply labelled Chance commands while the game waits for chance (and `until` is false)."""
+    """Apply labelled Chance commands (and the physics' drops) while the game waits for
+    them (and `until` is false)."""
     n = 0
-    while pending(state).kind == "chance" and not (until and until(state)):
-        state, ev = apply(state, chance(f"{label}/{n}"))
+    while pending(state).kind in ("chance", "tower") and not (until and until(state)):
+        d = pending(state)
+        state, ev = apply(state, chance(f"{label}/{n}") if d.kind == "chance" else tower.settle(d))
         if events is not None:
             events.extend(ev)
         n += 1

@@ -65,7 +65,7 @@ def test_E_3_R_WINTER_2_nine_provinces_six_rice_two_revolts_with_two_extra_peasa
     s3, events = apply(s2, chance("e3"))
     short = of(events, "Shortage")[0]
     assert (short["shortage"], short["revolts"], short["extra_peasants"]) == (3, 2, 2)
-    drawn = s3.winter["revolts"]
+    drawn = s3.winter.revolts
     s4, _ = apply(s3, OrderRevolts(1, tuple(drawn)))
     # each revolt: 2 extra peasants + 1 per unrest marker there
     assert held(s4)[PEASANT] == 2 + s.provinces[drawn[0]].unrest
@@ -79,7 +79,7 @@ def test_E_4_R_BATTLE_4_kai_with_one_unrest_marker_revolts_with_three_peasants()
     for label in range(40):  # the draw is chance: find the seed that draws Kai
         s2, _ = begin_winter(s, 7, rice={0: 45, 1: 45, 2: 45, 3: 0})
         s3, events = apply(s2, chance(f"e4/{label}"))
-        if s3.battle.get("province") == "Kai":
+        if s3.battle.province == "Kai":
             break
     assert s3.battle.province == "Kai"
     assert of(events, "Shortage")[0]["shortage"] == 2

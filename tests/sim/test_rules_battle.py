@@ -11,11 +11,14 @@ import pytest
 from sim import game
 from sim.battle import count_battle
 from sim.commands import ChooseMove
+from sim import tower
+from sim.commands import TowerSettled
+from sim.tower import TowerContents
 from sim.game import apply, pending, state_hash
 from sim.state import PEASANT
 
 from tests.sim.scenario import extras, held  # noqa: F401
-from tests.sim.scenario import (answer, at_plan, begin_exec, chance, clean, clear_owner,
+from tests.sim.scenario import (expect_illegal, answer, at_plan, begin_exec, chance, clean, clear_owner,
                                 drop, of, place, plan, tray)
 
 P = PEASANT
@@ -129,7 +132,27 @@ def test_R_BATTLE_1_the_drop_waits_for_chance_and_is_deterministic_from_the_seed
     a, ev_a = apply(s2, chance("drop"))
     b, ev_b = apply(s2, chance("drop"))
     assert state_hash(a) == state_hash(b) and ev_a == ev_b
+    # then the game waits for the drop's outcome, which the physics computes the same way
+    assert pending(a).kind == "tower"
+    settled_a, settled_b = tower.settle(pending(a)), tower.settle(pending(b))
+    assert settled_a == settled_b
+    a, ev_a = apply(a, settled_a)
+    assert of(ev_a, "BattleResolved")
     clean(a)
+
+
+def test_R_BATTLE_1_a_tower_outcome_that_loses_or_invents_cubes_is_refused():
+    """R-COMP-6 through the tower: every cube thrown in is inside or out, no more, no less."""
+    s2 = _attack(at_plan())
+    seeded, _ = apply(s2, chance("drop"))
+    honest = tower.settle(pending(seeded))
+    inside = honest.contents.cubes
+    lost_one = TowerSettled(honest.out, TowerContents(inside[1:]))
+    invented = TowerSettled(tuple(sorted({**dict(honest.out), 4: 1}.items())), honest.contents)
+    for bad in (lost_one, invented):
+        expect_illegal(seeded, bad, "R-COMP-6")
+    expect_illegal(s2, honest, "R-ROUND-2")     # the game waits for the seed, not an outcome
+    apply(seeded, honest)
 
 
 def test_R_BATTLE_2_cubes_thrown_in_a_player_battle_and_a_neutral_one():

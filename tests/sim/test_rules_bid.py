@@ -5,6 +5,7 @@ import pytest
 from sim import game
 from sim.board import board
 from sim.commands import ChooseMove, PickSpecial
+from sim.rules.bidding import bid_rank
 from sim.game import apply, pending
 from sim.rules.actions import rice_yield, tax_yield
 from sim.cards import cards
@@ -195,7 +196,7 @@ def test_R_BID_2_ranking_4_3_2_1_province_0_without_ties_needs_no_chance():
     s, _ = apply(s, chance("ev"))
     assert s.ranking == [3, 0, 1, 2]
     assert pending(s).kind == "special" and pending(s).seats == (3,)
-    ranks = [game._bid_rank(b) for b in (4, 3, 2, 1, "X", 0, None)]
+    ranks = [bid_rank(b) for b in (4, 3, 2, 1, "X", 0, None)]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == 7
 
 

@@ -22,8 +22,8 @@ def test_R_EXEC_1_action_by_action_each_in_turn_order():
     _, events = begin_exec(s, plans, order=[1, 0, 2, 3], actions=row("rice", "tax"))
     done = [(e["action"], e["seat"]) for e in of(events, "ActionDone")]
     assert done == [("rice", 1), ("rice", 0), ("tax", 1), ("tax", 0)]
-    revealed = [e["action"] for e in of(events, "ActionRevealed")]
-    assert revealed == row("rice", "tax")
+    started = [e["action"] for e in of(events, "ActionStarted")]
+    assert started == row("rice", "tax")
 
 
 def test_R_EXEC_2_a_planned_action_acts_on_the_board_as_it_is_at_that_turn():
@@ -99,7 +99,7 @@ def test_R_EXEC_4_card_changes_hands_old_owner_action_lapses():
     s, _ = apply(s, ChooseMove(1, "Kozuke", 4))
     money = s.players[1].money
     events = []
-    s = answer(s, events=events, until=lambda st: st.round.slot >= 3, tower_out={1: 2})
+    s = answer(s, events=events, until=lambda st: st.round is None or st.round.slot >= 3, tower_out={1: 2})
     assert s.provinces["Kozuke"].owner == 1
     lapse = [e for e in of(events, "ActionLapsed") if e["action"] == "tax"]
     assert lapse and lapse[0]["rule"] == "R-EXEC-4" and lapse[0]["seat"] == 1
@@ -254,7 +254,7 @@ def test_R_EXEC_4_R_BATTLE_7_a_province_lost_to_a_draw_lapses_its_planned_action
     s2, _ = begin_exec(s, plans, actions=row("battle_a", "deploy5"))
     s3, _ = apply(s2, ChooseMove(0, "Kozuke", 2))
     events = []
-    s4 = answer(s3, events=events, until=lambda st: st.round.slot >= 2, tower_out={0: 1, 1: 1})
+    s4 = answer(s3, events=events, until=lambda st: st.round is None or st.round.slot >= 2, tower_out={0: 1, 1: 1})
     assert s4.provinces["Kozuke"].owner is None
     lapse = of(events, "ActionLapsed")
     assert [(e["seat"], e["action"], e["rule"]) for e in lapse] == [(1, "deploy5", "R-EXEC-4")]

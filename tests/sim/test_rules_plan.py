@@ -30,12 +30,16 @@ def test_R_ROUND_2_steps_of_an_action_round_come_in_order():
     start = names.index("RoundStarted")
     end = names.index("RoundEnded")
     rnd = names[start:end + 1]
-    firsts = [rnd.index(k) for k in ("RoundStarted", "PlanLocked", "PlanRevealed",
-                                     "EventDrawn", "BidsRevealed", "TurnOrderSet",
-                                     "ActionRevealed", "RoundEnded")]
+    firsts = [rnd.index(k) for k in ("RoundStarted", "PlanLocked", "EventDrawn",
+                                     "BidsRevealed", "TurnOrderSet", "ActionStarted",
+                                     "CardTurned", "ActionRevealed", "PlanRevealed",
+                                     "RoundEnded")]
     assert firsts == sorted(firsts)
-    # every plan is locked before anything is revealed
-    assert max(i for i, n in enumerate(rnd) if n == "PlanLocked") < rnd.index("PlanRevealed")
+    # every plan is locked before any card is turned (R-PLAN-5), and whole plans go into
+    # the record only once the round's last action is done
+    assert max(i for i, n in enumerate(rnd) if n == "PlanLocked") < rnd.index("BidsRevealed")
+    assert max(i for i, n in enumerate(rnd) if n in ("ActionDone", "ActionLapsed",
+                                                      "CardTurned")) < rnd.index("PlanRevealed")
 
 
 def test_R_ROUND_2_planning_waits_for_every_seat_then_the_event_is_drawn():
@@ -46,7 +50,8 @@ def test_R_ROUND_2_planning_waits_for_every_seat_then_the_event_is_drawn():
     assert pending(s).kind == "plan" and pending(s).seats == (1,)
     s, events = apply(s, full_plan(s, 1))
     assert (pending(s).kind, pending(s).purpose) == ("chance", "event")
-    assert [e["seat"] for e in of(events, "PlanRevealed")] == [0, 1, 2, 3]
+    assert [e["seat"] for e in of(events, "PlanLocked")] == [1]
+    assert not of(events, "PlanRevealed") and not of(events, "BidsRevealed")
 
 
 def test_R_ROUND_3_end_of_round_cards_specials_and_event_card_leave():
@@ -95,7 +100,7 @@ def test_R_ACTCARD_2_five_face_up_five_drawn_when_turned():
     assert all(a in ACTIONS for a in s.action_row[:5]) and s.action_row[5:] == [None] * 5
     assert sorted(s.action_row[:5] + s.hidden_actions) == sorted(ACTIONS)
     assert "hidden_actions" not in public_state(s)
-    # execution turns slots 1-5, then waits for chance to reveal slot 6
+    # once every player has done slot 1, execution waits for chance to turn slot 6
     s2, _ = begin_exec(s, {}, actions=s.action_row)
     d = pending(s2)
     assert (d.kind, d.purpose, d.detail) == ("chance", "action", {"slot": 6})
@@ -103,7 +108,7 @@ def test_R_ACTCARD_2_five_face_up_five_drawn_when_turned():
     b, _ = apply(s2, chance("card6"))
     assert a.action_row[5] == b.action_row[5] in s.hidden_actions
     assert of(ev_a, "ActionRevealed")[0] == {"event": "ActionRevealed", "slot": 6,
-                                             "action": a.action_row[5], "hidden": True}
+                                             "action": a.action_row[5]}
 
 
 def test_R_ACTCARD_2_order_is_reshuffled_every_round_and_row_is_deterministic():
@@ -231,7 +236,9 @@ def test_R_SPECIAL_3_event_first_then_special_card():
     assert tax_yield(3, 8, "chest") == 7           # at least 6, then +1
     assert rice_yield(5, 11, "rice") == 4          # at most 3, then +1
     assert rice_yield(1, 10, "rice") == 5          # at least 4, then +1
-    assert deploy_count("deploy5", 12, "six_armies") == 4
+    # `6 armies` sets deploy 5 to 6 whatever event 12 says (R-SPECIAL-1/3, R-EXEC-8, E-6)
+    assert deploy_count("deploy5", 12, "six_armies") == 6
+    assert deploy_count("deploy5", 12, None) == 3
     assert deploy_count("deploy3", 12, "six_armies") == 2
 
 
@@ -294,7 +301,7 @@ def test_R_PLAN_4_bid_field_rules():
     expect_illegal(s, full_plan(s, 0, "Kozuke"), "R-PLAN-4")
     s.players[0].money = 2
     err = expect_illegal(s, full_plan(s, 0, 3), "R-PLAN-4")
-    assert "exceeds" in err.reason
+    assert "more than your" in err.reason
     expect_illegal(s, full_plan(s, 0, 7), "R-PLAN-4")
     assert plan_problems(s, full_plan(s, 0, 2)) == []
     assert plan_problems(s, full_plan(s, 0, "Omi")) == []
@@ -309,7 +316,8 @@ def test_R_PLAN_5_plans_stay_secret_until_every_plan_is_locked():
     expect_illegal(s1, full_plan(s1, 0, 0), "R-PLAN-5")  # locked: no second plan
     for seat in (1, 2, 3):
         s1, events = apply(s1, full_plan(s1, seat))
-        if seat < 3:
-            assert not of(events, "PlanRevealed")
-    assert len(of(events, "PlanRevealed")) == 4
+        assert not of(events, "PlanRevealed") and not of(events, "BidsRevealed")
+    # after the last lock only the bids are turned together; the plans stay face down
+    s2, events = apply(s1, chance("event"))
+    assert of(events, "BidsRevealed") and not of(events, "PlanRevealed")
     assert state_hash(s1) == state_hash(s1.copy())

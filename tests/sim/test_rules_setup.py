@@ -4,6 +4,7 @@ import pytest
 
 from sim.board import board
 from sim.commands import ACTIONS, DraftPlace, DraftTake, IllegalCommand
+from sim import tower
 from sim.game import GameConfig, apply, new_game, pending, public_state, state_hash
 from sim.invariants import violations
 from sim.cards import cards
@@ -19,8 +20,9 @@ from tests.sim.scenario import (at_plan, begin_exec, chance, clean, drive, expec
 
 @pytest.mark.parametrize("players", [1, 2, 6])
 def test_R_COMP_1_only_3_to_5_players(players):
-    with pytest.raises(IllegalCommand, match="R-COMP-1"):
+    with pytest.raises(IllegalCommand) as refused:
         new_game(GameConfig(players))
+    assert refused.value.rule == "R-COMP-1" and "R-" not in str(refused.value)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -119,8 +121,9 @@ def test_R_COMP_7_ten_actions_five_specials_twelve_events():
 # --- R-SETUP ------------------------------------------------------------------------------
 
 def test_R_SETUP_1_board_side_must_be_sun_or_moon_and_is_kept():
-    with pytest.raises(IllegalCommand, match="R-SETUP-1"):
+    with pytest.raises(IllegalCommand) as refused:
         new_game(GameConfig(4, "mars", "draft"))
+    assert refused.value.rule == "R-SETUP-1" and "R-" not in str(refused.value)
     s = start(4, "moon", "draft")
     assert public_state(s)["side"] == "moon"
     assert len(s.provinces) == 45
@@ -154,10 +157,12 @@ def test_R_SETUP_4_beginner_setup_seat_i_gets_setup_i(players):
 
 
 def test_R_SETUP_4_beginner_setup_exists_for_the_sun_side_only():
-    with pytest.raises(IllegalCommand, match="R-SETUP-4"):
+    with pytest.raises(IllegalCommand) as refused:
         new_game(GameConfig(4, "moon", "beginner"))
-    with pytest.raises(IllegalCommand, match="R-SETUP-4"):
+    assert refused.value.rule == "R-SETUP-4" and "R-" not in str(refused.value)
+    with pytest.raises(IllegalCommand) as refused:
         new_game(GameConfig(4, "sun", "auction"))
+    assert refused.value.rule == "R-SETUP-4" and "R-" not in str(refused.value)
 
 
 def test_R_SETUP_5_draft_turns_up_two_cards_by_chance_then_seat_0_takes_and_places():
@@ -183,7 +188,7 @@ def test_R_SETUP_5_draft_turns_up_two_cards_by_chance_then_seat_0_takes_and_plac
 
 def test_R_SETUP_5_top_card_of_the_deck_is_a_chance_draw():
     s = feed_chance(start(4, "sun", "draft"))
-    up = list(s.draft.up)
+    up = s.draft.up
     s, _ = apply(s, DraftTake(0, "deck"))
     assert (pending(s).kind, pending(s).purpose) == ("chance", "draft")
     s1, _ = apply(s, chance("deck"))
@@ -204,7 +209,7 @@ def test_R_SETUP_5_refresh_only_facing_the_same_two_cards_as_on_the_previous_pic
         s, _ = apply(s, DraftPlace(seat, 5))
         s = feed_chance(s, f"r{n}")
     assert pending(s).seats == (0,) and pending(s).detail["can_refresh"] is True
-    old = list(s.draft.up)
+    old = s.draft.up
     s, events = apply(s, DraftTake(0, "refresh"))
     assert of(events, "DraftCardsRefreshed") and s.draft.bottom[-2:] == old
     s = feed_chance(s, "new")
@@ -230,7 +235,9 @@ def test_R_SETUP_5_draft_ends_when_every_group_is_placed(players):
 def test_R_SETUP_6_tower_fill_drops_7_armies_each_and_10_peasants():
     s = start(4)
     assert (pending(s).kind, pending(s).purpose) == ("chance", "tower")
-    s2, events = apply(s, chance("fill"))
+    seeded, events = apply(s, chance("fill"))
+    assert pending(seeded).kind == "tower" and not of(events, "TowerDropped")
+    s2, events = apply(seeded, tower.settle(pending(seeded)))
     drop = of(events, "TowerDropped")[0]
     assert drop["reason"] == "fill"
     assert drop["thrown"] == {"0": 7, "1": 7, "2": 7, "3": 7, "peasant": 10}
@@ -244,7 +251,8 @@ def test_R_SETUP_6_tower_fill_drops_7_armies_each_and_10_peasants():
     assert s2.peasant_supply == 20 - inside.get(PEASANT, 0)
     assert s2.tray == [0] * 6
     assert len(s2.tower) > 0
-    assert state_hash(apply(s, chance("fill"))[0]) == state_hash(s2)  # deterministic
+    again = apply(s, chance("fill"))[0]
+    assert state_hash(apply(again, tower.settle(pending(again)))[0]) == state_hash(s2)
 
 
 def test_R_SETUP_7_four_public_events_drawn_by_chance():

@@ -35,8 +35,8 @@ def test_R_WINTER_3_revolts_drawn_by_chance_from_the_players_cards_then_ordered(
     s2, _ = begin_winter(at_plan(), NO_LOSS, rice={0: 20, 1: 5, 2: 20, 3: 20})
     a, _ = apply(s2, chance("rv"))
     b, _ = apply(s2, chance("rv"))
-    drawn = a.winter["revolts"]
-    assert drawn == b.winter["revolts"] and len(set(drawn)) == 2
+    drawn = a.winter.revolts
+    assert drawn == b.winter.revolts and len(set(drawn)) == 2
     assert set(drawn) <= set(s2.cards_of(1))
     d = pending(a)
     assert d.kind == "revolt_order" and d.seats == (1,)
