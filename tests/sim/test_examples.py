@@ -106,3 +106,21 @@ def test_E_5_R_EXEC_7_R_BATTLE_8_tax_in_mikawa_with_two_unrest_owner_wins():
     assert (m.owner, m.armies, m.unrest) == (owner, 2, 3)
     assert s3.players[owner].money == money + board().provinces["Mikawa"].tax
     clean(s3)
+
+
+def test_E_6_R_SPECIAL_3_R_EXEC_8_six_armies_under_event_12():
+    """Event 12 is this round's event; the holder of `6 armies` deploys 6 for 3 chests,
+    another player's deploy 5 puts 3."""
+    s = at_plan()
+    mine, theirs = s.cards_of(0)[0], s.cards_of(1)[0]
+    before = {seat: (s.players[seat].money, s.players[seat].supply) for seat in (0, 1)}
+    armies = {mine: s.provinces[mine].armies, theirs: s.provinces[theirs].armies}
+    s2, events = begin_exec(s, {0: plan(0, deploy5=mine), 1: plan(1, deploy5=theirs)},
+                            event=12, specials={0: "six_armies"})
+    done = {e["seat"]: e for e in of(events, "ActionDone")}
+    assert (done[0]["armies_placed"], done[0]["paid"]) == (6, 3)
+    assert (done[1]["armies_placed"], done[1]["paid"]) == (3, 3)
+    assert s2.provinces[mine].armies == armies[mine] + 6
+    assert s2.provinces[theirs].armies == armies[theirs] + 3
+    assert s2.players[0].money == before[0][0] - 3 and s2.players[0].supply == before[0][1] - 6
+    clean(s2)
