@@ -5,18 +5,27 @@ Pure: an event dict in, a line of text (or None for bookkeeping events) out.
 
 from __future__ import annotations
 
-from sim.rules import EVENT_TEXT
+from sim.cards import cards
 
-ACTION_WORDS = {"palace": "build a palace", "temple": "build a temple",
-                "theatre": "build a Nō theatre", "rice": "collect rice", "tax": "collect tax",
-                "deploy5": "deploy 5", "deploy3": "deploy 3", "deploy1": "deploy/move 1",
-                "battle_a": "battle/move A", "battle_b": "battle/move B"}
+ACTION_WORDS = {a.name: a.label[:1].lower() + a.label[1:] for a in cards().actions}
 DOES = {"palace": "builds a palace", "temple": "builds a temple",
         "theatre": "builds a Nō theatre", "rice": "collects rice", "tax": "collects tax",
         "deploy5": "deploys 5", "deploy3": "deploys 3", "deploy1": "deploys/moves 1",
         "battle_a": "battles/moves (A)", "battle_b": "battles/moves (B)"}
-SPECIAL_WORDS = {"chest": "+1 chest", "rice": "+1 rice", "six_armies": "6 armies",
-                 "attack": "+1 attack", "defence": "+1 defence", None: "-"}
+SPECIAL_WORDS = {**{c.name: c.label for c in cards().specials}, None: "-"}
+
+
+def count(n: int, one: str, many: str) -> str:
+    """'1 army', '3 armies': players read words, so plurals must be right."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def armies(n: int) -> str:
+    return count(n, "army", "armies")
+
+
+def chests(n: int) -> str:
+    return count(n, "chest", "chests")
 
 
 def who(colour: object) -> str:
@@ -28,7 +37,11 @@ def who(colour: object) -> str:
 def _cubes(counts: dict, who=who) -> str:
     if not counts:
         return "nothing"
-    return ", ".join(f"{n} {who(c if c == 'peasant' else int(c))}" for c, n in counts.items())
+    def name(c, n):
+        if c == "peasant":
+            return "peasant" if n == 1 else "peasants"
+        return who(int(c))
+    return ", ".join(f"{n} {name(c, n)}" for c, n in counts.items())
 
 
 def describe(e: dict, who=who) -> str | None:
@@ -37,9 +50,9 @@ def describe(e: dict, who=who) -> str | None:
     kind = e["event"]
     if kind == "GameStarted":
         return (f"Shogun for {e['players']} players, {e['side']} side, {e['setup']} setup; "
-                f"each starts with {next(iter(e['money'].values()))} chests")
+                f"each starts with {chests(next(iter(e['money'].values())))}")
     if kind == "ProvinceClaimed":
-        return f"  {who(e['seat'])} claims {e['province']} with {e['armies']} armies"
+        return f"  {who(e['seat'])} claims {e['province']} with {armies(e['armies'])}"
     if kind == "DraftEnded":
         return "  The draft is over"
     if kind == "DraftCardsTurned":
@@ -54,44 +67,48 @@ def describe(e: dict, who=who) -> str | None:
         specials = ", ".join(f"{i + 1}:{SPECIAL_WORDS[c]}" for i, c in enumerate(e["specials"]))
         return f"-- {e['season'].title()} of year {e['year']}. Face-up actions: {row}. Specials {specials}"
     if kind == "EventDrawn":
-        return f"  Event {e['event_card']}: {EVENT_TEXT[e['event_card']]}"
+        return f"  Event {e['event_card']}: {cards().events[e['event_card']].text}"
     if kind == "BidsRevealed":
         return "  Bids: " + ", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items())
     if kind == "TurnOrderSet":
         return ("  Turn order: " + " > ".join(
             f"{who(s)} ({SPECIAL_WORDS[e['specials'][str(s)]]})" for s in e["order"]))
+    if kind == "ActionStarted":
+        return f"  Action {e['slot']}: {ACTION_WORDS[e['action']]}"
     if kind == "ActionRevealed":
-        return f"  [{e['slot']}] {ACTION_WORDS[e['action']]}"
+        return f"  action {e['slot']} is turned face up: {ACTION_WORDS[e['action']]}"
     if kind == "ActionDone":
         gains = []
         if e["paid"]:
             gains.append(f"pays {e['paid']}")
         if e["money_gained"]:
-            gains.append(f"+{e['money_gained']} chests")
+            gains.append(f"+{chests(e['money_gained'])}")
         if e["rice_gained"]:
             gains.append(f"+{e['rice_gained']} rice")
         if e["armies_placed"]:
-            gains.append(f"+{e['armies_placed']} armies")
+            gains.append(f"+{armies(e['armies_placed'])}")
         if e.get("moved_to"):
             gains.append(f"moves to {e['moved_to']}")
         if e.get("attacked"):
-            gains.append(f"attacked {e['attacked']}: {e['result']}")
+            gains.append(f"attacked {e['attacked']} and " + {
+                "attacker": "won", "defender": "was beaten back", "draw": "drew"}[e["result"]])
         if e.get("revolt_lost"):
             gains.append("lost the province to a revolt")
         return f"    {who(e['seat'])} {DOES[e['action']]} in {e['province']}" + (
             f": {', '.join(gains)}" if gains else "")
     if kind == "ActionLapsed":
         return (f"    {who(e['seat'])}: {ACTION_WORDS[e['action']]} in {e['province']} lapses "
-                f"({e['rule']}: {e['reason']})")
+                f"({e['reason']})")
     if kind == "Moved":
-        return f"    {who(e['seat'])} moves {e['count']} from {e['from']} to {e['to']}"
+        return f"    {who(e['seat'])} moves {armies(e['count'])} from {e['from']} to {e['to']}"
     if kind == "BattleResolved":
         result = {"attacker": f"{who(e['attacker'])} win", "defender": f"{who(e['defender'])} hold",
                   "draw": "draw"}[e["result"]]
         owner = "neutral" if e["new_owner"] is None else who(e["new_owner"])
         return (f"    battle for {e['province']} ({e['kind']}): {who(e['attacker'])} "
                 f"{e['attacker_count']} vs {who(e['defender'])} {e['defender_count']} -> "
-                f"{result}, {e['survivors']} survive; {e['province']} is {owner}")
+                f"{result}, {e['survivors']} {'survives' if e['survivors'] == 1 else 'survive'}; "
+                f"{e['province']} is {owner}")
     if kind == "WinterStarted":
         return f"== Winter of year {e['year']}: event {e['event_card']} costs {e['rice_loss']} rice"
     if kind == "Shortage":
@@ -104,7 +121,8 @@ def describe(e: dict, who=who) -> str | None:
         standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
         lines = ["== Final standings"]
         for rank, s in enumerate(standings, 1):
-            lines.append(f"  {rank}. {who(int(s))}: {e['scores'][s]} points, {e['money'][s]} chests")
+            lines.append(f"  {rank}. {who(int(s))}: {count(e['scores'][s], 'point', 'points')}, "
+                         f"{chests(e['money'][s])}")
         lines.append("  Winner: " + " and ".join(who(w) for w in e["winners"]))
         return "\n".join(lines)
     return None
