@@ -35,7 +35,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0)
 
 # seconds an event holds the stage at speed 1
 PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
-        "ActionRevealed": 0.5, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
+        "ActionStarted": 0.5, "ActionRevealed": 0.3, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
         "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
         "PlanRevealed": 0.25, "GameEnded": 1.0}
 
@@ -309,8 +309,9 @@ class GameScene(Node):
         elif k == "ActionDone" and d and e.get("armies_placed"):
             d["provinces"][e["province"]]["armies"] += e["armies_placed"]
             self.board_view.set_state(d)
-        elif k == "ActionRevealed":
-            self.current_slot = e.get("slot")
+        elif k in ("ActionStarted", "ActionRevealed"):
+            if k == "ActionStarted":
+                self.current_slot = e.get("slot")
             if d:
                 acts = list(d.get("actions") or [None] * 10)
                 acts[e["slot"] - 1] = e["action"]
@@ -495,7 +496,9 @@ class GameScene(Node):
 
             def check(actions, bid, seat=seat):
                 from sim.commands import SubmitPlan
-                return game.plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
+                from sim.legal import plan_problems
+                problems = plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
+                return [p.text[:1].upper() + p.text[1:] + "." for p in problems]
             self.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
             self.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
             self.screenshot_hook.emit("planning")

@@ -62,6 +62,11 @@ class SimEngine:
     def chance(self, seed: bytes) -> Any:
         return self._commands.Chance(seed)
 
+    def settle(self, decision: Any) -> Any:
+        """The physics' outcome of the drop a `tower` decision waits for."""
+        from sim import tower
+        return tower.settle(decision)
+
     def to_wire(self, command: Any) -> dict:
         return self._commands.to_wire(command)
 

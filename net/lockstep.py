@@ -533,11 +533,16 @@ class Lockstep:
         links: the n-th takes `combine([seed], b"chance/n")`. Fair, because nobody decides
         anything between the draws, so knowing the later seeds early helps no one; and it
         halves the beacon rounds a game needs (a battle's drop after the event card, each
-        tower drop of a province's several battles, ...). Appends to `commands`/`events`."""
+        tower drop of a province's several battles, ...). A drop's outcome (`TowerSettled`)
+        is computed here by each peer from the agreed seed. Appends to `commands`/`events`."""
         n = 0
-        while self.game.pending(state).kind == "chance":
-            n += 1
-            command = self.game.chance(combine([seed], b"chance/%d" % n))
+        while self.game.pending(state).kind in ("chance", "tower"):
+            decision = self.game.pending(state)
+            if decision.kind == "tower":   # every peer computes the drop itself
+                command = self.game.settle(decision)
+            else:
+                n += 1
+                command = self.game.chance(combine([seed], b"chance/%d" % n))
             state, more = self.game.apply(state, command)
             commands.append(command)
             events.extend(more)

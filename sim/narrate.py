@@ -113,7 +113,9 @@ def describe(e: dict, who=who) -> str | None:
         return f"== Winter of year {e['year']}: event {e['event_card']} costs {e['rice_loss']} rice"
     if kind == "Shortage":
         return (f"  {who(e['seat'])} has {e['rice']} rice for {e['provinces']} provinces: short "
-                f"{e['shortage']}, revolts in {', '.join(e['drawn'])} (+{e['extra_peasants']} peasants)")
+                f"{e['shortage']}, revolts in {', '.join(e['drawn'])}"
+                + (f" (+{count(e['extra_peasants'], 'peasant', 'peasants')} each)"
+                   if e['extra_peasants'] else ""))
     if kind == "Scored":
         return (f"  {who(e['seat'])} scores {e['gained']} ({e['provinces']} provinces, "
                 f"{e['buildings']} buildings, {e['majority_points']} for majorities) = {e['score']}")
