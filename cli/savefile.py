@@ -1,6 +1,6 @@
 """Save files: the command log written as play goes on, enough to rebuild the game exactly.
 
-Format (JSON lines): a header `{"format": "shogun-save", "version": 1, "config": {...},
+Format (JSON lines): a header `{"format": "shogun-save", "version": 2, "rules": 2, "config": {...},
 "seed": ..., "bots": [...]}`, then one line per command `{"n": i, "cmd": <wire>, "hash":
 <state hash after it>}`. Chance seeds are written as hex. Each line is flushed and synced,
 so a game killed at any moment loses at most the line being written; such a torn last line
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from sim.commands import Command, MalformedCommand, from_wire, to_wire
-from sim.game import GameConfig
+from sim.game import RULES_VERSION, GameConfig
 
 FORMAT = "shogun-save"
-VERSION = 1
+VERSION = 2     # 2: the rules version is in the header; tower outcomes are commands
 
 
 class SaveError(ValueError):
@@ -70,7 +70,7 @@ class SaveWriter:
         go after the game (a network game's replay file), where a cut loses nothing."""
         path = Path(path)
         handle = open(path, "w", encoding="utf-8")
-        header = {"format": FORMAT, "version": VERSION,
+        header = {"format": FORMAT, "version": VERSION, "rules": RULES_VERSION,
                   "config": {"players": config.players, "side": config.side,
                              "setup": config.setup},
                   "seed": seed, "bots": bots}
@@ -121,8 +121,16 @@ def read_save(path: str | Path) -> SavedGame:
         raise SaveError(f"save {path} line 1: header is not JSON ({exc})") from exc
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise SaveError(f"save {path} line 1: not a Shogun save (format {header!r:.60})")
-    if header.get("version") != VERSION:
-        raise SaveError(f"save {path}: version {header.get('version')!r} is not {VERSION}")
+    version, rules = header.get("version"), header.get("rules", 1)
+    if version == 1 or (isinstance(rules, int) and rules < RULES_VERSION):
+        raise SaveError(f"save {path} was written under older rules (version {rules}; this "
+                        f"game plays version {RULES_VERSION}, where each planned card is "
+                        f"turned at its owner's turn and tower results are recorded), so it "
+                        f"cannot be resumed or replayed here")
+    if version != VERSION or rules != RULES_VERSION:
+        raise SaveError(f"save {path} comes from a newer version of the game (save format "
+                        f"{version!r}, rules {rules!r}); this one reads format {VERSION}, "
+                        f"rules {RULES_VERSION}")
     try:
         c = header["config"]
         config = GameConfig(int(c["players"]), str(c["side"]), str(c["setup"]))

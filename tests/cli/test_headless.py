@@ -28,7 +28,9 @@ LOG_FIELDS = {
     "RoundStarted": {"year", "season", "specials"},
     "PlanRevealed": {"seat", "actions", "bid"},
     "EventDrawn": {"event_card"},
-    "TurnOrderSet": {"order", "specials", "paid"},
+    "BidsRevealed": {"bids", "paid"},
+    "CardTurned": {"seat", "action", "province"},
+    "TurnOrderSet": {"order", "specials", "paid", "pick_order"},
     "ActionRevealed": {"slot", "action"},
     "ActionDone": {"seat", "action", "province", "paid", "money_gained", "rice_gained",
                    "armies_placed"},
@@ -166,6 +168,24 @@ def test_replay_verify_accepts_an_honest_save(tmp_path, capsys):
     assert replay(Namespace(file=str(good), verify=True, headless=True)) == 0
     out = capsys.readouterr().out
     assert "every state hash matches" in out and expected in out
+
+
+def test_replay_of_a_save_from_older_rules_says_so_plainly(tmp_path, capsys):
+    """A save written before rules version 2 (cards turned at once, no tower outcomes)."""
+    good = tmp_path / "good.save"
+    assert headless(args(save=str(good), seed=3)) == 0
+    lines = good.read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    header["version"] = 1
+    del header["rules"]
+    old = tmp_path / "old.save"
+    old.write_bytes(b"\n".join([json.dumps(header).encode()] + lines[1:]))
+    capsys.readouterr()
+    assert replay(Namespace(file=str(old), verify=True, headless=True)) == 2
+    err = capsys.readouterr().err
+    assert "older rules" in err and "Traceback" not in err
+    assert headless(args(resume=str(old))) == 2
+    assert "older rules" in capsys.readouterr().err
 
 
 def test_unreadable_save_is_reported(tmp_path, capsys):
