@@ -283,7 +283,7 @@ class GameScene(Node):
 
     # ----------------------------------------------------------------------------- events
     def _play_event(self, e: dict) -> None:
-        from sim.state import public_state  # noqa: F401  (import check only)
+        from sim.snapshot import public_state  # noqa: F401  (import check only)
         k = e.get("event")
         line = describe(e)
         if line:

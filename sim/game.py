@@ -20,8 +20,8 @@ from sim.commands import (Chance, ChooseMove, CommitPlan, Command, DraftPlace, D
 from sim.rules import (actions, battle, bidding, draft, planning, rounds, scoring, setup,
                        winter)
 from sim.rules.flow import Events, Next
-from sim.state import (Decision, GameConfig, State, decode_state, encode_state, public_state,
-                       state_hash)
+from sim.snapshot import public_state
+from sim.state import Decision, GameConfig, State, decode_state, encode_state, state_hash
 
 # What a saved command log was played under. A save of an older version cannot be
 # replayed: its games had other rules (cards turned at once, deploy 5 under event 12 with

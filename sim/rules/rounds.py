@@ -11,7 +11,8 @@ from __future__ import annotations
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
 from sim.rules.flow import Events, Next, wait_chance
-from sim.state import SEASONS, SPECIALS, RoundProgress, State, public_state
+from sim.snapshot import public_state
+from sim.state import SEASONS, SPECIALS, RoundProgress, State
 
 
 def stage_year(s: State, events: Events) -> Next:

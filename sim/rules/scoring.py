@@ -7,7 +7,8 @@ from __future__ import annotations
 from sim.board import REGIONS, board
 from sim.cards import cards
 from sim.rules.flow import Events, Next
-from sim.state import State, public_state
+from sim.snapshot import public_state
+from sim.state import State
 
 
 def majorities(s: State) -> tuple[list[int], list[dict]]:

@@ -16,7 +16,8 @@ from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
 from sim.rules import battle
 from sim.rules.flow import Events, Next, wait, wait_chance
-from sim.state import State, WinterProgress, public_state
+from sim.snapshot import public_state
+from sim.state import State, WinterProgress
 
 
 def stage_winter(s: State, events: Events) -> Next:
