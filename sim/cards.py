@@ -31,6 +31,7 @@ class CardDataError(ValueError):
 class ActionCard:
     name: str          # log name: palace, temple, ..., battle_b
     label: str         # what a player reads
+    short: str         # the label where space is tight (the action track)
     kind: str          # build | collect | deploy | battle
     cost: int          # chests
     armies: int        # armies a deploy puts on the board (0 for other kinds)
@@ -44,6 +45,7 @@ class EventCard:
     bound: int         # the number the effect uses (a bound, or peasants/armies added)
     rice_loss: int     # winter rice loss when this is the year's leftover event
     text: str
+    short: str         # the text where space is tight (the events panel)
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,7 @@ def parse_cards(raw: object) -> Cards:
         where = f"action card {i + 1}"
         _need(isinstance(row, dict), f"{where} must be an object")
         card = ActionCard(_str(row, "name", where), _str(row, "label", where),
-                          _str(row, "kind", where), _int(row, "cost", where),
+                          _str(row, "short", where), _str(row, "kind", where), _int(row, "cost", where),
                           _int(row, "armies", where), _str(row, "effect", where))
         _need(card.kind in ACTION_KINDS, f"{where} has an unknown kind {card.kind!r}")
         actions.append(card)
@@ -117,7 +119,7 @@ def parse_cards(raw: object) -> Cards:
         _need(isinstance(row, dict), f"{where} must be an object")
         card = EventCard(_int(row, "number", where), _str(row, "effect", where),
                          _int(row, "bound", where), _int(row, "rice_loss", where),
-                         _str(row, "text", where))
+                         _str(row, "text", where), _str(row, "short", where))
         _need(card.effect in EVENT_EFFECTS, f"{where} has an unknown effect {card.effect!r}")
         events[card.number] = card
     _need(sorted(events) == list(range(1, 13)), "the event cards must be numbered 1 to 12")
