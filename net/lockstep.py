@@ -15,6 +15,11 @@ A *step* is one decision point of the sim (`pending(state)`):
   until every human committed. Plans are applied in seat order, and draws that follow
   them at once belong to the same step.
 - one seat: the owner sends `CommandSent`; a bot seat is computed by every peer.
+- `tower`: a drop's seed is known; every contributing player computes the drop and sends
+  its outcome (`TowerVoted`). Float results differ between CPUs, libms and compilers, so
+  peers may disagree: the outcome held by a strict majority of the voters is applied by
+  everyone (no strict majority: the largest group, ties to the group with the lowest
+  seat), and the disagreement is logged. A peer whose CPU rounds differently plays on.
 
 Every message carries the sender's state hash at its step, compared on arrival.
 """
@@ -47,6 +52,7 @@ class StepInbox:
     reveals: dict[int, tuple[bytes, dict]] = field(default_factory=dict)
     links: dict[int, bytes] = field(default_factory=dict)
     command: tuple[int, Any, dict] | None = None
+    votes: dict[int, dict] = field(default_factory=dict)   # seat -> TowerSettled wire
     hashes: dict[int, str] = field(default_factory=dict)
     takeovers: set[int] = field(default_factory=set)
     result: tuple[Any, list] | None = None     # apply() of `command`, done when checked
@@ -96,8 +102,11 @@ class Lockstep:
         self.on_saved: Callable[[], None] = lambda: None
         self._initial_events = events
         self._asked: int | None = None
+        self._my_outcome: tuple[int, Any, dict] | None = None   # (step, TowerSettled, wire)
         self._hash_cache: tuple[Any, tuple, str] | None = None
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
+        self.tower_disagreements: list[dict] = [] # steps where voters' drops differed
+        self.on_tower_disagreement: Callable[[dict], None] = lambda record: None
 
     # ------------------------------------------------------------------ queries
     @property
@@ -133,6 +142,8 @@ class Lockstep:
         box = self.inbox.get(self.step, StepInbox())
         if d.kind == "chance":
             return [s for s in self.contributors() if s not in box.links]
+        if d.kind == "tower":
+            return [s for s in self.contributors() if s not in box.votes]
         if d.kind == "plan":
             humans = [s for s in d.seats if s not in self.bots]
             missing = [s for s in humans if s not in box.commits]
@@ -255,6 +266,18 @@ class Lockstep:
                     raise Offence(f"seat {seat} revealed two links for step {step}")
                 return
             self._take_link(box, seat, msg["link"], step)
+        elif kind == "TowerVoted":
+            if seat in box.votes:
+                if box.votes[seat] != msg["outcome"]:
+                    raise Offence(f"seat {seat} voted two different tower outcomes for step {step}")
+                return
+            try:
+                outcome = self.game.from_wire(msg["outcome"])
+            except ValueError as exc:
+                raise Offence(f"malformed tower outcome: {exc}") from None
+            if type(outcome).__name__ != "TowerSettled":
+                raise Offence(f"seat {seat}'s tower vote is not a tower outcome")
+            box.votes[seat] = msg["outcome"]
         elif kind == "CommandSent":
             if box.command is not None:
                 if box.command[2] != msg["command"] or box.command[0] != seat:
@@ -291,16 +314,16 @@ class Lockstep:
         Why: a peer that dropped mid-broadcast may have reached some players and not
         others; without the relay the ones that got its input would be a step ahead of a
         take-over and the table would fork. A link or a reveal proves itself (the chain,
-        the commitment) and is taken from any relayer. A commitment or a command cannot
-        prove itself: it is taken only when every player in `witnesses` (all the others
+        the commitment) and is taken from any relayer. A commitment, a command or a tower
+        vote cannot prove itself: it is taken only when every player in `witnesses` (all the others
         still connected here) relayed the very same message.
         """
         if msg["type"] not in ("LinkRevealed", "PlanRevealed", "PlanCommitted",
-                               "CommandSent") or msg["seat"] != seat:
+                               "CommandSent", "TowerVoted") or msg["seat"] != seat:
             raise Offence(f"relayed {msg['type']} for seat {msg.get('seat')} is not relayable")
         if seat in self.bots or msg["step"] < self.step:
             return
-        if msg["type"] in ("PlanCommitted", "CommandSent"):
+        if msg["type"] in ("PlanCommitted", "CommandSent", "TowerVoted"):
             key = (seat, msg["step"], commitment.canonical(msg))
             vouchers = self._vouched.setdefault(key, set())
             vouchers.add(relayer)
@@ -350,8 +373,11 @@ class Lockstep:
                 raise Offence(f"seat {seat} must reveal its link with its plan")
             if d.kind not in ("chance", "plan"):
                 raise Offence(f"LinkRevealed but the step is {d.kind}")
+        elif kind == "TowerVoted":
+            if d.kind != "tower":
+                raise Offence(f"tower vote but the step is {d.kind}")
         elif kind == "CommandSent":
-            if d.kind in ("chance", "plan", "over") or seat not in d.seats:
+            if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
                 raise Offence(f"command from seat {seat} out of turn ({d.kind} for {list(d.seats)})")
 
     def _take_link(self, box: StepInbox, seat: int, link: bytes, step: int) -> None:
@@ -385,6 +411,7 @@ class Lockstep:
             box.links.pop(seat, None)
             box.commits.pop(seat, None)
             box.reveals.pop(seat, None)
+            box.votes.pop(seat, None)
             box.hashes.pop(seat, None)
         for step, by_seat in self.heard.items():
             if step >= self.step:
@@ -421,6 +448,8 @@ class Lockstep:
                     box.links[me] = m["link"]
                 elif kind == "CommandSent":
                     box.command = (me, self.game.from_wire(m["command"]), m["command"])
+                elif kind == "TowerVoted":
+                    box.votes[me] = m["outcome"]
 
     def resend_from(self, step: int) -> list[dict]:
         """My messages for `step` and later (for a peer that reconnected)."""
@@ -446,6 +475,10 @@ class Lockstep:
                 bad.append((seat, f"wrong beacon link: {exc}"))
                 del box.links[seat]
                 box.reveals.pop(seat, None)
+        for seat in list(box.votes):
+            if d.kind != "tower":
+                bad.append((seat, "tower vote for a step that is not a drop"))
+                del box.votes[seat]
         for seat in list(box.commits):
             if d.kind != "plan" or seat not in d.seats:
                 if seat != self.my_seat:
@@ -455,7 +488,7 @@ class Lockstep:
         if box.command is not None:
             seat, command, wire = box.command
             try:
-                if d.kind in ("chance", "plan", "over") or seat not in d.seats:
+                if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
                     raise ValueError(f"out of turn ({d.kind})")
                 box.result = self.game.apply(self.state, command)
             except ValueError as exc:
@@ -492,6 +525,9 @@ class Lockstep:
             elif d.kind == "plan":
                 if not self._plan(d, box):
                     return
+            elif d.kind == "tower":
+                if not self._tower(d, box):
+                    return
             else:
                 if not self._single(d, box):
                     return
@@ -502,6 +538,7 @@ class Lockstep:
         box.commits.pop(seat, None)
         box.reveals.pop(seat, None)
         box.links.pop(seat, None)
+        box.votes.pop(seat, None)
         if box.command is not None and box.command[0] == seat:
             box.command = None
         self._pending_takeovers.append(seat)
@@ -533,16 +570,12 @@ class Lockstep:
         links: the n-th takes `combine([seed], b"chance/n")`. Fair, because nobody decides
         anything between the draws, so knowing the later seeds early helps no one; and it
         halves the beacon rounds a game needs (a battle's drop after the event card, each
-        tower drop of a province's several battles, ...). A drop's outcome (`TowerSettled`)
-        is computed here by each peer from the agreed seed. Appends to `commands`/`events`."""
+        tower drop of a province's several battles, ...). A drop's outcome is a step of
+        its own (`_tower`). Appends to `commands`/`events`."""
         n = 0
-        while self.game.pending(state).kind in ("chance", "tower"):
-            decision = self.game.pending(state)
-            if decision.kind == "tower":   # every peer computes the drop itself
-                command = self.game.settle(decision)
-            else:
-                n += 1
-                command = self.game.chance(combine([seed], b"chance/%d" % n))
+        while self.game.pending(state).kind == "chance":
+            n += 1
+            command = self.game.chance(combine([seed], b"chance/%d" % n))
             state, more = self.game.apply(state, command)
             commands.append(command)
             events.extend(more)
@@ -599,6 +632,43 @@ class Lockstep:
             commands.append(command)
         state = self._chance_run(seed, commands, state, events)
         self._commit_step(commands, beacon=True, result=(state, events))
+        return True
+
+    def _tower(self, d: Any, box: StepInbox) -> bool:
+        """Every voter's outcome of this drop is in: apply the majority's (module doc)."""
+        mine = self._my_outcome
+        if mine is None or mine[0] != self.step:
+            command = self.game.settle(d)
+            mine = self._my_outcome = (self.step, command, self.game.to_wire(command))
+        me = self.my_seat
+        if me in self.contributors() and me not in box.votes:
+            box.votes[me] = mine[2]
+            self._send({"type": "TowerVoted", "step": self.step, "seat": me,
+                        "outcome": mine[2], "hash": self.hash})
+        voters = self.contributors()
+        if any(s not in box.votes for s in voters):
+            return False
+        groups: dict[Any, list[int]] = {}
+        wires: dict[Any, dict] = {}
+        for seat in voters:
+            outcome = self.game.from_wire(box.votes[seat])
+            groups.setdefault(outcome, []).append(seat)
+            wires[outcome] = box.votes[seat]
+        if not groups:                     # nobody votes (bots only): my own drop
+            command = mine[1]
+        else:
+            ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), min(kv[1])))
+            command, seats = ranked[0]
+            if len(groups) > 1:
+                record = {"step": self.step, "groups": [sorted(s) for _, s in ranked],
+                          "strict_majority": 2 * len(seats) > len(voters),
+                          "mine_agreed": command == mine[1]}
+                self.tower_disagreements.append(record)
+                log.warning("tower outcomes differ at step %d: seats %s; applying the one "
+                            "held by seats %s%s", self.step, record["groups"], sorted(seats),
+                            "" if record["strict_majority"] else " (no strict majority)")
+                self.on_tower_disagreement(record)
+        self._commit_step([command], beacon=False)
         return True
 
     def _single(self, d: Any, box: StepInbox) -> bool:

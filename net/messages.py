@@ -105,6 +105,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
                      "hash": HASH},
     "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH},
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH},
+    "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "hash": HASH},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH},
     "Relayed": {"seat": SEAT, "message": _map},
@@ -115,7 +116,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
 }
 
 PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
-                                  "CommandSent", "SeatTakenOver", "ChainCommitted",
+                                  "CommandSent", "TowerVoted", "SeatTakenOver", "ChainCommitted",
                                   "GameFinished"})
 
 

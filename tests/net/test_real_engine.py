@@ -55,7 +55,8 @@ def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path):
                 assert msg["digest"] == commitment.commit(nonce, plan)
     assert "PlanCommitted" in kinds
     assert kinds <= {"Welcomed", "Accepted", "Hello", "LobbyChanged", "GameStarted",
-                     "ChainCommitted", "LinkRevealed", "PlanCommitted", "CommandSent"}
+                     "ChainCommitted", "LinkRevealed", "PlanCommitted", "CommandSent",
+                     "TowerVoted"}
     # 2. no byte pattern of the plan is there: not its nonce, not any province it names,
     #    not its encoding
     raw = b"".join(data for _, data in before)
