@@ -106,6 +106,10 @@ class LobbyScene(Node):
                 if kind in ("human", "bot", "open") else kind
             t.put(("seat", k), f"{theme.SEAT_NAMES[seat['seat']]}: {who}", 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
+        if lobby.get("tower_vote"):
+            t.put("tv", "Tower results are agreed by vote on this table: these computers "
+                  "round the physics differently.", 80, 120, size=11, color=theme.MUTED,
+                  width=int(self.width - 160), multiline=True)
         if self.error:
             t.put("e", self.error, 80, 90, size=11, color=(170, 40, 30))
         t.end()

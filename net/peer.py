@@ -45,8 +45,34 @@ def _tower_digest() -> str:
     return digest.hex() if isinstance(digest, bytes) else str(digest)
 
 
+def _rules_version() -> str:
+    try:
+        from sim.game import RULES_VERSION
+    except ImportError:
+        return "none"
+    return str(RULES_VERSION)
+
+
+def _canary() -> str:
+    """The raw-float canary drop (sim.tower): equal on machines that compute drops
+    bit-identically. Informational: tower outcomes are agreed by vote anyway."""
+    try:
+        from sim.tower import canary_digest
+    except ImportError:
+        return "unknown"
+    digest = canary_digest()
+    return digest.hex() if isinstance(digest, bytes) else str(digest)
+
+
+# Said in the handshake but never compared: friends' laptops differ in these, and the game
+# does not depend on them (tower outcomes are voted on, see net.lockstep).
+INFORMATIONAL = ("python", "system", "machine", "canary")
+
+
 def local_versions(engine_name: str = "shogun") -> dict[str, str]:
-    """What must be equal on every peer for the lockstep to stay identical."""
+    """What this peer says about itself in the handshake. Compared: the protocol, the rules
+    (engine and version), the pymunk version and the tower's geometry and physics settings
+    (its self-test digest) — what decides the game. Not compared: `INFORMATIONAL`."""
     global _VERSIONS
     if _VERSIONS is None:
         try:
@@ -55,17 +81,17 @@ def local_versions(engine_name: str = "shogun") -> dict[str, str]:
         except ImportError:
             pymunk_version = "none"
         _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
-                     "python": platform.python_version(), "pymunk": pymunk_version,
-                     "system": platform.system(), "machine": platform.machine(),
-                     "tower": _tower_digest()}
-    return {**_VERSIONS, "rules": engine_name}
+                     "pymunk": pymunk_version, "tower": _tower_digest(),
+                     "python": platform.python_version(), "system": platform.system(),
+                     "machine": platform.machine(), "canary": _canary()}
+    return {**_VERSIONS, "rules": f"{engine_name} {_rules_version()}"}
 
 
 def version_differences(mine: dict[str, str], theirs: dict[str, str],
                         me: str = "yours", them: str = "table") -> str | None:
-    """A sentence naming every field that differs, or None if all agree."""
+    """A sentence naming every field that decides the game and differs, or None."""
     problems = []
-    for key in sorted(set(mine) | set(theirs)):
+    for key in sorted((set(mine) | set(theirs)) - set(INFORMATIONAL)):
         a, b = theirs.get(key, "missing"), mine.get(key, "missing")
         if a != b:
             problems.append(f"{key} differs: {me} {a}, {them} {b}")

@@ -138,7 +138,7 @@ class TableSession:
                  for i in range(players)]
         seats[0].update(kind="human", name=s.name, peer=s.peer_id)
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
-                   "started": False, "seats": seats}
+                   "started": False, "seats": seats, "tower_vote": False}
         s.my_seat = 0
         s._listen(port)
         return s
@@ -534,11 +534,22 @@ class TableSession:
 
     # ================================================================ lobby
     def _lobby_changed(self) -> None:
+        if self.role == "host" and self.lobby:
+            self.lobby["tower_vote"] = self._tower_needs_vote()
         if self.role == "host":
             wire = {**self.lobby, "seats": [dict(s) for s in self.lobby["seats"]]}
             for conn in self.conns:
                 conn.send({"type": "LobbyChanged", "lobby": wire})
         self.on_lobby_changed(self.lobby)
+
+    def _tower_needs_vote(self) -> bool:
+        """Whether the seated players' machines compute drops differently (their canaries
+        differ): the lobby then says tower results are agreed by vote on this table."""
+        canaries = {self.versions.get("canary")}
+        for conn in self.conns:
+            if conn.hello is not None and conn.role == "player":
+                canaries.add(conn.hello.get("versions", {}).get("canary"))
+        return len(canaries) > 1
 
     def _on_LobbyChanged(self, conn: PeerConnection, msg: dict) -> None:
         if conn is not self.host_conn or self.started:

@@ -54,16 +54,35 @@ def test_version_mismatch_names_exactly_what_differs():
     engine = FakeEngine()
     host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
                              engine=engine)
-    host.versions = {**host.versions, "python": "3.0.1", "tower": "abc"}
+    host.versions = {**host.versions, "rules": "shogun 1", "tower": "abc"}
     guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
                               engine=engine)
     reasons = []
     guest.on_refused = reasons.append
     net.pump()
     mine = guest.versions
-    assert reasons == [f"cannot join: python differs: table 3.0.1, yours {mine['python']}; "
+    assert reasons == [f"cannot join: rules differs: table shogun 1, yours {mine['rules']}; "
                        f"tower differs: table abc, yours {mine['tower']}"]
     assert host.lobby["seats"][1]["kind"] == "open"
+
+
+def test_friends_with_other_systems_cpus_and_pythons_are_welcome():
+    """Issue 11: only what decides the game is compared; a different canary (the machines
+    round drops differently) makes the lobby say tower results are agreed by vote."""
+    net = FakeNet()
+    engine = FakeEngine()
+    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+                             engine=engine)
+    assert host.lobby["tower_vote"] is False
+    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                              engine=engine)
+    guest.versions = {**guest.versions, "python": "3.13.1", "system": "Darwin",
+                      "machine": "arm64", "canary": "0" * 64}
+    reasons = []
+    guest.on_refused = reasons.append
+    net.pump()
+    assert reasons == [] and host.lobby["seats"][1]["kind"] == "human"
+    assert host.lobby["tower_vote"] is True and guest.lobby["tower_vote"] is True
 
 
 def test_the_listener_checks_versions_too():
