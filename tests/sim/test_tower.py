@@ -186,10 +186,33 @@ def test_thrown_must_be_valid():
         drop(EMPTY, {1: 2}, b"short")
 
 
-def test_held_cubes_stay_held_when_nothing_is_thrown(game_contents):
-    """Re-quantising and re-settling must not empty the baffles by itself."""
+def test_a_stored_tower_releases_nothing_when_nothing_is_thrown(game_contents):
+    """The settle pass makes the stored contents a resting pile: dropping nothing into it
+    changes nothing (the many-towers version is in test_tower_stats.py)."""
     result = drop(game_contents, {}, seed("settle"))
-    assert len(result.contents) >= 0.8 * len(game_contents)
+    assert result.out == {} and result.released == 0
+    assert result.contents == game_contents
+
+
+def test_settle_is_the_outcome_of_drop(game_contents):
+    thrown = {2: 6, 4: 3, PEASANT: 1}
+    settled = tower.settle(game_contents, thrown, seed("settled"))
+    full = drop(game_contents, thrown, seed("settled"))
+    out, contents = settled
+    assert (out, contents) == (full.out, full.contents)
+    assert tower.digest_of(settled) == tower.digest_of(full)
+
+
+def test_origin_follows_each_cube(game_contents):
+    result = drop(game_contents, {1: 7, 3: 2}, seed("origin"))
+    kept = [i for i in result.origin if i is not None]
+    assert len(result.origin) == len(result.contents)
+    assert len(kept) == len(set(kept)) == len(game_contents) - result.released
+    for new, old in zip(result.contents.cubes, result.origin):
+        if old is not None:
+            assert new.colour == game_contents.cubes[old].colour
+    thrown_in = sum(1 for i in result.origin if i is None)
+    assert thrown_in == 9 - (total(result.out) - result.released)
 
 
 # --- recording -----------------------------------------------------------------------
@@ -211,7 +234,7 @@ def test_recording_shows_the_drop(game_contents):
     assert rec.fps == 60 and rec.inside_before == len(game_contents)
     assert n == len(game_contents) + total(thrown) - len(rec.spilled)
     assert all(len(frame) == n for frame in rec.frames)
-    assert len(rec.frames) >= result.steps // tower.FRAME_EVERY
+    assert len(rec.frames) >= (result.steps - result.settle_steps) // tower.FRAME_EVERY
     exited = [i for i in range(n) if rec.exited[i] is not None]
     out_by_colour: dict[int, int] = {}
     for i in exited:
@@ -238,4 +261,4 @@ def test_geometry_is_plain_data():
     assert msgpack.unpackb(encoded) == json.loads(json.dumps(G))
     for (x1, y1), (x2, y2) in G["segments"]:
         assert all(type(v) is int for v in (x1, y1, x2, y2))
-    assert set(G["parts"]) >= {"funnel", "baffle_1", "baffle_2", "floor", "walls"}
+    assert set(G["parts"]) == {"walls", "funnel", "ribs", "floor_1", "floor_2", "ramp"}
