@@ -93,6 +93,7 @@ class DropResult:
                                           # None if it was thrown in this drop
     shakes: int = 0                  # times the tower was shaken to clear a jam
     settle_released: int = 0         # cubes that came out during the settle passes
+    spilled: int = 0                 # cubes never thrown in (step-cap guard; never seen)
     settle_steps: int = 0            # steps of the settle passes (a pass that releases
                                      # nothing is not in the recording)
 
@@ -257,7 +258,7 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
     return DropResult(out=dict(sorted(out.items())), contents=new, steps=steps,
                       recording=recording, released=released, origin=origin,
                       shakes=shakes, settle_released=settle_released,
-                      settle_steps=settle_steps)
+                      settle_steps=settle_steps, spilled=len(spilled))
 
 
 def settle(before: TowerContents, thrown: Mapping[int, int], seed: bytes) -> Settled:

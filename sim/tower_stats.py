@@ -49,6 +49,7 @@ class Game:
     out: list[int] = field(default_factory=list)
     ages_out: list[int] = field(default_factory=list)    # battles each cube out had stayed
     fill_left_at: int | None = None            # battle after which no fill cube was inside
+    oldest: list[int] = field(default_factory=list)      # age of the oldest cube inside
     shakes: int = 0
     towers: list[tower.TowerContents] = field(default_factory=list)   # after each battle
 
@@ -76,6 +77,7 @@ def play_game(game: int, battles: int = BATTLES, base: str = "game") -> Game:
         g.out.append(sum(result.out.values()))
         g.shakes += result.shakes
         g.towers.append(contents)
+        g.oldest.append(b - min(born) if born else 0)
         if g.fill_left_at is None and not any(n == 0 for n in born):
             g.fill_left_at = b
     return g

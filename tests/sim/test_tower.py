@@ -128,7 +128,7 @@ for i, thrown in enumerate([{{0: 7, 1: 7, 2: 7, 3: 7, 5: 10}}, {{1: 9}}, {{2: 4,
     r = tower.drop(contents, thrown, s("proc %d" % i), record=(i == 2))
     digests.append(tower.digest_of(r))
     contents = r.contents
-print(json.dumps([digests, tower.self_test_digest()]))
+print(json.dumps([digests, tower.self_test_digest(), tower.canary_digest()]))
 """
 
 
@@ -144,6 +144,45 @@ def test_two_processes_with_different_hash_seeds_agree():
     second = _digests_in_subprocess("4242")
     assert first == second
     assert first[1] == tower.self_test_digest()
+    assert first[2] == tower.canary_digest()
+
+
+def test_contacts_get_the_intended_friction_and_bounce():
+    """Chipmunk multiplies the two shapes' coefficients: the shape values are derived so
+    that the products are the intended cube-on-cube and cube-on-wall values."""
+    from sim import tower_physics as P
+    assert P.CUBE_FRICTION * P.CUBE_FRICTION == pytest.approx(P.CUBE_ON_CUBE_FRICTION)
+    assert P.CUBE_FRICTION * P.WALL_FRICTION == pytest.approx(P.CUBE_ON_WALL_FRICTION)
+    assert P.CUBE_ELASTICITY ** 2 == pytest.approx(P.CUBE_ON_CUBE_ELASTICITY)
+    assert P.CUBE_ELASTICITY * P.WALL_ELASTICITY == pytest.approx(P.CUBE_ON_WALL_ELASTICITY)
+    space = P.build_space()
+    _, cube = P.add_cube(space, 50.0, 150.0, 0.0)
+    wall = next(s for s in space.static_body.shapes if not s.sensor)
+    assert cube.friction * wall.friction == pytest.approx(P.CUBE_ON_WALL_FRICTION)
+    # a cube slides down the 30-degree ramp on its own: tan 30 > cube-on-wall friction
+    assert P.CUBE_ON_WALL_FRICTION < 0.577
+
+
+def test_the_fingerprint_covers_geometry_settings_and_versions(monkeypatch):
+    from sim import tower_physics as P
+    fingerprint = tower.physics_fingerprint()
+    assert msgpack.unpackb(msgpack.packb(fingerprint)) == fingerprint
+    assert fingerprint["pymunk"] == tower.pymunk.version
+    assert fingerprint["geometry"] == G
+    before = tower.self_test_digest()
+    monkeypatch.setattr(P, "ITERATIONS", P.ITERATIONS + 1)
+    assert tower.self_test_digest() != before
+
+
+def test_the_canary_sees_a_tiny_change_the_quantised_outcome_may_not(monkeypatch):
+    """The canary hashes raw floats: nudging gravity by one part in 10**12 changes it
+    (with the settings' own digest held fixed, so only the floats can differ)."""
+    from sim import tower_physics as P
+    monkeypatch.setattr(P, "fingerprint_digest", lambda: "same settings")
+    before = tower.canary_digest()
+    assert tower.canary_digest() == before
+    monkeypatch.setattr(P, "GRAVITY", P.GRAVITY * (1 + 1e-12))
+    assert tower.canary_digest() != before
 
 
 def test_self_test_digest_is_stable_hex():
@@ -175,6 +214,28 @@ def test_sixty_cubes_into_a_full_tower(game_contents):
     result = drop(game_contents, {0: 15, 1: 15, 2: 15, PEASANT: 15}, seed("sixty"))
     assert total(result.out) + len(result.contents) == 60 + len(game_contents)
     assert result.steps < tower.STEP_CAP
+
+
+def test_a_jam_is_shaken_loose_and_the_recording_shows_when():
+    """120 cubes at once jam the funnel now and then: the tower is shaken (no cube is
+    counted out that did not leave through the exit), and the recording says when."""
+    fill = drop(EMPTY, FILL, seed("jam fill")).contents
+    for k in range(40):
+        result = drop(fill, {0: 40, 1: 40, 2: 40}, seed(f"jam {k}"), record=True)
+        if result.shakes:
+            break
+    else:
+        pytest.fail("no drop of 120 cubes needed a shake")
+    rec = result.recording
+    assert len(rec.shakes) == result.shakes and result.spilled == 0 and rec.spilled == ()
+    exited = sum(1 for e in rec.exited if e is not None)
+    assert exited == total(result.out)
+    assert len(rec.colours) == len(fill) + 120
+    f = rec.shakes[0]
+    assert 0 < f < len(rec.frames) - 1
+    moved = [i for i, (a, b) in enumerate(zip(rec.frames[f], rec.frames[min(f + 6, len(rec.frames) - 1)]))
+             if a and b and abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1.0]
+    assert len(moved) >= 5                    # the kick moves the jammed cubes
 
 
 def test_thrown_must_be_valid():
