@@ -3,13 +3,14 @@
 Run in a subprocess under different float environments (an FMA build of pymunk on the
 PYTHONPATH, `GLIBC_TUNABLES` for another libm), then compare:
 
-    python -m tests.support.tower_probe [DROPS]
+    python -m tests.support.tower_probe [DROPS [STARTS]]
 
 Output: {"pymunk": path of the pymunk imported, "drops": [outcome digest of each
 40-cube drop], "canary": canary_digest(), "self_test": self_test_digest()}.
-The drops are 40 cubes thrown into towers found by a fixed game-like sequence; each
-starts from the same integer contents in every environment, so a differing digest is
-a drop that this environment computes differently.
+STARTS (optional) is a JSON list of `TowerContents` wire lists, computed once by the
+caller, so every environment starts its drops from the very same integer contents and
+a differing digest is a drop that this environment computes differently. Drop k throws
+40 cubes into start k mod len(STARTS) (the empty tower without STARTS).
 """
 
 from __future__ import annotations
@@ -23,9 +24,6 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 import pymunk  # noqa: E402
 
 from sim import tower, tower_stats  # noqa: E402
-
-# Starting towers as integer contents, fixed here so that every environment starts its
-# drops from the very same contents (found once by a game-like sequence).
 
 
 def main() -> int:
