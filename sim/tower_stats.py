@@ -98,6 +98,8 @@ def towers_holding(n: int, count: int, base: str = "holding") -> list[tower.Towe
     contents = tower.EMPTY
     k = 0
     while len(found) < count:
+        if k > 200 * (count + 1):
+            raise ValueError(f"no tower holding {n} cubes found in {k} throws")
         size = 20 + stream.below(41)
         colours = [stream.below(4), stream.below(4), tower.PEASANT]
         thrown: dict[int, int] = {}

@@ -21,8 +21,6 @@ import pytest
 from sim import tower_stats
 from tests.support import fma_pymunk
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parents[2]
 DROPS = 100
 
@@ -50,11 +48,13 @@ def changed(a: dict, b: dict) -> int:
     return sum(x != y for x, y in zip(a["drops"], b["drops"]))
 
 
+@pytest.mark.slow
 def test_the_same_build_agrees_with_itself(reference, starts):
     again = probe(dict(os.environ, PYTHONHASHSEED="99"), starts)
     assert again == reference
 
 
+@pytest.mark.slow
 def test_an_fma_build_changes_drops_and_the_canary_but_not_the_handshake(reference, starts):
     path = fma_pymunk.pythonpath()
     fma = probe(fma_pymunk.env_with(path), starts)
@@ -66,6 +66,7 @@ def test_an_fma_build_changes_drops_and_the_canary_but_not_the_handshake(referen
     assert fma["self_test"] == reference["self_test"]
 
 
+@pytest.mark.slow
 def test_another_libm_changes_the_canary_but_not_the_handshake(reference, starts):
     if not sys.platform.startswith("linux"):
         pytest.skip("GLIBC_TUNABLES is a glibc (Linux) feature")
@@ -75,3 +76,14 @@ def test_another_libm_changes_the_canary_but_not_the_handshake(reference, starts
     print(f"GLIBC_TUNABLES: {changed(reference, libm)} of {DROPS} forty-cube drops changed")
     assert libm["canary"] != reference["canary"]
     assert libm["self_test"] == reference["self_test"]
+
+
+def test_without_a_c_compiler_the_build_is_skipped_with_the_reason(monkeypatch, tmp_path):
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.setattr(fma_pymunk.shutil, "which", lambda name: None)
+    monkeypatch.setenv("SHOGUN_CACHE", str(tmp_path))
+    assert fma_pymunk.missing_tools() == "no C compiler (cc, gcc or clang) on PATH"
+    with pytest.raises(fma_pymunk.CannotBuild, match="no C compiler"):
+        fma_pymunk.build()
+    with pytest.raises(pytest.skip.Exception, match="no C compiler"):
+        fma_pymunk.pythonpath()
