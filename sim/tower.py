@@ -41,7 +41,7 @@ from sim import tower_geometry as G
 from sim import tower_physics as P
 from sim.chance import SEED_BYTES, ChanceStream, derive_seed
 from sim.tower_contents import (COLOURS, EMPTY, MAX_CUBES, MAX_X, PEASANT, Cube,  # noqa: F401
-                                TowerContents)
+                                TowerContents, inside_tower)
 from sim.tower_physics import (ANGLE_SCALE, DT, FRAME_EVERY, ITERATIONS,  # noqa: F401
                                POS_SCALE, STEP_CAP, physics_fingerprint)
 from sim.tower_run import Run, simulate
@@ -115,14 +115,6 @@ def _quantise(colour: int, x: float, y: float, angle: float) -> Cube:
 def _pose_of(cube: Cube) -> tuple[int, float, float, float]:
     return (cube.colour, cube.x / POS_SCALE, cube.y / POS_SCALE,
             cube.angle * (2.0 * math.pi / ANGLE_SCALE))
-
-
-def _inside_bounds(x: float, y: float) -> bool:
-    """A cube's centre must stay where a cube can physically be: inside the walls."""
-    half = G.CUBE / 2.0
-    right = G.OUT_ZONE[0][0] + half if y < G.EXIT_TOP else G.WIDTH - half * 0.5
-    return (half * 0.5 <= x <= right and
-            G.EXIT_BOTTOM - half <= y <= G.TOP - half * 0.5)
 
 
 def _throw_order(thrown: Mapping[int, int], stream: ChanceStream) -> list[int]:
@@ -213,7 +205,7 @@ def drop(contents: TowerContents, thrown: Mapping[int, int], seed: bytes,
                 outcome.append(run.colours[k])
                 released += k < len(before)
             else:
-                if not _inside_bounds(pose[0], pose[1]):
+                if not inside_tower(pose[0], pose[1]):
                     raise TowerError(f"cube {k} left the tower at ({pose[0]:.2f}, {pose[1]:.2f})")
                 current.append((ids[k], _quantise(run.colours[k], *pose)))
         spilled = run.not_entered

@@ -61,11 +61,15 @@ class TowerContents:
             if not isinstance(item, (list, tuple)) or len(item) != 4:
                 raise ValueError(f"tower cube {i} must be [colour, x, y, angle]")
             colour, x, y, angle = item
-            cubes.append(Cube(
+            cube = Cube(
                 _check_int(colour, 0, PEASANT, f"tower cube {i} colour"),
                 _check_int(x, 0, MAX_X, f"tower cube {i} x"),
                 _check_int(y, 0, G.TOP * POS_SCALE, f"tower cube {i} y"),
-                _check_int(angle, 0, ANGLE_SCALE - 1, f"tower cube {i} angle")))
+                _check_int(angle, 0, ANGLE_SCALE - 1, f"tower cube {i} angle"))
+            if not inside_tower(x / POS_SCALE, y / POS_SCALE):
+                raise ValueError(f"tower cube {i} at ({x / POS_SCALE:g}, {y / POS_SCALE:g}) "
+                                 "is not inside the tower (in a wall or under the ramp)")
+            cubes.append(cube)
         return cls(tuple(cubes))
 
     def counts(self) -> dict[int, int]:
@@ -79,3 +83,21 @@ class TowerContents:
 
 
 EMPTY = TowerContents()
+
+
+def _floor_under(x: float) -> float:
+    """Height of the ramp's (or, past the exit, the tray's) centre line below x."""
+    (x0, y0), (x1, y1) = G.RAMP[0]
+    if x > x1:
+        (x0, y0), (x1, y1) = G.RAMP[1]
+    return y0 + (y1 - y0) * (min(max(x, x0), x1) - x0) / (x1 - x0)
+
+
+def inside_tower(x: float, y: float) -> bool:
+    """Where a cube's centre can physically be: between the walls, under the lid, above
+    the ramp (a resting cube's centre is at least 8 units above the ramp's centre line;
+    3 is the margin allowed), or in the exit opening."""
+    half = G.CUBE / 2.0
+    right = G.OUT_ZONE[0][0] + half if y < G.EXIT_TOP else G.WIDTH - half * 0.5
+    return (half * 0.5 <= x <= right and y <= G.TOP - half * 0.5
+            and y >= _floor_under(x) + 3.0)

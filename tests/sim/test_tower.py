@@ -58,9 +58,10 @@ def test_contents_round_trip_through_msgpack(game_contents):
     assert all(type(v) is int for cube in wire for v in cube)
 
 
-cube_strategy = st.builds(
-    Cube, colour=st.integers(0, PEASANT), x=st.integers(0, tower.MAX_X),
-    y=st.integers(0, G["top"] * tower.POS_SCALE), angle=st.integers(0, tower.ANGLE_SCALE - 1))
+cube_strategy = st.builds(          # anywhere a cube's centre can be above the ramp
+    Cube, colour=st.integers(0, PEASANT), x=st.integers(300, (G["width"] - 3) * 100),
+    y=st.integers(9000, (G["top"] - 3) * tower.POS_SCALE),
+    angle=st.integers(0, tower.ANGLE_SCALE - 1))
 
 
 @settings(max_examples=200, deadline=None)
@@ -81,6 +82,9 @@ def test_any_valid_contents_round_trip(cubes):
     ([[0, -1, 100, 0]], "x"),
     ([[0, 100, 10 ** 9, 0]], "y"),
     ([[0, 100, 100, 4096]], "angle"),
+    ([[0, 6000, 100, 0]], "not inside the tower"),       # under the ramp
+    ([[0, 100, 20000, 0]], "not inside the tower"),      # in the left wall
+    ([[0, 12500, 20000, 0]], "not inside the tower"),    # beyond the right wall
     ([[0, 1.5, 100, 0]], "int"),
     ([[True, 100, 100, 0]], "int"),
     ([[0, 100, 100, 0]] * (tower.MAX_CUBES + 1), "at most"),
