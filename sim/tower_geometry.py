@@ -1,43 +1,56 @@
 """The battle tower's cross-section as plain data, so it can be tuned, drawn and hashed.
 
-Coordinates are tower units (1 unit = 1 mm of the real tower; a cube is 10 units), with
-the origin at the bottom-left corner of the tower's interior, x to the right and **y up**
+Coordinates are tower units (1 unit = 1 mm of a tower whose cubes are 10 mm), with the
+origin at the bottom-left corner of the tower's interior, x to the right and **y up**
 (pymunk's convention; a client drawing with y down flips y). The interior is the box
 0 <= x <= WIDTH, 0 <= y <= TOP; the only way out of it is the exit opening in the right
 wall at the bottom, onto the tray (x > WIDTH).
 
 Every static piece is a segment `((x1, y1), (x2, y2))` with a common radius `WALL_RADIUS`
 (a capsule), so the same list drives the physics and the drawing. Integers only: the
-geometry takes part in the self-test digest and must not depend on float formatting.
+geometry takes part in the physics fingerprint and must not depend on float formatting.
 
-The real tower (Shogun / Wallenstein) is a square box: a funnel on top, a shaft, sloped
-baffles on which cubes bounce and some lodge, and a ramp that spills onto a tray. The two
-baffle levels here are deliberately different:
+The shape follows what players of the real tower (Shogun, Wallenstein, Amerigo) describe,
+from the top down (docs/tower.md has the sources and the reasoning):
 
-* level 1 (`BAFFLE_1`): a perforated shelf. A long slat sloping down from the right wall
-  ends in a cup (a caught cube holds up a short queue behind it until an impact clears
-  it); a short slat on the left wall; most cubes drop through the wide hole between.
-* level 2 (`BAFFLE_2`): ledges. A pocket on the left wall whose low lip lets cubes stack
-  in the corner, and a lipless ledge on the right that kicks cubes back across the shaft.
-
-A small roof (`SPLITTER`) breaks the long fall to the floor ramp. Gaps are kept wide
-(three cubes or more): square cubes arch and clog narrow openings, which real towers
-avoid too. The dimensions and the physics constants in `sim.tower` were calibrated
-together (see `python main.py tower`): change them together and re-check the bands.
+* a **funnel** whose throat is split by **two crossed ribs** (an X seen from above; cut
+  through its middle, one rib shows as a small cross in the throat), so a handful of
+  cubes is parted to both sides instead of falling as one lump;
+* a **square shaft** (the straight walls);
+* **two horizontal floors with holes**: the upper floor is a plate in the middle with a
+  hole at each wall, the lower floor two ledges at the walls with a hole in the middle,
+  so that every place a cube can rest lies under a hole of the floor above and is hit by
+  the cubes of later battles (no sheltered corner, hence no permanent column);
+* a **30 degree ramp** down to the exit in the right wall and the tray outside it.
 """
 
 from __future__ import annotations
 
 CUBE = 10             # side of a cube
-WIDTH = 90            # interior width
+WIDTH = 120           # interior width of the square shaft
 TOP = 340             # interior height (the lid)
 WALL_RADIUS = 3       # every static segment is a capsule of this radius
 EXIT_BOTTOM = 16      # the exit opening in the right wall spans y in [EXIT_BOTTOM, EXIT_TOP]
-EXIT_TOP = 50
-TRAY_END = 150        # the tray's far wall (drawing only; cubes are taken off on arrival)
+EXIT_TOP = 80
+TRAY_END = 180        # the tray's far wall (drawing only; cubes are taken off on arrival)
+
+FUNNEL_TOP = 300      # the funnel's rim meets the walls here
+THROAT_Y = 262        # height of the funnel's throat
+THROAT_HALF = 32      # half the throat's width, centre to centre of the segment ends
+RIB_Y = 252           # centre of the crossed ribs
+RIB_HALF = 3          # half the size of the cross
+FLOOR_1_Y = 205       # upper floor: a plate in the middle, a hole at each wall
+PLATE_HALF = 10       # half the plate's length (centre to centre of its ends)
+FLOOR_2_Y = 135       # lower floor: a ledge at each wall, a hole in the middle
+PERCH = 6             # half the length of each lower-floor perch
+PERCH_X = 31          # the perches' centres, from each wall
+RAMP_HIGH = 85        # the ramp's height at the left wall: atan((85 - 16) / 120) = 29.9 deg
 
 Point = tuple[int, int]
 Segment = tuple[Point, Point]
+
+# --- derived from the numbers above (a tuning script may re-run this part) ---
+_MID = WIDTH // 2
 
 WALLS: tuple[Segment, ...] = (
     ((0, 0), (0, TOP)),                      # left wall
@@ -45,42 +58,43 @@ WALLS: tuple[Segment, ...] = (
     ((0, TOP), (WIDTH, TOP)),                # lid: thrown cubes enter below it
 )
 
-FUNNEL: tuple[Segment, ...] = (            # wide mouth: a narrow one clogs (arching)
-    ((0, 300), (14, 286)),
-    ((WIDTH, 300), (WIDTH - 14, 286)),
+FUNNEL: tuple[Segment, ...] = (
+    ((0, FUNNEL_TOP), (_MID - THROAT_HALF, THROAT_Y)),
+    ((WIDTH, FUNNEL_TOP), (_MID + THROAT_HALF, THROAT_Y)),
 )
 
-BAFFLE_1: tuple[Segment, ...] = (          # a shelf with a hole: two slats, gap between
-    ((0, 240), (14, 233)),                   # left slat: also caps the stack below it
-    ((WIDTH, 236), (52, 219)),               # right shelf, under most of the funnel...
-    ((52, 219), (50, 222)),                  # ...ending in a cup that holds a short queue
+RIBS: tuple[Segment, ...] = (               # the two crossed ribs in the funnel's throat
+    ((_MID - RIB_HALF, RIB_Y - RIB_HALF), (_MID + RIB_HALF, RIB_Y + RIB_HALF)),
+    ((_MID - RIB_HALF, RIB_Y + RIB_HALF), (_MID + RIB_HALF, RIB_Y - RIB_HALF)),
 )
 
-BAFFLE_2: tuple[Segment, ...] = (          # ledges: a pocket on the left, a kicker on the right
-    ((0, 170), (18, 161)),
-    ((18, 161), (20, 165)),                  # low lip: cubes stack in the wall corner
-    ((WIDTH, 140), (WIDTH - 14, 133)),       # no lip: throws cubes back across the shaft
+FLOOR_1: tuple[Segment, ...] = (            # a plate with a hole on each side
+    ((_MID - PLATE_HALF, FLOOR_1_Y), (_MID + PLATE_HALF, FLOOR_1_Y)),
 )
 
-SPLITTER: tuple[Segment, ...] = (          # a roof that breaks the long fall to the floor
-    ((30, 100), (45, 112)),
-    ((45, 112), (60, 100)),
+FLOOR_2: tuple[Segment, ...] = (            # two perches: holes at the walls and between
+    ((PERCH_X - PERCH, FLOOR_2_Y), (PERCH_X + PERCH, FLOOR_2_Y)),
+    ((WIDTH - PERCH_X - PERCH, FLOOR_2_Y), (WIDTH - PERCH_X + PERCH, FLOOR_2_Y)),
 )
 
-FLOOR: tuple[Segment, ...] = (
-    ((0, 76), (WIDTH, EXIT_BOTTOM)),         # ramp down to the exit (34 degrees)
+RAMP: tuple[Segment, ...] = (
+    ((0, RAMP_HIGH), (WIDTH, EXIT_BOTTOM)),  # 30 degrees down to the exit
     ((WIDTH, EXIT_BOTTOM), (TRAY_END, 0)),   # the tray
     ((TRAY_END, 0), (TRAY_END, 40)),         # the tray's far wall
 )
 
 # Thrown cubes appear in rows above the funnel, one row at a time (as if poured by hand).
 ENTRY_Y = 318                                # centre height of a new row
-ENTRY_SLOTS: tuple[int, ...] = (14, 35, 56, 77)   # centre x of the row's slots
+ENTRY_SLOTS: tuple[int, ...] = tuple(WIDTH * (2 * k + 1) // 8 for k in range(4))
 ENTRY_JITTER = 2                             # +- x jitter of a slot
 
 OUT_ZONE: tuple[Point, Point] = ((WIDTH + 3, -20), (TRAY_END, 60))
 
-ALL_SEGMENTS: tuple[Segment, ...] = WALLS + FUNNEL + BAFFLE_1 + BAFFLE_2 + SPLITTER + FLOOR
+PARTS: dict[str, tuple[Segment, ...]] = {
+    "walls": WALLS, "funnel": FUNNEL, "ribs": RIBS, "floor_1": FLOOR_1,
+    "floor_2": FLOOR_2, "ramp": RAMP,
+}
+ALL_SEGMENTS: tuple[Segment, ...] = tuple(s for part in PARTS.values() for s in part)
 
 
 def as_data() -> dict:
@@ -93,14 +107,7 @@ def as_data() -> dict:
         "wall_radius": WALL_RADIUS,
         "exit": {"x": WIDTH, "y0": EXIT_BOTTOM, "y1": EXIT_TOP},
         "tray_end": TRAY_END,
-        "parts": {
-            "walls": [list(map(list, s)) for s in WALLS],
-            "funnel": [list(map(list, s)) for s in FUNNEL],
-            "baffle_1": [list(map(list, s)) for s in BAFFLE_1],
-            "baffle_2": [list(map(list, s)) for s in BAFFLE_2],
-            "splitter": [list(map(list, s)) for s in SPLITTER],
-            "floor": [list(map(list, s)) for s in FLOOR],
-        },
+        "parts": {name: [list(map(list, s)) for s in part] for name, part in PARTS.items()},
         "segments": [list(map(list, s)) for s in ALL_SEGMENTS],
         "entry": {"y": ENTRY_Y, "slots": list(ENTRY_SLOTS), "jitter": ENTRY_JITTER},
         "out_zone": [list(OUT_ZONE[0]), list(OUT_ZONE[1])],

@@ -58,9 +58,10 @@ def test_contents_round_trip_through_msgpack(game_contents):
     assert all(type(v) is int for cube in wire for v in cube)
 
 
-cube_strategy = st.builds(
-    Cube, colour=st.integers(0, PEASANT), x=st.integers(0, tower.MAX_X),
-    y=st.integers(0, G["top"] * tower.POS_SCALE), angle=st.integers(0, tower.ANGLE_SCALE - 1))
+cube_strategy = st.builds(          # anywhere a cube's centre can be above the ramp
+    Cube, colour=st.integers(0, PEASANT), x=st.integers(300, (G["width"] - 3) * 100),
+    y=st.integers(9000, (G["top"] - 3) * tower.POS_SCALE),
+    angle=st.integers(0, tower.ANGLE_SCALE - 1))
 
 
 @settings(max_examples=200, deadline=None)
@@ -81,6 +82,9 @@ def test_any_valid_contents_round_trip(cubes):
     ([[0, -1, 100, 0]], "x"),
     ([[0, 100, 10 ** 9, 0]], "y"),
     ([[0, 100, 100, 4096]], "angle"),
+    ([[0, 6000, 100, 0]], "not inside the tower"),       # under the ramp
+    ([[0, 100, 20000, 0]], "not inside the tower"),      # in the left wall
+    ([[0, 12500, 20000, 0]], "not inside the tower"),    # beyond the right wall
     ([[0, 1.5, 100, 0]], "int"),
     ([[True, 100, 100, 0]], "int"),
     ([[0, 100, 100, 0]] * (tower.MAX_CUBES + 1), "at most"),
@@ -128,7 +132,7 @@ for i, thrown in enumerate([{{0: 7, 1: 7, 2: 7, 3: 7, 5: 10}}, {{1: 9}}, {{2: 4,
     r = tower.drop(contents, thrown, s("proc %d" % i), record=(i == 2))
     digests.append(tower.digest_of(r))
     contents = r.contents
-print(json.dumps([digests, tower.self_test_digest()]))
+print(json.dumps([digests, tower.self_test_digest(), tower.canary_digest()]))
 """
 
 
@@ -144,6 +148,45 @@ def test_two_processes_with_different_hash_seeds_agree():
     second = _digests_in_subprocess("4242")
     assert first == second
     assert first[1] == tower.self_test_digest()
+    assert first[2] == tower.canary_digest()
+
+
+def test_contacts_get_the_intended_friction_and_bounce():
+    """Chipmunk multiplies the two shapes' coefficients: the shape values are derived so
+    that the products are the intended cube-on-cube and cube-on-wall values."""
+    from sim import tower_physics as P
+    assert P.CUBE_FRICTION * P.CUBE_FRICTION == pytest.approx(P.CUBE_ON_CUBE_FRICTION)
+    assert P.CUBE_FRICTION * P.WALL_FRICTION == pytest.approx(P.CUBE_ON_WALL_FRICTION)
+    assert P.CUBE_ELASTICITY ** 2 == pytest.approx(P.CUBE_ON_CUBE_ELASTICITY)
+    assert P.CUBE_ELASTICITY * P.WALL_ELASTICITY == pytest.approx(P.CUBE_ON_WALL_ELASTICITY)
+    space = P.build_space()
+    _, cube = P.add_cube(space, 50.0, 150.0, 0.0)
+    wall = next(s for s in space.static_body.shapes if not s.sensor)
+    assert cube.friction * wall.friction == pytest.approx(P.CUBE_ON_WALL_FRICTION)
+    # a cube slides down the 30-degree ramp on its own: tan 30 > cube-on-wall friction
+    assert P.CUBE_ON_WALL_FRICTION < 0.577
+
+
+def test_the_fingerprint_covers_geometry_settings_and_versions(monkeypatch):
+    from sim import tower_physics as P
+    fingerprint = tower.physics_fingerprint()
+    assert msgpack.unpackb(msgpack.packb(fingerprint)) == fingerprint
+    assert fingerprint["pymunk"] == tower.pymunk.version
+    assert fingerprint["geometry"] == G
+    before = tower.self_test_digest()
+    monkeypatch.setattr(P, "ITERATIONS", P.ITERATIONS + 1)
+    assert tower.self_test_digest() != before
+
+
+def test_the_canary_sees_a_tiny_change_the_quantised_outcome_may_not(monkeypatch):
+    """The canary hashes raw floats: nudging gravity by one part in 10**12 changes it
+    (with the settings' own digest held fixed, so only the floats can differ)."""
+    from sim import tower_physics as P
+    monkeypatch.setattr(P, "fingerprint_digest", lambda: "same settings")
+    before = tower.canary_digest()
+    assert tower.canary_digest() == before
+    monkeypatch.setattr(P, "GRAVITY", P.GRAVITY * (1 + 1e-12))
+    assert tower.canary_digest() != before
 
 
 def test_self_test_digest_is_stable_hex():
@@ -177,6 +220,28 @@ def test_sixty_cubes_into_a_full_tower(game_contents):
     assert result.steps < tower.STEP_CAP
 
 
+def test_a_jam_is_shaken_loose_and_the_recording_shows_when():
+    """120 cubes at once jam the funnel now and then: the tower is shaken (no cube is
+    counted out that did not leave through the exit), and the recording says when."""
+    fill = drop(EMPTY, FILL, seed("jam fill")).contents
+    for k in range(40):
+        result = drop(fill, {0: 40, 1: 40, 2: 40}, seed(f"jam {k}"), record=True)
+        if result.shakes:
+            break
+    else:
+        pytest.fail("no drop of 120 cubes needed a shake")
+    rec = result.recording
+    assert len(rec.shakes) == result.shakes and result.spilled == 0 and rec.spilled == ()
+    exited = sum(1 for e in rec.exited if e is not None)
+    assert exited == total(result.out)
+    assert len(rec.colours) == len(fill) + 120
+    f = rec.shakes[0]
+    assert 0 < f < len(rec.frames) - 1
+    moved = [i for i, (a, b) in enumerate(zip(rec.frames[f], rec.frames[min(f + 6, len(rec.frames) - 1)]))
+             if a and b and abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1.0]
+    assert len(moved) >= 5                    # the kick moves the jammed cubes
+
+
 def test_thrown_must_be_valid():
     with pytest.raises(ValueError, match="colour"):
         drop(EMPTY, {7: 1}, seed("bad"))
@@ -186,10 +251,33 @@ def test_thrown_must_be_valid():
         drop(EMPTY, {1: 2}, b"short")
 
 
-def test_held_cubes_stay_held_when_nothing_is_thrown(game_contents):
-    """Re-quantising and re-settling must not empty the baffles by itself."""
+def test_a_stored_tower_releases_nothing_when_nothing_is_thrown(game_contents):
+    """The settle pass makes the stored contents a resting pile: dropping nothing into it
+    changes nothing (the many-towers version is in test_tower_stats.py)."""
     result = drop(game_contents, {}, seed("settle"))
-    assert len(result.contents) >= 0.8 * len(game_contents)
+    assert result.out == {} and result.released == 0
+    assert result.contents == game_contents
+
+
+def test_settle_is_the_outcome_of_drop(game_contents):
+    thrown = {2: 6, 4: 3, PEASANT: 1}
+    settled = tower.outcome(game_contents, thrown, seed("settled"))
+    full = drop(game_contents, thrown, seed("settled"))
+    out, contents = settled
+    assert (out, contents) == (full.out, full.contents)
+    assert tower.digest_of(settled) == tower.digest_of(full)
+
+
+def test_origin_follows_each_cube(game_contents):
+    result = drop(game_contents, {1: 7, 3: 2}, seed("origin"))
+    kept = [i for i in result.origin if i is not None]
+    assert len(result.origin) == len(result.contents)
+    assert len(kept) == len(set(kept)) == len(game_contents) - result.released
+    for new, old in zip(result.contents.cubes, result.origin):
+        if old is not None:
+            assert new.colour == game_contents.cubes[old].colour
+    thrown_in = sum(1 for i in result.origin if i is None)
+    assert thrown_in == 9 - (total(result.out) - result.released)
 
 
 # --- recording -----------------------------------------------------------------------
@@ -211,7 +299,7 @@ def test_recording_shows_the_drop(game_contents):
     assert rec.fps == 60 and rec.inside_before == len(game_contents)
     assert n == len(game_contents) + total(thrown) - len(rec.spilled)
     assert all(len(frame) == n for frame in rec.frames)
-    assert len(rec.frames) >= result.steps // tower.FRAME_EVERY
+    assert len(rec.frames) >= (result.steps - result.settle_steps) // tower.FRAME_EVERY
     exited = [i for i in range(n) if rec.exited[i] is not None]
     out_by_colour: dict[int, int] = {}
     for i in exited:
@@ -233,9 +321,30 @@ def test_recording_shows_the_drop(game_contents):
         (c, min(max(x, 0), tower.MAX_X), y) for c, x, y in final]
 
 
+def test_cubes_the_settle_pass_releases_are_out_and_shown_leaving():
+    """Now and then a pile that came to rest is not at rest once rebuilt from its
+    quantised poses: what falls out then is out of this drop, and the recording shows it
+    after `settle_frame`."""
+    contents = drop(EMPTY, FILL, seed("settle fill")).contents
+    for k in range(60):
+        result = drop(contents, {k % 4: 6, (k + 1) % 4: 4}, seed(f"settle {k}"), record=True)
+        if result.settle_released:
+            break
+        contents = result.contents
+    else:
+        pytest.fail("no settle pass released a cube in 60 drops")
+    rec = result.recording
+    assert rec.settle_frame is not None
+    late = [i for i, f in enumerate(rec.exited) if f is not None and f >= rec.settle_frame]
+    assert len(late) == result.settle_released
+    assert sum(1 for f in rec.exited if f is not None) == total(result.out)
+    plain = drop(contents, {k % 4: 6, (k + 1) % 4: 4}, seed(f"settle {k}"))
+    assert (plain.out, plain.contents) == (result.out, result.contents)
+
+
 def test_geometry_is_plain_data():
     encoded = msgpack.packb(G)
     assert msgpack.unpackb(encoded) == json.loads(json.dumps(G))
     for (x1, y1), (x2, y2) in G["segments"]:
         assert all(type(v) is int for v in (x1, y1, x2, y2))
-    assert set(G["parts"]) >= {"funnel", "baffle_1", "baffle_2", "floor", "walls"}
+    assert set(G["parts"]) == {"walls", "funnel", "ribs", "floor_1", "floor_2", "ramp"}

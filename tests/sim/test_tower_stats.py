@@ -1,79 +1,103 @@
 """Calibration: the simulated tower must behave like the real one over many drops.
 
-The bands come from the issue (players' reports of the real tower): most cubes fall
-through, a few stay, stuck cubes come loose later, and the contents never run away.
-These run hundreds of drops, so they are slow-marked (CI runs them with --runslow).
+The bands are issue 11's, from what players report of the real tower: it "reliably
+retains about 5 cubes", lets "4 to 9 fall out each go", and old cubes from earlier
+battles keep coming out later. Game-like sequences are defined in `sim.tower_stats`
+(a standard fill, then battles of 2-14 army cubes plus sometimes peasants). All seeded,
+so a failure is reproducible; slow-marked (CI runs them with --runslow).
 """
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 
 import pytest
 
-from cli.tower_report import FILL, empty_tower_throws, game_sequence
-from sim import tower
+from sim import tower, tower_stats
+from sim.tower_stats import play_game, summarise, towers_holding
 
 pytestmark = pytest.mark.slow
 
+GAMES = 25
+
+
+@pytest.fixture(scope="module")
+def games() -> list[tower_stats.Game]:
+    return [play_game(g) for g in range(GAMES)]
+
+
+@pytest.fixture(scope="module")
+def summary(games) -> tower_stats.Summary:
+    return summarise(games)
+
+
+def test_steady_state_holds_four_to_eight_cubes(summary):
+    assert 4.0 <= summary.mean_inside <= 8.0
+
+
+def test_out_differs_from_thrown_in_most_battles_with_a_spread(summary):
+    assert summary.out_equals_thrown <= 0.40
+    fewer = sum(n for d, n in summary.spread.items() if d < 0) / summary.battles
+    more = sum(n for d, n in summary.spread.items() if d > 0) / summary.battles
+    assert fewer >= 0.15 and more >= 0.15            # both ways, often
+    assert sum(1 for d, n in summary.spread.items() if abs(d) >= 3 and n) >= 4
+
 
 def test_ten_cubes_into_an_empty_tower_mostly_come_out():
-    outs = empty_tower_throws(300, seed=7)
-    assert 6.5 <= statistics.mean(outs) <= 8.5
-    assert min(outs) < max(outs)          # it is a lottery, not a constant
+    outs = tower_stats.empty_tower_throws(200, base=7)
+    assert 6.0 <= statistics.mean(outs) <= 8.5
+    assert min(outs) < max(outs)          # a lottery, not a constant
 
 
-def test_contents_settle_in_band_and_stay_bounded():
-    seq = game_sequence(320, seed=11)      # four games of 80 battle drops
-    inside = seq["inside"]
-    for game in range(4):
-        settled = inside[game * 80 + 10:(game + 1) * 80]
-        assert 8 <= statistics.mean(settled) <= 18
-    assert max(inside) <= 30
+def test_the_opening_fill_leaves_within_forty_battles(summary):
+    assert summary.fill_out_within >= 0.90
 
 
-def test_held_cubes_get_released_by_later_drops():
-    seq = game_sequence(240, seed=13)
-    assert sum(seq["released"]) >= 0.2 * 240
-    assert seq["colour_returns"] > 10     # colours nobody threw come out
+def test_no_permanent_column_over_long_games():
+    """No cube stays inside for 60 battles in six games of 100 battles."""
+    for g in range(6):
+        game = play_game(g, battles=100, base="long")
+        assert max(game.oldest) < 60, f"game {g}: a cube stayed {max(game.oldest)} battles"
 
 
-def test_cubes_of_the_fill_come_out_in_later_battles():
-    """Track identity by colour: only the fill has colour 3; battles never throw it."""
-    contents = tower.drop(tower.EMPTY, {3: 20}, hashlib.sha256(b"fill 3").digest()).contents
-    held = contents.counts().get(3, 0)
-    assert held > 0
-    came_out = 0
-    for i in range(40):
-        result = tower.drop(contents, {i % 3: 8}, hashlib.sha256(b"b%d" % i).digest())
-        came_out += result.out.get(3, 0)
-        contents = result.contents
-    assert came_out >= 1
+def test_nothing_thrown_into_a_stored_tower_releases_nothing(games):
+    """1,000 mid-game towers (after every battle of the 25 games): a drop with nothing
+    thrown changes nothing. Fails on the tower before issue 11 (45 of 1,000 released)."""
+    towers = [t for g in games for t in g.towers]
+    assert len(towers) == 1000
+    moved = 0
+    for k, contents in enumerate(towers):
+        result = tower.drop(contents, {}, tower_stats.seed("quiet", k))
+        moved += result.out != {} or result.contents != contents
+    assert moved == 0
 
 
-def test_no_escape_over_many_drops():
-    """Hundreds of drops, each checked inside drop() for conservation and the walls."""
-    contents = tower.drop(tower.EMPTY, FILL, hashlib.sha256(b"escape").digest()).contents
-    for i in range(300):
-        thrown = {i % 5: 3 + i % 13, tower.PEASANT: i % 2}
-        if i % 50 == 49:
-            thrown = {0: 20, 1: 20, 2: 20}
-        result = tower.drop(contents, thrown, hashlib.sha256(b"e%d" % i).digest())
-        assert sum(result.out.values()) + len(result.contents) == \
-            sum(thrown.values()) + len(contents)
+def test_sixty_cubes_into_a_tower_holding_fifteen_never_clog():
+    """500 seeded drops; every cube that counts as out left through the exit."""
+    starts = towers_holding(15, 10)
+    worst = 0
+    for k in range(500):
+        result = tower.drop(starts[k % 10], {0: 15, 1: 15, 2: 15, tower.PEASANT: 15},
+                            tower_stats.seed("sixty", k))
+        assert result.spilled == 0
         assert result.steps < tower.STEP_CAP
-        contents = result.contents
+        assert sum(result.out.values()) + len(result.contents) == 75
+        worst = max(worst, len(result.contents))
+    assert worst < 30
 
 
 def test_recorded_heavy_drops_stay_inside_the_walls():
     """Every recorded pose of every cube, through drops of up to 60 cubes."""
     g = tower.GEOMETRY
     half = g["cube"] / 2
-    contents = tower.drop(tower.EMPTY, FILL, hashlib.sha256(b"walls").digest()).contents
-    for i, thrown in enumerate([{0: 20, 1: 20, 2: 20}, {3: 12}, {4: 30, 5: 10}, {1: 5}]):
-        result = tower.drop(contents, thrown, hashlib.sha256(b"w%d" % i).digest(), record=True)
-        for frame in result.recording.frames:
+    contents = towers_holding(15, 1, base="walls")[0]
+    for i, thrown in enumerate([{0: 20, 1: 20, 2: 20}, {3: 12}, {4: 30, 5: 10}, {1: 5},
+                                {0: 30, 1: 30}, {2: 25, 3: 25, 5: 10}]):
+        result = tower.drop(contents, thrown, tower_stats.seed("w", i), record=True)
+        rec = result.recording
+        assert len(rec.shakes) == result.shakes
+        assert all(0 <= f < len(rec.frames) for f in rec.shakes)
+        for frame in rec.frames:
             for pose in frame:
                 if pose is None:
                     continue
