@@ -8,8 +8,11 @@ Tree: GameScene
   ├─ ActionTrack
   ├─ PlanningPanel    when my seat plans          (signals: locked, suggest)
   ├─ DecisionPanel    other decisions             (signal: chosen)
-  └─ Banner           battle results, winter, messages
-Signals up to the app: `leave()` (back to the menu), `ended(summary)`.
+  ├─ Banner           battle results, winter, messages
+  ├─ Dialog           "Leave this game?", "Save as…" (modal; the game waits)
+  └─ HelpOverlay      the rules (F1; modal)
+Signals up to the app: `leave()` (back to the menu, after asking if `confirm_leave`),
+`ended(summary)`, `save_as(name)` (Ctrl+S or the Save button, when `can_save`).
 
 The scene never changes game state: it submits commands to the session and animates the
 event batches the session queues, one event at a time.
@@ -122,13 +125,17 @@ DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order 
 
 class GameScene(Node):
     def __init__(self, session, *, labels: dict[int, str] | None = None,
-                 fast_forward: bool = False, speed: float = 1.0) -> None:
+                 fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
+                 can_save: bool = False) -> None:
         super().__init__("game")
         from sim.board import board
         from sim.tower import GEOMETRY
         self.session = session
         self.leave = Signal("leave")
         self.ended = Signal("ended")
+        self.save_as = Signal("save_as")
+        self.confirm_leave = confirm_leave
+        self.can_save = can_save
         self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
         cfg = session.config
         self.board = board()
@@ -151,6 +158,18 @@ class GameScene(Node):
                                 text_color=(250, 240, 220)))
             b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
             self.pace_buttons.append(b)
+        self.help_btn = self.add(Button("Rules", size=11, color=(110, 80, 65), hover=(150, 110, 85),
+                                        text_color=(250, 240, 220)))
+        self.save_btn = self.add(Button("Save", size=11, color=(110, 80, 65), hover=(150, 110, 85),
+                                        text_color=(250, 240, 220)))
+        self.save_btn.visible = can_save
+        from client.dialog import Dialog
+        from client.help_scene import HelpOverlay
+        self.dialog = self.add(Dialog())         # the overlays last: drawn on top, asked first
+        self.help = self.add(HelpOverlay())
+        self.help_btn.pressed.connect(self.help.open)
+        self.save_btn.pressed.connect(self.ask_save)
+        self.dialog.answered.connect(self._on_dialog)
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
@@ -193,6 +212,10 @@ class GameScene(Node):
         self.topbar.set_rect(0, H - top_h, W, top_h)
         for k, b in enumerate(self.pace_buttons):
             b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
+        self.help_btn.set_rect(W - 190 - 66, H - top_h + 4, 60, top_h - 8)
+        self.save_btn.set_rect(W - 190 - 132, H - top_h + 4, 60, top_h - 8)
+        self.dialog.set_rect(0, 0, W, H)
+        self.help.set_rect(0, 0, W, H)
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
@@ -228,13 +251,15 @@ class GameScene(Node):
             elif self.over:
                 status = "Game over"
         speed = ("FAST-FORWARD [F]" if self.fast else f"speed ×{SPEEDS[self.speed_idx]:g} [−/+]") + \
-            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   menu [Esc]"
+            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   rules [F1]   menu [Esc]"
         self.topbar.set_info(title=title, status=status, speed=speed)
 
     def on_update(self, dt: float) -> None:
         pump = getattr(self.session, "tick", None)
         if pump is not None:
             pump()
+        if self.dialog.visible or self.help.visible:
+            return                      # a question or the rules are open: the table waits
         self.tower.set_speed(self.speed if not self.fast else 50)
         if self.paused:
             self._topbar()
@@ -635,14 +660,52 @@ class GameScene(Node):
             self.speed_idx = min(len(SPEEDS) - 1, self.speed_idx + 1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.speed_idx = max(0, self.speed_idx - 1)
+        elif symbol == k.ESCAPE:
+            self.ask_leave()
+        elif symbol == k.F1:
+            self.help.open()
+        elif symbol == k.S and modifiers & (k.MOD_CTRL | k.MOD_COMMAND):
+            self.ask_save()
         elif symbol == k.S:
             self.tower.skip()
-        elif symbol == k.ESCAPE:
-            self.leave.emit()
         else:
             return False
         self._topbar()
         return True
+
+    # ----------------------------------------------------------------------------- leaving, saving
+    def ask_leave(self) -> None:
+        """Esc: leave at once, or first ask (the setting); a local game stays saved."""
+        if not self.confirm_leave or self.over:
+            self.leave.emit()
+            return
+        kind = getattr(self.session, "kind", "local")
+        if self.can_save:
+            note = ["The game is saved: Continue in the menu picks it up where you left."]
+        elif kind == "local":
+            note = ["This is a replay; leaving stops it."]
+        else:
+            note = ["Leaving gives up your seat at the table (a bot takes over if you do",
+                    "not come back in time)."]
+        self.dialog.ask("Leave this game?", note, [("Leave  [Enter]", "leave"), ("Stay  [Esc]", "stay")])
+
+    def ask_save(self) -> None:
+        if not self.can_save:
+            return
+        d = self.display or {}
+        season = str(d.get("season") or "").capitalize()
+        suggestion = f"Year {d.get('year', 1)} {season}".strip()
+        self.dialog.ask("Save this game", ["Give it a name; the menu lists named saves to load."],
+                        [("Save  [Enter]", "save"), ("Cancel  [Esc]", "cancel")], text=suggestion)
+
+    def _on_dialog(self, value, text) -> None:
+        if value == "leave":
+            self.leave.emit()
+        elif value == "save":
+            self.save_as.emit(text or "")
+
+    def type_text(self, text: str) -> bool:
+        return self.help.type_text(text) or self.dialog.type_text(text)
 
     def animated_nodes(self) -> list:
         """Nodes that change every frame on their own (redrawn even when nothing else is)."""
