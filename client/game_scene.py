@@ -33,6 +33,7 @@ from client.planning import PlanningPanel
 from client.table_view import (ActionTrack, CachedPanel, EventsPanel, LogPanel, PlayersPanel,
                                 TopBar)
 from client.tower_view import TowerView
+from client.words import for_players, plural, problem_text
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 
@@ -158,9 +159,9 @@ class GameScene(Node):
                                 text_color=(250, 240, 220)))
             b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
             self.pace_buttons.append(b)
-        self.help_btn = self.add(Button("Rules", size=11, color=(110, 80, 65), hover=(150, 110, 85),
+        self.help_btn = self.add(Button("Rules  [F1]", size=10, color=(110, 80, 65), hover=(150, 110, 85),
                                         text_color=(250, 240, 220)))
-        self.save_btn = self.add(Button("Save", size=11, color=(110, 80, 65), hover=(150, 110, 85),
+        self.save_btn = self.add(Button("Save  [Ctrl+S]", size=10, color=(110, 80, 65), hover=(150, 110, 85),
                                         text_color=(250, 240, 220)))
         self.save_btn.visible = can_save
         from client.dialog import Dialog
@@ -212,8 +213,9 @@ class GameScene(Node):
         self.topbar.set_rect(0, H - top_h, W, top_h)
         for k, b in enumerate(self.pace_buttons):
             b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
-        self.help_btn.set_rect(W - 190 - 66, H - top_h + 4, 60, top_h - 8)
-        self.save_btn.set_rect(W - 190 - 132, H - top_h + 4, 60, top_h - 8)
+        # in the board's top-left corner (sea on both sides' maps), under the top bar
+        self.help_btn.set_rect(8, H - top_h - 34, 100, 28)
+        self.save_btn.set_rect(114, H - top_h - 34, 120, 28)
         self.dialog.set_rect(0, 0, W, H)
         self.help.set_rect(0, 0, W, H)
         mid_h = H - top_h - bottom_h
@@ -251,7 +253,7 @@ class GameScene(Node):
             elif self.over:
                 status = "Game over"
         speed = ("FAST-FORWARD [F]" if self.fast else f"speed ×{SPEEDS[self.speed_idx]:g} [−/+]") + \
-            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   rules [F1]   menu [Esc]"
+            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   menu [Esc]"
         self.topbar.set_info(title=title, status=status, speed=speed)
 
     def on_update(self, dt: float) -> None:
@@ -478,7 +480,7 @@ class GameScene(Node):
                 for kind, pts in kinds.items():
                     majors.append(f"{region} {kind} {pts}")
             lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
-                         f"{e['provinces']} provinces, {e['buildings']} buildings"
+                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}"
                          + (f"; majorities: {', '.join(majors)}" if majors else ""))
         self.scoring = []
         self.banner.show(lines, 4.0, colour=(35, 55, 45))
@@ -494,7 +496,8 @@ class GameScene(Node):
                  f"Out of the tower: {theme.seat_name(att)} {e.get('attacker_count')}  vs  "
                  f"{theme.seat_name(dfn)} {e.get('defender_count')}",
                  f"{winner} wins" if res != "draw" else "A draw: the province falls empty",
-                 f"{e.get('survivors', 0)} armies survive — "
+                 f"{plural(int(e.get('survivors', 0)), 'army', 'armies')} "
+                 f"{'survives' if e.get('survivors', 0) == 1 else 'survive'} — "
                  + (f"{e.get('province')} belongs to {theme.seat_name(owner)}" if owner is not None
                     else f"{e.get('province')} is neutral")]
         self.banner.show(lines, 2.4 / max(1.0, self.speed if not self.fast else 1000),
@@ -520,7 +523,8 @@ class GameScene(Node):
 
             def check(actions, bid, seat=seat):
                 from sim.commands import SubmitPlan
-                return game.plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
+                return [for_players(p) for p in
+                        game.plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))]
             self.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
             self.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
             self.screenshot_hook.emit("planning")
@@ -551,9 +555,11 @@ class GameScene(Node):
             if det.get("can_refresh"):
                 opts.append(("Refresh the two", "refresh", True))
             self.board_view.set_highlight([n for n in up if n], (255, 215, 0))
-            self.decision.ask(f"Draft: take a province card. Groups left: {det.get('groups')}", opts)
+            groups = [int(g) for g in det.get("groups") or []]
+            left = (f" Army groups still to place: {', '.join(map(str, groups))}." if groups else "")
+            self.decision.ask(f"Draft: take a province card.{left}", opts)
         elif d.kind == "draft_place":
-            opts = [(f"{g} armies", g, True) for g in det.get("groups", [])]
+            opts = [(plural(int(g), "army", "armies"), g, True) for g in det.get("groups", [])]
             self.board_view.set_selected(det.get("province"))
             self.decision.ask(f"Place an army group on {det.get('province')}.", opts)
         elif d.kind == "revolt_order":
@@ -578,7 +584,7 @@ class GameScene(Node):
         try:
             self.session.submit(cmd)
         except IllegalCommand as exc:
-            self.log.add(f"Not allowed: {exc}", (180, 30, 20))
+            self.log.add(f"Not allowed: {problem_text(exc)}", (180, 30, 20))
             self.asking = None
             return
         self._hide_decision()
@@ -708,7 +714,10 @@ class GameScene(Node):
         return self.help.type_text(text) or self.dialog.type_text(text)
 
     def animated_nodes(self) -> list:
-        """Nodes that change every frame on their own (redrawn even when nothing else is)."""
+        """Nodes that change every frame on their own (redrawn even when nothing else is);
+        none while an overlay covers them (a repaint would draw over the overlay)."""
+        if self.dialog.visible or self.help.visible:
+            return []
         return [self.tower]
 
     # ----------------------------------------------------------------------------- end

@@ -1,0 +1,184 @@
+"""Player comforts in the window (under Xvfb): Esc asks before leaving and the game is
+kept; Continue restores the exact game; named saves; settings survive a restart; the
+rules open with F1 and the button; the menu remembers the last options."""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+import pytest
+
+from client.settings import Settings, load_settings, save_settings
+from sim.game import state_hash
+from tests.client.conftest import frame, screenshot
+
+
+@pytest.fixture
+def home(app, tmp_path, monkeypatch):
+    """A fresh settings/data folder for each test, and the window reading it."""
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
+    app.reload_settings()
+    yield tmp_path
+    app.show_menu()
+
+
+def _run_until(app, cond, seconds: float) -> bool:
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        if cond():
+            return True
+        frame(app)
+    return cond()
+
+
+def _to_my_plan(app, seed: int = 11):
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
+    assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+    return scene
+
+
+def test_esc_asks_stay_keeps_playing_leave_keeps_the_save_and_continue_restores_it(app, home, shots):
+    scene = _to_my_plan(app)
+    before = state_hash(app.session.state)
+    steps = len(app.session.commands)
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    frame(app, 2)
+    assert app.scene is scene and scene.dialog.visible, "Esc must ask first"
+    screenshot(app, shots / "leave-dialog.png")
+    app.on_key_press(arcade.key.ESCAPE, 0)                                 # Esc again: stay
+    frame(app)
+    assert app.scene is scene and not scene.dialog.visible
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    app.on_key_press(arcade.key.ENTER, 0)                                  # leave
+    frame(app)
+    assert app.scene.name == "menu"
+    menu = app.scene
+    assert menu.b_continue.visible and "4 players" in menu.b_continue.label
+    frame(app, 2)
+    screenshot(app, shots / "menu-continue.png")
+    app.on_key_press(arcade.key.C, 0)                                      # Continue
+    frame(app)
+    assert app.scene.name == "game"
+    assert state_hash(app.session.state) == before
+    assert len(app.session.commands) == steps
+    assert app.session.my_seats == (0,)
+    assert _run_until(app, lambda: app.scene.planning.visible, 30), "the resumed game asks me again"
+
+
+def test_the_autosave_verifies_and_a_named_save_loads_the_same_game(app, home, capsys):
+    import main
+    scene = _to_my_plan(app, seed=12)
+    before = state_hash(app.session.state)
+    app.on_key_press(arcade.key.S, arcade.key.MOD_CTRL)
+    frame(app)
+    assert scene.dialog.visible and scene.dialog.field is not None
+    for _ in range(len(scene.dialog.field.value)):
+        app.on_key_press(arcade.key.BACKSPACE, 0)
+    app.on_text("my first game")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    saved = home / "data" / "saves" / "my first game.save"
+    assert saved.exists()
+    assert main.main(["replay", str(home / "data" / "autosave.save"), "--verify"]) == 0
+    assert "every state hash matches" in capsys.readouterr().out
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    menu = app.scene
+    assert [b.label.split(" — ")[0] for b in menu.save_buttons] == ["my first game"]
+    menu.save_buttons[0].pressed.emit()
+    frame(app)
+    assert app.scene.name == "game" and state_hash(app.session.state) == before
+
+
+def test_leaving_without_asking_when_the_setting_says_so(app, home):
+    from dataclasses import replace
+    app.settings = replace(Settings(), confirm_leave=False)
+    _to_my_plan(app, seed=13)
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    frame(app)
+    assert app.scene.name == "menu" and app.scene.b_continue.visible
+
+
+def test_settings_screen_edits_and_they_survive_a_restart(app, home, shots):
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.O, 0)
+    frame(app, 2)
+    scene = app.scene
+    assert scene.name == "settings"
+    f = scene.f_name
+    app.on_mouse_press(f.left + 5, f.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    app.on_text("Aiko")
+    app.on_key_press(arcade.key.ENTER, 0)         # ends the typing, does not save yet
+    assert app.scene is scene
+    for row, clicks in (("colour", 2), ("animation_speed", 1), ("confirm_leave", 1), ("mute", 1)):
+        b = scene.buttons[row]
+        for _ in range(clicks):
+            app.on_mouse_press(b.left + 3, b.bottom + 3, arcade.MOUSE_BUTTON_LEFT, 0)
+    frame(app, 2)
+    screenshot(app, shots / "settings.png")
+    app.on_key_press(arcade.key.ENTER, 0)         # save
+    frame(app)
+    assert app.scene.name == "menu"
+    # a restart: the file is read again
+    on_disk, message = load_settings()
+    assert message == ""
+    assert (on_disk.name, on_disk.colour, on_disk.animation_speed, on_disk.confirm_leave,
+            on_disk.mute) == ("Aiko", 2, 2.0, False, True)
+    app.reload_settings()
+    assert app.settings == on_disk
+    app.show_menu()
+    assert app.scene.seat_kinds[2] == "you"       # the preferred colour is my seat
+    scene = app.start_local(app.scene.options(), seed=3)
+    assert scene.labels[2] == "Aiko" and scene.speed == 2.0 and scene.confirm_leave is False
+
+
+def test_a_damaged_settings_file_shows_a_message_and_the_defaults(app, home):
+    path = home / "config" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{ this is not json")
+    app.reload_settings()
+    assert app.settings == Settings()
+    app.show_menu()
+    assert "damaged" in app.scene.message and "defaults" in app.scene.message
+
+
+def test_the_menu_remembers_the_last_options(app, home):
+    app.show_menu()
+    app.on_key_press(arcade.key.P, 0)             # 4 -> 5 players
+    app.scene.b_side.pressed.emit()               # moon (the setup becomes draft)
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    assert app.session.config.players == 5
+    app.show_menu()
+    menu = app.scene
+    assert (menu.players, menu.side, menu.setup) == (5, "moon", "draft")
+    assert load_settings()[0].last_game.players == 5
+
+
+def test_rules_open_from_the_menu_and_in_a_game(app, home, shots):
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.F1, 0)
+    frame(app, 2)
+    help_ = app.scene.help
+    assert help_.visible
+    assert help_.titles()[:3] == ["Goal", "A year", "A round, step by step"]
+    assert {"The actions", "Special cards", "Battles and the tower", "Winter"} <= set(help_.titles())
+    screenshot(app, shots / "help.png")
+    app.on_mouse_scroll(600, 400, 0, -6)
+    frame(app, 2)
+    assert help_.scroll > 0
+    screenshot(app, shots / "help-scrolled.png")
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    assert not help_.visible and app.scene.name == "menu"
+    # in a game: the Rules button opens it
+    scene = _to_my_plan(app, seed=14)
+    b = scene.help_btn
+    app.on_mouse_press(b.left + 3, b.bottom + 3, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert scene.help.visible
+    app.on_key_press(arcade.key.ENTER, 0)             # closes the help, does not lock the plan
+    assert not scene.help.visible and scene.planning.visible
