@@ -175,12 +175,18 @@ class App(arcade.Window):
         scene = GameScene(session, labels=labels, fast_forward=fast,
                           speed=self.settings.animation_speed,
                           confirm_leave=self.settings.confirm_leave,
-                          can_save=self.autosave is not None)
+                          can_save=self.autosave is not None,
+                          guide=not self.settings.guide_done and bool(session.my_seats))
+        scene.guide_dismissed.connect(self._guide_dismissed)
         scene.leave.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
         scene.save_as.connect(self.save_named)
         self.show(scene)
         return scene
+
+    def _guide_dismissed(self) -> None:
+        from dataclasses import replace
+        self.update_settings(replace(self.settings, guide_done=True))
 
     def save_named(self, name: str) -> None:
         from client.autosave import save_named

@@ -36,6 +36,7 @@ from client.tower_view import TowerView
 from client.words import for_players, plural, problem_text
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
+UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long (real time)
 
 # seconds an event holds the stage at speed 1
 PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
@@ -127,7 +128,7 @@ DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order 
 class GameScene(Node):
     def __init__(self, session, *, labels: dict[int, str] | None = None,
                  fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
-                 can_save: bool = False) -> None:
+                 can_save: bool = False, guide: bool = False) -> None:
         super().__init__("game")
         from sim.board import board
         from sim.tower import GEOMETRY
@@ -135,8 +136,6 @@ class GameScene(Node):
         self.leave = Signal("leave")
         self.ended = Signal("ended")
         self.save_as = Signal("save_as")
-        self.confirm_leave = confirm_leave
-        self.can_save = can_save
         self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
         cfg = session.config
         self.board = board()
@@ -159,18 +158,12 @@ class GameScene(Node):
                                 text_color=(250, 240, 220)))
             b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
             self.pace_buttons.append(b)
-        self.help_btn = self.add(Button("Rules  [F1]", size=10, color=(110, 80, 65), hover=(150, 110, 85),
-                                        text_color=(250, 240, 220)))
-        self.save_btn = self.add(Button("Save  [Ctrl+S]", size=10, color=(110, 80, 65), hover=(150, 110, 85),
-                                        text_color=(250, 240, 220)))
-        self.save_btn.visible = can_save
-        from client.dialog import Dialog
-        from client.help_scene import HelpOverlay
-        self.dialog = self.add(Dialog())         # the overlays last: drawn on top, asked first
-        self.help = self.add(HelpOverlay())
-        self.help_btn.pressed.connect(self.help.open)
-        self.save_btn.pressed.connect(self.ask_save)
-        self.dialog.answered.connect(self._on_dialog)
+        from client.table_comforts import TableComforts
+        self.comforts = TableComforts(self, confirm_leave=confirm_leave, can_save=can_save,
+                                      guide=guide)
+        c = self.comforts   # the parts tests and the App reach
+        self.dialog, self.help, self.guide, self.help_btn = c.dialog, c.help, c.guide, c.help_btn
+        self.guide_dismissed = c.guide.dismissed
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
@@ -195,6 +188,7 @@ class GameScene(Node):
         self.over = False
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
+        self.held = None             # [plan, seconds left]: my locked plan, still unlockable
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
@@ -213,11 +207,7 @@ class GameScene(Node):
         self.topbar.set_rect(0, H - top_h, W, top_h)
         for k, b in enumerate(self.pace_buttons):
             b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
-        # in the board's top-left corner (sea on both sides' maps), under the top bar
-        self.help_btn.set_rect(8, H - top_h - 34, 100, 28)
-        self.save_btn.set_rect(114, H - top_h - 34, 120, 28)
-        self.dialog.set_rect(0, 0, W, H)
-        self.help.set_rect(0, 0, W, H)
+        self.comforts.layout(W, H, top_h)
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
@@ -260,7 +250,7 @@ class GameScene(Node):
         pump = getattr(self.session, "tick", None)
         if pump is not None:
             pump()
-        if self.dialog.visible or self.help.visible:
+        if self.comforts.blocking:
             return                      # a question or the rules are open: the table waits
         self.tower.set_speed(self.speed if not self.fast else 50)
         if self.paused:
@@ -299,6 +289,8 @@ class GameScene(Node):
             return True
         if self.over:
             return False
+        if self.held is not None:
+            return self._hold_plan(dt)
         if self.session.waiting_for_me():
             self._ask()
             return False
@@ -434,6 +426,11 @@ class GameScene(Node):
             lines.append(f"Now: {who} — {DECISION_WORDS.get(dec.kind, dec.kind)}{extra}")
         elif self.over:
             lines.append("The game is over.")
+        if self.held is not None:
+            secs = max(1, int(self.held[1] + 0.999))
+            lines.append(f"Your plan is locked. The plans open in {secs} "
+                         f"{'second' if secs == 1 else 'seconds'} — U unlocks it to change it, "
+                         "Enter opens them now.")
         waiting = getattr(self.session, "waiting_text", "")
         if waiting:
             lines.append(waiting)
@@ -515,6 +512,7 @@ class GameScene(Node):
         self.asking = key
         self.move_target = None
         self.info.visible = False
+        self.guide.point_at(d.kind)
         pub = self.display or game.public_state(st)
         if d.kind == "plan":
             me = pub["players"][str(seat)]
@@ -573,6 +571,7 @@ class GameScene(Node):
 
     def _hide_decision(self) -> None:
         self.asking = None
+        self.guide.hide()
         self.planning.visible = False
         self.decision.visible = False
         self._info()
@@ -590,9 +589,38 @@ class GameScene(Node):
         self._hide_decision()
 
     def _on_plan_locked(self, actions, bid) -> None:
+        """Against bots (a local game, not fast-forwarding) the plan is held for a few
+        seconds before it goes in, so U can unlock it while no plan is open yet."""
         from sim.commands import SubmitPlan
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
-        self._submit(SubmitPlan(seat, tuple(actions), bid))
+        cmd = SubmitPlan(seat, tuple(actions), bid)
+        if self.fast or getattr(self.session, "kind", "") != "local" or not self.session.my_seats:
+            self._submit(cmd)
+            return
+        self._hide_decision()
+        self.held = [cmd, UNLOCK_SECONDS]
+        self._info()
+
+    def _hold_plan(self, dt: float) -> bool:
+        """While my plan is held: bots plan meanwhile; when the time is up it goes in."""
+        self.held[1] -= dt
+        if self.held[1] <= 0:
+            self.release_plan()
+            return True
+        if int(self.held[1] + dt + 0.999) != int(self.held[1] + 0.999):
+            self._info()                        # the countdown moved on
+        return self.session.pump()
+
+    def release_plan(self) -> None:
+        cmd, self.held = self.held[0], None
+        self._submit(cmd)
+
+    def unlock_plan(self) -> None:
+        """U: back to planning with the held plan on the fields."""
+        cmd, self.held = self.held[0], None
+        self._ask()
+        self.planning.load(cmd.actions, cmd.bid)
+        self.log.add("Plan unlocked: change it and lock it again.", (30, 110, 40))
 
     def _on_suggest(self) -> None:
         from sim import bots
@@ -658,6 +686,11 @@ class GameScene(Node):
     # ----------------------------------------------------------------------------- input
     def on_key_press(self, symbol, modifiers) -> bool:
         k = arcade.key
+        if self.comforts.key(symbol, modifiers):     # Esc, F1, Ctrl+S
+            return True
+        if self.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
+            self.unlock_plan() if symbol == k.U else self.release_plan()
+            return True
         if symbol == k.SPACE:
             self.paused = not self.paused
         elif symbol == k.F:
@@ -666,12 +699,6 @@ class GameScene(Node):
             self.speed_idx = min(len(SPEEDS) - 1, self.speed_idx + 1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.speed_idx = max(0, self.speed_idx - 1)
-        elif symbol == k.ESCAPE:
-            self.ask_leave()
-        elif symbol == k.F1:
-            self.help.open()
-        elif symbol == k.S and modifiers & (k.MOD_CTRL | k.MOD_COMMAND):
-            self.ask_save()
         elif symbol == k.S:
             self.tower.skip()
         else:
@@ -679,46 +706,16 @@ class GameScene(Node):
         self._topbar()
         return True
 
-    # ----------------------------------------------------------------------------- leaving, saving
-    def ask_leave(self) -> None:
-        """Esc: leave at once, or first ask (the setting); a local game stays saved."""
-        if not self.confirm_leave or self.over:
-            self.leave.emit()
-            return
-        kind = getattr(self.session, "kind", "local")
-        if self.can_save:
-            note = ["The game is saved: Continue in the menu picks it up where you left."]
-        elif kind == "local":
-            note = ["This is a replay; leaving stops it."]
-        else:
-            note = ["Leaving gives up your seat at the table (a bot takes over if you do",
-                    "not come back in time)."]
-        self.dialog.ask("Leave this game?", note, [("Leave  [Enter]", "leave"), ("Stay  [Esc]", "stay")])
-
-    def ask_save(self) -> None:
-        if not self.can_save:
-            return
-        d = self.display or {}
-        season = str(d.get("season") or "").capitalize()
-        suggestion = f"Year {d.get('year', 1)} {season}".strip()
-        self.dialog.ask("Save this game", ["Give it a name; the menu lists named saves to load."],
-                        [("Save  [Enter]", "save"), ("Cancel  [Esc]", "cancel")], text=suggestion)
-
-    def _on_dialog(self, value, text) -> None:
-        if value == "leave":
-            self.leave.emit()
-        elif value == "save":
-            self.save_as.emit(text or "")
-
     def type_text(self, text: str) -> bool:
-        return self.help.type_text(text) or self.dialog.type_text(text)
+        return self.comforts.type_text(text)
+
+    def on_mouse_motion(self, x, y, dx, dy) -> None:
+        self.comforts.mouse_motion(x, y)
 
     def animated_nodes(self) -> list:
         """Nodes that change every frame on their own (redrawn even when nothing else is);
         none while an overlay covers them (a repaint would draw over the overlay)."""
-        if self.dialog.visible or self.help.visible:
-            return []
-        return [self.tower]
+        return [] if self.comforts.blocking else [self.tower]
 
     # ----------------------------------------------------------------------------- end
     def _summary(self) -> dict:

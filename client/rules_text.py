@@ -18,6 +18,30 @@ class Section:
     paragraphs: tuple[str, ...]
 
 
+def action_tips() -> dict[str, str]:
+    """One sentence per action field (the planning panel's tooltips)."""
+    cost = action_costs()
+    return {
+        "palace": f"Build a palace here: costs {chests(cost['palace'])}; needs a free slot and no palace yet.",
+        "temple": f"Build a temple here: costs {chests(cost['temple'])}; needs a free slot and no temple yet.",
+        "theatre": f"Build a Nō theatre here: costs {chests(cost['theatre'])}; needs a free slot and no theatre yet.",
+        "rice": "Collect this province's rice (free). Adds an unrest marker; with unrest already, "
+                "its peasants revolt first.",
+        "tax": "Collect this province's tax in chests (free). Adds an unrest marker; with unrest "
+               "already, its peasants revolt first.",
+        "deploy5": f"Put 5 armies from your supply here: costs {chests(cost['deploy5'])}.",
+        "deploy3": f"Put 3 armies from your supply here: costs {chests(cost['deploy3'])}.",
+        "deploy1": f"Put 1 army here ({chests(cost['deploy1'])}), then you may move armies on to "
+                   "one neighbouring province of yours.",
+        "battle_a": "Move armies from here to one neighbour (free): your own — a move; anyone "
+                    "else's or neutral — a battle through the tower.",
+        "battle_b": "Move armies from here to one neighbour (free): your own — a move; anyone "
+                    "else's or neutral — a battle through the tower.",
+        "bid": "Your bid for turn order: a money card pays its value; a province card bids "
+               "nothing and ranks between 1 and 0. The highest bid chooses a special card first.",
+    }
+
+
 def _revolt_lines() -> list[str]:
     from sim.board import board
     out = []

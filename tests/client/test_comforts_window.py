@@ -133,7 +133,7 @@ def test_settings_screen_edits_and_they_survive_a_restart(app, home, shots):
     app.show_menu()
     assert app.scene.seat_kinds[2] == "you"       # the preferred colour is my seat
     scene = app.start_local(app.scene.options(), seed=3)
-    assert scene.labels[2] == "Aiko" and scene.speed == 2.0 and scene.confirm_leave is False
+    assert scene.labels[2] == "Aiko" and scene.speed == 2.0 and scene.comforts.confirm_leave is False
 
 
 def test_a_damaged_settings_file_shows_a_message_and_the_defaults(app, home):
@@ -182,3 +182,68 @@ def test_rules_open_from_the_menu_and_in_a_game(app, home, shots):
     assert scene.help.visible
     app.on_key_press(arcade.key.ENTER, 0)             # closes the help, does not lock the plan
     assert not scene.help.visible and scene.planning.visible
+
+
+def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, home, shots):
+    from client.planning import FIELDS
+    scene = _to_my_plan(app, seed=15)
+    panel = scene.planning
+    for k, f in enumerate(FIELDS):
+        l, b, w, h = panel.field_rect(k)
+        tip = scene.comforts.tooltip_at(l + w / 2, b + h / 2)
+        assert tip and tip.endswith("."), (f, tip)
+    costs = {"palace": "3 chests", "temple": "2 chests", "theatre": "1 chest", "deploy1": "1 chest"}
+    for f, words in costs.items():
+        l, b, w, h = panel.field_rect(FIELDS.index(f))
+        assert words in scene.comforts.tooltip_at(l + 3, b + 3)
+    for card, (l, b, w, h) in panel.card_rects():
+        assert scene.comforts.tooltip_at(l + w / 2, b + h / 2), card
+    for btn in (panel.lock_btn, panel.sugg_btn, panel.clear_btn, scene.help_btn,
+                scene.comforts.save_btn, *scene.pace_buttons):
+        assert scene.comforts.tooltip_at(btn.left + 2, btn.bottom + 2), btn.label
+    l, b, w, h = panel.field_rect(0)
+    app.on_mouse_motion(l + w / 2, b + h / 2, 0, 0)
+    frame(app, 2)
+    assert scene.comforts.tooltip.visible and "palace" in scene.comforts.tooltip.text
+    screenshot(app, shots / "planning-tooltip.png")
+
+
+def test_the_first_game_guide_points_at_the_plan_and_can_be_hidden_for_good(app, home, shots):
+    scene = _to_my_plan(app, seed=16)
+    guide = scene.guide
+    assert guide.visible and guide.kind == "plan"
+    frame(app, 2)
+    screenshot(app, shots / "guide.png")
+    b = guide.off_btn
+    app.on_mouse_press(b.left + 3, b.bottom + 3, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert not guide.visible
+    assert load_settings()[0].guide_done is True
+    scene = _to_my_plan(app, seed=17)
+    assert not scene.guide.visible
+
+
+def test_against_bots_a_locked_plan_can_be_unlocked_and_changed_before_the_plans_open(app, home):
+    import main
+    from sim.commands import SubmitPlan
+    scene = _to_my_plan(app, seed=18)
+    scene.fast = False
+    mine = lambda: [c for c in app.session.commands if isinstance(c, SubmitPlan) and c.seat == 0]
+    app.on_key_press(arcade.key.B, 0)               # a suggested plan ...
+    first = scene.planning.plan()
+    app.on_key_press(arcade.key.ENTER, 0)           # ... locked
+    frame(app, 5)
+    assert scene.held is not None and not mine(), "the plan must wait before it goes in"
+    assert any("U unlocks" in line for line in scene.info.lines)
+    app.on_key_press(arcade.key.U, 0)               # unlock: planning again, the plan still there
+    frame(app)
+    assert scene.held is None and scene.planning.visible
+    assert scene.planning.plan() == first
+    actions, bid = first
+    swapped = (actions[1], actions[0]) + actions[2:]
+    scene.planning.load(swapped, bid)
+    assert scene.planning.problems == []
+    app.on_key_press(arcade.key.ENTER, 0)           # lock the changed plan
+    assert _run_until(app, lambda: bool(mine()), 10), "the held plan went in when its time was up"
+    assert [(p.actions, p.bid) for p in mine()] == [(swapped, bid)]
+    app.show_menu()
+    assert main.main(["replay", str(home / "data" / "autosave.save"), "--verify"]) == 0
