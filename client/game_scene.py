@@ -286,6 +286,8 @@ class GameScene(Node):
             self.batch = list(events)
             self.batch_state = state
             self.batch_pending = True
+            if self.info.visible:
+                self._info()        # no "Now: …" while these events play
             return True
         if self.over:
             return False
@@ -416,6 +418,9 @@ class GameScene(Node):
             dec = self.session.decision
         except Exception:
             dec = None
+        behind = bool(self.batch or self.batch_pending or self.session.queue)
+        if behind:
+            dec = None        # the engine is ahead of the screen: don't name its next question
         if dec is not None and dec.kind not in ("chance", "over"):
             who = ", ".join(theme.seat_name(s) + ("" if s not in self.session.my_seats else " (you)")
                             for s in dec.seats)

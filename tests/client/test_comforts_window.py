@@ -247,3 +247,18 @@ def test_against_bots_a_locked_plan_can_be_unlocked_and_changed_before_the_plans
     assert [(p.actions, p.bid) for p in mine()] == [(swapped, bid)]
     app.show_menu()
     assert main.main(["replay", str(home / "data" / "autosave.save"), "--verify"]) == 0
+
+
+def test_the_status_names_no_later_decision_while_earlier_events_still_play(app, home):
+    """The engine runs ahead of the animation; "Now: … choose a turn-order position" must
+    not show while the deploys before it are still being shown."""
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [], "bots": "heuristic"}, seed=9, fast=False)
+    scene.speed_idx = 3
+    wrong = []
+    t0 = time.time()
+    while time.time() - t0 < 8 and not wrong:
+        frame(app)
+        if scene.batch:                     # events of an earlier batch are on screen
+            wrong += [line for line in scene.info.lines if line.startswith("Now:")]
+    assert not wrong, wrong[:3]
