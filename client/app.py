@@ -171,12 +171,14 @@ class App(arcade.Window):
 
     def play(self, session, labels=None, fast: bool = False):
         from client.game_scene import GameScene
+        from client.sound import Sounds
         self.session = session
         scene = GameScene(session, labels=labels, fast_forward=fast,
                           speed=self.settings.animation_speed,
                           confirm_leave=self.settings.confirm_leave,
                           can_save=self.autosave is not None,
-                          guide=not self.settings.guide_done and bool(session.my_seats))
+                          guide=not self.settings.guide_done and bool(session.my_seats),
+                          sounds=Sounds(self.settings.volume, self.settings.mute))
         scene.guide_dismissed.connect(self._guide_dismissed)
         scene.leave.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)

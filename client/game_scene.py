@@ -128,7 +128,7 @@ DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order 
 class GameScene(Node):
     def __init__(self, session, *, labels: dict[int, str] | None = None,
                  fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
-                 can_save: bool = False, guide: bool = False) -> None:
+                 can_save: bool = False, guide: bool = False, sounds=None) -> None:
         super().__init__("game")
         from sim.board import board
         from sim.tower import GEOMETRY
@@ -136,6 +136,8 @@ class GameScene(Node):
         self.leave = Signal("leave")
         self.ended = Signal("ended")
         self.save_as = Signal("save_as")
+        from client.sound import Sounds
+        self.sounds = sounds or Sounds(mute=True)
         self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
         cfg = session.config
         self.board = board()
@@ -341,8 +343,12 @@ class GameScene(Node):
             self.current_slot = None
         elif k == "TowerDropped":
             self._drop(e)
+            if not self.fast:
+                self.sounds.play("drop")
         elif k == "BattleResolved":
             self._battle_banner(e)
+            if not self.fast:
+                self.sounds.play("battle")
             if d:
                 p = d["provinces"][e["province"]]
                 p["owner"] = e.get("new_owner")
@@ -357,7 +363,7 @@ class GameScene(Node):
                              2.5 / max(1.0, self.speed), colour=(40, 60, 90))
         elif k == "Shortage":
             self.banner.show([f"{theme.seat_name(e['seat'])}: rice shortage {e['shortage']}",
-                              f"{e['revolts']} revolt(s): " + ", ".join(e.get("drawn", []) or [])],
+                              f"{plural(e['revolts'], 'revolt')}: " + ", ".join(e.get("drawn", []) or [])],
                              2.0 / max(1.0, self.speed), colour=(90, 50, 30))
         elif k == "Scored":
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
@@ -367,6 +373,7 @@ class GameScene(Node):
         elif k == "GameEnded":
             self.over = True
             self.standings = e
+            self.sounds.play("ended")
         if self.fast:
             self.wait = 0.0
 
@@ -589,6 +596,7 @@ class GameScene(Node):
             self.session.submit(cmd)
         except IllegalCommand as exc:
             self.log.add(f"Not allowed: {problem_text(exc)}", (180, 30, 20))
+            self.sounds.play("refused")
             self.asking = None
             return
         self._hide_decision()
@@ -603,6 +611,7 @@ class GameScene(Node):
             self._submit(cmd)
             return
         self._hide_decision()
+        self.sounds.play("locked")
         self.held = [cmd, UNLOCK_SECONDS]
         self._info()
 

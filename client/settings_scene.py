@@ -25,7 +25,7 @@ LABELS = {"name": "Your name", "colour": "Preferred colour", "animation_speed": 
 HINTS = {"name": "shown for your seat at the table",
          "colour": "the seat you take in a new local game",
          "animation_speed": "how fast events play out (+ and − in a game)",
-         "volume": "kept for the game's sounds (it has none yet)", "mute": "kept (no sounds yet)",
+         "volume": "tower drops, battles, a locked plan, the end", "mute": "",
          "ui_scale": "kept; the table does not scale yet",
          "colour_blind": "kept; the board does not use it yet",
          "fullscreen": "", "confirm_leave": "Esc asks first; the game is saved either way",

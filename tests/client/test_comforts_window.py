@@ -262,3 +262,21 @@ def test_the_status_names_no_later_decision_while_earlier_events_still_play(app,
         if scene.batch:                     # events of an earlier batch are on screen
             wrong += [line for line in scene.info.lines if line.startswith("Now:")]
     assert not wrong, wrong[:3]
+
+
+def test_sound_follows_volume_and_mute(app, home):
+    from dataclasses import replace
+    from client.sound import Sounds
+    app.settings = replace(Settings(), volume=40)
+    scene = _to_my_plan(app, seed=19)
+    assert isinstance(scene.sounds, Sounds) and scene.sounds.volume == 40 and scene.sounds.on
+    scene.fast = False
+    app.on_key_press(arcade.key.B, 0)
+    app.on_key_press(arcade.key.ENTER, 0)
+    assert scene.sounds.played[-1:] == ["locked"]
+    app.settings = replace(Settings(), mute=True)
+    scene = _to_my_plan(app, seed=19)
+    scene.fast = False
+    app.on_key_press(arcade.key.B, 0)
+    app.on_key_press(arcade.key.ENTER, 0)
+    assert scene.sounds.played == [] and not scene.sounds.on
