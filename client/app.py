@@ -31,6 +31,8 @@ class App(arcade.Window):
         self.autosave = None
         self.exit_code = 0
         self.reload_settings()
+        self.ui_scale = 1.0
+        self.apply_ui_scale()
         self.on_scene_changed = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
@@ -42,6 +44,18 @@ class App(arcade.Window):
         """Read the settings file (a damaged one gives the defaults and a message)."""
         from client.settings import load_settings
         self.settings, self.settings_message = load_settings()
+
+    def apply_ui_scale(self) -> None:
+        """Draw at the settings' interface scale (fitted to the window); scenes get the
+        logical size."""
+        from client.ui_scale import effective_scale, install
+        scale = effective_scale(self.settings.ui_scale, self.width, self.height)
+        if scale != self.ui_scale or scale != 1.0:
+            self.ui_scale = scale
+            install(self, scale)
+        self._force_full = True
+        if self.scene is not None:
+            self.scene.set_rect(0, 0, self.width / scale, self.height / scale)
 
     # -- scenes ---------------------------------------------------------------------------
     def _probe_partial_redraw(self) -> bool:
@@ -66,7 +80,7 @@ class App(arcade.Window):
     def show(self, scene) -> None:
         self._force_full = True
         self.scene = scene
-        scene.set_rect(0, 0, self.width, self.height)
+        scene.set_rect(0, 0, self.width / self.ui_scale, self.height / self.ui_scale)
         if self.on_scene_changed:
             self.on_scene_changed(scene)
 
@@ -135,6 +149,7 @@ class App(arcade.Window):
                 if new.colour != self.settings.colour:     # sit at the new colour next game
                     new = replace(new, last_game=_seat_at(new.last_game, new.colour))
                 self.update_settings(new)
+                self.apply_ui_scale()
             self.show_menu()
         scene.done.connect(done)
         self.show(scene)
@@ -303,7 +318,7 @@ class App(arcade.Window):
         from client.node import Damage
         scene = self.scene
         animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
-        if (self.partial_redraw and not self._force_full and animated
+        if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles
             for node in animated:
@@ -326,28 +341,31 @@ class App(arcade.Window):
     def on_resize(self, width: int, height: int) -> None:
         self._force_full = True
         super().on_resize(width, height)
-        if self.scene is not None:
-            self.scene.set_rect(0, 0, width, height)
+        self.apply_ui_scale()
 
     def on_mouse_press(self, x, y, button, modifiers):
         if self.scene is not None:
-            self.scene.mouse_press(x, y, button, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_press(x / s, y / s, button, modifiers)
 
     def on_mouse_release(self, x, y, button, modifiers):
         if self.scene is not None:
-            self.scene.mouse_release(x, y, button, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_release(x / s, y / s, button, modifiers)
 
     def on_mouse_motion(self, x, y, dx, dy):
         if self.scene is not None:
-            self.scene.mouse_motion(x, y, dx, dy)
+            s = self.ui_scale
+            self.scene.mouse_motion(x / s, y / s, dx / s, dy / s)
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if self.scene is not None:
-            self.scene.mouse_drag(x, y, dx, dy, buttons, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_drag(x / s, y / s, dx / s, dy / s, buttons, modifiers)
 
     def on_mouse_scroll(self, x, y, sx, sy):
         if self.scene is not None:
-            self.scene.mouse_scroll(x, y, sx, sy)
+            self.scene.mouse_scroll(x / self.ui_scale, y / self.ui_scale, sx, sy)
 
     def on_key_press(self, symbol, modifiers):
         if self.scene is not None:

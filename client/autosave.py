@@ -151,5 +151,7 @@ def named_saves(limit: int = 6) -> list[SaveInfo]:
     for p in paths[:limit]:
         info = describe_save(p)
         if info is not None:
-            out.append(SaveInfo(p, f"{p.stem} — {info.title}"))
+            when = time.strftime("%d %b %H:%M", time.localtime(p.stat().st_mtime))
+            name = p.stem if len(p.stem) <= 26 else p.stem[:25] + "…"
+            out.append(SaveInfo(p, f"{name}  ({when})"))
     return out

@@ -210,33 +210,43 @@ class MenuScene(Node):
                 return True
         return super().key_press(symbol, modifiers)
 
+    def _squeeze(self) -> float:
+        """Vertical spacing factor: 1 in a tall window, less in a short one (down to the
+        smallest window, 640 logical pixels, with Continue shown)."""
+        y = self.height - 200 - self._shift()
+        return max(0.8, min(1.0, (y - 72) / 370))
+
     def on_layout(self) -> None:
         cx = self.width / 2
         col1 = cx - 380
         col2 = cx + 40
         y = self.height - 200 - self._shift()
+        g = self._squeeze()
+        seat_h = 34 if g > 0.9 else 30
         self.b_players.set_rect(col1, y, 340, 36)
-        self.b_side.set_rect(col1, y - 44, 340, 36)
-        self.b_setup.set_rect(col1, y - 88, 340, 36)
+        self.b_side.set_rect(col1, y - 44 * g, 340, 36)
+        self.b_setup.set_rect(col1, y - 88 * g, 340, 36)
         for k, b in enumerate(self.b_seats):
-            b.set_rect(col1, y - 150 - 40 * k, 340, 34)
-        self.b_start.set_rect(col1, y - 150 - 40 * 5 - 20, 340, 48)
-        self.f_address.set_rect(col2, y - 22, 340, 32)
-        self.f_code.set_rect(col2, y - 80, 160, 32)
-        self.b_host.set_rect(col2, y - 128, 160, 36)
-        self.b_join.set_rect(col2 + 180, y - 128, 160, 36)
-        self.b_watch.set_rect(col2, y - 172, 160, 36)
+            b.set_rect(col1, y - (150 + 40 * k) * g, 340, seat_h)
+        self.b_start.set_rect(col1, y - 370 * g, 340, 48)
+        self.f_address.set_rect(col2, y - 22 * g, 340, 32)
+        self.f_code.set_rect(col2, y - 80 * g, 160, 32)
+        self.b_host.set_rect(col2, y - 128 * g, 160, 36)
+        self.b_join.set_rect(col2 + 180, y - 128 * g, 160, 36)
+        self.b_watch.set_rect(col2, y - 172 * g, 160, 36)
         for k, b in enumerate(self.table_buttons):
-            b.set_rect(col2 + 180, y - 172 - 40 * k, 340, 34)
-        self.f_path.set_rect(col2, y - 290, 340, 32)
-        self.b_load.set_rect(col2, y - 336, 160, 36)
-        self.b_replay.set_rect(col2 + 180, y - 336, 160, 36)
+            b.set_rect(col2 + 180, y - (172 + 40 * k) * g, 340, 34)
+        self.f_path.set_rect(col2, y - 290 * g, 340, 32)
+        self.b_load.set_rect(col2, y - 336 * g, 160, 36)
+        self.b_replay.set_rect(col2 + 180, y - 336 * g, 160, 36)
         for k, b in enumerate(self.save_buttons):
-            b.set_rect(col2, y - 384 - 38 * k, 340, 32)
+            bottom = y - 336 * g - 35 - 35 * k
+            b.visible = bottom >= 66              # only those that fit above the bottom row
+            b.set_rect(col2, bottom, 340, 31)
         self.b_continue.set_rect(cx - 300, self.height - 160, 600, 40)
-        self.b_settings.set_rect(cx - 270, 48, 160, 36)
-        self.b_help.set_rect(cx - 80, 48, 160, 36)
-        self.b_quit.set_rect(cx + 110, 48, 160, 36)
+        self.b_settings.set_rect(cx - 270, 28, 160, 36)
+        self.b_help.set_rect(cx - 80, 28, 160, 36)
+        self.b_quit.set_rect(cx + 110, 28, 160, 36)
         self.help.set_rect(0, 0, self.width, self.height)
         self.mark_dirty()
 
@@ -248,16 +258,19 @@ class MenuScene(Node):
         t = self._text
         t.begin()
         sh = self._shift()
+        g = self._squeeze()
+        y = self.height - 200 - sh
         t.put("t", "SHOGUN", self.width / 2, self.height - 70, size=40, bold=True, anchor_x="center",
               color=(120, 30, 25))
         t.put("s", "Dirk Henn's game of feudal Japan — with a battle tower that really tumbles",
               self.width / 2, self.height - 105, size=13, anchor_x="center", color=theme.MUTED)
         t.put("l1", "New local game", self.width / 2 - 380, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
-        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380, self.height - 312 - sh,
-              size=9.5, color=theme.MUTED)
+        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380,
+              y - 150 * g + (34 if g > 0.9 else 30) + 5, size=9.5, color=theme.MUTED)
         t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
-        t.put("l3", "Saves and logs", self.width / 2 + 40, self.height - 440 - sh, size=13, bold=True, color=theme.INK)
-        t.put("m", self.message, self.width / 2, 22, size=11, anchor_x="center", color=(170, 40, 30))
+        t.put("l3", "Saves and logs", self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
+              color=theme.INK)
+        t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
         t.end()
 
     def show_tables(self, tables) -> None:

@@ -26,7 +26,7 @@ HINTS = {"name": "shown for your seat at the table",
          "colour": "the seat you take in a new local game",
          "animation_speed": "how fast events play out (+ and − in a game)",
          "volume": "tower drops, battles, a locked plan, the end", "mute": "",
-         "ui_scale": "kept; the table does not scale yet",
+         "ui_scale": "size of everything in the window (fitted to its size)",
          "colour_blind": "kept; the board does not use it yet",
          "fullscreen": "", "confirm_leave": "Esc asks first; the game is saved either way",
          "guide_done": "the hints that point at what to do next"}

@@ -87,7 +87,7 @@ def test_the_autosave_verifies_and_a_named_save_loads_the_same_game(app, home, c
     app.on_key_press(arcade.key.ENTER, 0)
     frame(app)
     menu = app.scene
-    assert [b.label.split(" — ")[0] for b in menu.save_buttons] == ["my first game"]
+    assert [b.label.split("  (")[0] for b in menu.save_buttons] == ["my first game"]
     menu.save_buttons[0].pressed.emit()
     frame(app)
     assert app.scene.name == "game" and state_hash(app.session.state) == before
@@ -280,3 +280,29 @@ def test_sound_follows_volume_and_mute(app, home):
     app.on_key_press(arcade.key.B, 0)
     app.on_key_press(arcade.key.ENTER, 0)
     assert scene.sounds.played == [] and not scene.sounds.on
+
+
+def test_interface_scale_enlarges_the_window_and_clicks_still_land(app, home, shots):
+    from dataclasses import replace
+    try:
+        app.settings = replace(Settings(), ui_scale=1.25)
+        app.apply_ui_scale()
+        app.show_menu()
+        frame(app, 2)
+        menu = app.scene
+        assert app.ui_scale == 1.25 and (menu.width, menu.height) == (1024, 640)
+        screenshot(app, shots / "menu-scale-125.png")
+        b = menu.b_settings                       # a click in window pixels, on the drawn button
+        app.on_mouse_press((b.left + 5) * 1.25, (b.bottom + 5) * 1.25, arcade.MOUSE_BUTTON_LEFT, 0)
+        assert app.scene.name == "settings"
+        import numpy as np
+        # the settings' Save button (gold) is drawn at 1.25 times its logical place and size
+        save = app.scene.save_btn
+        frame(app, 2)
+        img = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"))
+        cx, cy = (save.left + save.width / 2) * 1.25, (save.bottom + 4) * 1.25
+        assert tuple(img[app.height - int(cy), int(cx)]) == (250, 214, 120)
+    finally:
+        app.settings = Settings()
+        app.apply_ui_scale()
+    assert app.ui_scale == 1.0 and app.scene.width == 1280
