@@ -5,7 +5,8 @@ command with the state hash after it, so `./shogun replay FILE --verify` checks 
 `./shogun headless --resume FILE` (bots for every seat) or the menu's Continue (people at
 their seats again) pick it up. The autosave is `autosave.save` in the user's data folder;
 leaving a game keeps it, a finished game moves it to `last-game.save` (so Continue is only
-offered for a game that can go on). Named saves are copies in `saves/`.
+offered for a game that can go on), and a new game moves an unfinished one to `saves/`
+first. Named saves are copies in `saves/`.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Autosave:
         path.parent.mkdir(parents=True, exist_ok=True)
         if saved is not None and path.exists() and _same_file(path, getattr(session, "source", None)):
             return cls(session, SaveWriter.append_to(path, saved))
+        if path == autosave_path() and path.exists():
+            keep_unfinished(path)
         cfg = session.config
         bots = [session.bots.get(s, FILL_IN_BOT) for s in range(cfg.players)]
         writer = SaveWriter.create(path, cfg, session.seed, bots, humans=tuple(session.my_seats))
@@ -81,6 +84,16 @@ class Autosave:
         if not self.closed:
             self.closed = True
             self.writer.close()
+
+
+def keep_unfinished(path: Path) -> Path:
+    """A new game is about to take the autosave's place: keep the unfinished one as a
+    named save ("unfinished DATE TIME"), so starting a game never loses another."""
+    when = time.strftime("%Y-%m-%d %H%M%S", time.localtime(path.stat().st_mtime))
+    target = saves_dir() / f"unfinished {when}.save"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    path.replace(target)
+    return target
 
 
 def _same_file(a: Path, b) -> bool:

@@ -89,3 +89,17 @@ def test_a_tampered_save_is_refused_with_the_line(home, tmp_path):
     from cli.savefile import SaveError
     with pytest.raises(SaveError, match="line 4"):
         resume_local(str(autosave_path()))
+
+
+def test_a_new_game_keeps_the_unfinished_one_among_the_saves(home):
+    old = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
+    save = Autosave.start(old)
+    _play_until_human(old)
+    save.close()
+    new = LocalSession(3, "moon", "draft", (1,), "random", seed=9)
+    Autosave.start(new).close()
+    assert read_save(autosave_path()).config.players == 3
+    kept = named_saves()
+    assert len(kept) == 1 and kept[0].title.startswith("unfinished ")
+    again, _ = resume_local(str(kept[0].path))
+    assert state_hash(again.state) == state_hash(old.state)
