@@ -557,7 +557,10 @@ class GameScene(Node):
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
-            self.decision.ask("Choose your turn-order position and its special card.", opts)
+            from client.rules_text import SPECIAL_TIPS
+            tips = {p: f"Place {p} in turn order. " + SPECIAL_TIPS.get(cards.get(str(p)), "")
+                    for p in det.get("positions", [])}
+            self.decision.ask("Choose your turn-order position and its special card.", opts, tips=tips)
         elif d.kind == "draft_take":
             up = det.get("up", [])
             opts = [(f"Take {n}", f"up{i}", n is not None) for i, n in enumerate(up)]

@@ -42,6 +42,15 @@ def action_tips() -> dict[str, str]:
     }
 
 
+SPECIAL_TIPS = {
+    "chest": "+1 chest: collect tax gives you 1 chest more this round.",
+    "rice": "+1 rice: collect rice gives you 1 rice more this round.",
+    "six_armies": "6 armies: your deploy 5 puts 6 armies in (same cost), whatever the event says.",
+    "attack": "+1 attack: when you attack with battle A or B, 1 extra army of yours joins.",
+    "defence": "+1 defence: when another player attacks you, 1 extra army of yours joins.",
+}
+
+
 def _revolt_lines() -> list[str]:
     from sim.board import board
     out = []

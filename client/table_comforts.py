@@ -16,6 +16,22 @@ from client.help_scene import HelpOverlay
 from client.node import Button
 from client.tooltip import Tooltip
 
+# what each panel of the table shows (the board has its own per-province tooltip)
+PANEL_TIPS = {
+    "players": "The daimyo: chests, rice, score, armies left in supply and provinces held. "
+               "The highlighted ones are being waited for.",
+    "events_panel": "This year's event cards. Each round one is drawn and applies to everyone; "
+                    "the number on the right is the rice everyone loses in winter if it is "
+                    "the one left over.",
+    "log": "Everything that happened, newest at the bottom; scroll with the mouse wheel.",
+    "track": "The ten actions of this round in the order they are carried out; the face-down "
+             "ones are turned as play reaches them.",
+    "tower": "The battle tower: armies thrown in tumble down; some stay stuck inside, some "
+             "come out with cubes that were stuck before. What lands in the tray counts.",
+    "info": "What is happening now and who the game is waiting for.",
+    "topbar": "Year and season, what the game waits for, and the pace controls.",
+}
+
 BAR = dict(color=(110, 80, 65), hover=(150, 110, 85), text_color=(250, 240, 220))
 
 
@@ -110,11 +126,17 @@ class TableComforts:
             self.tooltip.hide()
 
     def tooltip_at(self, x, y) -> str | None:
-        planning = self.scene.planning
+        planning, decision = self.scene.planning, self.scene.decision
         tip = planning.tooltip_at(x, y) if planning.visible else None
+        if not tip and decision.visible:
+            tip = decision.tooltip_at(x, y)
         if tip:
             return tip
         for b in (self.help_btn, self.save_btn, *self.scene.pace_buttons):
             if b.visible and b.contains(x, y):
                 return getattr(b, "tip", None)
+        for name, tip in PANEL_TIPS.items():
+            node = getattr(self.scene, name, None)
+            if node is not None and node.visible and node.contains(x, y):
+                return tip
         return None

@@ -206,6 +206,18 @@ def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, ho
     frame(app, 2)
     assert scene.comforts.tooltip.visible and "palace" in scene.comforts.tooltip.text
     screenshot(app, shots / "planning-tooltip.png")
+    for name in ("players", "events_panel", "log", "track", "tower", "topbar"):
+        node = getattr(scene, name)
+        assert scene.comforts.tooltip_at(node.left + 30, node.bottom + 5), name
+    # the next question, the turn-order pick: each place says what its special card does
+    app.on_key_press(arcade.key.B, 0)
+    app.on_key_press(arcade.key.ENTER, 0)
+    assert _run_until(app, lambda: scene.asking and scene.asking[0] == "special", 30)
+    buttons = [b for b in scene.decision.children if b.label.startswith("#")]
+    assert buttons
+    for b in buttons:
+        tip = scene.comforts.tooltip_at(b.left + 3, b.bottom + 3)
+        assert tip.startswith("Place ") and ":" in tip, tip
 
 
 def test_the_first_game_guide_points_at_the_plan_and_can_be_hidden_for_good(app, home, shots):
