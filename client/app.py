@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 
 import arcade
 
@@ -33,6 +34,8 @@ class App(arcade.Window):
         self.reload_settings()
         self.ui_scale = 1.0
         self.apply_ui_scale()
+        from client.lan_search import LanSearch
+        self.lan_search = LanSearch()
         self.on_scene_changed = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
@@ -124,7 +127,6 @@ class App(arcade.Window):
         self.show(menu)
 
     def _remember(self, menu) -> None:
-        from dataclasses import replace
         self.update_settings(replace(self.settings, last_game=menu.last_game()))
 
     def update_settings(self, settings) -> None:
@@ -137,8 +139,6 @@ class App(arcade.Window):
             self.settings_message = f"Could not write your settings ({exc.strerror})."
 
     def show_settings(self) -> None:
-        from dataclasses import replace
-
         from client.settings_scene import SettingsScene
         scene = SettingsScene(self.settings)
 
@@ -147,7 +147,7 @@ class App(arcade.Window):
                 if new.fullscreen != self.settings.fullscreen:
                     self.set_fullscreen(new.fullscreen)
                 if new.colour != self.settings.colour:     # sit at the new colour next game
-                    new = replace(new, last_game=_seat_at(new.last_game, new.colour))
+                    new = replace(new, last_game=new.last_game.with_me_at(new.colour))
                 self.update_settings(new)
                 self.apply_ui_scale()
             self.show_menu()
@@ -202,7 +202,6 @@ class App(arcade.Window):
         return scene
 
     def _guide_dismissed(self) -> None:
-        from dataclasses import replace
         self.update_settings(replace(self.settings, guide_done=True))
 
     def save_named(self, name: str) -> None:
@@ -227,32 +226,15 @@ class App(arcade.Window):
         self.show(end)
 
     def search_lan(self) -> None:
-        """Browse for tables in a thread (zeroconf waits); results reach the menu later."""
-        import threading
+        """Browse for tables in a thread; results reach the menu later (`_browse_poll`)."""
         from client.menu import MenuScene
-        if getattr(self, "_browse_thread", None) and self._browse_thread.is_alive():
-            return
-        self._browse_result = None
-
-        def work():
-            try:
-                from net.discovery import browse
-                self._browse_result = browse(2.0)
-            except Exception as exc:
-                self._browse_result = exc
-        self._browse_thread = threading.Thread(target=work, daemon=True)
-        self._browse_thread.start()
-        if isinstance(self.scene, MenuScene):
+        if self.lan_search.start() and isinstance(self.scene, MenuScene):
             self.scene.set_message("Searching the LAN for tables…")
 
     def _browse_poll(self) -> None:
         from client.menu import MenuScene
-        t = getattr(self, "_browse_thread", None)
-        if t is None or t.is_alive():
-            return
-        self._browse_thread = None
-        res = self._browse_result
-        if isinstance(self.scene, MenuScene):
+        done, res = self.lan_search.poll()
+        if done and isinstance(self.scene, MenuScene):
             if isinstance(res, Exception):
                 self.scene.set_message(f"LAN search failed: {res}")
             else:
@@ -378,18 +360,6 @@ class App(arcade.Window):
     def on_close(self):
         self._close_session()
         super().on_close()
-
-
-def _seat_at(last, seat: int):
-    """The remembered menu options with "you" moved to `seat` (swapping with who sat there)."""
-    from dataclasses import replace
-    kinds = list(last.seat_kinds)
-    if "you" in kinds:
-        old = kinds.index("you")
-        kinds[old], kinds[seat] = kinds[seat], "you"
-    else:
-        kinds[seat] = "you"
-    return replace(last, seat_kinds=tuple(kinds))
 
 
 def run(args) -> int:

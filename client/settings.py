@@ -48,6 +48,16 @@ class LastGame:
     setup: str = "beginner"
     seat_kinds: tuple[str, ...] = ("you", "heuristic", "heuristic", "heuristic", "heuristic")
 
+    def with_me_at(self, seat: int) -> "LastGame":
+        """These options with "you" moved to `seat` (swapping with who sat there)."""
+        kinds = list(self.seat_kinds)
+        if "you" in kinds:
+            old = kinds.index("you")
+            kinds[old], kinds[seat] = kinds[seat], "you"
+        else:
+            kinds[seat] = "you"
+        return replace(self, seat_kinds=tuple(kinds))
+
 
 @dataclass(frozen=True)
 class Settings:
