@@ -23,11 +23,14 @@ class Dialog(Node):
         self.buttons: list[Button] = []
         self.values: list = []
         self.field = None
+        self.opaque = False
         self._text = TextCache()
 
-    def ask(self, title: str, lines, choices, text: str | None = None) -> None:
+    def ask(self, title: str, lines, choices, text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
-        (a starting value), a one-line text box is shown and its text is answered too."""
+        (a starting value), a one-line text box is shown and its text is answered too.
+        `opaque` hides everything behind the dialog (a hot-seat handover)."""
+        self.opaque = opaque
         from client.menu import TextField
         for b in self.buttons:
             self.remove(b)
@@ -65,7 +68,8 @@ class Dialog(Node):
             return
         l, b, w, h = self._box()
         n = len(self.buttons)
-        bw = min(220, (w - 40 - 16 * (n - 1)) / n)
+        longest = max(len(btn.label) for btn in self.buttons)
+        bw = min(max(220, 20 + 8.5 * longest), (w - 40 - 16 * (n - 1)) / n)
         x = l + (w - (bw * n + 16 * (n - 1))) / 2
         for k, btn in enumerate(self.buttons):
             btn.set_rect(x + k * (bw + 16), b + 20, bw, 40)
@@ -84,7 +88,8 @@ class Dialog(Node):
         t.end()
 
     def on_draw(self) -> None:
-        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (20, 15, 10, 140))
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
+                                          (60, 45, 35, 255) if self.opaque else (20, 15, 10, 140))
         l, b, w, h = self._box()
         arcade.draw_lbwh_rectangle_filled(l, b, w, h, (246, 240, 226))
         arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)

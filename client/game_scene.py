@@ -191,6 +191,7 @@ class GameScene(Node):
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
         self.held = None             # [plan, seconds left]: my locked plan, still unlockable
+        self.planned_last = None     # the seat whose plan was last shown (hot-seat cover)
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
@@ -527,6 +528,9 @@ class GameScene(Node):
         self.guide.point_at(d.kind)
         pub = self.display or game.public_state(st)
         if d.kind == "plan":
+            if len(self.session.my_seats) > 1 and seat != self.planned_last:
+                self.comforts.cover_for(theme.seat_name(seat))   # hot seat: secret plans
+            self.planned_last = seat
             me = pub["players"][str(seat)]
             self.decision.visible = False
             self.planning.visible = True

@@ -115,6 +115,13 @@ class TableComforts:
         elif value == "save":
             self.scene.save_as.emit(text or "")
 
+    def cover_for(self, seat_name: str) -> None:
+        """Hot seat: hide the table until the next player says they have the screen."""
+        self.dialog.ask(f"Pass the screen to {seat_name}",
+                        [f"{seat_name} plans in secret now; the others look away.",
+                         f"{seat_name}: press Enter when you are ready."],
+                        [(f"I am {seat_name} — show my cards  [Enter]", "ready")], opaque=True)
+
     # -- tooltips -------------------------------------------------------------------------
     def mouse_motion(self, x, y) -> None:
         """A tooltip for the field, card or button under the mouse (provinces have the

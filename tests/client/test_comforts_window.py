@@ -318,3 +318,23 @@ def test_interface_scale_enlarges_the_window_and_clicks_still_land(app, home, sh
         app.settings = Settings()
         app.apply_ui_scale()
     assert app.ui_scale == 1.0 and app.scene.width == 1280
+
+
+def test_hot_seat_covers_the_table_between_secret_plans(app, home, shots):
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0, 1], "bots": "heuristic"}, seed=20, fast=True)
+    assert _run_until(app, lambda: scene.planning.visible, 60)
+    assert scene.dialog.visible and scene.dialog.opaque and "Blue" in scene.dialog.title
+    frame(app, 2)
+    screenshot(app, shots / "hot-seat-cover.png")
+    import numpy as np
+    img = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"))
+    assert tuple(img[5, 5]) == (60, 45, 35), "the cards behind the cover must not show"
+    app.on_key_press(arcade.key.ENTER, 0)            # Blue has the screen
+    assert not scene.dialog.visible and scene.planning.seat == 0
+    app.on_key_press(arcade.key.B, 0)
+    app.on_key_press(arcade.key.ENTER, 0)            # Blue locks; Orange is next
+    assert _run_until(app, lambda: scene.planning.visible and scene.planning.seat == 1, 30)
+    assert scene.dialog.visible and "Orange" in scene.dialog.title
+    app.on_key_press(arcade.key.ENTER, 0)
+    assert not scene.dialog.visible
