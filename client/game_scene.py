@@ -192,6 +192,10 @@ class GameScene(Node):
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
         self.held = None             # [plan, seconds left]: my locked plan, still unlockable
         self.planned_last = None     # the seat whose plan was last shown (hot-seat cover)
+        self.replay_controls = None  # ← → PgUp PgDn Home when studying a save
+        if getattr(session, "seekable", False):
+            from client.replay_controls import ReplayControls
+            self.replay_controls = ReplayControls(self)
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
@@ -261,7 +265,7 @@ class GameScene(Node):
             return
         deadline = time.perf_counter() + (self.frame_budget if self.fast else 0.004)
         while True:
-            if not self._advance(dt):
+            if not self._advance(dt) or self.paused:     # a replay step may pause
                 break
             dt = 0.0
             if time.perf_counter() > deadline:
@@ -380,6 +384,8 @@ class GameScene(Node):
 
     def _finish_batch(self) -> None:
         from sim.game import public_state
+        if self.replay_controls is not None:
+            self.replay_controls.batch_done()
         state, self.batch_state = self.batch_state, None
         if state is None:          # a replayed log: no engine state, the Snapshots rule
             if self.over and self.standings is not None and not self.session.queue:
@@ -708,6 +714,9 @@ class GameScene(Node):
     def on_key_press(self, symbol, modifiers) -> bool:
         k = arcade.key
         if self.comforts.key(symbol, modifiers):     # Esc, F1, Ctrl+S
+            return True
+        if self.replay_controls is not None and self.replay_controls.key(symbol):
+            self._topbar()
             return True
         if self.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
             self.unlock_plan() if symbol == k.U else self.release_plan()

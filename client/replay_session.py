@@ -100,6 +100,44 @@ class ReplaySession:
     def submit(self, cmd) -> None:
         raise ValueError("a replay takes no commands")
 
+    # -- studying a save: step back and forth, jump by round ------------------------------
+    @property
+    def seekable(self) -> bool:
+        return self._commands is not None
+
+    @property
+    def steps(self) -> int:
+        return len(self._commands or [])
+
+    @property
+    def step(self) -> int:
+        """Commands applied so far."""
+        return self._step
+
+    def seek(self, step: int):
+        """Go to the state after `step` commands (re-applied from the start: a whole game
+        takes well under a second); the queue is emptied. Returns the state."""
+        step = max(0, min(step, self.steps))
+        state, _events = game.new_game(self.config)
+        for cmd in self._commands[:step]:
+            state, _events = game.apply(state, cmd)
+        self._state, self._step = state, step
+        self.queue.clear()
+        return state
+
+    def round_starts(self) -> list[int]:
+        """Steps at which a new round (or winter) begins: where the season changes."""
+        if getattr(self, "_rounds", None) is None:
+            state, _ = game.new_game(self.config)
+            marks, last = [0], (state.year, state.season)
+            for k, cmd in enumerate(self._commands or []):
+                state, _ = game.apply(state, cmd)
+                if (state.year, state.season) != last:
+                    marks.append(k + 1)
+                    last = (state.year, state.season)
+            self._rounds = marks
+        return self._rounds
+
     def close(self) -> None:
         pass
 

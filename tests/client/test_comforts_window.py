@@ -338,3 +338,40 @@ def test_hot_seat_covers_the_table_between_secret_plans(app, home, shots):
     assert scene.dialog.visible and "Orange" in scene.dialog.title
     app.on_key_press(arcade.key.ENTER, 0)
     assert not scene.dialog.visible
+
+
+def test_a_replayed_save_steps_back_and_forth_and_jumps_by_round(app, home, tmp_path):
+    import main
+    from cli.savefile import read_save
+    from sim.game import GameConfig, apply, new_game
+    save = tmp_path / "g.save"
+    assert main.main(["headless", "--players", "3", "--seed", "6", "--quiet", "--save", str(save)]) == 0
+    saved = read_save(save)
+
+    def hash_after(step):
+        state, _ = new_game(saved.config)
+        for cmd in saved.commands[:step]:
+            state, _ = apply(state, cmd)
+        return state_hash(state)
+
+    app.replay_log(str(save))
+    scene = app.scene
+    ctl = scene.replay_controls
+    assert ctl is not None
+    rounds = app.session.round_starts()
+    assert len(rounds) >= 6 and rounds == sorted(rounds)
+    app.on_key_press(arcade.key.PAGEDOWN, 0)
+    app.on_key_press(arcade.key.PAGEDOWN, 0)
+    assert ctl.shown_step() == rounds[2] and scene.paused
+    assert state_hash(app.session.state) == hash_after(rounds[2])
+    assert "step %d of %d" % (rounds[2], len(saved.commands)) in app.session.status
+    app.on_key_press(arcade.key.LEFT, 0)
+    assert ctl.shown_step() == rounds[2] - 1
+    assert state_hash(app.session.state) == hash_after(rounds[2] - 1)
+    app.on_key_press(arcade.key.RIGHT, 0)              # play that one step again, then pause
+    assert _run_until(app, lambda: scene.paused and ctl.shown_step() == rounds[2], 30)
+    assert state_hash(app.session.state) == hash_after(rounds[2])
+    app.on_key_press(arcade.key.PAGEUP, 0)
+    assert ctl.shown_step() == rounds[1]
+    app.on_key_press(arcade.key.HOME, 0)
+    assert ctl.shown_step() == 0
