@@ -248,7 +248,8 @@ class App(arcade.Window):
             from client.net_session import NetSession
             session = NetSession.open(command, opts)
         except Exception as exc:   # net missing or refused at once: say so in the menu
-            self.show_menu(message=f"Could not {command}: {exc}")
+            from client.words import problem_text
+            self.show_menu(message=f"Could not {command}: {problem_text(exc)}")
             return
         from client.lobby_scene import LobbyScene
         self._close_session()

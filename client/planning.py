@@ -12,7 +12,7 @@ from __future__ import annotations
 import arcade
 
 from client import theme
-from client.card_facts import action_costs
+from client.card_facts import action_costs, chests
 from client.node import Button, Node, Signal, TextCache, draw_panel
 
 ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
@@ -191,7 +191,7 @@ class PlanningPanel(Node):
                 t.put(("fk", k), str(self.costs[f]), cx, cy, size=8, bold=True, anchor_x="center",
                       anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
-            txt = ("—" if c is None else (f"{c} chests" if isinstance(c, int) else c))
+            txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
             t.put(("fc", k), txt, l + w / 2, b + 12, size=9.5 if isinstance(c, str) else 9,
                   anchor_x="center", bold=c is not None, color=theme.INK)
         used = self.used()
