@@ -102,11 +102,16 @@ class SettingsScene(Node):
             return True
         return super().key_press(symbol, modifiers)
 
+    def _step(self) -> float:
+        """Row spacing: 50 in a tall window, tighter in a short one (Save stays free)."""
+        return max(38.0, min(50.0, (self.height - 150 - 100) / (len(ROWS) - 1)))
+
     def on_layout(self) -> None:
         x = self.width / 2 + 10
         y = self.height - 150
+        step = self._step()
         for k, row in enumerate(ROWS):
-            top = y - 50 * k
+            top = y - step * k
             if row == "name":
                 self.f_name.set_rect(x, top, 260, 34)
             elif row == "volume":
@@ -124,8 +129,9 @@ class SettingsScene(Node):
         t.put("t", "Settings", self.width / 2, self.height - 70, size=30, bold=True,
               anchor_x="center", color=(120, 30, 25))
         y = self.height - 150
+        step = self._step()
         for k, row in enumerate(ROWS):
-            top = y - 50 * k
+            top = y - step * k
             t.put(("l", row), LABELS[row], self.width / 2 - 20, top + 20, size=13, bold=True,
                   anchor_x="right", color=theme.INK)
             if HINTS[row]:
