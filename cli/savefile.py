@@ -1,10 +1,12 @@
 """Save files: the command log written as play goes on, enough to rebuild the game exactly.
 
-Format (JSON lines): a header `{"format": "shogun-save", "version": 2, "rules": 2, "config": {...},
-"seed": ..., "bots": [...]}`, then one line per command `{"n": i, "cmd": <wire>, "hash":
-<state hash after it>}`. Chance seeds are written as hex. Each line is flushed and synced,
-so a game killed at any moment loses at most the line being written; such a torn last line
-(no newline) is dropped on resume, because the command it held is recomputed exactly.
+Format (JSON lines): a header `{"format": "shogun-save", "version": 2, "rules": 2, "config":
+{...}, "seed": ..., "bots": [...]}` (a window game adds `"humans": [seats]`: the seats people
+played; `bots` still names a bot for every seat, so a headless resume can finish it), then
+one line per command `{"n": i, "cmd": <wire>, "hash": <state hash after it>}`. Chance
+seeds are written as hex. Each line is flushed and synced, so a game killed at any moment
+loses at most the line being written; such a torn last line (no newline) is dropped on
+resume, because the command it held is recomputed exactly.
 Anything else that is wrong — a bad header, a damaged line, a hash that does not match — is
 a `SaveError` naming the line, and the file is left as it is.
 """
@@ -36,6 +38,7 @@ class SavedGame:
     commands: list[Command]
     hashes: list[str]
     torn_tail: bool = False
+    humans: tuple[int, ...] = ()   # seats people played (window games); bots stand in headless
 
 
 def _json_wire(cmd: Command) -> dict:
@@ -65,7 +68,7 @@ class SaveWriter:
 
     @classmethod
     def create(cls, path: str | Path, config: GameConfig, seed: Any, bots: list[str],
-               durable: bool = True) -> "SaveWriter":
+               durable: bool = True, humans: tuple[int, ...] = ()) -> "SaveWriter":
         """`durable=False` skips the flush and sync per line: for a record written in one
         go after the game (a network game's replay file), where a cut loses nothing."""
         path = Path(path)
@@ -74,6 +77,8 @@ class SaveWriter:
                   "config": {"players": config.players, "side": config.side,
                              "setup": config.setup},
                   "seed": seed, "bots": bots}
+        if humans:
+            header["humans"] = list(humans)
         writer = cls(path, handle, durable)
         writer._line(header)
         return writer
@@ -137,6 +142,9 @@ def read_save(path: str | Path) -> SavedGame:
         config.check()
         bots = [str(b) for b in header["bots"]]
         seed = header["seed"]
+        humans = tuple(int(s) for s in header.get("humans", ()))
+        if any(not 0 <= s < config.players for s in humans):
+            raise ValueError(f"human seats {list(humans)} outside the {config.players} seats")
     except (KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"save {path} line 1: bad header ({exc})") from exc
     commands, hashes = [], []
@@ -154,4 +162,4 @@ def read_save(path: str | Path) -> SavedGame:
             raise
         except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError) as exc:
             raise SaveError(f"save {path} line {number} is damaged ({exc})") from exc
-    return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn)
+    return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn, humans=humans)

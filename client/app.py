@@ -1,8 +1,9 @@
-"""The window: one Arcade window showing one scene at a time (menu, table, end screen).
+"""The window: one Arcade window showing one scene at a time (menu, settings, table, end).
 
 `run(args)` is what `main.py` calls. The window forwards Arcade's input and clock to the
 current scene's node tree; scenes signal up (start a game, leave, quit) and the App
-swaps scenes. The Twisted reactor, when a network session exists, is driven from here
+swaps scenes. The App owns the player's settings (`client.settings`) and the running
+local game's autosave (`client.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
 (`net_pump`) on every frame — the one place the client touches the reactor.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import replace
 
 import arcade
 
@@ -27,13 +29,36 @@ class App(arcade.Window):
         self.background_color = theme.BG
         self.scene = None
         self.session = None
+        self.autosave = None
         self.exit_code = 0
+        self.reload_settings()
+        self.ui_scale = 1.0
+        self.apply_ui_scale()
+        from client.lan_search import LanSearch
+        self.lan_search = LanSearch()
         self.on_scene_changed = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
         self.partial_frames = 0
         self.full_frames = 0
         self.partial_redraw = self._probe_partial_redraw()
+
+    def reload_settings(self) -> None:
+        """Read the settings file (a damaged one gives the defaults and a message)."""
+        from client.settings import load_settings
+        self.settings, self.settings_message = load_settings()
+
+    def apply_ui_scale(self) -> None:
+        """Draw at the settings' interface scale (fitted to the window); scenes get the
+        logical size."""
+        from client.ui_scale import effective_scale, install
+        scale = effective_scale(self.settings.ui_scale, self.width, self.height)
+        if scale != self.ui_scale or scale != 1.0:
+            self.ui_scale = scale
+            install(self, scale)
+        self._force_full = True
+        if self.scene is not None:
+            self.scene.set_rect(0, 0, self.width / scale, self.height / scale)
 
     # -- scenes ---------------------------------------------------------------------------
     def _probe_partial_redraw(self) -> bool:
@@ -58,18 +83,41 @@ class App(arcade.Window):
     def show(self, scene) -> None:
         self._force_full = True
         self.scene = scene
-        scene.set_rect(0, 0, self.width, self.height)
+        scene.set_rect(0, 0, self.width / self.ui_scale, self.height / self.ui_scale)
         if self.on_scene_changed:
             self.on_scene_changed(scene)
 
-    def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
-        from client.menu import MenuScene
+    def _close_session(self) -> None:
+        if self.autosave is not None:
+            self.autosave.close()          # the file stays: Continue picks it up
+            self.autosave = None
         if self.session is not None:
             self.session.close()
             self.session = None
+
+    def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
+        from dataclasses import asdict
+
+        from client.autosave import continue_info, named_saves
+        from client.menu import MenuScene
+        self._close_session()
+        if defaults is None:
+            defaults = asdict(self.settings.last_game)
         menu = MenuScene(defaults)
+        if self.settings_message:        # a damaged settings file: say so once
+            message = (message + "  " if message else "") + self.settings_message
+            self.settings_message = ""
         menu.set_message(message)
-        menu.start_local.connect(self.start_local)
+        info = continue_info()
+        menu.offer_continue(info.title if info else None)
+        menu.show_saves(named_saves())
+
+        def start(opts, menu=menu):
+            self._remember(menu)
+            self.start_local(opts)
+        menu.start_local.connect(start)
+        menu.continue_game.connect(self.continue_game)
+        menu.settings.connect(self.show_settings)
         menu.host.connect(lambda o: self.start_net("host", o))
         menu.join.connect(lambda o: self.start_net("join", o))
         menu.watch.connect(lambda o: self.start_net("watch", o))
@@ -78,6 +126,51 @@ class App(arcade.Window):
         menu.quit.connect(self.close)
         self.show(menu)
 
+    def _remember(self, menu) -> None:
+        self.update_settings(replace(self.settings, last_game=menu.last_game()))
+
+    def update_settings(self, settings) -> None:
+        """Keep and write the settings; a folder that cannot be written is said, not fatal."""
+        from client.settings import save_settings
+        self.settings = settings
+        try:
+            save_settings(settings)
+        except OSError as exc:
+            self.settings_message = f"Could not write your settings ({exc.strerror})."
+
+    def show_settings(self) -> None:
+        from client.settings_scene import SettingsScene
+        scene = SettingsScene(self.settings)
+
+        def done(new):
+            if new is not None:
+                if new.fullscreen != self.settings.fullscreen:
+                    self.set_fullscreen(new.fullscreen)
+                if new.colour != self.settings.colour:     # sit at the new colour next game
+                    new = replace(new, last_game=new.last_game.with_me_at(new.colour))
+                self.update_settings(new)
+                self.apply_ui_scale()
+            self.show_menu()
+        scene.done.connect(done)
+        self.show(scene)
+
+    def _labels(self, players: int, humans) -> dict[int, str]:
+        me = self.settings.player_name()
+        if len(humans) > 1:
+            return {s: ("human" if s in humans else "bot") for s in range(players)}
+        return {s: (me if s in humans else "bot") for s in range(players)}
+
+    def _start_autosave(self, session, saved=None) -> None:
+        from client.autosave import Autosave
+        try:
+            self.autosave = Autosave.start(session, saved=saved)
+        except OSError as exc:
+            self.autosave = None
+            self.settings_message = f"This game cannot be saved ({exc.strerror})."
+
+    def continue_game(self) -> None:
+        from client.autosave import autosave_path
+        self.load_save(str(autosave_path()))
     def start_local(self, opts: dict, *, seed: int | None = None, fast: bool = False):
         from client.session import LocalSession
         humans = tuple(opts.get("humans", (0,)))
@@ -86,54 +179,62 @@ class App(arcade.Window):
             bots = {s: bots for s in range(opts["players"]) if s not in humans}
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
-        labels = {s: ("you" if s in humans else f"bot {bots.get(s, '')}".strip()) for s in range(opts["players"])}
-        if len(humans) > 1:
-            labels = {s: ("human" if s in humans else labels[s]) for s in labels}
+        labels = {s: (lbl if s in humans else f"bot {bots.get(s, '')}".strip())
+                  for s, lbl in self._labels(opts["players"], humans).items()}
+        self._start_autosave(session)
         return self.play(session, labels, fast=fast)
 
     def play(self, session, labels=None, fast: bool = False):
         from client.game_scene import GameScene
+        from client.sound import Sounds
         self.session = session
-        scene = GameScene(session, labels=labels, fast_forward=fast)
+        scene = GameScene(session, labels=labels, fast_forward=fast,
+                          speed=self.settings.animation_speed,
+                          confirm_leave=self.settings.confirm_leave,
+                          can_save=self.autosave is not None,
+                          guide=not self.settings.guide_done and bool(session.my_seats),
+                          sounds=Sounds(self.settings.volume, self.settings.mute))
+        scene.guide_dismissed.connect(self._guide_dismissed)
         scene.leave.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
+        scene.save_as.connect(self.save_named)
         self.show(scene)
         return scene
 
+    def _guide_dismissed(self) -> None:
+        self.update_settings(replace(self.settings, guide_done=True))
+
+    def save_named(self, name: str) -> None:
+        from client.autosave import save_named
+        if self.autosave is None or not hasattr(self.scene, "log"):
+            return
+        try:
+            path = save_named(self.autosave, name)
+        except OSError as exc:
+            self.scene.log.add(f"Could not save: {exc.strerror}", (180, 30, 20))
+            return
+        self.scene.log.add(f"Saved as “{path.stem}” — the menu lists it under Saves.", (30, 110, 40))
+
     def show_end(self, summary: dict) -> None:
         from client.end_scene import EndScene
+        if self.autosave is not None:
+            self.autosave.close()
+            self.autosave = None
         end = EndScene(summary)
         end.back.connect(lambda: self.show_menu())
         end.quit.connect(self.close)
         self.show(end)
 
     def search_lan(self) -> None:
-        """Browse for tables in a thread (zeroconf waits); results reach the menu later."""
-        import threading
+        """Browse for tables in a thread; results reach the menu later (`_browse_poll`)."""
         from client.menu import MenuScene
-        if getattr(self, "_browse_thread", None) and self._browse_thread.is_alive():
-            return
-        self._browse_result = None
-
-        def work():
-            try:
-                from net.discovery import browse
-                self._browse_result = browse(2.0)
-            except Exception as exc:
-                self._browse_result = exc
-        self._browse_thread = threading.Thread(target=work, daemon=True)
-        self._browse_thread.start()
-        if isinstance(self.scene, MenuScene):
+        if self.lan_search.start() and isinstance(self.scene, MenuScene):
             self.scene.set_message("Searching the LAN for tables…")
 
     def _browse_poll(self) -> None:
         from client.menu import MenuScene
-        t = getattr(self, "_browse_thread", None)
-        if t is None or t.is_alive():
-            return
-        self._browse_thread = None
-        res = self._browse_result
-        if isinstance(self.scene, MenuScene):
+        done, res = self.lan_search.poll()
+        if done and isinstance(self.scene, MenuScene):
             if isinstance(res, Exception):
                 self.scene.set_message(f"LAN search failed: {res}")
             else:
@@ -147,9 +248,11 @@ class App(arcade.Window):
             from client.net_session import NetSession
             session = NetSession.open(command, opts)
         except Exception as exc:   # net missing or refused at once: say so in the menu
-            self.show_menu(message=f"Could not {command}: {exc}")
+            from client.words import problem_text
+            self.show_menu(message=f"Could not {command}: {problem_text(exc)}")
             return
         from client.lobby_scene import LobbyScene
+        self._close_session()
         self.session = session
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels()))
@@ -157,14 +260,23 @@ class App(arcade.Window):
         self.show(lobby)
 
     def load_save(self, path: str) -> None:
-        try:
-            from client.replay_session import resume_local
-            session = resume_local(path, 0)
-        except Exception as exc:
-            self.show_menu(message=f"Cannot load {path or '(no file)'}: {exc}")
+        """Play on from a save (checking every state hash); it becomes the autosave."""
+        from cli.savefile import SaveError
+        from client.replay_session import resume_local
+        if not path:
+            self.show_menu(message="Type the save's file name in the box first.")
             return
-        labels = {s: ("you" if s in session.my_seats else f"bot {session.bots.get(s, '')}")
-                  for s in range(session.config.players)}
+        try:
+            session, saved = resume_local(path)
+        except (SaveError, ValueError, OSError) as exc:
+            self.show_menu(message=f"Cannot load {path}: {exc}")
+            return
+        self._close_session()
+        humans = session.my_seats
+        labels = {s: (lbl if s in humans else f"bot {session.bots.get(s, '')}".strip())
+                  for s, lbl in self._labels(session.config.players, humans).items()}
+        if session.decision.kind != "over":
+            self._start_autosave(session, saved)
         self.play(session, labels)
 
     def replay_log(self, path: str) -> None:
@@ -174,6 +286,7 @@ class App(arcade.Window):
         except Exception as exc:
             self.show_menu(message=f"Cannot replay {path or '(no file)'}: {exc}")
             return
+        self._close_session()
         self.play(session, {s: "replay" for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
@@ -188,7 +301,7 @@ class App(arcade.Window):
         from client.node import Damage
         scene = self.scene
         animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
-        if (self.partial_redraw and not self._force_full and animated
+        if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles
             for node in animated:
@@ -211,28 +324,31 @@ class App(arcade.Window):
     def on_resize(self, width: int, height: int) -> None:
         self._force_full = True
         super().on_resize(width, height)
-        if self.scene is not None:
-            self.scene.set_rect(0, 0, width, height)
+        self.apply_ui_scale()
 
     def on_mouse_press(self, x, y, button, modifiers):
         if self.scene is not None:
-            self.scene.mouse_press(x, y, button, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_press(x / s, y / s, button, modifiers)
 
     def on_mouse_release(self, x, y, button, modifiers):
         if self.scene is not None:
-            self.scene.mouse_release(x, y, button, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_release(x / s, y / s, button, modifiers)
 
     def on_mouse_motion(self, x, y, dx, dy):
         if self.scene is not None:
-            self.scene.mouse_motion(x, y, dx, dy)
+            s = self.ui_scale
+            self.scene.mouse_motion(x / s, y / s, dx / s, dy / s)
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if self.scene is not None:
-            self.scene.mouse_drag(x, y, dx, dy, buttons, modifiers)
+            s = self.ui_scale
+            self.scene.mouse_drag(x / s, y / s, dx / s, dy / s, buttons, modifiers)
 
     def on_mouse_scroll(self, x, y, sx, sy):
         if self.scene is not None:
-            self.scene.mouse_scroll(x, y, sx, sy)
+            self.scene.mouse_scroll(x / self.ui_scale, y / self.ui_scale, sx, sy)
 
     def on_key_press(self, symbol, modifiers):
         if self.scene is not None:
@@ -243,8 +359,7 @@ class App(arcade.Window):
             self.scene.type_text(text)
 
     def on_close(self):
-        if self.session is not None:
-            self.session.close()
+        self._close_session()
         super().on_close()
 
 
@@ -252,6 +367,8 @@ def run(args) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
     app = App()
+    if app.settings.fullscreen:
+        app.set_fullscreen(True)
     if command == "play" and any(a.startswith("play") for a in sys.argv[1:2]):
         # `main.py play ...`: straight into the game with the given options
         bots = getattr(args, "bots", "heuristic")
@@ -270,8 +387,6 @@ def run(args) -> int:
             app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)
     else:
-        app.show_menu({"players": getattr(args, "players", 4), "side": getattr(args, "side", "sun"),
-                       "setup": getattr(args, "setup", "beginner"),
-                       "bots": getattr(args, "bots", "heuristic"), "seat": getattr(args, "seat", 0)})
+        app.show_menu()      # the options last used (remembered in the settings)
     arcade.run()
     return app.exit_code

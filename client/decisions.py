@@ -23,6 +23,7 @@ class DecisionPanel(Node):
         self.options: list = []
         self.counter: list | None = None
         self.default = None
+        self.tips: dict = {}
         self._buttons: list[Button] = []
         self._text = TextCache()
         self._minus = Button("−", size=14, key=arcade.key.DOWN)
@@ -30,8 +31,10 @@ class DecisionPanel(Node):
         self._minus.pressed.connect(lambda: self.set_counter(self.counter[3] - 1) if self.counter else None)
         self._plus.pressed.connect(lambda: self.set_counter(self.counter[3] + 1) if self.counter else None)
 
-    def ask(self, prompt: str, options, counter=None, default=None) -> None:
+    def ask(self, prompt: str, options, counter=None, default=None, tips=None) -> None:
+        """`tips`: {option value: a sentence} shown when the mouse is over that option."""
         self.prompt = prompt
+        self.tips = dict(tips or {})
         self.options = list(options)
         self.counter = list(counter) if counter else None
         self.default = default
@@ -42,6 +45,7 @@ class DecisionPanel(Node):
             b = Button(f"{label}" + (f"  [{k + 1}]" if k < 9 else ""), size=10.5, key=key)
             b.active = enabled
             b.pressed.connect(lambda v=value: self._choose(v))
+            b.tip = self.tips.get(value)
             self.add(b)
             self._buttons.append(b)
         if self.counter:
@@ -49,6 +53,12 @@ class DecisionPanel(Node):
             self.add(self._plus)
         self.on_layout()
         self.mark_dirty()
+
+    def tooltip_at(self, x, y) -> str | None:
+        for b in self._buttons:
+            if b.contains(x, y):
+                return b.tip
+        return None
 
     def set_counter(self, v: int) -> None:
         if self.counter:

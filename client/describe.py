@@ -1,9 +1,11 @@
 """Engine events in plain words for the log panel: `sim.narrate` with the window's colour
-names, so the headless printout and the window tell the game the same way."""
+names, so the headless printout and the window tell the game the same way (here without
+the rule ids the printout names, see `client.words`)."""
 
 from __future__ import annotations
 
 from client.theme import seat_name
+from client.words import for_players
 from sim.narrate import describe as narrate
 
 
@@ -14,4 +16,4 @@ def describe(e: dict) -> str | None:
     line = narrate(e, who=seat_name)
     if line is None:
         return None
-    return "\n".join(part.strip() for part in line.splitlines())
+    return "\n".join(for_players(part) for part in line.splitlines())

@@ -8,8 +8,11 @@ Tree: GameScene
   ├─ ActionTrack
   ├─ PlanningPanel    when my seat plans          (signals: locked, suggest)
   ├─ DecisionPanel    other decisions             (signal: chosen)
-  └─ Banner           battle results, winter, messages
-Signals up to the app: `leave()` (back to the menu), `ended(summary)`.
+  ├─ Banner           battle results, winter, messages
+  ├─ Dialog           "Leave this game?", "Save as…" (modal; the game waits)
+  └─ HelpOverlay      the rules (F1; modal)
+Signals up to the app: `leave()` (back to the menu, after asking if `confirm_leave`),
+`ended(summary)`, `save_as(name)` (Ctrl+S or the Save button, when `can_save`).
 
 The scene never changes game state: it submits commands to the session and animates the
 event batches the session queues, one event at a time.
@@ -30,8 +33,10 @@ from client.planning import PlanningPanel
 from client.table_view import (ActionTrack, CachedPanel, EventsPanel, LogPanel, PlayersPanel,
                                 TopBar)
 from client.tower_view import TowerView
+from client.words import for_players, plural, problem_text
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
+UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long (real time)
 
 # seconds an event holds the stage at speed 1
 PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
@@ -122,13 +127,17 @@ DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order 
 
 class GameScene(Node):
     def __init__(self, session, *, labels: dict[int, str] | None = None,
-                 fast_forward: bool = False, speed: float = 1.0) -> None:
+                 fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
+                 can_save: bool = False, guide: bool = False, sounds=None) -> None:
         super().__init__("game")
         from sim.board import board
         from sim.tower import GEOMETRY
         self.session = session
         self.leave = Signal("leave")
         self.ended = Signal("ended")
+        self.save_as = Signal("save_as")
+        from client.sound import Sounds
+        self.sounds = sounds or Sounds(mute=True)
         self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
         cfg = session.config
         self.board = board()
@@ -151,6 +160,12 @@ class GameScene(Node):
                                 text_color=(250, 240, 220)))
             b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
             self.pace_buttons.append(b)
+        from client.table_comforts import TableComforts
+        self.comforts = TableComforts(self, confirm_leave=confirm_leave, can_save=can_save,
+                                      guide=guide)
+        c = self.comforts   # the parts tests and the App reach
+        self.dialog, self.help, self.guide, self.help_btn = c.dialog, c.help, c.guide, c.help_btn
+        self.guide_dismissed = c.guide.dismissed
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
@@ -175,6 +190,12 @@ class GameScene(Node):
         self.over = False
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
+        self.held = None             # [plan, seconds left]: my locked plan, still unlockable
+        self.planned_last = None     # the seat whose plan was last shown (hot-seat cover)
+        self.replay_controls = None  # ← → PgUp PgDn Home when studying a save
+        if getattr(session, "seekable", False):
+            from client.replay_controls import ReplayControls
+            self.replay_controls = ReplayControls(self)
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
@@ -193,6 +214,7 @@ class GameScene(Node):
         self.topbar.set_rect(0, H - top_h, W, top_h)
         for k, b in enumerate(self.pace_buttons):
             b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
+        self.comforts.layout(W, H, top_h)
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
@@ -235,13 +257,15 @@ class GameScene(Node):
         pump = getattr(self.session, "tick", None)
         if pump is not None:
             pump()
+        if self.comforts.blocking:
+            return                      # a question or the rules are open: the table waits
         self.tower.set_speed(self.speed if not self.fast else 50)
         if self.paused:
             self._topbar()
             return
         deadline = time.perf_counter() + (self.frame_budget if self.fast else 0.004)
         while True:
-            if not self._advance(dt):
+            if not self._advance(dt) or self.paused:     # a replay step may pause
                 break
             dt = 0.0
             if time.perf_counter() > deadline:
@@ -269,9 +293,13 @@ class GameScene(Node):
             self.batch = list(events)
             self.batch_state = state
             self.batch_pending = True
+            if self.info.visible:
+                self._info()        # no "Now: …" while these events play
             return True
         if self.over:
             return False
+        if self.held is not None:
+            return self._hold_plan(dt)
         if self.session.waiting_for_me():
             self._ask()
             return False
@@ -321,8 +349,12 @@ class GameScene(Node):
             self.current_slot = None
         elif k == "TowerDropped":
             self._drop(e)
+            if not self.fast:
+                self.sounds.play("drop")
         elif k == "BattleResolved":
             self._battle_banner(e)
+            if not self.fast:
+                self.sounds.play("battle")
             if d:
                 p = d["provinces"][e["province"]]
                 p["owner"] = e.get("new_owner")
@@ -337,7 +369,7 @@ class GameScene(Node):
                              2.5 / max(1.0, self.speed), colour=(40, 60, 90))
         elif k == "Shortage":
             self.banner.show([f"{theme.seat_name(e['seat'])}: rice shortage {e['shortage']}",
-                              f"{e['revolts']} revolt(s): " + ", ".join(e.get("drawn", []) or [])],
+                              f"{plural(e['revolts'], 'revolt')}: " + ", ".join(e.get("drawn", []) or [])],
                              2.0 / max(1.0, self.speed), colour=(90, 50, 30))
         elif k == "Scored":
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
@@ -347,11 +379,14 @@ class GameScene(Node):
         elif k == "GameEnded":
             self.over = True
             self.standings = e
+            self.sounds.play("ended")
         if self.fast:
             self.wait = 0.0
 
     def _finish_batch(self) -> None:
         from sim.game import public_state
+        if self.replay_controls is not None:
+            self.replay_controls.batch_done()
         state, self.batch_state = self.batch_state, None
         if state is None:          # a replayed log: no engine state, the Snapshots rule
             if self.over and self.standings is not None and not self.session.queue:
@@ -398,6 +433,9 @@ class GameScene(Node):
             dec = self.session.decision
         except Exception:
             dec = None
+        behind = bool(self.batch or self.batch_pending or self.session.queue)
+        if behind:
+            dec = None        # the engine is ahead of the screen: don't name its next question
         if dec is not None and dec.kind not in ("chance", "over"):
             who = ", ".join(theme.seat_name(s) + ("" if s not in self.session.my_seats else " (you)")
                             for s in dec.seats)
@@ -408,6 +446,11 @@ class GameScene(Node):
             lines.append(f"Now: {who} — {DECISION_WORDS.get(dec.kind, dec.kind)}{extra}")
         elif self.over:
             lines.append("The game is over.")
+        if self.held is not None:
+            secs = max(1, int(self.held[1] + 0.999))
+            lines.append(f"Your plan is locked. The plans open in {secs} "
+                         f"{'second' if secs == 1 else 'seconds'} — U unlocks it to change it, "
+                         "Enter opens them now.")
         waiting = getattr(self.session, "waiting_text", "")
         if waiting:
             lines.append(waiting)
@@ -454,7 +497,7 @@ class GameScene(Node):
                 for kind, pts in kinds.items():
                     majors.append(f"{region} {kind} {pts}")
             lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
-                         f"{e['provinces']} provinces, {e['buildings']} buildings"
+                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}"
                          + (f"; majorities: {', '.join(majors)}" if majors else ""))
         self.scoring = []
         self.banner.show(lines, 4.0, colour=(35, 55, 45))
@@ -470,7 +513,8 @@ class GameScene(Node):
                  f"Out of the tower: {theme.seat_name(att)} {e.get('attacker_count')}  vs  "
                  f"{theme.seat_name(dfn)} {e.get('defender_count')}",
                  f"{winner} wins" if res != "draw" else "A draw: the province falls empty",
-                 f"{e.get('survivors', 0)} armies survive — "
+                 f"{plural(int(e.get('survivors', 0)), 'army', 'armies')} "
+                 f"{'survives' if e.get('survivors', 0) == 1 else 'survive'} — "
                  + (f"{e.get('province')} belongs to {theme.seat_name(owner)}" if owner is not None
                     else f"{e.get('province')} is neutral")]
         self.banner.show(lines, 2.4 / max(1.0, self.speed if not self.fast else 1000),
@@ -488,8 +532,12 @@ class GameScene(Node):
         self.asking = key
         self.move_target = None
         self.info.visible = False
+        self.guide.point_at(d.kind)
         pub = self.display or game.public_state(st)
         if d.kind == "plan":
+            if len(self.session.my_seats) > 1 and seat != self.planned_last:
+                self.comforts.cover_for(theme.seat_name(seat))   # hot seat: secret plans
+            self.planned_last = seat
             me = pub["players"][str(seat)]
             self.decision.visible = False
             self.planning.visible = True
@@ -521,7 +569,10 @@ class GameScene(Node):
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
-            self.decision.ask("Choose your turn-order position and its special card.", opts)
+            from client.rules_text import SPECIAL_TIPS
+            tips = {p: f"Place {p} in turn order. " + SPECIAL_TIPS.get(cards.get(str(p)), "")
+                    for p in det.get("positions", [])}
+            self.decision.ask("Choose your turn-order position and its special card.", opts, tips=tips)
         elif d.kind == "draft_take":
             up = det.get("up", [])
             opts = [(f"Take {n}", f"up{i}", n is not None) for i, n in enumerate(up)]
@@ -529,9 +580,11 @@ class GameScene(Node):
             if det.get("can_refresh"):
                 opts.append(("Refresh the two", "refresh", True))
             self.board_view.set_highlight([n for n in up if n], (255, 215, 0))
-            self.decision.ask(f"Draft: take a province card. Groups left: {det.get('groups')}", opts)
+            groups = [int(g) for g in det.get("groups") or []]
+            left = (f" Army groups still to place: {', '.join(map(str, groups))}." if groups else "")
+            self.decision.ask(f"Draft: take a province card.{left}", opts)
         elif d.kind == "draft_place":
-            opts = [(f"{g} armies", g, True) for g in det.get("groups", [])]
+            opts = [(plural(int(g), "army", "armies"), g, True) for g in det.get("groups", [])]
             self.board_view.set_selected(det.get("province"))
             self.decision.ask(f"Place an army group on {det.get('province')}.", opts)
         elif d.kind == "revolt_order":
@@ -545,6 +598,7 @@ class GameScene(Node):
 
     def _hide_decision(self) -> None:
         self.asking = None
+        self.guide.hide()
         self.planning.visible = False
         self.decision.visible = False
         self._info()
@@ -556,15 +610,46 @@ class GameScene(Node):
         try:
             self.session.submit(cmd)
         except IllegalCommand as exc:
-            self.log.add(f"Not allowed: {exc}", (180, 30, 20))
+            self.log.add(f"Not allowed: {problem_text(exc)}", (180, 30, 20))
+            self.sounds.play("refused")
             self.asking = None
             return
         self._hide_decision()
 
     def _on_plan_locked(self, actions, bid) -> None:
+        """Against bots (a local game, not fast-forwarding) the plan is held for a few
+        seconds before it goes in, so U can unlock it while no plan is open yet."""
         from sim.commands import SubmitPlan
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
-        self._submit(SubmitPlan(seat, tuple(actions), bid))
+        cmd = SubmitPlan(seat, tuple(actions), bid)
+        if self.fast or getattr(self.session, "kind", "") != "local" or not self.session.my_seats:
+            self._submit(cmd)
+            return
+        self._hide_decision()
+        self.sounds.play("locked")
+        self.held = [cmd, UNLOCK_SECONDS]
+        self._info()
+
+    def _hold_plan(self, dt: float) -> bool:
+        """While my plan is held: bots plan meanwhile; when the time is up it goes in."""
+        self.held[1] -= dt
+        if self.held[1] <= 0:
+            self.release_plan()
+            return True
+        if int(self.held[1] + dt + 0.999) != int(self.held[1] + 0.999):
+            self._info()                        # the countdown moved on
+        return self.session.pump()
+
+    def release_plan(self) -> None:
+        cmd, self.held = self.held[0], None
+        self._submit(cmd)
+
+    def unlock_plan(self) -> None:
+        """U: back to planning with the held plan on the fields."""
+        cmd, self.held = self.held[0], None
+        self._ask()
+        self.planning.load(cmd.actions, cmd.bid)
+        self.log.add("Plan unlocked: change it and lock it again.", (30, 110, 40))
 
     def _on_suggest(self) -> None:
         from sim import bots
@@ -630,6 +715,14 @@ class GameScene(Node):
     # ----------------------------------------------------------------------------- input
     def on_key_press(self, symbol, modifiers) -> bool:
         k = arcade.key
+        if self.comforts.key(symbol, modifiers):     # Esc, F1, Ctrl+S
+            return True
+        if self.replay_controls is not None and self.replay_controls.key(symbol):
+            self._topbar()
+            return True
+        if self.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
+            self.unlock_plan() if symbol == k.U else self.release_plan()
+            return True
         if symbol == k.SPACE:
             self.paused = not self.paused
         elif symbol == k.F:
@@ -640,16 +733,21 @@ class GameScene(Node):
             self.speed_idx = max(0, self.speed_idx - 1)
         elif symbol == k.S:
             self.tower.skip()
-        elif symbol == k.ESCAPE:
-            self.leave.emit()
         else:
             return False
         self._topbar()
         return True
 
+    def type_text(self, text: str) -> bool:
+        return self.comforts.type_text(text)
+
+    def on_mouse_motion(self, x, y, dx, dy) -> None:
+        self.comforts.mouse_motion(x, y)
+
     def animated_nodes(self) -> list:
-        """Nodes that change every frame on their own (redrawn even when nothing else is)."""
-        return [self.tower]
+        """Nodes that change every frame on their own (redrawn even when nothing else is);
+        none while an overlay covers them (a repaint would draw over the overlay)."""
+        return [] if self.comforts.blocking else [self.tower]
 
     # ----------------------------------------------------------------------------- end
     def _summary(self) -> dict:

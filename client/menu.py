@@ -1,8 +1,9 @@
-"""The main menu: new local game (players, seats, bot levels, side, setup), host, join,
-watch, load a save, replay a log, quit. Enter starts a 4-player beginner game at once.
+"""The main menu: continue the last game, new local game (players, seats, bot levels,
+side, setup), host, join, watch, load a named save or a file, replay a log, settings,
+help, quit. Enter starts a game with the options last used (at first: 4-player beginner).
 
 Signals up: `start_local(options)`, `host(options)`, `join(options)`, `watch(options)`,
-`load(path)`, `replay(path)`, `quit()`.
+`load(path)`, `replay(path)`, `continue_game()`, `settings()`, `quit()`.
 """
 
 from __future__ import annotations
@@ -77,13 +78,18 @@ class MenuScene(Node):
         self.watch = Signal("watch")
         self.load = Signal("load")
         self.replay = Signal("replay")
+        self.continue_game = Signal("continue_game")
+        self.settings = Signal("settings")
         self.quit = Signal("quit")
         self.players = int(d.get("players", 4))
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
-        bot = d.get("bots", "heuristic")
-        me = int(d.get("seat", 0))
-        self.seat_kinds = ["you" if s == me else bot for s in range(5)]
+        if d.get("seat_kinds"):
+            self.seat_kinds = list(d["seat_kinds"])
+        else:
+            bot = d.get("bots", "heuristic")
+            me = int(d.get("seat", 0))
+            self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
         self.table_buttons: list[Button] = []
         self._text = TextCache()
@@ -102,6 +108,14 @@ class MenuScene(Node):
         self.b_load = self.add(Button("Load save", size=12))
         self.b_replay = self.add(Button("Replay log", size=12))
         self.b_quit = self.add(Button("Quit  [Q]", size=12, key=arcade.key.Q))
+        self.b_continue = self.add(Button("Continue", size=13, key=arcade.key.C,
+                                          color=(190, 225, 170)))
+        self.b_continue.visible = False
+        self.b_settings = self.add(Button("Settings  [O]", size=12, key=arcade.key.O))
+        self.b_help = self.add(Button("Rules  [F1]", size=12, key=arcade.key.F1))
+        self.save_buttons: list[Button] = []
+        from client.help_scene import HelpOverlay
+        self.help = self.add(HelpOverlay())     # last: drawn over everything, gets input first
         self.b_players.pressed.connect(self._cycle_players)
         self.b_side.pressed.connect(lambda: self._set(side="moon" if self.side == "sun" else "sun"))
         self.b_setup.pressed.connect(lambda: self._set(setup="draft" if self.setup == "beginner" else "beginner"))
@@ -114,7 +128,33 @@ class MenuScene(Node):
         self.b_load.pressed.connect(lambda: self.load.emit(self.f_path.value.strip()))
         self.b_replay.pressed.connect(lambda: self.replay.emit(self.f_path.value.strip()))
         self.b_quit.pressed.connect(self.quit.emit)
+        self.b_continue.pressed.connect(self.continue_game.emit)
+        self.b_settings.pressed.connect(self.settings.emit)
+        self.b_help.pressed.connect(self.help.open)
         self._labels()
+
+    def offer_continue(self, title: str | None) -> None:
+        """Show Continue (with what it continues) when an autosaved game can go on."""
+        self.b_continue.visible = bool(title)
+        self.b_continue.set_label(f"Continue  [C]  —  {title}" if title else "Continue")
+        self.on_layout()
+
+    def show_saves(self, saves) -> None:
+        """Named saves (newest first): a button each that loads it."""
+        for b in self.save_buttons:
+            self.remove(b)
+        self.save_buttons = []
+        for info in list(saves)[:3]:
+            b = self.add(Button(info.title, size=9.5))
+            b.pressed.connect(lambda p=str(info.path): self.load.emit(p))
+            self.save_buttons.append(b)
+        self.add(self.help)                    # keep the help on top
+        self.on_layout()
+
+    def last_game(self):
+        """The options as they stand, to remember for next time."""
+        from client.settings import LastGame
+        return LastGame(self.players, self.side, self.setup, tuple(self.seat_kinds))
 
     def options(self) -> dict:
         kinds = self.seat_kinds[: self.players]
@@ -128,7 +168,7 @@ class MenuScene(Node):
         for k, v in kw.items():
             setattr(self, k, v)
         if self.setup == "beginner" and self.side == "moon":
-            self.message = "The beginner setup exists only on the sun side (R-SETUP-4): using draft."
+            self.message = "The beginner setup exists only on the sun side: using the draft setup."
             self.setup = "draft"
         else:
             self.message = ""
@@ -156,9 +196,13 @@ class MenuScene(Node):
         self.mark_dirty()
 
     def type_text(self, text: str) -> bool:
+        if self.help.visible:
+            return True
         return any(f.type_text(text) for f in (self.f_address, self.f_code, self.f_path))
 
     def key_press(self, symbol, modifiers) -> bool:
+        if self.help.visible:
+            return self.help.key_press(symbol, modifiers)
         # a focused text field gets the keys first (so typing 'h' does not host)
         for f in (self.f_address, self.f_code, self.f_path):
             if f.focused:
@@ -166,43 +210,67 @@ class MenuScene(Node):
                 return True
         return super().key_press(symbol, modifiers)
 
+    def _squeeze(self) -> float:
+        """Vertical spacing factor: 1 in a tall window, less in a short one (down to the
+        smallest window, 640 logical pixels, with Continue shown)."""
+        y = self.height - 200 - self._shift()
+        return max(0.8, min(1.0, (y - 72) / 370))
+
     def on_layout(self) -> None:
         cx = self.width / 2
         col1 = cx - 380
         col2 = cx + 40
-        y = self.height - 200
+        y = self.height - 200 - self._shift()
+        g = self._squeeze()
+        seat_h = 34 if g > 0.9 else 30
         self.b_players.set_rect(col1, y, 340, 36)
-        self.b_side.set_rect(col1, y - 44, 340, 36)
-        self.b_setup.set_rect(col1, y - 88, 340, 36)
+        self.b_side.set_rect(col1, y - 44 * g, 340, 36)
+        self.b_setup.set_rect(col1, y - 88 * g, 340, 36)
         for k, b in enumerate(self.b_seats):
-            b.set_rect(col1, y - 150 - 40 * k, 340, 34)
-        self.b_start.set_rect(col1, y - 150 - 40 * 5 - 20, 340, 48)
-        self.f_address.set_rect(col2, y - 22, 340, 32)
-        self.f_code.set_rect(col2, y - 80, 160, 32)
-        self.b_host.set_rect(col2, y - 128, 160, 36)
-        self.b_join.set_rect(col2 + 180, y - 128, 160, 36)
-        self.b_watch.set_rect(col2, y - 172, 160, 36)
+            b.set_rect(col1, y - (150 + 40 * k) * g, 340, seat_h)
+        self.b_start.set_rect(col1, y - 370 * g, 340, 48)
+        self.f_address.set_rect(col2, y - 22 * g, 340, 32)
+        self.f_code.set_rect(col2, y - 80 * g, 160, 32)
+        self.b_host.set_rect(col2, y - 128 * g, 160, 36)
+        self.b_join.set_rect(col2 + 180, y - 128 * g, 160, 36)
+        self.b_watch.set_rect(col2, y - 172 * g, 160, 36)
         for k, b in enumerate(self.table_buttons):
-            b.set_rect(col2 + 180, y - 172 - 40 * k, 340, 34)
-        self.f_path.set_rect(col2, y - 290, 340, 32)
-        self.b_load.set_rect(col2, y - 336, 160, 36)
-        self.b_replay.set_rect(col2 + 180, y - 336, 160, 36)
-        self.b_quit.set_rect(col2, y - 420, 160, 36)
+            b.set_rect(col2 + 180, y - (172 + 40 * k) * g, 340, 34)
+        self.f_path.set_rect(col2, y - 290 * g, 340, 32)
+        self.b_load.set_rect(col2, y - 336 * g, 160, 36)
+        self.b_replay.set_rect(col2 + 180, y - 336 * g, 160, 36)
+        for k, b in enumerate(self.save_buttons):
+            bottom = y - 336 * g - 35 - 35 * k
+            b.visible = bottom >= 66              # only those that fit above the bottom row
+            b.set_rect(col2, bottom, 340, 31)
+        self.b_continue.set_rect(cx - 300, self.height - 160, 600, 40)
+        self.b_settings.set_rect(cx - 270, 28, 160, 36)
+        self.b_help.set_rect(cx - 80, 28, 160, 36)
+        self.b_quit.set_rect(cx + 110, 28, 160, 36)
+        self.help.set_rect(0, 0, self.width, self.height)
         self.mark_dirty()
+
+    def _shift(self) -> float:
+        """Room for the Continue button under the title, when it is shown."""
+        return 40 if self.b_continue.visible else 0
 
     def rebuild(self) -> None:
         t = self._text
         t.begin()
+        sh = self._shift()
+        g = self._squeeze()
+        y = self.height - 200 - sh
         t.put("t", "SHOGUN", self.width / 2, self.height - 70, size=40, bold=True, anchor_x="center",
               color=(120, 30, 25))
         t.put("s", "Dirk Henn's game of feudal Japan — with a battle tower that really tumbles",
               self.width / 2, self.height - 105, size=13, anchor_x="center", color=theme.MUTED)
-        t.put("l1", "New local game", self.width / 2 - 380, self.height - 150, size=15, bold=True, color=theme.INK)
-        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380, self.height - 312,
-              size=9.5, color=theme.MUTED)
-        t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150, size=15, bold=True, color=theme.INK)
-        t.put("l3", "Saves and logs", self.width / 2 + 40, self.height - 440, size=13, bold=True, color=theme.INK)
-        t.put("m", self.message, self.width / 2, 30, size=11, anchor_x="center", color=(170, 40, 30))
+        t.put("l1", "New local game", self.width / 2 - 380, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
+        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380,
+              y - 150 * g + (34 if g > 0.9 else 30) + 5, size=9.5, color=theme.MUTED)
+        t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
+        t.put("l3", "Saves and logs", self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
+              color=theme.INK)
+        t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
         t.end()
 
     def show_tables(self, tables) -> None:

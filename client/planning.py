@@ -3,7 +3,8 @@
 Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
 `select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
 Signals up: `locked(actions, bid)`, `suggest()`, `card_selected(card or None)`.
-An empty action field holds a money card: no action there (R-PLAN-1).
+An empty action field holds a money card: no action there. A gold coin on a field shows
+what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import arcade
 
 from client import theme
+from client.card_facts import action_costs, chests
 from client.node import Button, Node, Signal, TextCache, draw_panel
 
 ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
@@ -33,12 +35,18 @@ class PlanningPanel(Node):
         self.problems: list[str] = []
         self._drag: object | None = None
         self._text = TextCache()
+        self.costs = action_costs()
+        from client.rules_text import action_tips
+        self.tips = action_tips()
         self.lock_btn = self.add(Button("Lock plan  [Enter]", key=arcade.key.ENTER, size=11))
         self.sugg_btn = self.add(Button("Suggest  [B]", key=arcade.key.B, size=11))
         self.clear_btn = self.add(Button("Clear  [C]", key=arcade.key.C, size=11))
         self.lock_btn.pressed.connect(self._lock)
         self.sugg_btn.pressed.connect(self.suggest.emit)
         self.clear_btn.pressed.connect(self.reset)
+        self.lock_btn.tip = "Lock this plan (it is legal when this line is green)."
+        self.sugg_btn.tip = "Fill the fields with the plan a heuristic bot would make."
+        self.clear_btn.tip = "Empty every field."
 
     # -- inputs ---------------------------------------------------------------------------
     def start(self, seat: int, cards, money: int, check) -> None:
@@ -137,6 +145,30 @@ class PlanningPanel(Node):
                 return f
         return None
 
+    def coin_centre(self, k: int):
+        l, b, w, h = self.field_rect(k)
+        return l + w - 9, b + h - 9
+
+    def tooltip_at(self, x, y) -> str | None:
+        """What the field or card under the mouse does, or None."""
+        if not self.visible or not self.contains(x, y):
+            return None
+        f = self.field_at(x, y)
+        if f is not None:
+            return self.tips.get(f)
+        c = self.card_at(x, y)
+        if isinstance(c, str):
+            return (f"{c}: put it on an action field to do that action in {c}, "
+                    "or on the bid field to bid nothing.")
+        if isinstance(c, int):
+            return (f"Money card {c}: on the bid field you bid {c} "
+                    f"{'chest' if c == 1 else 'chests'}; on an action field it means no action."
+                    + ("" if c <= self.money else f" You have only {self.money} to bid."))
+        for b in (self.lock_btn, self.sugg_btn, self.clear_btn):
+            if b.contains(x, y):
+                return b.tip
+        return None
+
     def card_at(self, x, y):
         for c, (l, b, w, h) in self.card_rects():
             if l <= x < l + w and b <= y < b + h:
@@ -147,14 +179,19 @@ class PlanningPanel(Node):
     def rebuild(self) -> None:
         t = self._text
         t.begin()
-        t.put("h", "Your plan — click a card, then a field (or drag). Empty fields hold money cards: no action.",
+        t.put("h", "Your plan — click a card, then a field (or drag). Empty fields: no action. "
+              "Gold coins: cost in chests. Hover for what a field does.",
               self.left + 8, self.top - 14, size=9.5, color=theme.INK)
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
             label = "Bid" if f == "bid" else theme.ACTION_SHORT[f]
-            t.put(("fl", k), label, l + w / 2, b + h - 13, size=8.5, anchor_x="center", color=theme.MUTED)
+            t.put(("fl", k), label, l + 5, b + h - 13, size=8.5, color=theme.MUTED)
+            if self.costs.get(f):
+                cx, cy = self.coin_centre(k)
+                t.put(("fk", k), str(self.costs[f]), cx, cy, size=8, bold=True, anchor_x="center",
+                      anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
-            txt = ("—" if c is None else (f"{c} chests" if isinstance(c, int) else c))
+            txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
             t.put(("fc", k), txt, l + w / 2, b + 12, size=9.5 if isinstance(c, str) else 9,
                   anchor_x="center", bold=c is not None, color=theme.INK)
         used = self.used()
@@ -178,6 +215,10 @@ class PlanningPanel(Node):
                 fill = (250, 232, 190)
             arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
             arcade.draw_lbwh_rectangle_outline(l, b, w, h, (110, 95, 80), 1)
+            if self.costs.get(f):
+                cx, cy = self.coin_centre(k)
+                arcade.draw_circle_filled(cx, cy, 7, (240, 196, 80))
+                arcade.draw_circle_outline(cx, cy, 7, (150, 110, 30), 1)
         used = self.used()
         for c, (l, b, w, h) in self.card_rects():
             if isinstance(c, int):

@@ -4,7 +4,7 @@
   engine one at a time, so every battle tumbles through the tower exactly as it did.
   With a JSON game log (`--log`): plays its events (the board follows the `Snapshot`s
   and the battle events; TowerDropped carries the drop's replay data).
-* `resume_local(path, seat)` continues a save with me at `seat` and bots elsewhere.
+* `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
 """
 
 from __future__ import annotations
@@ -100,24 +100,67 @@ class ReplaySession:
     def submit(self, cmd) -> None:
         raise ValueError("a replay takes no commands")
 
+    # -- studying a save: step back and forth, jump by round ------------------------------
+    @property
+    def seekable(self) -> bool:
+        return self._commands is not None
+
+    @property
+    def steps(self) -> int:
+        return len(self._commands or [])
+
+    @property
+    def step(self) -> int:
+        """Commands applied so far."""
+        return self._step
+
+    def seek(self, step: int):
+        """Go to the state after `step` commands (re-applied from the start: a whole game
+        takes well under a second); the queue is emptied. Returns the state."""
+        step = max(0, min(step, self.steps))
+        state, _events = game.new_game(self.config)
+        for cmd in self._commands[:step]:
+            state, _events = game.apply(state, cmd)
+        self._state, self._step = state, step
+        self.queue.clear()
+        return state
+
+    def round_starts(self) -> list[int]:
+        """Steps at which a new round (or winter) begins: where the season changes."""
+        if getattr(self, "_rounds", None) is None:
+            state, _ = game.new_game(self.config)
+            marks, last = [0], (state.year, state.season)
+            for k, cmd in enumerate(self._commands or []):
+                state, _ = game.apply(state, cmd)
+                if (state.year, state.season) != last:
+                    marks.append(k + 1)
+                    last = (state.year, state.season)
+            self._rounds = marks
+        return self._rounds
+
     def close(self) -> None:
         pass
 
 
-def resume_local(path: str, seat: int = 0):
-    """A LocalSession continuing a save, me at `seat`, the save's bots elsewhere."""
+def resume_local(path: str, seat: int | None = None):
+    """A LocalSession continuing a save: people at the save's human seats (or at `seat`),
+    the save's bots elsewhere. Every command is re-applied and its state hash checked
+    (a `SaveError` names the first one that differs). Returns (session, saved)."""
+    from cli.headless import replay_into
     from cli.savefile import read_save
     from client.session import LocalSession
-    saved = read_save(Path(path).expanduser())
+    source = Path(path).expanduser()
+    saved = read_save(source)
     players = saved.config.players
+    humans = (seat,) if seat is not None else (saved.humans or (0,))
     bots = {s: (saved.bots[s] if s < len(saved.bots) else saved.bots[0] if saved.bots else "heuristic")
-            for s in range(players) if s != seat}
-    session = LocalSession(players, saved.config.side, saved.config.setup, (seat,), bots,
+            for s in range(players) if s not in humans}
+    session = LocalSession(players, saved.config.side, saved.config.setup, humans, bots,
                            saved.seed)
+    session.source = source
     session.queue.clear()
-    last: list = []
-    for cmd in saved.commands:
-        last = session.game.submit(cmd)
-    tail = last if game.pending(session.game.state).kind == "over" else []
+    events = replay_into(session.game, saved)
+    # a finished save: only the standings (the scene goes straight to the end screen)
+    tail = [e for e in events if e.get("event") == "GameEnded"]
     session.queue.append(([{"event": "Resumed"}] + list(tail), session.game.state))
-    return session
+    return session, saved

@@ -34,6 +34,8 @@ class LocalSession:
         self.seed = seed
         self.status = ""
         self.queue: deque = deque()
+        self.source = None            # the save this game was resumed from, if any
+        self.command_applied: list = []   # fn(command, state) after each command (autosave)
         self.game = LocalGame(self.config, seed, self.bots)
         self.queue.append((list(self.game.first_events), self.game.state))
 
@@ -59,11 +61,17 @@ class LocalSession:
         if events is None:
             return False
         self.queue.append((events, self.game.state))
+        self._applied()
         return True
 
     def submit(self, cmd) -> None:
         events = self.game.submit(cmd)
         self.queue.append((events, self.game.state))
+        self._applied()
+
+    def _applied(self) -> None:
+        for fn in self.command_applied:
+            fn(self.game.commands[-1], self.game.state)
 
     def close(self) -> None:
         pass

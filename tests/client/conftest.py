@@ -43,6 +43,20 @@ def _private_display() -> None:
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shogun_home(tmp_path_factory):
+    """Settings and autosaves of window tests go to a temporary folder, never the
+    developer's own config and data folders."""
+    home = tmp_path_factory.mktemp("shogun-home")
+    old = os.environ.get("SHOGUN_HOME")
+    os.environ["SHOGUN_HOME"] = str(home)
+    yield home
+    if old is None:
+        os.environ.pop("SHOGUN_HOME", None)
+    else:
+        os.environ["SHOGUN_HOME"] = old
+
+
 @pytest.fixture(scope="session")
 def app():
     _private_display()   # here, not at import: pytest-xvfb sets DISPLAY during configure

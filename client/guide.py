@@ -1,0 +1,86 @@
+"""The first-game guide: a note on the board that says what to do next.
+
+One hint per kind of decision (plan, turn-order pick, move, draft, revolts), shown when
+the game first asks it of me. "Next hint" hides the note until the next new kind of
+decision; "Hide the guide" emits `dismissed()` (the App remembers it in the settings).
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.node import Button, Node, Signal, TextCache
+
+HINTS = {
+    "plan": ("Plan your round",
+             "Click one of your province cards below, then an action field (or drag it). "
+             "Fill every field you can; put a money card on the bid field to bid for turn "
+             "order. Gold coins show costs. Press Enter to lock your plan — or B for a suggestion."),
+    "special": ("Choose your place in turn order",
+                "The highest bid chooses first. Each place 1–5 comes with a special card; its "
+                "bonus is yours this round."),
+    "move": ("Move your armies",
+             "Click a highlighted province, choose how many armies go, then Go. Into your own "
+             "province it is a move; into another, a battle through the tower."),
+    "draft_take": ("Draft your provinces",
+                   "Take one of the face-up province cards or the top of the deck; then place "
+                   "one of your army groups there."),
+    "draft_place": ("Place an army group",
+                    "Pick which of your remaining army groups goes onto this province."),
+    "revolt_order": ("Revolts",
+                     "You were short of rice. Click the revolting provinces in the order they "
+                     "are fought, then Done."),
+}
+
+
+class Guide(Node):
+    def __init__(self) -> None:
+        super().__init__("guide")
+        self.visible = False
+        self.enabled_guide = True
+        self.seen: set[str] = set()
+        self.kind = ""
+        self.dismissed = Signal("dismissed")
+        self._text = TextCache()
+        self.next_btn = self.add(Button("Got it", size=10))
+        self.off_btn = self.add(Button("Hide the guide", size=10))
+        self.next_btn.pressed.connect(self.hide)
+        self.off_btn.pressed.connect(self._off)
+
+    def point_at(self, kind: str) -> None:
+        """The game asks me `kind`: show its hint the first time."""
+        if not self.enabled_guide or kind in self.seen or kind not in HINTS:
+            return
+        self.seen.add(kind)
+        self.kind = kind
+        self.visible = True
+        self.mark_dirty()
+
+    def hide(self) -> None:
+        if self.visible:
+            self.visible = False
+            self.mark_dirty()
+
+    def _off(self) -> None:
+        self.enabled_guide = False
+        self.hide()
+        self.dismissed.emit()
+
+    def on_layout(self) -> None:
+        self.next_btn.set_rect(self.left + 12, self.bottom + 10, 90, 26)
+        self.off_btn.set_rect(self.left + 110, self.bottom + 10, 130, 26)
+
+    def rebuild(self) -> None:
+        title, body = HINTS.get(self.kind, ("", ""))
+        t = self._text
+        t.begin()
+        t.put("t", "Guide: " + title, self.left + 12, self.top - 20, size=12, bold=True,
+              color=(255, 236, 190))
+        t.put("b", body, self.left + 12, self.top - 32, size=10, width=int(self.width - 24),
+              multiline=True, anchor_y="top", color=(250, 244, 230))
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (40, 70, 60, 230))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
+        self._text.draw()

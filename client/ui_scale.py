@@ -1,0 +1,49 @@
+"""Interface scale: the whole window drawn larger or smaller (the settings' UI scale).
+
+Scenes lay out in *logical* pixels (window pixels / scale). Drawing is scaled by giving
+Arcade a default camera whose projection covers the logical size: every draw call, the
+text batches and the offscreen `CachedLayer`s (which return to the default camera) go
+through it, so no node knows about the scale. The App divides mouse positions by the
+scale. Arcade has no public way to swap the default camera, hence `ctx._default_camera`.
+"""
+
+from __future__ import annotations
+
+from arcade.camera.default import DefaultProjector
+from arcade.types import LBWH
+from pyglet.math import Mat4
+
+MIN_LOGICAL = (960, 640)     # the smallest layout the scenes are made for
+
+
+class ScaledProjector(DefaultProjector):
+    def __init__(self, scale: float, *, context=None) -> None:
+        self.scale = scale
+        super().__init__(context=context)
+        self.viewport = self._viewport
+
+    @property
+    def viewport(self):
+        return self._viewport
+
+    @viewport.setter
+    def viewport(self, viewport) -> None:
+        self._viewport = viewport
+        self._projection_matrix = Mat4.orthogonal_projection(
+            0, viewport.width / self.scale, 0, viewport.height / self.scale, -100, 100)
+
+
+def effective_scale(wanted: float, width: int, height: int) -> float:
+    """The wanted scale, lowered so the logical window stays at least MIN_LOGICAL."""
+    fit = min(width / MIN_LOGICAL[0], height / MIN_LOGICAL[1])
+    return max(0.5, min(wanted, fit)) if wanted > 1 else wanted
+
+
+def install(window, scale: float) -> ScaledProjector:
+    """Make `scale` the window's drawing scale (1.0: as before)."""
+    ctx = window.ctx
+    proj = ScaledProjector(scale, context=ctx)
+    proj.viewport = LBWH(0, 0, window.width, window.height)
+    ctx._default_camera = proj
+    proj.use()
+    return proj

@@ -1,0 +1,40 @@
+"""Words for players: what the window shows is a sentence, never a rule id or raw data.
+
+The engine's messages name the rule they apply (`R-EXEC-3: cannot pay …`) for logs and
+tests; `for_players` takes the id out and fixes "1 chests"-style plurals in text built by
+code that does not know its numbers in advance. `plural` is for text built here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_RULE_ID = re.compile(r"\bR-[A-Z]+-\d+[a-z]?\b")
+_SINGULAR = {"chests": "chest", "armies": "army", "provinces": "province", "peasants": "peasant",
+             "points": "point", "buildings": "building", "markers": "marker", "cubes": "cube",
+             "steps": "step", "groups": "group", "revolts": "revolt"}
+_ONE = re.compile(r"(?<![\d.,])([+−-]?1) (" + "|".join(_SINGULAR) + r")\b")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`plural(1, "army", "armies")` -> "1 army"; `plural(3, "chest")` -> "3 chests"."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def for_players(text: str) -> str:
+    """The engine's sentence without rule ids, with singular nouns after a 1."""
+    text = text.strip()
+    text = re.sub(r"\(\s*" + _RULE_ID.pattern + r"\s*:\s*", "(", text)     # "(R-X-1: why)"
+    text = re.sub(r"\s*\(\s*" + _RULE_ID.pattern + r"\s*\)", "", text)     # "… (R-X-1)"
+    text = re.sub(r"^\s*" + _RULE_ID.pattern + r"\s*:\s*", "", text)       # "R-X-1: why"
+    text = _RULE_ID.sub("", text)
+    text = _ONE.sub(lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
+    text = re.sub(r"^\[(\d+)\] ", r"Action \1: ", text)
+    text = re.sub(r"  +", " ", text).strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+def problem_text(exc: Exception) -> str:
+    """What a refused command says to the player: its reason, in a sentence."""
+    reason = getattr(exc, "reason", None) or str(exc)
+    return for_players(str(reason))
