@@ -10,7 +10,8 @@ import pytest
 from client.describe import describe
 from client.words import for_players, plural, problem_text
 from sim.commands import IllegalCommand, SubmitPlan
-from sim.game import GameConfig, plan_problems
+from sim.game import GameConfig
+from sim.legal import plan_problems
 from sim.local import LocalGame, play_bots
 
 NOT_FOR_PLAYERS = re.compile(
@@ -41,7 +42,7 @@ def test_plan_complaints_are_sentences():
     seen = 0
     for actions, bid in tries:
         for p in plan_problems(game.state, SubmitPlan(seat, actions, bid)):
-            text = for_players(p)
+            text = for_players(p.text)
             seen += 1
             assert not NOT_FOR_PLAYERS.search(text), text
             assert text[0].isupper(), text
@@ -50,7 +51,7 @@ def test_plan_complaints_are_sentences():
 
 def test_an_illegal_command_is_shown_by_its_reason():
     exc = IllegalCommand("R-PLAN-4", "a bid of 4 exceeds the 3 chests you have")
-    assert problem_text(exc) == "A bid of 4 exceeds the 3 chests you have"
+    assert problem_text(exc) == "A bid of 4 exceeds the 3 chests you have."
     assert problem_text(ValueError("R-EXEC-3: cannot pay 1 chests")) == "Cannot pay 1 chest"
 
 
