@@ -19,7 +19,7 @@ def load_shapes() -> dict:
         pts = [tuple(p) for p in poly]
         tris[name] = [t for t in earclip(pts)]
     data["triangles"] = tris
-    data["islet_triangles"] = [earclip([tuple(p) for p in ring]) for ring in data["islets"]]
+    data["hole_triangles"] = [earclip([tuple(p) for p in ring]) for ring in data["holes"]]
     return data
 
 
