@@ -95,7 +95,7 @@ class BoardView(Node):
     def token_scale(self) -> float:
         """Size of names and tokens relative to a 1280x800 window's map."""
         xf = self._xf or self.transform()
-        return max(0.75, min(2.2, xf.scale / 760))
+        return max(0.8, min(2.2, xf.scale / 620))
 
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
@@ -146,8 +146,8 @@ class BoardView(Node):
         # sea routes: white-edged dashes from coast to coast
         dash = []
         for a, b in self.board.sea_routes[self.side]:
-            dash += geo.sea_route(self.province_centre(a), self.province_centre(b),
-                                  self._screen_polys[a], self._screen_polys[b], 9 * s)
+            path = [xf(*p) for p in self.shapes["sea_routes"][f"{a}|{b}"]]
+            dash += geo.sea_route(path, self._screen_polys[a], self._screen_polys[b], 9 * s)
         _tris(sl, geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
         _tris(sl, geo.thick_lines(dash, 2.4 * s), ROUTE)
         # highlights and selection
@@ -176,7 +176,8 @@ class BoardView(Node):
             info = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
-            self._text.put(("n", name), name, cx, cy + 11 * s, size=8.5 * s,
+            size = geo.name_size(name, self._screen_polys[name], (cx, cy), cy + 15 * s, 8.5 * s, 6.5 * s)
+            self._text.put(("n", name), name, cx, cy + 11 * s, size=size,
                            color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
                            anchor_x="center", anchor_y="baseline", bold=True)
             armies = info.get("armies", 0) or 0

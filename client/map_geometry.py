@@ -121,36 +121,70 @@ def inner_band(poly: list[Point], centre: Point, width: float) -> list[Point]:
     return out
 
 
-def _exit_param(p: Point, q: Point, poly: list[Point], last: bool) -> float:
-    """The parameter t on p->q where the segment crosses the polygon outline (last or first)."""
-    ts = []
+def _inside(x: float, y: float, poly) -> bool:
+    inside, j = False, len(poly) - 1
+    for i in range(len(poly)):
+        (xi, yi), (xj, yj) = poly[i], poly[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi + 1e-12) + xi:
+            inside = not inside
+        j = i
+    return inside
+
+
+def sea_route(path: list[Point], poly_a, poly_b, dash: float) -> list[tuple[Point, Point]]:
+    """Dashes along a route's path from where it leaves province a to where it reaches b,
+    keeping one point inside each so the route is seen to land there."""
+    i0 = 0
+    while i0 + 1 < len(path) and _inside(*path[i0 + 1], poly_a):
+        i0 += 1
+    i1 = len(path) - 1
+    while i1 - 1 > i0 and _inside(*path[i1 - 1], poly_b):
+        i1 -= 1
+    pts = path[i0:i1 + 1]
+    out, on, left = [], True, dash
+    for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+        seg = math.hypot(x2 - x1, y2 - y1)
+        pos = 0.0
+        while seg - pos > 1e-9:
+            step = min(left, seg - pos)
+            a, b = pos / seg, (pos + step) / seg
+            if on:
+                out.append(((x1 + (x2 - x1) * a, y1 + (y2 - y1) * a),
+                            (x1 + (x2 - x1) * b, y1 + (y2 - y1) * b)))
+            pos += step
+            left -= step
+            if left <= 1e-9:
+                on, left = not on, dash * (1.0 if not on else 0.6)
+    return out
+
+
+def row_span(poly: list[Point], x: float, y: float) -> float:
+    """Width of the polygon's horizontal chord at height y that contains x (0 if none)."""
+    xs = []
     n = len(poly)
     for i in range(n):
         (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        d1x, d1y = q[0] - p[0], q[1] - p[1]
-        d2x, d2y = x2 - x1, y2 - y1
-        den = d1x * d2y - d1y * d2x
-        if abs(den) < 1e-12:
-            continue
-        t = ((x1 - p[0]) * d2y - (y1 - p[1]) * d2x) / den
-        u = ((x1 - p[0]) * d1y - (y1 - p[1]) * d1x) / den
-        if 0 <= t <= 1 and 0 <= u <= 1:
-            ts.append(t)
-    if not ts:
-        return 0.0 if last else 1.0
-    return max(ts) if last else min(ts)
+        if (y1 > y) != (y2 > y):
+            xs.append(x1 + (x2 - x1) * (y - y1) / (y2 - y1))
+    xs.sort()
+    for a, b in zip(xs[0::2], xs[1::2]):
+        if a <= x <= b:
+            return b - a
+    return 0.0
 
 
-def sea_route(p: Point, q: Point, poly_p, poly_q, dash: float) -> list[tuple[Point, Point]]:
-    """Dashes from where the straight line leaves province p's coast to where it reaches q's,
-    with a short solid stub into each province so the route is seen to land there."""
-    t0 = max(0.0, _exit_param(p, q, poly_p, last=True) - 0.04)
-    t1 = min(1.0, _exit_param(p, q, poly_q, last=False) + 0.04)
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    ln = math.hypot(dx, dy) * (t1 - t0)
-    n = max(3, int(ln / dash) | 1)          # odd: a dash at both ends
-    out = []
-    for k in range(0, n, 2):
-        a, b = t0 + (t1 - t0) * k / n, t0 + (t1 - t0) * (k + 1) / n
-        out.append(((p[0] + dx * a, p[1] + dy * a), (p[0] + dx * b, p[1] + dy * b)))
-    return out
+def text_width(text: str, size_pt: float, bold: bool = True) -> float:
+    """Approximate drawn width in pixels of DejaVu Sans text (the client's font): the
+    per-character advance of DejaVu Sans Bold averages 0.66 em, at 96 dpi."""
+    return len(text) * size_pt * (96 / 72) * (0.66 if bold else 0.6)
+
+
+def name_size(name: str, poly: list[Point], centre: Point, y: float, size_pt: float,
+              smallest_pt: float) -> float:
+    """The name's font size: `size_pt`, shrunk (down to `smallest_pt`) to fit the province's
+    width at the name's height, so long names in narrow provinces do not run into others."""
+    room = row_span(poly, centre[0], y) * 0.95
+    width = text_width(name, size_pt)
+    if width <= room or room <= 0:
+        return size_pt
+    return max(smallest_pt, size_pt * room / width)

@@ -27,7 +27,7 @@ REGION_DARK = {
 }
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
-UNCLAIMED = (222, 214, 190)        # a province nobody holds: plain parchment
+UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment
 BUILDING_COLOURS = {"palace": (150, 30, 30), "temple": (30, 60, 150), "theatre": (20, 110, 70)}
 UNREST = (200, 20, 20)
 

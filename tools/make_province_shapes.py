@@ -41,7 +41,13 @@ Y_STRETCH = 1.3
 SHIKOKU = {"Iyo", "Tosa", "Sanuki", "Awa-Shikoku"}
 # Positions moved (board space) so that no two land-border segments cross:
 # Yamato sits on the Ise-Kii line, Owari on the Ise-Mino line.
-ANCHOR_NUDGES = {"Yamato": (0.445, 0.262), "Owari": (0.572, 0.214)}
+# Others are spread a little where small provinces crowd (Mimasaka/Bitchu, Settsu/Yamato) so
+# their army tokens and names fit (tests/client/test_board_layout.py).
+ANCHOR_NUDGES = {"Yamato": (0.456, 0.268), "Owari": (0.572, 0.214), "Kii": (0.382, 0.305),
+                 "Settsu": (0.412, 0.206), "Mimasaka": (0.238, 0.127), "Bitchu": (0.178, 0.142)}
+# Relative cell sizes (the dual's weights): crowded provinces get more room.
+PROVINCE_SIZE = {"Mimasaka": 1.7, "Yamato": 1.6, "Bitchu": 1.3, "Settsu": 1.2, "Owari": 1.3,
+                 "Shimotsuke": 1.8, "Mikawa": 1.2, "Totomi": 1.2}
 COAST_R = 0.045        # land guide: this far (screen-space units) around anchors and borders
 SEA_GAP = 0.012        # sea points sit this much beyond the guide's edge
 SEA_STEP = 0.02        # spacing of sea points along the coast
@@ -167,7 +173,8 @@ def main() -> None:
         raise SystemExit("could not remove the non-border edges")
 
     P = np.array(pts)
-    w = np.array([1.0 / SIZE[k] for k in kind])
+    w = np.array([1.0 / (SIZE[k] * (PROVINCE_SIZE.get(names[i], 1.0) if k == "province" else 1.0))
+                  for i, k in enumerate(kind)])
 
     def split(u: int, v: int) -> tuple:
         return tuple((P[u] * w[u] + P[v] * w[v]) / (w[u] + w[v]))
@@ -244,7 +251,14 @@ def main() -> None:
             prov = names[u] if ku == "province" else names[v]
             lines["coast" if "sea" in (ku, kv) else "shores"].append([prov, path])
 
-    label_pos = {n: board_space(roomiest_point(cell(index[n]), anchors[n])) for n in names}
+    cells = {n: cell(index[n]) for n in names}
+    labels = {n: roomiest_point(cells[n], anchors[n]) for n in names}
+    for _ in range(4):      # push labels apart: a name and a token need ~0.07 across
+        labels = {n: roomiest_point(cells[n], anchors[n],
+                                    [labels[m] for m in names if m != n]) for n in names}
+    label_pos = {n: board_space(labels[n]) for n in names}
+    routes = sea_paths(raw, {n: cell(index[n]) for n in names},
+                       {n: roomiest_point(cell(index[n]), anchors[n]) for n in names})
     allp = np.array([p for ring in shapes.values() for p in ring])
     lo, hi = allp.min(axis=0) - 0.02, allp.max(axis=0) + 0.02
     out = {
@@ -258,6 +272,7 @@ def main() -> None:
         "provinces": shapes,
         "label_pos": label_pos,
         "holes": holes,
+        "sea_routes": {k: [board_space(p) for p in v] for k, v in routes.items()},
         **lines,
     }
     OUT.write_text(json.dumps(out, separators=(",", ":")))
@@ -267,7 +282,33 @@ def main() -> None:
           f"extra {sorted(drawn - border_set)}), {len(holes)} lakes, {len(sea)} coast points")
 
 
-def roomiest_point(ring: list, anchor: tuple) -> tuple:
+def sea_paths(raw: dict, cells: dict, labels: dict) -> dict:
+    """A gently curved path for each sea route ("A|B", names sorted) that crosses as little
+    land as possible besides its two ends: a straight line from Kaga to Tajima would run over
+    Wakasa and Echizen and read as a land link."""
+    from matplotlib.path import Path as MplPath
+    paths = {n: MplPath(np.array(c)) for n, c in cells.items()}
+    pairs = sorted({tuple(sorted(p)) for side in raw["sea_routes"].values() for p in side})
+    t = np.linspace(0, 1, 41)[:, None]
+    out = {}
+    for a, b in pairs:
+        p, q = np.array(labels[a]), np.array(labels[b])
+        d = q - p
+        perp = np.array([-d[1], d[0]]) / (np.hypot(*d) or 1)
+        best = None
+        for off in sorted(np.linspace(-0.3, 0.3, 61), key=abs):
+            c = (p + q) / 2 + perp * off
+            curve = (1 - t) ** 2 * p + 2 * (1 - t) * t * c + t ** 2 * q
+            land = sum(int(paths[n].contains_points(curve[5:-5]).sum())
+                       for n in cells if n not in (a, b))
+            score = land + abs(off) * 10
+            if best is None or score < best[0]:
+                best = (score, curve)
+        out[f"{a}|{b}"] = [tuple(x) for x in best[1][::2]]
+    return out
+
+
+def roomiest_point(ring: list, anchor: tuple, others: list = ()) -> tuple:
     """The point inside a cell farthest from its outline (a little biased toward the anchor):
     where the name, the army disc and the buildings have the most room."""
     from matplotlib.path import Path as MplPath
@@ -281,6 +322,9 @@ def roomiest_point(ring: list, anchor: tuple) -> tuple:
     for p, q in zip(a, b):
         d = np.minimum(d, _seg_dist(cand[:, 0], cand[:, 1], p, q))
     score = d - 0.15 * np.hypot(cand[:, 0] - anchor[0], cand[:, 1] - anchor[1])
+    for o in others:   # keep clear of other labels (x counts double: names are wide)
+        gap = np.hypot((cand[:, 0] - o[0]) / 2.0, cand[:, 1] - o[1])
+        score -= np.clip(0.05 - gap, 0, None) * 1.5
     return tuple(cand[int(np.argmax(score))])
 
 

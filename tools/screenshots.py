@@ -4,8 +4,8 @@
 
 For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it starts a local
 4-player beginner game (one human seat, heuristic bots), runs it until the human is asked to
-plan, saves `planning-WxH.png`, then plans with the bot's suggestion and saves
-`battle-WxH.png` in the middle of the first tower drop it sees; `--players 3` shows the
+plan, saves `planning-WxH.png`, then saves
+`battle-WxH.png` from a bots-only game in the middle of its first battle drop; `--players 3` shows the
 hatched out-of-play provinces.
 """
 
@@ -55,17 +55,22 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int) -> Non
         return
     _frames(app, 3)
     _save(app, out / f"planning-{tag}.png")
-    scene._on_suggest()
-    _frames(app, 2)
-    scene.planning.lock_btn.pressed.emit()
-    scene.fast = False
-    ok = _run_until(app, lambda: scene.tower.playing and scene.tower._frame > 20, 90)
-    if ok:
-        _frames(app, 10)
+    # a battle mid-drop: a bots-only game fast-forwarded until the first battle drop starts
+    scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
+                             "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
+    seen = []
+
+    def on_shot(kind: str) -> None:
+        if kind == "tower_start" and scene.tower.caption == "Battle!" and not seen:
+            seen.append(True)
+            scene.fast = False          # watch this drop at normal speed
+
+    scene.screenshot_hook.connect(on_shot)
+    if _run_until(app, lambda: seen and scene.tower.playing and scene.tower._rec is not None
+                  and scene.tower._frame > len(scene.tower._rec.frames) * 0.35, 120):
         _save(app, out / f"battle-{tag}.png")
     else:
-        print(f"{tag}: no tower drop seen", file=sys.stderr)
-        _save(app, out / f"later-{tag}.png")
+        print(f"{tag}: no battle drop seen", file=sys.stderr)
 
 
 def main() -> int:
