@@ -97,6 +97,10 @@ class BoardView(Node):
         xf = self._xf or self.transform()
         return max(0.8, min(2.2, xf.scale / 620))
 
+    def name_size(self, name: str) -> float:
+        """A province's name size in points: shrunk where the generator found it too wide."""
+        return 8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0)
+
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
         return xf(*self.shapes["label_pos"][name])
@@ -176,7 +180,7 @@ class BoardView(Node):
             info = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
-            size = geo.name_size(name, self._screen_polys[name], (cx, cy), cy + 15 * s, 8.5 * s, 6.5 * s)
+            size = self.name_size(name)
             self._text.put(("n", name), name, cx, cy + 11 * s, size=size,
                            color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
                            anchor_x="center", anchor_y="baseline", bold=True)

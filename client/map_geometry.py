@@ -158,33 +158,8 @@ def sea_route(path: list[Point], poly_a, poly_b, dash: float) -> list[tuple[Poin
     return out
 
 
-def row_span(poly: list[Point], x: float, y: float) -> float:
-    """Width of the polygon's horizontal chord at height y that contains x (0 if none)."""
-    xs = []
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            xs.append(x1 + (x2 - x1) * (y - y1) / (y2 - y1))
-    xs.sort()
-    for a, b in zip(xs[0::2], xs[1::2]):
-        if a <= x <= b:
-            return b - a
-    return 0.0
-
-
 def text_width(text: str, size_pt: float, bold: bool = True) -> float:
     """Approximate drawn width in pixels of DejaVu Sans text (the client's font): the
     per-character advance of DejaVu Sans Bold averages 0.66 em, at 96 dpi."""
     return len(text) * size_pt * (96 / 72) * (0.66 if bold else 0.6)
 
-
-def name_size(name: str, poly: list[Point], centre: Point, y: float, size_pt: float,
-              smallest_pt: float) -> float:
-    """The name's font size: `size_pt`, shrunk (down to `smallest_pt`) to fit the province's
-    width at the name's height, so long names in narrow provinces do not run into others."""
-    room = row_span(poly, centre[0], y) * 0.95
-    width = text_width(name, size_pt)
-    if width <= room or room <= 0:
-        return size_pt
-    return max(smallest_pt, size_pt * room / width)

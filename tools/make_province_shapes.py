@@ -252,10 +252,13 @@ def main() -> None:
             lines["coast" if "sea" in (ku, kv) else "shores"].append([prov, path])
 
     cells = {n: cell(index[n]) for n in names}
-    labels = {n: roomiest_point(cells[n], anchors[n]) for n in names}
-    for _ in range(4):      # push labels apart: a name and a token need ~0.07 across
-        labels = {n: roomiest_point(cells[n], anchors[n],
-                                    [labels[m] for m in names if m != n]) for n in names}
+    labels, label_size = {}, {}
+    for n in names:
+        labels[n], label_size[n] = place_label(n, cells[n], anchors[n])
+    for _ in range(2):      # second look: keep clear of the neighbours' blocks
+        for n in names:
+            avoid = [label_boxes(m, labels[m], label_size[m]) for m in names if m != n]
+            labels[n], label_size[n] = place_label(n, cells[n], anchors[n], avoid, report=_ == 1)
     label_pos = {n: board_space(labels[n]) for n in names}
     routes = sea_paths(raw, {n: cell(index[n]) for n in names},
                        {n: roomiest_point(cell(index[n]), anchors[n]) for n in names})
@@ -271,6 +274,7 @@ def main() -> None:
                    round(float(hi[0]), 4), round(float(hi[1]), 4)],
         "provinces": shapes,
         "label_pos": label_pos,
+        "label_size": label_size,
         "holes": holes,
         "sea_routes": {k: [board_space(p) for p in v] for k, v in routes.items()},
         **lines,
@@ -306,6 +310,63 @@ def sea_paths(raw: dict, cells: dict, labels: dict) -> dict:
                 best = (score, curve)
         out[f"{a}|{b}"] = [tuple(x) for x in best[1][::2]]
     return out
+
+
+# The client's label block (client/board_view.py), in map units (screen px / map scale) at the
+# token scale s = scale / 620, with 10% to spare for the clamp at the smallest window.
+PX = 1 / 560
+TOKEN_R = 10.5 * 1.25 * PX          # the largest seat shape
+NAME_GAP = 11 * PX                  # name baseline above the token's centre
+NAME_H = 8.5 * (96 / 72) * 0.8 * PX
+NAME_W = 8.5 * (96 / 72) * 0.66 * PX   # per character (client/map_geometry.text_width)
+UNREST_R = 7.5 * PX
+UNREST_DX = 17 * PX
+
+
+def label_boxes(name: str, p: tuple, f: float) -> list[tuple]:
+    """(x0, y0, x1, y1) of the token and of the name around label point p (y grows south)."""
+    w = NAME_W * len(name) * f / 2
+    return [(p[0] - TOKEN_R, p[1] - TOKEN_R, p[0] + TOKEN_R, p[1] + TOKEN_R),
+            (p[0] - w, p[1] - NAME_GAP - NAME_H * f, p[0] + w, p[1] - NAME_GAP + 2 * PX)]
+
+
+def place_label(name: str, ring: list, anchor: tuple, avoid: list = (),
+                report: bool = False) -> tuple[tuple, float]:
+    """Where the name, the army token and the unrest badge go, and how much the name must
+    shrink (1.0 = not at all, at least 0.76), so that all of it lies inside the province:
+    then no label can run into a neighbour's. Falls back to the roomiest point."""
+    from matplotlib.path import Path as MplPath
+    r = np.array(ring)
+    path = MplPath(r)
+    lo, hi = r.min(axis=0), r.max(axis=0)
+    gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], 70), np.linspace(lo[1], hi[1], 70))
+    cand = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    cand = cand[path.contains_points(cand)]
+    a, b = r, np.roll(r, -1, axis=0)
+    clear = np.full(len(cand), np.inf)
+    for p, q in zip(a, b):
+        clear = np.minimum(clear, _seg_dist(cand[:, 0], cand[:, 1], p, q))
+    best = None
+    for f in (1.0, 0.92, 0.84, 0.76):
+        w = NAME_W * len(name) * f / 2
+        offs = [(dx * TOKEN_R, dy * TOKEN_R) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        top, bottom = -(NAME_GAP + NAME_H * f), -NAME_GAP + 2 * PX   # y grows south here
+        offs += [(dx * w, y) for dx in (-1, -0.5, 0, 0.5, 1) for y in (top, bottom)]
+        pts = (cand[:, None, :] + np.array(offs)[None]).reshape(-1, 2)
+        inside = path.contains_points(pts).reshape(len(cand), len(offs)).mean(axis=1)
+        score = inside * 10 + f + clear - 0.2 * np.hypot(*(cand - np.array(anchor)).T)
+        for boxes in avoid:
+            for bx in boxes:
+                for mine in label_boxes(name, (0.0, 0.0), f):
+                    hit = ((cand[:, 0] + mine[0] < bx[2]) & (bx[0] < cand[:, 0] + mine[2])
+                           & (cand[:, 1] + mine[1] < bx[3]) & (bx[1] < cand[:, 1] + mine[3]))
+                    score = score - 5 * hit
+        k = int(np.argmax(score))
+        if best is None or score[k] > best[0]:
+            best = (score[k], tuple(cand[k]), f, inside[k])
+    if report and best[3] < 1:
+        print(f"  {name}: {100 * (1 - best[3]):.0f}% of the label block sticks out")
+    return best[1], best[2]
 
 
 def roomiest_point(ring: list, anchor: tuple, others: list = ()) -> tuple:

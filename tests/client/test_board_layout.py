@@ -33,7 +33,7 @@ def _layout(w: int, h: int):
         cx, cy = v.province_centre(n)
         r = 10.5 * s * 1.25           # the largest seat shape's reach
         tokens[n] = (cx - r, cy - r, cx + r, cy + r)
-        size = geo.name_size(n, poly, (cx, cy), cy + 15 * s, 8.5 * s, 6.5 * s)
+        size = v.name_size(n)
         tw = geo.text_width(n, size)
         names[n] = (cx - tw / 2, cy + 11 * s, cx + tw / 2, cy + 11 * s + size * 96 / 72 * 0.75)
     return v, s, polys, tokens, names
@@ -65,29 +65,8 @@ def _problems(w: int, h: int, names_too: bool) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("w,h", MAP_RECTS[1:])
-def test_tokens_and_legend_do_not_collide(w, h):
-    problems = _problems(w, h, names_too=False)
-    assert not problems, f"at a {w}x{h} map: " + "; ".join(problems)
-
-
-# Known gaps (issue 13, item 4), kept as strict xfails so that fixing them is noticed:
-# at 960x640 Kai's and Totomi's tokens touch; some long names (Shimotsuke, Totomi) run into
-# their neighbours at every size.
-@pytest.mark.xfail(strict=True, reason="Kai/Totomi tokens touch at the 960x640 map")
-def test_tokens_do_not_collide_at_the_smallest_window():
-    problems = _problems(*MAP_RECTS[0], names_too=False)
-    assert not problems, "; ".join(problems)
-
-
-def test_names_do_not_collide_at_the_largest_window():
-    problems = _problems(*MAP_RECTS[3], names_too=True)
-    assert not problems, "; ".join(problems)
-
-
-@pytest.mark.xfail(strict=True, reason="a few long province names collide with neighbours")
-@pytest.mark.parametrize("w,h", MAP_RECTS[:3] + MAP_RECTS[4:])
-def test_names_do_not_collide(w, h):
+@pytest.mark.parametrize("w,h", MAP_RECTS)
+def test_tokens_names_and_legend_do_not_collide(w, h):
     problems = _problems(w, h, names_too=True)
     assert not problems, f"at a {w}x{h} map: " + "; ".join(problems)
 
