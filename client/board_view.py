@@ -13,11 +13,12 @@ provinces out of play in a 3-player game are hatched grey.
 from __future__ import annotations
 
 import arcade
-from arcade import shape_list
+import numpy as np
 
 from client import map_geometry as geo
 from client import theme
 from client.map_legend import draw_legend
+from client.mesh import Mesh
 from client.node import CachedLayer, Node, Signal, TextCache, damage
 from client.palette import style_of
 from client.shapes import MapTransform, load_shapes, point_in_poly
@@ -27,11 +28,6 @@ REGION_LINE = (20, 18, 16)
 COAST = (30, 50, 70)
 ROUTE = (20, 50, 120)
 BUILDING_NAMES = {"palace": "palace", "temple": "temple", "theatre": "Nō theatre"}
-
-
-def _tris(sl, pts, colour) -> None:
-    if pts:
-        sl.append(shape_list.create_triangles_filled_with_colors(pts, [colour] * len(pts)))
 
 
 def owner_fill(owner) -> tuple[int, int, int]:
@@ -56,13 +52,15 @@ class BoardView(Node):
         self.hovered: str | None = None
         self.province_clicked = Signal("province_clicked")
         self.province_hovered = Signal("province_hovered")
-        self._static: shape_list.ShapeElementList | None = None
-        self._tokens: shape_list.ShapeElementList | None = None
+        self._static: Mesh | None = None
+        self._tokens: Mesh | None = None
+        self._legend: Mesh | None = None
         self._text = TextCache()
         self._tip = TextCache()
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self._screen_polys: dict[str, list] = {}
+        self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
 
     # -- inputs ---------------------------------------------------------------------------
@@ -109,70 +107,60 @@ class BoardView(Node):
         xf = self._xf = self.transform()
         s = self.token_scale()
         provs = self.state.get("provinces", {}) if self.state else {}
-        self._screen_polys = {n: [xf(*p) for p in poly] for n, poly in self.shapes["provinces"].items()}
-        sl = shape_list.ShapeElementList()
-        fill_pts, fill_cols, band_pts, band_cols, hatch = [], [], [], [], []
-        for name, tris in self.shapes["triangles"].items():
+        arrays = self.shapes["arrays"]
+        self._screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
+        mesh = Mesh()
+        hatch = []
+        for name, tris in self.shapes["triangle_arrays"].items():
             owner = provs.get(name, {}).get("owner")
-            col = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
-            for t in tris:
-                for p in t:
-                    fill_pts.append(xf(*p))
-                    fill_cols.append(col)
-            poly = self._screen_polys[name]
+            mesh.add(xf.apply(tris), theme.EXCLUDED if name in self.excluded else owner_fill(owner))
+        for tris in self.shapes["hole_triangle_arrays"]:
+            mesh.add(xf.apply(tris), theme.SEA)
+        for name, a in arrays.items():
+            poly = xf.apply(a)
             if name in self.excluded:
-                hatch += geo.hatch(poly, 7 * s)
+                hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
                 continue
             region = self.board.provinces[name].region[self.side]
-            band = geo.inner_band(poly, self.province_centre(name), 6 * s)
-            band_pts += band
-            band_cols += [theme.REGION_COLOURS[region]] * len(band)
-        for tris in self.shapes["hole_triangles"]:
-            for t in tris:
-                for p in t:
-                    fill_pts.append(xf(*p))
-                    fill_cols.append(theme.SEA)
-        sl.append(shape_list.create_triangles_filled_with_colors(fill_pts, fill_cols))
-        sl.append(shape_list.create_triangles_filled_with_colors(band_pts, band_cols))
-        _tris(sl, geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
+            mesh.add(geo.inner_band(poly, self.province_centre(name), 6 * s),
+                     theme.REGION_COLOURS[region])
+        mesh.add(geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
         # lines: thin between provinces of one region, heavy between regions, coast
-        thin, heavy = [], []
-        for a, b, line in self.shapes["borders"]:
-            segs = geo.polyline_segments([xf(*p) for p in line])
+        thin, heavy, coast = [], [], []
+        for (a, b), line in self.shapes["border_arrays"].items():
             same = self.board.provinces[a].region[self.side] == self.board.provinces[b].region[self.side]
-            (thin if same else heavy).extend(segs)
-        coast = []
-        for _prov, line in self.shapes["coast"] + self.shapes["shores"]:
-            coast += geo.polyline_segments([xf(*p) for p in line])
-        _tris(sl, geo.thick_lines(thin, 1.2 * s), LINE)
-        _tris(sl, geo.thick_lines(heavy, 3.2 * s), REGION_LINE)
-        _tris(sl, geo.thick_lines(coast, 2.2 * s), COAST)
+            (thin if same else heavy).append(geo.segments_of(xf.apply(line)))
+        for line in self.shapes["coast_arrays"]:
+            coast.append(geo.segments_of(xf.apply(line)))
+        mesh.add(geo.thick_lines(np.concatenate(thin), 1.2 * s), LINE)
+        mesh.add(geo.thick_lines(np.concatenate(heavy), 3.2 * s), REGION_LINE)
+        mesh.add(geo.thick_lines(np.concatenate(coast), 2.2 * s), COAST)
         # sea routes: white-edged dashes from coast to coast
         dash = []
         for a, b in self.board.sea_routes[self.side]:
-            path = [xf(*p) for p in self.shapes["sea_routes"][f"{a}|{b}"]]
-            dash += geo.sea_route(path, self._screen_polys[a], self._screen_polys[b], 9 * s)
-        _tris(sl, geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
-        _tris(sl, geo.thick_lines(dash, 2.4 * s), ROUTE)
+            path = self.shapes["sea_routes"][f"{a}|{b}"]
+            if (a, b) not in self._route_ends:      # board space: computed once
+                self._route_ends[(a, b)] = geo.route_ends(
+                    path, self.shapes["provinces"][a], self.shapes["provinces"][b])
+            i0, i1 = self._route_ends[(a, b)]
+            dash += geo.dashes([xf(*p) for p in path[i0:i1 + 1]], 9 * s)
+        mesh.add(geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
+        mesh.add(geo.thick_lines(dash, 2.4 * s), ROUTE)
         # highlights and selection
         hl = [seg for n in sorted(self.highlight) if n in self._screen_polys
               for seg in geo.polyline_segments(self._screen_polys[n], closed=True)]
-        _tris(sl, geo.thick_lines(hl, 3.5 * s), self.highlight_colour)
+        mesh.add(geo.thick_lines(hl, 3.5 * s), self.highlight_colour)
         if self.selected in self._screen_polys:
             segs = geo.polyline_segments(self._screen_polys[self.selected], closed=True)
-            _tris(sl, geo.thick_lines(segs, 4.5 * s), (220, 30, 30))
-        self._static = sl
+            mesh.add(geo.thick_lines(segs, 4.5 * s), (220, 30, 30))
+        self._static = mesh
         self._build_tokens(provs, s)
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_map)
 
     def _build_tokens(self, provs: dict, s: float) -> None:
         """Names, army tokens, building chips and unrest badges (one triangle batch)."""
-        tl = shape_list.ShapeElementList()
-        pts, cols = [], []
-
-        def put(poly_tris, colour):
-            pts.extend(poly_tris)
-            cols.extend([colour] * len(poly_tris))
+        tl = Mesh()
+        put = tl.add
 
         self._text.begin()
         for name in self.shapes["provinces"]:
@@ -208,8 +196,6 @@ class BoardView(Node):
                 self._text.put(("u", name), str(unrest), ux, uy, size=7.5 * s,
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
-        if pts:
-            tl.append(shape_list.create_triangles_filled_with_colors(pts, cols))
         self._tokens = tl
         self._legend = draw_legend(self, s, self._text)
         self._text.end()

@@ -8,20 +8,25 @@ becomes one `create_triangles_filled_with_colors` call, i.e. one draw call.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+
+import numpy as np
 
 Point = tuple[float, float]
 
 
-def thick_lines(segments, width: float) -> list[Point]:
-    """Quads (as triangles) for a list of ((x1,y1),(x2,y2)) segments."""
-    pts: list[Point] = []
-    for (x1, y1), (x2, y2) in segments:
-        dx, dy = x2 - x1, y2 - y1
-        ln = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / ln * width / 2, dx / ln * width / 2
-        a, b, c, d = (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x2 - nx, y2 - ny), (x2 + nx, y2 + ny)
-        pts += [a, b, c, a, c, d]
-    return pts
+def thick_lines(segments, width: float):
+    """Quads (as triangles, a (6n, 2) array) for a list of ((x1,y1),(x2,y2)) segments."""
+    seg = np.asarray(segments, dtype="f8").reshape(-1, 2, 2)
+    if not len(seg):
+        return np.zeros((0, 2))
+    p, q = seg[:, 0], seg[:, 1]
+    d = q - p
+    ln = np.hypot(d[:, 0], d[:, 1])
+    ln[ln == 0] = 1.0
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / ln[:, None] * (width / 2)
+    a, b, c, e = p + n, p - n, q - n, q + n
+    return np.stack([a, b, c, a, c, e], axis=1).reshape(-1, 2)
 
 
 def polyline_segments(pts, closed: bool = False) -> list[tuple[Point, Point]]:
@@ -104,21 +109,23 @@ def hatch(poly: list[Point], spacing: float) -> list[tuple[Point, Point]]:
     return segs
 
 
-def inner_band(poly: list[Point], centre: Point, width: float) -> list[Point]:
+def inner_band(poly, centre: Point, width: float):
     """Triangles of a strip just inside a province outline (the outline moved `width` toward
     the province's centre; each cell is star-shaped around it). Used to show the region."""
-    inner = []
-    for x, y in poly:
-        dx, dy = centre[0] - x, centre[1] - y
-        d = math.hypot(dx, dy) or 1.0
-        k = min(width, 0.45 * d) / d
-        inner.append((x + dx * k, y + dy * k))
-    out: list[Point] = []
-    n = len(poly)
-    for i in range(n):
-        j = (i + 1) % n
-        out += [poly[i], poly[j], inner[j], poly[i], inner[j], inner[i]]
-    return out
+    p = np.asarray(poly, dtype="f8")
+    d = np.asarray(centre, dtype="f8") - p
+    ln = np.hypot(d[:, 0], d[:, 1])
+    ln[ln == 0] = 1.0
+    k = np.minimum(width, 0.45 * ln) / ln
+    inner = p + d * k[:, None]
+    pn, inn = np.roll(p, -1, axis=0), np.roll(inner, -1, axis=0)
+    return np.stack([p, pn, inn, p, inn, inner], axis=1).reshape(-1, 2)
+
+
+def segments_of(line) -> np.ndarray:
+    """(n-1, 2, 2) segments of an open polyline given as an (n, 2) array."""
+    a = np.asarray(line, dtype="f8")
+    return np.stack([a[:-1], a[1:]], axis=1)
 
 
 def _inside(x: float, y: float, poly) -> bool:
@@ -131,8 +138,8 @@ def _inside(x: float, y: float, poly) -> bool:
     return inside
 
 
-def sea_route(path: list[Point], poly_a, poly_b, dash: float) -> list[tuple[Point, Point]]:
-    """Dashes along a route's path from where it leaves province a to where it reaches b,
+def route_ends(path, poly_a, poly_b) -> tuple[int, int]:
+    """Indices bounding the part of a route's path between province a and province b,
     keeping one point inside each so the route is seen to land there."""
     i0 = 0
     while i0 + 1 < len(path) and _inside(*path[i0 + 1], poly_a):
@@ -140,7 +147,11 @@ def sea_route(path: list[Point], poly_a, poly_b, dash: float) -> list[tuple[Poin
     i1 = len(path) - 1
     while i1 - 1 > i0 and _inside(*path[i1 - 1], poly_b):
         i1 -= 1
-    pts = path[i0:i1 + 1]
+    return i0, i1
+
+
+def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
+    """Dash segments along a polyline: `dash` long, gaps of 0.6 dash."""
     out, on, left = [], True, dash
     for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
         seg = math.hypot(x2 - x1, y2 - y1)
@@ -158,8 +169,22 @@ def sea_route(path: list[Point], poly_a, poly_b, dash: float) -> list[tuple[Poin
     return out
 
 
-def text_width(text: str, size_pt: float, bold: bool = True) -> float:
-    """Approximate drawn width in pixels of DejaVu Sans text (the client's font): the
-    per-character advance of DejaVu Sans Bold averages 0.66 em, at 96 dpi."""
-    return len(text) * size_pt * (96 / 72) * (0.66 if bold else 0.6)
+@lru_cache(maxsize=1)
+def _bold_font():
+    from PIL import ImageFont
+    for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
+        try:
+            return ImageFont.truetype(name, 100)
+        except OSError:
+            continue
+    return None
 
+
+def text_width(text: str, size_pt: float) -> float:
+    """Drawn width in pixels of bold DejaVu Sans text (the client's font) at 96 dpi, measured
+    with Pillow; estimated at 0.75 em per character when the font file is not found."""
+    px = size_pt * 96 / 72
+    font = _bold_font()
+    if font is None:
+        return len(text) * px * 0.75
+    return font.getlength(text) / 100 * px

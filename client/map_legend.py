@@ -3,10 +3,9 @@ token shapes mean. Drawn in the open sea at the map's top left, sized with the m
 
 from __future__ import annotations
 
-from arcade import shape_list
-
 from client import map_geometry as geo
 from client import theme
+from client.mesh import Mesh
 from client.palette import PEASANTS, SEATS
 
 
@@ -30,14 +29,10 @@ def legend_rect(view, s: float) -> tuple[float, float, float, float]:
     return left + 4 * s, top - 4 * s - height, width, height
 
 
-def draw_legend(view, s: float, text) -> shape_list.ShapeElementList:
+def draw_legend(view, s: float, text) -> Mesh:
     """Shapes of the legend (its words go into `text`, the view's TextCache)."""
-    sl = shape_list.ShapeElementList()
-    pts, cols = [], []
-
-    def put(tris, colour):
-        pts.extend(tris)
-        cols.extend([colour] * len(tris))
+    mesh = Mesh()
+    put = mesh.add
 
     left, bottom, width, height = legend_rect(view, s)
     put(geo.rect(left, bottom, left + width, bottom + height), (60, 55, 50))
@@ -66,5 +61,4 @@ def draw_legend(view, s: float, text) -> shape_list.ShapeElementList:
                      anchor_y="center")
             x += 22 * s + 6.2 * s * len(label)
         y -= 17 * s
-    sl.append(shape_list.create_triangles_filled_with_colors(pts, cols))
-    return sl
+    return mesh

@@ -33,6 +33,10 @@ import contourpy
 import numpy as np
 import triangle
 
+import sys
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from client.map_geometry import text_width  # noqa: E402  (the client's measure of a name)
+
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = ROOT / "assets" / "board.json"
 OUT = ROOT / "assets" / "provinces.json"
@@ -318,14 +322,13 @@ PX = 1 / 560
 TOKEN_R = 10.5 * 1.25 * PX          # the largest seat shape
 NAME_GAP = 11 * PX                  # name baseline above the token's centre
 NAME_H = 8.5 * (96 / 72) * 0.8 * PX
-NAME_W = 8.5 * (96 / 72) * 0.66 * PX   # per character (client/map_geometry.text_width)
 UNREST_R = 7.5 * PX
 UNREST_DX = 17 * PX
 
 
 def label_boxes(name: str, p: tuple, f: float) -> list[tuple]:
     """(x0, y0, x1, y1) of the token and of the name around label point p (y grows south)."""
-    w = NAME_W * len(name) * f / 2
+    w = text_width(name, 8.5 * f) * PX / 2
     return [(p[0] - TOKEN_R, p[1] - TOKEN_R, p[0] + TOKEN_R, p[1] + TOKEN_R),
             (p[0] - w, p[1] - NAME_GAP - NAME_H * f, p[0] + w, p[1] - NAME_GAP + 2 * PX)]
 
@@ -348,7 +351,7 @@ def place_label(name: str, ring: list, anchor: tuple, avoid: list = (),
         clear = np.minimum(clear, _seg_dist(cand[:, 0], cand[:, 1], p, q))
     best = None
     for f in (1.0, 0.92, 0.84, 0.76):
-        w = NAME_W * len(name) * f / 2
+        w = text_width(name, 8.5 * f) * PX / 2
         offs = [(dx * TOKEN_R, dy * TOKEN_R) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
         top, bottom = -(NAME_GAP + NAME_H * f), -NAME_GAP + 2 * PX   # y grows south here
         offs += [(dx * w, y) for dx in (-1, -0.5, 0, 0.5, 1) for y in (top, bottom)]
