@@ -7,8 +7,21 @@ from __future__ import annotations
 
 import arcade
 
+from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
+
+
+def seat_token(seat, cx: float, cy: float, r: float) -> None:
+    """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
+    not rely on colour alone."""
+    from client.palette import style_of
+    st = style_of(seat)
+    if st is None:
+        return
+    ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r), ring)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r * 0.78), st.colour)
 
 
 class CachedPanel(Node):
@@ -86,9 +99,7 @@ class PlayersPanel(CachedPanel):
             if i in self.active:
                 arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
                                                   (255, 236, 170))
-            col = theme.SEAT_COLOURS[i]
-            arcade.draw_lbwh_rectangle_filled(self.left + 6, top - 22, 16, 16, col)
-            arcade.draw_lbwh_rectangle_outline(self.left + 6, top - 22, 16, 16, (20, 20, 20), 1)
+            seat_token(i, self.left + 14, top - 14, 8)
             who = self.labels.get(i, "")
             name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "")
             nt = text.put(("n", i), name, self.left + 28, top - 19, size=11, bold=True, color=theme.INK)
