@@ -60,12 +60,22 @@ class TopBar(CachedPanel):
     def paint(self, text) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (60, 40, 35))
         y = self.bottom + self.height / 2
-        text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
-                 color=(250, 235, 200), anchor_y="center")
-        text.put("status", self.info["status"], self.left + 330, y, size=11,
-                 color=(255, 220, 150), anchor_y="center")
-        text.put("speed", self.info["speed"], self.right - 200, y, size=10,
-                 color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        title = text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
+                         color=(250, 235, 200), anchor_y="center")
+        sx = self.left + max(330, 10 + title.content_width + 24)
+        status = text.put("status", self.info["status"], sx, y, size=11,
+                          color=(255, 220, 150), anchor_y="center")
+        # the key hints shrink (not overlap) when the window is narrow
+        room = (self.right - 200) - (sx + status.content_width + 16)
+        size = 10.0
+        speed = text.put("speed", self.info["speed"], self.right - 200, y, size=size,
+                         color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        for _ in range(4):      # text width is not quite proportional to its size
+            if not speed.content_width > room > 0 or size <= 6.5:
+                break
+            size = max(6.5, size * room / speed.content_width - 0.25)
+            speed = text.put("speed", self.info["speed"], self.right - 200, y, size=size,
+                             color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
 class PlayersPanel(CachedPanel):
