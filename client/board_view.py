@@ -88,7 +88,7 @@ class BoardView(Node):
     # -- drawing --------------------------------------------------------------------------
     def transform(self) -> MapTransform:
         return MapTransform(self.shapes["bounds"], self.left + 4, self.bottom + 4,
-                            self.width - 8, self.height - 8)
+                            self.width - 8, self.height - 8, y_stretch=1.7)
 
     def token_scale(self) -> float:
         """Size of names and tokens relative to a 1280x800 window's map."""
