@@ -60,5 +60,6 @@ class Mesh:
         prog = ctx.shape_element_list_program
         prog["Position"] = 0.0, 0.0
         prog["Angle"] = 0.0
-        ctx.enable(ctx.BLEND)
+        ctx.enable_only(ctx.BLEND)           # as arcade's ShapeElementList does
         self._geometry.render(prog, mode=ctx.TRIANGLES)
+        ctx.disable(ctx.BLEND)
