@@ -18,10 +18,15 @@ def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
     return [first, seats[:3], seats[3:]]
 
 
+def _item_width(label: str, s: float) -> float:
+    """An entry's width: icon, gap, its word (measured as bold, a little wider), spacing."""
+    return 19 * s + geo.text_width(label, 8 * s) + 8 * s
+
+
 def legend_rect(view, s: float) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) of the legend box in window pixels."""
     rows = _rows(bool(view.excluded))
-    width = max(sum(22 * s + 6.2 * s * len(label) for _, label in row) for row in rows) + 10 * s
+    width = max(sum(_item_width(label, s) for _, label in row) for row in rows) + 10 * s
     height = len(rows) * 17 * s + 8 * s
     xf = view.transform()
     x0, y0, _x1, _y1 = view.shapes["bounds"]
@@ -57,8 +62,8 @@ def draw_legend(view, s: float, text) -> Mesh:
                 ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 6.8 * s)), ring)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 5.4 * s)), st.colour)
-            text.put(("legend", r, kind), label, x + 16 * s, y, size=8 * s, color=theme.INK,
+            text.put(("legend", r, kind), label, x + 19 * s, y, size=8 * s, color=theme.INK,
                      anchor_y="center")
-            x += 22 * s + 6.2 * s * len(label)
+            x += _item_width(label, s)
         y -= 17 * s
     return mesh

@@ -12,6 +12,19 @@ from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
 
 
+def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
+               min_size: float = 6.5, **kw) -> arcade.Text:
+    """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide:
+    labels get smaller in a small window instead of running into each other."""
+    t = text.put(key, label, x, y, size=size, **kw)
+    for _ in range(4):      # drawn width is not quite proportional to the size
+        if t.content_width <= room or size <= min_size or room <= 0:
+            break
+        size = max(min_size, size * room / t.content_width - 0.25)
+        t = text.put(key, label, x, y, size=size, **kw)
+    return t
+
+
 def seat_token(seat, cx: float, cy: float, r: float) -> None:
     """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
     not rely on colour alone."""
@@ -67,15 +80,8 @@ class TopBar(CachedPanel):
                           color=(255, 220, 150), anchor_y="center")
         # the key hints shrink (not overlap) when the window is narrow
         room = (self.right - 200) - (sx + status.content_width + 16)
-        size = 10.0
-        speed = text.put("speed", self.info["speed"], self.right - 200, y, size=size,
-                         color=(230, 220, 200), anchor_x="right", anchor_y="center")
-        for _ in range(4):      # text width is not quite proportional to its size
-            if not speed.content_width > room > 0 or size <= 6.5:
-                break
-            size = max(6.5, size * room / speed.content_width - 0.25)
-            speed = text.put("speed", self.info["speed"], self.right - 200, y, size=size,
-                             color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        put_fitted(text, "speed", self.info["speed"], self.right - 200, y, room, 10,
+                   color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
 class PlayersPanel(CachedPanel):
@@ -166,9 +172,9 @@ class ActionTrack(CachedPanel):
             text.put(("s", k), str(k + 1), x + 4, self.top - 18, size=8,
                      color=(90, 80, 70) if a else (230, 220, 200))
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
-            text.put(("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6, size=10,
-                     bold=bool(a), anchor_x="center", anchor_y="center",
-                     color=theme.INK if a else (240, 230, 210))
+            put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
+                       w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
+                       color=theme.INK if a else (240, 230, 210))
 
 
 class EventsPanel(CachedPanel):
