@@ -30,6 +30,11 @@ ROUTE = (20, 50, 120)
 BUILDING_NAMES = {"palace": "palace", "temple": "temple", "theatre": "Nō theatre"}
 
 
+def _pt(size: float) -> float:
+    """Font sizes in whole half-points: pyglet clips glyphs at some fractional sizes."""
+    return max(1.0, int(size * 2) / 2)
+
+
 def owner_fill(owner) -> tuple[int, int, int]:
     """A province's fill: its owner's colour (slightly softened so names stay readable)."""
     style = style_of(owner)
@@ -97,7 +102,7 @@ class BoardView(Node):
 
     def name_size(self, name: str) -> float:
         """A province's name size in points: shrunk where the generator found it too wide."""
-        return 8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0)
+        return _pt(8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0))
 
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
@@ -178,7 +183,7 @@ class BoardView(Node):
                 ring = (235, 235, 235) if sum(style.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
-                self._text.put(("a", name), str(armies), cx, cy, size=9.5 * s,
+                self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
                                color=theme.text_on(style.colour), anchor_x="center",
                                anchor_y="center", bold=True)
             blds = info.get("buildings", []) or []
@@ -193,7 +198,7 @@ class BoardView(Node):
                 ux, uy = cx + 17 * s, cy + 4 * s
                 put(geo.fan(geo.regular_polygon(ux, uy, 7.5 * s, 16)), (255, 255, 255))
                 put(geo.fan(geo.regular_polygon(ux, uy, 6.2 * s, 16)), theme.UNREST)
-                self._text.put(("u", name), str(unrest), ux, uy, size=7.5 * s,
+                self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
         self._tokens = tl

@@ -62,7 +62,7 @@ def draw_legend(view, s: float, text) -> Mesh:
                 ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 6.8 * s)), ring)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 5.4 * s)), st.colour)
-            text.put(("legend", r, kind), label, x + 19 * s, y, size=8 * s, color=theme.INK,
+            text.put(("legend", r, kind), label, x + 19 * s, y, size=int(16 * s) / 2, color=theme.INK,
                      anchor_y="center")
             x += _item_width(label, s)
         y -= 17 * s
