@@ -10,12 +10,11 @@ from client.palette import PEASANTS, SEATS
 
 
 def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
-    first = [("palace", "Palace"), ("temple", "Temple"), ("theatre", "Nō theatre"),
-             ("unrest", "Unrest")]
-    if excluded:
-        first.append(("hatch", "Out of play"))
+    buildings = [("palace", "Palace"), ("temple", "Temple"), ("theatre", "Nō theatre")]
     seats = [(f"seat:{k}", st.name) for k, st in enumerate(SEATS)] + [("seat:5", PEASANTS.name)]
-    return [first, seats[:3], seats[3:]]
+    if excluded:    # a fourth row rather than a wider box (it would reach Noto)
+        return [buildings, [("unrest", "Unrest"), ("hatch", "Out of play")], seats[:3], seats[3:]]
+    return [buildings + [("unrest", "Unrest")], seats[:3], seats[3:]]
 
 
 def _item_width(label: str, s: float) -> float:

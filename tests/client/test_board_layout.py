@@ -23,8 +23,8 @@ def _overlap(a, b) -> bool:
     return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
 
 
-def _layout(w: int, h: int):
-    v = BoardView(board(), "sun", 4)
+def _layout(w: int, h: int, players: int = 4):
+    v = BoardView(board(), "sun", players)
     v.set_rect(0, 200, w, h)
     s = v.token_scale()
     polys = {n: [v.transform()(*p) for p in poly] for n, poly in v.shapes["provinces"].items()}
@@ -39,8 +39,8 @@ def _layout(w: int, h: int):
     return v, s, polys, tokens, names
 
 
-def _problems(w: int, h: int, names_too: bool) -> list[str]:
-    v, s, polys, tokens, names = _layout(w, h)
+def _problems(w: int, h: int, names_too: bool, players: int = 4) -> list[str]:
+    v, s, polys, tokens, names = _layout(w, h, players)
     view = (v.left, v.bottom, v.right, v.top)
     problems = []
     for a, b in itertools.combinations(sorted(polys), 2):
@@ -65,9 +65,10 @@ def _problems(w: int, h: int, names_too: bool) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("w,h", MAP_RECTS)
-def test_tokens_names_and_legend_do_not_collide(w, h):
-    problems = _problems(w, h, names_too=True)
+def test_tokens_names_and_legend_do_not_collide(w, h, players):
+    problems = _problems(w, h, names_too=True, players=players)
     assert not problems, f"at a {w}x{h} map: " + "; ".join(problems)
 
 
