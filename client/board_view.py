@@ -2,41 +2,45 @@
 
 Inputs (call down): `set_state(public_state)`, `set_highlight(names)`, `set_selected(name)`.
 Signals (up): `province_clicked(name)`, `province_hovered(name or None)`.
+
+Reading order on the map (issue 13): the owner's colour fills the province; the region is a
+band along the inside of its outline and a heavy line where regions meet; armies are a
+high-contrast token in the seat's shape (colour is never the only cue); buildings are
+silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
+provinces out of play in a 3-player game are hatched grey.
 """
 
 from __future__ import annotations
 
-import math
-
 import arcade
-from arcade import shape_list
+import numpy as np
 
+from client import map_geometry as geo
 from client import theme
+from client.map_legend import draw_legend
+from client.mesh import Mesh
 from client.node import CachedLayer, Node, Signal, TextCache, damage
+from client.palette import style_of
 from client.shapes import MapTransform, load_shapes, point_in_poly
 
-
-def _circle(cx, cy, r, colour, n=18):
-    pts, cols = [], []
-    for k in range(n):
-        a0 = 2 * math.pi * k / n
-        a1 = 2 * math.pi * (k + 1) / n
-        pts += [(cx, cy), (cx + r * math.cos(a0), cy + r * math.sin(a0)),
-                (cx + r * math.cos(a1), cy + r * math.sin(a1))]
-        cols += [colour] * 3
-    return pts, cols
+LINE = (70, 62, 54)
+REGION_LINE = (20, 18, 16)
+COAST = (30, 50, 70)
+ROUTE = (20, 50, 120)
+BUILDING_NAMES = {"palace": "palace", "temple": "temple", "theatre": "Nō theatre"}
 
 
-def _thick_lines(segments, width):
-    """Quads (as triangles) for a list of ((x1,y1),(x2,y2)) segments."""
-    pts = []
-    for (x1, y1), (x2, y2) in segments:
-        dx, dy = x2 - x1, y2 - y1
-        ln = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / ln * width / 2, dx / ln * width / 2
-        a, b, c, d = (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x2 - nx, y2 - ny), (x2 + nx, y2 + ny)
-        pts += [a, b, c, a, c, d]
-    return pts
+def _pt(size: float) -> float:
+    """Font sizes in whole half-points: pyglet clips glyphs at some fractional sizes."""
+    return max(1.0, int(size * 2) / 2)
+
+
+def owner_fill(owner) -> tuple[int, int, int]:
+    """A province's fill: its owner's colour (slightly softened so names stay readable)."""
+    style = style_of(owner)
+    if owner is None or style is None:
+        return theme.UNCLAIMED
+    return theme.mix(style.colour, (255, 255, 255), 0.12)
 
 
 class BoardView(Node):
@@ -53,13 +57,15 @@ class BoardView(Node):
         self.hovered: str | None = None
         self.province_clicked = Signal("province_clicked")
         self.province_hovered = Signal("province_hovered")
-        self._static: shape_list.ShapeElementList | None = None
-        self._tokens: shape_list.ShapeElementList | None = None
+        self._static: Mesh | None = None
+        self._tokens: Mesh | None = None
+        self._legend: Mesh | None = None
         self._text = TextCache()
         self._tip = TextCache()
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self._screen_polys: dict[str, list] = {}
+        self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
 
     # -- inputs ---------------------------------------------------------------------------
@@ -87,7 +93,16 @@ class BoardView(Node):
     # -- drawing --------------------------------------------------------------------------
     def transform(self) -> MapTransform:
         return MapTransform(self.shapes["bounds"], self.left + 4, self.bottom + 4,
-                            self.width - 8, self.height - 8)
+                            self.width - 8, self.height - 8, y_stretch=1.7)
+
+    def token_scale(self) -> float:
+        """Size of names and tokens relative to a 1280x800 window's map."""
+        xf = self._xf or self.transform()
+        return max(0.8, min(2.2, xf.scale / 620))
+
+    def name_size(self, name: str) -> float:
+        """A province's name size in points: shrunk where the generator found it too wide."""
+        return _pt(8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0))
 
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
@@ -95,127 +110,107 @@ class BoardView(Node):
 
     def rebuild(self) -> None:
         xf = self._xf = self.transform()
+        s = self.token_scale()
         provs = self.state.get("provinces", {}) if self.state else {}
-        fill_pts, fill_cols = [], []
-        for name, tris in self.shapes["triangles"].items():
-            region = self.board.provinces[name].region[self.side]
-            base = theme.REGION_COLOURS[region]
+        arrays = self.shapes["arrays"]
+        self._screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
+        mesh = Mesh()
+        hatch = []
+        for name, tris in self.shapes["triangle_arrays"].items():
             owner = provs.get(name, {}).get("owner")
+            mesh.add(xf.apply(tris), theme.EXCLUDED if name in self.excluded else owner_fill(owner))
+        for tris in self.shapes["hole_triangle_arrays"]:
+            mesh.add(xf.apply(tris), theme.SEA)
+        for name, a in arrays.items():
+            poly = xf.apply(a)
             if name in self.excluded:
-                col = theme.EXCLUDED
-            elif owner is not None and owner != "peasant":
-                col = theme.mix(base, theme.seat_colour(owner), 0.38)
-            else:
-                col = base
-            for t in tris:
-                for p in t:
-                    fill_pts.append(xf(*p))
-                    fill_cols.append(col)
-        for tris in self.shapes["islet_triangles"]:
-            for t in tris:
-                for p in t:
-                    fill_pts.append(xf(*p))
-                    fill_cols.append((205, 200, 180))
-        sl = shape_list.ShapeElementList()
-        sl.append(shape_list.create_triangles_filled_with_colors(fill_pts, fill_cols))
-        # outlines: thin province borders, thicker coast, region borders in region ink
-        self._screen_polys = {n: [xf(*p) for p in poly] for n, poly in self.shapes["provinces"].items()}
-        segs = []
-        for poly in self._screen_polys.values():
-            segs += [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-        sl.append(shape_list.create_triangles_filled_with_colors(
-            _thick_lines(segs, 1.2), [(70, 60, 50)] * (6 * len(segs))))
-        for reg, rings in (self.shapes.get("regions", {}).get(self.side, {}) or {}).items():
-            rsegs = []
-            for ring in rings:
-                r = [xf(*p) for p in ring]
-                rsegs += [(r[i], r[(i + 1) % len(r)]) for i in range(len(r))]
-            if rsegs:
-                sl.append(shape_list.create_triangles_filled_with_colors(
-                    _thick_lines(rsegs, 2.6), [theme.REGION_DARK[reg]] * (6 * len(rsegs))))
-        coast = []
-        for ring in self.shapes["coast"]:
-            r = [xf(*p) for p in ring]
-            coast += [(r[i], r[(i + 1) % len(r)]) for i in range(len(r))]
-        sl.append(shape_list.create_triangles_filled_with_colors(
-            _thick_lines(coast, 2.4), [(40, 55, 70)] * (6 * len(coast))))
-        # sea routes: dashed
+                hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
+                continue
+            region = self.board.provinces[name].region[self.side]
+            mesh.add(geo.inner_band(poly, self.province_centre(name), 6 * s),
+                     theme.REGION_COLOURS[region])
+        mesh.add(geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
+        # lines: thin between provinces of one region, heavy between regions, coast
+        thin, heavy, coast = [], [], []
+        for (a, b), line in self.shapes["border_arrays"].items():
+            same = self.board.provinces[a].region[self.side] == self.board.provinces[b].region[self.side]
+            (thin if same else heavy).append(geo.segments_of(xf.apply(line)))
+        for line in self.shapes["coast_arrays"]:
+            coast.append(geo.segments_of(xf.apply(line)))
+        mesh.add(geo.thick_lines(np.concatenate(thin), 1.2 * s), LINE)
+        mesh.add(geo.thick_lines(np.concatenate(heavy), 3.2 * s), REGION_LINE)
+        mesh.add(geo.thick_lines(np.concatenate(coast), 2.2 * s), COAST)
+        # sea routes: white-edged dashes from coast to coast
         dash = []
         for a, b in self.board.sea_routes[self.side]:
-            (x1, y1), (x2, y2) = xf(*self.shapes["label_pos"][a]), xf(*self.shapes["label_pos"][b])
-            n = max(2, int(math.hypot(x2 - x1, y2 - y1) / 8))
-            for k in range(0, n, 2):
-                t0, t1 = k / n, min(1.0, (k + 1) / n)
-                dash.append(((x1 + (x2 - x1) * t0, y1 + (y2 - y1) * t0),
-                             (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1)))
-        if dash:
-            sl.append(shape_list.create_triangles_filled_with_colors(
-                _thick_lines(dash, 2.0), [(30, 60, 120)] * (6 * len(dash))))
+            path = self.shapes["sea_routes"][f"{a}|{b}"]
+            if (a, b) not in self._route_ends:      # board space: computed once
+                self._route_ends[(a, b)] = geo.route_ends(
+                    path, self.shapes["provinces"][a], self.shapes["provinces"][b])
+            i0, i1 = self._route_ends[(a, b)]
+            dash += geo.dashes([xf(*p) for p in path[i0:i1 + 1]], 9 * s)
+        mesh.add(geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
+        mesh.add(geo.thick_lines(dash, 2.4 * s), ROUTE)
         # highlights and selection
-        hl = []
-        for n in sorted(self.highlight):
-            if n in self._screen_polys:
-                poly = self._screen_polys[n]
-                hl += [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-        if hl:
-            sl.append(shape_list.create_triangles_filled_with_colors(
-                _thick_lines(hl, 3.5), [self.highlight_colour] * (6 * len(hl))))
+        hl = [seg for n in sorted(self.highlight) if n in self._screen_polys
+              for seg in geo.polyline_segments(self._screen_polys[n], closed=True)]
+        mesh.add(geo.thick_lines(hl, 3.5 * s), self.highlight_colour)
         if self.selected in self._screen_polys:
-            poly = self._screen_polys[self.selected]
-            segs = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
-            sl.append(shape_list.create_triangles_filled_with_colors(
-                _thick_lines(segs, 4), [(220, 30, 30)] * (6 * len(segs))))
-        self._static = sl
-
-        # tokens: army discs, buildings, unrest; and labels
-        tok_pts, tok_cols = [], []
-        self._text.begin()
-        s = max(0.6, min(1.4, xf.scale / 900))
-        for name in self.shapes["provinces"]:
-            cx, cy = xf(*self.shapes["label_pos"][name])
-            info = provs.get(name, {})
-            self._text.put(("n", name), name, cx, cy + 9 * s, size=max(7, 8 * s),
-                           color=(40, 35, 30) if name not in self.excluded else (110, 110, 110),
-                           anchor_x="center", anchor_y="baseline")
-            owner = info.get("owner")
-            armies = info.get("armies", 0) or 0
-            if owner is not None and armies:
-                col = theme.seat_colour(owner)
-                p, c = _circle(cx, cy - 2 * s, 9 * s + 1.5, (20, 20, 20))
-                tok_pts += p; tok_cols += c
-                p, c = _circle(cx, cy - 2 * s, 9 * s, col)
-                tok_pts += p; tok_cols += c
-                self._text.put(("a", name), str(armies), cx, cy - 2 * s, size=max(8, 9 * s),
-                               color=theme.text_on(col), anchor_x="center", anchor_y="center",
-                               bold=True)
-            bx = cx - 14 * s
-            for k, b in enumerate(info.get("buildings", []) or []):
-                x = bx + 14 * s * k
-                y = cy - 18 * s
-                if b == "palace":
-                    pts = [(x - 5 * s, y - 5 * s), (x + 5 * s, y - 5 * s), (x + 5 * s, y + 5 * s),
-                           (x - 5 * s, y - 5 * s), (x + 5 * s, y + 5 * s), (x - 5 * s, y + 5 * s)]
-                    tok_pts += pts; tok_cols += [(120, 30, 30)] * 6
-                elif b == "temple":
-                    tok_pts += [(x - 6 * s, y - 5 * s), (x + 6 * s, y - 5 * s), (x, y + 6 * s)]
-                    tok_cols += [(40, 40, 120)] * 3
-                else:
-                    p, c = _circle(x, y, 5 * s, (30, 110, 60), 10)
-                    tok_pts += p; tok_cols += c
-            for k in range(int(info.get("unrest", 0) or 0)):
-                p, c = _circle(cx + 13 * s + 7 * s * k, cy + 2 * s, 3.2 * s, (200, 20, 20), 8)
-                tok_pts += p; tok_cols += c
-        self._text.end()
-        tl = shape_list.ShapeElementList()
-        if tok_pts:
-            tl.append(shape_list.create_triangles_filled_with_colors(tok_pts, tok_cols))
-        self._tokens = tl
+            segs = geo.polyline_segments(self._screen_polys[self.selected], closed=True)
+            mesh.add(geo.thick_lines(segs, 4.5 * s), (220, 30, 30))
+        self._static = mesh
+        self._build_tokens(provs, s)
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_map)
+
+    def _build_tokens(self, provs: dict, s: float) -> None:
+        """Names, army tokens, building chips and unrest badges (one triangle batch)."""
+        tl = Mesh()
+        put = tl.add
+
+        self._text.begin()
+        for name in self.shapes["provinces"]:
+            cx, cy = self.province_centre(name)
+            info = provs.get(name, {})
+            owner = info.get("owner")
+            fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
+            size = self.name_size(name)
+            self._text.put(("n", name), name, cx, cy + 11 * s, size=size,
+                           color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
+                           anchor_x="center", anchor_y="baseline", bold=True)
+            armies = info.get("armies", 0) or 0
+            style = style_of(owner)
+            if style is not None and armies:
+                ring = (235, 235, 235) if sum(style.colour) < 200 else (15, 15, 15)
+                put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
+                put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
+                self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
+                               color=theme.text_on(style.colour), anchor_x="center",
+                               anchor_y="center", bold=True)
+            blds = info.get("buildings", []) or []
+            for k, b in enumerate(blds):
+                x = cx + (k - (len(blds) - 1) / 2) * 17 * s
+                y = cy - 17 * s
+                put(geo.rect(x - 7.5 * s, y - 7 * s, x + 7.5 * s, y + 7 * s), (20, 20, 20))
+                put(geo.rect(x - 6.5 * s, y - 6 * s, x + 6.5 * s, y + 6 * s), (252, 250, 244))
+                put(geo.building_icon(b, x, y, 0.95 * s), theme.BUILDING_COLOURS.get(b, (80, 80, 80)))
+            unrest = int(info.get("unrest", 0) or 0)
+            if unrest:
+                ux, uy = cx + 17 * s, cy + 4 * s
+                put(geo.fan(geo.regular_polygon(ux, uy, 7.5 * s, 16)), (255, 255, 255))
+                put(geo.fan(geo.regular_polygon(ux, uy, 6.2 * s, 16)), theme.UNREST)
+                self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
+                               color=(255, 255, 255), anchor_x="center", anchor_y="center",
+                               bold=True)
+        self._tokens = tl
+        self._legend = draw_legend(self, s, self._text)
+        self._text.end()
 
     def _draw_map(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)
         if self._static is not None:
             self._static.draw()
+        if self._legend is not None:
+            self._legend.draw()
         if self._tokens is not None:
             self._tokens.draw()
         self._text.draw()
@@ -232,26 +227,31 @@ class BoardView(Node):
     def _draw_tooltip(self, name: str) -> None:
         p = self.board.provinces[name]
         info = (self.state or {}).get("provinces", {}).get(name, {})
-        used = len(info.get("buildings", []) or [])
+        blds = info.get("buildings", []) or []
+        used = len(blds)
         nb = self.board.neighbours[self.side][name]
+        sea = {b if a == name else a for a, b in self.board.sea_routes[self.side] if name in (a, b)}
         owner = info.get("owner")
+        armies = int(info.get("armies", 0) or 0)
         lines = [
-            f"{name}  ({p.region[self.side]} region)" + ("  — out of play" if name in self.excluded else ""),
-            f"Tax {p.tax}   Rice {p.rice}   Free slots {p.slots - used}/{p.slots}",
-            f"Owner: {theme.seat_name(owner) if owner is not None else 'neutral'}"
-            f"   Armies {info.get('armies', 0)}   Unrest {info.get('unrest', 0)}",
-            "Buildings: " + (", ".join(info.get("buildings", []) or []) or "none"),
-            "Neighbours: " + ", ".join(nb),
+            f"{name}  ({p.region[self.side]} region)"
+            + ("  — out of play in a 3-player game" if name in self.excluded else ""),
+            f"Tax {p.tax}   Rice {p.rice}   Free building slots {p.slots - used} of {p.slots}",
+            f"Owner: {theme.seat_name(owner) if owner is not None else 'nobody'}   "
+            f"{armies} {'army' if armies == 1 else 'armies'}   Unrest {info.get('unrest', 0)}",
+            "Buildings: " + (", ".join(BUILDING_NAMES.get(b, b) for b in blds) or "none"),
+            "Neighbours: " + ", ".join(f"{n} (by sea)" if n in sea else n for n in nb),
         ]
-        w, lh = 330, 16
+        s = self.token_scale()
+        w, lh = 340 * s, 16 * s
         h = lh * 6 + 8
         cx, cy = self.province_centre(name)
         x = min(max(self.left + 4, cx + 18), self.right - w - 4)
         y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h
-        arcade.draw_lbwh_rectangle_filled(x, y, w, h, (255, 252, 240, 235))
+        arcade.draw_lbwh_rectangle_filled(x, y, w, h, (255, 252, 240, 240))
         arcade.draw_lbwh_rectangle_outline(x, y, w, h, (60, 50, 40), 1)
         self._tip.begin()
-        self._tip.put("t", "\n".join(lines), x + 6, y + h - 6, size=9.5, width=w - 12,
+        self._tip.put("t", "\n".join(lines), x + 6, y + h - 6, size=9.5 * s, width=int(w - 12),
                       multiline=True, anchor_y="top", color=(25, 25, 25))
         self._tip.end()
         self._tip.draw()

@@ -680,6 +680,13 @@ class GameScene(Node):
                 if d.detail.get("optional"):
                     opts.append(("Don't move", "stay", True))
                 self.decision.ask(self.decision.prompt, opts, counter=("armies", 1, hi, hi), default="go")
+            else:   # say why instead of doing nothing (client/why_not.py)
+                from client.why_not import why_not_target
+                cfg = self.session.config
+                self.log.add(why_not_target(self.board_view.board, cfg.side, cfg.players,
+                                            self.display or game.public_state(self.session.state),
+                                            self.asking[1], d.detail.get("from"),
+                                            d.detail.get("action"), name), (180, 30, 20))
         elif kind == "revolt_order":
             self._on_chosen(name, None)
 

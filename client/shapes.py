@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from arcade.earclip import earclip
 
 ASSET = Path(__file__).resolve().parent.parent / "assets" / "provinces.json"
@@ -19,7 +20,15 @@ def load_shapes() -> dict:
         pts = [tuple(p) for p in poly]
         tris[name] = [t for t in earclip(pts)]
     data["triangles"] = tris
-    data["islet_triangles"] = [earclip([tuple(p) for p in ring]) for ring in data["islets"]]
+    data["hole_triangles"] = [earclip([tuple(p) for p in ring]) for ring in data["holes"]]
+    # numpy copies for drawing (MapTransform.apply maps a whole array at once)
+    data["arrays"] = {n: np.array(poly, dtype="f8") for n, poly in data["provinces"].items()}
+    data["triangle_arrays"] = {n: np.array(t, dtype="f8").reshape(-1, 2) for n, t in tris.items()}
+    data["hole_triangle_arrays"] = [np.array(t, dtype="f8").reshape(-1, 2)
+                                    for t in data["hole_triangles"]]
+    data["border_arrays"] = {(a, b): np.array(line, dtype="f8") for a, b, line in data["borders"]}
+    data["coast_arrays"] = [np.array(line, dtype="f8")
+                            for _p, line in data["coast"] + data["shores"]]
     return data
 
 
@@ -52,6 +61,13 @@ class MapTransform:
     def __call__(self, x: float, y: float) -> tuple[float, float]:
         return (self.ox + (x - self.x0) * self.scale,
                 self.oy - (y - self.y0) * self.ys * self.scale)
+
+    def apply(self, pts: np.ndarray) -> np.ndarray:
+        """`__call__` for an (n, 2) array of board points."""
+        out = np.empty_like(pts, dtype="f8")
+        out[:, 0] = self.ox + (pts[:, 0] - self.x0) * self.scale
+        out[:, 1] = self.oy - (pts[:, 1] - self.y0) * self.ys * self.scale
+        return out
 
     def inverse(self, sx: float, sy: float) -> tuple[float, float]:
         return (self.x0 + (sx - self.ox) / self.scale,

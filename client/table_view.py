@@ -7,8 +7,34 @@ from __future__ import annotations
 
 import arcade
 
+from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
+
+
+def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
+               min_size: float = 6.5, **kw) -> arcade.Text:
+    """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide:
+    labels get smaller in a small window instead of running into each other."""
+    t = text.put(key, label, x, y, size=size, **kw)
+    for _ in range(4):      # drawn width is not quite proportional to the size
+        if t.content_width <= room or size <= min_size or room <= 0:
+            break
+        size = max(min_size, int((size * room / t.content_width) * 2) / 2)
+        t = text.put(key, label, x, y, size=size, **kw)
+    return t
+
+
+def seat_token(seat, cx: float, cy: float, r: float) -> None:
+    """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
+    not rely on colour alone."""
+    from client.palette import style_of
+    st = style_of(seat)
+    if st is None:
+        return
+    ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r), ring)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r * 0.78), st.colour)
 
 
 class CachedPanel(Node):
@@ -47,12 +73,19 @@ class TopBar(CachedPanel):
     def paint(self, text) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (60, 40, 35))
         y = self.bottom + self.height / 2
-        text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
-                 color=(250, 235, 200), anchor_y="center")
-        text.put("status", self.info["status"], self.left + 330, y, size=11,
-                 color=(255, 220, 150), anchor_y="center")
-        text.put("speed", self.info["speed"], self.right - 200, y, size=10,
-                 color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        title = text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
+                         color=(250, 235, 200), anchor_y="center")
+        sx = self.left + 10 + title.content_width + 24
+        if self.width >= 1200:
+            sx = max(sx, self.left + 330)
+        # narrow window: the key hints shrink first, then the status, never overlapping
+        hints_w = geo.text_width(self.info["speed"], 7)     # (bold: a little generous)
+        status = put_fitted(text, "status", self.info["status"], sx, y,
+                            (self.right - 200) - hints_w - 16 - sx, 11,
+                            min_size=6.5, color=(255, 220, 150), anchor_y="center")
+        room = (self.right - 200) - (sx + status.content_width + 16)
+        put_fitted(text, "speed", self.info["speed"], self.right - 200, y, room, 10,
+                   color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
 class PlayersPanel(CachedPanel):
@@ -78,41 +111,57 @@ class PlayersPanel(CachedPanel):
             return
         players = self.state.get("players", {})
         n = len(players)
-        order = self.state.get("turn_order") or []
         rh = int(min(80.0, (self.height - 4) / max(1, n)))
+        k = max(0.72, min(1.0, rh / 74))      # a short panel scales its rows down
+        k = round(k * 10) / 10                # whole half-points: fractional sizes clip glyphs
         for i in range(n):
             p = players[str(i)]
             top = int(self.top) - 2 - rh * i
             if i in self.active:
                 arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
                                                   (255, 236, 170))
-            col = theme.SEAT_COLOURS[i]
-            arcade.draw_lbwh_rectangle_filled(self.left + 6, top - 22, 16, 16, col)
-            arcade.draw_lbwh_rectangle_outline(self.left + 6, top - 22, 16, 16, (20, 20, 20), 1)
+            seat_token(i, self.left + 14, top - 14 * k, 8 * k)
             who = self.labels.get(i, "")
             name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "")
-            nt = text.put(("n", i), name, self.left + 28, top - 19, size=11, bold=True, color=theme.INK)
-            if who and who != "you":
-                text.put(("w", i), who[:16], self.left + 34 + nt.content_width, top - 19, size=8.5,
-                         color=theme.MUTED)
+            nt = text.put(("n", i), name, self.left + 28, top - 19 * k, size=11 * k, bold=True,
+                          color=theme.INK)
             pos = p.get("position")
             special = p.get("special")
-            tag = ""
-            if pos:
-                tag = f"#{pos}"
+            tag = f"#{pos}" if pos else ""
             if special:
                 tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
-            text.put(("t", i), tag, self.right - 8, top - 19, size=9.5, color=(120, 40, 30),
-                     anchor_x="right")
-            text.put(("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
-                     f"Score {p.get('score', 0)}   Supply {p.get('supply', 0)}",
-                     self.left + 8, top - 37, size=10, color=theme.INK)
-            cards = p.get("cards", []) or []
-            text.put(("c", i), f"{len(cards)} provinces: " + ", ".join(cards), self.left + 8,
-                     top - 41, size=8, color=theme.MUTED, width=int(self.width - 14),
-                     multiline=True, anchor_y="top")
+            tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
+                          color=(120, 40, 30), anchor_x="right")
+            wx = self.left + 34 + nt.content_width
+            room = self.right - 8 - tt.content_width - 8 - wx
+            if who and who != "you" and room > 20:
+                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
+                           min_size=6, color=theme.MUTED)
+            put_fitted(text, ("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
+                       f"Score {p.get('score', 0)}   Supply {p.get('supply', 0)}",
+                       self.left + 8, top - 37 * k, self.width - 16, 10 * k, color=theme.INK)
+            self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
             if i < n - 1:
                 arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
+
+    def _cards(self, text, i: int, cards: list, top: float, bottom: float, k: float) -> None:
+        """The seat's province cards, in the room left in its row: smaller type first, then
+        the list cut short with how many more (hovering the map names every owner)."""
+        width = int(self.width - 14)
+        shown = len(cards)
+        size = 8 * k
+        while True:
+            more = len(cards) - shown
+            line = (f"{len(cards)} province{'' if len(cards) == 1 else 's'}: "
+                    + ", ".join(cards[:shown]) + (f" and {more} more" if more else ""))
+            t = text.put(("c", i), line, self.left + 8, top, size=size, color=theme.MUTED,
+                         width=width, multiline=True, anchor_y="top")
+            if t.content_height <= top - bottom or shown == 0:
+                return
+            if size > 7:
+                size = 7
+            else:
+                shown -= 1
 
 
 class ActionTrack(CachedPanel):
@@ -145,9 +194,9 @@ class ActionTrack(CachedPanel):
             text.put(("s", k), str(k + 1), x + 4, self.top - 18, size=8,
                      color=(90, 80, 70) if a else (230, 220, 200))
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
-            text.put(("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6, size=10,
-                     bold=bool(a), anchor_x="center", anchor_y="center",
-                     color=theme.INK if a else (240, 230, 210))
+            put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
+                       w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
+                       color=theme.INK if a else (240, 230, 210))
 
 
 class EventsPanel(CachedPanel):

@@ -1,14 +1,11 @@
 """Colours, sizes and names shared by the client's nodes."""
 
-SEAT_COLOURS = [
-    (40, 95, 215),    # 0 blue
-    (240, 140, 25),   # 1 orange
-    (45, 45, 50),     # 2 black
-    (240, 240, 235),  # 3 white
-    (205, 55, 160),   # 4 magenta
-]
-SEAT_NAMES = ["Blue", "Orange", "Black", "White", "Magenta"]
-PEASANT = (70, 165, 60)
+from client.palette import PEASANTS, SEATS
+
+# the seats' colours come from client/palette.py (chosen to be colour-blind safe)
+SEAT_COLOURS = [s.colour for s in SEATS]
+SEAT_NAMES = [s.name for s in SEATS]
+PEASANT = PEASANTS.colour
 SEA = (150, 190, 205)
 BG = (226, 218, 198)
 INK = (30, 28, 25)
@@ -28,7 +25,11 @@ REGION_DARK = {
     "purple": (100, 70, 140),
     "green": (60, 120, 55),
 }
-EXCLUDED = (175, 175, 170)
+EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
+EXCLUDED_HATCH = (120, 120, 118)
+UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment
+BUILDING_COLOURS = {"palace": (150, 30, 30), "temple": (30, 60, 150), "theatre": (20, 110, 70)}
+UNREST = (200, 20, 20)
 
 ACTION_LABELS = {
     "palace": "Palace (3)", "temple": "Temple (2)", "theatre": "Nō theatre (1)",

@@ -12,7 +12,7 @@ import math
 
 import arcade
 
-from client import theme
+from client.cube_textures import cube_texture
 from client.node import CachedLayer, Node, Signal, TextCache
 
 TRAY_COLS = 5
@@ -31,7 +31,7 @@ class TowerView(Node):
         self._tray_counts: dict = {}
         self._exited: list[int] = []
         self._sprites = arcade.SpriteList()
-        self._pool: list[arcade.SpriteSolidColor] = []
+        self._pool: list[arcade.Sprite] = []
         self._layer = CachedLayer()
         self._text = TextCache()
         self.caption = ""
@@ -108,7 +108,8 @@ class TowerView(Node):
         s, _, _ = self._xf()
         size = max(3, self.geo["cube"] * s)
         while len(self._pool) < n:
-            sp = arcade.SpriteSolidColor(int(size), int(size), color=arcade.color.WHITE)
+            sp = arcade.Sprite(cube_texture(0))
+            sp.width = sp.height = size
             sp.visible = False
             self._pool.append(sp)
             self._sprites.append(sp)
@@ -123,7 +124,10 @@ class TowerView(Node):
             sp.width = sp.height = px
         sp.position = self.to_screen(x, y)
         sp.angle = -math.degrees(angle)
-        sp.color = theme.seat_colour(colour)
+        tex = cube_texture(5 if colour == "peasant" else int(colour))
+        if sp.texture is not tex:
+            sp.texture = tex
+            sp.width = sp.height = px
         sp.visible = True
 
     def _tray_slot(self, k: int, n: int = 0) -> tuple[float, float, float]:
