@@ -25,5 +25,22 @@ def event_rice_loss() -> dict[int, int]:
     return {n: e.rice_loss for n, e in cards().events.items()}
 
 
+def action_short() -> dict[str, str]:
+    """Action names where space is tight (the action track, the planning fields)."""
+    from sim.cards import cards
+    return {a.name: a.short for a in cards().actions}
+
+
+def special_labels() -> dict[str, str]:
+    from sim.cards import cards
+    return {s.name: s.label for s in cards().specials}
+
+
+def event_short() -> dict[int, str]:
+    """The 12 event cards' effects in a few words (the events panel)."""
+    from sim.cards import cards
+    return {n: e.short for n, e in cards().events.items()}
+
+
 def chests(n: int) -> str:
     return f"{n} chest" if n == 1 else f"{n} chests"

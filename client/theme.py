@@ -1,5 +1,6 @@
 """Colours, sizes and names shared by the client's nodes."""
 
+from client import card_facts
 from client.palette import PEASANTS, SEATS
 
 # the seats' colours come from client/palette.py (chosen to be colour-blind safe)
@@ -31,36 +32,12 @@ UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment
 BUILDING_COLOURS = {"palace": (150, 30, 30), "temple": (30, 60, 150), "theatre": (20, 110, 70)}
 UNREST = (200, 20, 20)
 
-ACTION_LABELS = {
-    "palace": "Palace (3)", "temple": "Temple (2)", "theatre": "Nō theatre (1)",
-    "rice": "Collect rice", "tax": "Collect tax", "deploy5": "Deploy 5 (3)",
-    "deploy3": "Deploy 3 (2)", "deploy1": "Deploy/move 1 (1)", "battle_a": "Battle/move A",
-    "battle_b": "Battle/move B",
-}
-ACTION_SHORT = {
-    "palace": "Palace", "temple": "Temple", "theatre": "Theatre", "rice": "Rice",
-    "tax": "Tax", "deploy5": "Deploy 5", "deploy3": "Deploy 3", "deploy1": "Deploy 1",
-    "battle_a": "Battle A", "battle_b": "Battle B",
-}
-SPECIAL_LABELS = {
-    "chest": "+1 chest", "rice": "+1 rice", "six_armies": "6 armies",
-    "attack": "+1 attack", "defence": "+1 defence",
-}
-EVENT_TEXT = {
-    1: "New nō theatre removes 1 unrest",
-    2: "New nō theatre removes 1 unrest",
-    3: "Attacking a neutral: 2 peasants",
-    4: "Palace attacked: +1 defender army",
-    5: "Palace attacked: +1 defender army",
-    6: "Temple provinces can't be attacked",
-    7: "Collect tax gives at most 5",
-    8: "Collect tax gives at least 6",
-    9: "Temple provinces can't be attacked",
-    10: "Collect rice gives at least 4",
-    11: "Collect rice gives at most 3",
-    12: "Deploy 5 gives 3, deploy 3 gives 2",
-}
-EVENT_RICE_LOSS = {1: 5, 2: 7, 3: 3, 4: 2, 5: 6, 6: 3, 7: 0, 8: 2, 9: 4, 10: 3, 11: 4, 12: 1}
+# Card words for tight places, read from the card data (sim.cards) through card_facts:
+# the window holds no copy of a card fact.
+ACTION_SHORT = card_facts.action_short()
+SPECIAL_LABELS = card_facts.special_labels()
+EVENT_TEXT = card_facts.event_short()
+EVENT_RICE_LOSS = card_facts.event_rice_loss()
 
 
 def seat_colour(who) -> tuple[int, int, int]:

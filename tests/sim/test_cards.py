@@ -48,3 +48,16 @@ def test_a_damaged_card_file_is_refused_naming_the_fault(tmp_path, damage, messa
     with pytest.raises(CardDataError, match="not valid JSON"):
         bad.write_text("{", encoding="utf-8")
         load_cards(bad)
+
+
+def test_no_copy_of_a_card_fact_outside_the_data_file():
+    """Issue 10: rules, bots, narration and the window read the cards from sim.cards."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    facts = [e.short for e in cards().events.values()] + [e.text for e in cards().events.values()]
+    facts += ["{1: 5, 2: 7, 3: 3", '"six_armies": "6 armies"', '"deploy5": 3, "deploy3": 2']
+    for package in ("sim", "net", "client", "cli"):
+        for path in (root / package).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            for fact in facts:
+                assert fact not in text, f"{path.relative_to(root)} holds a copy of {fact!r}"
