@@ -214,7 +214,7 @@ class GameScene(Node):
         self.topbar.set_rect(0, H - top_h, W, top_h)
         for k, b in enumerate(self.pace_buttons):
             b.set_rect(W - 190 + 46 * k, H - top_h + 4, 40, top_h - 8)
-        self.comforts.layout(W, H, top_h)
+        self.comforts.layout(W, H, top_h, board_bottom=bottom_h)
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)

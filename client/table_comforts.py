@@ -61,10 +61,11 @@ class TableComforts:
         """A question or the rules are open: the table waits."""
         return self.dialog.visible or self.help.visible
 
-    def layout(self, W: float, H: float, top_h: float) -> None:
-        # in the board's top-left corner (sea on both sides' maps), under the top bar
-        self.help_btn.set_rect(8, H - top_h - 34, 100, 28)
-        self.save_btn.set_rect(114, H - top_h - 34, 120, 28)
+    def layout(self, W: float, H: float, top_h: float, board_bottom: float = 0) -> None:
+        # in the board's bottom-left corner (sea on both sides' maps; the map's legend
+        # holds the top-left corner)
+        self.help_btn.set_rect(8, board_bottom + 6, 100, 28)
+        self.save_btn.set_rect(114, board_bottom + 6, 120, 28)
         self.guide.set_rect(8, H - top_h - 42 - 176, 360, 176)
         for node in (self.tooltip, self.dialog, self.help):
             node.set_rect(0, 0, W, H)
