@@ -27,7 +27,7 @@ def _peer_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="main.py", description="Networked Shogun")
+    parser = argparse.ArgumentParser(prog="shogun", description="Networked Shogun")
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="window: a local game, you + bots")
