@@ -186,6 +186,17 @@ def test_a_bad_reveal_is_rejected(tmp_path):
         assert s.lockstep.step == 1
 
 
+def echo_of_all_commitments(net, hostile, honest, step):
+    """What the hostile seat must echo before anyone opens a commitment: every seat's
+    signed commitment, its own as it sent it (Ed25519 signatures are deterministic)."""
+    from net.signatures import sign
+    box = honest[0].lockstep.inbox[step]
+    commits = [box.commit_msgs[s] for s in sorted(box.commit_msgs)]
+    send_raw(net, hostile, encode_frame({"type": "CommitsEchoed", "step": step,
+                                         "seat": HOSTILE, "commits": commits,
+                                         "hash": hostile.lockstep.hash}))
+
+
 def test_a_wrong_beacon_link_is_rejected(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     ls = hostile.lockstep
@@ -200,6 +211,7 @@ def test_a_wrong_beacon_link_is_rejected(tmp_path):
     for s in honest:
         assert any("wrong beacon link" in r for r in reasons(s))
         assert s.lockstep.step == 1
+    echo_of_all_commitments(net, hostile, honest, ls.step)
     # the right reveal is still accepted, and play goes on
     send_raw(net, hostile, encode_frame({"type": "PlanRevealed", "step": ls.step,
                                          "seat": HOSTILE, "nonce": nonce, "plan": plan,

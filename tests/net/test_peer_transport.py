@@ -46,7 +46,7 @@ def test_welcome_then_a_good_hello_is_accepted():
     dialer = RawDialer("ABCDE")
     transport.clear()
     conn.dataReceived(dialer.answer(welcome))
-    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16)))
+    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32)))
     assert [m["type"] for m in dialer.read(transport.value())] == ["Accepted", "LobbyChanged"]
     assert host.lobby["seats"][1]["name"] == "Bo"
     # nothing after the key exchange travels in clear
