@@ -16,6 +16,7 @@ from nacl.secret import SecretBox
 
 _COUNTER = struct.Struct(">Q")
 OVERHEAD = _COUNTER.size + SecretBox.MACBYTES
+MAX_GAP = 1 << 20          # a number this far ahead was never sealed by this channel
 
 
 class ChannelError(ValueError):
@@ -47,6 +48,9 @@ class SecureChannel:
         (counter,) = _COUNTER.unpack_from(sealed)
         if counter < self.received:
             raise ChannelError(f"replayed frame: number {counter} was already received")
+        if counter > self.received + MAX_GAP:
+            raise ChannelError("frame is not sealed for this connection (sent in clear, or "
+                               "taken from another connection)")
         if counter > self.received:
             raise ChannelError(f"frame out of order: number {counter}, expected {self.received}")
         try:
