@@ -26,7 +26,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from net import commitment, messages
+from net import commitment, echo
 from net.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier, HashChain, combine
 
 log = logging.getLogger("net.lockstep")
@@ -330,47 +330,20 @@ class Lockstep:
 
     # ------------------------------------------------------------------ echo before reveal
     def _echo_content(self, msg: dict, step: int) -> dict[int, dict]:
-        """The signed commitments an echo holds, checked: each a well-formed commitment
-        for this step, signed by the seat it names. Raises Offence."""
-        out: dict[int, dict] = {}
-        for item in msg["commits"]:
-            try:
-                item = messages.check(item) if isinstance(item, dict) else None
-            except messages.BadMessage as exc:
-                raise Offence(f"echo holds a malformed commitment: {exc}") from None
-            if item is None or item["type"] != "PlanCommitted" or item["step"] != step \
-                    or item["seat"] in out:
-                raise Offence(f"echo for step {step} holds something else than one "
-                              "commitment per seat for that step")
-            if not self.verify(item["seat"], item):
-                raise Offence(f"echo holds a commitment not signed by seat {item['seat']}")
-            out[item["seat"]] = item
-        return out
+        try:
+            return echo.content(msg, step, self.verify)
+        except echo.EchoError as exc:
+            raise Offence(str(exc)) from None
 
     def _compare_echoes(self, box: StepInbox, seat: int) -> None:
         """A commitment of `seat` that differs from one another player echoed is a proof
         that `seat` committed twice (each is signed)."""
-        mine = box.commit_msgs.get(seat)
-        if mine is None:
-            return
-        for echoer, held in box.echoes.items():
-            theirs = held.get(seat)
-            if theirs is not None and theirs["digest"] != mine["digest"]:
-                log.warning("seat %s echoed a commitment of seat %d that differs from mine",
-                            echoer, seat)
-                self.on_cheated(seat, mine, theirs)
+        for mine, theirs in echo.differing(box.commit_msgs.get(seat), box.echoes, seat):
+            self.on_cheated(seat, mine, theirs)
 
     def _echoes_agree(self, humans: list[int]) -> bool:
-        """Every contributor echoed, and holds the very commitments I hold."""
         box = self._box(self.step)
-        for c in self.contributors():
-            held = box.echoes.get(c)
-            if held is None:
-                return False
-            for s in humans:
-                if s not in held or held[s]["digest"] != box.commits[s]:
-                    return False
-        return True
+        return echo.agree(box.echoes, box.commits, self.contributors(), humans)
 
     def _earlier(self, step: int, seat: int, kind: str) -> dict | None:
         return next((m for m in self.heard.get(step, {}).get(seat, []) if m["type"] == kind),
