@@ -106,7 +106,7 @@ def test_a_hostile_peer_cannot_disturb_the_game(tmp_path):
         host.wait_for(r"game started", 60)
         for step in range(3):
             evil.sendall(raw.seal({"type": "LinkRevealed", "step": step, "seat": 0,
-                                   "link": b"x" * 32, "hash": "0" * 64}))
+                                   "link": b"x" * 32, "hash": "0" * 64, "sig": b"s" * 64}))
         P.wait_all([host] + guests, 240)
         evil.close()
         assert [p.proc.returncode for p in [host] + guests] == [0, 0, 0]
