@@ -7,7 +7,7 @@ spectator learns — could play that seat). Here every case is one line of one t
 | role asked | lobby (before the start)          | game (after the start)                          |
 |------------|-----------------------------------|--------------------------------------------------|
 | spectator  | admitted (a spectator's seat: none)| admitted (a spectator's seat: none)             |
-| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key |
+| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over) |
 | rejoin     | refused                           | the seat's key proof, and the committed rejoin token if I hold its hash; not for a seat a bot plays or an expelled one |
 
 The channel (a PAKE on the join code) already proved the join code; the seat key proves
@@ -93,6 +93,9 @@ def admit(view: TableView, cred: Credential) -> Admission:
     if not seat_proved(entry.get("key"), view.table, seat, cred.binding, cred.seat_proof):
         return Admission(f"join refused: no proof of seat {seat}'s key (only the player "
                          "who holds it may take that seat)")
+    if seat in view.bot_seats:
+        return Admission(f"{'rejoin' if cred.role == 'rejoin' else 'join'} refused: seat "
+                         f"{seat} is now played by a bot")
     if cred.role == "player":
         if entry.get("peer") != cred.peer:
             return Admission(f"join refused: seat {seat} belongs to another peer")
@@ -102,6 +105,4 @@ def admit(view: TableView, cred: Credential) -> Admission:
     known = view.token_hashes.get(seat)
     if known is not None and (cred.token is None or H(cred.token) != known):
         return Admission(f"rejoin refused: wrong rejoin token for seat {seat}")
-    if seat in view.bot_seats:
-        return Admission(f"rejoin refused: seat {seat} is now played by a bot")
     return Admission(replaces=seat if seat in view.connected else None)

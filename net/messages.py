@@ -112,6 +112,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "CommitsEchoed": {"step": STEP, "seat": SEAT, "commits": _list(5), "hash": HASH,
                       "sig": SIG},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
+    "Heartbeat": {},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
     # two different signed messages from one seat for one step: every peer expels it
     "CheatingProved": {"seat": SEAT, "first": _map, "second": _map},

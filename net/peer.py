@@ -97,6 +97,15 @@ class PeerConnection(Protocol):
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
         self.drop_claims = 0         # SeatDropped claims this player made
+        self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
+        self.redialed = False        # made after the game began here (net.liveness)
+        now = self._now()
+        self.last_received = now     # for heartbeats (net.liveness)
+        self.last_sent = now
+
+    def _now(self) -> float:
+        reactor = getattr(self.session, "reactor", None)
+        return reactor.seconds() if reactor is not None else 0.0
 
     # -------------------------------------------------------------- plumbing
     def describe(self) -> str:
@@ -125,6 +134,7 @@ class PeerConnection(Protocol):
         """A message body as it is, sealed if the channel is up (tests that play a
         hostile player send malformed bodies through here)."""
         data = frame(self.channel.seal(body) if self.channel is not None else body)
+        self.last_sent = self._now()
         self.bytes_sent += len(data)
         self.session.count_sent(len(data))
         self.transport.write(data)
@@ -134,6 +144,7 @@ class PeerConnection(Protocol):
         if self.closed:
             return
         log.warning("dropping %s: %s", self.describe(), reason)
+        self.dropped_on_purpose = True
         self.send({"type": "Offended", "reason": reason[:500]})
         self.closed = True
         self.transport.loseConnection()
@@ -171,6 +182,7 @@ class PeerConnection(Protocol):
                        "peer": self.session.peer_id, "pake": self.pake.outbound()})
 
     def dataReceived(self, data: bytes) -> None:
+        self.last_received = self._now()
         for body in self.decoder.feed_bodies(data):
             if self.closed:
                 return

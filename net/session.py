@@ -21,6 +21,7 @@ from net.admission import Credential, TableView, admit
 from net.guess_limit import GuessLimiter
 from net.lockstep import Lockstep, Offence
 from net.expulsion import SignedSeats
+from net.liveness import Liveness
 from net.seat_keys import SeatKey, seat_proved
 from net.peer import PeerConnection, PeerFactory, local_versions
 from net.savefile import (CommandLog, default_save_path, read_save, write_desync_report,
@@ -65,7 +66,7 @@ def _noop(*args: Any) -> None:
     return None
 
 
-class TableSession(SignedSeats):
+class TableSession(SignedSeats, Liveness):
     """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
 
     def __init__(self, opts: SessionOptions, role: str, reactor: Any = None,
@@ -89,6 +90,8 @@ class TableSession(SignedSeats):
         self.expelled: set[int] = set()              # seats proved to cheat
         self.chain_msgs: dict[int, dict] = {}        # seat -> its signed ChainCommitted
         self._saved_table: bytes | None = None       # resume: my table before CaughtUp
+        self._beat: Any = None                       # the next heartbeat (net.liveness)
+        self._redialling: set[tuple[str, int]] = set()   # addresses of lost players
         self.listen_port = 0
         self.listener = None
         self.conns: list[PeerConnection] = []        # ready connections (players)
@@ -327,6 +330,8 @@ class TableSession(SignedSeats):
 
     def close(self) -> None:
         self.closed = True
+        if self._beat is not None and self._beat.active():
+            self._beat.cancel()
         for call in self.offline.values():
             if call.active():
                 call.cancel()
@@ -354,6 +359,9 @@ class TableSession(SignedSeats):
         self.pending_dials -= 1
         dest = connector.getDestination()
         message = f"could not connect to {dest.host}:{dest.port}: {reason.getErrorMessage()}"
+        if (dest.host, dest.port) in self._redialling:
+            log.info(message)               # redialled every second: not a warning each
+            return
         log.warning(message)
         self.on_error(message)
         if self.role in ("join", "watch", "resume") and not self.started and not self.conns \
@@ -426,6 +434,9 @@ class TableSession(SignedSeats):
             self._rejoined(conn)
         elif self.chain is not None:
             self._send_chain(conn)
+            if self.lockstep is not None:
+                self._reconnected(conn)
+                self._back_online(conn.seat)
 
     def _dialed_ready(self, conn: PeerConnection) -> None:
         role = conn.hello["role"]
@@ -442,6 +453,8 @@ class TableSession(SignedSeats):
         if role in ("player", "rejoin") and self.chain is not None:
             # a rejoin repeats it: the player may have dropped before it got there
             self._send_chain(conn)
+        if role == "player" and self.lockstep is not None:
+            self._reconnected(conn)
         if conn.seat in self.offline:
             self._back_online(conn.seat)
 
@@ -495,6 +508,8 @@ class TableSession(SignedSeats):
                 self._broadcast({"type": "Relayed", "seat": seat, "message": m})
         if self._over():
             return
+        if self._may_redial(conn):
+            self.reactor.callLater(0.2, self._redial, seat)
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
             self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
@@ -645,6 +660,7 @@ class TableSession(SignedSeats):
                                                   "table": msg["table"]})
         for conn in self.conns:
             self._send_chain(conn)
+        self._start_heartbeat()
         self._drain()
         self._maybe_begin()
 
@@ -760,7 +776,8 @@ class TableSession(SignedSeats):
                          f"{conn.seat}'s key")
             return
         try:
-            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume")
+            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume") \
+                or conn.redialed
             self.lockstep.receive(conn.seat, msg, resent=resent)
         except Offence as exc:
             conn.offence(str(exc))
@@ -817,6 +834,9 @@ class TableSession(SignedSeats):
         if seat not in self.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        if not self._majority_here(seat):
             self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
             return
         step = self.lockstep.step
@@ -1077,6 +1097,8 @@ class TableSession(SignedSeats):
             self.addresses.setdefault(p["seat"], (p["host"], p["port"]))
         ls = self._make_lockstep(self.chain_ends, following=True)
         self.lockstep = ls
+        if self.role == "resume":
+            self._start_heartbeat()
         for conn in self.conns:
             if conn.seat is None:
                 conn.seat = self._seat_of_peer(conn.remote_peer)
