@@ -459,7 +459,7 @@ class Lockstep:
                     box.commits[me] = m["digest"]
                     box.commit_msgs[me] = m
                 elif kind == "CommitsEchoed":
-                    box.echoes[me] = {c["seat"]: c for c in m["commits"]}
+                    box.echoes[me] = {c[0]: echo.rebuilt(m, *c) for c in m["commits"]}
                 elif kind == "PlanRevealed":
                     box.reveals[me] = (m["nonce"], m["plan"])
                     box.links[me] = m["link"]
@@ -611,8 +611,8 @@ class Lockstep:
         if me in self.contributors() and me not in box.echoes:
             held = [box.commit_msgs[s] for s in humans if s in box.commit_msgs]
             msg = self._send({"type": "CommitsEchoed", "step": self.step, "seat": me,
-                              "commits": held, "hash": self.hash})
-            box.echoes[me] = {c["seat"]: c for c in msg["commits"]}
+                              "commits": echo.compact(held, self.hash), "hash": self.hash})
+            box.echoes[me] = {c[0]: echo.rebuilt(msg, *c) for c in msg["commits"]}
         if not self._echoes_agree(humans):
             return False
         link = self._my_link(box)

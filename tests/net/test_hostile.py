@@ -191,7 +191,8 @@ def echo_of_all_commitments(net, hostile, honest, step):
     signed commitment, its own as it sent it (Ed25519 signatures are deterministic)."""
     from net.signatures import sign
     box = honest[0].lockstep.inbox[step]
-    commits = [box.commit_msgs[s] for s in sorted(box.commit_msgs)]
+    commits = [[s, box.commit_msgs[s]["digest"], box.commit_msgs[s]["sig"]]
+               for s in sorted(box.commit_msgs)]
     send_raw(net, hostile, encode_frame({"type": "CommitsEchoed", "step": step,
                                          "seat": HOSTILE, "commits": commits,
                                          "hash": hostile.lockstep.hash}))
