@@ -207,3 +207,27 @@ def test_a_network_game_replays_and_verifies(tmp_path):
                        capture_output=True, text=True, timeout=120, cwd=P.ROOT)
     assert r.returncode == 0, r.stderr
     assert host.final_hash() in r.stdout and "game over" in r.stdout
+
+
+def test_a_reset_live_peer_redials_and_the_game_ends_with_one_hash(tmp_path):
+    """Every connection of one live player is reset (RST) mid-game. Before: nobody
+    redialled; after the timeout the three took its seat and it took theirs — two games,
+    two final hashes, all exit 0. Now it redials (or is redialled), nobody takes a seat
+    over, and all four finish one game."""
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 4, timeout=20.0)
+        guests = [P.join(tmp_path, port, f"guest{i}", timeout=20.0) for i in range(2)]
+        reset = P.Peer("reset", ["join", f"127.0.0.1:{port}", "--code", P.CODE, "--headless",
+                                 "--rejoin-timeout", "20", "--save",
+                                 str(tmp_path / "reset.save")],
+                       tmp_path, script=P.ROOT / "tests" / "net" / "reset_peer.py")
+        peers += [host, *guests, reset]
+        P.wait_all(peers, 240)
+        assert "reset 3 connections at step 6" in reset.text()
+        assert [p.proc.returncode for p in peers] == [0, 0, 0, 0]
+        assert len({p.final_hash() for p in peers}) == 1
+        errors = "".join(p.errors() for p in peers)
+        assert "a bot plays it" not in errors and "dropped" in errors
+    finally:
+        P.kill_all(peers)
