@@ -47,8 +47,8 @@ class Liveness:
             return
         now = self.reactor.seconds()
         for conn in list(self.conns):
-            if not conn.ready or conn.closed or conn.seat is None:
-                continue
+            if not conn.ready or conn.closed:
+                continue        # (a resuming peer does not know its players' seats yet)
             silent = now - conn.last_received
             if silent > SILENT_AFTER:
                 log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)

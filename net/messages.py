@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 1
+PROTOCOL = 2          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo
 MAX_STEP = 1_000_000
 
 

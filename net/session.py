@@ -219,6 +219,7 @@ class TableSession(SignedSeats, Liveness):
         for seat, (host, port) in sorted(s.addresses.items()):
             if seat != s.my_seat:
                 s._dial(host, port, hello)
+        s._start_heartbeat()      # silent while it waits to catch up, it would be dropped
         return s
 
     def _listen(self, port: int) -> None:
@@ -1097,8 +1098,6 @@ class TableSession(SignedSeats, Liveness):
             self.addresses.setdefault(p["seat"], (p["host"], p["port"]))
         ls = self._make_lockstep(self.chain_ends, following=True)
         self.lockstep = ls
-        if self.role == "resume":
-            self._start_heartbeat()
         for conn in self.conns:
             if conn.seat is None:
                 conn.seat = self._seat_of_peer(conn.remote_peer)

@@ -4,6 +4,7 @@
 import msgpack
 import pytest
 
+from net import messages
 from net import peer as peer_mod
 from net.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
@@ -258,7 +259,7 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     assert rep["my_hash"] != rep["their_hash"]
     import json
     data = json.loads(open(rep["path"]).read())
-    assert data["log"] and data["versions"]["protocol"] == "1"
+    assert data["log"] and data["versions"]["protocol"] == str(messages.PROTOCOL)
     # dropped by the honest peers: it rejoins by itself and catches up from their log
     assert host._conn_for_seat(1) is not None
     net.advance(3)
