@@ -52,7 +52,6 @@ class Liveness:
             silent = now - conn.last_received
             if silent > SILENT_AFTER:
                 log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)
-                conn.closed = False
                 abort = getattr(conn.transport, "abortConnection", None)
                 (abort or conn.transport.loseConnection)()
             elif now - conn.last_sent >= HEARTBEAT_EVERY:
