@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")
     join.add_argument("address", nargs="?")
     join.add_argument("--code", default=None)
+    join.add_argument("--table", metavar="NAME", default=None,
+                      help="without ADDRESS: the LAN table of this name (asked when several)")
     _peer_options(join)
 
     watch = sub.add_parser("watch", help="spectate a table")

@@ -14,6 +14,7 @@ from typing import Any
 import msgpack
 
 MAX_FRAME = 1 << 20          # 1 MiB: a whole command log of a long game fits easily
+MAX_BODY = MAX_FRAME - 64    # room for sealing (net.secure_channel adds 24 bytes)
 _HEADER = struct.Struct(">I")
 
 
@@ -21,12 +22,22 @@ class FrameError(ValueError):
     """A frame that cannot be accepted: the reason names what was wrong."""
 
 
+def encode_body(message: dict[str, Any]) -> bytes:
+    """One message as msgpack (bin type for bytes), within the size limit."""
+    body = msgpack.packb(message, use_bin_type=True)
+    if len(body) > MAX_BODY:
+        raise FrameError(f"frame of {len(body)} bytes exceeds the limit of {MAX_BODY}")
+    return body
+
+
+def frame(body: bytes) -> bytes:
+    """A body (plain msgpack or sealed) with its 4-byte length."""
+    return _HEADER.pack(len(body)) + body
+
+
 def encode_frame(message: dict[str, Any]) -> bytes:
     """One message as a length-prefixed msgpack frame (bin type for bytes)."""
-    body = msgpack.packb(message, use_bin_type=True)
-    if len(body) > MAX_FRAME:
-        raise FrameError(f"frame of {len(body)} bytes exceeds the limit of {MAX_FRAME}")
-    return _HEADER.pack(len(body)) + body
+    return frame(encode_body(message))
 
 
 def _ext_refused(code: int, data: bytes) -> Any:
@@ -73,10 +84,16 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[dict[str, Any] | FrameError]:
         """Messages (or FrameError values, in stream order) completed by `data`."""
+        return [item if isinstance(item, FrameError) else _decoded(item)
+                for item in self.feed_bodies(data)]
+
+    def feed_bodies(self, data: bytes) -> list[bytes | FrameError]:
+        """Frame bodies, undecoded, completed by `data` (a sealed stream opens each body
+        before decoding it, and the key may change between two frames of one read)."""
         if self.broken:
             return []
         self._buffer.extend(data)
-        out: list[dict[str, Any] | FrameError] = []
+        out: list[bytes | FrameError] = []
         while len(self._buffer) >= _HEADER.size:
             (length,) = _HEADER.unpack_from(self._buffer)
             if length > self.max_frame:
@@ -88,8 +105,12 @@ class FrameDecoder:
                 break
             body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
             del self._buffer[:_HEADER.size + length]
-            try:
-                out.append(decode_body(body))
-            except FrameError as exc:
-                out.append(exc)
+            out.append(body)
         return out
+
+
+def _decoded(body: bytes) -> dict[str, Any] | FrameError:
+    try:
+        return decode_body(body)
+    except FrameError as exc:
+        return exc

@@ -31,7 +31,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from net import commitment
+from net import commitment, echo
 from net.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier, HashChain, combine
 
 log = logging.getLogger("net.lockstep")
@@ -54,6 +54,8 @@ class StepInbox:
     command: tuple[int, Any, dict] | None = None
     votes: dict[int, dict] = field(default_factory=dict)   # seat -> TowerSettled wire
     hashes: dict[int, str] = field(default_factory=dict)
+    commit_msgs: dict[int, dict] = field(default_factory=dict)   # seat -> signed commitment
+    echoes: dict[int, dict[int, dict]] = field(default_factory=dict)  # echoer -> seat -> msg
     takeovers: set[int] = field(default_factory=set)
     result: tuple[Any, list] | None = None     # apply() of `command`, done when checked
 
@@ -100,6 +102,9 @@ class Lockstep:
         self.on_offence: Callable[[int, str], None] = lambda seat, reason: None
         self.on_ended: Callable[[Any], None] = lambda state: None
         self.on_saved: Callable[[], None] = lambda: None
+        self.sign: Callable[[dict], dict] = lambda msg: msg
+        self.verify: Callable[[int, dict], bool] = lambda seat, msg: True
+        self.on_cheated: Callable[[int, dict | None, dict], Any] = lambda *a: None
         self._initial_events = events
         self._asked: int | None = None
         self._my_outcome: tuple[int, Any, dict] | None = None   # (step, TowerSettled, wire)
@@ -149,6 +154,9 @@ class Lockstep:
             missing = [s for s in humans if s not in box.commits]
             if missing:
                 return missing
+            silent = [s for s in self.contributors() if s not in box.echoes]
+            if silent:
+                return silent
             return [s for s in self.contributors() if s not in box.links
                     or (s in humans and s not in box.reveals)]
         seat = d.seats[0]
@@ -190,8 +198,9 @@ class Lockstep:
             self.my_plans[self.step] = (nonce, wire)
             digest = commitment.commit(nonce, wire)
             box.commits[self.my_seat] = digest
-            self._send({"type": "PlanCommitted", "step": self.step, "seat": self.my_seat,
-                        "digest": digest, "hash": self.hash})
+            box.commit_msgs[self.my_seat] = self._send(
+                {"type": "PlanCommitted", "step": self.step, "seat": self.my_seat,
+                 "digest": digest, "hash": self.hash})
         else:
             box.command = (self.my_seat, command, wire)
             box.result = result
@@ -242,13 +251,26 @@ class Lockstep:
             old = box.commits.get(seat)
             if old is not None:
                 if old != msg["digest"]:
+                    self.on_cheated(seat, box.commit_msgs.get(seat), msg)
                     raise Offence(f"seat {seat} committed twice with different digests")
                 log.info("ignored duplicate PlanCommitted for step %d from seat %d", step, seat)
                 return
             box.commits[seat] = msg["digest"]
+            box.commit_msgs[seat] = msg
+            self._compare_echoes(box, seat)
+        elif kind == "CommitsEchoed":
+            if seat in box.echoes:
+                if box.echoes[seat] != self._echo_content(msg, step):
+                    self.on_cheated(seat, self._earlier(step, seat, kind), msg)
+                    raise Offence(f"seat {seat} echoed two different sets of commitments")
+                return
+            box.echoes[seat] = self._echo_content(msg, step)
+            for other in box.echoes[seat]:
+                self._compare_echoes(box, other)
         elif kind == "PlanRevealed":
             if seat in box.reveals:
                 if box.reveals[seat] != (msg["nonce"], msg["plan"]):
+                    self.on_cheated(seat, self._earlier(step, seat, kind), msg)
                     raise Offence(f"seat {seat} revealed twice differently")
                 log.info("ignored duplicate PlanRevealed for step %d", step)
                 return
@@ -281,6 +303,7 @@ class Lockstep:
         elif kind == "CommandSent":
             if box.command is not None:
                 if box.command[2] != msg["command"] or box.command[0] != seat:
+                    self.on_cheated(seat, self._earlier(step, seat, kind), msg)
                     raise Offence(f"second, different command for step {step}")
                 return
             try:
@@ -308,33 +331,46 @@ class Lockstep:
         return [m for step in sorted(self.heard) if step >= since
                 for m in self.heard[step].get(seat, [])]
 
-    def receive_relayed(self, seat: int, msg: dict, relayer: int, witnesses: set[int]) -> None:
-        """A dropped seat's message, relayed by the player `relayer`.
+    def receive_relayed(self, seat: int, msg: dict) -> None:
+        """A dropped seat's message, relayed by another player (its signature was checked
+        by the session, so it proves itself whoever relays it).
 
         Why: a peer that dropped mid-broadcast may have reached some players and not
         others; without the relay the ones that got its input would be a step ahead of a
-        take-over and the table would fork. A link or a reveal proves itself (the chain,
-        the commitment) and is taken from any relayer. A commitment, a command or a tower
-        vote cannot prove itself: it is taken only when every player in `witnesses` (all the others
-        still connected here) relayed the very same message.
+        take-over and the table would fork.
         """
         if msg["type"] not in ("LinkRevealed", "PlanRevealed", "PlanCommitted",
-                               "CommandSent", "TowerVoted") or msg["seat"] != seat:
+                               "CommandSent", "CommitsEchoed", "TowerVoted") or msg["seat"] != seat:
             raise Offence(f"relayed {msg['type']} for seat {msg.get('seat')} is not relayable")
         if seat in self.bots or msg["step"] < self.step:
             return
-        if msg["type"] in ("PlanCommitted", "CommandSent", "TowerVoted"):
-            key = (seat, msg["step"], commitment.canonical(msg))
-            vouchers = self._vouched.setdefault(key, set())
-            vouchers.add(relayer)
-            if not witnesses <= vouchers:
-                return
-        elif msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
+        if msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
             return                  # nothing to check it against (yet)
         try:
             self.receive(seat, msg, resent=True)
         except Offence as exc:      # an honest relay repeats what the seat really sent
             raise Offence(f"relayed input refused: {exc}") from None
+
+    # ------------------------------------------------------------------ echo before reveal
+    def _echo_content(self, msg: dict, step: int) -> dict[int, dict]:
+        try:
+            return echo.content(msg, step, self.verify)
+        except echo.EchoError as exc:
+            raise Offence(str(exc)) from None
+
+    def _compare_echoes(self, box: StepInbox, seat: int) -> None:
+        """A commitment of `seat` that differs from one another player echoed is a proof
+        that `seat` committed twice (each is signed)."""
+        for mine, theirs in echo.differing(box.commit_msgs.get(seat), box.echoes, seat):
+            self.on_cheated(seat, mine, theirs)
+
+    def _echoes_agree(self, humans: list[int]) -> bool:
+        box = self._box(self.step)
+        return echo.agree(box.echoes, box.commits, self.contributors(), humans)
+
+    def _earlier(self, step: int, seat: int, kind: str) -> dict | None:
+        return next((m for m in self.heard.get(step, {}).get(seat, []) if m["type"] == kind),
+                    None)
 
     def take_over(self, seat: int, step: int) -> bool:
         """A bot plays `seat` from `step` on (after the rejoin timeout). True if applied now."""
@@ -368,6 +404,9 @@ class Lockstep:
         if kind in ("PlanCommitted", "PlanRevealed"):
             if d.kind != "plan" or seat not in d.seats:
                 raise Offence(f"{kind} from seat {seat} but the step is {d.kind} for {list(d.seats)}")
+        elif kind == "CommitsEchoed":
+            if d.kind != "plan":
+                raise Offence(f"commitment echo but the step is {d.kind}")
         elif kind == "LinkRevealed":
             if d.kind == "plan" and seat in d.seats:
                 raise Offence(f"seat {seat} must reveal its link with its plan")
@@ -410,6 +449,8 @@ class Lockstep:
                 continue
             box.links.pop(seat, None)
             box.commits.pop(seat, None)
+            box.commit_msgs.pop(seat, None)
+            box.echoes.pop(seat, None)
             box.reveals.pop(seat, None)
             box.votes.pop(seat, None)
             box.hashes.pop(seat, None)
@@ -417,13 +458,15 @@ class Lockstep:
             if step >= self.step:
                 by_seat.pop(seat, None)
 
-    def _send(self, msg: dict) -> None:
+    def _send(self, msg: dict) -> dict:
         """Keep it, then send it. A choice (plan, command) is saved first, so a restarted
         peer repeats exactly what it said; links follow from the saved chain secret."""
+        msg = self.sign(msg)
         self.sent.setdefault(msg["step"], []).append(msg)
         if msg["type"] in ("PlanCommitted", "CommandSent"):
             self.on_saved()
         self.broadcast(msg)
+        return msg
 
     def restore_outbox(self, sent: dict[int, list[dict]]) -> None:
         """After a restart: my messages from before the crash count as sent again.
@@ -441,6 +484,9 @@ class Lockstep:
                 kind, me = m["type"], self.my_seat
                 if kind == "PlanCommitted":
                     box.commits[me] = m["digest"]
+                    box.commit_msgs[me] = m
+                elif kind == "CommitsEchoed":
+                    box.echoes[me] = {c[0]: echo.rebuilt(m, *c) for c in m["commits"]}
                 elif kind == "PlanRevealed":
                     box.reveals[me] = (m["nonce"], m["plan"])
                     box.links[me] = m["link"]
@@ -479,6 +525,11 @@ class Lockstep:
             if d.kind != "tower":
                 bad.append((seat, "tower vote for a step that is not a drop"))
                 del box.votes[seat]
+        for seat in list(box.echoes):
+            if d.kind != "plan":
+                if seat != self.my_seat:
+                    bad.append((seat, "commitment echo for a step that is not a plan"))
+                del box.echoes[seat]
         for seat in list(box.commits):
             if d.kind != "plan" or seat not in d.seats:
                 if seat != self.my_seat:
@@ -536,6 +587,8 @@ class Lockstep:
         log.warning("seat %d is played by a bot from step %d on", seat, self.step)
         self.bots.add(seat)
         box.commits.pop(seat, None)
+        box.commit_msgs.pop(seat, None)
+        box.echoes.pop(seat, None)
         box.reveals.pop(seat, None)
         box.links.pop(seat, None)
         box.votes.pop(seat, None)
@@ -591,7 +644,15 @@ class Lockstep:
             return False
         if any(s not in box.commits for s in humans):
             return False
-        # every human committed: reveal mine
+        # every human committed: echo what I hold, and open nothing until every player
+        # echoed the very same (a decoy commitment sent to one peer only shows here)
+        if me in self.contributors() and me not in box.echoes:
+            held = [box.commit_msgs[s] for s in humans if s in box.commit_msgs]
+            msg = self._send({"type": "CommitsEchoed", "step": self.step, "seat": me,
+                              "commits": echo.compact(held, self.hash), "hash": self.hash})
+            box.echoes[me] = {c[0]: echo.rebuilt(msg, *c) for c in msg["commits"]}
+        if not self._echoes_agree(humans):
+            return False
         link = self._my_link(box)
         if link is not None and me not in box.links:
             box.links[me] = link

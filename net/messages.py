@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 1
+PROTOCOL = 2          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo
 MAX_STEP = 1_000_000
 
 
@@ -81,14 +81,17 @@ SEAT = _int(0, 4)
 HASH = _str(128)
 ID = _bytes(16)
 B32 = _bytes(32)
+SIG = _bytes(64)
+PAKE = _bytes(33)
 
 SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # handshake
-    "Welcomed": {"versions": _versions, "nonce": ID, "peer": ID},
-    "Hello": {"versions": _versions, "nonce": ID, "proof": B32, "peer": ID,
+    "Welcomed": {"versions": _versions, "peer": ID, "pake": PAKE},
+    "KeyOffered": {"pake": PAKE},
+    "Hello": {"versions": _versions, "peer": ID,
               "role": _str(12, ("player", "spectator", "rejoin")), "name": _str(40),
               "listen_port": _int(0, 65535), "seat": _opt(SEAT), "token": _opt(B32),
-              "table": _opt(ID)},
+              "table": _opt(ID), "seat_key": _opt(B32), "seat_proof": _opt(SIG)},
     "Accepted": {"peer": ID},
     "Refused": {"reason": _str(2000)},
     "Offended": {"reason": _str(500)},
@@ -98,16 +101,22 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "GameStarted": {"table": ID, "config": _map, "seats": _list(5), "peers": _list(5),
                     "bot": _str(40)},
     # game start: every player's beacon commitment and rejoin token hash
-    "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32},
+    "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
     # lockstep
-    "PlanCommitted": {"step": STEP, "seat": SEAT, "digest": B32, "hash": HASH},
+    "PlanCommitted": {"step": STEP, "seat": SEAT, "digest": B32, "hash": HASH, "sig": SIG},
     "PlanRevealed": {"step": STEP, "seat": SEAT, "nonce": B32, "plan": _map, "link": B32,
-                     "hash": HASH},
-    "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH},
-    "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH},
-    "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "hash": HASH},
+                     "hash": HASH, "sig": SIG},
+    "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH, "sig": SIG},
+    "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH, "sig": SIG},
+    "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "hash": HASH, "sig": SIG},
+    # echo before reveal: the sender holds these signed commitments for this step
+    "CommitsEchoed": {"step": STEP, "seat": SEAT, "commits": _list(5), "hash": HASH,
+                      "sig": SIG},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
-    "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH},
+    "Heartbeat": {},
+    "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
+    # two different signed messages from one seat for one step: every peer expels it
+    "CheatingProved": {"seat": SEAT, "first": _map, "second": _map},
     "Relayed": {"seat": SEAT, "message": _map},
     "SeatDropped": {"seat": SEAT, "reason": _str(500)},
     # catch-up (to a rejoining peer or a spectator) and spectating
@@ -116,7 +125,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
 }
 
 PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
-                                  "CommandSent", "TowerVoted", "SeatTakenOver", "ChainCommitted",
+                                  "CommitsEchoed", "TowerVoted",
+                                  "CommandSent", "SeatTakenOver", "ChainCommitted",
                                   "GameFinished"})
 
 

@@ -8,17 +8,18 @@ only receives checked messages from a connection that completed the handshake.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
-import os
+import math
 import platform
 from typing import Any
 
 from twisted.internet.protocol import ClientFactory, Protocol
 
 from net import messages
-from net.framing import FrameDecoder, FrameError, encode_frame
+from net.framing import FrameDecoder, FrameError, decode_body, encode_body, frame
+from net.pake import JoinKeyExchange, PakeError
+from net.seat_keys import prove_seat
+from net.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.peer")
 
@@ -98,11 +99,6 @@ def version_differences(mine: dict[str, str], theirs: dict[str, str],
     return "; ".join(problems) or None
 
 
-def code_proof(code: str, nonce: bytes, peer: bytes) -> bytes:
-    """Proof of knowing the join code without sending it: HMAC over the listener's nonce."""
-    return hmac.new(code.encode("utf-8"), b"shogun-join/" + nonce + peer, hashlib.sha256).digest()
-
-
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
@@ -111,7 +107,9 @@ class PeerConnection(Protocol):
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
         self.decoder = FrameDecoder()
-        self.nonce = os.urandom(16)
+        self.pake: JoinKeyExchange | None = None
+        self.channel: SecureChannel | None = None   # once the key exchange is done
+        self.binding: bytes | None = None           # this connection's channel binding
         self.ready = False
         self._settled = False          # a dial's handshake has ended (see _dial_settled)
         self.closed = False
@@ -125,6 +123,15 @@ class PeerConnection(Protocol):
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
         self.drop_claims = 0         # SeatDropped claims this player made
+        self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
+        self.redialed = False        # made after the game began here (net.liveness)
+        now = self._now()
+        self.last_received = now     # for heartbeats (net.liveness)
+        self.last_sent = now
+
+    def _now(self) -> float:
+        reactor = getattr(self.session, "reactor", None)
+        return reactor.seconds() if reactor is not None else 0.0
 
     # -------------------------------------------------------------- plumbing
     def describe(self) -> str:
@@ -136,19 +143,34 @@ class PeerConnection(Protocol):
             where = "?"
         return f"{self.remote_name} ({who}, {where})"
 
+    def remote_host(self) -> str:
+        try:
+            return str(self.transport.getPeer().host)
+        except Exception:
+            return "?"
+
     def send(self, msg: dict) -> None:
+        """Sealed once the key exchange is done; only the exchange itself (and a refusal
+        of a wrong code, which cannot be sealed with a key the dialer lacks) is plain."""
         if self.closed or self.transport is None:
             return
-        frame = encode_frame(msg)
-        self.bytes_sent += len(frame)
-        self.session.count_sent(len(frame))
-        self.transport.write(frame)
+        self.send_body(encode_body(msg))
+
+    def send_body(self, body: bytes) -> None:
+        """A message body as it is, sealed if the channel is up (tests that play a
+        hostile player send malformed bodies through here)."""
+        data = frame(self.channel.seal(body) if self.channel is not None else body)
+        self.last_sent = self._now()
+        self.bytes_sent += len(data)
+        self.session.count_sent(len(data))
+        self.transport.write(data)
 
     def drop(self, reason: str, offender: bool = True) -> None:
         """Close with a notice. An offender is reported to the other players too."""
         if self.closed:
             return
         log.warning("dropping %s: %s", self.describe(), reason)
+        self.dropped_on_purpose = True
         self.send({"type": "Offended", "reason": reason[:500]})
         self.closed = True
         self.transport.loseConnection()
@@ -171,20 +193,46 @@ class PeerConnection(Protocol):
         except Exception:
             pass
         if not self.dialer:
+            limiter = getattr(self.session, "guess_limit", None)
+            wait = limiter.wait_left(self.remote_host()) if limiter is not None else 0.0
+            if wait > 0:
+                # turned away before any key exchange: no work, no log line (the
+                # limiter sums these up)
+                self.send({"type": "Refused", "reason": "join refused: too many wrong join "
+                           f"codes from your address; try again in {math.ceil(wait)} s"})
+                self.closed = True
+                self.transport.loseConnection()
+                return
+            self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
             self.send({"type": "Welcomed", "versions": self.session.versions,
-                       "nonce": self.nonce, "peer": self.session.peer_id})
+                       "peer": self.session.peer_id, "pake": self.pake.outbound()})
 
     def dataReceived(self, data: bytes) -> None:
-        for item in self.decoder.feed(data):
+        self.last_received = self._now()
+        for body in self.decoder.feed_bodies(data):
             if self.closed:
                 return
-            if isinstance(item, FrameError):
+            if isinstance(body, FrameError):
                 if self.decoder.broken:
                     self.offences = MAX_OFFENCES
-                    self.session.offence_logged(self, str(item))
-                    self.drop(str(item))
+                    self.session.offence_logged(self, str(body))
+                    self.drop(str(body))
                     return
-                self.offence(str(item))
+                self.offence(str(body))
+                continue
+            if self.channel is not None:
+                try:
+                    body = self.channel.open(body)
+                except ChannelError as exc:
+                    if not self.ready:
+                        self._unopened_in_handshake(body, exc)
+                        return
+                    self.offence(str(exc))
+                    continue
+            try:
+                item = decode_body(body)
+            except FrameError as exc:
+                self.offence(str(exc))
                 continue
             try:
                 msg = messages.check(item)
@@ -220,13 +268,13 @@ class PeerConnection(Protocol):
             self.offended_reason = msg["reason"]
             return
         if self.ready:
-            if kind in ("Welcomed", "Hello", "Accepted", "Refused"):
+            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused"):
                 self.offence(f"{kind} after the handshake (replayed?)")
                 return
             self.session.received(self, msg)
             return
         if self.dialer:
-            if kind == "Welcomed":
+            if kind == "Welcomed" and self.pake is None:
                 self._welcomed(msg)
             elif kind == "Accepted" and self.hello is not None:
                 self.ready = True
@@ -241,10 +289,47 @@ class PeerConnection(Protocol):
             else:
                 self.offence(f"{kind} before the handshake completed")
         else:
-            if kind == "Hello" and self.hello is None:
+            if kind == "KeyOffered" and self.channel is None and self.pake is not None:
+                self._key_offered(msg)
+            elif kind == "Hello" and self.hello is None and self.channel is not None:
                 self._hello(msg)
             else:
                 self.offence(f"{kind} before the handshake completed")
+
+    def _unopened_in_handshake(self, body: bytes, exc: ChannelError) -> None:
+        """A frame that does not open before the handshake ended: on the listener's side
+        the dialer's first sealed frame, so the codes differ (or it is forged); on the
+        dialer's side a plain refusal of a wrong code, or a table that is not genuine."""
+        if not self.dialer:
+            limiter = getattr(self.session, "guess_limit", None)
+            if limiter is not None:
+                limiter.wrong_code(self.remote_host())     # it logs a summary, not each
+            self.channel = None                            # the refusal must be plain
+            self.send({"type": "Refused", "reason": "join refused: the join code is wrong"})
+            self.closed = True
+            self.transport.loseConnection()
+            return
+        try:
+            msg = messages.check(decode_body(body))
+        except (FrameError, messages.BadMessage):
+            msg = None
+        if msg is not None and msg["type"] == "Refused":
+            reason = msg["reason"]
+        else:
+            reason = f"cannot join: the table's reply could not be authenticated ({exc})"
+        self.closed = True
+        self._dial_settled()
+        self.session.refused(self, reason)
+        self.transport.loseConnection()
+
+    def _key_offered(self, msg: dict) -> None:
+        try:
+            keys = self.pake.finish(msg["pake"])
+        except PakeError as exc:
+            self._refuse(f"join refused: {exc}")
+            return
+        self.channel = SecureChannel(keys.send, keys.receive)
+        self.binding = keys.binding
 
     def _welcomed(self, msg: dict) -> None:
         self.remote_peer = msg["peer"]
@@ -255,12 +340,28 @@ class PeerConnection(Protocol):
             self.session.refused(self, f"cannot join: {differs}")
             self.transport.loseConnection()
             return
-        hello = {"type": "Hello", "versions": self.session.versions, "nonce": self.nonce,
-                 "proof": code_proof(self.session.code or "", msg["nonce"], self.session.peer_id),
+        self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
+        self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
+        try:
+            keys = self.pake.finish(msg["pake"])
+        except PakeError as exc:
+            self.closed = True
+            self._dial_settled()
+            self.session.refused(self, f"cannot join: {exc}")
+            self.transport.loseConnection()
+            return
+        self.channel = SecureChannel(keys.send, keys.receive)
+        self.binding = keys.binding
+        key = getattr(self.session, "seat_key", None)
+        hello = {"type": "Hello", "versions": self.session.versions,
                  "peer": self.session.peer_id, "role": "player", "name": self.session.name,
                  "listen_port": self.session.listen_port, "seat": None, "token": None,
-                 "table": None}
+                 "table": None, "seat_key": key.public if key is not None else None,
+                 "seat_proof": None}
         hello.update(self.hello_fields)
+        if key is not None and hello["table"] is not None and hello["seat"] is not None:
+            # a seat after the start: prove it holds the seat's key, on this connection
+            hello["seat_proof"] = prove_seat(key, hello["table"], hello["seat"], self.binding)
         self.hello = hello
         self.send(hello)
 
@@ -272,10 +373,6 @@ class PeerConnection(Protocol):
         differs = version_differences(self.session.versions, msg["versions"])
         if differs:
             self._refuse(f"join refused: {differs}")
-            return
-        expected = code_proof(self.session.code or "", self.nonce, msg["peer"])
-        if not hmac.compare_digest(expected, msg["proof"]):
-            self._refuse("join refused: the join code is wrong")
             return
         reason = self.session.admit(self, msg)
         if reason:

@@ -68,9 +68,8 @@ def run(args: Any) -> int:
         else:
             address = args.address
             if address is None:
-                address = _choose_table()
+                address = _choose_table(getattr(args, "table", None))
                 if address is None:
-                    print("error: no table found on the LAN; give HOST:PORT", file=sys.stderr)
                     return 2
             if command == "join":
                 session = TableSession.join(opts, address, code=args.code, reactor=reactor,
@@ -268,11 +267,12 @@ def _advertise(reactor: Any, session: Any) -> None:
     d.addCallbacks(done, lambda f: log.warning("no LAN announcement: %s", f.getErrorMessage()))
 
 
-def _choose_table() -> str | None:
+def _choose_table(wanted: str | None) -> str | None:
+    """The LAN tables, and the one the user names or picks (never silently the first)."""
     from net import discovery
-    tables = discovery.browse(timeout=3.0)
-    if not tables:
-        return None
-    for t in tables:
-        print(f"table {t.name} at {t.address} ({t.players} players)", flush=True)
-    return tables[0].address
+    from net.table_choice import choose_table
+    ask = (lambda question: input(question)) if sys.stdin.isatty() else None
+    choice = choose_table(discovery.browse(timeout=3.0), wanted, ask)
+    print(choice.message if choice.address else f"error: {choice.message}",
+          file=sys.stdout if choice.address else sys.stderr, flush=True)
+    return choice.address

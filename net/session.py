@@ -17,7 +17,12 @@ from typing import Any, Callable
 
 from net import messages
 from net.beacon import ChainVerifier, H, HashChain
+from net.admission import Credential, TableView, admit
+from net.guess_limit import GuessLimiter
 from net.lockstep import Lockstep, Offence
+from net.expulsion import SignedSeats
+from net.liveness import Liveness
+from net.seat_keys import SeatKey, seat_proved
 from net.peer import PeerConnection, PeerFactory, local_versions
 from net.savefile import (CommandLog, default_save_path, read_save, write_desync_report,
                           write_save)
@@ -61,7 +66,7 @@ def _noop(*args: Any) -> None:
     return None
 
 
-class TableSession:
+class TableSession(SignedSeats, Liveness):
     """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
 
     def __init__(self, opts: SessionOptions, role: str, reactor: Any = None,
@@ -80,6 +85,13 @@ class TableSession:
         self.code = opts.code
         self.peer_id = os.urandom(16)
         self.versions = local_versions(getattr(engine, "name", "shogun"))
+        self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
+        self.seat_key: SeatKey | None = SeatKey() if role != "watch" else None
+        self.expelled: set[int] = set()              # seats proved to cheat
+        self.chain_msgs: dict[int, dict] = {}        # seat -> its signed ChainCommitted
+        self._saved_table: bytes | None = None       # resume: my table before CaughtUp
+        self._beat: Any = None                       # the next heartbeat (net.liveness)
+        self._redialling: set[tuple[str, int]] = set()   # addresses of lost players
         self.listen_port = 0
         self.listener = None
         self.conns: list[PeerConnection] = []        # ready connections (players)
@@ -110,7 +122,6 @@ class TableSession:
         self._started_resume = False                 # resume: caught up once already
         self._old_log: list[dict] = []               # my log before a rejoin
         self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
-        self._chain_vouches: dict[tuple, set[int]] = {}     # relayed chain -> relayers
         self.saved_outbox: dict[int, list[dict]] = {}
         # callbacks
         self.on_lobby_changed: Callable[[dict], None] = _noop
@@ -134,9 +145,9 @@ class TableSession:
         if not 0 <= bots < players:
             raise ValueError("bots must leave at least one human seat")
         seats = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
-                  "name": f"bot {i}" if i >= players - bots else "", "peer": None}
+                  "name": f"bot {i}" if i >= players - bots else "", "peer": None, "key": None}
                  for i in range(players)]
-        seats[0].update(kind="human", name=s.name, peer=s.peer_id)
+        seats[0].update(kind="human", name=s.name, peer=s.peer_id, key=s.seat_key.public)
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
                    "started": False, "seats": seats, "tower_vote": False}
         s.my_seat = 0
@@ -193,6 +204,9 @@ class TableSession:
         s.my_seat = save["seat"]
         s.chain = HashChain(save["secret"])
         s.token = save["token"]
+        s._saved_table = save["start"]["table"]
+        if save.get("seat_key") is not None:
+            s.seat_key = SeatKey(save["seat_key"])
         s.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
         s.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
         s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
@@ -205,6 +219,7 @@ class TableSession:
         for seat, (host, port) in sorted(s.addresses.items()):
             if seat != s.my_seat:
                 s._dial(host, port, hello)
+        s._start_heartbeat()      # silent while it waits to catch up, it would be dropped
         return s
 
     def _listen(self, port: int) -> None:
@@ -262,9 +277,9 @@ class TableSession:
                 raise ValueError("not enough seats for the players already here")
             seats = []
             for i in range(players):
-                seats.append({"seat": i, "kind": "open", "name": "", "peer": None})
+                seats.append({"seat": i, "kind": "open", "name": "", "peer": None, "key": None})
             for i, h in enumerate(humans):
-                seats[i].update(kind="human", name=h["name"], peer=h["peer"])
+                seats[i].update(kind="human", name=h["name"], peer=h["peer"], key=h.get("key"))
                 self._seat_conn(h["peer"], i)
             for i in range(players - bots, players):
                 seats[i].update(kind="bot", name=f"bot {i}")
@@ -300,7 +315,8 @@ class TableSession:
         msg = {"type": "GameStarted", "table": os.urandom(16),
                "config": {k: self.lobby[k] for k in ("players", "side", "setup")},
                "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
-                          "peer": s["peer"]} for s in self.lobby["seats"]],
+                          "peer": s["peer"], "key": s.get("key")}
+                         for s in self.lobby["seats"]],
                "peers": peers, "bot": self.opts.bot}
         msg["config"] = self.engine.config_wire(self.engine.config(
             self.lobby["players"], self.lobby["side"], self.lobby["setup"]))
@@ -315,6 +331,8 @@ class TableSession:
 
     def close(self) -> None:
         self.closed = True
+        if self._beat is not None and self._beat.active():
+            self._beat.cancel()
         for call in self.offline.values():
             if call.active():
                 call.cancel()
@@ -342,6 +360,9 @@ class TableSession:
         self.pending_dials -= 1
         dest = connector.getDestination()
         message = f"could not connect to {dest.host}:{dest.port}: {reason.getErrorMessage()}"
+        if (dest.host, dest.port) in self._redialling:
+            log.info(message)               # redialled every second: not a warning each
+            return
         log.warning(message)
         self.on_error(message)
         if self.role in ("join", "watch", "resume") and not self.started and not self.conns \
@@ -361,55 +382,32 @@ class TableSession:
         self.on_refused(reason)
 
     def admit(self, conn: PeerConnection, hello: dict) -> str | None:
-        """Decide on a Hello that passed the version and code checks; a reason refuses."""
-        role = hello["role"]
-        if self.closed:
-            return "join refused: this peer has left the table"
-        if self.role == "watch":
-            return "join refused: this peer is a spectator"
-        if role == "spectator":
-            return None
-        if not self.started:
-            if role != "player":
-                return "join refused: no game is running here to rejoin"
-            if hello["table"] is not None and self.role == "join":
-                # a mesh connection that beat the host's GameStarted here: checked at start
-                conn.pending_mesh = True
-                return None
-            if self.role != "host":
-                return "join refused: join the host, not another guest"
-            if not any(s["kind"] == "open" for s in self.lobby["seats"]):
-                return "join refused: the table is full"
-            return None
-        table = self.start_info["table"]
-        if hello["table"] != table:
-            return "join refused: the game has started (no seat for a new player)"
-        seat = hello["seat"]
-        entry = self._seat_entry(seat)
-        if entry is None or entry["kind"] != "human":
-            return f"join refused: seat {seat} is not a player's seat"
-        if role == "player":
-            if entry["peer"] != hello["peer"]:
-                return f"join refused: seat {seat} belongs to another peer"
-            if self._conn_for_seat(seat) is not None:
-                return f"join refused: seat {seat} is already connected"
-            return None
-        # rejoin: prove ownership with the preimage of the committed token
-        known = self.token_hashes.get(seat)
-        if known is None:
-            # it dropped before its commitment (with the token's hash) reached me: the
-            # check of its first connection, its peer id; the commitment follows
-            if entry["peer"] != hello["peer"]:
-                return f"rejoin refused: seat {seat} belongs to another peer"
-        elif hello["token"] is None or H(hello["token"]) != known:
-            return f"rejoin refused: wrong rejoin token for seat {seat}"
-        if self.lockstep is not None and seat in self.lockstep.bots:
-            return f"rejoin refused: seat {seat} is now played by a bot"
-        old = self._conn_for_seat(seat)
-        if old is not None:
-            old.closed = True
-            old.transport.loseConnection()
-        return None
+        """Decide on a Hello that passed the version check (the channel proved the join
+        code): `net.admission.admit` decides; a reason refuses."""
+        info = self.start_info
+        seats = {e["seat"]: e for e in info["seats"]} if info is not None else {}
+        view = TableView(
+            my_role=self.role, closed=self.closed, started=self.started,
+            open_seat=any(s["kind"] == "open" for s in self.lobby.get("seats", [])),
+            table=info["table"] if info is not None else None, seats=seats,
+            token_hashes=dict(self.token_hashes),
+            bot_seats=frozenset(self.lockstep.bots if self.lockstep is not None else ()),
+            expelled=frozenset(self.expelled),
+            connected=frozenset(c.seat for c in self.conns
+                                if not c.closed and c.seat is not None))
+        cred = Credential(role=hello["role"], peer=hello["peer"], seat=hello["seat"],
+                          table=hello["table"], seat_key=hello["seat_key"],
+                          seat_proof=hello["seat_proof"], token=hello["token"],
+                          binding=conn.binding or b"")
+        verdict = admit(view, cred)
+        if verdict.pending_mesh:
+            conn.pending_mesh = True
+        if verdict.replaces is not None:
+            old = self._conn_for_seat(verdict.replaces)
+            if old is not None:
+                old.closed = True
+                old.transport.loseConnection()
+        return verdict.reason
 
     def connection_ready(self, conn: PeerConnection) -> None:
         if conn.dialer:
@@ -427,7 +425,8 @@ class TableSession:
             return
         if not self.started:                     # the host seats a newcomer
             seat = next(s for s in self.lobby["seats"] if s["kind"] == "open")
-            seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer)
+            seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer,
+                        key=conn.hello["seat_key"])
             conn.seat = seat["seat"]
             self._lobby_changed()
             return
@@ -436,6 +435,9 @@ class TableSession:
             self._rejoined(conn)
         elif self.chain is not None:
             self._send_chain(conn)
+            if self.lockstep is not None:
+                self._reconnected(conn)
+                self._back_online(conn.seat)
 
     def _dialed_ready(self, conn: PeerConnection) -> None:
         role = conn.hello["role"]
@@ -452,6 +454,8 @@ class TableSession:
         if role in ("player", "rejoin") and self.chain is not None:
             # a rejoin repeats it: the player may have dropped before it got there
             self._send_chain(conn)
+        if role == "player" and self.lockstep is not None:
+            self._reconnected(conn)
         if conn.seat in self.offline:
             self._back_online(conn.seat)
 
@@ -477,7 +481,7 @@ class TableSession:
             if self.role == "host":
                 for seat in self.lobby["seats"]:
                     if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
-                        seat.update(kind="open", name="", peer=None)
+                        seat.update(kind="open", name="", peer=None, key=None)
                 self._lobby_changed()
             elif conn is self.host_conn:
                 # the table is gone for me. Close the mesh connections of players that did
@@ -495,9 +499,9 @@ class TableSession:
                 and (self.lockstep is None or seat not in self.lockstep.bots):
             # its chain commitment too: a player that began without it cannot check the
             # links relayed below (it dropped in the start handshake)
-            self._broadcast({"type": "Relayed", "seat": seat, "message": {
-                "type": "ChainCommitted", "seat": seat, "chain_end": self.chain_ends[seat],
-                "token_hash": self.token_hashes[seat]}})
+            signed = self.chain_msgs.get(seat)
+            if signed is not None:
+                self._broadcast({"type": "Relayed", "seat": seat, "message": signed})
         if self.lockstep is not None and self.my_seat is not None:
             # pass on what the dropped seat sent me lately, in case it reached me and not
             # the others (see Lockstep.receive_relayed) — even if my game is over
@@ -505,6 +509,8 @@ class TableSession:
                 self._broadcast({"type": "Relayed", "seat": seat, "message": m})
         if self._over():
             return
+        if self._may_redial(conn):
+            self.reactor.callLater(0.2, self._redial, seat)
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
             self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
@@ -578,8 +584,8 @@ class TableSession:
             return
         for s in seats:
             if s["peer"] == peer:
-                seats[seat].update(kind="human", name=s["name"], peer=peer)
-                s.update(kind="open", name="", peer=None)
+                seats[seat].update(kind="human", name=s["name"], peer=peer, key=s.get("key"))
+                s.update(kind="open", name="", peer=None, key=None)
                 self._seat_conn(peer, seat)
                 break
         self._lobby_changed()
@@ -615,6 +621,9 @@ class TableSession:
             if not isinstance(s, dict) or not isinstance(s.get("seat"), int) \
                     or s.get("kind") not in ("human", "bot"):
                 raise ValueError("bad seat entry")
+            if s["kind"] == "human" and not (isinstance(s.get("key"), bytes)
+                                             and len(s["key"]) == 32):
+                raise ValueError(f"seat {s['seat']} has no seat key")
             seen.add(s["seat"])
         if seen != set(range(len(msg["seats"]))):
             raise ValueError("seats are not 0..n-1")
@@ -640,6 +649,10 @@ class TableSession:
                         or entry["peer"] != conn.remote_peer:
                     conn.drop("mesh connection for another table or seat")
                     continue
+                if not seat_proved(entry.get("key"), msg["table"], entry["seat"],
+                                   conn.binding, conn.hello["seat_proof"]):
+                    conn.drop(f"mesh connection without seat {entry['seat']}'s key")
+                    continue
             if conn.seat is None or conn is self.host_conn:
                 conn.seat = self._seat_of_peer(conn.remote_peer)
         self.chain = HashChain()
@@ -659,6 +672,7 @@ class TableSession:
                                                   "table": msg["table"]})
         for conn in self.conns:
             self._send_chain(conn)
+        self._start_heartbeat()
         self._drain()
         self._maybe_begin()
 
@@ -674,19 +688,28 @@ class TableSession:
                                                             self._timed_out, seat)
 
     def _send_chain(self, conn: PeerConnection) -> None:
-        conn.send({"type": "ChainCommitted", "seat": self.my_seat,
-                   "chain_end": self.chain.commitment, "token_hash": H(self.token)})
+        msg = self.chain_msgs.get(self.my_seat)
+        if msg is None:
+            msg = self.chain_msgs[self.my_seat] = self.sign(
+                {"type": "ChainCommitted", "seat": self.my_seat,
+                 "chain_end": self.chain.commitment, "token_hash": H(self.token)})
+        conn.send(msg)
 
     def _on_ChainCommitted(self, conn: PeerConnection, msg: dict) -> None:
         if not self.started or conn.seat is None or msg["seat"] != conn.seat:
             conn.offence(f"ChainCommitted for seat {msg['seat']} from {conn.seat}")
             return
         seat = msg["seat"]
+        if not self.signed_by_seat(seat, msg):
+            conn.offence(f"ChainCommitted is not signed by seat {seat}'s key")
+            return
         old = self.chain_ends.get(seat)
         if old is not None:
             if old != msg["chain_end"] or self.token_hashes[seat] != msg["token_hash"]:
                 conn.offence(f"seat {seat} committed to a second chain")
+                self._cheated(seat, self.chain_msgs.get(seat), msg)
             return
+        self.chain_msgs[seat] = msg
         self.chain_ends[seat] = msg["chain_end"]
         self.token_hashes[seat] = msg["token_hash"]
         if self._conn_for_seat(seat) is not None:
@@ -728,6 +751,9 @@ class TableSession:
                       chain_ends, bot=info["bot"], tokens=self.token_hashes)
         ls.following = following
         ls.broadcast = self._broadcast
+        ls.sign = self.sign
+        ls.verify = self.signed_by_seat
+        ls.on_cheated = self._cheated
         ls.on_events = lambda events, state: self.on_events(events, state)
         ls.on_decision = lambda d, state: self.on_decision(d, state)
         ls.on_step = self._step_applied
@@ -757,8 +783,13 @@ class TableSession:
         if conn.seat is None:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
+        if msg["seat"] == conn.seat and not self.signed_by_seat(conn.seat, msg):
+            conn.offence(f"{msg['type']} for step {msg['step']} is not signed by seat "
+                         f"{conn.seat}'s key")
+            return
         try:
-            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume")
+            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume") \
+                or conn.redialed
             self.lockstep.receive(conn.seat, msg, resent=resent)
         except Offence as exc:
             conn.offence(str(exc))
@@ -810,11 +841,14 @@ class TableSession:
             return
         if self.lockstep is None:
             self._maybe_begin(without_missing=True)   # it dropped in the start handshake
-        if self.lockstep is None or self._over():
+        if self.lockstep is None or self._over() or seat in self.lockstep.bots:
             return
         if seat not in self.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        if not self._majority_here(seat):
             self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
             return
         step = self.lockstep.step
@@ -840,20 +874,25 @@ class TableSession:
             conn.offence("Relayed from a connection that cannot relay")
             return
         # taken even while the seat still looks connected here: its drop may reach me
-        # after the relay does
-        witnesses = self._witnesses(seat)
+        # after the relay does. Signed by the seat, it proves itself, from any relayer.
         try:
             inner = messages.check(msg["message"])
-            self.lockstep.receive_relayed(seat, inner, conn.seat, witnesses)
         except messages.BadMessage as exc:
             conn.offence(f"relayed message is malformed: {exc}")
+            return
+        if inner.get("seat") != seat or not self.signed_by_seat(seat, inner):
+            conn.offence(f"relayed {inner['type']} for seat {seat} is not signed by seat "
+                         f"{seat}'s key (forged)")
+            return
+        try:
+            self.lockstep.receive_relayed(seat, inner)
         except Offence as exc:
             conn.offence(str(exc))
 
     def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict) -> None:
-        """A dropped seat's chain commitment, relayed. It cannot prove itself, so, like a
-        relayed command, it counts only once every other player still connected here
-        relayed the very same one."""
+        """A dropped seat's chain commitment, relayed: signed by the seat, it proves
+        itself, so it is taken from any relayer (the links relayed after it can then be
+        checked)."""
         if conn.seat is None or conn.role == "spectator" or conn is self.source \
                 or not self.started or seat == conn.seat:
             conn.offence("Relayed from a connection that cannot relay")
@@ -866,18 +905,16 @@ class TableSession:
         if inner["seat"] != seat or seat == self.my_seat or seat not in self._humans():
             conn.offence(f"relayed chain commitment for seat {inner['seat']} is not relayable")
             return
+        if not self.signed_by_seat(seat, inner):
+            conn.offence(f"relayed ChainCommitted for seat {seat} is not signed by seat "
+                         f"{seat}'s key (forged)")
+            return
         known = self.chain_ends.get(seat)
         if known is not None:
             if known != inner["chain_end"]:
-                log.warning("seat %s relayed another chain for seat %d than the one I hold",
-                            conn.seat, seat)
+                self._cheated(seat, self.chain_msgs.get(seat), inner)
             return
-        key = (seat, inner["chain_end"], inner["token_hash"])
-        vouchers = self._chain_vouches.setdefault(key, set())
-        vouchers.add(conn.seat)
-        witnesses = self._witnesses(seat)
-        if not witnesses <= vouchers:
-            return
+        self.chain_msgs[seat] = inner
         self.chain_ends[seat] = inner["chain_end"]
         self.token_hashes[seat] = inner["token_hash"]
         if self.lockstep is not None:
@@ -943,12 +980,6 @@ class TableSession:
         call = self.offline.pop(seat, None)
         if call is not None and call.active():
             call.cancel()
-
-    def _witnesses(self, seat: int) -> set[int]:
-        """The players still connected here, other than `seat`: all of them must relay a
-        message of `seat` that cannot prove itself before it counts."""
-        return {c.seat for c in self.conns if c.ready and not c.closed
-                and c.seat is not None and c.seat != seat}
 
     def _maybe_resumed(self) -> None:
         if not self.offline:
@@ -1153,6 +1184,7 @@ class TableSession:
         save = {"start": self._start_wire(), "seat": self.my_seat,
                 "peer": self.peer_id, "name": self.name, "code": self.code or "",
                 "secret": self.chain.secret, "token": self.token,
+                "seat_key": self.seat_key.seed if self.seat_key is not None else None,
                 "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
                 "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
                 if ls else [],

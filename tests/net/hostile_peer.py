@@ -33,7 +33,7 @@ def misbehave(session: TableSession) -> None:
     ]
     for conn in list(session.conns):
         for frame in frames:
-            conn.transport.write(frame)
+            conn.send_body(frame[4:])    # sealed on its own channel: it knows the code
     print("hostile frames sent", flush=True)
     session.reactor.callLater(3.0, session.reactor.stop)
 

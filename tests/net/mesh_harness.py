@@ -12,7 +12,11 @@ from collections import deque
 from net import messages
 from net.beacon import HashChain
 from net.framing import FrameDecoder, encode_frame
+from net import signatures
 from net.lockstep import Lockstep, Offence
+from net.seat_keys import SeatKey
+
+TABLE = b"t" * 16
 from tests.net.fake_game import FakeEngine
 
 
@@ -31,8 +35,11 @@ class Mesh:
         self.sent_bytes = {s: bytearray() for s in self.humans}
         self.peers = {}
         self.down: set[int] = set()
+        self.keys = {s: SeatKey(bytes([s + 7]) * 32) for s in self.humans}
         for s in self.humans:
             p = Lockstep(self.engine, self.config, kinds, s, self.chains[s], ends)
+            p.sign = (lambda seat: lambda msg: signatures.sign(self.keys[seat], TABLE, msg))(s)
+            p.verify = lambda seat, msg: signatures.signed_by(self.keys[seat].public, TABLE, msg)
             p.broadcast = (lambda seat: lambda msg: self._broadcast(seat, msg))(s)
             p.on_offence = (lambda seat: lambda off, reason: self.offences.append((seat, off, reason)))(s)
             p.on_desync = (lambda seat: lambda *a: self.desyncs.append((seat,) + a))(s)

@@ -109,6 +109,12 @@ def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back
         assert "now played by a bot" in alive[-1].refusal, alive[-1].refusal
         back_in = False
         alive.pop()
+    if 2 * len(alive) <= players:
+        # a minority of the table's players: it may take no seat over, so it waits for
+        # the others (who left) instead of playing a game of its own (net.liveness)
+        assert not any(s.lockstep is not None and s.lockstep.ended for s in alive)
+        assert all(not s.lockstep.bots for s in alive if s.lockstep is not None)
+        return
     assert finished(alive), [(s.my_seat, s.lockstep and s.lockstep.step) for s in alive]
     assert len(hashes(alive)) == 1
     if not back_in:

@@ -30,11 +30,44 @@ def table_with_hostile(tmp_path, timeout=60.0):
     return net, engine, honest, hostile
 
 
+def bodies(data):
+    """The frame bodies in `data`; None for a length no frame may have."""
+    out = []
+    while len(data) >= 4:
+        (n,) = struct.unpack(">I", data[:4])
+        if n > MAX_FRAME:
+            return None
+        out.append(data[4:4 + n])
+        data = data[4 + n:]
+    return out
+
+
 def send_raw(net, hostile, data, to=None):
+    """What a hostile *player* can send: any bytes, sealed on its own channel (it knows
+    the code), its own messages signed with its own seat key."""
     for conn in hostile.conns:
         if to is None or conn.seat == to:
-            conn.transport.write(data)
+            parts = bodies(data)
+            if parts is None:
+                conn.transport.write(data)
+                continue
+            for body in parts:
+                conn.send_body(signed_body(hostile, body))
     net.pump()
+
+
+def signed_body(hostile, body):
+    """The body with the hostile seat's signature added, if it is a message a seat signs
+    (so that each case tests what it names, not a missing signature)."""
+    from net.framing import FrameError, decode_body, encode_body
+    from net.signatures import SIGNED, sign
+    try:
+        msg = decode_body(body)
+    except FrameError:
+        return body
+    if msg.get("type") in SIGNED and "sig" not in msg and hostile.start_info is not None:
+        return encode_body(sign(hostile.seat_key, hostile.start_info["table"], msg))
+    return body
 
 
 def reasons(session):
@@ -76,9 +109,6 @@ CASES = {
     "far future step": (lambda h: encode_frame(link_msg(h, step=99999)), "too far ahead"),
     "handshake replayed": (lambda h: encode_frame({
         "type": "Accepted", "peer": b"p" * 16}), "after the handshake"),
-    "chain after start": (lambda h: encode_frame({
-        "type": "ChainCommitted", "seat": HOSTILE, "chain_end": b"c" * 32,
-        "token_hash": b"t" * 32}), "second chain"),
     "host-only message": (lambda h: encode_frame({"type": "LobbyChanged", "lobby": {}}),
                           "not the host"),
     "take-over of itself": (lambda h: encode_frame({"type": "SeatTakenOver", "step": 1,
@@ -106,6 +136,20 @@ def test_each_hostile_input_is_rejected_with_a_reason(tmp_path, case, caplog):
         assert fragment in caplog.text                  # logged
     assert [s.lockstep.hash for s in honest] == before  # nothing changed
     assert 1 not in victim.lockstep.bots
+
+
+def test_a_second_signed_chain_commitment_is_a_proof_and_expels(tmp_path, caplog):
+    """Two chain commitments could steer the beacon; signed, they prove the cheat."""
+    net, engine, honest, hostile = table_with_hostile(tmp_path)
+    send_raw(net, hostile, encode_frame({"type": "ChainCommitted", "seat": HOSTILE,
+                                         "chain_end": b"c" * 32, "token_hash": b"t" * 32}),
+             to=0)
+    net.pump()
+    assert "second chain" in reasons(honest[0])[0]
+    assert "CHEATING PROVED: seat 3 signed two different ChainCommitted" in caplog.text
+    for s in honest:                      # the proof reached all: all expelled it
+        assert HOSTILE in s.expelled and HOSTILE in s.lockstep.bots
+        assert s._conn_for_seat(HOSTILE) is None
 
 
 def test_oversized_frame_drops_at_once(tmp_path):
@@ -142,6 +186,18 @@ def test_a_bad_reveal_is_rejected(tmp_path):
         assert s.lockstep.step == 1
 
 
+def echo_of_all_commitments(net, hostile, honest, step):
+    """What the hostile seat must echo before anyone opens a commitment: every seat's
+    signed commitment, its own as it sent it (Ed25519 signatures are deterministic)."""
+    from net.signatures import sign
+    box = honest[0].lockstep.inbox[step]
+    commits = [[s, box.commit_msgs[s]["digest"], box.commit_msgs[s]["sig"]]
+               for s in sorted(box.commit_msgs)]
+    send_raw(net, hostile, encode_frame({"type": "CommitsEchoed", "step": step,
+                                         "seat": HOSTILE, "commits": commits,
+                                         "hash": hostile.lockstep.hash}))
+
+
 def test_a_wrong_beacon_link_is_rejected(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     ls = hostile.lockstep
@@ -156,6 +212,7 @@ def test_a_wrong_beacon_link_is_rejected(tmp_path):
     for s in honest:
         assert any("wrong beacon link" in r for r in reasons(s))
         assert s.lockstep.step == 1
+    echo_of_all_commitments(net, hostile, honest, ls.step)
     # the right reveal is still accepted, and play goes on
     send_raw(net, hostile, encode_frame({"type": "PlanRevealed", "step": ls.step,
                                          "seat": HOSTILE, "nonce": nonce, "plan": plan,

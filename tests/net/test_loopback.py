@@ -7,7 +7,8 @@ import time
 import msgpack
 import pytest
 
-from net.peer import code_proof, local_versions
+from net.peer import local_versions
+from tests.net.raw_dialer import RawDialer, hello as make_hello
 from tests.net import processes as P
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
@@ -66,7 +67,8 @@ def _frame(msg):
     return struct.pack(">I", len(body)) + body
 
 
-def _read_frame(sock):
+def _read_body(sock):
+    """One whole frame (length and body) as it came."""
     head = b""
     while len(head) < 4:
         head += sock.recv(4 - len(head))
@@ -74,7 +76,11 @@ def _read_frame(sock):
     body = b""
     while len(body) < n:
         body += sock.recv(n - len(body))
-    return msgpack.unpackb(body, raw=False)
+    return head + body
+
+
+def _read_frame(sock):
+    return msgpack.unpackb(_read_body(sock)[4:], raw=False)
 
 
 def test_a_hostile_peer_cannot_disturb_the_game(tmp_path):
@@ -90,18 +96,17 @@ def test_a_hostile_peer_cannot_disturb_the_game(tmp_path):
         # 2. a spectator (right code) that then tries to act
         evil = socket.create_connection(("127.0.0.1", port), timeout=5)
         welcome = _read_frame(evil)
-        peer = b"e" * 16
-        evil.sendall(_frame({"type": "Hello", "versions": local_versions(), "nonce": b"n" * 16,
-                             "proof": code_proof(P.CODE, welcome["nonce"], peer), "peer": peer,
-                             "role": "spectator", "name": "evil", "listen_port": 0,
-                             "seat": None, "token": None, "table": None}))
-        assert _read_frame(evil)["type"] == "Accepted"
+        raw = RawDialer(P.CODE)
+        evil.sendall(raw.answer(welcome))
+        evil.sendall(raw.seal(make_hello(local_versions(), b"e" * 16, role="spectator",
+                                         name="evil", listen_port=0)))
+        assert raw.read(_read_body(evil))[0]["type"] == "Accepted"
         guests = [P.join(tmp_path, port, f"guest{i}") for i in range(2)]
         peers += guests
         host.wait_for(r"game started", 60)
         for step in range(3):
-            evil.sendall(_frame({"type": "LinkRevealed", "step": step, "seat": 0,
-                                 "link": b"x" * 32, "hash": "0" * 64}))
+            evil.sendall(raw.seal({"type": "LinkRevealed", "step": step, "seat": 0,
+                                   "link": b"x" * 32, "hash": "0" * 64, "sig": b"s" * 64}))
         P.wait_all([host] + guests, 240)
         evil.close()
         assert [p.proc.returncode for p in [host] + guests] == [0, 0, 0]
@@ -202,3 +207,27 @@ def test_a_network_game_replays_and_verifies(tmp_path):
                        capture_output=True, text=True, timeout=120, cwd=P.ROOT)
     assert r.returncode == 0, r.stderr
     assert host.final_hash() in r.stdout and "game over" in r.stdout
+
+
+def test_a_reset_live_peer_redials_and_the_game_ends_with_one_hash(tmp_path):
+    """Every connection of one live player is reset (RST) mid-game. Before: nobody
+    redialled; after the timeout the three took its seat and it took theirs — two games,
+    two final hashes, all exit 0. Now it redials (or is redialled), nobody takes a seat
+    over, and all four finish one game."""
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 4, timeout=20.0)
+        guests = [P.join(tmp_path, port, f"guest{i}", timeout=20.0) for i in range(2)]
+        reset = P.Peer("reset", ["join", f"127.0.0.1:{port}", "--code", P.CODE, "--headless",
+                                 "--rejoin-timeout", "20", "--save",
+                                 str(tmp_path / "reset.save")],
+                       tmp_path, script=P.ROOT / "tests" / "net" / "reset_peer.py")
+        peers += [host, *guests, reset]
+        P.wait_all(peers, 240)
+        assert "reset 3 connections at step 6" in reset.text()
+        assert [p.proc.returncode for p in peers] == [0, 0, 0, 0]
+        assert len({p.final_hash() for p in peers}) == 1
+        errors = "".join(p.errors() for p in peers)
+        assert "a bot plays it" not in errors and "dropped" in errors
+    finally:
+        P.kill_all(peers)

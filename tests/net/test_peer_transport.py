@@ -5,9 +5,10 @@ import struct
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 
 from net.framing import FrameDecoder, encode_frame
-from net.peer import MAX_OFFENCES, PeerConnection, code_proof
+from net.peer import MAX_OFFENCES, PeerConnection
 from net.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
+from tests.net.raw_dialer import RawDialer, hello as make_hello
 
 
 def listener():
@@ -41,27 +42,24 @@ def test_join_dials_the_address_given():
 def test_welcome_then_a_good_hello_is_accepted():
     reactor, host, conn, transport = listener()
     welcome = sent(transport)[0]
-    assert welcome["type"] == "Welcomed" and len(welcome["nonce"]) == 16
-    peer = b"p" * 16
-    hello = {"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
-             "proof": code_proof("ABCDE", welcome["nonce"], peer), "peer": peer,
-             "role": "player", "name": "Bo", "listen_port": 5000, "seat": None,
-             "token": None, "table": None}
+    assert welcome["type"] == "Welcomed" and len(welcome["pake"]) == 33
+    dialer = RawDialer("ABCDE")
     transport.clear()
-    conn.dataReceived(encode_frame(hello))
-    assert [m["type"] for m in sent(transport)] == ["Accepted", "LobbyChanged"]
+    conn.dataReceived(dialer.answer(welcome))
+    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32)))
+    assert [m["type"] for m in dialer.read(transport.value())] == ["Accepted", "LobbyChanged"]
     assert host.lobby["seats"][1]["name"] == "Bo"
+    # nothing after the key exchange travels in clear
+    assert b"LobbyChanged" not in transport.value() and b"Bo" not in transport.value()
 
 
-def test_a_wrong_proof_is_refused_and_disconnected():
+def test_a_wrong_code_is_refused_and_disconnected():
     reactor, host, conn, transport = listener()
     welcome = sent(transport)[0]
     transport.clear()
-    hello = {"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
-             "proof": code_proof("WRONG", welcome["nonce"], b"p" * 16), "peer": b"p" * 16,
-             "role": "player", "name": "Bo", "listen_port": 5000, "seat": None,
-             "token": None, "table": None}
-    conn.dataReceived(encode_frame(hello))
+    dialer = RawDialer("WRONG")
+    conn.dataReceived(dialer.answer(welcome))
+    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16)))
     assert sent(transport) == [{"type": "Refused",
                                 "reason": "join refused: the join code is wrong"}]
     assert transport.disconnecting
@@ -81,12 +79,10 @@ def test_a_frame_split_byte_by_byte_still_arrives():
     reactor, host, conn, transport = listener()
     welcome = sent(transport)[0]
     transport.clear()
-    peer = b"q" * 16
-    data = encode_frame({"type": "Hello", "versions": host.versions, "nonce": b"n" * 16,
-                         "proof": code_proof("ABCDE", welcome["nonce"], peer), "peer": peer,
-                         "role": "spectator", "name": "Cy", "listen_port": 0, "seat": None,
-                         "token": None, "table": None})
+    dialer = RawDialer("ABCDE")
+    data = dialer.answer(welcome) + dialer.seal(make_hello(host.versions, b"q" * 16,
+                                                           role="spectator", name="Cy"))
     for i in range(len(data)):
         conn.dataReceived(data[i:i + 1])
-    assert sent(transport)[0]["type"] == "Accepted"
+    assert dialer.read(transport.value())[0]["type"] == "Accepted"
     assert conn in host.spectators

@@ -30,36 +30,46 @@ def test_a_real_game_in_lockstep_with_a_spectator(engine, tmp_path):
     assert engine.pending(sessions[0].state).kind == "over"
 
 
-def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path):
-    """Record every byte seat 0 sends until its first PlanRevealed: the plan is not there."""
+def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path, monkeypatch):
+    """Record every message seat 0 sends until its first PlanRevealed, before sealing
+    (the wire itself is encrypted): the plan is not there."""
+    from net.peer import PeerConnection
     net = FakeNet()
     net_, engine, sessions = open_table(players=3, engine=engine, net=net, tmp_path=tmp_path,
                                         start=False)
     host = sessions[0]
+    bodies = []
+    original = PeerConnection.send_body
+
+    def recording(conn, body):
+        if conn.session is host:
+            bodies.append((conn, body))
+        original(conn, body)
+    monkeypatch.setattr(PeerConnection, "send_body", recording)
     host.start_game()
-    net.pump_until(lambda: any(b"PlanRevealed" in data for s, _, data in net.written
-                               if s is host))
-    writes = [(conn, data) for s, conn, data in net.written if s is host]
-    cut = next(i for i, (_, data) in enumerate(writes) if b"PlanRevealed" in data)
-    before = writes[:cut]
-    reveal = msgpack.unpackb(writes[cut][1][4:], raw=False)
+    net.pump_until(lambda: any(b"PlanRevealed" in body for _, body in bodies))
+    cut = next(i for i, (_, body) in enumerate(bodies) if b"PlanRevealed" in body)
+    before = bodies[:cut]
+    reveal = msgpack.unpackb(bodies[cut][1], raw=False)
     plan, nonce = reveal["plan"], reveal["nonce"]
     # 1. every message sent before is one of these kinds (none carries a plan)
     kinds = set()
-    per_conn: dict = {}
-    for conn, data in before:
-        for msg in per_conn.setdefault(conn, FrameDecoder()).feed(data):
-            kinds.add(msg["type"])
-            if msg["type"] == "PlanCommitted":
-                assert set(msg) == {"type", "step", "seat", "digest", "hash"}
-                assert msg["digest"] == commitment.commit(nonce, plan)
+    for conn, body in before:
+        msg = msgpack.unpackb(body, raw=False)
+        kinds.add(msg["type"])
+        if msg["type"] == "PlanCommitted":
+            assert set(msg) == {"type", "step", "seat", "digest", "hash", "sig"}
+            assert msg["digest"] == commitment.commit(nonce, plan)
     assert "PlanCommitted" in kinds
     assert kinds <= {"Welcomed", "Accepted", "Hello", "LobbyChanged", "GameStarted",
                      "ChainCommitted", "LinkRevealed", "PlanCommitted", "CommandSent",
-                     "TowerVoted"}
+                     "CommitsEchoed", "TowerVoted"}
+    # the wire carries none of it in clear
+    wire = b"".join(data for s, _, data in net.written if s is host)
+    assert b"PlanCommitted" not in wire and b"GameStarted" not in wire
     # 2. no byte pattern of the plan is there: not its nonce, not any province it names,
     #    not its encoding
-    raw = b"".join(data for _, data in before)
+    raw = b"".join(body for _, body in before)
     assert nonce not in raw
     assert commitment.canonical(plan) not in raw
     for name in {p for p in plan["actions"].values() if p} | (

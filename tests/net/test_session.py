@@ -4,6 +4,7 @@
 import msgpack
 import pytest
 
+from net import messages
 from net import peer as peer_mod
 from net.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
@@ -161,11 +162,11 @@ def test_a_spectator_can_change_nothing():
     net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
     conn = spy.source
     for msg in ({"type": "LinkRevealed", "step": host.lockstep.step, "seat": 0,
-                 "link": b"x" * 32, "hash": host.lockstep.hash},
+                 "link": b"x" * 32, "hash": host.lockstep.hash, "sig": b"s" * 64},
                 {"type": "SeatTakenOver", "step": host.lockstep.step, "seat": 1},
                 {"type": "CommandSent", "step": host.lockstep.step, "seat": 0,
                  "command": {"type": "ChooseMove", "seat": 0, "target": None, "count": 1},
-                 "hash": host.lockstep.hash}):
+                 "hash": host.lockstep.hash, "sig": b"s" * 64}):
         conn.send(msg)
     net.pump()
     reasons = [r for _, r in host.offence_log]
@@ -277,7 +278,7 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     assert rep["my_hash"] != rep["their_hash"]
     import json
     data = json.loads(open(rep["path"]).read())
-    assert data["log"] and data["versions"]["protocol"] == "1"
+    assert data["log"] and data["versions"]["protocol"] == str(messages.PROTOCOL)
     # dropped by the honest peers: it rejoins by itself and catches up from their log
     assert host._conn_for_seat(1) is not None
     net.advance(3)
@@ -338,14 +339,23 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=10.0,
                                        start=False)
     host, x = sessions[0], sessions[3]
+    cut: list[int] = []
+    broadcast = x._broadcast
+
+    def lossy_broadcast(msg):
+        """From X's first link at a chance step on, its frames to seats 1 and 2 are lost."""
+        if not cut and msg["type"] == "LinkRevealed" and msg["step"] > 0 \
+                and x.lockstep.decision().kind == "chance":
+            cut.append(msg["step"])
+            for conn in x.conns:
+                if conn.seat in (1, 2):
+                    conn.transport.stream = []
+                    conn.transport.write = lambda data: None
+        broadcast(msg)
+    x._broadcast = lossy_broadcast
     host.start_game()
-    net.pump_until(lambda: x.lockstep is not None and x.lockstep.step > 0
-                   and x.lockstep.decision().kind == "chance")
-    step = x.lockstep.step                     # a chance step, X's link not yet sent
-    for conn in x.conns:                       # X's frames to seats 1 and 2 are lost
-        if conn.seat in (1, 2):
-            conn.transport.stream = []
-            conn.transport.write = lambda data: None
+    net.pump_until(lambda: bool(cut))
+    step = cut[0]
     net.pump()
     lagging = [s for s in sessions[1:3] if s.lockstep.step == step]
     assert host.lockstep.step == step + 1 and lagging, "the loss did not split the table"

@@ -1,0 +1,50 @@
+"""Signed lockstep messages, and proofs that a seat said two different things.
+
+Why: without signatures a player can tell one peer one thing and another peer another
+(equivocation), and a relayer can invent what a dropped seat "said". A seat signs every
+message it originates; receivers check it against the key pinned in `GameStarted`.
+Then a relayed message proves itself like any other, and two different signed messages
+of one kind from one seat for one step, made from one state (the same carried hash),
+are a proof of cheating that every peer can check for itself: an honest peer never
+sends them (its choices are saved before they are sent and repeated exactly).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from net.commitment import canonical
+from net.seat_keys import SeatKey, verify
+
+SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanRevealed", "LinkRevealed",
+                    "CommandSent", "GameFinished", "CommitsEchoed", "TowerVoted"})
+
+
+def _signed_bytes(table: bytes, msg: dict[str, Any]) -> bytes:
+    return b"shogun-msg/" + table + canonical({k: v for k, v in msg.items() if k != "sig"})
+
+
+def sign(key: SeatKey, table: bytes, msg: dict[str, Any]) -> dict[str, Any]:
+    """Sign `msg` in place (once; a resend reuses the signature) and return it."""
+    if "sig" not in msg:
+        msg["sig"] = key.sign(_signed_bytes(table, msg))
+    return msg
+
+
+def signed_by(public: bytes | None, table: bytes, msg: dict[str, Any]) -> bool:
+    return verify(public, _signed_bytes(table, msg), msg.get("sig"))
+
+
+def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """If `a` and `b` are two different messages one seat may send only once (same kind,
+    seat and step, made from the same state), the sentence saying so; else None.
+    Signatures are checked by the caller."""
+    if a.get("type") != b.get("type") or a.get("type") not in SIGNED \
+            or a.get("seat") != b.get("seat") or a.get("step") != b.get("step") \
+            or a.get("hash") != b.get("hash"):
+        return None
+    strip = lambda m: canonical({k: v for k, v in m.items() if k != "sig"})  # noqa: E731
+    if strip(a) == strip(b):
+        return None
+    where = f" for step {a['step']}" if "step" in a else ""
+    return f"seat {a['seat']} signed two different {a['type']} messages{where}"

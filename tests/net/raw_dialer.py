@@ -1,0 +1,44 @@
+"""A dialer's half of the handshake by hand, for tests that write bytes themselves
+(a peer under test, a hostile spectator on a raw socket)."""
+
+from __future__ import annotations
+
+from net.framing import FrameDecoder, decode_body, encode_body, encode_frame, frame
+from net.pake import JoinKeyExchange
+from net.secure_channel import SecureChannel
+
+
+class RawDialer:
+    def __init__(self, code: str) -> None:
+        self.pake = JoinKeyExchange(code, dialer=True)
+        self.channel: SecureChannel | None = None
+        self.decoder = FrameDecoder()
+
+    def answer(self, welcome: dict) -> bytes:
+        """The plain KeyOffered for this Welcomed; the channel is up after it."""
+        keys = self.pake.finish(welcome["pake"])
+        self.channel = SecureChannel(keys.send, keys.receive)
+        self.binding = keys.binding
+        return encode_frame({"type": "KeyOffered", "pake": self.pake.outbound()})
+
+    def seal(self, msg: dict) -> bytes:
+        return frame(self.channel.seal(encode_body(msg)))
+
+    def read(self, data: bytes) -> list[dict]:
+        """Messages in `data`: sealed ones opened, plain ones (a refusal) as they are."""
+        out = []
+        for body in self.decoder.feed_bodies(data):
+            try:
+                out.append(decode_body(self.channel.open(body)))
+            except Exception:
+                out.append(decode_body(body))
+        return out
+
+
+def hello(versions: dict, peer: bytes, role: str = "player", name: str = "Bo",
+          **over) -> dict:
+    msg = {"type": "Hello", "versions": versions, "peer": peer, "role": role, "name": name,
+           "listen_port": 5000, "seat": None, "token": None, "table": None,
+           "seat_key": None, "seat_proof": None}
+    msg.update(over)
+    return msg

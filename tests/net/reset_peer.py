@@ -1,0 +1,35 @@
+"""A live player whose connections are all reset once (TCP RST) in the middle of the game
+(for the loopback test): the process lives on and must redial, not split off.
+
+Run as: python tests/net/reset_peer.py join HOST:PORT --code C --headless ...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from main import build_parser  # noqa: E402
+from net import runner  # noqa: E402
+from net.session import TableSession  # noqa: E402
+
+RESET_AT = 6
+original = TableSession._step_applied
+
+
+def _step_applied(self: TableSession, entry: dict) -> None:
+    original(self, entry)
+    if entry["step"] == RESET_AT and not getattr(self, "_was_reset", False):
+        self._was_reset = True
+        conns = [c for c in self.conns if c.seat is not None]
+        for conn in conns:
+            conn.transport.abortConnection()
+        print(f"reset {len(conns)} connections at step {RESET_AT}", flush=True)
+
+
+TableSession._step_applied = _step_applied
+
+if __name__ == "__main__":
+    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:])))
