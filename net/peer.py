@@ -28,11 +28,18 @@ _VERSIONS: dict[str, str] | None = None
 
 
 def _project_version() -> str:
+    """The project's version: from pyproject.toml in a clone, from the installed package's
+    metadata in an installed copy (so a clone and a `pip install` peer can play)."""
     try:
         import tomllib
         from pathlib import Path
         path = Path(__file__).resolve().parent.parent / "pyproject.toml"
         return str(tomllib.loads(path.read_text())["project"]["version"])
+    except (OSError, KeyError, ValueError):
+        pass
+    try:
+        from importlib.metadata import version
+        return version("shogun")
     except Exception:
         return "unknown"
 
