@@ -15,16 +15,15 @@ from tests.support import fma_pymunk
 pytestmark = [pytest.mark.slow, pytest.mark.network]
 
 
-def test_four_peers_with_differently_rounding_physics_play_one_game(tmp_path):
-    fma_path = fma_pymunk.pythonpath()          # builds once; skips where it cannot
-    envs = {"host": {}, "guest0": dict(fma_pymunk.DIFFERENT_LIBM_ENV),
-            "guest1": fma_pymunk.env_with(fma_path, {}), "guest2": {}}
+def _one_game(workdir, envs: dict[str, dict]) -> str:
+    """Play a 4-peer game; return the peers' logs. Asserts one game, one hash, no desync."""
+    workdir.mkdir()
     peers = []
     try:
-        host, port = P.host(tmp_path, 4, timeout=300.0, env=envs["host"])
+        host, port = P.host(workdir, 4, timeout=300.0, env=envs["host"])
         peers.append(host)
         for name in ("guest0", "guest1", "guest2"):
-            peers.append(P.join(tmp_path, port, name, timeout=300.0, env=envs[name]))
+            peers.append(P.join(workdir, port, name, timeout=300.0, env=envs[name]))
         P.wait_all(peers, 600)
     finally:
         P.kill_all(peers)
@@ -33,6 +32,21 @@ def test_four_peers_with_differently_rounding_physics_play_one_game(tmp_path):
     assert None not in finals.values() and len(set(finals.values())) == 1, finals
     logs = "\n".join(p.errors() for p in peers)
     assert "DESYNC" not in logs
-    differ = re.findall(r"tower outcomes differ at step (\d+)", logs)
-    assert differ, "the odd peers' drops never differed: nothing was tested"
-    print(f"{len(set(differ))} drops decided by vote")
+    return logs
+
+
+def test_four_peers_with_differently_rounding_physics_play_one_game(tmp_path):
+    """Each game's chance comes from the players' random beacon chains, so whether one of
+    its drops rounds differently is chance too (game drops are small: the FMA build
+    changes about 1 in 50 of them). Games are played until one did, at most five; every
+    one of them must end as one game."""
+    fma_path = fma_pymunk.pythonpath()          # builds once; skips where it cannot
+    envs = {"host": {}, "guest0": dict(fma_pymunk.DIFFERENT_LIBM_ENV),
+            "guest1": fma_pymunk.env_with(fma_path, {}), "guest2": {}}
+    for game in range(5):
+        logs = _one_game(tmp_path / f"game{game}", envs)
+        differ = re.findall(r"tower outcomes differ at step (\d+)", logs)
+        if differ:
+            print(f"game {game + 1}: {len(set(differ))} drops decided by vote")
+            return
+    pytest.fail("in five games the odd peers' drops never differed: nothing was tested")
