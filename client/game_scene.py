@@ -504,17 +504,13 @@ class GameScene(Node):
         year = (self.display or {}).get("year", "")
         lines = [f"Winter scoring — year {year}"]
         for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
-            majors = []
-            for region, kinds in sorted((e.get("regions") or {}).items()):
-                for kind, pts in kinds.items():
-                    majors.append(f"{region} {kind} {pts}")
+            # the majorities are marked on the map (client/winter_show.py); here the sums
             lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
-                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}"
-                         + (f"; majorities: {', '.join(majors)}" if majors else ""))
+                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}, "
+                         f"{e.get('majority_points', 0)} for majorities")
         self.scoring = []
-        bv = self.board_view
-        bw = self.banner.width
-        self.banner.set_rect(bv.left + 10, bv.bottom + 10, bw, 150)    # clear of the map's middle
+        i = self.info                   # below the map (the marks are on it), over the info panel
+        self.banner.set_rect(i.left, i.bottom, i.width, i.height)
         self.banner.show(lines, 4.0 / max(1.0, self.speed if not self.fast else 1.0),
                          colour=(35, 55, 45))
         self.wait = max(self.wait, 3.0)

@@ -334,12 +334,15 @@ class TowerView(Node):
         self._words.begin()
         if self.big:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20, 230))
-            self._words.put("c", self.caption, self.left + 14, self.top - 12, size=13, bold=True,
+            k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
+            self._words.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
+                            bold=True,
                             color=(255, 240, 200), anchor_y="top", width=int(self.width - 28),
                             multiline=True)
             count = self.count_text()
             if count:
-                self._words.put("n", count, self.left + self.width / 2, self.bottom + 8, size=12,
+                self._words.put("n", count, self.left + self.width / 2, self.bottom + 8,
+                                size=int(24 * k) / 2,
                                 bold=True, color=(255, 240, 200), anchor_x="center")
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))

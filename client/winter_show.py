@@ -26,8 +26,10 @@ def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
         for region, kinds in (e.get("regions") or {}).items():
-            text = ", ".join(f"{kind} {pts}" for kind, pts in sorted(kinds.items()))
-            marks.setdefault(region, []).append((e["seat"], text))
+            won = sorted((kind, pts) for kind, pts in kinds.items() if pts)
+            if won:
+                text = ", ".join(f"{kind} {pts}" for kind, pts in won)
+                marks.setdefault(region, []).append((e["seat"], text))
     return marks
 
 
