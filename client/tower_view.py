@@ -20,7 +20,7 @@ import math
 import arcade
 
 from client.cube_textures import cube_texture
-from client.node import CachedLayer, Node, Signal, TextCache
+from client.node import CachedLayer, Node, Signal, TextCache, damage
 
 TRAY_COLS = 5
 REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the hold)
@@ -47,6 +47,7 @@ class TowerView(Node):
         self._shook = 0
         self._order: list[int] = []
         self._slides: dict[int, int] = {}
+        self._from: dict[int, tuple] = {}
         self.speed = 1.0
         self._rec = None
         self._t = 0.0
@@ -75,6 +76,18 @@ class TowerView(Node):
         ox = self.left + 8 + ((self.width - 16) - w_units * s) / 2
         oy = self.bottom + below
         return s, ox, oy
+
+    def damage_rect(self) -> tuple[int, int, int, int]:
+        """What a frame of the animation repaints (the window's partial redraw): the tower,
+        the tray and the count below, with room for a shake's jolt; not the caption, which
+        stays the same during a drop (`play` asks for a full repaint when it changes)."""
+        s, ox, _ = self._xf()
+        pad = 8 * s
+        x0 = max(self.left, ox - pad)
+        x1 = min(self.right, ox + (self.geo["tray_end"] + 8) * s + pad)
+        _, top_y = self.to_screen(0, self.geo["top"])
+        y1 = min(self.top, top_y + pad)
+        return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -105,6 +118,12 @@ class TowerView(Node):
         tx, ty = ox + (self.geo["width"] + self.geo["tray_end"]) / 2 * s, oy + 52 * s
         self._text.put("tray", "tray", tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
                        anchor_x="center")
+        if self.big and self.caption:     # drawn once per drop, not every frame
+            k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
+            arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20))
+            self._text.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
+                           bold=True, color=(255, 240, 200), anchor_y="top",
+                           width=int(self.width - 28), multiline=True)
         self._text.end()
         self._text.draw()
 
@@ -143,6 +162,7 @@ class TowerView(Node):
                 self._slides[i] = n_out
                 n_out += 1
         self._order = sorted(self._slides, key=lambda i: (recording.exited[i], i))
+        self._from = {i: self._last_pose(i, recording.exited[i]) for i in self._order}
         self._slides = {i: j for j, i in enumerate(self._order)}
         self.out_total = n_out
         self.landed = 0
@@ -151,7 +171,11 @@ class TowerView(Node):
         self._jolt_t = -1.0
         self._end_t = max([len(recording.frames) / recording.fps]
                           + [recording.exited[i] / recording.fps + SLIDE for i in self._order]) + HOLD
-        self.caption = caption
+        if caption != self.caption:
+            self.caption = caption
+            if self.big:
+                self.mark_dirty()       # the caption lives in the static layer
+            damage()
         self.playing = True
         self._ensure(len(recording.colours) + 40)
         self._show(0.0)
@@ -248,7 +272,7 @@ class TowerView(Node):
                 landed += 1
                 self._set(k, rec.colours[i], tx, ty, 0.0, size)
             else:
-                x0, y0, a0 = self._last_pose(i, rec.exited[i])
+                x0, y0, a0 = self._from[i]
                 ease = u * u                      # gathers speed down the slope
                 hop = math.sin(u * math.pi) * 3   # and tumbles a little
                 self._set(k, rec.colours[i], x0 + (tx - x0) * ease, y0 + (ty - y0) * ease + hop,
@@ -321,10 +345,10 @@ class TowerView(Node):
             arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (58, 48, 40))
             l, b = self._layer.rect[:2]
             self._layer.surface.position = (l + jx, b + jy)
-            self._layer.draw()
+            self._layer.draw(opaque=True)
             self._layer.surface.position = (l, b)
         else:
-            self._layer.draw()
+            self._layer.draw(opaque=True)
         self._sprites.draw()
         if self.playing and (self.caption or self.big):
             self._draw_words()
@@ -333,12 +357,7 @@ class TowerView(Node):
         """The caption (the thrown handful in a sentence) and the tray's count so far."""
         self._words.begin()
         if self.big:
-            arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20, 230))
-            k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
-            self._words.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
-                            bold=True,
-                            color=(255, 240, 200), anchor_y="top", width=int(self.width - 28),
-                            multiline=True)
+            k = max(1.0, min(1.4, self.width / 530))
             count = self.count_text()
             if count:
                 self._words.put("n", count, self.left + self.width / 2, self.bottom + 8,
