@@ -108,10 +108,10 @@ class BattleShow:
         battle, origin = battle_context(dropped, rest)
         tray = ((display or {}).get("tower") or {}).get("tray")
         self.caption = handful_sentence(dropped, battle, origin, tray)
-        if battle is not None:
-            colour = theme.seat_colour(battle.get("attacker"))
-            sc.board_view.set_arrow(origin, battle.get("province"), colour)
         if not sc.fast:
+            if battle is not None:
+                colour = theme.seat_colour(battle.get("attacker"))
+                sc.board_view.set_arrow(origin, battle.get("province"), colour)
             self.active = True
             sc.tower.set_big(True)
             sc.on_layout()
@@ -136,5 +136,5 @@ class BattleShow:
             panel.visible = not big
         if big:
             sc.tower.set_rect(W - rw - tw, 0, rw + tw, H - top_h)
-            for panel in (sc.planning, sc.decision, sc.info):
-                panel.set_rect(0, 0, W - rw - tw, panel.height)
+            for panel in (sc.planning, sc.decision, sc.info, sc.track):
+                panel.set_rect(0, panel.bottom, W - rw - tw, panel.height)

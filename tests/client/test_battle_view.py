@@ -53,6 +53,8 @@ def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots
     assert tower.height >= 0.8 * scene.height, "the tower fills most of the window's height"
     assert tower.caption.startswith(f"{seat_name(battle['attacker'])} attacks {where} from {origin}: ")
     assert not scene.players.visible and not scene.log.visible
+    for node in (scene.board_view, scene.track, scene.planning, scene.decision, scene.info):
+        assert node.right <= tower.left + 0.5, f"{node.name} reaches into the large tower"
     finished = []
     tower.finished.connect(lambda: finished.append((tower.landed, tower.out_total)))
     before = len(_result_lines(scene, where))
