@@ -191,6 +191,7 @@ class GameScene(Node):
         self.scoring: list = []
         self.over = False
         self.playing_event: dict | None = None   # the event being played (tests read it)
+        self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
         self.held = None             # [plan, seconds left]: my locked plan, still unlockable
@@ -327,6 +328,9 @@ class GameScene(Node):
         if self.battle.active and k != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
         line = describe(e)
+        if line and k == "TowerDropped" and e.get("replay"):
+            self.drop_line = line      # what came out: logged once the cubes have landed
+            line = None
         if line:
             colour = theme.INK
             if k in ("BattleResolved", "Shortage"):
@@ -498,6 +502,9 @@ class GameScene(Node):
             self.tower.skip()
 
     def _on_tower_finished(self) -> None:
+        if self.drop_line:
+            self.log.add(self.drop_line, theme.INK)
+            self.drop_line = None
         self.screenshot_hook.emit("tower_end")
 
     def _scoring_banner(self) -> None:

@@ -34,11 +34,16 @@ def _watch_next_attack(app, seed: int):
         if tag == "tower_coming" and e.get("reason") == "battle" and not seen:
             battle, origin = battle_context(e, scene.batch)
             if battle and battle["kind"] == "attack" and origin:
-                seen.update(battle=battle, origin=origin)
+                seen.update(battle=battle, origin=origin, logged=_drop_lines(scene))
                 scene.fast = False
     scene.screenshot_hook.connect(hook)
     assert _run_until(app, lambda: seen and scene.tower.playing, 120), "no attack seen"
+    scene.drops_logged_before = seen["logged"]
     return scene, seen["battle"], seen["origin"]
+
+
+def _drop_lines(scene) -> int:
+    return len([line for line, _ in scene.log.lines if line.startswith("Tower (")])
 
 
 def _result_lines(scene, province):
@@ -55,6 +60,7 @@ def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots
     assert not scene.players.visible and not scene.log.visible
     for node in (scene.board_view, scene.track, scene.planning, scene.decision, scene.info):
         assert node.right <= tower.left + 0.5, f"{node.name} reaches into the large tower"
+    drops_logged = scene.drops_logged_before
     finished = []
     tower.finished.connect(lambda: finished.append((tower.landed, tower.out_total)))
     before = len(_result_lines(scene, where))
@@ -65,12 +71,15 @@ def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots
         frame(app)
         frames += 1
         assert len(_result_lines(scene, where)) == before, "result logged while cubes fall"
+        assert _drop_lines(scene) == drops_logged or not tower.playing, \
+            "what came out was logged while the cubes fall"
         assert not scene.banner.visible or "in " + where not in scene.banner.lines[0]
         if not shot and tower.landed:
             screenshot(app, shots / "battle-view.png")
             shot = True
     seconds = time.perf_counter() - t0
     assert finished and finished[0][0] == finished[0][1] > 0, finished
+    assert _drop_lines(scene) == drops_logged + 1
     assert _run_until(app, lambda: len(_result_lines(scene, where)) > before, 10)
     assert scene.banner.visible and where in scene.banner.lines[0]
     # ×1 is about a real pour: the drop played over dozens of frames, not instantly
