@@ -44,6 +44,8 @@ class WinterShow(Node):
         self.left_s = 0.0            # seconds of the pause still to run
         self.t = 0.0
         self.flights: list[tuple[int, int, tuple, tuple]] = []   # seat, gained, from, to
+        self.totals: dict[int, int] = {}     # seat -> score after this scoring
+        self.arrived: set[int] = set()       # seats whose points reached their row
         self.shown = 0               # scorings shown (tests read it)
         self._text = TextCache()
 
@@ -64,6 +66,8 @@ class WinterShow(Node):
             else:
                 start = (bv.left + bv.width / 2, bv.bottom + bv.height / 2)
             self.flights.append((e["seat"], int(e.get("gained", 0)), start, self._row(e["seat"])))
+            self.totals[e["seat"]] = int(e.get("score", 0))
+        self.arrived = set()
         self.t = 0.0
         self.last = last
         self.left_s = HOLD_LAST if last else HOLD
@@ -80,9 +84,21 @@ class WinterShow(Node):
         rh = int(min(80.0, (p.height - 4) / n))
         return p.right - 40, p.top - 2 - rh * seat - rh / 2
 
+    def _arrive(self, seat: int) -> None:
+        """A seat's points reached its row: its score in the panel goes up."""
+        self.arrived.add(seat)
+        d = self.scene.display
+        if d and str(seat) in d.get("players", {}):
+            d["players"][str(seat)]["score"] = self.totals[seat]
+            self.scene.players.set_state(d, active=self.scene._active_seats(),
+                                         me=self.scene.session.my_seats)
+
     def skip(self) -> bool:
         if not self.visible:
             return False
+        for seat in self.totals:
+            if seat not in self.arrived:
+                self._arrive(seat)
         self.left_s = 0.0
         self.hide()
         return True
@@ -108,6 +124,9 @@ class WinterShow(Node):
         self.left_s -= dt * rate
         if self.t < FLIGHT + STAGGER * len(self.flights):
             damage()                 # the chips move: a full repaint this frame
+        for k, (seat, *_rest) in enumerate(self.flights):
+            if seat not in self.arrived and self.t >= k * STAGGER + FLIGHT:
+                self._arrive(seat)
         if self.left_s <= 0:
             self.hide()
 
@@ -117,6 +136,8 @@ class WinterShow(Node):
             u = (self.t - k * STAGGER) / FLIGHT
             if u < 0:
                 continue
+            if u >= 1.0:
+                continue                 # arrived: the panel shows the new score
             u = min(1.0, u)
             e = u * u * (3 - 2 * u)
             x = x0 + (x1 - x0) * e

@@ -36,6 +36,10 @@ def test_fast_forward_stops_for_the_last_winter_until_the_player_skips_it(app, s
     screenshot(app, shots / "winter-final-scoring.png")
     (x0, y0), (x1, y1) = winter.flights[0][2], winter.flights[0][3]
     assert x1 > scene.board_view.right, "points fly to the players panel, right of the map"
+    finals = dict(winter.totals)
+    assert _run_until(app, lambda: len(winter.arrived) == 4, 20), "the points reach the panel"
+    players = scene.players.state["players"]
+    assert {s: players[str(s)]["score"] for s in range(4)} == finals
     app.on_key_press(arcade.key.S, 0)                 # the player asks to go on
     assert not winter.visible and not scene.board_view.marks
     assert _run_until(app, lambda: app.scene.name == "end", 30), "the game ends after it"
