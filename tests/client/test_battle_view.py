@@ -128,3 +128,35 @@ def test_the_handful_in_a_sentence():
     assert handful_sentence({**dropped, "reason": "revolt", "thrown": {"0": 9, "1": 1, "peasant": 2}},
                             revolt, None, {"1": 1}) == \
         "Peasants revolt in Shima against Blue: 2 peasants, 9 Blue, 1 from the tray"
+
+
+def test_a_shake_in_the_recording_jolts_the_drawing_and_the_speed_keys_set_the_pace(app):
+    from dataclasses import replace
+
+    from client.tower_view import TowerView
+    from sim import tower
+    res = tower.drop(tower.EMPTY, {0: 6, 1: 4, 5: 1}, b"shake".ljust(32, b"."), record=True)
+    rec = replace(res.recording, shakes=(30,))      # as if the tower was knocked at frame 30
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(0, 0, 500, 760)
+    tv.set_big(True)
+    shaken, landed = [], []
+    tv.shaken.connect(lambda: shaken.append(tv._t))
+    tv.cube_landed.connect(landed.append)
+    tv.play(rec, "test")
+    frames = 0
+    jolted = False
+    while tv.playing:
+        tv.on_update(1 / 60)
+        frames += 1
+        jolted |= tv.jolt() != (0.0, 0.0)
+    assert len(shaken) == 1 and jolted
+    assert len(landed) == tv.out_total == sum(e is not None for e in rec.exited)
+    assert 40 <= frames <= 160, f"{frames} frames at ×1: about a second or two"
+    tv.set_speed(4.0)
+    tv.play(rec, "test")
+    fast = 0
+    while tv.playing:
+        tv.on_update(1 / 60)
+        fast += 1
+    assert fast < frames / 2.5
