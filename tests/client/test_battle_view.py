@@ -82,6 +82,9 @@ def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots
     assert _drop_lines(scene) == drops_logged + 1
     assert _run_until(app, lambda: len(_result_lines(scene, where)) > before, 10)
     assert scene.banner.visible and where in scene.banner.lines[0]
+    if scene.sounds.on:          # the settings' default volume; pyglet's silent driver here
+        played = scene.sounds.played
+        assert "clatter" in played and "thud" in played and played[-1] == "sting", played[-6:]
     # ×1 is about a real pour: the drop played over dozens of frames, not instantly
     assert frames >= 40, (frames, seconds)
 
