@@ -3,7 +3,7 @@
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/bench_client.py
 
 Sets up the real game scene (board, panels, log, tower) of a 4-player game, pauses the
-game, then plays a recorded drop of 60 thrown cubes (15 of three seats and 15 peasants)
+game, switches to the battle view (the tower large; `--small` keeps it in its column), then plays a recorded drop of 60 thrown cubes (15 of three seats and 15 peasants)
 through the tower view several times. Per frame it times the window's update + draw,
 including `ctx.finish()` so the software renderer's work (Mesa llvmpipe) is counted, not
 just queued. On a software renderer the window repaints only the animated tower while
@@ -26,6 +26,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=4, help="times the drop is played")
     ap.add_argument("--cubes", type=int, default=60)
+    ap.add_argument("--small", action="store_true",
+                    help="the tower in its column, not the battle view's large tower")
     args = ap.parse_args()
 
     import arcade
@@ -43,6 +45,10 @@ def main() -> int:
         app.on_draw()
     scene.fast = False
     scene.paused = True               # no new events: only the tower moves
+    if not args.small:                # the battle view: the tower large beside the map
+        scene.battle.active = True
+        scene.tower.set_big(True)
+        scene.on_layout()
     per = args.cubes // 4
     thrown = {0: per, 1: per, 2: per, 5: args.cubes - 3 * per}
     res = tower.drop(tower.EMPTY, thrown, b"bench-client-drop".ljust(32, b"."), record=True)
@@ -65,7 +71,8 @@ def main() -> int:
     med = statistics.median(times) * 1000
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"window 1280x800, renderer: {ctx.info.RENDERER}")
+    print(f"window 1280x800, renderer: {ctx.info.RENDERER}; tower "
+          f"{scene.tower.width:.0f}x{scene.tower.height:.0f} px ({'battle view' if not args.small else 'column'})")
     print(f"drop: {sum(thrown.values())} cubes thrown, up to {most} cubes in the tower at once "
           f"(+ tray), {len(rec.frames)} recorded frames, played {args.repeats}x")
     print(f"frames timed: {len(times)} ({app.full_frames - full0} full redraws, "

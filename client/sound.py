@@ -1,23 +1,28 @@
 """Short sound cues at the player's volume (the settings' volume and mute).
 
-The sounds are the CC0 Kenney set bundled with Arcade (`:resources:sounds/…`), so the
-project ships no audio files. Without an audio device pyglet falls back to its silent
-driver; any other failure turns the cues off for the session instead of stopping the game.
+The cues are the project's own: `tools/make_sounds.py` synthesises them (noise bursts,
+decaying sines) into `assets/sounds/`; nothing downloaded or borrowed is played. Without
+an audio device pyglet falls back to its silent driver; any other failure (a missing
+file among them) turns the cues off for the session instead of stopping the game.
 """
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 log = logging.getLogger("client.sound")
 
-CUES = {
-    "drop": ":resources:sounds/fall2.wav",       # cubes go into the tower
-    "battle": ":resources:sounds/hit3.wav",      # a battle's result is shown
-    "locked": ":resources:sounds/coin1.wav",     # my plan is locked
-    "refused": ":resources:sounds/error2.wav",   # the rules refused a command
-    "ended": ":resources:sounds/gameover3.wav",  # the final standings
-}
+SOUNDS = Path(__file__).resolve().parent.parent / "assets" / "sounds"
+CUES = {name: SOUNDS / f"{name}.wav" for name in (
+    "clatter",    # cubes go into the tower, and each shake of it
+    "thud",       # a cube lands on the tray
+    "sting",      # a battle's result is shown
+    "score",      # winter scoring
+    "locked",     # my plan is locked
+    "refused",    # the rules refused a command
+    "ended",      # the final standings
+)}
 
 
 class Sounds:

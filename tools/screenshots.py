@@ -4,8 +4,9 @@
 
 For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it starts a local
 4-player beginner game (one human seat, heuristic bots), runs it until the human is asked to
-plan, saves `planning-WxH.png`, then saves
-`battle-WxH.png` from a bots-only game in the middle of its first battle drop; `--players 3` shows the
+plan, saves `planning-WxH.png`, then from a bots-only game `battle-WxH.png` in the middle
+of its first battle drop (the battle view), `winter-WxH.png` during the final scoring
+(fast-forward stops there) and `end-WxH.png` (the end screen); `--players 3` shows the
 hatched out-of-play provinces.
 """
 
@@ -61,16 +62,30 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int) -> Non
     seen = []
 
     def on_shot(kind: str) -> None:
-        if kind == "tower_start" and scene.tower.caption == "Battle!" and not seen:
+        e = scene.playing_event or {}
+        if kind == "tower_coming" and e.get("reason") == "battle" and not seen:
             seen.append(True)
             scene.fast = False          # watch this drop at normal speed
 
     scene.screenshot_hook.connect(on_shot)
-    if _run_until(app, lambda: seen and scene.tower.playing and scene.tower._rec is not None
-                  and scene.tower._frame > len(scene.tower._rec.frames) * 0.35, 120):
+    tower = scene.tower
+    if _run_until(app, lambda: seen and tower.playing and tower._rec is not None
+                  and (tower.landed or tower._frame > len(tower._rec.frames) * 0.5), 120):
         _save(app, out / f"battle-{tag}.png")
     else:
         print(f"{tag}: no battle drop seen", file=sys.stderr)
+    scene.fast = True
+    if _run_until(app, lambda: scene.winter.visible and scene.winter.last, 240):
+        _frames(app, 25)                # the points on their way to the players
+        _save(app, out / f"winter-{tag}.png")
+        scene.on_key_press(__import__("arcade").key.S, 0)
+    else:
+        print(f"{tag}: no final scoring seen", file=sys.stderr)
+    if _run_until(app, lambda: app.scene.name == "end", 60):
+        _frames(app, 3)
+        _save(app, out / f"end-{tag}.png")
+    else:
+        print(f"{tag}: the game did not end", file=sys.stderr)
 
 
 def main() -> int:
