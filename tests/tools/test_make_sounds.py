@@ -12,13 +12,26 @@ ROOT = Path(__file__).resolve().parents[2]
 SOUNDS = ROOT / "assets" / "sounds"
 
 
-def test_the_script_regenerates_the_committed_files_byte_for_byte(tmp_path):
+def _samples(path: Path) -> tuple[tuple, list[int]]:
+    with wave.open(str(path)) as w:
+        params = (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes())
+        frames = w.readframes(w.getnframes())
+    return params, [int.from_bytes(frames[i:i + 2], "little", signed=True)
+                    for i in range(0, len(frames), 2)]
+
+
+def test_the_script_regenerates_the_committed_files(tmp_path):
+    """Sample for sample, give or take one step: numpy's sin may round the last bit
+    differently on another CPU, which no ear hears; anything more means the committed
+    files are not what the script makes."""
     subprocess.run([sys.executable, str(ROOT / "tools" / "make_sounds.py"), str(tmp_path)],
                    check=True, capture_output=True)
     made = sorted(p.name for p in tmp_path.glob("*.wav"))
     assert made == sorted(p.name for p in SOUNDS.glob("*.wav"))
     for name in made:
-        assert (tmp_path / name).read_bytes() == (SOUNDS / name).read_bytes(), name
+        (params_a, a), (params_b, b) = _samples(tmp_path / name), _samples(SOUNDS / name)
+        assert params_a == params_b, name
+        assert max(abs(x - y) for x, y in zip(a, b)) <= 1, name
 
 
 def test_every_cue_the_client_plays_is_a_small_valid_wav():
