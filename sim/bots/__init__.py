@@ -36,6 +36,13 @@ def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
     return decide(seen, seat, bot, ChanceStream(seed))
 
 
+def hard_scores(state: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
+    """The hard bot's candidates and their search scores, best first, from the view (for
+    tests and a window that shows what the bot weighed)."""
+    from sim.bots import search
+    return search.ranked(view(state, seat), seat, seed)
+
+
 def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
     """A non-searching bot's answer from a view (the hard bot's look-ahead uses it too)."""
     d = seen.decision
@@ -57,7 +64,7 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
             return PickSpecial(seat, rng.choice(positions))
         return PickSpecial(seat, heuristic.special(seen, seat, positions))
     if d.kind == "move":
-        if bot == "easy" and rng.below(3) == 0:
+        if bot == "easy" and rng.below(2) == 0:
             return random_bot.move(seen, seat, rng)
         return (heuristic.move if smart else random_bot.move)(seen, seat, rng)
     if d.kind == "revolt_order":

@@ -84,7 +84,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
     provinces = state.provinces
     last_round = state.year == 2 and state.season == 2
     rounds_left = 3 - state.season
-    need_rice = len(cards) + winter_loss(state) - me.rice
+    need_rice = len(cards) + (0 if careless else winter_loss(state)) - me.rice
     want_rice = need_rice > 0 and (rounds_left <= 2 or need_rice > 4)
 
     scores: dict[tuple[str, str], float] = {}
@@ -122,7 +122,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
             scores[("battle_b", name)] = 2.4 + value
     if careless:   # easy: sensible moves, but picked with a shaky hand
         for key in scores:
-            scores[key] += rng.below(40) * 0.1
+            scores[key] += rng.below(70) * 0.1
     # greedy assignment: chests must be there by each action's slot
     plan: dict[str, str] = {}
     used: set[str] = set()

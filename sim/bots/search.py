@@ -25,7 +25,7 @@ from dataclasses import replace
 from sim.bots import heuristic, normal
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
-from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, SubmitPlan
+from sim.commands import Chance, ChooseMove, Command, PickSpecial, SubmitPlan
 from sim.fast import advance_in_place
 from sim.legal import plan_problems
 from sim.rules.scoring import majorities
@@ -39,6 +39,12 @@ ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against
 
 def choose(seen: State, seat: int, seed: bytes) -> Command:
     """The hard bot's answer from a view (`sim.bots.choose` made it)."""
+    return ranked(seen, seat, seed)[0][0]
+
+
+def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
+    """The candidates with their total scores, best first (ties: the earlier candidate).
+    A decision the bot does not search has one candidate scored 0."""
     from sim.bots import decide
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
     kind = seen.decision.kind
@@ -51,13 +57,16 @@ def choose(seen: State, seat: int, seed: bytes) -> Command:
     elif kind == "move":
         candidates = move_candidates(seen, seat, rng)
     else:
-        return decide(seen, seat, "normal", rng)
+        return [(decide(seen, seat, "normal", rng), 0)]
     if len(candidates) == 1:
-        return candidates[0]
-    return best(seen, seat, candidates, seed)
+        return [(candidates[0], 0)]
+    totals = score(seen, seat, candidates, seed)
+    order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
+    return [(candidates[i], totals[i]) for i in order]
 
 
-def best(seen: State, seat: int, candidates: list[Command], seed: bytes) -> Command:
+def score(seen: State, seat: int, candidates: list[Command], seed: bytes) -> list[int]:
+    """Each candidate's summed evaluation over the same sampled futures."""
     totals = [0] * len(candidates)
     for world in range(WORLDS):
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
@@ -66,8 +75,7 @@ def best(seen: State, seat: int, candidates: list[Command], seed: bytes) -> Comm
         planned = pending_plans(base, seat, world_rng)
         for i, cand in enumerate(candidates):
             totals[i] += rollout(base, seat, cand, world_seed, planned)
-    top = max(totals)
-    return candidates[totals.index(top)]
+    return totals
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -227,4 +235,4 @@ def evaluate(s: State, seat: int) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["ACTIONS", "WORLDS", "choose", "determinize", "evaluate", "rollout"]
+__all__ = ["WORLDS", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]
