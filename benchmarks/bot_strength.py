@@ -6,7 +6,9 @@ win counts 1/k for k tied winners. The interval is the normal approximation's 95
 The `setups` line plays four identical bots on the beginner setup (seat = fixed starting
 position) and prints the win share of each position, before (`heuristic`) and after
 (`normal`); the weakest position's share is the figure the issue asks for.
-For `hard` it also prints decision times (median, p95, max) per decision kind.
+For `hard` it also prints decision times (median, p95, max) per decision kind, wall
+clock and the process's own CPU time (on a shared machine the wall time includes waiting
+for a core; the load average is printed at the start).
 
 Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
        [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
@@ -15,6 +17,7 @@ Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -31,8 +34,8 @@ TARGETS = {("normal", "heuristic"): 0.35, ("normal", "easy"): 0.60, ("easy", "ra
            ("hard", "normal"): 0.50}
 
 
-def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float]], float]:
-    """(subject's win share, [(decision kind, seconds)] of the subject, wall seconds)."""
+def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float, float]], float]:
+    """(subject's win share, [(decision kind, wall s, CPU s)] of the subject, wall s)."""
     subject, opponent, seed, setup = job
     seat = seed % 4
     names = [opponent] * 4
@@ -43,10 +46,10 @@ def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float]]
     while not game.over:
         d = game.state.decision
         timed = d.kind not in ("chance", "tower") and seat in d.seats and subject == "hard"
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         cmd = game.automatic_command()
         if timed and getattr(cmd, "seat", None) == seat:
-            times.append((d.kind, time.perf_counter() - t0))
+            times.append((d.kind, time.perf_counter() - t0, time.process_time() - c0))
         game.submit(cmd)
     winners = game.state.winners
     share = (1.0 / len(winners)) if seat in winners else 0.0
@@ -70,12 +73,18 @@ def band(shares: list[float]) -> str:
     return f"{mean:.1%} (95% CI {max(0.0, mean - half):.1%}-{min(1.0, mean + half):.1%}, {n} games)"
 
 
+def _spread(ts: list[float]) -> str:
+    p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
+    return f"median {statistics.median(ts):.2f} s, p95 {p95:.2f} s, max {ts[-1]:.2f} s"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--lines", default="normal:heuristic,normal:easy,easy:random,hard:normal,setups")
     args = ap.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     with ProcessPoolExecutor(args.jobs) as pool:
         for line in args.lines.split(","):
             start = time.perf_counter()
@@ -97,12 +106,11 @@ def main() -> None:
                   + (f" (target >= {target:.0%})" if target else "")
                   + f"; {time.perf_counter() - start:.0f} s wall", flush=True)
             times = [t for r in results for t in r[1]]
-            for kind in sorted({k for k, _ in times}):
-                ts = sorted(t for k, t in times if k == kind)
-                p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
-                print(f"  {subject} decision '{kind}': {len(ts)} decisions, median "
-                      f"{statistics.median(ts):.2f} s, p95 {p95:.2f} s, max {ts[-1]:.2f} s",
-                      flush=True)
+            for kind in sorted({t[0] for t in times}):
+                walls = sorted(t[1] for t in times if t[0] == kind)
+                cpus = sorted(t[2] for t in times if t[0] == kind)
+                print(f"  {subject} decision '{kind}': {len(walls)} decisions, wall "
+                      f"{_spread(walls)}; CPU {_spread(cpus)}", flush=True)
             if times:
                 print(f"  game wall time: median {statistics.median(r[2] for r in results):.0f} s, "
                       f"max {max(r[2] for r in results):.0f} s", flush=True)

@@ -31,14 +31,17 @@ from sim.legal import MONEY_CARDS, plan_problems
 from sim.rules.actions import rice_yield, tax_yield
 from sim.state import State
 
+OFF: set[str] = set()   # (tuning only) habits switched off: rice, order, lapse, defence, majority, bid, last
 SPENDING = ("palace", "temple", "theatre", "deploy5", "deploy3", "deploy1")
 
 
-def winter_loss(state: State) -> int:
-    """The worst winter rice loss still possible this year (the leftover event's)."""
+def winter_loss(state: State, worst: bool = True) -> int:
+    """The worst (or the mean, rounded down) winter rice loss still possible this year:
+    the leftover event's."""
     events = card_facts().events
     left = [e for e in state.year_events if e != state.current_event] or list(state.year_events)
-    return max((events[e].rice_loss for e in left), default=0)
+    losses = [events[e].rice_loss for e in left] or [0]
+    return max(losses) if worst else sum(losses) // len(losses)
 
 
 def slot_of(state: State, action: str) -> int:
@@ -82,10 +85,16 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
         return SubmitPlan(seat, (None,) * 10, 0)
     b = board()
     provinces = state.provinces
-    last_round = state.year == 2 and state.season == 2
+    last_round = state.year == 2 and state.season == 2 and "last" not in OFF
     rounds_left = 3 - state.season
-    need_rice = len(cards) + (0 if careless else winter_loss(state)) - me.rice
+    if careless or "rice" in OFF:
+        need_rice = len(cards) + 1 - me.rice
+    else:
+        need_rice = len(cards) + winter_loss(state, worst="mild" not in OFF) - me.rice
     want_rice = need_rice > 0 and (rounds_left <= 2 or need_rice > 4)
+    # the shortfall to cover per round still to come, this one included
+    urgency = min(3, need_rice // rounds_left) if need_rice > 0 and not careless \
+        and "mild" not in OFF else 0
 
     scores: dict[tuple[str, str], float] = {}
     for name in cards:
@@ -98,22 +107,22 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
             if last_round:
                 scores[("tax", name)] -= 1.0   # chests only break ties now
             rice_value = rice_yield(info.rice, None, None)
-            scores[("rice", name)] = (2.2 + rice_value * 1.3 if want_rice else rice_value * 0.3) \
-                - p.unrest * 0.8
+            scores[("rice", name)] = (2.2 + rice_value * 1.3 + urgency * 0.8 if want_rice
+                                      else rice_value * 0.3) - p.unrest * 0.8
         free = info.slots - len(p.buildings)
         if free > 0 and threat <= p.armies + 1:
             for kind, base in (("palace", 3.3), ("temple", 2.8), ("theatre", 2.2)):
                 if kind not in p.buildings:
-                    scores[(kind, name)] = (base + 0.3 * (free - 1)
-                                            + majority_bonus(state, seat, kind, name))
+                    scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in OFF
+                                            else majority_bonus(state, seat, kind, name)))
         exposure = max(0, threat - p.armies + 2)
         frontier = 1 if any(provinces[n].owner != seat for n in _neighbours(state, name)) else 0
-        worth = 1.0 + 0.35 * len(p.buildings)
+        worth = 1.0 + (0.0 if "defence" in OFF else 0.35 * len(p.buildings))
         for action, base, k_exp, k_front in (("deploy5", 1.5, 1.0, 1.2), ("deploy3", 1.2, 0.8, 1.0),
                                              ("deploy1", 0.6, 0.4, 0.3)):
             value = base + k_exp * exposure * worth + k_front * frontier
             # a deploy into a province that enemy battles may take first would lapse
-            if threat >= p.armies + 2 and _enemy_battle_before(state, slot_of(state, action)):
+            if "lapse" not in OFF and threat >= p.armies + 2 and _enemy_battle_before(state, slot_of(state, action)):
                 value -= 1.5
             scores[(action, name)] = value
         value, target, _ = _best_attack(state, seat, name, p.armies - 1)
@@ -122,7 +131,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
             scores[("battle_b", name)] = 2.4 + value
     if careless:   # easy: sensible moves, but picked with a shaky hand
         for key in scores:
-            scores[key] += rng.below(70) * 0.1
+            scores[key] += rng.below(100) * 0.1
     # greedy assignment: chests must be there by each action's slot
     plan: dict[str, str] = {}
     used: set[str] = set()
@@ -134,9 +143,9 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
             continue
         trial = dict(plan)
         trial[action] = name
-        if not careless and not _affordable(state, seat, trial):
+        if not careless and "order" not in OFF and not _affordable(state, seat, trial):
             continue
-        if careless and sum(_cost(a) for a in trial) > me.money:
+        if (careless or "order" in OFF) and sum(_cost(a) for a in trial) > me.money:
             continue
         plan = trial
         used.add(name)
@@ -157,16 +166,15 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
     spare_cards = [c for c in sorted(cards, key=lambda c: (provinces[c].unrest,
                                                              -provinces[c].armies, c))
                    if c not in used]
-    if bid == 0 and spare_cards and not careless:
-        # a province card outranks a 0 bid and costs nothing; give the least useful one
-        bid = spare_cards.pop()
-    money_left = MONEY_CARDS - (1 if isinstance(bid, int) else 0)
-    usable = len(cards) - (1 if isinstance(bid, str) else 0)
-    need = min(10 - money_left, usable)
+    money_left = MONEY_CARDS - 1
+    need = min(10 - money_left, len(cards))
     filler_actions = [a for a in ("theatre", "temple", "palace", "deploy1", "deploy3", "deploy5",
                                   "battle_b", "battle_a", "tax", "rice") if a not in plan]
     while len(plan) < need and spare_cards and filler_actions:
         plan[filler_actions.pop(0)] = spare_cards.pop(0)
+    if bid == 0 and spare_cards and not careless and "bid" not in OFF:
+        # a card left over outranks a 0 bid and costs nothing: bid the least useful one
+        bid = spare_cards.pop()
     cmd = SubmitPlan(seat, tuple(plan.get(a) for a in ACTIONS), bid)
     if plan_problems(state, cmd):  # never submit an illegal plan
         return random_bot.plan(state, seat, rng)

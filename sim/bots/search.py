@@ -3,7 +3,7 @@
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
 pick, a move or battle) the bot makes a few sensible candidates, then imagines
-`WORLDS` futures ("determinizations"): the other players' hidden cards filled with what
+`worlds()` futures (the budget of 96 rollouts shared among them) ("determinizations"): the other players' hidden cards filled with what
 the `normal` bot would have planned, chance drawn from its own stream, the tower from the
 statistical model (`tower_model.py`). Every candidate is played into the same futures
 (common random numbers: differences come from the choice, not the luck) up to the end of
@@ -12,9 +12,9 @@ and scored by `evaluate`. The candidate with the best total wins; ties go to the
 candidate, the `normal` bot's own choice first.
 
 Determinism (issue 15, item 3): the result depends only on the view, the seed and the
-fixed budget (`WORLDS`, the candidate counts): no clock, no threads, no libm. Scores are
-integers; the rollout bots use + - * on floats, which IEEE 754 rounds exactly alike on
-every machine, so every peer computes the same decision.
+fixed budget (`BUDGET`, `MIN_WORLDS`, the candidate counts): no clock, no threads, no
+libm. Scores are integers; the rollout bots use + - * on floats, which IEEE 754 rounds
+exactly alike on every machine, so every peer computes the same decision.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from sim.legal import plan_problems
 from sim.rules.scoring import majorities
 from sim.state import BID, Plan, State
 
-WORLDS = 10            # sampled futures per decision
+BUDGET = 96            # rollouts per decision: the fixed work budget
+MIN_WORLDS = 8         # sampled futures per decision at least (then BUDGET // candidates)
 PLAN_CANDIDATES = 6
 MOVE_CANDIDATES = 6
 ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against loops
@@ -65,10 +66,15 @@ def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
     return [(candidates[i], totals[i]) for i in order]
 
 
+def worlds(candidates: int) -> int:
+    """How many futures to sample: the budget shared among the candidates."""
+    return max(MIN_WORLDS, BUDGET // candidates)
+
+
 def score(seen: State, seat: int, candidates: list[Command], seed: bytes) -> list[int]:
     """Each candidate's summed evaluation over the same sampled futures."""
     totals = [0] * len(candidates)
-    for world in range(WORLDS):
+    for world in range(worlds(len(candidates))):
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
         world_rng = ChanceStream(world_seed)
         base = determinize(seen, seat, world_rng)
@@ -235,4 +241,4 @@ def evaluate(s: State, seat: int) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["WORLDS", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]
+__all__ = ["BUDGET", "worlds", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]
