@@ -99,7 +99,13 @@ def main() -> None:
             subject, opponent = line.split(":")
             assert subject in bots.BOT_NAMES and opponent in bots.BOT_NAMES, line
             jobs = [(subject, opponent, i, "draft") for i in range(args.games)]
-            results = list(pool.map(play, jobs, chunksize=1))
+            results = []
+            for result in pool.imap(play, jobs, chunksize=1) if hasattr(pool, "imap") else \
+                    pool.map(play, jobs, chunksize=1):
+                results.append(result)
+                if len(results) % 20 == 0 and len(results) < len(jobs):
+                    print(f"  ... {subject} vs 3x {opponent} after {len(results)} games: "
+                          f"{band([r[0] for r in results])}", flush=True)
             shares = [r[0] for r in results]
             target = TARGETS.get((subject, opponent))
             print(f"{subject} vs 3x {opponent}: wins {band(shares)}"
