@@ -57,6 +57,8 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
         return (heuristic.draft_take if smart else random_bot.draft_take)(seen, seat, rng)
     if d.kind == "draft_place":
         groups = d.detail["groups"]
+        if bot in ("normal", "hard"):
+            return DraftPlace(seat, normal.draft_place(seen, seat))
         return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
     if d.kind == "special":
         positions = d.detail["positions"]
@@ -64,7 +66,7 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
             return PickSpecial(seat, rng.choice(positions))
         return PickSpecial(seat, heuristic.special(seen, seat, positions))
     if d.kind == "move":
-        if bot == "easy" and rng.below(2) == 0:
+        if bot == "easy" and rng.below(3) != 0:
             return random_bot.move(seen, seat, rng)
         return (heuristic.move if smart else random_bot.move)(seen, seat, rng)
     if d.kind == "revolt_order":

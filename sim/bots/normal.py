@@ -74,7 +74,10 @@ def majority_bonus(state: State, seat: int, kind: str, name: str) -> float:
     return 0.0
 
 
-def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> SubmitPlan:
+def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
+         off: frozenset[str] | set[str] | None = None) -> SubmitPlan:
+    """The round's plan; `off` switches habits off (the hard bot's plan variants)."""
+    OFF = globals()["OFF"] if off is None else off  # noqa: N806
     me = state.players[seat]
     cards = state.cards_of(seat)
     if not cards:
@@ -122,7 +125,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False) -> 
             scores[("battle_b", name)] = 2.4 + value
     if careless:   # easy: sensible moves, but picked with a shaky hand
         for key in scores:
-            scores[key] += rng.below(100) * 0.1
+            scores[key] += rng.below(150) * 0.1
     # greedy assignment: chests must be there by each action's slot
     plan: dict[str, str] = {}
     used: set[str] = set()
@@ -189,6 +192,21 @@ def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:
         if money < 0:
             return False
     return True
+
+
+def draft_place(state: State, seat: int) -> int:
+    """The army group for the province just drafted: the biggest where rivals border it,
+    the smallest where nobody does, a middling one otherwise."""
+    d = state.decision.detail
+    groups = sorted(d["groups"], reverse=True)
+    name = d["province"]
+    rivals = sum(1 for n in board().neighbours[state.config.side][name]
+                 if n in state.provinces and state.provinces[n].owner not in (None, seat))
+    if rivals >= 2 or len(groups) == 1:
+        return groups[0]
+    if rivals == 0:
+        return groups[-1]
+    return groups[len(groups) // 2]
 
 
 def careless_plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:

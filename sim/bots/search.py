@@ -87,21 +87,24 @@ def score(seen: State, seat: int, candidates: list[Command], seed: bytes) -> lis
 # ----------------------------------------------------------------------------- candidates
 
 def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
-    """The normal plan first, then the heuristic's, then shaky-hand variants and bids."""
+    """The normal plan first, then the heuristic's, then the normal plan with a habit
+    switched off (no winter reserve, no majority count), other bids, a shaky-hand one."""
     out: list[SubmitPlan] = []
 
     def add(cmd: SubmitPlan) -> None:
-        if cmd not in out and not plan_problems(seen, cmd):
+        if len(out) < PLAN_CANDIDATES and cmd not in out and not plan_problems(seen, cmd):
             out.append(cmd)
 
-    base = normal.plan(seen, seat, rng)
+    base = normal.plan(seen, seat, rng, off=frozenset())
     add(base)
     add(heuristic.plan(seen, seat, rng))
+    add(normal.plan(seen, seat, rng, off=frozenset({"rice"})))
     money = seen.players[seat].money
-    for bid in (0, 1, 2):
-        if bid != base.bid and bid <= money and len(out) < PLAN_CANDIDATES - 2:
+    for bid in (1, 2):
+        if bid != base.bid and bid <= money:
             add(replace(base, bid=bid) if not isinstance(base.bid, str)
                 else _with_money_bid(base, bid))
+    add(normal.plan(seen, seat, rng, off=frozenset({"majority"})))
     tries = 0
     while len(out) < PLAN_CANDIDATES and tries < 8:
         add(normal.careless_plan(seen, seat, rng))
