@@ -11,7 +11,7 @@ clock and the process's own CPU time (on a shared machine the wall time includes
 for a core; the load average is printed at the start).
 
 Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
-       [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
+       [--budget 96] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
 """
 
 from __future__ import annotations
@@ -73,6 +73,12 @@ def band(shares: list[float]) -> str:
     return f"{mean:.1%} (95% CI {max(0.0, mean - half):.1%}-{min(1.0, mean + half):.1%}, {n} games)"
 
 
+def _set_budget(budget: int | None) -> None:
+    from sim.bots import search
+    if budget is not None:
+        search.BUDGET = budget
+
+
 def _spread(ts: list[float]) -> str:
     p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
     return f"median {statistics.median(ts):.2f} s, p95 {p95:.2f} s, max {ts[-1]:.2f} s"
@@ -82,10 +88,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--budget", type=int, default=None,
+                    help="the hard bot's rollouts per decision (default: sim.bots.search.BUDGET)")
     ap.add_argument("--lines", default="normal:heuristic,normal:easy,easy:random,hard:normal,setups")
     args = ap.parse_args()
+    from sim.bots import search
+    print(f"hard bot budget: {args.budget or search.BUDGET} rollouts per decision", flush=True)
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=_set_budget, initargs=(args.budget,)) as pool:
         for line in args.lines.split(","):
             start = time.perf_counter()
             if line == "setups":
