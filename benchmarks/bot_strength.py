@@ -11,7 +11,7 @@ clock and the process's own CPU time (on a shared machine the wall time includes
 for a core; the load average is printed at the start).
 
 Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
-       [--budget 96] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
+       [--offset 0] [--budget 96] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--offset", type=int, default=0, help="first game number (other seeds)")
     ap.add_argument("--budget", type=int, default=None,
                     help="the hard bot's rollouts per decision (default: sim.bots.search.BUDGET)")
     ap.add_argument("--lines", default="normal:heuristic,normal:easy,easy:random,hard:normal,setups")
@@ -108,7 +109,7 @@ def main() -> None:
                 continue
             subject, opponent = line.split(":")
             assert subject in bots.BOT_NAMES and opponent in bots.BOT_NAMES, line
-            jobs = [(subject, opponent, i, "draft") for i in range(args.games)]
+            jobs = [(subject, opponent, args.offset + i, "draft") for i in range(args.games)]
             results = []
             for result in pool.imap(play, jobs, chunksize=1) if hasattr(pool, "imap") else \
                     pool.map(play, jobs, chunksize=1):
