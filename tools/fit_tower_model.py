@@ -1,5 +1,13 @@
+"""Fit the hard bot's tower model (`sim/bots/tower_model.py`) to the physics tower.
+
+Runs 1,200 game-like drops (a fresh fill every 60, battles of 2-15 cubes) and prints, by
+how many cubes were inside before the drop, the share of thrown cubes that fell through
+and of inside cubes that came loose. The model's `RATES` are these shares per 1024.
+Usage: .venv/bin/python tools/fit_tower_model.py   (about 10 s of CPU)
+"""
 import sys, hashlib
-sys.path.insert(0,'.')
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim import tower
 from sim.chance import ChanceStream
 from cli.tower_report import FILL
