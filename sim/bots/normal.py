@@ -77,23 +77,23 @@ def majority_bonus(state: State, seat: int, kind: str, name: str) -> float:
 def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
          off: frozenset[str] | set[str] | None = None) -> SubmitPlan:
     """The round's plan; `off` switches habits off (the hard bot's plan variants)."""
-    OFF = globals()["OFF"] if off is None else off  # noqa: N806
+    skip = OFF if off is None else off
     me = state.players[seat]
     cards = state.cards_of(seat)
     if not cards:
         return SubmitPlan(seat, (None,) * 10, 0)
     b = board()
     provinces = state.provinces
-    last_round = state.year == 2 and state.season == 2 and "last" not in OFF
+    last_round = state.year == 2 and state.season == 2 and "last" not in skip
     rounds_left = 3 - state.season
-    if careless or "rice" in OFF:
+    if careless or "rice" in skip:
         need_rice = len(cards) + 1 - me.rice
     else:
-        need_rice = len(cards) + winter_loss(state, worst="mild" not in OFF) - me.rice
+        need_rice = len(cards) + winter_loss(state, worst="mild" not in skip) - me.rice
     want_rice = need_rice > 0 and (rounds_left <= 2 or need_rice > 4)
     # the shortfall to cover per round still to come, this one included
     urgency = min(3, need_rice // rounds_left) if need_rice > 0 and not careless \
-        and "mild" not in OFF else 0
+        and "mild" not in skip else 0
 
     scores: dict[tuple[str, str], float] = {}
     for name in cards:
@@ -112,7 +112,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         if free > 0 and threat <= p.armies + 1:
             for kind, base in (("palace", 3.3), ("temple", 2.8), ("theatre", 2.2)):
                 if kind not in p.buildings:
-                    scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in OFF
+                    scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in skip
                                             else majority_bonus(state, seat, kind, name)))
         exposure = max(0, threat - p.armies + 2)
         frontier = 1 if any(provinces[n].owner != seat for n in _neighbours(state, name)) else 0
@@ -137,9 +137,9 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             continue
         trial = dict(plan)
         trial[action] = name
-        if not careless and "order" not in OFF and not _affordable(state, seat, trial):
+        if not careless and "order" not in skip and not _affordable(state, seat, trial):
             continue
-        if (careless or "order" in OFF) and sum(_cost(a) for a in trial) > me.money:
+        if (careless or "order" in skip) and sum(_cost(a) for a in trial) > me.money:
             continue
         plan = trial
         used.add(name)
@@ -166,7 +166,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
                                   "battle_b", "battle_a", "tax", "rice") if a not in plan]
     while len(plan) < need and spare_cards and filler_actions:
         plan[filler_actions.pop(0)] = spare_cards.pop(0)
-    if bid == 0 and spare_cards and not careless and "bid" not in OFF:
+    if bid == 0 and spare_cards and not careless and "bid" not in skip:
         # a card left over outranks a 0 bid and costs nothing: bid the least useful one
         bid = spare_cards.pop()
     cmd = SubmitPlan(seat, tuple(plan.get(a) for a in ACTIONS), bid)
