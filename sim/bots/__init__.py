@@ -2,44 +2,72 @@
 a bot seat identically.
 
 A bot sees `sim.view.view(state, seat)` only: other seats' unturned cards are hidden from
-it exactly as from a player at the table. `random` makes uniformly random legal choices (a
-baseline); `heuristic` plays like a sensible person (`heuristic.py`).
+it exactly as from a player at the table. Levels (`docs/bots.md`):
+- `random`: uniformly random legal choices (a baseline);
+- `easy`: sensible moves picked with a shaky hand (`normal.careless_plan`);
+- `heuristic`: the first sensible bot, kept as the benchmark's baseline (`heuristic.py`);
+- `normal`: the heuristic with a decent player's habits (`normal.py`);
+- `hard`: a search bot, flat Monte Carlo over sampled futures (`search.py`).
 """
 
 from __future__ import annotations
 
-from sim.bots import heuristic, random_bot
+from sim.bots import heuristic, normal, random_bot
 from sim.chance import ChanceStream
 from sim.commands import Command, DraftPlace, OrderRevolts, PickSpecial
 from sim.state import State
 from sim.view import view
 
-BOT_NAMES = ("random", "heuristic")
+BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic")
+LEVELS = ("easy", "normal", "hard")      # what menus offer; the others are baselines
 
 
 def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
     """The bot's answer to the decision `seat` faces now."""
     if bot not in BOT_NAMES:
         raise ValueError(f"unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}")
-    rng = ChanceStream(seed)
     d = state.decision
     if seat not in d.seats:
         raise ValueError(f"seat {seat} has no decision to make now ({d.kind})")
     seen = view(state, seat)
-    smart = bot == "heuristic"
+    if bot == "hard":
+        from sim.bots import search
+        return search.choose(seen, seat, seed)
+    return decide(seen, seat, bot, ChanceStream(seed))
+
+
+def hard_scores(state: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
+    """The hard bot's candidates and their search scores, best first, from the view (for
+    tests and a window that shows what the bot weighed)."""
+    from sim.bots import search
+    return search.ranked(view(state, seat), seat, seed)
+
+
+def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
+    """A non-searching bot's answer from a view (the hard bot's look-ahead uses it too)."""
+    d = seen.decision
+    smart = bot != "random"
     if d.kind == "plan":
+        if bot == "normal":
+            return normal.plan(seen, seat, rng)
+        if bot == "easy":
+            return normal.careless_plan(seen, seat, rng)
         return (heuristic.plan if smart else random_bot.plan)(seen, seat, rng)
     if d.kind == "draft_take":
         return (heuristic.draft_take if smart else random_bot.draft_take)(seen, seat, rng)
     if d.kind == "draft_place":
         groups = d.detail["groups"]
+        if bot in ("normal", "hard"):
+            return DraftPlace(seat, normal.draft_place(seen, seat))
         return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
     if d.kind == "special":
         positions = d.detail["positions"]
-        if not smart:
+        if bot in ("random", "easy"):
             return PickSpecial(seat, rng.choice(positions))
         return PickSpecial(seat, heuristic.special(seen, seat, positions))
     if d.kind == "move":
+        if bot == "easy" and rng.below(3) != 0:
+            return random_bot.move(seen, seat, rng)
         return (heuristic.move if smart else random_bot.move)(seen, seat, rng)
     if d.kind == "revolt_order":
         provinces = list(d.detail["provinces"])

@@ -1,0 +1,95 @@
+"""Look-ahead engine figures for BENCHMARKS.md (issue 15). Prints, asserts nothing.
+
+1. Commands per second re-applying whole games' command logs three ways: `sim.game.apply`
+   (checked, copied, with events), `sim.fast.advance_apply` (copied, no check, no events)
+   and `sim.fast.advance_in_place` (no copy: what a rollout uses).
+2. Rollouts per second of the hard bot (a plan decision's rollouts to the round's end),
+   and CPU seconds per hard decision on a few seeded states.
+
+Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sim import bots  # noqa: E402
+from sim.bots import search  # noqa: E402
+from sim.fast import advance_apply, advance_in_place  # noqa: E402
+from sim.game import GameConfig, apply  # noqa: E402
+from sim.local import LocalGame  # noqa: E402
+from sim.view import view  # noqa: E402
+
+
+def logs(games: int) -> list[LocalGame]:
+    out = []
+    for seed in range(games):
+        g = LocalGame(GameConfig(4, "sun", "draft"), 500 + seed, dict.fromkeys(range(4), "normal"))
+        for _ in g.run():
+            pass
+        out.append(g)
+    return out
+
+
+def replay(games: list[LocalGame], how: str) -> float:
+    n, cpu = 0, 0.0
+    for g in games:
+        state = LocalGame(g.config, g.game_seed, {}).state
+        start = time.process_time()
+        if how == "in_place":
+            state = state.copy()
+            for cmd in g.commands:
+                advance_in_place(state, cmd)
+        else:
+            for cmd in g.commands:
+                state = apply(state, cmd)[0] if how == "apply" else advance_apply(state, cmd)
+        cpu += time.process_time() - start
+        n += len(g.commands)
+    return n / cpu
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=3)
+    args = ap.parse_args()
+    games = logs(args.games)
+    total = sum(len(g.commands) for g in games)
+    print(f"{args.games} normal-bot games, {total} commands")
+    for how in ("apply", "advance_apply", "in_place"):
+        print(f"  {how}: {replay(games, how):,.0f} commands per CPU second")
+    game = LocalGame(GameConfig(4, "sun", "draft"), 77, dict.fromkeys(range(4), "normal"))
+    samples = {"plan": [], "special": [], "move": []}
+    rollouts = 0
+    roll_cpu = 0.0
+    while not game.over:
+        d = game.state.decision
+        if d.kind in samples and len(samples[d.kind]) < 6:
+            seat = d.seats[-1]
+            seed = hashlib.sha256(b"bench/%d" % len(game.commands)).digest()
+            start = time.process_time()
+            bots.choose(game.state, seat, "hard", seed)
+            samples[d.kind].append(time.process_time() - start)
+            if d.kind == "plan":
+                seen = view(game.state, seat)
+                cands = search.plan_candidates(seen, seat,
+                                               search.ChanceStream(seed))
+                start = time.process_time()
+                search.score(seen, seat, cands, seed)
+                roll_cpu += time.process_time() - start
+                rollouts += search.worlds(len(cands)) * len(cands)
+        game.step()
+    print(f"hard bot: {rollouts / roll_cpu:,.0f} plan rollouts (to the round's end) per CPU second")
+    for kind, ts in samples.items():
+        print(f"  hard '{kind}' decision CPU time over {len(ts)}: median "
+              f"{statistics.median(ts):.2f} s, max {max(ts):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""The `hard` bot: flat Monte Carlo over candidate choices in sampled futures.
+
+Why this shape: Shogun hides the other plans, the face-down action cards, the event and
+the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
+pick, a move or battle) the bot makes a few sensible candidates, then imagines
+`worlds()` futures (the budget of 96 rollouts shared among them) ("determinizations"): the other players' hidden cards filled with what
+the `normal` bot would have planned, chance drawn from its own stream, the tower from the
+statistical model (`tower_model.py`). Every candidate is played into the same futures
+(common random numbers: differences come from the choice, not the luck) up to the end of
+the round — through winter and its scoring when the round is autumn — by `normal` bots,
+and scored by `evaluate`. The candidate with the best total wins; ties go to the earlier
+candidate, the `normal` bot's own choice first.
+
+Determinism (issue 15, item 3): the result depends only on the view, the seed and the
+fixed budget (`BUDGET`, `MIN_WORLDS`, the candidate counts): no clock, no threads, no
+libm. Scores are integers; the rollout bots use + - * on floats, which IEEE 754 rounds
+exactly alike on every machine, so every peer computes the same decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+from sim.bots import heuristic, normal
+from sim.bots.tower_model import settle as model_settle
+from sim.chance import ChanceStream
+from sim.commands import Chance, ChooseMove, Command, PickSpecial, SubmitPlan
+from sim.fast import advance_in_place
+from sim.legal import plan_problems
+from sim.rules.scoring import majorities
+from sim.state import BID, Plan, State
+
+BUDGET = 96            # rollouts per decision: the fixed work budget
+MIN_WORLDS = 8         # sampled futures per decision at least (then BUDGET // candidates)
+PLAN_CANDIDATES = 6
+MOVE_CANDIDATES = 6
+ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against loops
+
+
+def choose(seen: State, seat: int, seed: bytes) -> Command:
+    """The hard bot's answer from a view (`sim.bots.choose` made it)."""
+    return ranked(seen, seat, seed)[0][0]
+
+
+def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
+    """The candidates with their total scores, best first (ties: the earlier candidate).
+    A decision the bot does not search has one candidate scored 0."""
+    from sim.bots import decide
+    rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
+    kind = seen.decision.kind
+    if kind == "plan":
+        candidates = plan_candidates(seen, seat, rng)
+    elif kind == "special":
+        candidates = [PickSpecial(seat, p) for p in seen.decision.detail["positions"]]
+        first = heuristic.special(seen, seat, seen.decision.detail["positions"])
+        candidates.sort(key=lambda c: c.position != first)
+    elif kind == "move":
+        candidates = move_candidates(seen, seat, rng)
+    else:
+        return [(decide(seen, seat, "normal", rng), 0)]
+    if len(candidates) == 1:
+        return [(candidates[0], 0)]
+    totals = score(seen, seat, candidates, seed)
+    order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
+    return [(candidates[i], totals[i]) for i in order]
+
+
+def worlds(candidates: int) -> int:
+    """How many futures to sample: the budget shared among the candidates."""
+    return max(MIN_WORLDS, BUDGET // candidates)
+
+
+def score(seen: State, seat: int, candidates: list[Command], seed: bytes) -> list[int]:
+    """Each candidate's summed evaluation over the same sampled futures."""
+    totals = [0] * len(candidates)
+    for world in range(worlds(len(candidates))):
+        world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
+        world_rng = ChanceStream(world_seed)
+        base = determinize(seen, seat, world_rng)
+        planned = pending_plans(base, seat, world_rng)
+        for i, cand in enumerate(candidates):
+            totals[i] += rollout(base, seat, cand, world_seed, planned)
+    return totals
+
+
+# ----------------------------------------------------------------------------- candidates
+
+def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
+    """The normal plan first, then the heuristic's, then the normal plan with a habit
+    switched off (no winter reserve, no majority count), other bids, a shaky-hand one."""
+    out: list[SubmitPlan] = []
+
+    def add(cmd: SubmitPlan) -> None:
+        if len(out) < PLAN_CANDIDATES and cmd not in out and not plan_problems(seen, cmd):
+            out.append(cmd)
+
+    base = normal.plan(seen, seat, rng, off=frozenset())
+    add(base)
+    add(heuristic.plan(seen, seat, rng))
+    add(normal.plan(seen, seat, rng, off=frozenset({"rice"})))
+    money = seen.players[seat].money
+    for bid in (1, 2):
+        if bid != base.bid and bid <= money:
+            add(replace(base, bid=bid) if not isinstance(base.bid, str)
+                else _with_money_bid(base, bid))
+    add(normal.plan(seen, seat, rng, off=frozenset({"majority"})))
+    tries = 0
+    while len(out) < PLAN_CANDIDATES and tries < 8:
+        add(normal.careless_plan(seen, seat, rng))
+        tries += 1
+    return out
+
+
+def _with_money_bid(plan: SubmitPlan, bid: int) -> SubmitPlan:
+    """A province-card bid swapped for money: the card goes on a free action field."""
+    actions = list(plan.actions)
+    if None in actions:
+        actions[actions.index(None)] = plan.bid
+    return SubmitPlan(plan.seat, tuple(actions), bid)
+
+
+def move_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
+    d = seen.decision.detail
+    first = heuristic.move(seen, seat, rng)
+    out: list[Command] = [first]
+    options: list[Command] = []
+    if d["optional"]:
+        options.append(ChooseMove(seat, None, 0))
+    for target in sorted(d["targets"], key=lambda t: (seen.provinces[t].armies, t)):
+        most = d["targets"][target]
+        for count in sorted({most, (most + 1) // 2}, reverse=True):
+            options.append(ChooseMove(seat, target, count))
+    for cmd in options:
+        if cmd not in out and len(out) < MOVE_CANDIDATES:
+            out.append(cmd)
+    return out
+
+
+# ----------------------------------------------------------------------------- futures
+
+def determinize(seen: State, seat: int, rng: ChanceStream) -> State:
+    """The view with every hidden planned card filled by a guess (the normal bot's plan
+    for that seat, where consistent with what is known)."""
+    s = seen.copy()
+    for other, player in enumerate(s.players):
+        plan = player.plan
+        if other == seat or plan is None or all(plan.known):
+            continue
+        guess = normal.plan(s, other, rng)
+        used = {c for i, c in enumerate(plan.actions) if plan.known[i] and c is not None}
+        if plan.known[BID] and isinstance(plan.bid, str):
+            used.add(plan.bid)
+        hand = set(plan.hand)
+        actions = list(plan.actions)
+        for i, known in enumerate(plan.known[:BID]):
+            if known:
+                continue
+            card = guess.actions[i]
+            if card is not None and card in hand and card not in used:
+                actions[i] = card
+                used.add(card)
+            else:
+                actions[i] = None
+        bid = plan.bid
+        if not plan.known[BID]:
+            bid = guess.bid
+            if isinstance(bid, str) and (bid not in hand or bid in used):
+                bid = 0
+            if isinstance(bid, int) and bid > plan.money:
+                bid = 0
+        player.plan = Plan(tuple(actions), bid, (True,) * len(plan.known), plan.turned,
+                           plan.hand, plan.money)
+    return s
+
+
+def pending_plans(base: State, seat: int, rng: ChanceStream) -> dict[int, Command]:
+    """The plans of the seats still planning, guessed once per world (the same for every
+    candidate: a plan cannot depend on another's secret plan)."""
+    d = base.decision
+    if d.kind != "plan":
+        return {}
+    return {o: normal.plan(base, o, rng) for o in d.seats if o != seat}
+
+
+def rollout(base: State, seat: int, first: Command, world_seed: bytes,
+            planned: dict[int, Command] | None = None) -> int:
+    """Play `first` then normal bots to the end of the round; the evaluation for `seat`."""
+    from sim.bots import decide
+    rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
+    planned = dict(planned or {})
+    s = base.copy()
+    advance_in_place(s, first)
+    round_no = (base.year, base.season)
+    draws = 0
+    for _ in range(ROLLOUT_STEPS):
+        d = s.decision
+        if d.kind == "over" or (s.year, s.season) != round_no and d.kind in ("plan", "chance") \
+                and s.round is None and s.winter is None:
+            break
+        if d.kind == "chance":
+            draws += 1
+            cmd: Command = Chance(hashlib.sha256(b"%d/" % draws + world_seed).digest())
+        elif d.kind == "tower":
+            cmd = model_settle(d, rng)
+        elif d.kind == "open":
+            break   # a field nobody knows (cannot happen after determinize)
+        elif d.kind == "plan" and d.seats[0] in planned:
+            cmd = planned.pop(d.seats[0])
+        else:
+            cmd = decide(s, d.seats[0], "normal", rng)
+        advance_in_place(s, cmd)
+    return evaluate(s, seat)
+
+
+def evaluate(s: State, seat: int) -> int:
+    """My projected points minus the best rival's, in integer units (1 point = 12).
+
+    Projected: the score so far plus what a winter scoring would add now (provinces,
+    buildings, majorities), a little for armies and chests, less for a rice shortage
+    that winter would punish. A finished game: the winner takes a large bonus.
+    """
+    if s.decision.kind == "over":
+        bonus = 100_000 if seat in s.winners else 0
+        scores = [12 * p.score + p.money for p in s.players]
+        return bonus + scores[seat] - max(v for i, v in enumerate(scores) if i != seat)
+    majority, _ = majorities(s)
+    loss = normal.winter_loss(s) if s.year_events else 0
+    owned = [0] * len(s.players)
+    armies = [0] * len(s.players)
+    buildings = [0] * len(s.players)
+    for p in s.provinces.values():
+        if p.owner is not None:
+            owned[p.owner] += 1
+            armies[p.owner] += p.armies
+            buildings[p.owner] += len(p.buildings)
+    values = []
+    for i, p in enumerate(s.players):
+        value = 12 * (p.score + owned[i] + buildings[i] + majority[i]) + 2 * armies[i] + p.money
+        short = owned[i] + loss - p.rice
+        if short > 0 and s.season < 3:
+            value -= 6 * short
+        values.append(value)
+    return values[seat] - max(v for i, v in enumerate(values) if i != seat)
+
+
+__all__ = ["BUDGET", "worlds", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]

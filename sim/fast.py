@@ -1,0 +1,34 @@
+"""Applying commands for look-ahead: the rules of `sim.game.apply`, fewer guarantees.
+
+Why: a search bot applies tens of thousands of commands per decision to states nobody
+else sees. `advance_apply` runs the same handlers and stages as `apply` (so the rules
+cannot drift apart), but skips the legality check (its callers only apply commands the
+bots built from `sim.legal`'s rules) and throws the events away. `sim.game.apply` is
+unchanged and remains the only way the real game moves.
+"""
+
+from __future__ import annotations
+
+from sim.chance import ChanceStream
+from sim.commands import Chance, Command
+from sim.game import CHANCE, HANDLERS, _advance
+from sim.state import State
+
+
+def advance_apply(state: State, command: Command) -> State:
+    """`apply(state, command)[0]` without the check and the events; `state` untouched."""
+    s = state.copy()
+    advance_in_place(s, command)
+    return s
+
+
+def advance_in_place(s: State, command: Command) -> None:
+    """Apply `command` to `s` itself: for a look-ahead that owns its state (no copy per
+    command, which is most of `apply`'s cost in a rollout)."""
+    events: list = []
+    if isinstance(command, Chance):
+        s.chance_count += 1
+        CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
+    else:
+        HANDLERS[type(command)](s, command, events)
+    _advance(s, events)
