@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="window: a local game, you + bots")
     _game_options(play)
-    play.add_argument("--bots", default="heuristic", help="bot level for the other seats: easy, normal, hard (or random, heuristic)")
+    play.add_argument("--bots", default="normal", help="bot level for the other seats: easy, normal, hard (or random, heuristic)")
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--seed", type=int, default=None)
 

@@ -13,7 +13,7 @@ import arcade
 from client import theme
 from client.node import Button, Node, Signal, TextCache
 
-SEAT_KINDS = ("you", "human", "heuristic", "random")
+SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
 
 
 class TextField(Node):
@@ -87,7 +87,7 @@ class MenuScene(Node):
         if d.get("seat_kinds"):
             self.seat_kinds = list(d["seat_kinds"])
         else:
-            bot = d.get("bots", "heuristic")
+            bot = d.get("bots", "normal")
             me = int(d.get("seat", 0))
             self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
@@ -189,8 +189,9 @@ class MenuScene(Node):
         for k, b in enumerate(self.b_seats):
             b.visible = k < self.players
             kind = self.seat_kinds[k]
-            text = {"you": "you", "human": "human (hot seat)", "heuristic": "bot: heuristic",
-                    "random": "bot: random"}.get(kind, kind)
+            text = {"you": "you", "human": "human (hot seat)", "easy": "bot: easy",
+                    "normal": "bot: normal", "hard": "bot: hard (thinks ~1 s)",
+                    "heuristic": "bot: heuristic", "random": "bot: random"}.get(kind, kind)
             b.set_label(f"{theme.SEAT_NAMES[k]}: {text}")
             b.color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[k], 0.3)
         self.mark_dirty()

@@ -16,7 +16,9 @@ from pathlib import Path
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 UI_SCALES = (0.75, 1.0, 1.25, 1.5)
-SEAT_KINDS = ("you", "human", "heuristic", "random")
+# what a seat in the menu may be: a person here, a hot-seat person, or a bot (its level;
+# the two baselines stay valid in remembered options)
+SEAT_KINDS = ("you", "human", "easy", "normal", "hard", "heuristic", "random")
 
 
 def config_dir() -> Path:

@@ -72,6 +72,25 @@ def _canary() -> str:
     return digest.hex() if isinstance(digest, bytes) else str(digest)
 
 
+def _game_code_digest() -> str:
+    """A hash of everything every peer computes identically: the rules, the bots (every
+    peer computes bot seats), the tower and the card and board data. Two peers whose
+    `sim/` differs in any way would fall out of step, so they are refused at the door.
+    Line endings are normalised (a Windows checkout of the same code is the same code)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    files = sorted((root / "sim").rglob("*.py")) + [root / "assets" / n for n in
+                                                    ("board.json", "cards.json")]
+    for path in files:
+        try:
+            data = path.read_bytes().replace(b"\r\n", b"\n")
+        except OSError:
+            data = b"missing"
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
 # Said in the handshake but never compared: friends' laptops differ in these, and the game
 # does not depend on them (tower outcomes are voted on, see net.lockstep).
 INFORMATIONAL = ("python", "system", "machine", "canary")
@@ -79,8 +98,9 @@ INFORMATIONAL = ("python", "system", "machine", "canary")
 
 def local_versions(engine_name: str = "shogun") -> dict[str, str]:
     """What this peer says about itself in the handshake. Compared: the protocol, the rules
-    (engine and version), the pymunk version and the tower's geometry and physics settings
-    (its self-test digest) — what decides the game. Not compared: `INFORMATIONAL`."""
+    (engine and version), the pymunk version, the tower's geometry and physics settings
+    (its self-test digest) and the game code itself (rules, bots, data) — what decides
+    the game. Not compared: `INFORMATIONAL`."""
     global _VERSIONS
     if _VERSIONS is None:
         try:
@@ -90,6 +110,7 @@ def local_versions(engine_name: str = "shogun") -> dict[str, str]:
             pymunk_version = "none"
         _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
                      "pymunk": pymunk_version, "tower": _tower_digest(),
+                     "code": _game_code_digest(),
                      "python": platform.python_version(), "system": platform.system(),
                      "machine": platform.machine(), "canary": _canary()}
     return {**_VERSIONS, "rules": f"{engine_name} {_rules_version()}"}
