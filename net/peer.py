@@ -8,6 +8,7 @@ only receives checked messages from a connection that completed the handshake.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import platform
