@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim import tower
 from sim.chance import ChanceStream
-from cli.tower_report import FILL
+from sim.tower_stats import FILL
 stream = ChanceStream(hashlib.sha256(b"fit").digest())
 rows=[]
 contents=None

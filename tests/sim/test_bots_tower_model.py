@@ -11,7 +11,7 @@ import statistics
 
 import pytest
 
-from cli.tower_report import FILL
+from sim.tower_stats import FILL
 from sim import tower
 from sim.bots.tower_model import model_drop
 from sim.chance import ChanceStream
