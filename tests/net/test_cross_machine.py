@@ -50,3 +50,23 @@ def test_four_peers_with_differently_rounding_physics_play_one_game(tmp_path):
             print(f"game {game + 1}: {len(set(differ))} drops decided by vote")
             return
     pytest.fail("in five games the odd peers' drops never differed: nothing was tested")
+
+
+def test_a_hard_bot_seat_is_computed_alike_on_a_peer_with_another_libm(tmp_path):
+    """Issue 15: every peer computes a bot seat itself, so the search bot's decision may
+    depend only on its view, the game's seed and a fixed budget — not on libm results.
+    A table with a `hard` bot seat and one peer on glibc's non-FMA maths ends as one game."""
+    peers = []
+    try:
+        host, port = P.host(tmp_path, 4, bots=1, timeout=300.0, extra=["--bot", "hard"])
+        peers.append(host)
+        envs = {"guest0": dict(fma_pymunk.DIFFERENT_LIBM_ENV), "guest1": {}}
+        for name, env in envs.items():
+            peers.append(P.join(tmp_path, port, name, timeout=300.0, env=env))
+        P.wait_all(peers, 900)
+    finally:
+        P.kill_all(peers)
+    assert [p.proc.returncode for p in peers] == [0, 0, 0], [p.errors()[-800:] for p in peers]
+    finals = {p.name: p.final_hash() for p in peers}
+    assert None not in finals.values() and len(set(finals.values())) == 1, finals
+    assert "DESYNC" not in "\n".join(p.errors() for p in peers)
