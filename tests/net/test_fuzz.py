@@ -3,6 +3,7 @@
 import logging
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from net.framing import encode_frame
@@ -84,9 +85,15 @@ plausible = st.one_of(
     st.just({"type": "ChooseMove", "seat": 3, "target": None, "count": 1}))
 
 
+# A SeatDropped claim about a third seat is left out of the noise: the protocol believes
+# one player's claim that it dropped another, so a lying claim can eject an honest peer.
+# That is a known hole (issue 12), pinned by the strict xfail below, not noise to absorb.
+KNOWN_HOLES = {"SeatDropped"}
+
+
 @st.composite
 def shaped(draw):
-    kind = draw(st.sampled_from(sorted(SCHEMAS)))
+    kind = draw(st.sampled_from(sorted(set(SCHEMAS) - KNOWN_HOLES)))
     return {"type": kind, **{f: draw(plausible) for f in SCHEMAS[kind]}}
 
 
@@ -94,3 +101,11 @@ def shaped(draw):
 @given(st.lists(shaped(), min_size=1, max_size=6))
 def test_well_shaped_messages_with_wrong_content(msgs):
     run_with_noise([encode_frame(m) for m in msgs], sealed=True)
+
+
+@pytest.mark.xfail(strict=True, reason="known hole (issue 12): one player's unproven claim "
+                   "that it dropped a seat makes every peer drop that seat, so a liar can "
+                   "eject an honest peer, who is then alone and waits")
+def test_a_lying_seat_dropped_claim_does_not_eject_an_honest_peer():
+    run_with_noise([encode_frame({"type": "SeatDropped", "seat": 0, "reason": "0" * 64})],
+                   sealed=True)
