@@ -190,17 +190,22 @@ def parse_board(raw: object) -> Board:
         tower_fill_peasants=fill_peasants, revolt_table=table)
 
 
-def load_board(path: Path | str = BOARD_PATH) -> Board:
-    """Read and validate a board file."""
+def read_json(path: Path | str, what: str, error: type[ValueError]) -> object:
+    """A data file's JSON, or `error` with a sentence naming the file and the fault
+    (shared by the board and the card data)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BoardDataError(f"cannot read board file {path}: {exc.strerror}") from exc
+        raise error(f"cannot read {what} {path}: {exc.strerror}") from exc
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BoardDataError(f"board file {path} is not valid JSON: {exc}") from exc
-    return parse_board(raw)
+        raise error(f"{what} {path} is not valid JSON: {exc}") from exc
+
+
+def load_board(path: Path | str = BOARD_PATH) -> Board:
+    """Read and validate a board file."""
+    return parse_board(read_json(path, "board file", BoardDataError))
 
 
 _BOARD: Board | None = None

@@ -9,7 +9,6 @@ subtly different game on one peer.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -149,15 +148,8 @@ def parse_cards(raw: object) -> Cards:
 
 
 def load_cards(path: Path | str = CARDS_PATH) -> Cards:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardDataError(f"cannot read card file {path}: {exc.strerror}") from exc
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CardDataError(f"card file {path} is not valid JSON: {exc}") from exc
-    return parse_cards(raw)
+    from sim.board import read_json
+    return parse_cards(read_json(path, "card file", CardDataError))
 
 
 _CARDS: Cards | None = None
