@@ -25,26 +25,24 @@ from sim.state import BUILDINGS, Decision, State
 FACE_UP = 5
 
 
+def _bounded(printed: int, event: int | None, at_most: str, at_least: str) -> int:
+    """R-EVENT-3: an "at most" / "at least" event bound replaces the printed value."""
+    card = cards().events.get(event)
+    if card is not None and card.effect == at_most:
+        return min(printed, card.bound)
+    if card is not None and card.effect == at_least:
+        return max(printed, card.bound)
+    return printed
+
+
 def tax_yield(printed: int, event: int | None, special: str | None) -> int:
     """R-EXEC-7 with R-EVENT-3 and R-SPECIAL-3: event bound first, then +1 chest."""
-    card = cards().events.get(event)
-    value = printed
-    if card is not None and card.effect == "tax_at_most":
-        value = min(value, card.bound)
-    elif card is not None and card.effect == "tax_at_least":
-        value = max(value, card.bound)
-    return value + (1 if special == "chest" else 0)
+    return _bounded(printed, event, "tax_at_most", "tax_at_least") + (special == "chest")
 
 
 def rice_yield(printed: int, event: int | None, special: str | None) -> int:
     """R-EXEC-6 with R-EVENT-3 and R-SPECIAL-3."""
-    card = cards().events.get(event)
-    value = printed
-    if card is not None and card.effect == "rice_at_least":
-        value = max(value, card.bound)
-    elif card is not None and card.effect == "rice_at_most":
-        value = min(value, card.bound)
-    return value + (1 if special == "rice" else 0)
+    return _bounded(printed, event, "rice_at_most", "rice_at_least") + (special == "rice")
 
 
 def deploy_count(action: str, event: int | None, special: str | None) -> int:
