@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import time
 import shutil
 import subprocess
 from pathlib import Path
@@ -93,3 +94,13 @@ def screenshot(app, path: Path) -> Path:
     img = arcade.get_image(0, 0, app.width, app.height)
     img.save(path)
     return path
+
+
+def run_until(app, cond, seconds: float) -> bool:
+    """Draw frames until `cond()` holds or `seconds` of wall time pass; the final answer."""
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        if cond():
+            return True
+        frame(app)
+    return cond()

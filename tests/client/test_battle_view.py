@@ -12,15 +12,7 @@ import arcade
 from client.battle_show import battle_context, handful_sentence
 from client.theme import seat_colour, seat_name
 from tests.client.conftest import frame, screenshot
-
-
-def _run_until(app, cond, seconds: float) -> bool:
-    t0 = time.time()
-    while time.time() - t0 < seconds:
-        if cond():
-            return True
-        frame(app)
-    return cond()
+from tests.client.conftest import run_until as _run_until
 
 
 def _watch_next_attack(app, seed: int):

@@ -8,15 +8,7 @@ import time
 import arcade
 
 from tests.client.conftest import frame
-
-
-def _run_until(app, cond, seconds: float) -> bool:
-    t0 = time.time()
-    while time.time() - t0 < seconds:
-        if cond():
-            return True
-        frame(app)
-    return cond()
+from tests.client.conftest import run_until as _run_until
 
 
 def test_a_click_outside_the_targets_is_explained_in_the_log(app):

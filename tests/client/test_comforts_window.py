@@ -12,6 +12,7 @@ import pytest
 from client.settings import Settings, load_settings, save_settings
 from sim.game import state_hash
 from tests.client.conftest import frame, screenshot
+from tests.client.conftest import run_until as _run_until
 
 
 @pytest.fixture
@@ -21,15 +22,6 @@ def home(app, tmp_path, monkeypatch):
     app.reload_settings()
     yield tmp_path
     app.show_menu()
-
-
-def _run_until(app, cond, seconds: float) -> bool:
-    t0 = time.time()
-    while time.time() - t0 < seconds:
-        if cond():
-            return True
-        frame(app)
-    return cond()
 
 
 def _to_my_plan(app, seed: int = 11):

@@ -9,15 +9,7 @@ import arcade
 import pytest
 
 from tests.client.conftest import frame, screenshot
-
-
-def _run_until(app, cond, seconds: float) -> bool:
-    t0 = time.time()
-    while time.time() - t0 < seconds:
-        if cond():
-            return True
-        frame(app)
-    return cond()
+from tests.client.conftest import run_until as _run_until
 
 
 def test_menu_enter_starts_a_four_player_beginner_game(app, shots):

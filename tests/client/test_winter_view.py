@@ -4,21 +4,12 @@ the last winter's scoring unless the player asks (S)."""
 
 from __future__ import annotations
 
-import time
 
 import arcade
 
 from client.winter_show import region_marks
 from tests.client.conftest import frame, screenshot
-
-
-def _run_until(app, cond, seconds: float) -> bool:
-    t0 = time.time()
-    while time.time() - t0 < seconds:
-        if cond():
-            return True
-        frame(app)
-    return cond()
+from tests.client.conftest import run_until as _run_until
 
 
 def test_fast_forward_stops_for_the_last_winter_until_the_player_skips_it(app, shots):
