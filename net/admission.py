@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from net.beacon import H
+from net.phase import Phase
 from net.seat_keys import seat_proved
 
 
@@ -41,9 +42,9 @@ class TableView:
     """What this peer knows that admission depends on."""
     my_role: str                 # host | join | watch | resume
     closed: bool
-    started: bool
+    phase: Phase
     open_seat: bool              # the lobby has an open seat
-    table: bytes | None
+    table: bytes | None          # GameStarted's table id; None before it is known
     seats: dict[int, dict]       # seat -> GameStarted entry (kind, peer, key)
     token_hashes: dict[int, bytes]
     bot_seats: frozenset[int]
@@ -70,7 +71,8 @@ def admit(view: TableView, cred: Credential) -> Admission:
         return Admission("join refused: this peer is a spectator")
     if cred.role == "spectator":
         return Admission()
-    if not view.started:
+    if view.phase is Phase.LOBBY or view.table is None:
+        # before the start (a resuming peer not yet caught up knows no table either)
         if cred.role != "player":
             return Admission("join refused: no game is running here to rejoin")
         if cred.table is not None and view.my_role == "join":

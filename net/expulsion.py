@@ -88,4 +88,3 @@ class SignedSeats:
             return
         if first.get("seat") != seat or not self._cheated(seat, first, second):
             conn.offence(f"CheatingProved proves nothing against seat {seat}")
-

@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, Callable
 
 log = logging.getLogger("net.runner")
 
@@ -28,7 +28,9 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
-def run(args: Any) -> int:
+def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
+    """Play one headless peer to the end. `prepare(session)`, if given, is called once the
+    runner has set its callbacks (test harnesses chain onto the session's public hooks)."""
     _setup_logging()
     from twisted.internet import reactor
     from twisted.internet.error import CannotListenError
@@ -191,13 +193,11 @@ def run(args: Any) -> int:
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
-    _chain_step_hook(session, on_step)
-    broadcast = session._broadcast
-
-    def timed_broadcast(msg: dict) -> None:
-        asked_at.setdefault(msg.get("step", -1), time.perf_counter())
-        broadcast(msg)
-    session._broadcast = timed_broadcast
+    session.on_step_applied = on_step
+    session.on_broadcast = lambda msg: asked_at.setdefault(msg.get("step", -1),
+                                                           time.perf_counter())
+    if prepare is not None:
+        prepare(session)
 
     reactor.run()
     if game_log is not None:
@@ -235,22 +235,6 @@ def _write_replay(path: str, lockstep: Any) -> None:
         print(f"replay file {path}", flush=True)
     except Exception as exc:     # a record only: never fail the game for it
         log.error("could not write the replay file %s: %s", path, exc)
-
-
-def _chain_step_hook(session: Any, on_step: Any) -> None:
-    """Wrap the session's step notification (round-trip timing) once the game exists."""
-    original = session._make_lockstep
-
-    def make(*a: Any, **kw: Any) -> Any:
-        ls = original(*a, **kw)
-        inner = ls.on_step
-
-        def hook(entry: dict) -> None:
-            inner(entry)
-            on_step(entry)
-        ls.on_step = hook
-        return ls
-    session._make_lockstep = make
 
 
 def _advertise(reactor: Any, session: Any) -> None:

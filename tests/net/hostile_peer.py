@@ -38,18 +38,18 @@ def misbehave(session: TableSession) -> None:
     session.reactor.callLater(3.0, session.reactor.stop)
 
 
-original = TableSession._maybe_begin
+def prepare(session: TableSession) -> None:
+    """Misbehave as soon as the game begins here (a 3-player bot game is over in well
+    under a second), through the session's public `on_started` callback."""
+    started = session.on_started
 
+    def on_started(*args) -> None:
+        started(*args)
+        if not getattr(session, "_misbehaved", False):
+            session._misbehaved = True
+            session.reactor.callLater(0.0, misbehave, session)
+    session.on_started = on_started
 
-def _maybe_begin(self: TableSession, *args, **kwargs) -> None:
-    before = self.lockstep
-    original(self, *args, **kwargs)
-    if before is None and self.lockstep is not None:
-        # at once: a 3-player bot game is over in well under a second
-        self.reactor.callLater(0.0, misbehave, self)
-
-
-TableSession._maybe_begin = _maybe_begin
 
 if __name__ == "__main__":
-    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:])))
+    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:]), prepare=prepare))

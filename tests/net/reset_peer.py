@@ -16,20 +16,24 @@ from net import runner  # noqa: E402
 from net.session import TableSession  # noqa: E402
 
 RESET_AT = 6
-original = TableSession._step_applied
 
 
-def _step_applied(self: TableSession, entry: dict) -> None:
-    original(self, entry)
-    if entry["step"] == RESET_AT and not getattr(self, "_was_reset", False):
-        self._was_reset = True
-        conns = [c for c in self.conns if c.seat is not None]
-        for conn in conns:
-            conn.transport.abortConnection()
-        print(f"reset {len(conns)} connections at step {RESET_AT}", flush=True)
+def prepare(session: TableSession) -> None:
+    """Reset every player connection once, at step RESET_AT, through the session's public
+    `on_step_applied` hook (chained after the runner's own)."""
+    timing = session.on_step_applied
+    done = []
 
+    def on_step_applied(entry: dict) -> None:
+        timing(entry)
+        if entry["step"] == RESET_AT and not done:
+            done.append(True)
+            conns = [c for c in session.conns if c.seat is not None]
+            for conn in conns:
+                conn.transport.abortConnection()
+            print(f"reset {len(conns)} connections at step {RESET_AT}", flush=True)
+    session.on_step_applied = on_step_applied
 
-TableSession._step_applied = _step_applied
 
 if __name__ == "__main__":
-    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:])))
+    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:]), prepare=prepare))

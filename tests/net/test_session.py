@@ -340,7 +340,6 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
                                        start=False)
     host, x = sessions[0], sessions[3]
     cut: list[int] = []
-    broadcast = x._broadcast
 
     def lossy_broadcast(msg):
         """From X's first link at a chance step on, its frames to seats 1 and 2 are lost."""
@@ -351,8 +350,7 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
                 if conn.seat in (1, 2):
                     conn.transport.stream = []
                     conn.transport.write = lambda data: None
-        broadcast(msg)
-    x._broadcast = lossy_broadcast
+    x.on_broadcast = lossy_broadcast     # called before the message goes out
     host.start_game()
     net.pump_until(lambda: bool(cut))
     step = cut[0]

@@ -1,0 +1,97 @@
+"""Lockstep traffic while the game runs: routing messages into `net.lockstep.Lockstep`,
+broadcasting, offences, the end, and desync reports."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from net.connections import BUFFER_LIMIT
+from net.lockstep import Offence
+from net.phase import Phase
+from net.savefile import write_desync_report
+
+if TYPE_CHECKING:
+    from net.peer import PeerConnection
+
+log = logging.getLogger("net.session")
+
+
+class Play:
+    """Mixed into `net.session.TableSession`."""
+
+    def _on_lockstep(self, conn: PeerConnection, msg: dict) -> None:
+        if conn.role == "spectator" or conn is self.source:
+            conn.offence(f"{msg['type']} from a connection without a seat")
+            return
+        if self.lockstep is None or self.phase is Phase.RECOVERY:
+            if not (self.started or self.role == "resume") or len(self.buffer) >= BUFFER_LIMIT:
+                conn.offence(f"{msg['type']} before the game started")
+                return
+            self.buffer.append((conn, msg))
+            return
+        if conn.seat is None:
+            conn.offence(f"{msg['type']} from a connection without a seat")
+            return
+        if msg["seat"] == conn.seat and not self.signed_by_seat(conn.seat, msg):
+            conn.offence(f"{msg['type']} for step {msg['step']} is not signed by seat "
+                         f"{conn.seat}'s key")
+            return
+        try:
+            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume") \
+                or conn.redialed
+            self.lockstep.receive(conn.seat, msg, resent=resent)
+        except Offence as exc:
+            conn.offence(str(exc))
+        except ValueError as exc:
+            conn.offence(f"rejected {msg['type']}: {exc}")
+
+    def _broadcast(self, msg: dict) -> None:
+        self.on_broadcast(msg)
+        for conn in self.conns:
+            if conn.ready:
+                conn.send(msg)
+
+    def _lockstep_offence(self, seat: int, reason: str) -> None:
+        conn = self._conn_for_seat(seat)
+        if conn is not None:
+            conn.offence(reason)
+        else:
+            log.warning("rejected input from seat %d: %s", seat, reason)
+
+    def _step_applied(self, entry: dict) -> None:
+        for conn in self.spectators:
+            conn.send({"type": "StepApplied", "entry": entry})
+        self._append_log(entry)
+        self.on_step_applied(entry)
+
+    def _ended(self, state: Any) -> None:
+        self.phase = Phase.ENDED
+        for call in self.offline.values():
+            if call.active():
+                call.cancel()
+        self.offline.clear()
+        self.on_ended(state)
+
+    def _over(self) -> bool:
+        return self.lockstep is not None and self.lockstep.ended
+
+    def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
+        report = {"step": step, "seat": seat, "my_seat": self.my_seat, "my_hash": mine,
+                  "their_hash": theirs, "versions": self.versions,
+                  "log": self.lockstep.log if self.lockstep else []}
+        base = self.opts.report_dir or (str(Path(self.save_path).parent) if self.save_path
+                                        else os.getcwd())
+        try:
+            report["path"] = write_desync_report(base, report)
+        except OSError as exc:
+            log.error("could not write the desync report: %s", exc)
+        log.error("DESYNC at step %d: seat %d has %s, I have %s (report %s)",
+                  step, seat, theirs, mine, report.get("path"))
+        self.desyncs.append(report)
+        self.on_desync(report)
+        conn = self._conn_for_seat(seat)
+        if conn is not None:
+            conn.drop(f"desync at step {step}: your state hash differs from mine", offender=False)

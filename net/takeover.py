@@ -1,0 +1,83 @@
+"""Offline seats: the rejoin timeout, its countdown, take-overs by a bot, and the host
+handing a dropped seat to a bot at once.
+
+Why one place: a take-over is where a table could split; every path to it (timeout,
+another peer's `SeatTakenOver`, the host's hand-over) checks the same no-split rule
+(`net.liveness.Liveness._majority_here`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+
+if TYPE_CHECKING:
+    from net.peer import PeerConnection
+
+log = logging.getLogger("net.session")
+
+
+class Takeover:
+    """Mixed into `net.session.TableSession`."""
+
+    def _timed_out(self, seat: int) -> None:
+        self.offline.pop(seat, None)
+        if self._conn_for_seat(seat) is not None or self.closed:
+            return
+        if self.lockstep is None:
+            self._maybe_begin(without_missing=True)   # it dropped in the start handshake
+        if self.lockstep is None or self._over() or seat in self.lockstep.bots:
+            return
+        if seat not in self.lockstep.waiting_for():
+            # not blocked on that seat yet: look again soon (everyone takes over at the
+            # same step: the first one that needs the missing seat)
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        if not self._majority_here(seat):
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        step = self.lockstep.step
+        log.warning("seat %d did not rejoin in time: a bot plays it from step %d", seat, step)
+        self._broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
+        self.lockstep.take_over(seat, step)
+        self._maybe_resumed()
+
+    def _on_SeatTakenOver(self, conn: PeerConnection, msg: dict) -> None:
+        seat = msg["seat"]
+        if self.lockstep is None and self.role == "resume":
+            return                  # the log I am catching up from carries the take-over
+        if self.lockstep is None and self._conn_for_seat(seat) is None:
+            self._maybe_begin(without_missing=True)   # it dropped in the start handshake
+        if conn.seat is None or self.lockstep is None or seat == conn.seat:
+            conn.offence("SeatTakenOver from a connection that cannot send it")
+            return
+        if seat == self.my_seat:
+            conn.offence(f"SeatTakenOver of my own seat {seat}: I am here")
+            return
+        if self._conn_for_seat(seat) is not None:
+            log.warning("ignored take-over of seat %d from seat %s: it is connected here",
+                        seat, conn.seat)
+            return
+        if msg["step"] < self.lockstep.step and seat not in self.lockstep.bots:
+            # a step I am past: the sender's history differs from mine (hashes will
+            # show which side is alone); my own timer still decides for my history
+            log.warning("take-over of seat %d at past step %d ignored (now %d)",
+                        seat, msg["step"], self.lockstep.step)
+            return
+        self._cancel_timeout(seat)
+        self.lockstep.take_over(seat, msg["step"])
+        self._maybe_resumed()
+
+    def _back_online(self, seat: int) -> None:
+        self._cancel_timeout(seat)
+        self._maybe_resumed()
+
+    def _cancel_timeout(self, seat: int) -> None:
+        call = self.offline.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+
+    def _maybe_resumed(self) -> None:
+        if not self.offline:
+            self.on_resumed()
