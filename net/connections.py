@@ -196,7 +196,7 @@ class Connections:
 
     def received(self, conn: PeerConnection, msg: dict) -> None:
         kind = msg["type"]
-        if conn.role == "spectator" and not conn.dialer:
+        if conn.role == "spectator" and not conn.dialer and kind != "ChatSent":
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
             return
         if conn.pending_mesh and not self.started:

@@ -122,6 +122,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # catch-up (to a rejoining peer or a spectator) and spectating
     "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
     "StepApplied": {"entry": _map},
+    # table chat (net.chat): never part of the game
+    "ChatSent": {"sender": _str(40), "seat": _opt(SEAT), "text": _str(300)},
 }
 
 PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
