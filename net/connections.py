@@ -188,7 +188,7 @@ class Connections:
             self.reactor.callLater(0.2, self._redial, seat)
         if seat not in self.offline:
             timeout = self.opts.rejoin_timeout
-            self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
+            self._start_timeout(seat, timeout)
             reason = (f"seat {seat} ({self._name_of_seat(seat)}) dropped; waiting up to "
                       f"{timeout:g} s for it to rejoin")
             log.warning(reason)

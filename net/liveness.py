@@ -92,13 +92,18 @@ class Liveness:
             conn.send(m)
 
     # ---------------------------------------------------------------- majority
-    def _majority_here(self, seat: int) -> bool:
-        """Do the players I am connected to, and I, make more than half of the table's
-        human players? Only then may this side play `seat` with a bot."""
+    def _live_players(self, seat: int) -> tuple[set[int], list[int]]:
+        """The human seats on my side (me and the players I am connected to, `seat`
+        left out), and all the table's human seats."""
         humans = self._humans()
         live = {self.my_seat} | {c.seat for c in self.conns if c.ready and not c.closed
                                  and c.seat is not None and c.seat != seat}
-        live &= set(humans)
+        return live & set(humans), humans
+
+    def _majority_here(self, seat: int) -> bool:
+        """Do the players I am connected to, and I, make more than half of the table's
+        human players? Only then may this side play `seat` with a bot."""
+        live, humans = self._live_players(seat)
         if 2 * len(live) > len(humans):
             return True
         if not getattr(self, "_minority_said", False):

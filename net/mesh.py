@@ -113,8 +113,7 @@ class Mesh:
         for seat in self._humans():
             if seat != self.my_seat and seat not in bots and seat not in self.offline \
                     and self._conn_for_seat(seat) is None:
-                self.offline[seat] = self.reactor.callLater(self.opts.rejoin_timeout,
-                                                            self._timed_out, seat)
+                self._start_timeout(seat, self.opts.rejoin_timeout)
 
     def _send_chain(self, conn: PeerConnection) -> None:
         msg = self.chain_msgs.get(self.my_seat)

@@ -65,7 +65,21 @@ class Play:
         for conn in self.spectators:
             conn.send({"type": "StepApplied", "entry": entry})
         self._append_log(entry)
+        if entry.get("takeovers"):
+            self._seats_became_bots(entry["takeovers"])
         self.on_step_applied(entry)
+
+    def _seats_became_bots(self, seats: list) -> None:
+        """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
+        the lobby keeps the player's name under `was`. Local only: after the start no
+        one sends LobbyChanged."""
+        changed = False
+        for entry in self.lobby.get("seats", []):
+            if entry.get("seat") in seats and entry.get("kind") != "bot":
+                entry.update(kind="bot", was=entry.get("name", ""), taken_over=True)
+                changed = True
+        if changed:
+            self.on_lobby_changed(self.lobby)
 
     def _ended(self, state: Any) -> None:
         self.phase = Phase.ENDED

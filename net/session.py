@@ -122,6 +122,7 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         self.lockstep: Lockstep | None = None
         self.buffer: list[tuple[PeerConnection, dict]] = []
         self.offline: dict[int, Any] = {}            # seat -> timeout DelayedCall
+        self.takeover_deadline: dict[int, float] = {}   # seat -> when a bot may take it
         self.addresses: dict[int, tuple[str, int]] = {}
         self.saved_plans: dict[int, tuple[bytes, dict]] = {}
         self.save_path = opts.save_path

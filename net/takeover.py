@@ -21,6 +21,45 @@ log = logging.getLogger("net.session")
 class Takeover:
     """Mixed into `net.session.TableSession`."""
 
+    def takeover_countdown(self) -> dict[int, float]:
+        """Seat -> seconds left before a bot takes that offline seat (0 once the time is
+        up and the take-over waits for the step that needs the seat, or for a majority).
+        Empty when no seat is offline. For the window's countdown."""
+        now = self.reactor.seconds()
+        return {seat: max(0.0, self.takeover_deadline.get(seat, now) - now)
+                for seat in sorted(self.offline)}
+
+    def hand_seat_to_bot(self, seat: int) -> None:
+        """Host only: a bot plays the offline `seat` now, instead of after the rejoin
+        timeout (from the first step that needs the seat, as for the timeout). The same
+        no-split rule holds: the host's side must hold more than half of the table's
+        players. Raises ValueError with a sentence for the player otherwise."""
+        if not self.is_host:
+            raise ValueError("only the host can hand a seat to a bot")
+        if self.lockstep is None or self._over():
+            raise ValueError("there is no game running in which to hand over a seat")
+        if seat == self.my_seat:
+            raise ValueError("you cannot hand your own seat to a bot")
+        if seat in self.lockstep.bots:
+            raise ValueError(f"seat {seat} is already played by a bot")
+        name = self._name_of_seat(seat)
+        if seat not in self.offline or self._conn_for_seat(seat) is not None:
+            raise ValueError(f"{name} (seat {seat}) is not offline; only a dropped "
+                             "player's seat can be handed to a bot")
+        live, humans = self._live_players(seat)
+        if 2 * len(live) <= len(humans):
+            raise ValueError(f"only {len(live)} of {len(humans)} players are connected "
+                             "here; a bot may take a seat only when more than half of the "
+                             "players are connected, so the table waits for the others")
+        log.warning("the host hands seat %d (%s) to a bot", seat, name)
+        self._cancel_timeout(seat)
+        self._start_timeout(seat, 0.0)
+
+    def _start_timeout(self, seat: int, timeout: float) -> None:
+        """`seat` went offline: a bot may take it once `timeout` seconds have passed."""
+        self.takeover_deadline[seat] = self.reactor.seconds() + timeout
+        self.offline[seat] = self.reactor.callLater(timeout, self._timed_out, seat)
+
     def _timed_out(self, seat: int) -> None:
         self.offline.pop(seat, None)
         if self._conn_for_seat(seat) is not None or self.closed:
@@ -38,6 +77,7 @@ class Takeover:
             self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
             return
         step = self.lockstep.step
+        self.takeover_deadline.pop(seat, None)
         log.warning("seat %d did not rejoin in time: a bot plays it from step %d", seat, step)
         self._broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
         self.lockstep.take_over(seat, step)
@@ -74,6 +114,7 @@ class Takeover:
         self._maybe_resumed()
 
     def _cancel_timeout(self, seat: int) -> None:
+        self.takeover_deadline.pop(seat, None)
         call = self.offline.pop(seat, None)
         if call is not None and call.active():
             call.cancel()
