@@ -21,11 +21,14 @@ class Lobby:
     """Mixed into `net.session.TableSession`."""
 
     def set_lobby(self, players: int | None = None, side: str | None = None,
-                  setup: str | None = None, bots: int | None = None) -> None:
-        """Host only, before the start: change the table."""
+                  setup: str | None = None, bots: int | None = None,
+                  bot_levels: dict[int, str] | None = None) -> None:
+        """Host only, before the start: change the table. `bot_levels`: seat -> level
+        for bot seats (`set_bot_level`)."""
         if self.role != "host" or self.started:
             raise ValueError("only the host can change the table before the start")
         lobby = self.lobby
+        old_levels = {s["seat"]: s.get("level") for s in lobby["seats"] if s["kind"] == "bot"}
         if side is not None:
             lobby["side"] = side
         if setup is not None:
@@ -43,9 +46,33 @@ class Lobby:
                 seats[i].update(kind="human", name=h["name"], peer=h["peer"], key=h.get("key"))
                 self._seat_conn(h["peer"], i)
             for i in range(players - bots, players):
-                seats[i].update(kind="bot", name=f"bot {i}")
+                seats[i].update(kind="bot", name=f"bot {i}",
+                                level=old_levels.get(i) or self.opts.bot)
             lobby["players"], lobby["seats"] = players, seats
+        for seat, level in (bot_levels or {}).items():
+            self._check_bot_level(seat, level)
+        for seat, level in (bot_levels or {}).items():
+            lobby["seats"][seat]["level"] = level
         self._lobby_changed()
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        """Host only, before the start: the level (`easy`, `normal`, `hard`) of the bot
+        that plays bot seat `seat`. Every peer plays that seat at that level."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can choose the bots' levels, before the start")
+        self._check_bot_level(seat, level)
+        self.lobby["seats"][seat]["level"] = level
+        self._lobby_changed()
+
+    def _check_bot_level(self, seat: int, level: str) -> None:
+        from sim.bots import BOT_NAMES, LEVELS
+        seats = self.lobby["seats"]
+        if not isinstance(seat, int) or not 0 <= seat < len(seats) \
+                or seats[seat]["kind"] != "bot":
+            raise ValueError(f"seat {seat} is not a bot seat")
+        if level not in BOT_NAMES:
+            raise ValueError(f"there is no bot level called {level!r}; choose "
+                             f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}")
 
     def request_seat(self, seat: int) -> None:
         if self.role == "host":
@@ -78,7 +105,9 @@ class Lobby:
                "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
                           "peer": s["peer"], "key": s.get("key")}
                          for s in self.lobby["seats"]],
-               "peers": peers, "bot": self.opts.bot}
+               "peers": peers, "bot": self.opts.bot,
+               "bot_levels": [[s["seat"], s.get("level") or self.opts.bot]
+                              for s in self.lobby["seats"] if s["kind"] == "bot"]}
         msg["config"] = self.engine.config_wire(self.engine.config(
             self.lobby["players"], self.lobby["side"], self.lobby["setup"]))
         for conn in self.conns:

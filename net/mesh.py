@@ -22,6 +22,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.session")
 
+START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept of GameStarted
+
+
+class SeatBots:
+    """The engine as the lockstep sees it, with each bot seat's own level: the host set
+    them in the lobby (`GameStarted.bot_levels`); any other seat a bot plays (taken over
+    after a drop or an expulsion) gets the table's bot. Everything else is the engine."""
+
+    def __init__(self, engine: Any, levels: dict[int, str]) -> None:
+        self._engine = engine
+        self.levels = dict(levels)
+
+    def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any:
+        return self._engine.choose(state, seat, self.levels.get(seat, bot), seed)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
 
 class Mesh:
     """Mixed into `net.session.TableSession`."""
@@ -55,6 +73,11 @@ class Mesh:
             seen.add(s["seat"])
         if seen != set(range(len(msg["seats"]))):
             raise ValueError("seats are not 0..n-1")
+        bots = {s["seat"] for s in msg["seats"] if s["kind"] == "bot"}
+        for pair in msg.get("bot_levels", []):
+            if not (isinstance(pair, list) and len(pair) == 2 and pair[0] in bots
+                    and isinstance(pair[1], str) and len(pair[1]) <= 40):
+                raise ValueError(f"bad bot level entry {pair!r:.60}")
         for p in msg["peers"]:
             if not isinstance(p, dict) or not isinstance(p.get("host"), str) \
                     or not isinstance(p.get("port"), int) or not isinstance(p.get("peer"), bytes):
@@ -64,7 +87,7 @@ class Mesh:
         return self.engine.config_from_wire(wire)
 
     def _game_started(self, msg: dict) -> None:
-        self.start_info = {k: msg[k] for k in ("table", "config", "seats", "peers", "bot")}
+        self.start_info = {k: msg[k] for k in START_KEYS}
         self.phase = Phase.MESH
         self.lobby["started"] = True
         self.my_seat = self._seat_of_peer(self.peer_id)
@@ -175,7 +198,8 @@ class Mesh:
     def _make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
         info = self.start_info
         kinds = {s["seat"]: s["kind"] for s in info["seats"]}
-        ls = Lockstep(self.engine, self._config_from(info["config"]), kinds,
+        levels = {seat: level for seat, level in info.get("bot_levels", [])}
+        ls = Lockstep(SeatBots(self.engine, levels), self._config_from(info["config"]), kinds,
                       None if following else self.my_seat, None if following else self.chain,
                       chain_ends, bot=info["bot"], tokens=self.token_hashes)
         ls.following = following

@@ -99,7 +99,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "LobbyChanged": {"lobby": _map},
     "SeatRequested": {"seat": SEAT},
     "GameStarted": {"table": ID, "config": _map, "seats": _list(5), "peers": _list(5),
-                    "bot": _str(40)},
+                    "bot": _str(40), "bot_levels": _list(5)},
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
     # lockstep

@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from net.beacon import ChainVerifier
+from net.mesh import START_KEYS
 from net.phase import Phase
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ class Recovery:
     def _begin_from(self, msg: dict) -> None:
         start = msg["start"]
         self._check_start(start)
-        self.start_info = {k: start[k] for k in ("table", "config", "seats", "peers", "bot")}
+        self.start_info = {k: start[k] for k in START_KEYS}
         self.chain_ends = {s: e for s, e in start["chain_ends"]}
         self.token_hashes = {s: t for s, t in start["token_hashes"]}
         if self.role == "resume" and self.chain_ends.get(self.my_seat) != self.chain.commitment:

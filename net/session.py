@@ -166,6 +166,9 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
                   "name": f"bot {i}" if i >= players - bots else "", "peer": None, "key": None}
                  for i in range(players)]
         seats[0].update(kind="human", name=s.name, peer=s.peer_id, key=s.seat_key.public)
+        for seat in seats:
+            if seat["kind"] == "bot":
+                seat["level"] = opts.bot
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
                    "started": False, "seats": seats, "tower_vote": False}
         s.my_seat = 0

@@ -384,3 +384,61 @@ def test_the_command_log_beside_the_save_holds_every_step(tmp_path):
         s.close()
     for s in sessions:
         assert read_command_log(s.save_path + ".log") == s.lockstep.log
+
+
+# ---------------------------------------------------------------- bot levels per seat
+class RecordingEngine(FakeEngine):
+    """Records which bot played which seat (every peer computes bot seats itself)."""
+
+    def __init__(self):
+        super().__init__(3)
+        self.calls = []
+
+    def choose(self, s, seat, bot, seed):
+        self.calls.append((seat, bot))
+        return super().choose(s, seat, bot, seed)
+
+
+def test_each_bot_seat_plays_at_the_level_the_host_chose(tmp_path):
+    engine = RecordingEngine()
+    net, engine, sessions = open_table(players=5, bots=2, engine=engine, tmp_path=tmp_path,
+                                       start=False)
+    host, guest = sessions[0], sessions[1]
+    host.set_bot_level(4, "hard")
+    host.set_lobby(bot_levels={3: "easy"})
+    net.pump()
+    assert [(s["seat"], s.get("level")) for s in guest.lobby["seats"] if s["kind"] == "bot"] \
+        == [(3, "easy"), (4, "hard")]
+    with pytest.raises(ValueError, match="seat 1 is not a bot seat"):
+        host.set_bot_level(1, "hard")
+    with pytest.raises(ValueError, match="no bot level called 'godlike'; choose easy, normal "
+                                         "or hard"):
+        host.set_bot_level(4, "godlike")
+    with pytest.raises(ValueError, match="only the host"):
+        guest.set_bot_level(4, "easy")
+    host.start_game()
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    played = {(seat, bot) for seat, bot in engine.calls if seat in (3, 4)}
+    assert played == {(3, "easy"), (4, "hard")}
+    # each peer computed them: 3 peers × every bot decision
+    assert sum(1 for c in engine.calls if c == (4, "hard")) % len(sessions) == 0
+
+
+def test_a_seat_taken_over_after_a_drop_plays_at_the_table_default(tmp_path):
+    engine = RecordingEngine()
+    net, engine, sessions = open_table(players=4, bots=1, engine=engine, tmp_path=tmp_path,
+                                       rejoin_timeout=5.0, start=False)
+    host = sessions[0]
+    host.opts.bot = "random"                   # the table's bot (--bot)
+    host.set_bot_level(3, "hard")
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 4)
+    net.kill(sessions[1])
+    engine.calls.clear()
+    net.advance(10)
+    others = [sessions[0], sessions[2]]
+    assert finished(others) and all(1 in s.lockstep.bots for s in others)
+    assert {bot for seat, bot in engine.calls if seat == 1} == {"random"}
+    assert {bot for seat, bot in engine.calls if seat == 3} <= {"hard"}
+    assert all(s.lobby["seats"][1]["kind"] == "bot" for s in others)
