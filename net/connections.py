@@ -184,6 +184,7 @@ class Connections:
                 self._broadcast({"type": "Relayed", "seat": seat, "message": m})
         if self._over():
             return
+        self._parted_by_offence(conn)
         if self._may_redial(conn):
             self.reactor.callLater(0.2, self._redial, seat)
         if seat not in self.offline:

@@ -1,8 +1,13 @@
-"""Signing what my seat says, checking what others' seats say, and expelling a cheater.
+"""Signing what my seat says, checking what others' seats say, expelling a cheater, and
+claims that a player dropped another.
 
-Why a separate part of the session: it is one idea — a seat is its key — and it needs
-only a few things of the session (the pinned keys in `start_info`, the connections, the
-lockstep). `TableSession` inherits it.
+Why a separate part of the session: it is one idea — who may remove a seat from the
+table, on what evidence. A proof (two different signed messages of one seat for one
+step) convinces every peer by itself: all expel the cheater. A claim ("I dropped seat
+3 for offences") cannot be checked by anyone else: it counts only when more than half
+of the other players make it; one player's claim drops the seat only for that player
+(its own connection), and the others then pass the seat's messages on to it and its
+messages on to the seat, so the table stays one game. `TableSession` inherits both.
 """
 
 from __future__ import annotations
@@ -88,3 +93,74 @@ class SignedSeats:
             return
         if first.get("seat") != seat or not self._cheated(seat, first, second):
             conn.offence(f"CheatingProved proves nothing against seat {seat}")
+
+
+class DropClaims:
+    """Mixed into `net.session.TableSession`: `SeatDropped` claims need a majority.
+
+    Before, every peer believed one player's `SeatDropped`, so a liar could eject an
+    honest player from the whole table (tests/net/test_fuzz.py)."""
+
+    drop_claims: dict[int, set[int]]     # accused seat -> the seats that dropped it
+    forwards: dict[int, set[int]]        # seat -> seats I pass its messages on to
+    parted: set[int]                     # seats only I (or only they) dropped
+
+    def _claims_carry(self, seat: int) -> bool:
+        """More than half of the table's other players say they dropped `seat`."""
+        others = [s for s in self._humans() if s != seat]
+        return 2 * len(self.drop_claims.get(seat, set()) & set(others)) > len(others)
+
+    def offender_dropped(self, conn: Any, reason: str) -> None:
+        """I dropped a player for offences. I tell the others; it is dropped by all once
+        more than half of the other players did so. Until then only my own connection
+        is gone: I do not play its seat with a bot myself (the others still hear it)."""
+        if self.started and conn.seat is not None and conn.role != "spectator" \
+                and conn is not self.source:
+            seat = conn.seat
+            self.drop_claims.setdefault(seat, set()).add(self.my_seat)
+            if not self._claims_carry(seat):
+                self.parted.add(seat)
+            self._broadcast({"type": "SeatDropped", "seat": seat, "reason": reason[:500]})
+
+    def _parted_by_offence(self, conn: Any) -> None:
+        """A player dropped me for offences (not for a desync): we are parted, the
+        others still hear it; I do not play its seat with a bot myself."""
+        reason = conn.offended_reason or ""
+        if conn.seat is not None and reason and not reason.startswith("desync"):
+            self.parted.add(conn.seat)
+
+    def _on_SeatDropped(self, conn: Any, msg: dict) -> None:
+        seat = msg["seat"]
+        if conn.seat is None or not self.started or seat == conn.seat:
+            conn.offence("SeatDropped from a connection that cannot send it")
+            return
+        conn.drop_claims += 1
+        if conn.drop_claims > 2:
+            conn.offence("too many SeatDropped claims")
+            return
+        if seat == self.my_seat:
+            log.warning("seat %s says it dropped me: %s", conn.seat, msg["reason"])
+            return
+        self.drop_claims.setdefault(seat, set()).add(conn.seat)
+        other = self._conn_for_seat(seat)
+        if self._claims_carry(seat):
+            self.parted.discard(seat)
+            for s in (seat, *self.forwards.pop(seat, ())):
+                self.forwards.get(s, set()).discard(seat)
+            if other is not None:
+                log.warning("dropping seat %d too: more than half of the other players "
+                            "dropped it (last seat %s: %s)", seat, conn.seat, msg["reason"])
+                other.drop(f"most players dropped you; seat {conn.seat}: "
+                           f"{msg['reason']}"[:500], offender=False)
+            return
+        log.warning("seat %s says it dropped seat %d (%s); one player's word is not enough: "
+                    "seat %d stays, and its messages and seat %s's are passed between them",
+                    conn.seat, seat, msg["reason"], seat, conn.seat)
+        if other is None or self.lockstep is None:
+            return
+        self.forwards.setdefault(seat, set()).add(conn.seat)
+        self.forwards.setdefault(conn.seat, set()).add(seat)
+        since = self.lockstep.step - 4
+        for source, target in ((seat, conn), (conn.seat, other)):
+            for m in self.lockstep.heard_from(source, since):
+                target.send({"type": "Relayed", "seat": source, "message": m})

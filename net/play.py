@@ -43,6 +43,7 @@ class Play:
             resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume") \
                 or conn.redialed
             self.lockstep.receive(conn.seat, msg, resent=resent)
+            self._forward(conn.seat, msg)
         except Offence as exc:
             conn.offence(str(exc))
         except ValueError as exc:

@@ -21,9 +21,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.session")
 
+# what a seat says that a relay may carry (`Lockstep.receive_relayed`)
+RELAYABLE = frozenset({"LinkRevealed", "PlanRevealed", "PlanCommitted", "CommandSent",
+                       "CommitsEchoed", "TowerVoted"})
+
 
 class Relays:
     """Mixed into `net.session.TableSession`."""
+
+    def _forward(self, seat: int, msg: dict) -> None:
+        """Pass `seat`'s message, just accepted from it, on to the players that parted
+        from it alone (`net.expulsion.DropClaims`): they hear it through me."""
+        if msg["type"] not in RELAYABLE:
+            return
+        for target in self.forwards.get(seat, ()):
+            conn = self._conn_for_seat(target)
+            if conn is not None:
+                conn.send({"type": "Relayed", "seat": seat, "message": msg})
 
     def _on_Relayed(self, conn: PeerConnection, msg: dict) -> None:
         seat = msg["seat"]
@@ -88,28 +102,3 @@ class Relays:
         if self.lockstep is not None:
             self.lockstep.add_chain(seat, inner["chain_end"], inner["token_hash"])
         self._maybe_begin()
-
-    def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
-        """I dropped a player for offences: the others drop it too, so that its seat is
-        gone for everyone at once (a seat some still hear would fork the table)."""
-        if self.started and conn.seat is not None and conn.role != "spectator" \
-                and conn is not self.source:
-            self._broadcast({"type": "SeatDropped", "seat": conn.seat, "reason": reason[:500]})
-
-    def _on_SeatDropped(self, conn: PeerConnection, msg: dict) -> None:
-        seat = msg["seat"]
-        if conn.seat is None or not self.started or seat == conn.seat:
-            conn.offence("SeatDropped from a connection that cannot send it")
-            return
-        conn.drop_claims += 1
-        if conn.drop_claims > 2:
-            conn.offence("too many SeatDropped claims")
-            return
-        if seat == self.my_seat:
-            log.warning("seat %s says it dropped me: %s", conn.seat, msg["reason"])
-            return
-        other = self._conn_for_seat(seat)
-        if other is not None:
-            log.warning("dropping seat %d too: seat %s dropped it (%s)", seat, conn.seat,
-                        msg["reason"])
-            other.drop(f"seat {conn.seat} dropped you: {msg['reason']}"[:500], offender=False)

@@ -26,7 +26,7 @@ from typing import Any, Callable
 from net.beacon import HashChain
 from net.chat import Chat, ChatLine
 from net.connections import BUFFER_LIMIT, Connections
-from net.expulsion import SignedSeats
+from net.expulsion import DropClaims, SignedSeats
 from net.guess_limit import GuessLimiter
 from net.liveness import Liveness
 from net.lobby import Lobby
@@ -76,7 +76,8 @@ def _noop(*args: Any) -> None:
     return None
 
 
-class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats, Liveness,
+class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats, DropClaims,
+                   Liveness,
                    Recovery, Spectate, Persistence, Chat):
     """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
 
@@ -102,6 +103,9 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
         self.seat_key: SeatKey | None = SeatKey() if role != "watch" else None
         self.expelled: set[int] = set()              # seats proved to cheat
+        self.drop_claims: dict[int, set[int]] = {}   # seat -> seats that dropped it
+        self.forwards: dict[int, set[int]] = {}      # seat -> seats I pass its messages to
+        self.parted: set[int] = set()                # dropped by me alone, or I by it
         self.chain_msgs: dict[int, dict] = {}        # seat -> its signed ChainCommitted
         self._saved_table: bytes | None = None       # resume: my table before CaughtUp
         self._beat: Any = None                       # the next heartbeat (net.liveness)

@@ -24,10 +24,13 @@ class Takeover:
     def takeover_countdown(self) -> dict[int, float]:
         """Seat -> seconds left before a bot takes that offline seat (0 once the time is
         up and the take-over waits for the step that needs the seat, or for a majority).
-        Empty when no seat is offline. For the window's countdown."""
+        Empty when no seat is offline. A seat only this peer parted from (a drop for
+        offences the others did not join) has no countdown: no bot takes it from here.
+        For the window's countdown."""
         now = self.reactor.seconds()
         return {seat: max(0.0, self.takeover_deadline.get(seat, now) - now)
-                for seat in sorted(self.offline)}
+                for seat in sorted(self.offline)
+                if seat not in self.parted or self._claims_carry(seat)}
 
     def hand_seat_to_bot(self, seat: int) -> None:
         """Host only: a bot plays the offline `seat` now, instead of after the rejoin
@@ -71,6 +74,11 @@ class Takeover:
         if seat not in self.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
+            self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
+            return
+        if seat in self.parted and not self._claims_carry(seat):
+            # only I lost it (a drop for offences the others did not join): they still
+            # hear it and pass its messages on; a bot takes it only if they say so
             self.offline[seat] = self.reactor.callLater(1.0, self._timed_out, seat)
             return
         if not self._majority_here(seat):

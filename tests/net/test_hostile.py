@@ -258,21 +258,48 @@ def test_a_forged_relay_is_rejected(tmp_path):
     assert any("relayed message is malformed" in r for r in reasons(honest[0]))
 
 
-def test_an_offender_dropped_by_one_peer_is_dropped_by_all(tmp_path):
-    """Garbage to seat 0 only: seat 0 drops it and tells the others, who drop it too;
-    its seat then goes to a bot at the same step everywhere (no fork)."""
-    from tests.net.tables import autoplay, bot_seed
-    net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
+def offend(net, hostile, to):
     for make, _ in (CASES["malformed msgpack"], CASES["forged seat"], CASES["out of turn"]):
-        send_raw(net, hostile, make(hostile), to=0)
-    # otherwise it plays along: its plan reaches seats 1 and 2 only
+        send_raw(net, hostile, make(hostile), to=to)
+
+
+def play_along(net, engine, hostile):
+    from tests.net.tables import autoplay, bot_seed
     autoplay(net, hostile, engine)
     hostile.submit(engine.choose(hostile.state, HOSTILE, "x", bot_seed(hostile, 1)))
     net.pump()
+
+
+def test_an_offender_dropped_by_most_players_is_dropped_by_all(tmp_path):
+    """Garbage to seats 0 and 1: both drop it and say so; seat 2, which it never
+    offended, drops it too (two of the three other players claim it); its seat then goes
+    to a bot at the same step everywhere (no fork)."""
+    net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
+    offend(net, hostile, to=0)
+    assert honest[2]._conn_for_seat(HOSTILE) is not None      # one claim: not enough
+    offend(net, hostile, to=1)
+    play_along(net, engine, hostile)         # its plan reaches seat 2 only, if anyone
     assert all(s._conn_for_seat(HOSTILE) is None for s in honest)
     net.advance(12)
     assert finished(honest) and len(hashes(honest)) == 1
     assert all(HOSTILE in s.lockstep.bots for s in honest)
+
+
+def test_a_lone_drop_claim_parts_only_the_claimant_and_the_table_stays_one_game(tmp_path):
+    """Garbage to seat 0 only: seat 0 drops it, but one player's word is not enough for
+    the others (it could be a lie about an honest player). Seats 1 and 2 pass seat 3's
+    messages to seat 0 and seat 0's to seat 3; nobody plays seat 3 with a bot, the game
+    ends with one hash at all four."""
+    net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
+    offend(net, hostile, to=0)
+    play_along(net, engine, hostile)
+    assert honest[0]._conn_for_seat(HOSTILE) is None
+    assert all(s._conn_for_seat(HOSTILE) is not None for s in honest[1:])
+    net.advance(30)                       # three times the rejoin timeout
+    everyone = honest + [hostile]
+    assert finished(everyone) and len(hashes(everyone)) == 1
+    assert not any(s.lockstep.bots for s in everyone)
+    assert honest[0]._conn_for_seat(HOSTILE) is None       # never taken back
 
 
 def test_a_seat_dropped_claim_about_myself_is_ignored(tmp_path):
