@@ -42,11 +42,12 @@ def prepare(session: TableSession) -> None:
     """Misbehave as soon as the game begins here (a 3-player bot game is over in well
     under a second), through the session's public `on_started` callback."""
     started = session.on_started
+    done = []
 
     def on_started(*args) -> None:
         started(*args)
-        if not getattr(session, "_misbehaved", False):
-            session._misbehaved = True
+        if not done:
+            done.append(True)
             session.reactor.callLater(0.0, misbehave, session)
     session.on_started = on_started
 
