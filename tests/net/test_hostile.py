@@ -295,6 +295,7 @@ def test_a_lone_drop_claim_parts_only_the_claimant_and_the_table_stays_one_game(
     play_along(net, engine, hostile)
     assert honest[0]._conn_for_seat(HOSTILE) is None
     assert all(s._conn_for_seat(HOSTILE) is not None for s in honest[1:])
+    assert honest[0].takeover_countdown() == {}      # no bot will take it from here
     net.advance(30)                       # three times the rejoin timeout
     everyone = honest + [hostile]
     assert finished(everyone) and len(hashes(everyone)) == 1

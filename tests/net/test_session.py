@@ -442,3 +442,27 @@ def test_a_seat_taken_over_after_a_drop_plays_at_the_table_default(tmp_path):
     assert {bot for seat, bot in engine.calls if seat == 1} == {"random"}
     assert {bot for seat, bot in engine.calls if seat == 3} <= {"hard"}
     assert all(s.lobby["seats"][1]["kind"] == "bot" for s in others)
+
+
+# ---------------------------------------------------------------- phases
+def test_the_phase_names_where_each_peer_is(tmp_path):
+    from net.phase import Phase
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
+    spy = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                             engine=engine)
+    host = sessions[0]
+    seen = []
+    host.on_started = lambda *a: seen.append(host.phase)
+    assert {s.phase for s in sessions} == {Phase.LOBBY} and spy.phase is Phase.SPECTATE
+    host.start_game()
+    assert host.phase is Phase.MESH                   # chains not yet all committed
+    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
+                               for s in sessions))
+    assert seen == [Phase.PLAY] and {s.phase for s in sessions} == {Phase.PLAY}
+    victim = sessions[1]
+    net.kill(victim)
+    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    assert back.phase is Phase.RECOVERY
+    autoplay(net, back, engine)
+    net.pump()
+    assert finished([host, back]) and {host.phase, back.phase, spy.phase} == {Phase.ENDED}
