@@ -4,7 +4,7 @@ Why one function: admission was spread over flags, and a gap there was a seat hi
 (after the start, anyone with the join code and a dropped player's peer id — which every
 spectator learns — could play that seat). Here every case is one line of one table:
 
-| role asked | lobby (before the start)          | game (after the start)                          |
+| role asked | `Phase.LOBBY` (no GameStarted known) | MESH, PLAY, RECOVERY, ENDED (GameStarted known) |
 |------------|-----------------------------------|--------------------------------------------------|
 | spectator  | admitted (a spectator's seat: none)| admitted (a spectator's seat: none)             |
 | player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over) |
@@ -12,7 +12,8 @@ spectator learns — could play that seat). Here every case is one line of one t
 
 The channel (a PAKE on the join code) already proved the join code; the seat key proves
 the seat. A spectator never holds a seat key that GameStarted pinned, so it can never
-take a seat.
+take a seat. A peer that is itself a spectator (`Phase.SPECTATE`) admits no one; a
+resuming peer that has not caught up yet knows no table and so admits only spectators.
 """
 
 from __future__ import annotations
