@@ -1,8 +1,10 @@
 """Random bytes and random well-framed maps from a peer: rejected, never a crash."""
 
 import logging
+import os
 
 import msgpack
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from net.framing import encode_frame
@@ -57,13 +59,19 @@ def run_with_noise(noise, sealed=False):
     assert not crashes, crashes[0].getMessage()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def _examples(full: int) -> int:
+    """A quarter of the examples by default (the suite stays a few minutes); CI sets
+    NET_FUZZ_FULL=1 and tries them all."""
+    return full if os.environ.get("NET_FUZZ_FULL") else max(10, full // 4)
+
+
+@settings(max_examples=_examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.binary(min_size=1, max_size=60), min_size=1, max_size=6))
 def test_random_bytes(noise):
     run_with_noise(noise)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=_examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(messages, min_size=1, max_size=5))
 def test_random_messages(msgs):
     frames = []
@@ -93,7 +101,7 @@ def shaped(draw):
     return {"type": kind, **{f: draw(plausible) for f in SCHEMAS[kind]}}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=_examples(80), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(shaped(), min_size=1, max_size=6))
 def test_well_shaped_messages_with_wrong_content(msgs):
     run_with_noise([encode_frame(m) for m in msgs], sealed=True)
