@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from lang.i18n import _, ngettext
+
 _RULE_ID = re.compile(r"\bR-[A-Z]+-\d+[a-z]?\b")
 _SINGULAR = {"chests": "chest", "armies": "army", "provinces": "province", "peasants": "peasant",
              "points": "point", "buildings": "building", "markers": "marker", "cubes": "cube",
@@ -16,8 +18,28 @@ _SINGULAR = {"chests": "chest", "armies": "army", "provinces": "province", "peas
 _ONE = re.compile(r"(?<![\d.,])([+−-]?1) (" + "|".join(_SINGULAR) + r")\b")
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural pair for the catalogue (translated by `plural`)."""
+    return singular, plural
+
+
+# the nouns `plural` counts, as catalogue entries so every language gets its own forms
+_COUNTED = {forms[0].split()[-1]: forms for forms in (
+    Nn_("{n} army", "{n} armies"), Nn_("{n} chest", "{n} chests"),
+    Nn_("{n} province", "{n} provinces"), Nn_("{n} building", "{n} buildings"),
+    Nn_("{n} revolt", "{n} revolts"), Nn_("{n} peasant", "{n} peasants"),
+    Nn_("{n} point", "{n} points"), Nn_("{n} cube", "{n} cubes"),
+    Nn_("{n} marker", "{n} markers"), Nn_("{n} group", "{n} groups"),
+    Nn_("{n} step", "{n} steps"), Nn_("{n} round", "{n} rounds"),
+    Nn_("{n} second", "{n} seconds"), Nn_("{n} player", "{n} players"))}
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """`plural(1, "army", "armies")` -> "1 army"; `plural(3, "chest")` -> "3 chests"."""
+    """`plural(1, "army", "armies")` -> "1 army"; `plural(3, "chest")` -> "3 chests", in the
+    player's language for the nouns in `_COUNTED` (English forms otherwise)."""
+    forms = _COUNTED.get(word)
+    if forms is not None:
+        return ngettext(forms[0], forms[1], n).format(n=n)
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
@@ -29,7 +51,7 @@ def for_players(text: str) -> str:
     text = re.sub(r"^\s*" + _RULE_ID.pattern + r"\s*:\s*", "", text)       # "R-X-1: why"
     text = _RULE_ID.sub("", text)
     text = _ONE.sub(lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
-    text = re.sub(r"^\[(\d+)\] ", r"Action \1: ", text)
+    text = re.sub(r"^\[(\d+)\] ", lambda m: _("Action {n}: ").format(n=m.group(1)), text)
     text = re.sub(r"  +", " ", text).strip()
     return text[:1].upper() + text[1:] if text else text
 
