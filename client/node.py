@@ -254,6 +254,26 @@ class TextCache:
 FONT = ("DejaVu Sans", "Liberation Sans", "Arial", "sans-serif")
 
 
+def register_fonts() -> list[str]:
+    """Make "DejaVu Sans" available whatever the system has: matplotlib (a pinned dependency)
+    ships it, and it has every letter the Dutch and Romanian words use (ă â î ș ț ô, and the
+    ō of Nō). Returns the files registered (none when matplotlib's copy is missing)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or spec.origin is None:
+        return []
+    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    files = [folder / name for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")]
+    files = [f for f in files if f.is_file()]
+    for f in files:
+        pyglet.font.add_file(str(f))
+    return [str(f) for f in files]
+
+
+BUNDLED_FONTS = register_fonts()
+
+
 class Button(Node):
     """A clickable box with a label. Emits `pressed` (no arguments).
 

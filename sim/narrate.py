@@ -118,7 +118,8 @@ def lapse_reason(reason: str, tr=ENGLISH) -> str:
             continue
         fields = m.groupdict()
         if "b" in fields:
-            fields["b"] = tr.gettext(fields["b"])
+            building = fields["b"]
+            fields["b"] = tr.gettext(building)
         if isinstance(message, tuple):
             n = int(fields["n"])
             return tr.ngettext(message[0], message[1], n).format(**fields)
@@ -134,6 +135,9 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
     if who is globals()["who"]:
         def who(c, _plain=who):
             return _("peasants") if c == "peasant" or c is None else _plain(c)
+    def action_word(name: str) -> str:
+        return _lower(_(ACTION_WORDS[name]))
+
     kind = e["event"]
     if kind == "GameStarted":
         side = _("sun") if e["side"] == "sun" else _("moon")
@@ -157,15 +161,15 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
         return "== " + _("Year {year}: events {events}").format(
             year=e["year"], events=", ".join(map(str, e["events"])))
     if kind == "RoundStarted":
-        row = ", ".join(_lower(_(ACTION_WORDS[a])) for a in e.get("actions", []))
+        row = ", ".join(action_word(a) for a in e.get("actions", []))
         specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
                              for i, c in enumerate(e["specials"]))
         return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
                          "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
                                               year=e["year"], actions=row, specials=specials)
     if kind == "EventDrawn":
-        return "  " + _("Event {number}: {text}").format(
-            number=e["event_card"], text=_(cards().events[e["event_card"]].text))
+        card = cards().events[e["event_card"]]
+        return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
     if kind == "BidsRevealed":
         return "  " + _("Bids: {bids}").format(
             bids=", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items()))
@@ -174,10 +178,10 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
                            for s in e["order"])
         return "  " + _("Turn order: {order}").format(order=order)
     if kind == "ActionStarted":
-        return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=_lower(_(ACTION_WORDS[e["action"]])))
+        return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=action_word(e["action"]))
     if kind == "ActionRevealed":
         return "  " + _("action {slot} is turned face up: {action}").format(
-            slot=e["slot"], action=_lower(_(ACTION_WORDS[e["action"]])))
+            slot=e["slot"], action=action_word(e["action"]))
     if kind == "ActionDone":
         gains = []
         if e["paid"]:
@@ -197,11 +201,12 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
                 province=e["attacked"]))
         if e.get("revolt_lost"):
             gains.append(_("lost the province to a revolt"))
-        line = _(DOES[e["action"]]).format(who=who(e["seat"]), province=e["province"])
+        does = DOES[e["action"]]
+        line = _(does).format(who=who(e["seat"]), province=e["province"])
         return "    " + line + (f": {', '.join(gains)}" if gains else "")
     if kind == "ActionLapsed":
         return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
-            who=who(e["seat"]), action=_lower(_(ACTION_WORDS[e["action"]])), province=e["province"],
+            who=who(e["seat"]), action=action_word(e["action"]), province=e["province"],
             reason=lapse_reason(e["reason"], tr))
     if kind == "Moved":
         return "    " + _("{who} moves {armies} from {origin} to {target}").format(
