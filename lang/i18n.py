@@ -96,7 +96,8 @@ def translator() -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    return _state["tr"].gettext(message)
+    # gettext("") is the catalogue's header: an empty label stays empty
+    return _state["tr"].gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

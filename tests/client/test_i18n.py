@@ -140,6 +140,7 @@ def test_words_are_looked_up_when_used_so_a_switch_applies_at_once():
         i18n.use("en")
         assert theme.SEAT_NAMES[0] == "Blue" and plural(1, "army", "armies") == "1 army"
         i18n.use("nl")
+        assert i18n._("") == ""                  # not the catalogue's header
         assert theme.SEAT_NAMES[0] == "Blauw" and theme.seat_name("peasant") == "Boeren"
         assert theme.ACTION_SHORT["palace"] == "Paleis" and chests(3) == "3 geldkisten"
         assert SPECIAL_TIPS["chest"].startswith("+1 geldkist")
