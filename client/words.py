@@ -1,14 +1,16 @@
 """Words for players: what the window shows is a sentence, never a rule id or raw data.
 
 The engine's messages name the rule they apply (`R-EXEC-3: cannot pay …`) for logs and
-tests; `for_players` takes the id out and fixes "1 chests"-style plurals in text built by
-code that does not know its numbers in advance. `plural` is for text built here.
+tests; `for_players` takes the id out, says the engine's sentence in the player's language
+(`client.engine_words`) and fixes "1 chests"-style plurals in English text built by code
+that does not know its numbers in advance. `plural` is for text built here.
 """
 
 from __future__ import annotations
 
 import re
 
+from client.engine_words import translate
 from lang.i18n import _, ngettext
 
 _RULE_ID = re.compile(r"\bR-[A-Z]+-\d+[a-z]?\b")
@@ -50,6 +52,7 @@ def for_players(text: str) -> str:
     text = re.sub(r"\s*\(\s*" + _RULE_ID.pattern + r"\s*\)", "", text)     # "… (R-X-1)"
     text = re.sub(r"^\s*" + _RULE_ID.pattern + r"\s*:\s*", "", text)       # "R-X-1: why"
     text = _RULE_ID.sub("", text)
+    text = translate(re.sub(r"  +", " ", text).strip())       # the engine's English, said again
     text = _ONE.sub(lambda m: f"{m.group(1)} {_SINGULAR[m.group(2)]}", text)
     text = re.sub(r"^\[(\d+)\] ", lambda m: _("Action {n}: ").format(n=m.group(1)), text)
     text = re.sub(r"  +", " ", text).strip()

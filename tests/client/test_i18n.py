@@ -220,3 +220,39 @@ def test_the_narration_of_seeded_games_has_no_english_left(lang, games):
     assert not same, f"lines not translated: {same[:5]}"
     bad = [line for line in lines if NOT_FOR_PLAYERS.search(line)]
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("lang", ["nl", "ro"])
+def test_the_engines_reasons_are_said_in_the_language(lang):
+    """Refused plans and moves: sim's English reasons reach the player translated."""
+    from client.words import for_players
+    from sim.commands import SubmitPlan
+    from sim.game import GameConfig
+    from sim.legal import plan_problems
+    from sim.local import LocalGame
+    game = LocalGame(GameConfig(4, "sun", "beginner"), 3, {s: "heuristic" for s in range(1, 4)})
+    for _ in game.run():
+        pass
+    hand = list(game.state.cards_of(0))
+    tries = [((None,) * 10, None), ((None,) * 10, 9), ((None,) * 10, 4),
+             ((hand[0], hand[0]) + (None,) * 8, 0), ((hand[0],) + (None,) * 9, hand[0]),
+             (("Nowhere",) + (None,) * 9, 0)]
+    texts = {p.text for actions, bid in tries for p in plan_problems(game.state, SubmitPlan(0, actions, bid))}
+    texts |= {"R-EXEC-10: Kii does not border Tosa", "Awa-Boso is not in play",
+              "move 1 to 3 armies (at least one stays in Awa-Shikoku), not 5",
+              "R-BID-3: turn-order position 2 is not free", "the deck is empty",
+              "list each revolting province exactly once: Iyo, Tosa"}
+    assert len(texts) >= 11
+    with PO[lang].open("rb") as f:
+        cat = read_po(f, locale=lang)
+    english = set().union(*(_words(" ".join(m.id) if isinstance(m.id, tuple) else m.id) for m in cat if m.id))
+    ours = set().union(*(_words(" ".join(m.string) if isinstance(m.string, tuple) else m.string) for m in cat if m.id))
+    try:
+        i18n.use(lang)
+        said = {t: for_players(t) for t in texts}
+    finally:
+        i18n.use("en")
+    left = {t: s for t, s in said.items() if _words(s) & (english - ours - {"nowhere"})}
+    assert not left, left
+    assert for_players("R-PLAN-3: put a province card on at least 6 action fields (now 0)") == \
+        "Put a province card on at least 6 action fields (now 0)"     # English unchanged
