@@ -16,7 +16,7 @@ from client import theme
 from client.node import Node, TextCache, damage
 from lang.i18n import N_, _
 
-BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")}
+BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
 
 FLIGHT = 1.1        # seconds a "+N" takes from the map to the player's row (speed 1)
 STAGGER = 0.3       # seconds between two players' flights

@@ -119,7 +119,8 @@ def lapse_reason(reason: str, tr=ENGLISH) -> str:
         fields = m.groupdict()
         if "b" in fields:
             building = fields["b"]
-            fields["b"] = tr.gettext(building)
+            said = tr.gettext(building)          # the card label; lower-case mid-sentence
+            fields["b"] = building if said == building else _lower(said)
         if isinstance(message, tuple):
             n = int(fields["n"])
             return tr.ngettext(message[0], message[1], n).format(**fields)
