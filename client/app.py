@@ -17,21 +17,10 @@ from dataclasses import replace
 import arcade
 
 from client import theme
-from lang.i18n import N_, _, use
+from client.words import bot_label
+from lang.i18n import _, use
 
 DEFAULT_SIZE = (1280, 800)
-
-
-# bot levels as the seat labels name them (sim.bots.LEVELS and the two baselines)
-LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
-               "heuristic": N_("heuristic"), "random": N_("random")}
-
-
-def bot_label(level: str) -> str:
-    """"bot normal": a bot seat's label in the player's language."""
-    if level not in LEVEL_WORDS:
-        return _("bot")
-    return _("bot {level}").format(level=_(LEVEL_WORDS[level]))
 
 
 class App(arcade.Window):

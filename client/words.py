@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from client.engine_words import translate
-from lang.i18n import _, ngettext
+from lang.i18n import N_, _, ngettext
 
 _RULE_ID = re.compile(r"\bR-[A-Z]+-\d+[a-z]?\b")
 _SINGULAR = {"chests": "chest", "armies": "army", "provinces": "province", "peasants": "peasant",
@@ -63,3 +63,15 @@ def problem_text(exc: Exception) -> str:
     """What a refused command says to the player: its reason, in a sentence."""
     reason = getattr(exc, "reason", None) or str(exc)
     return for_players(str(reason))
+
+
+# bot levels as the seat labels name them (sim.bots.LEVELS and the two baselines)
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+               "heuristic": N_("heuristic"), "random": N_("random")}
+
+
+def bot_label(level: str) -> str:
+    """"bot normal": a bot seat's label in the player's language."""
+    if level not in LEVEL_WORDS:
+        return _("bot")
+    return _("bot {level}").format(level=_(LEVEL_WORDS[level]))
