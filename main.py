@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     tower.add_argument("--drops", type=int, default=200)
     tower.add_argument("--plot", metavar="FILE")
     tower.add_argument("--seed", type=int, default=1)
+    for p in (parser, *sub.choices.values()):   # before or after the subcommand
+        p.add_argument("--lang", choices=("en", "nl", "ro"), default=argparse.SUPPRESS,
+                       help="language of the words: en, nl or ro (default: settings, then system)")
     return parser
 
 
@@ -97,6 +100,8 @@ def _no_window_here(explain: bool = True) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from lang.i18n import use
+    use(getattr(args, "lang", None))        # the window re-applies its settings' choice
     command = args.command or "play"
     if command == "headless":
         from cli.headless import run
@@ -123,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         from client.app import run
         return run(args)
     if args.command is None:
-        args = build_parser().parse_args(["play"])
+        args = build_parser().parse_args(["play"] + (["--lang", args.lang] if getattr(args, "lang", None) else []))
     if _no_window_here():
         return 2
     from client.app import run

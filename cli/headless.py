@@ -7,6 +7,7 @@ from contextlib import ExitStack
 
 from cli.gamelog import GameLog
 from cli.savefile import SaveError, SaveWriter, read_save
+from lang.i18n import _, ngettext, translator
 from sim.bots import BOT_NAMES
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
@@ -52,7 +53,7 @@ def run(args) -> int:
             game = LocalGame(config, seed, dict(enumerate(bots)))
             earlier = list(game.first_events)
     except (SaveError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=exc), file=sys.stderr)
         return 2
     with ExitStack() as stack:
         log = None
@@ -75,12 +76,14 @@ def run(args) -> int:
                 log.write(events)
             if not args.quiet:
                 for e in events:
-                    line = describe(e)
+                    line = describe(e, tr=translator())
                     if line:
                         print(line, file=out)
 
         if args.resume:
-            print(f"(resumed after {len(game.commands)} commands)", file=out)
+            n = len(game.commands)
+            print(ngettext("(resumed after {n} command)", "(resumed after {n} commands)", n).format(n=n),
+                  file=out)
         emit(earlier)
         events = earlier  # a resumed save may already hold the whole game
         while not game.over:
@@ -92,6 +95,6 @@ def run(args) -> int:
         if args.quiet:
             for e in events:
                 if e["event"] == "GameEnded":
-                    print(describe(e), file=out)
+                    print(describe(e, tr=translator()), file=out)
     print(f"final state hash {state_hash(game.state)}", file=out)
     return 0

@@ -6,6 +6,7 @@ import sys
 
 from cli.headless import replay_into
 from cli.savefile import SaveError, read_save
+from lang.i18n import _, translator
 from sim.game import state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
@@ -22,10 +23,10 @@ def run(args) -> int:
                   + (" (game over)" if game.over else " (game unfinished)"))
             return 0
         for e in replay_into(game, saved):
-            line = describe(e)
+            line = describe(e, tr=translator())
             if line:
                 print(line)
         return 0
     except SaveError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=exc), file=sys.stderr)
         return 2

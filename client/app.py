@@ -17,6 +17,8 @@ from dataclasses import replace
 import arcade
 
 from client import theme
+from client.words import bot_label
+from lang.i18n import _, use
 
 DEFAULT_SIZE = (1280, 800)
 
@@ -47,6 +49,7 @@ class App(arcade.Window):
         """Read the settings file (a damaged one gives the defaults and a message)."""
         from client.settings import load_settings
         self.settings, self.settings_message = load_settings()
+        use(self.settings.language or None)     # "" follows the system locale
 
     def apply_ui_scale(self) -> None:
         """Draw at the settings' interface scale (fitted to the window); scenes get the
@@ -136,7 +139,7 @@ class App(arcade.Window):
         try:
             save_settings(settings)
         except OSError as exc:
-            self.settings_message = f"Could not write your settings ({exc.strerror})."
+            self.settings_message = _("Could not write your settings ({reason}).").format(reason=exc.strerror)
 
     def show_settings(self) -> None:
         from client.settings_scene import SettingsScene
@@ -157,8 +160,8 @@ class App(arcade.Window):
     def _labels(self, players: int, humans) -> dict[int, str]:
         me = self.settings.player_name()
         if len(humans) > 1:
-            return {s: ("human" if s in humans else "bot") for s in range(players)}
-        return {s: (me if s in humans else "bot") for s in range(players)}
+            return {s: (_("human") if s in humans else _("bot")) for s in range(players)}
+        return {s: (me if s in humans else _("bot")) for s in range(players)}
 
     def _start_autosave(self, session, saved=None) -> None:
         from client.autosave import Autosave
@@ -166,7 +169,7 @@ class App(arcade.Window):
             self.autosave = Autosave.start(session, saved=saved)
         except OSError as exc:
             self.autosave = None
-            self.settings_message = f"This game cannot be saved ({exc.strerror})."
+            self.settings_message = _("This game cannot be saved ({reason}).").format(reason=exc.strerror)
 
     def continue_game(self) -> None:
         from client.autosave import autosave_path
@@ -179,7 +182,7 @@ class App(arcade.Window):
             bots = {s: bots for s in range(opts["players"]) if s not in humans}
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
-        labels = {s: (lbl if s in humans else f"bot {bots.get(s, '')}".strip())
+        labels = {s: (lbl if s in humans else bot_label(bots.get(s, "")))
                   for s, lbl in self._labels(opts["players"], humans).items()}
         self._start_autosave(session)
         return self.play(session, labels, fast=fast)
@@ -211,9 +214,10 @@ class App(arcade.Window):
         try:
             path = save_named(self.autosave, name)
         except OSError as exc:
-            self.scene.log.add(f"Could not save: {exc.strerror}", (180, 30, 20))
+            self.scene.log.add(_("Could not save: {reason}").format(reason=exc.strerror), (180, 30, 20))
             return
-        self.scene.log.add(f"Saved as “{path.stem}” — the menu lists it under Saves.", (30, 110, 40))
+        self.scene.log.add(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
+                           (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
         from client.end_scene import EndScene
@@ -229,14 +233,14 @@ class App(arcade.Window):
         """Browse for tables in a thread; results reach the menu later (`_browse_poll`)."""
         from client.menu import MenuScene
         if self.lan_search.start() and isinstance(self.scene, MenuScene):
-            self.scene.set_message("Searching the LAN for tables…")
+            self.scene.set_message(_("Searching the LAN for tables…"))
 
     def _browse_poll(self) -> None:
         from client.menu import MenuScene
         done, res = self.lan_search.poll()
         if done and isinstance(self.scene, MenuScene):
             if isinstance(res, Exception):
-                self.scene.set_message(f"LAN search failed: {res}")
+                self.scene.set_message(_("LAN search failed: {reason}").format(reason=res))
             else:
                 self.scene.show_tables(res or [])
 
@@ -249,7 +253,9 @@ class App(arcade.Window):
             session = NetSession.open(command, opts)
         except Exception as exc:   # net missing or refused at once: say so in the menu
             from client.words import problem_text
-            self.show_menu(message=f"Could not {command}: {problem_text(exc)}")
+            what = {"host": _("Could not host: {reason}"), "join": _("Could not join: {reason}"),
+                    "watch": _("Could not watch: {reason}")}.get(command, _("Could not start: {reason}"))
+            self.show_menu(message=what.format(reason=problem_text(exc)))
             return
         from client.lobby_scene import LobbyScene
         self._close_session()
@@ -264,16 +270,16 @@ class App(arcade.Window):
         from cli.savefile import SaveError
         from client.replay_session import resume_local
         if not path:
-            self.show_menu(message="Type the save's file name in the box first.")
+            self.show_menu(message=_("Type the save's file name in the box first."))
             return
         try:
             session, saved = resume_local(path)
         except (SaveError, ValueError, OSError) as exc:
-            self.show_menu(message=f"Cannot load {path}: {exc}")
+            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=exc))
             return
         self._close_session()
         humans = session.my_seats
-        labels = {s: (lbl if s in humans else f"bot {session.bots.get(s, '')}".strip())
+        labels = {s: (lbl if s in humans else bot_label(session.bots.get(s, "")))
                   for s, lbl in self._labels(session.config.players, humans).items()}
         if session.decision.kind != "over":
             self._start_autosave(session, saved)
@@ -284,10 +290,11 @@ class App(arcade.Window):
             from client.replay_session import ReplaySession
             session = ReplaySession(path)
         except Exception as exc:
-            self.show_menu(message=f"Cannot replay {path or '(no file)'}: {exc}")
+            self.show_menu(message=_("Cannot replay {path}: {reason}").format(
+                path=path or _("(no file)"), reason=exc))
             return
         self._close_session()
-        self.play(session, {s: "replay" for s in range(session.config.players)})
+        self.play(session, {s: _("replay") for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:
@@ -368,6 +375,8 @@ def run(args) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
     app = App()
+    if getattr(args, "lang", None):      # --lang wins over the settings for this run
+        use(args.lang)
     if app.settings.fullscreen:
         app.set_fullscreen(True)
     if command == "play" and any(a.startswith("play") for a in sys.argv[1:2]):

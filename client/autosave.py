@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cli.savefile import SaveError, SavedGame, SaveWriter, read_save
 from client.settings import data_dir
+from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
@@ -129,8 +130,9 @@ def describe_save(path: Path) -> SaveInfo | None:
         return None
     when = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
     n = len(saved.commands)
-    title = (f"{saved.config.players} players, {saved.config.side} side — "
-             f"{n} {'step' if n == 1 else 'steps'}, saved {when}")
+    title = _("{players} players, {side} side — {steps}, saved {when}").format(
+        players=saved.config.players, side=_(saved.config.side),
+        steps=ngettext("{n} step", "{n} steps", n).format(n=n), when=when)
     return SaveInfo(path, title)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from client import theme
+from lang.i18n import _, ngettext
 
 
 def _n(thrown: dict, colour) -> int:
@@ -21,7 +22,7 @@ def _n(thrown: dict, colour) -> int:
 
 def _cubes(n: int, colour) -> str:
     if colour in ("peasant", 5):
-        return f"{n} {'peasant' if n == 1 else 'peasants'}"
+        return ngettext("{n} peasant", "{n} peasants", n).format(n=n)
     return f"{n} {theme.seat_name(colour)}"
 
 
@@ -31,7 +32,7 @@ def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
     if own <= 0 and extra <= 0:
         return None
     text = _cubes(max(0, own), colour)
-    return text + (f" + {extra} extra" if extra else "")
+    return text + (" " + _("+ {n} extra").format(n=extra) if extra else "")
 
 
 def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
@@ -44,23 +45,26 @@ def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
     if dropped.get("reason") == "fill" or battle is None:
         parts = [_cubes(_n(thrown, k), "peasant" if k == "peasant" else int(k))
                  for k in sorted(thrown, key=lambda k: (k == "peasant", k)) if _n(thrown, k)]
-        head = "Filling the tower" if dropped.get("reason") == "fill" else "Into the tower"
+        head = _("Filling the tower") if dropped.get("reason") == "fill" else _("Into the tower")
         return f"{head}: {', '.join(parts)}"
     kind, where = battle.get("kind"), battle.get("province")
     att, dfn = battle.get("attacker"), battle.get("defender")
     if kind == "revolt":
-        head = f"Peasants revolt in {where} against {theme.seat_name(dfn)}"
+        head = _("Peasants revolt in {province} against {owner}").format(
+            province=where, owner=theme.seat_name(dfn))
         parts = [_part(thrown, tray, "peasant", 0), _part(thrown, tray, dfn, 0)]
     else:
-        target = f"neutral {where}" if kind == "neutral" else where
-        head = f"{theme.seat_name(att)} attacks {target}" + (f" from {origin}" if origin else "")
+        target = _("neutral {province}").format(province=where) if kind == "neutral" else where
+        head = (_("{who} attacks {target} from {origin}") if origin else
+                _("{who} attacks {target}")).format(who=theme.seat_name(att), target=target,
+                                                     origin=origin)
         parts = [_part(thrown, tray, att, int(battle.get("attack_card", 0) or 0)),
                  _part(thrown, tray, dfn, int(battle.get("defence_card", 0) or 0)
                        + int(battle.get("palace_event", 0) or 0))]
     parts = [p for p in parts if p]
     if from_tray:
-        parts.append(f"{from_tray} from the tray")
-    return f"{head}: {', '.join(parts) or 'no cubes'}"
+        parts.append(_("{n} from the tray").format(n=from_tray))
+    return f"{head}: {', '.join(parts) or _('no cubes')}"
 
 
 def battle_context(dropped: dict, rest: list) -> tuple[dict | None, str | None]:

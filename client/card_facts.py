@@ -1,10 +1,15 @@
 """The card facts the window shows players (action costs, event texts), from one place.
 
+Their words are translated here (the card data file's texts are in the catalogue through
+`lang/extract_cards.py`); tables kept by other modules answer in the current language.
+
 The only module in the client that reads them, from `sim.cards` (the card data file),
 so the window never holds a copy of a card fact.
 """
 
 from __future__ import annotations
+
+from lang.i18n import Translated, _, ngettext
 
 
 def action_costs() -> dict[str, int]:
@@ -16,7 +21,7 @@ def action_costs() -> dict[str, int]:
 def event_texts() -> dict[int, str]:
     """The 12 event cards' effects, by number."""
     from sim.cards import cards
-    return {n: e.text for n, e in cards().events.items()}
+    return {n: _(e.text) for n, e in cards().events.items()}
 
 
 def event_rice_loss() -> dict[int, int]:
@@ -25,22 +30,22 @@ def event_rice_loss() -> dict[int, int]:
     return {n: e.rice_loss for n, e in cards().events.items()}
 
 
-def action_short() -> dict[str, str]:
+def action_short() -> Translated:
     """Action names where space is tight (the action track, the planning fields)."""
     from sim.cards import cards
-    return {a.name: a.short for a in cards().actions}
+    return Translated({a.name: a.short for a in cards().actions})
 
 
-def special_labels() -> dict[str, str]:
+def special_labels() -> Translated:
     from sim.cards import cards
-    return {s.name: s.label for s in cards().specials}
+    return Translated({s.name: s.label for s in cards().specials})
 
 
-def event_short() -> dict[int, str]:
+def event_short() -> Translated:
     """The 12 event cards' effects in a few words (the events panel)."""
     from sim.cards import cards
-    return {n: e.short for n, e in cards().events.items()}
+    return Translated({n: e.short for n, e in cards().events.items()})
 
 
 def chests(n: int) -> str:
-    return f"{n} chest" if n == 1 else f"{n} chests"
+    return ngettext("{n} chest", "{n} chests", n).format(n=n)

@@ -11,6 +11,7 @@ import arcade
 
 from client import theme
 from client.node import Button, Node, Signal, TextCache
+from lang.i18n import N_, _
 
 
 class Dialog(Node):
@@ -45,7 +46,7 @@ class Dialog(Node):
             b.pressed.connect(lambda v=value: self._answer(v))
             self.buttons.append(b)
         if text is not None:
-            self.field = self.add(TextField("Name", text, name="dialog:name"))
+            self.field = self.add(TextField(N_("Name"), text, name="dialog:name"))
             self.field.focused = True
         self.visible = True
         self.on_layout()
@@ -81,10 +82,10 @@ class Dialog(Node):
         l, b, w, h = self._box()
         t = self._text
         t.begin()
-        t.put("t", self.title, l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
+        t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
               color=(120, 30, 25))
         for k, line in enumerate(self.lines):
-            t.put(k, line, l + w / 2, b + h - 66 - 22 * k, size=11.5, anchor_x="center", color=theme.INK)
+            t.put(k, _(line), l + w / 2, b + h - 66 - 22 * k, size=11.5, anchor_x="center", color=theme.INK)
         t.end()
 
     def on_draw(self) -> None:

@@ -6,6 +6,7 @@ import arcade
 
 from client import theme
 from client.node import Button, Node, Signal, TextCache, draw_panel
+from lang.i18n import N_, _, ngettext
 
 
 class EndScene(Node):
@@ -15,8 +16,8 @@ class EndScene(Node):
         self.back = Signal("back")
         self.quit = Signal("quit")
         self._text = TextCache()
-        self.menu_btn = self.add(Button("Back to menu  [Enter]", key=arcade.key.ENTER, size=12))
-        self.quit_btn = self.add(Button("Quit  [Q]", key=arcade.key.Q, size=12))
+        self.menu_btn = self.add(Button(N_("Back to menu  [Enter]"), key=arcade.key.ENTER, size=12))
+        self.quit_btn = self.add(Button(N_("Quit  [Q]"), key=arcade.key.Q, size=12))
         self.menu_btn.pressed.connect(self.back.emit)
         self.quit_btn.pressed.connect(self.quit.emit)
 
@@ -40,12 +41,16 @@ class EndScene(Node):
         t = self._text
         t.begin()
         winners = self.summary.get("winners", [])
-        t.put("h", "The game is over — " + " and ".join(theme.seat_name(w) for w in winners)
-              + (" win!" if len(winners) > 1 else " wins!"), self.width / 2, self.height - 60,
+        names = [theme.seat_name(w) for w in winners]
+        listed = names[0] if len(names) == 1 else _("{first} and {last}").format(
+            first=", ".join(names[:-1]), last=names[-1]) if names else ""
+        t.put("h", ngettext("The game is over — {names} wins!", "The game is over — {names} win!",
+                            len(names)).format(names=listed), self.width / 2, self.height - 60,
               size=24, bold=True, anchor_x="center", color=theme.INK)
         x0, y = 60, self.height - 130
-        t.put("th", "Place   Player                     Score   Chests", x0, y, size=13, bold=True,
-              color=theme.INK)
+        for key, word, dx in (("th", _("Place"), 0), ("tp", _("Player"), 90),
+                              ("ts", _("Score"), 330), ("tc", _("Chests"), 410)):
+            t.put(key, word, x0 + dx, y, size=13, bold=True, color=theme.INK)
         for k, (seat, score, money) in enumerate(self.standings()):
             y -= 34
             who = self.summary.get("labels", {}).get(seat, "")
@@ -55,14 +60,14 @@ class EndScene(Node):
             t.put(("s", k), str(score), x0 + 330, y, size=14, color=theme.INK, bold=True)
             t.put(("m", k), str(money), x0 + 410, y, size=14, color=theme.INK)
         cl, cb, cw, ch = self._chart_rect()
-        t.put("ct", "Score over the game", cl + cw / 2, cb + ch + 14, size=13, bold=True,
+        t.put("ct", _("Score over the game"), cl + cw / 2, cb + ch + 14, size=13, bold=True,
               anchor_x="center", color=theme.INK)
         hist = self.summary.get("history", {})
         top = max([max(v) for v in hist.values() if v] + [10])
         n = max([len(v) for v in hist.values()] + [2])
         for k in range(n):
             x = cl + cw * k / max(1, n - 1)
-            label = "start" if k == 0 else f"winter {k}"
+            label = _("start") if k == 0 else _("winter {n}").format(n=k)
             t.put(("xl", k), label, x, cb - 18, size=10, anchor_x="center", color=theme.MUTED)
         for v in range(0, top + 1, max(1, top // 5)):
             t.put(("yl", v), str(v), cl - 8, cb + ch * v / top, size=9, anchor_x="right",
@@ -71,7 +76,7 @@ class EndScene(Node):
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
-        for k, (seat, _, _) in enumerate(self.standings()):
+        for k, (seat, _score, _money) in enumerate(self.standings()):
             y = self.height - 130 - 34 * (k + 1)
             arcade.draw_lbwh_rectangle_filled(60 + 62, y - 2, 18, 18, theme.SEAT_COLOURS[seat])
             arcade.draw_lbwh_rectangle_outline(60 + 62, y - 2, 18, 18, (0, 0, 0), 1)

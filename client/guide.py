@@ -10,26 +10,27 @@ from __future__ import annotations
 import arcade
 
 from client.node import Button, Node, Signal, TextCache
+from lang.i18n import N_, _
 
-HINTS = {
-    "plan": ("Plan your round",
-             "Click one of your province cards below, then an action field (or drag it). "
+HINTS = {   # marked English; translated when drawn
+    "plan": (N_("Plan your round"),
+             N_("Click one of your province cards below, then an action field (or drag it). "
              "Fill every field you can; put a money card on the bid field to bid for turn "
-             "order. Gold coins show costs. Press Enter to lock your plan — or B for a suggestion."),
-    "special": ("Choose your place in turn order",
-                "The highest bid chooses first. Each place 1–5 comes with a special card; its "
-                "bonus is yours this round."),
-    "move": ("Move your armies",
-             "Click a highlighted province, choose how many armies go, then Go. Into your own "
-             "province it is a move; into another, a battle through the tower."),
-    "draft_take": ("Draft your provinces",
-                   "Take one of the face-up province cards or the top of the deck; then place "
-                   "one of your army groups there."),
-    "draft_place": ("Place an army group",
-                    "Pick which of your remaining army groups goes onto this province."),
-    "revolt_order": ("Revolts",
-                     "You were short of rice. Click the revolting provinces in the order they "
-                     "are fought, then Done."),
+             "order. Gold coins show costs. Press Enter to lock your plan — or B for a suggestion.")),
+    "special": (N_("Choose your place in turn order"),
+                N_("The highest bid chooses first. Each place 1–5 comes with a special card; its "
+                "bonus is yours this round.")),
+    "move": (N_("Move your armies"),
+             N_("Click a highlighted province, choose how many armies go, then Go. Into your own "
+             "province it is a move; into another, a battle through the tower.")),
+    "draft_take": (N_("Draft your provinces"),
+                   N_("Take one of the face-up province cards or the top of the deck; then place "
+                   "one of your army groups there.")),
+    "draft_place": (N_("Place an army group"),
+                    N_("Pick which of your remaining army groups goes onto this province.")),
+    "revolt_order": (N_("Revolts"),
+                     N_("You were short of rice. Click the revolting provinces in the order they "
+                     "are fought, then Done.")),
 }
 
 
@@ -42,8 +43,8 @@ class Guide(Node):
         self.kind = ""
         self.dismissed = Signal("dismissed")
         self._text = TextCache()
-        self.next_btn = self.add(Button("Got it", size=10))
-        self.off_btn = self.add(Button("Hide the guide", size=10))
+        self.next_btn = self.add(Button(N_("Got it"), size=10))
+        self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
         self.next_btn.pressed.connect(self.hide)
         self.off_btn.pressed.connect(self._off)
 
@@ -71,10 +72,10 @@ class Guide(Node):
         self.off_btn.set_rect(self.left + 110, self.bottom + 10, 130, 26)
 
     def rebuild(self) -> None:
-        title, body = HINTS.get(self.kind, ("", ""))
+        title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
         t = self._text
         t.begin()
-        t.put("t", "Guide: " + title, self.left + 12, self.top - 20, size=12, bold=True,
+        t.put("t", _("Guide: {title}").format(title=title), self.left + 12, self.top - 20, size=12, bold=True,
               color=(255, 236, 190))
         t.put("b", body, self.left + 12, self.top - 32, size=10, width=int(self.width - 24),
               multiline=True, anchor_y="top", color=(250, 244, 230))

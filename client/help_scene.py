@@ -11,6 +11,7 @@ import arcade
 from client import theme
 from client.node import Button, Node, Signal, TextCache
 from client.rules_text import sections
+from lang.i18n import N_, _, current
 
 SCROLL_STEP = 60
 
@@ -25,15 +26,25 @@ class HelpOverlay(Node):
         self._measured_width = -1
         self._content_height = 0.0
         self._items = []
+        self._lang = ""
+        self._load()
+        self._text = TextCache()
+        self.close_btn = self.add(Button(N_("Close  [Esc]"), size=12))
+        self.close_btn.pressed.connect(self.hide)
+
+    def _load(self) -> None:
+        """The rules in the current language (again after a language switch)."""
+        self._lang = current()
+        self._measured_width = -1
+        self._items = []
         for k, sec in enumerate(sections()):
             self._items.append((("h", k), sec.title, 14, True))
             for j, para in enumerate(sec.paragraphs):
                 self._items.append((("p", k, j), para, 11, False))
-        self._text = TextCache()
-        self.close_btn = self.add(Button("Close  [Esc]", size=12))
-        self.close_btn.pressed.connect(self.hide)
 
     def open(self) -> None:
+        if self._lang != current():
+            self._load()
         self.visible = True
         self.scroll = 0.0
         self.mark_dirty()
@@ -67,6 +78,8 @@ class HelpOverlay(Node):
     def rebuild(self) -> None:
         l, b, w, h = self._box()
         t = self._text
+        if self._lang != current():
+            self._load()
         t.begin()
         text_w = int(w - 60)
         if self._measured_width != text_w:
@@ -79,9 +92,9 @@ class HelpOverlay(Node):
                 total += lbl.content_height + (14 if key[0] == "h" else 6)
             self._content_height = total
             t.begin()
-        t.put("title", "How to play Shogun", l + w / 2, b + h - 30, size=20, bold=True,
+        t.put("title", _("How to play Shogun"), l + w / 2, b + h - 30, size=20, bold=True,
               anchor_x="center", color=(120, 30, 25))
-        t.put("hint", "Scroll with the mouse wheel, ↑ ↓ or Page Up / Page Down.", l + 30, b + 28,
+        t.put("hint", _("Scroll with the mouse wheel, ↑ ↓ or Page Up / Page Down."), l + 30, b + 28,
               size=9.5, color=theme.MUTED)
         top, bottom = b + h - 56, b + 58
         y = top + self.scroll

@@ -7,14 +7,15 @@ from client import map_geometry as geo
 from client import theme
 from client.mesh import Mesh
 from client.palette import PEASANTS, SEATS
+from lang.i18n import _
 
 
 def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
-    buildings = [("palace", "Palace"), ("temple", "Temple"), ("theatre", "Nō theatre")]
-    seats = [(f"seat:{k}", st.name) for k, st in enumerate(SEATS)] + [("seat:5", PEASANTS.name)]
+    buildings = [("palace", _("Palace")), ("temple", _("Temple")), ("theatre", _("Nō theatre"))]
+    seats = [(f"seat:{k}", _(st.name)) for k, st in enumerate(SEATS)] + [("seat:5", _(PEASANTS.name))]
     if excluded:    # a fourth row rather than a wider box (it would reach Noto)
-        return [buildings, [("unrest", "Unrest"), ("hatch", "Out of play")], seats[:3], seats[3:]]
-    return [buildings + [("unrest", "Unrest")], seats[:3], seats[3:]]
+        return [buildings, [("unrest", _("Unrest")), ("hatch", _("Out of play"))], seats[:3], seats[3:]]
+    return [buildings + [("unrest", _("Unrest"))], seats[:3], seats[3:]]
 
 
 def _item_width(label: str, s: float) -> float:

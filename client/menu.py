@@ -12,6 +12,7 @@ import arcade
 
 from client import theme
 from client.node import Button, Node, Signal, TextCache
+from lang.i18n import N_, _, ngettext
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
 
@@ -28,7 +29,7 @@ class TextField(Node):
 
     def rebuild(self) -> None:
         self._text.begin()
-        self._text.put("l", self.label, self.left, self.bottom + self.height + 4, size=10, color=theme.MUTED)
+        self._text.put("l", _(self.label), self.left, self.bottom + self.height + 4, size=10, color=theme.MUTED)
         self._text.put("v", self.value + ("▏" if self.focused else ""), self.left + 6,
                        self.bottom + self.height / 2, size=12, anchor_y="center", color=theme.INK)
         self._text.end()
@@ -97,22 +98,22 @@ class MenuScene(Node):
         self.b_side = self.add(Button("", size=12))
         self.b_setup = self.add(Button("", size=12))
         self.b_seats = [self.add(Button("", size=11)) for _ in range(5)]
-        self.b_start = self.add(Button("Start local game  [Enter]", size=14, key=arcade.key.ENTER,
+        self.b_start = self.add(Button(N_("Start local game  [Enter]"), size=14, key=arcade.key.ENTER,
                                        color=(250, 214, 120)))
-        self.f_address = self.add(TextField("Table address (empty: search the LAN)", d.get("address", "") or ""))
-        self.f_code = self.add(TextField("Join code", d.get("code", "") or ""))
-        self.f_path = self.add(TextField("Save or log file", ""))
-        self.b_host = self.add(Button("Host a table  [H]", size=12, key=arcade.key.H))
-        self.b_join = self.add(Button("Join  [J]", size=12, key=arcade.key.J))
-        self.b_watch = self.add(Button("Watch  [W]", size=12, key=arcade.key.W))
-        self.b_load = self.add(Button("Load save", size=12))
-        self.b_replay = self.add(Button("Replay log", size=12))
-        self.b_quit = self.add(Button("Quit  [Q]", size=12, key=arcade.key.Q))
-        self.b_continue = self.add(Button("Continue", size=13, key=arcade.key.C,
+        self.f_address = self.add(TextField(N_("Table address (empty: search the LAN)"), d.get("address", "") or ""))
+        self.f_code = self.add(TextField(N_("Join code"), d.get("code", "") or ""))
+        self.f_path = self.add(TextField(N_("Save or log file"), ""))
+        self.b_host = self.add(Button(N_("Host a table  [H]"), size=12, key=arcade.key.H))
+        self.b_join = self.add(Button(N_("Join  [J]"), size=12, key=arcade.key.J))
+        self.b_watch = self.add(Button(N_("Watch  [W]"), size=12, key=arcade.key.W))
+        self.b_load = self.add(Button(N_("Load save"), size=12))
+        self.b_replay = self.add(Button(N_("Replay log"), size=12))
+        self.b_quit = self.add(Button(N_("Quit  [Q]"), size=12, key=arcade.key.Q))
+        self.b_continue = self.add(Button(N_("Continue"), size=13, key=arcade.key.C,
                                           color=(190, 225, 170)))
         self.b_continue.visible = False
-        self.b_settings = self.add(Button("Settings  [O]", size=12, key=arcade.key.O))
-        self.b_help = self.add(Button("Rules  [F1]", size=12, key=arcade.key.F1))
+        self.b_settings = self.add(Button(N_("Settings  [O]"), size=12, key=arcade.key.O))
+        self.b_help = self.add(Button(N_("Rules  [F1]"), size=12, key=arcade.key.F1))
         self.save_buttons: list[Button] = []
         from client.help_scene import HelpOverlay
         self.help = self.add(HelpOverlay())     # last: drawn over everything, gets input first
@@ -136,7 +137,8 @@ class MenuScene(Node):
     def offer_continue(self, title: str | None) -> None:
         """Show Continue (with what it continues) when an autosaved game can go on."""
         self.b_continue.visible = bool(title)
-        self.b_continue.set_label(f"Continue  [C]  —  {title}" if title else "Continue")
+        self.b_continue.set_label(_("Continue  [C]  —  {title}").format(title=title) if title
+                                  else N_("Continue"))
         self.on_layout()
 
     def show_saves(self, saves) -> None:
@@ -168,7 +170,7 @@ class MenuScene(Node):
         for k, v in kw.items():
             setattr(self, k, v)
         if self.setup == "beginner" and self.side == "moon":
-            self.message = "The beginner setup exists only on the sun side: using the draft setup."
+            self.message = _("The beginner setup exists only on the sun side: using the draft setup.")
             self.setup = "draft"
         else:
             self.message = ""
@@ -183,16 +185,16 @@ class MenuScene(Node):
         self._labels()
 
     def _labels(self) -> None:
-        self.b_players.set_label(f"Players: {self.players}  [P]")
-        self.b_side.set_label(f"Board side: {self.side}")
-        self.b_setup.set_label(f"Setup: {self.setup}")
+        self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
+        self.b_side.set_label(_("Board side: {side}").format(side=_(self.side)))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=_(self.setup)))
         for k, b in enumerate(self.b_seats):
             b.visible = k < self.players
             kind = self.seat_kinds[k]
-            text = {"you": "you", "human": "human (hot seat)", "easy": "bot: easy",
-                    "normal": "bot: normal", "hard": "bot: hard (thinks ~1 s)",
-                    "heuristic": "bot: heuristic", "random": "bot: random"}.get(kind, kind)
-            b.set_label(f"{theme.SEAT_NAMES[k]}: {text}")
+            text = {"you": _("you"), "human": _("human (hot seat)"), "easy": _("bot: easy"),
+                    "normal": _("bot: normal"), "hard": _("bot: hard (thinks ~1 s)"),
+                    "heuristic": _("bot: heuristic"), "random": _("bot: random")}.get(kind, kind)
+            b.set_label(_("{seat}: {who}").format(seat=theme.SEAT_NAMES[k], who=text))
             b.color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[k], 0.3)
         self.mark_dirty()
 
@@ -263,13 +265,13 @@ class MenuScene(Node):
         y = self.height - 200 - sh
         t.put("t", "SHOGUN", self.width / 2, self.height - 70, size=40, bold=True, anchor_x="center",
               color=(120, 30, 25))
-        t.put("s", "Dirk Henn's game of feudal Japan — with a battle tower that really tumbles",
+        t.put("s", _("Dirk Henn's game of feudal Japan — with a battle tower that really tumbles"),
               self.width / 2, self.height - 105, size=13, anchor_x="center", color=theme.MUTED)
-        t.put("l1", "New local game", self.width / 2 - 380, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
-        t.put("l1b", "Click a seat to change who plays it.", self.width / 2 - 380,
+        t.put("l1", _("New local game"), self.width / 2 - 380, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
+        t.put("l1b", _("Click a seat to change who plays it."), self.width / 2 - 380,
               y - 150 * g + (34 if g > 0.9 else 30) + 5, size=9.5, color=theme.MUTED)
-        t.put("l2", "Play on the network", self.width / 2 + 40, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
-        t.put("l3", "Saves and logs", self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
+        t.put("l2", _("Play on the network"), self.width / 2 + 40, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
+        t.put("l3", _("Saves and logs"), self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
               color=theme.INK)
         t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
         t.end()
@@ -280,17 +282,21 @@ class MenuScene(Node):
             self.remove(b)
         self.table_buttons = []
         for t in list(tables)[:3]:
-            b = self.add(Button(f"{t.name} — {t.address} ({t.players} players)", size=10))
+            b = self.add(Button(ngettext("{name} — {address} ({n} player)", "{name} — {address} ({n} players)",
+                                         t.players).format(name=t.name, address=t.address, n=t.players),
+                                size=10))
             b.pressed.connect(lambda a=t.address: self._pick_table(a))
             self.table_buttons.append(b)
-        self.set_message(f"{len(tables)} table(s) found on the LAN" if tables
-                         else "No table found on the LAN — type its address")
+        self.set_message(ngettext("{n} table found on the LAN", "{n} tables found on the LAN",
+                                  len(tables)).format(n=len(tables)) if tables
+                         else _("No table found on the LAN — type its address"))
         self.on_layout()
 
     def _pick_table(self, address: str) -> None:
         self.f_address.value = address
         self.f_address.mark_dirty()
-        self.set_message(f"Table {address} chosen — type its join code, then Join or Watch")
+        self.set_message(_("Table {address} chosen — type its join code, then Join or Watch").format(
+            address=address))
 
     def set_message(self, text: str) -> None:
         self.message = text

@@ -17,6 +17,8 @@ from typing import Any, Callable
 import arcade
 import pyglet
 
+from lang.i18n import _
+
 
 class Signal:
     """A list of callbacks. `emit` calls them in connection order."""
@@ -252,8 +254,31 @@ class TextCache:
 FONT = ("DejaVu Sans", "Liberation Sans", "Arial", "sans-serif")
 
 
+def register_fonts() -> list[str]:
+    """Make "DejaVu Sans" available whatever the system has: matplotlib (a pinned dependency)
+    ships it, and it has every letter the Dutch and Romanian words use (ă â î ș ț ô, and the
+    ō of Nō). Returns the files registered (none when matplotlib's copy is missing)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or spec.origin is None:
+        return []
+    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    files = [folder / name for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")]
+    files = [f for f in files if f.is_file()]
+    for f in files:
+        pyglet.font.add_file(str(f))
+    return [str(f) for f in files]
+
+
+BUNDLED_FONTS = register_fonts()
+
+
 class Button(Node):
-    """A clickable box with a label. Emits `pressed` (no arguments)."""
+    """A clickable box with a label. Emits `pressed` (no arguments).
+
+    The label is looked up in the player's language when drawn, so a fixed label is given
+    as its marked English (`Button(N_("Start"))`) and follows a language switch."""
 
     def __init__(self, label: str, name: str = "", *, size: float = 12,
                  color=(235, 228, 210), hover=(250, 244, 225), text_color=(25, 25, 25),
@@ -278,7 +303,7 @@ class Button(Node):
 
     def rebuild(self) -> None:
         self._text.begin()
-        self._text.put("l", self.label, self.left + self.width / 2, self.bottom + self.height / 2,
+        self._text.put("l", _(self.label), self.left + self.width / 2, self.bottom + self.height / 2,
                        size=self.size, color=self.text_color, anchor_x="center", anchor_y="center")
         self._text.end()
 

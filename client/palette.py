@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lang.i18n import N_
+
 
 @dataclass(frozen=True)
 class SeatStyle:
@@ -24,14 +26,15 @@ class SeatStyle:
     shape: str       # army-disc outline: circle, square, diamond, hexagon, pentagon, triangle
 
 
+# names are English (marked for the catalogue); client.theme.seat_name translates them
 SEATS: tuple[SeatStyle, ...] = (
-    SeatStyle("Blue", (49, 141, 229), "B", "circle"),
-    SeatStyle("Orange", (250, 122, 7), "O", "square"),
-    SeatStyle("Black", (35, 35, 40), "K", "diamond"),
-    SeatStyle("White", (245, 245, 240), "W", "hexagon"),
-    SeatStyle("Magenta", (175, 31, 122), "M", "pentagon"),
+    SeatStyle(N_("Blue"), (49, 141, 229), "B", "circle"),
+    SeatStyle(N_("Orange"), (250, 122, 7), "O", "square"),
+    SeatStyle(N_("Black"), (35, 35, 40), "K", "diamond"),
+    SeatStyle(N_("White"), (245, 245, 240), "W", "hexagon"),
+    SeatStyle(N_("Magenta"), (175, 31, 122), "M", "pentagon"),
 )
-PEASANTS = SeatStyle("Peasants", (64, 99, 39), "P", "triangle")
+PEASANTS = SeatStyle(N_("Peasants"), (64, 99, 39), "P", "triangle")
 
 
 def style_of(who) -> SeatStyle | None:

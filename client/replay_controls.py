@@ -11,6 +11,7 @@ from __future__ import annotations
 import arcade
 
 from client.node import damage
+from lang.i18n import _
 
 
 class ReplayControls:
@@ -26,8 +27,8 @@ class ReplayControls:
         return max(0, s.step - (1 if behind else 0))
 
     def status(self) -> str:
-        return (f"Replay: step {self.shown_step()} of {self.session.steps} — ← → step, "
-                "Page Up/Down round, Home start")
+        return _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
+                 "start").format(step=self.shown_step(), steps=self.session.steps)
 
     def key(self, symbol) -> bool:
         k = arcade.key
@@ -61,7 +62,8 @@ class ReplayControls:
         sc.banner.hide()
         sc._set_display(public_state(state))
         sc.paused = True
-        sc.log.add(f"Replay: back at step {step} of {self.session.steps}.", (30, 70, 140))
+        sc.log.add(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
+                   (30, 70, 140))
         damage()
 
     def batch_done(self) -> None:

@@ -13,6 +13,7 @@ import json
 from collections import deque
 from pathlib import Path
 
+from lang.i18n import _
 from sim import game
 
 
@@ -46,7 +47,7 @@ class ReplaySession:
                                           start.get("setup", "beginner"))
             self._state = None
             self._commands = None
-            self.status = "Replaying a game log"
+            self.status = _("Replaying a game log")
         else:
             from cli.savefile import read_save
             saved = read_save(p)
@@ -54,7 +55,7 @@ class ReplaySession:
             self._commands = list(saved.commands)
             self._state, events = game.new_game(self.config)
             self.queue.append((events, self._state))
-            self.status = "Replaying a saved game"
+            self.status = _("Replaying a saved game")
 
     @property
     def state(self):
@@ -90,7 +91,7 @@ class ReplaySession:
             return True
         if self._step >= len(self._commands):
             if game.pending(self._state).kind != "over":
-                self.status = "End of the save"
+                self.status = _("End of the save")
             return False
         self._state, events = game.apply(self._state, self._commands[self._step])
         self._step += 1

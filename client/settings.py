@@ -14,6 +14,8 @@ import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
+from lang.i18n import _
+
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 UI_SCALES = (0.75, 1.0, 1.25, 1.5)
 # what a seat in the menu may be: a person here, a hot-seat person, or a bot (its level;
@@ -73,6 +75,7 @@ class Settings:
     fullscreen: bool = False
     confirm_leave: bool = True     # Esc in a game asks before leaving
     guide_done: bool = False       # the first-game guide was dismissed
+    language: str = ""             # "" follows the system locale; else a lang.i18n.LANGUAGES code
     last_game: LastGame = field(default_factory=LastGame)
 
     def player_name(self) -> str:
@@ -113,6 +116,11 @@ def _check(name: str, value, default):
         if value not in SPEEDS:
             raise ValueError(f"should be one of {', '.join(f'{s:g}' for s in SPEEDS)}")
         return float(value)
+    if name == "language":
+        from lang.i18n import LANGUAGES
+        if value != "" and value not in LANGUAGES:
+            raise ValueError(f"should be one of {', '.join(LANGUAGES)} (or empty for the system's)")
+        return value
     if name == "ui_scale":
         if value not in UI_SCALES:
             raise ValueError(f"should be one of {', '.join(f'{s:g}' for s in UI_SCALES)}")
@@ -128,15 +136,18 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str]:
     except FileNotFoundError:
         return Settings(), ""
     except OSError as exc:
-        return Settings(), f"Could not read your settings ({path}: {exc.strerror}); using the defaults."
+        return Settings(), _("Could not read your settings ({path}: {reason}); using the "
+                             "defaults.").format(path=path, reason=exc.strerror)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else " (not text)"
-        return Settings(), (f"Your settings file {path} is damaged{where}: using the defaults. "
-                            "Changing a setting writes a fresh file.")
+        where = (_(" (line {n})").format(n=exc.lineno) if isinstance(exc, json.JSONDecodeError)
+                 else _(" (not text)"))
+        return Settings(), _("Your settings file {path} is damaged{where}: using the defaults. "
+                             "Changing a setting writes a fresh file.").format(path=path, where=where)
     if not isinstance(data, dict):
-        return Settings(), f"Your settings file {path} holds no settings; using the defaults."
+        return Settings(), _("Your settings file {path} holds no settings; using the "
+                             "defaults.").format(path=path)
     defaults = Settings()
     values, wrong = {}, []
     for f in fields(Settings):
@@ -148,8 +159,8 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str]:
             wrong.append(f"{f.name.replace('_', ' ')} {exc}")
     message = ""
     if wrong:
-        message = (f"Some settings in {path} were not usable ({'; '.join(wrong)}); "
-                   "the defaults are used for those.")
+        message = _("Some settings in {path} were not usable ({problems}); the defaults are "
+                    "used for those.").format(path=path, problems="; ".join(wrong))
     return replace(defaults, **values), message
 
 

@@ -1,5 +1,7 @@
-"""The settings screen: name, colour, pace, sound, scale, colour-blind mode, fullscreen,
-asking before leaving, and the first-game guide.
+"""The settings screen: name, language, colour, pace, sound, scale, colour-blind mode,
+fullscreen, asking before leaving, and the first-game guide.
+
+A new language applies at once (the screen redraws in it); Cancel goes back to the old one.
 
 Edits a copy; `done(settings)` on Save (Enter), `done(None)` on Cancel (Esc). The App
 writes the file and applies what it can at once (fullscreen, the pace of new games).
@@ -15,21 +17,23 @@ from client import theme
 from client.menu import TextField
 from client.node import Button, Node, Signal, TextCache
 from client.settings import SPEEDS, UI_SCALES, Settings
+from lang.i18n import LANGUAGES, N_, _, current, system_language, use
 
-ROWS = ("name", "colour", "animation_speed", "volume", "mute", "ui_scale", "colour_blind",
+ROWS = ("name", "language", "colour", "animation_speed", "volume", "mute", "ui_scale", "colour_blind",
         "fullscreen", "confirm_leave", "guide_done")
-LABELS = {"name": "Your name", "colour": "Preferred colour", "animation_speed": "Animation speed",
-          "volume": "Sound volume", "mute": "Sound", "ui_scale": "Interface scale",
-          "colour_blind": "Colour-blind mode", "fullscreen": "Fullscreen",
-          "confirm_leave": "Ask before leaving a game", "guide_done": "First-game guide"}
-HINTS = {"name": "shown for your seat at the table",
-         "colour": "the seat you take in a new local game",
-         "animation_speed": "how fast events play out (+ and − in a game)",
-         "volume": "tower drops, battles, a locked plan, the end", "mute": "",
-         "ui_scale": "size of everything in the window (fitted to its size)",
-         "colour_blind": "kept; the board does not use it yet",
-         "fullscreen": "", "confirm_leave": "Esc asks first; the game is saved either way",
-         "guide_done": "the hints that point at what to do next"}
+LABELS = {"name": N_("Your name"), "language": N_("Language"), "colour": N_("Preferred colour"), "animation_speed": N_("Animation speed"),
+          "volume": N_("Sound volume"), "mute": N_("Sound"), "ui_scale": N_("Interface scale"),
+          "colour_blind": N_("Colour-blind mode"), "fullscreen": N_("Fullscreen"),
+          "confirm_leave": N_("Ask before leaving a game"), "guide_done": N_("First-game guide")}
+HINTS = {"name": N_("shown for your seat at the table"),
+         "language": N_("the game's words; at first the system's language"),
+         "colour": N_("the seat you take in a new local game"),
+         "animation_speed": N_("how fast events play out (+ and − in a game)"),
+         "volume": N_("tower drops, battles, a locked plan, the end"), "mute": "",
+         "ui_scale": N_("size of everything in the window (fitted to its size)"),
+         "colour_blind": N_("kept; the board does not use it yet"),
+         "fullscreen": "", "confirm_leave": N_("Esc asks first; the game is saved either way"),
+         "guide_done": N_("the hints that point at what to do next")}
 
 
 def _cycle(values, current, step: int = 1):
@@ -52,12 +56,18 @@ class SettingsScene(Node):
             self.buttons[row] = b
         self.vol_down = self.add(Button("−", name="settings:volume-", size=14))
         self.vol_down.pressed.connect(lambda: self._change("volume", -1))
-        self.save_btn = self.add(Button("Save  [Enter]", size=13, key=arcade.key.ENTER,
+        self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
                                         color=(250, 214, 120)))
-        self.cancel_btn = self.add(Button("Cancel  [Esc]", size=13, key=arcade.key.ESCAPE))
+        self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
         self.save_btn.pressed.connect(lambda: self.done.emit(self.current()))
-        self.cancel_btn.pressed.connect(lambda: self.done.emit(None))
+        self.cancel_btn.pressed.connect(self._cancel)
+        self._language_before = current()
         self._labels()
+
+    def _cancel(self) -> None:
+        if current() != self._language_before:
+            use(self._language_before)
+        self.done.emit(None)
 
     def current(self) -> Settings:
         return replace(self.settings, name=self.f_name.value.strip()[:40])
@@ -72,6 +82,11 @@ class SettingsScene(Node):
             s = replace(s, volume=max(0, min(100, s.volume + 10 * step)))
         elif row == "ui_scale":
             s = replace(s, ui_scale=_cycle(UI_SCALES, s.ui_scale, step))
+        elif row == "language":
+            s = replace(s, language=_cycle(("", *LANGUAGES), s.language, step))
+            use(s.language or None)          # at once: this screen redraws in it
+            for node in self.walk():
+                node.mark_dirty()
         else:
             s = replace(s, **{row: not getattr(s, row)})
         self.settings = s
@@ -79,15 +94,17 @@ class SettingsScene(Node):
 
     def _labels(self) -> None:
         s = self.settings
-        on = {True: "on", False: "off"}
-        text = {"colour": theme.SEAT_NAMES[s.colour],
+        on = {True: N_("on"), False: N_("off")}
+        text = {"language": LANGUAGES[s.language] if s.language else
+                _("system ({language})").format(language=LANGUAGES[system_language()]),
+                "colour": theme.SEAT_NAMES[s.colour],
                 "animation_speed": f"×{s.animation_speed:g}",
                 "volume": f"{s.volume} %  +",
-                "mute": "muted" if s.mute else "on",
+                "mute": N_("muted") if s.mute else N_("on"),
                 "ui_scale": f"{int(s.ui_scale * 100)} %",
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
-                "confirm_leave": "yes" if s.confirm_leave else "no",
-                "guide_done": "hidden (click to show again)" if s.guide_done else "shown"}
+                "confirm_leave": N_("yes") if s.confirm_leave else N_("no"),
+                "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown")}
         for row, b in self.buttons.items():
             b.set_label(text[row])
         self.buttons["colour"].color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[s.colour], 0.45)
@@ -126,16 +143,16 @@ class SettingsScene(Node):
     def rebuild(self) -> None:
         t = self._text
         t.begin()
-        t.put("t", "Settings", self.width / 2, self.height - 70, size=30, bold=True,
+        t.put("t", _("Settings"), self.width / 2, self.height - 70, size=30, bold=True,
               anchor_x="center", color=(120, 30, 25))
         y = self.height - 150
         step = self._step()
         for k, row in enumerate(ROWS):
             top = y - step * k
-            t.put(("l", row), LABELS[row], self.width / 2 - 20, top + 20, size=13, bold=True,
+            t.put(("l", row), _(LABELS[row]), self.width / 2 - 20, top + 20, size=13, bold=True,
                   anchor_x="right", color=theme.INK)
             if HINTS[row]:
-                t.put(("h", row), HINTS[row], self.width / 2 - 20, top + 3, size=9,
+                t.put(("h", row), _(HINTS[row]), self.width / 2 - 20, top + 3, size=9,
                       anchor_x="right", color=theme.MUTED)
         t.put("m", self.message, self.width / 2, 105, size=11, anchor_x="center",
               color=(170, 40, 30), width=int(self.width - 80), multiline=True, align="center")

@@ -15,21 +15,23 @@ from client.guide import Guide
 from client.help_scene import HelpOverlay
 from client.node import Button
 from client.tooltip import Tooltip
+from lang.i18n import N_, _
 
-# what each panel of the table shows (the board has its own per-province tooltip)
+# what each panel of the table shows (the board has its own per-province tooltip); marked
+# English, translated when shown (the Tooltip looks its text up when drawn)
 PANEL_TIPS = {
-    "players": "The daimyo: chests, rice, score, armies left in supply and provinces held. "
-               "The highlighted ones are being waited for.",
-    "events_panel": "This year's event cards. Each round one is drawn and applies to everyone; "
+    "players": N_("The daimyo: chests, rice, score, armies left in supply and provinces held. "
+               "The highlighted ones are being waited for."),
+    "events_panel": N_("This year's event cards. Each round one is drawn and applies to everyone; "
                     "the number on the right is the rice everyone loses in winter if it is "
-                    "the one left over.",
-    "log": "Everything that happened, newest at the bottom; scroll with the mouse wheel.",
-    "track": "The ten actions of this round in the order they are carried out; the face-down "
-             "ones are turned as play reaches them.",
-    "tower": "The battle tower: armies thrown in tumble down; some stay stuck inside, some "
-             "come out with cubes that were stuck before. What lands in the tray counts.",
-    "info": "What is happening now and who the game is waiting for.",
-    "topbar": "Year and season, what the game waits for, and the pace controls.",
+                    "the one left over."),
+    "log": N_("Everything that happened, newest at the bottom; scroll with the mouse wheel."),
+    "track": N_("The ten actions of this round in the order they are carried out; the face-down "
+             "ones are turned as play reaches them."),
+    "tower": N_("The battle tower: armies thrown in tumble down; some stay stuck inside, some "
+             "come out with cubes that were stuck before. What lands in the tray counts."),
+    "info": N_("What is happening now and who the game is waiting for."),
+    "topbar": N_("Year and season, what the game waits for, and the pace controls."),
 }
 
 BAR = dict(color=(110, 80, 65), hover=(150, 110, 85), text_color=(250, 240, 220))
@@ -40,17 +42,18 @@ class TableComforts:
         self.scene = scene
         self.confirm_leave = confirm_leave
         self.can_save = can_save
-        self.help_btn = scene.add(Button("Rules  [F1]", size=10, **BAR))
-        self.save_btn = scene.add(Button("Save  [Ctrl+S]", size=10, **BAR))
+        self.help_btn = scene.add(Button(N_("Rules  [F1]"), size=10, **BAR))
+        self.save_btn = scene.add(Button(N_("Save  [Ctrl+S]"), size=10, **BAR))
         self.save_btn.visible = can_save
         self.guide = scene.add(Guide())
         self.guide.enabled_guide = guide
         self.tooltip = scene.add(Tooltip())
         self.dialog = scene.add(Dialog())
         self.help = scene.add(HelpOverlay())
-        self.help_btn.tip = "The rules: turn structure, actions and costs, events, battles, winter."
-        self.save_btn.tip = "Save this game under a name (it is also saved all the time by itself)."
-        for b, tip in zip(scene.pace_buttons, ("Slower", "Faster", "Pause / go on", "Fast-forward")):
+        self.help_btn.tip = N_("The rules: turn structure, actions and costs, events, battles, winter.")
+        self.save_btn.tip = N_("Save this game under a name (it is also saved all the time by itself).")
+        for b, tip in zip(scene.pace_buttons, (N_("Slower"), N_("Faster"), N_("Pause / go on"),
+                                               N_("Fast-forward"))):
             b.tip = tip
         self.help_btn.pressed.connect(self.help.open)
         self.save_btn.pressed.connect(self.ask_save)
@@ -93,22 +96,23 @@ class TableComforts:
             scene.leave.emit()
             return
         if self.can_save:
-            note = ["The game is saved: Continue in the menu picks it up where you left."]
+            note = [N_("The game is saved: Continue in the menu picks it up where you left.")]
         elif getattr(scene.session, "kind", "local") == "local":
-            note = ["This is a replay; leaving stops it."]
+            note = [N_("This is a replay; leaving stops it.")]
         else:
-            note = ["Leaving gives up your seat at the table (a bot takes over if you do",
-                    "not come back in time)."]
-        self.dialog.ask("Leave this game?", note, [("Leave  [Enter]", "leave"), ("Stay  [Esc]", "stay")])
+            note = [N_("Leaving gives up your seat at the table (a bot takes over if you do"),
+                    N_("not come back in time).")]
+        self.dialog.ask(N_("Leave this game?"), note, [(N_("Leave  [Enter]"), "leave"),
+                                                       (N_("Stay  [Esc]"), "stay")])
 
     def ask_save(self) -> None:
         if not self.can_save:
             return
         d = self.scene.display or {}
-        season = str(d.get("season") or "").capitalize()
-        suggestion = f"Year {d.get('year', 1)} {season}".strip()
-        self.dialog.ask("Save this game", ["Give it a name; the menu lists named saves to load."],
-                        [("Save  [Enter]", "save"), ("Cancel  [Esc]", "cancel")], text=suggestion)
+        season = _(str(d.get("season") or "").capitalize())
+        suggestion = _("Year {year} {season}").format(year=d.get("year", 1), season=season).strip()
+        self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],
+                        [(N_("Save  [Enter]"), "save"), (N_("Cancel  [Esc]"), "cancel")], text=suggestion)
 
     def _on_dialog(self, value, text) -> None:
         if value == "leave":
@@ -118,10 +122,11 @@ class TableComforts:
 
     def cover_for(self, seat_name: str) -> None:
         """Hot seat: hide the table until the next player says they have the screen."""
-        self.dialog.ask(f"Pass the screen to {seat_name}",
-                        [f"{seat_name} plans in secret now; the others look away.",
-                         f"{seat_name}: press Enter when you are ready."],
-                        [(f"I am {seat_name} — show my cards  [Enter]", "ready")], opaque=True)
+        self.dialog.ask(_("Pass the screen to {name}").format(name=seat_name),
+                        [_("{name} plans in secret now; the others look away.").format(name=seat_name),
+                         _("{name}: press Enter when you are ready.").format(name=seat_name)],
+                        [(_("I am {name} — show my cards  [Enter]").format(name=seat_name), "ready")],
+                        opaque=True)
 
     # -- tooltips -------------------------------------------------------------------------
     def mouse_motion(self, x, y) -> None:
@@ -142,9 +147,10 @@ class TableComforts:
             return tip
         for b in (self.help_btn, self.save_btn, *self.scene.pace_buttons):
             if b.visible and b.contains(x, y):
-                return getattr(b, "tip", None)
+                tip = getattr(b, "tip", None)
+                return _(tip) if tip else tip
         for name, tip in PANEL_TIPS.items():
             node = getattr(self.scene, name, None)
             if node is not None and node.visible and node.contains(x, y):
-                return tip
+                return _(tip)
         return None

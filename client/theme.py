@@ -2,10 +2,11 @@
 
 from client import card_facts
 from client.palette import PEASANTS, SEATS
+from lang.i18n import TranslatedList, _
 
 # the seats' colours come from client/palette.py (chosen to be colour-blind safe)
 SEAT_COLOURS = [s.colour for s in SEATS]
-SEAT_NAMES = [s.name for s in SEATS]
+SEAT_NAMES = TranslatedList(s.name for s in SEATS)   # each lookup in the player's language
 PEASANT = PEASANTS.colour
 SEA = (150, 190, 205)
 BG = (226, 218, 198)
@@ -51,9 +52,9 @@ def seat_colour(who) -> tuple[int, int, int]:
 
 def seat_name(who) -> str:
     if who == "peasant" or who == 5:
-        return "Peasants"
+        return _("Peasants")
     if who is None:
-        return "nobody"
+        return _("nobody")
     try:
         return SEAT_NAMES[int(who)]
     except (TypeError, ValueError, IndexError):

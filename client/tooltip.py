@@ -10,6 +10,7 @@ from __future__ import annotations
 import arcade
 
 from client.node import Node, TextCache, damage
+from lang.i18n import _
 
 WIDTH = 300
 
@@ -39,7 +40,7 @@ class Tooltip(Node):
     def rebuild(self) -> None:
         x, y = self.at
         self._label.begin()
-        t = self._label.put("t", self.text, 0, 0, size=10, width=WIDTH - 16, multiline=True,
+        t = self._label.put("t", _(self.text), 0, 0, size=10, width=WIDTH - 16, multiline=True,
                             anchor_y="top", color=(250, 244, 230))
         h = t.content_height + 12
         p = self.parent

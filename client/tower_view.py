@@ -21,6 +21,7 @@ import arcade
 
 from client.cube_textures import cube_texture
 from client.node import CachedLayer, Node, Signal, TextCache, damage
+from lang.i18n import _
 
 TRAY_COLS = 5
 REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the hold)
@@ -113,10 +114,10 @@ class TowerView(Node):
             arcade.draw_circle_filled(q[0], q[1], r / 2, (200, 170, 120))
         self._text.begin()
         if not self.big:
-            self._text.put("t", "Battle tower", self.left + self.width / 2, self.top - 18, size=11,
+            self._text.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
                            color=(240, 230, 210), anchor_x="center", bold=True)
         tx, ty = ox + (self.geo["width"] + self.geo["tray_end"]) / 2 * s, oy + 52 * s
-        self._text.put("tray", "tray", tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
+        self._text.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
                        anchor_x="center")
         if self.big and self.caption:     # drawn once per drop, not every frame
             k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
@@ -310,7 +311,7 @@ class TowerView(Node):
         if not self.playing or not self._counts:
             return ""
         parts = [f"{n} {seat_name(c)}" for c, n in sorted(self._counts.items(), key=lambda kv: str(kv[0]))]
-        return f"Out: {', '.join(parts)}"
+        return _("Out: {cubes}").format(cubes=", ".join(parts))
 
     def _end_play(self) -> None:
         rec = self._rec

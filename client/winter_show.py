@@ -14,6 +14,9 @@ import arcade
 
 from client import theme
 from client.node import Node, TextCache, damage
+from lang.i18n import N_, _
+
+BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
 
 FLIGHT = 1.1        # seconds a "+N" takes from the map to the player's row (speed 1)
 STAGGER = 0.3       # seconds between two players' flights
@@ -28,7 +31,7 @@ def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
         for region, kinds in (e.get("regions") or {}).items():
             won = sorted((kind, pts) for kind, pts in kinds.items() if pts)
             if won:
-                text = ", ".join(f"{kind} {pts}" for kind, pts in won)
+                text = ", ".join(f"{_(BUILDING_WORDS.get(kind, kind))} {pts}" for kind, pts in won)
                 marks.setdefault(region, []).append((e["seat"], text))
     return marks
 
@@ -147,8 +150,7 @@ class WinterShow(Node):
             arcade.draw_lbwh_rectangle_filled(x - 28, y - 11, 56, 22, colour)
             self._text.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
-        title = ("Final scoring" if self.last else "Winter scoring") + \
-            (" — S to go on" if self.last else "")
+        title = _("Final scoring — S to go on") if self.last else _("Winter scoring")
         bv = self.scene.board_view
         self._text.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")

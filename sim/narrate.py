@@ -1,31 +1,74 @@
 """Game events in plain words, for the headless printout and the window's game log.
 
-Pure: an event dict in, a line of text (or None for bookkeeping events) out.
+Pure: an event dict in, a line of text (or None for bookkeeping events) out. The words are
+English unless a caller passes a translator (`tr`, anything with gettext's `gettext` and
+`ngettext`, e.g. `lang.i18n.translator()`): sim keeps no language state of its own, so the
+same events read the same in every peer and the JSON log stays English.
 """
 
 from __future__ import annotations
 
+import re
+
 from sim.cards import cards
 
-ACTION_WORDS = {a.name: a.label[:1].lower() + a.label[1:] for a in cards().actions}
-DOES = {"palace": "builds a palace", "temple": "builds a temple",
-        "theatre": "builds a Nō theatre", "rice": "collects rice", "tax": "collects tax",
-        "deploy5": "deploys 5", "deploy3": "deploys 3", "deploy1": "deploys/moves 1",
-        "battle_a": "battles/moves (A)", "battle_b": "battles/moves (B)"}
-SPECIAL_WORDS = {**{c.name: c.label for c in cards().specials}, None: "-"}
+
+def N_(message: str) -> str:
+    """Marks a word for the catalogue; translated where it is used."""
+    return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural pair for the catalogue."""
+    return singular, plural
+
+
+class English:
+    """The source language: the translator used when none is passed."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
+ENGLISH = English()
+
+ACTION_WORDS = {a.name: a.label for a in cards().actions}
+DOES = {"palace": N_("{who} builds a palace in {province}"),
+        "temple": N_("{who} builds a temple in {province}"),
+        "theatre": N_("{who} builds a Nō theatre in {province}"),
+        "rice": N_("{who} collects rice in {province}"),
+        "tax": N_("{who} collects tax in {province}"),
+        "deploy5": N_("{who} deploys 5 in {province}"),
+        "deploy3": N_("{who} deploys 3 in {province}"),
+        "deploy1": N_("{who} deploys/moves 1 in {province}"),
+        "battle_a": N_("{who} battles/moves (A) in {province}"),
+        "battle_b": N_("{who} battles/moves (B) in {province}")}
+SPECIAL_WORDS = {c.name: c.label for c in cards().specials}
+SEASONS = {"spring": N_("Spring"), "summer": N_("Summer"), "autumn": N_("Autumn")}
+TOWER_REASONS = {"fill": N_("fill"), "revolt": N_("revolt"), "battle": N_("battle")}
+BATTLE_KINDS = {"attack": N_("attack"), "neutral": N_("neutral"), "revolt": N_("revolt")}
+BUILDING_WORDS = {b.label: b.label for b in cards().building.values()}
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def count(n: int, one: str, many: str) -> str:
-    """'1 army', '3 armies': players read words, so plurals must be right."""
+    """'1 army', '3 armies': players read words, so plurals must be right (English only;
+    translated text uses its translator's `ngettext`)."""
     return f"{n} {one if n == 1 else many}"
 
 
-def armies(n: int) -> str:
-    return count(n, "army", "armies")
+def armies(n: int, tr=ENGLISH) -> str:
+    return tr.ngettext("{n} army", "{n} armies", n).format(n=n)
 
 
-def chests(n: int) -> str:
-    return count(n, "chest", "chests")
+def chests(n: int, tr=ENGLISH) -> str:
+    return tr.ngettext("{n} chest", "{n} chests", n).format(n=n)
 
 
 def who(colour: object) -> str:
@@ -34,97 +77,180 @@ def who(colour: object) -> str:
     return f"P{colour}"
 
 
-def _cubes(counts: dict, who=who) -> str:
+def _listing(items, tr) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return tr.gettext("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def _cubes(counts: dict, name_of, tr) -> str:
     if not counts:
-        return "nothing"
-    def name(c, n):
+        return tr.gettext("nothing")
+    def part(c, n):
         if c == "peasant":
-            return "peasant" if n == 1 else "peasants"
-        return who(int(c))
-    return ", ".join(f"{n} {name(c, n)}" for c, n in counts.items())
+            return tr.ngettext("{n} peasant", "{n} peasants", n).format(n=n)
+        return f"{n} {name_of(int(c))}"
+    return ", ".join(part(c, n) for c, n in counts.items())
 
 
-def describe(e: dict, who=who) -> str | None:
+# The engine's lapse reasons (sim/rules/actions.py, movement.py), as sentence shapes a
+# translator can reorder: (pattern over the English reason, message, plural?)
+_LAPSES = [
+    (re.compile(r"^(?P<p>.+) changed hands this round$"), N_("{p} changed hands this round")),
+    (re.compile(r"^cannot pay (?P<n>\d+) chests?$"), Nn_("cannot pay {n} chest", "cannot pay {n} chests")),
+    (re.compile(r"^(?P<p>.+) already has a (?P<b>.+)$"), N_("{p} already has a {b}")),
+    (re.compile(r"^(?P<p>.+) has no free slot$"), N_("{p} has no free slot")),
+    (re.compile(r"^no (?P<b>.+) is left in the box$"), N_("no {b} is left in the box")),
+    (re.compile(r"^only (?P<n>\d+) armies in supply, (?P<m>\d+) needed$"),
+     Nn_("only {n} army in supply, {m} needed", "only {n} armies in supply, {m} needed")),
+    (re.compile(r"^no army is left in supply$"), N_("no army is left in supply")),
+    (re.compile(r"^(?P<p>.+) needs at least 2 armies$"), N_("{p} needs at least 2 armies")),
+    (re.compile(r"^(?P<p>.+) has no province it may enter$"), N_("{p} has no province it may enter")),
+]
+
+
+def lapse_reason(reason: str, tr=ENGLISH) -> str:
+    """The engine's (English) reason an action lapsed, in the reader's language."""
+    for pattern, message in _LAPSES:
+        m = pattern.match(reason)
+        if not m:
+            continue
+        fields = m.groupdict()
+        if "b" in fields:
+            building = fields["b"]
+            said = tr.gettext(building)          # the card label; lower-case mid-sentence
+            fields["b"] = building if said == building else _lower(said)
+        if isinstance(message, tuple):
+            n = int(fields["n"])
+            return tr.ngettext(message[0], message[1], n).format(**fields)
+        return tr.gettext(message).format(**fields)
+    return reason
+
+
+def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
     """One line (or a few) for an event; `who` names a seat or "peasant" (a UI passes its
-    own, e.g. colour names)."""
+    own, e.g. colour names); `tr` translates (see the module's docstring)."""
+    _ = tr.gettext
+    ngettext = tr.ngettext
+    if who is globals()["who"]:
+        def who(c, _plain=who):
+            return _("peasants") if c == "peasant" or c is None else _plain(c)
+    def action_word(name: str) -> str:
+        return _lower(_(ACTION_WORDS[name]))
+
     kind = e["event"]
     if kind == "GameStarted":
-        return (f"Shogun for {e['players']} players, {e['side']} side, {e['setup']} setup; "
-                f"each starts with {chests(next(iter(e['money'].values())))}")
+        side = _("sun") if e["side"] == "sun" else _("moon")
+        setup = _("beginner") if e["setup"] == "beginner" else _("draft")
+        return _("Shogun for {players} players, {side} side, {setup} setup; each starts with "
+                 "{chests}").format(players=e["players"], side=side, setup=setup,
+                                    chests=chests(next(iter(e["money"].values())), tr))
     if kind == "ProvinceClaimed":
-        return f"  {who(e['seat'])} claims {e['province']} with {armies(e['armies'])}"
+        return "  " + _("{who} claims {province} with {armies}").format(
+            who=who(e["seat"]), province=e["province"], armies=armies(e["armies"], tr))
     if kind == "DraftEnded":
-        return "  The draft is over"
+        return "  " + _("The draft is over")
     if kind == "DraftCardsTurned":
-        return f"  face up: {', '.join(p for p in e['up'] if p)}"
+        return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
     if kind == "TowerDropped":
-        return (f"    tower ({e['reason']}): in {_cubes(e['thrown'], who)}; out {_cubes(e['out'], who)}; "
-                f"inside now {sum(e['inside_after'].values())}")
+        return "    " + _("tower ({reason}): in {thrown}; out {out}; inside now {inside}").format(
+            reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
+            thrown=_cubes(e["thrown"], who, tr), out=_cubes(e["out"], who, tr),
+            inside=sum(e["inside_after"].values()))
     if kind == "YearStarted":
-        return f"== Year {e['year']}: events {', '.join(map(str, e['events']))}"
+        return "== " + _("Year {year}: events {events}").format(
+            year=e["year"], events=", ".join(map(str, e["events"])))
     if kind == "RoundStarted":
-        row = ", ".join(ACTION_WORDS[a] for a in e.get("actions", []))
-        specials = ", ".join(f"{i + 1}:{SPECIAL_WORDS[c]}" for i, c in enumerate(e["specials"]))
-        return f"-- {e['season'].title()} of year {e['year']}. Face-up actions: {row}. Specials {specials}"
+        row = ", ".join(action_word(a) for a in e.get("actions", []))
+        specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
+                             for i, c in enumerate(e["specials"]))
+        return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
+                         "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
+                                              year=e["year"], actions=row, specials=specials)
     if kind == "EventDrawn":
-        return f"  Event {e['event_card']}: {cards().events[e['event_card']].text}"
+        card = cards().events[e["event_card"]]
+        return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
     if kind == "BidsRevealed":
-        return "  Bids: " + ", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items())
+        return "  " + _("Bids: {bids}").format(
+            bids=", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items()))
     if kind == "TurnOrderSet":
-        return ("  Turn order: " + " > ".join(
-            f"{who(s)} ({SPECIAL_WORDS[e['specials'][str(s)]]})" for s in e["order"]))
+        order = " > ".join(f"{who(s)} ({_(SPECIAL_WORDS[c]) if (c := e['specials'][str(s)]) else '-'})"
+                           for s in e["order"])
+        return "  " + _("Turn order: {order}").format(order=order)
     if kind == "ActionStarted":
-        return f"  Action {e['slot']}: {ACTION_WORDS[e['action']]}"
+        return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=action_word(e["action"]))
     if kind == "ActionRevealed":
-        return f"  action {e['slot']} is turned face up: {ACTION_WORDS[e['action']]}"
+        return "  " + _("action {slot} is turned face up: {action}").format(
+            slot=e["slot"], action=action_word(e["action"]))
     if kind == "ActionDone":
         gains = []
         if e["paid"]:
-            gains.append(f"pays {e['paid']}")
+            gains.append(_("pays {n}").format(n=e["paid"]))
         if e["money_gained"]:
-            gains.append(f"+{chests(e['money_gained'])}")
+            gains.append("+" + chests(e["money_gained"], tr))
         if e["rice_gained"]:
-            gains.append(f"+{e['rice_gained']} rice")
+            gains.append(_("+{n} rice").format(n=e["rice_gained"]))
         if e["armies_placed"]:
-            gains.append(f"+{armies(e['armies_placed'])}")
+            gains.append("+" + armies(e["armies_placed"], tr))
         if e.get("moved_to"):
-            gains.append(f"moves to {e['moved_to']}")
+            gains.append(_("moves to {province}").format(province=e["moved_to"]))
         if e.get("attacked"):
-            gains.append(f"attacked {e['attacked']} and " + {
-                "attacker": "won", "defender": "was beaten back", "draw": "drew"}[e["result"]])
+            gains.append({"attacker": _("attacked {province} and won"),
+                          "defender": _("attacked {province} and was beaten back"),
+                          "draw": _("attacked {province} and drew")}[e["result"]].format(
+                province=e["attacked"]))
         if e.get("revolt_lost"):
-            gains.append("lost the province to a revolt")
-        return f"    {who(e['seat'])} {DOES[e['action']]} in {e['province']}" + (
-            f": {', '.join(gains)}" if gains else "")
+            gains.append(_("lost the province to a revolt"))
+        does = DOES[e["action"]]
+        line = _(does).format(who=who(e["seat"]), province=e["province"])
+        return "    " + line + (f": {', '.join(gains)}" if gains else "")
     if kind == "ActionLapsed":
-        return (f"    {who(e['seat'])}: {ACTION_WORDS[e['action']]} in {e['province']} lapses "
-                f"({e['reason']})")
+        return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
+            who=who(e["seat"]), action=action_word(e["action"]), province=e["province"],
+            reason=lapse_reason(e["reason"], tr))
     if kind == "Moved":
-        return f"    {who(e['seat'])} moves {armies(e['count'])} from {e['from']} to {e['to']}"
+        return "    " + _("{who} moves {armies} from {origin} to {target}").format(
+            who=who(e["seat"]), armies=armies(e["count"], tr), origin=e["from"], target=e["to"])
     if kind == "BattleResolved":
-        result = {"attacker": f"{who(e['attacker'])} win", "defender": f"{who(e['defender'])} hold",
-                  "draw": "draw"}[e["result"]]
-        owner = "neutral" if e["new_owner"] is None else who(e["new_owner"])
-        return (f"    battle for {e['province']} ({e['kind']}): {who(e['attacker'])} "
-                f"{e['attacker_count']} vs {who(e['defender'])} {e['defender_count']} -> "
-                f"{result}, {e['survivors']} {'survives' if e['survivors'] == 1 else 'survive'}; "
-                f"{e['province']} is {owner}")
+        attacker, defender = who(e["attacker"]), who(e["defender"])
+        result = {"attacker": _("{attacker} win").format(attacker=attacker),
+                  "defender": _("{defender} hold").format(defender=defender),
+                  "draw": _("draw")}[e["result"]]
+        owner = _("neutral") if e["new_owner"] is None else who(e["new_owner"])
+        survivors = ngettext("{n} survives", "{n} survive", e["survivors"]).format(n=e["survivors"])
+        return "    " + _("battle for {province} ({kind}): {attacker} {a} vs {defender} {d} -> "
+                          "{result}, {survivors}; {province} is {owner}").format(
+            province=e["province"], kind=_(BATTLE_KINDS.get(e["kind"], e["kind"])),
+            attacker=attacker, a=e["attacker_count"], defender=defender, d=e["defender_count"],
+            result=result, survivors=survivors, owner=owner)
     if kind == "WinterStarted":
-        return f"== Winter of year {e['year']}: event {e['event_card']} costs {e['rice_loss']} rice"
+        return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
+            year=e["year"], event=e["event_card"], rice=e["rice_loss"])
     if kind == "Shortage":
-        return (f"  {who(e['seat'])} has {e['rice']} rice for {e['provinces']} provinces: short "
-                f"{e['shortage']}, revolts in {', '.join(e['drawn'])}"
-                + (f" (+{count(e['extra_peasants'], 'peasant', 'peasants')} each)"
-                   if e['extra_peasants'] else ""))
+        line = ngettext("{who} has {rice} rice for {n} province: short {short}, revolts in "
+                        "{where}", "{who} has {rice} rice for {n} provinces: short {short}, "
+                        "revolts in {where}", e["provinces"]).format(
+            who=who(e["seat"]), rice=e["rice"], n=e["provinces"], short=e["shortage"],
+            where=", ".join(e["drawn"]))
+        if e["extra_peasants"]:
+            line += " " + ngettext("(+{n} peasant each)", "(+{n} peasants each)",
+                                   e["extra_peasants"]).format(n=e["extra_peasants"])
+        return "  " + line
     if kind == "Scored":
-        return (f"  {who(e['seat'])} scores {e['gained']} ({e['provinces']} provinces, "
-                f"{e['buildings']} buildings, {e['majority_points']} for majorities) = {e['score']}")
+        return "  " + _("{who} scores {gained} ({provinces}, {buildings}, {majority}) = "
+                        "{score}").format(
+            who=who(e["seat"]), gained=e["gained"],
+            provinces=ngettext("{n} province", "{n} provinces", e["provinces"]).format(n=e["provinces"]),
+            buildings=ngettext("{n} building", "{n} buildings", e["buildings"]).format(n=e["buildings"]),
+            majority=_("{n} for majorities").format(n=e["majority_points"]), score=e["score"])
     if kind == "GameEnded":
         standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
-        lines = ["== Final standings"]
+        lines = ["== " + _("Final standings")]
         for rank, s in enumerate(standings, 1):
-            lines.append(f"  {rank}. {who(int(s))}: {count(e['scores'][s], 'point', 'points')}, "
-                         f"{chests(e['money'][s])}")
-        lines.append("  Winner: " + " and ".join(who(w) for w in e["winners"]))
+            points = ngettext("{n} point", "{n} points", e["scores"][s]).format(n=e["scores"][s])
+            lines.append(f"  {rank}. {who(int(s))}: {points}, {chests(e['money'][s], tr)}")
+        lines.append("  " + _("Winner: {names}").format(
+            names=_listing([who(w) for w in e["winners"]], tr)))
         return "\n".join(lines)
     return None

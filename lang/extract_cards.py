@@ -1,0 +1,24 @@
+"""A Babel extractor for the card data file: the words a player reads on the cards (action
+labels, short names and effects, event texts, special cards, building names) go into the
+catalogue, so `client.card_facts` can translate them where it hands them to the window."""
+
+from __future__ import annotations
+
+import json
+
+# the fields of assets/cards.json a player reads, per list
+READ = {"actions": ("label", "short", "effect"), "events": ("text", "short"),
+        "specials": ("label", "text"), "buildings": ("label",)}
+
+
+def extract(fileobj, keywords, comment_tags, options):
+    """Babel's extractor protocol: (line, function, message, comments) per string."""
+    data = json.loads(fileobj.read().decode("utf-8"))
+    seen = set()
+    for part, keys in READ.items():
+        for row in data.get(part, []):
+            for key in keys:
+                text = row.get(key)
+                if isinstance(text, str) and text and text not in seen:
+                    seen.add(text)
+                    yield 0, None, text, [f"cards.json {part}: {row.get('name', row.get('number'))} {key}"]
