@@ -26,7 +26,7 @@ HINTS = {"name": "shown for your seat at the table",
          "colour": "the seat you take in a new local game",
          "animation_speed": "how fast events play out (+ and − in a game)",
          "volume": "tower drops, battles, a locked plan, the end", "mute": "",
-         "ui_scale": "size of everything in the window (fitted to its size)",
+         "ui_scale": "size of everything; automatic grows it with the window",
          "colour_blind": "kept; the board does not use it yet",
          "fullscreen": "", "confirm_leave": "Esc asks first; the game is saved either way",
          "guide_done": "the hints that point at what to do next"}
@@ -84,7 +84,7 @@ class SettingsScene(Node):
                 "animation_speed": f"×{s.animation_speed:g}",
                 "volume": f"{s.volume} %  +",
                 "mute": "muted" if s.mute else "on",
-                "ui_scale": f"{int(s.ui_scale * 100)} %",
+                "ui_scale": f"{int(s.ui_scale * 100)} %" if s.ui_scale else "automatic",
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
                 "confirm_leave": "yes" if s.confirm_leave else "no",
                 "guide_done": "hidden (click to show again)" if s.guide_done else "shown"}

@@ -10,19 +10,7 @@ import arcade
 from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
-
-
-def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
-               min_size: float = 6.5, **kw) -> arcade.Text:
-    """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide:
-    labels get smaller in a small window instead of running into each other."""
-    t = text.put(key, label, x, y, size=size, **kw)
-    for _ in range(4):      # drawn width is not quite proportional to the size
-        if t.content_width <= room or size <= min_size or room <= 0:
-            break
-        size = max(min_size, int((size * room / t.content_width) * 2) / 2)
-        t = text.put(key, label, x, y, size=size, **kw)
-    return t
+from client.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
 
 
 def seat_token(seat, cx: float, cy: float, r: float) -> None:
