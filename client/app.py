@@ -155,10 +155,16 @@ class App(arcade.Window):
         self.show(scene)
 
     def _labels(self, players: int, humans) -> dict[int, str]:
-        me = self.settings.player_name()
-        if len(humans) > 1:
-            return {s: ("human" if s in humans else "bot") for s in range(players)}
-        return {s: (me if s in humans else "bot") for s in range(players)}
+        """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
+        chosen name goes to my seat when I am the only person at this window."""
+        from client.table_names import seat_title
+        name = self.settings.name.strip() if len(humans) == 1 else ""
+        return {s: seat_title(s, "human" if s in humans else "bot", name,
+                              me=s in humans and len(humans) == 1) for s in range(players)}
+
+    def _names(self, humans) -> dict[int, str]:
+        name = self.settings.name.strip()
+        return {humans[0]: name} if name and len(humans) == 1 else {}
 
     def _start_autosave(self, session, saved=None) -> None:
         from client.autosave import Autosave
@@ -179,14 +185,14 @@ class App(arcade.Window):
             bots = {s: bots for s in range(opts["players"]) if s not in humans}
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
-        labels = {s: (lbl if s in humans else f"bot {bots.get(s, '')}".strip())
-                  for s, lbl in self._labels(opts["players"], humans).items()}
+        labels = self._labels(opts["players"], humans)
         self._start_autosave(session)
-        return self.play(session, labels, fast=fast)
+        return self.play(session, labels, fast=fast, names=self._names(humans))
 
-    def play(self, session, labels=None, fast: bool = False):
+    def play(self, session, labels=None, fast: bool = False, names=None):
         from client.game_scene import GameScene
         from client.sound import Sounds
+        theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
         self.session = session
         scene = GameScene(session, labels=labels, fast_forward=fast,
                           speed=self.settings.animation_speed,
@@ -246,7 +252,7 @@ class App(arcade.Window):
             return
         try:
             from client.net_session import NetSession
-            session = NetSession.open(command, opts)
+            session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
         except Exception as exc:   # net missing or refused at once: say so in the menu
             from client.words import problem_text
             self.show_menu(message=f"Could not {command}: {problem_text(exc)}")
@@ -255,7 +261,7 @@ class App(arcade.Window):
         self._close_session()
         self.session = session
         lobby = LobbyScene(session, command)
-        lobby.started.connect(lambda: self.play(session, session.labels()))
+        lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave.connect(lambda: self.show_menu())
         self.show(lobby)
 
@@ -273,11 +279,10 @@ class App(arcade.Window):
             return
         self._close_session()
         humans = session.my_seats
-        labels = {s: (lbl if s in humans else f"bot {session.bots.get(s, '')}".strip())
-                  for s, lbl in self._labels(session.config.players, humans).items()}
+        labels = self._labels(session.config.players, humans)
         if session.decision.kind != "over":
             self._start_autosave(session, saved)
-        self.play(session, labels)
+        self.play(session, labels, names=self._names(humans))
 
     def replay_log(self, path: str) -> None:
         try:
@@ -287,7 +292,7 @@ class App(arcade.Window):
             self.show_menu(message=f"Cannot replay {path or '(no file)'}: {exc}")
             return
         self._close_session()
-        self.play(session, {s: "replay" for s in range(session.config.players)})
+        self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:

@@ -115,6 +115,8 @@ class Asking:
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
         cmd = SubmitPlan(seat, tuple(actions), bid)
         if self.fast or getattr(self.session, "kind", "") != "local" or not self.session.my_seats:
+            if getattr(self, "net", None) is not None:
+                self.net.remember_plan(cmd)     # for "Unlock plan" while others still plan
             self._submit(cmd)
             return
         self._hide_decision()
@@ -130,7 +132,7 @@ class Asking:
             return True
         if int(self.held[1] + dt + 0.999) != int(self.held[1] + 0.999):
             self._info()                        # the countdown moved on
-        return self.session.pump()
+        return self.pump_session()
 
     def release_plan(self) -> None:
         cmd, self.held = self.held[0], None

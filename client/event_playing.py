@@ -117,7 +117,9 @@ class EventPlaying:
         self.display = copy.deepcopy(pub)
         d = self.display
         self.board_view.set_state(d)
-        self.players.set_state(d, self.labels, active=self._active_seats(),
+        if hasattr(self.session, "labels"):     # a network table: names and bot seats change
+            self.labels = self.session.labels() or self.labels
+        self.players.set_state(d, self.labels, notes=self.notes, active=self._active_seats(),
                                me=self.session.my_seats)
         self.track.set_track(d.get("actions"), self.current_slot, d.get("season") or "")
         self.events_panel.set_events(d.get("year"), d.get("season"), d.get("events"),

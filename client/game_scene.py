@@ -68,6 +68,8 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
         self.banner = self.add(Banner())
+        from client.thinking import ThinkingBadge
+        self.thinking = self.add(ThinkingBadge())
         from client.winter_show import WinterShow
         self.winter = self.add(WinterShow(self))
         # clickable pace controls in the top bar (the same as the keys)
@@ -81,14 +83,22 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         from client.table_comforts import TableComforts
         self.comforts = TableComforts(self, confirm_leave=confirm_leave, can_save=can_save,
                                       guide=guide)
+        self.net = None     # a network table's pause panel, chat and plan unlock
+        if getattr(session, "kind", "") == "net":
+            from client.net_comforts import NetComforts
+            self.net = NetComforts(self)
         c = self.comforts   # the parts tests and the App reach
         self.dialog, self.help, self.guide, self.help_btn = c.dialog, c.help, c.guide, c.help_btn
         self.guide_dismissed = c.guide.dismissed
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
-        self.labels = labels or {s: ("you" if s in session.my_seats else "bot")
+        from client.table_names import seat_title
+        self.labels = labels or {s: seat_title(s, "human" if s in session.my_seats else "bot",
+                                               me=s in session.my_seats)
                                  for s in range(cfg.players)}
+        # a local bot's level, shown small after its seat ("hard")
+        self.notes = {int(s): str(level) for s, level in (getattr(session, "bots", None) or {}).items()}
 
         self.speed_idx = SPEEDS.index(speed) if speed in SPEEDS else 1
         self.fast = fast_forward
@@ -145,7 +155,11 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.players.set_rect(W - rw, H - top_h - ph, rw, ph)
         eh = 118
         self.events_panel.set_rect(W - rw, H - top_h - ph - eh, rw, eh)
-        self.log.set_rect(W - rw, 0, rw, H - top_h - ph - eh)
+        chat_h = self.net.chat_height if self.net is not None else 0
+        self.log.set_rect(W - rw, chat_h, rw, H - top_h - ph - eh - chat_h)
+        if self.net is not None:
+            self.net.layout(W, H, (W - rw, 0, rw, chat_h),
+                            (0, bottom_h, W - rw - tw, H - top_h - bottom_h))
         self.track.set_rect(0, bottom_h - 56, W - rw, 56)
         self.planning.set_rect(0, 0, W - rw, bottom_h - 58)
         self.decision.set_rect(0, 0, W - rw, bottom_h - 58)
@@ -153,6 +167,7 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         bw = min(560, (W - rw - tw) - 40)
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
+        self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
         if hasattr(self, "battle"):
             self.battle.layout(W, H, top_h, rw, tw)
         self._topbar()
@@ -163,6 +178,8 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         return 1000.0 if self.fast else SPEEDS[self.speed_idx]
 
     def on_update(self, dt: float) -> None:
+        if self.net is not None:
+            self.net.update()
         pump = getattr(self.session, "tick", None)
         if pump is not None:
             pump()
@@ -215,13 +232,26 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         if self.asking is not None:
             self._hide_decision()
         if getattr(self.session, "kind", "") == "local":
-            return self.session.pump()
+            return self.pump_session()
         return False
+
+    def pump_session(self) -> bool:
+        """One automatic step of a local game; a bot's decision is computed off the frame
+        (at most a few milliseconds of waiting here), with the thinking badge shown."""
+        if hasattr(self.session, "thinking"):
+            done = self.session.pump(wait=0.004 if not self.fast else self.frame_budget)
+        else:
+            done = self.session.pump()
+        self.thinking.show_for(getattr(self.session, "thinking", None),
+                               getattr(self.session, "thinking_since", 0.0), self.labels)
+        return done
 
     # ----------------------------------------------------------------------------- input
     def on_key_press(self, symbol, modifiers) -> bool:
         k = arcade.key
         if self.comforts.key(symbol, modifiers):     # Esc, F1, Ctrl+S
+            return True
+        if self.net is not None and self.net.key(symbol):   # T chat, U unlock
             return True
         if self.replay_controls is not None and self.replay_controls.key(symbol):
             self._topbar()
@@ -246,6 +276,8 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         return True
 
     def type_text(self, text: str) -> bool:
+        if self.net is not None and self.net.type_text(text):
+            return True
         return self.comforts.type_text(text)
 
     def on_mouse_motion(self, x, y, dx, dy) -> None:
@@ -254,7 +286,9 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
     def animated_nodes(self) -> list:
         """Nodes that change every frame on their own (redrawn even when nothing else is);
         none while an overlay covers them (a repaint would draw over the overlay)."""
-        return [] if self.comforts.blocking else [self.tower]
+        if self.comforts.blocking:
+            return []
+        return [self.tower] + ([self.thinking] if self.thinking.visible else [])
 
     # ----------------------------------------------------------------------------- end
     def _summary(self) -> dict:

@@ -81,14 +81,19 @@ class PlayersPanel(CachedPanel):
         super().__init__("players")
         self.state: dict | None = None
         self.labels: dict[int, str] = {}
+        self.notes: dict[int, str] = {}
         self.active: set[int] = set()
         self.me: tuple[int, ...] = ()
 
     def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
-                  active=(), me=()) -> None:
+                  active=(), me=(), notes: dict[int, str] | None = None) -> None:
+        """`labels`: {seat: title} ("Aiko (Blue)", "Bot (Orange)"); `notes`: a short
+        muted word after it (a bot's level)."""
         self.state = state
         if labels is not None:
             self.labels = labels
+        if notes is not None:
+            self.notes = notes
         self.active = set(active)
         self.me = tuple(me)
         self.mark_dirty()
@@ -109,20 +114,24 @@ class PlayersPanel(CachedPanel):
                 arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
                                                   (255, 236, 170))
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
-            who = self.labels.get(i, "")
-            name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "")
-            nt = text.put(("n", i), name, self.left + 28, top - 19 * k, size=11 * k, bold=True,
-                          color=theme.INK)
+            who = self.notes.get(i, "")
+            name = self.labels.get(i) or theme.SEAT_NAMES[i]
+            if i in self.me and not name.startswith("You"):
+                name = f"{name} — you"
             pos = p.get("position")
             special = p.get("special")
             tag = f"#{pos}" if pos else ""
             if special:
                 tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
+            tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
+            nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
+                            self.width - 36 - tag_w - 12, 11 * k, cut=True, bold=True,
+                            color=theme.INK)
             tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
                           color=(120, 40, 30), anchor_x="right")
             wx = self.left + 34 + nt.content_width
             room = self.right - 8 - tt.content_width - 8 - wx
-            if who and who != "you" and room > 20:
+            if who and room > 20:
                 put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
                            min_size=6, color=theme.MUTED)
             put_fitted(text, ("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
