@@ -200,6 +200,7 @@ class App(arcade.Window):
                           can_save=self.autosave is not None,
                           guide=not self.settings.guide_done and bool(session.my_seats),
                           sounds=Sounds(self.settings.volume, self.settings.mute))
+        scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
         scene.leave.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)

@@ -22,7 +22,7 @@ from client import theme
 from client.map_legend import draw_legend
 from client.mesh import Mesh
 from client.node import CachedLayer, Node, Signal, TextCache, damage
-from client.palette import style_of
+from client.palette import PATTERNS, style_of
 from client.shapes import MapTransform, load_shapes, point_in_poly
 
 LINE = (70, 62, 54)
@@ -71,12 +71,20 @@ class BoardView(Node):
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
         self.arrow: tuple | None = None       # (origin or None, target, colour)
         self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
+        self.colour_blind = False             # stripes per owner and letter chips (settings)
 
     # -- inputs ---------------------------------------------------------------------------
     def configure(self, side: str, players: int) -> None:
         self.side, self.players = side, players
         self.excluded = set(self.board.excluded_3p[side]) if players == 3 else set()
         self.mark_dirty()
+
+    def set_colour_blind(self, on: bool) -> None:
+        """Colour-blind mode: every owned province carries its owner's stripe pattern
+        (`palette.PATTERNS`) and a chip with the owner's letter beside the army token."""
+        if bool(on) != self.colour_blind:
+            self.colour_blind = bool(on)
+            self.mark_dirty()
 
     def set_state(self, state: dict | None) -> None:
         self.state = state
@@ -186,6 +194,13 @@ class BoardView(Node):
             if name in self.excluded:
                 hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
                 continue
+            owner = provs.get(name, {}).get("owner")
+            if self.colour_blind and owner in PATTERNS:
+                fill = owner_fill(owner)
+                ink = theme.mix(fill, theme.text_on(fill), 0.4)
+                pts = [tuple(p) for p in poly]
+                for angle in PATTERNS[owner]:
+                    mesh.add(geo.thick_lines(geo.stripes(pts, 7 * s, angle), 1.3 * s), ink)
             region = self.board.provinces[name].region[self.side]
             mesh.add(geo.inner_band(poly, self.province_centre(name), 6 * s),
                      theme.REGION_COLOURS[region])
@@ -246,6 +261,13 @@ class BoardView(Node):
                 self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
                                color=theme.text_on(style.colour), anchor_x="center",
                                anchor_y="center", bold=True)
+            if self.colour_blind and style is not None and owner in PATTERNS:
+                lx, ly = cx - 17 * s, cy + 4 * s      # the owner's letter, left of the token
+                put(geo.fan(geo.regular_polygon(lx, ly, 7.5 * s, 16)), (20, 20, 20))
+                put(geo.fan(geo.regular_polygon(lx, ly, 6.4 * s, 16)), (255, 255, 255))
+                self._text.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
+                               color=(20, 20, 20), anchor_x="center", anchor_y="center",
+                               bold=True)
             blds = info.get("buildings", []) or []
             for k, b in enumerate(blds):
                 x = cx + (k - (len(blds) - 1) / 2) * 17 * s

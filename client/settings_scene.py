@@ -27,7 +27,7 @@ HINTS = {"name": "shown for your seat at the table",
          "animation_speed": "how fast events play out (+ and − in a game)",
          "volume": "tower drops, battles, a locked plan, the end", "mute": "",
          "ui_scale": "size of everything; automatic grows it with the window",
-         "colour_blind": "kept; the board does not use it yet",
+         "colour_blind": "stripes per owner and letters on the map",
          "fullscreen": "", "confirm_leave": "Esc asks first; the game is saved either way",
          "guide_done": "the hints that point at what to do next"}
 
