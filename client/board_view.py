@@ -283,6 +283,8 @@ class BoardView(Node):
                 self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
+        from client.map_marks import build_event_badges
+        build_event_badges(self, put, provs, s)
         if self.arrow:
             self._build_arrow(put, s)
         if self.marks:
@@ -292,33 +294,8 @@ class BoardView(Node):
         self._text.end()
 
     def _build_marks(self, put, s: float) -> None:
-        """Winter scoring: at each region's middle, a chip per seat holding a majority
-        there, in the seat's colour with its letter and the points it scored. A chip that
-        would cover one already placed (neighbouring regions) moves down until it is clear."""
-        placed: list[tuple[float, float, float, float]] = []
-        h = 18 * s
-        for region, rows in sorted(self.marks.items()):
-            cx, cy = self.region_centre(region)
-            y = cy + len(rows) * h / 2
-            for k, (seat, text) in enumerate(rows):
-                style = style_of(seat)
-                colour = style.colour if style else (128, 128, 128)
-                label = f"{style.letter if style else '?'}  {text}"
-                w = geo.text_width(label, _pt(8.5 * s)) + 14 * s
-                box = (cx - w / 2 - 2 * s, y - h + 1, cx + w / 2 + 2 * s, y + 1 * s)
-                for _ in range(12):
-                    if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-                               for b in placed):
-                        break
-                    y -= h
-                    box = (box[0], y - h + 1, box[2], y + 1 * s)
-                placed.append(box)
-                put(geo.rect(*box), (20, 20, 20))
-                put(geo.rect(cx - w / 2, y - h + 2 * s, cx + w / 2, y - 1 * s), colour)
-                self._text.put(("m", region, k), label, cx, y - h / 2 + 0.5 * s, size=_pt(8.5 * s),
-                               color=theme.text_on(colour), anchor_x="center", anchor_y="center",
-                               bold=True)
-                y -= h
+        from client.map_marks import build_winter_marks
+        build_winter_marks(self, put, s)
 
     def _draw_map(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)
@@ -357,9 +334,11 @@ class BoardView(Node):
             "Buildings: " + (", ".join(BUILDING_NAMES.get(b, b) for b in blds) or "none"),
             "Neighbours: " + ", ".join(f"{n} (by sea)" if n in sea else n for n in nb),
         ]
+        from client.map_marks import province_notes
+        lines += province_notes(self, name)
         s = self.token_scale()
         w, lh = 340 * s, 16 * s
-        h = lh * 6 + 8
+        h = lh * (len(lines) + 1) + 8
         cx, cy = self.province_centre(name)
         x = min(max(self.left + 4, cx + 18), self.right - w - 4)
         y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h

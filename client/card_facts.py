@@ -44,3 +44,16 @@ def event_short() -> dict[int, str]:
 
 def chests(n: int) -> str:
     return f"{n} chest" if n == 1 else f"{n} chests"
+
+
+def event_effects() -> dict[int, str]:
+    """What kind of rule each event card changes (`theatre_calms`, `tax_at_least`, …), by
+    number: the window marks where it acts (client/event_marks.py)."""
+    from sim.cards import cards
+    return {n: e.effect for n, e in cards().events.items()}
+
+
+def special_texts() -> dict[str, str]:
+    """What each special card does, by name (tooltips)."""
+    from sim.cards import cards
+    return {s.name: s.text for s in cards().specials}

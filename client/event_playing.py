@@ -122,6 +122,7 @@ class EventPlaying:
         self.players.set_state(d, self.labels, notes=self.notes, active=self._active_seats(),
                                me=self.session.my_seats)
         self.track.set_track(d.get("actions"), self.current_slot, d.get("season") or "")
+        self.track.set_marks(d.get("current_event"), d.get("players"))
         self.events_panel.set_events(d.get("year"), d.get("season"), d.get("events"),
                                      d.get("current_event"))
         tower = d.get("tower") or {}

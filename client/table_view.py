@@ -169,6 +169,9 @@ class ActionTrack(CachedPanel):
         self.actions: list = [None] * 10
         self.current: int | None = None
         self.season = ""
+        self.event = None                       # this round's event card (number)
+        self.specials: dict[str, list[int]] = {}   # action -> seats whose special changes it
+        self.seat_specials: dict[int, str] = {}
 
     def set_track(self, actions, current: int | None = None, season: str = "") -> None:
         actions = list(actions or [None] * 10)
@@ -176,9 +179,45 @@ class ActionTrack(CachedPanel):
             self.actions, self.current, self.season = actions, current, season
             self.mark_dirty()
 
+    def set_marks(self, event, players: dict | None) -> None:
+        """Mark the cards this round's event and the players' special cards change."""
+        from client.event_marks import special_owners
+        specials = special_owners(players or {})
+        self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
+                              if p.get("special")}
+        if event != self.event or specials != self.specials:
+            self.event, self.specials = event, specials
+            self.mark_dirty()
+
+    def _card_x(self, k: int) -> tuple[float, float]:
+        w = (self.width - 100) / 10
+        return self.left + 92 + k * w, w
+
+    def tooltip_at(self, x, y) -> str | None:
+        """What this round's event and the special cards do to the card under the mouse."""
+        from client.card_facts import special_texts
+        from client.event_marks import event_actions, event_sentence
+        if not (self.visible and self.contains(x, y)):
+            return None
+        for k in range(10):
+            cx, w = self._card_x(k)
+            a = self.actions[k] if k < len(self.actions) else None
+            if not (a and cx <= x < cx + w - 4):
+                continue
+            lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
+            for seat in self.specials.get(a, []):
+                special = self.seat_specials.get(seat, "")
+                lines.append(f"{theme.seat_name(seat)} holds the "
+                             f"{theme.SPECIAL_LABELS.get(special, special)} card: "
+                             f"{special_texts().get(special, '')}")
+            return " ".join(lines) or None
+        return None
+
     def paint(self, text) -> None:
+        from client.event_marks import event_actions
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
         text.put("h", "Actions", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        changed = event_actions(self.event)
         w = (self.width - 100) / 10
         for k in range(10):
             x = self.left + 92 + k * w
@@ -194,6 +233,13 @@ class ActionTrack(CachedPanel):
             put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
                        w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
                        color=theme.INK if a else (240, 230, 210))
+            if a in changed:           # this round's event changes this action
+                bx, by = x + w - 13, self.top - 15
+                arcade.draw_circle_filled(bx, by, 7, (150, 40, 30))
+                text.put(("ev", k), str(self.event), bx, by, size=7, bold=True,
+                         anchor_x="center", anchor_y="center", color=(255, 255, 255))
+            for j, seat in enumerate(self.specials.get(a, []) if a else []):
+                seat_token(seat, x + w - 13 - 12 * j, self.bottom + 14, 5)   # a special acts here
 
 
 class EventsPanel(CachedPanel):
