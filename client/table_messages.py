@@ -8,6 +8,7 @@ import arcade
 from client import theme
 from client.node import Node, TextCache, damage
 from client.table_view import CachedPanel
+from client.text_fit import put_fitted
 
 
 class Banner(Node):
@@ -78,8 +79,11 @@ class InfoPanel(CachedPanel):
     def paint(self, text) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (240, 233, 216))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (120, 105, 85), 1)
-        y = self.top - 22
-        for k, line in enumerate(self.lines[:6]):
-            text.put(k, line, self.left + 12, y, size=12 if k == 0 else 10.5, bold=k == 0,
-                     color=theme.INK if k else (60, 40, 30))
-            y -= 24
+        lines = self.lines[:6]
+        step = min(24.0, (self.height - 12) / max(1, len(lines)))
+        y = self.top - 6 - step * 0.7
+        for k, line in enumerate(lines):      # a long line shrinks, then ends in "…"
+            put_fitted(text, k, line, self.left + 12, y, self.width - 24,
+                       12 if k == 0 else 10.5, min_size=8.5, cut=True, bold=k == 0,
+                       color=theme.INK if k else (60, 40, 30))
+            y -= step
