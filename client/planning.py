@@ -222,7 +222,7 @@ class PlanningPanel(Node):
             label = "Bid" if f == "bid" else theme.ACTION_SHORT[f]
             coin = 17 if self.costs.get(f) else 0
             small = self.rows > 1
-            put_fitted(t, ("fl", k), label, l + 4, b + h - (10 if small else 12), w - 7 - coin,
+            put_fitted(t, ("fl", k), label, round(l + 4), b + h - (10 if small else 12), w - 7 - coin,
                        8 if small else 8.5, cut=True,
                        color=theme.MUTED)
             if coin:
