@@ -195,3 +195,25 @@ def test_text_cards_and_tower_grow_with_the_window(app, planning_scene):
     assert sizes[2560][2] >= 1.7                       # automatic: drawn larger
     assert sizes[2560][0] >= 1.6 * sizes[1280][0]      # cards (window pixels)
     assert sizes[2560][1] >= 1.6 * sizes[1280][1]      # the tower
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (2560, 1440)])
+def test_info_panel_scene_fits_the_window(app, planning_scene, W, H):
+    """The same table while the player waits (the info panel instead of planning), with
+    long lines: a five-player turn order with their special cards."""
+    from tests.client.conftest import frame
+    scene = planning_scene
+    app.set_size(W, H)
+    app.on_resize(W, H)
+    frame(app)
+    scene._hide_decision()
+    scene.info.set_lines(["Spring of year 1 — this round's event: Collect rice gives at least 4",
+                          "Turn order: Magenta (+1 defence) → White (+1 attack) → Orange "
+                          "(+1 rice) → Black (6 armies) → Blue (+1 chest)",
+                          "Now: Orange — choose where armies move (Battle/move A from Shinano)",
+                          "Hover a province for its tax, rice, free slots and neighbours. "
+                          "Space pauses; F fast-forwards."])
+    app.on_draw()
+    assert scene.info.visible
+    problems = scene_layout_problems(scene, scene.width, scene.height)
+    assert not problems, f"{W}x{H}: " + "; ".join(problems[:12])
