@@ -272,3 +272,27 @@ def test_the_player_name_comes_from_the_settings(monkeypatch):
     with pytest.raises(RuntimeError):
         net_session.NetSession.open("host", {"port": 0})
     assert seen["name"] == "Player"
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1920, 1080)])
+def test_a_network_table_with_chat_fits_the_window(app, W, H):
+    from tests.client.test_table_layout import scene_layout_problems
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    try:
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        assert run_until(app, lambda: scene.planning.visible, 10)
+        for k in range(30):
+            table.on_chat_received(ChatLine("Ben", 2, f"line {k}: a rather long chat line that wraps"))
+        table.countdown = {2: 30}
+        frame(app, 2)
+        problems = scene_layout_problems(scene, scene.width, scene.height)
+        assert not problems, f"{W}x{H}: " + "; ".join(problems[:12])
+        assert scene.net.pause.visible
+        p = scene.net.pause
+        assert p.left >= scene.board_view.left and p.right <= scene.board_view.right
+        assert p.top <= scene.board_view.top and p.bottom >= scene.board_view.bottom
+    finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)

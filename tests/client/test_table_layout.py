@@ -80,7 +80,7 @@ def test_top_bar_texts_do_not_run_together(app, W, H):
 SCENE_WINDOWS = [(960, 640), (1024, 700), (1280, 800), (1600, 900), (1920, 1080),
                  (2560, 1440)]
 # drawn over the table on purpose (a note, a tooltip, a question, the rules, a result)
-OVERLAYS = {"guide", "tooltip", "dialog", "help", "banner", "winter", "thinking"}
+OVERLAYS = {"guide", "tooltip", "dialog", "help", "banner", "winter", "thinking", "pause"}
 
 
 def _shown(node) -> bool:
