@@ -63,9 +63,22 @@ def join_command(address: str, port: int, code: str | None) -> str:
     return f"./shogun join {address}:{port}{code_part}"
 
 
+def table_addresses() -> list[str]:
+    """The addresses to offer friends: `net.addresses.lan_addresses()` once that richer
+    search exists (looked up, not required), else this module's stdlib one."""
+    try:
+        from net import addresses as richer          # another branch adds it
+        found = [str(a) for a in richer.lan_addresses()]
+        if found:
+            return found
+    except Exception:
+        pass
+    return lan_addresses()
+
+
 def join_lines(port: int, code: str | None, addresses: list[str] | None = None) -> list[str]:
     """The lobby's sentences telling friends how to join (one command per address)."""
-    addresses = lan_addresses() if addresses is None else addresses
+    addresses = table_addresses() if addresses is None else addresses
     if not addresses:
         return ["This computer has no LAN address (no network but itself). Friends on this "
                 "computer can join with:", join_command("127.0.0.1", port, code)]

@@ -228,7 +228,7 @@ def test_a_table_without_the_new_apis_still_plays(app):
 def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     from client.lobby_scene import LobbyScene
     from client.net_session import NetSession
-    from client.table_names import join_command, lan_addresses
+    from client.table_names import join_command, table_addresses
     from tests.client.conftest import screenshot
     table = ComfyTable()
     session = NetSession(table, "host")
@@ -238,7 +238,7 @@ def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
     frame(app, 3)
     texts = [t.text for t in lobby._text._labels.values() if t.visible]
-    addresses = lan_addresses() or ["127.0.0.1"]
+    addresses = table_addresses() or ["127.0.0.1"]
     assert join_command(addresses[0], 7531, "k7q2") in texts
     assert f"./shogun join {addresses[0]}:7531 --code k7q2" in texts
     assert "Bot (Orange)" in texts and "Aiko (Blue) — you" in texts
