@@ -17,7 +17,6 @@ from dataclasses import replace
 import arcade
 
 from client import theme
-from client.words import bot_label
 from lang.i18n import _, use
 
 DEFAULT_SIZE = (1280, 800)
@@ -158,10 +157,16 @@ class App(arcade.Window):
         self.show(scene)
 
     def _labels(self, players: int, humans) -> dict[int, str]:
-        me = self.settings.player_name()
-        if len(humans) > 1:
-            return {s: (_("human") if s in humans else _("bot")) for s in range(players)}
-        return {s: (me if s in humans else _("bot")) for s in range(players)}
+        """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
+        chosen name goes to my seat when I am the only person at this window."""
+        from client.table_names import seat_title
+        name = self.settings.name.strip() if len(humans) == 1 else ""
+        return {s: seat_title(s, "human" if s in humans else "bot", name,
+                              me=s in humans and len(humans) == 1) for s in range(players)}
+
+    def _names(self, humans) -> dict[int, str]:
+        name = self.settings.name.strip()
+        return {humans[0]: name} if name and len(humans) == 1 else {}
 
     def _start_autosave(self, session, saved=None) -> None:
         from client.autosave import Autosave
@@ -182,14 +187,14 @@ class App(arcade.Window):
             bots = {s: bots for s in range(opts["players"]) if s not in humans}
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
-        labels = {s: (lbl if s in humans else bot_label(bots.get(s, "")))
-                  for s, lbl in self._labels(opts["players"], humans).items()}
+        labels = self._labels(opts["players"], humans)
         self._start_autosave(session)
-        return self.play(session, labels, fast=fast)
+        return self.play(session, labels, fast=fast, names=self._names(humans))
 
-    def play(self, session, labels=None, fast: bool = False):
+    def play(self, session, labels=None, fast: bool = False, names=None):
         from client.game_scene import GameScene
         from client.sound import Sounds
+        theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
         self.session = session
         scene = GameScene(session, labels=labels, fast_forward=fast,
                           speed=self.settings.animation_speed,
@@ -197,6 +202,7 @@ class App(arcade.Window):
                           can_save=self.autosave is not None,
                           guide=not self.settings.guide_done and bool(session.my_seats),
                           sounds=Sounds(self.settings.volume, self.settings.mute))
+        scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
         scene.leave.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
@@ -250,7 +256,7 @@ class App(arcade.Window):
             return
         try:
             from client.net_session import NetSession
-            session = NetSession.open(command, opts)
+            session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
         except Exception as exc:   # net missing or refused at once: say so in the menu
             from client.words import problem_text
             what = {"host": _("Could not host: {reason}"), "join": _("Could not join: {reason}"),
@@ -261,7 +267,7 @@ class App(arcade.Window):
         self._close_session()
         self.session = session
         lobby = LobbyScene(session, command)
-        lobby.started.connect(lambda: self.play(session, session.labels()))
+        lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave.connect(lambda: self.show_menu())
         self.show(lobby)
 
@@ -279,11 +285,10 @@ class App(arcade.Window):
             return
         self._close_session()
         humans = session.my_seats
-        labels = {s: (lbl if s in humans else bot_label(session.bots.get(s, "")))
-                  for s, lbl in self._labels(session.config.players, humans).items()}
+        labels = self._labels(session.config.players, humans)
         if session.decision.kind != "over":
             self._start_autosave(session, saved)
-        self.play(session, labels)
+        self.play(session, labels, names=self._names(humans))
 
     def replay_log(self, path: str) -> None:
         try:
@@ -294,7 +299,7 @@ class App(arcade.Window):
                 path=path or _("(no file)"), reason=exc))
             return
         self._close_session()
-        self.play(session, {s: _("replay") for s in range(session.config.players)})
+        self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:

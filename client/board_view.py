@@ -22,7 +22,7 @@ from client import theme
 from client.map_legend import draw_legend
 from client.mesh import Mesh
 from client.node import CachedLayer, Node, Signal, TextCache, damage
-from client.palette import style_of
+from client.palette import PATTERNS, style_of
 from client.shapes import MapTransform, load_shapes, point_in_poly
 
 LINE = (70, 62, 54)
@@ -71,12 +71,20 @@ class BoardView(Node):
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
         self.arrow: tuple | None = None       # (origin or None, target, colour)
         self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
+        self.colour_blind = False             # stripes per owner and letter chips (settings)
 
     # -- inputs ---------------------------------------------------------------------------
     def configure(self, side: str, players: int) -> None:
         self.side, self.players = side, players
         self.excluded = set(self.board.excluded_3p[side]) if players == 3 else set()
         self.mark_dirty()
+
+    def set_colour_blind(self, on: bool) -> None:
+        """Colour-blind mode: every owned province carries its owner's stripe pattern
+        (`palette.PATTERNS`) and a chip with the owner's letter beside the army token."""
+        if bool(on) != self.colour_blind:
+            self.colour_blind = bool(on)
+            self.mark_dirty()
 
     def set_state(self, state: dict | None) -> None:
         self.state = state
@@ -186,6 +194,13 @@ class BoardView(Node):
             if name in self.excluded:
                 hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
                 continue
+            owner = provs.get(name, {}).get("owner")
+            if self.colour_blind and owner in PATTERNS:
+                fill = owner_fill(owner)
+                ink = theme.mix(fill, theme.text_on(fill), 0.4)
+                pts = [tuple(p) for p in poly]
+                for angle in PATTERNS[owner]:
+                    mesh.add(geo.thick_lines(geo.stripes(pts, 7 * s, angle), 1.3 * s), ink)
             region = self.board.provinces[name].region[self.side]
             mesh.add(geo.inner_band(poly, self.province_centre(name), 6 * s),
                      theme.REGION_COLOURS[region])
@@ -246,6 +261,13 @@ class BoardView(Node):
                 self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
                                color=theme.text_on(style.colour), anchor_x="center",
                                anchor_y="center", bold=True)
+            if self.colour_blind and style is not None and owner in PATTERNS:
+                lx, ly = cx - 17 * s, cy + 4 * s      # the owner's letter, left of the token
+                put(geo.fan(geo.regular_polygon(lx, ly, 7.5 * s, 16)), (20, 20, 20))
+                put(geo.fan(geo.regular_polygon(lx, ly, 6.4 * s, 16)), (255, 255, 255))
+                self._text.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
+                               color=(20, 20, 20), anchor_x="center", anchor_y="center",
+                               bold=True)
             blds = info.get("buildings", []) or []
             for k, b in enumerate(blds):
                 x = cx + (k - (len(blds) - 1) / 2) * 17 * s
@@ -261,6 +283,8 @@ class BoardView(Node):
                 self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
+        from client.map_marks import build_event_badges
+        build_event_badges(self, put, provs, s)
         if self.arrow:
             self._build_arrow(put, s)
         if self.marks:
@@ -270,33 +294,8 @@ class BoardView(Node):
         self._text.end()
 
     def _build_marks(self, put, s: float) -> None:
-        """Winter scoring: at each region's middle, a chip per seat holding a majority
-        there, in the seat's colour with its letter and the points it scored. A chip that
-        would cover one already placed (neighbouring regions) moves down until it is clear."""
-        placed: list[tuple[float, float, float, float]] = []
-        h = 18 * s
-        for region, rows in sorted(self.marks.items()):
-            cx, cy = self.region_centre(region)
-            y = cy + len(rows) * h / 2
-            for k, (seat, text) in enumerate(rows):
-                style = style_of(seat)
-                colour = style.colour if style else (128, 128, 128)
-                label = f"{style.letter if style else '?'}  {text}"
-                w = geo.text_width(label, _pt(8.5 * s)) + 14 * s
-                box = (cx - w / 2 - 2 * s, y - h + 1, cx + w / 2 + 2 * s, y + 1 * s)
-                for _ in range(12):
-                    if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-                               for b in placed):
-                        break
-                    y -= h
-                    box = (box[0], y - h + 1, box[2], y + 1 * s)
-                placed.append(box)
-                put(geo.rect(*box), (20, 20, 20))
-                put(geo.rect(cx - w / 2, y - h + 2 * s, cx + w / 2, y - 1 * s), colour)
-                self._text.put(("m", region, k), label, cx, y - h / 2 + 0.5 * s, size=_pt(8.5 * s),
-                               color=theme.text_on(colour), anchor_x="center", anchor_y="center",
-                               bold=True)
-                y -= h
+        from client.map_marks import build_winter_marks
+        build_winter_marks(self, put, s)
 
     def _draw_map(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)
@@ -335,9 +334,11 @@ class BoardView(Node):
             "Buildings: " + (", ".join(BUILDING_NAMES.get(b, b) for b in blds) or "none"),
             "Neighbours: " + ", ".join(f"{n} (by sea)" if n in sea else n for n in nb),
         ]
+        from client.map_marks import province_notes
+        lines += province_notes(self, name)
         s = self.token_scale()
         w, lh = 340 * s, 16 * s
-        h = lh * 6 + 8
+        h = lh * (len(lines) + 1) + 8
         cx, cy = self.province_centre(name)
         x = min(max(self.left + 4, cx + 18), self.right - w - 4)
         y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h

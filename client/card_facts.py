@@ -49,3 +49,16 @@ def event_short() -> Translated:
 
 def chests(n: int) -> str:
     return ngettext("{n} chest", "{n} chests", n).format(n=n)
+
+
+def event_effects() -> dict[int, str]:
+    """What kind of rule each event card changes (`theatre_calms`, `tax_at_least`, …), by
+    number: the window marks where it acts (client/event_marks.py)."""
+    from sim.cards import cards
+    return {n: e.effect for n, e in cards().events.items()}
+
+
+def special_texts() -> dict[str, str]:
+    """What each special card does, by name (tooltips)."""
+    from sim.cards import cards
+    return {s.name: _(s.text) for s in cards().specials}

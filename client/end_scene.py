@@ -55,7 +55,7 @@ class EndScene(Node):
             y -= 34
             who = self.summary.get("labels", {}).get(seat, "")
             t.put(("r", k), f"{k + 1}.", x0, y, size=14, color=theme.INK)
-            t.put(("n", k), f"{theme.SEAT_NAMES[seat]} ({who})", x0 + 90, y, size=14, color=theme.INK,
+            t.put(("n", k), who or theme.SEAT_NAMES[seat], x0 + 90, y, size=14, color=theme.INK,
                   bold=seat in winners)
             t.put(("s", k), str(score), x0 + 330, y, size=14, color=theme.INK, bold=True)
             t.put(("m", k), str(money), x0 + 410, y, size=14, color=theme.INK)

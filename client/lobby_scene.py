@@ -1,5 +1,7 @@
-"""The lobby of a network table: seats, join code, the host's settings, Start; then the
-waiting/refused states. Signals up: `started()` when the game begins, `leave()`."""
+"""The lobby of a network table: seats by the players' names ("Bot (Orange)" for a bot
+seat), the join code with this machine's LAN addresses and the exact command friends
+type, the host's settings, Start, a short chat; then the waiting/refused states.
+Signals up: `started()` when the game begins, `leave()`."""
 
 from __future__ import annotations
 
@@ -35,6 +37,42 @@ class LobbyScene(Node):
         self.b_start.pressed.connect(self._start)
         self.b_back.pressed.connect(self.leave.emit)
         self.error = ""
+        self.chat = None
+        if getattr(session, "can_chat", False):
+            from client.chat_box import ChatBox
+            self.chat = self.add(ChatBox())
+            self.chat.sent.connect(self._send)
+        self.said: list[str] = []          # the chat lines shown, oldest first
+        self._heard = 0
+        self._join_lines: list[str] | None = None
+
+    def _send(self, text: str) -> None:
+        try:
+            self.session.send_chat(text)
+        except Exception as exc:
+            self.error = f"Your message was not sent: {exc}"
+        else:
+            me = self.session.my_seats[0] if self.session.my_seats else None
+            who = self.session.labels().get(me) if me is not None else None
+            self.said.append(f"{who or 'You'}: {text}")
+        self.mark_dirty()
+
+    def type_text(self, text: str) -> bool:
+        return self.chat is not None and self.chat.type_text(text)
+
+    def on_key_press(self, symbol, modifiers) -> bool:
+        if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
+            self.chat.focus()
+            return True
+        return False
+
+    def join_lines(self) -> list[str]:
+        """How friends join (host only): the exact command for each LAN address."""
+        if self._join_lines is None:
+            from client.table_names import join_lines
+            port = getattr(self.session.table, "listen_port", None) or 7531
+            self._join_lines = join_lines(port, getattr(self.session.table, "join_code", None))
+        return self._join_lines
 
     def _lobby(self) -> dict:
         return self.session.lobby or {}
@@ -64,7 +102,14 @@ class LobbyScene(Node):
         if s.started:
             self.started.emit()
             return
-        shown = (repr(s.lobby), s.status, s.refused, self.error)
+        lines = getattr(s, "chat_lines", [])
+        while self._heard < len(lines):
+            line = lines[self._heard]
+            self._heard += 1
+            seat = getattr(line, "seat", None)
+            who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
+            self.said.append(f"{who or 'Someone'}: {getattr(line, 'text', '')}")
+        shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said))
         if shown != self._shown:
             self._shown = shown
             self.mark_dirty()
@@ -76,6 +121,8 @@ class LobbyScene(Node):
             b.set_rect(x, y - 44 * k, 280, 36)
         self.b_start.set_rect(x, y - 200, 280, 44)
         self.b_back.set_rect(x, 40, 200, 36)
+        if self.chat is not None:
+            self.chat.set_rect(80, 40, min(420, self.width / 2 - 40), 30)
 
     def rebuild(self) -> None:
         lobby = self._lobby()
@@ -92,26 +139,40 @@ class LobbyScene(Node):
         code = getattr(self.session.table, "join_code", None)
         port = getattr(self.session.table, "listen_port", None)
         if self.is_host:
-            t.put("c", f"Join code: {code}    port {port}", 80, self.height - 120, size=16,
+            t.put("c", f"Join code: {code}    port {port}", 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
-            t.put("c2", "Friends run:  main.py join YOUR-ADDRESS:%s --code %s" % (port, code),
-                  80, self.height - 146, size=11, color=theme.MUTED)
+            for k, line in enumerate(self.join_lines()[:3]):
+                t.put(("c2", k), line, 80 + (0 if k == 0 else 16), self.height - 134 - 17 * k,
+                      size=11 if k else 10, bold=k > 0,
+                      color=theme.INK if k else theme.MUTED)
         status = self.session.refused and f"Refused: {self.session.refused}" or self.session.status
-        t.put("s", status or "", 80, self.height - 185, size=13, color=(30, 70, 140), bold=True,
+        t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         y = self.height - 250
+        from client.table_names import seat_title
         for k, seat in enumerate(lobby.get("seats", [])):
             kind = seat["kind"]
-            who = {"human": seat.get("name") or "player", "bot": "bot", "open": "open — waiting…"}[kind] \
-                if kind in ("human", "bot", "open") else kind
-            t.put(("seat", k), f"{theme.SEAT_NAMES[seat['seat']]}: {who}", 110, y - 36 * k, size=14,
+            mine = seat["seat"] in self.session.my_seats
+            if kind == "open":
+                who = f"{theme.SEAT_NAMES[seat['seat']]}: open — waiting for a player"
+            else:
+                who = seat_title(seat["seat"], kind, seat.get("name") or "", me=mine)
+                who += " — you" if mine and not who.startswith("You") else ""
+            t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
+        if self.chat is not None:
+            t.put("ch", "Chat", 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
+                  bold=True, color=theme.INK)
+            for k, line in enumerate(self.said[-5:][::-1]):
+                t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
+                      )
         if lobby.get("tower_vote"):
             t.put("tv", "Tower results are agreed by vote on this table: these computers "
-                  "round the physics differently.", 80, 120, size=11, color=theme.MUTED,
-                  width=int(self.width - 160), multiline=True)
+                  "round the physics differently.", self.width / 2 + 60, 150, size=11,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
-            t.put("e", self.error, 80, 90, size=11, color=(170, 40, 30))
+            t.put("e", self.error, self.width / 2 + 60, 100, size=11, color=(170, 40, 30),
+                  width=int(self.width / 2 - 100), multiline=True)
         t.end()
         damage()
 

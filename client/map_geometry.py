@@ -109,6 +109,32 @@ def hatch(poly: list[Point], spacing: float) -> list[tuple[Point, Point]]:
     return segs
 
 
+def stripes(poly: list[Point], spacing: float, angle: float) -> list[tuple[Point, Point]]:
+    """Parallel stripes at `angle` degrees (0: horizontal) clipped to a simple polygon
+    (even-odd rule): the colour-blind mode's ownership patterns."""
+    if len(poly) < 3:
+        return []
+    a = math.radians(angle)
+    dx, dy = math.cos(a), math.sin(a)          # along the stripes
+    nx, ny = -dy, dx                           # across them
+    us = [x * nx + y * ny for x, y in poly]
+    c = math.floor(min(us) / spacing) * spacing + spacing / 2
+    segs = []
+    n = len(poly)
+    while c < max(us):
+        ts = []
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            u1, u2 = us[i] - c, us[(i + 1) % n] - c
+            if (u1 < 0) != (u2 < 0):
+                t = u1 / (u1 - u2)
+                ts.append((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t))
+        ts.sort(key=lambda p: p[0] * dx + p[1] * dy)
+        segs += list(zip(ts[0::2], ts[1::2]))
+        c += spacing
+    return segs
+
+
 def inner_band(poly, centre: Point, width: float):
     """Triangles of a strip just inside a province outline (the outline moved `width` toward
     the province's centre; each cell is star-shaped around it). Used to show the region."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from client import map_geometry as geo
 from client import theme
 from client.mesh import Mesh
-from client.palette import PEASANTS, SEATS
+from client.palette import PATTERNS, PEASANTS, SEATS
 from lang.i18n import _
 
 
@@ -59,6 +59,13 @@ def draw_legend(view, s: float, text) -> Mesh:
             else:
                 seat = int(kind.split(":")[1])
                 st = PEASANTS if seat == 5 else SEATS[seat]
+                if getattr(view, "colour_blind", False) and seat in PATTERNS:
+                    sq = [(ix - 7 * s, y - 7 * s), (ix + 7 * s, y - 7 * s), (ix + 7 * s, y + 7 * s),
+                          (ix - 7 * s, y + 7 * s)]          # the seat's stripes behind its shape
+                    put(geo.fan(sq), st.colour)
+                    ink = theme.mix(st.colour, theme.text_on(st.colour), 0.5)
+                    for angle in PATTERNS[seat]:
+                        put(geo.thick_lines(geo.stripes(sq, 3.5 * s, angle), 1.1 * s), ink)
                 ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 6.8 * s)), ring)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 5.4 * s)), st.colour)

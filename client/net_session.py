@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import getpass
 from collections import deque
 
 _reactor_started = False
@@ -22,7 +21,71 @@ def _reactor():
     return reactor
 
 
-class NetSession:
+class TableComfortsMixin:
+    """What a network table offers beyond the game (net helpers add these to
+    `net.session.TableSession`; each is looked up with getattr so the window works
+    before they exist): the take-over countdown, handing a seat to a bot, chat, and
+    unlocking a plan before every plan is in."""
+
+    def takeover_countdown(self) -> dict[int, float]:
+        """{seat: seconds left} before a bot takes each offline seat."""
+        fn = getattr(self.table, "takeover_countdown", None)
+        try:
+            return {int(s): float(t) for s, t in (fn() or {}).items()} if fn else {}
+        except Exception:
+            return {}
+
+    @property
+    def can_hand_over(self) -> bool:
+        return self.role == "host" and callable(getattr(self.table, "hand_seat_to_bot", None))
+
+    def hand_seat_to_bot(self, seat: int) -> None:
+        """Host only; a refusal raises ValueError with a sentence for the player."""
+        fn = getattr(self.table, "hand_seat_to_bot", None)
+        if fn is None:
+            raise ValueError("This table cannot hand a seat to a bot.")
+        fn(seat)
+
+    @property
+    def can_chat(self) -> bool:
+        return callable(getattr(self.table, "send_chat", None))
+
+    def send_chat(self, text: str) -> None:
+        self.table.send_chat(text)
+        self._echoes.append(text)
+
+    def _chat(self, line) -> None:
+        """A `net.chat.ChatLine(sender, seat, text)` from the table."""
+        text = str(getattr(line, "text", ""))
+        seat = getattr(line, "seat", None)
+        if seat is not None and seat in self.my_seats and text in self._echoes:
+            self._echoes.remove(text)       # my own line coming back: already shown
+            return
+        self.chat_lines.append(line)
+
+    @property
+    def can_unlock(self) -> bool:
+        return callable(getattr(self.table, "unlock_plan", None))
+
+    def plan_unlockable(self) -> bool:
+        """My plan is in and not every plan is: it may be taken back (if the table agrees)."""
+        if not (self.can_unlock and self.started and self._submitted_at is not None):
+            return False
+        d = self.table.decision
+        waiting = self.table.waiting_for() or []
+        return d is not None and d.kind == "plan" and bool(waiting) \
+            and not any(s in waiting for s in self.my_seats)
+
+    def unlock_plan(self) -> None:
+        """Take my plan back; a refusal raises ValueError with a sentence to show."""
+        fn = getattr(self.table, "unlock_plan", None)
+        if fn is None:
+            raise ValueError("This table cannot unlock a plan.")
+        fn()
+        self._submitted_at = None
+
+
+class NetSession(TableComfortsMixin):
     kind = "net"
 
     def __init__(self, table, role: str) -> None:
@@ -38,6 +101,9 @@ class NetSession:
         self.batches = 0
         self._submitted_at = None
         self.messages: list[str] = []
+        self.chat_lines: list = []        # ChatLine records from others, oldest first
+        self._echoes: list[str] = []      # my sent lines (the table may echo them back)
+        table.on_chat_received = self._chat
         table.on_lobby_changed = self._lobby
         table.on_started = self._started
         table.on_events = self._events
@@ -56,10 +122,8 @@ class NetSession:
     def open(cls, command: str, opts: dict) -> "NetSession":
         from net.session import SessionOptions, TableSession
         reactor = _reactor()
-        try:
-            name = getpass.getuser()
-        except Exception:
-            name = "player"
+        # the name the player chose in the settings (never the computer's user name)
+        name = (opts.get("name") or "").strip() or "Player"
         so = SessionOptions(name=name, code=opts.get("code"),
                             rejoin_timeout=float(opts.get("rejoin_timeout") or 120.0),
                             save_path=opts.get("save"))
@@ -163,11 +227,14 @@ class NetSession:
             self.messages.append(f"network: {exc}")
 
     def labels(self) -> dict:
-        out = {}
-        for s in self.lobby.get("seats", []):
-            out[s["seat"]] = ("you" if s["seat"] in self.my_seats else
-                              (s.get("name") or s["kind"]))
-        return out
+        """{seat: "Aiko (Blue)" / "Bot (Orange)" / "Blue"} from the lobby's seats."""
+        from client.table_names import lobby_titles
+        return lobby_titles(self.lobby, self.my_seats)
+
+    def names(self) -> dict:
+        """{seat: chosen name} of the people at the table (for log lines)."""
+        return {int(s["seat"]): s.get("name") or "" for s in self.lobby.get("seats", [])
+                if s.get("kind") == "human" and s.get("name") and s.get("name") != "Player"}
 
     def close(self) -> None:
         try:

@@ -361,8 +361,10 @@ class CachedLayer:
         l, b, w, h = (int(round(v)) for v in rect)
         w, h = max(1, w), max(1, h)
         win = arcade.get_window()
-        ratio = win.get_pixel_ratio()
-        if self.surface is None or self.surface.size != (w, h):
+        # drawn at the window's real resolution under an interface scale (crisp lines)
+        ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+        if self.surface is None or self.surface.size != (w, h) \
+                or self.surface.pixel_ratio != ratio:
             self.surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
         self.surface.position = (l, b)
         self.rect = (l, b, w, h)

@@ -37,6 +37,13 @@ SEATS: tuple[SeatStyle, ...] = (
 PEASANTS = SeatStyle(N_("Peasants"), (64, 99, 39), "P", "triangle")
 
 
+# colour-blind mode: each seat's provinces also carry stripes at its own angle(s) (degrees;
+# two angles cross-hatch), so ownership reads without telling colours apart
+PATTERNS: dict[int, tuple[int, ...]] = {0: (0,), 1: (45,), 2: (90,), 3: (135,), 4: (0, 90)}
+PATTERN_WORDS = {0: "level stripes", 1: "rising stripes", 2: "upright stripes",
+                 3: "falling stripes", 4: "a grid"}
+
+
 def style_of(who) -> SeatStyle | None:
     """The style of a seat number (0-4), or of the peasants ("peasant" or 5)."""
     if who == "peasant" or who == 5:

@@ -14,6 +14,7 @@ import arcade
 from client import theme
 from client.card_facts import action_costs, chests
 from client.node import Button, Node, Signal, TextCache, draw_panel
+from client.text_fit import put_boxed, put_fitted
 
 ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
            "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
@@ -111,9 +112,30 @@ class PlanningPanel(Node):
             self.locked.emit(actions, bid)
 
     # -- layout ---------------------------------------------------------------------------
+    def _geometry(self) -> None:
+        """Rows for the panel's size: the 11 fields in one row, or two in a narrow panel
+        (fields under ~76 px cannot hold an action's name, its cost and a card's name);
+        the heading goes when the panel is too short for it."""
+        self.rows = 1 if (self.width - 16) / 11 - 6 >= 76 else 2
+        self.field_h = 44 if self.rows == 1 else 30
+        self.card_h = 24 if self.rows == 1 else 22
+        need = 18 + self.rows * (self.field_h + 3) + 3 + self.card_h + 36
+        self.header = need <= self.height
+        self.fields_top = self.top - (20 if self.header else 5)
+
     def field_rect(self, k: int):
-        w = (self.width - 16) / 11
-        return (self.left + 8 + k * w, self.top - 62, w - 6, 44)
+        if not hasattr(self, "rows"):
+            self._geometry()
+        per_row = 11 if self.rows == 1 else 6
+        row, col = divmod(k, per_row)
+        w = (self.width - 16) / per_row
+        top = self.fields_top - row * (self.field_h + 3)
+        return (self.left + 8 + col * w, top - self.field_h, w - 6, self.field_h)
+
+    def cards_top(self) -> float:
+        if not hasattr(self, "rows"):
+            self._geometry()
+        return self.fields_top - self.rows * (self.field_h + 3) - 1
 
     def card_rects(self):
         cards = self.all_cards()
@@ -122,21 +144,32 @@ class PlanningPanel(Node):
         avail = self.width - 16 - 5 * (mw + 4) - 8
         pw = min(96, avail / max(1, len(prov)))
         x = self.left + 8
-        y = self.top - 94
+        y = self.cards_top() - self.card_h
         out = []
         for c in cards:
             w = pw - 4 if isinstance(c, str) else mw
             if isinstance(c, int) and c == 0:
                 x += 8
-            out.append((c, (x, y, w, 24)))
+            out.append((c, (x, y, w, self.card_h)))
             x += w + 4
         return out
 
+    def drawn_boxes(self):
+        """The fields and cards as drawn (name, (left, bottom, right, top)): the layout
+        tests check that no words run across them."""
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            yield f"the {f} field", (l, b, l + w, b + h)
+        for c, (l, b, w, h) in self.card_rects():
+            yield f"the card {c}", (l, b, l + w, b + h)
+
     def on_layout(self) -> None:
-        bw = 150
-        self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 8, bw, 28)
-        self.sugg_btn.set_rect(self.right - 2 * bw - 14, self.bottom + 8, bw - 20, 28)
-        self.clear_btn.set_rect(self.right - 3 * bw - 4, self.bottom + 8, bw - 40, 28)
+        self._geometry()
+        bw = max(112, min(150, self.width * 0.2))
+        bh = 28 if self.rows == 1 else 26
+        self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 4, bw, bh)
+        self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
+        self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
 
     def field_at(self, x, y):
         for k, f in enumerate(FIELDS):
@@ -147,7 +180,7 @@ class PlanningPanel(Node):
 
     def coin_centre(self, k: int):
         l, b, w, h = self.field_rect(k)
-        return l + w - 9, b + h - 9
+        return l + w - 8, b + h - 8
 
     def tooltip_at(self, x, y) -> str | None:
         """What the field or card under the mouse does, or None."""
@@ -179,31 +212,44 @@ class PlanningPanel(Node):
     def rebuild(self) -> None:
         t = self._text
         t.begin()
-        t.put("h", "Your plan — click a card, then a field (or drag). Empty fields: no action. "
-              "Gold coins: cost in chests. Hover for what a field does.",
-              self.left + 8, self.top - 14, size=9.5, color=theme.INK)
+        if self.header:
+            put_fitted(t, "h", "Your plan — click a card, then a field (or drag). Empty fields: "
+                       "no action. Gold coins: cost in chests. Hover for what a field does.",
+                       self.left + 8, self.top - 14, self.width - 16, 9.5, cut=True,
+                       color=theme.INK)
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
             label = "Bid" if f == "bid" else theme.ACTION_SHORT[f]
-            t.put(("fl", k), label, l + 5, b + h - 13, size=8.5, color=theme.MUTED)
-            if self.costs.get(f):
+            coin = 17 if self.costs.get(f) else 0
+            small = self.rows > 1
+            put_fitted(t, ("fl", k), label, round(l + 4), b + h - (10 if small else 12), w - 7 - coin,
+                       8 if small else 8.5, cut=True,
+                       color=theme.MUTED)
+            if coin:
                 cx, cy = self.coin_centre(k)
-                t.put(("fk", k), str(self.costs[f]), cx, cy, size=8, bold=True, anchor_x="center",
-                      anchor_y="center", color=(90, 60, 10))
+                t.put(("fk", k), str(self.costs[f]), cx, cy, size=7.5, bold=True,
+                      anchor_x="center", anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
             txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
-            t.put(("fc", k), txt, l + w / 2, b + 12, size=9.5 if isinstance(c, str) else 9,
-                  anchor_x="center", bold=c is not None, color=theme.INK)
+            put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
+                       9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
+                       bold=c is not None, color=theme.INK)
         used = self.used()
         for c, (l, b, w, h) in self.card_rects():
-            t.put(("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2, b + h / 2,
-                  size=9, anchor_x="center", anchor_y="center",
-                  color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
-        msg = self.problems[0] if self.problems else "Plan is legal — press Enter to lock it."
-        more = f"  (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
-        t.put("p", msg + more, self.left + 8, self.bottom + 18, size=9.5,
-              color=(180, 30, 20) if self.problems else (30, 120, 40), width=int(self.width - 480),
-              multiline=True, anchor_y="center")
+            put_fitted(t, ("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2,
+                       b + h / 2, w - 4, 9, cut=True, anchor_x="center", anchor_y="center",
+                       color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
+        if self.problems:
+            more = len(self.problems) - 1
+            msg = self.problems[0] + (f"  (and {more} more {'problem' if more == 1 else 'problems'})"
+                                      if more else "")
+        else:
+            msg = "Plan is legal — press Enter to lock it."
+        # the message keeps to the bottom row, left of the buttons: never over the cards
+        room_top = self.cards_top() - self.card_h - 3
+        put_boxed(t, "p", msg, self.left + 8, room_top, self.clear_btn.left - self.left - 16,
+                  room_top - self.bottom - 3, 9.5, min_size=7.5,
+                  color=(180, 30, 20) if self.problems else (30, 120, 40))
         t.end()
 
     def on_draw(self) -> None:
@@ -217,8 +263,8 @@ class PlanningPanel(Node):
             arcade.draw_lbwh_rectangle_outline(l, b, w, h, (110, 95, 80), 1)
             if self.costs.get(f):
                 cx, cy = self.coin_centre(k)
-                arcade.draw_circle_filled(cx, cy, 7, (240, 196, 80))
-                arcade.draw_circle_outline(cx, cy, 7, (150, 110, 30), 1)
+                arcade.draw_circle_filled(cx, cy, 6.5, (240, 196, 80))
+                arcade.draw_circle_outline(cx, cy, 6.5, (150, 110, 30), 1)
         used = self.used()
         for c, (l, b, w, h) in self.card_rects():
             if isinstance(c, int):

@@ -5,7 +5,9 @@ The scene talks to one interface:
   `state`    the newest sim State (what the engine has reached, maybe ahead of the screen)
   `my_seats` seats this window decides for (empty: spectator)
   `pump()`   local: when nothing is queued and the engine waits for chance or a bot,
-             apply one such step; network: nothing (the reactor delivers)
+             apply one such step; network: nothing (the reactor delivers).
+             `LocalSession.pump(wait=s)` decides a bot's move in a worker thread and waits
+             at most s seconds for it (the window keeps drawing; `thinking` names the seat)
   `submit(cmd)` a command for one of my seats (raises IllegalCommand if not allowed)
   `status`   a sentence for the status bar (lobby, waiting, paused), or ""
 The client never changes game state itself: the engine (`sim.game.apply`) does, here or
@@ -38,6 +40,9 @@ class LocalSession:
         self.command_applied: list = []   # fn(command, state) after each command (autosave)
         self.game = LocalGame(self.config, seed, self.bots)
         self.queue.append((list(self.game.first_events), self.game.state))
+        self._pool = None             # a worker thread for bots' decisions (pump(wait=…))
+        self._thinking = None         # (future, state it decides for, seat)
+        self.thinking_since = 0.0     # time.monotonic() when the running decision began
 
     @property
     def state(self):
@@ -55,14 +60,57 @@ class LocalSession:
         d = self.decision
         return d.kind not in ("chance", "over") and any(s in self.my_seats for s in d.seats)
 
-    def pump(self) -> bool:
-        """Apply one automatic step (chance or a bot). True if something happened."""
-        events = self.game.step()
+    @property
+    def thinking(self) -> int | None:
+        """The bot seat whose decision is being computed off the frame, or None."""
+        return self._thinking[2] if self._thinking is not None else None
+
+    def pump(self, wait: float | None = None) -> bool:
+        """Apply one automatic step (chance or a bot). True if something happened.
+
+        `wait=None` decides a bot's move here and now (blocking, as the headless runner
+        does). With `wait=s` the move is computed in a worker thread and this returns
+        False after at most s seconds if it is not ready (call again next frame): a hard
+        bot's second of search never freezes the window. The command is the same either
+        way (the bot's seed depends on the command count, its view on the state)."""
+        if wait is None and self._thinking is None:
+            events = self.game.step()
+        else:
+            events = self._think(wait)
         if events is None:
             return False
         self.queue.append((events, self.game.state))
         self._applied()
         return True
+
+    def _think(self, wait: float | None):
+        import concurrent.futures as cf
+        import time
+
+        from sim import bots
+        from sim.local import bot_seed
+        if self._thinking is not None and self._thinking[1] is not self.game.state:
+            self._thinking = None          # a person's command came in meanwhile: decide again
+        if self._thinking is None:
+            d = self.decision
+            seat = next((s for s in d.seats if s in self.bots), None) \
+                if d.kind not in ("chance", "tower", "over") else None
+            if seat is None:
+                return self.game.step()     # chance, a settled drop, or nothing to do
+            if self._pool is None:
+                self._pool = cf.ThreadPoolExecutor(1, thread_name_prefix="shogun-bot")
+            state = self.game.state
+            fut = self._pool.submit(bots.choose, state, seat, self.bots[seat],
+                                    bot_seed(self.game.game_seed, len(self.game.commands), seat))
+            self._thinking = (fut, state, seat)
+            self.thinking_since = time.monotonic()
+        fut = self._thinking[0]
+        try:
+            cmd = fut.result(timeout=wait)      # None: wait for it
+        except cf.TimeoutError:
+            return None
+        self._thinking = None
+        return self.game.submit(cmd)
 
     def submit(self, cmd) -> None:
         events = self.game.submit(cmd)
@@ -74,4 +122,7 @@ class LocalSession:
             fn(self.game.commands[-1], self.game.state)
 
     def close(self) -> None:
-        pass
+        self._thinking = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -17,7 +17,7 @@ from pathlib import Path
 from lang.i18n import _
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
-UI_SCALES = (0.75, 1.0, 1.25, 1.5)
+UI_SCALES = (0.0, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)   # 0: automatic (grows with the window)
 # what a seat in the menu may be: a person here, a hot-seat person, or a bot (its level;
 # the two baselines stay valid in remembered options)
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard", "heuristic", "random")
@@ -70,7 +70,7 @@ class Settings:
     animation_speed: float = 1.0   # one of SPEEDS
     volume: int = 80               # 0..100
     mute: bool = False
-    ui_scale: float = 1.0          # one of UI_SCALES
+    ui_scale: float = 0.0          # one of UI_SCALES; 0.0 automatic
     colour_blind: bool = False
     fullscreen: bool = False
     confirm_leave: bool = True     # Esc in a game asks before leaving

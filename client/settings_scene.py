@@ -30,8 +30,8 @@ HINTS = {"name": N_("shown for your seat at the table"),
          "colour": N_("the seat you take in a new local game"),
          "animation_speed": N_("how fast events play out (+ and − in a game)"),
          "volume": N_("tower drops, battles, a locked plan, the end"), "mute": "",
-         "ui_scale": N_("size of everything in the window (fitted to its size)"),
-         "colour_blind": N_("kept; the board does not use it yet"),
+         "ui_scale": N_("size of everything; automatic grows it with the window"),
+         "colour_blind": N_("stripes per owner and letters on the map"),
          "fullscreen": "", "confirm_leave": N_("Esc asks first; the game is saved either way"),
          "guide_done": N_("the hints that point at what to do next")}
 
@@ -101,7 +101,7 @@ class SettingsScene(Node):
                 "animation_speed": f"×{s.animation_speed:g}",
                 "volume": f"{s.volume} %  +",
                 "mute": N_("muted") if s.mute else N_("on"),
-                "ui_scale": f"{int(s.ui_scale * 100)} %",
+                "ui_scale": f"{int(s.ui_scale * 100)} %" if s.ui_scale else N_("automatic"),
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
                 "confirm_leave": N_("yes") if s.confirm_leave else N_("no"),
                 "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown")}

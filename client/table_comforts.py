@@ -145,6 +145,9 @@ class TableComforts:
             tip = decision.tooltip_at(x, y)
         if tip:
             return tip
+        tip = self.scene.track.tooltip_at(x, y)      # the event's and specials' marks
+        if tip:
+            return tip
         for b in (self.help_btn, self.save_btn, *self.scene.pace_buttons):
             if b.visible and b.contains(x, y):
                 tip = getattr(b, "tip", None)

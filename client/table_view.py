@@ -10,19 +10,7 @@ import arcade
 from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
-
-
-def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
-               min_size: float = 6.5, **kw) -> arcade.Text:
-    """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide:
-    labels get smaller in a small window instead of running into each other."""
-    t = text.put(key, label, x, y, size=size, **kw)
-    for _ in range(4):      # drawn width is not quite proportional to the size
-        if t.content_width <= room or size <= min_size or room <= 0:
-            break
-        size = max(min_size, int((size * room / t.content_width) * 2) / 2)
-        t = text.put(key, label, x, y, size=size, **kw)
-    return t
+from client.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
 
 
 def seat_token(seat, cx: float, cy: float, r: float) -> None:
@@ -93,14 +81,19 @@ class PlayersPanel(CachedPanel):
         super().__init__("players")
         self.state: dict | None = None
         self.labels: dict[int, str] = {}
+        self.notes: dict[int, str] = {}
         self.active: set[int] = set()
         self.me: tuple[int, ...] = ()
 
     def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
-                  active=(), me=()) -> None:
+                  active=(), me=(), notes: dict[int, str] | None = None) -> None:
+        """`labels`: {seat: title} ("Aiko (Blue)", "Bot (Orange)"); `notes`: a short
+        muted word after it (a bot's level)."""
         self.state = state
         if labels is not None:
             self.labels = labels
+        if notes is not None:
+            self.notes = notes
         self.active = set(active)
         self.me = tuple(me)
         self.mark_dirty()
@@ -121,20 +114,24 @@ class PlayersPanel(CachedPanel):
                 arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
                                                   (255, 236, 170))
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
-            who = self.labels.get(i, "")
-            name = theme.SEAT_NAMES[i] + (" (you)" if i in self.me else "")
-            nt = text.put(("n", i), name, self.left + 28, top - 19 * k, size=11 * k, bold=True,
-                          color=theme.INK)
+            who = self.notes.get(i, "")
+            name = self.labels.get(i) or theme.SEAT_NAMES[i]
+            if i in self.me and not name.startswith("You"):
+                name = f"{name} — you"
             pos = p.get("position")
             special = p.get("special")
             tag = f"#{pos}" if pos else ""
             if special:
                 tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
+            tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
+            nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
+                            self.width - 36 - tag_w - 12, 11 * k, cut=True, bold=True,
+                            color=theme.INK)
             tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
                           color=(120, 40, 30), anchor_x="right")
             wx = self.left + 34 + nt.content_width
             room = self.right - 8 - tt.content_width - 8 - wx
-            if who and who != "you" and room > 20:
+            if who and room > 20:
                 put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
                            min_size=6, color=theme.MUTED)
             put_fitted(text, ("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
@@ -172,6 +169,9 @@ class ActionTrack(CachedPanel):
         self.actions: list = [None] * 10
         self.current: int | None = None
         self.season = ""
+        self.event = None                       # this round's event card (number)
+        self.specials: dict[str, list[int]] = {}   # action -> seats whose special changes it
+        self.seat_specials: dict[int, str] = {}
 
     def set_track(self, actions, current: int | None = None, season: str = "") -> None:
         actions = list(actions or [None] * 10)
@@ -179,9 +179,45 @@ class ActionTrack(CachedPanel):
             self.actions, self.current, self.season = actions, current, season
             self.mark_dirty()
 
+    def set_marks(self, event, players: dict | None) -> None:
+        """Mark the cards this round's event and the players' special cards change."""
+        from client.event_marks import special_owners
+        specials = special_owners(players or {})
+        self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
+                              if p.get("special")}
+        if event != self.event or specials != self.specials:
+            self.event, self.specials = event, specials
+            self.mark_dirty()
+
+    def _card_x(self, k: int) -> tuple[float, float]:
+        w = (self.width - 100) / 10
+        return self.left + 92 + k * w, w
+
+    def tooltip_at(self, x, y) -> str | None:
+        """What this round's event and the special cards do to the card under the mouse."""
+        from client.card_facts import special_texts
+        from client.event_marks import event_actions, event_sentence
+        if not (self.visible and self.contains(x, y)):
+            return None
+        for k in range(10):
+            cx, w = self._card_x(k)
+            a = self.actions[k] if k < len(self.actions) else None
+            if not (a and cx <= x < cx + w - 4):
+                continue
+            lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
+            for seat in self.specials.get(a, []):
+                special = self.seat_specials.get(seat, "")
+                lines.append(f"{theme.seat_name(seat)} holds the "
+                             f"{theme.SPECIAL_LABELS.get(special, special)} card: "
+                             f"{special_texts().get(special, '')}")
+            return " ".join(lines) or None
+        return None
+
     def paint(self, text) -> None:
+        from client.event_marks import event_actions
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
         text.put("h", "Actions", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        changed = event_actions(self.event)
         w = (self.width - 100) / 10
         for k in range(10):
             x = self.left + 92 + k * w
@@ -197,6 +233,13 @@ class ActionTrack(CachedPanel):
             put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
                        w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
                        color=theme.INK if a else (240, 230, 210))
+            if a in changed:           # this round's event changes this action
+                bx, by = x + w - 13, self.top - 15
+                arcade.draw_circle_filled(bx, by, 7, (150, 40, 30))
+                text.put(("ev", k), str(self.event), bx, by, size=7, bold=True,
+                         anchor_x="center", anchor_y="center", color=(255, 255, 255))
+            for j, seat in enumerate(self.specials.get(a, []) if a else []):
+                seat_token(seat, x + w - 13 - 12 * j, self.bottom + 14, 5)   # a special acts here
 
 
 class EventsPanel(CachedPanel):

@@ -50,15 +50,27 @@ def seat_colour(who) -> tuple[int, int, int]:
         return (128, 128, 128)
 
 
+# the people's chosen names at the running table ({seat: "Aiko"}), set by the App for each
+# game (`set_player_names`): log lines and messages then say "Aiko (Blue)"
+PLAYER_NAMES: dict[int, str] = {}
+
+
+def set_player_names(names: dict[int, str] | None) -> None:
+    PLAYER_NAMES.clear()
+    PLAYER_NAMES.update({int(s): n.strip() for s, n in (names or {}).items() if n and n.strip()})
+
+
 def seat_name(who) -> str:
     if who == "peasant" or who == 5:
         return _("Peasants")
     if who is None:
         return _("nobody")
     try:
-        return SEAT_NAMES[int(who)]
+        colour = SEAT_NAMES[int(who)]
     except (TypeError, ValueError, IndexError):
         return str(who)
+    name = PLAYER_NAMES.get(int(who))
+    return f"{name} ({colour})" if name else colour
 
 
 def text_on(colour) -> tuple[int, int, int]:

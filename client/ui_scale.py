@@ -14,6 +14,8 @@ from arcade.types import LBWH
 from pyglet.math import Mat4
 
 MIN_LOGICAL = (960, 640)     # the smallest layout the scenes are made for
+AUTO_BASE = (1280, 800)      # automatic scale: 1 up to this window, then growing with it
+AUTO_MAX = 2.0
 
 
 class ScaledProjector(DefaultProjector):
@@ -33,8 +35,20 @@ class ScaledProjector(DefaultProjector):
             0, viewport.width / self.scale, 0, viewport.height / self.scale, -100, 100)
 
 
+def auto_scale(width: int, height: int) -> float:
+    """The automatic scale: 1 in windows up to 1280x800, then text, cards and the tower
+    grow with the window's smaller proportion (1.35 at 1920x1080, 1.8 at 2560x1440), so
+    the layout keeps between 960x640 and about 1900x800 logical pixels. Rounded to 1/20
+    so a resize by a pixel or two does not redraw everything at a new scale."""
+    s = min(width / AUTO_BASE[0], height / AUTO_BASE[1])
+    return max(1.0, min(AUTO_MAX, int(s * 20) / 20))
+
+
 def effective_scale(wanted: float, width: int, height: int) -> float:
-    """The wanted scale, lowered so the logical window stays at least MIN_LOGICAL."""
+    """The scale to draw at: automatic for 0 (or anything not positive), else the wanted
+    one, lowered so the logical window stays at least MIN_LOGICAL."""
+    if not wanted or wanted <= 0:
+        return auto_scale(width, height)
     fit = min(width / MIN_LOGICAL[0], height / MIN_LOGICAL[1])
     return max(0.5, min(wanted, fit)) if wanted > 1 else wanted
 

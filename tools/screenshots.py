@@ -6,8 +6,11 @@ For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it st
 4-player beginner game (one human seat, heuristic bots), runs it until the human is asked to
 plan, saves `planning-WxH.png`, then from a bots-only game `battle-WxH.png` in the middle
 of its first battle drop (the battle view), `winter-WxH.png` during the final scoring
-(fast-forward stops there) and `end-WxH.png` (the end screen); `--players 3` shows the
-hatched out-of-play provinces.
+(fast-forward stops there) and `end-WxH.png` (the end screen); then, against a stand-in
+network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN join command,
+chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
+`--players 3` shows the hatched out-of-play provinces; `--colour-blind` the colour-blind
+board; `--only planning,lobby,…` limits the shots.
 """
 
 from __future__ import annotations
@@ -44,10 +47,82 @@ def _run_until(app, cond, seconds: float) -> bool:
     return cond()
 
 
-def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int) -> None:
+class _StandInTable:
+    """Enough of `net.session.TableSession` (with the newer comforts) for the lobby and a
+    paused game: seats with names and a bot, a join code, a countdown, chat."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        from sim import game
+        from sim.local import LocalGame
+        self.cfg = game.GameConfig(players=players, side="sun", setup="beginner")
+        self.local = LocalGame(self.cfg, seed, {})
+        for _ in self.local.run():
+            pass
+        self.my_seat, self.join_code, self.listen_port = 0, "k7q2", 7531
+        names = ["Aiko", "", "Ben", "Cleo", "Dai"]
+        self.lobby = {"players": players, "side": "sun", "setup": "beginner", "seats": [
+            {"seat": k, "kind": "bot" if k == 1 else "human", "name": names[k]}
+            for k in range(players)]}
+        self.countdown: dict[int, float] = {}
+
+    state = property(lambda self: self.local.state)
+    decision = property(lambda self: __import__("sim.game").game.pending(self.local.state))
+
+    def waiting_for(self):
+        return list(self.decision.seats)
+
+    def takeover_countdown(self):
+        return dict(self.countdown)
+
+    def hand_seat_to_bot(self, seat):
+        pass
+
+    def send_chat(self, text):
+        pass
+
+    def submit(self, cmd):
+        pass
+
+    def close(self):
+        pass
+
+
+def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
+                only: set[str]) -> None:
+    from client.lobby_scene import LobbyScene
+    from client.net_session import NetSession
+    w, h = size
+    tag = f"{players}p-{w}x{h}"
+    table = _StandInTable(players, seed)
+    session = NetSession(table, "host")
+    app.session = session
+    if "lobby" in only:
+        app.show(LobbyScene(session, "host"))
+        line = type("ChatLine", (), {"sender": "Ben", "seat": 2, "text": "ready when you are"})
+        table.on_chat_received(line)
+        _frames(app, 3)
+        _save(app, out / f"lobby-{tag}.png")
+    if "pause" in only:
+        session._started(table.cfg, 0, table.state)
+        session.queue.append(([], table.state))
+        scene = app.play(session, session.labels(), names=session.names())
+        _run_until(app, lambda: scene.planning.visible, 10)
+        table.countdown = {2: 87.4}
+        _frames(app, 3)
+        _save(app, out / f"pause-{tag}.png")
+    app.session = None
+
+
+def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
+          only: set[str] | None = None) -> None:
+    only = only or {"planning", "battle", "winter", "end", "lobby", "pause"}
     w, h = size
     app.set_size(w, h)
     app.on_resize(w, h)
+    if only & {"lobby", "pause"}:
+        shoot_table(app, out, size, players, seed, only)
+    if not only & {"planning", "battle", "winter", "end"}:
+        return
     scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
                              "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
     tag = f"{players}p-{w}x{h}"
@@ -56,6 +131,8 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int) -> Non
         return
     _frames(app, 3)
     _save(app, out / f"planning-{tag}.png")
+    if not only & {"battle", "winter", "end"}:
+        return
     # a battle mid-drop: a bots-only game fast-forwarded until the first battle drop starts
     scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
                              "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
@@ -94,6 +171,8 @@ def main() -> int:
     ap.add_argument("--sizes", default="960x640,1280x800,1920x1080")
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--colour-blind", action="store_true")
+    ap.add_argument("--only", default="", help="comma list: planning,battle,winter,end,lobby,pause")
     args = ap.parse_args()
     try:
         sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
@@ -101,10 +180,13 @@ def main() -> int:
         ap.error(f"--sizes must look like 960x640,1280x800 (got {args.sizes!r})")
     args.outdir.mkdir(parents=True, exist_ok=True)
     from client.app import App
+    from dataclasses import replace
     app = App(sizes[0][0], sizes[0][1], visible=False)
+    app.settings = replace(app.settings, colour_blind=args.colour_blind)
+    only = {o for o in args.only.split(",") if o} or None
     try:
         for size in sizes:
-            shoot(app, args.outdir, size, args.players, args.seed)
+            shoot(app, args.outdir, size, args.players, args.seed, only)
     finally:
         app.session = None
         app.close()

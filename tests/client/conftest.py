@@ -22,7 +22,7 @@ def _private_display() -> None:
             or os.environ.get("SHOGUN_TEST_USE_DISPLAY"):
         return
     r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x800x24",
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "2560x1440x24",
                              "-nolisten", "tcp"], pass_fds=(w,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)

@@ -15,8 +15,10 @@ from client.shapes import point_in_poly
 from sim.board import board
 
 # map areas the game scene gives the board at 960x640, 1280x800, 1920x1080, 2560x1440
-# and two odd shapes in between
-MAP_RECTS = [(530, 416), (768, 546), (1370, 826), (2010, 1186), (640, 700), (1200, 500)]
+# (unscaled) and two odd shapes in between; last, the logical map area at 1920x1080 and
+# 2560x1440 under the automatic interface scale (1.35, 1.8: 1422x800 logical pixels)
+MAP_RECTS = [(530, 416), (768, 546), (1370, 826), (2010, 1186), (640, 700), (1200, 500),
+             (872, 546)]
 
 
 def _overlap(a, b) -> bool:

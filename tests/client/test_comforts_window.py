@@ -125,7 +125,10 @@ def test_settings_screen_edits_and_they_survive_a_restart(app, home, shots):
     app.show_menu()
     assert app.scene.seat_kinds[2] == "you"       # the preferred colour is my seat
     scene = app.start_local(app.scene.options(), seed=3)
-    assert scene.labels[2] == "Aiko" and scene.speed == 2.0 and scene.comforts.confirm_leave is False
+    assert scene.labels[2] == "Aiko (Black)" and scene.speed == 2.0 and scene.comforts.confirm_leave is False
+    assert scene.labels[0] == "Bot (Blue)"           # a bot seat, named for what it is
+    from client import theme
+    assert theme.seat_name(2) == "Aiko (Black)"      # the log and messages name the player
 
 
 def test_a_damaged_settings_file_shows_a_message_and_the_defaults(app, home):

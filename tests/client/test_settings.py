@@ -50,3 +50,26 @@ def test_not_an_object_gives_defaults(tmp_path):
     path.write_text("[1, 2, 3]")
     settings, message = load_settings(path)
     assert settings == Settings() and "no settings" in message
+
+
+def test_automatic_interface_scale_grows_with_the_window_and_the_override_wins():
+    from client.settings import Settings
+    from client.ui_scale import effective_scale
+    assert Settings().ui_scale == 0.0                      # automatic by default
+    auto = [effective_scale(0.0, w, h) for w, h in
+            ((960, 640), (1280, 800), (1920, 1080), (2560, 1440), (3840, 2160))]
+    assert auto == [1.0, 1.0, 1.35, 1.8, 2.0]
+    assert effective_scale(1.25, 1920, 1080) == 1.25       # a chosen scale is kept
+    assert effective_scale(1.5, 1024, 700) == min(1024 / 960, 700 / 640)   # fitted: ≥ 960x640
+
+
+def test_an_automatic_scale_in_the_file_is_read_back(tmp_path):
+    import json
+    from client.settings import load_settings
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"ui_scale": 0.0}))
+    settings, message = load_settings(path)
+    assert settings.ui_scale == 0.0 and message == ""
+    path.write_text(json.dumps({"ui_scale": 3}))
+    settings, message = load_settings(path)
+    assert settings.ui_scale == 0.0 and "ui scale should be one of" in message
