@@ -231,6 +231,9 @@ class Lockstep(PlanSteps):
         if self.kinds.get(seat) != "human" or seat in self.bots:
             raise Offence(f"seat {seat} is not a human seat in play")
         step = msg["step"]
+        if kind == "HashStated" and step < self.step:
+            self._compare_logged_hash(seat, step, msg["hash"])
+            return
         if step < self.step:
             if resent and step >= self.step - STALE_GRACE:
                 log.info("ignored stale %s for step %d from seat %d (now at %d)",
@@ -247,6 +250,11 @@ class Lockstep(PlanSteps):
             raise Offence(f"seat {seat} sent two different hashes for step {step}")
         if step == self.step:
             self._check_kind(kind, seat)
+        if kind == "HashStated":
+            box.hashes[seat] = msg["hash"]
+            if step == self.step:
+                self._compare_hash(seat, msg["hash"])
+            return
         if kind == "GameFinished":
             if step == self.step and not self.ended:
                 raise Offence(f"seat {seat} says the game ended at step {step}; it has not")
@@ -340,10 +348,12 @@ class Lockstep(PlanSteps):
         for mine, theirs in echo.differing(box.commits.get(seat), box.echoes, seat):
             self.on_cheated(seat, mine, theirs)
 
-    def _drop_plan_inputs(self, box: StepInbox, seat: int) -> None:
+    def _drop_plan_inputs(self, box: StepInbox, seat: int, opening: bool = True) -> None:
+        """Forget a seat's plan inputs for a step (a take-over; a desync, where an opened
+        card stays like a command: see `_forget`)."""
         for held in (box.commits, box.echoes, box.echo_locks, box.echo_msgs, box.reveals):
             held.pop(seat, None)
-        if box.opening is not None and box.opening["seat"] == seat:
+        if opening and box.opening is not None and box.opening["seat"] == seat:
             box.opening = None
 
     def _echoes_agree(self, humans: list[int]) -> bool:
@@ -419,6 +429,29 @@ class Lockstep(PlanSteps):
         if theirs is not None and theirs != self.hash:
             self._forget(seat)
             self.on_desync(seat, self.step, self.hash, theirs)
+            self._state_hash()
+
+    def _state_hash(self) -> None:
+        """A desync seen here: tell every player my hash at this step (`HashStated`), once.
+
+        Why: a peer alone in its history drops the seat it differs from and may then wait
+        silently on that seat's next card or command (single-seat steps follow each other:
+        a card turned, then its move), so the others would never see its hash and never
+        drop it; dropped by all, it rejoins and catches up from their history."""
+        me = self.my_seat
+        if me is None or self.following or me in self.bots or self.ended:
+            return
+        if any(m["type"] == "HashStated" for m in self.sent.get(self.step, [])):
+            return
+        self._send({"type": "HashStated", "step": self.step, "seat": me, "hash": self.hash})
+
+    def _compare_logged_hash(self, seat: int, step: int, theirs: str) -> None:
+        """A stated hash for a step I have applied: compare it with my log's."""
+        entry = self.log[step] if 0 <= step < len(self.log) else None
+        if entry is None or entry.get("step") != step or entry.get("hash") == theirs:
+            return
+        self._forget(seat)
+        self.on_desync(seat, step, entry["hash"], theirs)
 
     def _forget(self, seat: int) -> None:
         """Drop what a seat whose history differs from mine said for this step and later.
@@ -429,12 +462,13 @@ class Lockstep(PlanSteps):
         alone in its history cannot play on with the others' links: it stops, is
         dropped by them all, and catches up from their history (see the session). A
         command stays: applying it moves me to a step where my own messages show the
-        others my hash (otherwise a peer alone in its history might wait silently)."""
+        others my hash (otherwise a peer alone in its history might wait silently); so
+        does an opened card."""
         for step, box in self.inbox.items():
             if step < self.step:
                 continue
             box.links.pop(seat, None)
-            self._drop_plan_inputs(box, seat)
+            self._drop_plan_inputs(box, seat, opening=False)
             box.votes.pop(seat, None)
             box.hashes.pop(seat, None)
         for step, by_seat in self.heard.items():

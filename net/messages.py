@@ -157,6 +157,8 @@ PLAN_FIELD_SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # the bids, opened together once every commitment is echoed, with the beacon link
     "BidOpened": {"step": STEP, "seat": SEAT, "lock": LOCK, "salt": B32, "card": _card, "link": B32,
                   "hash": HASH, "sig": SIG},
+    # a peer that saw a desync states its own hash at that step (net.lockstep._state_hash)
+    "HashStated": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
     # one action field, opened by its owner when the rules turn that card
     "FieldOpened": {"step": STEP, "seat": SEAT, "plan": STEP, "lock": LOCK,
                     "field": _str(10, PLAN_FIELD_NAMES[:-1]), "salt": B32, "card": _card,

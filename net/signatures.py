@@ -20,7 +20,7 @@ from net.seat_keys import SeatKey, verify
 
 SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanUnlocked", "BidOpened",
                     "FieldOpened", "LinkRevealed", "CommandSent", "GameFinished",
-                    "CommitsEchoed", "TowerVoted"})
+                    "CommitsEchoed", "TowerVoted", "HashStated"})
 
 
 def _signed_bytes(table: bytes, msg: dict[str, Any]) -> bytes:
