@@ -329,6 +329,13 @@ class TableSession(SignedSeats, Liveness):
             raise ValueError("the game has not started")
         self.lockstep.submit(command)
 
+    def unlock_plan(self) -> None:
+        """Take my locked plan back (only while not every player has locked): see
+        `net.plan_steps`. ValueError with a sentence for the player otherwise."""
+        if self.lockstep is None:
+            raise ValueError("The game has not started.")
+        self.lockstep.unlock()
+
     def close(self) -> None:
         self.closed = True
         if self._beat is not None and self._beat.active():
@@ -1185,7 +1192,7 @@ class TableSession(SignedSeats, Liveness):
                 "peer": self.peer_id, "name": self.name, "code": self.code or "",
                 "secret": self.chain.secret, "token": self.token,
                 "seat_key": self.seat_key.seed if self.seat_key is not None else None,
-                "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
+                "plans": [[s, n, w] for s, (n, w) in sorted(plans.items())],   # this round's
                 "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
                 if ls else [],
                 "step": current,
