@@ -109,8 +109,7 @@ class PlanSteps:
                 return False
             if old["lock"] > msg["lock"]:
                 return False
-        if seat in box.echo_locks and (old is None or old["lock"] < msg["lock"]) \
-                and old is not None:
+        if old is not None and seat in box.echo_locks:     # a newer lock after its echo
             raise self.Offence(f"seat {seat} locked a new plan after every plan was locked")
         box.commits[seat] = msg
         self._compare_echoes(box, seat)

@@ -311,3 +311,38 @@ def test_the_session_exposes_unlock_plan(tmp_path):
     net.pump()
     with pytest.raises(ValueError, match="can no longer be changed|no plan of yours"):
         host.unlock_plan()
+
+
+def test_players_that_echoed_echo_again_after_a_seat_relocks():
+    """Seats 1 and 2 hold every commitment and echo; seat 0 has not yet received seat 2's
+    (a slow link), so it may still unlock. The others drop its commitment, and when it
+    relocks they echo again; nothing is opened on the stale echoes, and one game is
+    played with seat 0's second plan."""
+    m = _plan_step_mesh()
+    p0 = m.peers[0]
+    step = p0.step
+    for s, bid in ((0, 1), (1, 2), (2, 0)):
+        m.peers[s].submit(_plan(s, bid))
+    # seat 0's links are slow: only seat 1's commitment reaches it for now
+    slow = []
+    while m.queue:
+        item = m.queue.popleft()
+        if item[0] == "frame" and item[2] == 0 and not (item[1] == 1
+                                                        and b"PlanCommitted" in item[3]):
+            slow.append(item)
+        else:
+            m.deliver(*item[1:]) if item[0] == "frame" else None
+    assert 2 not in p0.inbox[step].commits
+    assert {1, 2} <= set(m.peers[1].inbox[step].echo_locks)
+    assert all(b"BidOpened" not in bytes(m.sent_bytes[s]) for s in (0, 1, 2))
+    p0.unlock()
+    p0.submit(_plan(0, 3))
+    m.queue.extend(slow)
+    m.auto = True
+    m.pump()
+    assert all(p.ended for p in m.peers.values()) and len(set(m.hashes().values())) == 1
+    assert m.offences == [] and m.desyncs == []
+    echoes = [msg["lock"] for msg in m.peers[1].sent[step] if msg["type"] == "CommitsEchoed"]
+    assert echoes == [0, 1]                 # echoed, then again after the relock
+    assert p0.log[step]["commands"][0] == {"type": "CommitPlan", "seat": 0}
+    assert p0.state["bids"][0] >= 3
