@@ -346,3 +346,38 @@ def test_players_that_echoed_echo_again_after_a_seat_relocks():
     assert echoes == [0, 1]                 # echoed, then again after the relock
     assert p0.log[step]["commands"][0] == {"type": "CommitPlan", "seat": 0}
     assert p0.state["bids"][0] >= 3
+
+
+def test_real_rules_a_player_gone_mid_round_its_cards_are_money_cards(tmp_path):
+    """The real rules: seat 2 locks its first plan and is killed once the bids are open.
+    The table pauses on its first card (the rejoin timeout runs), a bot takes the seat
+    over, and each of its cards still face down in that round is forfeited — a money
+    card — by every peer alike: one game, one final hash."""
+    net = FakeNet()
+    net_, engine, sessions = open_table(players=3, engine=SimEngine(), net=net,
+                                        tmp_path=tmp_path, rejoin_timeout=5.0, start=False)
+    host, gone = sessions[0], sessions[2]
+    host.start_game()
+    assert net.pump_until(lambda: host.lockstep is not None and any(
+        "commits" in e for e in host.lockstep.log))
+    plan_step = next(e["step"] for e in host.lockstep.log if "commits" in e)
+    net.kill(gone)
+    net.pump()
+    survivors = sessions[:2]
+    assert all(2 not in s.lockstep.bots for s in survivors)
+    net.advance(7)
+    net.pump()
+    assert finished(survivors) and len(hashes(survivors)) == 1
+    log = host.lockstep.log
+    next_plan = next(e["step"] for e in log if "commits" in e and e["step"] > plan_step)
+
+    def of_seat_2(kind, entries):
+        return [c["field"] for e in entries for c in e["commands"]
+                if c.get("type") == kind and c.get("seat") == 2 and c["field"] != "bid"]
+    in_round = log[plan_step + 1:next_plan]
+    opened, forfeited = of_seat_2("OpenField", in_round), of_seat_2("ForfeitField", in_round)
+    # the round's ten action cards: those turned before the kill were opened, the rest
+    # forfeited; later rounds the bot plans whole, so nothing else is forfeited
+    assert forfeited and sorted(opened + forfeited) == sorted(ACTIONS)
+    assert of_seat_2("ForfeitField", log) == forfeited
+    assert any(e.get("takeovers") == [2] for e in in_round)
