@@ -8,11 +8,11 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from net import commitment, signatures
+from net import signatures
 from net.engine import SimEngine
 from net.lockstep import Offence
 from net.plan_steps import ALL_LOCKED
-from sim.commands import ACTIONS, PLAN_FIELDS, ForfeitField, OpenField, SubmitPlan
+from sim.commands import ACTIONS, PLAN_FIELDS, ForfeitField, SubmitPlan, to_wire
 from tests.net.fakenet import FakeNet
 from tests.net.mesh_harness import TABLE, Mesh
 from tests.net.tables import finished, hashes, open_table
@@ -179,7 +179,7 @@ def test_a_human_cannot_forfeit_its_own_card():
     card it regrets) is refused."""
     m, genuine, others = _mesh_at_an_opening(seat=1)
     p0 = others[0]
-    from sim.commands import to_wire
+
     dodge = signatures.sign(m.keys[1], TABLE, {
         "type": "CommandSent", "step": genuine["step"], "seat": 1,
         "command": to_wire(ForfeitField(1, "tax")), "hash": genuine["hash"]})
@@ -381,3 +381,8 @@ def test_real_rules_a_player_gone_mid_round_its_cards_are_money_cards(tmp_path):
     assert forfeited and sorted(opened + forfeited) == sorted(ACTIONS)
     assert of_seat_2("ForfeitField", log) == forfeited
     assert any(e.get("takeovers") == [2] for e in in_round)
+
+
+def test_the_wire_names_the_plan_fields_as_the_rules_do():
+    from net.messages import PLAN_FIELD_NAMES
+    assert PLAN_FIELD_NAMES == PLAN_FIELDS

@@ -8,7 +8,7 @@ import pytest
 from net import commitment
 from net.framing import MAX_FRAME, encode_frame
 from net.messages import PLAN_FIELD_NAMES
-from sim.commands import ACTIONS, SubmitPlan, to_wire
+from sim.commands import ACTIONS, SubmitPlan
 from tests.net.tables import finished, hashes, open_table
 
 HOSTILE = 3
