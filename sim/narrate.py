@@ -109,6 +109,10 @@ def describe(e: dict, who=who) -> str | None:
                 f"{e['attacker_count']} vs {who(e['defender'])} {e['defender_count']} -> "
                 f"{result}, {e['survivors']} {'survives' if e['survivors'] == 1 else 'survive'}; "
                 f"{e['province']} is {owner}")
+    if kind == "FieldForfeited":
+        card = "bid" if e["field"] == "bid" else ACTION_WORDS[e["field"]]
+        return (f"    {who(e['seat'])}'s {card} card cannot be turned (the player left and a "
+                "bot took the seat over): it counts as a money card")
     if kind == "WinterStarted":
         return f"== Winter of year {e['year']}: event {e['event_card']} costs {e['rice_loss']} rice"
     if kind == "Shortage":

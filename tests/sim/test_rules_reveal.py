@@ -177,6 +177,9 @@ def test_R_FORFEIT_1_a_card_nobody_can_open_counts_as_a_money_card():
     bids = of(events, "BidsRevealed")[0]
     assert bids["bids"]["0"] == 0 and bids["paid"]["0"] == 0
     assert s2.players[0].money == money
+    from sim.narrate import describe
+    line = describe(of(events, "FieldForfeited")[0])
+    assert "counts as a money card" in line and "R-" not in line
 
 
 def test_R_FORFEIT_1_a_forfeited_action_field_does_nothing_when_turned():
