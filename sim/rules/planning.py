@@ -1,10 +1,12 @@
-"""Planning: R-PLAN-1...5.
+"""Planning: R-PLAN-1...5, and the ruling R-FORFEIT-1 (docs/sim-api.md).
 
 Every player fills their action fields and bid field in secret. A plan arrives whole
 (`SubmitPlan`, a local game: the engine holds it but `sim.view` shows no seat another's
 unturned card) or as a bare commitment (`CommitPlan`, a network game: each field is opened
 by its owner with `OpenField` only when that card is turned, R-PLAN-5). Once the round's
 last action is done every card has been turned, and the whole plan goes into the record.
+A card nobody can open (its owner left; the bot that took the seat over never held the
+plan) is turned as a money card: `ForfeitField`, R-FORFEIT-1.
 """
 
 from __future__ import annotations
