@@ -109,7 +109,8 @@ class PlanSteps:
                 return False
             if old["lock"] > msg["lock"]:
                 return False
-        if old is not None and seat in box.echo_locks:     # a newer lock after its echo
+        own = box.echoes.get(seat, {}).get(seat)      # the seat's own lock in its echo
+        if own is not None and msg["lock"] > own["lock"]:
             raise self.Offence(f"seat {seat} locked a new plan after every plan was locked")
         box.commits[seat] = msg
         self._compare_echoes(box, seat)
@@ -120,7 +121,8 @@ class PlanSteps:
         if kind == "PlanCommitted":
             return self._take_commit(box, seat, msg, step)
         if kind == "PlanUnlocked":
-            if seat in box.echo_locks:
+            own = box.echoes.get(seat, {}).get(seat)  # it echoed this lock: it held them all
+            if own is not None and own["lock"] >= msg["lock"]:
                 raise self.Offence(f"seat {seat} unlocked its plan after every plan was locked")
             held = box.commits.get(seat)
             if held is not None and held["lock"] > msg["lock"]:

@@ -386,3 +386,35 @@ def test_real_rules_a_player_gone_mid_round_its_cards_are_money_cards(tmp_path):
 def test_the_wire_names_the_plan_fields_as_the_rules_do():
     from net.messages import PLAN_FIELD_NAMES
     assert PLAN_FIELD_NAMES == PLAN_FIELDS
+
+
+def test_a_relock_sent_to_one_peer_only_reaches_all_through_the_echoes():
+    """Seat 0 unlocks and relocks, but its withdrawal and new commitment reach seat 1
+    only (a cheater's decoy, or a lost frame). Seat 1's echo carries the new signed
+    commitment to seat 2, which takes it; nothing is opened until every echo agrees, and
+    one game is played with the second plan."""
+    m = _plan_step_mesh()
+    p0, p2 = m.peers[0], m.peers[2]
+    step = p0.step
+    p0.submit(_plan(0, 1))
+    m.pump()
+    p0.unlock()
+    p0.submit(_plan(0, 3))
+    m.queue = type(m.queue)(i for i in m.queue if not (i[0] == "frame" and i[2] == 2))
+    m.auto = True
+    m.choose(1)
+    m.choose(2)
+    opened_early = []
+    real = p2.receive
+
+    def watching(seat, msg, resent=False):
+        if msg["type"] == "BidOpened" and p2.step == step:
+            held = p2.inbox[step].commits.get(0)
+            opened_early.append(held is None or held["lock"] != 1)
+        return real(seat, msg, resent)
+    p2.receive = watching
+    m.pump()
+    assert all(p.ended for p in m.peers.values()) and len(set(m.hashes().values())) == 1
+    assert m.offences == [] and m.desyncs == []
+    assert opened_early and not any(opened_early)
+    assert p0.state["bids"][0] >= 3
