@@ -50,8 +50,8 @@ def time_local_replay(replay: Path) -> dict:
     state, _ = new_game(saved.config)
     for step, command in enumerate(saved.commands):
         decision = pending(state)
-        seat = seat_of(command)
-        if decision.kind != "chance" and seat is not None:   # (a tower outcome has no seat)
+        if decision.kind not in ("chance", "tower", "open"):   # no bot thinks there
+            seat = seat_of(command)
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         state, _ = apply(state, command)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu

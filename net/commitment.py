@@ -42,3 +42,58 @@ def verify(digest: bytes, nonce: bytes, plan_wire: dict[str, Any]) -> bool:
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
         return False
     return hmac.compare_digest(digest, commit(nonce, plan_wire))
+
+
+# ------------------------------------------------------------------ one commitment per field
+# Why per field: the rules turn a plan card by card (R-EXEC-2), the bids together
+# (R-BID-1). Each field gets its own salted digest, so opening one field (its salt and
+# card) tells nothing about the others, and each is opened only when its card is turned.
+
+def field_salt(nonce: bytes, field: str) -> bytes:
+    """The salt of one field: HMAC of the plan's secret nonce and the field's name. Opening
+    a field shows its salt only; the other fields' salts cannot be derived from it."""
+    return hmac.new(nonce, b"shogun-field-salt/" + field.encode(), hashlib.sha256).digest()
+
+
+def field_digest(salt: bytes, seat: int, step: int, field: str, card: Any) -> bytes:
+    """The digest of one field. Seat and plan step are bound in, so a player cannot copy
+    another's commitment and mirror its plan card for card as it is opened."""
+    return hashlib.sha256(b"shogun-field/" + salt + canonical(
+        {"seat": seat, "step": step, "field": field, "card": card})).digest()
+
+
+def field_digests(nonce: bytes, seat: int, step: int, fields: tuple[str, ...],
+                  cards: dict[str, Any]) -> list[bytes]:
+    """Every field's digest, in `fields` order (what `PlanCommitted` carries)."""
+    return [field_digest(field_salt(nonce, f), seat, step, f, cards[f]) for f in fields]
+
+
+def field_matches(digest: bytes, salt: Any, seat: int, step: int, field: str,
+                  card: Any) -> bool:
+    if not isinstance(salt, bytes) or len(salt) != NONCE_BYTES or not isinstance(digest, bytes):
+        return False
+    return hmac.compare_digest(digest, field_digest(salt, seat, step, field, card))
+
+
+def opening_mismatch(committed: dict[str, Any], opened: dict[str, Any],
+                     fields: tuple[str, ...]) -> str | None:
+    """If the signed `opened` (BidOpened / FieldOpened) does not match the signed
+    `committed` (PlanCommitted) it claims to open, the sentence saying so; else None.
+    Both signed by one seat, the pair is a proof of cheating anyone can check."""
+    if committed.get("type") != "PlanCommitted" or opened.get("type") not in (
+            "BidOpened", "FieldOpened") or committed.get("seat") != opened.get("seat"):
+        return None
+    if opened["type"] == "BidOpened":
+        field, step, lock = "bid", opened.get("step"), opened.get("lock")
+    else:
+        field, step, lock = opened.get("field"), opened.get("plan"), opened.get("lock")
+    if step != committed.get("step") or lock != committed.get("lock") or field not in fields:
+        return None
+    digests = committed.get("fields")
+    if not isinstance(digests, list) or len(digests) != len(fields):
+        return None
+    if field_matches(digests[fields.index(field)], opened.get("salt"), opened["seat"], step,
+                     field, opened.get("card")):
+        return None
+    return (f"seat {opened['seat']} opened its {field} field of step {step} with a card "
+            f"its signed commitment does not hold")

@@ -22,17 +22,31 @@ class EchoError(ValueError):
 
 
 def compact(held: list[dict], my_hash: str) -> list[list]:
-    """The commitments I hold as the echo carries them: [seat, digest, signature]. The
-    rest of each signed message (type, step, the state hash) is the echo's own, so a
-    receiver rebuilds it; only commitments made from my state go in (another state is a
-    desync, handled by the hashes)."""
-    return [[m["seat"], m["digest"], m["sig"]] for m in held
+    """The commitments I hold as the echo carries them: [seat, lock, field digests,
+    signature]. The rest of each signed message (type, step, the state hash) is the
+    echo's own, so a receiver rebuilds it; only commitments made from my state go in
+    (another state is a desync, handled by the hashes)."""
+    return [[m["seat"], m["lock"], m["fields"], m["sig"]] for m in held
             if m.get("hash") == my_hash and "sig" in m]
 
 
-def rebuilt(msg: dict, seat: int, digest: bytes, sig: bytes) -> dict:
-    return {"type": "PlanCommitted", "step": msg["step"], "seat": seat, "digest": digest,
-            "hash": msg["hash"], "sig": sig}
+def lock_sum(items: list[list]) -> int:
+    """The echo's `lock`: the sum of the locks it holds. A seat that unlocks and relocks
+    raises it, so a later echo (after a relock) is told from a second, different one."""
+    return sum(item[1] for item in items)
+
+
+def rebuilt(msg: dict, seat: int, lock: int, fields: list, sig: bytes) -> dict:
+    return {"type": "PlanCommitted", "step": msg["step"], "seat": seat, "lock": lock,
+            "fields": fields, "hash": msg["hash"], "sig": sig}
+
+
+def _well_formed(item: object) -> bool:
+    return (isinstance(item, list) and len(item) == 4 and type(item[0]) is int
+            and 0 <= item[0] <= 4 and type(item[1]) is int and 0 <= item[1] <= 63
+            and isinstance(item[2], list) and len(item[2]) == 11
+            and all(isinstance(d, bytes) and len(d) == 32 for d in item[2])
+            and isinstance(item[3], bytes) and len(item[3]) == 64)
 
 
 def content(msg: dict, step: int, verify: Callable[[int, dict], bool]) -> dict[int, dict]:
@@ -40,42 +54,46 @@ def content(msg: dict, step: int, verify: Callable[[int, dict], bool]) -> dict[i
     by the seat it names (so an echo cannot claim a commitment nobody made)."""
     out: dict[int, dict] = {}
     for item in msg["commits"]:
-        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
-                and not isinstance(item[0], bool) and 0 <= item[0] <= 4
-                and isinstance(item[1], bytes) and len(item[1]) == 32
-                and isinstance(item[2], bytes) and len(item[2]) == 64):
-            raise EchoError(f"echo for step {step} holds an entry that is not "
-                            "[seat, 32-byte digest, 64-byte signature]")
-        seat, digest, sig = item
+        if not _well_formed(item):
+            raise EchoError(f"echo for step {step} holds an entry that is not [seat, lock, "
+                            "11 field digests of 32 bytes, 64-byte signature]")
+        seat = item[0]
         if seat in out:
             raise EchoError(f"echo for step {step} holds seat {seat} twice")
-        full = rebuilt(msg, seat, digest, sig)
+        full = rebuilt(msg, *item)
         if not verify(seat, full):
             raise EchoError(f"echo holds a commitment not signed by seat {seat}")
         out[seat] = full
+    if lock_sum(msg["commits"]) != msg.get("lock"):
+        raise EchoError(f"echo for step {step} says lock {msg.get('lock')} but its "
+                        "commitments add up to another")
     return out
 
 
 def differing(mine: dict | None, echoes: dict[int, dict[int, dict]],
               seat: int) -> Iterator[tuple[dict, dict]]:
-    """(my commitment of `seat`, another player's echoed one) for each echo that differs."""
+    """(my commitment of `seat`, another player's echoed one) for each echo that differs
+    at the same lock (a relock is a new commitment, not a second one)."""
     if mine is None:
         return
     for echoer, held in echoes.items():
         theirs = held.get(seat)
-        if theirs is not None and theirs["digest"] != mine["digest"]:
+        if theirs is not None and theirs["lock"] == mine["lock"] \
+                and theirs["fields"] != mine["fields"]:
             log.warning("seat %s echoed a commitment of seat %d that differs from mine",
                         echoer, seat)
             yield mine, theirs
 
 
-def agree(echoes: dict[int, dict[int, dict]], commits: dict[int, bytes],
+def agree(echoes: dict[int, dict[int, dict]], commits: dict[int, dict],
           echoers: list[int], humans: list[int]) -> bool:
     """Every echoer echoed, and holds exactly the commitments I hold for `humans`."""
     for c in echoers:
         held = echoes.get(c)
         if held is None:
             return False
-        if any(s not in held or held[s]["digest"] != commits[s] for s in humans):
-            return False
+        for s in humans:
+            if s not in held or s not in commits or held[s]["lock"] != commits[s]["lock"] \
+                    or held[s]["fields"] != commits[s]["fields"]:
+                return False
     return True

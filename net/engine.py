@@ -67,6 +67,20 @@ class SimEngine:
         from sim import tower
         return tower.settle(decision)
 
+    # plans opened field by field (net.plan_steps)
+    def commit_plan(self, seat: int) -> Any:
+        return self._commands.CommitPlan(seat)
+
+    def open_field(self, seat: int, field: str, card: Any) -> Any:
+        return self._commands.OpenField(seat, field, card)
+
+    def forfeit_field(self, seat: int, field: str) -> Any:
+        return self._commands.ForfeitField(seat, field)
+
+    def plan_cards(self, plan: Any) -> dict[str, Any]:
+        """A whole plan (`SubmitPlan`) as its card per field (`PLAN_FIELDS`)."""
+        return {**plan.action_map(), "bid": plan.bid}
+
     def to_wire(self, command: Any) -> dict:
         return self._commands.to_wire(command)
 

@@ -59,7 +59,7 @@ class SignedSeats:
             return True
         self.expelled.add(seat)
         show = lambda m: {k: (v.hex()[:16] if isinstance(v, bytes) else v)  # noqa: E731
-                          for k, v in m.items() if k not in ("hash", "sig", "commits")}
+                          for k, v in m.items() if k not in ("hash", "sig", "commits", "fields")}
         log.error("CHEATING PROVED: %s (%s, then %s); seat %d is expelled and a bot plays it",
                   reason, show(first), show(second), seat)
         self.on_error(f"seat {seat} ({self._name_of_seat(seat)}) cheated: {reason}; "

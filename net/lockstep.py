@@ -9,11 +9,14 @@ A *step* is one decision point of the sim (`pending(state)`):
 - `chance`: each contributing player reveals its next beacon link (`LinkRevealed`);
   the seed is the hash of all links in seat order. Further draws that follow at once
   (no player input between) belong to the same step, seeded from the same links.
-- `plan`: each human seat commits (`PlanCommitted`), then, once a peer holds every
-  commitment, reveals (`PlanRevealed` with its beacon link; contributors that plan
-  nothing send `LinkRevealed`). Bot plans are seeded by the links, so they are unknown
-  until every human committed. Plans are applied in seat order, and draws that follow
-  them at once belong to the same step.
+- `plan`: each human seat commits one digest per plan field (`PlanCommitted`), every
+  player echoes the commitments it holds, then each opens only its bid with its beacon
+  link (`BidOpened`; contributors that plan nothing send `LinkRevealed`). Bot plans are
+  seeded by the links, so they are unknown until every human committed. Plans are
+  applied in seat order, and the draws and the bids that follow belong to the same step
+  (`net.plan_steps`).
+- `open`: an action card to turn; its owner opens that one field (`FieldOpened`); a
+  seat a bot took over forfeits it (a money card).
 - one seat: the owner sends `CommandSent`; a bot seat is computed by every peer.
 - `tower`: a drop's seed is known; every contributing player computes the drop and sends
   its outcome (`TowerVoted`). Float results differ between CPUs, libms and compilers, so
@@ -31,8 +34,9 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from net import commitment, echo
+from net import echo
 from net.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier, HashChain, combine
+from net.plan_steps import PlanSteps
 
 log = logging.getLogger("net.lockstep")
 
@@ -48,24 +52,32 @@ class Offence(ValueError):
 @dataclass
 class StepInbox:
     """What arrived for one step, keyed by the sender's seat."""
-    commits: dict[int, bytes] = field(default_factory=dict)
-    reveals: dict[int, tuple[bytes, dict]] = field(default_factory=dict)
+    commits: dict[int, dict] = field(default_factory=dict)   # seat -> signed PlanCommitted
+    unlocked: dict[int, int] = field(default_factory=dict)   # seat -> last withdrawn lock
+    reveals: dict[int, tuple[bytes, Any]] = field(default_factory=dict)   # opened bids
     links: dict[int, bytes] = field(default_factory=dict)
     command: tuple[int, Any, dict] | None = None
     votes: dict[int, dict] = field(default_factory=dict)   # seat -> TowerSettled wire
     hashes: dict[int, str] = field(default_factory=dict)
-    commit_msgs: dict[int, dict] = field(default_factory=dict)   # seat -> signed commitment
     echoes: dict[int, dict[int, dict]] = field(default_factory=dict)  # echoer -> seat -> msg
+    echo_locks: dict[int, int] = field(default_factory=dict)   # echoer -> its latest lock sum
+    echo_msgs: dict[int, dict] = field(default_factory=dict)   # echoer -> its latest echo
+    opening: dict | None = None                # FieldOpened for this step's card
     takeovers: set[int] = field(default_factory=set)
     result: tuple[Any, list] | None = None     # apply() of `command`, done when checked
+
+
+PLAN_KINDS = ("PlanCommitted", "PlanUnlocked", "CommitsEchoed", "BidOpened", "FieldOpened")
 
 
 def _seed_int(seed: bytes) -> int:
     return int.from_bytes(seed[:8], "big")
 
 
-class Lockstep:
+class Lockstep(PlanSteps):
     """One peer's view of the game: state, command log, inboxes, and its own outbox."""
+
+    Offence = Offence
 
     def __init__(self, game: Any, config: Any, kinds: dict[int, str], my_seat: int | None,
                  chain: HashChain | None, chain_ends: dict[int, bytes], bot: str = "heuristic",
@@ -89,6 +101,7 @@ class Lockstep:
         self.inbox: dict[int, StepInbox] = {}
         self.sent: dict[int, list[dict]] = {}    # my messages per step (for resends)
         self.my_plans: dict[int, tuple[bytes, dict]] = {}   # step -> (nonce, plan wire)
+        self.field_commits: dict[int, dict] = {}   # seat -> its signed plan of this round
         self.heard: dict[int, dict[int, list[dict]]] = {}   # step -> seat -> accepted msgs
         self._vouched: dict[tuple, set[int]] = {}            # relayed msg -> relaying seats
         self.ended = False
@@ -160,7 +173,8 @@ class Lockstep:
             return [s for s in self.contributors() if s not in box.links
                     or (s in humans and s not in box.reveals)]
         seat = d.seats[0]
-        if seat in self.bots or box.command is not None:
+        if seat in self.bots or box.command is not None \
+                or (d.kind == "open" and box.opening is not None):
             return []
         return [seat]
 
@@ -186,21 +200,14 @@ class Lockstep:
             raise ValueError("a spectator cannot submit commands")
         d = self.decision()
         seat = getattr(command, "seat", None)
-        if seat != self.my_seat or self.my_seat not in d.seats or d.kind in ("chance", "over"):
+        if seat != self.my_seat or self.my_seat not in d.seats \
+                or d.kind in ("chance", "over", "open", "tower"):
             raise ValueError(f"seat {seat} may not act now ({d.kind} for {list(d.seats)})")
         result = self.game.apply(self.state, command)   # raises IllegalCommand; pure
         wire = self.game.to_wire(command)
         box = self._box(self.step)
         if d.kind == "plan":
-            if self.my_seat in box.commits:
-                raise ValueError("my plan for this step is already committed")
-            nonce = commitment.new_nonce()
-            self.my_plans[self.step] = (nonce, wire)
-            digest = commitment.commit(nonce, wire)
-            box.commits[self.my_seat] = digest
-            box.commit_msgs[self.my_seat] = self._send(
-                {"type": "PlanCommitted", "step": self.step, "seat": self.my_seat,
-                 "digest": digest, "hash": self.hash})
+            self._lock_plan(command, wire)
         else:
             box.command = (self.my_seat, command, wire)
             box.result = result
@@ -224,6 +231,9 @@ class Lockstep:
         if self.kinds.get(seat) != "human" or seat in self.bots:
             raise Offence(f"seat {seat} is not a human seat in play")
         step = msg["step"]
+        if kind == "HashStated" and step < self.step:
+            self._compare_logged_hash(seat, step, msg["hash"])
+            return
         if step < self.step:
             if resent and step >= self.step - STALE_GRACE:
                 log.info("ignored stale %s for step %d from seat %d (now at %d)",
@@ -240,6 +250,11 @@ class Lockstep:
             raise Offence(f"seat {seat} sent two different hashes for step {step}")
         if step == self.step:
             self._check_kind(kind, seat)
+        if kind == "HashStated":
+            box.hashes[seat] = msg["hash"]
+            if step == self.step:
+                self._compare_hash(seat, msg["hash"])
+            return
         if kind == "GameFinished":
             if step == self.step and not self.ended:
                 raise Offence(f"seat {seat} says the game ended at step {step}; it has not")
@@ -247,41 +262,10 @@ class Lockstep:
             if step == self.step:
                 self._compare_hash(seat, msg["hash"])
             return
-        if kind == "PlanCommitted":
-            old = box.commits.get(seat)
-            if old is not None:
-                if old != msg["digest"]:
-                    self.on_cheated(seat, box.commit_msgs.get(seat), msg)
-                    raise Offence(f"seat {seat} committed twice with different digests")
-                log.info("ignored duplicate PlanCommitted for step %d from seat %d", step, seat)
+        if kind in PLAN_KINDS:
+            if not self._receive_plan(kind, seat, msg, box, step):
+                log.info("ignored repeated %s for step %d from seat %d", kind, step, seat)
                 return
-            box.commits[seat] = msg["digest"]
-            box.commit_msgs[seat] = msg
-            self._compare_echoes(box, seat)
-        elif kind == "CommitsEchoed":
-            if seat in box.echoes:
-                if box.echoes[seat] != self._echo_content(msg, step):
-                    self.on_cheated(seat, self._earlier(step, seat, kind), msg)
-                    raise Offence(f"seat {seat} echoed two different sets of commitments")
-                return
-            box.echoes[seat] = self._echo_content(msg, step)
-            for other in box.echoes[seat]:
-                self._compare_echoes(box, other)
-        elif kind == "PlanRevealed":
-            if seat in box.reveals:
-                if box.reveals[seat] != (msg["nonce"], msg["plan"]):
-                    self.on_cheated(seat, self._earlier(step, seat, kind), msg)
-                    raise Offence(f"seat {seat} revealed twice differently")
-                log.info("ignored duplicate PlanRevealed for step %d", step)
-                return
-            if seat not in box.commits:
-                raise Offence(f"seat {seat} revealed before committing (step {step})")
-            if self._i_plan(step) and self.my_seat not in box.commits:
-                raise Offence(f"seat {seat} revealed before every seat committed")
-            if not commitment.verify(box.commits[seat], msg["nonce"], msg["plan"]):
-                raise Offence(f"seat {seat}'s reveal does not match its commitment")
-            self._take_link(box, seat, msg["link"], step)
-            box.reveals[seat] = (msg["nonce"], msg["plan"])
         elif kind == "LinkRevealed":
             if seat in box.links:
                 if box.links[seat] != msg["link"]:
@@ -339,12 +323,12 @@ class Lockstep:
         others; without the relay the ones that got its input would be a step ahead of a
         take-over and the table would fork.
         """
-        if msg["type"] not in ("LinkRevealed", "PlanRevealed", "PlanCommitted",
-                               "CommandSent", "CommitsEchoed", "TowerVoted") or msg["seat"] != seat:
+        if msg["type"] not in ("LinkRevealed", "CommandSent", "TowerVoted", *PLAN_KINDS) \
+                or msg["seat"] != seat:
             raise Offence(f"relayed {msg['type']} for seat {msg.get('seat')} is not relayable")
         if seat in self.bots or msg["step"] < self.step:
             return
-        if msg["type"] == "PlanRevealed" and seat not in self._box(msg["step"]).commits:
+        if msg["type"] == "BidOpened" and seat not in self._box(msg["step"]).commits:
             return                  # nothing to check it against (yet)
         try:
             self.receive(seat, msg, resent=True)
@@ -361,8 +345,16 @@ class Lockstep:
     def _compare_echoes(self, box: StepInbox, seat: int) -> None:
         """A commitment of `seat` that differs from one another player echoed is a proof
         that `seat` committed twice (each is signed)."""
-        for mine, theirs in echo.differing(box.commit_msgs.get(seat), box.echoes, seat):
+        for mine, theirs in echo.differing(box.commits.get(seat), box.echoes, seat):
             self.on_cheated(seat, mine, theirs)
+
+    def _drop_plan_inputs(self, box: StepInbox, seat: int, opening: bool = True) -> None:
+        """Forget a seat's plan inputs for a step (a take-over; a desync, where an opened
+        card stays like a command: see `_forget`)."""
+        for held in (box.commits, box.echoes, box.echo_locks, box.echo_msgs, box.reveals):
+            held.pop(seat, None)
+        if opening and box.opening is not None and box.opening["seat"] == seat:
+            box.opening = None
 
     def _echoes_agree(self, humans: list[int]) -> bool:
         box = self._box(self.step)
@@ -401,7 +393,7 @@ class Lockstep:
 
     def _check_kind(self, kind: str, seat: int) -> None:
         d = self.decision()
-        if kind in ("PlanCommitted", "PlanRevealed"):
+        if kind in ("PlanCommitted", "PlanUnlocked", "BidOpened"):
             if d.kind != "plan" or seat not in d.seats:
                 raise Offence(f"{kind} from seat {seat} but the step is {d.kind} for {list(d.seats)}")
         elif kind == "CommitsEchoed":
@@ -409,14 +401,18 @@ class Lockstep:
                 raise Offence(f"commitment echo but the step is {d.kind}")
         elif kind == "LinkRevealed":
             if d.kind == "plan" and seat in d.seats:
-                raise Offence(f"seat {seat} must reveal its link with its plan")
+                raise Offence(f"seat {seat} must reveal its link with its bid")
             if d.kind not in ("chance", "plan"):
                 raise Offence(f"LinkRevealed but the step is {d.kind}")
         elif kind == "TowerVoted":
             if d.kind != "tower":
                 raise Offence(f"tower vote but the step is {d.kind}")
+        elif kind == "FieldOpened":
+            if d.kind != "open" or seat not in d.seats:
+                raise Offence(f"seat {seat} opened a card but the step is {d.kind} for "
+                              f"{list(d.seats)}")
         elif kind == "CommandSent":
-            if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
+            if d.kind in ("chance", "plan", "over", "tower", "open") or seat not in d.seats:
                 raise Offence(f"command from seat {seat} out of turn ({d.kind} for {list(d.seats)})")
 
     def _take_link(self, box: StepInbox, seat: int, link: bytes, step: int) -> None:
@@ -433,6 +429,29 @@ class Lockstep:
         if theirs is not None and theirs != self.hash:
             self._forget(seat)
             self.on_desync(seat, self.step, self.hash, theirs)
+            self._state_hash()
+
+    def _state_hash(self) -> None:
+        """A desync seen here: tell every player my hash at this step (`HashStated`), once.
+
+        Why: a peer alone in its history drops the seat it differs from and may then wait
+        silently on that seat's next card or command (single-seat steps follow each other:
+        a card turned, then its move), so the others would never see its hash and never
+        drop it; dropped by all, it rejoins and catches up from their history."""
+        me = self.my_seat
+        if me is None or self.following or me in self.bots or self.ended:
+            return
+        if any(m["type"] == "HashStated" for m in self.sent.get(self.step, [])):
+            return
+        self._send({"type": "HashStated", "step": self.step, "seat": me, "hash": self.hash})
+
+    def _compare_logged_hash(self, seat: int, step: int, theirs: str) -> None:
+        """A stated hash for a step I have applied: compare it with my log's."""
+        entry = self.log[step] if 0 <= step < len(self.log) else None
+        if entry is None or entry.get("step") != step or entry.get("hash") == theirs:
+            return
+        self._forget(seat)
+        self.on_desync(seat, step, entry["hash"], theirs)
 
     def _forget(self, seat: int) -> None:
         """Drop what a seat whose history differs from mine said for this step and later.
@@ -443,15 +462,13 @@ class Lockstep:
         alone in its history cannot play on with the others' links: it stops, is
         dropped by them all, and catches up from their history (see the session). A
         command stays: applying it moves me to a step where my own messages show the
-        others my hash (otherwise a peer alone in its history might wait silently)."""
+        others my hash (otherwise a peer alone in its history might wait silently); so
+        does an opened card."""
         for step, box in self.inbox.items():
             if step < self.step:
                 continue
             box.links.pop(seat, None)
-            box.commits.pop(seat, None)
-            box.commit_msgs.pop(seat, None)
-            box.echoes.pop(seat, None)
-            box.reveals.pop(seat, None)
+            self._drop_plan_inputs(box, seat, opening=False)
             box.votes.pop(seat, None)
             box.hashes.pop(seat, None)
         for step, by_seat in self.heard.items():
@@ -463,7 +480,7 @@ class Lockstep:
         peer repeats exactly what it said; links follow from the saved chain secret."""
         msg = self.sign(msg)
         self.sent.setdefault(msg["step"], []).append(msg)
-        if msg["type"] in ("PlanCommitted", "CommandSent"):
+        if msg["type"] in ("PlanCommitted", "PlanUnlocked", "CommandSent"):
             self.on_saved()
         self.broadcast(msg)
         return msg
@@ -483,13 +500,18 @@ class Lockstep:
             for m in msgs:
                 kind, me = m["type"], self.my_seat
                 if kind == "PlanCommitted":
-                    box.commits[me] = m["digest"]
-                    box.commit_msgs[me] = m
+                    box.commits[me] = m
+                elif kind == "PlanUnlocked":
+                    box.commits.pop(me, None)
+                    box.unlocked[me] = m["lock"]
                 elif kind == "CommitsEchoed":
                     box.echoes[me] = {c[0]: echo.rebuilt(m, *c) for c in m["commits"]}
-                elif kind == "PlanRevealed":
-                    box.reveals[me] = (m["nonce"], m["plan"])
+                    box.echo_locks[me], box.echo_msgs[me] = m["lock"], m
+                elif kind == "BidOpened":
+                    box.reveals[me] = (m["salt"], m["card"])
                     box.links[me] = m["link"]
+                elif kind == "FieldOpened":
+                    box.opening = m
                 elif kind == "LinkRevealed":
                     box.links[me] = m["link"]
                 elif kind == "CommandSent":
@@ -530,12 +552,21 @@ class Lockstep:
                 if seat != self.my_seat:
                     bad.append((seat, "commitment echo for a step that is not a plan"))
                 del box.echoes[seat]
+                box.echo_locks.pop(seat, None)
         for seat in list(box.commits):
             if d.kind != "plan" or seat not in d.seats:
                 if seat != self.my_seat:
                     bad.append((seat, "plan commitment for a step that is not a plan"))
                 del box.commits[seat]
                 box.reveals.pop(seat, None)
+        if box.opening is not None:
+            seat = box.opening["seat"]
+            try:
+                self._check_opening(seat, box.opening)
+            except Offence as exc:
+                if seat != self.my_seat:
+                    bad.append((seat, str(exc)))
+                box.opening = None
         if box.command is not None:
             seat, command, wire = box.command
             try:
@@ -579,6 +610,9 @@ class Lockstep:
             elif d.kind == "tower":
                 if not self._tower(d, box):
                     return
+            elif d.kind == "open":
+                if not self._open(d, box):
+                    return
             else:
                 if not self._single(d, box):
                     return
@@ -586,10 +620,7 @@ class Lockstep:
     def _apply_takeover(self, seat: int, box: StepInbox) -> None:
         log.warning("seat %d is played by a bot from step %d on", seat, self.step)
         self.bots.add(seat)
-        box.commits.pop(seat, None)
-        box.commit_msgs.pop(seat, None)
-        box.echoes.pop(seat, None)
-        box.reveals.pop(seat, None)
+        self._drop_plan_inputs(box, seat)
         box.links.pop(seat, None)
         box.votes.pop(seat, None)
         if box.command is not None and box.command[0] == seat:
@@ -633,67 +664,6 @@ class Lockstep:
             commands.append(command)
             events.extend(more)
         return state
-
-    def _plan(self, d: Any, box: StepInbox) -> bool:
-        humans = [s for s in d.seats if s not in self.bots]
-        me = self.my_seat
-        if me in humans and me not in box.commits:
-            if self._asked != self.step:
-                self._asked = self.step
-                self.on_decision(d, self.state)   # may submit at once (nested advance)
-            return False
-        if any(s not in box.commits for s in humans):
-            return False
-        # every human committed: echo what I hold, and open nothing until every player
-        # echoed the very same (a decoy commitment sent to one peer only shows here)
-        if me in self.contributors() and me not in box.echoes:
-            held = [box.commit_msgs[s] for s in humans if s in box.commit_msgs]
-            msg = self._send({"type": "CommitsEchoed", "step": self.step, "seat": me,
-                              "commits": echo.compact(held, self.hash), "hash": self.hash})
-            box.echoes[me] = {c[0]: echo.rebuilt(msg, *c) for c in msg["commits"]}
-        if not self._echoes_agree(humans):
-            return False
-        link = self._my_link(box)
-        if link is not None and me not in box.links:
-            box.links[me] = link
-            if me in humans:
-                nonce, wire = self.my_plans[self.step]
-                box.reveals[me] = (nonce, wire)
-                self._send({"type": "PlanRevealed", "step": self.step, "seat": me,
-                            "nonce": nonce, "plan": wire, "link": link, "hash": self.hash})
-            else:
-                self._send({"type": "LinkRevealed", "step": self.step, "seat": me,
-                            "link": link, "hash": self.hash})
-        if any(s not in box.reveals for s in humans):
-            return False
-        seats = self.contributors()
-        if any(s not in box.links for s in seats):
-            return False
-        seed = combine([box.links[s] for s in seats], b"plan")
-        commands = []
-        state, events = self.state, []
-        for seat in sorted(d.seats):
-            command = None
-            if seat in box.reveals:
-                try:
-                    command = self.game.from_wire(box.reveals[seat][1])
-                    if self.game.seat_of(command) != seat:
-                        raise ValueError("plan for another seat")
-                    state, more = self.game.apply(state, command)
-                    events.extend(more)
-                except ValueError as exc:
-                    log.warning("seat %d revealed an illegal plan (%s); a bot plans for it", seat, exc)
-                    self.on_offence(seat, f"illegal plan: {exc}")
-                    command = None
-            if command is None:
-                bot_seed = combine([seed], b"bot/%d" % seat)
-                command = self.game.choose(state, seat, self.bot, bot_seed)
-                state, more = self.game.apply(state, command)
-                events.extend(more)
-            commands.append(command)
-        state = self._chance_run(seed, commands, state, events)
-        self._commit_step(commands, beacon=True, result=(state, events))
-        return True
 
     def _tower(self, d: Any, box: StepInbox) -> bool:
         """Every voter's outcome of this drop is in: apply the majority's (module doc)."""
@@ -747,10 +717,13 @@ class Lockstep:
         self._commit_step([box.command[1]], beacon=False, result=box.result)
         return True
 
-    def _commit_step(self, commands: list, beacon: bool, result: tuple | None = None) -> None:
+    def _commit_step(self, commands: list, beacon: bool, result: tuple | None = None,
+                     commits: list[dict] | None = None) -> None:
         entry = {"step": self.step, "hash": self.hash,
                  "commands": [self.game.to_wire(c) for c in commands],
                  "takeovers": sorted(self._pending_takeovers)}
+        if commits:                  # the signed plan commitments, for a rejoining peer
+            entry["commits"] = commits
         self._pending_takeovers = []
         if beacon:
             box = self.inbox[self.step]
@@ -800,6 +773,8 @@ class Lockstep:
         if not isinstance(wires, list) or not wires:
             raise ValueError("log entry has no commands")
         commands = [self.game.from_wire(w) for w in wires]
+        if d.kind == "plan":
+            self._restore_field_commits(entry)
         self._apply_entry(dict(entry), commands, d.kind in ("chance", "plan"))
         if self.decision().kind == "over" and not self.ended:
             self.ended = True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 2          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo
+PROTOCOL = 3          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields
 MAX_STEP = 1_000_000
 
 
@@ -103,15 +103,9 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
     # lockstep
-    "PlanCommitted": {"step": STEP, "seat": SEAT, "digest": B32, "hash": HASH, "sig": SIG},
-    "PlanRevealed": {"step": STEP, "seat": SEAT, "nonce": B32, "plan": _map, "link": B32,
-                     "hash": HASH, "sig": SIG},
     "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH, "sig": SIG},
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH, "sig": SIG},
     "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "hash": HASH, "sig": SIG},
-    # echo before reveal: the sender holds these signed commitments for this step
-    "CommitsEchoed": {"step": STEP, "seat": SEAT, "commits": _list(5), "hash": HASH,
-                      "sig": SIG},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
     "Heartbeat": {},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
@@ -126,10 +120,59 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "ChatSent": {"sender": _str(40), "seat": _opt(SEAT), "text": _str(300)},
 }
 
-PLAYER_GAME_MESSAGES = frozenset({"PlanCommitted", "PlanRevealed", "LinkRevealed",
-                                  "CommitsEchoed", "TowerVoted",
+# ----------------------------------------------------------------- plans, field by field
+# (a block of its own: one commitment per plan field, opened when the rules turn it)
+
+PLAN_FIELD_NAMES = ("palace", "temple", "theatre", "rice", "tax", "deploy5", "deploy3",
+                    "deploy1", "battle_a", "battle_b", "bid")
+LOCK = _int(0, 63)           # how many times the seat unlocked its plan this step
+
+
+def _card(v: Any) -> str | None:
+    """A planned card: a province name, a money card 0-4, or None (a money card)."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return None if len(v) <= 40 else "is longer than 40"
+    return _int(0, 4)(v)
+
+
+def _digests(v: Any) -> str | None:
+    if not isinstance(v, list) or len(v) != len(PLAN_FIELD_NAMES):
+        return f"is not a list of {len(PLAN_FIELD_NAMES)} field digests"
+    for d in v:
+        if not isinstance(d, bytes) or len(d) != 32:
+            return "holds a field digest that is not 32 bytes"
+    return None
+
+
+PLAN_FIELD_SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+    # a locked plan: one salted digest per field (the 10 action fields, then the bid)
+    "PlanCommitted": {"step": STEP, "seat": SEAT, "lock": LOCK, "fields": _digests,
+                      "hash": HASH, "sig": SIG},
+    # the seat takes its locked plan back (only before it held every seat's commitment)
+    "PlanUnlocked": {"step": STEP, "seat": SEAT, "lock": LOCK, "hash": HASH, "sig": SIG},
+    # echo before reveal: the sender holds these signed commitments for this step;
+    # `lock` is the sum of their locks (a later echo after a relock has a larger one)
+    "CommitsEchoed": {"step": STEP, "seat": SEAT, "lock": _int(0, 5 * 63),
+                      "commits": _list(5), "hash": HASH, "sig": SIG},
+    # the bids, opened together once every commitment is echoed, with the beacon link
+    "BidOpened": {"step": STEP, "seat": SEAT, "lock": LOCK, "salt": B32, "card": _card, "link": B32,
+                  "hash": HASH, "sig": SIG},
+    # a peer that saw a desync states its own hash at that step (net.lockstep._state_hash)
+    "HashStated": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
+    # one action field, opened by its owner when the rules turn that card
+    "FieldOpened": {"step": STEP, "seat": SEAT, "plan": STEP, "lock": LOCK,
+                    "field": _str(10, PLAN_FIELD_NAMES[:-1]), "salt": B32, "card": _card,
+                    "hash": HASH, "sig": SIG},
+}
+
+
+SCHEMAS.update(PLAN_FIELD_SCHEMAS)
+
+PLAYER_GAME_MESSAGES = frozenset({"LinkRevealed", "TowerVoted",
                                   "CommandSent", "SeatTakenOver", "ChainCommitted",
-                                  "GameFinished"})
+                                  "GameFinished"}) | frozenset(PLAN_FIELD_SCHEMAS)
 
 
 def check(msg: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ class Persistence:
                 "peer": self.peer_id, "name": self.name, "code": self.code or "",
                 "secret": self.chain.secret, "token": self.token,
                 "seat_key": self.seat_key.seed if self.seat_key is not None else None,
-                "plans": [[s, n, w] for s, (n, w) in sorted(plans.items()) if s >= current - 1],
+                "plans": [[s, n, w] for s, (n, w) in sorted(plans.items())],   # this round's
                 "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
                 if ls else [],
                 "step": current,

@@ -273,6 +273,13 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
             raise ValueError("the game has not started")
         self.lockstep.submit(command)
 
+    def unlock_plan(self) -> None:
+        """Take my locked plan back (only while not every player has locked): see
+        `net.plan_steps`. ValueError with a sentence for the player otherwise."""
+        if self.lockstep is None:
+            raise ValueError("The game has not started.")
+        self.lockstep.unlock()
+
     def close(self) -> None:
         self.closed = True
         if self._beat is not None and self._beat.active():

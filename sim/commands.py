@@ -84,6 +84,17 @@ class OpenField:
 
 
 @dataclass(frozen=True)
+class ForfeitField:
+    """A card of a committed plan that nobody can open: its owner left and a bot took the
+    seat over, and the bot never held the human's secret plan. Ruling R-FORFEIT-1: the
+    field counts as a money card (an action field: no action; the bid: a money card 0).
+    Only the network layer issues it, for a seat a bot plays (the engine cannot know who
+    plays a seat); it answers the same `open` decision as `OpenField`."""
+    seat: int
+    field: str
+
+
+@dataclass(frozen=True)
 class TowerSettled:
     """Where a drop's cubes ended: `out` onto the tray, `contents` still inside.
 
@@ -133,7 +144,7 @@ class OrderRevolts:
     provinces: tuple[str, ...]
 
 
-Command = Union[Chance, SubmitPlan, CommitPlan, OpenField, TowerSettled, DraftTake, DraftPlace,
+Command = Union[Chance, SubmitPlan, CommitPlan, OpenField, ForfeitField, TowerSettled, DraftTake, DraftPlace,
                 PickSpecial, ChooseMove, OrderRevolts]
 
 
@@ -147,6 +158,8 @@ def to_wire(cmd: Command) -> dict[str, Any]:
         return {"type": "CommitPlan", "seat": cmd.seat}
     if isinstance(cmd, OpenField):
         return {"type": "OpenField", "seat": cmd.seat, "field": cmd.field, "card": cmd.card}
+    if isinstance(cmd, ForfeitField):
+        return {"type": "ForfeitField", "seat": cmd.seat, "field": cmd.field}
     if isinstance(cmd, TowerSettled):
         return {"type": "TowerSettled", "out": [[c, n] for c, n in cmd.out],
                 "contents": cmd.contents.to_wire()}
@@ -230,6 +243,12 @@ def from_wire(wire: Any) -> Command:
         if isinstance(card, str):
             _name(card, what)
         return OpenField(seat, field, card)
+    if kind == "ForfeitField":
+        seat = _seat(wire, what)
+        field = _field(wire, "field", (str,), what)
+        if field not in PLAN_FIELDS:
+            raise MalformedCommand(f"{what}: field must be one of {', '.join(PLAN_FIELDS)}")
+        return ForfeitField(seat, field)
     if kind == "TowerSettled":
         from sim.tower import COLOURS, MAX_CUBES, TowerContents
         out_wire = _field(wire, "out", (list, tuple), what)

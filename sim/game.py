@@ -15,8 +15,8 @@ from typing import Callable
 from sim import legal
 from sim.chance import ChanceStream
 from sim.commands import (Chance, ChooseMove, CommitPlan, Command, DraftPlace, DraftTake,
-                          IllegalCommand, OpenField, OrderRevolts, PickSpecial, SubmitPlan,
-                          TowerSettled)
+                          ForfeitField, IllegalCommand, OpenField, OrderRevolts, PickSpecial,
+                          SubmitPlan, TowerSettled)
 from sim.rules import (actions, battle, bidding, draft, planning, rounds, scoring, setup,
                        winter)
 from sim.rules.flow import Events, Next
@@ -63,7 +63,8 @@ CHANCE: dict[str, Callable[[State, ChanceStream, bytes, Events], None]] = {
 
 HANDLERS: dict[type, Callable[[State, Command, Events], None]] = {
     SubmitPlan: planning.on_submit, CommitPlan: planning.on_commit,
-    OpenField: planning.on_open, TowerSettled: battle.on_settled,
+    OpenField: planning.on_open, ForfeitField: planning.on_forfeit,
+    TowerSettled: battle.on_settled,
     DraftTake: draft.on_take, DraftPlace: draft.on_place, PickSpecial: bidding.on_pick,
     ChooseMove: actions.movement_choice, OrderRevolts: winter.on_order,
 }

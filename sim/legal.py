@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from sim.board import board
 from sim.cards import cards
 from sim.commands import (ACTIONS, DRAFT_CHOICES, PLAN_FIELDS, Chance, ChooseMove, CommitPlan,
-                          Command, DraftPlace, DraftTake, IllegalCommand, OpenField,
-                          OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
+                          Command, DraftPlace, DraftTake, ForfeitField, IllegalCommand,
+                          OpenField, OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.state import BID, COLOURS, State
 
 MONEY_CARDS = len(cards().money_cards)
@@ -223,7 +223,7 @@ def choices(state: State, seat: int) -> Choice | None:
 # ----------------------------------------------------------------------------- check
 
 _KIND = {Chance: "chance", TowerSettled: "tower", SubmitPlan: "plan", CommitPlan: "plan",
-         OpenField: "open", DraftTake: "draft_take", DraftPlace: "draft_place",
+         OpenField: "open", ForfeitField: "open", DraftTake: "draft_take", DraftPlace: "draft_place",
          PickSpecial: "special", ChooseMove: "move", OrderRevolts: "revolt_order"}
 _WAITING_FOR = {"chance": "a chance draw", "tower": "the tower to settle",
                 "plan": "the players' plans", "open": "a card to be turned",
@@ -271,6 +271,14 @@ def _problem(state: State, command: Command) -> Problem | None:
         if command.field != d.purpose:
             return Problem("R-EXEC-2", f"the card to turn now is the {d.purpose} field")
         return open_problem(state, command)
+    if isinstance(command, ForfeitField):
+        if command.field != d.purpose:
+            return Problem("R-EXEC-2", f"the card to turn now is the {d.purpose} field")
+        plan = state.players[command.seat].plan
+        if plan is None or plan.known[PLAN_FIELDS.index(command.field)]:
+            return Problem("R-FORFEIT-1", f"the {command.field} field is known and is "
+                           "turned as it lies")
+        return None
     if isinstance(command, DraftTake):
         if command.choice not in DRAFT_CHOICES:
             return Problem("R-SETUP-5", "choose a face-up card, the deck or a refresh")

@@ -224,6 +224,14 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
             province=e["province"], kind=_(BATTLE_KINDS.get(e["kind"], e["kind"])),
             attacker=attacker, a=e["attacker_count"], defender=defender, d=e["defender_count"],
             result=result, survivors=survivors, owner=owner)
+    if kind == "FieldForfeited":
+        if e["field"] == "bid":
+            line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
+                     "seat over): it counts as a money card")
+        else:
+            line = _("{who}'s {action} card cannot be turned (the player left and a bot took "
+                     "the seat over): it counts as a money card")
+        return "    " + line.format(who=who(e["seat"]), action=action_word(e["field"]))
     if kind == "WinterStarted":
         return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
             year=e["year"], event=e["event_card"], rice=e["rice_loss"])

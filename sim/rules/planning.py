@@ -1,15 +1,17 @@
-"""Planning: R-PLAN-1...5.
+"""Planning: R-PLAN-1...5, and the ruling R-FORFEIT-1 (docs/sim-api.md).
 
 Every player fills their action fields and bid field in secret. A plan arrives whole
 (`SubmitPlan`, a local game: the engine holds it but `sim.view` shows no seat another's
 unturned card) or as a bare commitment (`CommitPlan`, a network game: each field is opened
 by its owner with `OpenField` only when that card is turned, R-PLAN-5). Once the round's
 last action is done every card has been turned, and the whole plan goes into the record.
+A card nobody can open (its owner left; the bot that took the seat over never held the
+plan) is turned as a money card: `ForfeitField`, R-FORFEIT-1.
 """
 
 from __future__ import annotations
 
-from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, OpenField, SubmitPlan
+from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, ForfeitField, OpenField, SubmitPlan
 from sim.rules.flow import Events, Next, wait
 from sim.state import Plan, State
 
@@ -40,6 +42,14 @@ def on_commit(s: State, cmd: CommitPlan, events: Events) -> None:
 def on_open(s: State, cmd: OpenField, events: Events) -> None:
     player = s.players[cmd.seat]
     player.plan = player.plan.opened(PLAN_FIELDS.index(cmd.field), cmd.card)
+
+
+def on_forfeit(s: State, cmd: ForfeitField, events: Events) -> None:
+    """R-FORFEIT-1 (a ruling): a card nobody can open counts as a money card."""
+    player = s.players[cmd.seat]
+    index = PLAN_FIELDS.index(cmd.field)
+    player.plan = player.plan.opened(index, 0 if cmd.field == "bid" else None)
+    events.append({"event": "FieldForfeited", "seat": cmd.seat, "field": cmd.field})
 
 
 def field_to_open(seat: int, field: str):

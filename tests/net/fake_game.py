@@ -2,7 +2,9 @@
 
 Why: the protocol must be tested independently of the real rules (and quickly). Each
 round has the same kinds of decision points as Shogun: a chance input, secret plans for
-every seat, one seat's single decision, and another chance input.
+every seat, the bids opened together (`open` "bid" for the seats whose plan is a bare
+commitment), one seat's tax card turned (`open` "tax") and its single decision, and
+another chance input. A plan's tax card is a "province" name; bids are 0-3.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from dataclasses import dataclass
 
 import msgpack
 
-from sim.commands import (ACTIONS, Chance, ChooseMove, IllegalCommand, SubmitPlan,
-                          from_wire, seat_of, to_wire)
+from sim.commands import (ACTIONS, Chance, ChooseMove, CommitPlan, ForfeitField,
+                          IllegalCommand, OpenField, SubmitPlan, from_wire, seat_of, to_wire)
 
-PHASES = ("round", "plan", "move", "event")
+PHASES = ("round", "plan", "bids", "move", "event")
+TAX = ACTIONS.index("tax")
+HIDDEN = "?"
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ class FakeEngine:
 
     def new_game(self, config):
         state = {"players": config.players, "rounds": config.rounds, "round": 0, "phase": 0,
-                 "total": 0, "plans": {}, "bids": [0] * config.players,
+                 "total": 0, "plans": {}, "taxes": {}, "turned": [],
+                 "bids": [0] * config.players,
                  "moves": [0] * config.players, "seeds": []}
         return state, [{"event": "GameStarted", "players": config.players}]
 
@@ -68,11 +73,18 @@ class FakeEngine:
         if phase == "plan":
             waiting = tuple(i for i in range(s["players"]) if i not in s["plans"])
             return Decision("plan", waiting, "plan")
-        return Decision("move", (s["round"] % s["players"],), "move")
+        if phase == "bids":
+            hidden = tuple(i for i in sorted(s["plans"]) if s["plans"][i] == HIDDEN)
+            return Decision("open", hidden, "bid")
+        mover = s["round"] % s["players"]
+        if s["taxes"].get(mover) == HIDDEN:
+            return Decision("open", (mover,), "tax")
+        return Decision("move", (mover,), "move")
 
     def apply(self, s, cmd):
         d = self.pending(s)
-        s = {**s, "plans": dict(s["plans"]), "bids": list(s["bids"]),
+        s = {**s, "plans": dict(s["plans"]), "taxes": dict(s["taxes"]),
+             "turned": list(s["turned"]), "bids": list(s["bids"]),
              "moves": list(s["moves"]), "seeds": list(s["seeds"])}
         events = []
         if d.kind == "over":
@@ -85,17 +97,34 @@ class FakeEngine:
             events.append({"event": "Drawn", "value": cmd.seed[0]})
             s["phase"] += 1
         elif d.kind == "plan":
-            if not isinstance(cmd, SubmitPlan) or cmd.seat not in d.seats:
+            if not isinstance(cmd, (SubmitPlan, CommitPlan)) or cmd.seat not in d.seats:
                 raise IllegalCommand("R-PLAN", "not a plan from a waiting seat")
-            if cmd.bid not in (0, 1, 2, 3):
-                raise IllegalCommand("R-PLAN", "bid must be 0-3")
-            s["plans"][cmd.seat] = cmd.bid
+            if isinstance(cmd, CommitPlan):
+                s["plans"][cmd.seat] = s["taxes"][cmd.seat] = HIDDEN
+            else:
+                if cmd.bid not in (0, 1, 2, 3):
+                    raise IllegalCommand("R-PLAN", "bid must be 0-3")
+                s["plans"][cmd.seat] = cmd.bid
+                s["taxes"][cmd.seat] = cmd.actions[TAX]
             if len(s["plans"]) == s["players"]:
-                for seat, bid in s["plans"].items():
-                    s["bids"][seat] += bid
-                    events.append({"event": "PlanRevealed", "seat": seat, "bid": bid})
-                s["plans"] = {}
                 s["phase"] += 1
+                self._tally(s, events)
+        elif d.kind == "open":
+            if not isinstance(cmd, (OpenField, ForfeitField)) or cmd.seat not in d.seats \
+                    or cmd.field != d.purpose:
+                raise IllegalCommand("R-EXEC-2", "not the card to turn now")
+            card = cmd.card if isinstance(cmd, OpenField) else (0 if d.purpose == "bid" else None)
+            if d.purpose == "bid":
+                if card not in (0, 1, 2, 3):
+                    raise IllegalCommand("R-PLAN", "bid must be 0-3")
+                s["plans"][cmd.seat] = card
+                self._tally(s, events)
+            else:
+                if card is not None and not isinstance(card, str):
+                    raise IllegalCommand("R-PLAN", "a tax card is a province or none")
+                s["taxes"][cmd.seat] = card
+                s["turned"].append([cmd.seat, card])
+                events.append({"event": "CardTurned", "seat": cmd.seat, "province": card})
         else:
             if not isinstance(cmd, ChooseMove) or cmd.seat != d.seats[0]:
                 raise IllegalCommand("R-MOVE", "not this seat's move")
@@ -104,6 +133,9 @@ class FakeEngine:
             s["moves"][cmd.seat] += cmd.count
             events.append({"event": "Moved", "seat": cmd.seat, "count": cmd.count})
             s["phase"] += 1
+        if PHASES[s["phase"] % len(PHASES)] == "bids" and d.kind != "open" \
+                and HIDDEN not in s["plans"].values():
+            s["phase"] += 1        # whole plans (bots, local play): no bids to open
         if s["phase"] == len(PHASES):
             s["phase"] = 0
             s["round"] += 1
@@ -111,15 +143,29 @@ class FakeEngine:
             events.append({"event": "GameEnded", "total": s["total"]})
         return s, events
 
+    @staticmethod
+    def _tally(s, events):
+        """Every bid known: add them up and go on to the move."""
+        if HIDDEN in s["plans"].values():
+            return
+        for seat, bid in sorted(s["plans"].items()):
+            s["bids"][seat] += bid
+            events.append({"event": "PlanRevealed", "seat": seat, "bid": bid})
+        s["plans"] = {}
+        if PHASES[s["phase"]] == "bids":
+            s["phase"] += 1
+
     def state_hash(self, s):
         return hashlib.sha256(self.encode_state(s)).hexdigest()
 
     def encode_state(self, s):
-        return msgpack.packb({**s, "plans": sorted(s["plans"].items())}, use_bin_type=True)
+        return msgpack.packb({**s, "plans": sorted(s["plans"].items()),
+                              "taxes": sorted(s["taxes"].items())}, use_bin_type=True)
 
     def decode_state(self, b):
         s = msgpack.unpackb(b, raw=False, strict_map_key=False)
         s["plans"] = dict(tuple(p) for p in s["plans"])
+        s["taxes"] = dict(tuple(p) for p in s["taxes"])
         return s
 
     def public_state(self, s):
@@ -133,11 +179,25 @@ class FakeEngine:
     def choose(self, s, seat, bot, seed):
         d = self.pending(s)
         if d.kind == "plan":
-            return SubmitPlan(seat, (None,) * len(ACTIONS), seed[0] % 4)
+            actions = [None] * len(ACTIONS)
+            actions[TAX] = f"Province{seed[1] % 9}" if seed[1] % 3 else None
+            return SubmitPlan(seat, tuple(actions), seed[0] % 4)
         return ChooseMove(seat, None, seed[0] % 4)
 
     def chance(self, seed):
         return Chance(seed)
+
+    def commit_plan(self, seat):
+        return CommitPlan(seat)
+
+    def open_field(self, seat, field, card):
+        return OpenField(seat, field, card)
+
+    def forfeit_field(self, seat, field):
+        return ForfeitField(seat, field)
+
+    def plan_cards(self, plan):
+        return {**plan.action_map(), "bid": plan.bid}
 
     to_wire = staticmethod(to_wire)
     from_wire = staticmethod(from_wire)

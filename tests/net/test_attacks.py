@@ -222,8 +222,8 @@ def test_a_forged_relay_in_a_three_player_game_is_refused(tmp_path):
     assert host.lockstep.decision().kind == "plan" and 0 in host.lockstep.inbox[step].commits
     net.kill(gone)
     net.pump()
-    forged = {"type": "PlanCommitted", "step": step, "seat": 2, "digest": b"f" * 32,
-              "hash": host.lockstep.hash}
+    forged = {"type": "PlanCommitted", "step": step, "seat": 2, "lock": 0,
+              "fields": [b"f" * 32] * 11, "hash": host.lockstep.hash}
     variants = [dict(forged)]
     if getattr(liar, "seat_key", None) is not None:     # signed, but by the liar
         from net.signatures import sign
@@ -252,8 +252,8 @@ def _cheating_table(tmp_path):
 
 
 def _commit(cheat, step, digest, to):
-    msg = {"type": "PlanCommitted", "step": step, "seat": 3, "digest": digest,
-           "hash": cheat.lockstep.hash}
+    msg = {"type": "PlanCommitted", "step": step, "seat": 3, "lock": 0,
+           "fields": [digest] * 11, "hash": cheat.lockstep.hash}
     if hasattr(cheat, "sign"):
         msg = cheat.sign(msg)
     for conn in cheat.conns:
@@ -269,7 +269,7 @@ def test_a_decoy_commitment_to_one_peer_opens_no_plan(tmp_path):
     _commit(cheat, step, b"d" * 32, to={0})
     net.pump()
     sent = [m["type"] for m in honest[0].lockstep.sent.get(step, [])]
-    assert "PlanRevealed" not in sent, "seat 0 opened its plan to the cheater"
+    assert "BidOpened" not in sent, "seat 0 opened its plan to the cheater"
 
 
 def test_different_commitments_to_different_peers_are_proved_and_expelled(tmp_path, caplog):
@@ -284,7 +284,7 @@ def test_different_commitments_to_different_peers_are_proved_and_expelled(tmp_pa
     _commit(cheat, step, b"x" * 32, to={0})
     _commit(cheat, step, b"y" * 32, to={1, 2})
     net.pump()
-    assert "PlanRevealed" not in heard, "a plan was opened to the cheater"
+    assert "BidOpened" not in heard, "a plan was opened to the cheater"
     for s in honest:
         assert 3 in getattr(s, "expelled", set()), "the cheater was not expelled"
         assert s._conn_for_seat(3) is None

@@ -7,10 +7,25 @@ import pytest
 
 from net import commitment
 from net.framing import MAX_FRAME, encode_frame
-from sim.commands import ACTIONS, SubmitPlan, to_wire
+from net.messages import PLAN_FIELD_NAMES
+from sim.commands import ACTIONS, SubmitPlan
 from tests.net.tables import finished, hashes, open_table
 
 HOSTILE = 3
+
+
+def plan_committed(ls, plan, nonce):
+    """An honest-looking PlanCommitted: one salted digest per plan field."""
+    cards = {**plan.action_map(), "bid": plan.bid}
+    return {"type": "PlanCommitted", "step": ls.step, "seat": HOSTILE, "lock": 0,
+            "fields": commitment.field_digests(nonce, HOSTILE, ls.step, PLAN_FIELD_NAMES,
+                                               cards), "hash": ls.hash}
+
+
+def bid_opened(ls, nonce, card, link):
+    return {"type": "BidOpened", "step": ls.step, "seat": HOSTILE, "lock": 0,
+            "salt": commitment.field_salt(nonce, "bid"), "card": card, "link": link,
+            "hash": ls.hash}
 
 
 def frame_of(body: bytes) -> bytes:
@@ -99,11 +114,17 @@ CASES = {
         "type": "CommandSent", "step": h.lockstep.step, "seat": HOSTILE,
         "command": {"type": "ChooseMove", "seat": "x"}, "hash": h.lockstep.hash}),
         "out of turn"),
-    "link at a plan step": (lambda h: encode_frame(link_msg(h)), "with its plan"),
-    "reveal without commitment": (lambda h: encode_frame({
-        "type": "PlanRevealed", "step": h.lockstep.step, "seat": HOSTILE, "nonce": b"n" * 32,
-        "plan": to_wire(SubmitPlan(HOSTILE, (None,) * 10, 1)), "link": b"l" * 32,
-        "hash": h.lockstep.hash}), "before committing"),
+    "link at a plan step": (lambda h: encode_frame(link_msg(h)), "with its bid"),
+    "reveal without commitment": (lambda h: encode_frame(
+        bid_opened(h.lockstep, b"n" * 32, 1, b"l" * 32)), "has not committed"),
+    "card opened at a plan step": (lambda h: encode_frame({
+        "type": "FieldOpened", "step": h.lockstep.step, "seat": HOSTILE, "plan": 1,
+        "lock": 0, "field": "tax", "salt": b"s" * 32, "card": "Satsuma",
+        "hash": h.lockstep.hash}), "opened a card but the step is plan"),
+    "forfeit sent by a human": (lambda h: encode_frame({
+        "type": "CommandSent", "step": h.lockstep.step, "seat": HOSTILE,
+        "command": {"type": "ForfeitField", "seat": HOSTILE, "field": "bid"},
+        "hash": h.lockstep.hash}), "out of turn"),
     "replayed old step": (lambda h: encode_frame(link_msg(h, step=0, link=h.chain.link(0))),
                           "replayed"),
     "far future step": (lambda h: encode_frame(link_msg(h, step=99999)), "too far ahead"),
@@ -172,18 +193,18 @@ def test_truncated_frame_is_logged_when_the_connection_ends(tmp_path, caplog):
 def test_a_bad_reveal_is_rejected(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     ls = hostile.lockstep
-    plan = to_wire(SubmitPlan(HOSTILE, (None,) * len(ACTIONS), 1))
-    other = to_wire(SubmitPlan(HOSTILE, (None,) * len(ACTIONS), 2))
+    plan = SubmitPlan(HOSTILE, (None,) * len(ACTIONS), 1)
     nonce = commitment.new_nonce()
-    send_raw(net, hostile, encode_frame({"type": "PlanCommitted", "step": ls.step,
-                                         "seat": HOSTILE, "digest": commitment.commit(nonce, plan),
-                                         "hash": ls.hash}))
-    send_raw(net, hostile, encode_frame({"type": "PlanRevealed", "step": ls.step,
-                                         "seat": HOSTILE, "nonce": nonce, "plan": other,
-                                         "link": hostile.chain.link(ls.round), "hash": ls.hash}))
+    send_raw(net, hostile, encode_frame(plan_committed(ls, plan, nonce)))
+    echo_of_all_commitments(net, hostile, honest, ls.step)
+    send_raw(net, hostile, encode_frame(bid_opened(ls, nonce, 2,
+                                                   hostile.chain.link(ls.round))))
     for s in honest:
         assert any("does not match its commitment" in r for r in reasons(s))
-        assert s.lockstep.step == 1
+        # the signed commitment and the signed opening prove the cheat: it is expelled,
+        # a bot plays the seat, and the honest play on
+        assert HOSTILE in s.expelled and HOSTILE in s.lockstep.bots
+        assert s.lockstep.step > 1
 
 
 def echo_of_all_commitments(net, hostile, honest, step):
@@ -191,32 +212,26 @@ def echo_of_all_commitments(net, hostile, honest, step):
     signed commitment, its own as it sent it (Ed25519 signatures are deterministic)."""
     from net.signatures import sign
     box = honest[0].lockstep.inbox[step]
-    commits = [[s, box.commit_msgs[s]["digest"], box.commit_msgs[s]["sig"]]
-               for s in sorted(box.commit_msgs)]
+    commits = [[s, box.commits[s]["lock"], box.commits[s]["fields"], box.commits[s]["sig"]]
+               for s in sorted(box.commits)]
     send_raw(net, hostile, encode_frame({"type": "CommitsEchoed", "step": step,
-                                         "seat": HOSTILE, "commits": commits,
-                                         "hash": hostile.lockstep.hash}))
+                                         "seat": HOSTILE, "lock": sum(c[1] for c in commits),
+                                         "commits": commits, "hash": hostile.lockstep.hash}))
 
 
 def test_a_wrong_beacon_link_is_rejected(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     ls = hostile.lockstep
-    plan = to_wire(SubmitPlan(HOSTILE, (None,) * len(ACTIONS), 1))
+    plan = SubmitPlan(HOSTILE, (None,) * len(ACTIONS), 1)
     nonce = commitment.new_nonce()
-    send_raw(net, hostile, encode_frame({"type": "PlanCommitted", "step": ls.step,
-                                         "seat": HOSTILE, "digest": commitment.commit(nonce, plan),
-                                         "hash": ls.hash}))
-    send_raw(net, hostile, encode_frame({"type": "PlanRevealed", "step": ls.step,
-                                         "seat": HOSTILE, "nonce": nonce, "plan": plan,
-                                         "link": b"w" * 32, "hash": ls.hash}))
+    send_raw(net, hostile, encode_frame(plan_committed(ls, plan, nonce)))
+    send_raw(net, hostile, encode_frame(bid_opened(ls, nonce, 1, b"w" * 32)))
     for s in honest:
         assert any("wrong beacon link" in r for r in reasons(s))
         assert s.lockstep.step == 1
     echo_of_all_commitments(net, hostile, honest, ls.step)
     # the right reveal is still accepted, and play goes on
-    send_raw(net, hostile, encode_frame({"type": "PlanRevealed", "step": ls.step,
-                                         "seat": HOSTILE, "nonce": nonce, "plan": plan,
-                                         "link": hostile.chain.link(ls.round), "hash": ls.hash}))
+    send_raw(net, hostile, encode_frame(bid_opened(ls, nonce, 1, hostile.chain.link(ls.round))))
     assert all(s.lockstep.step > 1 for s in honest)
 
 

@@ -4,6 +4,7 @@ import pytest
 
 from net import commitment
 from net.lockstep import Offence
+from net.messages import PLAN_FIELD_NAMES
 from sim.commands import ACTIONS, ChooseMove, SubmitPlan, to_wire
 from tests.net.mesh_harness import Mesh
 
@@ -82,17 +83,29 @@ def plan_step(m):
         assert p.step == 1 and p.decision().kind == "plan"
 
 
+def committed(p, seat, plan, nonce, lock=0, step=1, hash_=None):
+    """A PlanCommitted as an honest peer makes it: one salted digest per field."""
+    cards = {**plan.action_map(), "bid": plan.bid}
+    return {"type": "PlanCommitted", "step": step, "seat": seat, "lock": lock,
+            "fields": commitment.field_digests(nonce, seat, step, PLAN_FIELD_NAMES, cards),
+            "hash": hash_ or p.hash}
+
+
+def bid_opened(p, seat, nonce, card, link, lock=0, step=1):
+    return {"type": "BidOpened", "step": step, "seat": seat, "lock": lock,
+            "salt": commitment.field_salt(nonce, "bid"), "card": card, "link": link,
+            "hash": p.hash}
+
+
 def test_reveal_before_all_commitments_is_rejected():
     m = started_mesh()
     plan_step(m)
     p0 = m.peers[0]
-    wire = to_wire(SubmitPlan(1, (None,) * len(ACTIONS), 1))
+    plan = SubmitPlan(1, (None,) * len(ACTIONS), 1)
     nonce = commitment.new_nonce()
-    p0.receive(1, {"type": "PlanCommitted", "step": 1, "seat": 1,
-                   "digest": commitment.commit(nonce, wire), "hash": p0.hash})
+    p0.receive(1, committed(p0, 1, plan, nonce))
     with pytest.raises(Offence, match="before every seat committed"):
-        p0.receive(1, {"type": "PlanRevealed", "step": 1, "seat": 1, "nonce": nonce,
-                       "plan": wire, "link": m.chains[1].link(1), "hash": p0.hash})
+        p0.receive(1, bid_opened(p0, 1, nonce, 1, m.chains[1].link(1)))
 
 
 def test_reveal_that_does_not_match_the_commitment_is_rejected():
@@ -100,20 +113,17 @@ def test_reveal_that_does_not_match_the_commitment_is_rejected():
     plan_step(m)
     p0 = m.peers[0]
     m.choose(0)          # seat 0 commits (frames queued, not delivered)
-    wire = to_wire(SubmitPlan(1, (None,) * len(ACTIONS), 1))
+    plan = SubmitPlan(1, (None,) * len(ACTIONS), 1)
     nonce = commitment.new_nonce()
-    p0.receive(1, {"type": "PlanCommitted", "step": 1, "seat": 1,
-                   "digest": commitment.commit(nonce, wire), "hash": p0.hash})
-    other = to_wire(SubmitPlan(1, (None,) * len(ACTIONS), 2))
+    p0.receive(1, committed(p0, 1, plan, nonce))
     with pytest.raises(Offence, match="does not match its commitment"):
-        p0.receive(1, {"type": "PlanRevealed", "step": 1, "seat": 1, "nonce": nonce,
-                       "plan": other, "link": m.chains[1].link(1), "hash": p0.hash})
+        p0.receive(1, bid_opened(p0, 1, nonce, 2, m.chains[1].link(1)))
+    other = SubmitPlan(1, (None,) * len(ACTIONS), 2)
     with pytest.raises(Offence, match="committed twice"):
-        p0.receive(1, {"type": "PlanCommitted", "step": 1, "seat": 1,
-                       "digest": commitment.commit(nonce, other), "hash": p0.hash})
+        p0.receive(1, committed(p0, 1, other, nonce))
 
 
-def test_an_illegal_revealed_plan_is_replaced_by_a_bot_plan_everywhere():
+def test_an_illegal_opened_bid_counts_as_a_money_card_everywhere():
     m = Mesh(3, shuffle_seed=4)
     # seat 2 bids 4: legal on the wire, illegal in the fake rules (0-3)
     m.policy[2] = lambda state, d: SubmitPlan(2, (None,) * len(ACTIONS), 4) \
@@ -132,11 +142,11 @@ def test_an_illegal_revealed_plan_is_replaced_by_a_bot_plan_everywhere():
             return real_apply(s, c)
     p2.game = Lenient()
     m.run()
-    # the honest peers agree (seat 2, which applied its own illegal plan, has diverged
-    # and is reported as a desync; the session then drops it)
-    assert m.peers[0].step == m.peers[1].step >= 2
-    assert m.peers[0].hash == m.peers[1].hash
-    assert any("illegal plan" in o[2] for o in m.offences)
+    # the bid was bound by its commitment, so every peer saw the same refused card and
+    # forfeits it alike: one game, and the offence is logged
+    assert all(p.ended for p in m.peers.values())
+    assert len(set(m.hashes().values())) == 1
+    assert any("opened card refused" in o[2] and o[1] == 2 for o in m.offences)
 
 
 def test_replayed_old_message_is_an_offence():
@@ -153,10 +163,8 @@ def test_hash_mismatch_is_detected_at_once():
     m = started_mesh()
     p0 = m.peers[0]
     m.choose(0)
-    wire = to_wire(SubmitPlan(1, (None,) * len(ACTIONS), 1))
-    nonce = commitment.new_nonce()
-    p0.receive(1, {"type": "PlanCommitted", "step": 1, "seat": 1,
-                   "digest": commitment.commit(nonce, wire), "hash": "f" * 64})
+    p0.receive(1, committed(p0, 1, SubmitPlan(1, (None,) * len(ACTIONS), 1),
+                            commitment.new_nonce(), hash_="f" * 64))
     assert m.desyncs and m.desyncs[0][1:] == (1, 1, p0.hash, "f" * 64)
 
 

@@ -6,6 +6,7 @@ import pytest
 from net import commitment
 from net.engine import SimEngine
 from net.framing import FrameDecoder
+from net.messages import PLAN_FIELD_NAMES
 from net.session import SessionOptions, TableSession
 from tests.net.fakenet import FakeNet
 from tests.net.tables import CODE, finished, hashes, open_table
@@ -30,9 +31,10 @@ def test_a_real_game_in_lockstep_with_a_spectator(engine, tmp_path):
     assert engine.pending(sessions[0].state).kind == "over"
 
 
-def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path, monkeypatch):
-    """Record every message seat 0 sends until its first PlanRevealed, before sealing
-    (the wire itself is encrypted): the plan is not there."""
+def test_bytes_sent_before_the_bids_open_do_not_show_the_plan(engine, tmp_path, monkeypatch):
+    """Record every message seat 0 sends until its first BidOpened, before sealing
+    (the wire itself is encrypted): the plan is not there. (Each action card is opened
+    later still, at its turn: tests/net/test_field_reveal.py.)"""
     from net.peer import PeerConnection
     net = FakeNet()
     net_, engine, sessions = open_table(players=3, engine=engine, net=net, tmp_path=tmp_path,
@@ -47,19 +49,21 @@ def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path, mon
         original(conn, body)
     monkeypatch.setattr(PeerConnection, "send_body", recording)
     host.start_game()
-    net.pump_until(lambda: any(b"PlanRevealed" in body for _, body in bodies))
-    cut = next(i for i, (_, body) in enumerate(bodies) if b"PlanRevealed" in body)
+    net.pump_until(lambda: any(b"BidOpened" in body for _, body in bodies))
+    cut = next(i for i, (_, body) in enumerate(bodies) if b"BidOpened" in body)
     before = bodies[:cut]
-    reveal = msgpack.unpackb(bodies[cut][1], raw=False)
-    plan, nonce = reveal["plan"], reveal["nonce"]
+    opened = msgpack.unpackb(bodies[cut][1], raw=False)
+    nonce, plan = host.lockstep.my_plans[opened["step"]]
+    cards = {**plan["actions"], "bid": plan["bid"]}
     # 1. every message sent before is one of these kinds (none carries a plan)
     kinds = set()
     for conn, body in before:
         msg = msgpack.unpackb(body, raw=False)
         kinds.add(msg["type"])
         if msg["type"] == "PlanCommitted":
-            assert set(msg) == {"type", "step", "seat", "digest", "hash", "sig"}
-            assert msg["digest"] == commitment.commit(nonce, plan)
+            assert set(msg) == {"type", "step", "seat", "lock", "fields", "hash", "sig"}
+            assert msg["fields"] == commitment.field_digests(
+                nonce, 0, msg["step"], PLAN_FIELD_NAMES, cards)
     assert "PlanCommitted" in kinds
     assert kinds <= {"Welcomed", "Accepted", "Hello", "LobbyChanged", "GameStarted",
                      "ChainCommitted", "LinkRevealed", "PlanCommitted", "CommandSent",
@@ -67,14 +71,14 @@ def test_bytes_sent_before_the_reveal_do_not_show_the_plan(engine, tmp_path, mon
     # the wire carries none of it in clear
     wire = b"".join(data for s, _, data in net.written if s is host)
     assert b"PlanCommitted" not in wire and b"GameStarted" not in wire
-    # 2. no byte pattern of the plan is there: not its nonce, not any province it names,
-    #    not its encoding
+    # 2. no byte pattern of the plan is there: not its nonce or a field's salt, not any
+    #    province it names
     raw = b"".join(body for _, body in before)
     assert nonce not in raw
-    assert commitment.canonical(plan) not in raw
-    for name in {p for p in plan["actions"].values() if p} | (
-            {plan["bid"]} if isinstance(plan["bid"], str) else set()):
+    assert not any(commitment.field_salt(nonce, f) in raw for f in PLAN_FIELD_NAMES)
+    for name in {p for p in cards.values() if isinstance(p, str)}:
         assert msgpack.packb(name) not in raw, name
     assert any(plan["actions"].values()), "the plan names provinces"
-    # 3. without the nonce the digest matches no candidate plan (here: the plan itself)
-    assert commitment.commit(b"\0" * 32, plan) != commitment.commit(nonce, plan)
+    # 3. the bid opening shows the bid's salt only: no other field can be derived from it
+    assert opened["salt"] == commitment.field_salt(nonce, "bid")
+    assert all(commitment.field_salt(nonce, f) != opened["salt"] for f in PLAN_FIELD_NAMES[:-1])

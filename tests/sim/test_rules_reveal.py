@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim import bots, tower
-from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, OpenField, PickSpecial, SubmitPlan
+from sim.commands import (ACTIONS, PLAN_FIELDS, CommitPlan, ForfeitField, OpenField, PickSpecial,
+                          SubmitPlan)
 from sim.game import GameConfig, apply, new_game, pending, state_hash
 from sim.local import LocalGame
 from sim.view import view
@@ -151,3 +152,73 @@ def test_R_EXEC_2_an_opened_card_must_agree_with_the_hand_at_lock_time():
 def test_R_PLAN_5_new_game_has_no_plan_and_nothing_to_hide():
     s, _ = new_game(GameConfig())
     assert all(p.plan is None for p in view(s, None).players)
+
+
+# ----------------------------------------------------------------------------- R-FORFEIT-1
+def _seat0_committed():
+    """Seat 0 locked a bare commitment; the others whole plans; the event is drawn."""
+    s = at_plan()
+    s, _ = apply(s, CommitPlan(0))
+    for seat in (1, 2, 3):
+        s, _ = apply(s, full_plan(s, seat))
+    s, _ = apply(s, chance("ev"))
+    assert (pending(s).kind, pending(s).seats, pending(s).purpose) == ("open", (0,), "bid")
+    return s
+
+
+def test_R_FORFEIT_1_a_card_nobody_can_open_counts_as_a_money_card():
+    """Ruling (docs/sim-api.md): a bot that took a network seat over never held the
+    human's plan; the card it cannot open counts as a money card (the bid: money 0)."""
+    s = _seat0_committed()
+    money = s.players[0].money
+    s2, events = apply(s, ForfeitField(0, "bid"))
+    assert of(events, "FieldForfeited") == [{"event": "FieldForfeited", "seat": 0,
+                                             "field": "bid"}]
+    bids = of(events, "BidsRevealed")[0]
+    assert bids["bids"]["0"] == 0 and bids["paid"]["0"] == 0
+    assert s2.players[0].money == money
+    from sim.narrate import describe
+    line = describe(of(events, "FieldForfeited")[0])
+    assert "counts as a money card" in line and "R-" not in line
+
+
+def test_R_FORFEIT_1_a_forfeited_action_field_does_nothing_when_turned():
+    s = _seat0_committed()
+    s, _ = apply(s, ForfeitField(0, "bid"))
+    forfeited, turned, acted = [], [], []
+    for n in range(600):
+        d = pending(s)
+        if d.kind in ("plan", "over"):
+            break
+        if d.kind == "open":
+            assert d.seats == (0,)
+            command = ForfeitField(0, d.purpose)
+            forfeited.append(d.purpose)
+        elif d.kind == "tower":
+            command = tower.settle(d)
+        elif d.kind == "chance":
+            command = chance(f"f{n}")
+        else:
+            command = bots.choose(s, d.seats[0], "heuristic", bytes([n % 256]) * 32)
+        s, events = apply(s, command)
+        turned += [e for e in events if e["event"] == "CardTurned" and e["seat"] == 0]
+        acted += [e for e in events if e["event"] == "ActionDone" and e.get("seat") == 0]
+    assert sorted(forfeited) == sorted(ACTIONS)      # every action card, at its turn
+    assert len(turned) == len(ACTIONS) and all(e["province"] is None for e in turned)
+    assert acted == []                               # money cards: no action
+
+
+def test_R_FORFEIT_1_only_the_card_being_turned_and_only_its_owner():
+    s = _seat0_committed()
+    expect_illegal(s, ForfeitField(0, "tax"), "R-EXEC-2")     # not the card turned now
+    expect_illegal(s, ForfeitField(1, "bid"), "R-EXEC-2")     # not seat 1's card
+    s_plan = at_plan()
+    expect_illegal(s_plan, ForfeitField(0, "bid"), "R-PLAN-5")   # nothing is being turned
+
+
+def test_R_FORFEIT_1_wire_form_is_checked():
+    from sim.commands import MalformedCommand, from_wire, to_wire
+    assert from_wire(to_wire(ForfeitField(2, "battle_a"))) == ForfeitField(2, "battle_a")
+    import pytest
+    with pytest.raises(MalformedCommand, match="field must be one of"):
+        from_wire({"type": "ForfeitField", "seat": 2, "field": "everything"})
