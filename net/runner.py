@@ -44,7 +44,8 @@ def run(args: Any) -> int:
         print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
         return 2
     engine = SimEngine()
-    interface = os.environ.get("SHOGUN_NET_INTERFACE", "")
+    from net.internet import announce, default_interface   # issue 16: IPv6, router mapping
+    interface = os.environ.get("SHOGUN_NET_INTERFACE", default_interface())
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
@@ -81,6 +82,8 @@ def run(args: Any) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
+    if command != "watch":
+        announce(reactor, session, command, interface)
     from cli.gamelog import GameLog
     game_log = None
     if args.log:

@@ -1,0 +1,64 @@
+"""What a headless peer does for players outside its home: map its port, say where to join.
+
+Why a module of its own: the runner (and later the window) calls one function after the
+table is open; the address listing, the router mapping and the wording live here rather
+than in the session, which knows nothing about routers.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from typing import Any, Callable
+
+from net import portmap
+from net.addresses import join_lines, reachable_addresses
+
+
+def default_interface() -> str:
+    """Listen on every IPv6 and IPv4 address ("::", dual stack) when the machine has IPv6,
+    so a `join [2001:db8::7]:7531` reaches the table; otherwise on every IPv4 address."""
+    if not socket.has_ipv6:
+        return ""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::", 0))
+        return "::"
+    except OSError:
+        return ""
+
+
+def announce(reactor: Any, session: Any, command: str, interface: str,
+             say: Callable[[str], None] | None = None) -> portmap.PortMapper | None:
+    """Print where the table can be reached (host), ask the router to forward our listen
+    port (every player: the mesh needs each pair to connect), and print the outcome."""
+    say = say or (lambda line: print(line, flush=True))
+    port = session.listen_port
+    code = getattr(session, "join_code", None)
+    loopback_only = interface.startswith("127.") or interface == "::1"
+
+    def print_addresses(mapped: list[tuple[str, int]]) -> None:
+        if command != "host":
+            return
+        if loopback_only:
+            found = reachable_addresses(port, interfaces=[("lo", interface)])
+            found = found or reachable_addresses(port, interfaces=[])
+        else:
+            found = reachable_addresses(port, mapped)
+        for line in join_lines(found, code):
+            say(line)
+
+    if not portmap.wanted(interface):
+        print_addresses([])
+        return None
+
+    def mapped(m: portmap.Mapping) -> None:
+        say(f"the router forwards {m.public_host}:{m.public_port} to this computer's "
+            f"port {m.local_port}")
+        print_addresses([(m.public_host, m.public_port)])
+
+    def failed(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+        print_addresses([])
+
+    return portmap.map_later(reactor, port, mapped, failed)
