@@ -7,6 +7,7 @@ than in the session, which knows nothing about routers.
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from typing import Any, Callable
@@ -62,3 +63,42 @@ def announce(reactor: Any, session: Any, command: str, interface: str,
         print_addresses([])
 
     return portmap.map_later(reactor, port, mapped, failed)
+
+
+class StartGate:
+    """The host's start, held until every pair of players is known to connect.
+
+    Why: a pair that cannot connect used to show only as a game that never began (the
+    mesh waited out the rejoin timeout). The host probes each joiner's announced address
+    (net/reachability.py) and starts only when no pair fails; otherwise `refuse` gets one
+    sentence per failing pair, before anything started. SHOGUN_NET_REACH_CHECK=off skips it.
+    """
+
+    def __init__(self, reactor: Any, session: Any) -> None:
+        self.reactor, self.session = reactor, session
+        self.checking = False
+        self.enabled = os.environ.get("SHOGUN_NET_REACH_CHECK", "on") != "off"
+
+    def start(self, start: Callable[[], None], refuse: Callable[[list[str]], None]) -> None:
+        if self.checking:
+            return
+        if not self.enabled:
+            start()
+            return
+        from net.reachability import check_lobby
+        self.checking = True
+
+        def judged(result: tuple[list, list[str]]) -> None:
+            self.checking = False
+            _, failures = result
+            if self.session.started or not self.session.lobby_full():
+                return
+            if failures:
+                refuse(failures)
+            else:
+                start()
+
+        def broken(failure: Any) -> None:
+            self.checking = False
+            refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
+        check_lobby(self.reactor, self.session).addCallbacks(judged, broken)

@@ -44,7 +44,7 @@ def run(args: Any) -> int:
         print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
         return 2
     engine = SimEngine()
-    from net.internet import announce, default_interface   # issue 16: IPv6, router mapping
+    from net.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
     interface = os.environ.get("SHOGUN_NET_INTERFACE", default_interface())
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
@@ -84,6 +84,7 @@ def run(args: Any) -> int:
 
     if command != "watch":
         announce(reactor, session, command, interface)
+    gate = StartGate(reactor, session)
     from cli.gamelog import GameLog
     game_log = None
     if args.log:
@@ -102,8 +103,18 @@ def run(args: Any) -> int:
 
     def _start() -> None:
         if not session.started and session.lobby_full():
-            print("all seats taken: the game starts", flush=True)
-            session.start_game()
+            gate.start(_start_now, _unreachable)
+
+    def _start_now() -> None:
+        print("all seats taken: the game starts", flush=True)
+        session.start_game()
+
+    def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
+        for line in failures:
+            print(f"cannot start: {line}", file=sys.stderr, flush=True)
+        out["code"] = 1
+        session.close()
+        reactor.callLater(0.2, stop)
 
     def on_events(events: list, state: Any) -> None:
         if game_log is not None:

@@ -1,0 +1,128 @@
+"""Join addresses, the addresses a table prints, the router mapping's sentences and the
+pair report, without any network (issue 16)."""
+
+import pytest
+
+from net.addresses import AddressError, Reachable, join_lines, parse_address, reachable_addresses
+from net.portmap import PortMapError, PortMapper
+from net.reachability import Player, Probe, unreachable_pairs
+from net.session import parse_address as session_parse
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("192.168.1.20:7000", ("192.168.1.20", 7000)),
+    ("192.168.1.20", ("192.168.1.20", 7531)),
+    ("[::1]:7531", ("::1", 7531)),
+    ("[2001:db8::7]", ("2001:db8::7", 7531)),
+    ("2001:db8::7", ("2001:db8::7", 7531)),
+    ("[fe80::1%eth0]:9000", ("fe80::1%eth0", 9000)),
+    ("ann.example.org:7600", ("ann.example.org", 7600)),
+    ("localhost", ("localhost", 7531)),
+])
+def test_join_addresses_are_read(text, expected):
+    assert parse_address(text) == expected
+    assert session_parse(text) == expected        # what `join` uses
+
+
+@pytest.mark.parametrize("text,says", [
+    ("", "empty"),
+    ("[::1:7531", "never closes"),
+    ("[::1]7531", "after the IPv6 address"),
+    ("host:http", "not a number"),
+    ("host:70000", "not a number from 1 to 65535"),
+    ("[nonsense]:7531", "not an IPv6 address"),
+    (":7531", "no host"),
+])
+def test_bad_join_addresses_say_what_is_wrong(text, says):
+    with pytest.raises(AddressError, match=says):
+        parse_address(text)
+
+
+def test_the_table_lists_mapped_ipv6_and_lan_addresses_most_reachable_first():
+    interfaces = [("lo", "127.0.0.1"), ("lo", "::1"), ("eth0", "192.168.1.20"),
+                  ("eth0", "fe80::1"), ("eth0", "2a01:4f8::20")]
+    found = reachable_addresses(7531, mapped=[("93.184.216.10", 7531)], interfaces=interfaces)
+    assert [(r.host, r.scope) for r in found] == [
+        ("93.184.216.10", "public"), ("2a01:4f8::20", "global IPv6"), ("192.168.1.20", "LAN")]
+    lines = join_lines(found, "ABCDEFGH")
+    assert "./shogun join [2a01:4f8::20]:7531 --code ABCDEFGH" in lines[2]
+    assert "./shogun join 93.184.216.10:7531 --code ABCDEFGH" in lines[1]
+    assert "router" in lines[1]
+
+
+def test_a_machine_without_network_lists_loopback():
+    assert reachable_addresses(7000, interfaces=[("lo", "127.0.0.1")]) == \
+        [Reachable("127.0.0.1", 7000, "this machine", "lo")]
+
+
+class FakeRouter:
+    """miniupnpc's UPnP object as a router that answers (or refuses) as told."""
+
+    def __init__(self, devices=1, refuse=None, public="93.184.216.10"):
+        self.devices, self.refuse, self.public = devices, refuse, public
+        self.lanaddr = "192.168.1.20"
+        self.mappings = {}
+
+    def discover(self):
+        return self.devices
+
+    def selectigd(self):
+        if not self.devices:
+            raise Exception("No UPnP device discovered")
+
+    def externalipaddress(self):
+        return self.public
+
+    def addportmapping(self, eport, proto, host, iport, desc, remote):
+        if self.refuse:
+            raise Exception(self.refuse)
+        self.mappings[eport] = (host, iport)
+        return True
+
+    def addanyportmapping(self, eport, proto, host, iport, desc, remote):
+        raise Exception(self.refuse)
+
+    def deleteportmapping(self, eport, proto):
+        del self.mappings[eport]
+
+
+def test_a_mapping_is_made_and_removed():
+    router = FakeRouter()
+    mapper = PortMapper(lambda: router)
+    m = mapper.open(7531)
+    assert (m.public_host, m.public_port, m.local_host) == ("93.184.216.10", 7531, "192.168.1.20")
+    assert router.mappings == {7531: ("192.168.1.20", 7531)}
+    mapper.close()
+    assert router.mappings == {}
+
+
+def test_no_router_is_said_plainly():
+    with pytest.raises(PortMapError) as err:
+        PortMapper(lambda: FakeRouter(devices=0)).open(7531)
+    assert str(err.value).startswith("No router answered")
+    assert "forward TCP port 7531" in str(err.value) and "IPv6" in str(err.value)
+
+
+def test_a_refusing_router_is_said_plainly():
+    with pytest.raises(PortMapError) as err:
+        PortMapper(lambda: FakeRouter(refuse="ConflictInMappingEntry")).open(7531)
+    assert str(err.value).startswith("The router refused to forward port 7531 "
+                                     "(ConflictInMappingEntry)")
+
+
+def test_pairs_are_reported_when_the_lower_seat_cannot_be_dialled():
+    players = [Player(0, "Ann", "", 7531, True), Player(1, "Bo", "11.0.0.2", 4000, False),
+               Player(2, "Cy", "11.0.0.3", 4001, True)]
+    report = unreachable_pairs(players)
+    assert len(report) == 1
+    assert report[0].startswith("Bo and Cy cannot reach each other: Cy must dial Bo at "
+                                "11.0.0.2:4000")
+    assert "forward TCP port 4000" in report[0]
+    assert unreachable_pairs([p if p.seat != 1 else Player(1, "Bo", "h", 1, True)
+                              for p in players]) == []
+
+
+def test_probe_sentences():
+    assert Probe("::1", 7531, True, 0.0021, True).sentence() == \
+        "[::1]:7531: reached over IPv6, round trip 2.1 ms, a Shogun table answered"
+    assert "not reached (refused)" in Probe("10.0.0.1", 1, False, error="refused").sentence()
