@@ -37,6 +37,15 @@ def format_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def plain_host(host: str) -> str:
+    """An IPv4 peer seen through a dual-stack socket ("::ffff:192.0.2.7") as plain IPv4."""
+    try:
+        mapped = ipaddress.IPv6Address(host).ipv4_mapped
+    except ValueError:
+        return host
+    return str(mapped) if mapped is not None else host
+
+
 def parse_address(address: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
     """HOST[:PORT] → (host, port): `192.0.2.7:7531`, `[2001:db8::7]:7531`, `[::1]`,
     a bare IPv6 address `2001:db8::7` (then the default port), or a name `ann.example:7531`."""

@@ -58,8 +58,9 @@ class PortMapper:
         fixes = FIXES.format(port=port)
         try:
             found = upnp.discover()
-        except Exception as exc:       # miniupnpc raises bare Exceptions with its reason
-            raise PortMapError(f"Looking for the router failed ({exc}); {fixes}.") from None
+        except Exception as exc:       # miniupnpc raises a bare Exception when nothing
+            log.info("UPnP discovery: %s", exc)  # answered (its text is errno's, "Success")
+            found = 0
         if not found:
             raise PortMapError("No router answered the request for a port mapping (UPnP is "
                                f"off or not offered); players outside this network can reach "

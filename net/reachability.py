@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from net.addresses import format_address
+from net.addresses import format_address, plain_host
 from net.framing import FrameDecoder, FrameError, decode_body
 
 PROBE_TIMEOUT = 3.0
@@ -168,7 +168,7 @@ def lobby_players(session: Any) -> list[tuple[int, str, str, int]]:
         if conn is None:
             continue
         found.append((seat["seat"], seat["name"] or f"seat {seat['seat']}",
-                      str(conn.transport.getPeer().host), int(conn.hello["listen_port"])))
+                      plain_host(str(conn.transport.getPeer().host)), int(conn.hello["listen_port"])))
     return found
 
 

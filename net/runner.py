@@ -45,7 +45,7 @@ def run(args: Any) -> int:
         return 2
     engine = SimEngine()
     from net.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
-    interface = os.environ.get("SHOGUN_NET_INTERFACE", default_interface())
+    interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,

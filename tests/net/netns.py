@@ -25,6 +25,7 @@ from typing import Callable
 
 CLONE_NEWNET = 0x40000000
 WAN_PREFIX = "11.0.0"
+WAN6_PREFIX = "2001:db8:5"     # documentation range: nothing outside the lab has it
 
 
 def missing_reason() -> str | None:
@@ -163,6 +164,20 @@ class Lab:
             self.spawn(router, ["miniupnpd", "-d", "-f", str(conf),
                                 "-P", str(self.workdir / f"miniupnpd{n}.pid")], f"miniupnpd{n}.log")
         return Home(router, pc, f"{lan}.2", public_ip)
+
+
+    def ipv6_computer(self) -> tuple[str, str]:
+        """A computer on the internet bridge with a global IPv6 address and no IPv4 at
+        all (IPv6 needs no NAT): (namespace, address)."""
+        self._homes += 1
+        n = self._homes
+        wan = self.internet()
+        pc = self.ns(f"v{n}")
+        self.link(pc, "eth0", wan, f"port{n}")
+        self.sh(wan, "ip", "link", "set", f"port{n}", "master", "br0")
+        address = f"{WAN6_PREFIX}::{n}"
+        self.sh(pc, "ip", "-6", "addr", "add", f"{address}/64", "dev", "eth0", "nodad")
+        return pc, address
 
 
 # A home router: new connections from the internet are dropped unless miniupnpd made a

@@ -126,3 +126,10 @@ def test_probe_sentences():
     assert Probe("::1", 7531, True, 0.0021, True).sentence() == \
         "[::1]:7531: reached over IPv6, round trip 2.1 ms, a Shogun table answered"
     assert "not reached (refused)" in Probe("10.0.0.1", 1, False, error="refused").sentence()
+
+
+def test_ipv4_peers_seen_through_a_dual_stack_socket_read_as_ipv4():
+    from net.addresses import plain_host
+    assert plain_host("::ffff:11.0.0.2") == "11.0.0.2"
+    assert plain_host("2001:db8::1") == "2001:db8::1"
+    assert plain_host("10.0.0.1") == "10.0.0.1"
