@@ -52,7 +52,12 @@ class PortMapper:
         self._upnp: Any = None
         self.mapping: Mapping | None = None
 
-    def open(self, port: int) -> Mapping:
+    def router_address(self) -> str:
+        """The public address of a router that offers mappings (nothing is mapped);
+        PortMapError when there is none, for `netcheck`."""
+        return self._router(7531)[1]
+
+    def _router(self, port: int) -> tuple[Any, str]:
         upnp = self._factory()
         upnp.discoverdelay = self._discover_ms
         fixes = FIXES.format(port=port)
@@ -76,6 +81,11 @@ class PortMapper:
             raise PortMapError(f"The router would not tell its public address ({exc}); {fixes}.") from None
         if not public:
             raise PortMapError(f"The router has no public address yet (not online?); {fixes}.")
+        return upnp, public
+
+    def open(self, port: int) -> Mapping:
+        upnp, public = self._router(port)
+        fixes = FIXES.format(port=port)
         try:
             upnp.addportmapping(port, "TCP", upnp.lanaddr, port, DESCRIPTION, "")
             public_port = port

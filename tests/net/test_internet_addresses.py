@@ -133,3 +133,46 @@ def test_ipv4_peers_seen_through_a_dual_stack_socket_read_as_ipv4():
     assert plain_host("::ffff:11.0.0.2") == "11.0.0.2"
     assert plain_host("2001:db8::1") == "2001:db8::1"
     assert plain_host("10.0.0.1") == "10.0.0.1"
+
+
+def test_netcheck_tells_a_table_from_a_silent_port_and_a_closed_one(tmp_path):
+    """Real sockets on loopback: a listener that greets like a table, one that says
+    nothing, and a port nobody listens on."""
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    from net.framing import encode_frame
+    from tests.net.processes import ROOT, free_port
+
+    greeter, silent = socket.create_server(("127.0.0.1", 0)), socket.create_server(("127.0.0.1", 0))
+    closed = free_port()
+
+    def serve(server, greeting):
+        conn, _ = server.accept()
+        if greeting:
+            conn.sendall(greeting)
+        conn.recv(1)
+        conn.close()
+    hello = encode_frame({"type": "Welcomed", "versions": {}, "peer": b"x" * 16, "pake": b""})
+    for server, greeting in ((greeter, hello), (silent, b"")):
+        threading.Thread(target=serve, args=(server, greeting), daemon=True).start()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "netcheck", "--no-router", "--timeout", "0.5",
+         f"127.0.0.1:{greeter.getsockname()[1]}", f"127.0.0.1:{silent.getsockname()[1]}",
+         f"127.0.0.1:{closed}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "SHOGUN_NET_DISCOVERY": "off"})
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "Reached 1 of 3 addresses:" in out
+    lines = out.splitlines()
+    assert any(f"127.0.0.1:{greeter.getsockname()[1]}: reached over IPv4, round trip" in ln
+               and ln.endswith("a Shogun table answered") for ln in lines), out
+    assert any(f"127.0.0.1:{silent.getsockname()[1]}: reached over IPv4" in ln
+               and ln.endswith("something that is not a Shogun table answered")
+               for ln in lines), out
+    assert f"127.0.0.1:{closed}: not reached (the connection was refused" in out
+    greeter.close()
+    silent.close()

@@ -7,6 +7,7 @@ peers run as real processes inside the homes, as a player would run them.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import time
@@ -74,11 +75,17 @@ def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_pa
         rules = lab.sh(home.router, "nft", "list", "chain", "inet", "shogunlab",
                        "prerouting_miniupnpd")
         assert "dport 7531 dnat ip to 10.1.0.2:7531" in rules
-        # from the other home, the public address reaches the table
-        probe = subprocess.run([P.PYTHON, "-c", PROBE, "11.0.0.1", "7531"], cwd=P.ROOT,
-                               capture_output=True, text=True, timeout=30,
-                               preexec_fn=enter(outside.pc))
-        assert "a Shogun table answered" in probe.stdout, probe.stdout + probe.stderr
+        # from the other home, `netcheck` reaches the table at the router's address
+        check = _netcheck(outside, "11.0.0.1:7531", "11.0.0.1:7532")
+        assert re.search(r"11\.0\.0\.1:7531: reached over IPv4, round trip [\d.]+ ms, "
+                         r"a Shogun table answered", check.stdout), check.stdout
+        assert "11.0.0.1:7532: not reached" in check.stdout
+        assert "Reached 1 of 2 addresses" in check.stdout and check.returncode == 1
+        # and from inside the home, netcheck finds the router's mapping service
+        inside = _netcheck(home, "10.1.0.2:7531", router=True)
+        assert "The router offers port mappings; its public address is 11.0.0.1." \
+            in inside.stdout, inside.stdout + inside.stderr
+        assert inside.returncode == 0
     finally:
         host.proc.terminate()
         host.proc.wait(20)
@@ -168,12 +175,9 @@ def test_an_ipv6_only_game(lab, tmp_path):
         P.kill_all(peers)
 
 
-PROBE = """
-import sys
-from twisted.internet import reactor
-from net.reachability import probe
-def done(p):
-    print(p.sentence(), flush=True); reactor.stop()
-probe(reactor, sys.argv[1], int(sys.argv[2])).addCallback(done)
-reactor.run()
-"""
+def _netcheck(home, *addresses, router=False):
+    return subprocess.run([P.PYTHON, str(P.ROOT / "main.py"), "netcheck", *addresses,
+                           *(() if router else ("--no-router",))],
+                          cwd=P.ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "SHOGUN_NET_DISCOVERY": "off"},
+                          preexec_fn=enter(home.pc))
