@@ -74,9 +74,13 @@ class StartGate:
     sentence per failing pair, before anything started. SHOGUN_NET_REACH_CHECK=off skips it.
     """
 
+    RETRIES = 2           # a joiner asks its router only after it dialled the host:
+    RETRY_AFTER = 3.0     # a failing pair is checked again before it is reported
+
     def __init__(self, reactor: Any, session: Any) -> None:
         self.reactor, self.session = reactor, session
         self.checking = False
+        self.tries = 0
         self.enabled = os.environ.get("SHOGUN_NET_REACH_CHECK", "on") != "off"
 
     def start(self, start: Callable[[], None], refuse: Callable[[list[str]], None]) -> None:
@@ -85,20 +89,28 @@ class StartGate:
         if not self.enabled:
             start()
             return
-        from net.reachability import check_lobby
         self.checking = True
+        self._start, self._refuse = start, refuse
+        self._check()
 
-        def judged(result: tuple[list, list[str]]) -> None:
+    def _check(self) -> None:
+        from net.reachability import check_lobby
+        check_lobby(self.reactor, self.session).addCallbacks(self._judged, self._broken)
+
+    def _judged(self, result: tuple[list, list[str]]) -> None:
+        _, failures = result
+        if self.session.started or not self.session.lobby_full():
             self.checking = False
-            _, failures = result
-            if self.session.started or not self.session.lobby_full():
-                return
+        elif failures and self.tries < self.RETRIES:
+            self.tries += 1
+            self.reactor.callLater(self.RETRY_AFTER, self._check)
+        else:
+            self.checking = False
             if failures:
-                refuse(failures)
+                self._refuse(failures)
             else:
-                start()
+                self._start()
 
-        def broken(failure: Any) -> None:
-            self.checking = False
-            refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
-        check_lobby(self.reactor, self.session).addCallbacks(judged, broken)
+    def _broken(self, failure: Any) -> None:
+        self.checking = False
+        self._refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
