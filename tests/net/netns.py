@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,6 +166,25 @@ class Lab:
                                 "-P", str(self.workdir / f"miniupnpd{n}.pid")], f"miniupnpd{n}.log")
         return Home(router, pc, f"{lan}.2", public_ip)
 
+
+    def delayed_loopback(self, delay: float) -> str:
+        """A namespace whose loopback connections all pass the delay hub
+        (tests/net/delay_hub.py): every link gets `delay` seconds each way."""
+        from tests.net import delay_hub
+        ns = self.ns(f"d{int(delay * 1000)}")
+        rules = self.workdir / f"delayhub-{ns}.nft"
+        rules.write_text(delay_hub.RULES)
+        self.sh(ns, "nft", "-f", str(rules))
+        root = Path(__file__).resolve().parents[2]
+        log = f"delayhub-{ns}.log"
+        self.spawn(ns, ["env", f"PYTHONPATH={root}", sys.executable, "-m",
+                        "tests.net.delay_hub", str(delay)], log)
+        end = time.monotonic() + 20
+        while "delay hub on port" not in (self.workdir / log).read_text():
+            if time.monotonic() > end:
+                raise RuntimeError(f"the delay hub did not start: {(self.workdir / log).read_text()}")
+            time.sleep(0.05)
+        return ns
 
     def ipv6_computer(self) -> tuple[str, str]:
         """A computer on the internet bridge with a global IPv6 address and no IPv4 at
