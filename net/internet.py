@@ -13,7 +13,7 @@ import sys
 from typing import Any, Callable
 
 from net import portmap
-from net.addresses import join_lines, reachable_addresses
+from net.addresses import Reachable, join_lines, reachable_addresses
 
 
 def default_interface() -> str:
@@ -42,8 +42,7 @@ def announce(reactor: Any, session: Any, command: str, interface: str,
         if command != "host":
             return
         if loopback_only:
-            found = reachable_addresses(port, interfaces=[("lo", interface)])
-            found = found or reachable_addresses(port, interfaces=[])
+            found = [Reachable(interface, port, "this machine", "lo")]
         else:
             found = reachable_addresses(port, mapped)
         for line in join_lines(found, code):

@@ -176,3 +176,47 @@ def test_netcheck_tells_a_table_from_a_silent_port_and_a_closed_one(tmp_path):
     assert f"127.0.0.1:{closed}: not reached (the connection was refused" in out
     greeter.close()
     silent.close()
+
+
+class _Lobby:
+    started = False
+
+    def lobby_full(self):
+        return True
+
+
+def _gate(monkeypatch, answers):
+    """A StartGate whose lobby checks answer from `answers` in turn, on a fake clock."""
+    from twisted.internet import defer, task
+
+    from net import reachability
+    from net.internet import StartGate
+    monkeypatch.delenv("SHOGUN_NET_REACH_CHECK", raising=False)
+    asked = []
+
+    def check(reactor, session):
+        asked.append(1)
+        return defer.succeed(([], answers[len(asked) - 1]))
+    monkeypatch.setattr(reachability, "check_lobby", check)
+    clock = task.Clock()
+    return StartGate(clock, _Lobby()), clock, asked
+
+
+def test_the_start_waits_for_a_mapping_still_on_its_way(monkeypatch):
+    gate, clock, asked = _gate(monkeypatch, [["Ann and Bo cannot reach each other"], []])
+    events = []
+    gate.start(lambda: events.append("started"), events.append)
+    assert events == [] and len(asked) == 1
+    gate.start(lambda: events.append("again"), events.append)     # a lobby change meanwhile
+    clock.advance(gate.RETRY_AFTER)
+    assert events == ["started"] and len(asked) == 2
+
+
+def test_a_pair_still_failing_is_reported_and_nothing_starts(monkeypatch):
+    failing = ["Ann and Bo cannot reach each other"]
+    gate, clock, asked = _gate(monkeypatch, [failing] * 3)
+    events = []
+    gate.start(lambda: events.append("started"), events.append)
+    clock.advance(gate.RETRY_AFTER)
+    clock.advance(gate.RETRY_AFTER)
+    assert events == [failing] and len(asked) == 3
