@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         from cli.replay import run
         return run(args)
     if command == "netcheck":
-        from cli.netcheck import run
+        from net.netcheck import run
         return run(args)
     if command == "tower":
         from cli.tower_report import run

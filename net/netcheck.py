@@ -4,6 +4,7 @@ or players it reaches, over what, with what round trip.
 Why: when a join fails, a player needs to know which side is the problem before asking
 a friend to change a router. Everything printed is a sentence; the exit code is 0 when
 every address given was reached by a Shogun table, 1 otherwise, 2 for a bad address.
+It lives in net/ beside net/runner.py (the other network command): cli/ stays below net/.
 """
 
 from __future__ import annotations
