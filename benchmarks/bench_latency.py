@@ -33,11 +33,12 @@ from tests.net.netns import Lab, enter, missing_reason  # noqa: E402
 PLAYERS = 4
 
 
-def one_game(delay: float) -> dict:
+def one_game(delay: float | None) -> dict:
+    """One game; `delay` None: no hub at all (the hub's own cost shows against it)."""
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         work = Path(tmp)
         with Lab(work) as lab:
-            ns = lab.delayed_loopback(delay)
+            ns = lab.ns("plain") if delay is None else lab.delayed_loopback(delay)
             peers = []
             try:
                 host, port = P.host(work, PLAYERS, timeout=120, preexec=enter(ns))
@@ -50,8 +51,8 @@ def one_game(delay: float) -> dict:
                 P.kill_all(peers)
             hashes = {p.final_hash() for p in peers}
             if len(hashes) != 1 or None in hashes:
-                raise SystemExit(f"the game at {delay * 1000:g} ms did not end with one "
-                                 f"final hash: {hashes}")
+                raise SystemExit(f"the game ({delay}) did not end with one final hash: "
+                                 f"{hashes}")
             stats = host.load_stats()
     waits = stats["round_trips"]
     return {"seconds": stats["game_seconds"], "waits": len(waits),
@@ -70,12 +71,13 @@ def main() -> int:
     rtt = 2 * args.delay
     print(f"{PLAYERS}-peer heuristic-bot games through the delay hub; "
           f"{args.delay * 1000:g} ms each way per link = +{rtt * 1000:g} ms per round trip")
-    fast, slow = [], []
+    plain, fast, slow = [], [], []
     for g in range(args.games):
-        for delay, into in ((0.0, fast), (args.delay, slow)):
+        for delay, into in ((None, plain), (0.0, fast), (args.delay, slow)):
             r = one_game(delay)
             into.append(r)
-            print(f"game {g + 1}, {delay * 1000:g} ms: {r['seconds']:.2f} s in game, "
+            what = "no hub" if delay is None else f"hub, {delay * 1000:g} ms"
+            print(f"game {g + 1}, {what}: {r['seconds']:.2f} s in game, "
                   f"{r['waits']} waits, median wait {r['median_wait'] * 1000:.1f} ms",
                   flush=True)
     t0 = statistics.median(r["seconds"] for r in fast)
@@ -85,8 +87,11 @@ def main() -> int:
     per_wait = statistics.median(r["seconds"] / r["waits"] for r in slow) - \
         statistics.median(r["seconds"] / r["waits"] for r in fast)
     print(f"\nmedian of {args.games} games each:")
+    print(f"  {'game time without the hub':<38} "
+          f"{statistics.median(r['seconds'] for r in plain):8.2f} s   "
+          f"({statistics.median(r['waits'] for r in plain):g} waits)")
     slow_label = f"game time at {args.delay * 1000:g} ms each way"
-    print(f"  {'game time at 0 ms':<38} {t0:8.2f} s   ({n0:g} waits)")
+    print(f"  {'game time through the hub at 0 ms':<38} {t0:8.2f} s   ({n0:g} waits)")
     print(f"  {slow_label:<38} {td:8.2f} s   ({nd:g} waits)")
     print(f"  added time                             {td - t0:8.2f} s")
     print(f"  waits x added round trip               {nd * rtt:8.2f} s   "
