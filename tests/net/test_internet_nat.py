@@ -31,7 +31,7 @@ def lab(tmp_path):
         yield made
 
 
-def _host(lab, home, tmp_path, players, extra=(), env=INTERNET_ENV, port=7531):
+def _host(home, tmp_path, players, extra=(), env=INTERNET_ENV, port=7531):
     peer = P.Peer("host", ["host", "--headless", "--port", str(port), "--code", P.CODE,
                            "--players", str(players), "--rejoin-timeout", "60",
                            "--save", str(tmp_path / "host.save"), *extra],
@@ -67,7 +67,7 @@ def _finish(peers, timeout=240):
 @needs_lab
 def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_path):
     home, outside = lab.home(), lab.home(upnp=False)
-    host = _host(lab, home, tmp_path, 3)
+    host = _host(home, tmp_path, 3)
     try:
         host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
         printed = host.wait_for(r"join 11\.0\.0\.1:7531 --code", 10)
@@ -97,7 +97,7 @@ def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_pa
 @needs_lab
 def test_without_upnp_the_host_says_so_and_lists_its_lan_address(lab, tmp_path):
     home = lab.home(upnp=False)
-    host = _host(lab, home, tmp_path, 3)
+    host = _host(home, tmp_path, 3)
     try:
         host.wait_for(r"join 10\.1\.0\.2:7531 --code", 30)
         assert "No router answered the request for a port mapping" in host.errors()
@@ -110,7 +110,7 @@ def test_without_upnp_the_host_says_so_and_lists_its_lan_address(lab, tmp_path):
 @needs_lab
 def test_three_homes_behind_nat_map_their_ports_and_finish_one_game(lab, tmp_path):
     homes = [lab.home() for _ in range(3)]
-    host = _host(lab, homes[0], tmp_path, 3)
+    host = _host(homes[0], tmp_path, 3)
     peers = [host]
     try:
         host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
@@ -130,7 +130,7 @@ def test_an_unreachable_pair_is_reported_before_the_start(lab, tmp_path):
     """Bo's router offers no UPnP: Cy (seat 2) cannot dial Bo (seat 1). The host says
     so before anything starts, naming both."""
     homes = [lab.home(), lab.home(upnp=False), lab.home()]
-    host = _host(lab, homes[0], tmp_path, 3)
+    host = _host(homes[0], tmp_path, 3)
     peers = [host]
     try:
         host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
