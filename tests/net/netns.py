@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -57,6 +58,15 @@ def enter(ns: str) -> Callable[[], None]:
     return preexec
 
 
+def _remove_stale() -> None:
+    """Namespaces of a lab whose process is gone (killed before its clean-up ran)."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    for line in listed.splitlines():
+        m = re.match(r"(sg(\d+)x\S*)", line)
+        if m and not Path(f"/proc/{m.group(2)}").exists():
+            subprocess.run(["ip", "netns", "del", m.group(1)], capture_output=True)
+
+
 @dataclass(frozen=True)
 class Home:
     """One home: a router namespace (WAN + LAN) and one computer behind it."""
@@ -71,8 +81,10 @@ class Lab:
 
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
-        self.tag = f"sg{os.getpid() % 100000}"
+        self.tag = f"sg{os.getpid()}x"
+        _remove_stale()
         self.namespaces: list[str] = []
+        self._links = 0
         self.procs: list[subprocess.Popen] = []
         self.wan: str | None = None
         self._homes = 0
@@ -93,8 +105,8 @@ class Lab:
         return full
 
     def link(self, ns_a: str, if_a: str, ns_b: str, if_b: str) -> None:
-        tmp_a, tmp_b = f"{self.tag}a{len(self.namespaces)}{if_a}"[:15], \
-            f"{self.tag}b{len(self.namespaces)}{if_b}"[:15]
+        self._links += 1
+        tmp_a, tmp_b = (f"sgv{os.getpid() % 100000}{side}{self._links}" for side in "ab")
         subprocess.run(["ip", "link", "add", tmp_a, "type", "veth", "peer", "name", tmp_b],
                        check=True, capture_output=True)
         for tmp, ns, name in ((tmp_a, ns_a, if_a), (tmp_b, ns_b, if_b)):
