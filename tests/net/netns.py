@@ -152,8 +152,9 @@ class Lab:
             self.sh(self.wan, "ip", "link", "set", "br0", "up")
         return self.wan
 
-    def home(self, upnp: bool = True) -> Home:
-        """A home behind a masquerading router (with miniupnpd when `upnp`)."""
+    def home(self, upnp: bool = True, allowed: str = "1024-65535") -> Home:
+        """A home behind a masquerading router (with miniupnpd when `upnp`, mapping only
+        the internal ports `allowed`)."""
         self._homes += 1
         n = self._homes
         wan = self.internet()
@@ -173,7 +174,7 @@ class Lab:
         self.sh(router, "nft", "-f", str(rules))
         if upnp:
             conf = self.workdir / f"miniupnpd{n}.conf"
-            conf.write_text(MINIUPNPD_CONF.format(lan=lan, uuid=f"1af2673b-73ff-4d9e-9e71-59{n:010d}"))
+            conf.write_text(MINIUPNPD_CONF.format(lan=lan, allowed=allowed, uuid=f"1af2673b-73ff-4d9e-9e71-59{n:010d}"))
             self.spawn(router, ["miniupnpd", "-d", "-f", str(conf),
                                 "-P", str(self.workdir / f"miniupnpd{n}.pid")], f"miniupnpd{n}.log")
         return Home(router, pc, f"{lan}.2", public_ip)
@@ -253,6 +254,6 @@ upnp_nat_table_name=shogunlab
 upnp_forward_chain=miniupnpd
 upnp_nat_chain=prerouting_miniupnpd
 upnp_nat_postrouting_chain=postrouting_miniupnpd
-allow 1024-65535 {lan}.0/24 1024-65535
+allow 1024-65535 {lan}.0/24 {allowed}
 deny 0-65535 0.0.0.0/0 0-65535
 """

@@ -108,6 +108,20 @@ def test_without_upnp_the_host_says_so_and_lists_its_lan_address(lab, tmp_path):
 
 
 @needs_lab
+def test_a_router_that_refuses_is_said_plainly(lab, tmp_path):
+    home = lab.home(allowed="2000-2001")        # miniupnpd maps no other internal port
+    host = _host(home, tmp_path, 3)
+    try:
+        host.wait_for(r"join 10\.1\.0\.2:7531 --code", 30)
+        assert "The router refused to forward port 7531 (" in host.errors(), host.errors()
+        assert "forward TCP port 7531" in host.errors()
+        assert "11.0.0.1" not in host.text()
+    finally:
+        host.proc.terminate()
+        host.proc.wait(20)
+
+
+@needs_lab
 def test_three_homes_behind_nat_map_their_ports_and_finish_one_game(lab, tmp_path):
     homes = [lab.home() for _ in range(3)]
     host = _host(homes[0], tmp_path, 3)
