@@ -76,8 +76,10 @@ class StartGate:
     RETRIES = 2           # a joiner asks its router only after it dialled the host:
     RETRY_AFTER = 3.0     # a failing pair is checked again before it is reported
 
-    def __init__(self, reactor: Any, session: Any) -> None:
+    def __init__(self, reactor: Any, session: Any,
+                 say: Callable[[str], None] | None = None) -> None:
         self.reactor, self.session = reactor, session
+        self.say = say or (lambda line: print(line, flush=True))
         self.checking = False
         self.tries = 0
         self.enabled = os.environ.get("SHOGUN_NET_REACH_CHECK", "on") != "off"
@@ -97,7 +99,7 @@ class StartGate:
         check_lobby(self.reactor, self.session).addCallbacks(self._judged, self._broken)
 
     def _judged(self, result: tuple[list, list[str]]) -> None:
-        _, failures = result
+        players, failures = result
         if self.session.started or not self.session.lobby_full():
             self.checking = False
         elif failures and self.tries < self.RETRIES:
@@ -108,8 +110,32 @@ class StartGate:
             if failures:
                 self._refuse(failures)
             else:
+                reseat(self.session, players, self.say)
                 self._start()
 
     def _broken(self, failure: Any) -> None:
         self.checking = False
         self._refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
+
+
+def reseat(session: Any, players: list, say: Callable[[str], None]) -> None:
+    """Move the players who can be dialled to the lower seats (net/reachability.py,
+    `mesh_order`), so every pair with one such player connects. Lobby data only: it
+    runs before `start_game`, whose GameStarted carries the seats to everyone.
+    (It reaches into the session's lobby, as the session has no public swap yet.)"""
+    from net.reachability import mesh_order
+    moves = mesh_order(players)
+    if not moves:
+        return
+    seats = session.lobby["seats"]
+    before = {s["seat"]: dict(s) for s in seats}
+    for old, new in moves.items():
+        entry = before[old]
+        seats[new].update(kind=entry["kind"], name=entry["name"], peer=entry["peer"],
+                          key=entry.get("key"))
+        session._seat_conn(entry["peer"], new)
+    names = {p.seat: p.name for p in players}
+    say("seats changed so that every pair can connect: " + ", ".join(
+        f"{names[old]} takes seat {new}" for old, new in sorted(moves.items(),
+                                                               key=lambda m: m[1])))
+    session._lobby_changed()

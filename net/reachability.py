@@ -8,7 +8,9 @@ answered" are told apart. The host probes every joiner's announced address befor
 start; `./shogun netcheck` probes the addresses given to it.
 
 Who dials in a pair: the player with the higher seat dials the lower seat (net/session.py,
-the mesh), so a pair fails when the lower seat cannot be dialled from outside.
+the mesh, and its redials). So that either side of a pair may be the one that accepts,
+the host gives the players who can be dialled the lower seats before the start
+(`mesh_order`); a pair fails only when neither of the two can be dialled.
 """
 
 from __future__ import annotations
@@ -136,20 +138,28 @@ class Player:
 
 
 def unreachable_pairs(players: list[Player]) -> list[str]:
-    """One sentence per pair that cannot connect (the higher seat dials the lower)."""
+    """One sentence per pair where neither player can be dialled: no seat order helps
+    them (`mesh_order` puts the players who can be dialled in the lower seats)."""
     out = []
-    by_seat = sorted(players, key=lambda p: p.seat)
-    for i, low in enumerate(by_seat):
-        if low.accepts:
-            continue
-        for high in by_seat[i + 1:]:
-            out.append(f"{low.name} and {high.name} cannot reach each other: "
-                       f"{high.name} must dial {low.name} at "
-                       f"{format_address(low.host, low.port)}, which cannot be dialled "
-                       f"from outside {low.name}'s network. {low.name} can forward TCP port "
-                       f"{low.port} on the router, use IPv6, or all can join one VPN "
+    closed = [p for p in sorted(players, key=lambda p: p.seat) if not p.accepts]
+    for i, a in enumerate(closed):
+        for b in closed[i + 1:]:
+            out.append(f"{a.name} and {b.name} cannot reach each other: neither can be "
+                       f"dialled from outside their own network ({a.name} at "
+                       f"{format_address(a.host, a.port)}, {b.name} at "
+                       f"{format_address(b.host, b.port)}). One of them can forward its "
+                       "TCP port on the router, or use IPv6, or all can join one VPN "
                        "(ZeroTier, Tailscale); see docs/net.md.")
     return out
+
+
+def mesh_order(players: list[Player]) -> dict[int, int]:
+    """Either side may dial: the mesh has the higher seat dial the lower, so players who
+    can be dialled take the lowest of the players' seats (in their order) and the others
+    the rest. Returns {old seat: new seat} for the players who move (empty: none)."""
+    seats = sorted(p.seat for p in players)
+    ordered = sorted(players, key=lambda p: (not p.accepts, p.seat))
+    return {p.seat: seats[i] for i, p in enumerate(ordered) if p.seat != seats[i]}
 
 
 def lobby_players(session: Any) -> list[tuple[int, str, str, int]]:

@@ -5,7 +5,7 @@ import pytest
 
 from net.addresses import AddressError, Reachable, join_lines, parse_address, reachable_addresses
 from net.portmap import PortMapError, PortMapper
-from net.reachability import Player, Probe, unreachable_pairs
+from net.reachability import Player, Probe, mesh_order, unreachable_pairs
 from net.session import parse_address as session_parse
 
 
@@ -110,16 +110,36 @@ def test_a_refusing_router_is_said_plainly():
                                      "(ConflictInMappingEntry)")
 
 
-def test_pairs_are_reported_when_the_lower_seat_cannot_be_dialled():
+def test_a_pair_fails_only_when_neither_can_be_dialled():
     players = [Player(0, "Ann", "", 7531, True), Player(1, "Bo", "11.0.0.2", 4000, False),
-               Player(2, "Cy", "11.0.0.3", 4001, True)]
+               Player(2, "Cy", "11.0.0.3", 4001, True), Player(3, "Di", "11.0.0.4", 4002, False)]
     report = unreachable_pairs(players)
-    assert len(report) == 1
-    assert report[0].startswith("Bo and Cy cannot reach each other: Cy must dial Bo at "
-                                "11.0.0.2:4000")
-    assert "forward TCP port 4000" in report[0]
-    assert unreachable_pairs([p if p.seat != 1 else Player(1, "Bo", "h", 1, True)
-                              for p in players]) == []
+    assert report == [
+        "Bo and Di cannot reach each other: neither can be dialled from outside their own "
+        "network (Bo at 11.0.0.2:4000, Di at 11.0.0.4:4002). One of them can forward its "
+        "TCP port on the router, or use IPv6, or all can join one VPN (ZeroTier, "
+        "Tailscale); see docs/net.md."]
+    assert unreachable_pairs(players[:3]) == []
+
+
+def test_players_who_can_be_dialled_take_the_lower_seats():
+    """The mesh has the higher seat dial the lower: Bo (seat 1) cannot be dialled and
+    Cy (seat 2) can, so they swap and Bo dials Cy."""
+    players = [Player(0, "Ann", "", 7531, True), Player(1, "Bo", "h", 4000, False),
+               Player(2, "Cy", "h", 4001, True)]
+    assert mesh_order(players) == {1: 2, 2: 1}
+    assert mesh_order([players[0], players[2]]) == {}
+    # bot seats in between are not players: only the players' own seats are dealt out
+    spread = [Player(0, "Ann", "", 1, True), Player(2, "Bo", "h", 2, False),
+              Player(4, "Cy", "h", 3, True)]
+    assert mesh_order(spread) == {2: 4, 4: 2}
+    # after the moves, no pair has a lower seat that cannot be dialled above one that can
+    for order in ([True, False, False, True], [False, True, True, False]):
+        ps = [Player(i, str(i), "h", i, ok) for i, ok in enumerate(order)]
+        moved = mesh_order(ps)
+        seat_of = {p.seat: moved.get(p.seat, p.seat) for p in ps}
+        accepts_by_seat = {seat_of[p.seat]: p.accepts for p in ps}
+        assert [accepts_by_seat[k] for k in sorted(accepts_by_seat)] == sorted(order, reverse=True)
 
 
 def test_probe_sentences():

@@ -140,10 +140,32 @@ def test_three_homes_behind_nat_map_their_ports_and_finish_one_game(lab, tmp_pat
 
 
 @needs_lab
-def test_an_unreachable_pair_is_reported_before_the_start(lab, tmp_path):
-    """Bo's router offers no UPnP: Cy (seat 2) cannot dial Bo (seat 1). The host says
-    so before anything starts, naming both."""
+def test_either_side_may_dial_the_one_that_can_be_dialled_takes_the_lower_seat(lab, tmp_path):
+    """Bo's router offers no UPnP, Cy's does. The mesh has seat 2 dial seat 1: the host
+    gives Cy the lower seat, so Bo dials Cy, and the game is played."""
     homes = [lab.home(), lab.home(upnp=False), lab.home()]
+    host = _host(homes[0], tmp_path, 3)
+    peers = [host]
+    try:
+        host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
+        bo = _join(homes[1], tmp_path, "bo", "11.0.0.1:7531")
+        peers.append(bo)
+        _wait_err(bo, "No router answered", 30)     # bo has dialled in and asked its router
+        cy = _join(homes[2], tmp_path, "cy", "11.0.0.1:7531")
+        peers.append(cy)
+        _finish(peers)
+    finally:
+        P.kill_all(peers)
+    assert re.search(r"seats changed so that every pair can connect: join-\S+ takes seat 1, "
+                     r"join-\S+ takes seat 2", host.text()), host.text()
+    assert "game started: seat 2" in bo.text() and "game started: seat 1" in cy.text()
+
+
+@needs_lab
+def test_an_unreachable_pair_is_reported_before_the_start(lab, tmp_path):
+    """Neither Bo's router nor Cy's offers UPnP: no seat order lets them connect. The
+    host says so before anything starts, naming both."""
+    homes = [lab.home(), lab.home(upnp=False), lab.home(upnp=False)]
     host = _host(homes[0], tmp_path, 3)
     peers = [host]
     try:
@@ -157,11 +179,11 @@ def test_an_unreachable_pair_is_reported_before_the_start(lab, tmp_path):
         P.kill_all(peers)
     errors = host.errors()
     assert host.proc.returncode == 1, host.text() + errors
-    m = re.search(r"cannot start: (join-\S+) and (join-\S+) cannot reach each other: "
-                  r"\2 must dial \1 at 11\.0\.0\.2:\d+", errors)
-    assert m, errors
+    assert re.search(r"cannot start: join-\S+ and join-\S+ cannot reach each other: neither "
+                     r"can be dialled from outside their own network \(join-\S+ at "
+                     r"11\.0\.0\.2:\d+, join-\S+ at 11\.0\.0\.3:\d+\)", errors), errors
     assert "game started" not in host.text()
-    assert "forward TCP port" in errors and "ZeroTier" in errors
+    assert "forward its TCP port" in errors and "ZeroTier" in errors
 
 
 @needs_lab
