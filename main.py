@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--verify", action="store_true", help="re-simulate and check every hash")
     replay.add_argument("--headless", action="store_true", help="print instead of a window")
 
+    netcheck = sub.add_parser("netcheck", help="which tables or players this machine reaches")
+    netcheck.add_argument("addresses", nargs="*", metavar="ADDRESS", help="HOST:PORT to dial")
+    netcheck.add_argument("--port", type=int, default=7531, help="the port a table here uses")
+    netcheck.add_argument("--timeout", type=float, default=3.0, help="seconds per address")
+    netcheck.add_argument("--no-router", action="store_true", help="do not ask the router")
+
     tower = sub.add_parser("tower", help="tower statistics")
     tower.add_argument("--drops", type=int, default=200)
     tower.add_argument("--plot", metavar="FILE")
@@ -115,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             if run_replay is not None:
                 return run_replay(args)
         from cli.replay import run
+        return run(args)
+    if command == "netcheck":
+        from net.netcheck import run
         return run(args)
     if command == "tower":
         from cli.tower_report import run

@@ -46,7 +46,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
         return 2
     engine = SimEngine()
-    interface = os.environ.get("SHOGUN_NET_INTERFACE", "")
+    from net.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
+    interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
@@ -83,6 +84,9 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
+    if command != "watch":
+        announce(reactor, session, command, interface)
+    gate = StartGate(reactor, session)
     from cli.gamelog import GameLog
     game_log = None
     if args.log:
@@ -101,8 +105,18 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
 
     def _start() -> None:
         if not session.started and session.lobby_full():
-            print("all seats taken: the game starts", flush=True)
-            session.start_game()
+            gate.start(_start_now, _unreachable)
+
+    def _start_now() -> None:
+        print("all seats taken: the game starts", flush=True)
+        session.start_game()
+
+    def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
+        for line in failures:
+            print(f"cannot start: {line}", file=sys.stderr, flush=True)
+        out["code"] = 1
+        session.close()
+        reactor.callLater(0.2, stop)
 
     def on_events(events: list, state: Any) -> None:
         if game_log is not None:

@@ -55,10 +55,8 @@ def new_join_code() -> str:
 
 
 def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:
-    host, _, port = address.rpartition(":")
-    if not host:
-        return address, default_port
-    return host.strip("[]"), int(port)
+    from net.addresses import parse_address as parse   # IPv4, [IPv6]:port, names (issue 16)
+    return parse(address, default_port)
 
 
 @dataclass
