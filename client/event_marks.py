@@ -57,7 +57,7 @@ def event_provinces(event, provinces: dict) -> dict[str, str]:
 
 
 def event_sentence(event) -> str:
-    """This round's event for a tooltip: 'This round's event: Collect tax gives at least 6.'"""
+    """This round's event for a tooltip, as one sentence."""
     text = theme.EVENT_TEXT.get(event) if event is not None else None
     return f"This round's event: {text}." if text else ""
 

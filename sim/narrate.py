@@ -231,7 +231,8 @@ def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
         else:
             line = _("{who}'s {action} card cannot be turned (the player left and a bot took "
                      "the seat over): it counts as a money card")
-        return "    " + line.format(who=who(e["seat"]), action=action_word(e["field"]))
+        action = "" if e["field"] == "bid" else action_word(e["field"])
+        return "    " + line.format(who=who(e["seat"]), action=action)
     if kind == "WinterStarted":
         return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
             year=e["year"], event=e["event_card"], rice=e["rice_loss"])
