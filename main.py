@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--code", default=None)
     _game_options(host)
     host.add_argument("--bots", type=int, default=0, help="bot seats at the table")
+    host.add_argument("--bot-level", action="append", default=None, metavar="LEVEL",
+                      help="level of each bot seat (repeat, or once for all): easy, normal, hard")
     host.add_argument("--seed", type=int, default=None, help="(tests) fixed local entropy")
     _peer_options(host)
 

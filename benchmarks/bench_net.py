@@ -4,8 +4,8 @@ Run (root, for the equal-share part): .venv/bin/python benchmarks/bench_net.py [
 
 For each network game (headless heuristic-bot peers as separate processes on 127.0.0.1),
 "the same game played locally" is that game's own command log (the host's replay file)
-played again in one process: every command applied, and every bot decision thought out
-again, exactly as a local bot game does. Two settings are measured:
+played again in one process: every command applied, every bot decision thought out
+again and every tower drop simulated again, exactly as a local bot game does. Two settings are measured:
 
 - **shared cores**: the five peers simply share this machine's cores. Every peer runs the
   whole simulation, so on two cores the game needs at least 5/2 of the local CPU time.
@@ -41,7 +41,7 @@ def time_local_replay(replay: Path) -> dict:
     """Play a logged game again in this process: apply every command, and let the bot
     think again at every bot decision (its answer is discarded: the log's is applied)."""
     from cli.savefile import read_save
-    from sim import bots
+    from sim import bots, tower
     from sim.commands import seat_of
     from sim.local import bot_seed
     from sim.game import apply, new_game, pending, state_hash
@@ -50,7 +50,10 @@ def time_local_replay(replay: Path) -> dict:
     state, _ = new_game(saved.config)
     for step, command in enumerate(saved.commands):
         decision = pending(state)
-        if decision.kind not in ("chance", "tower", "open"):   # no bot thinks there
+        if decision.kind == "tower":        # a local game drops the cubes too
+            if tower.settle(decision) != command:
+                raise SystemExit(f"{replay}: the tower fell differently at step {step}")
+        elif decision.kind not in ("chance", "open"):   # no bot thinks there
             seat = seat_of(command)
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         state, _ = apply(state, command)

@@ -66,6 +66,10 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                                         reactor=reactor, engine=engine)
             print(f"table open on port {session.listen_port}; join code {session.join_code}",
                   flush=True)
+            problem = _set_bot_levels(session, getattr(args, "bot_level", None))
+            if problem:
+                print(f"error: {problem}", file=sys.stderr)
+                return 2
             if discovery:
                 _advertise(reactor, session)
         else:
@@ -249,6 +253,25 @@ def _write_replay(path: str, lockstep: Any) -> None:
         print(f"replay file {path}", flush=True)
     except Exception as exc:     # a record only: never fail the game for it
         log.error("could not write the replay file %s: %s", path, exc)
+
+
+def _set_bot_levels(session: Any, levels: list[str] | None) -> str | None:
+    """`host --bot-level`: one level for every bot seat, or one per bot seat in order.
+    A sentence saying what is wrong, or None."""
+    if not levels:
+        return None
+    seats = [s["seat"] for s in session.lobby["seats"] if s["kind"] == "bot"]
+    if len(levels) == 1:
+        levels = levels * len(seats)
+    if len(levels) != len(seats):
+        return (f"{len(levels)} bot levels given for {len(seats)} bot seats; give one for "
+                "all or one per bot seat")
+    try:
+        for seat, level in zip(seats, levels):
+            session.set_bot_level(seat, level)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _advertise(reactor: Any, session: Any) -> None:
