@@ -10,7 +10,9 @@ import arcade
 from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
+from client.table_names import seat_title
 from client.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
+from lang.i18n import _, ngettext
 
 
 def seat_token(seat, cx: float, cy: float, r: float) -> None:
@@ -116,8 +118,8 @@ class PlayersPanel(CachedPanel):
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
             who = self.notes.get(i, "")
             name = self.labels.get(i) or theme.SEAT_NAMES[i]
-            if i in self.me and not name.startswith("You"):
-                name = f"{name} — you"
+            if i in self.me and name != seat_title(i, "", me=True):
+                name = _("{name} — you").format(name=name)
             pos = p.get("position")
             special = p.get("special")
             tag = f"#{pos}" if pos else ""
@@ -149,8 +151,12 @@ class PlayersPanel(CachedPanel):
         size = 8 * k
         while True:
             more = len(cards) - shown
-            line = (f"{len(cards)} province{'' if len(cards) == 1 else 's'}: "
-                    + ", ".join(cards[:shown]) + (f" and {more} more" if more else ""))
+            listed = ", ".join(cards[:shown])
+            if more:
+                listed = ngettext("{list} and {n} more", "{list} and {n} more", more).format(
+                    list=listed, n=more)
+            line = ngettext("{n} province: {list}", "{n} provinces: {list}", len(cards)).format(
+                n=len(cards), list=listed)
             t = text.put(("c", i), line, self.left + 8, top, size=size, color=theme.MUTED,
                          width=width, multiline=True, anchor_y="top")
             if t.content_height <= top - bottom or shown == 0:
@@ -207,16 +213,16 @@ class ActionTrack(CachedPanel):
             lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
             for seat in self.specials.get(a, []):
                 special = self.seat_specials.get(seat, "")
-                lines.append(f"{theme.seat_name(seat)} holds the "
-                             f"{theme.SPECIAL_LABELS.get(special, special)} card: "
-                             f"{special_texts().get(special, '')}")
+                lines.append(_("{seat} holds the {card} card: {text}").format(
+                    seat=theme.seat_name(seat), card=theme.SPECIAL_LABELS.get(special, special),
+                    text=special_texts().get(special, "")))
             return " ".join(lines) or None
         return None
 
     def paint(self, text) -> None:
         from client.event_marks import event_actions
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
-        text.put("h", "Actions", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         changed = event_actions(self.event)
         w = (self.width - 100) / 10
         for k in range(10):
@@ -258,9 +264,12 @@ class EventsPanel(CachedPanel):
         if not self.info:
             return
         year, season, events, current = self.info
-        text.put("h", f"Year {year} — {str(season or '').capitalize()}", self.left + 8,
+        from client.status_lines import SEASON_WORDS
+        season = SEASON_WORDS.get(season or "", season or "")
+        text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
+                 self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
-        text.put("h2", "This year's event cards (right: winter rice loss)", self.left + 8, self.top - 33, size=8.5,
+        text.put("h2", _("This year's event cards (right: winter rice loss)"), self.left + 8, self.top - 33, size=8.5,
                  color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
@@ -273,7 +282,7 @@ class EventsPanel(CachedPanel):
                      bold=cur, color=(120, 80, 20), anchor_x="right")
             y -= 17
         if current and current not in events:
-            text.put("cur", f"Now: {theme.EVENT_TEXT.get(current, current)}", self.left + 8, y,
+            text.put("cur", _("Now: {event}").format(event=theme.EVENT_TEXT.get(current, current)), self.left + 8, y,
                      size=9, bold=True, color=(150, 40, 30))
 
 
@@ -302,7 +311,7 @@ class LogPanel(Node):
     def _paint(self) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 247, 238))
         self._text.begin()
-        self._text.put("h", "Game log", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        self._text.put("h", _("Game log"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         y = self.bottom + 6
         end = len(self.lines) - self.scroll
         k = end - 1
