@@ -9,7 +9,10 @@ import arcade
 
 from client import theme
 from client.node import Button, Node, Signal, TextCache, damage
-from lang.i18n import N_, _
+from lang.i18n import N_, Translated, _
+
+TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
+                     "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
 
 
 class LobbyScene(Node):
@@ -134,8 +137,7 @@ class LobbyScene(Node):
         self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
         t = self._text
         t.begin()
-        title = _({"host": N_("Your table"), "join": N_("Joining a table"), "watch": N_("Watching a table"),
-                   "resume": N_("Rejoining your table")}.get(self.command, N_("Table")))
+        title = TITLES.get(self.command) or _("Table")
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
         code = getattr(self.session.table, "join_code", None)
         port = getattr(self.session.table, "listen_port", None)
