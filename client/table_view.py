@@ -11,6 +11,7 @@ from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
 from client.table_names import seat_title
+from client.words import LEVEL_WORDS
 from client.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
 
@@ -117,6 +118,7 @@ class PlayersPanel(CachedPanel):
                                                   (255, 236, 170))
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
             who = self.notes.get(i, "")
+            who = _(LEVEL_WORDS[who]) if who in LEVEL_WORDS else who     # a bot's level
             name = self.labels.get(i) or theme.SEAT_NAMES[i]
             if i in self.me and name != seat_title(i, "", me=True):
                 name = _("{name} — you").format(name=name)
@@ -136,8 +138,9 @@ class PlayersPanel(CachedPanel):
             if who and room > 20:
                 put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
                            min_size=6, color=theme.MUTED)
-            put_fitted(text, ("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
-                       f"Score {p.get('score', 0)}   Supply {p.get('supply', 0)}",
+            put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
+                           chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
+                           supply=p.get("supply", 0)),
                        self.left + 8, top - 37 * k, self.width - 16, 10 * k, color=theme.INK)
             self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
             if i < n - 1:
@@ -269,8 +272,8 @@ class EventsPanel(CachedPanel):
         text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
                  self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
-        text.put("h2", _("This year's event cards (right: winter rice loss)"), self.left + 8, self.top - 33, size=8.5,
-                 color=theme.MUTED)
+        put_fitted(text, "h2", _("This year's event cards (right: winter rice loss)"), self.left + 8,
+                   self.top - 33, self.width - 16, 8.5, min_size=6.5, cut=True, color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
             cur = ev == current

@@ -68,12 +68,13 @@ def test_the_marking_rule_finds_what_players_read_and_skips_keys(tmp_path):
         '    b.set_label(f"Players: {n}")\n'
         '    b.set_label(_("Players: {n}").format(n=n))\n'
         '    status = "Waiting for Blue"\n'
+        '    put_fitted(t, "m", f"Chests {n}", 1, 2, 3)\n'
         '    if n == "palace":\n'
         '        return None\n'
         'def why(x) -> str:\n'
         '    return f"{x} does not border it."\n', encoding="utf-8")
     assert sorted(u.text for u in unmarked(src)) == sorted(
-        ["Your name", "Settings", "Players: {…}", "Waiting for Blue", "{…} does not border it."])
+        ["Your name", "Settings", "Players: {…}", "Waiting for Blue", "Chests {…}", "{…} does not border it."])
 
 
 # -- the catalogues ------------------------------------------------------------------------

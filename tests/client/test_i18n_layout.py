@@ -45,3 +45,85 @@ def test_player_rows_keep_their_words(app, lang, W, H, players):
 def test_tokens_names_and_legend_do_not_collide(lang, w, h, players):
     with speaking(lang):
         board_layout.test_tokens_names_and_legend_do_not_collide(w, h, players)
+
+
+# -- the whole table in Dutch and Romanian: planning, the info panel, the top bar ----------
+
+@pytest.fixture(scope="module", params=LANGS)
+def planning_scene_in(request, app):
+    """A local game asking the human to plan, started in `lang` (its words were built in
+    that language, as a player who chose it sees them)."""
+    from tests.client.conftest import run_until
+    i18n.use(request.param)
+    try:
+        scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                                 "humans": [0], "bots": "easy"}, seed=5, fast=True)
+        assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+        yield request.param, scene
+    finally:
+        i18n.use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def _relabel(scene) -> None:
+    for node in scene.walk():
+        node.mark_dirty()
+
+
+@pytest.mark.parametrize("W,H", table_layout.SCENE_WINDOWS)
+def test_planning_scene_fits_the_window(app, planning_scene_in, W, H):
+    lang, scene = planning_scene_in
+    with speaking(lang):
+        _relabel(scene)
+        table_layout.test_planning_scene_fits_the_window(app, scene, W, H)
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (2560, 1440)])
+def test_info_panel_scene_fits_the_window(app, planning_scene_in, W, H):
+    """The waiting table with the longest lines the info panel says, in the language."""
+    from client import theme
+    from client.status_lines import DECISION_WORDS, SEASON_WORDS
+    from tests.client.conftest import frame
+    lang, scene = planning_scene_in
+    with speaking(lang):
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        frame(app)
+        scene._hide_decision()
+        _ = i18n._
+        order = " → ".join(f"{theme.SEAT_NAMES[s]} ({theme.SPECIAL_LABELS[c]})" for s, c in
+                           ((4, "defence"), (3, "attack"), (1, "rice"), (2, "six_armies"), (0, "chest")))
+        scene.info.set_lines([
+            _("{season} of year {year} — this round's event: {event}").format(
+                season=SEASON_WORDS["spring"].capitalize(), year=1, event=theme.EVENT_TEXT[3]),
+            _("Turn order: {order}").format(order=order),
+            _("Now: {who} — {what} ({action} from {province})").format(
+                who=theme.SEAT_NAMES[1], what=DECISION_WORDS["move"],
+                action=theme.ACTION_SHORT["battle_a"], province="Awa-Shikoku"),
+            _("Hover a province for its tax, rice, free slots and neighbours. "
+              "Space pauses; F fast-forwards.")])
+        app.on_draw()
+        assert scene.info.visible
+        problems = table_layout.scene_layout_problems(scene, scene.width, scene.height)
+        assert not problems, f"{lang} {W}x{H}: " + "; ".join(problems[:12])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("W,H", table_layout.WINDOWS)
+def test_top_bar_texts_do_not_run_together(app, lang, W, H):
+    from client.table_view import TopBar
+    with speaking(lang):
+        _ = i18n._
+        bar = TopBar()
+        bar.set_rect(0, H - 34, W, 34)
+        bar.set_info(title=_("Shogun — year {year}, {season}").format(year=3, season=_("autumn")),
+                     status=_("Waiting for {who}").format(who=", ".join(i18n.TranslatedList(
+                         ["Orange", "Black"]))),
+                     speed="   ".join((_("FAST-FORWARD [F]"), _("pause [Space]"),
+                                       _("skip drop [S]"), _("menu [Esc]"))))
+        bar.rebuild()
+        t = bar._text._labels
+        assert t["title"].right <= t["status"].left
+        assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
+        assert t["speed"].right <= W - 190
