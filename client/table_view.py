@@ -279,8 +279,8 @@ class EventsPanel(CachedPanel):
             cur = ev == current
             if cur:
                 arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
-            text.put(("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}",
-                     self.left + 8, y, size=8.5, bold=cur, color=theme.INK)
+            put_fitted(text, ("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}", self.left + 8, y,
+                       self.width - 16 - 30, 8.5, min_size=7, cut=True, bold=cur, color=theme.INK)
             text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
                      bold=cur, color=(120, 80, 20), anchor_x="right")
             y -= 17
