@@ -127,3 +127,34 @@ def test_top_bar_texts_do_not_run_together(app, lang, W, H):
         assert t["title"].right <= t["status"].left
         assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
         assert t["speed"].right <= W - 190
+
+
+def test_the_table_speaks_the_language(app, planning_scene_in):
+    """The words the split table builds (top bar, planning problem, battle and winter
+    banners, the asking prompts) come out in the chosen language, with its plurals."""
+    from client import theme
+    lang, scene = planning_scene_in
+    words = {"nl": ("jaar", "Leg een provinciekaart", "Gevecht in Shinano", "2 legers overleven",
+                    "Opstand in Kii", "1 leger overleeft", "Winterwaardering — jaar 2"),
+             "ro": ("anul", "Pune un card de provincie", "Luptă în Shinano", "2 armate supraviețuiesc",
+                    "Revoltă în Kii", "1 armată supraviețuiește", "Punctajul de iarnă — anul 2")}[lang]
+    with speaking(lang):
+        scene._topbar()
+        assert words[0] in scene.topbar.info["title"]
+        assert scene.planning.problems and scene.planning.problems[0].startswith(words[1])
+        scene._battle_banner({"kind": "battle", "province": "Shinano", "attacker": 0, "defender": 1,
+                              "result": "attacker", "new_owner": 0, "survivors": 2,
+                              "attacker_count": 3, "defender_count": 1})
+        assert scene.banner.lines[0] == words[2] and words[3] in scene.banner.lines[3]
+        assert theme.seat_name(0) in scene.banner.lines[3]
+        scene._battle_banner({"kind": "revolt", "province": "Kii", "attacker": "peasant", "defender": 0,
+                              "result": "defender", "new_owner": 0, "survivors": 1,
+                              "attacker_count": 1, "defender_count": 2})
+        assert scene.banner.lines[0] == words[4] and words[5] in scene.banner.lines[3]
+        scene.display = dict(scene.display or {}, year=2)
+        scene.scoring = [{"seat": 0, "gained": 5, "score": 9, "provinces": 1, "buildings": 2,
+                          "majority_points": 3}]
+        scene._scoring_banner()
+        assert scene.banner.lines[0] == words[6]
+        assert all(w not in " ".join(scene.banner.lines) for w in ("province", "building", "majorities"))
+        scene.banner.hide()
