@@ -6,7 +6,8 @@ commands; the engine decides what is legal."""
 from __future__ import annotations
 
 from client import theme
-from client.words import plural, problem_text
+from client.words import for_players, plural, problem_text
+from lang.i18n import _
 
 UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long (real time)
 
@@ -38,7 +39,7 @@ class Asking:
                 from sim.commands import SubmitPlan
                 from sim.legal import plan_problems
                 problems = plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
-                return [p.text[:1].upper() + p.text[1:] + "." for p in problems]
+                return [for_players(p.text).rstrip(".") + "." for p in problems]
             self.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
             self.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
             self.screenshot_hook.emit("planning")
@@ -51,42 +52,46 @@ class Asking:
             self.board_view.set_highlight(targets.keys(), (255, 215, 0))
             self.board_view.set_selected(det.get("from"))
             act = theme.ACTION_SHORT.get(det.get("action"), det.get("action"))
-            prompt = (f"{act} from {det.get('from')}: click a highlighted province, choose how many "
-                      f"armies go, then Go." + (" (optional)" if det.get("optional") else ""))
-            opts = [("Go [Enter]", "go", False)]
+            prompt = (_("{action} from {province}: click a highlighted province, choose how many "
+                        "armies go, then Go. (optional)") if det.get("optional") else
+                      _("{action} from {province}: click a highlighted province, choose how many "
+                        "armies go, then Go.")).format(action=act, province=det.get("from"))
+            opts = [(_("Go [Enter]"), "go", False)]
             if det.get("optional"):
-                opts.append(("Don't move", "stay", True))
-            self.decision.ask(prompt, opts, counter=("armies", 1, 1, 1), default="go")
+                opts.append((_("Don't move"), "stay", True))
+            self.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
         elif d.kind == "special":
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
             from client.rules_text import SPECIAL_TIPS
-            tips = {p: f"Place {p} in turn order. " + SPECIAL_TIPS.get(cards.get(str(p)), "")
+            tips = {p: _("Place {n} in turn order. {card}").format(
+                        n=p, card=SPECIAL_TIPS.get(cards.get(str(p)), "")).strip()
                     for p in det.get("positions", [])}
-            self.decision.ask("Choose your turn-order position and its special card.", opts, tips=tips)
+            self.decision.ask(_("Choose your turn-order position and its special card."), opts, tips=tips)
         elif d.kind == "draft_take":
             up = det.get("up", [])
-            opts = [(f"Take {n}", f"up{i}", n is not None) for i, n in enumerate(up)]
-            opts.append((f"Top of deck ({det.get('deck', 0)})", "deck", det.get("deck", 0) > 0))
+            opts = [(_("Take {province}").format(province=n), f"up{i}", n is not None)
+                    for i, n in enumerate(up)]
+            opts.append((_("Top of deck ({n})").format(n=det.get("deck", 0)), "deck", det.get("deck", 0) > 0))
             if det.get("can_refresh"):
-                opts.append(("Refresh the two", "refresh", True))
+                opts.append((_("Refresh the two"), "refresh", True))
             self.board_view.set_highlight([n for n in up if n], (255, 215, 0))
             groups = [int(g) for g in det.get("groups") or []]
-            left = (f" Army groups still to place: {', '.join(map(str, groups))}." if groups else "")
-            self.decision.ask(f"Draft: take a province card.{left}", opts)
+            self.decision.ask(_("Draft: take a province card. Army groups still to place: {groups}.").format(
+                groups=", ".join(map(str, groups))) if groups else _("Draft: take a province card."), opts)
         elif d.kind == "draft_place":
             opts = [(plural(int(g), "army", "armies"), g, True) for g in det.get("groups", [])]
             self.board_view.set_selected(det.get("province"))
-            self.decision.ask(f"Place an army group on {det.get('province')}.", opts)
+            self.decision.ask(_("Place an army group on {province}.").format(province=det.get("province")), opts)
         elif d.kind == "revolt_order":
             self.revolt_order = []
             provs = det.get("provinces", [])
             self.board_view.set_highlight(provs, (230, 40, 40))
-            opts = [(p, p, True) for p in provs] + [("Done", "done", False)]
-            self.decision.ask("Revolts: click the provinces in the order they are fought.", opts)
+            opts = [(p, p, True) for p in provs] + [(_("Done"), "done", False)]
+            self.decision.ask(_("Revolts: click the provinces in the order they are fought."), opts)
         else:
-            self.decision.ask(f"The game asks: {d.kind}", [])
+            self.decision.ask(_("The game asks: {what}").format(what=d.kind), [])
 
     def _hide_decision(self) -> None:
         self.asking = None
@@ -102,7 +107,7 @@ class Asking:
         try:
             self.session.submit(cmd)
         except IllegalCommand as exc:
-            self.log.add(f"Not allowed: {problem_text(exc)}", (180, 30, 20))
+            self.log.add(_("Not allowed: {reason}").format(reason=problem_text(exc)), (180, 30, 20))
             self.sounds.play("refused")
             self.asking = None
             return
@@ -143,7 +148,7 @@ class Asking:
         cmd, self.held = self.held[0], None
         self._ask()
         self.planning.load(cmd.actions, cmd.bid)
-        self.log.add("Plan unlocked: change it and lock it again.", (30, 110, 40))
+        self.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     def _on_suggest(self) -> None:
         from sim import bots
@@ -170,10 +175,10 @@ class Asking:
                 self.move_target = name
                 self.board_view.set_selected(name)
                 hi = int(targets[name])
-                opts = [(f"Go to {name} [Enter]", "go", True)]
+                opts = [(_("Go to {province} [Enter]").format(province=name), "go", True)]
                 if d.detail.get("optional"):
-                    opts.append(("Don't move", "stay", True))
-                self.decision.ask(self.decision.prompt, opts, counter=("armies", 1, hi, hi), default="go")
+                    opts.append((_("Don't move"), "stay", True))
+                self.decision.ask(self.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
             else:   # say why instead of doing nothing (client/why_not.py)
                 from client.why_not import why_not_target
                 cfg = self.session.config
@@ -209,6 +214,6 @@ class Asking:
             if value in provs and value not in self.revolt_order:
                 self.revolt_order.append(value)
             left = [p for p in provs if p not in self.revolt_order]
-            opts = [(p, p, True) for p in left] + [("Done", "done", not left)]
-            self.decision.ask("Revolt order so far: " + " → ".join(self.revolt_order), opts,
+            opts = [(p, p, True) for p in left] + [(_("Done"), "done", not left)]
+            self.decision.ask(_("Revolt order so far: {order}").format(order=" → ".join(self.revolt_order)), opts,
                               default="done" if not left else None)

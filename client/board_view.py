@@ -24,12 +24,13 @@ from client.mesh import Mesh
 from client.node import CachedLayer, Node, Signal, TextCache, damage
 from client.palette import PATTERNS, style_of
 from client.shapes import MapTransform, load_shapes, point_in_poly
+from lang.i18n import N_, Translated, _, ngettext
 
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
 COAST = (30, 50, 70)
 ROUTE = (20, 50, 120)
-BUILDING_NAMES = {"palace": "palace", "temple": "temple", "theatre": "Nō theatre"}
+BUILDING_NAMES = Translated({"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
 
 
 def _pt(size: float) -> float:
@@ -325,14 +326,20 @@ class BoardView(Node):
         sea = {b if a == name else a for a, b in self.board.sea_routes[self.side] if name in (a, b)}
         owner = info.get("owner")
         armies = int(info.get("armies", 0) or 0)
+        region = p.region[self.side]
         lines = [
-            f"{name}  ({p.region[self.side]} region)"
-            + ("  — out of play in a 3-player game" if name in self.excluded else ""),
-            f"Tax {p.tax}   Rice {p.rice}   Free building slots {p.slots - used} of {p.slots}",
-            f"Owner: {theme.seat_name(owner) if owner is not None else 'nobody'}   "
-            f"{armies} {'army' if armies == 1 else 'armies'}   Unrest {info.get('unrest', 0)}",
-            "Buildings: " + (", ".join(BUILDING_NAMES.get(b, b) for b in blds) or "none"),
-            "Neighbours: " + ", ".join(f"{n} (by sea)" if n in sea else n for n in nb),
+            (_("{province}  ({region} region)  — out of play in a 3-player game")
+             if name in self.excluded else _("{province}  ({region} region)")).format(
+                province=name, region=region),
+            _("Tax {tax}   Rice {rice}   Free building slots {free} of {slots}").format(
+                tax=p.tax, rice=p.rice, free=p.slots - used, slots=p.slots),
+            ngettext("Owner: {owner}   {n} army   Unrest {unrest}",
+                     "Owner: {owner}   {n} armies   Unrest {unrest}", armies).format(
+                owner=theme.seat_name(owner), n=armies, unrest=info.get("unrest", 0)),
+            _("Buildings: {list}").format(
+                list=", ".join(BUILDING_NAMES.get(b, b) for b in blds) or _("none")),
+            _("Neighbours: {list}").format(list=", ".join(
+                _("{province} (by sea)").format(province=n) if n in sea else n for n in nb)),
         ]
         from client.map_marks import province_notes
         lines += province_notes(self, name)

@@ -9,6 +9,7 @@ import arcade
 
 from client.menu import TextField
 from client.node import Button, Node, Signal
+from lang.i18n import N_, _
 
 MAX_CHARS = 200
 
@@ -39,7 +40,7 @@ class ChatField(TextField):
         self._text.begin()
         shown = self.value[-60:] + ("▏" if self.focused else "")
         if not shown:
-            shown = "Chat: press T, type, Enter"
+            shown = _("Chat: press T, type, Enter")
         self._text.put("v", shown, self.left + 6, self.bottom + self.height / 2, size=10,
                        anchor_y="center", color=(30, 28, 25) if self.value or self.focused
                        else (130, 120, 110))
@@ -51,10 +52,10 @@ class ChatBox(Node):
         super().__init__("chat")
         self.sent = Signal("sent")
         self.field = self.add(ChatField())
-        self.send_btn = self.add(Button("Send", name="chat:send", size=10))
+        self.send_btn = self.add(Button(N_("Send"), name="chat:send", size=10))
         self.field.submitted.connect(self.sent.emit)
         self.send_btn.pressed.connect(self._send)
-        self.send_btn.tip = "Send this line to everyone at the table (it changes nothing in the game)."
+        self.send_btn.tip = N_("Send this line to everyone at the table (it changes nothing in the game).")
 
     def _send(self) -> None:
         text, self.field.value = self.field.value.strip(), ""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from client import theme
 from client.card_facts import event_effects
+from lang.i18n import N_, _
 
 # the actions each kind of event changes
 EFFECT_ACTIONS = {
@@ -22,7 +23,7 @@ EFFECT_ACTIONS = {
 SPECIAL_ACTIONS = {"chest": ("tax",), "rice": ("rice",), "six_armies": ("deploy5",),
                    "attack": ("battle_a", "battle_b")}
 # map badges: the building whose provinces the event changes, and the badge's word
-EFFECT_BUILDING = {"temple_shield": ("temple", "no attack"), "palace_defence": ("palace", "+1")}
+EFFECT_BUILDING = {"temple_shield": ("temple", N_("no attack")), "palace_defence": ("palace", "+1")}
 
 
 def event_actions(event) -> tuple[str, ...]:
@@ -52,14 +53,14 @@ def event_provinces(event, provinces: dict) -> dict[str, str]:
     if effect not in EFFECT_BUILDING:
         return {}
     building, word = EFFECT_BUILDING[effect]
-    return {n: word for n, p in (provinces or {}).items()
+    return {n: _(word) for n, p in (provinces or {}).items()
             if building in (p.get("buildings") or []) and p.get("owner") is not None}
 
 
 def event_sentence(event) -> str:
     """This round's event for a tooltip, as one sentence."""
     text = theme.EVENT_TEXT.get(event) if event is not None else None
-    return f"This round's event: {text}." if text else ""
+    return _("This round's event: {event}.").format(event=text) if text else ""
 
 
 def defended_by_special(players: dict) -> set[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from client import theme
 from client.describe import describe
 from client.words import plural
+from lang.i18n import _, ngettext
 
 # seconds an event holds the stage at speed 1
 PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
@@ -77,12 +78,13 @@ class EventPlaying:
                 self.board_view.set_state(d)
             self.screenshot_hook.emit("battle")
         elif k == "WinterStarted":
-            self.banner.show([f"Winter of year {e['year']}",
-                              f"Everyone loses {e['rice_loss']} rice; shortages cause revolts."],
+            self.banner.show([_("Winter of year {year}").format(year=e["year"]),
+                              _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])],
                              2.5 / max(1.0, self.speed), colour=(40, 60, 90))
         elif k == "Shortage":
-            self.banner.show([f"{theme.seat_name(e['seat'])}: rice shortage {e['shortage']}",
-                              f"{plural(e['revolts'], 'revolt')}: " + ", ".join(e.get("drawn", []) or [])],
+            self.banner.show([_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
+                              ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(
+                                  n=e["revolts"], provinces=", ".join(e.get("drawn", []) or []))],
                              2.0 / max(1.0, self.speed), colour=(90, 50, 30))
         elif k == "Scored":
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
@@ -153,12 +155,14 @@ class EventPlaying:
 
     def _scoring_banner(self) -> None:
         year = (self.display or {}).get("year", "")
-        lines = [f"Winter scoring — year {year}"]
+        lines = [_("Winter scoring — year {year}").format(year=year)]
         for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
             # the majorities are marked on the map (client/winter_show.py); here the sums
-            lines.append(f"{theme.seat_name(e['seat'])} +{e['gained']} (now {e['score']}): "
-                         f"{plural(e['provinces'], 'province')}, {plural(e['buildings'], 'building')}, "
-                         f"{e.get('majority_points', 0)} for majorities")
+            lines.append(_("{seat} +{gained} (now {score}): {provinces}, {buildings}, "
+                           "{majority} for majorities").format(
+                seat=theme.seat_name(e["seat"]), gained=e["gained"], score=e["score"],
+                provinces=plural(e["provinces"], "province"), buildings=plural(e["buildings"], "building"),
+                majority=e.get("majority_points", 0)))
         self.scoring = []
         i = self.info                   # below the map (the marks are on it), over the info panel
         self.banner.set_rect(i.left, i.bottom, i.width, i.height)
@@ -167,18 +171,26 @@ class EventPlaying:
         self.wait = max(self.wait, 3.0)
 
     def _battle_banner(self, e: dict) -> None:
-        kind = {"revolt": "Revolt", "neutral": "Attack on a neutral province"}.get(e.get("kind"), "Battle")
+        prov = e.get("province")
+        kind = e.get("kind")
+        head = (_("Revolt in {province}") if kind == "revolt" else
+                _("Attack on a neutral province in {province}") if kind == "neutral" else
+                _("Battle in {province}")).format(province=prov)
         att, dfn = e.get("attacker"), e.get("defender")
         res = e.get("result")
-        winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "Draw")
+        winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
         owner = e.get("new_owner")
-        lines = [f"{kind} in {e.get('province')}",
-                 f"Out of the tower: {theme.seat_name(att)} {e.get('attacker_count')}  vs  "
-                 f"{theme.seat_name(dfn)} {e.get('defender_count')}",
-                 f"{winner} wins" if res != "draw" else "A draw: the province falls empty",
-                 f"{plural(int(e.get('survivors', 0)), 'army', 'armies')} "
-                 f"{'survives' if e.get('survivors', 0) == 1 else 'survive'} — "
-                 + (f"{e.get('province')} belongs to {theme.seat_name(owner)}" if owner is not None
-                    else f"{e.get('province')} is neutral")]
+        n = int(e.get("survivors", 0))
+        lines = [head,
+                 _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
+                     attacker=theme.seat_name(att), a=e.get("attacker_count"),
+                     defender=theme.seat_name(dfn), d=e.get("defender_count")),
+                 _("{seat} wins").format(seat=winner) if res != "draw" else _("A draw: the province falls empty"),
+                 (ngettext("{n} army survives — {province} belongs to {seat}",
+                           "{n} armies survive — {province} belongs to {seat}", n)
+                  if owner is not None else
+                  ngettext("{n} army survives — {province} is neutral",
+                           "{n} armies survive — {province} is neutral", n)).format(
+                     n=n, province=prov, seat=theme.seat_name(owner) if owner is not None else "")]
         self.banner.show(lines, 2.4 / max(1.0, self.speed if not self.fast else 1000),
                          colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25))

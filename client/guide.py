@@ -77,8 +77,9 @@ class Guide(Node):
         t.begin()
         t.put("t", _("Guide: {title}").format(title=title), self.left + 12, self.top - 20, size=12, bold=True,
               color=(255, 236, 190))
-        t.put("b", body, self.left + 12, self.top - 32, size=10, width=int(self.width - 24),
-              multiline=True, anchor_y="top", color=(250, 244, 230))
+        from client.text_fit import put_boxed      # longer Dutch and Romanian: smaller type, not over the buttons
+        put_boxed(t, "b", body, self.left + 12, self.top - 32, self.width - 24,
+                  self.top - 32 - (self.bottom + 40), 10, min_size=8, color=(250, 244, 230))
         t.end()
 
     def on_draw(self) -> None:

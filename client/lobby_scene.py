@@ -9,6 +9,10 @@ import arcade
 
 from client import theme
 from client.node import Button, Node, Signal, TextCache, damage
+from lang.i18n import N_, Translated, _
+
+TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
+                     "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
 
 
 class LobbyScene(Node):
@@ -25,9 +29,9 @@ class LobbyScene(Node):
         self.b_side = self.add(Button("", size=12))
         self.b_setup = self.add(Button("", size=12))
         self.b_bots = self.add(Button("", size=12))
-        self.b_start = self.add(Button("Start the game  [Enter]", size=13, key=arcade.key.ENTER,
+        self.b_start = self.add(Button(N_("Start the game  [Enter]"), size=13, key=arcade.key.ENTER,
                                        color=(250, 214, 120)))
-        self.b_back = self.add(Button("Leave  [Esc]", size=12, key=arcade.key.ESCAPE))
+        self.b_back = self.add(Button(N_("Leave  [Esc]"), size=12, key=arcade.key.ESCAPE))
         for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
             b.visible = self.is_host
         self.b_players.pressed.connect(lambda: self._change(players=3 + (self._lobby().get("players", 4) - 2) % 3))
@@ -50,11 +54,11 @@ class LobbyScene(Node):
         try:
             self.session.send_chat(text)
         except Exception as exc:
-            self.error = f"Your message was not sent: {exc}"
+            self.error = _("Your message was not sent: {reason}").format(reason=exc)
         else:
             me = self.session.my_seats[0] if self.session.my_seats else None
             who = self.session.labels().get(me) if me is not None else None
-            self.said.append(f"{who or 'You'}: {text}")
+            self.said.append(_("{who}: {text}").format(who=who or _("You"), text=text))
         self.mark_dirty()
 
     def type_text(self, text: str) -> bool:
@@ -108,7 +112,7 @@ class LobbyScene(Node):
             self._heard += 1
             seat = getattr(line, "seat", None)
             who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
-            self.said.append(f"{who or 'Someone'}: {getattr(line, 'text', '')}")
+            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=getattr(line, "text", "")))
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said))
         if shown != self._shown:
             self._shown = shown
@@ -126,26 +130,26 @@ class LobbyScene(Node):
 
     def rebuild(self) -> None:
         lobby = self._lobby()
-        self.b_players.set_label(f"Players: {lobby.get('players', '?')}")
-        self.b_side.set_label(f"Board side: {lobby.get('side', '?')}")
-        self.b_setup.set_label(f"Setup: {lobby.get('setup', '?')}")
+        self.b_players.set_label(_("Players: {n}").format(n=lobby.get("players", "?")))
+        self.b_side.set_label(_("Board side: {side}").format(side=_(lobby.get("side", "?"))))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=_(lobby.get("setup", "?"))))
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
-        self.b_bots.set_label(f"Bot seats: {bots}")
+        self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
         t = self._text
         t.begin()
-        title = {"host": "Your table", "join": "Joining a table", "watch": "Watching a table",
-                 "resume": "Rejoining your table"}.get(self.command, "Table")
+        title = TITLES.get(self.command) or _("Table")
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
         code = getattr(self.session.table, "join_code", None)
         port = getattr(self.session.table, "listen_port", None)
         if self.is_host:
-            t.put("c", f"Join code: {code}    port {port}", 80, self.height - 112, size=16,
+            t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
             for k, line in enumerate(self.join_lines()[:3]):
                 t.put(("c2", k), line, 80 + (0 if k == 0 else 16), self.height - 134 - 17 * k,
                       size=11 if k else 10, bold=k > 0,
                       color=theme.INK if k else theme.MUTED)
-        status = self.session.refused and f"Refused: {self.session.refused}" or self.session.status
+        status = (self.session.refused and _("Refused: {reason}").format(reason=self.session.refused)
+                  or self.session.status)
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         y = self.height - 250
@@ -154,21 +158,22 @@ class LobbyScene(Node):
             kind = seat["kind"]
             mine = seat["seat"] in self.session.my_seats
             if kind == "open":
-                who = f"{theme.SEAT_NAMES[seat['seat']]}: open — waiting for a player"
+                who = _("{colour}: open — waiting for a player").format(colour=theme.SEAT_NAMES[seat["seat"]])
             else:
                 who = seat_title(seat["seat"], kind, seat.get("name") or "", me=mine)
-                who += " — you" if mine and not who.startswith("You") else ""
+                if mine and who != seat_title(seat["seat"], "", me=True):
+                    who = _("{name} — you").format(name=who)
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         if self.chat is not None:
-            t.put("ch", "Chat", 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
+            t.put("ch", _("Chat"), 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
                   bold=True, color=theme.INK)
             for k, line in enumerate(self.said[-5:][::-1]):
                 t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
                       )
         if lobby.get("tower_vote"):
-            t.put("tv", "Tower results are agreed by vote on this table: these computers "
-                  "round the physics differently.", self.width / 2 + 60, 150, size=11,
+            t.put("tv", _("Tower results are agreed by vote on this table: these computers "
+                    "round the physics differently."), self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
             t.put("e", self.error, self.width / 2 + 60, 100, size=11, color=(170, 40, 30),

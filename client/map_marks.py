@@ -9,6 +9,7 @@ from client import map_geometry as geo
 from client import theme
 from client.event_marks import defended_by_special, event_provinces, event_sentence
 from client.palette import style_of
+from lang.i18n import _
 
 EVENT_BADGE = (150, 40, 30)
 
@@ -112,6 +113,6 @@ def province_notes(view, name: str) -> list[str]:
         lines.append(event_sentence(event))
     owner = provs.get(name, {}).get("owner")
     if owner is not None and owner in defended_by_special(state.get("players", {})):
-        lines.append(f"{theme.seat_name(owner)} holds the +1 defence card: an attack here "
-                     "meets one more army from their supply.")
+        lines.append(_("{seat} holds the +1 defence card: an attack here meets one more army "
+                       "from their supply.").format(seat=theme.seat_name(owner)))
     return lines

@@ -11,7 +11,7 @@ import arcade
 from client import theme
 from client.chat_box import ChatBox
 from client.node import Button, Node, TextCache, damage
-from client.words import plural
+from lang.i18n import N_, _, ngettext
 
 REFUSED = (180, 30, 20)
 CHAT = (70, 50, 120)
@@ -19,8 +19,9 @@ CHAT = (70, 50, 120)
 
 def countdown_sentence(who: str, seconds: float) -> str:
     secs = max(0, int(seconds + 0.999))
-    return (f"{who} has left the table. A bot takes the seat in {plural(secs, 'second')} "
-            "unless they come back.")
+    return ngettext("{who} has left the table. A bot takes the seat in {n} second unless they come back.",
+                    "{who} has left the table. A bot takes the seat in {n} seconds unless they come back.",
+                    secs).format(who=who, n=secs)
 
 
 class PausePanel(Node):
@@ -44,7 +45,7 @@ class PausePanel(Node):
             self.buttons = {}
             if host:
                 for s in seats:
-                    b = self.add(Button(f"Hand {theme.SEAT_NAMES[s]} to a bot",
+                    b = self.add(Button(_("Hand {colour} to a bot").format(colour=theme.SEAT_NAMES[s]),
                                         name=f"hand:{s}", size=11))
                     b.pressed.connect(lambda s=s: hand_over(s))
                     self.buttons[s] = b
@@ -68,7 +69,7 @@ class PausePanel(Node):
     def rebuild(self) -> None:
         t = self._text
         t.begin()
-        t.put("h", "The game waits", self.left + 12, self.top - 22, size=13, bold=True,
+        t.put("h", _("The game waits"), self.left + 12, self.top - 22, size=13, bold=True,
               color=(255, 248, 230))
         room = self.width - 24 - (220 if self.buttons else 0)
         for k, line in enumerate(self.lines):
@@ -96,10 +97,10 @@ class NetComforts:
         self.chat = scene.add(ChatBox()) if getattr(session, "can_chat", False) else None
         if self.chat is not None:
             self.chat.sent.connect(self._send)
-        self.unlock_btn = scene.add(Button("Unlock plan  [U]", name="unlock", size=11,
+        self.unlock_btn = scene.add(Button(N_("Unlock plan  [U]"), name="unlock", size=11,
                                            color=(250, 214, 120)))
-        self.unlock_btn.tip = ("Take your plan back to change it, while not every plan is "
-                               "in; the others are told.")
+        self.unlock_btn.tip = N_("Take your plan back to change it, while not every plan is "
+                                 "in; the others are told.")
         self.unlock_btn.visible = False
         self.unlock_btn.pressed.connect(self.unlock)
         self._shown_chat = 0
@@ -137,18 +138,18 @@ class NetComforts:
             damage()
 
     def _log_chat(self, sender: str, seat, text: str) -> None:
-        who = (self.scene.labels.get(seat) if seat is not None else None) or sender or "Someone"
-        self.scene.log.add(f"{who}: {text}", CHAT)
+        who = (self.scene.labels.get(seat) if seat is not None else None) or sender or _("Someone")
+        self.scene.log.add(_("{who}: {text}").format(who=who, text=text), CHAT)
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         try:
             self.session.send_chat(text)
         except Exception as exc:
-            self.scene.log.add(f"Your message was not sent: {exc}", REFUSED)
+            self.scene.log.add(_("Your message was not sent: {reason}").format(reason=exc), REFUSED)
             return
         me = self.session.my_seats[0] if self.session.my_seats else None
-        self._log_chat("You", me, text)
+        self._log_chat(_("You"), me, text)
 
     def hand_over(self, seat: int) -> None:
         try:
@@ -156,7 +157,7 @@ class NetComforts:
         except ValueError as exc:
             self.scene.log.add(str(exc), REFUSED)
             return
-        self.scene.log.add(f"You handed {theme.SEAT_NAMES[seat]} to a bot.", (30, 110, 40))
+        self.scene.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
 
     def remember_plan(self, cmd) -> None:
         self._last_plan = cmd
@@ -175,7 +176,7 @@ class NetComforts:
         scene._ask()
         if self._last_plan is not None and scene.planning.visible:
             scene.planning.load(self._last_plan.actions, self._last_plan.bid)
-        scene.log.add("Plan unlocked: change it and lock it again.", (30, 110, 40))
+        scene.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     # -- input ------------------------------------------------------------------------------
     def key(self, symbol) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from lang.i18n import _, ngettext
+
 _reactor_started = False
 
 
@@ -43,7 +45,7 @@ class TableComfortsMixin:
         """Host only; a refusal raises ValueError with a sentence for the player."""
         fn = getattr(self.table, "hand_seat_to_bot", None)
         if fn is None:
-            raise ValueError("This table cannot hand a seat to a bot.")
+            raise ValueError(_("This table cannot hand a seat to a bot."))
         fn(seat)
 
     @property
@@ -80,7 +82,7 @@ class TableComfortsMixin:
         """Take my plan back; a refusal raises ValueError with a sentence to show."""
         fn = getattr(self.table, "unlock_plan", None)
         if fn is None:
-            raise ValueError("This table cannot unlock a plan.")
+            raise ValueError(_("This table cannot unlock a plan."))
         fn()
         self._submitted_at = None
 
@@ -93,7 +95,7 @@ class NetSession(TableComfortsMixin):
         self.role = role
         self.queue: deque = deque()
         self.config = None
-        self.status = "Connecting…" if role != "host" else "Waiting for players to join"
+        self.status = _("Connecting…") if role != "host" else _("Waiting for players to join")
         self.started = False
         self.ended = False
         self.refused: str | None = None
@@ -107,10 +109,10 @@ class NetSession(TableComfortsMixin):
         table.on_lobby_changed = self._lobby
         table.on_started = self._started
         table.on_events = self._events
-        table.on_paused = lambda reason: self._status(f"Paused: {reason}")
+        table.on_paused = lambda reason: self._status(_("Paused: {reason}").format(reason=reason))
         table.on_resumed = lambda: self._status("")
         table.on_desync = lambda report: self._status(
-            f"Desync at step {report.get('step')} — report written; recovering")
+            _("Desync at step {step} — report written; recovering").format(step=report.get("step")))
         table.on_refused = self._refused
         table.on_error = lambda message: self.messages.append(str(message))
         table.on_ended = lambda state: setattr(self, "ended", True)
@@ -141,7 +143,7 @@ class NetSession(TableComfortsMixin):
             return cls(t, "host")
         address = opts.get("address")
         if not address:
-            raise ValueError("give a table address (HOST:PORT), or pick one from the LAN list")
+            raise ValueError(_("Give a table address (HOST:PORT), or pick one from the LAN list."))
         if command == "join":
             return cls(TableSession.join(so, address, code=opts.get("code"), reactor=reactor), "join")
         return cls(TableSession.watch(so, address, code=opts.get("code"), reactor=reactor), "watch")
@@ -154,9 +156,10 @@ class NetSession(TableComfortsMixin):
         self.lobby = dict(lobby)
         if not self.started:
             open_seats = sum(1 for s in lobby.get("seats", []) if s["kind"] == "open")
-            self.status = (f"Lobby: {open_seats} open seat(s)" if open_seats
-                           else ("Everyone is here — start the game" if self.role == "host"
-                                 else "Everyone is here — waiting for the host to start"))
+            self.status = (ngettext("Lobby: {n} open seat", "Lobby: {n} open seats", open_seats).format(
+                               n=open_seats) if open_seats
+                           else (_("Everyone is here — start the game") if self.role == "host"
+                                 else _("Everyone is here — waiting for the host to start")))
 
     def _started(self, config, my_seat, state) -> None:
         self.config = config
@@ -169,7 +172,7 @@ class NetSession(TableComfortsMixin):
 
     def _refused(self, reason: str) -> None:
         self.refused = reason
-        self.status = f"Refused: {reason}"
+        self.status = _("Refused: {reason}").format(reason=reason)
 
     # -- the scene's interface ---------------------------------------------------------------
     @property
@@ -204,7 +207,7 @@ class NetSession(TableComfortsMixin):
             if waiting and not self.waiting_for_me():
                 from client.theme import seat_name
                 self.status = ""  # shown by the scene's info panel
-                self.waiting_text = "Waiting for " + ", ".join(seat_name(s) for s in waiting)
+                self.waiting_text = _("Waiting for {who}").format(who=", ".join(seat_name(s) for s in waiting))
 
     def pump(self) -> bool:
         return False

@@ -303,8 +303,14 @@ class Button(Node):
 
     def rebuild(self) -> None:
         self._text.begin()
-        self._text.put("l", _(self.label), self.left + self.width / 2, self.bottom + self.height / 2,
-                       size=self.size, color=self.text_color, anchor_x="center", anchor_y="center")
+        size = self.size
+        while True:      # a longer translation shrinks (whole half-points) to stay on the button
+            t = self._text.put("l", _(self.label), self.left + self.width / 2,
+                               self.bottom + self.height / 2, size=size, color=self.text_color,
+                               anchor_x="center", anchor_y="center")
+            if t.content_width <= self.width - 6 or size <= 7:
+                break
+            size -= 0.5
         self._text.end()
 
     def on_draw(self) -> None:

@@ -15,6 +15,7 @@ from client import theme
 from client.card_facts import action_costs, chests
 from client.node import Button, Node, Signal, TextCache, draw_panel
 from client.text_fit import put_boxed, put_fitted
+from lang.i18n import N_, _, ngettext
 
 ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
            "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
@@ -39,15 +40,15 @@ class PlanningPanel(Node):
         self.costs = action_costs()
         from client.rules_text import action_tips
         self.tips = action_tips()
-        self.lock_btn = self.add(Button("Lock plan  [Enter]", key=arcade.key.ENTER, size=11))
-        self.sugg_btn = self.add(Button("Suggest  [B]", key=arcade.key.B, size=11))
-        self.clear_btn = self.add(Button("Clear  [C]", key=arcade.key.C, size=11))
+        self.lock_btn = self.add(Button(N_("Lock plan  [Enter]"), key=arcade.key.ENTER, size=11))
+        self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
+        self.clear_btn = self.add(Button(N_("Clear  [C]"), key=arcade.key.C, size=11))
         self.lock_btn.pressed.connect(self._lock)
         self.sugg_btn.pressed.connect(self.suggest.emit)
         self.clear_btn.pressed.connect(self.reset)
-        self.lock_btn.tip = "Lock this plan (it is legal when this line is green)."
-        self.sugg_btn.tip = "Fill the fields with the plan a heuristic bot would make."
-        self.clear_btn.tip = "Empty every field."
+        self.lock_btn.tip = N_("Lock this plan (it is legal when this line is green).")
+        self.sugg_btn.tip = N_("Fill the fields with the plan a heuristic bot would make.")
+        self.clear_btn.tip = N_("Empty every field.")
 
     # -- inputs ---------------------------------------------------------------------------
     def start(self, seat: int, cards, money: int, check) -> None:
@@ -191,12 +192,19 @@ class PlanningPanel(Node):
             return self.tips.get(f)
         c = self.card_at(x, y)
         if isinstance(c, str):
-            return (f"{c}: put it on an action field to do that action in {c}, "
-                    "or on the bid field to bid nothing.")
+            return _("{province}: put it on an action field to do that action in {province}, "
+                     "or on the bid field to bid nothing.").format(province=c)
         if isinstance(c, int):
-            return (f"Money card {c}: on the bid field you bid {c} "
-                    f"{'chest' if c == 1 else 'chests'}; on an action field it means no action."
-                    + ("" if c <= self.money else f" You have only {self.money} to bid."))
+            if c <= self.money:
+                return ngettext("Money card {n}: on the bid field you bid {n} chest; on an action "
+                                "field it means no action.",
+                                "Money card {n}: on the bid field you bid {n} chests; on an action "
+                                "field it means no action.", c).format(n=c)
+            return ngettext("Money card {n}: on the bid field you bid {n} chest; on an action field "
+                            "it means no action. You have only {money} to bid.",
+                            "Money card {n}: on the bid field you bid {n} chests; on an action field "
+                            "it means no action. You have only {money} to bid.", c).format(
+                n=c, money=self.money)
         for b in (self.lock_btn, self.sugg_btn, self.clear_btn):
             if b.contains(x, y):
                 return b.tip
@@ -213,13 +221,13 @@ class PlanningPanel(Node):
         t = self._text
         t.begin()
         if self.header:
-            put_fitted(t, "h", "Your plan — click a card, then a field (or drag). Empty fields: "
-                       "no action. Gold coins: cost in chests. Hover for what a field does.",
+            put_fitted(t, "h", _("Your plan — click a card, then a field (or drag). Empty fields: "
+                                 "no action. Gold coins: cost in chests. Hover for what a field does."),
                        self.left + 8, self.top - 14, self.width - 16, 9.5, cut=True,
                        color=theme.INK)
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
-            label = "Bid" if f == "bid" else theme.ACTION_SHORT[f]
+            label = _("Bid") if f == "bid" else theme.ACTION_SHORT[f]
             coin = 17 if self.costs.get(f) else 0
             small = self.rows > 1
             put_fitted(t, ("fl", k), label, round(l + 4), b + h - (10 if small else 12), w - 7 - coin,
@@ -241,10 +249,10 @@ class PlanningPanel(Node):
                        color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
         if self.problems:
             more = len(self.problems) - 1
-            msg = self.problems[0] + (f"  (and {more} more {'problem' if more == 1 else 'problems'})"
-                                      if more else "")
+            msg = ngettext("{problem}  (and {n} more problem)", "{problem}  (and {n} more problems)",
+                           more).format(problem=self.problems[0], n=more) if more else self.problems[0]
         else:
-            msg = "Plan is legal — press Enter to lock it."
+            msg = _("Plan is legal — press Enter to lock it.")
         # the message keeps to the bottom row, left of the buttons: never over the cards
         room_top = self.cards_top() - self.card_h - 3
         put_boxed(t, "p", msg, self.left + 8, room_top, self.clear_btn.left - self.left - 16,

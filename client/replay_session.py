@@ -33,10 +33,10 @@ class ReplaySession:
 
     def __init__(self, path: str) -> None:
         if not path:
-            raise ValueError("give the file name in the box above")
+            raise ValueError(_("Give the file name in the box above."))
         p = Path(path).expanduser()
         if not p.exists():
-            raise ValueError(f"no such file: {p}")
+            raise ValueError(_("No such file: {path}").format(path=p))
         self.queue: deque = deque()
         self.status = ""
         self._step = 0

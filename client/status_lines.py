@@ -6,27 +6,35 @@ from __future__ import annotations
 
 from client import theme
 from client.settings import SPEEDS
+from lang.i18n import N_, Translated, _, ngettext
 
-DECISION_WORDS = {"plan": "plan their actions", "special": "choose a turn-order position",
-                  "move": "choose where armies move", "draft_take": "take a draft card",
-                  "draft_place": "place an army group", "revolt_order": "order their revolts"}
+DECISION_WORDS = Translated({
+    "plan": N_("plan their actions"), "special": N_("choose a turn-order position"),
+    "move": N_("choose where armies move"), "draft_take": N_("take a draft card"),
+    "draft_place": N_("place an army group"), "revolt_order": N_("order their revolts")})
+SEASON_WORDS = Translated({"spring": N_("spring"), "summer": N_("summer"),
+                           "autumn": N_("autumn"), "winter": N_("winter")})
 
 
 class StatusLines:
     def _topbar(self) -> None:
         st = self.display or {}
         season = st.get("season") or ""
-        title = f"Shogun — year {st.get('year', 1)}, {season}" if st else "Shogun"
+        title = _("Shogun — year {year}, {season}").format(
+            year=st.get("year", 1), season=SEASON_WORDS.get(season, season)) if st else "Shogun"
         status = getattr(self.session, "status", "") or ""
         if not status:
             if self.paused:
-                status = "Paused — press Space to go on"
+                status = _("Paused — press Space to go on")
             elif self.asking is not None:
-                status = "Your move"
+                status = _("Your move")
             elif self.over:
-                status = "Game over"
-        speed = ("FAST-FORWARD [F]" if self.fast else f"speed ×{SPEEDS[self.speed_idx]:g} [−/+]") + \
-            ("   PAUSED [Space]" if self.paused else "   pause [Space]") + "   skip drop [S]   menu [Esc]"
+                status = _("Game over")
+        speed = "   ".join((
+            _("FAST-FORWARD [F]") if self.fast else
+            _("speed ×{speed} [−/+]").format(speed=f"{SPEEDS[self.speed_idx]:g}"),
+            _("PAUSED [Space]") if self.paused else _("pause [Space]"),
+            _("skip drop [S]"), _("menu [Esc]")))
         self.topbar.set_info(title=title, status=status, speed=speed)
 
     def _info(self) -> None:
@@ -34,10 +42,15 @@ class StatusLines:
         self.info.visible = not (self.planning.visible or self.decision.visible)
         if not self.info.visible:
             return
-        season = str(d.get("season") or "").capitalize()
+        season = str(d.get("season") or "")
+        season = SEASON_WORDS.get(season, season)
+        season = season[:1].upper() + season[1:]
         cur = d.get("current_event")
-        lines = [f"{season} of year {d.get('year', 1)}"
-                 + (f" — this round's event: {theme.EVENT_TEXT.get(cur, cur)}" if cur else "")]
+        if cur:
+            lines = [_("{season} of year {year} — this round's event: {event}").format(
+                season=season, year=d.get("year", 1), event=theme.EVENT_TEXT.get(cur, cur))]
+        else:
+            lines = [_("{season} of year {year}").format(season=season, year=d.get("year", 1))]
         players = d.get("players", {})
         order = d.get("turn_order") or []
         if order:
@@ -46,7 +59,7 @@ class StatusLines:
                 p = players.get(str(s), {})
                 sp = theme.SPECIAL_LABELS.get(p.get("special"), "")
                 bits.append(f"{theme.seat_name(s)}" + (f" ({sp})" if sp else ""))
-            lines.append("Turn order: " + " → ".join(bits))
+            lines.append(_("Turn order: {order}").format(order=" → ".join(bits)))
         try:
             dec = self.session.decision
         except Exception:
@@ -55,28 +68,33 @@ class StatusLines:
         if behind:
             dec = None        # the engine is ahead of the screen: don't name its next question
         if dec is not None and dec.kind not in ("chance", "over"):
-            who = ", ".join(theme.seat_name(s) + ("" if s not in self.session.my_seats else " (you)")
-                            for s in dec.seats)
-            extra = ""
+            who = ", ".join(theme.seat_name(s) if s not in self.session.my_seats else
+                            _("{seat} (you)").format(seat=theme.seat_name(s)) for s in dec.seats)
+            what = DECISION_WORDS.get(dec.kind, dec.kind)
             if dec.kind == "move":
                 det = dec.detail or {}
-                extra = f" ({theme.ACTION_SHORT.get(det.get('action'), '')} from {det.get('from')})"
-            lines.append(f"Now: {who} — {DECISION_WORDS.get(dec.kind, dec.kind)}{extra}")
+                lines.append(_("Now: {who} — {what} ({action} from {province})").format(
+                    who=who, what=what, action=theme.ACTION_SHORT.get(det.get("action"), ""),
+                    province=det.get("from")))
+            else:
+                lines.append(_("Now: {who} — {what}").format(who=who, what=what))
         elif self.over:
-            lines.append("The game is over.")
+            lines.append(_("The game is over."))
         if self.held is not None:
             secs = max(1, int(self.held[1] + 0.999))
-            lines.append(f"Your plan is locked. The plans open in {secs} "
-                         f"{'second' if secs == 1 else 'seconds'} — U unlocks it to change it, "
-                         "Enter opens them now.")
+            lines.append(ngettext(
+                "Your plan is locked. The plans open in {n} second — U unlocks it to change it, "
+                "Enter opens them now.",
+                "Your plan is locked. The plans open in {n} seconds — U unlocks it to change it, "
+                "Enter opens them now.", secs).format(n=secs))
         waiting = getattr(self.session, "waiting_text", "")
         if waiting:
             lines.append(waiting)
         if not self.session.my_seats:
-            lines.append("You are watching. Space pauses, F fast-forwards, +/− change the pace.")
+            lines.append(_("You are watching. Space pauses, F fast-forwards, +/− change the pace."))
         else:
-            lines.append("Hover a province for its tax, rice, free slots and neighbours. "
-                         "Space pauses; F fast-forwards.")
+            lines.append(_("Hover a province for its tax, rice, free slots and neighbours. "
+                           "Space pauses; F fast-forwards."))
         self.info.set_lines(lines)
 
     def _active_seats(self):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 
 from client import theme
+from lang.i18n import _
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
@@ -16,11 +17,11 @@ def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
     colour = theme.SEAT_NAMES[seat]
     name = (name or "").strip()
     if kind == "bot":
-        return f"Bot ({colour})"
+        return _("Bot ({colour})").format(colour=colour)
     if name:
-        return f"{name} ({colour})"
+        return _("{name} ({colour})").format(name=name, colour=colour)
     if me:
-        return f"You ({colour})"
+        return _("You ({colour})").format(colour=colour)
     return colour
 
 
@@ -80,8 +81,8 @@ def join_lines(port: int, code: str | None, addresses: list[str] | None = None) 
     """The lobby's sentences telling friends how to join (one command per address)."""
     addresses = table_addresses() if addresses is None else addresses
     if not addresses:
-        return ["This computer has no LAN address (no network but itself). Friends on this "
-                "computer can join with:", join_command("127.0.0.1", port, code)]
-    lines = ["Friends on your network join with:"]
+        return [_("This computer has no LAN address (no network but itself). Friends on this "
+                  "computer can join with:"), join_command("127.0.0.1", port, code)]
+    lines = [_("Friends on your network join with:")]
     lines += [join_command(a, port, code) for a in addresses[:3]]
     return lines

@@ -10,7 +10,10 @@ import arcade
 from client import map_geometry as geo
 from client import theme
 from client.node import CachedLayer, Node, Signal, TextCache, draw_panel
+from client.table_names import seat_title
+from client.words import LEVEL_WORDS
 from client.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
+from lang.i18n import _, ngettext
 
 
 def seat_token(seat, cx: float, cy: float, r: float) -> None:
@@ -115,9 +118,10 @@ class PlayersPanel(CachedPanel):
                                                   (255, 236, 170))
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
             who = self.notes.get(i, "")
+            who = _(LEVEL_WORDS[who]) if who in LEVEL_WORDS else who     # a bot's level
             name = self.labels.get(i) or theme.SEAT_NAMES[i]
-            if i in self.me and not name.startswith("You"):
-                name = f"{name} — you"
+            if i in self.me and name != seat_title(i, "", me=True):
+                name = _("{name} — you").format(name=name)
             pos = p.get("position")
             special = p.get("special")
             tag = f"#{pos}" if pos else ""
@@ -134,8 +138,9 @@ class PlayersPanel(CachedPanel):
             if who and room > 20:
                 put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
                            min_size=6, color=theme.MUTED)
-            put_fitted(text, ("m", i), f"Chests {p.get('money', 0)}   Rice {p.get('rice', 0)}   "
-                       f"Score {p.get('score', 0)}   Supply {p.get('supply', 0)}",
+            put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
+                           chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
+                           supply=p.get("supply", 0)),
                        self.left + 8, top - 37 * k, self.width - 16, 10 * k, color=theme.INK)
             self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
             if i < n - 1:
@@ -149,8 +154,12 @@ class PlayersPanel(CachedPanel):
         size = 8 * k
         while True:
             more = len(cards) - shown
-            line = (f"{len(cards)} province{'' if len(cards) == 1 else 's'}: "
-                    + ", ".join(cards[:shown]) + (f" and {more} more" if more else ""))
+            listed = ", ".join(cards[:shown])
+            if more:
+                listed = ngettext("{list} and {n} more", "{list} and {n} more", more).format(
+                    list=listed, n=more)
+            line = ngettext("{n} province: {list}", "{n} provinces: {list}", len(cards)).format(
+                n=len(cards), list=listed)
             t = text.put(("c", i), line, self.left + 8, top, size=size, color=theme.MUTED,
                          width=width, multiline=True, anchor_y="top")
             if t.content_height <= top - bottom or shown == 0:
@@ -207,16 +216,16 @@ class ActionTrack(CachedPanel):
             lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
             for seat in self.specials.get(a, []):
                 special = self.seat_specials.get(seat, "")
-                lines.append(f"{theme.seat_name(seat)} holds the "
-                             f"{theme.SPECIAL_LABELS.get(special, special)} card: "
-                             f"{special_texts().get(special, '')}")
+                lines.append(_("{seat} holds the {card} card: {text}").format(
+                    seat=theme.seat_name(seat), card=theme.SPECIAL_LABELS.get(special, special),
+                    text=special_texts().get(special, "")))
             return " ".join(lines) or None
         return None
 
     def paint(self, text) -> None:
         from client.event_marks import event_actions
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
-        text.put("h", "Actions", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         changed = event_actions(self.event)
         w = (self.width - 100) / 10
         for k in range(10):
@@ -258,22 +267,25 @@ class EventsPanel(CachedPanel):
         if not self.info:
             return
         year, season, events, current = self.info
-        text.put("h", f"Year {year} — {str(season or '').capitalize()}", self.left + 8,
+        from client.status_lines import SEASON_WORDS
+        season = SEASON_WORDS.get(season or "", season or "")
+        text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
+                 self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
-        text.put("h2", "This year's event cards (right: winter rice loss)", self.left + 8, self.top - 33, size=8.5,
-                 color=theme.MUTED)
+        put_fitted(text, "h2", _("This year's event cards (right: winter rice loss)"), self.left + 8,
+                   self.top - 33, self.width - 16, 8.5, min_size=6.5, cut=True, color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
             cur = ev == current
             if cur:
                 arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
-            text.put(("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}",
-                     self.left + 8, y, size=8.5, bold=cur, color=theme.INK)
+            put_fitted(text, ("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}", self.left + 8, y,
+                       self.width - 16 - 30, 8.5, min_size=7, cut=True, bold=cur, color=theme.INK)
             text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
                      bold=cur, color=(120, 80, 20), anchor_x="right")
             y -= 17
         if current and current not in events:
-            text.put("cur", f"Now: {theme.EVENT_TEXT.get(current, current)}", self.left + 8, y,
+            text.put("cur", _("Now: {event}").format(event=theme.EVENT_TEXT.get(current, current)), self.left + 8, y,
                      size=9, bold=True, color=(150, 40, 30))
 
 
@@ -302,7 +314,7 @@ class LogPanel(Node):
     def _paint(self) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 247, 238))
         self._text.begin()
-        self._text.put("h", "Game log", self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        self._text.put("h", _("Game log"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         y = self.bottom + 6
         end = len(self.lines) - self.scroll
         k = end - 1

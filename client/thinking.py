@@ -12,6 +12,7 @@ import arcade
 
 from client import theme
 from client.node import Node, TextCache, damage
+from lang.i18n import _
 
 SHOW_AFTER = 0.12     # seconds of thinking before the badge appears
 
@@ -29,8 +30,7 @@ class ThinkingBadge(Node):
         show = seat is not None and time.monotonic() - since >= SHOW_AFTER
         if seat != self.seat:
             self.seat = seat
-            self.label = (labels or {}).get(seat) or (f"Bot ({theme.seat_name(seat)})"
-                                                      if seat is not None else "")
+            self.label = (labels or {}).get(seat) or ""
             self.mark_dirty()
         self.since = since
         if show != self.visible:
@@ -44,7 +44,8 @@ class ThinkingBadge(Node):
     def rebuild(self) -> None:
         self._text.begin()
         if self.seat is not None:
-            self._text.put("t", f"{self.label} is thinking…", self.left + 34,
+            who = self.label or _("Bot ({colour})").format(colour=theme.seat_name(self.seat))
+            self._text.put("t", _("{who} is thinking…").format(who=who), self.left + 34,
                            self.bottom + self.height / 2, size=11, bold=True,
                            color=(255, 248, 230), anchor_y="center")
         self._text.end()

@@ -117,8 +117,11 @@ class TowerView(Node):
             self._text.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
                            color=(240, 230, 210), anchor_x="center", bold=True)
         tx, ty = ox + (self.geo["width"] + self.geo["tray_end"]) / 2 * s, oy + 52 * s
-        self._text.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
-                       anchor_x="center")
+        t = self._text.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
+                           anchor_x="center")
+        if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
+            self._text.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
+                           size=12 if self.big else 9, color=(230, 220, 200), anchor_x="center")
         if self.big and self.caption:     # drawn once per drop, not every frame
             k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20))

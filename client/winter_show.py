@@ -155,6 +155,7 @@ class WinterShow(Node):
         self._text.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
         self._text.end()
-        w = 320
+        from client.map_geometry import text_width
+        w = max(320, text_width(title, 15) * 1.1 + 40)     # bold, a little generous
         arcade.draw_lbwh_rectangle_filled(bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30, (35, 55, 45, 230))
         self._text.draw()

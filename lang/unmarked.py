@@ -33,7 +33,7 @@ SINKS: dict[str, int | None] = {
     "Button": 0, "set_label": 0, "TextField": 0, "Section": None, "ask": None,
     "set_message": 0, "set_status": 0, "_status": None, "show": 0, "print": None,
     "put": 1, "Text": 0, "draw_text": 0, "say": None, "tell": None, "notice": None,
-    "log.add": 0, "log.extend": 0, "warn": 0, "title": 0,
+    "log.add": 0, "log.extend": 0, "warn": 0, "title": 0, "put_fitted": 2, "put_boxed": 2,
 }
 TEXT_KEYWORDS = {"text", "label", "message", "title", "prompt", "hint", "tip", "tips",
                  "caption", "lines", "help"}

@@ -9,8 +9,10 @@ of its first battle drop (the battle view), `winter-WxH.png` during the final sc
 (fast-forward stops there) and `end-WxH.png` (the end screen); then, against a stand-in
 network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN join command,
 chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
-`--players 3` shows the hatched out-of-play provinces; `--colour-blind` the colour-blind
-board; `--only planning,lobby,…` limits the shots.
+`help-WxH.png` is the rules overlay opened over the planning table. `--players 3` shows the
+hatched out-of-play provinces; `--colour-blind` the colour-blind board; `--lang nl` (or ro,
+en) the window in that language (file names then end in `-nl`); `--only planning,lobby,…`
+limits the shots.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+SUFFIX = [""]        # "-nl" when --lang nl: the shots of each language side by side
 
 
 def _frames(app, n: int = 1) -> None:
@@ -92,7 +97,7 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
     from client.lobby_scene import LobbyScene
     from client.net_session import NetSession
     w, h = size
-    tag = f"{players}p-{w}x{h}"
+    tag = f"{players}p-{w}x{h}{SUFFIX[0]}"
     table = _StandInTable(players, seed)
     session = NetSession(table, "host")
     app.session = session
@@ -115,22 +120,28 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
 
 def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
           only: set[str] | None = None) -> None:
-    only = only or {"planning", "battle", "winter", "end", "lobby", "pause"}
+    only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause"}
     w, h = size
     app.set_size(w, h)
     app.on_resize(w, h)
     if only & {"lobby", "pause"}:
         shoot_table(app, out, size, players, seed, only)
-    if not only & {"planning", "battle", "winter", "end"}:
+    if not only & {"planning", "help", "battle", "winter", "end"}:
         return
     scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
                              "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
-    tag = f"{players}p-{w}x{h}"
+    tag = f"{players}p-{w}x{h}{SUFFIX[0]}"
     if not _run_until(app, lambda: scene.planning.visible, 60):
         print(f"{tag}: never asked to plan", file=sys.stderr)
         return
     _frames(app, 3)
-    _save(app, out / f"planning-{tag}.png")
+    if "planning" in only:
+        _save(app, out / f"planning-{tag}.png")
+    if "help" in only:
+        scene.comforts.help.open()
+        _frames(app, 3)
+        _save(app, out / f"help-{tag}.png")
+        scene.comforts.help.hide()
     if not only & {"battle", "winter", "end"}:
         return
     # a battle mid-drop: a bots-only game fast-forwarded until the first battle drop starts
@@ -172,7 +183,9 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--colour-blind", action="store_true")
-    ap.add_argument("--only", default="", help="comma list: planning,battle,winter,end,lobby,pause")
+    ap.add_argument("--only", default="", help="comma list: planning,help,battle,winter,end,lobby,pause")
+    ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"),
+                    help="the window's language (file names get -nl / -ro)")
     args = ap.parse_args()
     try:
         sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
@@ -183,6 +196,9 @@ def main() -> int:
     from dataclasses import replace
     app = App(sizes[0][0], sizes[0][1], visible=False)
     app.settings = replace(app.settings, colour_blind=args.colour_blind)
+    from lang.i18n import use
+    use(args.lang)
+    SUFFIX[0] = "" if args.lang == "en" else f"-{args.lang}"
     only = {o for o in args.only.split(",") if o} or None
     try:
         for size in sizes:
