@@ -94,6 +94,9 @@ class App(arcade.Window):
             self.autosave.close()          # the file stays: Continue picks it up
             self.autosave = None
         if self.session is not None:
+            mapper = getattr(self.session, "port_mapper", None)
+            if mapper is not None:        # the router keeps a mapping otherwise
+                mapper.close()
             self.session.close()
             self.session = None
 

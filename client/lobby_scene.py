@@ -11,6 +11,7 @@ from client import theme
 from client.node import Button, Node, Signal, TextCache, damage
 from lang.i18n import N_, Translated, _
 
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
                      "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
 
@@ -49,6 +50,38 @@ class LobbyScene(Node):
         self.said: list[str] = []          # the chat lines shown, oldest first
         self._heard = 0
         self._join_lines: list[str] | None = None
+        # the host picks each bot seat's level (net: `set_bot_level`)
+        self.b_levels = [self.add(Button("", size=10)) for _seat in range(5)]
+        for seat, b in enumerate(self.b_levels):
+            b.visible = False
+            b.pressed.connect(lambda seat=seat: self._cycle_level(seat))
+        self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
+        self.router_note = ""
+        self._gate = None
+        if self.is_host:
+            self._ask_router()
+
+    # -- the router (issue 16): friends outside this home reach us through a mapped port ---
+    def _ask_router(self) -> None:
+        from net import portmap
+        table = self.session.table
+        interface = getattr(getattr(table, "opts", None), "interface", None)
+        port = getattr(table, "listen_port", None)
+        if interface is None or not port or not portmap.wanted(interface):
+            return
+        from client.net_session import _reactor
+
+        def mapped(m) -> None:
+            self._mapped = [(m.public_host, m.public_port)]
+            self._join_lines = None
+            self.router_note = ""
+            self.mark_dirty()
+
+        def failed(message: str) -> None:
+            self.router_note = message
+            self.mark_dirty()
+        # kept with the session: the game needs the mapping too; App closes it with the table
+        self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
 
     def _send(self, text: str) -> None:
         try:
@@ -71,11 +104,18 @@ class LobbyScene(Node):
         return False
 
     def join_lines(self) -> list[str]:
-        """How friends join (host only): the exact command for each LAN address."""
+        """How friends join (host only): a heading, then the exact command for each
+        address with where it works from."""
+        from client.table_names import join_lines
+        return join_lines(0, None, []) + [
+            _("{command}    ({where})").format(command=c, where=w) for c, w in self.join_offers()]
+
+    def join_offers(self) -> list[tuple[str, str]]:
         if self._join_lines is None:
-            from client.table_names import join_lines
+            from client.table_names import join_offers, table_addresses
             port = getattr(self.session.table, "listen_port", None) or 7531
-            self._join_lines = join_lines(port, getattr(self.session.table, "join_code", None))
+            self._join_lines = join_offers(port, getattr(self.session.table, "join_code", None),
+                                           table_addresses(port, self._mapped))
         return self._join_lines
 
     def _lobby(self) -> dict:
@@ -94,12 +134,48 @@ class LobbyScene(Node):
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
         self._change(bots=(bots + 1) % max(1, lobby.get("players", 4)))
 
-    def _start(self) -> None:
+    def _cycle_level(self, seat: int) -> None:
+        from sim.bots import LEVELS
+        seats = self._lobby().get("seats", [])
+        now = seats[seat].get("level") if seat < len(seats) else None
+        level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
         try:
-            self.session.table.start_game()
+            self.session.table.set_bot_level(seat, level)
+            self.error = ""
         except Exception as exc:
             self.error = str(exc)
-            self.mark_dirty()
+        self.mark_dirty()
+
+    def _start(self) -> None:
+        """Start once every pair of players is known to connect (net/internet.py
+        `StartGate`); a pair that cannot is named here instead of a game that never begins."""
+        from net.session import TableSession
+        table = self.session.table
+        if not isinstance(table, TableSession):
+            return self._start_now()
+        if self._gate is None:
+            from client.net_session import _reactor
+            from net.internet import StartGate
+            self._gate = StartGate(_reactor(), table, say=self._table_said)
+        self.error = _("Checking that every pair of players can reach each other…")
+        self.mark_dirty()
+        self._gate.start(self._start_now, self._unreachable)
+
+    def _start_now(self) -> None:
+        try:
+            self.session.table.start_game()
+            self.error = ""
+        except Exception as exc:
+            self.error = str(exc)
+        self.mark_dirty()
+
+    def _unreachable(self, failures: list[str]) -> None:
+        self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(failures))
+        self.mark_dirty()
+
+    def _table_said(self, line: str) -> None:
+        self.said.append(line)
+        self.mark_dirty()
 
     def on_update(self, dt) -> None:
         s = self.session
@@ -113,7 +189,8 @@ class LobbyScene(Node):
             seat = getattr(line, "seat", None)
             who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
             self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=getattr(line, "text", "")))
-        shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said))
+        shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
+                 self.router_note, self._join_lines is None)
         if shown != self._shown:
             self._shown = shown
             self.mark_dirty()
@@ -127,6 +204,9 @@ class LobbyScene(Node):
         self.b_back.set_rect(x, 40, 200, 36)
         if self.chat is not None:
             self.chat.set_rect(80, 40, min(420, self.width / 2 - 40), 30)
+        y = self.height - 250
+        for k, b in enumerate(self.b_levels):
+            b.set_rect(max(300, self.width / 2 - 170), y - 36 * k - 6, 150, 26)
 
     def rebuild(self) -> None:
         lobby = self._lobby()
@@ -135,6 +215,13 @@ class LobbyScene(Node):
         self.b_setup.set_label(_("Setup: {setup}").format(setup=_(lobby.get("setup", "?"))))
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
         self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
+        seats = lobby.get("seats", [])
+        for seat, b in enumerate(self.b_levels):
+            is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
+            b.visible = self.is_host and is_bot and hasattr(self.session.table, "set_bot_level")
+            if b.visible:
+                b.set_label(_("level: {level}").format(
+                    level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
         t = self._text
         t.begin()
         title = TITLES.get(self.command) or _("Table")
@@ -144,10 +231,20 @@ class LobbyScene(Node):
         if self.is_host:
             t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
-            for k, line in enumerate(self.join_lines()[:3]):
-                t.put(("c2", k), line, 80 + (0 if k == 0 else 16), self.height - 134 - 17 * k,
-                      size=11 if k else 10, bold=k > 0,
-                      color=theme.INK if k else theme.MUTED)
+            from client.text_fit import put_fitted
+            room = self.width / 2 - 40 - 96           # the left column, clear of the buttons
+            t.put("c1", _("Friends join with one of these:"), 80, self.height - 134, size=10,
+                  color=theme.MUTED)
+            for k, (command, where) in enumerate(self.join_offers()):
+                y = self.height - 151 - 17 * k
+                c = put_fitted(t, ("c2", k), command, 96, y, room, size=11, min_size=8,
+                               cut=True, bold=True, color=theme.INK)
+                w = t.put(("c3", k), f"({where})", 96 + c.content_width + 12, y, size=10,
+                          color=theme.MUTED)
+                w.visible = c.content_width + 12 + w.content_width <= room
+        if self.is_host and self.router_note:
+            t.put("rn", self.router_note, self.width / 2 + 60, 200, size=10,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         status = (self.session.refused and _("Refused: {reason}").format(reason=self.session.refused)
                   or self.session.status)
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,

@@ -1,14 +1,11 @@
 """Who sits where, in words: the players' chosen names at the table ("Aiko (Blue)"), a
-bot seat as "Bot (Orange)", and the lobby's join line (this machine's LAN addresses and
-the exact command a friend types). Only the standard library; a richer address search
-(`net.addresses`) may replace `lan_addresses` once it exists."""
+bot seat as "Bot (Orange)", and the lobby's join lines (every address this table can be
+reached at, from `net.addresses`, with the exact command a friend types)."""
 
 from __future__ import annotations
 
-import socket
-
 from client import theme
-from lang.i18n import _
+from lang.i18n import N_, _
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
@@ -36,53 +33,39 @@ def lobby_titles(lobby: dict, my_seats=(), my_name: str = "") -> dict[int, str]:
     return out
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other computers on the LAN can reach (loopback left
-    out), best first: the address of the default route, then the host name's others.
-    Empty when the machine has no network but loopback."""
-    found: list[str] = []
-    try:   # the address a datagram to the outside would leave from (nothing is sent)
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            found.append(s.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        infos = []
-    for info in infos:
-        addr = info[4][0]
-        if addr not in found:
-            found.append(addr)
-    return [a for a in found if not a.startswith("127.") and a != "0.0.0.0"]
-
-
-def join_command(address: str, port: int, code: str | None) -> str:
-    """The exact command a friend runs to join this table."""
+def join_command(dial: str, code: str | None) -> str:
+    """The exact command a friend runs to join this table (`dial` is HOST:PORT as `join`
+    reads it, IPv6 in brackets)."""
     code_part = f" --code {code}" if code else ""
-    return f"./shogun join {address}:{port}{code_part}"
+    return f"./shogun join {dial}{code_part}"
 
 
-def table_addresses() -> list[str]:
-    """The addresses to offer friends: `net.addresses.lan_addresses()` once that richer
-    search exists (looked up, not required), else this module's stdlib one."""
+def table_addresses(port: int, mapped=()) -> list:
+    """Where friends can reach this table (`net.addresses.Reachable`, most widely
+    reachable first): a router's mapping, global IPv6, then the LAN."""
+    from net.addresses import reachable_addresses
     try:
-        from net import addresses as richer          # another branch adds it
-        found = [str(a) for a in richer.lan_addresses()]
-        if found:
-            return found
-    except Exception:
-        pass
-    return lan_addresses()
+        return reachable_addresses(port, mapped)
+    except Exception:          # no interface list on this system: loopback only
+        from net.addresses import Reachable
+        return [Reachable("127.0.0.1", port, "this machine", "lo")]
 
 
-def join_lines(port: int, code: str | None, addresses: list[str] | None = None) -> list[str]:
-    """The lobby's sentences telling friends how to join (one command per address)."""
-    addresses = table_addresses() if addresses is None else addresses
-    if not addresses:
-        return [_("This computer has no LAN address (no network but itself). Friends on this "
-                  "computer can join with:"), join_command("127.0.0.1", port, code)]
-    lines = [_("Friends on your network join with:")]
-    lines += [join_command(a, port, code) for a in addresses[:3]]
-    return lines
+WHERE = {"public": N_("over the internet (the router forwards the port)"),
+         "global IPv6": N_("over the internet, by IPv6"),
+         "LAN": N_("from your home network"), "LAN IPv6": N_("from your home network, by IPv6"),
+         "this machine": N_("from this computer only")}
+
+
+def join_offers(port: int, code: str | None, addresses: list | None = None) -> list[tuple[str, str]]:
+    """(exact command, where it works from) for each address friends can use, best first."""
+    addresses = table_addresses(port) if addresses is None else addresses
+    return [(join_command(r.dial, code), _(WHERE.get(r.scope, r.scope))) for r in addresses[:3]]
+
+
+def join_lines(port: int, code: str | None, addresses: list | None = None) -> list[str]:
+    """The lobby's lines telling friends how to join: one exact command per address, with
+    where it works from."""
+    return [_("Friends join with one of these:")] + [
+        _("{command}    ({where})").format(command=c, where=w)
+        for c, w in join_offers(port, code, addresses)]

@@ -30,7 +30,7 @@ PENDING: set[str] = set()
 ALLOWED = {
     ("client/menu.py", "SHOGUN"): "the game's name, as on the box",
     ("client/status_lines.py", "Shogun"): "the game's name, as on the box",
-    ("client/table_names.py", "./shogun join {…}:{…}{…}"): "a command typed in a shell",
+    ("client/table_names.py", "./shogun join {…}{…}"): "a command typed in a shell",
     ("client/node.py", "DejaVu Sans"): "a font name",
     ("client/node.py", "Liberation Sans"): "a font name",
     ("client/node.py", "Arial"): "a font name",

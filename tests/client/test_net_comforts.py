@@ -238,9 +238,9 @@ def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
     frame(app, 3)
     texts = [t.text for t in lobby._text._labels.values() if t.visible]
-    addresses = table_addresses() or ["127.0.0.1"]
-    assert join_command(addresses[0], 7531, "k7q2") in texts
-    assert f"./shogun join {addresses[0]}:7531 --code k7q2" in texts
+    first = table_addresses(7531)[0]
+    assert join_command(first.dial, "k7q2") == f"./shogun join {first.dial} --code k7q2"
+    assert f"./shogun join {first.dial} --code k7q2" in texts
     assert "Bot (Orange)" in texts and "Aiko (Blue) — you" in texts
     assert "Ben (Black): ready when you are" in texts
     app.on_key_press(arcade.key.T, 0)
