@@ -165,6 +165,7 @@ class NetComforts:
     def unlock(self) -> None:
         if not self.unlock_btn.visible:
             return
+        self._last_plan = self.session.my_plan(self.session.my_seats[0]) or self._last_plan
         try:
             self.session.unlock_plan()
         except ValueError as exc:

@@ -71,12 +71,18 @@ class TableComfortsMixin:
 
     def plan_unlockable(self) -> bool:
         """My plan is in and not every plan is: it may be taken back (if the table agrees)."""
-        if not (self.can_unlock and self.started and self._submitted_at is not None):
+        if not (self.can_unlock and self.started and (self._submitted_at is not None or any(
+                self.my_plan(s) for s in self.my_seats))):     # locked before a resume too
             return False
         d = self.table.decision
         waiting = self.table.waiting_for() or []
         return d is not None and d.kind == "plan" and bool(waiting) \
             and not any(s in waiting for s in self.my_seats)
+
+    def my_plan(self, seat: int):
+        """My locked plan of this round, from the table (its state holds turned cards only)."""
+        fn = getattr(self.table, "my_plan", None)
+        return fn() if fn is not None and seat in self.my_seats else None
 
     def unlock_plan(self) -> None:
         """Take my plan back; a refusal raises ValueError with a sentence to show."""

@@ -10,6 +10,8 @@ The scene talks to one interface:
              at most s seconds for it (the window keeps drawing; `thinking` names the seat)
   `submit(cmd)` a command for one of my seats (raises IllegalCommand if not allowed)
   `status`   a sentence for the status bar (lobby, waiting, paused), or ""
+  `my_plan(seat)` my seat's locked plan of this round (a SubmitPlan), or None; on a
+             network the state holds only the cards turned so far, so ask the session
 The client never changes game state itself: the engine (`sim.game.apply`) does, here or
 on every peer.
 """
@@ -111,6 +113,12 @@ class LocalSession:
             return None
         self._thinking = None
         return self.game.submit(cmd)
+
+    def my_plan(self, seat: int):
+        """`seat`'s locked plan of this round (the whole plan is in the local state)."""
+        plan = self.game.state.players[seat].plan if seat in self.my_seats else None
+        from sim.commands import SubmitPlan
+        return None if plan is None else SubmitPlan(seat, tuple(plan.actions), plan.bid)
 
     def submit(self, cmd) -> None:
         events = self.game.submit(cmd)

@@ -120,22 +120,14 @@ class StartGate:
 
 def reseat(session: Any, players: list, say: Callable[[str], None]) -> None:
     """Move the players who can be dialled to the lower seats (net/reachability.py,
-    `mesh_order`), so every pair with one such player connects. Lobby data only: it
-    runs before `start_game`, whose GameStarted carries the seats to everyone.
-    (It reaches into the session's lobby, as the session has no public swap yet.)"""
+    `mesh_order`), so every pair with one such player connects. It runs before
+    `start_game`, whose GameStarted carries the seats to everyone."""
     from net.reachability import mesh_order
     moves = mesh_order(players)
     if not moves:
         return
-    seats = session.lobby["seats"]
-    before = {s["seat"]: dict(s) for s in seats}
-    for old, new in moves.items():
-        entry = before[old]
-        seats[new].update(kind=entry["kind"], name=entry["name"], peer=entry["peer"],
-                          key=entry.get("key"))
-        session._seat_conn(entry["peer"], new)
+    session.move_players(moves)
     names = {p.seat: p.name for p in players}
     say("seats changed so that every pair can connect: " + ", ".join(
         f"{names[old]} takes seat {new}" for old, new in sorted(moves.items(),
                                                                key=lambda m: m[1])))
-    session._lobby_changed()

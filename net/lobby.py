@@ -80,6 +80,38 @@ class Lobby:
         elif self.host_conn is not None:
             self.host_conn.send({"type": "SeatRequested", "seat": seat})
 
+    def move_players(self, moves: dict[int, int]) -> None:
+        """Host only, before the start: move players between seats at once, `{old seat:
+        new seat}`. A new seat must be open or be left by a player who moves too, so two
+        players may swap (`request_seat` moves one player to an open seat only). Used by
+        the reachability check (`net.internet.reseat`) to give the players who can be
+        dialled the lower seats. ValueError (a sentence) for anything else; nothing moves
+        then."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can move players, before the start")
+        seats = self.lobby["seats"]
+        for old, new in moves.items():
+            for seat in (old, new):
+                if not isinstance(seat, int) or not 0 <= seat < len(seats):
+                    raise ValueError(f"there is no seat {seat} at this table")
+            if seats[old]["kind"] != "human":
+                raise ValueError(f"seat {old} has no player to move")
+            if seats[new]["kind"] == "bot":
+                raise ValueError(f"seat {new} is a bot's seat")
+            if seats[new]["kind"] != "open" and new not in moves:
+                raise ValueError(f"seat {new} is taken by a player who stays there")
+        if len(set(moves.values())) != len(moves):
+            raise ValueError("two players cannot move to one seat")
+        before = {old: dict(seats[old]) for old in moves}
+        for old in moves:
+            seats[old].update(kind="open", name="", peer=None, key=None)
+        for old, new in moves.items():
+            entry = before[old]
+            seats[new].update(kind="human", name=entry["name"], peer=entry["peer"],
+                              key=entry.get("key"))
+            self._seat_conn(entry["peer"], new)
+        self._lobby_changed()
+
     def lobby_full(self) -> bool:
         return bool(self.lobby) and all(s["kind"] != "open" for s in self.lobby["seats"])
 

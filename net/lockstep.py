@@ -68,6 +68,11 @@ class StepInbox:
 
 
 PLAN_KINDS = ("PlanCommitted", "PlanUnlocked", "CommitsEchoed", "BidOpened", "FieldOpened")
+# what a relay may carry: every signed lockstep message a seat originates (a chain
+# commitment is relayed by the session itself). Signed, each proves itself from any
+# relayer; one kind left out here stalls a player that hears a seat only through relays.
+RELAYABLE = frozenset({"LinkRevealed", "CommandSent", "TowerVoted", "HashStated",
+                       "GameFinished", *PLAN_KINDS})
 
 
 def _seed_int(seed: bytes) -> int:
@@ -323,8 +328,7 @@ class Lockstep(PlanSteps):
         others; without the relay the ones that got its input would be a step ahead of a
         take-over and the table would fork.
         """
-        if msg["type"] not in ("LinkRevealed", "CommandSent", "TowerVoted", *PLAN_KINDS) \
-                or msg["seat"] != seat:
+        if msg["type"] not in RELAYABLE or msg["seat"] != seat:
             raise Offence(f"relayed {msg['type']} for seat {msg.get('seat')} is not relayable")
         if seat in self.bots or msg["step"] < self.step:
             return

@@ -79,10 +79,15 @@ class PlanSteps:
 
     def my_plan(self) -> Any:
         """My locked plan of this round (a `SubmitPlan`), or None: the engine's state holds
-        only the cards turned so far, so a window shows my own plan from here."""
-        mine = self.field_commits.get(self.my_seat)
-        step = mine["step"] if mine is not None else self.step
-        held = self.my_plans.get(step) or self.my_plans.get(self.step)
+        only the cards turned so far, so a window shows my own plan from here. While I
+        plan, only a plan locked at this step counts (not yet locked, or unlocked: None;
+        the last round's plan is over)."""
+        d = self.decision()
+        if not self.ended and d.kind == "plan" and self.my_seat in d.seats:
+            held = self.my_plans.get(self.step)
+        else:
+            mine = self.field_commits.get(self.my_seat)
+            held = self.my_plans.get(mine["step"]) if mine is not None else None
         return self.game.from_wire(held[1]) if held else None
 
     def _my_card(self, field: str) -> tuple[bytes, Any, dict] | None:

@@ -14,16 +14,13 @@ from typing import TYPE_CHECKING
 
 from net import messages
 from net.connections import BUFFER_LIMIT
-from net.lockstep import Offence
+from net.lockstep import RELAYABLE, Offence
 
 if TYPE_CHECKING:
     from net.peer import PeerConnection
 
 log = logging.getLogger("net.session")
 
-# what a seat says that a relay may carry (`Lockstep.receive_relayed`)
-RELAYABLE = frozenset({"LinkRevealed", "PlanRevealed", "PlanCommitted", "CommandSent",
-                       "CommitsEchoed", "TowerVoted"})
 
 
 class Relays:

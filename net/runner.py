@@ -199,6 +199,10 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     session.on_paused = on_paused
     session.on_desync = on_desync
     session.on_error = on_error
+    # the table's chat, so a headless player (and a test) sees what people say
+    session.on_chat_received = lambda line: print(
+        f"chat: {line.sender}" + (f" (seat {line.seat})" if line.seat is not None else "")
+        + f": {line.text}", flush=True)
     def on_started(config: Any, seat: Any, state: Any) -> None:
         nonlocal game_log
         if game_log is not None and game_log.seq > 0:

@@ -278,6 +278,11 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
             raise ValueError("The game has not started.")
         self.lockstep.unlock()
 
+    def my_plan(self) -> Any:
+        """My locked plan of this round (a `SubmitPlan`), or None: the engine's state holds
+        only the cards turned so far, my own too (`net.plan_steps`)."""
+        return self.lockstep.my_plan() if self.lockstep is not None else None
+
     def close(self) -> None:
         self.closed = True
         if self._beat is not None and self._beat.active():

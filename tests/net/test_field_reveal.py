@@ -418,3 +418,46 @@ def test_a_relock_sent_to_one_peer_only_reaches_all_through_the_echoes():
     assert m.offences == [] and m.desyncs == []
     assert opened_early and not any(opened_early)
     assert p0.state["bids"][0] >= 3
+
+
+def test_my_plan_is_the_plan_locked_this_round_and_none_before_the_lock():
+    """The window shows my own locked plan from `Lockstep.my_plan()` (the state holds only
+    turned cards): the plan I locked, from the lock until the next round's planning, and
+    nothing while I plan again (not last round's plan), nor after an unlock."""
+    m = Mesh(3)
+    p0 = m.peers[0]
+    before_lock, locked, wrong = [], [], []
+
+    def plan_of_0(state, d):
+        cmd = m.engine.choose(state, 0, "x", bytes([p0.step % 200 + 1]) * 32)
+        if d.kind == "plan":
+            before_lock.append(p0.my_plan())
+            locked.append(cmd)
+        return cmd
+
+    def stepped(entry):
+        if locked and p0.decision().kind != "plan" and p0.my_plan() != locked[-1]:
+            wrong.append((entry["step"], p0.my_plan(), locked[-1]))
+
+    m.policy[0] = plan_of_0
+    p0.on_step = stepped
+    m.run()
+    assert all(p.ended for p in m.peers.values()) and len(set(m.hashes().values())) == 1
+    assert len(locked) == 3 and before_lock == [None, None, None]
+    assert wrong == []
+    assert p0.my_plan() == locked[-1]           # the last round's plan, after the end too
+
+
+def test_my_plan_is_none_after_an_unlock_and_the_new_plan_after_a_relock():
+    m = _plan_step_mesh()
+    p0 = m.peers[0]
+    assert p0.my_plan() is None
+    p0.submit(_plan(0, 1, "Province1"))
+    m.pump()
+    assert p0.my_plan() == _plan(0, 1, "Province1")
+    p0.unlock()
+    m.pump()
+    assert p0.my_plan() is None
+    p0.submit(_plan(0, 2))
+    m.pump()
+    assert p0.my_plan() == _plan(0, 2)

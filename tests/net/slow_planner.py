@@ -1,0 +1,57 @@
+"""A headless player that holds its first plan back until someone at the table says "go"
+in the chat (for the window's loopback test: the window must lock, unlock and relock its
+plan while another player still plans, which a bot answering at once never allows).
+It plans anyway after GIVE_UP seconds, so it can never hang a test.
+
+Run as: python tests/net/slow_planner.py join HOST:PORT --code C --headless ...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from main import build_parser  # noqa: E402
+from net import runner  # noqa: E402
+from net.session import TableSession  # noqa: E402
+
+GIVE_UP = 60.0
+
+
+def prepare(session: TableSession) -> None:
+    """Chained onto the runner's public hooks: the first plan decision waits for "go"."""
+    from twisted.internet import reactor
+    answer = session.on_decision
+    heard = session.on_chat_received
+    held: list = []            # the first plan decision, while it waits
+    state = {"released": False}
+
+    def release() -> None:
+        if not state["released"]:
+            state["released"] = True
+            print("planning now", flush=True)
+            for decision, game_state in held:
+                answer(decision, game_state)
+
+    def on_decision(decision, game_state) -> None:
+        if decision.kind == "plan" and not state["released"]:
+            if not held:
+                print("holding my plan until someone says go", flush=True)
+                reactor.callLater(GIVE_UP, release)
+            held[:] = [(decision, game_state)]
+            return
+        answer(decision, game_state)
+
+    def on_chat_received(line) -> None:
+        heard(line)
+        if line.text.strip().lower() == "go":
+            release()
+
+    session.on_decision = on_decision
+    session.on_chat_received = on_chat_received
+
+
+if __name__ == "__main__":
+    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:]), prepare=prepare))
