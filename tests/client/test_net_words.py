@@ -200,3 +200,21 @@ def test_an_unknown_sentence_stays_as_it_came(language):
 def test_english_is_left_alone():
     i18n.use("en")
     assert net_words.for_players("join refused: the table is full") == "join refused: the table is full"
+
+
+def test_sentences_net_builds_are_said_again(language):
+    """Not only the AST's samples: sentences made by net's own functions, with real names,
+    IPv6 addresses and version fields."""
+    from net.peer import version_differences
+    from net.reachability import Player, unreachable_pairs
+    pairs = unreachable_pairs([Player(0, "Ann Lee", "2001:db8::1", 7531, False),
+                               Player(1, "Bo", "203.0.113.9", 7600, False)])
+    differs = version_differences({"protocol": "4", "rules": "2"}, {"protocol": "5", "rules": "3"})
+    fixes = portmap.FIXES.format(port=7531)
+    for text in [*pairs, f"cannot join: {differs}", f"join refused: {differs}",
+                 f"The router has no public address yet (not online?); {fixes}."]:
+        again = net_words.for_players(text)
+        assert again != text
+        assert not any(english in again for english in ("cannot reach", "differs", "forward TCP"))
+    assert "[2001:db8::1]:7531" in net_words.for_players(pairs[0]) or \
+        "2001:db8::1" in net_words.for_players(pairs[0])
