@@ -218,3 +218,88 @@ def test_sentences_net_builds_are_said_again(language):
         assert not any(english in again for english in ("cannot reach", "differs", "forward TCP"))
     assert "[2001:db8::1]:7531" in net_words.for_players(pairs[0]) or \
         "2001:db8::1" in net_words.for_players(pairs[0])
+
+
+# -- the window says net's sentences again where it shows them ---------------------------
+
+class _Table:
+    """The callbacks a NetSession sets, and nothing else."""
+    lobby: dict = {}
+
+
+def test_a_refusal_and_a_pause_show_in_the_players_language(language):
+    from client.net_session import NetSession
+    table = _Table()
+    session = NetSession(table, "join")
+    table.on_refused("join refused: seat 2 is already connected")
+    assert session.refused == "join refused: seat 2 is already connected"   # kept as it came
+    assert session.status == _refused_line(net_words.for_players(session.refused))
+    assert "already connected" not in session.status and "2" in session.status
+    table.on_paused("seat 1 (Bo) dropped; waiting up to 120 s for it to rejoin")
+    assert "Bo" in session.status and "120" in session.status and "dropped" not in session.status
+
+
+def _refused_line(reason: str) -> str:
+    from lang.i18n import _
+    return _("Refused: {reason}").format(reason=reason)
+
+
+@pytest.fixture
+def dutch_lobby(app, monkeypatch):
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
+    from client.lobby_scene import LobbyScene
+    from client.net_session import NetSession
+    from tests.client.conftest import frame
+    session = NetSession.open("host", {"port": 0, "players": 3, "bots": 1, "name": "Aiko"})
+    app.session = session
+    scene = LobbyScene(session, "host")
+    app.show(scene)
+    frame(app, 2)
+    i18n.use("nl")
+    yield app, session, scene
+    i18n.use("en")
+    app._close_session()
+
+
+def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby):
+    app, session, scene = dutch_lobby
+    scene._change(bots=5)                           # more bots than seats: net refuses
+    assert scene.error == "niet genoeg plaatsen voor de spelers die er al zijn"
+    scene._cycle_level(0)                           # seat 0 is the host's, not a bot's
+    assert scene.error == "plaats 0 is geen botplaats"
+    scene._send("x" * 1000)
+    assert "tekens lang" in scene.error and "characters" not in scene.error
+    scene._unreachable(["Ann and Bo cannot reach each other: neither can be dialled from "
+                        "outside their own network (Ann at 10.0.0.2:7531, Bo at 10.0.0.3:7531). "
+                        "One of them can forward its TCP port on the router, or use IPv6, or "
+                        "all can join one VPN (ZeroTier, Tailscale); see docs/net.md."])
+    assert "kunnen elkaar niet bereiken" in scene.error and "10.0.0.3:7531" in scene.error
+    scene._table_said("seats changed so that every pair can connect: Bo takes seat 0")
+    assert scene.said[-1] == "plaatsen gewisseld zodat elk paar verbinding kan maken: Bo neemt plaats 0"
+
+
+def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
+    import arcade
+
+    from tests.client.conftest import frame, run_until
+    from tests.client.test_net_comforts import ComfyTable, _log_text, _table_game
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    assert run_until(app, lambda: scene.planning.visible, 10)
+    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
+    frame(app)
+    app.on_key_press(arcade.key.ENTER, 0)             # lock it
+    frame(app, 2)
+    assert scene.net.unlock_btn.visible
+    i18n.use("ro")
+    try:
+        table.refuse = "seat 2 is already played by a bot"
+        scene.net.hand_over(2)
+        table.refuse = "Every player has locked their plan, so yours can no longer be changed."
+        scene.net.unlock()
+        log = _log_text(scene)
+        assert "locul 2 este deja jucat de un bot" in log
+        assert "Toți jucătorii și-au blocat planul, deci al tău nu mai poate fi schimbat." in log
+        assert table.unlocked == 0 and not table.handed
+    finally:
+        i18n.use("en")
