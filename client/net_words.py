@@ -160,6 +160,26 @@ SHAPES: list[Shape] = [
           N_("{a} and {b} cannot reach each other: neither can be dialled from outside their own "
              "network ({a} at {at_a}, {b} at {at_b}). One of them can forward its TCP port on the "
              "router, or use IPv6, or all can join one VPN (ZeroTier, Tailscale); see docs/net.md.")),
+    # -- opening a table from the menu (net/addresses.py, net/savefile.py) -----------------
+    Shape(re.compile(r"the address is empty; give HOST:PORT, e.g\. 192\.168\.1\.20:7531"),
+          N_("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531")),
+    Shape(re.compile(r"(?P<address>.+) opens '\[' for an IPv6 address but never closes it"),
+          N_("{address} opens '[' for an IPv6 address but never closes it")),
+    Shape(re.compile(r"(?P<address>.+) has (?P<rest>.+) after the IPv6 address; write \[ADDRESS\]:PORT"),
+          N_("{address} has {rest} after the IPv6 address; write [ADDRESS]:PORT")),
+    Shape(re.compile(r"(?P<address>.+) has a port but no host"), N_("{address} has a port but no host")),
+    Shape(re.compile(r"(?P<address>.+): the port (?P<port>.+) is not a number from 1 to 65535"),
+          N_("{address}: the port {port} is not a number from 1 to 65535")),
+    Shape(re.compile(r"(?P<address>.+): (?P<host>.+) is not an IPv6 address"),
+          N_("{address}: {host} is not an IPv6 address")),
+    Shape(re.compile(r"cannot read the save (?P<path>.+): (?P<why>.*)"),
+          N_("cannot read the save {path}: {why}")),
+    Shape(re.compile(r"(?P<path>.+) is not a net save \(damaged\? (?P<why>.*)\)"),
+          N_("{path} is not a net save (damaged? {why})")),
+    Shape(re.compile(r"(?P<path>.+) is not a net save of version (?P<v>\d+)"),
+          N_("{path} is not a net save of version {v}")),
+    Shape(re.compile(r"(?P<path>.+) lacks (?P<fields>.+)"), N_("{path} lacks {fields}")),
+    Shape(re.compile(r"(?P<path>.+) has a damaged secret or seat"), N_("{path} has a damaged secret or seat")),
     # -- the router (net/portmap.py) -------------------------------------------------------
     Shape(re.compile(r"No router answered the request for a port mapping \(UPnP is off or not offered\); players "
           r"outside this network can reach you only if you (?P<fixes>.+)\."),

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NET = ROOT / "net"
 
 # calls whose string arguments are sentences for a player
-SENTENCE_CALLS = {"ValueError", "PakeError", "PortMapError", "Admission", "on_paused",
+SENTENCE_CALLS = {"ValueError", "PakeError", "PortMapError", "AddressError", "SaveError", "Admission", "on_paused",
                   "on_refused", "refused", "_refuse", "on_failed", "say"}
 # net modules whose ValueErrors never reach a window (wire checks, replay, the engine
 # wrapper): file -> why
@@ -36,7 +36,7 @@ INTERNAL_FILES = {
 # functions whose sentences go to the headless runner's terminal, not a window
 INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for net.runner"}
 # values to put in an f-string's field when the field's source text says what it is
-NUMBERS = ("seat", "len(", "port", "timeout", "wait", "MAX", "BYTES", "old", "new")
+NUMBERS = ("seat", "len(", "port", "timeout", "wait", "MAX", "BYTES", "VERSION", "old", "new")
 SAMPLES = {"fixes": portmap.FIXES.format(port=7531)}
 
 
