@@ -303,3 +303,14 @@ def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
         assert table.unlocked == 0 and not table.handed
     finally:
         i18n.use("en")
+
+
+def test_a_bad_address_is_explained_in_the_menu_in_dutch(app):
+    i18n.use("nl")
+    try:
+        app.start_net("join", {"address": "[2001:db8::1", "code": "abcd"})
+        message = app.scene.message
+    finally:
+        i18n.use("en")
+    assert message.startswith("Kon niet aanschuiven: ") and "[2001:db8::1" in message
+    assert "opent '[' voor een IPv6-adres" in message and "never closes" not in message
