@@ -274,8 +274,11 @@ class LobbyScene(Node):
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
-            t.put("e", self.error, self.width / 2 + 60, 100, size=11, color=(170, 40, 30),
-                  width=int(self.width / 2 - 100), multiline=True)
+            # under Start, growing down: a start-check sentence runs to five lines and
+            # would cover Leave if it grew from the bottom
+            t.put("e", self.error, self.width / 2 + 60, self.height - 414, size=11,
+                  color=(170, 40, 30), width=int(self.width / 2 - 100), multiline=True,
+                  anchor_y="top")
         t.end()
         damage()
 

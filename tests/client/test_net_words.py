@@ -250,18 +250,19 @@ def dutch_lobby(app, monkeypatch):
     from client.lobby_scene import LobbyScene
     from client.net_session import NetSession
     from tests.client.conftest import frame
+    i18n.use("nl")
     session = NetSession.open("host", {"port": 0, "players": 3, "bots": 1, "name": "Aiko"})
     app.session = session
     scene = LobbyScene(session, "host")
     app.show(scene)
     frame(app, 2)
-    i18n.use("nl")
     yield app, session, scene
     i18n.use("en")
     app._close_session()
 
 
-def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby):
+def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, shots):
+    from tests.client.conftest import frame, screenshot
     app, session, scene = dutch_lobby
     scene._change(bots=5)                           # more bots than seats: net refuses
     assert scene.error == "niet genoeg plaatsen voor de spelers die er al zijn"
@@ -276,6 +277,11 @@ def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby):
     assert "kunnen elkaar niet bereiken" in scene.error and "10.0.0.3:7531" in scene.error
     scene._table_said("seats changed so that every pair can connect: Bo takes seat 0")
     assert scene.said[-1] == "plaatsen gewisseld zodat elk paar verbinding kan maken: Bo neemt plaats 0"
+    scene.router_note = net_words.for_players(
+        "The router has no public address yet (not online?); " + portmap.FIXES.format(port=7531) + ".")
+    scene.mark_dirty()
+    frame(app, 2)
+    screenshot(app, shots / "lobby-net-errors-nl.png")
 
 
 def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
