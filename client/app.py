@@ -261,10 +261,11 @@ class App(arcade.Window):
             from client.net_session import NetSession
             session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
         except Exception as exc:   # net missing or refused at once: say so in the menu
+            from client.net_words import said
             from client.words import problem_text
             what = {"host": _("Could not host: {reason}"), "join": _("Could not join: {reason}"),
                     "watch": _("Could not watch: {reason}")}.get(command, _("Could not start: {reason}"))
-            self.show_menu(message=what.format(reason=problem_text(exc)))
+            self.show_menu(message=what.format(reason=said(str(exc)) or problem_text(exc)))
             return
         from client.lobby_scene import LobbyScene
         self._close_session()

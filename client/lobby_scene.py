@@ -8,6 +8,7 @@ from __future__ import annotations
 import arcade
 
 from client import theme
+from client.net_words import for_players as net_said
 from client.node import Button, Node, Signal, TextCache, damage
 from lang.i18n import N_, Translated, _
 
@@ -78,7 +79,7 @@ class LobbyScene(Node):
             self.mark_dirty()
 
         def failed(message: str) -> None:
-            self.router_note = message
+            self.router_note = net_said(message)
             self.mark_dirty()
         # kept with the session: the game needs the mapping too; App closes it with the table
         self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
@@ -87,7 +88,7 @@ class LobbyScene(Node):
         try:
             self.session.send_chat(text)
         except Exception as exc:
-            self.error = _("Your message was not sent: {reason}").format(reason=exc)
+            self.error = _("Your message was not sent: {reason}").format(reason=net_said(str(exc)))
         else:
             me = self.session.my_seats[0] if self.session.my_seats else None
             who = self.session.labels().get(me) if me is not None else None
@@ -126,7 +127,7 @@ class LobbyScene(Node):
             self.session.table.set_lobby(**kw)
             self.error = ""
         except Exception as exc:
-            self.error = str(exc)
+            self.error = net_said(str(exc))
         self.mark_dirty()
 
     def _cycle_bots(self) -> None:
@@ -143,7 +144,7 @@ class LobbyScene(Node):
             self.session.table.set_bot_level(seat, level)
             self.error = ""
         except Exception as exc:
-            self.error = str(exc)
+            self.error = net_said(str(exc))
         self.mark_dirty()
 
     def _start(self) -> None:
@@ -166,15 +167,15 @@ class LobbyScene(Node):
             self.session.table.start_game()
             self.error = ""
         except Exception as exc:
-            self.error = str(exc)
+            self.error = net_said(str(exc))
         self.mark_dirty()
 
     def _unreachable(self, failures: list[str]) -> None:
-        self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(failures))
+        self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(net_said(f) for f in failures))
         self.mark_dirty()
 
     def _table_said(self, line: str) -> None:
-        self.said.append(line)
+        self.said.append(net_said(line))
         self.mark_dirty()
 
     def on_update(self, dt) -> None:
@@ -245,7 +246,7 @@ class LobbyScene(Node):
         if self.is_host and self.router_note:
             t.put("rn", self.router_note, self.width / 2 + 60, 200, size=10,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
-        status = (self.session.refused and _("Refused: {reason}").format(reason=self.session.refused)
+        status = (self.session.refused and _("Refused: {reason}").format(reason=net_said(self.session.refused))
                   or self.session.status)
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
@@ -273,8 +274,11 @@ class LobbyScene(Node):
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
-            t.put("e", self.error, self.width / 2 + 60, 100, size=11, color=(170, 40, 30),
-                  width=int(self.width / 2 - 100), multiline=True)
+            # under Start, growing down: a start-check sentence runs to five lines and
+            # would cover Leave if it grew from the bottom
+            t.put("e", self.error, self.width / 2 + 60, self.height - 414, size=11,
+                  color=(170, 40, 30), width=int(self.width / 2 - 100), multiline=True,
+                  anchor_y="top")
         t.end()
         damage()
 

@@ -10,6 +10,7 @@ import arcade
 
 from client import theme
 from client.chat_box import ChatBox
+from client.net_words import for_players as net_said
 from client.node import Button, Node, TextCache, damage
 from lang.i18n import N_, _, ngettext
 
@@ -146,7 +147,8 @@ class NetComforts:
         try:
             self.session.send_chat(text)
         except Exception as exc:
-            self.scene.log.add(_("Your message was not sent: {reason}").format(reason=exc), REFUSED)
+            self.scene.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
+                               REFUSED)
             return
         me = self.session.my_seats[0] if self.session.my_seats else None
         self._log_chat(_("You"), me, text)
@@ -155,7 +157,7 @@ class NetComforts:
         try:
             self.session.hand_seat_to_bot(seat)
         except ValueError as exc:
-            self.scene.log.add(str(exc), REFUSED)
+            self.scene.log.add(net_said(str(exc)), REFUSED)
             return
         self.scene.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
 
@@ -169,7 +171,7 @@ class NetComforts:
         try:
             self.session.unlock_plan()
         except ValueError as exc:
-            self.scene.log.add(str(exc), REFUSED)
+            self.scene.log.add(net_said(str(exc)), REFUSED)
             return
         self.unlock_btn.visible = False
         scene = self.scene

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from client.net_words import for_players as net_said
 from lang.i18n import _, ngettext
 
 _reactor_started = False
@@ -115,7 +116,7 @@ class NetSession(TableComfortsMixin):
         table.on_lobby_changed = self._lobby
         table.on_started = self._started
         table.on_events = self._events
-        table.on_paused = lambda reason: self._status(_("Paused: {reason}").format(reason=reason))
+        table.on_paused = lambda reason: self._status(_("Paused: {reason}").format(reason=net_said(reason)))
         table.on_resumed = lambda: self._status("")
         table.on_desync = lambda report: self._status(
             _("Desync at step {step} — report written; recovering").format(step=report.get("step")))
@@ -177,8 +178,8 @@ class NetSession(TableComfortsMixin):
         self.queue.append((list(events), state))
 
     def _refused(self, reason: str) -> None:
-        self.refused = reason
-        self.status = _("Refused: {reason}").format(reason=reason)
+        self.refused = reason            # net's words (another peer's, maybe): said again when shown
+        self.status = _("Refused: {reason}").format(reason=net_said(reason))
 
     # -- the scene's interface ---------------------------------------------------------------
     @property
