@@ -106,8 +106,13 @@ class Asking:
         from sim.commands import IllegalCommand
         try:
             self.session.submit(cmd)
-        except IllegalCommand as exc:
-            self.log.add(_("Not allowed: {reason}").format(reason=problem_text(exc)), (180, 30, 20))
+        except ValueError as exc:      # the engine's IllegalCommand, or the table's refusal
+            if isinstance(exc, IllegalCommand):
+                reason = problem_text(exc)
+            else:
+                from client.net_words import for_players
+                reason = for_players(str(exc))
+            self.log.add(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
             self.sounds.play("refused")
             self.asking = None
             return
