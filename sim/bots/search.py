@@ -34,7 +34,9 @@ from sim.state import BID, Plan, State
 BUDGET = 192           # rollouts per decision: the fixed work budget
 MIN_WORLDS = 8         # sampled futures per candidate and stage at least
 FINALISTS = 4          # candidates that go on to the second stage
-PREFER_T2 = 0          # another candidate replaces the default only if t^2 > this (0: off)
+PREFER_T2 = 2          # another candidate replaces the default only if t^2 > this (0: off)
+MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
+ARMY_WEIGHT = 3        # ... per army
 PLAN_CANDIDATES = 12
 MOVE_CANDIDATES = 6
 ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against loops
@@ -277,7 +279,8 @@ def evaluate(s: State, seat: int) -> int:
     """My projected points minus the best rival's, in integer units (1 point = 12).
 
     Projected: the score so far plus what a winter scoring would add now (provinces,
-    buildings, majorities), a little for armies and chests, less for a rice shortage
+    buildings, majorities), a third of a point a chest and a quarter an army (rounds
+    are left to play with them), less for a rice shortage
     that winter would punish. A finished game: the winner takes a large bonus.
     """
     if s.decision.kind == "over":
@@ -294,9 +297,14 @@ def evaluate(s: State, seat: int) -> int:
             owned[p.owner] += 1
             armies[p.owner] += p.armies
             buildings[p.owner] += len(p.buildings)
+    # a rollout that did not reach the end stops where rounds are left to play: chests and
+    # armies are what they are played with (a chest buys a theatre, a point each winter;
+    # 2 chests buy 3 armies). Too low a weight made spending them look free.
+    money_weight, army_weight = MONEY_WEIGHT, ARMY_WEIGHT
     values = []
     for i, p in enumerate(s.players):
-        value = 12 * (p.score + owned[i] + buildings[i] + majority[i]) + 2 * armies[i] + p.money
+        value = (12 * (p.score + owned[i] + buildings[i] + majority[i])
+                 + army_weight * armies[i] + money_weight * p.money)
         short = owned[i] + loss - p.rice
         if short > 0 and s.season < 3:
             value -= 6 * short
