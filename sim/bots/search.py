@@ -2,19 +2,22 @@
 
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
-pick, a move or battle) the bot makes a few sensible candidates, then imagines
-`worlds()` futures (the budget of 96 rollouts shared among them) ("determinizations"): the other players' hidden cards filled with what
-the `normal` bot would have planned, chance drawn from its own stream, the tower from the
-statistical model (`tower_model.py`). Every candidate is played into the same futures
-(common random numbers: differences come from the choice, not the luck) up to the end of
-the round — through winter and its scoring when the round is autumn — by `normal` bots,
-and scored by `evaluate`. The candidate with the best total wins; ties go to the earlier
-candidate, the `normal` bot's own choice first.
+pick, a move or battle) the bot makes sensible candidates, then imagines futures
+("determinizations"): the other players' hidden cards filled with what the `normal` bot
+would have planned, chance drawn from its own stream, the tower from the statistical
+model (`tower_model.py`). Every candidate is played into the same futures (common random
+numbers: differences come from the choice, not the luck) up to the end of the round —
+through winter and its scoring when the round is autumn — by `normal` bots, and scored by
+`evaluate`. The budget (`BUDGET` rollouts) goes half to every candidate and half to the
+best `FINALISTS` (successive halving). The best total wins, but the `normal` bot's own
+choice (candidate 0) is kept unless the winner beats it by more than the noise
+(`clearly_better`); ties go to the earlier candidate.
 
 Determinism (issue 15, item 3): the result depends only on the view, the seed and the
-fixed budget (`BUDGET`, `MIN_WORLDS`, the candidate counts): no clock, no threads, no
-libm. Scores are integers; the rollout bots use + - * on floats, which IEEE 754 rounds
-exactly alike on every machine, so every peer computes the same decision.
+fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate counts): no
+clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
+which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
+decision.
 """
 
 from __future__ import annotations
