@@ -315,4 +315,5 @@ def evaluate(s: State, seat: int) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["BUDGET", "FINALISTS", "rollouts", "worlds", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]
+__all__ = ["BUDGET", "FINALISTS", "choose", "clearly_better", "determinize", "evaluate",
+           "ranked", "rollout", "rollouts", "score", "worlds"]
