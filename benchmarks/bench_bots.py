@@ -4,9 +4,9 @@
    (checked, copied, with events), `sim.fast.advance_apply` (copied, no check, no events)
    and `sim.fast.advance_in_place` (no copy: what a rollout uses).
 2. Rollouts per second of the hard bot (a plan decision's rollouts to the round's end),
-   and CPU seconds per hard decision on a few seeded states.
+   and CPU seconds per hard decision (median, p95, max per kind) on seeded states.
 
-Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3]
+Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3] [--samples 12]
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ def replay(games: list[LocalGame], how: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--samples", type=int, default=12, help="hard decisions timed per kind")
     args = ap.parse_args()
     games = logs(args.games)
     total = sum(len(g.commands) for g in games)
@@ -70,7 +71,7 @@ def main() -> None:
     roll_cpu = 0.0
     while not game.over:
         d = game.state.decision
-        if d.kind in samples and len(samples[d.kind]) < 6:
+        if d.kind in samples and len(samples[d.kind]) < args.samples:
             seat = d.seats[-1]
             seed = hashlib.sha256(b"bench/%d" % len(game.commands)).digest()
             start = time.process_time()
@@ -83,12 +84,14 @@ def main() -> None:
                 start = time.process_time()
                 search.score(seen, seat, cands, seed)
                 roll_cpu += time.process_time() - start
-                rollouts += search.worlds(len(cands)) * len(cands)
+                rollouts += search.rollouts(len(cands))
         game.step()
     print(f"hard bot: {rollouts / roll_cpu:,.0f} plan rollouts (to the round's end) per CPU second")
     for kind, ts in samples.items():
+        ts.sort()
+        p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
         print(f"  hard '{kind}' decision CPU time over {len(ts)}: median "
-              f"{statistics.median(ts):.2f} s, max {max(ts):.2f} s")
+              f"{statistics.median(ts):.2f} s, p95 {p95:.2f} s, max {ts[-1]:.2f} s")
 
 
 if __name__ == "__main__":

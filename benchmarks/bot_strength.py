@@ -11,7 +11,7 @@ clock and the process's own CPU time (on a shared machine the wall time includes
 for a core; the load average is printed at the start).
 
 Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
-       [--offset 0] [--budget 96] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
+       [--offset 0] [--budget N] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
 """
 
 from __future__ import annotations

@@ -75,8 +75,11 @@ def majority_bonus(state: State, seat: int, kind: str, name: str) -> float:
 
 
 def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
-         off: frozenset[str] | set[str] | None = None) -> SubmitPlan:
-    """The round's plan; `off` switches habits off (the hard bot's plan variants)."""
+         off: frozenset[str] | set[str] | None = None,
+         forbid: frozenset[tuple[str, str]] = frozenset()) -> SubmitPlan:
+    """The round's plan; `off` switches habits off and `forbid` rules (action, province)
+    pairs out of the greedy pick (both: the hard bot's plan variants, the next-best
+    plans a decent player would also weigh)."""
     skip = OFF if off is None else off
     me = state.players[seat]
     cards = state.cards_of(seat)
@@ -133,7 +136,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     threshold = 0.0 if last_round else 0.5
     for (action, name), value in ranked:
-        if action in plan or name in used or value <= threshold:
+        if action in plan or name in used or value <= threshold or (action, name) in forbid:
             continue
         trial = dict(plan)
         trial[action] = name

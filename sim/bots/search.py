@@ -2,19 +2,22 @@
 
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
-pick, a move or battle) the bot makes a few sensible candidates, then imagines
-`worlds()` futures (the budget of 96 rollouts shared among them) ("determinizations"): the other players' hidden cards filled with what
-the `normal` bot would have planned, chance drawn from its own stream, the tower from the
-statistical model (`tower_model.py`). Every candidate is played into the same futures
-(common random numbers: differences come from the choice, not the luck) up to the end of
-the round — through winter and its scoring when the round is autumn — by `normal` bots,
-and scored by `evaluate`. The candidate with the best total wins; ties go to the earlier
-candidate, the `normal` bot's own choice first.
+pick, a move or battle) the bot makes sensible candidates, then imagines futures
+("determinizations"): the other players' hidden cards filled with what the `normal` bot
+would have planned, chance drawn from its own stream, the tower from the statistical
+model (`tower_model.py`). Every candidate is played into the same futures (common random
+numbers: differences come from the choice, not the luck) up to the end of the round —
+through winter and its scoring when the round is autumn — by `normal` bots, and scored by
+`evaluate`. The budget (`BUDGET` rollouts) goes half to every candidate and half to the
+best `FINALISTS` (successive halving). The best total wins, but the `normal` bot's own
+choice (candidate 0) is kept unless the winner beats it by more than the noise
+(`clearly_better`); ties go to the earlier candidate.
 
 Determinism (issue 15, item 3): the result depends only on the view, the seed and the
-fixed budget (`BUDGET`, `MIN_WORLDS`, the candidate counts): no clock, no threads, no
-libm. Scores are integers; the rollout bots use + - * on floats, which IEEE 754 rounds
-exactly alike on every machine, so every peer computes the same decision.
+fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate counts): no
+clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
+which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
+decision.
 """
 
 from __future__ import annotations
@@ -25,15 +28,19 @@ from dataclasses import replace
 from sim.bots import heuristic, normal
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
-from sim.commands import Chance, ChooseMove, Command, PickSpecial, SubmitPlan
+from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, SubmitPlan
 from sim.fast import advance_in_place
 from sim.legal import plan_problems
 from sim.rules.scoring import majorities
 from sim.state import BID, Plan, State
 
-BUDGET = 96            # rollouts per decision: the fixed work budget
-MIN_WORLDS = 8         # sampled futures per decision at least (then BUDGET // candidates)
-PLAN_CANDIDATES = 6
+BUDGET = 192           # rollouts per decision: the fixed work budget
+MIN_WORLDS = 8         # sampled futures per candidate and stage at least
+FINALISTS = 4          # candidates that go on to the second stage
+PREFER_T2 = 2          # another candidate replaces the default only if t^2 > this (0: off)
+MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
+ARMY_WEIGHT = 3        # ... per army
+PLAN_CANDIDATES = 12
 MOVE_CANDIDATES = 6
 ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against loops
 
@@ -61,34 +68,93 @@ def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
         return [(decide(seen, seat, "normal", rng), 0)]
     if len(candidates) == 1:
         return [(candidates[0], 0)]
-    totals = score(seen, seat, candidates, seed)
+    per_world: list[list[int]] = [[] for _ in candidates]
+    totals = score(seen, seat, candidates, seed, per_world)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
+    if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0]):
+        order.remove(0)
+        order.insert(0, 0)
     return [(candidates[i], totals[i]) for i in order]
 
 
 def worlds(candidates: int) -> int:
-    """How many futures to sample: the budget shared among the candidates."""
-    return max(MIN_WORLDS, BUDGET // candidates)
+    """Futures for every candidate in the first stage: half the budget shared among them
+    (the whole budget when there is no second stage)."""
+    share = BUDGET if candidates <= FINALISTS else BUDGET // 2
+    return max(MIN_WORLDS, share // candidates)
 
 
-def score(seen: State, seat: int, candidates: list[Command], seed: bytes) -> list[int]:
-    """Each candidate's summed evaluation over the same sampled futures."""
-    totals = [0] * len(candidates)
-    for world in range(worlds(len(candidates))):
+def clearly_better(mine: list[int], default: list[int]) -> bool:
+    """Does a candidate beat the default (the normal bot's choice) by more than the noise?
+    A paired test over the futures both played: the mean difference's t statistic squared
+    above `PREFER_T2` (integers only). Why: with a few dozen futures the best of many
+    candidates is often best by luck, and the default is a sound choice to fall back on."""
+    if PREFER_T2 <= 0:
+        return True
+    diffs = [a - b for a, b in zip(mine, default)]
+    n = len(diffs)
+    total = sum(diffs)
+    if n < 2 or total <= 0:
+        return False
+    spread = n * sum(d * d for d in diffs) - total * total   # n^2 * variance
+    return total * total * (n - 1) > PREFER_T2 * spread
+
+
+def score(seen: State, seat: int, candidates: list[Command], seed: bytes,
+          per_world: list[list[int]] | None = None) -> list[int]:
+    """Each candidate's summed evaluation over the same sampled futures, in two stages
+    (successive halving): every candidate plays `worlds()` futures, then the best
+    `FINALISTS` play the rest of the budget in further futures. A finalist's total covers
+    all its futures; a candidate left out keeps its first-stage total, shifted below every
+    finalist's so that the order of the totals is the order of the choice."""
+    n = len(candidates)
+    totals = [0] * n
+    first = worlds(n)
+    _play(seen, seat, candidates, range(n), range(first), seed, totals, per_world)
+    if n <= FINALISTS:
+        return totals
+    order = sorted(range(n), key=lambda i: (-totals[i], i))
+    finalists = sorted(order[:FINALISTS])
+    more = max(MIN_WORLDS, (BUDGET - first * n) // FINALISTS)
+    _play(seen, seat, candidates, finalists, range(first, first + more), seed, totals,
+          per_world)
+    floor = min(totals[i] for i in finalists)
+    for i in order[FINALISTS:]:   # below every finalist, first-stage order kept
+        totals[i] = floor - 1 - (totals[order[FINALISTS]] - totals[i])
+    return totals
+
+
+def rollouts(candidates: int) -> int:
+    """How many rollouts a decision with this many candidates plays (the budget used)."""
+    first = worlds(candidates)
+    if candidates <= FINALISTS:
+        return first * candidates
+    return first * candidates + FINALISTS * max(MIN_WORLDS, (BUDGET - first * candidates)
+                                                // FINALISTS)
+
+
+def _play(seen: State, seat: int, candidates: list[Command], which, world_numbers,
+          seed: bytes, totals: list[int], per_world: list[list[int]] | None) -> None:
+    """Add the evaluation of the candidates `which` in the futures `world_numbers`."""
+    for world in world_numbers:
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
         world_rng = ChanceStream(world_seed)
         base = determinize(seen, seat, world_rng)
         planned = pending_plans(base, seat, world_rng)
-        for i, cand in enumerate(candidates):
-            totals[i] += rollout(base, seat, cand, world_seed, planned)
-    return totals
+        for i in which:
+            value = rollout(base, seat, candidates[i], world_seed, planned)
+            totals[i] += value
+            if per_world is not None:
+                per_world[i].append(value)
 
 
 # ----------------------------------------------------------------------------- candidates
 
 def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
-    """The normal plan first, then the heuristic's, then the normal plan with a habit
-    switched off (no winter reserve, no majority count), other bids, a shaky-hand one."""
+    """The normal plan first; then its next-best neighbours (each of its chosen
+    (action, province) pairs ruled out in turn, so the greedy picks the runner-up there);
+    other bids; the normal plan with a habit switched off (no winter reserve, no majority
+    count); the heuristic's plan."""
     out: list[SubmitPlan] = []
 
     def add(cmd: SubmitPlan) -> None:
@@ -97,18 +163,17 @@ def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
 
     base = normal.plan(seen, seat, rng, off=frozenset())
     add(base)
-    add(heuristic.plan(seen, seat, rng))
-    add(normal.plan(seen, seat, rng, off=frozenset({"rice"})))
     money = seen.players[seat].money
     for bid in (1, 2):
         if bid != base.bid and bid <= money:
             add(replace(base, bid=bid) if not isinstance(base.bid, str)
                 else _with_money_bid(base, bid))
+    add(normal.plan(seen, seat, rng, off=frozenset({"rice"})))
+    chosen = [(a, c) for a, c in zip(ACTIONS, base.actions) if c is not None]
+    for pair in chosen[:PLAN_CANDIDATES]:
+        add(normal.plan(seen, seat, rng, off=frozenset(), forbid=frozenset({pair})))
     add(normal.plan(seen, seat, rng, off=frozenset({"majority"})))
-    tries = 0
-    while len(out) < PLAN_CANDIDATES and tries < 8:
-        add(normal.careless_plan(seen, seat, rng))
-        tries += 1
+    add(heuristic.plan(seen, seat, rng))
     return out
 
 
@@ -217,7 +282,8 @@ def evaluate(s: State, seat: int) -> int:
     """My projected points minus the best rival's, in integer units (1 point = 12).
 
     Projected: the score so far plus what a winter scoring would add now (provinces,
-    buildings, majorities), a little for armies and chests, less for a rice shortage
+    buildings, majorities), a third of a point a chest and a quarter an army (rounds
+    are left to play with them), less for a rice shortage
     that winter would punish. A finished game: the winner takes a large bonus.
     """
     if s.decision.kind == "over":
@@ -234,9 +300,14 @@ def evaluate(s: State, seat: int) -> int:
             owned[p.owner] += 1
             armies[p.owner] += p.armies
             buildings[p.owner] += len(p.buildings)
+    # a rollout that did not reach the end stops where rounds are left to play: chests and
+    # armies are what they are played with (a chest buys a theatre, a point each winter;
+    # 2 chests buy 3 armies). Too low a weight made spending them look free.
+    money_weight, army_weight = MONEY_WEIGHT, ARMY_WEIGHT
     values = []
     for i, p in enumerate(s.players):
-        value = 12 * (p.score + owned[i] + buildings[i] + majority[i]) + 2 * armies[i] + p.money
+        value = (12 * (p.score + owned[i] + buildings[i] + majority[i])
+                 + army_weight * armies[i] + money_weight * p.money)
         short = owned[i] + loss - p.rice
         if short > 0 and s.season < 3:
             value -= 6 * short
@@ -244,4 +315,5 @@ def evaluate(s: State, seat: int) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["BUDGET", "worlds", "choose", "determinize", "evaluate", "ranked", "rollout", "score"]
+__all__ = ["BUDGET", "FINALISTS", "choose", "clearly_better", "determinize", "evaluate",
+           "ranked", "rollout", "rollouts", "score", "worlds"]
