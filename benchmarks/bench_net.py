@@ -38,29 +38,35 @@ from tests.net import processes as P  # noqa: E402
 
 
 def time_local_replay(replay: Path) -> dict:
-    """Play a logged game again in this process: apply every command, and let the bot
-    think again at every bot decision (its answer is discarded: the log's is applied)."""
+    """Play a logged game (a replay file) again in this process (`replay_locally`)."""
     from cli.savefile import read_save
+    saved = read_save(replay)
+    return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay))
+
+
+def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
+    """Play a logged game again as a local game plays it: apply every command, let the bot
+    think again at every bot decision (its answer is discarded: the log's is applied) and
+    drop the cubes of every tower drop again."""
     from sim import bots, tower
     from sim.commands import seat_of
     from sim.local import bot_seed
     from sim.game import apply, new_game, pending, state_hash
-    saved = read_save(replay)
     start, cpu = time.perf_counter(), time.process_time()
-    state, _ = new_game(saved.config)
-    for step, command in enumerate(saved.commands):
+    state, _ = new_game(config)
+    for step, command in enumerate(commands):
         decision = pending(state)
         if decision.kind == "tower":        # a local game drops the cubes too
             if tower.settle(decision) != command:
-                raise SystemExit(f"{replay}: the tower fell differently at step {step}")
+                raise SystemExit(f"{what}: the tower fell differently at step {step}")
         elif decision.kind not in ("chance", "open"):   # no bot thinks there
             seat = seat_of(command)
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         state, _ = apply(state, command)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    if state_hash(state) != saved.hashes[-1]:
-        raise SystemExit(f"{replay}: replaying gave another final state")
-    return {"game": wall, "cpu": cpu, "commands": len(saved.commands)}
+    if state_hash(state) != final_hash:
+        raise SystemExit(f"{what}: replaying gave another final state")
+    return {"game": wall, "cpu": cpu, "commands": len(commands)}
 
 
 def local_in_subprocess(replay: Path, share: cpu_share.CpuShare | None) -> dict:
