@@ -112,9 +112,10 @@ def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, di
                 local = local_in_subprocess(replay, local_share)
             rows.append((local, net))
             print(f"{label}, game {i + 1}: local {local['game']:.2f} s "
-                  f"({local['commands']} commands); net {net['game']:.2f} s in game "
-                  f"({net['game'] / local['game']:.2f}x), {net['wall']:.2f} s launch to exit, "
-                  f"{net['cpu']:.2f} s CPU per peer; bytes/peer {min(net['bytes'])}-"
+                  f"({local['commands']} commands, {local['cpu']:.2f} s CPU); net "
+                  f"{net['game']:.2f} s in game ({net['game'] / local['game']:.2f}x), "
+                  f"{net['wall']:.2f} s launch to exit, {net['cpu']:.2f} s CPU per peer "
+                  f"({net['cpu'] / local['cpu']:.2f}x); bytes/peer {min(net['bytes'])}-"
                   f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms",
                   flush=True)
     finally:
@@ -133,7 +134,10 @@ def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
     print(f"  net game, start to end (host)                {med(r[1]['game'] for r in rows):6.2f} s")
     print(f"  net / local, per game                        {med(ratios):6.2f}x  "
           f"(range {min(ratios):.2f}-{max(ratios):.2f})")
-    print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x")
+    print(f"  local game CPU                               {med(r[0]['cpu'] for r in rows):6.2f} s")
+    print(f"  net game CPU per peer                        {med(r[1]['cpu'] for r in rows):6.2f} s")
+    print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x  "
+          f"(range {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})")
     print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")
     print(f"  bytes sent per peer per game                 "
           f"{med(b for r in rows for b in r[1]['bytes']):8.0f}")

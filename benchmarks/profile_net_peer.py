@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import re
 import sys
 import tempfile
 import time
@@ -36,10 +38,12 @@ from tests.net.fakenet import FakeNet  # noqa: E402
 from tests.net.tables import finished, open_table  # noqa: E402
 
 # the protocol's parts, shown with their cumulative time after the profile
-ENTRY_POINTS = ("lockstep.py:.*(hash|_compare_hash|advance|receive|_send|_commit_step)\\b",
-                "plan_steps.py", "state.py:.*state_hash", "signatures.py", "secure_channel.py",
-                "framing.py", "tower.py:.*settle", "bots/__init__.py:.*choose",
-                "sim/game.py:.*apply")
+ENTRY_POINTS = (r"lockstep.py:\d+\((hash|_compare_hash|advance|receive|_send|_commit_step)\)",
+                r"plan_steps.py:\d+\((_open|_plan|_receive_plan)\)", r"state.py:\d+\(state_hash\)",
+                r"signatures.py:\d+\((sign|signed_by)\)", r"secure_channel.py:\d+\((seal|open)\)",
+                r"framing.py:\d+\((encode_body|decode_body)\)", r"persistence.py:\d+\(_save\)",
+                r"sim/tower.py:\d+\(settle\)", r"bots/__init__.py:\d+\(choose\)",
+                r"sim/game.py:\d+\(apply\)")
 
 
 def play_table(players: int, profile: cProfile.Profile | None = None) -> dict:
@@ -88,10 +92,14 @@ def main() -> int:
     stats = pstats.Stats(profile)
     print(f"\n--- profiled game ({args.players} peers together), by own time")
     stats.sort_stats("tottime").print_stats(args.top)
-    print("--- the protocol's parts, cumulative")
-    stats.sort_stats("cumulative")
-    for pattern in ENTRY_POINTS:
-        stats.print_stats(pattern, 6)
+    print(f"--- the protocol's parts and the game's, cumulative (per peer: / {args.players})")
+    rows = []
+    for (path, line, name), (_, calls, _, cumulative, _) in stats.stats.items():
+        where = f"{path}:{line}({name})"
+        if any(re.search(pattern, where) for pattern in ENTRY_POINTS):
+            rows.append((cumulative, calls, where))
+    for cumulative, calls, where in sorted(rows, reverse=True):
+        print(f"{cumulative:8.3f} s {calls:8d} calls  {os.path.relpath(where, ROOT)}")
     return 0
 
 
