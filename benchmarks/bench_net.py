@@ -13,7 +13,8 @@ again and every tower drop simulated again, exactly as a local bot game does. Tw
   and the local game is played under the same quota: five equal machines, emulated.
 
 Printed per game and as medians: game time (host: game start to end) and its ratio to the
-local game, CPU per peer, bytes each peer sent, and the median command round trip (from a
+local game, CPU per peer and its ratio to the local game's CPU (issue 12's figure: within
+1.5x), bytes each peer sent, and the median command round trip (from a
 peer's first message of a step that needs every player's input — beacon links, plan
 commit/reveal — until that step is applied there).
 """
