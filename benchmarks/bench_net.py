@@ -13,7 +13,8 @@ again and every tower drop simulated again, exactly as a local bot game does. Tw
   and the local game is played under the same quota: five equal machines, emulated.
 
 Printed per game and as medians: game time (host: game start to end) and its ratio to the
-local game, CPU per peer, bytes each peer sent, and the median command round trip (from a
+local game, CPU per peer and its ratio to the local game's CPU (issue 12's figure: within
+1.5x), bytes each peer sent, and the median command round trip (from a
 peer's first message of a step that needs every player's input — beacon links, plan
 commit/reveal — until that step is applied there).
 """
@@ -38,29 +39,35 @@ from tests.net import processes as P  # noqa: E402
 
 
 def time_local_replay(replay: Path) -> dict:
-    """Play a logged game again in this process: apply every command, and let the bot
-    think again at every bot decision (its answer is discarded: the log's is applied)."""
+    """Play a logged game (a replay file) again in this process (`replay_locally`)."""
     from cli.savefile import read_save
+    saved = read_save(replay)
+    return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay))
+
+
+def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
+    """Play a logged game again as a local game plays it: apply every command, let the bot
+    think again at every bot decision (its answer is discarded: the log's is applied) and
+    drop the cubes of every tower drop again."""
     from sim import bots, tower
     from sim.commands import seat_of
     from sim.local import bot_seed
     from sim.game import apply, new_game, pending, state_hash
-    saved = read_save(replay)
     start, cpu = time.perf_counter(), time.process_time()
-    state, _ = new_game(saved.config)
-    for step, command in enumerate(saved.commands):
+    state, _ = new_game(config)
+    for step, command in enumerate(commands):
         decision = pending(state)
         if decision.kind == "tower":        # a local game drops the cubes too
             if tower.settle(decision) != command:
-                raise SystemExit(f"{replay}: the tower fell differently at step {step}")
+                raise SystemExit(f"{what}: the tower fell differently at step {step}")
         elif decision.kind not in ("chance", "open"):   # no bot thinks there
             seat = seat_of(command)
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         state, _ = apply(state, command)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    if state_hash(state) != saved.hashes[-1]:
-        raise SystemExit(f"{replay}: replaying gave another final state")
-    return {"game": wall, "cpu": cpu, "commands": len(saved.commands)}
+    if state_hash(state) != final_hash:
+        raise SystemExit(f"{what}: replaying gave another final state")
+    return {"game": wall, "cpu": cpu, "commands": len(commands)}
 
 
 def local_in_subprocess(replay: Path, share: cpu_share.CpuShare | None) -> dict:
@@ -106,9 +113,10 @@ def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, di
                 local = local_in_subprocess(replay, local_share)
             rows.append((local, net))
             print(f"{label}, game {i + 1}: local {local['game']:.2f} s "
-                  f"({local['commands']} commands); net {net['game']:.2f} s in game "
-                  f"({net['game'] / local['game']:.2f}x), {net['wall']:.2f} s launch to exit, "
-                  f"{net['cpu']:.2f} s CPU per peer; bytes/peer {min(net['bytes'])}-"
+                  f"({local['commands']} commands, {local['cpu']:.2f} s CPU); net "
+                  f"{net['game']:.2f} s in game ({net['game'] / local['game']:.2f}x), "
+                  f"{net['wall']:.2f} s launch to exit, {net['cpu']:.2f} s CPU per peer "
+                  f"({net['cpu'] / local['cpu']:.2f}x); bytes/peer {min(net['bytes'])}-"
                   f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms",
                   flush=True)
     finally:
@@ -127,7 +135,10 @@ def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
     print(f"  net game, start to end (host)                {med(r[1]['game'] for r in rows):6.2f} s")
     print(f"  net / local, per game                        {med(ratios):6.2f}x  "
           f"(range {min(ratios):.2f}-{max(ratios):.2f})")
-    print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x")
+    print(f"  local game CPU                               {med(r[0]['cpu'] for r in rows):6.2f} s")
+    print(f"  net game CPU per peer                        {med(r[1]['cpu'] for r in rows):6.2f} s")
+    print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x  "
+          f"(range {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})")
     print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")
     print(f"  bytes sent per peer per game                 "
           f"{med(b for r in rows for b in r[1]['bytes']):8.0f}")

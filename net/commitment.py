@@ -22,11 +22,21 @@ def canonical(obj: Any) -> bytes:
     return msgpack.packb(_sorted(obj), use_bin_type=True)
 
 
+_PLAIN = frozenset({bytes, str, int, bool, float, type(None)})   # packed as they are
+
+
+def _key_order(key: Any) -> tuple:
+    return str(type(key)), key
+
+
 def _sorted(obj: Any) -> Any:
+    """`obj` with every map's keys sorted (plain leaves are not visited: every lockstep
+    message is signed and checked through here, field digests and all)."""
     if isinstance(obj, dict):
-        return {k: _sorted(obj[k]) for k in sorted(obj, key=lambda k: (str(type(k)), k))}
+        return {k: v if type(v) in _PLAIN else _sorted(v)
+                for k, v in sorted(obj.items(), key=lambda kv: _key_order(kv[0]))}
     if isinstance(obj, (list, tuple)):
-        return [_sorted(x) for x in obj]
+        return [x if type(x) in _PLAIN else _sorted(x) for x in obj]
     return obj
 
 

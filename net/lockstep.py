@@ -341,8 +341,15 @@ class Lockstep(PlanSteps):
 
     # ------------------------------------------------------------------ echo before reveal
     def _echo_content(self, msg: dict, step: int) -> dict[int, dict]:
+        """An echo's commitments, each checked against its seat's signature. A commitment
+        equal, signature and all, to the one I hold for the seat (checked when it came,
+        or my own) needs no second check: the same bytes verify the same way."""
+        held = self._box(step).commits
+
+        def verify(seat: int, full: dict) -> bool:
+            return held.get(seat) == full or self.verify(seat, full)
         try:
-            return echo.content(msg, step, self.verify)
+            return echo.content(msg, step, verify)
         except echo.EchoError as exc:
             raise Offence(str(exc)) from None
 
@@ -684,11 +691,14 @@ class Lockstep(PlanSteps):
         if any(s not in box.votes for s in voters):
             return False
         groups: dict[Any, list[int]] = {}
-        wires: dict[Any, dict] = {}
+        decoded: list[tuple[dict, Any]] = []      # each distinct vote, decoded once
         for seat in voters:
-            outcome = self.game.from_wire(box.votes[seat])
+            wire = box.votes[seat]
+            outcome = next((o for w, o in decoded if w == wire), None)
+            if outcome is None:
+                outcome = mine[1] if wire == mine[2] else self.game.from_wire(wire)
+                decoded.append((wire, outcome))
             groups.setdefault(outcome, []).append(seat)
-            wires[outcome] = box.votes[seat]
         if not groups:                     # nobody votes (bots only): my own drop
             command = mine[1]
         else:

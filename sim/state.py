@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import Any
 
 import msgpack
@@ -177,9 +178,6 @@ class ProvinceState:
     def copy(self) -> "ProvinceState":
         return ProvinceState(self.owner, self.armies, self.buildings, self.unrest)
 
-    def to_wire(self) -> list:
-        return [self.owner, self.armies, list(self.buildings), self.unrest]
-
 
 class PlayerState:
     __slots__ = ("money", "rice", "score", "supply", "special", "position", "plan",
@@ -264,27 +262,38 @@ class State:
         return self.battle.held if self.battle is not None else NO_CUBES
 
     # -- wire form -------------------------------------------------------------------
-    def to_wire(self) -> dict[str, Any]:
-        d = self.decision
+    def packable(self) -> dict[str, Any]:
+        """The wire form's layout, built cheaply: tuples stay tuples and the progress
+        records stay records. msgpack packs a tuple exactly as a list, and `encode_state`
+        packs each record as `["@Name", fields...]` (`_record_packed`), so packing this
+        gives the very bytes of `to_wire()`. Why: every network peer hashes the state at
+        every step, and copying every tuple into a list cost more than the step itself."""
+        d, provinces, rows = self.decision, self.provinces, []
+        for name in sorted(provinces):
+            p = provinces[name]
+            rows.append((name, p.owner, p.armies, p.buildings, p.unrest))
         return {
-            "config": [self.config.players, self.config.side, self.config.setup],
-            "provinces": [[n, *self.provinces[n].to_wire()] for n in sorted(self.provinces)],
-            "players": [[_record_wire(getattr(p, f)) for f in PlayerState._WIRE]
-                        for p in self.players],
+            "config": (self.config.players, self.config.side, self.config.setup),
+            "provinces": rows,
+            "players": [_player_fields(p) for p in self.players],
             "peasant_supply": self.peasant_supply,
-            "tray": list(self.tray),
+            "tray": self.tray,
             "tower": self.tower.to_wire(),
             "year": self.year, "season": self.season, "stage": self.stage,
-            "decision": [d.kind, list(d.seats), d.purpose, _canon(d.detail)],
-            "event_deck": list(self.event_deck), "year_events": list(self.year_events),
+            "decision": (d.kind, d.seats, d.purpose, _canon(d.detail)),
+            "event_deck": self.event_deck, "year_events": self.year_events,
             "current_event": self.current_event,
-            "action_row": list(self.action_row), "hidden_actions": list(self.hidden_actions),
-            "specials_row": list(self.specials_row),
-            "turn_order": list(self.turn_order), "ranking": list(self.ranking),
-            "round": _record_wire(self.round), "battle": _record_wire(self.battle),
-            "draft": _record_wire(self.draft), "winter": _record_wire(self.winter),
-            "winners": list(self.winners), "chance_count": self.chance_count,
+            "action_row": self.action_row, "hidden_actions": self.hidden_actions,
+            "specials_row": self.specials_row,
+            "turn_order": self.turn_order, "ranking": self.ranking,
+            "round": self.round, "battle": self.battle,
+            "draft": self.draft, "winter": self.winter,
+            "winners": self.winners, "chance_count": self.chance_count,
         }
+
+    def to_wire(self) -> dict[str, Any]:
+        """The canonical wire form as plain lists and maps (what `decode_state` reads)."""
+        return {key: _record_wire(value) for key, value in self.packable().items()}
 
     @classmethod
     def from_wire(cls, w: dict[str, Any]) -> "State":
@@ -320,12 +329,26 @@ class State:
 
 def _record_wire(value: Any) -> Any:
     """A progress record as ["@Name", field values...]; tuples as lists."""
-    if type(value).__name__ in _RECORDS and hasattr(value, "__dataclass_fields__"):
-        return ["@" + type(value).__name__,
-                *[_record_wire(getattr(value, f.name)) for f in fields(value)]]
+    if type(value) in _RECORD_PACKING:
+        return [_record_wire(v) for v in _record_packed(value)]
     if isinstance(value, (list, tuple)):
         return [_record_wire(v) for v in value]
     return value
+
+
+_RECORD_PACKING = {cls: ("@" + name, attrgetter(*(f.name for f in fields(cls))))
+                   for name, cls in _RECORDS.items()}
+_player_fields = attrgetter(*PlayerState._WIRE)
+
+
+def _record_packed(value: Any) -> tuple:
+    """msgpack's hook for what it cannot pack itself: a progress record as
+    ("@Name", field values...), the `_record_wire` layout. Anything else is a bug."""
+    packing = _RECORD_PACKING.get(type(value))
+    if packing is None:
+        raise TypeError(f"a game state cannot hold a {type(value).__name__}")
+    tag, values = packing
+    return (tag, *values(value))
 
 
 def _record_unwire(value: Any) -> Any:
@@ -359,7 +382,9 @@ def _uncanon(value: Any) -> Any:
 
 
 def encode_state(state: State) -> bytes:
-    return msgpack.packb(state.to_wire(), use_bin_type=True)
+    """The canonical bytes of a state: `msgpack.packb(state.to_wire())`, built without
+    copying the state into lists first (`State.packable`)."""
+    return msgpack.packb(state.packable(), default=_record_packed, use_bin_type=True)
 
 
 def decode_state(data: bytes) -> State:

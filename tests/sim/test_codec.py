@@ -79,3 +79,37 @@ def test_decoded_state_plays_on_identically():
 def test_corrupt_state_bytes_give_a_clear_error():
     with pytest.raises(ValueError, match="not a valid encoded game state"):
         decode_state(b"\x93\x01\x02")
+
+
+def _only_lists(value) -> bool:
+    if isinstance(value, tuple):
+        return False
+    if isinstance(value, list):
+        return all(_only_lists(v) for v in value)
+    if isinstance(value, dict):
+        return all(_only_lists(v) for v in value.values())
+    return True
+
+
+def test_encoding_packs_exactly_the_wire_form_at_every_step():
+    """`encode_state` packs `State.packable` (tuples and records as they are) for speed; its
+    bytes, and so every state hash, must be those of the plain wire form."""
+    game = LocalGame(GameConfig(5, "sun", "draft"), 11, dict.fromkeys(range(5), "heuristic"))
+    held = set()      # the progress records the game went through
+    while not game.over:
+        wire = game.state.to_wire()
+        assert encode_state(game.state) == msgpack.packb(wire, use_bin_type=True)
+        assert _only_lists(wire)
+        held |= {name for name in ("round", "battle", "draft", "winter")
+                 if getattr(game.state, name) is not None}
+        held |= {"plan"} if any(p.plan for p in game.state.players) else set()
+        game.step()
+    assert held == {"round", "battle", "draft", "winter", "plan"}
+
+
+def test_a_state_holding_a_foreign_object_is_refused_by_name():
+    game = LocalGame(GameConfig(3, "sun", "beginner"), 5, dict.fromkeys(range(3), "heuristic"))
+    state = game.state.copy()
+    state.round = object()
+    with pytest.raises(TypeError, match="cannot hold a object"):
+        encode_state(state)
