@@ -13,10 +13,16 @@ _reactor_started = False
 
 
 def _reactor():
+    """The global reactor, started once and then driven by `net_pump` on every frame.
+    It is never stopped, so its thread pool (port mapping, name lookups) gets daemon
+    threads: a closed window must end the program, not wait for idle pool threads."""
     global _reactor_started
     from twisted.internet import reactor
     if not _reactor_started:
         _reactor_started = True
+        import functools
+        import threading
+        reactor.getThreadPool().threadFactory = functools.partial(threading.Thread, daemon=True)
         try:
             reactor.startRunning(installSignalHandlers=False)
         except Exception:
