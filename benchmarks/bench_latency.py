@@ -55,7 +55,7 @@ def one_game(delay: float | None) -> dict:
                                  f"{hashes}")
             stats = host.load_stats()
     waits = stats["round_trips"]
-    return {"seconds": stats["game_seconds"], "waits": len(waits),
+    return {"seconds": stats["game_seconds"], "waits": len(waits), "hops": stats.get("hops", 0),
             "median_wait": statistics.median(waits) if waits else 0.0}
 
 
@@ -98,6 +98,11 @@ def main() -> int:
           f"(ratio {(td - t0) / (nd * rtt):.2f})")
     print(f"  added time per wait                    {per_wait * 1000:8.1f} ms  "
           f"= {per_wait / rtt:.2f} round trips of +{rtt * 1000:g} ms")
+    hops = statistics.median(r["hops"] for r in slow)
+    expected = nd * rtt + hops * args.delay
+    print(f"  one-way hops (others' moves and cards) {hops:8g}")
+    print(f"  waits x round trip + hops x one way    {expected:8.2f} s   "
+          f"(added / that: {(td - t0) / expected:.2f})")
     return 0
 
 

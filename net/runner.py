@@ -54,7 +54,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
                           interface=interface, bot=bot)
     out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
-    stats = {"round_trips": []}
+    stats = {"round_trips": [], "hops": 0}
 
     try:
         if args.resume:
@@ -152,6 +152,13 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         kind = entry["commands"][0].get("type") if entry["commands"] else None
         if started is not None and kind in ("Chance", "SubmitPlan"):
             stats["round_trips"].append(time.perf_counter() - started)
+        elif kind not in ("Chance", "SubmitPlan", "TowerSettled", None):
+            # one other player's move or turned card: a one-way hop from that player
+            seat = entry["commands"][0].get("seat")
+            ls = session.lockstep
+            if seat is not None and seat != session.my_seat and ls is not None \
+                    and seat not in ls.bots:
+                stats["hops"] += 1
 
     def on_ended(state: Any) -> None:
         h = engine.state_hash(state)
@@ -228,6 +235,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     if stats_path:
         with open(stats_path, "w") as f:
             json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
+                       "hops": stats["hops"],
                        "game_seconds": stats.get("game_seconds"),
                        "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
                        "cpu": time.process_time(),
