@@ -316,9 +316,17 @@ class Lockstep(PlanSteps):
         self.advance()
 
     def heard_from(self, seat: int, since: int) -> list[dict]:
-        """`seat`'s messages I accepted for steps >= since (to relay them)."""
-        return [m for step in sorted(self.heard) if step >= since
+        """`seat`'s messages I accepted for steps >= since, to relay them: only those that
+        carry its signature. Most were taken from the seat's own connection unchecked
+        (`net.play.Play._check_now`); a relayed one must prove itself to the receiver,
+        who would otherwise take my relay for a forgery."""
+        held = [m for step in sorted(self.heard) if step >= since
                 for m in self.heard[step].get(seat, [])]
+        signed = [m for m in held if self.verify(seat, m)]
+        if len(signed) < len(held):
+            log.warning("seat %d sent me %d badly signed message(s); not passing them on",
+                        seat, len(held) - len(signed))
+        return signed
 
     def receive_relayed(self, seat: int, msg: dict) -> None:
         """A dropped seat's message, relayed by another player (its signature was checked

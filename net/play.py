@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.session")
 
+# the signed kinds whose signature a peer checks on arrival even from the seat's own
+# connection (see `Play._check_now`); the others are checked when shown to a third peer
+CHECKED_AT_ONCE = frozenset({"PlanCommitted", "PlanUnlocked", "CommitsEchoed",
+                             "ChainCommitted"})
+
 
 class Play:
     """Mixed into `net.session.TableSession`."""
@@ -35,7 +40,8 @@ class Play:
         if conn.seat is None:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
-        if msg["seat"] == conn.seat and not self.signed_by_seat(conn.seat, msg):
+        if msg["seat"] == conn.seat and self._check_now(conn.seat, msg) \
+                and not self.signed_by_seat(conn.seat, msg):
             conn.offence(f"{msg['type']} for step {msg['step']} is not signed by seat "
                          f"{conn.seat}'s key")
             return
@@ -48,6 +54,21 @@ class Play:
             conn.offence(str(exc))
         except ValueError as exc:
             conn.offence(f"rejected {msg['type']}: {exc}")
+
+    def _check_now(self, seat: int, msg: dict) -> bool:
+        """Whether a message that came on `seat`'s own connection must have its signature
+        checked at once.
+
+        Why not always: that connection is already bound to the seat's key (its Hello
+        proves the key over the key exchange's binding, or the key was pinned from it),
+        so what arrives on it is the seat's word to me, signed or not. The signature is
+        for showing the message to someone else, and a peer checks it when it does
+        that: before passing it on (`heard_from`, forwarding to a parted player) and
+        when building a proof (`_cheated`). Commitments are the exception: an echo
+        shows them to everyone at once, and a badly signed one in my echo would look
+        like my forgery. Skipping the rest saves ~950 Ed25519 checks per peer per game
+        (BENCHMARKS.md)."""
+        return msg["type"] in CHECKED_AT_ONCE or bool(self.forwards.get(seat))
 
     def _broadcast(self, msg: dict) -> None:
         self.on_broadcast(msg)
