@@ -22,6 +22,7 @@ commit/reveal — until that step is applied there).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -53,6 +54,7 @@ def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
     from sim.commands import seat_of
     from sim.local import bot_seed
     from sim.game import apply, new_game, pending, state_hash
+    gc.freeze()                         # as a game does when it starts (net/runner.py)
     start, cpu = time.perf_counter(), time.process_time()
     state, _ = new_game(config)
     for step, command in enumerate(commands):

@@ -9,6 +9,7 @@ local game's autosave (`client.autosave`): every local game is saved as it goes.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -211,6 +212,7 @@ class App(arcade.Window):
         scene.ended.connect(self.show_end)
         scene.save_as.connect(self.save_named)
         self.show(scene)
+        gc.freeze()     # what exists now lasts the game: the collector need not walk it
         return scene
 
     def _guide_dismissed(self) -> None:
