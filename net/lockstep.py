@@ -127,6 +127,7 @@ class Lockstep(PlanSteps):
         self._asked: int | None = None
         self._my_outcome: tuple[int, Any, dict] | None = None   # (step, TowerSettled, wire)
         self._hash_cache: tuple[Any, tuple, str] | None = None
+        self._decision_cache: tuple[Any, Any] | None = None
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
         self.tower_disagreements: list[dict] = [] # steps where voters' drops differed
         self.on_tower_disagreement: Callable[[dict], None] = lambda record: None
@@ -151,7 +152,11 @@ class Lockstep(PlanSteps):
         return cached[2]
 
     def decision(self) -> Any:
-        return self.game.pending(self.state)
+        """The engine's pending decision, asked once per state (every message checks it)."""
+        cached = self._decision_cache
+        if cached is None or cached[0] is not self.state:
+            cached = self._decision_cache = (self.state, self.game.pending(self.state))
+        return cached[1]
 
     def contributors(self) -> list[int]:
         """Seats whose beacon links make the seeds: humans not taken over by a bot."""

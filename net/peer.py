@@ -178,12 +178,13 @@ class PeerConnection(Protocol):
         except Exception:
             return "?"
 
-    def send(self, msg: dict) -> None:
+    def send(self, msg: dict, body: bytes | None = None) -> None:
         """Sealed once the key exchange is done; only the exchange itself (and a refusal
-        of a wrong code, which cannot be sealed with a key the dialer lacks) is plain."""
+        of a wrong code, which cannot be sealed with a key the dialer lacks) is plain.
+        `body`: `msg` already packed (a broadcast packs once for every player)."""
         if self.closed or self.transport is None:
             return
-        self.send_body(encode_body(msg))
+        self.send_body(body if body is not None else encode_body(msg))
 
     def send_body(self, body: bytes) -> None:
         """A message body as it is, sealed if the channel is up (tests that play a

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from net.connections import BUFFER_LIMIT
+from net.framing import encode_body
 from net.lockstep import Offence
 from net.phase import Phase
 from net.savefile import write_desync_report
@@ -72,9 +73,11 @@ class Play:
 
     def _broadcast(self, msg: dict) -> None:
         self.on_broadcast(msg)
+        body = None                     # packed once, sealed for each player
         for conn in self.conns:
             if conn.ready:
-                conn.send(msg)
+                body = body or encode_body(msg)
+                conn.send(msg, body)
 
     def _lockstep_offence(self, seat: int, reason: str) -> None:
         conn = self._conn_for_seat(seat)
