@@ -97,3 +97,25 @@ def agree(echoes: dict[int, dict[int, dict]], commits: dict[int, dict],
                     or held[s]["fields"] != commits[s]["fields"]:
                 return False
     return True
+
+
+def unlock_after_echo(echoed: dict, unlocked: dict) -> str | None:
+    """If the signed `unlocked` (PlanUnlocked) takes back a commitment its seat had
+    already echoed in the signed `echoed` (CommitsEchoed) of the same step, the sentence
+    saying so; else None.
+
+    Why a proof: a seat echoes only once it holds every player's commitment, and from
+    then on an honest peer refuses to unlock (`PlanSteps.unlock`; the echo is saved
+    before it goes out, so a restart does not forget it). Taking a plan back after that
+    is what a seat would do that had seen a bid opened and wanted another plan."""
+    if echoed.get("type") != "CommitsEchoed" or unlocked.get("type") != "PlanUnlocked" \
+            or echoed.get("seat") != unlocked.get("seat") \
+            or echoed.get("step") != unlocked.get("step"):
+        return None
+    seat = echoed["seat"]
+    own = next((item for item in echoed.get("commits") or [] if _well_formed(item)
+                and item[0] == seat), None)
+    if own is None or not isinstance(unlocked.get("lock"), int) or unlocked["lock"] < own[1]:
+        return None             # it took back an older lock, before it relocked and echoed
+    return (f"seat {seat} took back its plan of step {echoed['step']} after it had echoed "
+            f"every player's commitment")

@@ -504,7 +504,7 @@ class Lockstep(PlanSteps):
         peer repeats exactly what it said; links follow from the saved chain secret."""
         msg = self.sign(msg)
         self.sent.setdefault(msg["step"], []).append(msg)
-        if msg["type"] in ("PlanCommitted", "PlanUnlocked", "CommandSent"):
+        if msg["type"] in ("PlanCommitted", "PlanUnlocked", "CommandSent", "CommitsEchoed"):
             self.on_saved()
         self.broadcast(msg)
         return msg

@@ -128,6 +128,7 @@ class PlanSteps:
         if kind == "PlanUnlocked":
             own = box.echoes.get(seat, {}).get(seat)  # it echoed this lock: it held them all
             if own is not None and own["lock"] >= msg["lock"]:
+                self.on_cheated(seat, box.echo_msgs.get(seat), msg)
                 raise self.Offence(f"seat {seat} unlocked its plan after every plan was locked")
             held = box.commits.get(seat)
             if held is not None and held["lock"] > msg["lock"]:

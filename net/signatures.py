@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from net import commitment
+from net import commitment, echo
 from net.commitment import canonical
 from net.messages import PLAN_FIELD_NAMES as PLAN_FIELDS
 from net.seat_keys import SeatKey, verify
@@ -42,11 +42,15 @@ def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     """If `a` and `b` are two different messages one seat may send only once (same kind,
     seat and step, made from the same state), the sentence saying so; else None.
     Signatures are checked by the caller. A plan opening that does not match the seat's
-    signed commitment is a proof as well (`net.commitment.opening_mismatch`); a relock
-    (`lock`) is a new commitment, not a second one."""
+    signed commitment is a proof as well (`net.commitment.opening_mismatch`), and so is an
+    unlock after the seat's own echo (`net.echo.unlock_after_echo`); a relock (`lock`) is
+    a new commitment, not a second one."""
     mismatch = commitment.opening_mismatch(a, b, PLAN_FIELDS)
     if mismatch is not None:
         return mismatch
+    late = echo.unlock_after_echo(a, b) or echo.unlock_after_echo(b, a)
+    if late is not None:
+        return late
     if a.get("type") != b.get("type") or a.get("lock") != b.get("lock") or a.get("type") not in SIGNED \
             or a.get("seat") != b.get("seat") or a.get("step") != b.get("step") \
             or a.get("hash") != b.get("hash"):

@@ -292,3 +292,29 @@ def test_different_commitments_to_different_peers_are_proved_and_expelled(tmp_pa
     net.advance(5)
     assert finished(honest) and len(hashes(honest)) == 1
     assert all(3 in s.lockstep.bots for s in honest)
+
+
+def test_an_unlock_after_its_own_echo_is_proved_and_expelled(tmp_path, caplog):
+    """A seat echoes every commitment (it may already see bids opening) and then takes
+    its plan back to choose another. Before: each peer refused the unlock as an offence
+    of its own, and the seat played on. Now its signed echo and its signed unlock are a
+    proof: every peer expels it and the three honest players finish one game."""
+    from tests.net.tables import bot_seed
+    net, engine, honest, cheat, step = _cheating_table(tmp_path)
+    ls = cheat.lockstep
+    send = ls.broadcast
+
+    def echo_then_unlock(msg):
+        send(msg)
+        if msg["type"] == "CommitsEchoed" and msg["seat"] == 3:
+            send(cheat.sign({"type": "PlanUnlocked", "step": msg["step"], "seat": 3,
+                             "lock": 0, "hash": msg["hash"]}))
+    ls.broadcast = echo_then_unlock
+    cheat.submit(engine.choose(ls.state, 3, "x", bot_seed(cheat, step)))
+    net.pump()
+    for s in honest:
+        assert 3 in getattr(s, "expelled", set()), "the cheater was not expelled"
+    assert "CHEATING PROVED: seat 3 took back its plan" in caplog.text
+    net.advance(5)
+    assert finished(honest) and len(hashes(honest)) == 1
+    assert all(3 in s.lockstep.bots for s in honest)

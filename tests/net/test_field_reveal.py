@@ -291,6 +291,34 @@ def test_a_peer_refuses_an_unlock_after_the_seat_echoed():
         q1.receive(0, late)
 
 
+def test_an_unlock_after_the_seats_own_echo_is_a_proof_of_cheating():
+    """The late unlock above is more than refused: with the seat's signed echo it is a
+    proof any peer can check, so every peer expels the seat (an honest peer never
+    unlocks once it has echoed)."""
+    m = _plan_step_mesh()
+    for s in (0, 1, 2):
+        m.peers[s].submit(_plan(s, 1))
+    _pump_without(m, b"BidOpened")
+    q1 = m.peers[1]
+    proofs = []
+    q1.on_cheated = lambda seat, first, second: proofs.append((seat, first, second))
+    late = signatures.sign(m.keys[0], TABLE, {"type": "PlanUnlocked", "step": q1.step,
+                                              "seat": 0, "lock": 0, "hash": q1.hash})
+    with pytest.raises(Offence):
+        q1.receive(0, late)
+    assert len(proofs) == 1
+    seat, first, second = proofs[0]
+    assert seat == 0 and first["type"] == "CommitsEchoed" and second is late
+    assert signatures.conflict(first, second) == (
+        f"seat 0 took back its plan of step {q1.step} after it had echoed every player's "
+        "commitment")
+    assert signatures.conflict(second, first) is not None
+    assert all(signatures.signed_by(m.keys[0].public, TABLE, msg) for msg in (first, second))
+    # an unlock of an older lock (taken back before a relock, then echoed) proves nothing
+    older = {**late, "lock": -1}
+    assert signatures.conflict(first, older) is None
+
+
 def test_the_session_exposes_unlock_plan(tmp_path):
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
     for s in sessions:
@@ -461,3 +489,17 @@ def test_my_plan_is_none_after_an_unlock_and_the_new_plan_after_a_relock():
     p0.submit(_plan(0, 2))
     m.pump()
     assert p0.my_plan() == _plan(0, 2)
+
+
+def test_an_echo_is_saved_before_it_goes_out():
+    """A peer restarted after its echo must still refuse to unlock (or its honest unlock
+    would read as the proof above): the save taken before the echo holds it."""
+    m = _plan_step_mesh()
+    p0 = m.peers[0]
+    saved_with = []
+    p0.on_saved = lambda: saved_with.append([msg["type"] for msg in p0.sent.get(p0.step, [])])
+    for s in (0, 1, 2):
+        m.peers[s].submit(_plan(s, 1))
+    _pump_without(m, b"BidOpened")
+    assert 0 in p0.inbox[p0.step].echo_locks
+    assert any(kinds and kinds[-1] == "CommitsEchoed" for kinds in saved_with)
