@@ -26,8 +26,9 @@ from sim.narrate import Nn_
 
 # what a field matches in net's sentence, by the field's name (any other field: `ANY`)
 ANY = r".+"
+_SEAT = re.compile(r"-?\d+|None").pattern     # net names a seat not yet known "None"
 FIELDS: Mapping[str, str] = {
-    "seat": r"-?\d+|None",           # net names a seat not yet known "None"
+    "seat": _SEAT,
     "n": r"\d+", "m": r"\d+", "live": r"\d+", "port": r"\d+", "v": r"\d+",
     "t": r"\d+(?:\.\d+)?",           # seconds, maybe with a fraction
     "why": r".*",                    # a library's error text, which may be empty

@@ -197,6 +197,14 @@ def test_an_unknown_sentence_stays_as_it_came(language):
         "join refused: something new happened"
 
 
+def test_a_shapes_text_matches_only_as_written(language):
+    """Patterns are made from the msgids: a dot, a bracket or a question mark in net's words
+    is that character, not a regular expression's wildcard."""
+    assert net_words.said("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531")
+    assert net_words.said("the address is empty; give HOST:PORT, eXg. 192.168.1.20:7531") is None
+    assert net_words.said("The router has no public address yet (not online!); x.") is None
+
+
 def test_english_is_left_alone():
     i18n.use("en")
     assert net_words.for_players("join refused: the table is full") == "join refused: the table is full"
