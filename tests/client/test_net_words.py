@@ -254,19 +254,11 @@ def _refused_line(reason: str) -> str:
 
 @pytest.fixture
 def dutch_lobby(app, monkeypatch):
-    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
-    from client.lobby_scene import LobbyScene
-    from client.net_session import NetSession
-    from tests.client.conftest import frame
+    from tests.client.test_lobby_window import hosted_lobby
     i18n.use("nl")
-    session = NetSession.open("host", {"port": 0, "players": 3, "bots": 1, "name": "Aiko"})
-    app.session = session
-    scene = LobbyScene(session, "host")
-    app.show(scene)
-    frame(app, 2)
-    yield app, session, scene
-    i18n.use("en")
-    app._close_session()
+    with hosted_lobby(app, monkeypatch, bots=1) as opened:
+        yield opened
+        i18n.use("en")
 
 
 def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, shots):
