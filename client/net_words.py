@@ -11,7 +11,8 @@ said again the same way. A sentence of no known shape is shown as it is; nothing
 The sentences are a table (`SENTENCES`) of marked msgids: net's English is, in nearly every
 row, the msgid itself, so the pattern that recognises it is made from the msgid, each
 `{field}` matching what `FIELDS` says a field of that name holds. A row says more only where
-net's words differ: a narrower field, other English (a unit net abbreviates), or a pattern.
+net's words differ: a field that matches otherwise than its name says, other English (a
+unit net abbreviates), or a whole pattern.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class Sentence:
     """One row of the table: the marked `message` (or a plural pair counted by field
     `count`). Net's English is the message (of a pair: the plural, which net writes for
     every count) unless `english` gives other words as a template or a whole pattern;
-    `fields` gives a field a narrower match than its name's in `FIELDS`."""
+    `fields` gives a field another match than its name's in `FIELDS`."""
     message: str | tuple[str, str]
     english: str | re.Pattern | None = None
     count: str = "n"
@@ -171,7 +172,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
 )
 
 
-def _pattern(template: str, narrower: Mapping[str, str]) -> re.Pattern:
+def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
     """The pattern of net's sentence `template`: its text as it stands, each field a named
     group (a field named again must repeat what it matched the first time)."""
     out, seen = [], set()
@@ -183,7 +184,7 @@ def _pattern(template: str, narrower: Mapping[str, str]) -> re.Pattern:
             out.append(f"(?P={name})")
         else:
             seen.add(name)
-            out.append(f"(?P<{name}>{narrower.get(name, FIELDS.get(name, ANY))})")
+            out.append(f"(?P<{name}>{matches.get(name, FIELDS.get(name, ANY))})")
     return re.compile("".join(out))
 
 
