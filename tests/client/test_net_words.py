@@ -285,17 +285,11 @@ def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, sh
 
 
 def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
-    import arcade
-
-    from tests.client.conftest import frame, run_until
-    from tests.client.test_net_comforts import ComfyTable, _log_text, _table_game
+    from tests.client.test_net_comforts import (ComfyTable, _lock_a_suggested_plan, _log_text,
+                                                _table_game)
     table = ComfyTable()
     session, scene = _table_game(app, table)
-    assert run_until(app, lambda: scene.planning.visible, 10)
-    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
-    frame(app)
-    app.on_key_press(arcade.key.ENTER, 0)             # lock it
-    frame(app, 2)
+    _lock_a_suggested_plan(app, scene)
     assert scene.net.unlock_btn.visible
     i18n.use("ro")
     try:
