@@ -3,204 +3,202 @@
 `net/` explains a refusal, a pause, a lobby or hand-over error and a router problem in
 English: those words stay English in logs, in the headless runner and on the wire (a refusal
 comes from another peer, in that peer's words). The window shows them through `for_players`
-here, as `client.engine_words` does for the engine: each sentence shape net writes is matched
+here, as `client.engine_words` does for the engine: each sentence net writes is matched
 and said again from the catalogue with its seat numbers, names and counts kept. A field that
 is itself a net sentence (the reason after "join refused: ", the router advice after "; ") is
 said again the same way. A sentence of no known shape is shown as it is; nothing here raises.
+
+The sentences are a table (`SENTENCES`) of marked msgids: net's English is, in nearly every
+row, the msgid itself, so the pattern that recognises it is made from the msgid, each
+`{field}` matching what `FIELDS` says a field of that name holds. A row says more only where
+net's words differ: a field that matches otherwise than its name says, other English (a
+unit net abbreviates), or a whole pattern.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from lang.i18n import N_, _, current, ngettext
 from sim.narrate import Nn_
 
+# what a field matches in net's sentence, by the field's name (any other field: `ANY`)
+ANY = r".+"
+_SEAT = re.compile(r"-?\d+|None").pattern     # net names a seat not yet known "None"
+FIELDS: Mapping[str, str] = {
+    "seat": _SEAT,
+    "n": r"\d+", "m": r"\d+", "live": r"\d+", "port": r"\d+", "v": r"\d+",
+    "t": r"\d+(?:\.\d+)?",           # seconds, maybe with a fraction
+    "why": r".*",                    # a library's error text, which may be empty
+    "name": r".*",                   # a player's name, which may be empty
+    "key": r"[\w.-]+",               # the name of a version field
+    "at_a": r"\S+", "at_b": r"\S+", "last": r"\S+",
+}
+# fields that are net sentences themselves, said again on their own
+INNER = ("reason", "moves", "fixes")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One row of the table: the marked `message` (or a plural pair counted by field
+    `count`). Net's English is the message (of a pair: the plural, which net writes for
+    every count) unless `english` gives other words as a template or a whole pattern;
+    `fields` gives a field another match than its name's in `FIELDS`."""
+    message: str | tuple[str, str]
+    english: str | re.Pattern | None = None
+    count: str = "n"
+    fields: Mapping[str, str] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class Shape:
-    """One sentence shape: `message` (or a plural pair counted by field `count`); the
-    fields named in `inner` are net sentences too."""
+    """One sentence shape, compiled from a `Sentence`: `message` (or a plural pair counted
+    by field `count`); the fields named in `inner` are net sentences too."""
     pattern: re.Pattern          # matched against the whole sentence
     message: str | tuple[str, str]
     count: str | None = None
     inner: tuple[str, ...] = ()
 
 
-_SEAT = re.compile(r"(?P<seat>-?\d+|None)").pattern
-_N = re.compile(r"(?P<n>\d+)").pattern
-SHAPES: list[Shape] = [
+# -- net's sentences, in the order they are tried -------------------------------------------
+SENTENCES: tuple[Sentence | str, ...] = (
     # -- a refusal at the door (net/admission.py, net/peer.py, net/connections.py) ----------
-    Shape(re.compile(r"join refused: (?P<reason>.+)"), N_("join refused: {reason}"), inner=("reason",)),
-    Shape(re.compile(r"rejoin refused: (?P<reason>.+)"),
-          N_("rejoin refused: {reason}"), inner=("reason",)),
-    Shape(re.compile(r"cannot join: (?P<reason>.+)"), N_("cannot join: {reason}"), inner=("reason",)),
-    Shape(re.compile(r"this peer has left the table"), N_("this peer has left the table")),
-    Shape(re.compile(r"this peer is a spectator"), N_("this peer is a spectator")),
-    Shape(re.compile(r"no game is running here to rejoin"), N_("no game is running here to rejoin")),
-    Shape(re.compile(r"join the host, not another guest"), N_("join the host, not another guest")),
-    Shape(re.compile(r"a player must bring a seat key"), N_("a player must bring a seat key")),
-    Shape(re.compile(r"the table is full"), N_("the table is full")),
-    Shape(re.compile(r"the game has started \(no seat for a new player\)"),
-          N_("the game has started (no seat for a new player)")),
-    Shape(re.compile(r"seat " + _SEAT + r" is not a player's seat"),
-          N_("seat {seat} is not a player's seat")),
-    Shape(re.compile(r"seat " + _SEAT + r" was expelled for cheating"),
-          N_("seat {seat} was expelled for cheating")),
-    Shape(re.compile(r"no proof of seat " + _SEAT + r"'s key \(only the player who holds it may take that seat\)"),
-          N_("no proof of seat {seat}'s key (only the player who holds it may take that seat)")),
-    Shape(re.compile(r"seat " + _SEAT + r" is now played by a bot"),
-          N_("seat {seat} is now played by a bot")),
-    Shape(re.compile(r"seat " + _SEAT + r" belongs to another peer"),
-          N_("seat {seat} belongs to another peer")),
-    Shape(re.compile(r"seat " + _SEAT + r" is already connected"),
-          N_("seat {seat} is already connected")),
-    Shape(re.compile(r"wrong rejoin token for seat " + _SEAT), N_("wrong rejoin token for seat {seat}")),
-    Shape(re.compile(r"too many wrong join codes from your address; try again in " + _N + " s"),
-          Nn_("too many wrong join codes from your address; try again in {n} second",
-              "too many wrong join codes from your address; try again in {n} seconds"), "n"),
-    Shape(re.compile(r"the join code is wrong"), N_("the join code is wrong")),
-    Shape(re.compile(r"the table's reply could not be authenticated \((?P<why>.*)\)"),
-          N_("the table's reply could not be authenticated ({why})")),
-    Shape(re.compile(r"key-exchange message has (?P<n>\d+) bytes, not (?P<m>\d+)"),
-          N_("key-exchange message has {n} bytes, not {m}")),
-    Shape(re.compile(r"unusable key-exchange message: (?P<why>.+)"),
-          N_("unusable key-exchange message: {why}")),
-    Shape(re.compile(r"(?P<key>[\w.-]+) differs: yours (?P<a>[^,;]+), table (?P<b>[^;]+)"),
-          N_("{key} differs: yours {a}, table {b}")),
-    Shape(re.compile(r"(?P<key>[\w.-]+) differs: table (?P<a>[^,;]+), yours (?P<b>[^;]+)"),
-          N_("{key} differs: table {a}, yours {b}")),
-    Shape(re.compile(r"could not connect to (?P<address>\S+): (?P<why>.*)"),
-          N_("could not connect to {address}: {why}")),
-    Shape(re.compile(r"the host left before the game started"),
-          N_("the host left before the game started")),
-    Shape(re.compile(r"no player left to watch"), N_("no player left to watch")),
+    N_("join refused: {reason}"),
+    N_("rejoin refused: {reason}"),
+    N_("cannot join: {reason}"),
+    N_("this peer has left the table"),
+    N_("this peer is a spectator"),
+    N_("no game is running here to rejoin"),
+    N_("join the host, not another guest"),
+    N_("a player must bring a seat key"),
+    N_("the table is full"),
+    N_("the game has started (no seat for a new player)"),
+    N_("seat {seat} is not a player's seat"),
+    N_("seat {seat} was expelled for cheating"),
+    N_("no proof of seat {seat}'s key (only the player who holds it may take that seat)"),
+    N_("seat {seat} is now played by a bot"),
+    N_("seat {seat} belongs to another peer"),
+    N_("seat {seat} is already connected"),
+    N_("wrong rejoin token for seat {seat}"),
+    Sentence(Nn_("too many wrong join codes from your address; try again in {n} second",
+                 "too many wrong join codes from your address; try again in {n} seconds"),
+             english="too many wrong join codes from your address; try again in {n} s"),
+    N_("the join code is wrong"),
+    N_("the table's reply could not be authenticated ({why})"),
+    N_("key-exchange message has {n} bytes, not {m}"),
+    Sentence(N_("unusable key-exchange message: {why}"), fields={"why": ANY}),
+    Sentence(N_("{key} differs: yours {a}, table {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
+    Sentence(N_("{key} differs: table {a}, yours {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
+    Sentence(N_("could not connect to {address}: {why}"), fields={"address": r"\S+"}),
+    N_("the host left before the game started"),
+    N_("no player left to watch"),
     # -- a pause (net/connections.py, net/liveness.py, net/recovery.py) --------------------
-    Shape(re.compile(r"lost the connection to the peer we were watching"),
-          N_("lost the connection to the peer we were watching")),
-    Shape(re.compile(r"seat " + _SEAT + r" \((?P<name>.*)\) dropped; waiting up to (?P<t>\d+(?:\.\d+)?) s for it to rejoin"),
-          N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin")),
-    Shape(re.compile(r"only (?P<live>\d+) of (?P<n>\d+) players are connected here: a bot may take a seat only "
-          r"on a side with more than half of the players; waiting for the others"),
-          Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "
-              "with more than half of the players; waiting for the others",
-              "only {live} of {n} players are connected here: a bot may take a seat only on a side "
-              "with more than half of the players; waiting for the others"), "n"),
-    Shape(re.compile(r"dropped by the other players; rejoining and catching up"),
-          N_("dropped by the other players; rejoining and catching up")),
+    N_("lost the connection to the peer we were watching"),
+    N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin"),
+    Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "
+                 "with more than half of the players; waiting for the others",
+                 "only {live} of {n} players are connected here: a bot may take a seat only on a side "
+                 "with more than half of the players; waiting for the others")),
+    N_("dropped by the other players; rejoining and catching up"),
     # -- the lobby (net/lobby.py, net/session.py) ------------------------------------------
-    Shape(re.compile(r"only the host can change the table before the start"),
-          N_("only the host can change the table before the start")),
-    Shape(re.compile(r"not enough seats for the players already here"),
-          N_("not enough seats for the players already here")),
-    Shape(re.compile(r"only the host can choose the bots' levels, before the start"),
-          N_("only the host can choose the bots' levels, before the start")),
-    Shape(re.compile(r"seat " + _SEAT + r" is not a bot seat"), N_("seat {seat} is not a bot seat")),
-    Shape(re.compile(r"there is no bot level called (?P<level>.+); choose (?P<levels>.+) or (?P<last>\S+)"),
-          N_("there is no bot level called {level}; choose {levels} or {last}")),
-    Shape(re.compile(r"only the host can move players, before the start"),
-          N_("only the host can move players, before the start")),
-    Shape(re.compile(r"there is no seat " + _SEAT + r" at this table"),
-          N_("there is no seat {seat} at this table")),
-    Shape(re.compile(r"seat " + _SEAT + r" has no player to move"),
-          N_("seat {seat} has no player to move")),
-    Shape(re.compile(r"seat " + _SEAT + r" is a bot's seat"), N_("seat {seat} is a bot's seat")),
-    Shape(re.compile(r"seat " + _SEAT + r" is taken by a player who stays there"),
-          N_("seat {seat} is taken by a player who stays there")),
-    Shape(re.compile(r"two players cannot move to one seat"), N_("two players cannot move to one seat")),
-    Shape(re.compile(r"only the host starts, once"), N_("only the host starts, once")),
-    Shape(re.compile(r"there are open seats"), N_("there are open seats")),
-    Shape(re.compile(r"bots must leave at least one human seat"),
-          N_("bots must leave at least one human seat")),
-    Shape(re.compile(r"[Tt]he game has not started\.?"), N_("The game has not started.")),
+    N_("only the host can change the table before the start"),
+    N_("not enough seats for the players already here"),
+    N_("only the host can choose the bots' levels, before the start"),
+    N_("seat {seat} is not a bot seat"),
+    N_("there is no bot level called {level}; choose {levels} or {last}"),
+    N_("only the host can move players, before the start"),
+    N_("there is no seat {seat} at this table"),
+    N_("seat {seat} has no player to move"),
+    N_("seat {seat} is a bot's seat"),
+    N_("seat {seat} is taken by a player who stays there"),
+    N_("two players cannot move to one seat"),
+    N_("only the host starts, once"),
+    N_("there are open seats"),
+    N_("bots must leave at least one human seat"),
+    Sentence(N_("The game has not started."), english=re.compile(r"[Tt]he game has not started\.?")),
     # -- chat (net/chat.py) ----------------------------------------------------------------
-    Shape(re.compile(r"a chat line must be text"), N_("a chat line must be text")),
-    Shape(re.compile(r"there is nothing to send"), N_("there is nothing to send")),
-    Shape(re.compile(r"a chat line may be at most (?P<m>\d+) characters long; this one has (?P<n>\d+)"),
-          Nn_("a chat line may be at most {m} character long; this one has {n}",
-              "a chat line may be at most {m} characters long; this one has {n}"), "m"),
-    Shape(re.compile(r"you have left the table"), N_("you have left the table")),
+    N_("a chat line must be text"),
+    N_("there is nothing to send"),
+    Sentence(Nn_("a chat line may be at most {m} character long; this one has {n}",
+                 "a chat line may be at most {m} characters long; this one has {n}"), count="m"),
+    N_("you have left the table"),
     # -- handing a seat to a bot (net/takeover.py) -----------------------------------------
-    Shape(re.compile(r"only the host can hand a seat to a bot"),
-          N_("only the host can hand a seat to a bot")),
-    Shape(re.compile(r"there is no game running in which to hand over a seat"),
-          N_("there is no game running in which to hand over a seat")),
-    Shape(re.compile(r"you cannot hand your own seat to a bot"),
-          N_("you cannot hand your own seat to a bot")),
-    Shape(re.compile(r"seat " + _SEAT + r" is already played by a bot"),
-          N_("seat {seat} is already played by a bot")),
-    Shape(re.compile(r"(?P<name>.*) \(seat " + _SEAT + r"\) is not offline; only a dropped player's seat can be "
-          r"handed to a bot"),
-          N_("{name} (seat {seat}) is not offline; only a dropped player's seat can be handed to a bot")),
-    Shape(re.compile(r"only (?P<live>\d+) of (?P<n>\d+) players are connected here; a bot may take a seat only "
-          r"when more than half of the players are connected, so the table waits for the others"),
-          Nn_("only {live} of {n} player is connected here; a bot may take a seat only when more "
-              "than half of the players are connected, so the table waits for the others",
-              "only {live} of {n} players are connected here; a bot may take a seat only when more "
-              "than half of the players are connected, so the table waits for the others"), "n"),
+    N_("only the host can hand a seat to a bot"),
+    N_("there is no game running in which to hand over a seat"),
+    N_("you cannot hand your own seat to a bot"),
+    N_("seat {seat} is already played by a bot"),
+    N_("{name} (seat {seat}) is not offline; only a dropped player's seat can be handed to a bot"),
+    Sentence(Nn_("only {live} of {n} player is connected here; a bot may take a seat only when more "
+                 "than half of the players are connected, so the table waits for the others",
+                 "only {live} of {n} players are connected here; a bot may take a seat only when more "
+                 "than half of the players are connected, so the table waits for the others")),
     # -- unlocking a plan (net/plan_steps.py) ----------------------------------------------
-    Shape(re.compile(r"your plan is already locked; unlock it first to change it"),
-          N_("your plan is already locked; unlock it first to change it")),
-    Shape(re.compile(r"There is no plan of yours to unlock now\."),
-          N_("There is no plan of yours to unlock now.")),
-    Shape(re.compile(r"Your plan is not locked\."), N_("Your plan is not locked.")),
-    Shape(re.compile(r"Every player has locked their plan, so yours can no longer be changed\."),
-          N_("Every player has locked their plan, so yours can no longer be changed.")),
+    N_("your plan is already locked; unlock it first to change it"),
+    N_("There is no plan of yours to unlock now."),
+    N_("Your plan is not locked."),
+    N_("Every player has locked their plan, so yours can no longer be changed."),
     # -- the start check (net/internet.py, net/reachability.py) ----------------------------
-    Shape(re.compile(r"the reachability check failed: (?P<why>.*)"),
-          N_("the reachability check failed: {why}")),
-    Shape(re.compile(r"seats changed so that every pair can connect: (?P<moves>.+)"),
-          N_("seats changed so that every pair can connect: {moves}"), inner=("moves",)),
-    Shape(re.compile(r"(?P<name>[^,]+) takes seat " + _SEAT), N_("{name} takes seat {seat}")),
-    Shape(re.compile(r"(?P<a>.+) and (?P<b>.+) cannot reach each other: neither can be dialled from outside "
-          r"their own network \((?P=a) at (?P<at_a>\S+), (?P=b) at (?P<at_b>\S+)\)\. One of them can "
-          r"forward its TCP port on the router, or use IPv6, or all can join one VPN \(ZeroTier, "
-          r"Tailscale\); see docs/net\.md\."),
-          N_("{a} and {b} cannot reach each other: neither can be dialled from outside their own "
-             "network ({a} at {at_a}, {b} at {at_b}). One of them can forward its TCP port on the "
-             "router, or use IPv6, or all can join one VPN (ZeroTier, Tailscale); see docs/net.md.")),
+    N_("the reachability check failed: {why}"),
+    N_("seats changed so that every pair can connect: {moves}"),
+    Sentence(N_("{name} takes seat {seat}"), fields={"name": r"[^,]+"}),
+    N_("{a} and {b} cannot reach each other: neither can be dialled from outside their own "
+       "network ({a} at {at_a}, {b} at {at_b}). One of them can forward its TCP port on the "
+       "router, or use IPv6, or all can join one VPN (ZeroTier, Tailscale); see docs/net.md."),
     # -- opening a table from the menu (net/addresses.py, net/savefile.py) -----------------
-    Shape(re.compile(r"the address is empty; give HOST:PORT, e.g\. 192\.168\.1\.20:7531"),
-          N_("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531")),
-    Shape(re.compile(r"(?P<address>.+) opens '\[' for an IPv6 address but never closes it"),
-          N_("{address} opens '[' for an IPv6 address but never closes it")),
-    Shape(re.compile(r"(?P<address>.+) has (?P<rest>.+) after the IPv6 address; write \[ADDRESS\]:PORT"),
-          N_("{address} has {rest} after the IPv6 address; write [ADDRESS]:PORT")),
-    Shape(re.compile(r"(?P<address>.+) has a port but no host"), N_("{address} has a port but no host")),
-    Shape(re.compile(r"(?P<address>.+): the port (?P<port>.+) is not a number from 1 to 65535"),
-          N_("{address}: the port {port} is not a number from 1 to 65535")),
-    Shape(re.compile(r"(?P<address>.+): (?P<host>.+) is not an IPv6 address"),
-          N_("{address}: {host} is not an IPv6 address")),
-    Shape(re.compile(r"cannot read the save (?P<path>.+): (?P<why>.*)"),
-          N_("cannot read the save {path}: {why}")),
-    Shape(re.compile(r"(?P<path>.+) is not a net save \(damaged\? (?P<why>.*)\)"),
-          N_("{path} is not a net save (damaged? {why})")),
-    Shape(re.compile(r"(?P<path>.+) is not a net save of version (?P<v>\d+)"),
-          N_("{path} is not a net save of version {v}")),
-    Shape(re.compile(r"(?P<path>.+) lacks (?P<fields>.+)"), N_("{path} lacks {fields}")),
-    Shape(re.compile(r"(?P<path>.+) has a damaged secret or seat"), N_("{path} has a damaged secret or seat")),
+    N_("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531"),
+    N_("{address} opens '[' for an IPv6 address but never closes it"),
+    N_("{address} has {rest} after the IPv6 address; write [ADDRESS]:PORT"),
+    N_("{address} has a port but no host"),
+    Sentence(N_("{address}: the port {port} is not a number from 1 to 65535"), fields={"port": ANY}),
+    N_("{address}: {host} is not an IPv6 address"),
+    N_("cannot read the save {path}: {why}"),
+    N_("{path} is not a net save (damaged? {why})"),
+    N_("{path} is not a net save of version {v}"),
+    N_("{path} lacks {fields}"),
+    N_("{path} has a damaged secret or seat"),
     # -- the router (net/portmap.py) -------------------------------------------------------
-    Shape(re.compile(r"No router answered the request for a port mapping \(UPnP is off or not offered\); players "
-          r"outside this network can reach you only if you (?P<fixes>.+)\."),
-          N_("No router answered the request for a port mapping (UPnP is off or not offered); "
-             "players outside this network can reach you only if you {fixes}."), inner=("fixes",)),
-    Shape(re.compile(r"No router here offers port mappings \((?P<why>.*)\); to be reached from outside, (?P<fixes>.+)\."),
-          N_("No router here offers port mappings ({why}); to be reached from outside, {fixes}."),
-          inner=("fixes",)),
-    Shape(re.compile(r"The router would not tell its public address \((?P<why>.*)\); (?P<fixes>.+)\."),
-          N_("The router would not tell its public address ({why}); {fixes}."), inner=("fixes",)),
-    Shape(re.compile(r"The router has no public address yet \(not online\?\); (?P<fixes>.+)\."),
-          N_("The router has no public address yet (not online?); {fixes}."), inner=("fixes",)),
-    Shape(re.compile(r"The router refused to forward port (?P<port>\d+) \((?P<why>.*)\); (?P<fixes>.+)\."),
-          N_("The router refused to forward port {port} ({why}); {fixes}."), inner=("fixes",)),
-    Shape(re.compile(r"Asking the router for a port mapping failed: (?P<why>.*)\."),
-          N_("Asking the router for a port mapping failed: {why}.")),
-    Shape(re.compile(r"forward TCP port (?P<port>\d+) to this computer in the router's settings, use IPv6, or join "
-          r"one VPN such as ZeroTier or Tailscale \(docs/net\.md, 'Beyond the LAN'\)"),
-          N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
-             "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')")),
-]
+    N_("No router answered the request for a port mapping (UPnP is off or not offered); "
+       "players outside this network can reach you only if you {fixes}."),
+    N_("No router here offers port mappings ({why}); to be reached from outside, {fixes}."),
+    N_("The router would not tell its public address ({why}); {fixes}."),
+    N_("The router has no public address yet (not online?); {fixes}."),
+    N_("The router refused to forward port {port} ({why}); {fixes}."),
+    N_("Asking the router for a port mapping failed: {why}."),
+    N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
+       "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
+)
+
+
+def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
+    """The pattern of net's sentence `template`: its text as it stands, each field a named
+    group (a field named again must repeat what it matched the first time)."""
+    out, seen = [], set()
+    for text, name, _spec, _conv in string.Formatter().parse(template):
+        out.append(re.escape(text))
+        if name is None:
+            continue
+        if name in seen:
+            out.append(f"(?P={name})")
+        else:
+            seen.add(name)
+            out.append(f"(?P<{name}>{matches.get(name, FIELDS.get(name, ANY))})")
+    return re.compile("".join(out))
+
+
+def shape_of(row: Sentence | str) -> Shape:
+    """The compiled shape of a table row."""
+    row = row if isinstance(row, Sentence) else Sentence(row)
+    plural = isinstance(row.message, tuple)
+    english = row.english or (row.message[1] if plural else row.message)
+    pattern = english if isinstance(english, re.Pattern) else _pattern(english, row.fields)
+    inner = tuple(name for name in INNER if name in pattern.groupindex)
+    return Shape(pattern, row.message, row.count if plural else None, inner)
+
+
+SHAPES: list[Shape] = [shape_of(row) for row in SENTENCES]
 
 # lists net joins into one line: each part is said again on its own
 _LISTS = ("; ", ", ")

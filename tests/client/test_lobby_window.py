@@ -5,23 +5,35 @@ check (issue 15 item 1, issue 16 items 1 and 4)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.client.conftest import frame, run_until
 
 
-@pytest.fixture
-def lobby(app, monkeypatch):
+@contextmanager
+def hosted_lobby(app, monkeypatch, bots):
+    """Aiko hosts a three-seat table with `bots` bot seats; yields (app, session, scene) with
+    the lobby shown, and closes the table after."""
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")        # no router outside this machine
     from client.lobby_scene import LobbyScene
     from client.net_session import NetSession
-    session = NetSession.open("host", {"port": 0, "players": 3, "bots": 2, "name": "Aiko"})
+    session = NetSession.open("host", {"port": 0, "players": 3, "bots": bots, "name": "Aiko"})
     app.session = session
     scene = LobbyScene(session, "host")
     app.show(scene)
     frame(app, 2)
-    yield app, session, scene
-    app._close_session()
+    try:
+        yield app, session, scene
+    finally:
+        app._close_session()
+
+
+@pytest.fixture
+def lobby(app, monkeypatch):
+    with hosted_lobby(app, monkeypatch, bots=2) as opened:
+        yield opened
 
 
 def _levels(session):

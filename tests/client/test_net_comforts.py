@@ -102,6 +102,18 @@ def _table_game(app, table, role="host"):
     return session, scene
 
 
+def _lock_a_suggested_plan(app, scene):
+    """Once the planning panel is up: a suggested legal plan (B), locked (Enter). Returns
+    the plan as it was locked."""
+    assert run_until(app, lambda: scene.planning.visible, 10)
+    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
+    frame(app)
+    plan = scene.planning.plan()
+    app.on_key_press(arcade.key.ENTER, 0)             # lock: sent at once on a network
+    frame(app, 2)
+    return plan
+
+
 def _log_text(scene) -> str:
     return "\n".join(line for line, _ in scene.log.lines)
 
@@ -188,12 +200,7 @@ def test_chat_goes_to_the_log_and_never_to_the_game(app):
 def test_unlock_plan_on_a_network_table(app):
     table = ComfyTable()
     session, scene = _table_game(app, table)
-    assert run_until(app, lambda: scene.planning.visible, 10)
-    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
-    frame(app)
-    plan = scene.planning.plan()
-    app.on_key_press(arcade.key.ENTER, 0)             # lock: sent at once on a network
-    frame(app, 2)
+    plan = _lock_a_suggested_plan(app, scene)
     assert [c.seat for c in table.submitted] == [0]
     assert not scene.planning.visible
     assert scene.net.unlock_btn.visible               # the others still plan

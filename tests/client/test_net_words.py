@@ -197,6 +197,14 @@ def test_an_unknown_sentence_stays_as_it_came(language):
         "join refused: something new happened"
 
 
+def test_a_shapes_text_matches_only_as_written(language):
+    """Patterns are made from the msgids: a dot, a bracket or a question mark in net's words
+    is that character, not a regular expression's wildcard."""
+    assert net_words.said("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531")
+    assert net_words.said("the address is empty; give HOST:PORT, eXg. 192.168.1.20:7531") is None
+    assert net_words.said("The router has no public address yet (not online!); x.") is None
+
+
 def test_english_is_left_alone():
     i18n.use("en")
     assert net_words.for_players("join refused: the table is full") == "join refused: the table is full"
@@ -246,19 +254,11 @@ def _refused_line(reason: str) -> str:
 
 @pytest.fixture
 def dutch_lobby(app, monkeypatch):
-    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
-    from client.lobby_scene import LobbyScene
-    from client.net_session import NetSession
-    from tests.client.conftest import frame
+    from tests.client.test_lobby_window import hosted_lobby
     i18n.use("nl")
-    session = NetSession.open("host", {"port": 0, "players": 3, "bots": 1, "name": "Aiko"})
-    app.session = session
-    scene = LobbyScene(session, "host")
-    app.show(scene)
-    frame(app, 2)
-    yield app, session, scene
-    i18n.use("en")
-    app._close_session()
+    with hosted_lobby(app, monkeypatch, bots=1) as opened:
+        yield opened
+        i18n.use("en")
 
 
 def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, shots):
@@ -285,17 +285,11 @@ def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, sh
 
 
 def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
-    import arcade
-
-    from tests.client.conftest import frame, run_until
-    from tests.client.test_net_comforts import ComfyTable, _log_text, _table_game
+    from tests.client.test_net_comforts import (ComfyTable, _lock_a_suggested_plan, _log_text,
+                                                _table_game)
     table = ComfyTable()
     session, scene = _table_game(app, table)
-    assert run_until(app, lambda: scene.planning.visible, 10)
-    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
-    frame(app)
-    app.on_key_press(arcade.key.ENTER, 0)             # lock it
-    frame(app, 2)
+    _lock_a_suggested_plan(app, scene)
     assert scene.net.unlock_btn.visible
     i18n.use("ro")
     try:

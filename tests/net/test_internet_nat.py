@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -31,18 +32,50 @@ def lab(tmp_path):
         yield made
 
 
-def _host(home, tmp_path, players, extra=(), env=INTERNET_ENV, port=7531):
-    peer = P.Peer("host", ["host", "--headless", "--port", str(port), "--code", P.CODE,
-                           "--players", str(players), "--rejoin-timeout", "60",
-                           "--save", str(tmp_path / "host.save"), *extra],
-                  tmp_path, env, preexec=enter(home.pc))
-    return peer
+def _host(ns, tmp_path):
+    """A three-player table hosted on port 7531 from inside namespace `ns`."""
+    return P.Peer("host", ["host", "--headless", "--port", "7531", "--code", P.CODE,
+                           "--players", "3", "--rejoin-timeout", "60",
+                           "--save", str(tmp_path / "host.save")],
+                  tmp_path, INTERNET_ENV, preexec=enter(ns))
 
 
-def _join(home, tmp_path, name, address, env=INTERNET_ENV):
+def _join(ns, tmp_path, name, address):
     return P.Peer(name, ["join", address, "--code", P.CODE, "--headless",
                          "--rejoin-timeout", "60", "--save", str(tmp_path / f"{name}.save")],
-                  tmp_path, env, preexec=enter(home.pc))
+                  tmp_path, INTERNET_ENV, preexec=enter(ns))
+
+
+@contextmanager
+def _hosting(home, tmp_path):
+    """The host in `home`, stopped (as a player closes it) when the block ends."""
+    host = _host(home.pc, tmp_path)
+    try:
+        yield host
+    finally:
+        host.proc.terminate()
+        host.proc.wait(20)
+
+
+@contextmanager
+def _three_homes(homes, tmp_path, bo_ready):
+    """The host in homes[0]; once its router forwards the port, Bo joins from homes[1]; once
+    `bo_ready(bo)`, Cy from homes[2]. Yields [host, bo, cy]; every peer is killed after."""
+    host = _host(homes[0].pc, tmp_path)
+    peers = [host]
+    try:
+        host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
+        peers.append(_join(homes[1].pc, tmp_path, "bo", "11.0.0.1:7531"))
+        bo_ready(peers[1])
+        peers.append(_join(homes[2].pc, tmp_path, "cy", "11.0.0.1:7531"))
+        yield peers
+    finally:
+        P.kill_all(peers)
+
+
+def _asked_its_router(bo):
+    """Bo has dialled in and asked its router (which has no UPnP)."""
+    _wait_err(bo, "No router answered", 30)
 
 
 def _wait_err(peer, text, timeout):
@@ -67,8 +100,7 @@ def _finish(peers, timeout=240):
 @needs_lab
 def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_path):
     home, outside = lab.home(), lab.home(upnp=False)
-    host = _host(home, tmp_path, 3)
-    try:
+    with _hosting(home, tmp_path) as host:
         host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
         printed = host.wait_for(r"join 11\.0\.0\.1:7531 --code", 10)
         assert printed
@@ -86,9 +118,6 @@ def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_pa
         assert "The router offers port mappings; its public address is 11.0.0.1." \
             in inside.stdout, inside.stdout + inside.stderr
         assert inside.returncode == 0
-    finally:
-        host.proc.terminate()
-        host.proc.wait(20)
     rules = lab.sh(home.router, "nft", "list", "chain", "inet", "shogunlab",
                    "prerouting_miniupnpd")
     assert "dport 7531" not in rules, "the mapping outlived the table"
@@ -96,46 +125,29 @@ def test_a_router_maps_the_port_and_removes_it_when_the_table_closes(lab, tmp_pa
 
 @needs_lab
 def test_without_upnp_the_host_says_so_and_lists_its_lan_address(lab, tmp_path):
-    home = lab.home(upnp=False)
-    host = _host(home, tmp_path, 3)
-    try:
+    with _hosting(lab.home(upnp=False), tmp_path) as host:
         host.wait_for(r"join 10\.1\.0\.2:7531 --code", 30)
         assert "No router answered the request for a port mapping" in host.errors()
         assert "forward TCP port 7531" in host.errors()
-    finally:
-        host.proc.terminate()
-        host.proc.wait(20)
 
 
 @needs_lab
 def test_a_router_that_refuses_is_said_plainly(lab, tmp_path):
     home = lab.home(allowed="2000-2001")        # miniupnpd maps no other internal port
-    host = _host(home, tmp_path, 3)
-    try:
+    with _hosting(home, tmp_path) as host:
         host.wait_for(r"join 10\.1\.0\.2:7531 --code", 30)
         assert "The router refused to forward port 7531 (" in host.errors(), host.errors()
         assert "forward TCP port 7531" in host.errors()
         assert "11.0.0.1" not in host.text()
-    finally:
-        host.proc.terminate()
-        host.proc.wait(20)
 
 
 @needs_lab
 def test_three_homes_behind_nat_map_their_ports_and_finish_one_game(lab, tmp_path):
     homes = [lab.home() for _ in range(3)]
-    host = _host(homes[0], tmp_path, 3)
-    peers = [host]
-    try:
-        host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
-        first = _join(homes[1], tmp_path, "bo", "11.0.0.1:7531")
-        peers.append(first)
-        # the mesh: the third player dials the second through the second's router
-        first.wait_for(r"the router forwards 11\.0\.0\.2:\d+", 30)
-        peers.append(_join(homes[2], tmp_path, "cy", "11.0.0.1:7531"))
+    # the mesh: the third player dials the second through the second's router
+    with _three_homes(homes, tmp_path,
+                      lambda bo: bo.wait_for(r"the router forwards 11\.0\.0\.2:\d+", 30)) as peers:
         _finish(peers)
-    finally:
-        P.kill_all(peers)
     assert "game started: seat 2" in peers[2].text()
 
 
@@ -144,18 +156,9 @@ def test_either_side_may_dial_the_one_that_can_be_dialled_takes_the_lower_seat(l
     """Bo's router offers no UPnP, Cy's does. The mesh has seat 2 dial seat 1: the host
     gives Cy the lower seat, so Bo dials Cy, and the game is played."""
     homes = [lab.home(), lab.home(upnp=False), lab.home()]
-    host = _host(homes[0], tmp_path, 3)
-    peers = [host]
-    try:
-        host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
-        bo = _join(homes[1], tmp_path, "bo", "11.0.0.1:7531")
-        peers.append(bo)
-        _wait_err(bo, "No router answered", 30)     # bo has dialled in and asked its router
-        cy = _join(homes[2], tmp_path, "cy", "11.0.0.1:7531")
-        peers.append(cy)
+    with _three_homes(homes, tmp_path, _asked_its_router) as peers:
         _finish(peers)
-    finally:
-        P.kill_all(peers)
+    host, bo, cy = peers
     assert re.search(r"seats changed so that every pair can connect: join-\S+ takes seat 1, "
                      r"join-\S+ takes seat 2", host.text()), host.text()
     assert "game started: seat 2" in bo.text() and "game started: seat 1" in cy.text()
@@ -166,17 +169,9 @@ def test_an_unreachable_pair_is_reported_before_the_start(lab, tmp_path):
     """Neither Bo's router nor Cy's offers UPnP: no seat order lets them connect. The
     host says so before anything starts, naming both."""
     homes = [lab.home(), lab.home(upnp=False), lab.home(upnp=False)]
-    host = _host(homes[0], tmp_path, 3)
-    peers = [host]
-    try:
-        host.wait_for(r"the router forwards 11\.0\.0\.1:7531", 30)
-        bo = _join(homes[1], tmp_path, "bo", "11.0.0.1:7531")
-        peers.append(bo)
-        _wait_err(bo, "No router answered", 30)     # bo has dialled in and asked its router
-        peers.append(_join(homes[2], tmp_path, "cy", "11.0.0.1:7531"))
+    with _three_homes(homes, tmp_path, _asked_its_router) as peers:
+        host = peers[0]
         host.proc.wait(60)
-    finally:
-        P.kill_all(peers)
     errors = host.errors()
     assert host.proc.returncode == 1, host.text() + errors
     assert re.search(r"cannot start: join-\S+ and join-\S+ cannot reach each other: neither "
@@ -194,18 +189,12 @@ def test_an_ipv6_only_game(lab, tmp_path):
     for ns, _ in computers:
         assert "inet " not in lab.sh(ns, "ip", "-4", "addr", "show", "dev", "eth0")
     (ns0, addr0), others = computers[0], computers[1:]
-    host = P.Peer("host", ["host", "--headless", "--port", "7531", "--code", P.CODE,
-                           "--players", "3", "--rejoin-timeout", "60",
-                           "--save", str(tmp_path / "host.save")],
-                  tmp_path, INTERNET_ENV, preexec=enter(ns0))
+    host = _host(ns0, tmp_path)
     peers = [host]
     try:
         host.wait_for(re.escape(f"join [{addr0}]:7531 --code"), 30)
         for i, (ns, _) in enumerate(others):
-            peers.append(P.Peer(f"v6-{i}", ["join", f"[{addr0}]:7531", "--code", P.CODE,
-                                            "--headless", "--rejoin-timeout", "60",
-                                            "--save", str(tmp_path / f"v6-{i}.save")],
-                                tmp_path, INTERNET_ENV, preexec=enter(ns)))
+            peers.append(_join(ns, tmp_path, f"v6-{i}", f"[{addr0}]:7531"))
         _finish(peers)
     finally:
         P.kill_all(peers)

@@ -11,6 +11,46 @@ from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
 from tests.net.tables import CODE, autoplay, finished, hashes, open_table
 
+ADDRESS = "127.0.0.1:7531"
+
+
+def host_and_guest(code=CODE, host_versions=None):
+    """A three-seat host (its versions changed by `host_versions` before anyone dials) and
+    one guest knocking with `code`, before the network has moved (so a test may still change
+    what the guest says in the handshake)."""
+    net, engine = FakeNet(), FakeEngine()
+    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+                             engine=engine)
+    host.versions = {**host.versions, **(host_versions or {})}
+    guest = TableSession.join(SessionOptions(), ADDRESS, code=code, reactor=net, engine=engine)
+    return net, engine, host, guest
+
+
+def refusals(net, session):
+    """What `session` is refused once the network has moved."""
+    reasons = []
+    session.on_refused = reasons.append
+    net.pump()
+    return reasons
+
+
+def watch(net, engine):
+    return TableSession.watch(SessionOptions(), ADDRESS, code=CODE, reactor=net, engine=engine)
+
+
+def play_until(net, host, step):
+    """The host starts the game and the table plays up to `step`."""
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= step)
+
+
+def rejoined(net, engine, save_path, opts=None):
+    """A peer resumed from `save_path`, played by a bot, once the network has moved."""
+    back = TableSession.resume(opts or SessionOptions(), save_path, reactor=net, engine=engine)
+    autoplay(net, back, engine)
+    net.pump()
+    return back
+
 
 # ---------------------------------------------------------------- handshake and lobby
 def test_joiners_get_seats_and_the_lobby_is_shared():
@@ -39,28 +79,13 @@ def test_start_needs_every_seat_filled():
 
 
 def test_wrong_join_code_is_refused_with_the_reason():
-    net = FakeNet()
-    engine = FakeEngine()
-    TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net, engine=engine)
-    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code="WRONG", reactor=net,
-                              engine=engine)
-    reasons = []
-    guest.on_refused = reasons.append
-    net.pump()
-    assert reasons == ["join refused: the join code is wrong"]
+    net, engine, host, guest = host_and_guest(code="WRONG")
+    assert refusals(net, guest) == ["join refused: the join code is wrong"]
 
 
 def test_version_mismatch_names_exactly_what_differs():
-    net = FakeNet()
-    engine = FakeEngine()
-    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
-                             engine=engine)
-    host.versions = {**host.versions, "rules": "shogun 1", "tower": "abc"}
-    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                              engine=engine)
-    reasons = []
-    guest.on_refused = reasons.append
-    net.pump()
+    net, engine, host, guest = host_and_guest(host_versions={"rules": "shogun 1", "tower": "abc"})
+    reasons = refusals(net, guest)
     mine = guest.versions
     assert reasons == [f"cannot join: rules differs: table shogun 1, yours {mine['rules']}; "
                        f"tower differs: table abc, yours {mine['tower']}"]
@@ -70,36 +95,21 @@ def test_version_mismatch_names_exactly_what_differs():
 def test_friends_with_other_systems_cpus_and_pythons_are_welcome():
     """Issue 11: only what decides the game is compared; a different canary (the machines
     round drops differently) makes the lobby say tower results are agreed by vote."""
-    net = FakeNet()
-    engine = FakeEngine()
-    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
-                             engine=engine)
+    net, engine, host, guest = host_and_guest()
     assert host.lobby["tower_vote"] is False
-    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                              engine=engine)
     guest.versions = {**guest.versions, "python": "3.13.1", "system": "Darwin",
                       "machine": "arm64", "canary": "0" * 64}
-    reasons = []
-    guest.on_refused = reasons.append
-    net.pump()
-    assert reasons == [] and host.lobby["seats"][1]["kind"] == "human"
+    assert refusals(net, guest) == [] and host.lobby["seats"][1]["kind"] == "human"
     assert host.lobby["tower_vote"] is True and guest.lobby["tower_vote"] is True
 
 
 def test_the_listener_checks_versions_too():
-    net = FakeNet()
-    engine = FakeEngine()
-    TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
-                             engine=engine)
-    guest = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                              engine=engine)
+    net, engine, host, guest = host_and_guest()
     guest.versions = {**guest.versions, "pymunk": "0.0"}    # after its own check would pass
     original = peer_mod.version_differences
     peer_mod.version_differences = lambda a, b, **kw: None if kw else original(a, b)
     try:
-        reasons = []
-        guest.on_refused = reasons.append
-        net.pump()
+        reasons = refusals(net, guest)
     finally:
         peer_mod.version_differences = original
     assert len(reasons) == 1 and reasons[0].startswith("join refused: pymunk differs: yours 0.0")
@@ -107,12 +117,8 @@ def test_the_listener_checks_versions_too():
 
 def test_a_full_table_refuses_more_players():
     net, engine, sessions = open_table(players=3, start=False)
-    extra = TableSession.join(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                              engine=engine)
-    reasons = []
-    extra.on_refused = reasons.append
-    net.pump()
-    assert reasons == ["join refused: the table is full"]
+    extra = TableSession.join(SessionOptions(), ADDRESS, code=CODE, reactor=net, engine=engine)
+    assert refusals(net, extra) == ["join refused: the table is full"]
 
 
 # ---------------------------------------------------------------- playing
@@ -135,14 +141,11 @@ def test_the_mesh_is_complete():
 # ---------------------------------------------------------------- spectators
 def test_spectators_follow_from_the_start_and_when_late(tmp_path):
     net, engine, sessions = open_table(players=3, start=False)
-    early = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                               engine=engine)
+    early = watch(net, engine)
     net.pump()
     host = sessions[0]
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 5)
-    late = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                              engine=engine)
+    play_until(net, host, 5)
+    late = watch(net, engine)
     events = []
     late.on_events = lambda evs, state: events.extend(evs)
     net.pump()
@@ -154,12 +157,10 @@ def test_spectators_follow_from_the_start_and_when_late(tmp_path):
 
 def test_a_spectator_can_change_nothing():
     net, engine, sessions = open_table(players=3, start=False)
-    spy = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                             engine=engine)
+    spy = watch(net, engine)
     net.pump()
     host = sessions[0]
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
+    play_until(net, host, 2)
     conn = spy.source
     for msg in ({"type": "LinkRevealed", "step": host.lockstep.step, "seat": 0,
                  "link": b"x" * 32, "hash": host.lockstep.hash, "sig": b"s" * 64},
@@ -183,8 +184,7 @@ def kill_guest_midgame(tmp_path, at_step=5, timeout=120.0, players=4, bots=1):
     paused = []
     for s in sessions:
         s.on_paused = paused.append
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= at_step)
+    play_until(net, host, at_step)
     victim = sessions[1]
     net.kill(victim)
     return net, engine, sessions, victim, paused
@@ -200,10 +200,7 @@ def test_a_dropped_peer_pauses_the_game_then_rejoins_from_its_save(tmp_path):
     stuck = {s.lockstep.step for s in others}
     net.advance(30)
     assert {s.lockstep.step for s in others} == stuck            # paused
-    back = TableSession.resume(SessionOptions(name="again"), victim.save_path, reactor=net,
-                               engine=engine)
-    autoplay(net, back, engine)
-    net.pump()
+    back = rejoined(net, engine, victim.save_path, SessionOptions(name="again"))
     assert back.my_seat == 1
     assert finished(others + [back])
     assert len(hashes(others + [back])) == 1
@@ -213,9 +210,7 @@ def test_a_dropped_peer_pauses_the_game_then_rejoins_from_its_save(tmp_path):
 @pytest.mark.parametrize("at_step", [1, 2, 3, 6, 9])
 def test_rejoin_works_at_every_kind_of_step(tmp_path, at_step):
     net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path, at_step=at_step)
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
-    autoplay(net, back, engine)
-    net.pump()
+    back = rejoined(net, engine, victim.save_path)
     others = [s for s in sessions if s is not victim]
     assert finished(others + [back]) and len(hashes(others + [back])) == 1
 
@@ -230,9 +225,7 @@ def test_after_the_timeout_a_bot_plays_the_seat(tmp_path):
     assert all(1 in s.lockstep.bots for s in others)
     # too late to rejoin now
     back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
-    reasons = []
-    back.on_refused = reasons.append
-    net.pump()
+    reasons = refusals(net, back)
     assert reasons and "played by a bot" in reasons[0]
 
 
@@ -250,9 +243,7 @@ def test_rejoin_needs_the_seat_token(tmp_path):
     forged = tmp_path / "forged.save"
     forged.write_bytes(msgpack.packb(save, use_bin_type=True))
     back = TableSession.resume(SessionOptions(), str(forged), reactor=net, engine=engine)
-    reasons = []
-    back.on_refused = reasons.append
-    net.pump()
+    reasons = refusals(net, back)
     assert reasons and "wrong rejoin token" in reasons[0]
 
 
@@ -260,8 +251,7 @@ def test_rejoin_needs_the_seat_token(tmp_path):
 def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
     host, odd = sessions[0], sessions[2]
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 2)
+    play_until(net, host, 2)
     # seat 2's state silently differs from now on
     odd.lockstep.state = {**odd.lockstep.state, "total": odd.lockstep.state["total"] + 1}
     reports = {s.my_seat: [] for s in sessions}
@@ -288,12 +278,10 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
 
 def test_a_spectator_follows_another_player_when_its_player_drops(tmp_path):
     net, engine, sessions = open_table(players=4, bots=1, tmp_path=tmp_path, start=False)
-    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                                 engine=engine)
+    watcher = watch(net, engine)
     net.pump()
     host = sessions[0]
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 5)
+    play_until(net, host, 5)
     net.kill(host)                        # the player the spectator watched
     net.advance(121)                      # the host's seat goes to a bot
     others = sessions[1:]
@@ -304,15 +292,11 @@ def test_a_spectator_follows_another_player_when_its_player_drops(tmp_path):
 @pytest.mark.parametrize("victim_index", [0, 2])
 def test_the_host_or_any_guest_can_resume(tmp_path, victim_index):
     net, engine, sessions = open_table(players=4, bots=1, tmp_path=tmp_path, start=False)
-    host = sessions[0]
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 7)
+    play_until(net, sessions[0], 7)
     victim = sessions[victim_index]
     net.kill(victim)
     net.advance(10)
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
-    autoplay(net, back, engine)
-    net.pump()
+    back = rejoined(net, engine, victim.save_path)
     others = [s for s in sessions if s is not victim] + [back]
     assert finished(others) and len(hashes(others)) == 1
 
@@ -432,8 +416,7 @@ def test_a_seat_taken_over_after_a_drop_plays_at_the_table_default(tmp_path):
     host = sessions[0]
     host.opts.bot = "random"                   # the table's bot (--bot)
     host.set_bot_level(3, "hard")
-    host.start_game()
-    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 4)
+    play_until(net, host, 4)
     net.kill(sessions[1])
     engine.calls.clear()
     net.advance(10)
@@ -448,8 +431,7 @@ def test_a_seat_taken_over_after_a_drop_plays_at_the_table_default(tmp_path):
 def test_the_phase_names_where_each_peer_is(tmp_path):
     from net.phase import Phase
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
-    spy = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
-                             engine=engine)
+    spy = watch(net, engine)
     host = sessions[0]
     seen = []
     host.on_started = lambda *a: seen.append(host.phase)

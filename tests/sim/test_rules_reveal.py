@@ -132,13 +132,19 @@ def test_R_PLAN_5_committed_plans_opened_field_by_field_play_the_same_game():
         assert opened == 6 * config.players * len(PLAN_FIELDS)
 
 
-def test_R_EXEC_2_an_opened_card_must_agree_with_the_hand_at_lock_time():
+def _seat0_committed():
+    """Seat 0 locked a bare commitment; the others whole plans; the event is drawn."""
     s = at_plan()
     s, _ = apply(s, CommitPlan(0))
     for seat in (1, 2, 3):
         s, _ = apply(s, full_plan(s, seat))
     s, _ = apply(s, chance("ev"))
     assert (pending(s).kind, pending(s).seats, pending(s).purpose) == ("open", (0,), "bid")
+    return s
+
+
+def test_R_EXEC_2_an_opened_card_must_agree_with_the_hand_at_lock_time():
+    s = _seat0_committed()
     expect_illegal(s, OpenField(0, "bid", s.cards_of(1)[0]), "R-PLAN-1")   # not in the hand
     poor = s.copy()
     poor.players[0].plan = replace(poor.players[0].plan, money=2)
@@ -155,17 +161,6 @@ def test_R_PLAN_5_new_game_has_no_plan_and_nothing_to_hide():
 
 
 # ----------------------------------------------------------------------------- R-FORFEIT-1
-def _seat0_committed():
-    """Seat 0 locked a bare commitment; the others whole plans; the event is drawn."""
-    s = at_plan()
-    s, _ = apply(s, CommitPlan(0))
-    for seat in (1, 2, 3):
-        s, _ = apply(s, full_plan(s, seat))
-    s, _ = apply(s, chance("ev"))
-    assert (pending(s).kind, pending(s).seats, pending(s).purpose) == ("open", (0,), "bid")
-    return s
-
-
 def test_R_FORFEIT_1_a_card_nobody_can_open_counts_as_a_money_card():
     """Ruling (docs/sim-api.md): a bot that took a network seat over never held the
     human's plan; the card it cannot open counts as a money card (the bid: money 0)."""
