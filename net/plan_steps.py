@@ -77,6 +77,23 @@ class PlanSteps:
         self._asked = None                      # ask for a plan again
         self.advance()
 
+    def plans_the_table_holds(self, plans: dict[int, tuple[bytes, dict]]
+                              ) -> dict[int, tuple[bytes, dict]]:
+        """Of my plans (step -> (nonce, plan wire)), the one whose commitment the table
+        holds for this round (`field_commits`, from the log I caught up from).
+
+        Why: a peer that recovers from a desync voids what it said in its own diverged
+        history, but a plan it committed before the histories parted is the table's plan
+        too, and only this peer can open its cards; without it a bot would take the seat
+        and the cards would count as money (R-FORFEIT-1)."""
+        held = self.field_commits.get(self.my_seat)
+        if held is None or held["step"] not in plans:
+            return {}
+        nonce, wire = plans[held["step"]]
+        cards = self.game.plan_cards(self.game.from_wire(wire))
+        digests = commitment.field_digests(nonce, self.my_seat, held["step"], FIELDS, cards)
+        return {held["step"]: (nonce, wire)} if digests == held["fields"] else {}
+
     def my_plan(self) -> Any:
         """My locked plan of this round (a `SubmitPlan`), or None: the engine's state holds
         only the cards turned so far, so a window shows my own plan from here. While I

@@ -180,9 +180,12 @@ class Recovery:
         ls = self.lockstep
         old_log = self._old_log
         if not all(_same_step(a, b) for a, b in zip(old_log, ls.log)):
-            # my history was not theirs (a desync): what I said from it is void
-            log.warning("my history differed from the table's; my earlier messages are void")
-            self.saved_plans, self.saved_outbox = {}, {}
+            # my history was not theirs (a desync): what I said from it is void, but for
+            # my plan of the round if the table holds its commitment
+            self.saved_plans = ls.plans_the_table_holds(self.saved_plans)
+            self.saved_outbox = {}
+            log.warning("my history differed from the table's; my earlier messages are void"
+                        + ("; my plan of the round stands" if self.saved_plans else ""))
         ls.my_plans.update(self.saved_plans)
         ls.restore_outbox(self.saved_outbox)
         for m in ls.resend_from(ls.step):

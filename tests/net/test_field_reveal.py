@@ -503,3 +503,34 @@ def test_an_echo_is_saved_before_it_goes_out():
     _pump_without(m, b"BidOpened")
     assert 0 in p0.inbox[p0.step].echo_locks
     assert any(kinds and kinds[-1] == "CommitsEchoed" for kinds in saved_with)
+
+
+def test_a_peer_recovered_from_a_desync_still_opens_its_own_cards(tmp_path):
+    """A peer whose state went wrong mid-round is dropped, rejoins and replays the
+    table's log. Its plan of the round is still its own (the table holds its signed
+    commitment of it), so it opens its remaining cards itself. Before: it voided every
+    plan it had made in its diverged history, its next card could not be opened, and
+    after the timeout a bot took the seat and its cards counted as money (R-FORFEIT-1)."""
+    net, engine, sessions = open_table(players=3, engine=SimEngine(), tmp_path=tmp_path,
+                                       rejoin_timeout=20.0, start=False)
+    host, odd = sessions[0], sessions[2]
+    host.start_game()
+
+    def turning_with_cards_left():
+        ls = odd.lockstep
+        if ls is None or ls.decision().kind != "open":
+            return False
+        plan = ls.state.players[2].plan
+        return plan is not None and sum(not t for t in plan.turned) >= 4
+    assert net.pump_until(turning_with_cards_left)
+    wrong = odd.lockstep.state.copy()
+    wrong.peasant_supply += 1           # its state silently differs from here on
+    odd.lockstep.state = wrong
+    net.pump()
+    net.advance(5)
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert 2 not in host.lockstep.bots, "a bot took the recovered peer's seat"
+    forfeits = [c for entry in host.lockstep.log for c in entry["commands"]
+                if c.get("type") == ForfeitField.__name__]
+    assert forfeits == []
