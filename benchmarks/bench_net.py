@@ -17,6 +17,23 @@ local game, CPU per peer and its ratio to the local game's CPU (issue 12's figur
 1.5x), bytes each peer sent, and the median command round trip (from a
 peer's first message of a step that needs every player's input — beacon links, plan
 commit/reveal — until that step is applied there).
+
+**The local game alongside a table** (a control; `--alongside only` runs just this, `no`
+skips it). The local game above runs alone, on an idle machine, while each peer shares
+the cores with four other peers: CPU seconds are not free of contention (caches, the VM's
+vCPUs), so the same work costs a peer more. Here the local game is played at the same time
+as a table, facing the same load: tables are played one after another, and while table k
+plays, game k-1's log is replayed in a loop by a sixth process (in the local game's CPU
+share, with shares). It loads the log beforehand and starts replaying when the host prints
+that its game started; only the replays that ended before the host's final state hash
+count, so every counted replay ran wholly inside the table's game (a replay is 3-10x
+shorter than a game, and a replay is as cheap the fourth time in a process as the first).
+Game k's row pairs its peers' CPU (table k, with game k-1's replay beside it: each of the
+six processes faces five others) with its own log's replays alongside table k+1, and its
+log's replay alone; a first table only makes the first log and a last one only carries
+the last replays, so `--games N` plays N+2 tables here. Printed: the local game's CPU
+alone and alongside (and their ratio: what the load costs the same work), and CPU per peer
+/ local CPU alongside.
 """
 
 from __future__ import annotations
