@@ -26,10 +26,12 @@ as a table, facing the same load: tables are played one after another, and while
 plays, game k-1's log is replayed in a loop by a sixth process (in the local game's CPU
 share, with shares). It loads the log beforehand and starts replaying when the host prints
 that its game started; only the replays that ended before the host's final state hash
-count, so every counted replay ran wholly inside the table's game (a replay is 3-10x
-shorter than a game, and a replay is as cheap the fourth time in a process as the first).
+count, so every counted replay ran wholly inside the table's game (3-9 replays fit in a
+game on an idle machine). The figure is the process's first replay, like the lone replay
+the first in a fresh process (later replays in the same process run warm and cost 5-10%
+less; their mean is printed too); the loop goes on only to keep the load until the end.
 Game k's row pairs its peers' CPU (table k, with game k-1's replay beside it: each of the
-six processes faces five others) with its own log's replays alongside table k+1, and its
+six processes faces five others) with its own log's replay alongside table k+1, and its
 log's replay alone; a first table only makes the first log and a last one only carries
 the last replays, so `--games N` plays N+2 tables here. Printed: the local game's CPU
 alone and alongside (and their ratio: what the load costs the same work), and CPU per peer
@@ -39,6 +41,7 @@ alone and alongside (and their ratio: what the load costs the same work), and CP
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -210,10 +213,11 @@ def loop_replay(replay: Path) -> None:
     print("ready", flush=True)
     if not sys.stdin.readline():
         return
-    while True:
+    for n in itertools.count():
         start = time.monotonic()
         result = replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay))
-        print(json.dumps({**result, "start": start, "end": time.monotonic()}), flush=True)
+        print(json.dumps({**result, "n": n, "start": start, "end": time.monotonic()}),
+              flush=True)
 
 
 def measure_alongside(players: int, games: int, equal_shares: bool) -> list[dict]:
@@ -243,16 +247,15 @@ def measure_alongside(players: int, games: int, equal_shares: bool) -> list[dict
             if k >= 2:
                 row = rows[-1]
                 row["alongside"] = replays
-                cpus = [r["cpu"] for r in replays]
-                ratio = (f"{row['net']['cpu'] / statistics.mean(cpus):.2f}x" if cpus
-                         else "n/a")
+                first = replays[0]["cpu"] if replays else None   # the process's first
                 print(f"{label}, game {k - 1}: {row['net']['cpu']:.2f} s CPU per peer "
                       f"({row['net']['game']:.2f} s in game); local game alone "
                       f"{row['alone']['cpu']:.2f} s CPU, alongside the next table "
-                      + (f"{statistics.mean(cpus):.2f} s CPU ({len(cpus)} replays in its "
-                         f"game, {statistics.mean(cpus) / row['alone']['cpu']:.2f}x alone)"
-                         if cpus else "no replay fitted in its game")
-                      + f"; per peer / local alongside {ratio}", flush=True)
+                      + (f"{first:.2f} s CPU ({first / row['alone']['cpu']:.2f}x alone; "
+                         f"{len(replays)} replays in its game, mean "
+                         f"{statistics.mean(r['cpu'] for r in replays):.2f} s); per peer / "
+                         f"local alongside {row['net']['cpu'] / first:.2f}x"
+                         if replays else "no replay fitted in its game"), flush=True)
             with tmp:
                 if k > games:
                     break
@@ -274,13 +277,14 @@ def summary_alongside(label: str, rows: list[dict]) -> None:
     if not rows:
         print(f"\n{label}, the local game alongside a table: no replay fitted in a game")
         return
-    along = [statistics.mean(x["cpu"] for x in r["alongside"]) for r in rows]
+    along = [r["alongside"][0]["cpu"] for r in rows]     # each loop's first replay
     factor = [a / r["alone"]["cpu"] for a, r in zip(along, rows)]
     ratios = [r["net"]["cpu"] / a for a, r in zip(along, rows)]
-    print(f"\n{label}, the local game alongside a table, median of {len(rows)} games "
-          f"({sum(len(r['alongside']) for r in rows)} replays):")
+    print(f"\n{label}, the local game alongside a table, median of {len(rows)} games:")
     print(f"  local game CPU alone (the same games)        {med(r['alone']['cpu'] for r in rows):6.2f} s")
     print(f"  local game CPU alongside a table             {med(along):6.2f} s")
+    print(f"  (all {sum(len(r['alongside']) for r in rows)} replays alongside, a process's "
+          f"later ones too   {med(x['cpu'] for r in rows for x in r['alongside']):6.2f} s)")
     print(f"  alongside / alone, the same game             {med(factor):6.2f}x  "
           f"(range {min(factor):.2f}-{max(factor):.2f})")
     print(f"  net game CPU per peer (the 6th process: a local replay)  "

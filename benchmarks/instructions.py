@@ -151,6 +151,8 @@ def main() -> int:
                     help="count only the game (toggle, default) or whole processes minus "
                          "set-up-only processes (diff)")
     ap.add_argument("--jobs", type=int, default=2, help="callgrind runs at once (default 2)")
+    ap.add_argument("--keep", type=Path, metavar="DIR",
+                    help="keep callgrind's profiles there (read them with callgrind_annotate)")
     ap.add_argument("--driver", help=argparse.SUPPRESS)
     ap.add_argument("--log", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -176,6 +178,10 @@ def main() -> int:
         modes = ["table", "replay"] + (["table-setup", "replay-setup"]
                                        if args.method == "diff" else [])
         counts = run_drivers(modes, args.method, log, args, workdir)
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for mode in modes:
+                shutil.copy(workdir / f"{mode}.callgrind", args.keep / f"{mode}.callgrind")
     if args.method == "diff":
         table = counts["table"] - counts["table-setup"]
         local = counts["replay"] - counts["replay-setup"]
