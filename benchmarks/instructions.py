@@ -19,7 +19,10 @@ What is counted, for one game:
 (b) the same game played locally: its command log played again by `bench_net`'s
     `replay_locally` (every command applied, every bot decision thought out again, every
     tower drop simulated again), in a process of its own.
-Printed: both totals and the ratio (a)/(b).
+Printed: both totals and the ratio (a)/(b), then where they go: the inclusive counts of
+a few C functions (tower physics, Ed25519, msgpack, secretbox, the garbage collector) per
+peer and in the local game, and the rest (the Python code, one interpreter loop to
+callgrind). The parts may overlap a little (a collection during packing is in both).
 
 The same game both times: a first, uncounted run plays the table with `os.urandom`
 replaced by a stream derived from `--seed` (the only randomness a table game draws, via
@@ -54,6 +57,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TOGGLE = "_PyEval_CallTracing"      # the C function behind sys.call_tracing
+# C functions whose instructions (inclusive: with all they call) are shown per part; the
+# Python code between them is all one interpreter loop to callgrind, so it has no names
+PARTS = (("tower physics (chipmunk cpSpaceStep)", ("cpSpaceStep",)),
+         ("checking Ed25519 signatures", ("crypto_sign_ed25519_open",)),
+         ("making Ed25519 signatures", ("crypto_sign_ed25519_detached",)),
+         ("msgpack packing (Packer.pack, its Python hooks too)",
+          ("__pyx_pw_7msgpack_9_cmsgpack_6Packer_7pack",)),
+         ("sealing and opening frames (secretbox)",
+          ("crypto_secretbox_easy", "crypto_secretbox_open_easy")),
+         ("the cyclic garbage collector", ("gc_collect_main",)))
+
+
+def parts(profile: Path) -> dict[str, int]:
+    """Inclusive instructions of each of PARTS in one callgrind profile."""
+    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                          str(profile)], capture_output=True, text=True, check=True).stdout
+    found: dict[str, int] = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\d,]+) .*:(\w+) \[", line)
+        if m:
+            found[m.group(2)] = max(found.get(m.group(2), 0), int(m.group(1).replace(",", "")))
+    return {label: sum(found.get(name, 0) for name in names) for label, names in PARTS}
 
 
 def deterministic_urandom(seed: str) -> None:
@@ -178,6 +203,8 @@ def main() -> int:
         modes = ["table", "replay"] + (["table-setup", "replay-setup"]
                                        if args.method == "diff" else [])
         counts = run_drivers(modes, args.method, log, args, workdir)
+        split = ({mode: parts(workdir / f"{mode}.callgrind") for mode in ("table", "replay")}
+                 if args.method == "toggle" and shutil.which("callgrind_annotate") else None)
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             for mode in modes:
@@ -197,6 +224,17 @@ def main() -> int:
     print(f"  per peer (/ {args.players})                          {per_peer:16,.0f}")
     print(f"  the same game played locally           {local:16,}")
     print(f"  instructions per peer / local game     {per_peer / local:16.2f}x")
+    if split:
+        print(f"where they go (inclusive counts of C functions; millions; per peer = table / "
+              f"{args.players}):")
+        print(f"  {'':52} {'per peer':>9} {'local':>9}")
+        for label, _ in PARTS:
+            print(f"  {label:52} {split['table'][label] / args.players / 1e6:9,.0f} "
+                  f"{split['replay'][label] / 1e6:9,.0f}")
+        rest = (per_peer - sum(split["table"].values()) / args.players,
+                local - sum(split["replay"].values()))
+        print(f"  {'the rest (Python code: rules, bots, protocol, ...)':52} "
+              f"{rest[0] / 1e6:9,.0f} {rest[1] / 1e6:9,.0f}")
     return 0
 
 
