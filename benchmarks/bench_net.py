@@ -273,22 +273,28 @@ def measure_alongside(players: int, games: int, equal_shares: bool) -> list[dict
 
 def summary_alongside(label: str, rows: list[dict]) -> None:
     med = statistics.median
-    rows = [r for r in rows if r.get("alongside")]
+    fitted = [r for r in rows if r.get("alongside")]
+    missed = (f"; {len(rows) - len(fitted)} without a replay that fitted in its game"
+              if len(fitted) < len(rows) else "")
+    rows = fitted
     if not rows:
         print(f"\n{label}, the local game alongside a table: no replay fitted in a game")
         return
     along = [r["alongside"][0]["cpu"] for r in rows]     # each loop's first replay
     factor = [a / r["alone"]["cpu"] for a, r in zip(along, rows)]
     ratios = [r["net"]["cpu"] / a for a, r in zip(along, rows)]
-    print(f"\n{label}, the local game alongside a table, median of {len(rows)} games:")
-    print(f"  local game CPU alone (the same games)        {med(r['alone']['cpu'] for r in rows):6.2f} s")
+    print(f"\n{label}, the local game alongside a table, median of {len(rows)} "
+          f"game{'s' if len(rows) != 1 else ''}{missed}:")
+    alone = [r["alone"]["cpu"] for r in rows]
+    print(f"  local game CPU alone (the same games)        {med(alone):6.2f} s")
     print(f"  local game CPU alongside a table             {med(along):6.2f} s")
-    print(f"  (all {sum(len(r['alongside']) for r in rows)} replays alongside, a process's "
-          f"later ones too   {med(x['cpu'] for r in rows for x in r['alongside']):6.2f} s)")
+    print(f"  every replay alongside (later ones warm)     "
+          f"{med(x['cpu'] for r in rows for x in r['alongside']):6.2f} s  "
+          f"({sum(len(r['alongside']) for r in rows)} replays)")
     print(f"  alongside / alone, the same game             {med(factor):6.2f}x  "
           f"(range {min(factor):.2f}-{max(factor):.2f})")
-    print(f"  net game CPU per peer (the 6th process: a local replay)  "
-          f"{med(r['net']['cpu'] for r in rows):.2f} s")
+    print(f"  net game CPU per peer (6th process: replay)  "
+          f"{med(r['net']['cpu'] for r in rows):6.2f} s")
     print(f"  CPU per peer / local CPU alongside, per game {med(ratios):6.2f}x  "
           f"(range {min(ratios):.2f}-{max(ratios):.2f})")
 
