@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -46,17 +47,30 @@ ENTRY_POINTS = (r"lockstep.py:\d+\((hash|_compare_hash|advance|receive|_send|_co
                 r"sim/game.py:\d+\(apply\)")
 
 
-def play_table(players: int, profile: cProfile.Profile | None = None) -> dict:
-    """One heuristic-bot game among `players` in-memory peers; its CPU and its log."""
+def open_in_memory_table(players: int, tmp: Path) -> tuple[FakeNet, SimEngine, list]:
+    """`players` heuristic-bot peers seated at a table on the in-memory network, not started."""
+    net = FakeNet()
+    _, engine, sessions = open_table(players=players, bots=0, engine=SimEngine(), net=net,
+                                     tmp_path=tmp, start=False)
+    return net, engine, sessions
+
+
+def play_table(players: int, profile: cProfile.Profile | None = None,
+               region: Callable[[Callable[[], None]], object] | None = None) -> dict:
+    """One heuristic-bot game among `players` in-memory peers; its CPU and its log.
+
+    `region(play)` runs the game itself (start to end; default `play()`): `instructions.py`
+    passes a wrapper that its instruction counter switches on and off at."""
     with tempfile.TemporaryDirectory() as tmp:
-        net = FakeNet()
-        _, engine, sessions = open_table(players=players, bots=0, engine=SimEngine(), net=net,
-                                         tmp_path=Path(tmp), start=False)
+        net, engine, sessions = open_in_memory_table(players, Path(tmp))
+
+        def play() -> None:
+            sessions[0].start_game()
+            net.pump()
         cpu = time.process_time()
         if profile is not None:
             profile.enable()
-        sessions[0].start_game()
-        net.pump()
+        (region or (lambda run: run()))(play)
         if profile is not None:
             profile.disable()
         cpu = time.process_time() - cpu
