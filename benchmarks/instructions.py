@@ -14,8 +14,9 @@ What is counted, for one game:
 (a) the whole table of `--players` heuristic-bot peers in one process on the tests'
     in-memory network (`profile_net_peer.play_table`: real sessions, key exchange, sealed
     and signed frames, lockstep; the in-memory transport and Twisted's test clock are
-    counted too, no sockets or reactor), from the host starting the game to its end,
-    divided by the number of peers;
+    counted too, no sockets or reactor), from the moment every peer has begun the game
+    (its `on_started`; the mesh and its key exchanges before it are not counted, as in a
+    real peer's `game_cpu`) to its end, divided by the number of peers;
 (b) the same game played locally: its command log played again by `bench_net`'s
     `replay_locally` (every command applied, every bot decision thought out again, every
     tower drop simulated again), in a process of its own.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import re
@@ -59,14 +60,22 @@ def play_table(players: int, profile: cProfile.Profile | None = None,
                region: Callable[[Callable[[], None]], object] | None = None) -> dict:
     """One heuristic-bot game among `players` in-memory peers; its CPU and its log.
 
-    `region(play)` runs the game itself (start to end; default `play()`): `instructions.py`
-    passes a wrapper that its instruction counter switches on and off at."""
+    `region(play)` runs the game itself (default `play()`): `instructions.py` passes a
+    wrapper that its instruction counter switches on and off at.
+
+    The game counts from the moment every peer has begun it (its lockstep exists: the
+    runner's `on_started`) to its end, the window of a real peer's `game_cpu` in
+    `bench_net.py`: the host's `GameStarted` and the players' mesh connections with
+    their key exchanges come before it (they are the table's set-up, paid once)."""
     with tempfile.TemporaryDirectory() as tmp:
         net, engine, sessions = open_in_memory_table(players, Path(tmp))
+        sessions[0].start_game()
+        if not net.pump_until(lambda: all(s.lockstep is not None for s in sessions)):
+            raise SystemExit("the table's game did not begin")
 
         def play() -> None:
-            sessions[0].start_game()
             net.pump()
+        gc.freeze()                     # as each peer's runner does at `on_started`
         cpu = time.process_time()
         if profile is not None:
             profile.enable()
