@@ -1,0 +1,95 @@
+"""Benchmark: CPU per peer vs the local game when every peer has a core of its own.
+
+Run: .venv/bin/python benchmarks/bench_net_pinned.py [--games N] [--players 3]
+
+Why: `bench_net.py` plays five peers on this machine's two cores, so each peer process
+shares its core with others and wakes to cold caches at every message; CPU seconds then
+measure that sharing as much as the protocol. On a LAN every peer has a machine of its
+own. Here that is emulated as far as two cores allow: as many human peers as there are
+cores, each pinned to a core of its own (`os.sched_setaffinity`), the other seats played
+by a bot (every peer plays the bot seats itself, from the shared seed), and the local
+game pinned to one core, alone. With two cores that is a 3-seat table with 2 human peers
+(the smallest table the rules allow), so each peer hears one other player, not four:
+a lighter load of messages than the 5-peer table's. `benchmarks/instructions.py` and
+`benchmarks/peer_instructions.py` count the 5-peer table's instructions instead.
+
+Printed per game and as medians: the CPU each peer spends from its game's start to its
+end (`game_cpu`, as in bench_net.py), the local game's CPU (the same game's log replayed:
+commands applied, bot decisions thought out again, tower drops simulated again) and their
+ratio, issue 12's figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_net import local_in_subprocess  # noqa: E402
+from tests.net import processes as P  # noqa: E402
+
+
+class Pinned:
+    """A preexec function that puts the child process on one core."""
+
+    def __init__(self, core: int) -> None:
+        self.core = core
+
+    def preexec(self):
+        core = self.core
+        return lambda: os.sched_setaffinity(0, {core})
+
+
+def one_game(players: int, humans: int) -> tuple[list[dict], Path, tempfile.TemporaryDirectory]:
+    tmp = tempfile.TemporaryDirectory()
+    workdir = Path(tmp.name)
+    names = ["host"] + [f"guest{i}" for i in range(humans - 1)]
+    cores = {name: Pinned(i % (os.cpu_count() or 1)) for i, name in enumerate(names)}
+    peers = P.play(workdir, players, bots=players - humans, timeout=600,
+                   preexec_for=lambda name: cores[name].preexec() if name in cores else None)
+    stats = [p.load_stats() for p in peers]
+    hashes = {s["hash"] for s in stats}
+    if len(hashes) != 1 or None in hashes:
+        raise SystemExit(f"peers disagree: {hashes}")
+    return stats, workdir / "host.save.replay", tmp
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--players", type=int, default=3, help="seats at the table (default 3)")
+    args = ap.parse_args()
+    cores = os.cpu_count() or 1
+    humans = min(cores, args.players)
+    print(f"{args.players}-seat table, {humans} human peers, each pinned to a core of its "
+          f"own ({cores} cores); the local game pinned to core 0, alone", flush=True)
+    ratios, peers_cpu, locals_cpu = [], [], []
+    for i in range(args.games):
+        stats, replay, tmp = one_game(args.players, humans)
+        with tmp:
+            time.sleep(0.5)              # let the peers' exits settle
+            local = local_in_subprocess(replay, Pinned(0))
+        cpu = statistics.median(s["game_cpu"] for s in stats)
+        ratios.append(cpu / local["cpu"])
+        peers_cpu.append(cpu)
+        locals_cpu.append(local["cpu"])
+        each = ", ".join("%.3f" % s["game_cpu"] for s in stats)
+        print(f"game {i + 1}: {local['commands']} commands; CPU per peer {each} s; local game "
+              f"{local['cpu']:.3f} s; per peer / local {ratios[-1]:.2f}x; bytes/peer "
+              f"{min(s['bytes_sent'] for s in stats)}", flush=True)
+    med = statistics.median
+    print(f"\nmedian of {args.games} games: CPU per peer {med(peers_cpu):.3f} s, local game "
+          f"{med(locals_cpu):.3f} s, per peer / local {med(ratios):.2f}x "
+          f"(range {min(ratios):.2f}-{max(ratios):.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
