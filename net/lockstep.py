@@ -128,6 +128,7 @@ class Lockstep(PlanSteps):
         self._my_outcome: tuple[int, Any, dict] | None = None   # (step, TowerSettled, wire)
         self._hash_cache: tuple[Any, tuple, str] | None = None
         self._decision_cache: tuple[Any, Any] | None = None
+        self._contributors: tuple[int, list[int]] | None = None
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
         self.tower_disagreements: list[dict] = [] # steps where voters' drops differed
         self.on_tower_disagreement: Callable[[dict], None] = lambda record: None
@@ -159,8 +160,13 @@ class Lockstep(PlanSteps):
         return cached[1]
 
     def contributors(self) -> list[int]:
-        """Seats whose beacon links make the seeds: humans not taken over by a bot."""
-        return sorted(s for s, k in self.kinds.items() if k == "human" and s not in self.bots)
+        """Seats whose beacon links make the seeds: humans not taken over by a bot. (Asked
+        for every message; kept until a seat is taken over: `bots` only ever grows.)"""
+        cached = self._contributors
+        if cached is None or cached[0] != len(self.bots):
+            cached = self._contributors = (len(self.bots), sorted(
+                s for s, k in self.kinds.items() if k == "human" and s not in self.bots))
+        return list(cached[1])
 
     def waiting_for(self) -> list[int]:
         """The seats whose input the current step still lacks (empty when over)."""
