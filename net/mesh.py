@@ -38,7 +38,9 @@ class SeatBots:
         return self._engine.choose(state, seat, self.levels.get(seat, bot), seed)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._engine, name)
+        value = getattr(self._engine, name)
+        setattr(self, name, value)      # found once: the lockstep asks at every message
+        return value
 
 
 class Mesh:
