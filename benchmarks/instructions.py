@@ -7,8 +7,8 @@ Why: CPU seconds on this 2-core VM are not a fair measure of "the CPU each peer 
 the local game's": the very same tower physics costs a peer process ~1.5x the CPU of the
 local game run alone, because five processes take turns on two cores. Valgrind's callgrind
 counts the instructions a process executes, which neither the other processes nor the
-machine's load change; the same game counts the same (to a few parts per million: the
-run twice in BENCHMARKS.md).
+machine's load change; the same game counts the same to 0.1% from run to run (four runs
+in BENCHMARKS.md; what varies is likely memory addresses, e.g. the physics' spatial hash).
 
 What is counted, for one game:
 (a) the whole table of `--players` heuristic-bot peers in one process on the tests'
