@@ -120,6 +120,7 @@ def net_game(players: int, shares: dict | None, on_workdir: Callable[[Path], Non
     trips = [t for s in stats for t in s["round_trips"]]
     result = {"wall": wall, "game": stats[0]["game_seconds"],
               "cpu": statistics.median(s["game_cpu"] for s in stats),
+              "sys": statistics.median(s.get("game_sys") or 0.0 for s in stats),
               "bytes": [s["bytes_sent"] for s in stats],
               "trip": statistics.median(trips) if trips else float("nan")}
     return result, workdir / "host.save.replay", tmp
@@ -314,6 +315,8 @@ def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
     print(f"  net game CPU per peer                        {med(r[1]['cpu'] for r in rows):6.2f} s")
     print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x  "
           f"(range {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})")
+    print(f"  of the CPU per peer, system (kernel) time    "
+          f"{med(r[1]['sys'] for r in rows):6.2f} s")
     print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")
     print(f"  bytes sent per peer per game                 "
           f"{med(b for r in rows for b in r[1]['bytes']):8.0f}")
