@@ -29,9 +29,14 @@ What is counted:
 Printed per game and over all games: each peer's count, their median, the local count,
 the ratio per peer / local, and each peer's `game_cpu` (under valgrind: for reference
 only). Each game is checked: every peer ends with the same final state hash and no seat
-was played by a bot (a take-over would change the work). Liveness is not touched: under
-callgrind a peer may be silent long enough for the others to pause the table and redial
-it; the pauses, redials and heartbeats received are printed, since they add some work.
+was played by a bot (a take-over would change the work). Liveness runs in slow motion:
+under callgrind (~40-50x slower, five processes on two cores) a peer thinking for its bot
+was silent for 30-50 s, the others dropped it after `SILENT_AFTER` (5 s) and the table
+never recovered (redials refused: "seat 4 is already connected"). There is no command-line
+option for those times, so the wrapper multiplies net/liveness.py's heartbeat interval,
+silence limit and redial interval by `--liveness-slower` (default 50, about callgrind's
+slow-down, so heartbeats go about as often per unit of work as natively). The pauses,
+reconnections and heartbeats received in the window are printed, since they add work.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -56,6 +62,8 @@ LIB_ENV = "SHOGUN_PEERINSTR_LIB"          # the counter library (built by the pa
 OUT_ENV = "SHOGUN_PEERINSTR_OUT"          # this process's callgrind output file
 EXTRA_ENV = "SHOGUN_PEERINSTR_EXTRA"      # this peer's window figures (JSON)
 UNDER_ENV = "SHOGUN_PEERINSTR_UNDER"      # set once the process runs under valgrind
+SLOWER_ENV = "SHOGUN_PEERINSTR_SLOWER"    # liveness's times multiplied by this
+LIVENESS_TIMES = ("HEARTBEAT_EVERY", "SILENT_AFTER", "REDIAL_EVERY")
 
 C_SOURCE = r"""
 #include <valgrind/callgrind.h>
@@ -116,6 +124,9 @@ def peer_main(argv: list[str]) -> int:
                "faulthandler", __file__, "--peer", *argv]
         os.execv(cmd[0], cmd)
     counter = load_counter()
+    import net.liveness as liveness
+    for name in LIVENESS_TIMES:      # slow motion: see --liveness-slower
+        setattr(liveness, name, getattr(liveness, name) * float(os.environ[SLOWER_ENV]))
     import net.runner as runner
     original_run = runner.run
 
@@ -193,14 +204,15 @@ def replay_main(replay: Path) -> int:
 
 
 # ------------------------------------------------------------------------ the parent
-def start_peer(P, workdir: Path, name: str, args: list[str], lib: Path):
-    env = {LIB_ENV: str(lib), OUT_ENV: str(workdir / f"{name}.callgrind"),
+def start_peer(P, workdir: Path, name: str, args: list[str], lib: Path, slower: float):
+    env = {LIB_ENV: str(lib), SLOWER_ENV: str(slower),
+           OUT_ENV: str(workdir / f"{name}.callgrind"),
            EXTRA_ENV: str(workdir / f"{name}.extra.json")}
     return P.Peer(name, ["--peer", *args], workdir, env, script=Path(__file__))
 
 
 def net_game(players: int, lib: Path, workdir: Path, timeout: float,
-             rejoin_timeout: float) -> list[dict]:
+             rejoin_timeout: float, slower: float) -> list[dict]:
     """One table of `players` heuristic-bot peers (as `tests/net/processes.play`, each
     under callgrind); per peer: instructions, game_cpu and the window's extras."""
     from tests.net import processes as P
@@ -210,13 +222,13 @@ def net_game(players: int, lib: Path, workdir: Path, timeout: float,
     try:
         peers.append(start_peer(P, workdir, "host", [
             "host", "--port", str(port), "--players", str(players), "--bots", "0",
-            "--save", str(workdir / "host.save"), *common], lib))
+            "--save", str(workdir / "host.save"), *common], lib, slower))
         peers[0].wait_for(r"table open on port", min(timeout, 600))
         for i in range(players - 1):
             name = f"guest{i}"
             peers.append(start_peer(P, workdir, name, [
                 "join", f"127.0.0.1:{port}", "--save", str(workdir / f"{name}.save"),
-                *common], lib))
+                *common], lib, slower))
         P.wait_all(peers, timeout)
     finally:
         P.kill_all(peers)
@@ -295,12 +307,17 @@ def main() -> int:
     ap.add_argument("--rejoin-timeout", type=float, default=3600.0,
                     help="the peers' --rejoin-timeout: a silent peer's seat must never go "
                          "to a bot here (default 3600)")
+    ap.add_argument("--liveness-slower", type=float, default=50.0, metavar="FACTOR",
+                    help="multiply the peers' heartbeat interval, silence limit and redial "
+                         "interval (net/liveness.py) by FACTOR, as callgrind slows them "
+                         "(~40-50x): default 50; 1 leaves them as they are")
     ap.add_argument("--replay", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.replay:
         return replay_main(args.replay)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))   # so the peers are killed
     print(f"{args.players}-peer loopback heuristic-bot games, each peer under callgrind, on "
-          f"{os.cpu_count()} cores", flush=True)
+          f"{os.cpu_count()} cores; liveness times x{args.liveness_slower:g}", flush=True)
     ratios, all_counts, locals_ = [], [], []
     with tempfile.TemporaryDirectory(prefix="peer-instructions-") as tmp:
         lib = build_counter(Path(tmp))
@@ -308,7 +325,8 @@ def main() -> int:
             workdir = Path(tmp) / f"game{i}"
             workdir.mkdir()
             started = time.perf_counter()
-            rows = net_game(args.players, lib, workdir, args.timeout, args.rejoin_timeout)
+            rows = net_game(args.players, lib, workdir, args.timeout, args.rejoin_timeout,
+                            args.liveness_slower)
             local = local_game(workdir / "host.save.replay", lib, workdir)
             ratios.append(report_game(i, rows, local, time.perf_counter() - started))
             all_counts += [r["instructions"] for r in rows]
