@@ -31,7 +31,7 @@ the ratio per peer / local, and each peer's `game_cpu` (under valgrind: for refe
 only). Each game is checked: every peer ends with the same final state hash and no seat
 was played by a bot (a take-over would change the work). Liveness runs in slow motion:
 under callgrind (~40-50x slower, five processes on two cores) peers were silent for
-30-50 s, the others dropped it after `SILENT_AFTER` (5 s) and the table
+30-50 s, the others dropped them after `SILENT_AFTER` (5 s) and the table
 never recovered (redials refused: "seat 4 is already connected"). There is no command-line
 option for those times, so the wrapper multiplies net/liveness.py's heartbeat interval,
 silence limit and redial interval by `--liveness-slower` (default 50, about callgrind's
