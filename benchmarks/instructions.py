@@ -154,7 +154,7 @@ def run_drivers(modes: list[str], method: str, log: Path, args, workdir: Path) -
     """Each mode in a process of its own under callgrind (up to --jobs at once)."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+        raise SystemExit("valgrind is not installed (tools/ensure-env --bench installs it)")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     pending, running, counts = list(modes), {}, {}
     while pending or running:

@@ -81,7 +81,7 @@ def build_counter(where: Path) -> Path:
     header = Path("/usr/include/valgrind/callgrind.h")
     gcc = shutil.which("gcc") or shutil.which("cc")
     if not header.exists() or gcc is None:
-        raise SystemExit("needs gcc and valgrind's headers (apt-get install gcc valgrind)")
+        raise SystemExit("needs gcc and valgrind's headers (tools/ensure-env --bench installs them)")
     source, lib = where / "counter.c", where / "libcounter.so"
     source.write_text(C_SOURCE)
     subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", str(lib), str(source)], check=True)
@@ -98,7 +98,7 @@ def load_counter() -> ctypes.CDLL:
 def valgrind_command(out_file: Path) -> list[str]:
     valgrind = shutil.which("valgrind")
     if valgrind is None:
-        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+        raise SystemExit("valgrind is not installed (tools/ensure-env --bench installs it)")
     return [valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
             f"--callgrind-out-file={out_file}"]
 
