@@ -80,7 +80,8 @@ def main() -> int:
         ratios.append(cpu / local["cpu"])
         peers_cpu.append(cpu)
         locals_cpu.append(local["cpu"])
-        each = ", ".join("%.3f" % s["game_cpu"] for s in stats)
+        each = ", ".join("%.3f (system %.3f)" % (s["game_cpu"], s.get("game_sys") or 0)
+                         for s in stats)
         print(f"game {i + 1}: {local['commands']} commands; CPU per peer {each} s; local game "
               f"{local['cpu']:.3f} s; per peer / local {ratios[-1]:.2f}x; bytes/peer "
               f"{min(s['bytes_sent'] for s in stats)}", flush=True)
