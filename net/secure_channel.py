@@ -32,10 +32,12 @@ class SecureChannel:
     """Seals what I send and opens what I receive on one connection."""
 
     def __init__(self, send_key: bytes, receive_key: bytes) -> None:
-        # libsodium's secretbox called directly (what `nacl.secret.SecretBox` wraps, without
-        # its per-call checks and result objects: a frame is sealed or opened ~2,000 times
-        # per peer per game); the keys are checked once, here
-        SecretBox(send_key), SecretBox(receive_key)
+        # libsodium's secretbox is called directly (what `nacl.secret.SecretBox` wraps,
+        # without its per-call checks and result objects: a frame is sealed or opened
+        # ~2,000 times per peer per game), so the keys are checked once, here
+        for key in (send_key, receive_key):
+            if not isinstance(key, bytes) or len(key) != SecretBox.KEY_SIZE:
+                raise ValueError(f"a channel key must be {SecretBox.KEY_SIZE} bytes")
         self._send_key, self._receive_key = send_key, receive_key
         self.sent = 0            # frames sealed so far (= next outgoing counter)
         self.received = 0        # frames opened so far (= next expected counter)
