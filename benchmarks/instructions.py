@@ -41,16 +41,7 @@ and plays minus one that only sets up (and ends the same way, `os._exit`). It ad
 work after the game (reading the log off the table, one state hash) and any difference in
 what the two processes import, so it differs from the toggle by a little.
 
-`--real-peer` counts a real peer instead: a table of `--players` peer processes on
-loopback (`tests/net/processes.py`, as `bench_net.py` plays them), one joining peer run
-under callgrind (about 50 times slower; the others wait for it, as lockstep does).
-`callgrind_control` zeroes its counts when it prints that its game started and dumps
-them when it prints the final state hash, so its count is its game, Twisted's reactor and
-its sockets' user-space side included, but not the kernel's work for its system calls.
-The commands reach the process a few tenths of a second after each line, while it runs
-some 50x slower: a percent or two of its game may fall outside the count. The game is
-random (a real table draws its own randomness); its log is then replayed and counted as
-in (b). Output: the same lines and parts as above, for that one peer.
+Real peer processes (Twisted, sockets) are counted by `benchmarks/peer_instructions.py`.
 """
 
 from __future__ import annotations
@@ -139,12 +130,7 @@ def driver(mode: str, log: Path, seed: str, players: int) -> None:
     from sim import bots, tower  # noqa: F401
     from sim.game import apply, new_game, pending, state_hash  # noqa: F401
     from sim.local import bot_seed  # noqa: F401
-    if log.suffix == ".replay":             # a network peer's log (--real-peer)
-        from cli.savefile import read_save
-        game = read_save(log)
-        saved = {"config": game.config, "commands": game.commands, "hash": game.hashes[-1]}
-    else:
-        saved = pickle.loads(log.read_bytes())
+    saved = pickle.loads(log.read_bytes())
     if mode == "replay":
         counted(lambda: replay_locally(saved["config"], saved["commands"], saved["hash"],
                                        "the recorded game"))
@@ -185,46 +171,6 @@ def run_drivers(modes: list[str], method: str, log: Path, args, workdir: Path) -
     return counts
 
 
-def real_peer(args, workdir: Path) -> tuple[int, Path]:
-    """A table of real peer processes on loopback, `guest0` under callgrind, zeroed when it
-    prints that its game started and dumped when it prints the final state hash (with
-    `callgrind_control`); its game's instructions and the table's log."""
-    sys.path.insert(0, str(ROOT))
-    from tests.net import processes as P
-    env = {**os.environ, "SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_DISCOVERY": "off",
-           "PYTHONUNBUFFERED": "1"}
-    profile, out = workdir / "peer.callgrind", workdir / "guest0.out"
-    peers = []
-    try:
-        host, port = P.host(workdir, args.players, timeout=600)
-        peers = [host] + [P.join(workdir, port, f"guest{i}", timeout=600)
-                          for i in range(1, args.players - 1)]
-        peer = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", P.PYTHON,
-             str(ROOT / "main.py"), "join", f"127.0.0.1:{port}", "--code", P.CODE, "--headless",
-             "--rejoin-timeout", "600", "--save", str(workdir / "guest0.save")],
-            cwd=ROOT, env=env, stdout=open(out, "w"), stderr=open(workdir / "guest0.err", "w"))
-        for marker, action in (("game started", "--zero"), ("final state hash", "--dump=game")):
-            end = time.monotonic() + 600
-            while marker not in out.read_text():
-                if peer.poll() is not None or time.monotonic() > end:
-                    raise SystemExit(f"the peer under callgrind stopped before {marker!r}:\n"
-                                     f"{(workdir / 'guest0.err').read_text()[-2000:]}")
-                time.sleep(0.01)
-            subprocess.run(["callgrind_control", action, str(peer.pid)], check=True,
-                           capture_output=True, timeout=120)
-        peer.wait(600)
-        P.wait_all(peers, 120)
-    finally:
-        P.kill_all(peers)
-    dumped = profile.with_name(profile.name + ".1")
-    summary = re.search(r"^summary: (\d+)", dumped.read_text(), re.M)
-    if summary is None:
-        raise SystemExit(f"no counts in {dumped}")
-    shutil.copy(dumped, workdir / "peer.dump.callgrind")
-    return int(summary.group(1)), workdir / "host.save.replay"
-
-
 def print_parts(split: dict, per_peer: float, local: int, players: int) -> None:
     print("where they go (inclusive counts of C functions, millions):")
     print(f"  {'':52} {'per peer':>9} {'local':>9}")
@@ -237,29 +183,6 @@ def print_parts(split: dict, per_peer: float, local: int, players: int) -> None:
           f"{rest[0] / 1e6:9,.0f} {rest[1] / 1e6:9,.0f}")
 
 
-def main_real_peer(args) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp)
-        started = time.perf_counter()
-        peer, log = real_peer(args, workdir)
-        local = run_drivers(["replay"], "toggle", log, args, workdir)["replay"]
-        split = {"table": parts(workdir / "peer.dump.callgrind"),
-                 "replay": parts(workdir / "replay.callgrind")}
-        commands = sum(1 for line in log.read_text().splitlines()[1:] if '"cmd"' in line)
-        if args.keep:
-            args.keep.mkdir(parents=True, exist_ok=True)
-            for name in ("peer.dump.callgrind", "replay.callgrind", "host.save.replay"):
-                shutil.copy(workdir / name, args.keep / name)
-    print(f"a real {args.players}-peer table on loopback ({commands} commands), one joining "
-          f"peer under callgrind, counted from its game's start to its end "
-          f"({time.perf_counter() - started:.0f} s to count; user-space instructions only):")
-    print(f"  the peer's game                        {peer:16,}")
-    print(f"  the same game played locally           {local:16,}")
-    print(f"  instructions per peer / local game     {peer / local:16.2f}x")
-    print_parts(split, peer, local, 1)
-    return 0
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", default="instructions", help="the game (any text)")
@@ -270,9 +193,6 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2, help="callgrind runs at once (default 2)")
     ap.add_argument("--keep", type=Path, metavar="DIR",
                     help="keep callgrind's profiles there (read them with callgrind_annotate)")
-    ap.add_argument("--real-peer", action="store_true",
-                    help="count one peer of a real table of processes on loopback instead "
-                         "(a random game; --seed and --method do not apply)")
     ap.add_argument("--driver", help=argparse.SUPPRESS)
     ap.add_argument("--log", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -280,8 +200,6 @@ def main() -> int:
         driver(args.driver, args.log, args.seed, args.players)
         sys.stdout.flush()
         os._exit(0)             # the same short ending for every driver (diff method)
-    if args.real_peer:
-        return main_real_peer(args)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         log = workdir / "game.pickle"
