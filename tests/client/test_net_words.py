@@ -34,7 +34,9 @@ INTERNAL_FILES = {
     "runner.py": "the headless runner prints English on purpose",
 }
 # functions whose sentences go to the headless runner's terminal, not a window
-INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for net.runner"}
+INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for net.runner",
+                      ("secure_channel.py", "__init__"): "a programming error (key length): "
+                      "the keys come from the key exchange"}
 # values to put in an f-string's field when the field's source text says what it is
 NUMBERS = ("seat", "len(", "port", "timeout", "wait", "MAX", "BYTES", "VERSION", "old", "new")
 SAMPLES = {"fixes": portmap.FIXES.format(port=7531)}
