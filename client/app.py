@@ -212,7 +212,12 @@ class App(arcade.Window):
         scene.ended.connect(self.show_end)
         scene.save_as.connect(self.save_named)
         self.show(scene)
-        gc.freeze()     # what exists now lasts the game: the collector need not walk it
+        # What exists now lasts the game: frozen, the collector need not walk it. The last
+        # game's frozen objects are thawed and collected first, or every game played in
+        # this window would stay in memory for good.
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
         return scene
 
     def _guide_dismissed(self) -> None:

@@ -220,6 +220,10 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         # Everything made so far (modules, the lobby, the mesh) lives for the whole game:
         # moved out of the cyclic collector's reach, its full passes no longer walk it
         # (~0.03 s of a peer's CPU per game, BENCHMARKS.md). A local game does the same.
+        # (Called again after a rejoin: what the first start froze is thawed and
+        # collected first, so the history it dropped does not stay in memory.)
+        gc.unfreeze()
+        gc.collect()
         gc.freeze()
         stats["started"] = time.perf_counter()
         stats["cpu_started"] = time.process_time()
