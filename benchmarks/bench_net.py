@@ -76,7 +76,9 @@ def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
     from sim.commands import seat_of
     from sim.local import bot_seed
     from sim.game import apply, new_game, pending, state_hash
+    from net.runner import _usage_since
     gc.freeze()                         # as a game does when it starts (net/runner.py)
+    usage = _usage_since(None)
     start, cpu = time.perf_counter(), time.process_time()
     state, _ = new_game(config)
     for step, command in enumerate(commands):
@@ -89,9 +91,10 @@ def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         state, _ = apply(state, command)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    usage = _usage_since(usage)
     if state_hash(state) != final_hash:
         raise SystemExit(f"{what}: replaying gave another final state")
-    return {"game": wall, "cpu": cpu, "commands": len(commands)}
+    return {"game": wall, "cpu": cpu, "commands": len(commands), "usage": usage}
 
 
 def local_in_subprocess(replay: Path, share: cpu_share.CpuShare | None) -> dict:

@@ -4,8 +4,9 @@ what it already said."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
-from net.savefile import CommandLog, write_save
+from net.savefile import CommandLog, SaveJournal
 
 log = logging.getLogger("net.session")
 
@@ -32,7 +33,9 @@ class Persistence:
                 "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
                 "listen_port": self.listen_port}
         try:
-            write_save(self.save_path, save)
+            if self._save_journal is None or self._save_journal.path != Path(self.save_path):
+                self._save_journal = SaveJournal(self.save_path)
+            self._save_journal.write(save)
         except OSError as exc:
             log.error("could not write the save %s: %s", self.save_path, exc)
 

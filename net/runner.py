@@ -172,6 +172,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
         times = os.times()
         stats["game_sys"] = times.system - stats.get("sys_started", 0.0)
+        stats["game_usage"] = _usage_since(stats.get("usage_started"))
         if session.save_path and session.lockstep is not None:
             reactor.callLater(0, _write_replay, session.save_path + ".replay",
                               session.lockstep)
@@ -228,6 +229,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["started"] = time.perf_counter()
         stats["cpu_started"] = time.process_time()
         stats["sys_started"] = os.times().system
+        stats["usage_started"] = _usage_since(None)
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
@@ -247,9 +249,20 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                        "hops": stats["hops"],
                        "game_seconds": stats.get("game_seconds"),
                        "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
+                       "game_usage": stats.get("game_usage"),
                        "cpu": time.process_time(),
                        "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
     return out["code"]
+
+
+def _usage_since(start: dict | None) -> dict:
+    """What the process spent since `start` (a reading of this function): page faults,
+    waits (voluntary context switches) and preemptions, for the benchmarks."""
+    import resource
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    now = {"minflt": u.ru_minflt, "waits": u.ru_nvcsw, "preempted": u.ru_nivcsw,
+           "user": u.ru_utime, "system": u.ru_stime}
+    return now if start is None else {k: now[k] - start[k] for k in now}
 
 
 def _write_replay(path: str, lockstep: Any) -> None:

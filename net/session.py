@@ -38,7 +38,7 @@ from net.phase import Phase
 from net.play import Play
 from net.recovery import Recovery
 from net.relays import Relays
-from net.savefile import CommandLog, read_save
+from net.savefile import CommandLog, SaveJournal, read_save
 from net.seat_keys import SeatKey
 from net.spectate import Spectate
 from net.takeover import Takeover
@@ -136,6 +136,7 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         self.refusal: str | None = None
         self.advert: Any = None                      # a LAN announcement to withdraw
         self._log_file: CommandLog | None = None
+        self._save_journal: SaveJournal | None = None     # my save (net.persistence)
         self._old_log: list[dict] = []               # my log before a rejoin
         self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
         self.saved_outbox: dict[int, list[dict]] = {}
@@ -297,6 +298,9 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
+        if self._save_journal is not None:
+            self._save_journal.close()
+            self._save_journal = None
         if self.listener is not None:
             self.listener.stopListening()
             self.listener = None

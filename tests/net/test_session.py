@@ -1,7 +1,6 @@
 """Tables on an in-memory network: handshake, lobby, lockstep, spectators, pause, rejoin."""
 
 
-import msgpack
 import pytest
 
 from net import messages
@@ -238,10 +237,11 @@ def test_the_rejoin_timeout_is_configurable(tmp_path):
 
 def test_rejoin_needs_the_seat_token(tmp_path):
     net, engine, sessions, victim, paused = kill_guest_midgame(tmp_path)
-    save = msgpack.unpackb(open(victim.save_path, "rb").read(), raw=False, strict_map_key=False)
+    from net.savefile import read_save, write_save
+    save = read_save(victim.save_path)
     save["token"] = b"t" * 32
     forged = tmp_path / "forged.save"
-    forged.write_bytes(msgpack.packb(save, use_bin_type=True))
+    write_save(str(forged), save)
     back = TableSession.resume(SessionOptions(), str(forged), reactor=net, engine=engine)
     reasons = refusals(net, back)
     assert reasons and "wrong rejoin token" in reasons[0]
