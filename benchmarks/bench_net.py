@@ -41,7 +41,6 @@ alone and alongside (and their ratio: what the load costs the same work), and CP
 from __future__ import annotations
 
 import argparse
-import gc
 import itertools
 import json
 import os
@@ -58,52 +57,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import cpu_share  # noqa: E402
+from benchmarks.local_game import (local_in_subprocess, replay_locally,  # noqa: E402,F401
+                                   time_local_replay)
 from tests.net import processes as P  # noqa: E402
-
-
-def time_local_replay(replay: Path) -> dict:
-    """Play a logged game (a replay file) again in this process (`replay_locally`)."""
-    from cli.savefile import read_save
-    saved = read_save(replay)
-    return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay))
-
-
-def replay_locally(config, commands: list, final_hash: str, what: str) -> dict:
-    """Play a logged game again as a local game plays it: apply every command, let the bot
-    think again at every bot decision (its answer is discarded: the log's is applied) and
-    drop the cubes of every tower drop again."""
-    from sim import bots, tower
-    from sim.commands import seat_of
-    from sim.local import bot_seed
-    from sim.game import apply, new_game, pending, state_hash
-    from net.runner import _usage_since
-    gc.freeze()                         # as a game does when it starts (net/runner.py)
-    usage = _usage_since(None)
-    start, cpu = time.perf_counter(), time.process_time()
-    state, _ = new_game(config)
-    for step, command in enumerate(commands):
-        decision = pending(state)
-        if decision.kind == "tower":        # a local game drops the cubes too
-            if tower.settle(decision) != command:
-                raise SystemExit(f"{what}: the tower fell differently at step {step}")
-        elif decision.kind not in ("chance", "open"):   # no bot thinks there
-            seat = seat_of(command)
-            bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
-        state, _ = apply(state, command)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    usage = _usage_since(usage)
-    if state_hash(state) != final_hash:
-        raise SystemExit(f"{what}: replaying gave another final state")
-    return {"game": wall, "cpu": cpu, "commands": len(commands), "usage": usage}
-
-
-def local_in_subprocess(replay: Path, share: cpu_share.CpuShare | None) -> dict:
-    out = subprocess.run([P.PYTHON, __file__, "--time-replay", str(replay)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300,
-                         preexec_fn=share.preexec() if share else None)
-    if out.returncode != 0:
-        raise SystemExit(f"timing the local replay failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout)
 
 
 def net_game(players: int, shares: dict | None, on_workdir: Callable[[Path], None] | None = None,
@@ -142,12 +98,15 @@ def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, di
             net, replay, tmp = net_game(players, shares)
             with tmp:
                 local = local_in_subprocess(replay, local_share)
+                local["window"] = local_in_subprocess(replay, local_share, as_window=True)
             rows.append((local, net))
             print(f"{label}, game {i + 1}: local {local['game']:.2f} s "
                   f"({local['commands']} commands, {local['cpu']:.2f} s CPU); net "
                   f"{net['game']:.2f} s in game ({net['game'] / local['game']:.2f}x), "
                   f"{net['wall']:.2f} s launch to exit, {net['cpu']:.2f} s CPU per peer "
-                  f"({net['cpu'] / local['cpu']:.2f}x); bytes/peer {min(net['bytes'])}-"
+                  f"({net['cpu'] / local['cpu']:.2f}x; local game as the window plays it "
+                  f"{local['window']['cpu']:.2f} s CPU, "
+                  f"{net['cpu'] / local['window']['cpu']:.2f}x); bytes/peer {min(net['bytes'])}-"
                   f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms",
                   flush=True)
     finally:
@@ -318,6 +277,11 @@ def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
     print(f"  net game CPU per peer                        {med(r[1]['cpu'] for r in rows):6.2f} s")
     print(f"  CPU per peer / local CPU, per game           {med(cpu_ratios):6.2f}x  "
           f"(range {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})")
+    window = [net["cpu"] / local["window"]["cpu"] for local, net in rows]
+    print(f"  local game CPU as the window plays it        "
+          f"{med(r[0]['window']['cpu'] for r in rows):6.2f} s  (with its autosave)")
+    print(f"  CPU per peer / that local game, per game     {med(window):6.2f}x  "
+          f"(range {min(window):.2f}-{max(window):.2f})")
     print(f"  of the CPU per peer, system (kernel) time    "
           f"{med(r[1]['sys'] for r in rows):6.2f} s")
     print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_net import local_in_subprocess  # noqa: E402
+from benchmarks.local_game import local_in_subprocess  # noqa: E402
 from tests.net import processes as P  # noqa: E402
 
 
@@ -70,25 +70,33 @@ def main() -> int:
     humans = min(cores, args.players)
     print(f"{args.players}-seat table, {humans} human peers, each pinned to a core of its "
           f"own ({cores} cores); the local game pinned to core 0, alone", flush=True)
-    ratios, peers_cpu, locals_cpu = [], [], []
+    ratios, peers_cpu, locals_cpu, windows_cpu, window_ratios = [], [], [], [], []
     for i in range(args.games):
         stats, replay, tmp = one_game(args.players, humans)
         with tmp:
             time.sleep(0.5)              # let the peers' exits settle
             local = local_in_subprocess(replay, Pinned(0))
+            window = local_in_subprocess(replay, Pinned(0), as_window=True)
         cpu = statistics.median(s["game_cpu"] for s in stats)
         ratios.append(cpu / local["cpu"])
+        window_ratios.append(cpu / window["cpu"])
         peers_cpu.append(cpu)
         locals_cpu.append(local["cpu"])
+        windows_cpu.append(window["cpu"])
         each = ", ".join("%.3f (system %.3f)" % (s["game_cpu"], s.get("game_sys") or 0)
                          for s in stats)
         print(f"game {i + 1}: {local['commands']} commands; CPU per peer {each} s; local game "
-              f"{local['cpu']:.3f} s; per peer / local {ratios[-1]:.2f}x; bytes/peer "
+              f"{local['cpu']:.3f} s; per peer / local {ratios[-1]:.2f}x; local game as the "
+              f"window plays it {window['cpu']:.3f} s, per peer / that {window_ratios[-1]:.2f}x; "
+              f"bytes/peer "
               f"{min(s['bytes_sent'] for s in stats)}", flush=True)
     med = statistics.median
     print(f"\nmedian of {args.games} games: CPU per peer {med(peers_cpu):.3f} s, local game "
           f"{med(locals_cpu):.3f} s, per peer / local {med(ratios):.2f}x "
           f"(range {min(ratios):.2f}-{max(ratios):.2f})")
+    print(f"local game as the window plays it (with its autosave) {med(windows_cpu):.3f} s, "
+          f"per peer / that {med(window_ratios):.2f}x "
+          f"(range {min(window_ratios):.2f}-{max(window_ratios):.2f})")
     return 0
 
 

@@ -115,7 +115,7 @@ def driver(mode: str, log: Path, seed: str, players: int) -> None:
             return
         game = play_table(players, region=counted if mode == "table" else None)
         if mode == "record":
-            from benchmarks.bench_net import replay_locally
+            from benchmarks.local_game import replay_locally
             local = replay_locally(game["config"], game["commands"], game["hash"], "record")
             log.write_bytes(pickle.dumps({k: game[k] for k in
                                           ("config", "commands", "hash", "steps")}))
@@ -125,7 +125,7 @@ def driver(mode: str, log: Path, seed: str, players: int) -> None:
             raise SystemExit("the counted table game ended in another state than the "
                              "recorded one: the game is not deterministic here")
         return
-    from benchmarks.bench_net import replay_locally
+    from benchmarks.local_game import replay_locally
     # everything replay_locally imports, so no import falls inside the counted part
     from sim import bots, tower  # noqa: F401
     from sim.game import apply, new_game, pending, state_hash  # noqa: F401

@@ -187,7 +187,7 @@ def replay_main(replay: Path) -> int:
     """`--replay FILE` (under callgrind): `replay_locally` on FILE, counted around that
     call only; the modules it uses are imported and the file read before."""
     counter = load_counter()
-    from benchmarks.bench_net import replay_locally
+    from benchmarks.local_game import replay_locally
     from cli.savefile import read_save
     from sim import bots, tower  # noqa: F401  (what replay_locally imports)
     from sim.commands import seat_of  # noqa: F401

@@ -34,7 +34,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_net import replay_locally  # noqa: E402
+from benchmarks.local_game import replay_locally  # noqa: E402
 from net.engine import SimEngine  # noqa: E402
 from tests.net.fakenet import FakeNet  # noqa: E402
 from tests.net.tables import finished, open_table  # noqa: E402

@@ -1,0 +1,107 @@
+"""The same game played locally: what a network peer's CPU is compared against.
+
+A network game's command log (the host's replay file) is played again in one process,
+as a local game plays it: every command applied, the bot thinks again at every bot
+decision (its answer is discarded: the log's command is applied), and the cubes of every
+tower drop fall again.
+
+Two local games are measured, because a local game in this project is more than the
+simulation (issue 12's figure, BENCHMARKS.md):
+
+- **simulation only** (`autosave=None`): the rules, the bots and the tower, nothing else:
+  the least a local game can spend, and the stricter baseline.
+- **as the window plays it** (`autosave=PATH`): the same, plus the window's autosave
+  (`client.autosave.Autosave`, the very code a window game runs): after every command the
+  state hash and a line written and synced to the save, so a game is never lost. A
+  network peer's own saves, command log and state hash per step are the network's
+  counterpart of that autosave.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+class _SavedSession:
+    """What `Autosave.start` reads of a window's `LocalSession`, for a game replayed here."""
+
+    def __init__(self, config: Any) -> None:
+        from sim.local import LocalGame
+        self.config = config
+        self.seed = "bench"
+        self.bots = {seat: "heuristic" for seat in range(config.players)}
+        self.my_seats: tuple[int, ...] = ()
+        self.source = None
+        self.command_applied: list[Callable[[Any, Any], None]] = []
+        self.game = LocalGame(config, 1, {})       # no commands yet: nothing to copy
+
+
+def replay_locally(config: Any, commands: list, final_hash: str, what: str,
+                   autosave: Path | None = None) -> dict:
+    """Play a logged game again as a local game plays it (the module's docstring);
+    with `autosave`, also save it there after every command as the window does."""
+    from net.runner import _usage_since
+    from sim import bots, tower
+    from sim.commands import seat_of
+    from sim.game import apply, new_game, pending, state_hash
+    from sim.local import bot_seed
+    saved = None
+    if autosave is not None:
+        from client.autosave import Autosave
+        saved = _SavedSession(config)
+        Autosave.start(saved, path=autosave)
+    gc.freeze()                         # as a game does when it starts (net/runner.py)
+    usage = _usage_since(None)
+    start, cpu = time.perf_counter(), time.process_time()
+    state, _ = new_game(config)
+    for step, command in enumerate(commands):
+        decision = pending(state)
+        if decision.kind == "tower":        # a local game drops the cubes too
+            if tower.settle(decision) != command:
+                raise SystemExit(f"{what}: the tower fell differently at step {step}")
+        elif decision.kind not in ("chance", "open"):   # no bot thinks there
+            seat = seat_of(command)
+            bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
+        state, _ = apply(state, command)
+        if saved is not None:
+            for on_applied in saved.command_applied:
+                on_applied(command, state)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    usage = _usage_since(usage)
+    if state_hash(state) != final_hash:
+        raise SystemExit(f"{what}: replaying gave another final state")
+    return {"game": wall, "cpu": cpu, "commands": len(commands), "usage": usage}
+
+
+def time_local_replay(replay: Path, as_window: bool = False) -> dict:
+    """Play a logged game (a replay file) again in this process."""
+    from cli.savefile import read_save
+    saved = read_save(replay)
+    with tempfile.TemporaryDirectory() as tmp:
+        return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay),
+                              autosave=Path(tmp) / "autosave.save" if as_window else None)
+
+
+def local_in_subprocess(replay: Path, share: Any = None, as_window: bool = False) -> dict:
+    """`time_local_replay` in a fresh process (in `share`'s CPU share or core, if given)."""
+    args = [sys.executable, __file__, str(replay)] + (["--as-window"] if as_window else [])
+    out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         preexec_fn=share.preexec() if share else None)
+    if out.returncode != 0:
+        raise SystemExit(f"timing the local replay failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout)
+
+
+if __name__ == "__main__":
+    print(json.dumps(time_local_replay(Path(sys.argv[1]), "--as-window" in sys.argv[2:])))

@@ -1,0 +1,35 @@
+"""`benchmarks/local_game.py`: the local game a peer's CPU is compared against. Played
+"as the window plays it", it must really run the window's autosave: a save holding every
+command with its state hash, which `replay --verify` would accept."""
+
+from __future__ import annotations
+
+from cli.savefile import read_save
+from benchmarks.local_game import replay_locally
+from sim.game import GameConfig, state_hash
+from sim.local import LocalGame
+
+
+def a_finished_bot_game() -> LocalGame:
+    game = LocalGame(GameConfig(players=3), 5, {seat: "heuristic" for seat in range(3)})
+    while not game.over:
+        game.submit(game.automatic_command())
+    return game
+
+
+def test_as_the_window_plays_it_the_game_is_autosaved_command_by_command(tmp_path):
+    game = a_finished_bot_game()
+    final = state_hash(game.state)
+    save = tmp_path / "autosave.save"
+    result = replay_locally(game.config, game.commands, final, "test", autosave=save)
+    saved = read_save(save)
+    assert result["commands"] == len(game.commands)
+    assert saved.commands == game.commands
+    assert saved.hashes[-1] == final and len(saved.hashes) == len(game.commands)
+
+
+def test_simulation_only_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    game = a_finished_bot_game()
+    replay_locally(game.config, game.commands, state_hash(game.state), "test")
+    assert list(tmp_path.iterdir()) == []
