@@ -100,3 +100,27 @@ def test_a_save_of_the_earlier_format_still_reads(tmp_path):
 def test_write_save_makes_a_readable_file(tmp_path):
     write_save(str(tmp_path / "sub" / "me.save"), a_save(3))
     assert read_save(str(tmp_path / "sub" / "me.save"))["step"] == 3
+
+
+def test_a_peer_renames_its_save_once_in_a_whole_game(tmp_path, monkeypatch):
+    """A peer saves before every choice it sends; only the first save of the process may
+    go through a rename (each rename cost ~0.2 ms of CPU on ext4, BENCHMARKS.md)."""
+    from collections import Counter
+
+    from net.engine import SimEngine
+    from tests.net.tables import finished, hashes, open_table
+
+    renamed: Counter = Counter()
+    real_replace = os.replace
+
+    def counting_replace(source, target):
+        renamed[str(target)] += 1
+        return real_replace(source, target)
+    monkeypatch.setattr(os, "replace", counting_replace)
+    net, engine, sessions = open_table(players=3, engine=SimEngine(), tmp_path=tmp_path)
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    for s in sessions:
+        s.close()
+        assert renamed[s.save_path] == 1, (s.name, renamed[s.save_path])
+        assert read_save(s.save_path)["seat"] == s.my_seat
