@@ -12,7 +12,14 @@ took all three of theirs, and two games ended with exit 0. Now:
   at the start — and both sides resend their latest messages on the new connection;
 - a seat is taken over by a bot only by a side that holds a strict majority of the
   table's human players; a minority waits (and keeps redialling) until it can rejoin,
-  so a table can never go on as two games.
+  so a table can never go on as two games;
+- silence is counted in the time *this* peer was awake. Every peer computes the bot
+  seats' moves and the tower's drops itself, in the reactor's thread, so a slow step
+  (hard bots on a slow laptop) stalls the whole table at once, and a stalled peer reads
+  nothing. A heartbeat that runs late shows the stall; the time it was late does not
+  count as the players' silence (before, a peer waking from a 7 s stall dropped every
+  player whose messages waited unread in its sockets, and the table paused and
+  redialled). A peer that is always late still notices a player gone, only later.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ log = logging.getLogger("net.session")
 HEARTBEAT_EVERY = 1.0     # seconds without a frame sent before a Heartbeat goes
 SILENT_AFTER = 5.0        # seconds without a frame received before a player counts as gone
 REDIAL_EVERY = 1.0        # seconds between redials of a lost player
+STALL_SLACK = 0.5         # a heartbeat this much later than due shows a stalled peer
 RESEND_STEPS = 4          # my messages of this many steps back go out on a new connection
 
 
@@ -37,8 +45,14 @@ class Liveness:
     my_seat: int | None
     closed: bool
 
+    def awake_seconds(self) -> float:
+        """The reactor's clock less the time this peer was stalled (`last_received` is
+        read on this clock, so silence counts only while I could have heard)."""
+        return self.reactor.seconds() - self._stalled
+
     def _start_heartbeat(self) -> None:
         if getattr(self, "_beat", None) is None and not self.closed:
+            self._beat_due = self.reactor.seconds() + HEARTBEAT_EVERY
             self._beat = self.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
 
     def _heartbeat(self) -> None:
@@ -46,10 +60,16 @@ class Liveness:
         if self.closed or self._over():
             return
         now = self.reactor.seconds()
+        late = now - self._beat_due
+        if late > STALL_SLACK:
+            self._stalled += late
+            log.info("this peer was busy for %.1f s; its players' silence is counted "
+                     "from now", late + HEARTBEAT_EVERY)
+        awake = self.awake_seconds()
         for conn in list(self.conns):
             if not conn.ready or conn.closed:
                 continue        # (a resuming peer does not know its players' seats yet)
-            silent = now - conn.last_received
+            silent = awake - conn.last_received
             if silent > SILENT_AFTER:
                 log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)
                 abort = getattr(conn.transport, "abortConnection", None)

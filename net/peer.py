@@ -155,12 +155,18 @@ class PeerConnection(Protocol):
         self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
         self.redialed = False        # made after the game began here (net.liveness)
         now = self._now()
-        self.last_received = now     # for heartbeats (net.liveness)
+        self.last_received = self._awake_now()   # for heartbeats (net.liveness)
         self.last_sent = now
 
     def _now(self) -> float:
         reactor = getattr(self.session, "reactor", None)
         return reactor.seconds() if reactor is not None else 0.0
+
+    def _awake_now(self) -> float:
+        """The session's clock of the time it was awake (`Liveness.awake_seconds`)."""
+        awake = getattr(self.session, "awake_seconds", None)
+        return awake() if awake is not None and self.session.reactor is not None \
+            else self._now()
 
     # -------------------------------------------------------------- plumbing
     def describe(self) -> str:
@@ -238,7 +244,7 @@ class PeerConnection(Protocol):
                        "peer": self.session.peer_id, "pake": self.pake.outbound()})
 
     def dataReceived(self, data: bytes) -> None:
-        self.last_received = self._now()
+        self.last_received = self._awake_now()
         for body in self.decoder.feed_bodies(data):
             if self.closed:
                 return

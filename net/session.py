@@ -107,6 +107,8 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         self.chain_msgs: dict[int, dict] = {}        # seat -> its signed ChainCommitted
         self._saved_table: bytes | None = None       # resume: my table before CaughtUp
         self._beat: Any = None                       # the next heartbeat (net.liveness)
+        self._beat_due = 0.0                         # when it should run
+        self._stalled = 0.0                          # seconds this peer was found stalled
         self._redialling: set[tuple[str, int]] = set()   # addresses of lost players
         self.listen_port = 0
         self.listener = None

@@ -87,3 +87,55 @@ def test_a_silent_peer_is_noticed_by_its_heartbeats(tmp_path, caplog):
     others = sessions[:3]
     assert finished(others) and len(hashes(others)) == 1
     assert not cut.lockstep.ended and not cut.lockstep.bots     # the lone one waited
+
+
+def test_a_table_busy_for_seconds_drops_nobody(tmp_path, caplog):
+    """Every peer computes the bot seats' moves itself, so a slow step (hard bots on slow
+    laptops) stalls the whole table at once, for longer than the silence limit. A peer
+    waking from that must not count its players as silent: what they sent waits unread
+    in its sockets. (Before: each peer dropped every other one, the table paused and
+    redialled.)"""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
+                                       start=False)
+    sessions[0].start_game()
+    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
+                               for s in sessions))
+    paused = []
+    for s in sessions:
+        s.on_paused = paused.append
+    net.clock.advance(7.0)                    # the stall: timers run late, nothing is read
+    net.pump()
+    net.advance(30)
+    assert "silent for" not in caplog.text and not paused, paused
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert all(not s.lockstep.bots for s in sessions)
+
+
+def test_a_peer_always_late_still_notices_a_player_gone(tmp_path, caplog):
+    """The silence a peer judges is counted in the time it was awake, so a peer whose
+    every heartbeat runs late (a machine too slow for its timers) still drops a player
+    whose cable was pulled, only later."""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
+                                       start=False)
+    sessions[0].start_game()
+    cut = sessions[3]
+    net.pump_until(lambda: cut.lockstep is not None and cut.lockstep.step >= 3)
+    paused = []
+    sessions[0].on_paused = paused.append
+    for p in list(net.pumps):                 # both directions swallow every byte
+        if cut in (p.client.session, p.server.session):
+            for io in (p.clientIO, p.serverIO):
+                io.write = lambda data: None
+                io.stream = []
+    connect = net.connectTCP
+
+    def unplugged(host, port, factory, timeout=30):
+        if factory.session is cut or port == cut.listen_port:
+            port = 1
+        return connect(host, port, factory, timeout)
+    net.connectTCP = unplugged
+    for _ in range(20):                       # every beat runs 2.5 s late
+        net.clock.advance(3.5)
+        net.pump()
+    assert "silent for" in caplog.text
+    assert any("seat 3" in r and "dropped" in r for r in paused), paused
