@@ -7,11 +7,15 @@ spectator learns — could play that seat). Here every case is one line of one t
 | role asked | `Phase.LOBBY` (no GameStarted known) | MESH, PLAY, RECOVERY, ENDED (GameStarted known) |
 |------------|-----------------------------------|--------------------------------------------------|
 | spectator  | admitted (a spectator's seat: none)| admitted (a spectator's seat: none)             |
-| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over) |
+| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over); it replaces a connection I still hold for that seat |
 | rejoin     | refused                           | the seat's key proof, and the committed rejoin token if I hold its hash; not for a seat a bot plays or an expelled one |
 
 The channel (a PAKE on the join code) already proved the join code; the seat key proves
-the seat. A spectator never holds a seat key that GameStarted pinned, so it can never
+the seat. A player that dials me after the start does so because it lost its connection
+to me (the mesh and the redials dial each pair one way), so a connection I still hold for
+its seat is dead on its side (half-open, or its close not read yet): the new one, proved
+with the seat's key, replaces it rather than being refused until my silence limit ends
+the dead one. A spectator never holds a seat key that GameStarted pinned, so it can never
 take a seat. A peer that is itself a spectator (`Phase.SPECTATE`) admits no one; a
 resuming peer that has not caught up yet knows no table and so admits only spectators.
 """
@@ -57,7 +61,7 @@ class TableView:
 class Admission:
     reason: str | None = None    # None: admitted
     pending_mesh: bool = False   # a mesh dial before my GameStarted: checked at the start
-    replaces: int | None = None  # a rejoin whose old connection must close
+    replaces: int | None = None  # a seat whose old connection must close (rejoin, redial)
 
     @property
     def admitted(self) -> bool:
@@ -102,9 +106,7 @@ def admit(view: TableView, cred: Credential) -> Admission:
     if cred.role == "player":
         if entry.get("peer") != cred.peer:
             return Admission(f"join refused: seat {seat} belongs to another peer")
-        if seat in view.connected:
-            return Admission(f"join refused: seat {seat} is already connected")
-        return Admission()
+        return Admission(replaces=seat if seat in view.connected else None)
     known = view.token_hashes.get(seat)
     if known is not None and (cred.token is None or H(cred.token) != known):
         return Admission(f"rejoin refused: wrong rejoin token for seat {seat}")

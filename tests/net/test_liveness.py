@@ -139,3 +139,41 @@ def test_a_peer_always_late_still_notices_a_player_gone(tmp_path, caplog):
         net.pump()
     assert "silent for" in caplog.text
     assert any("seat 3" in r and "dropped" in r for r in paused), paused
+
+
+def half_open(net, dropper, other):
+    """Their connection dies on `dropper`'s side only (a reset that never reached
+    `other`, or one `other` has not read yet): `dropper` sees it lost, `other` still
+    holds it as live."""
+    from twisted.internet.error import ConnectionDone
+    from twisted.python.failure import Failure
+    for p in list(net.pumps):
+        ends = {p.client.session: (p.client, p.clientIO), p.server.session: (p.server, p.serverIO)}
+        if dropper in ends and other in ends:
+            net.pumps.remove(p)                   # nothing more moves either way
+            protocol, io = ends[dropper]
+            io.disconnected = True
+            protocol.connectionLost(Failure(ConnectionDone()))
+            return
+    raise AssertionError("no connection between them")
+
+
+def test_a_redial_replaces_the_connection_its_player_lost(tmp_path, caplog):
+    """Seat 2 lost its connection to seat 1, which still holds it (half-open). Seat 2's
+    redial proves its seat's key, so seat 1 takes it in place of the dead one at once.
+    (Before: "seat 2 is already connected" until seat 1's own silence limit closed the
+    dead one, and the table paused meanwhile.)"""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
+                                       start=False)
+    sessions[0].start_game()
+    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
+                               for s in sessions))
+    paused = []
+    sessions[1].on_paused = paused.append
+    half_open(net, sessions[2], sessions[1])
+    net.advance(3)
+    assert "already connected" not in caplog.text and not paused, paused
+    assert "silent for" not in caplog.text
+    net.advance(30)
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert all(not s.lockstep.bots for s in sessions)
