@@ -78,6 +78,23 @@ class Liveness:
                 conn.send({"type": "Heartbeat"})
         self._start_heartbeat()
 
+    def flush_sends(self) -> None:
+        """Put what I have sent on the wire now, before work that blocks the reactor's
+        thread (a bot's move, a tower drop). Why: a transport writes its buffer only when
+        the reactor next polls, so a peer that sent the last input of a step and then
+        computed the next step's bot move for seconds held that input back all the while:
+        the players waiting for it saw it silent, and the table could not compute the
+        step together."""
+        for conn in self.conns:
+            transport = conn.transport
+            write_now = getattr(transport, "doWrite", None)     # IWriteDescriptor
+            # (not while it closes: its last write would then end the connection, which
+            # only the reactor may report; a write error shows again to the reactor)
+            if write_now is not None and not conn.closed \
+                    and getattr(transport, "connected", False) \
+                    and not getattr(transport, "disconnecting", False):
+                write_now()
+
     def _on_Heartbeat(self, conn: Any, msg: dict) -> None:
         """Nothing to do: receiving it is the point (`last_received`)."""
 

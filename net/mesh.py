@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from net.beacon import H, HashChain
 from net.lockstep import Lockstep
@@ -30,12 +30,19 @@ class SeatBots:
     them in the lobby (`GameStarted.bot_levels`); any other seat a bot plays (taken over
     after a drop or an expulsion) gets the table's bot. Everything else is the engine."""
 
-    def __init__(self, engine: Any, levels: dict[int, str]) -> None:
+    def __init__(self, engine: Any, levels: dict[int, str],
+                 before_long_work: Callable[[], None] = lambda: None) -> None:
         self._engine = engine
         self.levels = dict(levels)
+        self.before_long_work = before_long_work     # the session's `flush_sends`
 
     def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any:
+        self.before_long_work()
         return self._engine.choose(state, seat, self.levels.get(seat, bot), seed)
+
+    def settle(self, decision: Any) -> Any:
+        self.before_long_work()
+        return self._engine.settle(decision)
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._engine, name)
@@ -201,7 +208,8 @@ class Mesh:
         info = self.start_info
         kinds = {s["seat"]: s["kind"] for s in info["seats"]}
         levels = {seat: level for seat, level in info.get("bot_levels", [])}
-        ls = Lockstep(SeatBots(self.engine, levels), self._config_from(info["config"]), kinds,
+        ls = Lockstep(SeatBots(self.engine, levels, self.flush_sends),
+                      self._config_from(info["config"]), kinds,
                       None if following else self.my_seat, None if following else self.chain,
                       chain_ends, bot=info["bot"], tokens=self.token_hashes)
         ls.following = following

@@ -141,6 +141,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
             seed = hashlib.sha256(f"net-bot/{out['seed']}/{session.my_seat}/{step}".encode()).digest()
         else:
             seed = os.urandom(32)
+        session.flush_sends()           # what I said goes out before my bot thinks
         try:
             session.submit(engine.choose(ls.state, session.my_seat, bot, seed))
         except ValueError as exc:

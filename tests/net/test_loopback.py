@@ -231,3 +231,66 @@ def test_a_reset_live_peer_redials_and_the_game_ends_with_one_hash(tmp_path):
         assert "a bot plays it" not in errors and "dropped" in errors
     finally:
         P.kill_all(peers)
+
+
+def _stalling_table(tmp_path, stalling: set[str], work: str = "drop", bots: int = 0) -> list:
+    """A 3-seat table on loopback (`bots` of them bots); the peers named in `stalling`
+    block for 7 s once, in `work` (tests/net/stalling_peer.py). The finished peers."""
+    script = P.ROOT / "tests" / "net" / "stalling_peer.py"
+    env = {"SHOGUN_TEST_STALL": work}
+    port = P.free_port()
+    peers = []
+    try:
+        host = P.Peer("host", ["host", "--headless", "--port", str(port), "--code", P.CODE,
+                               "--players", "3", "--bots", str(bots), "--rejoin-timeout",
+                               "60", "--save", str(tmp_path / "host.save")], tmp_path, env,
+                      script=script if "host" in stalling else P.ROOT / "main.py")
+        peers.append(host)
+        host.wait_for(r"table open on port", 30)
+        for i in range(2 - bots):
+            name = f"guest{i}"
+            peers.append(P.Peer(name, ["join", f"127.0.0.1:{port}", "--code", P.CODE,
+                                       "--headless", "--rejoin-timeout", "60",
+                                       "--save", str(tmp_path / f"{name}.save")], tmp_path,
+                                env, script=script if name in stalling else P.ROOT / "main.py"))
+        P.wait_all(peers, 240)
+        return peers
+    finally:
+        P.kill_all(peers)
+
+
+def _one_game_and_nobody_dropped(peers: list) -> None:
+    assert [p.proc.returncode for p in peers] == [0] * len(peers)
+    assert len({p.final_hash() for p in peers}) == 1
+    errors = "".join(p.errors() for p in peers)
+    assert "silent for" not in errors and "dropped" not in errors, errors[-2000:]
+
+
+def test_a_table_busy_at_once_for_longer_than_the_silence_limit_drops_nobody(tmp_path):
+    """Every peer computes every drop itself, so a slow drop stalls the whole table
+    together. Waking, no peer counts the others silent: their messages waited unread.
+    (Before: peers dropped each other, and the table paused and redialled.)"""
+    peers = _stalling_table(tmp_path, {"host", "guest0", "guest1"})
+    assert all("busy for 7 s in drop 3" in p.text() for p in peers)
+    _one_game_and_nobody_dropped(peers)
+
+
+def test_the_last_input_goes_out_before_a_slow_bot_move(tmp_path):
+    """A bot seat's move is computed by every peer as soon as the step before is
+    complete, and the peer whose input completed it computes at once. That input goes
+    out first (before, it waited in the sender's buffer until the sender was done, so
+    the others saw the sender silent for 7 s and dropped it)."""
+    peers = _stalling_table(tmp_path, {"host", "guest0"}, work="bot", bots=1)
+    assert all("busy for 7 s in a bot seat's move" in p.text() for p in peers)
+    _one_game_and_nobody_dropped(peers)
+
+
+def test_one_peer_busy_for_longer_than_the_silence_limit_is_dropped_and_comes_back(tmp_path):
+    """One slow laptop: the others count it gone after 5 s and pause; it is back once it
+    wakes, nobody takes its seat, one game."""
+    peers = _stalling_table(tmp_path, {"guest1"})
+    assert "busy for 7 s in drop 3" in peers[2].text()
+    assert [p.proc.returncode for p in peers] == [0, 0, 0]
+    assert len({p.final_hash() for p in peers}) == 1
+    errors = "".join(p.errors() for p in peers)
+    assert "dropped" in errors and "a bot plays it" not in errors, errors[-2000:]
