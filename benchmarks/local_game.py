@@ -51,7 +51,7 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
                    autosave: Path | None = None) -> dict:
     """Play a logged game again as a local game plays it (the module's docstring);
     with `autosave`, also save it there after every command as the window does."""
-    from net.runner import _usage_since
+    from net.runner import usage_since
     from sim import bots, tower
     from sim.commands import seat_of
     from sim.game import apply, new_game, pending, state_hash
@@ -62,7 +62,7 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
         saved = _SavedSession(config)
         Autosave.start(saved, path=autosave)
     gc.freeze()                         # as a game does when it starts (net/runner.py)
-    usage = _usage_since(None)
+    usage = usage_since(None)
     start, cpu = time.perf_counter(), time.process_time()
     state, _ = new_game(config)
     for step, command in enumerate(commands):
@@ -78,7 +78,7 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
             for on_applied in saved.command_applied:
                 on_applied(command, state)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    usage = _usage_since(usage)
+    usage = usage_since(usage)
     if state_hash(state) != final_hash:
         raise SystemExit(f"{what}: replaying gave another final state")
     return {"game": wall, "cpu": cpu, "commands": len(commands), "usage": usage}

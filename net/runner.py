@@ -173,7 +173,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
         times = os.times()
         stats["game_sys"] = times.system - stats.get("sys_started", 0.0)
-        stats["game_usage"] = _usage_since(stats.get("usage_started"))
+        stats["game_usage"] = usage_since(stats.get("usage_started"))
         if session.save_path and session.lockstep is not None:
             reactor.callLater(0, _write_replay, session.save_path + ".replay",
                               session.lockstep)
@@ -230,7 +230,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["started"] = time.perf_counter()
         stats["cpu_started"] = time.process_time()
         stats["sys_started"] = os.times().system
-        stats["usage_started"] = _usage_since(None)
+        stats["usage_started"] = usage_since(None)
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
@@ -256,7 +256,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     return out["code"]
 
 
-def _usage_since(start: dict | None) -> dict:
+def usage_since(start: dict | None) -> dict:
     """What the process spent since `start` (a reading of this function): page faults,
     waits (voluntary context switches) and preemptions, for the benchmarks."""
     import resource
