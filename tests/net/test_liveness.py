@@ -58,9 +58,10 @@ def test_a_two_two_split_waits_then_heals_with_one_game(tmp_path, caplog):
     assert all(not s.lockstep.bots for s in sessions)
 
 
-def test_a_silent_peer_is_noticed_by_its_heartbeats(tmp_path, caplog):
-    """A cable pulled: nothing arrives, nothing closes. After a few seconds the others
-    count it as dropped and pause (say so), and it does not split off: alone, it waits."""
+def table_with_a_cable_pulled(tmp_path):
+    """A 4-player table at step 3 whose seat 3 is unplugged: both directions of its
+    connections swallow every byte and no new connection reaches it. Returns the net,
+    the sessions, the cut one and the host's pause reasons."""
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
                                        start=False)
     sessions[0].start_game()
@@ -68,18 +69,25 @@ def test_a_silent_peer_is_noticed_by_its_heartbeats(tmp_path, caplog):
     net.pump_until(lambda: cut.lockstep is not None and cut.lockstep.step >= 3)
     paused = []
     sessions[0].on_paused = paused.append
-    for p in list(net.pumps):                 # both directions swallow every byte
+    for p in list(net.pumps):
         if cut in (p.client.session, p.server.session):
             for io in (p.clientIO, p.serverIO):
                 io.write = lambda data: None
                 io.stream = []
-    connect = net.connectTCP                  # and no new connection gets through
+    connect = net.connectTCP
 
     def unplugged(host, port, factory, timeout=30):
         if factory.session is cut or port == cut.listen_port:
             port = 1
         return connect(host, port, factory, timeout)
     net.connectTCP = unplugged
+    return net, sessions, cut, paused
+
+
+def test_a_silent_peer_is_noticed_by_its_heartbeats(tmp_path, caplog):
+    """A cable pulled: nothing arrives, nothing closes. After a few seconds the others
+    count it as dropped and pause (say so), and it does not split off: alone, it waits."""
+    net, sessions, cut, paused = table_with_a_cable_pulled(tmp_path)
     net.advance(8)
     assert "silent for" in caplog.text
     assert any("seat 3" in r and "dropped" in r for r in paused), paused
@@ -89,17 +97,23 @@ def test_a_silent_peer_is_noticed_by_its_heartbeats(tmp_path, caplog):
     assert not cut.lockstep.ended and not cut.lockstep.bots     # the lone one waited
 
 
+def table_at_step_3(tmp_path):
+    """A 4-player table every peer of which has reached step 3."""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
+                                       start=False)
+    sessions[0].start_game()
+    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
+                               for s in sessions))
+    return net, sessions
+
+
 def test_a_table_busy_for_seconds_drops_nobody(tmp_path, caplog):
     """Every peer computes the bot seats' moves itself, so a slow step (hard bots on slow
     laptops) stalls the whole table at once, for longer than the silence limit. A peer
     waking from that must not count its players as silent: what they sent waits unread
     in its sockets. (Before: each peer dropped every other one, the table paused and
     redialled.)"""
-    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
-                                       start=False)
-    sessions[0].start_game()
-    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
-                               for s in sessions))
+    net, sessions = table_at_step_3(tmp_path)
     paused = []
     for s in sessions:
         s.on_paused = paused.append
@@ -115,25 +129,7 @@ def test_a_peer_always_late_still_notices_a_player_gone(tmp_path, caplog):
     """The silence a peer judges is counted in the time it was awake, so a peer whose
     every heartbeat runs late (a machine too slow for its timers) still drops a player
     whose cable was pulled, only later."""
-    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
-                                       start=False)
-    sessions[0].start_game()
-    cut = sessions[3]
-    net.pump_until(lambda: cut.lockstep is not None and cut.lockstep.step >= 3)
-    paused = []
-    sessions[0].on_paused = paused.append
-    for p in list(net.pumps):                 # both directions swallow every byte
-        if cut in (p.client.session, p.server.session):
-            for io in (p.clientIO, p.serverIO):
-                io.write = lambda data: None
-                io.stream = []
-    connect = net.connectTCP
-
-    def unplugged(host, port, factory, timeout=30):
-        if factory.session is cut or port == cut.listen_port:
-            port = 1
-        return connect(host, port, factory, timeout)
-    net.connectTCP = unplugged
+    net, sessions, cut, paused = table_with_a_cable_pulled(tmp_path)
     for _ in range(20):                       # every beat runs 2.5 s late
         net.clock.advance(3.5)
         net.pump()
@@ -163,11 +159,7 @@ def test_a_redial_replaces_the_connection_its_player_lost(tmp_path, caplog):
     redial proves its seat's key, so seat 1 takes it in place of the dead one at once.
     (Before: "seat 2 is already connected" until seat 1's own silence limit closed the
     dead one, and the table paused meanwhile.)"""
-    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=60.0,
-                                       start=False)
-    sessions[0].start_game()
-    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.step >= 3
-                               for s in sessions))
+    net, sessions = table_at_step_3(tmp_path)
     paused = []
     sessions[1].on_paused = paused.append
     half_open(net, sessions[2], sessions[1])
