@@ -16,7 +16,10 @@ a lighter load of messages than the 5-peer table's. `benchmarks/instructions.py`
 Printed per game and as medians: the CPU each peer spends from its game's start to its
 end (`game_cpu`, as in bench_net.py), the local game's CPU (the same game's log replayed:
 commands applied, bot decisions thought out again, tower drops simulated again) and their
-ratio, issue 12's figure.
+ratio, issue 12's figure. Then the same against the local game **paced like each peer**
+(`benchmarks/local_game.py`): it sleeps before the commands where that peer waited for
+the network, as often and as long, because waking from such a wait makes the next
+work dearer on this machine whoever does it (BENCHMARKS.md, "waking costs").
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.local_game import local_in_subprocess  # noqa: E402
+from benchmarks.local_game import local_in_subprocess, paced_like  # noqa: E402
 from tests.net import processes as P  # noqa: E402
 
 
@@ -71,12 +74,18 @@ def main() -> int:
     print(f"{args.players}-seat table, {humans} human peers, each pinned to a core of its "
           f"own ({cores} cores); the local game pinned to core 0, alone", flush=True)
     ratios, peers_cpu, locals_cpu, windows_cpu, window_ratios = [], [], [], [], []
+    paced_cpu, paced_ratios, pauses_seen = [], [], []
     for i in range(args.games):
         stats, replay, tmp = one_game(args.players, humans)
         with tmp:
             time.sleep(0.5)              # let the peers' exits settle
             local = local_in_subprocess(replay, Pinned(0))
             window = local_in_subprocess(replay, Pinned(0), as_window=True)
+            paced = [local_in_subprocess(replay, Pinned(0), pauses=paced_like(s))["cpu"]
+                     for s in stats]
+        paced_ratios.append(statistics.median(s["game_cpu"] / p for s, p in zip(stats, paced)))
+        paced_cpu.append(statistics.median(paced))
+        pauses_seen.append(statistics.median(len(s.get("waited_before") or []) for s in stats))
         cpu = statistics.median(s["game_cpu"] for s in stats)
         ratios.append(cpu / local["cpu"])
         window_ratios.append(cpu / window["cpu"])
@@ -90,6 +99,9 @@ def main() -> int:
               f"window plays it {window['cpu']:.3f} s, per peer / that {window_ratios[-1]:.2f}x; "
               f"bytes/peer "
               f"{min(s['bytes_sent'] for s in stats)}", flush=True)
+        print(f"        paced like each peer ({pauses_seen[-1]:.0f} pauses): local game "
+              f"{', '.join('%.3f' % p for p in paced)} s; per peer / that "
+              f"{paced_ratios[-1]:.2f}x", flush=True)
     med = statistics.median
     print(f"\nmedian of {args.games} games: CPU per peer {med(peers_cpu):.3f} s, local game "
           f"{med(locals_cpu):.3f} s, per peer / local {med(ratios):.2f}x "
@@ -97,6 +109,9 @@ def main() -> int:
     print(f"local game as the window plays it (with its autosave) {med(windows_cpu):.3f} s, "
           f"per peer / that {med(window_ratios):.2f}x "
           f"(range {min(window_ratios):.2f}-{max(window_ratios):.2f})")
+    print(f"local game paced like each peer (simulation only) {med(paced_cpu):.3f} s, "
+          f"per peer / that {med(paced_ratios):.2f}x "
+          f"(range {min(paced_ratios):.2f}-{max(paced_ratios):.2f})")
     return 0
 
 

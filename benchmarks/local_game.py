@@ -15,6 +15,14 @@ simulation (issue 12's figure, BENCHMARKS.md):
   state hash and a line written and synced to the save, so a game is never lost. A
   network peer's own saves, command log and state hash per step are the network's
   counterpart of that autosave.
+
+Either can be **paced like a peer** (`pauses`): the process sleeps where a network peer
+waited for the others, as often and as long, so it pays what waking costs as the peer
+does. Why: on this machine the very same tower drop costs 15-25% more CPU when the
+process slept just before it (BENCHMARKS.md, "waking costs"), and a peer must wait for
+the network between steps, while a replay that never pauses keeps its caches warm. A
+local game played in the window pauses too (for the player, and a frame per move), so
+neither unpaced figure is the whole truth; both are printed.
 """
 
 from __future__ import annotations
@@ -48,9 +56,13 @@ class _SavedSession:
 
 
 def replay_locally(config: Any, commands: list, final_hash: str, what: str,
-                   autosave: Path | None = None) -> dict:
+                   autosave: Path | None = None, pauses: dict[int, float] | None = None
+                   ) -> dict:
     """Play a logged game again as a local game plays it (the module's docstring);
-    with `autosave`, also save it there after every command as the window does."""
+    with `autosave`, also save it there after every command as the window does; with
+    `pauses` ({command index: seconds}), sleep before applying those commands, where a
+    peer waited (after the step's tower drop or bot move, as in the peer)."""
+    pauses = pauses or {}
     from net.runner import usage_since
     from sim import bots, tower
     from sim.commands import seat_of
@@ -73,6 +85,8 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
         elif decision.kind not in ("chance", "open"):   # no bot thinks there
             seat = seat_of(command)
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
+        if step in pauses:
+            time.sleep(pauses[step])
         state, _ = apply(state, command)
         if saved is not None:
             for on_applied in saved.command_applied:
@@ -84,18 +98,29 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
     return {"game": wall, "cpu": cpu, "commands": len(commands), "usage": usage}
 
 
-def time_local_replay(replay: Path, as_window: bool = False) -> dict:
+def paced_like(peer_stats: dict) -> dict[int, float]:
+    """The pauses of a peer (its runner's stats): before each command where it waited
+    for the network, as long as it was idle there (wall time less CPU time)."""
+    return {index: idle for index, idle in peer_stats.get("waited_before") or []}
+
+
+def time_local_replay(replay: Path, as_window: bool = False,
+                      pauses: dict[int, float] | None = None) -> dict:
     """Play a logged game (a replay file) again in this process."""
     from cli.savefile import read_save
     saved = read_save(replay)
     with tempfile.TemporaryDirectory() as tmp:
         return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay),
-                              autosave=Path(tmp) / "autosave.save" if as_window else None)
+                              autosave=Path(tmp) / "autosave.save" if as_window else None,
+                              pauses=pauses)
 
 
-def local_in_subprocess(replay: Path, share: Any = None, as_window: bool = False) -> dict:
+def local_in_subprocess(replay: Path, share: Any = None, as_window: bool = False,
+                        pauses: dict[int, float] | None = None) -> dict:
     """`time_local_replay` in a fresh process (in `share`'s CPU share or core, if given)."""
     args = [sys.executable, __file__, str(replay)] + (["--as-window"] if as_window else [])
+    if pauses:
+        args += ["--pauses", json.dumps(sorted(pauses.items()))]
     out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300,
                          preexec_fn=share.preexec() if share else None)
     if out.returncode != 0:
@@ -104,4 +129,6 @@ def local_in_subprocess(replay: Path, share: Any = None, as_window: bool = False
 
 
 if __name__ == "__main__":
-    print(json.dumps(time_local_replay(Path(sys.argv[1]), "--as-window" in sys.argv[2:])))
+    rest = sys.argv[2:]
+    paces = dict(json.loads(rest[rest.index("--pauses") + 1])) if "--pauses" in rest else None
+    print(json.dumps(time_local_replay(Path(sys.argv[1]), "--as-window" in rest, paces)))

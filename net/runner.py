@@ -55,7 +55,22 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
                           interface=interface, bot=bot)
     out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
-    stats = {"round_trips": [], "hops": 0}
+    stats = {"round_trips": [], "hops": 0, "waited_before": [], "commands": 0,
+             "seen": (0, 0.0, 0.0)}
+    measuring = bool(os.environ.get("SHOGUN_NET_STATS"))
+
+    def _note_wait(entry: dict) -> None:
+        # For the benchmarks' local game paced like this peer (benchmarks/local_game.py):
+        # [index of the step's first command, seconds idle] when this process blocked
+        # (waited for the network) since the previous step was applied. A getrusage and
+        # two clock readings per step, and only when stats are asked for.
+        waits, wall, cpu = usage_since(None)["waits"], time.perf_counter(), time.process_time()
+        seen = stats["seen"]
+        if waits != seen[0]:
+            idle = max(0.0, (wall - seen[1]) - (cpu - seen[2]))
+            stats["waited_before"].append([stats["commands"], round(idle, 6)])
+        stats["seen"] = (waits, wall, cpu)
+        stats["commands"] += len(entry["commands"])
 
     try:
         if args.resume:
@@ -148,6 +163,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
             log.error("my bot's command was refused: %s", exc)
 
     def on_step(entry: dict) -> None:
+        if measuring:
+            _note_wait(entry)
         # a round trip: from my first message of a step that needs everyone's input
         # (chance links, plan commit/reveal) until the step is applied here
         started = asked_at.pop(entry["step"], None)
@@ -231,6 +248,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["cpu_started"] = time.process_time()
         stats["sys_started"] = os.times().system
         stats["usage_started"] = usage_since(None)
+        stats.update(waited_before=[], commands=0, seen=(stats["usage_started"]["waits"],
+                                                          stats["started"], stats["cpu_started"]))
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
@@ -247,7 +266,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     if stats_path:
         with open(stats_path, "w") as f:
             json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
-                       "hops": stats["hops"],
+                       "hops": stats["hops"], "waited_before": stats["waited_before"],
                        "game_seconds": stats.get("game_seconds"),
                        "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
                        "game_usage": stats.get("game_usage"),

@@ -5,7 +5,7 @@ command with its state hash, which `replay --verify` would accept."""
 from __future__ import annotations
 
 from cli.savefile import read_save
-from benchmarks.local_game import replay_locally
+from benchmarks.local_game import paced_like, replay_locally
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
 
@@ -33,3 +33,15 @@ def test_simulation_only_writes_nothing(tmp_path, monkeypatch):
     game = a_finished_bot_game()
     replay_locally(game.config, game.commands, state_hash(game.state), "test")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_paced_like_a_peer_it_sleeps_where_the_peer_waited_and_plays_the_same_game():
+    game = a_finished_bot_game()
+    peer_stats = {"waited_before": [[3, 0.02], [10, 0.03], [len(game.commands) - 1, 0.01]]}
+    pauses = paced_like(peer_stats)
+    assert pauses == {3: 0.02, 10: 0.03, len(game.commands) - 1: 0.01}
+    result = replay_locally(game.config, game.commands, state_hash(game.state), "test",
+                            pauses=pauses)
+    assert result["game"] >= 0.06                       # slept, as the peer idled
+    assert result["usage"]["waits"] >= 3
+    assert result["cpu"] < result["game"]
