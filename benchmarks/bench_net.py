@@ -16,7 +16,10 @@ Printed per game and as medians: game time (host: game start to end) and its rat
 local game, CPU per peer and its ratio to the local game's CPU (issue 12's figure: within
 1.5x), bytes each peer sent, and the median command round trip (from a
 peer's first message of a step that needs every player's input — beacon links, plan
-commit/reveal — until that step is applied there).
+commit/reveal — until that step is applied there). Each peer is also compared with the
+local game **paced like it** (`benchmarks/local_game.py`): replayed alone, sleeping before
+the commands where that peer waited for the network, as long as it waited there, since
+waking from a wait makes the next work dearer whoever does it (`waking_cost.py`).
 
 **The local game alongside a table** (a control; `--alongside only` runs just this, `no`
 skips it). The local game above runs alone, on an idle machine, while each peer shares
@@ -57,7 +60,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import cpu_share  # noqa: E402
-from benchmarks.local_game import (local_in_subprocess, replay_locally,  # noqa: E402,F401
+from benchmarks.local_game import (local_in_subprocess, paced_like,  # noqa: E402,F401
+                                   replay_locally,
                                    time_local_replay)
 from tests.net import processes as P  # noqa: E402
 
@@ -81,7 +85,8 @@ def net_game(players: int, shares: dict | None, on_workdir: Callable[[Path], Non
               "cpu": statistics.median(s["game_cpu"] for s in stats),
               "sys": statistics.median(s.get("game_sys") or 0.0 for s in stats),
               "bytes": [s["bytes_sent"] for s in stats],
-              "trip": statistics.median(trips) if trips else float("nan")}
+              "trip": statistics.median(trips) if trips else float("nan"),
+              "peers": [(s["game_cpu"], paced_like(s)) for s in stats]}
     return result, workdir / "host.save.replay", tmp
 
 
@@ -99,6 +104,10 @@ def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, di
             with tmp:
                 local = local_in_subprocess(replay, local_share)
                 local["window"] = local_in_subprocess(replay, local_share, as_window=True)
+                # each peer against the local game paced like it (local_game.py)
+                local["paced"] = [cpu / local_in_subprocess(replay, local_share,
+                                                            pauses=pauses)["cpu"]
+                                  for cpu, pauses in net["peers"]]
             rows.append((local, net))
             print(f"{label}, game {i + 1}: local {local['game']:.2f} s "
                   f"({local['commands']} commands, {local['cpu']:.2f} s CPU); net "
@@ -107,7 +116,8 @@ def measure(players: int, games: int, equal_shares: bool) -> list[tuple[dict, di
                   f"({net['cpu'] / local['cpu']:.2f}x; local game as the window plays it "
                   f"{local['window']['cpu']:.2f} s CPU, "
                   f"{net['cpu'] / local['window']['cpu']:.2f}x); bytes/peer {min(net['bytes'])}-"
-                  f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms",
+                  f"{max(net['bytes'])}; median round trip {net['trip'] * 1000:.1f} ms; "
+                  f"per peer / local paced like it {statistics.median(local['paced']):.2f}x",
                   flush=True)
     finally:
         for share in [*(shares or {}).values(), local_share]:
@@ -282,6 +292,10 @@ def summary(label: str, rows: list[tuple[dict, dict]]) -> None:
           f"{med(r[0]['window']['cpu'] for r in rows):6.2f} s  (with its autosave)")
     print(f"  CPU per peer / that local game, per game     {med(window):6.2f}x  "
           f"(range {min(window):.2f}-{max(window):.2f})")
+    paced = [statistics.median(local["paced"]) for local, _ in rows]
+    print(f"  CPU per peer / local game paced like it      {med(paced):6.2f}x  "
+          f"(range {min(paced):.2f}-{max(paced):.2f}; simulation only, waiting where "
+          f"and as long as that peer waited)")
     print(f"  of the CPU per peer, system (kernel) time    "
           f"{med(r[1]['sys'] for r in rows):6.2f} s")
     print(f"  net game, launch to last exit                {med(r[1]['wall'] for r in rows):6.2f} s")
