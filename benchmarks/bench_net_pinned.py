@@ -16,7 +16,9 @@ a lighter load of messages than the 5-peer table's. `benchmarks/instructions.py`
 Printed per game and as medians: the CPU each peer spends from its game's start to its
 end (`game_cpu`, as in bench_net.py), the local game's CPU (the same game's log replayed:
 commands applied, bot decisions thought out again, tower drops simulated again) and their
-ratio, issue 12's figure. Then the same against the local game **paced like each peer**
+ratio, issue 12's figure (and over all games: every peer's CPU added up against its
+local game's, and the geometric mean of the ratios, steadier than a median when the
+machine's speed drifts between a table and its replays). Then the same against the local game **paced like each peer**
 (`benchmarks/local_game.py`): it sleeps before the commands where that peer waited for
 the network, as often and as long, because waking from such a wait makes the next
 work dearer on this machine whoever does it (BENCHMARKS.md, "waking costs").
@@ -75,6 +77,8 @@ def main() -> int:
           f"own ({cores} cores); the local game pinned to core 0, alone", flush=True)
     ratios, peers_cpu, locals_cpu, windows_cpu, window_ratios = [], [], [], [], []
     paced_cpu, paced_ratios, pauses_seen = [], [], []
+    pairs: list[tuple[float, float]] = []     # (a peer's CPU, its paced local game's)
+    alone: list[tuple[float, float]] = []     # (a peer's CPU, the unpaced local game's)
     for i in range(args.games):
         stats, replay, tmp = one_game(args.players, humans)
         with tmp:
@@ -84,6 +88,8 @@ def main() -> int:
             paced = [local_in_subprocess(replay, Pinned(0), pauses=paced_like(s))["cpu"]
                      for s in stats]
         paced_ratios.append(statistics.median(s["game_cpu"] / p for s, p in zip(stats, paced)))
+        pairs += [(s["game_cpu"], p) for s, p in zip(stats, paced)]
+        alone += [(s["game_cpu"], local["cpu"]) for s in stats]
         paced_cpu.append(statistics.median(paced))
         pauses_seen.append(statistics.median(len(s.get("waited_before") or []) for s in stats))
         cpu = statistics.median(s["game_cpu"] for s in stats)
@@ -112,6 +118,11 @@ def main() -> int:
     print(f"local game paced like each peer (simulation only) {med(paced_cpu):.3f} s, "
           f"per peer / that {med(paced_ratios):.2f}x "
           f"(range {min(paced_ratios):.2f}-{max(paced_ratios):.2f})")
+    for label, rows in (("local game", alone), ("local game paced like it", pairs)):
+        total = sum(peer for peer, _ in rows) / sum(local for _, local in rows)
+        geometric = statistics.geometric_mean(peer / local for peer, local in rows)
+        print(f"every peer of every game / {label}: all CPU together {total:.2f}x, "
+              f"geometric mean of the {len(rows)} ratios {geometric:.2f}x")
     return 0
 
 

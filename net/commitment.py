@@ -29,12 +29,21 @@ def _key_order(key: Any) -> tuple:
     return str(type(key)), key
 
 
+_TEXT_ONLY = {str}
+
+
 def _sorted(obj: Any) -> Any:
-    """`obj` with every map's keys sorted (plain leaves are not visited: every lockstep
-    message is signed and checked through here, field digests and all)."""
+    """`obj` with every map's keys sorted by `_key_order` (plain leaves are not visited:
+    every lockstep message is signed and checked through here, field digests and all).
+    A map whose keys are all text, as every message's is, sorts by the keys themselves:
+    the same order, since `_key_order` puts one type's keys in their own order."""
     if isinstance(obj, dict):
-        return {k: v if type(v) in _PLAIN else _sorted(v)
-                for k, v in sorted(obj.items(), key=lambda kv: _key_order(kv[0]))}
+        keys = sorted(obj) if set(map(type, obj)) == _TEXT_ONLY else sorted(obj, key=_key_order)
+        out = {}
+        for k in keys:
+            v = obj[k]
+            out[k] = v if type(v) in _PLAIN else _sorted(v)
+        return out
     if isinstance(obj, (list, tuple)):
         return [x if type(x) in _PLAIN else _sorted(x) for x in obj]
     return obj

@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import resource
 import sys
 import time
 from typing import Any, Callable
@@ -64,7 +65,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         # [index of the step's first command, seconds idle] when this process blocked
         # (waited for the network) since the previous step was applied. A getrusage and
         # two clock readings per step, and only when stats are asked for.
-        waits, wall, cpu = usage_since(None)["waits"], time.perf_counter(), time.process_time()
+        waits = resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw
+        wall, cpu = time.perf_counter(), time.process_time()
         seen = stats["seen"]
         if waits != seen[0]:
             idle = max(0.0, (wall - seen[1]) - (cpu - seen[2]))
@@ -278,7 +280,6 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
 def usage_since(start: dict | None) -> dict:
     """What the process spent since `start` (a reading of this function): page faults,
     waits (voluntary context switches) and preemptions, for the benchmarks."""
-    import resource
     u = resource.getrusage(resource.RUSAGE_SELF)
     now = {"minflt": u.ru_minflt, "waits": u.ru_nvcsw, "preempted": u.ru_nivcsw,
            "user": u.ru_utime, "system": u.ru_stime}

@@ -360,12 +360,24 @@ def _record_unwire(value: Any) -> Any:
     return value
 
 
+_LEAVES = frozenset({str, int, bool, float, bytes, type(None)})   # kept as they are
+_ONE_KIND = ({str}, {int})      # keys that sort by themselves in `_key`'s order
+
+
 def _canon(value: Any) -> Any:
-    """Dicts as key-sorted pair lists so the encoding never depends on insertion order."""
+    """Dicts as key-sorted pair lists so the encoding never depends on insertion order.
+    (Every state hash runs this over the pending decision's detail, so plain leaves are
+    not visited, and keys all of one kind sort without `_key`: the same order.)"""
     if isinstance(value, dict):
-        return ["__map__", [[k, _canon(value[k])] for k in sorted(value, key=_key)]]
+        keys = (sorted(value) if set(map(type, value)) in _ONE_KIND
+                else sorted(value, key=_key))
+        pairs = []
+        for k in keys:
+            v = value[k]
+            pairs.append([k, v if type(v) in _LEAVES else _canon(v)])
+        return ["__map__", pairs]
     if isinstance(value, (list, tuple)):
-        return [_canon(v) for v in value]
+        return [v if type(v) in _LEAVES else _canon(v) for v in value]
     return value
 
 

@@ -1,6 +1,9 @@
 """The beacon's hash chains and the plan commitments."""
 
+import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from net import commitment
 from net.beacon import BeaconError, ChainVerifier, HashChain, combine, H
@@ -58,3 +61,27 @@ def test_commitment_binds_the_plan():
     assert not commitment.verify(digest, b"short", plan)
     # key order does not matter: the encoding is canonical
     assert commitment.commit(nonce, dict(reversed(list(plan.items())))) == digest
+
+
+# what `commitment.canonical` means, written plainly: its fast path must give these bytes
+def _reference_sorted(obj):
+    if isinstance(obj, dict):
+        return {k: _reference_sorted(v)
+                for k, v in sorted(obj.items(), key=lambda kv: (str(type(kv[0])), kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [_reference_sorted(x) for x in obj]
+    return obj
+
+
+_leaves = st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=6) \
+    | st.binary(max_size=6)
+_keys = st.text(max_size=4) | st.integers(-5, 5)
+_values = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(_keys, inner, max_size=5), max_leaves=20)
+
+
+@given(st.dictionaries(_keys, _values, max_size=6))
+def test_canonical_bytes_sort_every_map_by_key_type_then_key(message):
+    expected = msgpack.packb(_reference_sorted(message), use_bin_type=True)
+    assert commitment.canonical(message) == expected
+    assert commitment.canonical(dict(reversed(list(message.items())))) == expected

@@ -113,3 +113,29 @@ def test_a_state_holding_a_foreign_object_is_refused_by_name():
     state.round = object()
     with pytest.raises(TypeError, match="cannot hold a object"):
         encode_state(state)
+
+
+def _reference_canon(value):
+    """What the canonical form of a decision's detail is, written plainly: every map as
+    ["__map__", [[key, value]...]], int keys first in their order, then the rest by text."""
+    if isinstance(value, dict):
+        order = sorted(value, key=lambda k: (0, k, "") if isinstance(k, int) else (1, 0, str(k)))
+        return ["__map__", [[k, _reference_canon(value[k])] for k in order]]
+    if isinstance(value, (list, tuple)):
+        return [_reference_canon(v) for v in value]
+    return value
+
+
+_detail_leaves = st.none() | st.booleans() | st.integers(-9, 99) | st.text(max_size=5)
+_detail = st.recursive(
+    _detail_leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text(max_size=4) | st.integers(-3, 40) | st.booleans(), inner,
+                      max_size=5),
+    max_leaves=25)
+
+
+@given(_detail)
+def test_a_decision_detail_is_hashed_in_its_canonical_form(detail):
+    from sim.state import _canon
+    assert _canon(detail) == _reference_canon(detail)
