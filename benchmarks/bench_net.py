@@ -1,6 +1,7 @@
 """Benchmark: a 5-peer headless bot game on loopback vs the same game played locally.
 
 Run (root, for the equal-share part): .venv/bin/python benchmarks/bench_net.py [--games N]
+[--halt-poll-us 3000] (idle CPUs poll before halting: `benchmarks/halt_poll.py`)
 
 For each network game (headless heuristic-bot peers as separate processes on 127.0.0.1),
 "the same game played locally" is that game's own command log (the host's replay file)
@@ -44,6 +45,7 @@ alone and alongside (and their ratio: what the load costs the same work), and CP
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -59,7 +61,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import cpu_share  # noqa: E402
+from benchmarks import cpu_share, halt_poll  # noqa: E402
 from benchmarks.local_game import (local_in_subprocess, paced_like,  # noqa: E402,F401
                                    replay_locally,
                                    time_local_replay)
@@ -312,6 +314,9 @@ def main() -> int:
     ap.add_argument("--alongside", choices=("yes", "no", "only"), default="yes",
                     help="also measure the local game played alongside tables (yes, the "
                          "default), skip it (no), or measure only that (only)")
+    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US",
+                    help="idle CPUs poll this long before halting, for the run "
+                         "(benchmarks/halt_poll.py; root; default: as the machine is set)")
     ap.add_argument("--time-replay", metavar="FILE", help=argparse.SUPPRESS)
     ap.add_argument("--loop-replay", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -321,6 +326,14 @@ def main() -> int:
     if args.loop_replay:
         loop_replay(Path(args.loop_replay))
         return 0
+    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
+            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
+    with idle as said:
+        print(said, flush=True)
+        return measure_all(args)
+
+
+def measure_all(args: argparse.Namespace) -> int:
     cores = os.cpu_count() or 1
     print(f"{args.players}-peer loopback bot games on {cores} cores", flush=True)
     if args.alongside != "only":

@@ -1,6 +1,6 @@
 """Benchmark: CPU per peer vs the local game when every peer has a core of its own.
 
-Run: .venv/bin/python benchmarks/bench_net_pinned.py [--games N] [--players 3]
+Run: .venv/bin/python benchmarks/bench_net_pinned.py [--games N] [--players 3] [--halt-poll-us 3000]
 
 Why: `bench_net.py` plays five peers on this machine's two cores, so each peer process
 shares its core with others and wakes to cold caches at every message; CPU seconds then
@@ -27,6 +27,7 @@ work dearer on this machine whoever does it (BENCHMARKS.md, "waking costs").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -37,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import halt_poll  # noqa: E402
 from benchmarks.local_game import local_in_subprocess, paced_like  # noqa: E402
 from tests.net import processes as P  # noqa: E402
 
@@ -70,7 +72,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--players", type=int, default=3, help="seats at the table (default 3)")
+    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US",
+                    help="idle CPUs poll this long before halting, for the run "
+                         "(benchmarks/halt_poll.py; root; default: as the machine is set)")
     args = ap.parse_args()
+    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
+            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
+    with idle as said:
+        print(said, flush=True)
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
     cores = os.cpu_count() or 1
     humans = min(cores, args.players)
     print(f"{args.players}-seat table, {humans} human peers, each pinned to a core of its "

@@ -1,6 +1,6 @@
 """Benchmark: what waking from a short sleep costs the work that follows, on this machine.
 
-Run: .venv/bin/python benchmarks/waking_cost.py [--reps 5] [--core 0]
+Run: .venv/bin/python benchmarks/waking_cost.py [--reps 5] [--core 0] [--halt-poll-us 3000]
 
 Why: a network peer waits for the other players between steps (about 120 times in a
 3-seat game, BENCHMARKS.md), and after each wait it computes the next step, often a tower
@@ -13,12 +13,15 @@ What it does: one seeded 3-seat bot game is played locally; its tower drops are 
 simulated again and again, pinned to one core: back to back, and with a sleep of 0.5, 2
 and 10 ms before each drop. Each repetition runs the four settings in turn (so drifts in
 the machine's speed hit them alike) and prints the tower's CPU for each and its ratio to
-the back-to-back run of the same repetition; then the medians.
+the back-to-back run of the same repetition; then the medians. With `--halt-poll-us`
+the idle CPU polls that long before it halts (`benchmarks/halt_poll.py`), as a real
+computer's shallow sleep keeps its caches: then a short sleep should cost nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -28,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import halt_poll  # noqa: E402
 from sim import tower  # noqa: E402
 from sim.game import GameConfig, apply, new_game, pending  # noqa: E402
 from sim.local import LocalGame  # noqa: E402
@@ -66,7 +70,16 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--core", type=int, default=0)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US")
     args = ap.parse_args()
+    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
+            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
+    with idle as said:
+        print(said, flush=True)
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
     os.sched_setaffinity(0, {args.core})
     drops = a_game_s_drops(args.seed)
     print(f"{len(drops)} tower drops of one game, pinned to core {args.core}", flush=True)
