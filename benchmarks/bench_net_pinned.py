@@ -18,10 +18,12 @@ end (`game_cpu`, as in bench_net.py), the local game's CPU (the same game's log 
 commands applied, bot decisions thought out again, tower drops simulated again) and their
 ratio, issue 12's figure (and over all games: every peer's CPU added up against its
 local game's, and the geometric mean of the ratios, steadier than a median when the
-machine's speed drifts between a table and its replays). Then the same against the local game **paced like each peer**
-(`benchmarks/local_game.py`): it sleeps before the commands where that peer waited for
-the network, as often and as long, because waking from such a wait makes the next
-work dearer on this machine whoever does it (BENCHMARKS.md, "waking costs").
+machine's speed drifts between a table and its replays). Then the same against the
+local game **paced like each peer** (`benchmarks/local_game.py`): it sleeps before the
+commands where that peer waited for the network, as often and as long, because waking
+from such a wait makes the next work dearer on this machine whoever does it
+(`waking_cost.py`); and the paced games run side by side, each on its peer's core, as the
+peers did, so that both sides meet a machine with every core busy.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,6 +71,16 @@ def one_game(players: int, humans: int) -> tuple[list[dict], Path, tempfile.Temp
     return stats, workdir / "host.save.replay", tmp
 
 
+def side_by_side(replay: Path, stats: list[dict]) -> list[float]:
+    """The local game paced like each peer, all at once, each on its peer's core: as the
+    table ran, every core busy with one game, so both sides meet the same machine."""
+    cores = os.cpu_count() or 1
+    with ThreadPoolExecutor(len(stats)) as pool:
+        runs = [pool.submit(local_in_subprocess, replay, Pinned(i % cores),
+                            pauses=paced_like(peer)) for i, peer in enumerate(stats)]
+        return [run.result()["cpu"] for run in runs]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=5)
@@ -98,8 +111,7 @@ def measure(args: argparse.Namespace) -> int:
             time.sleep(0.5)              # let the peers' exits settle
             local = local_in_subprocess(replay, Pinned(0))
             window = local_in_subprocess(replay, Pinned(0), as_window=True)
-            paced = [local_in_subprocess(replay, Pinned(0), pauses=paced_like(s))["cpu"]
-                     for s in stats]
+            paced = side_by_side(replay, stats)
         paced_ratios.append(statistics.median(s["game_cpu"] / p for s, p in zip(stats, paced)))
         pairs += [(s["game_cpu"], p) for s, p in zip(stats, paced)]
         alone += [(s["game_cpu"], local["cpu"]) for s in stats]
