@@ -130,6 +130,7 @@ def driver(mode: str, log: Path, seed: str, players: int) -> None:
     from sim import bots, tower  # noqa: F401
     from sim.game import apply, new_game, pending, state_hash  # noqa: F401
     from sim.local import bot_seed  # noqa: F401
+    from net.runner import usage_since  # noqa: F401  (replay_locally reads the usage)
     saved = pickle.loads(log.read_bytes())
     if mode == "replay":
         counted(lambda: replay_locally(saved["config"], saved["commands"], saved["hash"],

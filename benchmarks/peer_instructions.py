@@ -193,6 +193,7 @@ def replay_main(replay: Path) -> int:
     from sim.commands import seat_of  # noqa: F401
     from sim.game import apply, new_game, pending, state_hash  # noqa: F401
     from sim.local import bot_seed  # noqa: F401
+    from net.runner import usage_since  # noqa: F401  (replay_locally reads the usage)
     saved = read_save(replay)
     before = set(sys.modules)
     counter.counting_on()
