@@ -45,7 +45,6 @@ alone and alongside (and their ratio: what the load costs the same work), and CP
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
 import os
@@ -314,9 +313,7 @@ def main() -> int:
     ap.add_argument("--alongside", choices=("yes", "no", "only"), default="yes",
                     help="also measure the local game played alongside tables (yes, the "
                          "default), skip it (no), or measure only that (only)")
-    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US",
-                    help="idle CPUs poll this long before halting, for the run "
-                         "(benchmarks/halt_poll.py; root; default: as the machine is set)")
+    halt_poll.add_option(ap)
     ap.add_argument("--time-replay", metavar="FILE", help=argparse.SUPPRESS)
     ap.add_argument("--loop-replay", metavar="FILE", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -326,11 +323,7 @@ def main() -> int:
     if args.loop_replay:
         loop_replay(Path(args.loop_replay))
         return 0
-    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
-            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
-    with idle as said:
-        print(said, flush=True)
-        return measure_all(args)
+    return halt_poll.run(args, measure_all)
 
 
 def measure_all(args: argparse.Namespace) -> int:

@@ -29,7 +29,6 @@ peers did, so that both sides meet a machine with every core busy.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import statistics
 import sys
@@ -85,15 +84,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--players", type=int, default=3, help="seats at the table (default 3)")
-    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US",
-                    help="idle CPUs poll this long before halting, for the run "
-                         "(benchmarks/halt_poll.py; root; default: as the machine is set)")
-    args = ap.parse_args()
-    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
-            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
-    with idle as said:
-        print(said, flush=True)
-        return measure(args)
+    halt_poll.add_option(ap)
+    return halt_poll.run(ap.parse_args(), measure)
 
 
 def measure(args: argparse.Namespace) -> int:

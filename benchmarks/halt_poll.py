@@ -17,9 +17,10 @@ driver; without them it changes nothing and says why.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 KNOBS = Path("/sys/module/haltpoll/parameters")
 
@@ -42,3 +43,24 @@ def polling(microseconds: int) -> Iterator[str]:
     finally:
         limit.write_text(old[0])
         shrink.write_text(old[1])
+
+
+def add_option(parser: argparse.ArgumentParser) -> None:
+    """The benchmarks' `--halt-poll-us` option."""
+    parser.add_argument("--halt-poll-us", type=int, default=0, metavar="US",
+                        help="idle CPUs poll this long before halting, for the run "
+                             "(benchmarks/halt_poll.py; root; default: as the machine is set)")
+
+
+def as_asked(microseconds: int) -> ContextManager[Any]:
+    """`polling(microseconds)`, or for 0 the machine as it is set (yielding a sentence too)."""
+    if microseconds:
+        return polling(microseconds)
+    return contextlib.nullcontext("idle CPUs halt as the machine is set to")
+
+
+def run(args: argparse.Namespace, measure: Callable[[argparse.Namespace], int]) -> int:
+    """`measure(args)` with idle CPUs as `--halt-poll-us` asks, saying which it was."""
+    with as_asked(args.halt_poll_us) as said:
+        print(said, flush=True)
+        return measure(args)

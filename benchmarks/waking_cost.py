@@ -21,7 +21,6 @@ computer's shallow sleep keeps its caches: then a short sleep should cost nothin
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import statistics
 import sys
@@ -70,13 +69,8 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--core", type=int, default=0)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--halt-poll-us", type=int, default=0, metavar="US")
-    args = ap.parse_args()
-    idle = (halt_poll.polling(args.halt_poll_us) if args.halt_poll_us
-            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
-    with idle as said:
-        print(said, flush=True)
-        return measure(args)
+    halt_poll.add_option(ap)
+    return halt_poll.run(ap.parse_args(), measure)
 
 
 def measure(args: argparse.Namespace) -> int:

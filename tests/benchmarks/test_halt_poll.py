@@ -36,3 +36,19 @@ def test_without_the_setting_nothing_changes_and_it_says_why(tmp_path, monkeypat
     monkeypatch.setattr(halt_poll, "KNOBS", tmp_path / "absent")
     with halt_poll.polling(3000) as said:
         assert said.startswith("idle CPUs halt as they are set to (cannot set")
+
+
+def test_a_benchmark_runs_under_the_setting_it_asked_for(knobs, capsys):
+    import argparse
+    seen = []
+
+    def measure(args):
+        seen.append((knobs / "guest_halt_poll_ns").read_text())
+        return 7
+
+    assert halt_poll.run(argparse.Namespace(halt_poll_us=250), measure) == 7
+    assert halt_poll.run(argparse.Namespace(halt_poll_us=0), measure) == 7
+    assert seen == ["250000", "0"]          # restored after the first; 0: left as it is
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == ["idle CPUs poll up to 250 us before halting (haltpoll; was 0 us)",
+                       "idle CPUs halt as the machine is set to"]
