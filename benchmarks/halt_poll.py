@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterator
+from typing import Callable, Iterator
 
 KNOBS = Path("/sys/module/haltpoll/parameters")
 
@@ -52,15 +52,11 @@ def add_option(parser: argparse.ArgumentParser) -> None:
                              "(benchmarks/halt_poll.py; root; default: as the machine is set)")
 
 
-def as_asked(microseconds: int) -> ContextManager[Any]:
-    """`polling(microseconds)`, or for 0 the machine as it is set (yielding a sentence too)."""
-    if microseconds:
-        return polling(microseconds)
-    return contextlib.nullcontext("idle CPUs halt as the machine is set to")
-
-
 def run(args: argparse.Namespace, measure: Callable[[argparse.Namespace], int]) -> int:
-    """`measure(args)` with idle CPUs as `--halt-poll-us` asks, saying which it was."""
-    with as_asked(args.halt_poll_us) as said:
+    """`measure(args)` with idle CPUs as `--halt-poll-us` asks (0: as the machine is set),
+    saying which it was."""
+    idle = (polling(args.halt_poll_us) if args.halt_poll_us
+            else contextlib.nullcontext("idle CPUs halt as the machine is set to"))
+    with idle as said:
         print(said, flush=True)
         return measure(args)

@@ -125,12 +125,7 @@ def driver(mode: str, log: Path, seed: str, players: int) -> None:
             raise SystemExit("the counted table game ended in another state than the "
                              "recorded one: the game is not deterministic here")
         return
-    from benchmarks.local_game import replay_locally
-    # everything replay_locally imports, so no import falls inside the counted part
-    from sim import bots, tower  # noqa: F401
-    from sim.game import apply, new_game, pending, state_hash  # noqa: F401
-    from sim.local import bot_seed  # noqa: F401
-    from net.runner import usage_since  # noqa: F401  (replay_locally reads the usage)
+    from benchmarks.local_game import replay_locally   # imports all the replay uses
     saved = pickle.loads(log.read_bytes())
     if mode == "replay":
         counted(lambda: replay_locally(saved["config"], saved["commands"], saved["hash"],

@@ -18,8 +18,8 @@ simulation (issue 12's figure, BENCHMARKS.md):
 
 Either can be **paced like a peer** (`pauses`): the process sleeps where a network peer
 waited for the others, as often and as long, so it pays what waking costs as the peer
-does. Why: on this machine the very same tower drop costs 15-25% more CPU when the
-process slept just before it (BENCHMARKS.md, "waking costs"), and a peer must wait for
+does. Why: on this machine the very same tower drop costs ~6-8% more CPU after a 0.5 ms
+sleep and ~20-25% more after 10 ms (`benchmarks/waking_cost.py`), and a peer must wait for
 the network between steps, while a replay that never pauses keeps its caches warm. A
 local game played in the window pauses too (for the player, and a frame per move), so
 neither unpaced figure is the whole truth; both are printed.
@@ -40,12 +40,19 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# everything `replay_locally` uses, imported here so that a benchmark counting only the
+# replay (instructions.py, peer_instructions.py) never counts an import
+from net.runner import usage_since  # noqa: E402
+from sim import bots, tower  # noqa: E402
+from sim.commands import seat_of  # noqa: E402
+from sim.game import apply, new_game, pending, state_hash  # noqa: E402
+from sim.local import LocalGame, bot_seed  # noqa: E402
+
 
 class _SavedSession:
     """What `Autosave.start` reads of a window's `LocalSession`, for a game replayed here."""
 
     def __init__(self, config: Any) -> None:
-        from sim.local import LocalGame
         self.config = config
         self.seed = "bench"
         self.bots = {seat: "heuristic" for seat in range(config.players)}
@@ -63,11 +70,6 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
     `pauses` ({command index: seconds}), sleep before applying those commands, where a
     peer waited (after the step's tower drop or bot move, as in the peer)."""
     pauses = pauses or {}
-    from net.runner import usage_since
-    from sim import bots, tower
-    from sim.commands import seat_of
-    from sim.game import apply, new_game, pending, state_hash
-    from sim.local import bot_seed
     saved = None
     if autosave is not None:
         from client.autosave import Autosave

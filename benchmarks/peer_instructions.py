@@ -187,13 +187,8 @@ def replay_main(replay: Path) -> int:
     """`--replay FILE` (under callgrind): `replay_locally` on FILE, counted around that
     call only; the modules it uses are imported and the file read before."""
     counter = load_counter()
-    from benchmarks.local_game import replay_locally
+    from benchmarks.local_game import replay_locally   # imports all the replay uses
     from cli.savefile import read_save
-    from sim import bots, tower  # noqa: F401  (what replay_locally imports)
-    from sim.commands import seat_of  # noqa: F401
-    from sim.game import apply, new_game, pending, state_hash  # noqa: F401
-    from sim.local import bot_seed  # noqa: F401
-    from net.runner import usage_since  # noqa: F401  (replay_locally reads the usage)
     saved = read_save(replay)
     before = set(sys.modules)
     counter.counting_on()

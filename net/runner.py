@@ -56,23 +56,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
                           interface=interface, bot=bot)
     out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
-    stats = {"round_trips": [], "hops": 0, "waited_before": [], "commands": 0,
-             "seen": (0, 0.0, 0.0)}
-    measuring = bool(os.environ.get("SHOGUN_NET_STATS"))
-
-    def _note_wait(entry: dict) -> None:
-        # For the benchmarks' local game paced like this peer (benchmarks/local_game.py):
-        # [index of the step's first command, seconds idle] when this process blocked
-        # (waited for the network) since the previous step was applied. A getrusage and
-        # two clock readings per step, and only when stats are asked for.
-        waits = resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw
-        wall, cpu = time.perf_counter(), time.process_time()
-        seen = stats["seen"]
-        if waits != seen[0]:
-            idle = max(0.0, (wall - seen[1]) - (cpu - seen[2]))
-            stats["waited_before"].append([stats["commands"], round(idle, 6)])
-        stats["seen"] = (waits, wall, cpu)
-        stats["commands"] += len(entry["commands"])
+    stats = {"round_trips": [], "hops": 0}
+    waits = WaitLog() if os.environ.get("SHOGUN_NET_STATS") else None
 
     try:
         if args.resume:
@@ -165,8 +150,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
             log.error("my bot's command was refused: %s", exc)
 
     def on_step(entry: dict) -> None:
-        if measuring:
-            _note_wait(entry)
+        if waits is not None:
+            waits.step_applied(entry)
         # a round trip: from my first message of a step that needs everyone's input
         # (chance links, plan commit/reveal) until the step is applied here
         started = asked_at.pop(entry["step"], None)
@@ -250,8 +235,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         stats["cpu_started"] = time.process_time()
         stats["sys_started"] = os.times().system
         stats["usage_started"] = usage_since(None)
-        stats.update(waited_before=[], commands=0, seen=(stats["usage_started"]["waits"],
-                                                          stats["started"], stats["cpu_started"]))
+        if waits is not None:
+            waits.restart()
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
@@ -268,13 +253,44 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     if stats_path:
         with open(stats_path, "w") as f:
             json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
-                       "hops": stats["hops"], "waited_before": stats["waited_before"],
+                       "hops": stats["hops"],
+                       "waited_before": waits.waited_before if waits is not None else [],
                        "game_seconds": stats.get("game_seconds"),
                        "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
                        "game_usage": stats.get("game_usage"),
                        "cpu": time.process_time(),
                        "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
     return out["code"]
+
+
+class WaitLog:
+    """Where this peer waited for the network in its game, and how long: for the
+    benchmarks' local game paced like a peer (`benchmarks/local_game.py`). Kept only when
+    stats are asked for (a getrusage and two clock readings per step)."""
+
+    def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
+        """From the game's start (again, after a rejoin)."""
+        self.waited_before: list[list] = []   # [index of a step's first command, seconds idle]
+        self.commands = 0
+        self._seen = self._now()
+
+    @staticmethod
+    def _now() -> tuple[int, float, float]:
+        return (resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, time.perf_counter(),
+                time.process_time())
+
+    def step_applied(self, entry: dict) -> None:
+        """If the process blocked since the previous step, it waited before this one:
+        for as long as the wall clock ran ahead of its CPU."""
+        now = self._now()
+        if now[0] != self._seen[0]:
+            idle = (now[1] - self._seen[1]) - (now[2] - self._seen[2])
+            self.waited_before.append([self.commands, round(max(0.0, idle), 6)])
+        self._seen = now
+        self.commands += len(entry["commands"])
 
 
 def usage_since(start: dict | None) -> dict:

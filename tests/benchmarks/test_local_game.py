@@ -45,3 +45,28 @@ def test_paced_like_a_peer_it_sleeps_where_the_peer_waited_and_plays_the_same_ga
     assert result["game"] >= 0.06                       # slept, as the peer idled
     assert result["usage"]["waits"] >= 3
     assert result["cpu"] < result["game"]
+
+
+def test_the_replay_imports_nothing_while_it_plays():
+    """The instruction benchmarks count only the replay: an import inside it would be
+    counted as the local game's work (one was: 22 million instructions, 2.5%)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = """
+import sys
+from benchmarks.local_game import replay_locally
+from sim.game import GameConfig, state_hash
+from sim.local import LocalGame
+game = LocalGame(GameConfig(players=3), 5, dict.fromkeys(range(3), "heuristic"))
+while not game.over:
+    game.submit(game.automatic_command())
+before = set(sys.modules)
+replay_locally(game.config, game.commands, state_hash(game.state), "test")
+print(sorted(set(sys.modules) - before))
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]", out.stdout
