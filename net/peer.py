@@ -244,7 +244,6 @@ class PeerConnection(Protocol):
                        "peer": self.session.peer_id, "pake": self.pake.outbound()})
 
     def dataReceived(self, data: bytes) -> None:
-        self.last_received = self._awake_now()
         for body in self.decoder.feed_bodies(data):
             if self.closed:
                 return
@@ -265,6 +264,10 @@ class PeerConnection(Protocol):
                         return
                     self.offence(str(exc))
                     continue
+            # a sign of life is a whole frame that opens, not bytes: a stream knocked out
+            # of step (a frame length read from stray bytes) trickles bytes forever and
+            # never a frame; counted as alive, it would stall the table without a pause
+            self.last_received = self._awake_now()
             try:
                 item = decode_body(body)
             except FrameError as exc:

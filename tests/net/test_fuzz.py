@@ -5,9 +5,10 @@ import os
 
 import msgpack
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from net.framing import encode_frame
+from net.liveness import SILENT_AFTER
 from net.messages import SCHEMAS
 from tests.net.tables import finished, hashes, open_table
 
@@ -50,7 +51,9 @@ def run_with_noise(noise, sealed=False):
                 else:
                     conn.transport.write(data)
         net.pump()
-        net.advance(6)
+        # time for what noise can cost: a stream knocked out of step is noticed only as
+        # silence (no whole frame for SILENT_AFTER), then the noisy player redials
+        net.advance(6 + 2 * SILENT_AFTER)
         honest = sessions[:3]
         assert finished(honest) and len(hashes(honest)) == 1
     finally:
@@ -67,6 +70,9 @@ def _examples(full: int) -> int:
 
 @settings(max_examples=_examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.binary(min_size=1, max_size=60), min_size=1, max_size=6))
+# two stray bytes make the next frame's length read as ~64 KiB: the stream then trickles
+# bytes and never a frame (found by a clean clone's run; it stalled the table for good)
+@example([b"\x00", b"\x01"])
 def test_random_bytes(noise):
     run_with_noise(noise)
 
