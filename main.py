@@ -125,14 +125,14 @@ def main(argv: list[str] | None = None) -> int:
         from cli.replay import run
         return run(args)
     if command == "netcheck":
-        from net.netcheck import run
+        from cli.netcheck import run
         return run(args)
     if command == "tower":
         from cli.tower_report import run
         return run(args)
     if command in ("host", "join", "watch"):
         if args.headless:
-            from net.runner import run
+            from cli.runner import run
             return run(args)
         if _no_window_here():
             return 2

@@ -25,9 +25,9 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=5)
     args = ap.parse_args()
     os.environ["SHOGUN_HOME"] = tempfile.mkdtemp(prefix="shogun-bench-")
-    from client.autosave import Autosave, last_game_path
-    from client.replay_session import resume_local
-    from client.session import LocalSession
+    from client.sessions.autosave import Autosave, last_game_path
+    from client.sessions.replay import resume_local
+    from client.sessions.local import LocalSession
     per = {False: [], True: []}
     resume = []
     for seed in range(1, args.games + 1):

@@ -32,7 +32,7 @@ def main() -> int:
 
     import arcade
     from client.app import App
-    from sim import tower
+    from sim.tower import drop as tower
 
     app = App(1280, 800, visible=False)
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],

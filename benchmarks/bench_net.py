@@ -184,7 +184,7 @@ class LocalAlongside:
 def loop_replay(replay: Path) -> None:
     """`--loop-replay`: load the log, say "ready", wait for a line, then replay it until
     killed, one JSON line per finished replay (with its start and end, monotonic clock)."""
-    from cli.savefile import read_save
+    from store.game_save import read_save
     saved = read_save(replay)
     print("ready", flush=True)
     if not sys.stdin.readline():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim import tower, tower_stats  # noqa: E402
+from sim.tower import drop as tower, stats as tower_stats  # noqa: E402
 
 REAL_DROP_S = 2.0
 

@@ -11,7 +11,7 @@ simulation (issue 12's figure, BENCHMARKS.md):
 - **simulation only** (`autosave=None`): the rules, the bots and the tower, nothing else:
   the least a local game can spend, and the stricter baseline.
 - **as the window plays it** (`autosave=PATH`): the same, plus the window's autosave
-  (`client.autosave.Autosave`, the very code a window game runs): after every command the
+  (`client.sessions.autosave.Autosave`, the very code a window game runs): after every command the
   state hash and a line written and synced to the save, so a game is never lost. A
   network peer's own saves, command log and state hash per step are the network's
   counterpart of that autosave.
@@ -42,8 +42,9 @@ if str(ROOT) not in sys.path:
 
 # everything `replay_locally` uses, imported here so that a benchmark counting only the
 # replay (instructions.py, peer_instructions.py) never counts an import
-from net.runner import usage_since  # noqa: E402
-from sim import bots, tower  # noqa: E402
+from cli.runner import usage_since  # noqa: E402
+from sim import bots  # noqa: E402
+from sim.tower import drop as tower
 from sim.commands import seat_of  # noqa: E402
 from sim.game import apply, new_game, pending, state_hash  # noqa: E402
 from sim.local import LocalGame, bot_seed  # noqa: E402
@@ -72,10 +73,10 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
     pauses = pauses or {}
     saved = None
     if autosave is not None:
-        from client.autosave import Autosave
+        from client.sessions.autosave import Autosave
         saved = _SavedSession(config)
         Autosave.start(saved, path=autosave)
-    gc.freeze()                         # as a game does when it starts (net/runner.py)
+    gc.freeze()                         # as a game does when it starts (cli/runner.py)
     usage = usage_since(None)
     start, cpu = time.perf_counter(), time.process_time()
     state, _ = new_game(config)
@@ -109,7 +110,7 @@ def paced_like(peer_stats: dict) -> dict[int, float]:
 def time_local_replay(replay: Path, as_window: bool = False,
                       pauses: dict[int, float] | None = None) -> dict:
     """Play a logged game (a replay file) again in this process."""
-    from cli.savefile import read_save
+    from store.game_save import read_save
     saved = read_save(replay)
     with tempfile.TemporaryDirectory() as tmp:
         return replay_locally(saved.config, saved.commands, saved.hashes[-1], str(replay),

@@ -14,7 +14,7 @@ process of its own talking TCP on 127.0.0.1, exactly as `bench_net.py` runs it.
 
 What is counted:
 - each peer, from its game start to its game end: the window of the runner's
-  `stats["game_cpu"]` (`net.runner.run`'s `on_started` .. `on_ended`). Each peer runs
+  `stats["game_cpu"]` (`cli.runner.run`'s `on_started` .. `on_ended`). Each peer runs
   under `valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no`; a wrapper
   (this file, `--peer`) chains onto the session's `on_started`/`on_ended` through the
   runner's `prepare` hook and switches callgrind's instrumentation and collection on
@@ -33,7 +33,7 @@ was played by a bot (a take-over would change the work). Liveness runs in slow m
 under callgrind (~40-50x slower, five processes on two cores) peers were silent for
 30-50 s, the others dropped them after `SILENT_AFTER` (5 s) and the table
 never recovered (redials refused: "seat 4 is already connected"). There is no command-line
-option for those times, so the wrapper multiplies net/liveness.py's heartbeat interval,
+option for those times, so the wrapper multiplies net/table/liveness.py's heartbeat interval,
 silence limit and redial interval by `--liveness-slower` (default 50, about callgrind's
 slow-down, so heartbeats go about as often per unit of work as natively). The pauses,
 reconnections and heartbeats received in the window are printed, since they add work.
@@ -124,10 +124,10 @@ def peer_main(argv: list[str]) -> int:
                "faulthandler", __file__, "--peer", *argv]
         os.execv(cmd[0], cmd)
     counter = load_counter()
-    import net.liveness as liveness
+    import net.table.liveness as liveness
     for name in LIVENESS_TIMES:      # slow motion: see --liveness-slower
         setattr(liveness, name, getattr(liveness, name) * float(os.environ[SLOWER_ENV]))
-    import net.runner as runner
+    import cli.runner as runner
     original_run = runner.run
 
     def run(args, prepare=None) -> int:
@@ -188,7 +188,7 @@ def replay_main(replay: Path) -> int:
     call only; the modules it uses are imported and the file read before."""
     counter = load_counter()
     from benchmarks.local_game import replay_locally   # imports all the replay uses
-    from cli.savefile import read_save
+    from store.game_save import read_save
     saved = read_save(replay)
     before = set(sys.modules)
     counter.counting_on()
@@ -305,7 +305,7 @@ def main() -> int:
                          "to a bot here (default 3600)")
     ap.add_argument("--liveness-slower", type=float, default=50.0, metavar="FACTOR",
                     help="multiply the peers' heartbeat interval, silence limit and redial "
-                         "interval (net/liveness.py) by FACTOR, as callgrind slows them "
+                         "interval (net/table/liveness.py) by FACTOR, as callgrind slows them "
                          "(~40-50x): default 50; 1 leaves them as they are")
     ap.add_argument("--replay", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()

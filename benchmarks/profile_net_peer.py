@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.local_game import replay_locally  # noqa: E402
-from net.engine import SimEngine  # noqa: E402
+from net.lockstep.engine import SimEngine  # noqa: E402
 from tests.net.fakenet import FakeNet  # noqa: E402
 from tests.net.tables import finished, open_table  # noqa: E402
 
@@ -44,7 +44,7 @@ ENTRY_POINTS = (r"lockstep.py:\d+\((hash|_compare_hash|advance|receive|_send|_co
                 r"plan_steps.py:\d+\((_open|_plan|_receive_plan)\)", r"state.py:\d+\(state_hash\)",
                 r"signatures.py:\d+\((sign|signed_by)\)", r"secure_channel.py:\d+\((seal|open)\)",
                 r"framing.py:\d+\((encode_body|decode_body)\)", r"persistence.py:\d+\(_save\)",
-                r"sim/tower.py:\d+\(settle\)", r"bots/__init__.py:\d+\(choose\)",
+                r"sim/tower/drop.py:\d+\(settle\)", r"bots/__init__.py:\d+\(choose\)",
                 r"sim/game.py:\d+\(apply\)")
 
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import halt_poll  # noqa: E402
-from sim import tower  # noqa: E402
+from sim.tower import drop as tower  # noqa: E402
 from sim.game import GameConfig, apply, new_game, pending  # noqa: E402
 from sim.local import LocalGame  # noqa: E402
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from contextlib import ExitStack
 
-from cli.gamelog import GameLog
-from cli.savefile import SaveError, SaveWriter, read_save
+from store.game_log import GameLog
+from store.game_save import SaveError, SaveWriter, read_save, replay_into
 from lang.i18n import _, ngettext, translator
 from sim.bots import BOT_NAMES
 from sim.game import GameConfig, state_hash
@@ -24,18 +24,6 @@ def seat_bots(names: list[str] | None, players: int) -> list[str]:
         if n not in BOT_NAMES:
             raise ValueError(f"unknown bot {n!r}; choose from {', '.join(BOT_NAMES)}")
     return names
-
-
-def replay_into(game: LocalGame, saved) -> list[dict]:
-    """Re-apply a save's commands, checking each state hash; returns the events."""
-    events = list(game.first_events)
-    for i, (cmd, expected) in enumerate(zip(saved.commands, saved.hashes)):
-        events.extend(game.submit(cmd))
-        actual = state_hash(game.state)
-        if actual != expected:
-            raise SaveError(f"save command {i} (line {i + 2}): state hash {actual[:12]} differs "
-                            f"from the saved {expected[:12]} — damaged, or from another version")
-    return events
 
 
 def run(args) -> int:

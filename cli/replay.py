@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from cli.headless import replay_into
-from cli.savefile import SaveError, read_save
+from store.game_save import replay_into
+from store.game_save import SaveError, read_save
 from lang.i18n import _, translator
 from sim.game import state_hash
 from sim.local import LocalGame

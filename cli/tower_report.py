@@ -4,7 +4,7 @@ The tower is calibrated against what players report of the real one (it retains 
 five cubes, lets four to nine fall out each go, old cubes come out later; issue 11).
 This report prints every calibration figure next to its band, so a change to the
 geometry or the physics can be checked at a glance; `--plot FILE` draws them.
-The figures come from `sim.tower_stats`, the same code the calibration test uses.
+The figures come from `sim.tower.stats`, the same code the calibration test uses.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from sim import tower, tower_stats
-from sim.tower_stats import BATTLES, Game, Summary
+from sim.tower import drop as tower, stats as tower_stats
+from sim.tower.stats import BATTLES, Game, Summary
 
 BIG_DROPS = 40           # 60-cube throws into a tower holding 15 (the test runs 500)
 

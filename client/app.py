@@ -2,8 +2,8 @@
 
 `run(args)` is what `main.py` calls. The window forwards Arcade's input and clock to the
 current scene's node tree; scenes signal up (start a game, leave, quit) and the App
-swaps scenes. The App owns the player's settings (`client.settings`) and the running
-local game's autosave (`client.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
+swaps scenes. The App owns the player's settings (`client.core.settings`) and the running
+local game's autosave (`client.sessions.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
 (`net_pump`) on every frame — the one place the client touches the reactor.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import arcade
 
-from client import theme
+from client.core import theme
 from lang.i18n import _, use
 
 DEFAULT_SIZE = (1280, 800)
@@ -36,7 +36,7 @@ class App(arcade.Window):
         self.reload_settings()
         self.ui_scale = 1.0
         self.apply_ui_scale()
-        from client.lan_search import LanSearch
+        from client.scenes.lan_search import LanSearch
         self.lan_search = LanSearch()
         self.on_scene_changed = None     # tests hook: fn(scene)
         self._drawn_serial = -1
@@ -47,14 +47,14 @@ class App(arcade.Window):
 
     def reload_settings(self) -> None:
         """Read the settings file (a damaged one gives the defaults and a message)."""
-        from client.settings import load_settings
+        from client.core.settings import load_settings
         self.settings, self.settings_message = load_settings()
         use(self.settings.language or None)     # "" follows the system locale
 
     def apply_ui_scale(self) -> None:
         """Draw at the settings' interface scale (fitted to the window); scenes get the
         logical size."""
-        from client.ui_scale import effective_scale, install
+        from client.core.ui_scale import effective_scale, install
         scale = effective_scale(self.settings.ui_scale, self.width, self.height)
         if scale != self.ui_scale or scale != 1.0:
             self.ui_scale = scale
@@ -104,8 +104,8 @@ class App(arcade.Window):
     def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
         from dataclasses import asdict
 
-        from client.autosave import continue_info, named_saves
-        from client.menu import MenuScene
+        from client.sessions.autosave import continue_info, named_saves
+        from client.scenes.menu import MenuScene
         self._close_session()
         if defaults is None:
             defaults = asdict(self.settings.last_game)
@@ -137,7 +137,7 @@ class App(arcade.Window):
 
     def update_settings(self, settings) -> None:
         """Keep and write the settings; a folder that cannot be written is said, not fatal."""
-        from client.settings import save_settings
+        from client.core.settings import save_settings
         self.settings = settings
         try:
             save_settings(settings)
@@ -145,7 +145,7 @@ class App(arcade.Window):
             self.settings_message = _("Could not write your settings ({reason}).").format(reason=exc.strerror)
 
     def show_settings(self) -> None:
-        from client.settings_scene import SettingsScene
+        from client.scenes.settings_scene import SettingsScene
         scene = SettingsScene(self.settings)
 
         def done(new):
@@ -163,7 +163,7 @@ class App(arcade.Window):
     def _labels(self, players: int, humans) -> dict[int, str]:
         """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
         chosen name goes to my seat when I am the only person at this window."""
-        from client.table_names import seat_title
+        from client.words.table_names import seat_title
         name = self.settings.name.strip() if len(humans) == 1 else ""
         return {s: seat_title(s, "human" if s in humans else "bot", name,
                               me=s in humans and len(humans) == 1) for s in range(players)}
@@ -173,7 +173,7 @@ class App(arcade.Window):
         return {humans[0]: name} if name and len(humans) == 1 else {}
 
     def _start_autosave(self, session, saved=None) -> None:
-        from client.autosave import Autosave
+        from client.sessions.autosave import Autosave
         try:
             self.autosave = Autosave.start(session, saved=saved)
         except OSError as exc:
@@ -181,10 +181,10 @@ class App(arcade.Window):
             self.settings_message = _("This game cannot be saved ({reason}).").format(reason=exc.strerror)
 
     def continue_game(self) -> None:
-        from client.autosave import autosave_path
+        from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
     def start_local(self, opts: dict, *, seed: int | None = None, fast: bool = False):
-        from client.session import LocalSession
+        from client.sessions.local import LocalSession
         humans = tuple(opts.get("humans", (0,)))
         bots = opts.get("bots") or {}
         if isinstance(bots, str):
@@ -196,8 +196,8 @@ class App(arcade.Window):
         return self.play(session, labels, fast=fast, names=self._names(humans))
 
     def play(self, session, labels=None, fast: bool = False, names=None):
-        from client.game_scene import GameScene
-        from client.sound import Sounds
+        from client.game.game_scene import GameScene
+        from client.core.sound import Sounds
         theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
         self.session = session
         scene = GameScene(session, labels=labels, fast_forward=fast,
@@ -224,7 +224,7 @@ class App(arcade.Window):
         self.update_settings(replace(self.settings, guide_done=True))
 
     def save_named(self, name: str) -> None:
-        from client.autosave import save_named
+        from client.sessions.autosave import save_named
         if self.autosave is None or not hasattr(self.scene, "log"):
             return
         try:
@@ -236,7 +236,7 @@ class App(arcade.Window):
                            (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
-        from client.end_scene import EndScene
+        from client.scenes.end_scene import EndScene
         if self.autosave is not None:
             self.autosave.close()
             self.autosave = None
@@ -247,12 +247,12 @@ class App(arcade.Window):
 
     def search_lan(self) -> None:
         """Browse for tables in a thread; results reach the menu later (`_browse_poll`)."""
-        from client.menu import MenuScene
+        from client.scenes.menu import MenuScene
         if self.lan_search.start() and isinstance(self.scene, MenuScene):
             self.scene.set_message(_("Searching the LAN for tables…"))
 
     def _browse_poll(self) -> None:
-        from client.menu import MenuScene
+        from client.scenes.menu import MenuScene
         done, res = self.lan_search.poll()
         if done and isinstance(self.scene, MenuScene):
             if isinstance(res, Exception):
@@ -265,16 +265,16 @@ class App(arcade.Window):
             self.search_lan()
             return
         try:
-            from client.net_session import NetSession
+            from client.sessions.network import NetSession
             session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
         except Exception as exc:   # net missing or refused at once: say so in the menu
-            from client.net_words import said
-            from client.words import problem_text
+            from client.words.net_words import said
+            from client.words.sentences import problem_text
             what = {"host": _("Could not host: {reason}"), "join": _("Could not join: {reason}"),
                     "watch": _("Could not watch: {reason}")}.get(command, _("Could not start: {reason}"))
             self.show_menu(message=what.format(reason=said(str(exc)) or problem_text(exc)))
             return
-        from client.lobby_scene import LobbyScene
+        from client.scenes.lobby_scene import LobbyScene
         self._close_session()
         self.session = session
         lobby = LobbyScene(session, command)
@@ -284,8 +284,8 @@ class App(arcade.Window):
 
     def load_save(self, path: str) -> None:
         """Play on from a save (checking every state hash); it becomes the autosave."""
-        from cli.savefile import SaveError
-        from client.replay_session import resume_local
+        from store.game_save import SaveError
+        from client.sessions.replay import resume_local
         if not path:
             self.show_menu(message=_("Type the save's file name in the box first."))
             return
@@ -303,7 +303,7 @@ class App(arcade.Window):
 
     def replay_log(self, path: str) -> None:
         try:
-            from client.replay_session import ReplaySession
+            from client.sessions.replay import ReplaySession
             session = ReplaySession(path)
         except Exception as exc:
             self.show_menu(message=_("Cannot replay {path}: {reason}").format(
@@ -321,7 +321,7 @@ class App(arcade.Window):
             self.scene.update(min(dt, 0.1))
 
     def on_draw(self) -> None:
-        from client.node import Damage
+        from client.core.node import Damage
         scene = self.scene
         animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
         if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated

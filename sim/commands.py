@@ -19,7 +19,7 @@ DRAFT_CHOICES = ("up0", "up1", "deck", "refresh")
 MAX_NAME = 40
 
 if TYPE_CHECKING:
-    from sim.tower import TowerContents
+    from sim.tower.drop import TowerContents
 
 
 class MalformedCommand(ValueError):
@@ -98,7 +98,7 @@ class ForfeitField:
 class TowerSettled:
     """Where a drop's cubes ended: `out` onto the tray, `contents` still inside.
 
-    An input like chance (DESIGN): computed by `sim.tower.settle`, agreed among peers,
+    An input like chance (DESIGN): computed by `sim.tower.drop.settle`, agreed among peers,
     checked by the rules (every cube accounted for) before it is applied.
     """
     out: tuple[tuple[int, int], ...]     # (colour, n), colours ascending, n > 0
@@ -250,7 +250,7 @@ def from_wire(wire: Any) -> Command:
             raise MalformedCommand(f"{what}: field must be one of {', '.join(PLAN_FIELDS)}")
         return ForfeitField(seat, field)
     if kind == "TowerSettled":
-        from sim.tower import COLOURS, MAX_CUBES, TowerContents
+        from sim.tower.drop import COLOURS, MAX_CUBES, TowerContents
         out_wire = _field(wire, "out", (list, tuple), what)
         if len(out_wire) > len(COLOURS):
             raise MalformedCommand(f"{what}: 'out' lists more colours than exist")

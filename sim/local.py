@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Iterator
 
-from sim import bots, tower
+from sim import bots
+from sim.tower import drop as tower
 from sim.chance import seed_for
 from sim.commands import Chance, Command
 from sim.game import GameConfig, apply, new_game, pending

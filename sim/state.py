@@ -19,7 +19,7 @@ import msgpack
 
 from sim.cards import cards
 from sim.commands import ACTIONS, PLAN_FIELDS, IllegalCommand
-from sim.tower import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
+from sim.tower.drop import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
 
 ARMIES_PER_PLAYER = 62
 PEASANTS = 20

@@ -8,9 +8,9 @@ Usage: .venv/bin/python tools/fit_tower_model.py   (about 10 s of CPU)
 import sys, hashlib
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sim import tower
+from sim.tower import drop as tower
 from sim.chance import ChanceStream
-from sim.tower_stats import FILL
+from sim.tower.stats import FILL
 stream = ChanceStream(hashlib.sha256(b"fit").digest())
 rows=[]
 contents=None

@@ -9,7 +9,7 @@ which is not what the board says (Omi-Owari touched, Mino-Omi did not). Here adj
 built in rather than hoped for:
 1. Anchors are the board.json positions (a few nudged, see ANCHOR_NUDGES, so that the
    straight segments of the land borders do not cross). Work is done in "screen" space,
-   y stretched by Y_STRETCH like client.shapes.MapTransform.
+   y stretched by Y_STRETCH like client.board.shapes.MapTransform.
 2. A constrained Delaunay triangulation (Shewchuk's Triangle) of the anchors plus sea points
    around a smooth coast guide, with every land border forced in as a segment.
 3. Any triangulation edge joining two provinces that are not neighbours gets a dummy point
@@ -35,7 +35,7 @@ import triangle
 
 import sys
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from client.map_geometry import text_width  # noqa: E402  (the client's measure of a name)
+from client.board.map_geometry import text_width  # noqa: E402  (the client's measure of a name)
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = ROOT / "assets" / "board.json"
@@ -46,7 +46,7 @@ SHIKOKU = {"Iyo", "Tosa", "Sanuki", "Awa-Shikoku"}
 # Positions moved (board space) so that no two land-border segments cross:
 # Yamato sits on the Ise-Kii line, Owari on the Ise-Mino line.
 # Others are spread a little where small provinces crowd (Mimasaka/Bitchu, Settsu/Yamato) so
-# their army tokens and names fit (tests/client/test_board_layout.py).
+# their army tokens and names fit (tests/client/board/test_board_layout.py).
 ANCHOR_NUDGES = {"Yamato": (0.456, 0.268), "Owari": (0.572, 0.214), "Kii": (0.382, 0.305),
                  "Settsu": (0.412, 0.206), "Mimasaka": (0.238, 0.127), "Bitchu": (0.178, 0.142)}
 # Relative cell sizes (the dual's weights): crowded provinces get more room.
@@ -316,7 +316,7 @@ def sea_paths(raw: dict, cells: dict, labels: dict) -> dict:
     return out
 
 
-# The client's label block (client/board_view.py), in map units (screen px / map scale) at the
+# The client's label block (client/board/board_view.py), in map units (screen px / map scale) at the
 # token scale s = scale / 620, with 10% to spare for the clamp at the smallest window.
 PX = 1 / 560
 TOKEN_R = 10.5 * 1.25 * PX          # the largest seat shape

@@ -53,7 +53,7 @@ def _run_until(app, cond, seconds: float) -> bool:
 
 
 class _StandInTable:
-    """Enough of `net.session.TableSession` (with the newer comforts) for the lobby and a
+    """Enough of `net.table.session.TableSession` (with the newer comforts) for the lobby and a
     paused game: seats with names and a bot, a join code, a countdown, chat."""
 
     def __init__(self, players: int, seed: int) -> None:
@@ -94,8 +94,8 @@ class _StandInTable:
 
 def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
                 only: set[str]) -> None:
-    from client.lobby_scene import LobbyScene
-    from client.net_session import NetSession
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
     w, h = size
     tag = f"{players}p-{w}x{h}{SUFFIX[0]}"
     table = _StandInTable(players, seed)

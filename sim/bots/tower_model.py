@@ -1,20 +1,20 @@
 """A statistical stand-in for the physics tower, for the hard bot's look-ahead only.
 
 Why: a physics drop costs milliseconds to tens of milliseconds; a search runs thousands of
-drops per decision. The game itself always uses the physics (`sim.tower.settle`); this
+drops per decision. The game itself always uses the physics (`sim.tower.drop.settle`); this
 model only has to make the bot's imagined futures look like the real ones on average.
 Each thrown cube falls through with a probability, and each cube already inside comes
 loose with another, both by how full the tower is. The rates are per 1024 and drawn with
 integer arithmetic from the bot's own `ChanceStream`, so the model gives the same answer
 on every machine. They were fitted to 1,200 game-like drops of the tower v2 (`tools/fit_tower_model.py`);
-`tests/sim/test_bots_tower_model.py` compares the two.
+`tests/sim/bots/test_tower_model.py` compares the two.
 """
 
 from __future__ import annotations
 
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
-from sim.tower import Cube, TowerContents
+from sim.tower.drop import Cube, TowerContents
 
 # (inside at most, thrown cube falls through /1024, inside cube comes loose /1024)
 RATES = ((3, 838, 229), (7, 863, 226), (11, 804, 316), (15, 715, 357), (10_000, 751, 256))

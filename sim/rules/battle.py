@@ -1,15 +1,15 @@
-"""Battles and revolts through the tower: R-BATTLE-1...10 (counting: `sim/battle.py`).
+"""Battles and revolts through the tower: R-BATTLE-1...10 (counting: `sim/rules/battle_count.py`).
 
 A battle gathers the cubes to throw (the attacker's, the defender's, peasants, the
 tray's), waits for the drop's seed (chance), then for the drop's outcome (`TowerSettled`,
-computed by `sim.tower.settle` and agreed among peers), then counts the tray.
+computed by `sim.tower.drop.settle` and agreed among peers), then counts the tray.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from sim.battle import count_battle
+from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled

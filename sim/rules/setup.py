@@ -6,7 +6,7 @@ drawn by `rounds` when the year starts.
 
 from __future__ import annotations
 
-from sim import tower
+from sim.tower import drop as tower
 from sim.board import board
 from sim.rules.battle import drop_decision, settled
 from sim.rules.flow import Events, Next, give_back

@@ -4,7 +4,7 @@ command with its state hash, which `replay --verify` would accept."""
 
 from __future__ import annotations
 
-from cli.savefile import read_save
+from store.game_save import read_save
 from benchmarks.local_game import paced_like, replay_locally
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame

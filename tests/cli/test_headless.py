@@ -15,7 +15,7 @@ import pytest
 
 from cli.headless import run as headless
 from cli.replay import run as replay
-from cli.savefile import SaveError, read_save
+from store.game_save import SaveError, read_save
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""A tiny counting game with the `net.engine.SimEngine` interface, for protocol tests.
+"""A tiny counting game with the `net.lockstep.engine.SimEngine` interface, for protocol tests.
 
 Why: the protocol must be tested independently of the real rules (and quickly). Each
 round has the same kinds of decision points as Shogun: a chance input, secret plans for

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from net import messages
-from net.beacon import HashChain
-from net.framing import FrameDecoder, encode_frame
-from net import signatures
-from net.lockstep import Lockstep, Offence
-from net.seat_keys import SeatKey
+from net.transport import messages
+from net.lockstep.beacon import HashChain
+from net.transport.framing import FrameDecoder, encode_frame
+from net.lockstep import signatures
+from net.lockstep.core import Lockstep, Offence
+from net.trust.seat_keys import SeatKey
 
 TABLE = b"t" * 16
 from tests.net.fake_game import FakeEngine

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from net.framing import FrameDecoder, decode_body, encode_body, encode_frame, frame
-from net.pake import JoinKeyExchange
-from net.secure_channel import SecureChannel
+from net.transport.framing import FrameDecoder, decode_body, encode_body, encode_frame, frame
+from net.trust.pake import JoinKeyExchange
+from net.trust.secure_channel import SecureChannel
 
 
 class RawDialer:

@@ -14,8 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from main import build_parser  # noqa: E402
-from net import runner  # noqa: E402
-from net.session import TableSession  # noqa: E402
+from cli import runner  # noqa: E402
+from net.table.session import TableSession  # noqa: E402
 
 GIVE_UP = 60.0
 

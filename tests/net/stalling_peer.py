@@ -17,10 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from main import build_parser  # noqa: E402
-from net import runner  # noqa: E402
-from net.session import TableSession  # noqa: E402
+from cli import runner  # noqa: E402
+from net.table.session import TableSession  # noqa: E402
 
-STALL_SECONDS = 7.0      # more than the silence limit (net.liveness.SILENT_AFTER, 5 s)
+STALL_SECONDS = 7.0      # more than the silence limit (net.table.liveness.SILENT_AFTER, 5 s)
 
 
 def prepare(session: TableSession) -> None:

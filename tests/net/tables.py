@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from net.session import SessionOptions, TableSession
+from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 from typing import Callable, Iterable
 
-from sim import bots, game, tower
+from sim import bots, game
+from sim.tower import drop as tower
 from sim.commands import (ACTIONS, PLAN_FIELDS, Chance, ChooseMove, Command, IllegalCommand,
                           OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.game import GameConfig, apply, new_game, pending, state_hash
 from sim.invariants import violations
 from sim.state import COLOURS, PEASANT, Decision, Plan, RoundProgress, State
-from sim.tower import Cube, TowerContents
+from sim.tower.drop import Cube, TowerContents
 
 
 def seed(label: str | int) -> bytes:

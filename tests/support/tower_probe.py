@@ -23,7 +23,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[2]))
 
 import pymunk  # noqa: E402
 
-from sim import tower, tower_stats  # noqa: E402
+from sim.tower import drop as tower, stats as tower_stats  # noqa: E402
 
 
 def main() -> int:

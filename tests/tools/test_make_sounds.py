@@ -35,7 +35,7 @@ def test_the_script_regenerates_the_committed_files(tmp_path):
 
 
 def test_every_cue_the_client_plays_is_a_small_valid_wav():
-    from client.sound import CUES
+    from client.core.sound import CUES
     for name, path in CUES.items():
         assert path.exists(), f"{name}: {path} missing (run tools/make_sounds.py)"
         with wave.open(str(path)) as w:

@@ -1,0 +1,67 @@
+"""`./shogun netcheck [ADDRESS ...]`: where this machine can be reached, and which tables
+or players it reaches, over what, with what round trip.
+
+Why: when a join fails, a player needs to know which side is the problem before asking
+a friend to change a router. Everything printed is a sentence; the exit code is 0 when
+every address given was reached by a Shogun table, 1 otherwise, 2 for a bad address.
+It lives in net/ beside cli/runner.py (the other network command): cli/ stays below net/.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from net.reach.addresses import AddressError, parse_address, reachable_addresses
+
+
+def run(args: Any) -> int:
+    try:
+        targets = [parse_address(a) for a in args.addresses]
+    except AddressError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"This machine can be reached at (for a table on port {args.port}):")
+    for r in reachable_addresses(args.port):
+        print(f"  {r.dial:<40} {r.scope} ({r.interface})")
+    if not args.no_router:
+        from net.reach.portmap import PortMapError, PortMapper
+        try:
+            public = PortMapper(discover_ms=1500).router_address()
+            print(f"The router offers port mappings; its public address is {public}.")
+        except PortMapError as exc:
+            print(str(exc))
+    if not targets and os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off":
+        from net.reach import discovery
+        tables = discovery.browse(timeout=2.0)
+        targets = [parse_address(t.address) for t in tables]
+        if not tables:
+            print("No table announces itself on this network; give addresses to check.")
+    if not targets:
+        return 0
+    from twisted.internet import reactor
+
+    from net.reach.reachability import probe_all
+    result: dict[str, Any] = {}
+
+    def done(probes: list) -> None:
+        result["probes"] = probes
+        reactor.stop()
+
+    def failed(failure: Any) -> None:
+        result["error"] = failure.getErrorMessage()
+        reactor.stop()
+    reactor.callWhenRunning(lambda: probe_all(reactor, targets, args.timeout)
+                            .addCallbacks(done, failed))
+    reactor.run()
+    if "error" in result:
+        print(f"error: the check failed: {result['error']}", file=sys.stderr)
+        return 1
+    probes = result["probes"]
+    reached = sum(p.greeted for p in probes)
+    print(f"Reached {reached} of {len(probes)} "
+          f"{'address' if len(probes) == 1 else 'addresses'}:")
+    for p in probes:
+        print(f"  {p.sentence()}")
+    return 0 if reached == len(probes) else 1

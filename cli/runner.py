@@ -1,0 +1,370 @@
+"""`main.py host|join|watch --headless`: a peer without a window, played by a bot.
+
+Why a separate runner: it is the one place that owns the Twisted reactor (`reactor.run`);
+the window drives the reactor from its own clock instead. A headless peer plays to the
+end, prints the final state hash and the standings, and returns an exit code.
+
+Environment (for tests and benchmarks): `SHOGUN_NET_INTERFACE` (listen interface, e.g.
+127.0.0.1), `SHOGUN_NET_DISCOVERY=off` (no zeroconf), `SHOGUN_NET_STATS=FILE` (write
+bytes sent and command round trips as JSON at the end), `SHOGUN_NET_VERBOSE=1`.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import os
+import resource
+import sys
+import time
+from typing import Any, Callable
+
+log = logging.getLogger("cli.runner")
+
+
+def _setup_logging() -> None:
+    level = logging.INFO if os.environ.get("SHOGUN_NET_VERBOSE") else logging.WARNING
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
+    """Play one headless peer to the end. `prepare(session)`, if given, is called once the
+    runner has set its callbacks (test harnesses chain onto the session's public hooks)."""
+    _setup_logging()
+    from twisted.internet import reactor
+    from twisted.internet.error import CannotListenError
+
+    from net.lockstep.engine import SimEngine
+    from net.table.session import SessionOptions, TableSession
+    from sim.bots import BOT_NAMES
+
+    bot = getattr(args, "bot", "heuristic") or "heuristic"
+    if isinstance(bot, list):
+        bot = bot[0]
+    if bot not in BOT_NAMES:
+        print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
+        return 2
+    engine = SimEngine()
+    from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
+    interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
+    discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
+    command = args.command
+    opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
+                          rejoin_timeout=args.rejoin_timeout, save_path=args.save,
+                          interface=interface, bot=bot)
+    out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
+    stats = {"round_trips": [], "hops": 0}
+    waits = WaitLog() if os.environ.get("SHOGUN_NET_STATS") else None
+
+    try:
+        if args.resume:
+            session = TableSession.resume(opts, args.resume, reactor=reactor, engine=engine)
+            print(f"resuming seat {session.my_seat} from {args.resume}", flush=True)
+        elif command == "host":
+            session = TableSession.host(opts, port=args.port, players=args.players,
+                                        side=args.side, setup=args.setup, bots=args.bots,
+                                        reactor=reactor, engine=engine)
+            print(f"table open on port {session.listen_port}; join code {session.join_code}",
+                  flush=True)
+            problem = _set_bot_levels(session, getattr(args, "bot_level", None))
+            if problem:
+                print(f"error: {problem}", file=sys.stderr)
+                return 2
+            if discovery:
+                _advertise(reactor, session)
+        else:
+            address = args.address
+            if address is None:
+                address = _choose_table(getattr(args, "table", None))
+                if address is None:
+                    return 2
+            if command == "join":
+                session = TableSession.join(opts, address, code=args.code, reactor=reactor,
+                                            engine=engine)
+            else:
+                session = TableSession.watch(opts, address, code=args.code, reactor=reactor,
+                                             engine=engine)
+    except (OSError, ValueError, KeyError, CannotListenError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    if command != "watch":
+        announce(reactor, session, command, interface)
+    gate = StartGate(reactor, session)
+    from store.game_log import GameLog
+    game_log = None
+    if args.log:
+        game_log = GameLog(open(args.log, "w", encoding="utf-8"))
+
+    asked_at: dict[int, float] = {}
+
+    def stop() -> None:
+        if reactor.running and not out.get("stopping"):
+            out["stopping"] = True
+            reactor.stop()
+
+    def on_lobby(lobby: dict) -> None:
+        if command == "host" and not session.started and session.lobby_full():
+            reactor.callLater(0, _start)
+
+    def _start() -> None:
+        if not session.started and session.lobby_full():
+            gate.start(_start_now, _unreachable)
+
+    def _start_now() -> None:
+        print("all seats taken: the game starts", flush=True)
+        session.start_game()
+
+    def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
+        for line in failures:
+            print(f"cannot start: {line}", file=sys.stderr, flush=True)
+        out["code"] = 1
+        session.close()
+        reactor.callLater(0.2, stop)
+
+    def on_events(events: list, state: Any) -> None:
+        if game_log is not None:
+            game_log.write(events)
+
+    def on_decision(decision: Any, state: Any) -> None:
+        reactor.callLater(0, _act, session.lockstep.step)
+
+    def _act(step: int) -> None:
+        ls = session.lockstep
+        if ls is None or ls.ended or ls.step != step:
+            return
+        d = ls.decision()
+        if session.my_seat not in d.seats:
+            return
+        if out["seed"] is not None:
+            seed = hashlib.sha256(f"net-bot/{out['seed']}/{session.my_seat}/{step}".encode()).digest()
+        else:
+            seed = os.urandom(32)
+        session.flush_sends()           # what I said goes out before my bot thinks
+        try:
+            session.submit(engine.choose(ls.state, session.my_seat, bot, seed))
+        except ValueError as exc:
+            log.error("my bot's command was refused: %s", exc)
+
+    def on_step(entry: dict) -> None:
+        if waits is not None:
+            waits.step_applied(entry)
+        # a round trip: from my first message of a step that needs everyone's input
+        # (chance links, plan commit/reveal) until the step is applied here
+        started = asked_at.pop(entry["step"], None)
+        kind = entry["commands"][0].get("type") if entry["commands"] else None
+        if started is not None and kind in ("Chance", "SubmitPlan"):
+            stats["round_trips"].append(time.perf_counter() - started)
+        elif kind not in ("Chance", "SubmitPlan", "TowerSettled", None):
+            # one other player's move or turned card: a one-way hop from that player
+            seat = entry["commands"][0].get("seat")
+            ls = session.lockstep
+            if seat is not None and seat != session.my_seat and ls is not None \
+                    and seat not in ls.bots:
+                stats["hops"] += 1
+
+    def on_ended(state: Any) -> None:
+        h = engine.state_hash(state)
+        print(f"final state hash {h}", flush=True)
+        for seat, score, money in engine.standings(state):
+            print(f"  seat {seat}: {score} points, {money} money", flush=True)
+        out["code"] = 0
+        out["hash"] = h
+        stats["game_seconds"] = time.perf_counter() - stats.get("started", time.perf_counter())
+        stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
+        times = os.times()
+        stats["game_sys"] = times.system - stats.get("sys_started", 0.0)
+        stats["game_usage"] = usage_since(stats.get("usage_started"))
+        if session.save_path and session.lockstep is not None:
+            reactor.callLater(0, _write_replay, session.save_path + ".replay",
+                              session.lockstep)
+        reactor.callLater(0.2, _finish)
+
+    def _finish() -> None:
+        session.close()
+        reactor.callLater(0.2, stop)
+
+    def on_refused(reason: str) -> None:
+        print(f"refused: {reason}", file=sys.stderr, flush=True)
+        if not session.started or command == "watch":
+            out["code"] = 1
+            reactor.callLater(0, stop)
+
+    def on_paused(reason: str) -> None:
+        print(f"paused: {reason}", file=sys.stderr, flush=True)
+
+    def on_desync(report: dict) -> None:
+        print(f"desync: {report.get('path', report)}", file=sys.stderr, flush=True)
+
+    def on_error(message: str) -> None:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        if not session.started and not session.conns and session.source is None \
+                and session.pending_dials == 0 and command != "host":
+            reactor.callLater(0, stop)
+
+    session.on_lobby_changed = on_lobby
+    session.on_events = on_events
+    session.on_decision = on_decision
+    session.on_ended = on_ended
+    session.on_refused = on_refused
+    session.on_paused = on_paused
+    session.on_desync = on_desync
+    session.on_error = on_error
+    # the table's chat, so a headless player (and a test) sees what people say
+    session.on_chat_received = lambda line: print(
+        f"chat: {line.sender}" + (f" (seat {line.seat})" if line.seat is not None else "")
+        + f": {line.text}", flush=True)
+    def on_started(config: Any, seat: Any, state: Any) -> None:
+        nonlocal game_log
+        if game_log is not None and game_log.seq > 0:
+            # caught up again from the start (a rejoin after a desync): rewrite the log
+            game_log._stream.close()
+            game_log = GameLog(open(args.log, "w", encoding="utf-8"))
+        # Everything made so far (modules, the lobby, the mesh) lives for the whole game:
+        # moved out of the cyclic collector's reach, its full passes no longer walk it
+        # (~0.03 s of a peer's CPU per game, BENCHMARKS.md). A local game does the same.
+        # (Called again after a rejoin: what the first start froze is thawed and
+        # collected first, so the history it dropped does not stay in memory.)
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        stats["started"] = time.perf_counter()
+        stats["cpu_started"] = time.process_time()
+        stats["sys_started"] = os.times().system
+        stats["usage_started"] = usage_since(None)
+        if waits is not None:
+            waits.restart()
+        print(f"game started: seat {seat}" if seat is not None else "watching the game",
+              flush=True)
+    session.on_started = on_started
+    session.on_step_applied = on_step
+    session.on_broadcast = lambda msg: asked_at.setdefault(msg.get("step", -1),
+                                                           time.perf_counter())
+    if prepare is not None:
+        prepare(session)
+
+    reactor.run()
+    if game_log is not None:
+        game_log._stream.close()
+    stats_path = os.environ.get("SHOGUN_NET_STATS")
+    if stats_path:
+        with open(stats_path, "w") as f:
+            json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
+                       "hops": stats["hops"],
+                       "waited_before": waits.waited_before if waits is not None else [],
+                       "game_seconds": stats.get("game_seconds"),
+                       "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
+                       "game_usage": stats.get("game_usage"),
+                       "cpu": time.process_time(),
+                       "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
+    return out["code"]
+
+
+class WaitLog:
+    """Where this peer waited for the network in its game, and how long: for the
+    benchmarks' local game paced like a peer (`benchmarks/local_game.py`). Kept only when
+    stats are asked for (a getrusage and two clock readings per step)."""
+
+    def __init__(self) -> None:
+        self.restart()
+
+    def restart(self) -> None:
+        """From the game's start (again, after a rejoin)."""
+        self.waited_before: list[list] = []   # [index of a step's first command, seconds idle]
+        self.commands = 0
+        self._seen = self._now()
+
+    @staticmethod
+    def _now() -> tuple[int, float, float]:
+        return (resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, time.perf_counter(),
+                time.process_time())
+
+    def step_applied(self, entry: dict) -> None:
+        """If the process blocked since the previous step, it waited before this one:
+        for as long as the wall clock ran ahead of its CPU."""
+        now = self._now()
+        if now[0] != self._seen[0]:
+            idle = (now[1] - self._seen[1]) - (now[2] - self._seen[2])
+            self.waited_before.append([self.commands, round(max(0.0, idle), 6)])
+        self._seen = now
+        self.commands += len(entry["commands"])
+
+
+def usage_since(start: dict | None) -> dict:
+    """What the process spent since `start` (a reading of this function): page faults,
+    waits (voluntary context switches) and preemptions, for the benchmarks."""
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    now = {"minflt": u.ru_minflt, "waits": u.ru_nvcsw, "preempted": u.ru_nivcsw,
+           "user": u.ru_utime, "system": u.ru_stime}
+    return now if start is None else {k: now[k] - start[k] for k in now}
+
+
+def _write_replay(path: str, lockstep: Any) -> None:
+    """The finished game in `store.game_save`'s format, so `main.py replay FILE --verify`
+    re-simulates a network game too (chance seeds are in the log as Chance commands)."""
+    from store.game_save import SaveWriter
+    from sim.commands import from_wire
+    from sim.game import apply, new_game, state_hash
+    try:
+        config = lockstep.config
+        writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players,
+                                   durable=False)
+        try:
+            state, _ = new_game(config)
+            for entry in lockstep.log:
+                for wire in entry["commands"]:
+                    command = from_wire(wire)
+                    state, _ = apply(state, command)
+                    writer.command(command, state_hash(state))
+        finally:
+            writer.close()
+        print(f"replay file {path}", flush=True)
+    except Exception as exc:     # a record only: never fail the game for it
+        log.error("could not write the replay file %s: %s", path, exc)
+
+
+def _set_bot_levels(session: Any, levels: list[str] | None) -> str | None:
+    """`host --bot-level`: one level for every bot seat, or one per bot seat in order.
+    A sentence saying what is wrong, or None."""
+    if not levels:
+        return None
+    seats = [s["seat"] for s in session.lobby["seats"] if s["kind"] == "bot"]
+    if len(levels) == 1:
+        levels = levels * len(seats)
+    if len(levels) != len(seats):
+        return (f"{len(levels)} bot levels given for {len(seats)} bot seats; give one for "
+                "all or one per bot seat")
+    try:
+        for seat, level in zip(seats, levels):
+            session.set_bot_level(seat, level)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _advertise(reactor: Any, session: Any) -> None:
+    """Announce the table on the LAN (zeroconf, in a thread: registering blocks)."""
+    from twisted.internet.threads import deferToThread
+
+    from net.reach import discovery
+
+    def done(advert: Any) -> None:
+        session.advert = advert
+
+    d = deferToThread(discovery.advertise, session.listen_port, session.name,
+                      session.lobby.get("players", 0))
+    d.addCallbacks(done, lambda f: log.warning("no LAN announcement: %s", f.getErrorMessage()))
+
+
+def _choose_table(wanted: str | None) -> str | None:
+    """The LAN tables, and the one the user names or picks (never silently the first)."""
+    from net.reach import discovery
+    from net.reach.table_choice import choose_table
+    ask = (lambda question: input(question)) if sys.stdin.isatty() else None
+    choice = choose_table(discovery.browse(timeout=3.0), wanted, ask)
+    print(choice.message if choice.address else f"error: {choice.message}",
+          file=sys.stdout if choice.address else sys.stderr, flush=True)
+    return choice.address

@@ -1,0 +1,1 @@
+"""The map: provinces, armies, buildings and the marks that come and go on it."""

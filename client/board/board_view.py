@@ -1,0 +1,381 @@
+"""The map: 45 provinces as filled shapes, owners, armies, buildings, unrest, sea routes.
+
+Inputs (call down): `set_state(public_state)`, `set_highlight(names)`, `set_selected(name)`,
+`set_arrow(origin, target, colour)` (a battle: from the attacking province to the target;
+a revolt has no origin and rings the target), `set_marks(marks)` (winter scoring badges).
+Signals (up): `province_clicked(name)`, `province_hovered(name or None)`.
+
+Reading order on the map (issue 13): the owner's colour fills the province; the region is a
+band along the inside of its outline and a heavy line where regions meet; armies are a
+high-contrast token in the seat's shape (colour is never the only cue); buildings are
+silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
+provinces out of play in a 3-player game are hatched grey.
+"""
+
+from __future__ import annotations
+
+import arcade
+import numpy as np
+
+from client.board import map_geometry as geo
+from client.core import theme
+from client.board.map_legend import draw_legend
+from client.core.gpu_mesh import Mesh
+from client.core.node import CachedLayer, Node, Signal, TextCache, damage
+from client.core.palette import PATTERNS, style_of
+from client.board.shapes import MapTransform, load_shapes, point_in_poly
+from lang.i18n import N_, Translated, _, ngettext
+
+LINE = (70, 62, 54)
+REGION_LINE = (20, 18, 16)
+COAST = (30, 50, 70)
+ROUTE = (20, 50, 120)
+BUILDING_NAMES = Translated({"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
+
+
+def _pt(size: float) -> float:
+    """Font sizes in whole half-points: pyglet clips glyphs at some fractional sizes."""
+    return max(1.0, int(size * 2) / 2)
+
+
+def owner_fill(owner) -> tuple[int, int, int]:
+    """A province's fill: its owner's colour (slightly softened so names stay readable)."""
+    style = style_of(owner)
+    if owner is None or style is None:
+        return theme.UNCLAIMED
+    return theme.mix(style.colour, (255, 255, 255), 0.12)
+
+
+class BoardView(Node):
+    def __init__(self, board, side: str = "sun", players: int = 4) -> None:
+        super().__init__("board")
+        self.board = board
+        self.side = side
+        self.players = players
+        self.shapes = load_shapes()
+        self.state: dict | None = None
+        self.highlight: set[str] = set()
+        self.highlight_colour = (255, 215, 0)
+        self.selected: str | None = None
+        self.hovered: str | None = None
+        self.province_clicked = Signal("province_clicked")
+        self.province_hovered = Signal("province_hovered")
+        self._static: Mesh | None = None
+        self._tokens: Mesh | None = None
+        self._legend: Mesh | None = None
+        self._text = TextCache()
+        self._tip = TextCache()
+        self._xf: MapTransform | None = None
+        self._layer = CachedLayer()
+        self._screen_polys: dict[str, list] = {}
+        self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
+        self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
+        self.arrow: tuple | None = None       # (origin or None, target, colour)
+        self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
+        self.colour_blind = False             # stripes per owner and letter chips (settings)
+
+    # -- inputs ---------------------------------------------------------------------------
+    def configure(self, side: str, players: int) -> None:
+        self.side, self.players = side, players
+        self.excluded = set(self.board.excluded_3p[side]) if players == 3 else set()
+        self.mark_dirty()
+
+    def set_colour_blind(self, on: bool) -> None:
+        """Colour-blind mode: every owned province carries its owner's stripe pattern
+        (`palette.PATTERNS`) and a chip with the owner's letter beside the army token."""
+        if bool(on) != self.colour_blind:
+            self.colour_blind = bool(on)
+            self.mark_dirty()
+
+    def set_state(self, state: dict | None) -> None:
+        self.state = state
+        self.mark_dirty()
+
+    def set_highlight(self, names, colour=(255, 215, 0)) -> None:
+        names = set(names or ())
+        if names != self.highlight or colour != self.highlight_colour:
+            self.highlight = names
+            self.highlight_colour = colour
+            self.mark_dirty()
+
+    def set_selected(self, name: str | None) -> None:
+        if name != self.selected:
+            self.selected = name
+            self.mark_dirty()
+
+    def set_arrow(self, origin: str | None, target: str | None, colour=(200, 30, 30)) -> None:
+        arrow = (origin, target, tuple(colour)) if target else None
+        if arrow != self.arrow:
+            self.arrow = arrow
+            self.mark_dirty()
+
+    def set_marks(self, marks: dict | None) -> None:
+        """Winter scoring: region -> [(seat, "palace 3, temple 2")], drawn at the region."""
+        marks = dict(marks or {})
+        if marks != self.marks:
+            self.marks = marks
+            self.mark_dirty()
+
+    def region_centre(self, region: str) -> tuple[float, float]:
+        """The middle of a region's province labels (where its scoring badges go)."""
+        pts = [self.province_centre(n) for n, p in self.board.provinces.items()
+               if p.region[self.side] == region and n not in self.excluded]
+        if not pts:
+            return self.left + self.width / 2, self.bottom + self.height / 2
+        return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+    def arrow_ends(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Screen points where the battle arrow starts and where its head's tip is."""
+        if not self.arrow or not self.arrow[0] or self.arrow[1] not in self.shapes["label_pos"]:
+            return None
+        (x0, y0), (x1, y1) = self.province_centre(self.arrow[0]), self.province_centre(self.arrow[1])
+        d = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+        trim = min(14 * self.token_scale(), d * 0.2)
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+        return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
+
+    def _build_arrow(self, put, s: float) -> None:
+        ends = self.arrow_ends()
+        colour = self.arrow[2]
+        edge = (255, 255, 255) if sum(colour) < 200 else (20, 20, 20)
+        if ends is None:          # a revolt: a ring round the province
+            if self.arrow[1] in self._screen_polys:
+                segs = geo.polyline_segments(self._screen_polys[self.arrow[1]], closed=True)
+                put(geo.thick_lines(segs, 6 * s), edge)
+                put(geo.thick_lines(segs, 3.5 * s), colour)
+            return
+        (x0, y0), (x1, y1) = ends
+        d = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+        head = min(18 * s, d * 0.45)
+        bx, by = x1 - ux * head, y1 - uy * head
+        wing = head * 0.6
+        tri = [(x1, y1), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)]
+        big = [(x1 + ux * 2.5 * s, y1 + uy * 2.5 * s),
+               (bx - uy * (wing + 3 * s) - ux * 2 * s, by + ux * (wing + 3 * s) - uy * 2 * s),
+               (bx + uy * (wing + 3 * s) - ux * 2 * s, by - ux * (wing + 3 * s) - uy * 2 * s)]
+        put(geo.thick_lines([((x0, y0), (bx, by))], 9 * s), edge)
+        put(big, edge)
+        put(geo.thick_lines([((x0, y0), (bx + ux, by + uy))], 5.5 * s), colour)
+        put(tri, colour)
+
+    # -- drawing --------------------------------------------------------------------------
+    def transform(self) -> MapTransform:
+        return MapTransform(self.shapes["bounds"], self.left + 4, self.bottom + 4,
+                            self.width - 8, self.height - 8, y_stretch=1.7)
+
+    def token_scale(self) -> float:
+        """Size of names and tokens relative to a 1280x800 window's map."""
+        xf = self._xf or self.transform()
+        return max(0.8, min(2.2, xf.scale / 620))
+
+    def name_size(self, name: str) -> float:
+        """A province's name size in points: shrunk where the generator found it too wide."""
+        return _pt(8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0))
+
+    def province_centre(self, name: str) -> tuple[float, float]:
+        xf = self._xf or self.transform()
+        return xf(*self.shapes["label_pos"][name])
+
+    def rebuild(self) -> None:
+        xf = self._xf = self.transform()
+        s = self.token_scale()
+        provs = self.state.get("provinces", {}) if self.state else {}
+        arrays = self.shapes["arrays"]
+        self._screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
+        mesh = Mesh()
+        hatch = []
+        for name, tris in self.shapes["triangle_arrays"].items():
+            owner = provs.get(name, {}).get("owner")
+            mesh.add(xf.apply(tris), theme.EXCLUDED if name in self.excluded else owner_fill(owner))
+        for tris in self.shapes["hole_triangle_arrays"]:
+            mesh.add(xf.apply(tris), theme.SEA)
+        for name, a in arrays.items():
+            poly = xf.apply(a)
+            if name in self.excluded:
+                hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
+                continue
+            owner = provs.get(name, {}).get("owner")
+            if self.colour_blind and owner in PATTERNS:
+                fill = owner_fill(owner)
+                ink = theme.mix(fill, theme.text_on(fill), 0.4)
+                pts = [tuple(p) for p in poly]
+                for angle in PATTERNS[owner]:
+                    mesh.add(geo.thick_lines(geo.stripes(pts, 7 * s, angle), 1.3 * s), ink)
+            region = self.board.provinces[name].region[self.side]
+            mesh.add(geo.inner_band(poly, self.province_centre(name), 6 * s),
+                     theme.REGION_COLOURS[region])
+        mesh.add(geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
+        # lines: thin between provinces of one region, heavy between regions, coast
+        thin, heavy, coast = [], [], []
+        for (a, b), line in self.shapes["border_arrays"].items():
+            same = self.board.provinces[a].region[self.side] == self.board.provinces[b].region[self.side]
+            (thin if same else heavy).append(geo.segments_of(xf.apply(line)))
+        for line in self.shapes["coast_arrays"]:
+            coast.append(geo.segments_of(xf.apply(line)))
+        mesh.add(geo.thick_lines(np.concatenate(thin), 1.2 * s), LINE)
+        mesh.add(geo.thick_lines(np.concatenate(heavy), 3.2 * s), REGION_LINE)
+        mesh.add(geo.thick_lines(np.concatenate(coast), 2.2 * s), COAST)
+        # sea routes: white-edged dashes from coast to coast
+        dash = []
+        for a, b in self.board.sea_routes[self.side]:
+            path = self.shapes["sea_routes"][f"{a}|{b}"]
+            if (a, b) not in self._route_ends:      # board space: computed once
+                self._route_ends[(a, b)] = geo.route_ends(
+                    path, self.shapes["provinces"][a], self.shapes["provinces"][b])
+            i0, i1 = self._route_ends[(a, b)]
+            dash += geo.dashes([xf(*p) for p in path[i0:i1 + 1]], 9 * s)
+        mesh.add(geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
+        mesh.add(geo.thick_lines(dash, 2.4 * s), ROUTE)
+        # highlights and selection
+        hl = [seg for n in sorted(self.highlight) if n in self._screen_polys
+              for seg in geo.polyline_segments(self._screen_polys[n], closed=True)]
+        mesh.add(geo.thick_lines(hl, 3.5 * s), self.highlight_colour)
+        if self.selected in self._screen_polys:
+            segs = geo.polyline_segments(self._screen_polys[self.selected], closed=True)
+            mesh.add(geo.thick_lines(segs, 4.5 * s), (220, 30, 30))
+        self._static = mesh
+        self._build_tokens(provs, s)
+        self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_map)
+
+    def _build_tokens(self, provs: dict, s: float) -> None:
+        """Names, army tokens, building chips and unrest badges (one triangle batch)."""
+        tl = Mesh()
+        put = tl.add
+
+        self._text.begin()
+        for name in self.shapes["provinces"]:
+            cx, cy = self.province_centre(name)
+            info = provs.get(name, {})
+            owner = info.get("owner")
+            fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
+            size = self.name_size(name)
+            self._text.put(("n", name), name, cx, cy + 11 * s, size=size,
+                           color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
+                           anchor_x="center", anchor_y="baseline", bold=True)
+            armies = info.get("armies", 0) or 0
+            style = style_of(owner)
+            if style is not None and armies:
+                ring = (235, 235, 235) if sum(style.colour) < 200 else (15, 15, 15)
+                put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
+                put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
+                self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
+                               color=theme.text_on(style.colour), anchor_x="center",
+                               anchor_y="center", bold=True)
+            if self.colour_blind and style is not None and owner in PATTERNS:
+                lx, ly = cx - 17 * s, cy + 4 * s      # the owner's letter, left of the token
+                put(geo.fan(geo.regular_polygon(lx, ly, 7.5 * s, 16)), (20, 20, 20))
+                put(geo.fan(geo.regular_polygon(lx, ly, 6.4 * s, 16)), (255, 255, 255))
+                self._text.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
+                               color=(20, 20, 20), anchor_x="center", anchor_y="center",
+                               bold=True)
+            blds = info.get("buildings", []) or []
+            for k, b in enumerate(blds):
+                x = cx + (k - (len(blds) - 1) / 2) * 17 * s
+                y = cy - 17 * s
+                put(geo.rect(x - 7.5 * s, y - 7 * s, x + 7.5 * s, y + 7 * s), (20, 20, 20))
+                put(geo.rect(x - 6.5 * s, y - 6 * s, x + 6.5 * s, y + 6 * s), (252, 250, 244))
+                put(geo.building_icon(b, x, y, 0.95 * s), theme.BUILDING_COLOURS.get(b, (80, 80, 80)))
+            unrest = int(info.get("unrest", 0) or 0)
+            if unrest:
+                ux, uy = cx + 17 * s, cy + 4 * s
+                put(geo.fan(geo.regular_polygon(ux, uy, 7.5 * s, 16)), (255, 255, 255))
+                put(geo.fan(geo.regular_polygon(ux, uy, 6.2 * s, 16)), theme.UNREST)
+                self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
+                               color=(255, 255, 255), anchor_x="center", anchor_y="center",
+                               bold=True)
+        from client.board.map_marks import build_event_badges
+        build_event_badges(self, put, provs, s)
+        if self.arrow:
+            self._build_arrow(put, s)
+        if self.marks:
+            self._build_marks(put, s)
+        self._tokens = tl
+        self._legend = draw_legend(self, s, self._text)
+        self._text.end()
+
+    def _build_marks(self, put, s: float) -> None:
+        from client.board.map_marks import build_winter_marks
+        build_winter_marks(self, put, s)
+
+    def _draw_map(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)
+        if self._static is not None:
+            self._static.draw()
+        if self._legend is not None:
+            self._legend.draw()
+        if self._tokens is not None:
+            self._tokens.draw()
+        self._text.draw()
+
+    def on_draw(self) -> None:
+        self._layer.draw()
+        if self.hovered and self.hovered in self._screen_polys:
+            arcade.draw_polygon_outline(self._screen_polys[self.hovered], (255, 255, 255), 2.5)
+
+    def on_draw_over(self) -> None:
+        if self.hovered:
+            self._draw_tooltip(self.hovered)
+
+    def _draw_tooltip(self, name: str) -> None:
+        p = self.board.provinces[name]
+        info = (self.state or {}).get("provinces", {}).get(name, {})
+        blds = info.get("buildings", []) or []
+        used = len(blds)
+        nb = self.board.neighbours[self.side][name]
+        sea = {b if a == name else a for a, b in self.board.sea_routes[self.side] if name in (a, b)}
+        owner = info.get("owner")
+        armies = int(info.get("armies", 0) or 0)
+        region = p.region[self.side]
+        lines = [
+            (_("{province}  ({region} region)  — out of play in a 3-player game")
+             if name in self.excluded else _("{province}  ({region} region)")).format(
+                province=name, region=region),
+            _("Tax {tax}   Rice {rice}   Free building slots {free} of {slots}").format(
+                tax=p.tax, rice=p.rice, free=p.slots - used, slots=p.slots),
+            ngettext("Owner: {owner}   {n} army   Unrest {unrest}",
+                     "Owner: {owner}   {n} armies   Unrest {unrest}", armies).format(
+                owner=theme.seat_name(owner), n=armies, unrest=info.get("unrest", 0)),
+            _("Buildings: {list}").format(
+                list=", ".join(BUILDING_NAMES.get(b, b) for b in blds) or _("none")),
+            _("Neighbours: {list}").format(list=", ".join(
+                _("{province} (by sea)").format(province=n) if n in sea else n for n in nb)),
+        ]
+        from client.board.map_marks import province_notes
+        lines += province_notes(self, name)
+        s = self.token_scale()
+        w, lh = 340 * s, 16 * s
+        h = lh * (len(lines) + 1) + 8
+        cx, cy = self.province_centre(name)
+        x = min(max(self.left + 4, cx + 18), self.right - w - 4)
+        y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h
+        arcade.draw_lbwh_rectangle_filled(x, y, w, h, (255, 252, 240, 240))
+        arcade.draw_lbwh_rectangle_outline(x, y, w, h, (60, 50, 40), 1)
+        self._tip.begin()
+        self._tip.put("t", "\n".join(lines), x + 6, y + h - 6, size=9.5 * s, width=int(w - 12),
+                      multiline=True, anchor_y="top", color=(25, 25, 25))
+        self._tip.end()
+        self._tip.draw()
+
+    # -- input ----------------------------------------------------------------------------
+    def province_at(self, x: float, y: float) -> str | None:
+        if not self.contains(x, y):
+            return None
+        for name, poly in self._screen_polys.items():
+            if point_in_poly(x, y, poly):
+                return name
+        return None
+
+    def on_mouse_motion(self, x, y, dx, dy) -> None:
+        hit = self.province_at(x, y)
+        if hit != self.hovered:
+            self.hovered = hit
+            damage()
+            self.province_hovered.emit(hit)
+
+    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+        hit = self.province_at(x, y)
+        if hit is not None:
+            self.province_clicked.emit(hit)
+            return True
+        return False

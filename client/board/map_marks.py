@@ -1,0 +1,118 @@
+"""Marks on the map that come and go with the game: winter scoring chips (the majorities
+per region) placed clear of every province name and army token, and this round's event
+where it acts (a badge on the temples that cannot be attacked, on the palaces defended by
+one more army) with a sentence in the province tooltip."""
+
+from __future__ import annotations
+
+from client.board import map_geometry as geo
+from client.core import theme
+from client.board.event_marks import defended_by_special, event_provinces, event_sentence
+from client.core.palette import style_of
+from lang.i18n import _
+
+EVENT_BADGE = (150, 40, 30)
+
+
+def _pt(size: float) -> float:
+    return max(1.0, int(size * 2) / 2)
+
+
+def label_boxes(view, s: float) -> tuple[list, list]:
+    """(names, tokens): (left, bottom, right, top) of every province name and army token
+    as drawn (a name's box a little generous)."""
+    names, tokens = [], []
+    for name in view.shapes["provinces"]:
+        cx, cy = view.province_centre(name)
+        size = view.name_size(name)
+        tw = geo.text_width(name, size) + 2
+        names.append((cx - tw / 2, cy + 11 * s - 1, cx + tw / 2,
+                      cy + 11 * s + size * 96 / 72 * 0.75 + 1))
+        r = 10.5 * s * 1.25
+        tokens.append((cx - r, cy - r, cx + r, cy + r))
+    return names, tokens
+
+
+def _clear(box, taken) -> bool:
+    """No overlap with any box in `taken` (boxes may carry a tag after their 4 numbers)."""
+    return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                   for b in taken)
+
+
+def place_chip(view, cx: float, cy: float, w: float, h: float, names, others) -> tuple:
+    """The box nearest (cx, cy) of size w x h inside the map, clear of the province names
+    and of `others` (tokens, chips already placed) — or, in a crowded small map, clear of
+    the names at least (the first free spot on a widening ring of tries)."""
+    tries = [(0, 0)]
+    for ring in range(1, 13):
+        for dy in range(-ring, ring + 1):
+            for dx in (-ring, 0, ring) if abs(dy) < ring else range(-ring, ring + 1):
+                tries.append((dx, dy))
+    boxes = []
+    for dx, dy in tries:
+        x, y = cx + dx * w * 0.3, cy + dy * h * 0.5
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        if box[0] >= view.left and box[2] <= view.right and box[1] >= view.bottom \
+                and box[3] <= view.top:
+            boxes.append(box)
+    for rule in (names + others, names + [b for b in others if b[4:] == ("chip",)], names):
+        for box in boxes:
+            if _clear(box, rule):
+                return box
+    return boxes[0] if boxes else (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def build_winter_marks(view, put, s: float) -> None:
+    """Winter scoring: near each region's middle, a chip per seat holding a majority
+    there, in the seat's colour with its letter and the points it scored, never over a
+    province's name or army token or another chip."""
+    names, others = label_boxes(view, s)
+    h = 18 * s
+    view.mark_boxes = []
+    for region, rows in sorted(view.marks.items()):
+        cx, cy = view.region_centre(region)
+        y = cy + (len(rows) - 1) * h / 2
+        for k, (seat, text) in enumerate(rows):
+            style = style_of(seat)
+            colour = style.colour if style else (128, 128, 128)
+            label = f"{style.letter if style else '?'}  {text}"
+            w = geo.text_width(label, _pt(8.5 * s)) + 18 * s
+            box = place_chip(view, cx, y, w, h, names, others)
+            others.append(box + ("chip",))
+            view.mark_boxes.append(box)
+            put(geo.rect(*box), (20, 20, 20))
+            put(geo.rect(box[0] + 2 * s, box[1] + 1.5 * s, box[2] - 2 * s, box[3] - 1.5 * s), colour)
+            view._text.put(("m", region, k), label, (box[0] + box[2]) / 2,
+                           (box[1] + box[3]) / 2 + 0.5 * s, size=_pt(8.5 * s),
+                           color=theme.text_on(colour), anchor_x="center", anchor_y="center",
+                           bold=True)
+            y = box[1] - h / 2
+
+
+def build_event_badges(view, put, provs: dict, s: float) -> None:
+    """This round's event on the provinces it changes: a small red tag under the name's
+    right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
+    event = (view.state or {}).get("current_event")
+    for name, word in sorted(event_provinces(event, provs).items()):
+        cx, cy = view.province_centre(name)
+        x, y = cx + 12 * s, cy - 31.5 * s
+        w = geo.text_width(word, _pt(7 * s)) + 8 * s
+        put(geo.rect(x - w / 2 - 1 * s, y - 6.5 * s, x + w / 2 + 1 * s, y + 6.5 * s), (255, 255, 255))
+        put(geo.rect(x - w / 2, y - 5.5 * s, x + w / 2, y + 5.5 * s), EVENT_BADGE)
+        view._text.put(("ev", name), word, x, y, size=_pt(7 * s), color=(255, 255, 255),
+                       anchor_x="center", anchor_y="center", bold=True)
+
+
+def province_notes(view, name: str) -> list[str]:
+    """Tooltip lines: how this round's event and the special cards change this province."""
+    state = view.state or {}
+    provs = state.get("provinces", {})
+    lines = []
+    event = state.get("current_event")
+    if name in event_provinces(event, provs):
+        lines.append(event_sentence(event))
+    owner = provs.get(name, {}).get("owner")
+    if owner is not None and owner in defended_by_special(state.get("players", {})):
+        lines.append(_("{seat} holds the +1 defence card: an attack here meets one more army "
+                       "from their supply.").format(seat=theme.seat_name(owner)))
+    return lines

@@ -1,0 +1,1 @@
+"""The window's foundation: the Arcade window, the scene tree, theme, scale, settings, sound, palette, GPU meshes."""

@@ -1,0 +1,52 @@
+"""Short sound cues at the player's volume (the settings' volume and mute).
+
+The cues are the project's own: `tools/make_sounds.py` synthesises them (noise bursts,
+decaying sines) into `assets/sounds/`; nothing downloaded or borrowed is played. Without
+an audio device pyglet falls back to its silent driver; any other failure (a missing
+file among them) turns the cues off for the session instead of stopping the game.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+log = logging.getLogger("client.core.sound")
+
+SOUNDS = Path(__file__).resolve().parents[2] / "assets" / "sounds"
+CUES = {name: SOUNDS / f"{name}.wav" for name in (
+    "clatter",    # cubes go into the tower, and each shake of it
+    "thud",       # a cube lands on the tray
+    "sting",      # a battle's result is shown
+    "score",      # winter scoring
+    "locked",     # my plan is locked
+    "refused",    # the rules refused a command
+    "ended",      # the final standings
+)}
+
+
+class Sounds:
+    def __init__(self, volume: int = 80, mute: bool = False) -> None:
+        self.volume = max(0, min(100, int(volume)))
+        self.mute = mute
+        self.broken = False
+        self.played: list[str] = []      # cues played (tests and the curious read it)
+        self._loaded: dict[str, object] = {}
+
+    @property
+    def on(self) -> bool:
+        return not (self.mute or self.volume == 0 or self.broken)
+
+    def play(self, cue: str) -> None:
+        if not self.on or cue not in CUES:
+            return
+        try:
+            import arcade
+            snd = self._loaded.get(cue)
+            if snd is None:
+                snd = self._loaded[cue] = arcade.load_sound(CUES[cue])
+            arcade.play_sound(snd, volume=self.volume / 100)
+            self.played.append(cue)
+        except Exception as exc:       # no audio here: the game goes on without sound
+            log.warning("sound off: %s", exc)
+            self.broken = True

@@ -1,0 +1,103 @@
+"""A prompt with choices, for every decision the game asks of a seat (not the plan).
+
+Call down: `ask(prompt, options, counter=None)` where options are (label, value, enabled)
+and counter is (label, lo, hi, value) for a number to pick (move counts);
+`set_counter(v)`. Signals up: `chosen(value, count)`.
+Number keys 1-9 pick the matching option; Up/Down change the counter; Enter takes the
+first enabled option marked default.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core import theme
+from client.core.node import Button, Node, Signal, TextCache, draw_panel
+
+
+class DecisionPanel(Node):
+    def __init__(self) -> None:
+        super().__init__("decision")
+        self.chosen = Signal("chosen")
+        self.prompt = ""
+        self.options: list = []
+        self.counter: list | None = None
+        self.default = None
+        self.tips: dict = {}
+        self._buttons: list[Button] = []
+        self._text = TextCache()
+        self._minus = Button("−", size=14, key=arcade.key.DOWN)
+        self._plus = Button("+", size=14, key=arcade.key.UP)
+        self._minus.pressed.connect(lambda: self.set_counter(self.counter[3] - 1) if self.counter else None)
+        self._plus.pressed.connect(lambda: self.set_counter(self.counter[3] + 1) if self.counter else None)
+
+    def ask(self, prompt: str, options, counter=None, default=None, tips=None) -> None:
+        """`tips`: {option value: a sentence} shown when the mouse is over that option."""
+        self.prompt = prompt
+        self.tips = dict(tips or {})
+        self.options = list(options)
+        self.counter = list(counter) if counter else None
+        self.default = default
+        self.clear_children()
+        self._buttons = []
+        for k, (label, value, enabled) in enumerate(self.options):
+            key = getattr(arcade.key, f"KEY_{k + 1}") if k < 9 else None
+            b = Button(f"{label}" + (f"  [{k + 1}]" if k < 9 else ""), size=10.5, key=key)
+            b.active = enabled
+            b.pressed.connect(lambda v=value: self._choose(v))
+            b.tip = self.tips.get(value)
+            self.add(b)
+            self._buttons.append(b)
+        if self.counter:
+            self.add(self._minus)
+            self.add(self._plus)
+        self.on_layout()
+        self.mark_dirty()
+
+    def tooltip_at(self, x, y) -> str | None:
+        for b in self._buttons:
+            if b.contains(x, y):
+                return b.tip
+        return None
+
+    def set_counter(self, v: int) -> None:
+        if self.counter:
+            self.counter[3] = max(self.counter[1], min(self.counter[2], v))
+            self.mark_dirty()
+
+    def _choose(self, value) -> None:
+        self.chosen.emit(value, self.counter[3] if self.counter else None)
+
+    def on_key_press(self, symbol, modifiers) -> bool:
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.default is not None:
+            self._choose(self.default)
+            return True
+        return False
+
+    def on_layout(self) -> None:
+        n = max(1, len(self._buttons))
+        per_row = 6
+        bw = min(200, (self.width - 20) / min(n, per_row) - 6)
+        for k, b in enumerate(self._buttons):
+            row, col = divmod(k, per_row)
+            b.set_rect(self.left + 10 + col * (bw + 6), self.top - 78 - row * 34, bw, 28)
+        if self.counter:
+            self._minus.set_rect(self.right - 150, self.top - 44, 32, 28)
+            self._plus.set_rect(self.right - 44, self.top - 44, 32, 28)
+
+    def rebuild(self) -> None:
+        t = self._text
+        t.begin()
+        t.put("p", self.prompt, self.left + 10, self.top - 12, size=11, color=theme.INK,
+              width=int(self.width - 180), multiline=True, anchor_y="top", bold=True)
+        if self.counter:
+            label, lo, hi, v = self.counter
+            t.put("cl", label, self.right - 97, self.top - 10, size=8.5, anchor_x="center",
+                  anchor_y="top", color=theme.MUTED)
+            t.put("cv", str(v), self.right - 97, self.top - 31, size=15, anchor_x="center",
+                  anchor_y="center", bold=True, color=theme.INK)
+        t.end()
+
+    def on_draw(self) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 240, 215))
+        self._text.draw()

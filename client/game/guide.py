@@ -1,0 +1,88 @@
+"""The first-game guide: a note on the board that says what to do next.
+
+One hint per kind of decision (plan, turn-order pick, move, draft, revolts), shown when
+the game first asks it of me. "Next hint" hides the note until the next new kind of
+decision; "Hide the guide" emits `dismissed()` (the App remembers it in the settings).
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core.node import Button, Node, Signal, TextCache
+from lang.i18n import N_, _
+
+HINTS = {   # marked English; translated when drawn
+    "plan": (N_("Plan your round"),
+             N_("Click one of your province cards below, then an action field (or drag it). "
+             "Fill every field you can; put a money card on the bid field to bid for turn "
+             "order. Gold coins show costs. Press Enter to lock your plan — or B for a suggestion.")),
+    "special": (N_("Choose your place in turn order"),
+                N_("The highest bid chooses first. Each place 1–5 comes with a special card; its "
+                "bonus is yours this round.")),
+    "move": (N_("Move your armies"),
+             N_("Click a highlighted province, choose how many armies go, then Go. Into your own "
+             "province it is a move; into another, a battle through the tower.")),
+    "draft_take": (N_("Draft your provinces"),
+                   N_("Take one of the face-up province cards or the top of the deck; then place "
+                   "one of your army groups there.")),
+    "draft_place": (N_("Place an army group"),
+                    N_("Pick which of your remaining army groups goes onto this province.")),
+    "revolt_order": (N_("Revolts"),
+                     N_("You were short of rice. Click the revolting provinces in the order they "
+                     "are fought, then Done.")),
+}
+
+
+class Guide(Node):
+    def __init__(self) -> None:
+        super().__init__("guide")
+        self.visible = False
+        self.enabled_guide = True
+        self.seen: set[str] = set()
+        self.kind = ""
+        self.dismissed = Signal("dismissed")
+        self._text = TextCache()
+        self.next_btn = self.add(Button(N_("Got it"), size=10))
+        self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
+        self.next_btn.pressed.connect(self.hide)
+        self.off_btn.pressed.connect(self._off)
+
+    def point_at(self, kind: str) -> None:
+        """The game asks me `kind`: show its hint the first time."""
+        if not self.enabled_guide or kind in self.seen or kind not in HINTS:
+            return
+        self.seen.add(kind)
+        self.kind = kind
+        self.visible = True
+        self.mark_dirty()
+
+    def hide(self) -> None:
+        if self.visible:
+            self.visible = False
+            self.mark_dirty()
+
+    def _off(self) -> None:
+        self.enabled_guide = False
+        self.hide()
+        self.dismissed.emit()
+
+    def on_layout(self) -> None:
+        self.next_btn.set_rect(self.left + 12, self.bottom + 10, 90, 26)
+        self.off_btn.set_rect(self.left + 110, self.bottom + 10, 130, 26)
+
+    def rebuild(self) -> None:
+        title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
+        t = self._text
+        t.begin()
+        t.put("t", _("Guide: {title}").format(title=title), self.left + 12, self.top - 20, size=12, bold=True,
+              color=(255, 236, 190))
+        from client.widgets.text_fit import put_boxed      # longer Dutch and Romanian: smaller type, not over the buttons
+        put_boxed(t, "b", body, self.left + 12, self.top - 32, self.width - 24,
+                  self.top - 32 - (self.bottom + 40), 10, min_size=8, color=(250, 244, 230))
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (40, 70, 60, 230))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
+        self._text.draw()

@@ -1,0 +1,315 @@
+"""Planning: put province cards on the 10 action fields and a card on the bid field.
+
+Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
+`select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
+Signals up: `locked(actions, bid)`, `suggest()`, `card_selected(card or None)`.
+An empty action field holds a money card: no action there. A gold coin on a field shows
+what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core import theme
+from client.core.card_facts import action_costs, chests
+from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.widgets.text_fit import put_boxed, put_fitted
+from lang.i18n import N_, _, ngettext
+
+ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
+           "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
+FIELDS = ACTIONS + ("bid",)
+
+
+class PlanningPanel(Node):
+    def __init__(self) -> None:
+        super().__init__("planning")
+        self.locked = Signal("locked")
+        self.suggest = Signal("suggest")
+        self.card_selected = Signal("card_selected")
+        self.seat = 0
+        self.cards: list[str] = []
+        self.money = 0
+        self.check = lambda actions, bid: []
+        self.fields: dict[str, object] = {f: None for f in FIELDS}
+        self.selected: object | None = None
+        self.problems: list[str] = []
+        self._drag: object | None = None
+        self._text = TextCache()
+        self.costs = action_costs()
+        from client.words.rules_text import action_tips
+        self.tips = action_tips()
+        self.lock_btn = self.add(Button(N_("Lock plan  [Enter]"), key=arcade.key.ENTER, size=11))
+        self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
+        self.clear_btn = self.add(Button(N_("Clear  [C]"), key=arcade.key.C, size=11))
+        self.lock_btn.pressed.connect(self._lock)
+        self.sugg_btn.pressed.connect(self.suggest.emit)
+        self.clear_btn.pressed.connect(self.reset)
+        self.lock_btn.tip = N_("Lock this plan (it is legal when this line is green).")
+        self.sugg_btn.tip = N_("Fill the fields with the plan a heuristic bot would make.")
+        self.clear_btn.tip = N_("Empty every field.")
+
+    # -- inputs ---------------------------------------------------------------------------
+    def start(self, seat: int, cards, money: int, check) -> None:
+        self.seat, self.cards, self.money, self.check = seat, list(cards), money, check
+        self.reset()
+
+    def reset(self) -> None:
+        self.fields = {f: None for f in FIELDS}
+        self.fields["bid"] = 0
+        self.selected = None
+        self._recheck()
+
+    def load(self, actions, bid) -> None:
+        self.fields = {a: p for a, p in zip(ACTIONS, actions)}
+        self.fields["bid"] = bid
+        self.selected = None
+        self._recheck()
+
+    def select_card(self, card) -> None:
+        if card is not None and card not in self.all_cards():
+            return
+        self.selected = None if card == self.selected else card
+        self.card_selected.emit(self.selected)
+        self.mark_dirty()
+
+    def assign(self, field: str, card) -> None:
+        if field != "bid" and isinstance(card, int):
+            card = None                     # a money card on an action field: no action
+        for f, c in self.fields.items():
+            if c == card and card is not None and not (isinstance(card, int) and f != "bid"):
+                self.fields[f] = None
+        self.fields[field] = card
+        self.selected = None
+        self._recheck()
+
+    def clear(self, field: str) -> None:
+        self.fields[field] = None
+        self._recheck()
+
+    # -- state ----------------------------------------------------------------------------
+    def all_cards(self) -> list:
+        return list(self.cards) + [0, 1, 2, 3, 4]
+
+    def plan(self) -> tuple[tuple, object]:
+        return tuple(self.fields[a] for a in ACTIONS), self.fields["bid"]
+
+    def used(self) -> set:
+        return {c for c in self.fields.values() if c is not None}
+
+    def _recheck(self) -> None:
+        actions, bid = self.plan()
+        try:
+            self.problems = list(self.check(actions, bid))
+        except Exception as exc:  # the checker is the engine's; show, don't crash
+            self.problems = [str(exc)]
+        self.lock_btn.active = not self.problems
+        self.mark_dirty()
+
+    def _lock(self) -> None:
+        if not self.problems:
+            actions, bid = self.plan()
+            self.locked.emit(actions, bid)
+
+    # -- layout ---------------------------------------------------------------------------
+    def _geometry(self) -> None:
+        """Rows for the panel's size: the 11 fields in one row, or two in a narrow panel
+        (fields under ~76 px cannot hold an action's name, its cost and a card's name);
+        the heading goes when the panel is too short for it."""
+        self.rows = 1 if (self.width - 16) / 11 - 6 >= 76 else 2
+        self.field_h = 44 if self.rows == 1 else 30
+        self.card_h = 24 if self.rows == 1 else 22
+        need = 18 + self.rows * (self.field_h + 3) + 3 + self.card_h + 36
+        self.header = need <= self.height
+        self.fields_top = self.top - (20 if self.header else 5)
+
+    def field_rect(self, k: int):
+        if not hasattr(self, "rows"):
+            self._geometry()
+        per_row = 11 if self.rows == 1 else 6
+        row, col = divmod(k, per_row)
+        w = (self.width - 16) / per_row
+        top = self.fields_top - row * (self.field_h + 3)
+        return (self.left + 8 + col * w, top - self.field_h, w - 6, self.field_h)
+
+    def cards_top(self) -> float:
+        if not hasattr(self, "rows"):
+            self._geometry()
+        return self.fields_top - self.rows * (self.field_h + 3) - 1
+
+    def card_rects(self):
+        cards = self.all_cards()
+        prov = [c for c in cards if isinstance(c, str)]
+        mw = 34
+        avail = self.width - 16 - 5 * (mw + 4) - 8
+        pw = min(96, avail / max(1, len(prov)))
+        x = self.left + 8
+        y = self.cards_top() - self.card_h
+        out = []
+        for c in cards:
+            w = pw - 4 if isinstance(c, str) else mw
+            if isinstance(c, int) and c == 0:
+                x += 8
+            out.append((c, (x, y, w, self.card_h)))
+            x += w + 4
+        return out
+
+    def drawn_boxes(self):
+        """The fields and cards as drawn (name, (left, bottom, right, top)): the layout
+        tests check that no words run across them."""
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            yield f"the {f} field", (l, b, l + w, b + h)
+        for c, (l, b, w, h) in self.card_rects():
+            yield f"the card {c}", (l, b, l + w, b + h)
+
+    def on_layout(self) -> None:
+        self._geometry()
+        bw = max(112, min(150, self.width * 0.2))
+        bh = 28 if self.rows == 1 else 26
+        self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 4, bw, bh)
+        self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
+        self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
+
+    def field_at(self, x, y):
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            if l <= x < l + w and b <= y < b + h:
+                return f
+        return None
+
+    def coin_centre(self, k: int):
+        l, b, w, h = self.field_rect(k)
+        return l + w - 8, b + h - 8
+
+    def tooltip_at(self, x, y) -> str | None:
+        """What the field or card under the mouse does, or None."""
+        if not self.visible or not self.contains(x, y):
+            return None
+        f = self.field_at(x, y)
+        if f is not None:
+            return self.tips.get(f)
+        c = self.card_at(x, y)
+        if isinstance(c, str):
+            return _("{province}: put it on an action field to do that action in {province}, "
+                     "or on the bid field to bid nothing.").format(province=c)
+        if isinstance(c, int):
+            if c <= self.money:
+                return ngettext("Money card {n}: on the bid field you bid {n} chest; on an action "
+                                "field it means no action.",
+                                "Money card {n}: on the bid field you bid {n} chests; on an action "
+                                "field it means no action.", c).format(n=c)
+            return ngettext("Money card {n}: on the bid field you bid {n} chest; on an action field "
+                            "it means no action. You have only {money} to bid.",
+                            "Money card {n}: on the bid field you bid {n} chests; on an action field "
+                            "it means no action. You have only {money} to bid.", c).format(
+                n=c, money=self.money)
+        for b in (self.lock_btn, self.sugg_btn, self.clear_btn):
+            if b.contains(x, y):
+                return b.tip
+        return None
+
+    def card_at(self, x, y):
+        for c, (l, b, w, h) in self.card_rects():
+            if l <= x < l + w and b <= y < b + h:
+                return c
+        return None
+
+    # -- drawing --------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        t = self._text
+        t.begin()
+        if self.header:
+            put_fitted(t, "h", _("Your plan — click a card, then a field (or drag). Empty fields: "
+                                 "no action. Gold coins: cost in chests. Hover for what a field does."),
+                       self.left + 8, self.top - 14, self.width - 16, 9.5, cut=True,
+                       color=theme.INK)
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            label = _("Bid") if f == "bid" else theme.ACTION_SHORT[f]
+            coin = 17 if self.costs.get(f) else 0
+            small = self.rows > 1
+            put_fitted(t, ("fl", k), label, round(l + 4), b + h - (10 if small else 12), w - 7 - coin,
+                       8 if small else 8.5, cut=True,
+                       color=theme.MUTED)
+            if coin:
+                cx, cy = self.coin_centre(k)
+                t.put(("fk", k), str(self.costs[f]), cx, cy, size=7.5, bold=True,
+                      anchor_x="center", anchor_y="center", color=(90, 60, 10))
+            c = self.fields[f]
+            txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
+            put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
+                       9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
+                       bold=c is not None, color=theme.INK)
+        used = self.used()
+        for c, (l, b, w, h) in self.card_rects():
+            put_fitted(t, ("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2,
+                       b + h / 2, w - 4, 9, cut=True, anchor_x="center", anchor_y="center",
+                       color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
+        if self.problems:
+            more = len(self.problems) - 1
+            msg = ngettext("{problem}  (and {n} more problem)", "{problem}  (and {n} more problems)",
+                           more).format(problem=self.problems[0], n=more) if more else self.problems[0]
+        else:
+            msg = _("Plan is legal — press Enter to lock it.")
+        # the message keeps to the bottom row, left of the buttons: never over the cards
+        room_top = self.cards_top() - self.card_h - 3
+        put_boxed(t, "p", msg, self.left + 8, room_top, self.clear_btn.left - self.left - 16,
+                  room_top - self.bottom - 3, 9.5, min_size=7.5,
+                  color=(180, 30, 20) if self.problems else (30, 120, 40))
+        t.end()
+
+    def on_draw(self) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height)
+        for k, f in enumerate(FIELDS):
+            l, b, w, h = self.field_rect(k)
+            fill = (255, 250, 236) if self.fields[f] is not None else (232, 224, 206)
+            if f == "bid":
+                fill = (250, 232, 190)
+            arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
+            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (110, 95, 80), 1)
+            if self.costs.get(f):
+                cx, cy = self.coin_centre(k)
+                arcade.draw_circle_filled(cx, cy, 6.5, (240, 196, 80))
+                arcade.draw_circle_outline(cx, cy, 6.5, (150, 110, 30), 1)
+        used = self.used()
+        for c, (l, b, w, h) in self.card_rects():
+            if isinstance(c, int):
+                fill = (246, 214, 110) if c <= self.money else (200, 200, 200)
+            else:
+                fill = (214, 232, 246) if c not in used else (225, 225, 225)
+            if c == self.selected:
+                fill = (255, 170, 80)
+            arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
+            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (90, 80, 70), 1)
+        self._text.draw()
+
+    # -- input ----------------------------------------------------------------------------
+    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+        if not self.contains(x, y):
+            return False
+        c = self.card_at(x, y)
+        if c is not None:
+            self._drag = c
+            self.select_card(c)
+            return True
+        f = self.field_at(x, y)
+        if f is not None:
+            if self.selected is not None:
+                self.assign(f, self.selected)
+            elif self.fields[f] is not None:
+                self.select_card(self.fields[f])
+                if f != "bid":
+                    self.clear(f)
+            return True
+        return True
+
+    def on_mouse_release(self, x, y, button, modifiers) -> bool:
+        if self._drag is not None:
+            f = self.field_at(x, y)
+            card, self._drag = self._drag, None
+            if f is not None:
+                self.assign(f, card)
+                return True
+        return False

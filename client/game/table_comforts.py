@@ -1,0 +1,159 @@
+"""The table's comforts, kept apart from the game flow in `GameScene`: the Rules and Save
+buttons, the leave/save dialog, the rules overlay, the first-game guide and tooltips.
+
+`TableComforts(scene, ...)` adds its nodes to the scene last (so they draw on top and get
+input first). The scene forwards layout, keys, text and mouse motion, and waits (no
+updates, no tower repaints) while `blocking` is true.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.widgets.dialog import Dialog
+from client.game.guide import Guide
+from client.scenes.help_scene import HelpOverlay
+from client.core.node import Button
+from client.widgets.tooltip import Tooltip
+from lang.i18n import N_, _
+
+# what each panel of the table shows (the board has its own per-province tooltip); marked
+# English, translated when shown (the Tooltip looks its text up when drawn)
+PANEL_TIPS = {
+    "players": N_("The daimyo: chests, rice, score, armies left in supply and provinces held. "
+               "The highlighted ones are being waited for."),
+    "events_panel": N_("This year's event cards. Each round one is drawn and applies to everyone; "
+                    "the number on the right is the rice everyone loses in winter if it is "
+                    "the one left over."),
+    "log": N_("Everything that happened, newest at the bottom; scroll with the mouse wheel."),
+    "track": N_("The ten actions of this round in the order they are carried out; the face-down "
+             "ones are turned as play reaches them."),
+    "tower": N_("The battle tower: armies thrown in tumble down; some stay stuck inside, some "
+             "come out with cubes that were stuck before. What lands in the tray counts."),
+    "info": N_("What is happening now and who the game is waiting for."),
+    "topbar": N_("Year and season, what the game waits for, and the pace controls."),
+}
+
+BAR = dict(color=(110, 80, 65), hover=(150, 110, 85), text_color=(250, 240, 220))
+
+
+class TableComforts:
+    def __init__(self, scene, *, confirm_leave: bool, can_save: bool, guide: bool) -> None:
+        self.scene = scene
+        self.confirm_leave = confirm_leave
+        self.can_save = can_save
+        self.help_btn = scene.add(Button(N_("Rules  [F1]"), size=10, **BAR))
+        self.save_btn = scene.add(Button(N_("Save  [Ctrl+S]"), size=10, **BAR))
+        self.save_btn.visible = can_save
+        self.guide = scene.add(Guide())
+        self.guide.enabled_guide = guide
+        self.tooltip = scene.add(Tooltip())
+        self.dialog = scene.add(Dialog())
+        self.help = scene.add(HelpOverlay())
+        self.help_btn.tip = N_("The rules: turn structure, actions and costs, events, battles, winter.")
+        self.save_btn.tip = N_("Save this game under a name (it is also saved all the time by itself).")
+        for b, tip in zip(scene.pace_buttons, (N_("Slower"), N_("Faster"), N_("Pause / go on"),
+                                               N_("Fast-forward"))):
+            b.tip = tip
+        self.help_btn.pressed.connect(self.help.open)
+        self.save_btn.pressed.connect(self.ask_save)
+        self.dialog.answered.connect(self._on_dialog)
+
+    @property
+    def blocking(self) -> bool:
+        """A question or the rules are open: the table waits."""
+        return self.dialog.visible or self.help.visible
+
+    def layout(self, W: float, H: float, top_h: float, board_bottom: float = 0) -> None:
+        # in the board's bottom-left corner (sea on both sides' maps; the map's legend
+        # holds the top-left corner)
+        self.help_btn.set_rect(8, board_bottom + 6, 100, 28)
+        self.save_btn.set_rect(114, board_bottom + 6, 120, 28)
+        self.guide.set_rect(8, H - top_h - 42 - 176, 360, 176)
+        for node in (self.tooltip, self.dialog, self.help):
+            node.set_rect(0, 0, W, H)
+
+    def key(self, symbol, modifiers) -> bool:
+        k = arcade.key
+        if symbol == k.ESCAPE:
+            self.ask_leave()
+        elif symbol == k.F1:
+            self.help.open()
+        elif symbol == k.S and modifiers & (k.MOD_CTRL | k.MOD_COMMAND):
+            self.ask_save()
+        else:
+            return False
+        return True
+
+    def type_text(self, text: str) -> bool:
+        return self.help.type_text(text) or self.dialog.type_text(text)
+
+    # -- leaving and saving ---------------------------------------------------------------
+    def ask_leave(self) -> None:
+        """Esc: leave at once, or first ask (the setting); a local game stays saved."""
+        scene = self.scene
+        if not self.confirm_leave or scene.over:
+            scene.leave.emit()
+            return
+        if self.can_save:
+            note = [N_("The game is saved: Continue in the menu picks it up where you left.")]
+        elif getattr(scene.session, "kind", "local") == "local":
+            note = [N_("This is a replay; leaving stops it.")]
+        else:
+            note = [N_("Leaving gives up your seat at the table (a bot takes over if you do"),
+                    N_("not come back in time).")]
+        self.dialog.ask(N_("Leave this game?"), note, [(N_("Leave  [Enter]"), "leave"),
+                                                       (N_("Stay  [Esc]"), "stay")])
+
+    def ask_save(self) -> None:
+        if not self.can_save:
+            return
+        d = self.scene.display or {}
+        season = _(str(d.get("season") or "").capitalize())
+        suggestion = _("Year {year} {season}").format(year=d.get("year", 1), season=season).strip()
+        self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],
+                        [(N_("Save  [Enter]"), "save"), (N_("Cancel  [Esc]"), "cancel")], text=suggestion)
+
+    def _on_dialog(self, value, text) -> None:
+        if value == "leave":
+            self.scene.leave.emit()
+        elif value == "save":
+            self.scene.save_as.emit(text or "")
+
+    def cover_for(self, seat_name: str) -> None:
+        """Hot seat: hide the table until the next player says they have the screen."""
+        self.dialog.ask(_("Pass the screen to {name}").format(name=seat_name),
+                        [_("{name} plans in secret now; the others look away.").format(name=seat_name),
+                         _("{name}: press Enter when you are ready.").format(name=seat_name)],
+                        [(_("I am {name} — show my cards  [Enter]").format(name=seat_name), "ready")],
+                        opaque=True)
+
+    # -- tooltips -------------------------------------------------------------------------
+    def mouse_motion(self, x, y) -> None:
+        """A tooltip for the field, card or button under the mouse (provinces have the
+        board's own)."""
+        tip = None if self.blocking else self.tooltip_at(x, y)
+        if tip:
+            self.tooltip.show(tip, x, y)
+        else:
+            self.tooltip.hide()
+
+    def tooltip_at(self, x, y) -> str | None:
+        planning, decision = self.scene.planning, self.scene.decision
+        tip = planning.tooltip_at(x, y) if planning.visible else None
+        if not tip and decision.visible:
+            tip = decision.tooltip_at(x, y)
+        if tip:
+            return tip
+        tip = self.scene.track.tooltip_at(x, y)      # the event's and specials' marks
+        if tip:
+            return tip
+        for b in (self.help_btn, self.save_btn, *self.scene.pace_buttons):
+            if b.visible and b.contains(x, y):
+                tip = getattr(b, "tip", None)
+                return _(tip) if tip else tip
+        for name, tip in PANEL_TIPS.items():
+            node = getattr(self.scene, name, None)
+            if node is not None and node.visible and node.contains(x, y):
+                return _(tip)
+        return None

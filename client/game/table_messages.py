@@ -1,0 +1,89 @@
+"""The table's words over and under the board: the `Banner` (battle results, winter, a
+shortage, for a while) and the `InfoPanel` (what is going on while it is not my turn)."""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core import theme
+from client.core.node import Node, TextCache, damage
+from client.game.table_view import CachedPanel
+from client.widgets.text_fit import put_fitted
+
+
+class Banner(Node):
+    """A message box over the board for a while (battle results, winter, pauses)."""
+
+    def __init__(self) -> None:
+        super().__init__("banner")
+        self.lines: list[str] = []
+        self.colour = (40, 30, 25)
+        self.timer = 0.0
+        self.sticky = False
+        self._text = TextCache()
+
+    def show(self, lines, seconds: float = 2.0, colour=(40, 30, 25), sticky: bool = False) -> None:
+        self.lines = [l for l in lines if l]
+        if self.parent is not None:
+            est = sum(1 + len(l) // max(20, int(self.width / 7.5)) for l in self.lines)
+            h = 36 + 19 * est
+            self.set_rect(self.left, self.bottom + self.height / 2 - h / 2, self.width, h)
+        self.timer = seconds
+        self.colour = colour
+        self.sticky = sticky
+        self.visible = bool(self.lines)
+        self.mark_dirty()
+
+    def hide(self) -> None:
+        if self.visible:
+            damage()
+        self.visible = False
+        self.sticky = False
+
+    def on_update(self, dt) -> None:
+        if self.visible and not self.sticky:
+            self.timer -= dt
+            if self.timer <= 0:
+                self.visible = False
+                damage()
+
+    def rebuild(self) -> None:
+        self._text.begin()
+        y = self.top - 14
+        for k, line in enumerate(self.lines[:8]):
+            t = self._text.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 10.5,
+                               bold=k == 0, anchor_x="center", anchor_y="top", color=(255, 248, 230),
+                               width=int(self.width - 20), multiline=True, align="center")
+            y -= max(22 if k == 0 else 17, t.content_height + 3)
+        self._text.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (*self.colour, 225))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
+        self._text.draw()
+
+
+class InfoPanel(CachedPanel):
+    """What is going on, while it is not my turn: round, turn order, who acts now."""
+
+    def __init__(self) -> None:
+        super().__init__("info")
+        self.lines: list[str] = []
+
+    def set_lines(self, lines) -> None:
+        lines = list(lines)
+        if lines != self.lines:
+            self.lines = lines
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (240, 233, 216))
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (120, 105, 85), 1)
+        lines = self.lines[:6]
+        step = min(24.0, (self.height - 12) / max(1, len(lines)))
+        y = self.top - 6 - step * 0.7
+        for k, line in enumerate(lines):      # a long line shrinks, then ends in "…"
+            put_fitted(text, k, line, self.left + 12, y, self.width - 24,
+                       12 if k == 0 else 10.5, min_size=8.5, cut=True, bold=k == 0,
+                       color=theme.INK if k else (60, 40, 30))
+            y -= step

@@ -1,0 +1,343 @@
+"""The table around the board: players, action track, year/season, events, game log.
+
+Each panel is a node with a `set_*` input and a cached drawing (rebuilt on change).
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.board import map_geometry as geo
+from client.core import theme
+from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
+from client.words.table_names import seat_title
+from client.words.sentences import LEVEL_WORDS
+from client.widgets.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
+from lang.i18n import _, ngettext
+
+
+def seat_token(seat, cx: float, cy: float, r: float) -> None:
+    """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
+    not rely on colour alone."""
+    from client.core.palette import style_of
+    st = style_of(seat)
+    if st is None:
+        return
+    ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r), ring)
+    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r * 0.78), st.colour)
+
+
+class CachedPanel(Node):
+    """A node whose whole drawing is cached; subclasses implement `paint(text)`."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self._layer = CachedLayer()
+        self._text = TextCache()
+
+    def rebuild(self) -> None:
+        self._layer.render((self.left, self.bottom, self.width, self.height), self._paint_all)
+
+    def _paint_all(self) -> None:
+        self._text.begin()
+        self.paint(self._text)
+        self._text.end()
+        self._text.draw()
+
+    def paint(self, text: TextCache) -> None: ...
+
+    def on_draw(self) -> None:
+        self._layer.draw()
+
+
+class TopBar(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("topbar")
+        self.info = {"title": "Shogun", "status": "", "speed": ""}
+
+    def set_info(self, **kw) -> None:
+        if any(self.info.get(k) != v for k, v in kw.items()):
+            self.info.update(kw)
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (60, 40, 35))
+        y = self.bottom + self.height / 2
+        title = text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
+                         color=(250, 235, 200), anchor_y="center")
+        sx = self.left + 10 + title.content_width + 24
+        if self.width >= 1200:
+            sx = max(sx, self.left + 330)
+        # narrow window: the key hints shrink first, then the status, never overlapping
+        hints_w = geo.text_width(self.info["speed"], 7)     # (bold: a little generous)
+        status = put_fitted(text, "status", self.info["status"], sx, y,
+                            (self.right - 200) - hints_w - 16 - sx, 11,
+                            min_size=6.5, color=(255, 220, 150), anchor_y="center")
+        room = (self.right - 200) - (sx + status.content_width + 16)
+        put_fitted(text, "speed", self.info["speed"], self.right - 200, y, room, 10,
+                   color=(230, 220, 200), anchor_x="right", anchor_y="center")
+
+
+class PlayersPanel(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("players")
+        self.state: dict | None = None
+        self.labels: dict[int, str] = {}
+        self.notes: dict[int, str] = {}
+        self.active: set[int] = set()
+        self.me: tuple[int, ...] = ()
+
+    def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
+                  active=(), me=(), notes: dict[int, str] | None = None) -> None:
+        """`labels`: {seat: title} ("Aiko (Blue)", "Bot (Orange)"); `notes`: a short
+        muted word after it (a bot's level)."""
+        self.state = state
+        if labels is not None:
+            self.labels = labels
+        if notes is not None:
+            self.notes = notes
+        self.active = set(active)
+        self.me = tuple(me)
+        self.mark_dirty()
+
+    def paint(self, text) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height)
+        if not self.state:
+            return
+        players = self.state.get("players", {})
+        n = len(players)
+        rh = int(min(80.0, (self.height - 4) / max(1, n)))
+        k = max(0.72, min(1.0, rh / 74))      # a short panel scales its rows down
+        k = round(k * 10) / 10                # whole half-points: fractional sizes clip glyphs
+        for i in range(n):
+            p = players[str(i)]
+            top = int(self.top) - 2 - rh * i
+            if i in self.active:
+                arcade.draw_lbwh_rectangle_filled(self.left + 2, top - rh + 1, self.width - 4, rh - 2,
+                                                  (255, 236, 170))
+            seat_token(i, self.left + 14, top - 14 * k, 8 * k)
+            who = self.notes.get(i, "")
+            who = _(LEVEL_WORDS[who]) if who in LEVEL_WORDS else who     # a bot's level
+            name = self.labels.get(i) or theme.SEAT_NAMES[i]
+            if i in self.me and name != seat_title(i, "", me=True):
+                name = _("{name} — you").format(name=name)
+            pos = p.get("position")
+            special = p.get("special")
+            tag = f"#{pos}" if pos else ""
+            if special:
+                tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
+            tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
+            nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
+                            self.width - 36 - tag_w - 12, 11 * k, cut=True, bold=True,
+                            color=theme.INK)
+            tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
+                          color=(120, 40, 30), anchor_x="right")
+            wx = self.left + 34 + nt.content_width
+            room = self.right - 8 - tt.content_width - 8 - wx
+            if who and room > 20:
+                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
+                           min_size=6, color=theme.MUTED)
+            put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
+                           chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
+                           supply=p.get("supply", 0)),
+                       self.left + 8, top - 37 * k, self.width - 16, 10 * k, color=theme.INK)
+            self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
+            if i < n - 1:
+                arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
+
+    def _cards(self, text, i: int, cards: list, top: float, bottom: float, k: float) -> None:
+        """The seat's province cards, in the room left in its row: smaller type first, then
+        the list cut short with how many more (hovering the map names every owner)."""
+        width = int(self.width - 14)
+        shown = len(cards)
+        size = 8 * k
+        while True:
+            more = len(cards) - shown
+            listed = ", ".join(cards[:shown])
+            if more:
+                listed = ngettext("{list} and {n} more", "{list} and {n} more", more).format(
+                    list=listed, n=more)
+            line = ngettext("{n} province: {list}", "{n} provinces: {list}", len(cards)).format(
+                n=len(cards), list=listed)
+            t = text.put(("c", i), line, self.left + 8, top, size=size, color=theme.MUTED,
+                         width=width, multiline=True, anchor_y="top")
+            if t.content_height <= top - bottom or shown == 0:
+                return
+            if size > 7:
+                size = 7
+            else:
+                shown -= 1
+
+
+class ActionTrack(CachedPanel):
+    """The round's 10 action cards in execution order, face down until revealed."""
+
+    def __init__(self) -> None:
+        super().__init__("track")
+        self.actions: list = [None] * 10
+        self.current: int | None = None
+        self.season = ""
+        self.event = None                       # this round's event card (number)
+        self.specials: dict[str, list[int]] = {}   # action -> seats whose special changes it
+        self.seat_specials: dict[int, str] = {}
+
+    def set_track(self, actions, current: int | None = None, season: str = "") -> None:
+        actions = list(actions or [None] * 10)
+        if actions != self.actions or current != self.current or season != self.season:
+            self.actions, self.current, self.season = actions, current, season
+            self.mark_dirty()
+
+    def set_marks(self, event, players: dict | None) -> None:
+        """Mark the cards this round's event and the players' special cards change."""
+        from client.board.event_marks import special_owners
+        specials = special_owners(players or {})
+        self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
+                              if p.get("special")}
+        if event != self.event or specials != self.specials:
+            self.event, self.specials = event, specials
+            self.mark_dirty()
+
+    def _card_x(self, k: int) -> tuple[float, float]:
+        w = (self.width - 100) / 10
+        return self.left + 92 + k * w, w
+
+    def tooltip_at(self, x, y) -> str | None:
+        """What this round's event and the special cards do to the card under the mouse."""
+        from client.core.card_facts import special_texts
+        from client.board.event_marks import event_actions, event_sentence
+        if not (self.visible and self.contains(x, y)):
+            return None
+        for k in range(10):
+            cx, w = self._card_x(k)
+            a = self.actions[k] if k < len(self.actions) else None
+            if not (a and cx <= x < cx + w - 4):
+                continue
+            lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
+            for seat in self.specials.get(a, []):
+                special = self.seat_specials.get(seat, "")
+                lines.append(_("{seat} holds the {card} card: {text}").format(
+                    seat=theme.seat_name(seat), card=theme.SPECIAL_LABELS.get(special, special),
+                    text=special_texts().get(special, "")))
+            return " ".join(lines) or None
+        return None
+
+    def paint(self, text) -> None:
+        from client.board.event_marks import event_actions
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
+        text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        changed = event_actions(self.event)
+        w = (self.width - 100) / 10
+        for k in range(10):
+            x = self.left + 92 + k * w
+            a = self.actions[k] if k < len(self.actions) else None
+            face = (250, 246, 232) if a else (120, 95, 80)
+            if self.current == k + 1:
+                arcade.draw_lbwh_rectangle_filled(x - 2, self.bottom + 3, w - 0, self.height - 6, (240, 190, 60))
+            arcade.draw_lbwh_rectangle_filled(x, self.bottom + 6, w - 4, self.height - 12, face)
+            arcade.draw_lbwh_rectangle_outline(x, self.bottom + 6, w - 4, self.height - 12, (80, 60, 50), 1)
+            text.put(("s", k), str(k + 1), x + 4, self.top - 18, size=8,
+                     color=(90, 80, 70) if a else (230, 220, 200))
+            label = theme.ACTION_SHORT.get(a, a) if a else "?"
+            put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
+                       w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
+                       color=theme.INK if a else (240, 230, 210))
+            if a in changed:           # this round's event changes this action
+                bx, by = x + w - 13, self.top - 15
+                arcade.draw_circle_filled(bx, by, 7, (150, 40, 30))
+                text.put(("ev", k), str(self.event), bx, by, size=7, bold=True,
+                         anchor_x="center", anchor_y="center", color=(255, 255, 255))
+            for j, seat in enumerate(self.specials.get(a, []) if a else []):
+                seat_token(seat, x + w - 13 - 12 * j, self.bottom + 14, 5)   # a special acts here
+
+
+class EventsPanel(CachedPanel):
+    def __init__(self) -> None:
+        super().__init__("events")
+        self.info: tuple = ()
+
+    def set_events(self, year, season, events, current) -> None:
+        info = (year, season, tuple(events or ()), current)
+        if info != self.info:
+            self.info = info
+            self.mark_dirty()
+
+    def paint(self, text) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(240, 232, 214))
+        if not self.info:
+            return
+        year, season, events, current = self.info
+        from client.game.status_lines import SEASON_WORDS
+        season = SEASON_WORDS.get(season or "", season or "")
+        text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
+                 self.left + 8,
+                 self.top - 17, size=11, bold=True, color=theme.INK)
+        put_fitted(text, "h2", _("This year's event cards (right: winter rice loss)"), self.left + 8,
+                   self.top - 33, self.width - 16, 8.5, min_size=6.5, cut=True, color=theme.MUTED)
+        y = self.top - 50
+        for k, ev in enumerate(events):
+            cur = ev == current
+            if cur:
+                arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
+            put_fitted(text, ("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}", self.left + 8, y,
+                       self.width - 16 - 30, 8.5, min_size=7, cut=True, bold=cur, color=theme.INK)
+            text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
+                     bold=cur, color=(120, 80, 20), anchor_x="right")
+            y -= 17
+        if current and current not in events:
+            text.put("cur", _("Now: {event}").format(event=theme.EVENT_TEXT.get(current, current)), self.left + 8, y,
+                     size=9, bold=True, color=(150, 40, 30))
+
+
+class LogPanel(Node):
+    """A scrolling log of plain-word lines (mouse wheel scrolls back)."""
+
+    MAX = 400
+
+    def __init__(self) -> None:
+        super().__init__("log")
+        self.lines: list[tuple[str, tuple]] = []
+        self.scroll = 0
+        self._text = TextCache()
+        self._layer = CachedLayer()
+
+    def add(self, line: str, colour=theme.INK) -> None:
+        self.lines.append((line, colour))
+        if len(self.lines) > self.MAX:
+            del self.lines[: len(self.lines) - self.MAX]
+        self.scroll = 0
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        self._layer.render((self.left, self.bottom, self.width, self.height), self._paint)
+
+    def _paint(self) -> None:
+        draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 247, 238))
+        self._text.begin()
+        self._text.put("h", _("Game log"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        y = self.bottom + 6
+        end = len(self.lines) - self.scroll
+        k = end - 1
+        slot = 0
+        while k >= 0 and y < self.top - 40:
+            line, colour = self.lines[k]
+            t = self._text.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
+                               width=int(self.width - 12), multiline=True, anchor_y="bottom")
+            if y + t.content_height > self.top - 24:
+                self._text._used.discard(("l", slot))    # would cover the heading: stop
+                break
+            y += max(13, t.content_height) + 2
+            k -= 1
+            slot += 1
+        self._text.end()
+        self._text.draw()
+
+    def on_draw(self) -> None:
+        self._layer.draw()
+
+    def on_mouse_scroll(self, x, y, sx, sy) -> bool:
+        if self.contains(x, y):
+            self.scroll = max(0, min(len(self.lines) - 1, self.scroll + int(sy)))
+            self.mark_dirty()
+            return True
+        return False

@@ -1,0 +1,1 @@
+"""The scenes around a game: menu, settings, help, lobby, end screen."""

@@ -1,0 +1,292 @@
+"""The lobby of a network table: seats by the players' names ("Bot (Orange)" for a bot
+seat), the join code with this machine's LAN addresses and the exact command friends
+type, the host's settings, Start, a short chat; then the waiting/refused states.
+Signals up: `started()` when the game begins, `leave()`."""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core import theme
+from client.words.net_words import for_players as net_said
+from client.core.node import Button, Node, Signal, TextCache, damage
+from lang.i18n import N_, Translated, _
+
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
+                     "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
+
+
+class LobbyScene(Node):
+    def __init__(self, session, command: str) -> None:
+        super().__init__("lobby")
+        self.session = session
+        self.command = command
+        self.started = Signal("started")
+        self.leave = Signal("leave")
+        self._text = TextCache()
+        self._shown = None
+        self.is_host = command == "host"
+        self.b_players = self.add(Button("", size=12))
+        self.b_side = self.add(Button("", size=12))
+        self.b_setup = self.add(Button("", size=12))
+        self.b_bots = self.add(Button("", size=12))
+        self.b_start = self.add(Button(N_("Start the game  [Enter]"), size=13, key=arcade.key.ENTER,
+                                       color=(250, 214, 120)))
+        self.b_back = self.add(Button(N_("Leave  [Esc]"), size=12, key=arcade.key.ESCAPE))
+        for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
+            b.visible = self.is_host
+        self.b_players.pressed.connect(lambda: self._change(players=3 + (self._lobby().get("players", 4) - 2) % 3))
+        self.b_side.pressed.connect(lambda: self._change(side="moon" if self._lobby().get("side") == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self._change(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
+        self.b_bots.pressed.connect(self._cycle_bots)
+        self.b_start.pressed.connect(self._start)
+        self.b_back.pressed.connect(self.leave.emit)
+        self.error = ""
+        self.chat = None
+        if getattr(session, "can_chat", False):
+            from client.widgets.chat_box import ChatBox
+            self.chat = self.add(ChatBox())
+            self.chat.sent.connect(self._send)
+        self.said: list[str] = []          # the chat lines shown, oldest first
+        self._heard = 0
+        self._join_lines: list[str] | None = None
+        # the host picks each bot seat's level (net: `set_bot_level`)
+        self.b_levels = [self.add(Button("", size=10)) for _seat in range(5)]
+        for seat, b in enumerate(self.b_levels):
+            b.visible = False
+            b.pressed.connect(lambda seat=seat: self._cycle_level(seat))
+        self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
+        self.router_note = ""
+        self._gate = None
+        if self.is_host:
+            self._ask_router()
+
+    # -- the router (issue 16): friends outside this home reach us through a mapped port ---
+    def _ask_router(self) -> None:
+        from net.reach import portmap
+        table = self.session.table
+        interface = getattr(getattr(table, "opts", None), "interface", None)
+        port = getattr(table, "listen_port", None)
+        if interface is None or not port or not portmap.wanted(interface):
+            return
+        from client.sessions.network import _reactor
+
+        def mapped(m) -> None:
+            self._mapped = [(m.public_host, m.public_port)]
+            self._join_lines = None
+            self.router_note = ""
+            self.mark_dirty()
+
+        def failed(message: str) -> None:
+            self.router_note = net_said(message)
+            self.mark_dirty()
+        # kept with the session: the game needs the mapping too; App closes it with the table
+        self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
+
+    def _send(self, text: str) -> None:
+        try:
+            self.session.send_chat(text)
+        except Exception as exc:
+            self.error = _("Your message was not sent: {reason}").format(reason=net_said(str(exc)))
+        else:
+            me = self.session.my_seats[0] if self.session.my_seats else None
+            who = self.session.labels().get(me) if me is not None else None
+            self.said.append(_("{who}: {text}").format(who=who or _("You"), text=text))
+        self.mark_dirty()
+
+    def type_text(self, text: str) -> bool:
+        return self.chat is not None and self.chat.type_text(text)
+
+    def on_key_press(self, symbol, modifiers) -> bool:
+        if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
+            self.chat.focus()
+            return True
+        return False
+
+    def join_lines(self) -> list[str]:
+        """How friends join (host only): a heading, then the exact command for each
+        address with where it works from."""
+        from client.words.table_names import join_lines
+        return join_lines(0, None, []) + [
+            _("{command}    ({where})").format(command=c, where=w) for c, w in self.join_offers()]
+
+    def join_offers(self) -> list[tuple[str, str]]:
+        if self._join_lines is None:
+            from client.words.table_names import join_offers, table_addresses
+            port = getattr(self.session.table, "listen_port", None) or 7531
+            self._join_lines = join_offers(port, getattr(self.session.table, "join_code", None),
+                                           table_addresses(port, self._mapped))
+        return self._join_lines
+
+    def _lobby(self) -> dict:
+        return self.session.lobby or {}
+
+    def _change(self, **kw) -> None:
+        try:
+            self.session.table.set_lobby(**kw)
+            self.error = ""
+        except Exception as exc:
+            self.error = net_said(str(exc))
+        self.mark_dirty()
+
+    def _cycle_bots(self) -> None:
+        lobby = self._lobby()
+        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
+        self._change(bots=(bots + 1) % max(1, lobby.get("players", 4)))
+
+    def _cycle_level(self, seat: int) -> None:
+        from sim.bots import LEVELS
+        seats = self._lobby().get("seats", [])
+        now = seats[seat].get("level") if seat < len(seats) else None
+        level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
+        try:
+            self.session.table.set_bot_level(seat, level)
+            self.error = ""
+        except Exception as exc:
+            self.error = net_said(str(exc))
+        self.mark_dirty()
+
+    def _start(self) -> None:
+        """Start once every pair of players is known to connect (net/reach/internet.py
+        `StartGate`); a pair that cannot is named here instead of a game that never begins."""
+        from net.table.session import TableSession
+        table = self.session.table
+        if not isinstance(table, TableSession):
+            return self._start_now()
+        if self._gate is None:
+            from client.sessions.network import _reactor
+            from net.reach.internet import StartGate
+            self._gate = StartGate(_reactor(), table, say=self._table_said)
+        self.error = _("Checking that every pair of players can reach each other…")
+        self.mark_dirty()
+        self._gate.start(self._start_now, self._unreachable)
+
+    def _start_now(self) -> None:
+        try:
+            self.session.table.start_game()
+            self.error = ""
+        except Exception as exc:
+            self.error = net_said(str(exc))
+        self.mark_dirty()
+
+    def _unreachable(self, failures: list[str]) -> None:
+        self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(net_said(f) for f in failures))
+        self.mark_dirty()
+
+    def _table_said(self, line: str) -> None:
+        self.said.append(net_said(line))
+        self.mark_dirty()
+
+    def on_update(self, dt) -> None:
+        s = self.session
+        if s.started:
+            self.started.emit()
+            return
+        lines = getattr(s, "chat_lines", [])
+        while self._heard < len(lines):
+            line = lines[self._heard]
+            self._heard += 1
+            seat = getattr(line, "seat", None)
+            who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
+            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=getattr(line, "text", "")))
+        shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
+                 self.router_note, self._join_lines is None)
+        if shown != self._shown:
+            self._shown = shown
+            self.mark_dirty()
+
+    def on_layout(self) -> None:
+        x = self.width / 2 + 60
+        y = self.height - 200
+        for k, b in enumerate((self.b_players, self.b_side, self.b_setup, self.b_bots)):
+            b.set_rect(x, y - 44 * k, 280, 36)
+        self.b_start.set_rect(x, y - 200, 280, 44)
+        self.b_back.set_rect(x, 40, 200, 36)
+        if self.chat is not None:
+            self.chat.set_rect(80, 40, min(420, self.width / 2 - 40), 30)
+        y = self.height - 250
+        for k, b in enumerate(self.b_levels):
+            b.set_rect(max(300, self.width / 2 - 170), y - 36 * k - 6, 150, 26)
+
+    def rebuild(self) -> None:
+        lobby = self._lobby()
+        self.b_players.set_label(_("Players: {n}").format(n=lobby.get("players", "?")))
+        self.b_side.set_label(_("Board side: {side}").format(side=_(lobby.get("side", "?"))))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=_(lobby.get("setup", "?"))))
+        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
+        self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
+        seats = lobby.get("seats", [])
+        for seat, b in enumerate(self.b_levels):
+            is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
+            b.visible = self.is_host and is_bot and hasattr(self.session.table, "set_bot_level")
+            if b.visible:
+                b.set_label(_("level: {level}").format(
+                    level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
+        t = self._text
+        t.begin()
+        title = TITLES.get(self.command) or _("Table")
+        t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
+        code = getattr(self.session.table, "join_code", None)
+        port = getattr(self.session.table, "listen_port", None)
+        if self.is_host:
+            t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
+                  bold=True, color=(140, 40, 30))
+            from client.widgets.text_fit import put_fitted
+            room = self.width / 2 - 40 - 96           # the left column, clear of the buttons
+            t.put("c1", _("Friends join with one of these:"), 80, self.height - 134, size=10,
+                  color=theme.MUTED)
+            for k, (command, where) in enumerate(self.join_offers()):
+                y = self.height - 151 - 17 * k
+                c = put_fitted(t, ("c2", k), command, 96, y, room, size=11, min_size=8,
+                               cut=True, bold=True, color=theme.INK)
+                w = t.put(("c3", k), f"({where})", 96 + c.content_width + 12, y, size=10,
+                          color=theme.MUTED)
+                w.visible = c.content_width + 12 + w.content_width <= room
+        if self.is_host and self.router_note:
+            t.put("rn", self.router_note, self.width / 2 + 60, 200, size=10,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
+        status = (self.session.refused and _("Refused: {reason}").format(reason=net_said(self.session.refused))
+                  or self.session.status)
+        t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
+              width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
+        y = self.height - 250
+        from client.words.table_names import seat_title
+        for k, seat in enumerate(lobby.get("seats", [])):
+            kind = seat["kind"]
+            mine = seat["seat"] in self.session.my_seats
+            if kind == "open":
+                who = _("{colour}: open — waiting for a player").format(colour=theme.SEAT_NAMES[seat["seat"]])
+            else:
+                who = seat_title(seat["seat"], kind, seat.get("name") or "", me=mine)
+                if mine and who != seat_title(seat["seat"], "", me=True):
+                    who = _("{name} — you").format(name=who)
+            t.put(("seat", k), who, 110, y - 36 * k, size=14,
+                  color=theme.INK if kind != "open" else theme.MUTED)
+        if self.chat is not None:
+            t.put("ch", _("Chat"), 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
+                  bold=True, color=theme.INK)
+            for k, line in enumerate(self.said[-5:][::-1]):
+                t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
+                      )
+        if lobby.get("tower_vote"):
+            t.put("tv", _("Tower results are agreed by vote on this table: these computers "
+                    "round the physics differently."), self.width / 2 + 60, 150, size=11,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
+        if self.error:
+            # under Start, growing down: a start-check sentence runs to five lines and
+            # would cover Leave if it grew from the bottom
+            t.put("e", self.error, self.width / 2 + 60, self.height - 414, size=11,
+                  color=(170, 40, 30), width=int(self.width / 2 - 100), multiline=True,
+                  anchor_y="top")
+        t.end()
+        damage()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
+        lobby = self._lobby()
+        y = self.height - 250
+        for k, seat in enumerate(lobby.get("seats", [])):
+            arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
+            arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
+        self._text.draw()

@@ -1,0 +1,163 @@
+"""The settings screen: name, language, colour, pace, sound, scale, colour-blind mode,
+fullscreen, asking before leaving, and the first-game guide.
+
+A new language applies at once (the screen redraws in it); Cancel goes back to the old one.
+
+Edits a copy; `done(settings)` on Save (Enter), `done(None)` on Cancel (Esc). The App
+writes the file and applies what it can at once (fullscreen, the pace of new games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import arcade
+
+from client.core import theme
+from client.widgets.text_field import TextField
+from client.core.node import Button, Node, Signal, TextCache
+from client.core.settings import SPEEDS, UI_SCALES, Settings
+from lang.i18n import LANGUAGES, N_, _, current, system_language, use
+
+ROWS = ("name", "language", "colour", "animation_speed", "volume", "mute", "ui_scale", "colour_blind",
+        "fullscreen", "confirm_leave", "guide_done")
+LABELS = {"name": N_("Your name"), "language": N_("Language"), "colour": N_("Preferred colour"), "animation_speed": N_("Animation speed"),
+          "volume": N_("Sound volume"), "mute": N_("Sound"), "ui_scale": N_("Interface scale"),
+          "colour_blind": N_("Colour-blind mode"), "fullscreen": N_("Fullscreen"),
+          "confirm_leave": N_("Ask before leaving a game"), "guide_done": N_("First-game guide")}
+HINTS = {"name": N_("shown for your seat at the table"),
+         "language": N_("the game's words; at first the system's language"),
+         "colour": N_("the seat you take in a new local game"),
+         "animation_speed": N_("how fast events play out (+ and − in a game)"),
+         "volume": N_("tower drops, battles, a locked plan, the end"), "mute": "",
+         "ui_scale": N_("size of everything; automatic grows it with the window"),
+         "colour_blind": N_("stripes per owner and letters on the map"),
+         "fullscreen": "", "confirm_leave": N_("Esc asks first; the game is saved either way"),
+         "guide_done": N_("the hints that point at what to do next")}
+
+
+def _cycle(values, current, step: int = 1):
+    k = values.index(current) if current in values else 0
+    return values[(k + step) % len(values)]
+
+
+class SettingsScene(Node):
+    def __init__(self, settings: Settings, message: str = "") -> None:
+        super().__init__("settings")
+        self.settings = settings
+        self.message = message
+        self.done = Signal("done")
+        self._text = TextCache()
+        self.f_name = self.add(TextField("", settings.name, name="settings:name"))
+        self.buttons: dict[str, Button] = {}
+        for row in ROWS[1:]:
+            b = self.add(Button("", name=f"settings:{row}", size=12))
+            b.pressed.connect(lambda row=row: self._change(row, 1))
+            self.buttons[row] = b
+        self.vol_down = self.add(Button("−", name="settings:volume-", size=14))
+        self.vol_down.pressed.connect(lambda: self._change("volume", -1))
+        self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
+                                        color=(250, 214, 120)))
+        self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
+        self.save_btn.pressed.connect(lambda: self.done.emit(self.current()))
+        self.cancel_btn.pressed.connect(self._cancel)
+        self._language_before = current()
+        self._labels()
+
+    def _cancel(self) -> None:
+        if current() != self._language_before:
+            use(self._language_before)
+        self.done.emit(None)
+
+    def current(self) -> Settings:
+        return replace(self.settings, name=self.f_name.value.strip()[:40])
+
+    def _change(self, row: str, step: int) -> None:
+        s = self.settings
+        if row == "colour":
+            s = replace(s, colour=(s.colour + step) % 5)
+        elif row == "animation_speed":
+            s = replace(s, animation_speed=_cycle(SPEEDS, s.animation_speed, step))
+        elif row == "volume":
+            s = replace(s, volume=max(0, min(100, s.volume + 10 * step)))
+        elif row == "ui_scale":
+            s = replace(s, ui_scale=_cycle(UI_SCALES, s.ui_scale, step))
+        elif row == "language":
+            s = replace(s, language=_cycle(("", *LANGUAGES), s.language, step))
+            use(s.language or None)          # at once: this screen redraws in it
+            for node in self.walk():
+                node.mark_dirty()
+        else:
+            s = replace(s, **{row: not getattr(s, row)})
+        self.settings = s
+        self._labels()
+
+    def _labels(self) -> None:
+        s = self.settings
+        on = {True: N_("on"), False: N_("off")}
+        text = {"language": LANGUAGES[s.language] if s.language else
+                _("system ({language})").format(language=LANGUAGES[system_language()]),
+                "colour": theme.SEAT_NAMES[s.colour],
+                "animation_speed": f"×{s.animation_speed:g}",
+                "volume": f"{s.volume} %  +",
+                "mute": N_("muted") if s.mute else N_("on"),
+                "ui_scale": f"{int(s.ui_scale * 100)} %" if s.ui_scale else N_("automatic"),
+                "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
+                "confirm_leave": N_("yes") if s.confirm_leave else N_("no"),
+                "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown")}
+        for row, b in self.buttons.items():
+            b.set_label(text[row])
+        self.buttons["colour"].color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[s.colour], 0.45)
+        self.mark_dirty()
+
+    def type_text(self, text: str) -> bool:
+        return self.f_name.type_text(text)
+
+    def key_press(self, symbol, modifiers) -> bool:
+        if self.f_name.focused:           # typing a name: Enter/Esc only end the typing
+            self.f_name.key_press(symbol, modifiers)
+            return True
+        return super().key_press(symbol, modifiers)
+
+    def _step(self) -> float:
+        """Row spacing: 50 in a tall window, tighter in a short one (Save stays free)."""
+        return max(38.0, min(50.0, (self.height - 150 - 100) / (len(ROWS) - 1)))
+
+    def on_layout(self) -> None:
+        x = self.width / 2 + 10
+        y = self.height - 150
+        step = self._step()
+        for k, row in enumerate(ROWS):
+            top = y - step * k
+            if row == "name":
+                self.f_name.set_rect(x, top, 260, 34)
+            elif row == "volume":
+                self.vol_down.set_rect(x, top, 40, 34)
+                self.buttons[row].set_rect(x + 48, top, 212, 34)
+            else:
+                self.buttons[row].set_rect(x, top, 260, 34)
+        self.save_btn.set_rect(self.width / 2 - 230, 40, 220, 44)
+        self.cancel_btn.set_rect(self.width / 2 + 10, 40, 220, 44)
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        t = self._text
+        t.begin()
+        t.put("t", _("Settings"), self.width / 2, self.height - 70, size=30, bold=True,
+              anchor_x="center", color=(120, 30, 25))
+        y = self.height - 150
+        step = self._step()
+        for k, row in enumerate(ROWS):
+            top = y - step * k
+            t.put(("l", row), _(LABELS[row]), self.width / 2 - 20, top + 20, size=13, bold=True,
+                  anchor_x="right", color=theme.INK)
+            if HINTS[row]:
+                t.put(("h", row), _(HINTS[row]), self.width / 2 - 20, top + 3, size=9,
+                      anchor_x="right", color=theme.MUTED)
+        t.put("m", self.message, self.width / 2, 105, size=11, anchor_x="center",
+              color=(170, 40, 30), width=int(self.width - 80), multiline=True, align="center")
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
+        self._text.draw()

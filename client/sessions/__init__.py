@@ -1,0 +1,1 @@
+"""Where a scene's commands go and its events come from: a local game, a network table, a replay; and the autosave."""

@@ -1,0 +1,167 @@
+"""Watching a finished or saved game in the window, and resuming a save.
+
+* `ReplaySession(path)` with a save (`headless --save`): re-runs its commands through the
+  engine one at a time, so every battle tumbles through the tower exactly as it did.
+  With a JSON game log (`--log`): plays its events (the board follows the `Snapshot`s
+  and the battle events; TowerDropped carries the drop's replay data).
+* `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+
+from lang.i18n import _
+from sim import game
+
+
+def _is_log(path: Path) -> bool:
+    with path.open("rb") as f:
+        first = f.readline()
+    try:
+        row = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(row, dict) and "event" in row
+
+
+class ReplaySession:
+    kind = "local"          # the scene pumps us for the next step
+    my_seats: tuple = ()
+
+    def __init__(self, path: str) -> None:
+        if not path:
+            raise ValueError(_("Give the file name in the box above."))
+        p = Path(path).expanduser()
+        if not p.exists():
+            raise ValueError(_("No such file: {path}").format(path=p))
+        self.queue: deque = deque()
+        self.status = ""
+        self._step = 0
+        if _is_log(p):
+            self._events = [json.loads(line) for line in p.read_text().splitlines() if line.strip()]
+            start = self._events[0]
+            self.config = game.GameConfig(int(start.get("players", 4)), start.get("side", "sun"),
+                                          start.get("setup", "beginner"))
+            self._state = None
+            self._commands = None
+            self.status = _("Replaying a game log")
+        else:
+            from store.game_save import read_save
+            saved = read_save(p)
+            self.config = saved.config
+            self._commands = list(saved.commands)
+            self._state, events = game.new_game(self.config)
+            self.queue.append((events, self._state))
+            self.status = _("Replaying a saved game")
+
+    @property
+    def state(self):
+        return self._state
+
+    @property
+    def commands(self) -> list:
+        return [None] * self._step
+
+    @property
+    def decision(self):
+        if self._state is None:
+            return game.Decision("over")
+        return game.pending(self._state)
+
+    def waiting_for_me(self) -> bool:
+        return False
+
+    def pump(self) -> bool:
+        if self._commands is None:
+            # a log: hand over events up to and including the next notable one
+            if self._step >= len(self._events):
+                return False
+            batch = []
+            while self._step < len(self._events):
+                e = self._events[self._step]
+                self._step += 1
+                batch.append(e)
+                if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
+                                      "BattleResolved", "Scored", "Snapshot"):
+                    break
+            self.queue.append((batch, None))
+            return True
+        if self._step >= len(self._commands):
+            if game.pending(self._state).kind != "over":
+                self.status = _("End of the save")
+            return False
+        self._state, events = game.apply(self._state, self._commands[self._step])
+        self._step += 1
+        self.queue.append((events, self._state))
+        return True
+
+    def submit(self, cmd) -> None:
+        raise ValueError("a replay takes no commands")
+
+    # -- studying a save: step back and forth, jump by round ------------------------------
+    @property
+    def seekable(self) -> bool:
+        return self._commands is not None
+
+    @property
+    def steps(self) -> int:
+        return len(self._commands or [])
+
+    @property
+    def step(self) -> int:
+        """Commands applied so far."""
+        return self._step
+
+    def seek(self, step: int):
+        """Go to the state after `step` commands (re-applied from the start: a whole game
+        takes well under a second); the queue is emptied. Returns the state."""
+        step = max(0, min(step, self.steps))
+        state, _events = game.new_game(self.config)
+        for cmd in self._commands[:step]:
+            state, _events = game.apply(state, cmd)
+        self._state, self._step = state, step
+        self.queue.clear()
+        return state
+
+    def round_starts(self) -> list[int]:
+        """Steps at which a new round (or winter) begins: where the season changes."""
+        if getattr(self, "_rounds", None) is None:
+            state, _ = game.new_game(self.config)
+            marks, last = [0], (state.year, state.season)
+            for k, cmd in enumerate(self._commands or []):
+                state, _ = game.apply(state, cmd)
+                if (state.year, state.season) != last:
+                    marks.append(k + 1)
+                    last = (state.year, state.season)
+            self._rounds = marks
+        return self._rounds
+
+    def close(self) -> None:
+        pass
+
+
+def resume_local(path: str, seat: int | None = None):
+    """A LocalSession continuing a save: people at the save's human seats (or at `seat`),
+    the save's bots elsewhere. Every command is re-applied and its state hash checked
+    (a `SaveError` names the first one that differs). Returns (session, saved)."""
+    from store.game_save import replay_into
+    from store.game_save import read_save
+    from client.sessions.local import LocalSession
+    source = Path(path).expanduser()
+    saved = read_save(source)
+    players = saved.config.players
+    humans = (seat,) if seat is not None else (saved.humans or (0,))
+    bots = {s: (saved.bots[s] if s < len(saved.bots) else saved.bots[0] if saved.bots else "heuristic")
+            for s in range(players) if s not in humans}
+    session = LocalSession(players, saved.config.side, saved.config.setup, humans, bots,
+                           saved.seed)
+    session.source = source
+    session.queue.clear()
+    events = replay_into(session.game, saved)
+    # a finished save: only the standings (the scene goes straight to the end screen)
+    tail = [e for e in events if e.get("event") == "GameEnded"]
+    session.queue.append(([{"event": "Resumed"}] + list(tail), session.game.state))
+    return session, saved

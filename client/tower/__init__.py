@@ -1,0 +1,1 @@
+"""The battle tower on screen: the cut-away tower, its cubes, and the battle view."""

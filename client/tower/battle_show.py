@@ -1,0 +1,144 @@
+"""The battle view (issue 13): while a drop plays, the tower is shown large beside the map,
+the thrown handful is named in a sentence above it, an arrow on the map runs from the
+attacking province to the target, and the tower's sounds play; the result (banner, log
+line, sting) comes only after the tower's `finished`, i.e. once every cube that left has
+landed in the tray.
+
+`handful_sentence` is pure (tests call it); `BattleShow` is the scene's helper that enters
+and leaves the large layout. Fast-forward never enters it (the drop is skipped anyway).
+"""
+
+from __future__ import annotations
+
+import time
+
+from client.core import theme
+from lang.i18n import _, ngettext
+
+
+def _n(thrown: dict, colour) -> int:
+    return int((thrown or {}).get(str(colour), 0) or 0)
+
+
+def _cubes(n: int, colour) -> str:
+    if colour in ("peasant", 5):
+        return ngettext("{n} peasant", "{n} peasants", n).format(n=n)
+    return f"{n} {theme.seat_name(colour)}"
+
+
+def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
+    """'7 Blue + 1 extra': the colour's own cubes (the tray's not counted) and extras."""
+    own = _n(thrown, colour) - _n(tray, colour) - extra
+    if own <= 0 and extra <= 0:
+        return None
+    text = _cubes(max(0, own), colour)
+    return text + (" " + _("+ {n} extra").format(n=extra) if extra else "")
+
+
+def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
+                     tray_before: dict | None) -> str:
+    """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
+    1 extra, 3 White, 1 from the tray"."""
+    thrown = {str(k): v for k, v in (dropped.get("thrown") or {}).items()}
+    tray = {str(k): v for k, v in (tray_before or {}).items()}
+    from_tray = sum(min(_n(tray, k), _n(thrown, k)) for k in tray)
+    if dropped.get("reason") == "fill" or battle is None:
+        parts = [_cubes(_n(thrown, k), "peasant" if k == "peasant" else int(k))
+                 for k in sorted(thrown, key=lambda k: (k == "peasant", k)) if _n(thrown, k)]
+        head = _("Filling the tower") if dropped.get("reason") == "fill" else _("Into the tower")
+        return f"{head}: {', '.join(parts)}"
+    kind, where = battle.get("kind"), battle.get("province")
+    att, dfn = battle.get("attacker"), battle.get("defender")
+    if kind == "revolt":
+        head = _("Peasants revolt in {province} against {owner}").format(
+            province=where, owner=theme.seat_name(dfn))
+        parts = [_part(thrown, tray, "peasant", 0), _part(thrown, tray, dfn, 0)]
+    else:
+        target = _("neutral {province}").format(province=where) if kind == "neutral" else where
+        head = (_("{who} attacks {target} from {origin}") if origin else
+                _("{who} attacks {target}")).format(who=theme.seat_name(att), target=target,
+                                                     origin=origin)
+        parts = [_part(thrown, tray, att, int(battle.get("attack_card", 0) or 0)),
+                 _part(thrown, tray, dfn, int(battle.get("defence_card", 0) or 0)
+                       + int(battle.get("palace_event", 0) or 0))]
+    parts = [p for p in parts if p]
+    if from_tray:
+        parts.append(_("{n} from the tray").format(n=from_tray))
+    return f"{head}: {', '.join(parts) or _('no cubes')}"
+
+
+def battle_context(dropped: dict, rest: list) -> tuple[dict | None, str | None]:
+    """The BattleResolved that follows a drop in its batch, and the attacking province
+    (the ActionDone that names the target as `attacked`)."""
+    battle = origin = None
+    for e in rest:
+        k = e.get("event")
+        if k == "TowerDropped":
+            break
+        if k == "BattleResolved" and battle is None:
+            battle = e
+        elif k == "ActionDone" and battle is not None and e.get("attacked") == battle.get("province"):
+            origin = e.get("province")
+            break
+    return battle, origin
+
+
+class BattleShow:
+    """Enters and leaves the scene's large-tower layout, draws the arrow, plays the cues."""
+
+    THUD_GAP = 0.05       # real seconds between two tray thuds (a pour is not a drum roll)
+
+    def __init__(self, scene) -> None:
+        self.scene = scene
+        self.active = False
+        self.caption = ""
+        self._last_thud = 0.0
+        scene.tower.cube_landed.connect(self._landed)
+        scene.tower.shaken.connect(lambda: self._cue("clatter"))
+
+    def _cue(self, name: str) -> None:
+        if not self.scene.fast:
+            self.scene.sounds.play(name)
+
+    def _landed(self, colour) -> None:
+        now = time.perf_counter()
+        if now - self._last_thud >= self.THUD_GAP:
+            self._last_thud = now
+            self._cue("thud")
+
+    def start(self, dropped: dict, rest: list, display: dict | None) -> str:
+        """A drop begins: name the handful, draw the arrow, go large (unless fast)."""
+        sc = self.scene
+        battle, origin = battle_context(dropped, rest)
+        tray = ((display or {}).get("tower") or {}).get("tray")
+        self.caption = handful_sentence(dropped, battle, origin, tray)
+        if not sc.fast:
+            if battle is not None:
+                colour = theme.seat_colour(battle.get("attacker"))
+                sc.board_view.set_arrow(origin, battle.get("province"), colour)
+            self.active = True
+            sc.tower.set_big(True)
+            sc.on_layout()
+        self._cue("clatter")
+        return self.caption
+
+    def end(self) -> None:
+        """Back to the table's layout (the next event after the result, or a question)."""
+        sc = self.scene
+        sc.board_view.set_arrow(None, None)
+        if self.active:
+            self.active = False
+            sc.tower.set_big(False)
+            sc.on_layout()
+
+    def layout(self, W: float, H: float, top_h: float, rw: float, tw: float) -> None:
+        """The large tower takes the right-hand column (players, events, log and the
+        small tower's place) from the bottom to the top bar; the map stays in view."""
+        sc = self.scene
+        big = self.active
+        for panel in (sc.players, sc.events_panel, sc.log):
+            panel.visible = not big
+        if big:
+            sc.tower.set_rect(W - rw - tw, 0, rw + tw, H - top_h)
+            for panel in (sc.planning, sc.decision, sc.info, sc.track):
+                panel.set_rect(0, panel.bottom, W - rw - tw, panel.height)

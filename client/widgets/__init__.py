@@ -1,0 +1,1 @@
+"""Small reusable nodes: dialogs, tooltips, the chat box, fitted text, the thinking badge."""

@@ -1,0 +1,130 @@
+"""A modal question over a scene: "Leave this game?", "Save as…".
+
+While shown, the dialog takes every click and key (the scene behind it waits); it answers
+with `answered(value, text)` — the chosen button's value and, for a dialog with a text
+box, what was typed. Enter picks the first button, Esc the last.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core import theme
+from client.core.node import Button, Node, Signal, TextCache
+from lang.i18n import N_, _
+
+
+class Dialog(Node):
+    def __init__(self, name: str = "dialog") -> None:
+        super().__init__(name)
+        self.visible = False
+        self.answered = Signal("answered")
+        self.title = ""
+        self.lines: list[str] = []
+        self.buttons: list[Button] = []
+        self.values: list = []
+        self.field = None
+        self.opaque = False
+        self._text = TextCache()
+
+    def ask(self, title: str, lines, choices, text: str | None = None, opaque: bool = False) -> None:
+        """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
+        (a starting value), a one-line text box is shown and its text is answered too.
+        `opaque` hides everything behind the dialog (a hot-seat handover)."""
+        self.opaque = opaque
+        from client.widgets.text_field import TextField
+        for b in self.buttons:
+            self.remove(b)
+        if self.field is not None:
+            self.remove(self.field)
+            self.field = None
+        self.title, self.lines = title, list(lines)
+        self.buttons = []
+        self.values = [value for _label, value in choices]
+        for label, value in choices:
+            b = self.add(Button(label, size=12))
+            b.pressed.connect(lambda v=value: self._answer(v))
+            self.buttons.append(b)
+        if text is not None:
+            self.field = self.add(TextField(N_("Name"), text, name="dialog:name"))
+            self.field.focused = True
+        self.visible = True
+        self.on_layout()
+        self.mark_dirty()
+
+    def _answer(self, value) -> None:
+        text = self.field.value if self.field is not None else None
+        self.visible = False
+        self.mark_dirty()
+        self.answered.emit(value, text)
+
+    # -- layout and drawing ---------------------------------------------------------------
+    def _box(self):
+        w = min(560, self.width - 40)
+        h = 150 + 22 * len(self.lines) + (60 if self.field is not None else 0)
+        return (self.left + (self.width - w) / 2, self.bottom + (self.height - h) / 2, w, h)
+
+    def on_layout(self) -> None:
+        if not self.buttons:
+            return
+        l, b, w, h = self._box()
+        n = len(self.buttons)
+        longest = max(len(btn.label) for btn in self.buttons)
+        bw = min(max(220, 20 + 8.5 * longest), (w - 40 - 16 * (n - 1)) / n)
+        x = l + (w - (bw * n + 16 * (n - 1))) / 2
+        for k, btn in enumerate(self.buttons):
+            btn.set_rect(x + k * (bw + 16), b + 20, bw, 40)
+        if self.field is not None:
+            self.field.set_rect(l + 30, b + 80, w - 60, 32)
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        l, b, w, h = self._box()
+        t = self._text
+        t.begin()
+        t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
+              color=(120, 30, 25))
+        for k, line in enumerate(self.lines):
+            t.put(k, _(line), l + w / 2, b + h - 66 - 22 * k, size=11.5, anchor_x="center", color=theme.INK)
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
+                                          (60, 45, 35, 255) if self.opaque else (20, 15, 10, 140))
+        l, b, w, h = self._box()
+        arcade.draw_lbwh_rectangle_filled(l, b, w, h, (246, 240, 226))
+        arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)
+        self._text.draw()
+
+    # -- modal input ----------------------------------------------------------------------
+    def mouse_press(self, x, y, button, modifiers) -> bool:
+        if not self.visible:
+            return False
+        super().mouse_press(x, y, button, modifiers)
+        return True
+
+    def mouse_release(self, x, y, button, modifiers) -> bool:
+        return self.visible
+
+    def mouse_scroll(self, x, y, sx, sy) -> bool:
+        return self.visible
+
+    def type_text(self, text: str) -> bool:
+        if self.visible and self.field is not None:
+            self.field.type_text(text)
+        return self.visible
+
+    def key_press(self, symbol, modifiers) -> bool:
+        if not self.visible:
+            return False
+        k = arcade.key
+        if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+            self._answer(self._value(0))
+        elif symbol == k.ESCAPE:
+            self._answer(self._value(-1))
+        elif self.field is not None and symbol == k.BACKSPACE:
+            self.field.key_press(symbol, modifiers)
+        return True
+
+    def _value(self, k: int):
+        return self.values[k]

@@ -1,0 +1,48 @@
+"""Text that keeps to its room: labels shrink (down to a readable minimum) and are then
+cut short with "…", so a small window never lets words run into each other or out of
+their panel. Used by every panel that puts words into a fixed box."""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core.node import TextCache
+
+
+def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
+               min_size: float = 6.5, cut: bool = False, **kw) -> arcade.Text:
+    """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide;
+    with `cut`, a label still too wide at `min_size` loses letters at its end ("…")."""
+    t = text.put(key, label, x, y, size=size, **kw)
+    for _ in range(4):      # drawn width is not quite proportional to the size
+        if t.content_width <= room or size <= min_size or room <= 0:
+            break
+        size = max(min_size, int((size * room / t.content_width) * 2) / 2)
+        t = text.put(key, label, x, y, size=size, **kw)
+    if cut and room > 0 and t.content_width > room:
+        keep = len(label)
+        while keep > 1 and t.content_width > room:
+            keep = max(1, min(keep - 1, int(keep * room / t.content_width)))
+            t = text.put(key, label[:keep].rstrip() + "…", x, y, size=size, **kw)
+    return t
+
+
+def put_boxed(text: TextCache, key, label: str, left: float, top: float, width: float,
+              height: float, size: float, min_size: float = 7.0, **kw) -> arcade.Text:
+    """A wrapped paragraph at (left, top) inside width x height: smaller type first, then
+    cut at a word with "…" until it fits."""
+    words = label
+    while True:
+        t = text.put(key, words, left, top, size=size, width=max(10, int(width)),
+                     multiline=True, anchor_y="top", **kw)
+        if t.content_height <= height and t.content_width <= width + 0.5:
+            return t
+        if size > min_size:
+            size = max(min_size, size - 0.5)
+            continue
+        cut = words.rstrip("…").rsplit(" ", 1)[0]
+        if cut == words.rstrip("…") or not cut:
+            # a single word too wide: a one-line label, cut by letters
+            return put_fitted(text, key, words.split(" ")[0], left, top, width, size, min_size,
+                              cut=True, anchor_y="top", **kw)
+        words = cut + "…"

@@ -1,0 +1,20 @@
+"""Engine events in plain words for the log panel: `sim.narrate` with the window's colour
+names and the player's language, so the headless printout and the window tell the game the
+same way (here without the rule ids the printout names, see `client.words.sentences`)."""
+
+from __future__ import annotations
+
+from client.core.theme import seat_name
+from client.words.sentences import for_players
+from lang.i18n import _, translator
+from sim.narrate import describe as narrate
+
+
+def describe(e: dict) -> str | None:
+    """One line (several for the final standings), or None for bookkeeping events."""
+    if e.get("event") == "Resumed":
+        return _("The saved game continues.")
+    line = narrate(e, who=seat_name, tr=translator())
+    if line is None:
+        return None
+    return "\n".join(for_players(part) for part in line.splitlines())

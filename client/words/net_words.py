@@ -1,0 +1,244 @@
+"""The network's sentences in the player's language.
+
+`net/` explains a refusal, a pause, a lobby or hand-over error and a router problem in
+English: those words stay English in logs, in the headless runner and on the wire (a refusal
+comes from another peer, in that peer's words). The window shows them through `for_players`
+here, as `client.words.engine_words` does for the engine: each sentence net writes is matched
+and said again from the catalogue with its seat numbers, names and counts kept. A field that
+is itself a net sentence (the reason after "join refused: ", the router advice after "; ") is
+said again the same way. A sentence of no known shape is shown as it is; nothing here raises.
+
+The sentences are a table (`SENTENCES`) of marked msgids: net's English is, in nearly every
+row, the msgid itself, so the pattern that recognises it is made from the msgid, each
+`{field}` matching what `FIELDS` says a field of that name holds. A row says more only where
+net's words differ: a field that matches otherwise than its name says, other English (a
+unit net abbreviates), or a whole pattern.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lang.i18n import N_, _, current, ngettext
+from sim.narrate import Nn_
+
+# what a field matches in net's sentence, by the field's name (any other field: `ANY`)
+ANY = r".+"
+_SEAT = re.compile(r"-?\d+|None").pattern     # net names a seat not yet known "None"
+FIELDS: Mapping[str, str] = {
+    "seat": _SEAT,
+    "n": r"\d+", "m": r"\d+", "live": r"\d+", "port": r"\d+", "v": r"\d+",
+    "t": r"\d+(?:\.\d+)?",           # seconds, maybe with a fraction
+    "why": r".*",                    # a library's error text, which may be empty
+    "name": r".*",                   # a player's name, which may be empty
+    "key": r"[\w.-]+",               # the name of a version field
+    "at_a": r"\S+", "at_b": r"\S+", "last": r"\S+",
+}
+# fields that are net sentences themselves, said again on their own
+INNER = ("reason", "moves", "fixes")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One row of the table: the marked `message` (or a plural pair counted by field
+    `count`). Net's English is the message (of a pair: the plural, which net writes for
+    every count) unless `english` gives other words as a template or a whole pattern;
+    `fields` gives a field another match than its name's in `FIELDS`."""
+    message: str | tuple[str, str]
+    english: str | re.Pattern | None = None
+    count: str = "n"
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One sentence shape, compiled from a `Sentence`: `message` (or a plural pair counted
+    by field `count`); the fields named in `inner` are net sentences too."""
+    pattern: re.Pattern          # matched against the whole sentence
+    message: str | tuple[str, str]
+    count: str | None = None
+    inner: tuple[str, ...] = ()
+
+
+# -- net's sentences, in the order they are tried -------------------------------------------
+SENTENCES: tuple[Sentence | str, ...] = (
+    # -- a refusal at the door (net/table/admission.py, net/transport/peer.py, net/table/connections.py) ----------
+    N_("join refused: {reason}"),
+    N_("rejoin refused: {reason}"),
+    N_("cannot join: {reason}"),
+    N_("this peer has left the table"),
+    N_("this peer is a spectator"),
+    N_("no game is running here to rejoin"),
+    N_("join the host, not another guest"),
+    N_("a player must bring a seat key"),
+    N_("the table is full"),
+    N_("the game has started (no seat for a new player)"),
+    N_("seat {seat} is not a player's seat"),
+    N_("seat {seat} was expelled for cheating"),
+    N_("no proof of seat {seat}'s key (only the player who holds it may take that seat)"),
+    N_("seat {seat} is now played by a bot"),
+    N_("seat {seat} belongs to another peer"),
+    N_("seat {seat} is already connected"),
+    N_("wrong rejoin token for seat {seat}"),
+    Sentence(Nn_("too many wrong join codes from your address; try again in {n} second",
+                 "too many wrong join codes from your address; try again in {n} seconds"),
+             english="too many wrong join codes from your address; try again in {n} s"),
+    N_("the join code is wrong"),
+    N_("the table's reply could not be authenticated ({why})"),
+    N_("key-exchange message has {n} bytes, not {m}"),
+    Sentence(N_("unusable key-exchange message: {why}"), fields={"why": ANY}),
+    Sentence(N_("{key} differs: yours {a}, table {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
+    Sentence(N_("{key} differs: table {a}, yours {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
+    Sentence(N_("could not connect to {address}: {why}"), fields={"address": r"\S+"}),
+    N_("the host left before the game started"),
+    N_("no player left to watch"),
+    # -- a pause (net/table/connections.py, net/table/liveness.py, net/table/recovery.py) --------------------
+    N_("lost the connection to the peer we were watching"),
+    N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin"),
+    Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "
+                 "with more than half of the players; waiting for the others",
+                 "only {live} of {n} players are connected here: a bot may take a seat only on a side "
+                 "with more than half of the players; waiting for the others")),
+    N_("dropped by the other players; rejoining and catching up"),
+    # -- the lobby (net/table/lobby.py, net/table/session.py) ------------------------------------------
+    N_("only the host can change the table before the start"),
+    N_("not enough seats for the players already here"),
+    N_("only the host can choose the bots' levels, before the start"),
+    N_("seat {seat} is not a bot seat"),
+    N_("there is no bot level called {level}; choose {levels} or {last}"),
+    N_("only the host can move players, before the start"),
+    N_("there is no seat {seat} at this table"),
+    N_("seat {seat} has no player to move"),
+    N_("seat {seat} is a bot's seat"),
+    N_("seat {seat} is taken by a player who stays there"),
+    N_("two players cannot move to one seat"),
+    N_("only the host starts, once"),
+    N_("there are open seats"),
+    N_("bots must leave at least one human seat"),
+    Sentence(N_("The game has not started."), english=re.compile(r"[Tt]he game has not started\.?")),
+    # -- chat (net/table/chat.py) ----------------------------------------------------------------
+    N_("a chat line must be text"),
+    N_("there is nothing to send"),
+    Sentence(Nn_("a chat line may be at most {m} character long; this one has {n}",
+                 "a chat line may be at most {m} characters long; this one has {n}"), count="m"),
+    N_("you have left the table"),
+    # -- handing a seat to a bot (net/table/takeover.py) -----------------------------------------
+    N_("only the host can hand a seat to a bot"),
+    N_("there is no game running in which to hand over a seat"),
+    N_("you cannot hand your own seat to a bot"),
+    N_("seat {seat} is already played by a bot"),
+    N_("{name} (seat {seat}) is not offline; only a dropped player's seat can be handed to a bot"),
+    Sentence(Nn_("only {live} of {n} player is connected here; a bot may take a seat only when more "
+                 "than half of the players are connected, so the table waits for the others",
+                 "only {live} of {n} players are connected here; a bot may take a seat only when more "
+                 "than half of the players are connected, so the table waits for the others")),
+    # -- unlocking a plan (net/lockstep/plan_steps.py) ----------------------------------------------
+    N_("your plan is already locked; unlock it first to change it"),
+    N_("There is no plan of yours to unlock now."),
+    N_("Your plan is not locked."),
+    N_("Every player has locked their plan, so yours can no longer be changed."),
+    # -- the start check (net/reach/internet.py, net/reach/reachability.py) ----------------------------
+    N_("the reachability check failed: {why}"),
+    N_("seats changed so that every pair can connect: {moves}"),
+    Sentence(N_("{name} takes seat {seat}"), fields={"name": r"[^,]+"}),
+    N_("{a} and {b} cannot reach each other: neither can be dialled from outside their own "
+       "network ({a} at {at_a}, {b} at {at_b}). One of them can forward its TCP port on the "
+       "router, or use IPv6, or all can join one VPN (ZeroTier, Tailscale); see docs/net.md."),
+    # -- opening a table from the menu (net/reach/addresses.py, store/table_save.py) -----------------
+    N_("the address is empty; give HOST:PORT, e.g. 192.168.1.20:7531"),
+    N_("{address} opens '[' for an IPv6 address but never closes it"),
+    N_("{address} has {rest} after the IPv6 address; write [ADDRESS]:PORT"),
+    N_("{address} has a port but no host"),
+    Sentence(N_("{address}: the port {port} is not a number from 1 to 65535"), fields={"port": ANY}),
+    N_("{address}: {host} is not an IPv6 address"),
+    N_("cannot read the save {path}: {why}"),
+    N_("{path} is not a net save (damaged? {why})"),
+    N_("{path} is not a net save of version {v}"),
+    N_("{path} lacks {fields}"),
+    N_("{path} has a damaged secret or seat"),
+    # -- the router (net/reach/portmap.py) -------------------------------------------------------
+    N_("No router answered the request for a port mapping (UPnP is off or not offered); "
+       "players outside this network can reach you only if you {fixes}."),
+    N_("No router here offers port mappings ({why}); to be reached from outside, {fixes}."),
+    N_("The router would not tell its public address ({why}); {fixes}."),
+    N_("The router has no public address yet (not online?); {fixes}."),
+    N_("The router refused to forward port {port} ({why}); {fixes}."),
+    N_("Asking the router for a port mapping failed: {why}."),
+    N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
+       "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
+)
+
+
+def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
+    """The pattern of net's sentence `template`: its text as it stands, each field a named
+    group (a field named again must repeat what it matched the first time)."""
+    out, seen = [], set()
+    for text, name, _spec, _conv in string.Formatter().parse(template):
+        out.append(re.escape(text))
+        if name is None:
+            continue
+        if name in seen:
+            out.append(f"(?P={name})")
+        else:
+            seen.add(name)
+            out.append(f"(?P<{name}>{matches.get(name, FIELDS.get(name, ANY))})")
+    return re.compile("".join(out))
+
+
+def shape_of(row: Sentence | str) -> Shape:
+    """The compiled shape of a table row."""
+    row = row if isinstance(row, Sentence) else Sentence(row)
+    plural = isinstance(row.message, tuple)
+    english = row.english or (row.message[1] if plural else row.message)
+    pattern = english if isinstance(english, re.Pattern) else _pattern(english, row.fields)
+    inner = tuple(name for name in INNER if name in pattern.groupindex)
+    return Shape(pattern, row.message, row.count if plural else None, inner)
+
+
+SHAPES: list[Shape] = [shape_of(row) for row in SENTENCES]
+
+# lists net joins into one line: each part is said again on its own
+_LISTS = ("; ", ", ")
+
+
+def said(text: str) -> str | None:
+    """`text` in the player's language, or None when it is of no known shape."""
+    body = text.strip()
+    for shape in SHAPES:
+        m = shape.pattern.fullmatch(body)
+        if not m:
+            continue
+        fields = {k: v for k, v in m.groupdict().items()}
+        for name in shape.inner:
+            fields[name] = for_players(fields[name])
+        try:
+            if isinstance(shape.message, tuple):
+                return ngettext(shape.message[0], shape.message[1],
+                                int(fields[shape.count])).format(**fields)
+            return _(shape.message).format(**fields)
+        except (KeyError, ValueError, IndexError):
+            return None      # a broken translation: English is better than a crash
+    for sep in _LISTS:
+        parts = body.split(sep)
+        if len(parts) > 1:
+            again = [said(p) for p in parts]
+            if all(a is not None for a in again):
+                return sep.join(again)       # e.g. several "… differs: …", "X takes seat 1"
+    return None
+
+
+def for_players(text: str) -> str:
+    """A net sentence to show in the window: in the player's language when its shape is
+    known, as it came otherwise (never raises)."""
+    if not isinstance(text, str):
+        text = str(text)
+    if current() == "en":
+        return text
+    try:
+        again = said(text)
+    except Exception:        # a window must not fall over a sentence from another peer
+        return text
+    return text if again is None else again

@@ -1,0 +1,71 @@
+"""Who sits where, in words: the players' chosen names at the table ("Aiko (Blue)"), a
+bot seat as "Bot (Orange)", and the lobby's join lines (every address this table can be
+reached at, from `net.reach.addresses`, with the exact command a friend types)."""
+
+from __future__ import annotations
+
+from client.core import theme
+from lang.i18n import N_, _
+
+
+def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
+    """The words for a seat in panels and lists: 'Bot (Orange)', 'Aiko (Blue)', 'You
+    (Blue)', or the colour alone for an unnamed person (or an open seat)."""
+    colour = theme.SEAT_NAMES[seat]
+    name = (name or "").strip()
+    if kind == "bot":
+        return _("Bot ({colour})").format(colour=colour)
+    if name:
+        return _("{name} ({colour})").format(name=name, colour=colour)
+    if me:
+        return _("You ({colour})").format(colour=colour)
+    return colour
+
+
+def lobby_titles(lobby: dict, my_seats=(), my_name: str = "") -> dict[int, str]:
+    """{seat: title} for a network table's lobby (seats as `net.table.session` lists them)."""
+    out = {}
+    for s in lobby.get("seats", []) or []:
+        seat = int(s["seat"])
+        mine = seat in my_seats
+        name = my_name if mine and my_name else s.get("name") or ""
+        out[seat] = seat_title(seat, s.get("kind", ""), name, me=mine)
+    return out
+
+
+def join_command(dial: str, code: str | None) -> str:
+    """The exact command a friend runs to join this table (`dial` is HOST:PORT as `join`
+    reads it, IPv6 in brackets)."""
+    code_part = f" --code {code}" if code else ""
+    return f"./shogun join {dial}{code_part}"
+
+
+def table_addresses(port: int, mapped=()) -> list:
+    """Where friends can reach this table (`net.reach.addresses.Reachable`, most widely
+    reachable first): a router's mapping, global IPv6, then the LAN."""
+    from net.reach.addresses import reachable_addresses
+    try:
+        return reachable_addresses(port, mapped)
+    except Exception:          # no interface list on this system: loopback only
+        from net.reach.addresses import Reachable
+        return [Reachable("127.0.0.1", port, "this machine", "lo")]
+
+
+WHERE = {"public": N_("over the internet (the router forwards the port)"),
+         "global IPv6": N_("over the internet, by IPv6"),
+         "LAN": N_("from your home network"), "LAN IPv6": N_("from your home network, by IPv6"),
+         "this machine": N_("from this computer only")}
+
+
+def join_offers(port: int, code: str | None, addresses: list | None = None) -> list[tuple[str, str]]:
+    """(exact command, where it works from) for each address friends can use, best first."""
+    addresses = table_addresses(port) if addresses is None else addresses
+    return [(join_command(r.dial, code), _(WHERE.get(r.scope, r.scope))) for r in addresses[:3]]
+
+
+def join_lines(port: int, code: str | None, addresses: list | None = None) -> list[str]:
+    """The lobby's lines telling friends how to join: one exact command per address, with
+    where it works from."""
+    return [_("Friends join with one of these:")] + [
+        _("{command}    ({where})").format(command=c, where=w)
+        for c, w in join_offers(port, code, addresses)]

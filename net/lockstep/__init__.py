@@ -1,0 +1,1 @@
+"""Keeping every peer's game identical: steps and their inputs, secret plans, the chance beacon, commitments, echoes, tower votes."""

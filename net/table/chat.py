@@ -1,0 +1,147 @@
+"""Table chat: short lines among players and spectators, in the lobby and in the game.
+
+Why apart from the game: a chat line is said, not played. It rides the same sealed
+frames as everything else but never enters the lockstep, the command log, the save or
+any state hash, so nothing said can change the game.
+
+Routing (no frame is sent twice to anyone): before the start guests are connected to
+the host only, so the host passes a guest's line on to the other guests; in the game
+the players are a full mesh, so a player's line goes to every player directly; each
+player passes what it hears on to its own spectators, and a spectator's line goes to
+the player it follows, who passes it on as if it were its own. The sender's hook fires
+at once, locally.
+
+Limits: a line is at most `MAX_CHARS` characters (longer lines are refused before they
+leave; a longer one on the wire is an offence of the sender, like any malformed frame);
+each connection may send `BURST` lines per `PER_SECONDS` — more are dropped, with one
+log line per connection per burst. A line from a player is credited to that player's
+seat; one it marks as a spectator's (no seat) keeps the name it gives; in the lobby
+the host's word is taken for its guests' lines, and a spectator takes its player's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from net.table.phase import Phase
+
+if TYPE_CHECKING:
+    from net.transport.peer import PeerConnection
+
+log = logging.getLogger("net.table.chat")
+
+MAX_CHARS = 300
+BURST = 5               # lines a connection may send at once ...
+PER_SECONDS = 10.0      # ... and one more line per PER_SECONDS / BURST after that
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line said at the table. `seat` is None for a spectator (or a guest without a
+    seat yet)."""
+    sender: str
+    seat: int | None
+    text: str
+
+
+def clean(text: str) -> str:
+    """The line as it is sent: stripped, without control characters. ValueError (a
+    sentence for the player) when it is empty or too long."""
+    if not isinstance(text, str):
+        raise ValueError("a chat line must be text")
+    text = "".join(ch for ch in text if ch.isprintable()).strip()
+    if not text:
+        raise ValueError("there is nothing to send")
+    if len(text) > MAX_CHARS:
+        raise ValueError(f"a chat line may be at most {MAX_CHARS} characters long; "
+                         f"this one has {len(text)}")
+    return text
+
+
+class _Bucket:
+    """A token bucket per connection (tokens refill continuously)."""
+
+    def __init__(self, now: float) -> None:
+        self.tokens = float(BURST)
+        self.at = now
+        self.warned = False
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(float(BURST), self.tokens + (now - self.at) * BURST / PER_SECONDS)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.warned = False
+            return True
+        return False
+
+
+class Chat:
+    """Mixed into `net.table.session.TableSession`."""
+
+    on_chat_received: Any
+    reactor: Any
+
+    def send_chat(self, text: str) -> None:
+        """Say `text` at the table (lobby or game, player or spectator). Raises ValueError
+        with a sentence for the player if the line is empty or too long."""
+        if self.closed:
+            raise ValueError("you have left the table")
+        line = ChatLine(self.name[:40], self.my_seat, clean(text))
+        self._chat_deliver(line, came_from=None)
+
+    def _chat_wire(self, line: ChatLine) -> dict:
+        return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
+                "text": line.text}
+
+    def _chat_deliver(self, line: ChatLine, came_from: PeerConnection | None) -> None:
+        """Show `line` here and pass it on to those who would not get it otherwise."""
+        wire = self._chat_wire(line)
+        targets: list = []
+        mine = came_from is None or came_from in self.spectators
+        if self.role == "watch":
+            if came_from is None and self.source is not None:
+                targets.append(self.source)          # my own line: to the player I follow
+        else:
+            hub = self.phase is Phase.LOBBY and self.is_host
+            if mine or hub:
+                targets += [c for c in self.conns if c.ready]
+            targets += self.spectators
+        for conn in targets:
+            if conn is not came_from and not conn.closed:
+                conn.send(wire)
+        try:
+            self.on_chat_received(line)
+        except Exception:              # the window's problem must not break the table
+            log.exception("on_chat_received failed")
+
+    def _on_ChatSent(self, conn: PeerConnection, msg: dict) -> None:
+        bucket = getattr(conn, "chat_bucket", None)
+        now = self.reactor.seconds()
+        if bucket is None:
+            bucket = conn.chat_bucket = _Bucket(now)
+        if not bucket.take(now):
+            if not bucket.warned:
+                bucket.warned = True
+                log.warning("chat from %s dropped: more than %d lines in %g s",
+                            conn.describe(), BURST, PER_SECONDS)
+            return
+        try:
+            text = clean(msg["text"])
+        except ValueError as exc:
+            conn.offence(f"chat line refused: {exc}")
+            return
+        trusted = conn is self.source or (conn is self.host_conn and self.phase is Phase.LOBBY)
+        if trusted:
+            line = ChatLine(msg["sender"], msg["seat"], text)
+        elif conn in self.spectators:
+            line = ChatLine(conn.remote_name, None, text)
+        elif msg["seat"] is None:      # a player passing on its spectator's line
+            line = ChatLine(msg["sender"], None, text)
+        else:                          # straight from a player: its own line, its own seat
+            name = self._name_of_seat(conn.seat) if self.start_info is not None \
+                and conn.seat is not None else conn.remote_name
+            line = ChatLine(name, conn.seat, text)
+        self._chat_deliver(line, came_from=conn)

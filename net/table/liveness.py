@@ -1,0 +1,153 @@
+"""Liveness: heartbeats, redialling a lost player, and take-overs only by a majority.
+
+Why: a TCP reset or a pulled cable used to be silent (a 16 s stall, nothing shown) and
+then split the table — the three players took the lone one's seat while the lone one
+took all three of theirs, and two games ended with exit 0. Now:
+
+- every player connection carries a `Heartbeat` when nothing else was sent for a
+  second; one silent for `SILENT_AFTER` seconds is closed, which pauses the table
+  (`on_paused` says for how long the seat may take to come back);
+- a connection to a live player that was lost (not dropped for offences, a desync or
+  cheating) is redialled by the higher seat every second — the same rule as the mesh
+  at the start — and both sides resend their latest messages on the new connection;
+- a seat is taken over by a bot only by a side that holds a strict majority of the
+  table's human players; a minority waits (and keeps redialling) until it can rejoin,
+  so a table can never go on as two games;
+- silence is counted in the time *this* peer was awake. Every peer computes the bot
+  seats' moves and the tower's drops itself, in the reactor's thread, so a slow step
+  (hard bots on a slow laptop) stalls the whole table at once, and a stalled peer reads
+  nothing. A heartbeat that runs late shows the stall; the time it was late does not
+  count as the players' silence (before, a peer waking from a 7 s stall dropped every
+  player whose messages waited unread in its sockets, and the table paused and
+  redialled). A peer that is always late still notices a player gone, only later.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+log = logging.getLogger("net.table.session")
+
+HEARTBEAT_EVERY = 1.0     # seconds without a frame sent before a Heartbeat goes
+SILENT_AFTER = 5.0        # seconds without a frame received before a player counts as gone
+REDIAL_EVERY = 1.0        # seconds between redials of a lost player
+STALL_SLACK = 0.5         # a heartbeat this much later than due shows a stalled peer
+RESEND_STEPS = 4          # my messages of this many steps back go out on a new connection
+
+
+class Liveness:
+    """Mixed into `TableSession`."""
+
+    reactor: Any
+    conns: list
+    offline: dict
+    my_seat: int | None
+    closed: bool
+
+    def awake_seconds(self) -> float:
+        """The reactor's clock less the time this peer was stalled (`last_received` is
+        read on this clock, so silence counts only while I could have heard)."""
+        return self.reactor.seconds() - self._stalled
+
+    def _start_heartbeat(self) -> None:
+        if getattr(self, "_beat", None) is None and not self.closed:
+            self._beat_due = self.reactor.seconds() + HEARTBEAT_EVERY
+            self._beat = self.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
+
+    def _heartbeat(self) -> None:
+        self._beat = None
+        if self.closed or self._over():
+            return
+        now = self.reactor.seconds()
+        late = now - self._beat_due
+        if late > STALL_SLACK:
+            self._stalled += late
+            log.info("this peer was busy for %.1f s; its players' silence is counted "
+                     "from now", late + HEARTBEAT_EVERY)
+        awake = self.awake_seconds()
+        for conn in list(self.conns):
+            if not conn.ready or conn.closed:
+                continue        # (a resuming peer does not know its players' seats yet)
+            silent = awake - conn.last_received
+            if silent > SILENT_AFTER:
+                log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)
+                abort = getattr(conn.transport, "abortConnection", None)
+                (abort or conn.transport.loseConnection)()
+            elif now - conn.last_sent >= HEARTBEAT_EVERY:
+                conn.send({"type": "Heartbeat"})
+        self._start_heartbeat()
+
+    def flush_sends(self) -> None:
+        """Put what I have sent on the wire now, before work that blocks the reactor's
+        thread (a bot's move, a tower drop). Why: a transport writes its buffer only when
+        the reactor next polls, so a peer that sent the last input of a step and then
+        computed the next step's bot move for seconds held that input back all the while:
+        the players waiting for it saw it silent, and the table could not compute the
+        step together."""
+        for conn in self.conns:
+            transport = conn.transport
+            write_now = getattr(transport, "doWrite", None)     # IWriteDescriptor
+            # (not while it closes: its last write would then end the connection, which
+            # only the reactor may report; a write error shows again to the reactor)
+            if write_now is not None and not conn.closed \
+                    and getattr(transport, "connected", False) \
+                    and not getattr(transport, "disconnecting", False):
+                write_now()
+
+    def _on_Heartbeat(self, conn: Any, msg: dict) -> None:
+        """Nothing to do: receiving it is the point (`last_received`)."""
+
+    # ---------------------------------------------------------------- redial
+    def _may_redial(self, conn: Any) -> bool:
+        """A live player lost by accident (not dropped by anyone on purpose), whom the
+        mesh rule says I dial: the lower seat."""
+        seat = conn.seat
+        return (self.lockstep is not None and not self._over() and self.my_seat is not None
+                and seat is not None and seat < self.my_seat and not conn.dropped_on_purpose
+                and conn.offended_reason is None and seat not in self.expelled
+                and seat not in self.lockstep.bots and seat in self.addresses
+                and self.role in ("host", "join"))
+
+    def _redial(self, seat: int) -> None:
+        if self.closed or self._over() or self.lockstep is None \
+                or seat in self.lockstep.bots or seat in self.expelled \
+                or self._conn_for_seat(seat) is not None:
+            return
+        host, port = self.addresses[seat]
+        self._redialling.add((host, port))
+        self._dial(host, port, {"role": "player", "seat": self.my_seat,
+                                "table": self.start_info["table"]})
+        self.reactor.callLater(REDIAL_EVERY, self._redial, seat)
+
+    def _reconnected(self, conn: Any) -> None:
+        """A player connection made after the game began here (a redial, or a mesh dial
+        that came late): messages on it may repeat what was already applied, and both
+        sides resend their latest, which the lost connection may have swallowed."""
+        conn.redialed = True
+        for m in self.lockstep.resend_from(max(0, self.lockstep.step - RESEND_STEPS)):
+            conn.send(m)
+
+    # ---------------------------------------------------------------- majority
+    def _live_players(self, seat: int) -> tuple[set[int], list[int]]:
+        """The human seats on my side (me and the players I am connected to, `seat`
+        left out), and all the table's human seats."""
+        humans = self._humans()
+        live = {self.my_seat} | {c.seat for c in self.conns if c.ready and not c.closed
+                                 and c.seat is not None and c.seat != seat}
+        return live & set(humans), humans
+
+    def _majority_here(self, seat: int) -> bool:
+        """Do the players I am connected to, and I, make more than half of the table's
+        human players? Only then may this side play `seat` with a bot."""
+        live, humans = self._live_players(seat)
+        if 2 * len(live) > len(humans):
+            return True
+        if not getattr(self, "_minority_said", False):
+            self._minority_said = True
+            reason = (f"only {len(live)} of {len(humans)} players are connected here: a "
+                      "bot may take a seat only on a side with more than half of the "
+                      "players; waiting for the others")
+            log.warning(reason)
+            self.on_paused(reason)
+        return False

@@ -1,0 +1,205 @@
+"""The lobby: seats, the host's table settings, per-seat bot levels, the start.
+
+Why: before `GameStarted` the host is the hub (guests connect to it only) and owns the
+lobby; everything here is host-decided and ends with `start_game`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING
+
+
+if TYPE_CHECKING:
+    from net.transport.peer import PeerConnection
+
+log = logging.getLogger("net.table.session")
+
+
+class Lobby:
+    """Mixed into `net.table.session.TableSession`."""
+
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None,
+                  bot_levels: dict[int, str] | None = None) -> None:
+        """Host only, before the start: change the table. `bot_levels`: seat -> level
+        for bot seats (`set_bot_level`)."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can change the table before the start")
+        lobby = self.lobby
+        old_levels = {s["seat"]: s.get("level") for s in lobby["seats"] if s["kind"] == "bot"}
+        if side is not None:
+            lobby["side"] = side
+        if setup is not None:
+            lobby["setup"] = setup
+        if players is not None or bots is not None:
+            players = players or lobby["players"]
+            humans = [s for s in lobby["seats"] if s["kind"] == "human"]
+            bots = bots if bots is not None else sum(s["kind"] == "bot" for s in lobby["seats"])
+            if len(humans) + bots > players:
+                raise ValueError("not enough seats for the players already here")
+            seats = []
+            for i in range(players):
+                seats.append({"seat": i, "kind": "open", "name": "", "peer": None, "key": None})
+            for i, h in enumerate(humans):
+                seats[i].update(kind="human", name=h["name"], peer=h["peer"], key=h.get("key"))
+                self._seat_conn(h["peer"], i)
+            for i in range(players - bots, players):
+                seats[i].update(kind="bot", name=f"bot {i}",
+                                level=old_levels.get(i) or self.opts.bot)
+            lobby["players"], lobby["seats"] = players, seats
+        for seat, level in (bot_levels or {}).items():
+            self._check_bot_level(seat, level)
+        for seat, level in (bot_levels or {}).items():
+            lobby["seats"][seat]["level"] = level
+        self._lobby_changed()
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        """Host only, before the start: the level (`easy`, `normal`, `hard`) of the bot
+        that plays bot seat `seat`. Every peer plays that seat at that level."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can choose the bots' levels, before the start")
+        self._check_bot_level(seat, level)
+        self.lobby["seats"][seat]["level"] = level
+        self._lobby_changed()
+
+    def _check_bot_level(self, seat: int, level: str) -> None:
+        from sim.bots import BOT_NAMES, LEVELS
+        seats = self.lobby["seats"]
+        if not isinstance(seat, int) or not 0 <= seat < len(seats) \
+                or seats[seat]["kind"] != "bot":
+            raise ValueError(f"seat {seat} is not a bot seat")
+        if level not in BOT_NAMES:
+            raise ValueError(f"there is no bot level called {level!r}; choose "
+                             f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}")
+
+    def request_seat(self, seat: int) -> None:
+        if self.role == "host":
+            self._move_seat(self.peer_id, seat)
+        elif self.host_conn is not None:
+            self.host_conn.send({"type": "SeatRequested", "seat": seat})
+
+    def move_players(self, moves: dict[int, int]) -> None:
+        """Host only, before the start: move players between seats at once, `{old seat:
+        new seat}`. A new seat must be open or be left by a player who moves too, so two
+        players may swap (`request_seat` moves one player to an open seat only). Used by
+        the reachability check (`net.reach.internet.reseat`) to give the players who can be
+        dialled the lower seats. ValueError (a sentence) for anything else; nothing moves
+        then."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host can move players, before the start")
+        seats = self.lobby["seats"]
+        for old, new in moves.items():
+            for seat in (old, new):
+                if not isinstance(seat, int) or not 0 <= seat < len(seats):
+                    raise ValueError(f"there is no seat {seat} at this table")
+            if seats[old]["kind"] != "human":
+                raise ValueError(f"seat {old} has no player to move")
+            if seats[new]["kind"] == "bot":
+                raise ValueError(f"seat {new} is a bot's seat")
+            if seats[new]["kind"] != "open" and new not in moves:
+                raise ValueError(f"seat {new} is taken by a player who stays there")
+        if len(set(moves.values())) != len(moves):
+            raise ValueError("two players cannot move to one seat")
+        before = {old: dict(seats[old]) for old in moves}
+        for old in moves:
+            seats[old].update(kind="open", name="", peer=None, key=None)
+        for old, new in moves.items():
+            entry = before[old]
+            seats[new].update(kind="human", name=entry["name"], peer=entry["peer"],
+                              key=entry.get("key"))
+            self._seat_conn(entry["peer"], new)
+        self._lobby_changed()
+
+    def lobby_full(self) -> bool:
+        return bool(self.lobby) and all(s["kind"] != "open" for s in self.lobby["seats"])
+
+    def start_game(self) -> None:
+        """Host only: every seat must be filled (humans or bots)."""
+        if self.role != "host" or self.started:
+            raise ValueError("only the host starts, once")
+        if not self.lobby_full():
+            raise ValueError("there are open seats")
+        peers = []
+        for seat in self.lobby["seats"]:
+            if seat["kind"] != "human":
+                continue
+            if seat["peer"] == self.peer_id:
+                peers.append({"peer": self.peer_id, "host": "", "port": self.listen_port,
+                              "seat": seat["seat"]})
+            else:
+                conn = self._conn_for_peer(seat["peer"])
+                peers.append({"peer": seat["peer"], "host": conn.transport.getPeer().host,
+                              "port": conn.hello["listen_port"], "seat": seat["seat"]})
+        msg = {"type": "GameStarted", "table": os.urandom(16),
+               "config": {k: self.lobby[k] for k in ("players", "side", "setup")},
+               "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
+                          "peer": s["peer"], "key": s.get("key")}
+                         for s in self.lobby["seats"]],
+               "peers": peers, "bot": self.opts.bot,
+               "bot_levels": [[s["seat"], s.get("level") or self.opts.bot]
+                              for s in self.lobby["seats"] if s["kind"] == "bot"]}
+        msg["config"] = self.engine.config_wire(self.engine.config(
+            self.lobby["players"], self.lobby["side"], self.lobby["setup"]))
+        for conn in self.conns:
+            conn.send(msg)
+        self._game_started(msg)
+
+    def _lobby_changed(self) -> None:
+        if self.role == "host" and self.lobby:
+            self.lobby["tower_vote"] = self._tower_needs_vote()
+        if self.role == "host":
+            wire = {**self.lobby, "seats": [dict(s) for s in self.lobby["seats"]]}
+            for conn in self.conns:
+                conn.send({"type": "LobbyChanged", "lobby": wire})
+        self.on_lobby_changed(self.lobby)
+
+    def _tower_needs_vote(self) -> bool:
+        """Whether the seated players' machines compute drops differently (their canaries
+        differ): the lobby then says tower results are agreed by vote on this table."""
+        canaries = {self.versions.get("canary")}
+        for conn in self.conns:
+            if conn.hello is not None and conn.role == "player":
+                canaries.add(conn.hello.get("versions", {}).get("canary"))
+        return len(canaries) > 1
+
+    def _on_LobbyChanged(self, conn: PeerConnection, msg: dict) -> None:
+        if conn is not self.host_conn or self.started:
+            conn.offence("LobbyChanged from a peer that is not the host")
+            return
+        lobby = msg["lobby"]
+        seats = lobby.get("seats")
+        if not isinstance(seats, list) or len(seats) > 5 or \
+                not all(isinstance(s, dict) and isinstance(s.get("seat"), int) for s in seats):
+            conn.offence("LobbyChanged with malformed seats")
+            return
+        self.lobby = lobby
+        mine = [s["seat"] for s in seats if s.get("peer") == self.peer_id]
+        self.my_seat = mine[0] if mine else None
+        self.on_lobby_changed(self.lobby)
+
+    def _on_SeatRequested(self, conn: PeerConnection, msg: dict) -> None:
+        if self.role != "host" or self.started:
+            conn.offence("SeatRequested but this is not an open lobby")
+            return
+        self._move_seat(conn.remote_peer, msg["seat"])
+
+    def _move_seat(self, peer: bytes, seat: int) -> None:
+        seats = self.lobby["seats"]
+        if seat >= len(seats) or seats[seat]["kind"] != "open":
+            return
+        for s in seats:
+            if s["peer"] == peer:
+                seats[seat].update(kind="human", name=s["name"], peer=peer, key=s.get("key"))
+                s.update(kind="open", name="", peer=None, key=None)
+                self._seat_conn(peer, seat)
+                break
+        self._lobby_changed()
+
+    def _seat_conn(self, peer: bytes, seat: int) -> None:
+        if peer == self.peer_id:
+            self.my_seat = seat
+        conn = self._conn_for_peer(peer)
+        if conn is not None:
+            conn.seat = seat

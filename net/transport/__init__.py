@@ -1,0 +1,1 @@
+"""One connection to another peer: frames, the join-code key exchange, the sealed channel, checked message shapes."""

@@ -1,0 +1,448 @@
+"""One TCP connection to another peer: framing, the handshake, offences, drops.
+
+Why here and not in the session: everything a single connection can judge on its own
+(frame sizes, msgpack, message shapes, handshake order, the join-code proof, version
+equality, the offence count) is decided before the session sees a message. The session
+only receives checked messages from a connection that completed the handshake.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import platform
+from typing import Any
+
+from twisted.internet.protocol import ClientFactory, Protocol
+
+from net.transport import messages
+from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_body, frame
+from net.trust.pake import JoinKeyExchange, PakeError
+from net.trust.seat_keys import prove_seat
+from net.trust.secure_channel import ChannelError, SecureChannel
+
+log = logging.getLogger("net.transport.peer")
+
+MAX_OFFENCES = 3
+_VERSIONS: dict[str, str] | None = None
+
+
+def _project_version() -> str:
+    """The project's version: from pyproject.toml in a clone, from the installed package's
+    metadata in an installed copy (so a clone and a `pip install` peer can play)."""
+    try:
+        import tomllib
+        from pathlib import Path
+        path = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        return str(tomllib.loads(path.read_text())["project"]["version"])
+    except (OSError, KeyError, ValueError):
+        pass
+    try:
+        from importlib.metadata import version
+        return version("shogun")
+    except Exception:
+        return "unknown"
+
+
+def _tower_digest() -> str:
+    try:
+        from sim.tower.drop import self_test_digest
+    except ImportError:
+        return "no-tower"
+    digest = self_test_digest()
+    return digest.hex() if isinstance(digest, bytes) else str(digest)
+
+
+def _rules_version() -> str:
+    try:
+        from sim.game import RULES_VERSION
+    except ImportError:
+        return "none"
+    return str(RULES_VERSION)
+
+
+def _canary() -> str:
+    """The raw-float canary drop (sim.tower.drop): equal on machines that compute drops
+    bit-identically. Informational: tower outcomes are agreed by vote anyway."""
+    try:
+        from sim.tower.drop import canary_digest
+    except ImportError:
+        return "unknown"
+    digest = canary_digest()
+    return digest.hex() if isinstance(digest, bytes) else str(digest)
+
+
+def _game_code_digest() -> str:
+    """A hash of everything every peer computes identically: the rules, the bots (every
+    peer computes bot seats), the tower and the card and board data. Two peers whose
+    `sim/` differs in any way would fall out of step, so they are refused at the door.
+    Line endings are normalised (a Windows checkout of the same code is the same code)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    h = hashlib.sha256()
+    files = sorted((root / "sim").rglob("*.py")) + [root / "assets" / n for n in
+                                                    ("board.json", "cards.json")]
+    for path in files:
+        try:
+            data = path.read_bytes().replace(b"\r\n", b"\n")
+        except OSError:
+            data = b"missing"
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
+# Said in the handshake but never compared: friends' laptops differ in these, and the game
+# does not depend on them (tower outcomes are voted on, see net.lockstep.core).
+INFORMATIONAL = ("python", "system", "machine", "canary")
+
+
+def local_versions(engine_name: str = "shogun") -> dict[str, str]:
+    """What this peer says about itself in the handshake. Compared: the protocol, the rules
+    (engine and version), the pymunk version, the tower's geometry and physics settings
+    (its self-test digest) and the game code itself (rules, bots, data) — what decides
+    the game. Not compared: `INFORMATIONAL`."""
+    global _VERSIONS
+    if _VERSIONS is None:
+        try:
+            import pymunk
+            pymunk_version = str(pymunk.version)
+        except ImportError:
+            pymunk_version = "none"
+        _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
+                     "pymunk": pymunk_version, "tower": _tower_digest(),
+                     "code": _game_code_digest(),
+                     "python": platform.python_version(), "system": platform.system(),
+                     "machine": platform.machine(), "canary": _canary()}
+    return {**_VERSIONS, "rules": f"{engine_name} {_rules_version()}"}
+
+
+def version_differences(mine: dict[str, str], theirs: dict[str, str],
+                        me: str = "yours", them: str = "table") -> str | None:
+    """A sentence naming every field that decides the game and differs, or None."""
+    problems = []
+    for key in sorted((set(mine) | set(theirs)) - set(INFORMATIONAL)):
+        a, b = theirs.get(key, "missing"), mine.get(key, "missing")
+        if a != b:
+            problems.append(f"{key} differs: {me} {a}, {them} {b}")
+    return "; ".join(problems) or None
+
+
+class PeerConnection(Protocol):
+    """A connection in one of two roles: `dialer` (we connected) or `listener`."""
+
+    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+        self.session = session
+        self.dialer = dialer
+        self.hello_fields = hello or {}       # what a dialer says about itself
+        self.decoder = FrameDecoder()
+        self.pake: JoinKeyExchange | None = None
+        self.channel: SecureChannel | None = None   # once the key exchange is done
+        self.binding: bytes | None = None           # this connection's channel binding
+        self.ready = False
+        self._settled = False          # a dial's handshake has ended (see _dial_settled)
+        self.closed = False
+        self.offences = 0
+        self.remote_peer: bytes | None = None
+        self.remote_name = "?"
+        self.role = "player"                 # the remote's role
+        self.seat: int | None = None         # the remote's seat, once known
+        self.hello: dict | None = None
+        self.bytes_sent = 0
+        self.offended_reason: str | None = None   # why the remote dropped us, if it said
+        self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
+        self.drop_claims = 0         # SeatDropped claims this player made
+        self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
+        self.redialed = False        # made after the game began here (net.table.liveness)
+        now = self._now()
+        self.last_received = self._awake_now()   # for heartbeats (net.table.liveness)
+        self.last_sent = now
+
+    def _now(self) -> float:
+        reactor = getattr(self.session, "reactor", None)
+        return reactor.seconds() if reactor is not None else 0.0
+
+    def _awake_now(self) -> float:
+        """The session's clock of the time it was awake (`Liveness.awake_seconds`)."""
+        awake = getattr(self.session, "awake_seconds", None)
+        return awake() if awake is not None and self.session.reactor is not None \
+            else self._now()
+
+    # -------------------------------------------------------------- plumbing
+    def describe(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else self.role
+        try:
+            addr = self.transport.getPeer()
+            where = f"{addr.host}:{addr.port}"
+        except Exception:
+            where = "?"
+        return f"{self.remote_name} ({who}, {where})"
+
+    def remote_host(self) -> str:
+        try:
+            return str(self.transport.getPeer().host)
+        except Exception:
+            return "?"
+
+    def send(self, msg: dict, body: bytes | None = None) -> None:
+        """Sealed once the key exchange is done; only the exchange itself (and a refusal
+        of a wrong code, which cannot be sealed with a key the dialer lacks) is plain.
+        `body`: `msg` already packed (a broadcast packs once for every player)."""
+        if self.closed or self.transport is None:
+            return
+        self.send_body(body if body is not None else encode_body(msg))
+
+    def send_body(self, body: bytes) -> None:
+        """A message body as it is, sealed if the channel is up (tests that play a
+        hostile player send malformed bodies through here)."""
+        data = frame(self.channel.seal(body) if self.channel is not None else body)
+        self.last_sent = self._now()
+        self.bytes_sent += len(data)
+        self.session.count_sent(len(data))
+        self.transport.write(data)
+
+    def drop(self, reason: str, offender: bool = True) -> None:
+        """Close with a notice. An offender is reported to the other players too."""
+        if self.closed:
+            return
+        log.warning("dropping %s: %s", self.describe(), reason)
+        self.dropped_on_purpose = True
+        self.send({"type": "Offended", "reason": reason[:500]})
+        self.closed = True
+        self.transport.loseConnection()
+        if offender:
+            self.session.offender_dropped(self, reason)
+
+    def offence(self, reason: str) -> None:
+        """Log a rejected input; drop the sender after MAX_OFFENCES."""
+        self.offences += 1
+        log.warning("rejected input from %s: %s (offence %d of %d)",
+                    self.describe(), reason, self.offences, MAX_OFFENCES)
+        self.session.offence_logged(self, reason)
+        if self.offences >= MAX_OFFENCES:
+            self.drop(f"too many offences, last: {reason}")
+
+    # -------------------------------------------------------------- twisted
+    def connectionMade(self) -> None:
+        try:
+            self.transport.setTcpNoDelay(True)     # small frames, latency matters
+        except Exception:
+            pass
+        if not self.dialer:
+            limiter = getattr(self.session, "guess_limit", None)
+            wait = limiter.wait_left(self.remote_host()) if limiter is not None else 0.0
+            if wait > 0:
+                # turned away before any key exchange: no work, no log line (the
+                # limiter sums these up)
+                self.send({"type": "Refused", "reason": "join refused: too many wrong join "
+                           f"codes from your address; try again in {math.ceil(wait)} s"})
+                self.closed = True
+                self.transport.loseConnection()
+                return
+            self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
+            self.send({"type": "Welcomed", "versions": self.session.versions,
+                       "peer": self.session.peer_id, "pake": self.pake.outbound()})
+
+    def dataReceived(self, data: bytes) -> None:
+        for body in self.decoder.feed_bodies(data):
+            if self.closed:
+                return
+            if isinstance(body, FrameError):
+                if self.decoder.broken:
+                    self.offences = MAX_OFFENCES
+                    self.session.offence_logged(self, str(body))
+                    self.drop(str(body))
+                    return
+                self.offence(str(body))
+                continue
+            if self.channel is not None:
+                try:
+                    body = self.channel.open(body)
+                except ChannelError as exc:
+                    if not self.ready:
+                        self._unopened_in_handshake(body, exc)
+                        return
+                    self.offence(str(exc))
+                    continue
+            # a sign of life is a whole frame that opens, not bytes: a stream knocked out
+            # of step (a frame length read from stray bytes) trickles bytes forever and
+            # never a frame; counted as alive, it would stall the table without a pause
+            self.last_received = self._awake_now()
+            try:
+                item = decode_body(body)
+            except FrameError as exc:
+                self.offence(str(exc))
+                continue
+            try:
+                msg = messages.check(item)
+            except messages.BadMessage as exc:
+                self.offence(str(exc))
+                continue
+            try:
+                self._handle(msg)
+            except Exception as exc:     # a bug must not take the peer down
+                log.exception("error handling %s from %s", msg.get("type"), self.describe())
+                self.offence(f"could not handle {msg.get('type')}: {exc}"[:300])
+
+    def _dial_settled(self) -> None:
+        """A dial counts as pending until its handshake ends, either way: the session
+        gives up on a table only when no dial may still succeed."""
+        if self.dialer and not self._settled:
+            self._settled = True
+            self.session.pending_dials -= 1
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.closed = True
+        self._dial_settled()
+        if self.decoder.pending_bytes:
+            log.warning("connection from %s closed inside a truncated frame (%d bytes)",
+                        self.describe(), self.decoder.pending_bytes)
+        self.session.connection_lost(self)
+
+    # -------------------------------------------------------------- handshake
+    def _handle(self, msg: dict) -> None:
+        kind = msg["type"]
+        if kind == "Offended":
+            log.warning("%s says we offended: %s", self.describe(), msg["reason"])
+            self.offended_reason = msg["reason"]
+            return
+        if self.ready:
+            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused"):
+                self.offence(f"{kind} after the handshake (replayed?)")
+                return
+            self.session.received(self, msg)
+            return
+        if self.dialer:
+            if kind == "Welcomed" and self.pake is None:
+                self._welcomed(msg)
+            elif kind == "Accepted" and self.hello is not None:
+                self.ready = True
+                self._dial_settled()
+                self.session.connection_ready(self)
+            elif kind == "Refused":
+                log.warning("join refused by %s: %s", self.describe(), msg["reason"])
+                self.closed = True
+                self._dial_settled()
+                self.session.refused(self, msg["reason"])
+                self.transport.loseConnection()
+            else:
+                self.offence(f"{kind} before the handshake completed")
+        else:
+            if kind == "KeyOffered" and self.channel is None and self.pake is not None:
+                self._key_offered(msg)
+            elif kind == "Hello" and self.hello is None and self.channel is not None:
+                self._hello(msg)
+            else:
+                self.offence(f"{kind} before the handshake completed")
+
+    def _unopened_in_handshake(self, body: bytes, exc: ChannelError) -> None:
+        """A frame that does not open before the handshake ended: on the listener's side
+        the dialer's first sealed frame, so the codes differ (or it is forged); on the
+        dialer's side a plain refusal of a wrong code, or a table that is not genuine."""
+        if not self.dialer:
+            limiter = getattr(self.session, "guess_limit", None)
+            if limiter is not None:
+                limiter.wrong_code(self.remote_host())     # it logs a summary, not each
+            self.channel = None                            # the refusal must be plain
+            self.send({"type": "Refused", "reason": "join refused: the join code is wrong"})
+            self.closed = True
+            self.transport.loseConnection()
+            return
+        try:
+            msg = messages.check(decode_body(body))
+        except (FrameError, messages.BadMessage):
+            msg = None
+        if msg is not None and msg["type"] == "Refused":
+            reason = msg["reason"]
+        else:
+            reason = f"cannot join: the table's reply could not be authenticated ({exc})"
+        self.closed = True
+        self._dial_settled()
+        self.session.refused(self, reason)
+        self.transport.loseConnection()
+
+    def _key_offered(self, msg: dict) -> None:
+        try:
+            keys = self.pake.finish(msg["pake"])
+        except PakeError as exc:
+            self._refuse(f"join refused: {exc}")
+            return
+        self.channel = SecureChannel(keys.send, keys.receive)
+        self.binding = keys.binding
+
+    def _welcomed(self, msg: dict) -> None:
+        self.remote_peer = msg["peer"]
+        differs = version_differences(self.session.versions, msg["versions"],
+                                      me="table", them="yours")
+        if differs:
+            self.closed = True
+            self.session.refused(self, f"cannot join: {differs}")
+            self.transport.loseConnection()
+            return
+        self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
+        self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
+        try:
+            keys = self.pake.finish(msg["pake"])
+        except PakeError as exc:
+            self.closed = True
+            self._dial_settled()
+            self.session.refused(self, f"cannot join: {exc}")
+            self.transport.loseConnection()
+            return
+        self.channel = SecureChannel(keys.send, keys.receive)
+        self.binding = keys.binding
+        key = getattr(self.session, "seat_key", None)
+        hello = {"type": "Hello", "versions": self.session.versions,
+                 "peer": self.session.peer_id, "role": "player", "name": self.session.name,
+                 "listen_port": self.session.listen_port, "seat": None, "token": None,
+                 "table": None, "seat_key": key.public if key is not None else None,
+                 "seat_proof": None}
+        hello.update(self.hello_fields)
+        if key is not None and hello["table"] is not None and hello["seat"] is not None:
+            # a seat after the start: prove it holds the seat's key, on this connection
+            hello["seat_proof"] = prove_seat(key, hello["table"], hello["seat"], self.binding)
+        self.hello = hello
+        self.send(hello)
+
+    def _hello(self, msg: dict) -> None:
+        self.hello = msg
+        self.remote_peer = msg["peer"]
+        self.remote_name = msg["name"]
+        self.role = msg["role"]
+        differs = version_differences(self.session.versions, msg["versions"])
+        if differs:
+            self._refuse(f"join refused: {differs}")
+            return
+        reason = self.session.admit(self, msg)
+        if reason:
+            self._refuse(reason)
+            return
+        self.send({"type": "Accepted", "peer": self.session.peer_id})
+        self.ready = True
+        self.session.connection_ready(self)
+
+    def _refuse(self, reason: str) -> None:
+        log.warning("refused %s: %s", self.describe(), reason)
+        self.send({"type": "Refused", "reason": reason[:2000]})
+        self.closed = True
+        self.transport.loseConnection()
+
+
+class PeerFactory(ClientFactory):
+    """Builds connections for a session; `dialer` and the Hello fields fix the role."""
+
+    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+        self.session = session
+        self.dialer = dialer
+        self.hello = hello
+
+    def buildProtocol(self, addr: Any) -> PeerConnection:
+        conn = PeerConnection(self.session, self.dialer, self.hello)
+        conn.factory = self
+        return conn
+
+    def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
+        self.session.dial_failed(connector, reason)
+
+    def clientConnectionLost(self, connector: Any, reason: Any) -> None:
+        pass

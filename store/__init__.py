@@ -1,0 +1,1 @@
+"""Saves and logs on disk: the local game's save, the JSON game log, a network player's save journal. Below net and cli, above sim."""

@@ -1,0 +1,68 @@
+"""Node tree and signals: call down, signal up (no window needed)."""
+
+from client.core.node import Node, Signal
+
+
+def test_signal_calls_slots_in_order_and_disconnects():
+    s = Signal("x")
+    got = []
+    a = s.connect(lambda v: got.append(("a", v)))
+    s.connect(lambda v: got.append(("b", v)))
+    s.emit(1)
+    s.disconnect(a)
+    s.emit(2)
+    assert got == [("a", 1), ("b", 1), ("b", 2)]
+
+
+class Clicky(Node):
+    def __init__(self, name):
+        super().__init__(name)
+        self.clicked = Signal("clicked")
+        self.updates = 0
+
+    def on_update(self, dt):
+        self.updates += 1
+
+    def on_mouse_press(self, x, y, button, modifiers):
+        if self.contains(x, y):
+            self.clicked.emit(self.name)
+            return True
+        return False
+
+
+def test_input_goes_down_topmost_first_and_signals_go_up():
+    root = Node("root")
+    low = root.add(Clicky("low"))
+    high = root.add(Clicky("high"))
+    low.set_rect(0, 0, 100, 100)
+    high.set_rect(50, 50, 100, 100)
+    heard = []
+    low.clicked.connect(heard.append)
+    high.clicked.connect(heard.append)
+    assert root.mouse_press(60, 60, 1, 0)        # overlap: the later (top) child wins
+    assert root.mouse_press(10, 10, 1, 0)
+    assert not root.mouse_press(500, 500, 1, 0)
+    assert heard == ["high", "low"]
+
+
+def test_hidden_nodes_get_no_input_and_update_reaches_all():
+    root = Node("root")
+    a = root.add(Clicky("a"))
+    a.set_rect(0, 0, 10, 10)
+    a.visible = False
+    assert not root.mouse_press(5, 5, 1, 0)
+    root.update(0.1)
+    assert a.updates == 1
+    assert root.find("a") is a
+    root.remove(a)
+    assert a.parent is None and root.find("a") is None
+
+
+def test_set_rect_marks_dirty_only_on_change():
+    n = Node("n")
+    n.set_rect(0, 0, 10, 10)
+    n._dirty = False
+    n.set_rect(0, 0, 10, 10)
+    assert not n._dirty
+    n.set_rect(0, 0, 20, 10)
+    assert n._dirty and n.right == 20 and n.top == 10

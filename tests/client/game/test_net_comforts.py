@@ -1,0 +1,305 @@
+"""A network table's comforts in the window, against a fake table object that offers the
+net APIs (`takeover_countdown`, `hand_seat_to_bot`, `send_chat` + `on_chat_received`,
+`unlock_plan`) — and one that offers none of them (the window must still work). Issue 14,
+item 6: names everywhere, "Bot (Orange)", the lobby's join command, a countdown for
+everyone, the host's hand-over, chat in the log (never in the game), network undo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import arcade
+import pytest
+
+from tests.client.conftest import frame, run_until
+
+
+@dataclass(frozen=True)
+class ChatLine:                      # the shape of net.table.chat.ChatLine
+    sender: str
+    seat: int | None
+    text: str
+
+
+class BareTable:
+    """A started table with the original TableSession surface only."""
+
+    def __init__(self, role: str = "host") -> None:
+        from sim import game
+        from sim.local import LocalGame
+        self.cfg = game.GameConfig(players=4, side="sun", setup="beginner")
+        self.local = LocalGame(self.cfg, 21, {})
+        for _ in self.local.run():
+            pass                          # to the first plan: every seat still plans
+        self.my_seat = 0
+        self.role = role
+        self.join_code = "k7q2"
+        self.listen_port = 7531
+        self.lobby = {"players": 4, "side": "sun", "setup": "beginner", "seats": [
+            {"seat": 0, "kind": "human", "name": "Aiko"},
+            {"seat": 1, "kind": "bot", "name": "join-heuristic-2"},
+            {"seat": 2, "kind": "human", "name": "Ben"},
+            {"seat": 3, "kind": "human", "name": "Cleo"}]}
+        self.submitted: list = []
+
+    @property
+    def state(self):
+        return self.local.state
+
+    @property
+    def decision(self):
+        from sim import game
+        return game.pending(self.local.state)
+
+    def waiting_for(self):
+        done = {c.seat for c in self.submitted}
+        return [s for s in self.decision.seats if s not in done]
+
+    def submit(self, cmd) -> None:
+        self.submitted.append(cmd)
+
+    def close(self) -> None:
+        pass
+
+
+class ComfyTable(BareTable):
+    """The same with the net helpers' new APIs."""
+
+    def __init__(self, role: str = "host") -> None:
+        super().__init__(role)
+        self.countdown: dict[int, float] = {}
+        self.handed: list[int] = []
+        self.sent: list[str] = []
+        self.unlocked = 0
+        self.refuse: str | None = None
+
+    def takeover_countdown(self):
+        return dict(self.countdown)
+
+    def hand_seat_to_bot(self, seat: int) -> None:
+        if self.refuse:
+            raise ValueError(self.refuse)
+        self.handed.append(seat)
+
+    def send_chat(self, text: str) -> None:
+        self.sent.append(text)
+
+    def unlock_plan(self) -> None:
+        if self.refuse:
+            raise ValueError(self.refuse)
+        self.unlocked += 1
+        self.submitted = [c for c in self.submitted if c.seat != self.my_seat]
+
+
+def _table_game(app, table, role="host"):
+    from client.sessions.network import NetSession
+    session = NetSession(table, role)
+    session._lobby(table.lobby)
+    session._started(table.cfg, table.my_seat, table.state)
+    session.queue.append(([], table.state))
+    app.session = session
+    scene = app.play(session, session.labels(), names=session.names())
+    return session, scene
+
+
+def _lock_a_suggested_plan(app, scene):
+    """Once the planning panel is up: a suggested legal plan (B), locked (Enter). Returns
+    the plan as it was locked."""
+    assert run_until(app, lambda: scene.planning.visible, 10)
+    app.on_key_press(arcade.key.B, 0)                 # suggest a legal plan
+    frame(app)
+    plan = scene.planning.plan()
+    app.on_key_press(arcade.key.ENTER, 0)             # lock: sent at once on a network
+    frame(app, 2)
+    return plan
+
+
+def _log_text(scene) -> str:
+    return "\n".join(line for line, _ in scene.log.lines)
+
+
+def _click(app, node) -> None:
+    s = app.ui_scale
+    x, y = (node.left + node.width / 2) * s, (node.bottom + node.height / 2) * s
+    app.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+    app.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def test_names_and_bot_seats_read_as_people_and_bots(app):
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    assert session.labels() == {0: "Aiko (Blue)", 1: "Bot (Orange)", 2: "Ben (Black)",
+                                3: "Cleo (White)"}
+    frame(app, 2)
+    shown = [t.text for t in scene.players._text._labels.values() if t.visible]
+    assert "Bot (Orange)" in shown and "Ben (Black)" in shown
+    assert not any("join-heuristic" in t for t in shown)
+    from client.core import theme
+    assert theme.seat_name(2) == "Ben (Black)"        # log lines name the player
+
+
+def test_offline_seat_counts_down_for_everyone_and_the_host_hands_it_over(app, shots):
+    from tests.client.conftest import screenshot
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    frame(app, 2)
+    assert not scene.net.pause.visible
+    table.countdown = {2: 42.3}
+    frame(app, 2)
+    assert scene.net.pause.visible
+    assert scene.net.pause.lines == ["Ben (Black) has left the table. A bot takes the seat "
+                                     "in 43 seconds unless they come back."]
+    table.countdown = {2: 0.6}
+    frame(app)
+    assert "in 1 second unless" in scene.net.pause.lines[0]
+    screenshot(app, shots / "pause-countdown.png")
+    button = scene.net.pause.buttons[2]
+    assert button.label == "Hand Black to a bot"
+    _click(app, button)
+    assert table.handed == [2]
+    table.refuse = "Only the host can hand a seat to a bot."
+    _click(app, button)
+    assert table.handed == [2]
+    assert "Only the host can hand a seat to a bot." in _log_text(scene)
+    table.countdown = {}
+    frame(app)
+    assert not scene.net.pause.visible
+
+
+def test_a_joiner_sees_the_countdown_but_no_hand_over_button(app):
+    table = ComfyTable(role="join")
+    session, scene = _table_game(app, table, role="join")
+    table.countdown = {3: 90}
+    frame(app, 2)
+    assert scene.net.pause.visible and not scene.net.pause.buttons
+
+
+def test_chat_goes_to_the_log_and_never_to_the_game(app):
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    frame(app, 2)
+    before = (table.state, list(table.submitted))
+    app.on_key_press(arcade.key.T, 0)                 # open the chat line
+    app.on_text("hello, F and S are letters here")
+    frame(app)
+    assert not scene.fast and not scene.paused        # the typed keys did not drive the game
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    assert table.sent == ["hello, F and S are letters here"]
+    assert "Aiko (Blue): hello, F and S are letters here" in _log_text(scene)
+    assert scene.planning.visible                     # Enter sent the line, not my plan
+    table.on_chat_received(ChatLine("Ben", 2, "good luck"))
+    table.on_chat_received(ChatLine("Aiko", 0, "hello, F and S are letters here"))  # my echo
+    frame(app, 2)
+    log = _log_text(scene)
+    assert "Ben (Black): good luck" in log
+    assert log.count("hello, F and S are letters here") == 1
+    assert (table.state, list(table.submitted)) == before
+
+
+def test_unlock_plan_on_a_network_table(app):
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    plan = _lock_a_suggested_plan(app, scene)
+    assert [c.seat for c in table.submitted] == [0]
+    assert not scene.planning.visible
+    assert scene.net.unlock_btn.visible               # the others still plan
+    table.refuse = "Every plan is in; it is too late to change yours."
+    app.on_key_press(arcade.key.U, 0)
+    frame(app)
+    assert "Every plan is in; it is too late to change yours." in _log_text(scene)
+    assert table.unlocked == 0
+    table.refuse = None
+    _click(app, scene.net.unlock_btn)
+    frame(app, 2)
+    assert table.unlocked == 1
+    assert scene.planning.visible and scene.planning.plan() == plan
+    app.on_key_press(arcade.key.ENTER, 0)             # lock again (a fresh commitment)
+    frame(app)
+    assert [c.seat for c in table.submitted] == [0]
+
+
+def test_a_table_without_the_new_apis_still_plays(app):
+    table = BareTable()
+    session, scene = _table_game(app, table)
+    assert run_until(app, lambda: scene.planning.visible, 10)
+    assert scene.net.chat is None and not scene.net.pause.visible
+    app.on_key_press(arcade.key.B, 0)
+    frame(app)
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app, 2)
+    assert [c.seat for c in table.submitted] == [0]
+    assert not scene.net.unlock_btn.visible
+
+
+def test_lobby_shows_the_join_command_names_and_chat(app, shots):
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    from client.words.table_names import join_command, table_addresses
+    from tests.client.conftest import screenshot
+    table = ComfyTable()
+    session = NetSession(table, "host")
+    app.session = session
+    lobby = LobbyScene(session, "host")
+    app.show(lobby)
+    table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
+    frame(app, 3)
+    texts = [t.text for t in lobby._text._labels.values() if t.visible]
+    first = table_addresses(7531)[0]
+    assert join_command(first.dial, "k7q2") == f"./shogun join {first.dial} --code k7q2"
+    assert f"./shogun join {first.dial} --code k7q2" in texts
+    assert "Bot (Orange)" in texts and "Aiko (Blue) — you" in texts
+    assert "Ben (Black): ready when you are" in texts
+    app.on_key_press(arcade.key.T, 0)
+    app.on_text("hi")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app, 2)
+    assert table.sent == ["hi"]
+    screenshot(app, shots / "lobby-join-command.png")
+    app.session = None
+
+
+def test_the_player_name_comes_from_the_settings(monkeypatch):
+    from client.sessions import network as net_session
+    seen = {}
+
+    class FakeTableSession:
+        @classmethod
+        def host(cls, so, **kw):
+            seen["name"] = so.name
+            raise RuntimeError("stop here")
+
+    import net.table.session
+    monkeypatch.setattr(net.table.session, "TableSession", FakeTableSession)
+    monkeypatch.setattr(net_session, "_reactor", lambda: None)
+    monkeypatch.setattr("getpass.getuser", lambda: "os-user")
+    with pytest.raises(RuntimeError):
+        net_session.NetSession.open("host", {"name": "Aiko", "port": 0})
+    assert seen["name"] == "Aiko"
+    with pytest.raises(RuntimeError):
+        net_session.NetSession.open("host", {"port": 0})
+    assert seen["name"] == "Player"
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1920, 1080)])
+def test_a_network_table_with_chat_fits_the_window(app, W, H):
+    from tests.client.game.test_table_layout import scene_layout_problems
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    try:
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        assert run_until(app, lambda: scene.planning.visible, 10)
+        for k in range(30):
+            table.on_chat_received(ChatLine("Ben", 2, f"line {k}: a rather long chat line that wraps"))
+        table.countdown = {2: 30}
+        frame(app, 2)
+        problems = scene_layout_problems(scene, scene.width, scene.height)
+        assert not problems, f"{W}x{H}: " + "; ".join(problems[:12])
+        assert scene.net.pause.visible
+        p = scene.net.pause
+        assert p.left >= scene.board_view.left and p.right <= scene.board_view.right
+        assert p.top <= scene.board_view.top and p.bottom >= scene.board_view.bottom
+    finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)

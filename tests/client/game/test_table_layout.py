@@ -1,0 +1,219 @@
+"""The table's panels keep their words inside their boxes from 960x640 to 2560x1440
+(issue 13, item 4): player rows do not spill into each other, action labels stay on their
+cards, the top bar's texts do not run together. Text is measured as drawn (needs a window)."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.game.table_view import ActionTrack, PlayersPanel, TopBar
+
+WINDOWS = [(960, 640), (1280, 800), (1920, 1080), (2560, 1440)]
+CARDS = ["Awa-Shikoku", "Shimotsuke", "Mimasaka", "Hitachi", "Kazusa", "Shimosa", "Musashi",
+         "Sagami", "Yamato", "Echizen", "Owari"]
+
+
+def _texts(panel):
+    return {k: t for k, t in panel._text._labels.items() if t.visible and t.text}
+
+
+def _inside(t, left, bottom, right, top, slack=1.5) -> bool:
+    return (t.left >= left - slack and t.right <= right + slack
+            and t.bottom >= bottom - slack and t.top <= top + slack)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_player_rows_keep_their_words(app, W, H, players):
+    state = {"players": {str(i): {"money": 12, "rice": 3, "score": 17, "supply": 38,
+                                  "position": i + 1, "special": "six_armies",
+                                  "cards": CARDS[: 9 + i % 3]} for i in range(players)}}
+    panel = PlayersPanel()
+    rw = max(280, min(340, W * 0.25))                 # as GameScene.on_layout places it
+    ph = min(players * 74 + 6, (H - 34) * 0.5)
+    panel.set_rect(W - rw, H - 34 - ph, rw, ph)
+    panel.set_state(state, {i: "bot heuristic" for i in range(players)}, me=(0,))
+    panel.rebuild()
+    rh = int(min(80.0, (panel.height - 4) / players))
+    bad = []
+    for key, t in _texts(panel).items():
+        i = key[1]
+        row_top = panel.top - 2 - rh * i
+        if not _inside(t, panel.left, row_top - rh, panel.right, row_top):
+            bad.append(f"{key}: {t.text[:30]!r} leaves row {i}")
+    assert not bad, f"{W}x{H}, {players} players: " + "; ".join(bad)
+
+
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_action_labels_stay_on_their_cards(app, W, H):
+    rw = max(280, min(340, W * 0.25))
+    track = ActionTrack()
+    track.set_rect(0, 180, W - rw, 48)
+    track.set_track(["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
+                     "temple", "theatre", "rice", "tax"])
+    track.rebuild()
+    w = (track.width - 100) / 10
+    bad = []
+    for k in range(10):
+        t = track._text._labels[("a", k)]
+        x = track.left + 92 + k * w
+        if not _inside(t, x, track.bottom, x + w - 4, track.top):
+            bad.append(f"{t.text!r} leaves card {k + 1}")
+    assert not bad, f"{W}x{H}: " + "; ".join(bad)
+
+
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_top_bar_texts_do_not_run_together(app, W, H):
+    bar = TopBar()
+    bar.set_rect(0, H - 34, W, 34)
+    bar.set_info(title="Shogun — year 3, autumn", status="Waiting for Orange, Black",
+                 speed="FAST-FORWARD [F]   pause [Space]   skip drop [S]   menu [Esc]")
+    bar.rebuild()
+    t = bar._text._labels
+    assert t["title"].right <= t["status"].left
+    assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
+    assert t["speed"].right <= W - 190                 # the pace buttons start there
+
+
+# -- the whole planning scene, laid out by the App at several window sizes -----------------
+
+SCENE_WINDOWS = [(960, 640), (1024, 700), (1280, 800), (1600, 900), (1920, 1080),
+                 (2560, 1440)]
+# drawn over the table on purpose (a note, a tooltip, a question, the rules, a result)
+OVERLAYS = {"guide", "tooltip", "dialog", "help", "banner", "winter", "thinking", "pause"}
+
+
+def _shown(node) -> bool:
+    while node is not None:
+        if not node.visible:
+            return False
+        node = node.parent
+    return True
+
+
+def _box(t):
+    return (t.left, t.bottom, t.right, t.top)
+
+
+def _meets(a, b, slack: float = 1.0) -> bool:
+    return not (a[2] <= b[0] + slack or b[2] <= a[0] + slack
+                or a[3] <= b[1] + slack or b[3] <= a[1] + slack)
+
+
+def _inside_box(a, b, slack: float = 1.5) -> bool:
+    return a[0] >= b[0] - slack and a[2] <= b[2] + slack and a[1] >= b[1] - slack \
+        and a[3] <= b[3] + slack
+
+
+def scene_layout_problems(scene, W: float, H: float) -> list[str]:
+    """What overlaps or leaves the window in a drawn scene: panels against panels, each
+    text inside its own node and clear of every other text, each text inside or clear of
+    the boxes its node draws (`drawn_boxes()`: cards, fields)."""
+    problems = []
+    nodes = [n for n in scene.walk() if n is not scene and _shown(n)]
+    overlay = set()
+    for n in nodes:
+        if n.name in OVERLAYS or (n.parent is not None and id(n.parent) in overlay):
+            overlay.add(id(n))
+    nodes = [n for n in nodes if id(n) not in overlay]
+    window = (0, 0, W, H)
+    rects = {id(n): (n.left, n.bottom, n.right, n.top) for n in nodes}
+    for n in nodes:
+        if not _inside_box(rects[id(n)], window):
+            problems.append(f"{n.name} leaves the window")
+    top = [n for n in nodes if n.parent is scene]
+    for i, a in enumerate(top):
+        for b in top[i + 1:]:
+            ra, rb = rects[id(a)], rects[id(b)]
+            if _meets(ra, rb) and not (_inside_box(ra, rb) or _inside_box(rb, ra)):
+                problems.append(f"{a.name} and {b.name} overlap")
+    texts = []
+    for n in nodes:
+        boxes = list(n.drawn_boxes()) if hasattr(n, "drawn_boxes") else []
+        parts = boxes + [(c.name, rects[id(c)]) for c in n.children if id(c) in rects]
+        for i, (na, ra) in enumerate(parts):       # a panel's cards, fields and buttons
+            for nb, rb in parts[i + 1:]:
+                if _meets(ra, rb):
+                    problems.append(f"{n.name}: {na} and {nb} overlap")
+        cache = getattr(n, "_text", None)
+        if cache is None or n.name == "board":
+            continue
+        for key, t in cache._labels.items():
+            if not (t.visible and t.text.strip()):
+                continue
+            box = _box(t)
+            what = f"{n.name} text {t.text[:24]!r}"
+            if not _inside_box(box, rects[id(n)]):
+                problems.append(f"{what} leaves its panel")
+            for name, r in boxes:
+                if _meets(box, r) and not _inside_box(box, r):
+                    problems.append(f"{what} covers {name}")
+            texts.append((what, box))
+    for i, (wa, a) in enumerate(texts):
+        for wb, b in texts[i + 1:]:
+            if _meets(a, b):
+                problems.append(f"{wa} runs into {wb}")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def planning_scene(app):
+    from tests.client.conftest import run_until
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "easy"}, seed=5, fast=True)
+    assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+    yield scene
+    app.set_size(1280, 800)
+    app.on_resize(1280, 800)
+
+
+@pytest.mark.parametrize("W,H", SCENE_WINDOWS)
+def test_planning_scene_fits_the_window(app, planning_scene, W, H):
+    from tests.client.conftest import frame
+    scene = planning_scene
+    app.set_size(W, H)
+    app.on_resize(W, H)
+    frame(app, 2)
+    assert scene.planning.visible
+    lw, lh = scene.width, scene.height
+    assert lw >= 960 - 1 and lh >= 640 - 1
+    assert abs(lw * app.ui_scale - W) < 2 and abs(lh * app.ui_scale - H) < 2
+    problems = scene_layout_problems(scene, lw, lh)
+    assert not problems, f"{W}x{H} (scale {app.ui_scale:g}): " + "; ".join(problems[:12])
+
+
+def test_text_cards_and_tower_grow_with_the_window(app, planning_scene):
+    from tests.client.conftest import frame
+    sizes = {}
+    for W, H in ((1280, 800), (2560, 1440)):
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        frame(app)
+        s = app.ui_scale
+        l, b, w, h = planning_scene.planning.card_rects()[0][1]
+        sizes[W] = (s * h, s * planning_scene.tower.height, s)
+    assert sizes[2560][2] >= 1.7                       # automatic: drawn larger
+    assert sizes[2560][0] >= 1.6 * sizes[1280][0]      # cards (window pixels)
+    assert sizes[2560][1] >= 1.6 * sizes[1280][1]      # the tower
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (2560, 1440)])
+def test_info_panel_scene_fits_the_window(app, planning_scene, W, H):
+    """The same table while the player waits (the info panel instead of planning), with
+    long lines: a five-player turn order with their special cards."""
+    from tests.client.conftest import frame
+    scene = planning_scene
+    app.set_size(W, H)
+    app.on_resize(W, H)
+    frame(app)
+    scene._hide_decision()
+    scene.info.set_lines(["Spring of year 1 — this round's event: Collect rice gives at least 4",
+                          "Turn order: Magenta (+1 defence) → White (+1 attack) → Orange "
+                          "(+1 rice) → Black (6 armies) → Blue (+1 chest)",
+                          "Now: Orange — choose where armies move (Battle/move A from Shinano)",
+                          "Hover a province for its tax, rice, free slots and neighbours. "
+                          "Space pauses; F fast-forwards."])
+    app.on_draw()
+    assert scene.info.visible
+    problems = scene_layout_problems(scene, scene.width, scene.height)
+    assert not problems, f"{W}x{H}: " + "; ".join(problems[:12])

@@ -1,0 +1,68 @@
+"""The host's lobby in the window with a real network table (loopback, no router asked):
+each bot seat's level is chosen there and reaches the table, the join lines come from
+every address the table can be reached at, and Start goes through the reachability
+check (issue 15 item 1, issue 16 items 1 and 4)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+
+from tests.client.conftest import frame, run_until
+
+
+@contextmanager
+def hosted_lobby(app, monkeypatch, bots):
+    """Aiko hosts a three-seat table with `bots` bot seats; yields (app, session, scene) with
+    the lobby shown, and closes the table after."""
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")        # no router outside this machine
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    session = NetSession.open("host", {"port": 0, "players": 3, "bots": bots, "name": "Aiko"})
+    app.session = session
+    scene = LobbyScene(session, "host")
+    app.show(scene)
+    frame(app, 2)
+    try:
+        yield app, session, scene
+    finally:
+        app._close_session()
+
+
+@pytest.fixture
+def lobby(app, monkeypatch):
+    with hosted_lobby(app, monkeypatch, bots=2) as opened:
+        yield opened
+
+
+def _levels(session):
+    return {s["seat"]: s.get("level") for s in session.table.lobby["seats"] if s["kind"] == "bot"}
+
+
+def test_the_host_picks_each_bot_seats_level_in_the_lobby(lobby):
+    app, session, scene = lobby
+    shown = [b for b in scene.b_levels if b.visible]
+    assert len(shown) == 2                                # one button per bot seat
+    before = _levels(session)[2]
+    scene.b_levels[2].pressed.emit()
+    frame(app, 2)
+    after = _levels(session)[2]
+    assert after != before and after in ("easy", "normal", "hard")
+    assert _levels(session)[1] == before                 # the other bot seat is untouched
+    assert scene.b_levels[2].label.endswith(after)
+
+
+def test_the_join_lines_name_each_address_and_where_it_works_from(lobby):
+    app, session, scene = lobby
+    port = session.table.listen_port
+    lines = scene.join_lines()
+    assert lines[0] == "Friends join with one of these:"
+    assert all(f" --code {session.table.join_code}    (" in line for line in lines[1:])
+    assert any(f":{port} --code" in line for line in lines[1:])
+
+
+def test_start_passes_the_reachability_check_and_the_game_begins(lobby):
+    app, session, scene = lobby
+    scene._start()
+    assert run_until(app, lambda: session.started, 20), scene.error

@@ -1,0 +1,105 @@
+"""Autosave without a window: a local game's save is the headless format, checks with
+`replay --verify`, and resumes to the same state hash."""
+
+from __future__ import annotations
+
+import pytest
+
+import main
+from store.game_save import read_save
+from client.sessions.autosave import Autosave, autosave_path, last_game_path, named_saves, save_named
+from client.sessions.replay import resume_local
+from client.sessions.local import LocalSession
+from sim.game import state_hash
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
+    return tmp_path
+
+
+def _play_until_human(session) -> None:
+    while session.pump():
+        pass
+
+
+def test_a_game_is_saved_as_it_goes_and_resumes_exactly(home, capsys):
+    session = LocalSession(4, "sun", "beginner", (2,), "heuristic", seed=21)
+    save = Autosave.start(session)
+    _play_until_human(session)                 # bots and chance up to my first plan
+    assert session.waiting_for_me()
+    saved = read_save(autosave_path())
+    assert saved.humans == (2,) and len(saved.commands) == len(session.commands) > 0
+    assert saved.bots[2] == "heuristic"        # a headless resume lets a bot play my seat
+    save.close()
+    assert main.main(["replay", str(autosave_path()), "--verify"]) == 0
+    assert "every state hash matches" in capsys.readouterr().out
+    again, _saved = resume_local(str(autosave_path()))
+    assert again.my_seats == (2,)
+    assert state_hash(again.state) == state_hash(session.state)
+
+
+def test_a_finished_game_leaves_no_continue_but_keeps_the_last_game(home):
+    session = LocalSession(3, "sun", "beginner", (), "random", seed=5)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    assert session.decision.kind == "over"
+    assert save.finished and not autosave_path().exists()
+    assert main.main(["replay", str(last_game_path()), "--verify"]) == 0
+
+
+def test_resuming_appends_to_the_same_autosave(home):
+    session = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    save.close()
+    again, saved = resume_local(str(autosave_path()))
+    save2 = Autosave.start(again, saved=saved)
+    from sim import bots
+    again.submit(bots.choose(again.state, 0, "heuristic", bytes(32)))   # my plan
+    _play_until_human(again)
+    save2.close()
+    assert len(read_save(autosave_path()).commands) == len(again.commands)
+    assert main.main(["replay", str(autosave_path()), "--verify"]) == 0
+
+
+def test_named_saves_are_copies_listed_newest_first(home):
+    session = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    first = save_named(save, "before/../the plan?")
+    assert first.parent == home / "data" / "saves" and first.name == "before the plan.save"
+    listed = named_saves()
+    assert [i.path for i in listed] == [first]
+    assert listed[0].title.startswith("before the plan  (")
+    again, _ = resume_local(str(first))
+    assert state_hash(again.state) == state_hash(session.state)
+
+
+def test_a_tampered_save_is_refused_with_the_line(home, tmp_path):
+    session = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    save.close()
+    lines = autosave_path().read_text().splitlines()
+    h = lines[3].split('"hash":"')[1][:64]
+    lines[3] = lines[3].replace(h, "f" * 64)
+    autosave_path().write_text("\n".join(lines) + "\n")
+    from store.game_save import SaveError
+    with pytest.raises(SaveError, match="line 4"):
+        resume_local(str(autosave_path()))
+
+
+def test_a_new_game_keeps_the_unfinished_one_among_the_saves(home):
+    old = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
+    save = Autosave.start(old)
+    _play_until_human(old)
+    save.close()
+    new = LocalSession(3, "moon", "draft", (1,), "random", seed=9)
+    Autosave.start(new).close()
+    assert read_save(autosave_path()).config.players == 3
+    kept = named_saves()
+    assert len(kept) == 1 and kept[0].title.startswith("unfinished ")
+    again, _ = resume_local(str(kept[0].path))
+    assert state_hash(again.state) == state_hash(old.state)

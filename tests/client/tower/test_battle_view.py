@@ -1,0 +1,157 @@
+"""The battle view in the window (issue 13, item 5), under Xvfb: a drop shows the tower
+large with the thrown handful in a sentence and an arrow on the map from the attacking
+province to the target; the result (log line, banner) comes only once every cube that
+left the tower has landed in the tray; skip drop still works."""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+
+from client.tower.battle_show import battle_context, handful_sentence
+from client.core.theme import seat_colour, seat_name
+from tests.client.conftest import frame, screenshot
+from tests.client.conftest import run_until as _run_until
+
+
+def _watch_next_attack(app, seed: int):
+    """A bots-only game fast-forwarded until its first attack's drop, watched at ×1 from there."""
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
+    seen = {}
+
+    def hook(tag):
+        e = scene.playing_event or {}
+        if tag == "tower_coming" and e.get("reason") == "battle" and not seen:
+            battle, origin = battle_context(e, scene.batch)
+            if battle and battle["kind"] == "attack" and origin:
+                seen.update(battle=battle, origin=origin, logged=_drop_lines(scene))
+                scene.fast = False
+    scene.screenshot_hook.connect(hook)
+    assert _run_until(app, lambda: seen and scene.tower.playing, 120), "no attack seen"
+    scene.drops_logged_before = seen["logged"]
+    return scene, seen["battle"], seen["origin"]
+
+
+def _drop_lines(scene) -> int:
+    return len([line for line, _ in scene.log.lines if line.startswith("Tower (")])
+
+
+def _result_lines(scene, province):
+    return [line for line, _ in scene.log.lines if f"Battle for {province} " in line]
+
+
+def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots):
+    scene, battle, origin = _watch_next_attack(app, seed=5)
+    where = battle["province"]
+    tower = scene.tower
+    assert scene.battle.active and tower.big
+    assert tower.height >= 0.8 * scene.height, "the tower fills most of the window's height"
+    assert tower.caption.startswith(f"{seat_name(battle['attacker'])} attacks {where} from {origin}: ")
+    assert not scene.players.visible and not scene.log.visible
+    for node in (scene.board_view, scene.track, scene.planning, scene.decision, scene.info):
+        assert node.right <= tower.left + 0.5, f"{node.name} reaches into the large tower"
+    drops_logged = scene.drops_logged_before
+    finished = []
+    tower.finished.connect(lambda: finished.append((tower.landed, tower.out_total)))
+    before = len(_result_lines(scene, where))
+    frames = 0
+    t0 = time.perf_counter()
+    shot = False
+    while tower.playing and frames < 2000:
+        frame(app)
+        frames += 1
+        assert len(_result_lines(scene, where)) == before, "result logged while cubes fall"
+        assert _drop_lines(scene) == drops_logged or not tower.playing, \
+            "what came out was logged while the cubes fall"
+        assert not scene.banner.visible or "in " + where not in scene.banner.lines[0]
+        if not shot and tower.landed:
+            screenshot(app, shots / "battle-view.png")
+            shot = True
+    seconds = time.perf_counter() - t0
+    assert finished and finished[0][0] == finished[0][1] > 0, finished
+    assert _drop_lines(scene) == drops_logged + 1
+    assert _run_until(app, lambda: len(_result_lines(scene, where)) > before, 10)
+    assert scene.banner.visible and where in scene.banner.lines[0]
+    if scene.sounds.on:          # the settings' default volume; pyglet's silent driver here
+        played = scene.sounds.played
+        assert "clatter" in played and "thud" in played and played[-1] == "sting", played[-6:]
+    # ×1 is about a real pour: the drop played over dozens of frames, not instantly
+    assert frames >= 40, (frames, seconds)
+
+
+def test_the_arrow_runs_from_the_attacker_to_the_target(app, shots):
+    scene, battle, origin = _watch_next_attack(app, seed=5)
+    bv = scene.board_view
+    colour = seat_colour(battle["attacker"])
+    assert bv.arrow == (origin, battle["province"], colour)
+    (x0, y0), (x1, y1) = bv.arrow_ends()
+    (ox, oy), (tx, ty) = bv.province_centre(origin), bv.province_centre(battle["province"])
+    assert abs(x0 - ox) + abs(y0 - oy) < abs(x0 - tx) + abs(y0 - ty)
+    assert abs(x1 - tx) + abs(y1 - ty) < abs(x1 - ox) + abs(y1 - oy)
+    frame(app, 2)
+    img = screenshot(app, shots / "battle-arrow.png")
+    from PIL import Image
+    im = Image.open(img).convert("RGB")
+    hits = 0
+    for u in (0.3, 0.4, 0.5, 0.6):
+        x, y = x0 + (x1 - x0) * u, y0 + (y1 - y0) * u
+        px = im.getpixel((int(x), int(app.height - y)))
+        hits += all(abs(px[i] - colour[i]) <= 6 for i in range(3))
+    assert hits >= 3, "the arrow is drawn in the attacker's colour along the line"
+    # skip drop: the cubes land at once and the result follows
+    before = len(_result_lines(scene, battle["province"]))
+    app.on_key_press(arcade.key.S, 0)
+    assert not scene.tower.playing and scene.tower.landed == scene.tower.out_total
+    assert _run_until(app, lambda: len(_result_lines(scene, battle["province"])) > before, 10)
+    assert _run_until(app, lambda: bv.arrow is None and not scene.battle.active, 15)
+
+
+def test_the_handful_in_a_sentence():
+    dropped = {"event": "TowerDropped", "reason": "battle",
+               "thrown": {"0": 8, "3": 3, "peasant": 1}}
+    battle = {"event": "BattleResolved", "kind": "attack", "province": "Mikawa",
+              "attacker": 0, "defender": 3, "attack_card": 1}
+    assert handful_sentence(dropped, battle, None, {"peasant": 1}) == \
+        "Blue attacks Mikawa: 7 Blue + 1 extra, 3 White, 1 from the tray"
+    neutral = {**battle, "kind": "neutral", "defender": "peasant", "attack_card": 0}
+    assert handful_sentence({**dropped, "thrown": {"1": 5, "peasant": 1}},
+                            {**neutral, "attacker": 1}, "Kai", {}) == \
+        "Orange attacks neutral Mikawa from Kai: 5 Orange, 1 peasant"
+    revolt = {"kind": "revolt", "province": "Shima", "attacker": "peasant", "defender": 0}
+    assert handful_sentence({**dropped, "reason": "revolt", "thrown": {"0": 9, "1": 1, "peasant": 2}},
+                            revolt, None, {"1": 1}) == \
+        "Peasants revolt in Shima against Blue: 2 peasants, 9 Blue, 1 from the tray"
+
+
+def test_a_shake_in_the_recording_jolts_the_drawing_and_the_speed_keys_set_the_pace(app):
+    from dataclasses import replace
+
+    from client.tower.tower_view import TowerView
+    from sim.tower import drop as tower
+    res = tower.drop(tower.EMPTY, {0: 6, 1: 4, 5: 1}, b"shake".ljust(32, b"."), record=True)
+    rec = replace(res.recording, shakes=(30,))      # as if the tower was knocked at frame 30
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(0, 0, 500, 760)
+    tv.set_big(True)
+    shaken, landed = [], []
+    tv.shaken.connect(lambda: shaken.append(tv._t))
+    tv.cube_landed.connect(landed.append)
+    tv.play(rec, "test")
+    frames = 0
+    jolted = False
+    while tv.playing:
+        tv.on_update(1 / 60)
+        frames += 1
+        jolted |= tv.jolt() != (0.0, 0.0)
+    assert len(shaken) == 1 and jolted
+    assert len(landed) == tv.out_total == sum(e is not None for e in rec.exited)
+    assert 40 <= frames <= 160, f"{frames} frames at ×1: about a second or two"
+    tv.set_speed(4.0)
+    tv.play(rec, "test")
+    fast = 0
+    while tv.playing:
+        tv.on_update(1 / 60)
+        fast += 1
+    assert fast < frames / 2.5

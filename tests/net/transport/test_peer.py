@@ -1,0 +1,88 @@
+"""One connection on twisted.internet.testing transports: handshake and drops, byte-exact."""
+
+import struct
+
+from twisted.internet.testing import MemoryReactorClock, StringTransport
+
+from net.transport.framing import FrameDecoder, encode_frame
+from net.transport.peer import MAX_OFFENCES, PeerConnection
+from net.table.session import SessionOptions, TableSession
+from tests.net.fake_game import FakeEngine
+from tests.net.raw_dialer import RawDialer, hello as make_hello
+
+
+def listener():
+    reactor = MemoryReactorClock()
+    host = TableSession.host(SessionOptions(code="ABCDE", interface="127.0.0.1"), port=7531,
+                             players=3, reactor=reactor, engine=FakeEngine())
+    conn = PeerConnection(host, dialer=False)
+    transport = StringTransport()
+    conn.makeConnection(transport)
+    return reactor, host, conn, transport
+
+
+def sent(transport):
+    return FrameDecoder().feed(transport.value())
+
+
+def test_the_host_listens_where_asked():
+    reactor, host, conn, transport = listener()
+    port, factory, backlog, interface = reactor.tcpServers[0]
+    assert (port, interface) == (7531, "127.0.0.1")
+
+
+def test_join_dials_the_address_given():
+    reactor = MemoryReactorClock()
+    TableSession.join(SessionOptions(), "10.1.2.3:9999", code="X", reactor=reactor,
+                      engine=FakeEngine())
+    host, port = reactor.tcpClients[0][:2]
+    assert (host, port) == ("10.1.2.3", 9999)      # recorded only: nothing is sent
+
+
+def test_welcome_then_a_good_hello_is_accepted():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    assert welcome["type"] == "Welcomed" and len(welcome["pake"]) == 33
+    dialer = RawDialer("ABCDE")
+    transport.clear()
+    conn.dataReceived(dialer.answer(welcome))
+    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32)))
+    assert [m["type"] for m in dialer.read(transport.value())] == ["Accepted", "LobbyChanged"]
+    assert host.lobby["seats"][1]["name"] == "Bo"
+    # nothing after the key exchange travels in clear
+    assert b"LobbyChanged" not in transport.value() and b"Bo" not in transport.value()
+
+
+def test_a_wrong_code_is_refused_and_disconnected():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    transport.clear()
+    dialer = RawDialer("WRONG")
+    conn.dataReceived(dialer.answer(welcome))
+    conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16)))
+    assert sent(transport) == [{"type": "Refused",
+                                "reason": "join refused: the join code is wrong"}]
+    assert transport.disconnecting
+
+
+def test_garbage_before_the_handshake_is_counted_then_dropped():
+    reactor, host, conn, transport = listener()
+    for i in range(MAX_OFFENCES):
+        assert not transport.disconnecting
+        conn.dataReceived(struct.pack(">I", 1) + b"\xc1")
+    assert transport.disconnecting
+    assert len(host.offence_log) == MAX_OFFENCES
+    assert sent(transport)[-1]["type"] == "Offended"
+
+
+def test_a_frame_split_byte_by_byte_still_arrives():
+    reactor, host, conn, transport = listener()
+    welcome = sent(transport)[0]
+    transport.clear()
+    dialer = RawDialer("ABCDE")
+    data = dialer.answer(welcome) + dialer.seal(make_hello(host.versions, b"q" * 16,
+                                                           role="spectator", name="Cy"))
+    for i in range(len(data)):
+        conn.dataReceived(data[i:i + 1])
+    assert dialer.read(transport.value())[0]["type"] == "Accepted"
+    assert conn in host.spectators
