@@ -115,13 +115,6 @@ def main(argv: list[str] | None = None) -> int:
         from cli.headless import run
         return run(args)
     if command == "replay":
-        if not (args.verify or args.headless or _no_window_here(explain=False)):
-            try:  # the window's replay viewer, when the client provides one
-                from client.app import run_replay
-            except ImportError:
-                run_replay = None
-            if run_replay is not None:
-                return run_replay(args)
         from cli.replay import run
         return run(args)
     if command == "netcheck":

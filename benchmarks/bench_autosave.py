@@ -28,7 +28,7 @@ def main() -> int:
     from client.sessions.autosave import Autosave, last_game_path
     from client.sessions.replay import resume_local
     from client.sessions.local import LocalSession
-    per = {False: [], True: []}
+    per: dict[bool, list[float]] = {False: [], True: []}
     resume = []
     for seed in range(1, args.games + 1):
         for save in (False, True):

@@ -66,7 +66,7 @@ def main() -> None:
     for how in ("apply", "advance_apply", "in_place"):
         print(f"  {how}: {replay(games, how):,.0f} commands per CPU second")
     game = LocalGame(GameConfig(4, "sun", "draft"), 77, dict.fromkeys(range(4), "normal"))
-    samples = {"plan": [], "special": [], "move": []}
+    samples: dict[str, list[float]] = {"plan": [], "special": [], "move": []}
     rollouts = 0
     roll_cpu = 0.0
     while not game.over:

@@ -23,6 +23,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -71,7 +72,9 @@ def main() -> int:
     rtt = 2 * args.delay
     print(f"{PLAYERS}-peer heuristic-bot games through the delay hub; "
           f"{args.delay * 1000:g} ms each way per link = +{rtt * 1000:g} ms per round trip")
-    plain, fast, slow = [], [], []
+    plain: list[dict[str, Any]] = []
+    fast: list[dict[str, Any]] = []
+    slow: list[dict[str, Any]] = []
     for g in range(args.games):
         for delay, into in ((None, plain), (0.0, fast), (args.delay, slow)):
             r = one_game(delay)

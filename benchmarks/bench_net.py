@@ -143,7 +143,9 @@ class LocalAlongside:
         self.proc = subprocess.Popen([P.PYTHON, __file__, "--loop-replay", str(replay)], cwd=ROOT,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      preexec_fn=share.preexec() if share else None)
-        if self.proc.stdout.readline().strip() != "ready":
+        assert self.proc.stdin is not None and self.proc.stdout is not None   # both PIPEs
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        if self.stdout.readline().strip() != "ready":
             self.proc.kill()
             raise SystemExit("the looping local replay did not start")
         self.window: list[float] = []       # [game start, game end] as the host printed them
@@ -162,8 +164,8 @@ class LocalAlongside:
                 if out.exists() and marker in out.read_text():
                     self.window.append(time.monotonic())
                     if marker == "game started":
-                        self.proc.stdin.write("go\n")
-                        self.proc.stdin.flush()
+                        self.stdin.write("go\n")
+                        self.stdin.flush()
                     break
                 time.sleep(self.POLL)
 

@@ -138,7 +138,9 @@ def run_drivers(modes: list[str], method: str, log: Path, args, workdir: Path) -
     if valgrind is None:
         raise SystemExit("valgrind is not installed (tools/ensure-env --bench installs it)")
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    pending, running, counts = list(modes), {}, {}
+    pending = list(modes)
+    running: dict[str, subprocess.Popen[str]] = {}
+    counts: dict[str, int] = {}
     while pending or running:
         while pending and len(running) < args.jobs:
             mode = pending.pop(0)

@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,41 +142,59 @@ def peer_main(argv: list[str]) -> int:
     return main.main(argv)
 
 
+@dataclass
+class GameWindow:
+    """What one peer's counted window held besides the game (written as JSON for the parent)."""
+    starts: int = 0
+    pauses: int = 0
+    heartbeats: int = 0
+    reconnections: int = 0
+    modules_before: set[str] = field(default_factory=set)
+    modules: list[str] | None = None          # imported during the window
+    bots: list[int] | None = None
+    steps: int | None = None
+
+    def as_json(self) -> str:
+        return json.dumps({"starts": self.starts, "pauses": self.pauses,
+                           "heartbeats": self.heartbeats, "reconnections": self.reconnections,
+                           "modules": self.modules, "bots": self.bots, "steps": self.steps})
+
+
 def count_the_game(session, counter: ctypes.CDLL) -> None:
     """Count from the end of the runner's `on_started` to the end of its `on_ended` (the
     window of `game_cpu`), and note what in that window is not the game itself."""
-    window = {"starts": 0, "pauses": 0, "heartbeats": 0, "reconnections": 0}
+    window = GameWindow()
     runner_started, runner_ended = session.on_started, session.on_ended
     runner_paused, receive_heartbeat = session.on_paused, session._on_Heartbeat
     reconnected = session._reconnected
 
     def on_started(*args) -> None:
         runner_started(*args)
-        window["starts"] += 1
-        if window["starts"] == 1:
-            window["modules"] = set(sys.modules)
+        window.starts += 1
+        if window.starts == 1:
+            window.modules_before = set(sys.modules)
             counter.counting_on()
 
     def on_ended(state) -> None:
         runner_ended(state)
-        if window["starts"] and "bots" not in window:
+        if window.starts and window.modules is None:
             counter.counting_off()
             ls = session.lockstep
-            window.update(modules=sorted(set(sys.modules) - window["modules"]),
-                          bots=sorted(ls.bots) if ls is not None else None,
-                          steps=ls.step if ls is not None else None)
-            Path(os.environ[EXTRA_ENV]).write_text(json.dumps(window))
+            window.modules = sorted(set(sys.modules) - window.modules_before)
+            window.bots = sorted(ls.bots) if ls is not None else None
+            window.steps = ls.step if ls is not None else None
+            Path(os.environ[EXTRA_ENV]).write_text(window.as_json())
 
     def on_paused(reason: str) -> None:
-        window["pauses"] += 1
+        window.pauses += 1
         runner_paused(reason)
 
     def on_heartbeat(conn, msg) -> None:
-        window["heartbeats"] += 1
+        window.heartbeats += 1
         receive_heartbeat(conn, msg)
 
     def on_reconnected(conn) -> None:
-        window["reconnections"] += 1
+        window.reconnections += 1
         reconnected(conn)
 
     session.on_started, session.on_ended, session.on_paused = on_started, on_ended, on_paused

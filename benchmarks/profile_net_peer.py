@@ -117,7 +117,8 @@ def main() -> int:
     stats.sort_stats("tottime").print_stats(args.top)
     print(f"--- the protocol's parts and the game's, cumulative (per peer: / {args.players})")
     rows = []
-    for (path, line, name), (_, calls, _, cumulative, _) in stats.stats.items():
+    table = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table untyped
+    for (path, line, name), (_, calls, _, cumulative, _) in table.items():
         where = f"{path}:{line}({name})"
         if any(re.search(pattern, where) for pattern in ENTRY_POINTS):
             rows.append((cumulative, calls, where))

@@ -19,6 +19,7 @@ import locale
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,7 +29,14 @@ DOMAIN = "shogun"
 # the current language still finds theirs)
 LANGUAGES = {"en": "English", "nl": "Nederlands", "ro": "Română"}
 
-_state = {"lang": "en", "tr": gettext.NullTranslations()}
+@dataclass
+class _Current:
+    """The language in use, process-wide: the window and the printouts share one choice."""
+    lang: str = "en"
+    tr: gettext.NullTranslations = field(default_factory=gettext.NullTranslations)
+
+
+_state = _Current()
 
 
 @lru_cache(maxsize=None)
@@ -81,31 +89,31 @@ def use(lang: str | None) -> str:
         print(f"warning: the {code!r} words could not be loaded ({exc}); using English",
               file=sys.stderr)
         code, tr = "en", translations("en")
-    _state["tr"] = tr
-    _state["lang"] = code
+    _state.tr = tr
+    _state.lang = code
     return code
 
 
 def current() -> str:
-    return _state["lang"]
+    return _state.lang
 
 
 def translator() -> gettext.NullTranslations:
     """The current catalogue, for code that takes one (`sim.narrate.describe(tr=...)`)."""
-    return _state["tr"]
+    return _state.tr
 
 
 def _(message: str) -> str:
     # gettext("") is the catalogue's header: an empty label stays empty
-    return _state["tr"].gettext(message) if message else message
+    return _state.tr.gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _state["tr"].ngettext(singular, plural, n)
+    return _state.tr.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
-    return _state["tr"].pgettext(context, message)
+    return _state.tr.pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -72,7 +72,8 @@ def _text_of(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "{…}" for v in node.values)
+        return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                       else "{…}" for v in node.values)
     return None
 
 
@@ -92,8 +93,9 @@ class _Finder(ast.NodeVisitor):
                 return
             self._seen.add(id(node))
             self.found.append(Unmarked(self.path, node.lineno, text, why,
-                                       (node.lineno, node.col_offset, node.end_lineno,
-                                        node.end_col_offset), isinstance(node, ast.JoinedStr)))
+                                       (node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                                        node.end_col_offset or node.col_offset),
+                                       isinstance(node, ast.JoinedStr)))
             return
         if isinstance(node, ast.Call):
             if _name(node.func) in MARKERS or _name(node.func) in OPAQUE:
@@ -134,6 +136,9 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._function(node)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         ret = ast.unparse(node.returns) if node.returns else ""
         if ret in ("str", "str | None", "Optional[str]"):
             for sub in ast.walk(node):
@@ -141,7 +146,8 @@ class _Finder(ast.NodeVisitor):
                     self.report(sub.value, f"returned by {node.name}()", True)
         self.generic_visit(node)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._function(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import contourpy
 import numpy as np
@@ -206,7 +208,7 @@ def main() -> None:
         return wiggles[key]
 
     def cell(v: int) -> list:
-        items = []  # (angle, point, ("e", edge) | ("t", tri))
+        items: list[tuple[float, Any, tuple[str, Any]]] = []  # (angle, point, ("e", edge) | ("t", tri))
         seen = set()
         for k in incident[v]:
             c = tri_pt[k]
@@ -241,7 +243,7 @@ def main() -> None:
     for k, t in enumerate(tris):
         for i in range(3):
             edge_tris.setdefault(tuple(sorted((int(t[i]), int(t[(i + 1) % 3])))), []).append(k)
-    lines = {"borders": [], "coast": [], "shores": []}
+    lines: dict[str, list[Any]] = {"borders": [], "coast": [], "shores": []}
     for (u, v), ks in sorted(edge_tris.items()):
         ku, kv = kind[u], kind[v]
         if "province" not in (ku, kv) or len(ks) != 2:
@@ -312,6 +314,7 @@ def sea_paths(raw: dict, cells: dict, labels: dict) -> dict:
             score = land + abs(off) * 10
             if best is None or score < best[0]:
                 best = (score, curve)
+        assert best is not None   # the loop tries 61 offsets
         out[f"{a}|{b}"] = [tuple(x) for x in best[1][::2]]
     return out
 
@@ -333,7 +336,7 @@ def label_boxes(name: str, p: tuple, f: float) -> list[tuple]:
             (p[0] - w, p[1] - NAME_GAP - NAME_H * f, p[0] + w, p[1] - NAME_GAP + 2 * PX)]
 
 
-def place_label(name: str, ring: list, anchor: tuple, avoid: list = (),
+def place_label(name: str, ring: list, anchor: tuple, avoid: Sequence[Any] = (),
                 report: bool = False) -> tuple[tuple, float]:
     """Where the name, the army token and the unrest badge go, and how much the name must
     shrink (1.0 = not at all, at least 0.76), so that all of it lies inside the province:
@@ -367,12 +370,13 @@ def place_label(name: str, ring: list, anchor: tuple, avoid: list = (),
         k = int(np.argmax(score))
         if best is None or score[k] > best[0]:
             best = (score[k], tuple(cand[k]), f, inside[k])
+    assert best is not None, f"no place at all for the label of {name}"
     if report and best[3] < 1:
         print(f"  {name}: {100 * (1 - best[3]):.0f}% of the label block sticks out")
     return best[1], best[2]
 
 
-def roomiest_point(ring: list, anchor: tuple, others: list = ()) -> tuple:
+def roomiest_point(ring: list, anchor: tuple, others: Sequence[Any] = ()) -> tuple:
     """The point inside a cell farthest from its outline (a little biased toward the anchor):
     where the name, the army disc and the buildings have the most room."""
     from matplotlib.path import Path as MplPath
