@@ -2,6 +2,8 @@
 
 Each subcommand's module is imported only when used, so `headless` never loads Arcade
 and `tower` never loads Twisted.
+
+Tests: tests/test_main.py; the network tests start peers through it (tests/net/processes.py).
 """
 
 from __future__ import annotations

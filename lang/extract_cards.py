@@ -1,6 +1,9 @@
 """A Babel extractor for the card data file: the words a player reads on the cards (action
 labels, short names and effects, event texts, special cards, building names) go into the
-catalogue, so `client.core.card_facts` can translate them where it hands them to the window."""
+catalogue, so `client.core.card_facts` can translate them where it hands them to the window.
+
+Tests: tests/client/words/test_i18n.py (the catalogues hold every card text).
+"""
 
 from __future__ import annotations
 

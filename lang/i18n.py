@@ -9,6 +9,9 @@ installed package and a test all read the same source and no build step can be f
 Strings are looked up when drawn (`_()` inside the function that draws or builds them), never
 kept in module constants, so `use("nl")` from the settings screen changes the next frame.
 Module-level tables mark their words with `N_()` and translate them where they are used.
+
+Tests: tests/client/words/test_i18n.py (catalogues, plurals), test_i18n_window.py and
+test_i18n_layout.py (the window in each language).
 """
 
 from __future__ import annotations

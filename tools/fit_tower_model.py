@@ -4,6 +4,9 @@ Runs 1,200 game-like drops (a fresh fill every 60, battles of 2-15 cubes) and pr
 how many cubes were inside before the drop, the share of thrown cubes that fell through
 and of inside cubes that came loose. The model's `RATES` are these shares per 1024.
 Usage: .venv/bin/python tools/fit_tower_model.py   (about 10 s of CPU)
+
+Tests: none run the fit itself; tests/sim/bots/test_tower_model.py checks that the rates it
+fitted still match the physics.
 """
 import sys, hashlib
 from pathlib import Path

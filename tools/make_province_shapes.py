@@ -22,6 +22,9 @@ built in rather than hoped for:
 5. Every dual segment gets a deterministic wiggle computed once and shared by the two cells
    on either side, so the outlines look hand-drawn and still fit together exactly.
 Sea routes are not shapes: the client draws them as dashed links.
+
+Tests: tests/client/board/test_shapes_asset.py checks the asset it wrote (the script itself
+needs `triangle` and is run by hand).
 """
 from __future__ import annotations
 

@@ -9,6 +9,8 @@ script again writes byte-identical files (tests/tools/test_make_sounds.py checks
 Cues: `clatter` (wooden cubes rattling down the tower), `thud` (a cube landing on the
 tray), `sting` (a battle's result), `score` (winter points), `locked` (a plan locked),
 `refused` (the rules said no), `ended` (the final standings).
+
+Tests: tests/tools/test_make_sounds.py.
 """
 
 from __future__ import annotations
