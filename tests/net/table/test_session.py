@@ -270,7 +270,7 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     data = json.loads(open(rep["path"]).read())
     assert data["log"] and data["versions"]["protocol"] == str(messages.PROTOCOL)
     # dropped by the honest peers: it rejoins by itself and catches up from their log
-    assert host._conn_for_seat(1) is not None
+    assert host.conn_for_seat(1) is not None
     net.advance(3)
     assert finished(sessions) and len(hashes(sessions)) == 1
     assert 2 not in host.lockstep.bots
