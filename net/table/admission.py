@@ -93,7 +93,7 @@ def admit(view: TableView, cred: Credential) -> Admission:
         return Admission("join refused: the game has started (no seat for a new player)")
     seat = cred.seat
     entry = view.seats.get(seat) if seat is not None else None
-    if entry is None or entry.get("kind") != "human":
+    if seat is None or entry is None or entry.get("kind") != "human":
         return Admission(f"join refused: seat {seat} is not a player's seat")
     if seat in view.expelled:
         return Admission(f"join refused: seat {seat} was expelled for cheating")

@@ -12,7 +12,10 @@ Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+
+from twisted.internet.address import IPv4Address, IPv6Address
+from twisted.python.failure import Failure
 
 from net.table.admission import Credential, TableView, admit
 from net.table.dialer import Dialer
@@ -21,7 +24,7 @@ from net.table.liveness import Liveness
 from net.table.lobby import Lobby
 from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
-from net.table.shared import TableState
+from net.table.shared import TableState, transport_of
 from net.table.spectate import Spectate
 from net.table.start_mesh import Mesh
 from net.table.takeover import Takeover
@@ -33,6 +36,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 Handler = Callable[["PeerConnection", dict], None]
+
+
+class Connector(Protocol):
+    """A dial's connector (Twisted's `IConnector`, the part the table reads)."""
+
+    def getDestination(self) -> IPv4Address | IPv6Address: ...
 
 
 class Connections:
@@ -64,7 +73,7 @@ class Connections:
     def offence_logged(self, conn: PeerConnection, reason: str) -> None:
         self.offence_log.append((conn.describe(), reason))
 
-    def dial_failed(self, connector: Any, reason: Any) -> None:
+    def dial_failed(self, connector: Connector, reason: Failure) -> None:
         table = self._shared
         self._dialer.pending_dials -= 1
         dest = connector.getDestination()
@@ -117,7 +126,7 @@ class Connections:
             old = table.conn_for_seat(verdict.replaces)
             if old is not None:
                 old.closed = True
-                old.transport.loseConnection()
+                transport_of(old).loseConnection()
         return verdict.reason
 
     def connection_ready(self, conn: PeerConnection) -> None:
@@ -132,27 +141,30 @@ class Connections:
                 conn.send(self._recovery.caught_up())
             return
         table.conns.append(conn)
+        hello = conn.hello
+        assert hello is not None             # a listener's connection is ready after it
         if conn.pending_mesh and not table.started:
-            conn.seat = conn.hello["seat"]
+            conn.seat = hello["seat"]
             return
         if not table.started:                     # the host seats a newcomer
             seat = next(s for s in table.lobby["seats"] if s["kind"] == "open")
             seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer,
-                        key=conn.hello["seat_key"])
+                        key=hello["seat_key"])
             conn.seat = seat["seat"]
             self._lobby.lobby_changed()
             return
-        conn.seat = conn.hello["seat"]
+        conn.seat = seat = hello["seat"]
         if conn.role == "rejoin":
             self._recovery.rejoined(conn)
         elif table.chain is not None:
             self._mesh.send_chain(conn)
             if table.lockstep is not None:
                 self._liveness.reconnected(conn)
-                self._takeover.back_online(conn.seat)
+                self._takeover.back_online(seat)
 
     def _dialed_ready(self, conn: PeerConnection) -> None:
         table = self._shared
+        assert conn.hello is not None        # a dialer's connection is ready after Accepted
         role = conn.hello["role"]
         if role == "spectator":
             table.source = conn
@@ -169,7 +181,7 @@ class Connections:
             self._mesh.send_chain(conn)
         if role == "player" and table.lockstep is not None:
             self._liveness.reconnected(conn)
-        if self._takeover.is_offline(conn.seat):
+        if conn.seat is not None and self._takeover.is_offline(conn.seat):
             self._takeover.back_online(conn.seat)
 
     def connection_lost(self, conn: PeerConnection) -> None:

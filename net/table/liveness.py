@@ -30,7 +30,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import DelayedCall, TableState
+from net.table.shared import DelayedCall, TableState, transport_of
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -90,7 +90,7 @@ class Liveness:
             if silent > SILENT_AFTER:
                 log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)
                 abort = getattr(conn.transport, "abortConnection", None)
-                (abort or conn.transport.loseConnection)()
+                (abort or transport_of(conn).loseConnection)()
             elif now - conn.last_sent >= HEARTBEAT_EVERY:
                 conn.send({"type": "Heartbeat"})
         self.start_heartbeat()

@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import TableState
+from net.table.shared import TableState, transport_of
 from net.table.start_mesh import Mesh
 
 if TYPE_CHECKING:
@@ -77,8 +77,8 @@ class Lobby:
         self.lobby_changed()
 
     def _check_bot_level(self, seat: int, level: str) -> None:
-        table = self._shared
         from sim.bots import BOT_NAMES, LEVELS
+        table = self._shared
         seats = table.lobby["seats"]
         if not isinstance(seat, int) or not 0 <= seat < len(seats) \
                 or seats[seat]["kind"] != "bot":
@@ -143,11 +143,12 @@ class Lobby:
             if seat["kind"] != "human":
                 continue
             if seat["peer"] == table.peer_id:
-                peers.append({"peer": table.peer_id, "host": "", "port": self._dialer.listen_port,
-                              "seat": seat["seat"]})
+                peers.append({"peer": table.peer_id, "host": "",
+                              "port": self._dialer.listen_port, "seat": seat["seat"]})
             else:
                 conn = table.conn_for_peer(seat["peer"])
-                peers.append({"peer": seat["peer"], "host": conn.transport.getPeer().host,
+                assert conn is not None and conn.hello is not None   # a seated guest
+                peers.append({"peer": seat["peer"], "host": transport_of(conn).getPeer().host,
                               "port": conn.hello["listen_port"], "seat": seat["seat"]})
         msg = {"type": "GameStarted", "table": os.urandom(16),
                "config": {k: table.lobby[k] for k in ("players", "side", "setup")},
@@ -206,7 +207,7 @@ class Lobby:
             return
         self._move_seat(conn.remote_peer, msg["seat"])
 
-    def _move_seat(self, peer: bytes, seat: int) -> None:
+    def _move_seat(self, peer: bytes | None, seat: int) -> None:
         table = self._shared
         seats = table.lobby["seats"]
         if seat >= len(seats) or seats[seat]["kind"] != "open":
@@ -219,7 +220,7 @@ class Lobby:
                 break
         self.lobby_changed()
 
-    def _seat_conn(self, peer: bytes, seat: int) -> None:
+    def _seat_conn(self, peer: bytes | None, seat: int) -> None:
         table = self._shared
         if peer == table.peer_id:
             table.my_seat = seat

@@ -23,11 +23,13 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar, cast, overload
 
 from net.lockstep.beacon import HashChain
 from net.table.chat import Chat, ChatLine
-from net.table.connections import Connections, Handler
+from twisted.python.failure import Failure
+
+from net.table.connections import Connections, Connector, Handler
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
@@ -39,7 +41,7 @@ from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
 from net.table.relays import Relays
 from net.table.shared import (Callbacks, Role, SessionOptions, TableEngine, TableReactor,
-                              TableState)
+                              TableState, transport_of)
 from net.table.spectate import Spectate
 from net.table.start_mesh import Mesh
 from net.table.takeover import Takeover
@@ -68,6 +70,12 @@ def new_join_code() -> str:
 def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:
     from net.reach.addresses import parse_address as parse   # IPv4, [IPv6]:port, names (issue 16)
     return parse(address, default_port)
+
+
+class Advertisement(Protocol):
+    """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
+
+    def close(self) -> None: ...
 
 
 class Delegated(Generic[T]):
@@ -147,6 +155,25 @@ class TableSession:
     desyncs = Delegated["list[dict]"]("play")
     sign = Delegated[Callable[[dict], dict]]("signer")   # replaceable (tests/net/trust)
 
+    # the parts (see the module doc)
+    shared: TableState
+    callbacks: Callbacks
+    dialer: Dialer
+    signer: SeatSigner
+    persistence: Persistence
+    claims: DropClaims
+    liveness: Liveness
+    takeover: Takeover
+    expulsion: Expulsion
+    play: Play
+    recovery: Recovery
+    mesh: Mesh
+    relays: Relays
+    seating: Lobby
+    spectate: Spectate
+    chat: Chat
+    connections: Connections
+
     def __init__(self, opts: SessionOptions, role: Role, reactor: TableReactor | None = None,
                  engine: TableEngine | None = None) -> None:
         if reactor is None:
@@ -162,9 +189,9 @@ class TableSession:
             reactor=reactor, engine=engine, name=opts.name, code=opts.code,
             peer_id=os.urandom(16), versions=local_versions(getattr(engine, "name", "shogun")),
             seat_key=SeatKey() if role != "watch" else None, save_path=opts.save_path)
-        self.callbacks: Callbacks = shared.callbacks
+        self.callbacks = shared.callbacks
         self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
-        self.advert: Any = None                      # a LAN announcement to withdraw
+        self.advert: Advertisement | None = None     # set by the runner (cli.runner)
         # the parts, each built with the parts it calls; a call upwards (to a part built
         # later) is a function handed in, looked up when called
         self.dialer = Dialer(shared, self)
@@ -213,7 +240,7 @@ class TableSession:
         if not 0 <= bots < players:
             raise ValueError("bots must leave at least one human seat")
         assert s.seat_key is not None
-        seats = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
+        seats: list[dict[str, Any]] = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
                   "name": f"bot {i}" if i >= players - bots else "", "peer": None, "key": None}
                  for i in range(players)]
         seats[0].update(kind="human", name=s.name, peer=s.peer_id, key=s.seat_key.public)
@@ -362,7 +389,7 @@ class TableSession:
         self.takeover.cancel_all()
         for conn in list(self.conns) + list(self.spectators):
             if conn.transport is not None:
-                conn.transport.loseConnection()
+                transport_of(conn).loseConnection()
         self.persistence.close()
         self.dialer.stop_listening()
         if self.advert is not None:
@@ -381,7 +408,7 @@ class TableSession:
     def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
         self.claims.offender_dropped(conn, reason)
 
-    def dial_failed(self, connector: Any, reason: Any) -> None:
+    def dial_failed(self, connector: Connector, reason: Failure) -> None:
         self.connections.dial_failed(connector, reason)
 
     def refused(self, conn: PeerConnection, reason: str) -> None:

@@ -14,7 +14,7 @@ Tests: tests/net/table/test_session.py (through `TableSession`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, cast
 
 from net.table.phase import Phase
 from net.transport.framing import encode_body
@@ -41,6 +41,20 @@ class ListeningPort(Protocol):
     def getHost(self) -> Any: ...            # an address with `.port`
 
     def stopListening(self) -> object: ...
+
+
+class Transport(Protocol):
+    """A connection's transport, the part the table calls (see `transport_of`)."""
+
+    def loseConnection(self) -> None: ...
+
+    def getPeer(self) -> Any: ...            # an address with `.host`
+
+
+def transport_of(conn: PeerConnection) -> Transport:
+    """`conn`'s transport. Why a cast: Twisted declares it with zope interfaces, whose
+    methods mypy (without a zope plugin) reads as taking no `self`."""
+    return cast(Transport, conn.transport)
 
 
 class TableReactor(Protocol):
