@@ -18,6 +18,8 @@ with the seat's key, replaces it rather than being refused until my silence limi
 the dead one. A spectator never holds a seat key that GameStarted pinned, so it can never
 take a seat. A peer that is itself a spectator (`Phase.SPECTATE`) admits no one; a
 resuming peer that has not caught up yet knows no table and so admits only spectators.
+
+Tests: tests/net/trust/test_attacks.py (seat hijacks), tests/net/table/test_session.py.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
-"""Signing what my seat says, checking what others' seats say, expelling a cheater, and
-claims that a player dropped another.
+"""Signing what my seat says, checking what others' seats say, and expelling a cheater.
 
 Why a separate part of the session: it is one idea — who may remove a seat from the
 table, on what evidence. A proof (two different signed messages of one seat for one
 step) convinces every peer by itself: all expel the cheater. A claim ("I dropped seat
-3 for offences") cannot be checked by anyone else: it counts only when more than half
-of the other players make it; one player's claim drops the seat only for that player
-(its own connection), and the others then pass the seat's messages on to it and its
-messages on to the seat, so the table stays one game. `TableSession` inherits both.
+3 for offences") cannot be checked by anyone else, so it needs a majority
+(`net.table.drop_claims`).
+
+Tests: tests/net/trust/test_hostile.py, tests/net/trust/test_signature_checks.py.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from net.lockstep.beacon import HashChain
 from net.table.chat import Chat, ChatLine
@@ -40,8 +40,8 @@ from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
 from net.table.relays import Relays
-from net.table.shared import (Callbacks, Role, SessionOptions, TableEngine, TableReactor,
-                              TableState, transport_of)
+from net.table.shared import (Callbacks, Delegated, Role, SessionOptions, TableEngine,
+                              TableReactor, TableState, transport_of)
 from net.table.spectate import Spectate
 from net.table.start_mesh import Mesh
 from net.table.takeover import Takeover
@@ -60,9 +60,6 @@ log = logging.getLogger("net.table.session")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
-T = TypeVar("T")
-
-
 def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
 
@@ -76,32 +73,6 @@ class Advertisement(Protocol):
     """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
 
     def close(self) -> None: ...
-
-
-class Delegated(Generic[T]):
-    """A `TableSession` attribute that is the attribute of the same name of one of its
-    parts (`part`: the session's attribute holding it), read and written there."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, session: None, owner: type) -> Delegated[T]: ...
-
-    @overload
-    def __get__(self, session: TableSession, owner: type) -> T: ...
-
-    def __get__(self, session: TableSession | None, owner: type) -> Delegated[T] | T:
-        if session is None:
-            return self
-        return cast(T, getattr(getattr(session, self.part), self.name))
-
-    def __set__(self, session: TableSession, value: T) -> None:
-        setattr(getattr(session, self.part), self.name, value)
 
 
 class TableSession:

@@ -14,7 +14,7 @@ Tests: tests/net/table/test_session.py (through `TableSession`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar, cast, overload
 
 from net.table.phase import Phase
 from net.transport.framing import encode_body
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from net.trust.seat_keys import SeatKey
 
 Role = Literal["host", "join", "watch", "resume"]   # what this peer does at the table
+T = TypeVar("T")
 
 
 class DelayedCall(Protocol):
@@ -196,3 +197,31 @@ class TableState:
             if conn.ready:
                 body = body or encode_body(msg)
                 conn.send(msg, body)
+
+
+class Delegated(Generic[T]):
+    """An attribute of a composed object (`net.table.session.TableSession`) that is the
+    attribute of the same name of one of its parts (`part`: the name of the attribute
+    holding that part), read and written there: the object's public surface stays, the
+    state stays with its owner."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Delegated[T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type) -> Delegated[T] | T:
+        if obj is None:
+            return self
+        return cast(T, getattr(getattr(obj, self.part), self.name))
+
+    def __set__(self, obj: object, value: T) -> None:
+        setattr(getattr(obj, self.part), self.name, value)

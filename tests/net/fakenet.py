@@ -3,6 +3,8 @@
 Why: protocol tests must be deterministic and fast. `listenTCP`/`connectTCP` join
 protocols with twisted.test.iosim transports; `callLater` is a `task.Clock`. Nothing
 touches a socket.
+
+Used by tests/net/tables.py and the FakeNet tables of tests/net, benchmarks/profile_net_peer.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 sends malformed, forged and out-of-turn frames to every other player.
 
 Run as: python tests/net/hostile_peer.py join HOST:PORT --code C --headless ...
+
+Used by tests/net/table/test_loopback.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Why: ordering, commit-reveal and the beacon are tested without sockets or clocks; the
 queue delivers frames in a controllable order (FIFO per sender, like TCP).
+
+Used by tests/net/lockstep/test_core.py, test_echo.py, test_field_reveal.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Every child runs with a deadline and is killed if anything goes wrong; ports are free
 ephemeral ports on 127.0.0.1; zeroconf is off.
+
+Used by the tests that run peers as processes (tests/net/table/test_loopback.py, tests/net/reach/, tests/client/sessions/test_net_window.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """A dialer's half of the handshake by hand, for tests that write bytes themselves
-(a peer under test, a hostile spectator on a raw socket)."""
+(a peer under test, a hostile spectator on a raw socket).
+
+Used by tests/net/table/test_loopback.py, tests/net/transport/test_peer.py.
+"""
 
 from __future__ import annotations
 

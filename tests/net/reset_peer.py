@@ -2,6 +2,8 @@
 (for the loopback test): the process lives on and must redial, not split off.
 
 Run as: python tests/net/reset_peer.py join HOST:PORT --code C --headless ...
+
+Used by tests/net/table/test_loopback.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ plan while another player still plans, which a bot answering at once never allow
 It plans anyway after GIVE_UP seconds, so it can never hang a test.
 
 Run as: python tests/net/slow_planner.py join HOST:PORT --code C --headless ...
+
+Used by tests/client/sessions/test_net_window.py.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ meanwhile. SHOGUN_TEST_STALL says which work: `drop` (the game's third tower dro
 `bot` (the first move the lockstep computes for a bot seat).
 
 Run as: python tests/net/stalling_peer.py host|join ... --headless ...
+
+Used by tests/net/table/test_loopback.py.
 """
 
 from __future__ import annotations
