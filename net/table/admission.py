@@ -25,16 +25,20 @@ Tests: tests/net/trust/test_attacks.py (seat hijacks), tests/net/table/test_sess
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from net.lockstep.beacon import H
 from net.table.phase import Phase
+from net.table.shared import Role
+
+HelloRole = Literal["player", "spectator", "rejoin"]     # what a Hello asks to be
 from net.trust.seat_keys import seat_proved
 
 
 @dataclass(frozen=True)
 class Credential:
     """What a `Hello` claims and proves, and the connection it came on."""
-    role: str                    # player | spectator | rejoin
+    role: HelloRole
     peer: bytes
     seat: int | None
     table: bytes | None
@@ -47,7 +51,7 @@ class Credential:
 @dataclass(frozen=True)
 class TableView:
     """What this peer knows that admission depends on."""
-    my_role: str                 # host | join | watch | resume
+    my_role: Role
     closed: bool
     phase: Phase
     open_seat: bool              # the lobby has an open seat
@@ -64,10 +68,6 @@ class Admission:
     reason: str | None = None    # None: admitted
     pending_mesh: bool = False   # a mesh dial before my GameStarted: checked at the start
     replaces: int | None = None  # a seat whose old connection must close (rejoin, redial)
-
-    @property
-    def admitted(self) -> bool:
-        return self.reason is None
 
 
 def admit(view: TableView, cred: Credential) -> Admission:

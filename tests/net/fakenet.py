@@ -128,9 +128,3 @@ class FakeNet:
                 return True
             self.pump(rounds=1)
         return condition()
-
-    def pump_of(self, conn):
-        for p in self.pumps:
-            if conn in (p.client, p.server):
-                return p
-        return None
