@@ -13,6 +13,7 @@ Tests: tests/cli/test_runner_options.py, tests/net/table/test_loopback.py (peers
 
 from __future__ import annotations
 
+import argparse
 import gc
 import hashlib
 import json
@@ -41,6 +42,14 @@ log = logging.getLogger("cli.runner")
 
 
 @dataclass
+class Outcome:
+    """How this peer's run ends: its exit code, and the final hash once the game ended."""
+    code: int = 1
+    hash: str | None = None
+    stopping: bool = False           # the reactor is being stopped
+
+
+@dataclass
 class GameStats:
     """What `SHOGUN_NET_STATS` reports of one game (see `run`)."""
     round_trips: list[float] = field(default_factory=list)
@@ -61,7 +70,8 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
-def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
+def run(args: argparse.Namespace,
+        prepare: Callable[[TableSession], None] | None = None) -> int:
     """Play one headless peer to the end. `prepare(session)`, if given, is called once the
     runner has set its callbacks (test harnesses chain onto the session's public hooks)."""
     _setup_logging()
@@ -87,7 +97,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
                           interface=interface, bot=bot)
-    out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
+    out = Outcome()
+    game_seed = getattr(args, "seed", None)
     stats = GameStats()
     waits = WaitLog() if os.environ.get("SHOGUN_NET_STATS") else None
 
@@ -135,8 +146,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     asked_at: dict[int, float] = {}
 
     def stop() -> None:
-        if reactor.running and not out.get("stopping"):
-            out["stopping"] = True
+        if reactor.running and not out.stopping:
+            out.stopping = True
             reactor.stop()
 
     def on_lobby(lobby: dict) -> None:
@@ -154,7 +165,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
         for line in failures:
             print(f"cannot start: {line}", file=sys.stderr, flush=True)
-        out["code"] = 1
+        out.code = 1
         session.close()
         reactor.callLater(0.2, stop)
 
@@ -174,8 +185,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         seat = session.my_seat
         if seat is None or seat not in d.seats:
             return
-        if out["seed"] is not None:
-            seed = hashlib.sha256(f"net-bot/{out['seed']}/{seat}/{step}".encode()).digest()
+        if game_seed is not None:
+            seed = hashlib.sha256(f"net-bot/{game_seed}/{seat}/{step}".encode()).digest()
         else:
             seed = os.urandom(32)
         session.flush_sends()           # what I said goes out before my bot thinks
@@ -206,8 +217,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         print(f"final state hash {h}", flush=True)
         for seat, score, money in engine.standings(state):
             print(f"  seat {seat}: {score} points, {money} money", flush=True)
-        out["code"] = 0
-        out["hash"] = h
+        out.code = 0
+        out.hash = h
         now = time.perf_counter()
         stats.game_seconds = now - (stats.started if stats.started is not None else now)
         stats.game_cpu = time.process_time() - stats.cpu_started
@@ -226,7 +237,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     def on_refused(reason: str) -> None:
         print(f"refused: {reason}", file=sys.stderr, flush=True)
         if not session.started or command == "watch":
-            out["code"] = 1
+            out.code = 1
             reactor.callLater(0, stop)
 
     def on_paused(reason: str) -> None:
@@ -253,7 +264,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     session.on_chat_received = lambda line: print(
         f"chat: {line.sender}" + (f" (seat {line.seat})" if line.seat is not None else "")
         + f": {line.text}", flush=True)
-    def on_started(config: Any, seat: Any, state: Any) -> None:
+    def on_started(config: Any, seat: int | None, state: Any) -> None:
         nonlocal game_log
         if game_log is not None and game_log.seq > 0:
             # caught up again from the start (a rejoin after a desync): rewrite the log
@@ -296,8 +307,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                        "game_cpu": stats.game_cpu, "game_sys": stats.game_sys,
                        "game_usage": stats.game_usage,
                        "cpu": time.process_time(),
-                       "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
-    return out["code"]
+                       "hash": out.hash, "offences": len(session.offence_log)}, f)
+    return out.code
 
 
 class WaitLog:

@@ -28,7 +28,6 @@ from net.table.shared import TableState, transport_of
 from net.table.spectate import Spectate
 from net.table.start_mesh import Mesh
 from net.table.takeover import Takeover
-from net.transport import messages
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -259,8 +258,6 @@ class Connections:
             table.buffer.append((conn, msg))
             return
         handler = self.handlers.get(kind)
-        if kind in messages.PLAYER_GAME_MESSAGES and kind not in ("ChainCommitted", "SeatTakenOver"):
-            handler = self._play.lockstep_message
         if handler is None:
             conn.offence(f"unexpected {kind}")
             return

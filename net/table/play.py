@@ -1,7 +1,8 @@
 """Lockstep traffic while the game runs: building the `net.lockstep.core.Lockstep`,
 routing messages into it, its offences, the end, and desync reports.
 
-Tests: tests/net/table/test_session.py, tests/net/lockstep/, tests/net/trust/test_signature_checks.py.
+Tests: tests/net/table/test_session.py, tests/net/lockstep/,
+tests/net/trust/test_signature_checks.py.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from net.table.shared import (Callbacks, Delegated, Role, SessionOptions, TableE
 from net.table.spectate import Spectate
 from net.table.start_mesh import Mesh
 from net.table.takeover import Takeover
+from net.transport import messages
 from net.transport.peer import local_versions
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
@@ -198,6 +199,8 @@ class TableSession:
             "StepApplied": self.spectate.step_applied,
             "ChatSent": self.chat.chat_sent,
         }
+        for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
+            handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
         self.connections = Connections(
             shared, self.dialer, self.seating, self.mesh, self.play, self.takeover,
             self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close)

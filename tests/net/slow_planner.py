@@ -24,7 +24,6 @@ GIVE_UP = 60.0
 
 def prepare(session: TableSession) -> None:
     """Chained onto the runner's public hooks: the first plan decision waits for "go"."""
-    from twisted.internet import reactor
     answer = session.on_decision
     heard = session.on_chat_received
     held: list = []            # the first plan decision, while it waits
@@ -41,7 +40,7 @@ def prepare(session: TableSession) -> None:
         if decision.kind == "plan" and not state["released"]:
             if not held:
                 print("holding my plan until someone says go", flush=True)
-                reactor.callLater(GIVE_UP, release)
+                session.reactor.callLater(GIVE_UP, release)
             held[:] = [(decision, game_state)]
             return
         answer(decision, game_state)
