@@ -26,7 +26,7 @@ from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
 from net.table.shared import TableState, transport_of
 from net.table.spectate import Spectate
-from net.table.start_mesh import Mesh
+from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
@@ -46,14 +46,14 @@ class Connector(Protocol):
 class Connections:
     """The session's side of every `PeerConnection` (see the module doc)."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, lobby: Lobby, mesh: Mesh,
+    def __init__(self, shared: TableState, dialer: Dialer, lobby: Lobby, handshake: StartHandshake,
                  play: Play, takeover: Takeover, claims: DropClaims, liveness: Liveness,
                  recovery: Recovery, spectate: Spectate, handlers: Mapping[str, Handler],
                  close_table: Callable[[], None]) -> None:
         self._shared = shared
         self._dialer = dialer
         self._lobby = lobby
-        self._mesh = mesh
+        self._handshake = handshake
         self._play = play
         self._takeover = takeover
         self._claims = claims
@@ -156,7 +156,7 @@ class Connections:
         if conn.role == "rejoin":
             self._recovery.rejoined(conn)
         elif table.chain is not None:
-            self._mesh.send_chain(conn)
+            self._handshake.send_chain(conn)
             if table.lockstep is not None:
                 self._liveness.reconnected(conn)
                 self._takeover.back_online(seat)
@@ -177,7 +177,7 @@ class Connections:
         conn.remote_name = table.name_of_seat(conn.seat)
         if role in ("player", "rejoin") and table.chain is not None:
             # a rejoin repeats it: the player may have dropped before it got there
-            self._mesh.send_chain(conn)
+            self._handshake.send_chain(conn)
         if role == "player" and table.lockstep is not None:
             self._liveness.reconnected(conn)
         if conn.seat is not None and self._takeover.is_offline(conn.seat):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from net.table.dialer import Dialer
 from net.table.shared import TableState, transport_of
-from net.table.start_mesh import Mesh
+from net.table.start_mesh import StartHandshake
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -25,10 +25,10 @@ log = logging.getLogger("net.table.session")
 class Lobby:
     """The seats before the start: the host's to decide, the guests' to follow."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, mesh: Mesh) -> None:
+    def __init__(self, shared: TableState, dialer: Dialer, handshake: StartHandshake) -> None:
         self._shared = shared
         self._dialer = dialer           # my listening port goes into GameStarted
-        self._mesh = mesh
+        self._handshake = handshake
 
     def set_lobby(self, players: int | None = None, side: str | None = None,
                   setup: str | None = None, bots: int | None = None,
@@ -162,7 +162,7 @@ class Lobby:
             table.lobby["players"], table.lobby["side"], table.lobby["setup"]))
         for conn in table.conns:
             conn.send(msg)
-        self._mesh.game_started(msg)
+        self._handshake.game_started(msg)
 
     def lobby_changed(self) -> None:
         table = self._shared

@@ -18,7 +18,7 @@ from net.lockstep.core import Offence
 from net.table.expulsion import Expulsion, SeatSigner
 from net.table.play import BUFFER_LIMIT
 from net.table.shared import TableState
-from net.table.start_mesh import Mesh
+from net.table.start_mesh import StartHandshake
 from net.transport import messages
 
 if TYPE_CHECKING:
@@ -31,11 +31,11 @@ class Relays:
     """Takes the messages other players relay for a seat (each signed by that seat)."""
 
     def __init__(self, shared: TableState, signer: SeatSigner, expulsion: Expulsion,
-                 mesh: Mesh) -> None:
+                 handshake: StartHandshake) -> None:
         self._shared = shared
         self._signer = signer
         self._expulsion = expulsion
-        self._mesh = mesh
+        self._handshake = handshake
 
     def relayed(self, conn: PeerConnection, msg: dict) -> None:
         """A `Relayed` message of another seat."""
@@ -102,4 +102,4 @@ class Relays:
         table.token_hashes[seat] = inner["token_hash"]
         if table.lockstep is not None:
             table.lockstep.add_chain(seat, inner["chain_end"], inner["token_hash"])
-        self._mesh.maybe_begin()
+        self._handshake.maybe_begin()

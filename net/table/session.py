@@ -43,7 +43,7 @@ from net.table.relays import Relays
 from net.table.shared import (Callbacks, Delegated, Role, SessionOptions, TableEngine,
                               TableReactor, TableState, transport_of)
 from net.table.spectate import Spectate
-from net.table.start_mesh import Mesh
+from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import messages
 from net.transport.peer import local_versions
@@ -139,7 +139,7 @@ class TableSession:
     expulsion: Expulsion
     play: Play
     recovery: Recovery
-    mesh: Mesh
+    handshake: StartHandshake
     relays: Relays
     seating: Lobby
     spectate: Spectate
@@ -172,24 +172,25 @@ class TableSession:
         self.claims = DropClaims(shared)
         self.liveness = Liveness(shared, self.dialer)
         self.takeover = Takeover(shared, self.liveness, self.claims,
-                                 begin_without_missing=lambda: self.mesh.maybe_begin(True))
+                                 begin_without_missing=lambda: self.handshake.maybe_begin(True))
         self.expulsion = Expulsion(shared, self.signer, self.takeover)
         self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
                          self.liveness, self.persistence)
         drain = lambda: self.connections.drain()       # noqa: E731
         self.recovery = Recovery(shared, self.dialer, self.takeover, self.persistence,
                                  self.play, drain)
-        self.mesh = Mesh(shared, self.dialer, self.signer, self.expulsion, self.takeover,
-                         self.liveness, self.persistence, self.play, self.recovery, drain)
-        self.relays = Relays(shared, self.signer, self.expulsion, self.mesh)
-        self.seating = Lobby(shared, self.dialer, self.mesh)
+        self.handshake = StartHandshake(shared, self.dialer, self.signer, self.expulsion,
+                                        self.takeover, self.liveness, self.persistence,
+                                        self.play, self.recovery, drain)
+        self.relays = Relays(shared, self.signer, self.expulsion, self.handshake)
+        self.seating = Lobby(shared, self.dialer, self.handshake)
         self.spectate = Spectate(shared, self.dialer)
         self.chat = Chat(shared)
         handlers: dict[str, Handler] = {       # message kind -> the part that takes it
             "LobbyChanged": self.seating.lobby_changed_received,
             "SeatRequested": self.seating.seat_requested,
-            "GameStarted": self.mesh.game_started_received,
-            "ChainCommitted": self.mesh.chain_committed,
+            "GameStarted": self.handshake.game_started_received,
+            "ChainCommitted": self.handshake.chain_committed,
             "SeatTakenOver": self.takeover.seat_taken_over,
             "Relayed": self.relays.relayed,
             "CheatingProved": self.expulsion.cheating_proved,
@@ -202,7 +203,7 @@ class TableSession:
         for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
             handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
         self.connections = Connections(
-            shared, self.dialer, self.seating, self.mesh, self.play, self.takeover,
+            shared, self.dialer, self.seating, self.handshake, self.play, self.takeover,
             self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close)
 
     @classmethod
@@ -235,7 +236,7 @@ class TableSession:
         s.code = code if code is not None else opts.code
         s.dialer.listen(0)
         host, port = parse_address(address)
-        s.mesh.host_address = (host, port)
+        s.handshake.host_address = (host, port)
         s.dialer.dial(host, port, {"role": "player"})
         return s
 

@@ -24,11 +24,11 @@ class Spectate:
     def __init__(self, shared: TableState, dialer: Dialer) -> None:
         self._shared = shared
         self._dialer = dialer
-        self.watch_address: tuple[str, int] | None = None   # the player first dialled
+        self._watch_address: tuple[str, int] | None = None   # the player first dialled
         self._tried: set[tuple[str, int]] = set()           # players dialled to watch
 
     def watch(self, host: str, port: int) -> None:
-        self.watch_address = (host, port)
+        self._watch_address = (host, port)
         self._tried = {(host, port)}
         self._dialer.dial(host, port, {"role": "spectator"})
 
@@ -37,9 +37,9 @@ class Spectate:
         table = self._shared
         if table.role != "watch" or table.start_info is None or table.closed or table.over():
             return False
-        assert self.watch_address is not None
+        assert self._watch_address is not None
         for p in table.start_info["peers"]:
-            addr = (p["host"] or self.watch_address[0], p["port"])
+            addr = (p["host"] or self._watch_address[0], p["port"])
             if addr not in self._tried:
                 self._tried.add(addr)
                 table.source = None

@@ -60,7 +60,7 @@ def check_start(engine: TableEngine, msg: dict) -> None:
             raise ValueError("bad peer entry")
 
 
-class Mesh:
+class StartHandshake:
     """From the host's `GameStarted` to the first step."""
 
     def __init__(self, shared: TableState, dialer: Dialer, signer: SeatSigner,

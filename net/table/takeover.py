@@ -32,7 +32,7 @@ class Takeover:
         self._liveness = liveness
         self._claims = claims
         # a seat that dropped in the start handshake timed out: begin without it
-        # (`net.table.start_mesh.Mesh.maybe_begin`)
+        # (`net.table.start_mesh.StartHandshake.maybe_begin`)
         self._begin_without_missing = begin_without_missing
         self._offline: dict[int, DelayedCall] = {}    # seat -> its take-over timer
         self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
