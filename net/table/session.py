@@ -172,7 +172,8 @@ class TableSession:
         self.claims = DropClaims(shared)
         self.liveness = Liveness(shared, self.dialer)
         self.takeover = Takeover(shared, self.liveness, self.claims,
-                                 begin_without_missing=lambda: self.handshake.maybe_begin(True))
+                                 begin_without_missing=lambda: self.handshake.maybe_begin(
+                                     without_missing=True))
         self.expulsion = Expulsion(shared, self.signer, self.takeover)
         self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
                          self.liveness, self.persistence)
