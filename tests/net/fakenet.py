@@ -45,7 +45,7 @@ class _Connector:
 
 
 class FakeNet:
-    def __init__(self):
+    def __init__(self) -> None:
         self.clock = task.Clock()
         self.listeners: dict[int, object] = {}
         self.pumps: list[IOPump] = []

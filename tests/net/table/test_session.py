@@ -323,7 +323,7 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=10.0,
                                        start=False)
     host, x = sessions[0], sessions[3]
-    cut: list[int] = []
+    cut = []                  # the step from which X is not heard by seats 1 and 2
 
     def lossy_broadcast(msg):
         """From X's first link at a chance step on, its frames to seats 1 and 2 are lost."""
