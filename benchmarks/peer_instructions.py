@@ -165,8 +165,9 @@ def count_the_game(session, counter: ctypes.CDLL) -> None:
     window of `game_cpu`), and note what in that window is not the game itself."""
     window = GameWindow()
     runner_started, runner_ended = session.on_started, session.on_ended
-    runner_paused, receive_heartbeat = session.on_paused, session._on_Heartbeat
-    reconnected = session._reconnected
+    runner_paused = session.on_paused
+    receive_heartbeat = session.connections.handlers["Heartbeat"]
+    reconnected = session.liveness.reconnected
 
     def on_started(*args) -> None:
         runner_started(*args)
@@ -198,7 +199,8 @@ def count_the_game(session, counter: ctypes.CDLL) -> None:
         reconnected(conn)
 
     session.on_started, session.on_ended, session.on_paused = on_started, on_ended, on_paused
-    session._on_Heartbeat, session._reconnected = on_heartbeat, on_reconnected
+    session.connections.handlers["Heartbeat"] = on_heartbeat
+    session.liveness.reconnected = on_reconnected
 
 
 # ---------------------------------------------------------- in the local replay process

@@ -4,16 +4,28 @@ or players it reaches, over what, with what round trip.
 Why: when a join fails, a player needs to know which side is the problem before asking
 a friend to change a router. Everything printed is a sentence; the exit code is 0 when
 every address given was reached by a Shogun table, 1 otherwise, 2 for a bad address.
-It lives in net/ beside cli/runner.py (the other network command): cli/ stays below net/.
+It lives in cli/ beside cli/runner.py (the other network command), above net/.
+
+Tests: tests/net/reach/test_internet_addresses.py, tests/net/reach/test_internet_nat.py.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, Callable, Protocol, cast
 
 from net.reach.addresses import AddressError, parse_address, reachable_addresses
+
+
+class CheckReactor(Protocol):
+    """Twisted's reactor as the check drives it (cast: its interfaces are zope's)."""
+
+    def callWhenRunning(self, callable: Callable[[], object]) -> object: ...
+
+    def run(self) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 def run(args: Any) -> int:
@@ -40,9 +52,10 @@ def run(args: Any) -> int:
             print("No table announces itself on this network; give addresses to check.")
     if not targets:
         return 0
-    from twisted.internet import reactor
+    from twisted.internet import reactor as twisted_reactor
 
     from net.reach.reachability import probe_all
+    reactor = cast(CheckReactor, twisted_reactor)
     result: dict[str, Any] = {}
 
     def done(probes: list) -> None:

@@ -7,10 +7,13 @@ end, prints the final state hash and the standings, and returns an exit code.
 Environment (for tests and benchmarks): `SHOGUN_NET_INTERFACE` (listen interface, e.g.
 127.0.0.1), `SHOGUN_NET_DISCOVERY=off` (no zeroconf), `SHOGUN_NET_STATS=FILE` (write
 bytes sent and command round trips as JSON at the end), `SHOGUN_NET_VERBOSE=1`.
+
+Tests: tests/cli/test_runner_options.py, tests/net/table/test_loopback.py (peers as processes).
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import hashlib
 import json
@@ -19,9 +22,46 @@ import os
 import resource
 import sys
 import time
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
+
+if TYPE_CHECKING:
+    from net.lockstep.core import Lockstep
+    from net.table.session import TableSession
+    from net.table.shared import TableReactor
+
+    class HeadlessReactor(TableReactor, Protocol):
+        """Twisted's reactor as the runner drives it (cast: its interfaces are zope's)."""
+        running: bool
+
+        def run(self) -> None: ...
+
+        def stop(self) -> None: ...
 
 log = logging.getLogger("cli.runner")
+
+
+@dataclass
+class Outcome:
+    """How this peer's run ends: its exit code, and the final hash once the game ended."""
+    code: int = 1
+    hash: str | None = None
+    stopping: bool = False           # the reactor is being stopped
+
+
+@dataclass
+class GameStats:
+    """What `SHOGUN_NET_STATS` reports of one game (see `run`)."""
+    round_trips: list[float] = field(default_factory=list)
+    hops: int = 0
+    started: float | None = None           # the clocks when the game started here
+    cpu_started: float = 0.0
+    sys_started: float = 0.0
+    usage_started: dict | None = None
+    game_seconds: float | None = None      # ... and what the game took, at its end
+    game_cpu: float | None = None
+    game_sys: float | None = None
+    game_usage: dict | None = None
 
 
 def _setup_logging() -> None:
@@ -30,11 +70,12 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
-def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
+def run(args: argparse.Namespace,
+        prepare: Callable[[TableSession], None] | None = None) -> int:
     """Play one headless peer to the end. `prepare(session)`, if given, is called once the
     runner has set its callbacks (test harnesses chain onto the session's public hooks)."""
     _setup_logging()
-    from twisted.internet import reactor
+    from twisted.internet import reactor as twisted_reactor
     from twisted.internet.error import CannotListenError
 
     from net.lockstep.engine import SimEngine
@@ -47,6 +88,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     if bot not in BOT_NAMES:
         print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
         return 2
+    reactor = cast("HeadlessReactor", twisted_reactor)
     engine = SimEngine()
     from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
@@ -55,10 +97,12 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
                           interface=interface, bot=bot)
-    out: dict[str, Any] = {"code": 1, "seed": getattr(args, "seed", None)}
-    stats = {"round_trips": [], "hops": 0}
+    out = Outcome()
+    game_seed = getattr(args, "seed", None)
+    stats = GameStats()
     waits = WaitLog() if os.environ.get("SHOGUN_NET_STATS") else None
 
+    session: TableSession
     try:
         if args.resume:
             session = TableSession.resume(opts, args.resume, reactor=reactor, engine=engine)
@@ -74,7 +118,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
                 print(f"error: {problem}", file=sys.stderr)
                 return 2
             if discovery:
-                _advertise(reactor, session)
+                _advertise(session)
         else:
             address = args.address
             if address is None:
@@ -102,8 +146,8 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     asked_at: dict[int, float] = {}
 
     def stop() -> None:
-        if reactor.running and not out.get("stopping"):
-            out["stopping"] = True
+        if reactor.running and not out.stopping:
+            out.stopping = True
             reactor.stop()
 
     def on_lobby(lobby: dict) -> None:
@@ -121,7 +165,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
         for line in failures:
             print(f"cannot start: {line}", file=sys.stderr, flush=True)
-        out["code"] = 1
+        out.code = 1
         session.close()
         reactor.callLater(0.2, stop)
 
@@ -130,6 +174,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
             game_log.write(events)
 
     def on_decision(decision: Any, state: Any) -> None:
+        assert session.lockstep is not None      # decisions come from the running game
         reactor.callLater(0, _act, session.lockstep.step)
 
     def _act(step: int) -> None:
@@ -137,15 +182,16 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         if ls is None or ls.ended or ls.step != step:
             return
         d = ls.decision()
-        if session.my_seat not in d.seats:
+        seat = session.my_seat
+        if seat is None or seat not in d.seats:
             return
-        if out["seed"] is not None:
-            seed = hashlib.sha256(f"net-bot/{out['seed']}/{session.my_seat}/{step}".encode()).digest()
+        if game_seed is not None:
+            seed = hashlib.sha256(f"net-bot/{game_seed}/{seat}/{step}".encode()).digest()
         else:
             seed = os.urandom(32)
         session.flush_sends()           # what I said goes out before my bot thinks
         try:
-            session.submit(engine.choose(ls.state, session.my_seat, bot, seed))
+            session.submit(engine.choose(ls.state, seat, bot, seed))
         except ValueError as exc:
             log.error("my bot's command was refused: %s", exc)
 
@@ -157,27 +203,28 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         started = asked_at.pop(entry["step"], None)
         kind = entry["commands"][0].get("type") if entry["commands"] else None
         if started is not None and kind in ("Chance", "SubmitPlan"):
-            stats["round_trips"].append(time.perf_counter() - started)
+            stats.round_trips.append(time.perf_counter() - started)
         elif kind not in ("Chance", "SubmitPlan", "TowerSettled", None):
             # one other player's move or turned card: a one-way hop from that player
             seat = entry["commands"][0].get("seat")
             ls = session.lockstep
             if seat is not None and seat != session.my_seat and ls is not None \
                     and seat not in ls.bots:
-                stats["hops"] += 1
+                stats.hops += 1
 
     def on_ended(state: Any) -> None:
         h = engine.state_hash(state)
         print(f"final state hash {h}", flush=True)
         for seat, score, money in engine.standings(state):
             print(f"  seat {seat}: {score} points, {money} money", flush=True)
-        out["code"] = 0
-        out["hash"] = h
-        stats["game_seconds"] = time.perf_counter() - stats.get("started", time.perf_counter())
-        stats["game_cpu"] = time.process_time() - stats.get("cpu_started", 0.0)
+        out.code = 0
+        out.hash = h
+        now = time.perf_counter()
+        stats.game_seconds = now - (stats.started if stats.started is not None else now)
+        stats.game_cpu = time.process_time() - stats.cpu_started
         times = os.times()
-        stats["game_sys"] = times.system - stats.get("sys_started", 0.0)
-        stats["game_usage"] = usage_since(stats.get("usage_started"))
+        stats.game_sys = times.system - stats.sys_started
+        stats.game_usage = usage_since(stats.usage_started)
         if session.save_path and session.lockstep is not None:
             reactor.callLater(0, _write_replay, session.save_path + ".replay",
                               session.lockstep)
@@ -190,7 +237,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     def on_refused(reason: str) -> None:
         print(f"refused: {reason}", file=sys.stderr, flush=True)
         if not session.started or command == "watch":
-            out["code"] = 1
+            out.code = 1
             reactor.callLater(0, stop)
 
     def on_paused(reason: str) -> None:
@@ -217,7 +264,7 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     session.on_chat_received = lambda line: print(
         f"chat: {line.sender}" + (f" (seat {line.seat})" if line.seat is not None else "")
         + f": {line.text}", flush=True)
-    def on_started(config: Any, seat: Any, state: Any) -> None:
+    def on_started(config: Any, seat: int | None, state: Any) -> None:
         nonlocal game_log
         if game_log is not None and game_log.seq > 0:
             # caught up again from the start (a rejoin after a desync): rewrite the log
@@ -231,18 +278,19 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        stats["started"] = time.perf_counter()
-        stats["cpu_started"] = time.process_time()
-        stats["sys_started"] = os.times().system
-        stats["usage_started"] = usage_since(None)
+        stats.started = time.perf_counter()
+        stats.cpu_started = time.process_time()
+        stats.sys_started = os.times().system
+        stats.usage_started = usage_since(None)
         if waits is not None:
             waits.restart()
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
     session.on_step_applied = on_step
-    session.on_broadcast = lambda msg: asked_at.setdefault(msg.get("step", -1),
-                                                           time.perf_counter())
+    def on_broadcast(msg: dict) -> None:
+        asked_at.setdefault(msg.get("step", -1), time.perf_counter())
+    session.on_broadcast = on_broadcast
     if prepare is not None:
         prepare(session)
 
@@ -252,15 +300,15 @@ def run(args: Any, prepare: Callable[[Any], None] | None = None) -> int:
     stats_path = os.environ.get("SHOGUN_NET_STATS")
     if stats_path:
         with open(stats_path, "w") as f:
-            json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats["round_trips"],
-                       "hops": stats["hops"],
+            json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats.round_trips,
+                       "hops": stats.hops,
                        "waited_before": waits.waited_before if waits is not None else [],
-                       "game_seconds": stats.get("game_seconds"),
-                       "game_cpu": stats.get("game_cpu"), "game_sys": stats.get("game_sys"),
-                       "game_usage": stats.get("game_usage"),
+                       "game_seconds": stats.game_seconds,
+                       "game_cpu": stats.game_cpu, "game_sys": stats.game_sys,
+                       "game_usage": stats.game_usage,
                        "cpu": time.process_time(),
-                       "hash": out.get("hash"), "offences": len(session.offence_log)}, f)
-    return out["code"]
+                       "hash": out.hash, "offences": len(session.offence_log)}, f)
+    return out.code
 
 
 class WaitLog:
@@ -302,7 +350,7 @@ def usage_since(start: dict | None) -> dict:
     return now if start is None else {k: now[k] - start[k] for k in now}
 
 
-def _write_replay(path: str, lockstep: Any) -> None:
+def _write_replay(path: str, lockstep: Lockstep) -> None:
     """The finished game in `store.game_save`'s format, so `main.py replay FILE --verify`
     re-simulates a network game too (chance seeds are in the log as Chance commands)."""
     from store.game_save import SaveWriter
@@ -326,7 +374,7 @@ def _write_replay(path: str, lockstep: Any) -> None:
         log.error("could not write the replay file %s: %s", path, exc)
 
 
-def _set_bot_levels(session: Any, levels: list[str] | None) -> str | None:
+def _set_bot_levels(session: TableSession, levels: list[str] | None) -> str | None:
     """`host --bot-level`: one level for every bot seat, or one per bot seat in order.
     A sentence saying what is wrong, or None."""
     if not levels:
@@ -345,13 +393,13 @@ def _set_bot_levels(session: Any, levels: list[str] | None) -> str | None:
     return None
 
 
-def _advertise(reactor: Any, session: Any) -> None:
+def _advertise(session: TableSession) -> None:
     """Announce the table on the LAN (zeroconf, in a thread: registering blocks)."""
     from twisted.internet.threads import deferToThread
 
     from net.reach import discovery
 
-    def done(advert: Any) -> None:
+    def done(advert: discovery.Advertisement) -> None:
         session.advert = advert
 
     d = deferToThread(discovery.advertise, session.listen_port, session.name,

@@ -56,7 +56,7 @@ class SimEngine:
     def public_state(self, state: Any) -> dict:
         return self._game.public_state(state)
 
-    def choose(self, state: Any, seat: int, bot: str, seed: int) -> Any:
+    def choose(self, state: Any, seat: int, bot: str, seed: bytes) -> Any:
         return self._bots.choose(state, seat, bot, seed)
 
     def chance(self, seed: bytes) -> Any:

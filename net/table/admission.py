@@ -18,21 +18,27 @@ with the seat's key, replaces it rather than being refused until my silence limi
 the dead one. A spectator never holds a seat key that GameStarted pinned, so it can never
 take a seat. A peer that is itself a spectator (`Phase.SPECTATE`) admits no one; a
 resuming peer that has not caught up yet knows no table and so admits only spectators.
+
+Tests: tests/net/trust/test_attacks.py (seat hijacks), tests/net/table/test_session.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from net.lockstep.beacon import H
 from net.table.phase import Phase
+from net.table.shared import Role
+
+HelloRole = Literal["player", "spectator", "rejoin"]     # what a Hello asks to be
 from net.trust.seat_keys import seat_proved
 
 
 @dataclass(frozen=True)
 class Credential:
     """What a `Hello` claims and proves, and the connection it came on."""
-    role: str                    # player | spectator | rejoin
+    role: HelloRole
     peer: bytes
     seat: int | None
     table: bytes | None
@@ -45,7 +51,7 @@ class Credential:
 @dataclass(frozen=True)
 class TableView:
     """What this peer knows that admission depends on."""
-    my_role: str                 # host | join | watch | resume
+    my_role: Role
     closed: bool
     phase: Phase
     open_seat: bool              # the lobby has an open seat
@@ -62,10 +68,6 @@ class Admission:
     reason: str | None = None    # None: admitted
     pending_mesh: bool = False   # a mesh dial before my GameStarted: checked at the start
     replaces: int | None = None  # a seat whose old connection must close (rejoin, redial)
-
-    @property
-    def admitted(self) -> bool:
-        return self.reason is None
 
 
 def admit(view: TableView, cred: Credential) -> Admission:
@@ -93,7 +95,7 @@ def admit(view: TableView, cred: Credential) -> Admission:
         return Admission("join refused: the game has started (no seat for a new player)")
     seat = cred.seat
     entry = view.seats.get(seat) if seat is not None else None
-    if entry is None or entry.get("kind") != "human":
+    if seat is None or entry is None or entry.get("kind") != "human":
         return Admission(f"join refused: seat {seat} is not a player's seat")
     if seat in view.expelled:
         return Admission(f"join refused: seat {seat} was expelled for cheating")

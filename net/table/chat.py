@@ -17,17 +17,21 @@ each connection may send `BURST` lines per `PER_SECONDS` — more are dropped, w
 log line per connection per burst. A line from a player is credited to that player's
 seat; one it marks as a spectator's (no seat) keeps the name it gives; in the lobby
 the host's word is taken for its guests' lines, and a spectator takes its player's.
+
+Tests: tests/net/table/test_chat.py.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from net.table.phase import Phase
 
 if TYPE_CHECKING:
+    from net.table.shared import TableState
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.chat")
@@ -79,49 +83,55 @@ class _Bucket:
 
 
 class Chat:
-    """Mixed into `net.table.session.TableSession`."""
+    """Says and passes on the table's chat lines (see the module doc)."""
 
-    on_chat_received: Any
-    reactor: Any
+    def __init__(self, shared: TableState) -> None:
+        self._shared = shared
+        self._buckets: WeakKeyDictionary[PeerConnection, _Bucket] = WeakKeyDictionary()
 
-    def send_chat(self, text: str) -> None:
+    def send(self, text: str) -> None:
         """Say `text` at the table (lobby or game, player or spectator). Raises ValueError
         with a sentence for the player if the line is empty or too long."""
-        if self.closed:
+        table = self._shared
+        if table.closed:
             raise ValueError("you have left the table")
-        line = ChatLine(self.name[:40], self.my_seat, clean(text))
-        self._chat_deliver(line, came_from=None)
+        line = ChatLine(table.name[:40], table.my_seat, clean(text))
+        self._deliver(line, came_from=None)
 
-    def _chat_wire(self, line: ChatLine) -> dict:
+    @staticmethod
+    def _wire(line: ChatLine) -> dict:
         return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
                 "text": line.text}
 
-    def _chat_deliver(self, line: ChatLine, came_from: PeerConnection | None) -> None:
+    def _deliver(self, line: ChatLine, came_from: PeerConnection | None) -> None:
         """Show `line` here and pass it on to those who would not get it otherwise."""
-        wire = self._chat_wire(line)
-        targets: list = []
-        mine = came_from is None or came_from in self.spectators
-        if self.role == "watch":
-            if came_from is None and self.source is not None:
-                targets.append(self.source)          # my own line: to the player I follow
+        table = self._shared
+        wire = self._wire(line)
+        targets: list[PeerConnection] = []
+        mine = came_from is None or came_from in table.spectators
+        if table.role == "watch":
+            if came_from is None and table.source is not None:
+                targets.append(table.source)          # my own line: to the player I follow
         else:
-            hub = self.phase is Phase.LOBBY and self.is_host
+            hub = table.phase is Phase.LOBBY and table.is_host
             if mine or hub:
-                targets += [c for c in self.conns if c.ready]
-            targets += self.spectators
+                targets += [c for c in table.conns if c.ready]
+            targets += table.spectators
         for conn in targets:
             if conn is not came_from and not conn.closed:
                 conn.send(wire)
         try:
-            self.on_chat_received(line)
+            table.callbacks.on_chat_received(line)
         except Exception:              # the window's problem must not break the table
             log.exception("on_chat_received failed")
 
-    def _on_ChatSent(self, conn: PeerConnection, msg: dict) -> None:
-        bucket = getattr(conn, "chat_bucket", None)
-        now = self.reactor.seconds()
+    def chat_sent(self, conn: PeerConnection, msg: dict) -> None:
+        """A `ChatSent` arrived."""
+        table = self._shared
+        now = table.reactor.seconds()
+        bucket = self._buckets.get(conn)
         if bucket is None:
-            bucket = conn.chat_bucket = _Bucket(now)
+            bucket = self._buckets[conn] = _Bucket(now)
         if not bucket.take(now):
             if not bucket.warned:
                 bucket.warned = True
@@ -133,15 +143,16 @@ class Chat:
         except ValueError as exc:
             conn.offence(f"chat line refused: {exc}")
             return
-        trusted = conn is self.source or (conn is self.host_conn and self.phase is Phase.LOBBY)
+        trusted = conn is table.source or (conn is table.host_conn
+                                           and table.phase is Phase.LOBBY)
         if trusted:
             line = ChatLine(msg["sender"], msg["seat"], text)
-        elif conn in self.spectators:
+        elif conn in table.spectators:
             line = ChatLine(conn.remote_name, None, text)
         elif msg["seat"] is None:      # a player passing on its spectator's line
             line = ChatLine(msg["sender"], None, text)
         else:                          # straight from a player: its own line, its own seat
-            name = self._name_of_seat(conn.seat) if self.start_info is not None \
+            name = table.name_of_seat(conn.seat) if table.start_info is not None \
                 and conn.seat is not None else conn.remote_name
             line = ChatLine(name, conn.seat, text)
-        self._chat_deliver(line, came_from=conn)
+        self._deliver(line, came_from=conn)

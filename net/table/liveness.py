@@ -20,12 +20,20 @@ took all three of theirs, and two games ended with exit 0. Now:
   count as the players' silence (before, a peer waking from a 7 s stall dropped every
   player whose messages waited unread in its sockets, and the table paused and
   redialled). A peer that is always late still notices a player gone, only later.
+
+Tests: tests/net/table/test_liveness.py, tests/net/table/test_loopback.py (resets, stalls).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
+
+from net.table.dialer import Dialer
+from net.table.shared import DelayedCall, TableState, transport_of
+
+if TYPE_CHECKING:
+    from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
 
@@ -37,46 +45,55 @@ RESEND_STEPS = 4          # my messages of this many steps back go out on a new 
 
 
 class Liveness:
-    """Mixed into `TableSession`."""
+    """Heartbeats, the clock of the time this peer was awake, redials, the majority rule."""
 
-    reactor: Any
-    conns: list
-    offline: dict
-    my_seat: int | None
-    closed: bool
+    def __init__(self, shared: TableState, dialer: Dialer) -> None:
+        self._shared = shared
+        self._dialer = dialer
+        self._beat: DelayedCall | None = None   # the next heartbeat
+        self._beat_due = 0.0                    # when it should run
+        self._stalled = 0.0                     # seconds this peer was found stalled
+        self.redialling: set[tuple[str, int]] = set()   # addresses of lost players
+        self._minority_said = False             # the minority's pause was announced
 
     def awake_seconds(self) -> float:
         """The reactor's clock less the time this peer was stalled (`last_received` is
         read on this clock, so silence counts only while I could have heard)."""
-        return self.reactor.seconds() - self._stalled
+        return self._shared.reactor.seconds() - self._stalled
 
-    def _start_heartbeat(self) -> None:
-        if getattr(self, "_beat", None) is None and not self.closed:
-            self._beat_due = self.reactor.seconds() + HEARTBEAT_EVERY
-            self._beat = self.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
+    def start_heartbeat(self) -> None:
+        table = self._shared
+        if self._beat is None and not table.closed:
+            self._beat_due = table.reactor.seconds() + HEARTBEAT_EVERY
+            self._beat = table.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
+
+    def stop(self) -> None:
+        if self._beat is not None and self._beat.active():
+            self._beat.cancel()
 
     def _heartbeat(self) -> None:
+        table = self._shared
         self._beat = None
-        if self.closed or self._over():
+        if table.closed or table.over():
             return
-        now = self.reactor.seconds()
+        now = table.reactor.seconds()
         late = now - self._beat_due
         if late > STALL_SLACK:
             self._stalled += late
             log.info("this peer was busy for %.1f s; its players' silence is counted "
                      "from now", late + HEARTBEAT_EVERY)
         awake = self.awake_seconds()
-        for conn in list(self.conns):
+        for conn in list(table.conns):
             if not conn.ready or conn.closed:
                 continue        # (a resuming peer does not know its players' seats yet)
             silent = awake - conn.last_received
             if silent > SILENT_AFTER:
                 log.warning("%s silent for %.0f s: counted as dropped", conn.describe(), silent)
                 abort = getattr(conn.transport, "abortConnection", None)
-                (abort or conn.transport.loseConnection)()
+                (abort or transport_of(conn).loseConnection)()
             elif now - conn.last_sent >= HEARTBEAT_EVERY:
                 conn.send({"type": "Heartbeat"})
-        self._start_heartbeat()
+        self.start_heartbeat()
 
     def flush_sends(self) -> None:
         """Put what I have sent on the wire now, before work that blocks the reactor's
@@ -85,7 +102,7 @@ class Liveness:
         computed the next step's bot move for seconds held that input back all the while:
         the players waiting for it saw it silent, and the table could not compute the
         step together."""
-        for conn in self.conns:
+        for conn in self._shared.conns:
             transport = conn.transport
             write_now = getattr(transport, "doWrite", None)     # IWriteDescriptor
             # (not while it closes: its last write would then end the connection, which
@@ -95,59 +112,65 @@ class Liveness:
                     and not getattr(transport, "disconnecting", False):
                 write_now()
 
-    def _on_Heartbeat(self, conn: Any, msg: dict) -> None:
-        """Nothing to do: receiving it is the point (`last_received`)."""
+    def heartbeat(self, conn: PeerConnection, msg: dict) -> None:
+        """A `Heartbeat`: nothing to do, receiving it is the point (`last_received`)."""
 
     # ---------------------------------------------------------------- redial
-    def _may_redial(self, conn: Any) -> bool:
+    def may_redial(self, conn: PeerConnection) -> bool:
         """A live player lost by accident (not dropped by anyone on purpose), whom the
         mesh rule says I dial: the lower seat."""
+        table = self._shared
         seat = conn.seat
-        return (self.lockstep is not None and not self._over() and self.my_seat is not None
-                and seat is not None and seat < self.my_seat and not conn.dropped_on_purpose
-                and conn.offended_reason is None and seat not in self.expelled
-                and seat not in self.lockstep.bots and seat in self.addresses
-                and self.role in ("host", "join"))
+        return (table.lockstep is not None and not table.over() and table.my_seat is not None
+                and seat is not None and seat < table.my_seat and not conn.dropped_on_purpose
+                and conn.offended_reason is None and seat not in table.expelled
+                and seat not in table.lockstep.bots and seat in table.addresses
+                and table.role in ("host", "join"))
 
-    def _redial(self, seat: int) -> None:
-        if self.closed or self._over() or self.lockstep is None \
-                or seat in self.lockstep.bots or seat in self.expelled \
-                or self._conn_for_seat(seat) is not None:
+    def redial(self, seat: int) -> None:
+        table = self._shared
+        if table.closed or table.over() or table.lockstep is None \
+                or seat in table.lockstep.bots or seat in table.expelled \
+                or table.conn_for_seat(seat) is not None:
             return
-        host, port = self.addresses[seat]
-        self._redialling.add((host, port))
-        self._dial(host, port, {"role": "player", "seat": self.my_seat,
-                                "table": self.start_info["table"]})
-        self.reactor.callLater(REDIAL_EVERY, self._redial, seat)
+        assert table.start_info is not None
+        host, port = table.addresses[seat]
+        self.redialling.add((host, port))
+        self._dialer.dial(host, port, {"role": "player", "seat": table.my_seat,
+                                       "table": table.start_info["table"]})
+        table.reactor.callLater(REDIAL_EVERY, self.redial, seat)
 
-    def _reconnected(self, conn: Any) -> None:
+    def reconnected(self, conn: PeerConnection) -> None:
         """A player connection made after the game began here (a redial, or a mesh dial
         that came late): messages on it may repeat what was already applied, and both
         sides resend their latest, which the lost connection may have swallowed."""
+        ls = self._shared.lockstep
+        assert ls is not None
         conn.redialed = True
-        for m in self.lockstep.resend_from(max(0, self.lockstep.step - RESEND_STEPS)):
+        for m in ls.resend_from(max(0, ls.step - RESEND_STEPS)):
             conn.send(m)
 
     # ---------------------------------------------------------------- majority
-    def _live_players(self, seat: int) -> tuple[set[int], list[int]]:
+    def live_players(self, seat: int) -> tuple[set[int], list[int]]:
         """The human seats on my side (me and the players I am connected to, `seat`
         left out), and all the table's human seats."""
-        humans = self._humans()
-        live = {self.my_seat} | {c.seat for c in self.conns if c.ready and not c.closed
-                                 and c.seat is not None and c.seat != seat}
-        return live & set(humans), humans
+        table = self._shared
+        humans = table.humans()
+        live = {table.my_seat} | {c.seat for c in table.conns if c.ready and not c.closed
+                                  and c.seat is not None and c.seat != seat}
+        return {s for s in live if s is not None} & set(humans), humans
 
-    def _majority_here(self, seat: int) -> bool:
+    def majority_here(self, seat: int) -> bool:
         """Do the players I am connected to, and I, make more than half of the table's
         human players? Only then may this side play `seat` with a bot."""
-        live, humans = self._live_players(seat)
+        live, humans = self.live_players(seat)
         if 2 * len(live) > len(humans):
             return True
-        if not getattr(self, "_minority_said", False):
+        if not self._minority_said:
             self._minority_said = True
             reason = (f"only {len(live)} of {len(humans)} players are connected here: a "
                       "bot may take a seat only on a side with more than half of the "
                       "players; waiting for the others")
             log.warning(reason)
-            self.on_paused(reason)
+            self._shared.callbacks.on_paused(reason)
         return False

@@ -2,6 +2,8 @@
 
 Why: before `GameStarted` the host is the hub (guests connect to it only) and owns the
 lobby; everything here is host-decided and ends with `start_game`.
+
+Tests: tests/net/table/test_lobby.py, tests/net/table/test_session.py (the lobby).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
+from net.table.dialer import Dialer
+from net.table.shared import TableState, transport_of
+from net.table.start_mesh import StartHandshake
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -18,16 +23,22 @@ log = logging.getLogger("net.table.session")
 
 
 class Lobby:
-    """Mixed into `net.table.session.TableSession`."""
+    """The seats before the start: the host's to decide, the guests' to follow."""
+
+    def __init__(self, shared: TableState, dialer: Dialer, handshake: StartHandshake) -> None:
+        self._shared = shared
+        self._dialer = dialer           # my listening port goes into GameStarted
+        self._handshake = handshake
 
     def set_lobby(self, players: int | None = None, side: str | None = None,
                   setup: str | None = None, bots: int | None = None,
                   bot_levels: dict[int, str] | None = None) -> None:
         """Host only, before the start: change the table. `bot_levels`: seat -> level
         for bot seats (`set_bot_level`)."""
-        if self.role != "host" or self.started:
+        table = self._shared
+        if table.role != "host" or table.started:
             raise ValueError("only the host can change the table before the start")
-        lobby = self.lobby
+        lobby = table.lobby
         old_levels = {s["seat"]: s.get("level") for s in lobby["seats"] if s["kind"] == "bot"}
         if side is not None:
             lobby["side"] = side
@@ -47,26 +58,28 @@ class Lobby:
                 self._seat_conn(h["peer"], i)
             for i in range(players - bots, players):
                 seats[i].update(kind="bot", name=f"bot {i}",
-                                level=old_levels.get(i) or self.opts.bot)
+                                level=old_levels.get(i) or table.opts.bot)
             lobby["players"], lobby["seats"] = players, seats
         for seat, level in (bot_levels or {}).items():
             self._check_bot_level(seat, level)
         for seat, level in (bot_levels or {}).items():
             lobby["seats"][seat]["level"] = level
-        self._lobby_changed()
+        self.lobby_changed()
 
     def set_bot_level(self, seat: int, level: str) -> None:
         """Host only, before the start: the level (`easy`, `normal`, `hard`) of the bot
         that plays bot seat `seat`. Every peer plays that seat at that level."""
-        if self.role != "host" or self.started:
+        table = self._shared
+        if table.role != "host" or table.started:
             raise ValueError("only the host can choose the bots' levels, before the start")
         self._check_bot_level(seat, level)
-        self.lobby["seats"][seat]["level"] = level
-        self._lobby_changed()
+        table.lobby["seats"][seat]["level"] = level
+        self.lobby_changed()
 
     def _check_bot_level(self, seat: int, level: str) -> None:
         from sim.bots import BOT_NAMES, LEVELS
-        seats = self.lobby["seats"]
+        table = self._shared
+        seats = table.lobby["seats"]
         if not isinstance(seat, int) or not 0 <= seat < len(seats) \
                 or seats[seat]["kind"] != "bot":
             raise ValueError(f"seat {seat} is not a bot seat")
@@ -75,10 +88,11 @@ class Lobby:
                              f"{', '.join(LEVELS[:-1])} or {LEVELS[-1]}")
 
     def request_seat(self, seat: int) -> None:
-        if self.role == "host":
-            self._move_seat(self.peer_id, seat)
-        elif self.host_conn is not None:
-            self.host_conn.send({"type": "SeatRequested", "seat": seat})
+        table = self._shared
+        if table.role == "host":
+            self._move_seat(table.peer_id, seat)
+        elif table.host_conn is not None:
+            table.host_conn.send({"type": "SeatRequested", "seat": seat})
 
     def move_players(self, moves: dict[int, int]) -> None:
         """Host only, before the start: move players between seats at once, `{old seat:
@@ -87,9 +101,10 @@ class Lobby:
         the reachability check (`net.reach.internet.reseat`) to give the players who can be
         dialled the lower seats. ValueError (a sentence) for anything else; nothing moves
         then."""
-        if self.role != "host" or self.started:
+        table = self._shared
+        if table.role != "host" or table.started:
             raise ValueError("only the host can move players, before the start")
-        seats = self.lobby["seats"]
+        seats = table.lobby["seats"]
         for old, new in moves.items():
             for seat in (old, new):
                 if not isinstance(seat, int) or not 0 <= seat < len(seats):
@@ -110,62 +125,68 @@ class Lobby:
             seats[new].update(kind="human", name=entry["name"], peer=entry["peer"],
                               key=entry.get("key"))
             self._seat_conn(entry["peer"], new)
-        self._lobby_changed()
+        self.lobby_changed()
 
     def lobby_full(self) -> bool:
-        return bool(self.lobby) and all(s["kind"] != "open" for s in self.lobby["seats"])
+        table = self._shared
+        return bool(table.lobby) and all(s["kind"] != "open" for s in table.lobby["seats"])
 
     def start_game(self) -> None:
         """Host only: every seat must be filled (humans or bots)."""
-        if self.role != "host" or self.started:
+        table = self._shared
+        if table.role != "host" or table.started:
             raise ValueError("only the host starts, once")
         if not self.lobby_full():
             raise ValueError("there are open seats")
         peers = []
-        for seat in self.lobby["seats"]:
+        for seat in table.lobby["seats"]:
             if seat["kind"] != "human":
                 continue
-            if seat["peer"] == self.peer_id:
-                peers.append({"peer": self.peer_id, "host": "", "port": self.listen_port,
-                              "seat": seat["seat"]})
+            if seat["peer"] == table.peer_id:
+                peers.append({"peer": table.peer_id, "host": "",
+                              "port": self._dialer.listen_port, "seat": seat["seat"]})
             else:
-                conn = self._conn_for_peer(seat["peer"])
-                peers.append({"peer": seat["peer"], "host": conn.transport.getPeer().host,
+                conn = table.conn_for_peer(seat["peer"])
+                assert conn is not None and conn.hello is not None   # a seated guest
+                peers.append({"peer": seat["peer"], "host": transport_of(conn).getPeer().host,
                               "port": conn.hello["listen_port"], "seat": seat["seat"]})
         msg = {"type": "GameStarted", "table": os.urandom(16),
-               "config": {k: self.lobby[k] for k in ("players", "side", "setup")},
+               "config": {k: table.lobby[k] for k in ("players", "side", "setup")},
                "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
                           "peer": s["peer"], "key": s.get("key")}
-                         for s in self.lobby["seats"]],
-               "peers": peers, "bot": self.opts.bot,
-               "bot_levels": [[s["seat"], s.get("level") or self.opts.bot]
-                              for s in self.lobby["seats"] if s["kind"] == "bot"]}
-        msg["config"] = self.engine.config_wire(self.engine.config(
-            self.lobby["players"], self.lobby["side"], self.lobby["setup"]))
-        for conn in self.conns:
+                         for s in table.lobby["seats"]],
+               "peers": peers, "bot": table.opts.bot,
+               "bot_levels": [[s["seat"], s.get("level") or table.opts.bot]
+                              for s in table.lobby["seats"] if s["kind"] == "bot"]}
+        msg["config"] = table.engine.config_wire(table.engine.config(
+            table.lobby["players"], table.lobby["side"], table.lobby["setup"]))
+        for conn in table.conns:
             conn.send(msg)
-        self._game_started(msg)
+        self._handshake.game_started(msg)
 
-    def _lobby_changed(self) -> None:
-        if self.role == "host" and self.lobby:
-            self.lobby["tower_vote"] = self._tower_needs_vote()
-        if self.role == "host":
-            wire = {**self.lobby, "seats": [dict(s) for s in self.lobby["seats"]]}
-            for conn in self.conns:
+    def lobby_changed(self) -> None:
+        table = self._shared
+        if table.role == "host" and table.lobby:
+            table.lobby["tower_vote"] = self._tower_needs_vote()
+        if table.role == "host":
+            wire = {**table.lobby, "seats": [dict(s) for s in table.lobby["seats"]]}
+            for conn in table.conns:
                 conn.send({"type": "LobbyChanged", "lobby": wire})
-        self.on_lobby_changed(self.lobby)
+        table.callbacks.on_lobby_changed(table.lobby)
 
     def _tower_needs_vote(self) -> bool:
         """Whether the seated players' machines compute drops differently (their canaries
         differ): the lobby then says tower results are agreed by vote on this table."""
-        canaries = {self.versions.get("canary")}
-        for conn in self.conns:
+        table = self._shared
+        canaries = {table.versions.get("canary")}
+        for conn in table.conns:
             if conn.hello is not None and conn.role == "player":
                 canaries.add(conn.hello.get("versions", {}).get("canary"))
         return len(canaries) > 1
 
-    def _on_LobbyChanged(self, conn: PeerConnection, msg: dict) -> None:
-        if conn is not self.host_conn or self.started:
+    def lobby_changed_received(self, conn: PeerConnection, msg: dict) -> None:
+        table = self._shared
+        if conn is not table.host_conn or table.started:
             conn.offence("LobbyChanged from a peer that is not the host")
             return
         lobby = msg["lobby"]
@@ -174,19 +195,21 @@ class Lobby:
                 not all(isinstance(s, dict) and isinstance(s.get("seat"), int) for s in seats):
             conn.offence("LobbyChanged with malformed seats")
             return
-        self.lobby = lobby
-        mine = [s["seat"] for s in seats if s.get("peer") == self.peer_id]
-        self.my_seat = mine[0] if mine else None
-        self.on_lobby_changed(self.lobby)
+        table.lobby = lobby
+        mine = [s["seat"] for s in seats if s.get("peer") == table.peer_id]
+        table.my_seat = mine[0] if mine else None
+        table.callbacks.on_lobby_changed(table.lobby)
 
-    def _on_SeatRequested(self, conn: PeerConnection, msg: dict) -> None:
-        if self.role != "host" or self.started:
+    def seat_requested(self, conn: PeerConnection, msg: dict) -> None:
+        table = self._shared
+        if table.role != "host" or table.started:
             conn.offence("SeatRequested but this is not an open lobby")
             return
         self._move_seat(conn.remote_peer, msg["seat"])
 
-    def _move_seat(self, peer: bytes, seat: int) -> None:
-        seats = self.lobby["seats"]
+    def _move_seat(self, peer: bytes | None, seat: int) -> None:
+        table = self._shared
+        seats = table.lobby["seats"]
         if seat >= len(seats) or seats[seat]["kind"] != "open":
             return
         for s in seats:
@@ -195,11 +218,12 @@ class Lobby:
                 s.update(kind="open", name="", peer=None, key=None)
                 self._seat_conn(peer, seat)
                 break
-        self._lobby_changed()
+        self.lobby_changed()
 
-    def _seat_conn(self, peer: bytes, seat: int) -> None:
-        if peer == self.peer_id:
-            self.my_seat = seat
-        conn = self._conn_for_peer(peer)
+    def _seat_conn(self, peer: bytes | None, seat: int) -> None:
+        table = self._shared
+        if peer == table.peer_id:
+            table.my_seat = seat
+        conn = table.conn_for_peer(peer)
         if conn is not None:
             conn.seat = seat

@@ -1,51 +1,81 @@
 """The save and the command log beside it: what a restarted peer needs to repeat exactly
-what it already said."""
+what it already said.
+
+Tests: tests/net/table/test_session.py (resume), tests/store/test_table_save.py.
+"""
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 
+from net.table.dialer import Dialer
+from net.table.shared import TableState
 from store.table_save import CommandLog, SaveJournal
 
 log = logging.getLogger("net.table.session")
 
 
 class Persistence:
-    """Mixed into `net.table.session.TableSession`."""
+    """Writes my save after each of my choices and the command log after each step."""
 
-    def _save(self) -> None:
+    def __init__(self, shared: TableState, dialer: Dialer) -> None:
+        self._shared = shared
+        self._dialer = dialer                       # my listening port goes in the save
+        self._log_file: CommandLog | None = None
+        self._save_journal: SaveJournal | None = None
+
+    def start_wire(self) -> dict:
+        """The start record as a rejoining peer or a spectator is sent it (`CaughtUp`)."""
+        table = self._shared
+        assert table.start_info is not None
+        return {**table.start_info,
+                "chain_ends": [[s, e] for s, e in sorted(table.chain_ends.items())],
+                "token_hashes": [[s, t] for s, t in sorted(table.token_hashes.items())]}
+
+    def save(self) -> None:
         """My secrets and my latest choices, atomically (the log goes to `<save>.log`)."""
-        if self.save_path is None or self.start_info is None or self.my_seat is None \
-                or self.chain is None:
+        table = self._shared
+        if table.save_path is None or table.start_info is None or table.my_seat is None \
+                or table.chain is None:
             return
-        ls = self.lockstep
+        ls = table.lockstep
         plans = ls.my_plans if ls else {}
         current = ls.step if ls else 0
-        save = {"start": self._start_wire(), "seat": self.my_seat,
-                "peer": self.peer_id, "name": self.name, "code": self.code or "",
-                "secret": self.chain.secret, "token": self.token,
-                "seat_key": self.seat_key.seed if self.seat_key is not None else None,
+        save = {"start": self.start_wire(), "seat": table.my_seat,
+                "peer": table.peer_id, "name": table.name, "code": table.code or "",
+                "secret": table.chain.secret, "token": table.token,
+                "seat_key": table.seat_key.seed if table.seat_key is not None else None,
                 "plans": [[s, n, w] for s, (n, w) in sorted(plans.items())],   # this round's
                 "outbox": [[s, m] for s, m in sorted(ls.sent.items()) if s >= current - 1]
                 if ls else [],
                 "step": current,
-                "addresses": [[s, h, p] for s, (h, p) in sorted(self.addresses.items())],
-                "listen_port": self.listen_port}
+                "addresses": [[s, h, p] for s, (h, p) in sorted(table.addresses.items())],
+                "listen_port": self._dialer.listen_port}
         try:
-            if self._save_journal is None or self._save_journal.path != Path(self.save_path):
-                self._save_journal = SaveJournal(self.save_path)
+            if self._save_journal is None or self._save_journal.path != Path(table.save_path):
+                self._save_journal = SaveJournal(table.save_path)
             self._save_journal.write(save)
         except OSError as exc:
-            log.error("could not write the save %s: %s", self.save_path, exc)
+            log.error("could not write the save %s: %s", table.save_path, exc)
 
-    def _append_log(self, entry: dict) -> None:
+    def append_log(self, entry: dict) -> None:
         """The command log next to the save: one msgpack entry appended per step."""
-        if self.save_path is None or self.my_seat is None:
+        table = self._shared
+        if table.save_path is None or table.my_seat is None:
             return
         try:
             if self._log_file is None:
-                self._log_file = CommandLog(self.save_path + ".log", self.lockstep.log[:-1])
+                assert table.lockstep is not None
+                self._log_file = CommandLog(table.save_path + ".log", table.lockstep.log[:-1])
             self._log_file.append(entry)
         except OSError as exc:
             log.error("could not append to the command log: %s", exc)
+
+    def close(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        if self._save_journal is not None:
+            self._save_journal.close()
+            self._save_journal = None

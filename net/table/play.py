@@ -1,17 +1,25 @@
-"""Lockstep traffic while the game runs: routing messages into `net.lockstep.core.Lockstep`,
-broadcasting, offences, the end, and desync reports."""
+"""Lockstep traffic while the game runs: building the `net.lockstep.core.Lockstep`,
+routing messages into it, its offences, the end, and desync reports.
+
+Tests: tests/net/table/test_session.py, tests/net/lockstep/,
+tests/net/trust/test_signature_checks.py.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from net.table.connections import BUFFER_LIMIT
-from net.transport.framing import encode_body
-from net.lockstep.core import Offence
+from net.lockstep.core import Lockstep, Offence
+from net.table.drop_claims import DropClaims
+from net.table.expulsion import Expulsion, SeatSigner
+from net.table.liveness import Liveness
+from net.table.persistence import Persistence
 from net.table.phase import Phase
+from net.table.shared import TableEngine, TableState
+from net.table.takeover import Takeover
 from store.table_save import write_desync_report
 
 if TYPE_CHECKING:
@@ -23,34 +31,100 @@ log = logging.getLogger("net.table.session")
 # connection (see `Play._check_now`); the others are checked when shown to a third peer
 CHECKED_AT_ONCE = frozenset({"PlanCommitted", "PlanUnlocked", "CommitsEchoed",
                              "ChainCommitted"})
+BUFFER_LIMIT = 5000     # messages kept for later (before the game began here)
+
+
+class SeatBots:
+    """The engine as the lockstep sees it, with each bot seat's own level: the host set
+    them in the lobby (`GameStarted.bot_levels`); any other seat a bot plays (taken over
+    after a drop or an expulsion) gets the table's bot. Everything else is the engine."""
+
+    def __init__(self, engine: TableEngine, levels: dict[int, str],
+                 before_long_work: Callable[[], None] = lambda: None) -> None:
+        self._engine = engine
+        self.levels = dict(levels)
+        self.before_long_work = before_long_work     # the session's `flush_sends`
+
+    def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any:
+        self.before_long_work()
+        return self._engine.choose(state, seat, self.levels.get(seat, bot), seed)
+
+    def settle(self, decision: Any) -> Any:
+        self.before_long_work()
+        return self._engine.settle(decision)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._engine, name)
+        setattr(self, name, value)      # found once: the lockstep asks at every message
+        return value
 
 
 class Play:
-    """Mixed into `net.table.session.TableSession`."""
+    """The running game: the lockstep, what goes into it, and what it reports."""
 
-    def _on_lockstep(self, conn: PeerConnection, msg: dict) -> None:
-        if conn.role == "spectator" or conn is self.source:
+    def __init__(self, shared: TableState, signer: SeatSigner, claims: DropClaims,
+                 takeover: Takeover, expulsion: Expulsion, liveness: Liveness,
+                 persistence: Persistence) -> None:
+        self._shared = shared
+        self._signer = signer
+        self._claims = claims
+        self._takeover = takeover
+        self._expulsion = expulsion
+        self._liveness = liveness
+        self._persistence = persistence
+        self.desyncs: list[dict] = []          # my desync reports
+
+    def make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
+        table = self._shared
+        info = table.start_info
+        assert info is not None
+        kinds = {s["seat"]: s["kind"] for s in info["seats"]}
+        levels = {seat: level for seat, level in info.get("bot_levels", [])}
+        callbacks = table.callbacks
+        ls = Lockstep(SeatBots(table.engine, levels, self._liveness.flush_sends),
+                      table.engine.config_from_wire(info["config"]), kinds,
+                      None if following else table.my_seat, None if following else table.chain,
+                      chain_ends, bot=info["bot"], tokens=table.token_hashes)
+        ls.following = following
+        ls.broadcast = table.broadcast
+        ls.sign = self._signer.sign
+        ls.verify = self._signer.signed_by_seat
+        ls.on_cheated = self._expulsion.cheated
+        ls.on_events = lambda events, state: callbacks.on_events(events, state)
+        ls.on_decision = lambda d, state: callbacks.on_decision(d, state)
+        ls.on_step = self._step_applied
+        ls.on_desync = self._desync
+        ls.on_offence = self._lockstep_offence
+        ls.on_ended = self._ended
+        ls.on_saved = self._persistence.save
+        return ls
+
+    def lockstep_message(self, conn: PeerConnection, msg: dict) -> None:
+        """A player's game message (`messages.PLAYER_GAME_MESSAGES`) for the lockstep."""
+        table = self._shared
+        if conn.role == "spectator" or conn is table.source:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
-        if self.lockstep is None or self.phase is Phase.RECOVERY:
-            if not (self.started or self.role == "resume") or len(self.buffer) >= BUFFER_LIMIT:
+        if table.lockstep is None or table.phase is Phase.RECOVERY:
+            if not (table.started or table.role == "resume") \
+                    or len(table.buffer) >= BUFFER_LIMIT:
                 conn.offence(f"{msg['type']} before the game started")
                 return
-            self.buffer.append((conn, msg))
+            table.buffer.append((conn, msg))
             return
         if conn.seat is None:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
         if msg["seat"] == conn.seat and self._check_now(conn.seat, msg) \
-                and not self.signed_by_seat(conn.seat, msg):
+                and not self._signer.signed_by_seat(conn.seat, msg):
             conn.offence(f"{msg['type']} for step {msg['step']} is not signed by seat "
                          f"{conn.seat}'s key")
             return
         try:
-            resent = conn.role == "rejoin" or (conn.dialer and self.role == "resume") \
+            resent = conn.role == "rejoin" or (conn.dialer and table.role == "resume") \
                 or conn.redialed
-            self.lockstep.receive(conn.seat, msg, resent=resent)
-            self._forward(conn.seat, msg)
+            table.lockstep.receive(conn.seat, msg, resent=resent)
+            self._claims.forward(conn.seat, msg)
         except Offence as exc:
             conn.offence(str(exc))
         except ValueError as exc:
@@ -65,64 +139,54 @@ class Play:
         so what arrives on it is the seat's word to me, signed or not. The signature is
         for showing the message to someone else, and a peer checks it when it does
         that: before passing it on (`heard_from`, forwarding to a parted player) and
-        when building a proof (`_cheated`). Commitments are the exception: an echo
+        when building a proof (`cheated`). Commitments are the exception: an echo
         shows them to everyone at once, and a badly signed one in my echo would look
         like my forgery. Skipping the rest saves ~950 Ed25519 checks per peer per game
         (BENCHMARKS.md)."""
-        return msg["type"] in CHECKED_AT_ONCE or bool(self.forwards.get(seat))
-
-    def _broadcast(self, msg: dict) -> None:
-        self.on_broadcast(msg)
-        body = None                     # packed once, sealed for each player
-        for conn in self.conns:
-            if conn.ready:
-                body = body or encode_body(msg)
-                conn.send(msg, body)
+        return msg["type"] in CHECKED_AT_ONCE or self._claims.forwarded(seat)
 
     def _lockstep_offence(self, seat: int, reason: str) -> None:
-        conn = self._conn_for_seat(seat)
+        conn = self._shared.conn_for_seat(seat)
         if conn is not None:
             conn.offence(reason)
         else:
             log.warning("rejected input from seat %d: %s", seat, reason)
 
     def _step_applied(self, entry: dict) -> None:
-        for conn in self.spectators:
+        table = self._shared
+        for conn in table.spectators:
             conn.send({"type": "StepApplied", "entry": entry})
-        self._append_log(entry)
+        self._persistence.append_log(entry)
         if entry.get("takeovers"):
             self._seats_became_bots(entry["takeovers"])
-        self.on_step_applied(entry)
+        table.callbacks.on_step_applied(entry)
 
     def _seats_became_bots(self, seats: list) -> None:
         """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
         the lobby keeps the player's name under `was`. Local only: after the start no
         one sends LobbyChanged."""
+        table = self._shared
         changed = False
-        for entry in self.lobby.get("seats", []):
+        for entry in table.lobby.get("seats", []):
             if entry.get("seat") in seats and entry.get("kind") != "bot":
                 entry.update(kind="bot", was=entry.get("name", ""), taken_over=True)
                 changed = True
         if changed:
-            self.on_lobby_changed(self.lobby)
+            table.callbacks.on_lobby_changed(table.lobby)
 
     def _ended(self, state: Any) -> None:
-        self.phase = Phase.ENDED
-        for call in self.offline.values():
-            if call.active():
-                call.cancel()
-        self.offline.clear()
-        self.on_ended(state)
-
-    def _over(self) -> bool:
-        return self.lockstep is not None and self.lockstep.ended
+        self._shared.phase = Phase.ENDED
+        self._takeover.cancel_all()
+        self._shared.callbacks.on_ended(state)
 
     def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
-        report = {"step": step, "seat": seat, "my_seat": self.my_seat, "my_hash": mine,
-                  "their_hash": theirs, "versions": self.versions,
-                  "log": self.lockstep.log if self.lockstep else []}
-        base = self.opts.report_dir or (str(Path(self.save_path).parent) if self.save_path
-                                        else os.getcwd())
+        table = self._shared
+        report: dict[str, Any] = {
+            "step": step, "seat": seat, "my_seat": table.my_seat, "my_hash": mine,
+            "their_hash": theirs, "versions": table.versions,
+            "log": table.lockstep.log if table.lockstep else []}
+        base = table.opts.report_dir or (str(Path(table.save_path).parent)
+                                         if table.save_path else os.getcwd())
         try:
             report["path"] = write_desync_report(base, report)
         except OSError as exc:
@@ -130,7 +194,7 @@ class Play:
         log.error("DESYNC at step %d: seat %d has %s, I have %s (report %s)",
                   step, seat, theirs, mine, report.get("path"))
         self.desyncs.append(report)
-        self.on_desync(report)
-        conn = self._conn_for_seat(seat)
+        table.callbacks.on_desync(report)
+        conn = table.conn_for_seat(seat)
         if conn is not None:
             conn.drop(f"desync at step {step}: your state hash differs from mine", offender=False)

@@ -4,18 +4,26 @@ from, and giving that log to others.
 Why: a restarted or diverged peer becomes the same peer again by proving its seat,
 replaying the majority's command log with its own sim, and restoring what it already
 said from its save.
+
+Tests: tests/net/table/test_session.py (resume, rejoin), tests/net/table/test_faults_random.py.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from net.lockstep.beacon import ChainVerifier
-from net.table.start_mesh import START_KEYS
+from net.table.dialer import Dialer
+from net.table.persistence import Persistence
 from net.table.phase import Phase
+from net.table.play import Play
+from net.table.shared import TableState
+from net.table.start_mesh import START_KEYS, check_start
+from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
+    from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
@@ -29,40 +37,60 @@ def _same_step(a: dict, b: dict) -> bool:
 
 
 class Recovery:
-    """Mixed into `net.table.session.TableSession`."""
+    """Rejoining my seat, catching up, and giving my log to a player that rejoins."""
 
-    def _rejoin_all(self) -> None:
+    def __init__(self, shared: TableState, dialer: Dialer, takeover: Takeover,
+                 persistence: Persistence, play: Play, drain: Callable[[], None]) -> None:
+        self._shared = shared
+        self._dialer = dialer
+        self._takeover = takeover
+        self._persistence = persistence
+        self._play = play
+        self._drain = drain                  # messages kept for later, handled now
+        self.saved_plans: dict[int, tuple[bytes, dict]] = {}   # my plans, from my save
+        self.saved_outbox: dict[int, list[dict]] = {}          # what I had sent, per step
+        self._old_log: list[dict] = []                # my log before a rejoin
+        self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
+
+    def rejoin(self, table_id: bytes) -> None:
+        """Dial every other player as the seat I hold at table `table_id` (a resume, or
+        a rejoin after a desync)."""
+        table = self._shared
+        hello = {"role": "rejoin", "seat": table.my_seat, "token": table.token,
+                 "table": table_id}
+        for seat, (host, port) in sorted(table.addresses.items()):
+            if seat != table.my_seat:
+                self._dialer.dial(host, port, hello)
+
+    def rejoin_all(self) -> None:
         """Rejoin my seat with the peer still running: the same path as `--resume`."""
-        if self.closed or self._over() or self.lockstep is None \
-                or any(c.seat is not None and not c.closed for c in self.conns):
+        table = self._shared
+        old = table.lockstep
+        if table.closed or table.over() or old is None \
+                or any(c.seat is not None and not c.closed for c in table.conns):
             return
-        old = self.lockstep
-        log.warning("dropped by every player: rejoining seat %d", self.my_seat)
-        self.on_paused("dropped by the other players; rejoining and catching up")
+        log.warning("dropped by every player: rejoining seat %d", table.my_seat)
+        table.callbacks.on_paused("dropped by the other players; rejoining and catching up")
         self._old_log = list(old.log)
         self.saved_plans = dict(old.my_plans)
         self.saved_outbox = {step: list(msgs) for step, msgs in old.sent.items()}
-        for call in self.offline.values():
-            if call.active():
-                call.cancel()
-        self.offline.clear()
-        self.role = "resume"
-        self.phase = Phase.RECOVERY
-        self.lockstep = None
-        self.buffer = []
-        hello = {"role": "rejoin", "seat": self.my_seat, "token": self.token,
-                 "table": self.start_info["table"]}
-        for seat, (host, port) in sorted(self.addresses.items()):
-            if seat != self.my_seat:
-                self._dial(host, port, hello)
+        self._takeover.cancel_all()
+        table.role = "resume"
+        table.phase = Phase.RECOVERY
+        table.lockstep = None
+        table.buffer = []
+        assert table.start_info is not None
+        self.rejoin(table.start_info["table"])
 
-    def _rejoined(self, conn: PeerConnection) -> None:
+    def rejoined(self, conn: PeerConnection) -> None:
         """A dropped player proved its seat: give it the log, then my current messages."""
+        table = self._shared
         seat = conn.seat
-        conn.remote_name = self._name_of_seat(seat)
+        assert seat is not None
+        conn.remote_name = table.name_of_seat(seat)
         log.warning("seat %d rejoined", seat)
-        self._back_online(seat)
-        if self.lockstep is None or seat not in self.chain_ends:
+        self._takeover.back_online(seat)
+        if table.lockstep is None or seat not in table.chain_ends:
             # it dropped in the start handshake: the log follows once the game has begun
             # here and its commitment (which it sends again) has arrived
             self._early_rejoiners.append(conn)
@@ -70,114 +98,122 @@ class Recovery:
         self._send_caught_up(conn)
 
     def _send_caught_up(self, conn: PeerConnection) -> None:
-        conn.send(self._caught_up())
-        for msg in self.lockstep.resend_from(self.lockstep.step):
+        ls = self._shared.lockstep
+        assert ls is not None
+        conn.send(self.caught_up())
+        for msg in ls.resend_from(ls.step):
             conn.send(msg)
 
-    def _catch_up_early_rejoiners(self) -> None:
-        if self.lockstep is None:
+    def catch_up_early_rejoiners(self) -> None:
+        table = self._shared
+        if table.lockstep is None:
             return
         waiting = []
         for conn in self._early_rejoiners:
-            if conn.closed or conn not in self.conns:
+            if conn.closed or conn not in table.conns:
                 continue
-            if conn.seat in self.chain_ends:
+            if conn.seat in table.chain_ends:
                 self._send_caught_up(conn)
             else:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def _start_wire(self) -> dict:
-        return {**self.start_info,
-                "chain_ends": [[s, e] for s, e in sorted(self.chain_ends.items())],
-                "token_hashes": [[s, t] for s, t in sorted(self.token_hashes.items())]}
-
-    def _caught_up(self) -> dict:
-        ls = self.lockstep
+    def caught_up(self) -> dict:
+        """The `CaughtUp` for a rejoining player or a spectator: the start and my log."""
+        ls = self._shared.lockstep
+        assert ls is not None
         chains = {str(s): [v.next_round, v.last] for s, v in ls.verifiers.items()}
-        return {"type": "CaughtUp", "start": self._start_wire(), "log": ls.log,
+        return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": ls.log,
                 "chains": chains, "step": ls.step}
 
-    def _on_CaughtUp(self, conn: PeerConnection, msg: dict) -> None:
-        if not conn.dialer or self.role not in ("watch", "resume"):
+    def caught_up_received(self, conn: PeerConnection, msg: dict) -> None:
+        """A `CaughtUp` from a player I dialled to rejoin or to watch."""
+        table = self._shared
+        if not conn.dialer or table.role not in ("watch", "resume"):
             conn.offence("CaughtUp sent to a peer that did not ask")
             return
-        if self.role == "watch" and conn is not self.source:
+        if table.role == "watch" and conn is not table.source:
             conn.offence("CaughtUp from a peer we do not follow")
             return
-        recovering = self.phase is Phase.RECOVERY     # the first catch-up of a rejoin
+        recovering = table.phase is Phase.RECOVERY     # the first catch-up of a rejoin
         try:
-            if self.lockstep is not None and self.role == "watch" \
+            if table.lockstep is not None and table.role == "watch" \
                     and not self._same_history(msg["log"]):
                 # the player we watched had applied steps the others never saw (it
                 # dropped mid-step and a bot took its seat): follow the new player's
                 # history from the start
-                log.warning("rewinding the spectated game to the history of %s", conn.describe())
-                self.lockstep = None
-            if self.lockstep is None:
-                self._begin_from(msg)
-            for entry in msg["log"][self.lockstep.step:]:
-                if self.lockstep.ended:
+                log.warning("rewinding the spectated game to the history of %s",
+                            conn.describe())
+                table.lockstep = None
+            ls = table.lockstep
+            if ls is None:
+                ls = self._begin_from(msg)
+            for entry in msg["log"][ls.step:]:
+                if ls.ended:
                     break
-                self.lockstep.replay(entry)
+                ls.replay(entry)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("could not catch up from %s: %s", conn.describe(), exc)
-            self.on_error(f"could not catch up: {exc}")
+            table.callbacks.on_error(f"could not catch up: {exc}")
             return
-        if self.role == "resume":
-            self.lockstep.following = False
-            self.lockstep.chain = self.chain
-            self.lockstep.my_seat = self.my_seat
+        if table.role == "resume":
+            ls.following = False
+            ls.chain = table.chain
+            ls.my_seat = table.my_seat
             if recovering:
-                if self.phase is Phase.RECOVERY:
-                    self.phase = Phase.PLAY
-                self._restore_my_step()
-                self._watch_absent_seats()
+                if table.phase is Phase.RECOVERY:
+                    table.phase = Phase.PLAY
+                self._restore_my_step(ls)
+                self._takeover.watch_absent_seats()
             else:
-                for m in self.lockstep.resend_from(msg["step"]):
+                for m in ls.resend_from(msg["step"]):
                     conn.send(m)
             self._drain()
-            self.lockstep.advance()
+            ls.advance()
 
     def _same_history(self, other: list) -> bool:
-        mine = self.lockstep.log
+        assert self._shared.lockstep is not None
+        mine = self._shared.lockstep.log
         if len(other) < len(mine):
             return False
         return all(_same_step(a, b) for a, b in zip(mine, other))
 
-    def _begin_from(self, msg: dict) -> None:
+    def _begin_from(self, msg: dict) -> Lockstep:
+        table = self._shared
         start = msg["start"]
-        self._check_start(start)
-        self.start_info = {k: start[k] for k in START_KEYS}
-        self.chain_ends = {s: e for s, e in start["chain_ends"]}
-        self.token_hashes = {s: t for s, t in start["token_hashes"]}
-        if self.role == "resume" and self.chain_ends.get(self.my_seat) != self.chain.commitment:
+        check_start(table.engine, start)
+        table.start_info = {k: start[k] for k in START_KEYS}
+        table.chain_ends = {s: e for s, e in start["chain_ends"]}
+        table.token_hashes = {s: t for s, t in start["token_hashes"]}
+        if table.role == "resume" and (table.chain is None or table.my_seat is None or
+                                       table.chain_ends.get(table.my_seat)
+                                       != table.chain.commitment):
             raise ValueError("my saved chain does not match my commitment at this table")
         for p in start["peers"]:
-            self.addresses.setdefault(p["seat"], (p["host"], p["port"]))
-        ls = self._make_lockstep(self.chain_ends, following=True)
-        self.lockstep = ls
-        for conn in self.conns:
+            table.addresses.setdefault(p["seat"], (p["host"], p["port"]))
+        ls = self._play.make_lockstep(table.chain_ends, following=True)
+        table.lockstep = ls
+        for conn in table.conns:
             if conn.seat is None:
-                conn.seat = self._seat_of_peer(conn.remote_peer)
-        self.on_started(ls.config, self.my_seat, ls.state)
+                conn.seat = table.seat_of_peer(conn.remote_peer)
+        table.callbacks.on_started(ls.config, table.my_seat, ls.state)
         ls.on_events(ls._initial_events, ls.state)
         for entry in msg["log"]:
             ls.replay(entry)
         for s, (next_round, last) in msg["chains"].items():
-            v = ChainVerifier(self.chain_ends[int(s)])
+            v = ChainVerifier(table.chain_ends[int(s)])
             v.next_round, v.last = next_round, last
             ls.verifiers[int(s)] = v
-        if self.role == "resume":
+        if table.role == "resume" and table.chain is not None and table.my_seat is not None:
             # my own links: trust my chain, not the peer
-            v = ChainVerifier(self.chain.commitment)
+            v = ChainVerifier(table.chain.commitment)
             v.next_round = ls.round
-            v.last = self.chain.link(ls.round - 1) if ls.round else self.chain.commitment
-            ls.verifiers[self.my_seat] = v
+            v.last = table.chain.link(ls.round - 1) if ls.round else table.chain.commitment
+            ls.verifiers[table.my_seat] = v
+        return ls
 
-    def _restore_my_step(self) -> None:
+    def _restore_my_step(self, ls: Lockstep) -> None:
         """After catching up: my committed plan (from the save) is still my plan."""
-        ls = self.lockstep
         old_log = self._old_log
         if not all(_same_step(a, b) for a, b in zip(old_log, ls.log)):
             # my history was not theirs (a desync): what I said from it is void, but for
@@ -189,4 +225,4 @@ class Recovery:
         ls.my_plans.update(self.saved_plans)
         ls.restore_outbox(self.saved_outbox)
         for m in ls.resend_from(ls.step):
-            self._broadcast(m)
+            self._shared.broadcast(m)

@@ -4,14 +4,18 @@ Why one class: the client (a window) and the headless runner both need the same 
 open, join, watch or resume a table and be told what happened. `TableSession` never
 runs the reactor; its owner drives it (see docs/net.md).
 
-The class is assembled from one part per phase of a table (`net.table.phase.Phase`):
-`net.table.lobby` (seats, start), `net.table.start_mesh` (GameStarted to the first step), `net.table.play`
-(lockstep traffic), `net.table.takeover` (offline seats, the countdown, bots taking seats),
-`net.table.relays`, `net.table.expulsion` (cheating proofs, drop claims), `net.table.liveness`
-(heartbeats, redials, the no-split rule), `net.table.recovery` (rejoin, catch-up),
-`net.table.spectate`, `net.table.persistence` (save, command log), `net.table.chat`, and
-`net.table.connections` (what `net.transport.peer` calls). This module keeps the constructors, the
-client API and the lookups every part shares.
+It is composed of parts, each an object with its own state, built here with the
+collaborators it calls: `net.table.dialer` (listen, dial), `net.table.expulsion`
+(signatures, cheating proofs), `net.table.persistence` (save, command log),
+`net.table.drop_claims`, `net.table.liveness` (heartbeats, redials, the no-split rule),
+`net.table.takeover` (offline seats, bots taking seats), `net.table.play` (the lockstep),
+`net.table.recovery` (rejoin, catch-up), `net.table.start_mesh` (GameStarted to the first
+step), `net.table.relays`, `net.table.lobby` (seats, start), `net.table.spectate`,
+`net.table.chat`, and `net.table.connections` (what `net.transport.peer` calls). What
+several parts share is one record, `net.table.shared.TableState`. This module keeps the
+constructors and the client API, delegating to the parts.
+
+Tests: tests/net/table/ (test_session.py first), tests/net/lockstep/, tests/net/trust/.
 """
 
 from __future__ import annotations
@@ -19,36 +23,43 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from dataclasses import dataclass
-from typing import Any, Callable
-
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from net.lockstep.beacon import HashChain
 from net.table.chat import Chat, ChatLine
-from net.table.connections import BUFFER_LIMIT, Connections
-from net.table.expulsion import DropClaims, SignedSeats
-from net.trust.guess_limit import GuessLimiter
+from twisted.python.failure import Failure
+
+from net.table.connections import Connections, Connector, Handler
+from net.table.dialer import Dialer
+from net.table.drop_claims import DropClaims
+from net.table.expulsion import Expulsion, SeatSigner
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
-from net.lockstep.core import Lockstep
-from net.table.start_mesh import Mesh
-from net.transport.peer import PeerConnection, PeerFactory, local_versions
 from net.table.persistence import Persistence
 from net.table.phase import Phase
-from net.table.play import Play
+from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
 from net.table.relays import Relays
-from store.table_save import CommandLog, SaveJournal, read_save
-from net.trust.seat_keys import SeatKey
+from net.table.shared import (Callbacks, Delegated, Role, SessionOptions, TableEngine,
+                              TableReactor, TableState, transport_of)
 from net.table.spectate import Spectate
+from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
+from net.transport import messages
+from net.transport.peer import local_versions
+from net.trust.guess_limit import GuessLimiter
+from net.trust.seat_keys import SeatKey
+from store.table_save import read_save
+
+if TYPE_CHECKING:
+    from net.lockstep.core import Lockstep
+    from net.transport.peer import PeerConnection
 
 __all__ = ["BUFFER_LIMIT", "ChatLine", "Phase", "SessionOptions", "TableSession"]
 
 log = logging.getLogger("net.table.session")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
 
 def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
@@ -59,115 +70,153 @@ def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:
     return parse(address, default_port)
 
 
-@dataclass
-class SessionOptions:
-    name: str = "player"
-    code: str | None = None
-    rejoin_timeout: float = 120.0
-    save_path: str | None = None
-    interface: str = ""              # where players listen; tests use "127.0.0.1"
-    bot: str = "heuristic"           # the bot that plays bot seats
-    report_dir: str | None = None    # desync reports (default: next to the save)
+class Advertisement(Protocol):
+    """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
+
+    def close(self) -> None: ...
 
 
-def _noop(*args: Any) -> None:
-    return None
-
-
-class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats, DropClaims,
-                   Liveness,
-                   Recovery, Spectate, Persistence, Chat):
+class TableSession:
     """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
 
-    def __init__(self, opts: SessionOptions, role: str, reactor: Any = None,
-                 engine: Any = None) -> None:
+    # what several parts share (`net.table.shared.TableState`)
+    opts = Delegated[SessionOptions]("shared")
+    role = Delegated[Role]("shared")
+    is_host = Delegated[bool]("shared")
+    phase = Delegated[Phase]("shared")
+    reactor = Delegated[TableReactor]("shared")
+    engine = Delegated[TableEngine]("shared")
+    name = Delegated[str]("shared")
+    code = Delegated["str | None"]("shared")
+    peer_id = Delegated[bytes]("shared")
+    versions = Delegated["dict[str, str]"]("shared")
+    seat_key = Delegated["SeatKey | None"]("shared")
+    save_path = Delegated["str | None"]("shared")
+    closed = Delegated[bool]("shared")
+    my_seat = Delegated["int | None"]("shared")
+    lobby = Delegated["dict[str, Any]"]("shared")
+    start_info = Delegated["dict[str, Any] | None"]("shared")
+    lockstep = Delegated["Lockstep | None"]("shared")
+    conns = Delegated["list[PeerConnection]"]("shared")
+    spectators = Delegated["list[PeerConnection]"]("shared")
+    source = Delegated["PeerConnection | None"]("shared")
+    host_conn = Delegated["PeerConnection | None"]("shared")
+    chain = Delegated["HashChain | None"]("shared")
+    addresses = Delegated["dict[int, tuple[str, int]]"]("shared")
+    expelled = Delegated["set[int]"]("shared")
+    # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
+    on_lobby_changed = Delegated[Callable[[dict], None]]("callbacks")
+    on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
+    on_events = Delegated[Callable[[list, Any], None]]("callbacks")
+    on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
+    on_paused = Delegated[Callable[[str], None]]("callbacks")
+    on_resumed = Delegated[Callable[[], None]]("callbacks")
+    on_desync = Delegated[Callable[[dict], None]]("callbacks")
+    on_refused = Delegated[Callable[[str], None]]("callbacks")
+    on_error = Delegated[Callable[[str], None]]("callbacks")
+    on_ended = Delegated[Callable[[Any], None]]("callbacks")
+    on_chat_received = Delegated[Callable[[ChatLine], None]]("callbacks")
+    on_broadcast = Delegated[Callable[[dict], None]]("callbacks")
+    on_step_applied = Delegated[Callable[[dict], None]]("callbacks")
+    # what one part owns
+    listen_port = Delegated[int]("dialer")
+    pending_dials = Delegated[int]("dialer")
+    bytes_sent = Delegated[int]("connections")
+    offence_log = Delegated["list[tuple[str, str]]"]("connections")
+    refusal = Delegated["str | None"]("connections")
+    desyncs = Delegated["list[dict]"]("play")
+    sign = Delegated[Callable[[dict], dict]]("signer")   # replaceable (tests/net/trust)
+
+    # the parts (see the module doc)
+    shared: TableState
+    callbacks: Callbacks
+    dialer: Dialer
+    signer: SeatSigner
+    persistence: Persistence
+    claims: DropClaims
+    liveness: Liveness
+    takeover: Takeover
+    expulsion: Expulsion
+    play: Play
+    recovery: Recovery
+    handshake: StartHandshake
+    relays: Relays
+    seating: Lobby
+    spectate: Spectate
+    chat: Chat
+    connections: Connections
+
+    def __init__(self, opts: SessionOptions, role: Role, reactor: TableReactor | None = None,
+                 engine: TableEngine | None = None) -> None:
         if reactor is None:
             from twisted.internet import reactor as default_reactor
-            reactor = default_reactor
+            reactor = cast(TableReactor, default_reactor)
         if engine is None:
             from net.lockstep.engine import SimEngine
             engine = SimEngine()
-        self.opts = opts
-        self.role = role                      # host | join | watch | resume
-        self.is_host = role == "host"         # opened the table (kept through a rejoin)
-        self.phase = (Phase.SPECTATE if role == "watch" else
-                      Phase.RECOVERY if role == "resume" else Phase.LOBBY)
-        self.reactor = reactor
-        self.engine = engine
-        self.name = opts.name
-        self.code = opts.code
-        self.peer_id = os.urandom(16)
-        self.versions = local_versions(getattr(engine, "name", "shogun"))
+        self.shared = shared = TableState(
+            opts=opts, role=role, is_host=role == "host",
+            phase=(Phase.SPECTATE if role == "watch" else
+                   Phase.RECOVERY if role == "resume" else Phase.LOBBY),
+            reactor=reactor, engine=engine, name=opts.name, code=opts.code,
+            peer_id=os.urandom(16), versions=local_versions(getattr(engine, "name", "shogun")),
+            seat_key=SeatKey() if role != "watch" else None, save_path=opts.save_path)
+        self.callbacks = shared.callbacks
         self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
-        self.seat_key: SeatKey | None = SeatKey() if role != "watch" else None
-        self.expelled: set[int] = set()              # seats proved to cheat
-        self.drop_claims: dict[int, set[int]] = {}   # seat -> seats that dropped it
-        self.forwards: dict[int, set[int]] = {}      # seat -> seats I pass its messages to
-        self.parted: set[int] = set()                # dropped by me alone, or I by it
-        self.chain_msgs: dict[int, dict] = {}        # seat -> its signed ChainCommitted
-        self._saved_table: bytes | None = None       # resume: my table before CaughtUp
-        self._beat: Any = None                       # the next heartbeat (net.table.liveness)
-        self._beat_due = 0.0                         # when it should run
-        self._stalled = 0.0                          # seconds this peer was found stalled
-        self._redialling: set[tuple[str, int]] = set()   # addresses of lost players
-        self.listen_port = 0
-        self.listener = None
-        self.conns: list[PeerConnection] = []        # ready connections (players)
-        self.spectators: list[PeerConnection] = []
-        self.source: PeerConnection | None = None    # whom a spectator follows
-        self.host_conn: PeerConnection | None = None
-        self.lobby: dict[str, Any] = {}
-        self.start_info: dict[str, Any] | None = None
-        self.my_seat: int | None = None
-        self.chain: HashChain | None = None
-        self.token: bytes | None = None
-        self.chain_ends: dict[int, bytes] = {}
-        self.token_hashes: dict[int, bytes] = {}
-        self.lockstep: Lockstep | None = None
-        self.buffer: list[tuple[PeerConnection, dict]] = []
-        self.offline: dict[int, Any] = {}            # seat -> timeout DelayedCall
-        self.takeover_deadline: dict[int, float] = {}   # seat -> when a bot may take it
-        self.addresses: dict[int, tuple[str, int]] = {}
-        self.saved_plans: dict[int, tuple[bytes, dict]] = {}
-        self.save_path = opts.save_path
-        self.bytes_sent = 0
-        self.pending_dials = 0                       # connections being attempted
-        self.offence_log: list[tuple[str, str]] = []
-        self.desyncs: list[dict] = []
-        self.closed = False
-        self.refusal: str | None = None
-        self.advert: Any = None                      # a LAN announcement to withdraw
-        self._log_file: CommandLog | None = None
-        self._save_journal: SaveJournal | None = None     # my save (net.table.persistence)
-        self._old_log: list[dict] = []               # my log before a rejoin
-        self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
-        self.saved_outbox: dict[int, list[dict]] = {}
-        # callbacks
-        self.on_lobby_changed: Callable[[dict], None] = _noop
-        self.on_started: Callable[[Any, Any, Any], None] = _noop
-        self.on_events: Callable[[list, Any], None] = _noop
-        self.on_decision: Callable[[Any, Any], None] = _noop
-        self.on_paused: Callable[[str], None] = _noop
-        self.on_resumed: Callable[[], None] = _noop
-        self.on_desync: Callable[[dict], None] = _noop
-        self.on_refused: Callable[[str], None] = _noop
-        self.on_error: Callable[[str], None] = _noop
-        self.on_ended: Callable[[Any], None] = _noop
-        self.on_chat_received: Callable[[ChatLine], None] = _noop
-        # hooks for statistics and test harnesses (the runner's round-trip timing):
-        # public, so nobody has to replace a private method
-        self.on_broadcast: Callable[[dict], None] = _noop      # before a message goes to all
-        self.on_step_applied: Callable[[dict], None] = _noop   # a step's log entry, applied
+        self.advert: Advertisement | None = None     # set by the runner (cli.runner)
+        # the parts, each built with the parts it calls; a call upwards (to a part built
+        # later) is a function handed in, looked up when called
+        self.dialer = Dialer(shared, self)
+        self.signer = SeatSigner(shared)
+        self.persistence = Persistence(shared, self.dialer)
+        self.claims = DropClaims(shared)
+        self.liveness = Liveness(shared, self.dialer)
+        self.takeover = Takeover(shared, self.liveness, self.claims,
+                                 begin_without_missing=lambda: self.handshake.maybe_begin(
+                                     without_missing=True))
+        self.expulsion = Expulsion(shared, self.signer, self.takeover)
+        self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
+                         self.liveness, self.persistence)
+        drain = lambda: self.connections.drain()       # noqa: E731
+        self.recovery = Recovery(shared, self.dialer, self.takeover, self.persistence,
+                                 self.play, drain)
+        self.handshake = StartHandshake(shared, self.dialer, self.signer, self.expulsion,
+                                        self.takeover, self.liveness, self.persistence,
+                                        self.play, self.recovery, drain)
+        self.relays = Relays(shared, self.signer, self.expulsion, self.handshake)
+        self.seating = Lobby(shared, self.dialer, self.handshake)
+        self.spectate = Spectate(shared, self.dialer)
+        self.chat = Chat(shared)
+        handlers: dict[str, Handler] = {       # message kind -> the part that takes it
+            "LobbyChanged": self.seating.lobby_changed_received,
+            "SeatRequested": self.seating.seat_requested,
+            "GameStarted": self.handshake.game_started_received,
+            "ChainCommitted": self.handshake.chain_committed,
+            "SeatTakenOver": self.takeover.seat_taken_over,
+            "Relayed": self.relays.relayed,
+            "CheatingProved": self.expulsion.cheating_proved,
+            "SeatDropped": self.claims.seat_dropped,
+            "Heartbeat": self.liveness.heartbeat,
+            "CaughtUp": self.recovery.caught_up_received,
+            "StepApplied": self.spectate.step_applied,
+            "ChatSent": self.chat.chat_sent,
+        }
+        for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
+            handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
+        self.connections = Connections(
+            shared, self.dialer, self.seating, self.handshake, self.play, self.takeover,
+            self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close)
 
     @classmethod
     def host(cls, opts: SessionOptions, port: int = 7531, players: int = 4, side: str = "sun",
-             setup: str = "beginner", bots: int = 0, reactor: Any = None,
-             engine: Any = None) -> "TableSession":
+             setup: str = "beginner", bots: int = 0, reactor: TableReactor | None = None,
+             engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "host", reactor, engine)
         s.code = opts.code or new_join_code()
         if not 0 <= bots < players:
             raise ValueError("bots must leave at least one human seat")
-        seats = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
+        assert s.seat_key is not None
+        seats: list[dict[str, Any]] = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
                   "name": f"bot {i}" if i >= players - bots else "", "peer": None, "key": None}
                  for i in range(players)]
         seats[0].update(kind="human", name=s.name, peer=s.peer_id, key=s.seat_key.public)
@@ -177,34 +226,34 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
                    "started": False, "seats": seats, "tower_vote": False}
         s.my_seat = 0
-        s._listen(port)
+        s.dialer.listen(port)
         return s
 
     @classmethod
     def join(cls, opts: SessionOptions, address: str, code: str | None = None,
-             reactor: Any = None, engine: Any = None) -> "TableSession":
+             reactor: TableReactor | None = None,
+             engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "join", reactor, engine)
         s.code = code if code is not None else opts.code
-        s._listen(0)
+        s.dialer.listen(0)
         host, port = parse_address(address)
-        s.host_address = (host, port)
-        s._dial(host, port, {"role": "player"})
+        s.handshake.host_address = (host, port)
+        s.dialer.dial(host, port, {"role": "player"})
         return s
 
     @classmethod
     def watch(cls, opts: SessionOptions, address: str, code: str | None = None,
-              reactor: Any = None, engine: Any = None) -> "TableSession":
+              reactor: TableReactor | None = None,
+              engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "watch", reactor, engine)
         s.code = code if code is not None else opts.code
         host, port = parse_address(address)
-        s.watch_address = (host, port)
-        s._watch_tried = {(host, port)}
-        s._dial(host, port, {"role": "spectator"})
+        s.spectate.watch(host, port)
         return s
 
     @classmethod
-    def resume(cls, opts: SessionOptions, save_path: str, reactor: Any = None,
-               engine: Any = None) -> "TableSession":
+    def resume(cls, opts: SessionOptions, save_path: str, reactor: TableReactor | None = None,
+               engine: TableEngine | None = None) -> TableSession:
         """Rejoin my seat after a crash, from my local save."""
         save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
@@ -214,35 +263,22 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         s.code = save["code"]
         s.my_seat = save["seat"]
         s.chain = HashChain(save["secret"])
-        s.token = save["token"]
-        s._saved_table = save["start"]["table"]
+        s.shared.token = save["token"]
+        s.signer.saved_table = save["start"]["table"]
         if save.get("seat_key") is not None:
             s.seat_key = SeatKey(save["seat_key"])
-        s.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
-        s.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
+        s.recovery.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
+        s.recovery.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
         s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
         try:
-            s._listen(save.get("listen_port", 0))
+            s.dialer.listen(save.get("listen_port", 0))
         except Exception:
-            s._listen(0)
-        hello = {"role": "rejoin", "seat": s.my_seat, "token": s.token,
-                 "table": save["start"]["table"]}
-        for seat, (host, port) in sorted(s.addresses.items()):
-            if seat != s.my_seat:
-                s._dial(host, port, hello)
-        s._start_heartbeat()      # silent while it waits to catch up, it would be dropped
+            s.dialer.listen(0)
+        s.recovery.rejoin(save["start"]["table"])
+        s.liveness.start_heartbeat()   # silent while it waits to catch up, it would be dropped
         return s
 
-    def _listen(self, port: int) -> None:
-        self.listener = self.reactor.listenTCP(port, PeerFactory(self, dialer=False),
-                                               interface=self.opts.interface)
-        self.listen_port = self.listener.getHost().port
-
-    def _dial(self, host: str, port: int, hello: dict) -> None:
-        self.pending_dials += 1
-        self.reactor.connectTCP(host, port, PeerFactory(self, dialer=True, hello=hello),
-                                timeout=10)
-
+    # ------------------------------------------------------------ the client's API
     @property
     def join_code(self) -> str | None:
         return self.code
@@ -253,7 +289,7 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
 
     @property
     def started(self) -> bool:
-        return self.start_info is not None
+        return self.shared.started
 
     @property
     def decision(self) -> Any:
@@ -267,7 +303,11 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
     @property
     def offline_seats(self) -> list[int]:
         """Seats that dropped and may still rejoin."""
-        return sorted(self.offline)
+        return self.takeover.offline_seats()
+
+    def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
+        """The live connection to `seat`'s player, if any."""
+        return self.shared.conn_for_seat(seat)
 
     def submit(self, command: Any) -> None:
         if self.lockstep is None:
@@ -286,44 +326,78 @@ class TableSession(Connections, Lobby, Mesh, Play, Takeover, Relays, SignedSeats
         only the cards turned so far, my own too (`net.lockstep.plan_steps`)."""
         return self.lockstep.my_plan() if self.lockstep is not None else None
 
+    def send_chat(self, text: str) -> None:
+        """Say `text` at the table (`net.table.chat`)."""
+        self.chat.send(text)
+
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None,
+                  bot_levels: dict[int, str] | None = None) -> None:
+        self.seating.set_lobby(players, side, setup, bots, bot_levels)
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        self.seating.set_bot_level(seat, level)
+
+    def request_seat(self, seat: int) -> None:
+        self.seating.request_seat(seat)
+
+    def move_players(self, moves: dict[int, int]) -> None:
+        self.seating.move_players(moves)
+
+    def lobby_full(self) -> bool:
+        return self.seating.lobby_full()
+
+    def start_game(self) -> None:
+        self.seating.start_game()
+
+    def takeover_countdown(self) -> dict[int, float]:
+        return self.takeover.countdown()
+
+    def hand_seat_to_bot(self, seat: int) -> None:
+        self.takeover.hand_seat_to_bot(seat)
+
+    def flush_sends(self) -> None:
+        self.liveness.flush_sends()
+
     def close(self) -> None:
         self.closed = True
-        if self._beat is not None and self._beat.active():
-            self._beat.cancel()
-        for call in self.offline.values():
-            if call.active():
-                call.cancel()
-        self.offline.clear()
+        self.liveness.stop()
+        self.takeover.cancel_all()
         for conn in list(self.conns) + list(self.spectators):
             if conn.transport is not None:
-                conn.transport.loseConnection()
-        if self._log_file is not None:
-            self._log_file.close()
-            self._log_file = None
-        if self._save_journal is not None:
-            self._save_journal.close()
-            self._save_journal = None
-        if self.listener is not None:
-            self.listener.stopListening()
-            self.listener = None
+                transport_of(conn).loseConnection()
+        self.persistence.close()
+        self.dialer.stop_listening()
         if self.advert is not None:
             self.advert.close()
 
-    def _conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
-        return next((c for c in self.conns if c.remote_peer == peer and not c.closed), None)
+    # ------------------------------------------- what `net.transport.peer` calls
+    def awake_seconds(self) -> float:
+        return self.liveness.awake_seconds()
 
-    def _conn_for_seat(self, seat: int | None) -> PeerConnection | None:
-        return next((c for c in self.conns if c.seat == seat and not c.closed), None)
+    def count_sent(self, n: int) -> None:
+        self.connections.count_sent(n)
 
-    def _seat_entry(self, seat: int | None) -> dict | None:
-        if self.start_info is None or seat is None:
-            return None
-        return next((s for s in self.start_info["seats"] if s["seat"] == seat), None)
+    def offence_logged(self, conn: PeerConnection, reason: str) -> None:
+        self.connections.offence_logged(conn, reason)
 
-    def _seat_of_peer(self, peer: bytes | None) -> int | None:
-        seats = self.start_info["seats"] if self.start_info else self.lobby.get("seats", [])
-        return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)
+    def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
+        self.claims.offender_dropped(conn, reason)
 
-    def _name_of_seat(self, seat: int | None) -> str:
-        entry = self._seat_entry(seat)
-        return entry["name"] if entry else "?"
+    def dial_failed(self, connector: Connector, reason: Failure) -> None:
+        self.connections.dial_failed(connector, reason)
+
+    def refused(self, conn: PeerConnection, reason: str) -> None:
+        self.connections.refused(conn, reason)
+
+    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+        return self.connections.admit(conn, hello)
+
+    def connection_ready(self, conn: PeerConnection) -> None:
+        self.connections.connection_ready(conn)
+
+    def connection_lost(self, conn: PeerConnection) -> None:
+        self.connections.connection_lost(conn)
+
+    def received(self, conn: PeerConnection, msg: dict) -> None:
+        self.connections.received(conn, msg)

@@ -1,11 +1,16 @@
 """Spectating: following one player's log step by step, and another player's when that
-one drops."""
+one drops.
+
+Tests: tests/net/table/test_session.py (spectators), tests/net/lockstep/test_real_engine.py.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
 
+from net.table.dialer import Dialer
+from net.table.shared import TableState
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -14,32 +19,47 @@ log = logging.getLogger("net.table.session")
 
 
 class Spectate:
-    """Mixed into `net.table.session.TableSession`."""
+    """A watching peer's player to follow, and the steps it passes on."""
 
-    def _watch_elsewhere(self) -> bool:
+    def __init__(self, shared: TableState, dialer: Dialer) -> None:
+        self._shared = shared
+        self._dialer = dialer
+        self._watch_address: tuple[str, int] | None = None   # the player first dialled
+        self._tried: set[tuple[str, int]] = set()           # players dialled to watch
+
+    def watch(self, host: str, port: int) -> None:
+        self._watch_address = (host, port)
+        self._tried = {(host, port)}
+        self._dialer.dial(host, port, {"role": "spectator"})
+
+    def watch_elsewhere(self) -> bool:
         """The player we watched is gone: follow another (its log fills any gap)."""
-        if self.role != "watch" or self.start_info is None or self.closed or self._over():
+        table = self._shared
+        if table.role != "watch" or table.start_info is None or table.closed or table.over():
             return False
-        for p in self.start_info["peers"]:
-            addr = (p["host"] or self.watch_address[0], p["port"])
-            if addr not in self._watch_tried:
-                self._watch_tried.add(addr)
-                self.source = None
+        assert self._watch_address is not None
+        for p in table.start_info["peers"]:
+            addr = (p["host"] or self._watch_address[0], p["port"])
+            if addr not in self._tried:
+                self._tried.add(addr)
+                table.source = None
                 log.warning("following the game through %s:%d now", *addr)
-                self._dial(addr[0], addr[1], {"role": "spectator"})
+                self._dialer.dial(addr[0], addr[1], {"role": "spectator"})
                 return True
-        self.on_refused("no player left to watch")
+        table.callbacks.on_refused("no player left to watch")
         return False
 
-    def _on_StepApplied(self, conn: PeerConnection, msg: dict) -> None:
-        if conn is not self.source or self.lockstep is None:
+    def step_applied(self, conn: PeerConnection, msg: dict) -> None:
+        """A `StepApplied` from the player we follow."""
+        table = self._shared
+        if conn is not table.source or table.lockstep is None:
             conn.offence("StepApplied from a peer we do not follow")
             return
         entry = msg["entry"]
-        if entry.get("step", -1) < self.lockstep.step:
+        if entry.get("step", -1) < table.lockstep.step:
             return
         try:
-            self.lockstep.replay(entry)
+            table.lockstep.replay(entry)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("spectated step rejected: %s", exc)
-            self.on_desync({"step": self.lockstep.step, "reason": str(exc)})
+            table.callbacks.on_desync({"step": table.lockstep.step, "reason": str(exc)})

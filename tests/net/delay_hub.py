@@ -8,6 +8,8 @@ hub, which reads the original destination (SO_ORIGINAL_DST), dials it and relays
 the delay. Order is kept; there is no bandwidth limit and no loss.
 
 Run inside the namespace: python -m tests.net.delay_hub DELAY_SECONDS
+
+Used by tests/net/reach/test_internet_latency.py (through netns.py), benchmarks/bench_latency.py.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ round has the same kinds of decision points as Shogun: a chance input, secret pl
 every seat, the bids opened together (`open` "bid" for the seats whose plan is a bare
 commitment), one seat's tax card turned (`open` "tax") and its single decision, and
 another chance input. A plan's tax card is a "province" name; bids are 0-3.
+
+Used by tests/net/tables.py, tests/net/mesh_harness.py and the FakeNet tables of tests/net.
 """
 
 from __future__ import annotations

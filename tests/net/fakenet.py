@@ -3,6 +3,8 @@
 Why: protocol tests must be deterministic and fast. `listenTCP`/`connectTCP` join
 protocols with twisted.test.iosim transports; `callLater` is a `task.Clock`. Nothing
 touches a socket.
+
+Used by tests/net/tables.py and the FakeNet tables of tests/net, benchmarks/profile_net_peer.py.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class _Connector:
 
 
 class FakeNet:
-    def __init__(self):
+    def __init__(self) -> None:
         self.clock = task.Clock()
         self.listeners: dict[int, object] = {}
         self.pumps: list[IOPump] = []
@@ -126,9 +128,3 @@ class FakeNet:
                 return True
             self.pump(rounds=1)
         return condition()
-
-    def pump_of(self, conn):
-        for p in self.pumps:
-            if conn in (p.client, p.server):
-                return p
-        return None

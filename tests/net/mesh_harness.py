@@ -2,11 +2,14 @@
 
 Why: ordering, commit-reveal and the beacon are tested without sockets or clocks; the
 queue delivers frames in a controllable order (FIFO per sender, like TCP).
+
+Used by tests/net/lockstep/test_core.py, test_echo.py, test_field_reveal.py.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any, Callable, Collection
 from collections import deque
 
 from net.transport import messages
@@ -21,7 +24,9 @@ from tests.net.fake_game import FakeEngine
 
 
 class Mesh:
-    def __init__(self, players=4, bots=(), rounds=3, engine=None, shuffle_seed=None, chain_len=64):
+    def __init__(self, players: int = 4, bots: Collection[int] = (), rounds: int = 3,
+                 engine: Any = None, shuffle_seed: int | None = None,
+                 chain_len: int = 64) -> None:
         self.engine = engine or FakeEngine(rounds)
         self.config = self.engine.config(players, "sun", "beginner")
         kinds = {s: ("bot" if s in bots else "human") for s in range(players)}
@@ -45,7 +50,7 @@ class Mesh:
             p.on_desync = (lambda seat: lambda *a: self.desyncs.append((seat,) + a))(s)
             p.on_decision = (lambda seat: lambda d, st: self._decide(seat, d, st))(s)
             self.peers[s] = p
-        self.policy = {}          # seat -> function(state, decision) -> command
+        self.policy: dict[int, Callable] = {}   # seat -> function(state, decision) -> command
         self.auto = True
 
     def _decide(self, seat, d, state):

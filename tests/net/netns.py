@@ -9,6 +9,8 @@ The "internet" between the routers is one bridge in a namespace of its own. Its
 addresses (11.0.0.0/24) must look public because miniupnpd refuses to map ports behind a
 private or reserved external address; no packet can leave the lab, as nothing in it is
 connected to the machine's interfaces.
+
+Used by tests/net/reach/test_internet_latency.py, test_internet_nat.py, benchmarks/bench_latency.py.
 """
 
 from __future__ import annotations

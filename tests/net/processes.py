@@ -2,6 +2,8 @@
 
 Every child runs with a deadline and is killed if anything goes wrong; ports are free
 ephemeral ports on 127.0.0.1; zeroconf is off.
+
+Used by the tests that run peers as processes (tests/net/table/test_loopback.py, tests/net/reach/, tests/client/sessions/test_net_window.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -75,7 +77,7 @@ class Peer:
 
 
 def host(workdir: Path, players: int, bots: int = 0, port: int | None = None,
-         timeout: float = 120.0, extra: list[str] = (), env: dict | None = None,
+         timeout: float = 120.0, extra: Sequence[str] = (), env: dict | None = None,
          preexec: Callable[[], None] | None = None) -> tuple[Peer, int]:
     port = port or free_port()
     peer = Peer("host", ["host", "--headless", "--port", str(port), "--code", CODE,
@@ -87,7 +89,7 @@ def host(workdir: Path, players: int, bots: int = 0, port: int | None = None,
     return peer, port
 
 
-def join(workdir: Path, port: int, name: str, timeout: float = 120.0, extra: list[str] = (),
+def join(workdir: Path, port: int, name: str, timeout: float = 120.0, extra: Sequence[str] = (),
          env: dict | None = None, preexec: Callable[[], None] | None = None) -> Peer:
     return Peer(name, ["join", f"127.0.0.1:{port}", "--code", CODE, "--headless",
                        "--rejoin-timeout", str(timeout), "--save", str(workdir / f"{name}.save"),
@@ -127,7 +129,7 @@ def kill_all(peers: list[Peer]) -> None:
 
 
 def play(workdir: Path, players: int, bots: int = 0, timeout: float = 180.0,
-         watchers: int = 0, extra: list[str] = (),
+         watchers: int = 0, extra: Sequence[str] = (),
          preexec_for: Callable[[str], Callable[[], None] | None] = lambda name: None,
          ) -> list[Peer]:
     """A whole game: host + joiners (+ spectators); returns the finished peers.

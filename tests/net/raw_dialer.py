@@ -1,9 +1,13 @@
 """A dialer's half of the handshake by hand, for tests that write bytes themselves
-(a peer under test, a hostile spectator on a raw socket)."""
+(a peer under test, a hostile spectator on a raw socket).
+
+Used by tests/net/table/test_loopback.py, tests/net/transport/test_peer.py.
+"""
 
 from __future__ import annotations
 
-from net.transport.framing import FrameDecoder, decode_body, encode_body, encode_frame, frame
+from net.transport.framing import (FrameDecoder, FrameError, decode_body, encode_body,
+                                   encode_frame, frame)
 from net.trust.pake import JoinKeyExchange
 from net.trust.secure_channel import SecureChannel
 
@@ -22,12 +26,18 @@ class RawDialer:
         return encode_frame({"type": "KeyOffered", "pake": self.pake.outbound()})
 
     def seal(self, msg: dict) -> bytes:
+        assert self.channel is not None, "answer the Welcomed first"
         return frame(self.channel.seal(encode_body(msg)))
 
     def read(self, data: bytes) -> list[dict]:
         """Messages in `data`: sealed ones opened, plain ones (a refusal) as they are."""
         out = []
         for body in self.decoder.feed_bodies(data):
+            if isinstance(body, FrameError):
+                raise body
+            if self.channel is None:             # before the key exchange: all plain
+                out.append(decode_body(body))
+                continue
             try:
                 out.append(decode_body(self.channel.open(body)))
             except Exception:

@@ -4,6 +4,8 @@ plan while another player still plans, which a bot answering at once never allow
 It plans anyway after GIVE_UP seconds, so it can never hang a test.
 
 Run as: python tests/net/slow_planner.py join HOST:PORT --code C --headless ...
+
+Used by tests/client/sessions/test_net_window.py.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ GIVE_UP = 60.0
 
 def prepare(session: TableSession) -> None:
     """Chained onto the runner's public hooks: the first plan decision waits for "go"."""
-    from twisted.internet import reactor
     answer = session.on_decision
     heard = session.on_chat_received
     held: list = []            # the first plan decision, while it waits
@@ -39,7 +40,7 @@ def prepare(session: TableSession) -> None:
         if decision.kind == "plan" and not state["released"]:
             if not held:
                 print("holding my plan until someone says go", flush=True)
-                reactor.callLater(GIVE_UP, release)
+                session.reactor.callLater(GIVE_UP, release)
             held[:] = [(decision, game_state)]
             return
         answer(decision, game_state)

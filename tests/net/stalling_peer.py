@@ -5,6 +5,8 @@ meanwhile. SHOGUN_TEST_STALL says which work: `drop` (the game's third tower dro
 `bot` (the first move the lockstep computes for a bot seat).
 
 Run as: python tests/net/stalling_peer.py host|join ... --headless ...
+
+Used by tests/net/table/test_loopback.py.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ STALL_SECONDS = 7.0      # more than the silence limit (net.table.liveness.SILEN
 
 def prepare(session: TableSession) -> None:
     """Slow down the engine the lockstep computes through, once."""
-    engine, done = session.engine, []
+    engine = session.engine
+    done: list[bool] = []
 
     def stall(what: str) -> None:
         if not done:
@@ -34,14 +37,15 @@ def prepare(session: TableSession) -> None:
             time.sleep(STALL_SECONDS)
 
     if os.environ.get("SHOGUN_TEST_STALL", "drop") == "drop":
-        settle, drops = engine.settle, []
+        settle = engine.settle
+        drops: list = []
 
         def slow_settle(decision):
             drops.append(decision)
             if len(drops) == 3:
                 stall("drop 3")
             return settle(decision)
-        engine.settle = slow_settle
+        engine.settle = slow_settle     # type: ignore[method-assign]  # the slow machine
     else:
         choose = engine.choose
 
@@ -49,7 +53,7 @@ def prepare(session: TableSession) -> None:
             if seat != session.my_seat:          # the lockstep, for a bot seat
                 stall("a bot seat's move")
             return choose(state, seat, bot, seed)
-        engine.choose = slow_choose
+        engine.choose = slow_choose     # type: ignore[method-assign]  # the slow machine
 
 
 if __name__ == "__main__":

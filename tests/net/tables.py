@@ -1,4 +1,7 @@
-"""Helpers for session tests: open a table on the in-memory network and let bots play."""
+"""Helpers for session tests: open a table on the in-memory network and let bots play.
+
+Used by most tests under tests/net, tests/cli/test_runner_options.py, tests/store/test_table_save.py.
+"""
 
 from __future__ import annotations
 

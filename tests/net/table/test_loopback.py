@@ -62,11 +62,6 @@ def test_sigkilled_peer_resumes_and_the_game_completes(tmp_path, victim_name):
         P.kill_all(peers)
 
 
-def _frame(msg):
-    body = msgpack.packb(msg, use_bin_type=True)
-    return struct.pack(">I", len(body)) + body
-
-
 def _read_body(sock):
     """One whole frame (length and body) as it came."""
     head = b""

@@ -8,7 +8,7 @@ relayed, and a table where one player had dropped another never finished
 (`test_hostile.py::test_a_lone_drop_claim_parts_only_the_claimant_and_the_table_stays_one_game`).
 """
 
-from net.table import relays
+from net.table import drop_claims
 from net.lockstep.core import RELAYABLE
 from net.lockstep.signatures import SIGNED
 
@@ -19,4 +19,4 @@ def test_every_signed_lockstep_message_is_relayable():
 
 
 def test_the_session_forwards_what_the_lockstep_takes_from_a_relay():
-    assert relays.RELAYABLE is RELAYABLE
+    assert drop_claims.RELAYABLE is RELAYABLE

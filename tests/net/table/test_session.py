@@ -270,7 +270,7 @@ def test_a_desync_writes_a_report_and_drops_the_peer(tmp_path):
     data = json.loads(open(rep["path"]).read())
     assert data["log"] and data["versions"]["protocol"] == str(messages.PROTOCOL)
     # dropped by the honest peers: it rejoins by itself and catches up from their log
-    assert host._conn_for_seat(1) is not None
+    assert host.conn_for_seat(1) is not None
     net.advance(3)
     assert finished(sessions) and len(hashes(sessions)) == 1
     assert 2 not in host.lockstep.bots
@@ -323,7 +323,7 @@ def test_a_drop_that_reached_only_some_peers_does_not_fork_the_table(tmp_path):
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=10.0,
                                        start=False)
     host, x = sessions[0], sessions[3]
-    cut: list[int] = []
+    cut = []                  # the step from which X is not heard by seats 1 and 2
 
     def lossy_broadcast(msg):
         """From X's first link at a chance step on, its frames to seats 1 and 2 are lost."""

@@ -197,13 +197,13 @@ def test_a_spectator_cannot_take_a_dropped_players_seat(tmp_path):
     seat = gone.my_seat
     net.kill(gone)
     net.pump()
-    assert host._conn_for_seat(seat) is None
+    assert host.conn_for_seat(seat) is None
     entry = next(s for s in spy.start_info["seats"] if s["seat"] == seat)
     spy.peer_id = entry["peer"]          # all it needs to pass as that player, before
-    spy._dial("127.0.0.1", 7531, {"role": "player", "seat": seat,
+    spy.dialer.dial("127.0.0.1", 7531, {"role": "player", "seat": seat,
                                   "table": spy.start_info["table"]})
     net.pump()
-    hijack = host._conn_for_seat(seat)
+    hijack = host.conn_for_seat(seat)
     assert hijack is None, "the spectator now plays the dropped seat"
     assert "key" in (spy.refusal or ""), spy.refusal
 
@@ -287,7 +287,7 @@ def test_different_commitments_to_different_peers_are_proved_and_expelled(tmp_pa
     assert "BidOpened" not in heard, "a plan was opened to the cheater"
     for s in honest:
         assert 3 in getattr(s, "expelled", set()), "the cheater was not expelled"
-        assert s._conn_for_seat(3) is None
+        assert s.conn_for_seat(3) is None
     assert "CHEATING PROVED: seat 3 signed two different PlanCommitted" in caplog.text
     net.advance(5)
     assert finished(honest) and len(hashes(honest)) == 1

@@ -170,14 +170,14 @@ def test_a_second_signed_chain_commitment_is_a_proof_and_expels(tmp_path, caplog
     assert "CHEATING PROVED: seat 3 signed two different ChainCommitted" in caplog.text
     for s in honest:                      # the proof reached all: all expelled it
         assert HOSTILE in s.expelled and HOSTILE in s.lockstep.bots
-        assert s._conn_for_seat(HOSTILE) is None
+        assert s.conn_for_seat(HOSTILE) is None
 
 
 def test_oversized_frame_drops_at_once(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     send_raw(net, hostile, struct.pack(">I", MAX_FRAME + 1) + b"x" * 100, to=0)
     assert any("exceeds" in r for r in reasons(honest[0]))
-    assert honest[0]._conn_for_seat(HOSTILE) is None
+    assert honest[0].conn_for_seat(HOSTILE) is None
 
 
 def test_truncated_frame_is_logged_when_the_connection_ends(tmp_path, caplog):
@@ -241,7 +241,7 @@ def test_repeat_offender_is_dropped_and_the_honest_finish(tmp_path):
         send_raw(net, hostile, make(hostile))
     for s in honest:
         assert len(reasons(s)) == 3
-        assert s._conn_for_seat(HOSTILE) is None
+        assert s.conn_for_seat(HOSTILE) is None
     net.advance(31)
     assert finished(honest)
     assert len(hashes(honest)) == 1
@@ -291,10 +291,10 @@ def test_an_offender_dropped_by_most_players_is_dropped_by_all(tmp_path):
     to a bot at the same step everywhere (no fork)."""
     net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
     offend(net, hostile, to=0)
-    assert honest[2]._conn_for_seat(HOSTILE) is not None      # one claim: not enough
+    assert honest[2].conn_for_seat(HOSTILE) is not None      # one claim: not enough
     offend(net, hostile, to=1)
     play_along(net, engine, hostile)         # its plan reaches seat 2 only, if anyone
-    assert all(s._conn_for_seat(HOSTILE) is None for s in honest)
+    assert all(s.conn_for_seat(HOSTILE) is None for s in honest)
     net.advance(12)
     assert finished(honest) and len(hashes(honest)) == 1
     assert all(HOSTILE in s.lockstep.bots for s in honest)
@@ -308,21 +308,21 @@ def test_a_lone_drop_claim_parts_only_the_claimant_and_the_table_stays_one_game(
     net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=10.0)
     offend(net, hostile, to=0)
     play_along(net, engine, hostile)
-    assert honest[0]._conn_for_seat(HOSTILE) is None
-    assert all(s._conn_for_seat(HOSTILE) is not None for s in honest[1:])
+    assert honest[0].conn_for_seat(HOSTILE) is None
+    assert all(s.conn_for_seat(HOSTILE) is not None for s in honest[1:])
     assert honest[0].takeover_countdown() == {}      # no bot will take it from here
     net.advance(30)                       # three times the rejoin timeout
     everyone = honest + [hostile]
     assert finished(everyone) and len(hashes(everyone)) == 1
     assert not any(s.lockstep.bots for s in everyone)
-    assert honest[0]._conn_for_seat(HOSTILE) is None       # never taken back
+    assert honest[0].conn_for_seat(HOSTILE) is None       # never taken back
 
 
 def test_a_seat_dropped_claim_about_myself_is_ignored(tmp_path):
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
              to=0)
-    assert honest[0]._conn_for_seat(1) is not None and reasons(honest[0]) == []
+    assert honest[0].conn_for_seat(1) is not None and reasons(honest[0]) == []
     for _ in range(3):
         send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
                  to=0)

@@ -47,7 +47,7 @@ def test_on_a_table_bad_frames_are_offences_and_play_goes_on(tmp_path):
     net.pump()
     got = reasons(honest[0])
     assert "replayed frame" in got[0] and "not sealed for this connection" in got[1]
-    assert honest[0]._conn_for_seat(HOSTILE) is not None          # two offences: kept
+    assert honest[0].conn_for_seat(HOSTILE) is not None          # two offences: kept
     autoplay(net, hostile, engine)                                # now it plays along
     hostile.submit(engine.choose(hostile.state, HOSTILE, "x", bot_seed(hostile, 1)))
     net.pump()

@@ -1,0 +1,39 @@
+"""Listening for players and dialling them: the table's two ways onto the network.
+
+Why a part of its own: the lobby, the mesh, the redials, a rejoin and a spectator all
+dial; each connection is handed to `net.transport.peer.PeerFactory` with the session it
+reports to, and the count of dials still under way decides when a guest that reached
+no one is refused (`net.table.connections`).
+
+Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
+"""
+
+from __future__ import annotations
+
+from net.table.shared import ListeningPort, TableState
+from net.transport.peer import PeerFactory
+
+
+class Dialer:
+    def __init__(self, shared: TableState, session: object) -> None:
+        self._shared = shared
+        self._session = session          # what each connection reports to
+        self.listener: ListeningPort | None = None
+        self.listen_port = 0
+        self.pending_dials = 0           # connections being attempted
+
+    def listen(self, port: int) -> None:
+        self.listener = self._shared.reactor.listenTCP(
+            port, PeerFactory(self._session, dialer=False), interface=self._shared.opts.interface)
+        self.listen_port = self.listener.getHost().port
+
+    def dial(self, host: str, port: int, hello: dict) -> None:
+        self.pending_dials += 1
+        self._shared.reactor.connectTCP(host, port,
+                                        PeerFactory(self._session, dialer=True, hello=hello),
+                                        timeout=10)
+
+    def stop_listening(self) -> None:
+        if self.listener is not None:
+            self.listener.stopListening()
+            self.listener = None

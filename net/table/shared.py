@@ -1,0 +1,227 @@
+"""What the parts of a table session share: one declared record, `TableState`.
+
+Why one record and not a shared `self`: the session is built from parts (lobby, mesh,
+play, take-overs, liveness, recovery, ...), each owning its own state. What several of
+them truly read and write — my seat, the phase, the lockstep, the connections by seat,
+the start record and the commitments in it, the callbacks, the reactor — lives here,
+named and typed in one place, and is handed to each part; everything else is a part's
+own. The lookups every part needs (a seat's connection, a seat's entry, the human
+seats) are read-only questions over this record, so they are answered here too.
+
+Tests: tests/net/table/test_session.py (through `TableSession`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar, cast, overload
+
+from net.table.phase import Phase
+from net.transport.framing import encode_body
+
+if TYPE_CHECKING:
+    from net.lockstep.beacon import HashChain
+    from net.lockstep.core import Lockstep
+    from net.table.chat import ChatLine
+    from net.transport.peer import PeerConnection, PeerFactory
+    from net.trust.seat_keys import SeatKey
+
+Role = Literal["host", "join", "watch", "resume"]   # what this peer does at the table
+T = TypeVar("T")
+
+
+class DelayedCall(Protocol):
+    """What `callLater` returns (Twisted's `IDelayedCall`, the part the table uses)."""
+
+    def active(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class ListeningPort(Protocol):
+    def getHost(self) -> Any: ...            # an address with `.port`
+
+    def stopListening(self) -> object: ...
+
+
+class Transport(Protocol):
+    """A connection's transport, the part the table calls (see `transport_of`)."""
+
+    def loseConnection(self) -> None: ...
+
+    def getPeer(self) -> Any: ...            # an address with `.host`
+
+
+def transport_of(conn: PeerConnection) -> Transport:
+    """`conn`'s transport. Why a cast: Twisted declares it with zope interfaces, whose
+    methods mypy (without a zope plugin) reads as taking no `self`."""
+    return cast(Transport, conn.transport)
+
+
+class TableReactor(Protocol):
+    """The reactor as the table uses it: a clock and TCP. Twisted's reactor (cast: its
+    interfaces are zope's, which mypy does not read) or a test's `FakeNet`."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(self, delay: float, callable: Callable[..., object],
+                  *args: object) -> DelayedCall: ...
+
+    def listenTCP(self, port: int, factory: PeerFactory,
+                  interface: str = "") -> ListeningPort: ...
+
+    def connectTCP(self, host: str, port: int, factory: PeerFactory,
+                   timeout: float = 30) -> object: ...
+
+
+class TableEngine(Protocol):
+    """The game as the table session uses it (`net.lockstep.engine.SimEngine`, or a
+    test's fake game); the lockstep uses more of it."""
+
+    def config(self, players: int, side: str, setup: str) -> Any: ...
+
+    def config_wire(self, config: Any) -> dict: ...
+
+    def config_from_wire(self, wire: dict) -> Any: ...
+
+    def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any: ...
+
+    def settle(self, decision: Any) -> Any: ...
+
+
+@dataclass
+class SessionOptions:
+    name: str = "player"
+    code: str | None = None
+    rejoin_timeout: float = 120.0
+    save_path: str | None = None
+    interface: str = ""              # where players listen; tests use "127.0.0.1"
+    bot: str = "heuristic"           # the bot that plays bot seats
+    report_dir: str | None = None    # desync reports (default: next to the save)
+
+
+def _noop(*args: Any) -> None:
+    return None
+
+
+@dataclass
+class Callbacks:
+    """What the table tells its owner (the window, the headless runner): see docs/net.md.
+    The owner replaces them; parts call them through this record, so a replacement made
+    at any time is the one called."""
+    on_lobby_changed: Callable[[dict], None] = _noop
+    on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
+    on_events: Callable[[list, Any], None] = _noop
+    on_decision: Callable[[Any, Any], None] = _noop
+    on_paused: Callable[[str], None] = _noop
+    on_resumed: Callable[[], None] = _noop
+    on_desync: Callable[[dict], None] = _noop
+    on_refused: Callable[[str], None] = _noop
+    on_error: Callable[[str], None] = _noop
+    on_ended: Callable[[Any], None] = _noop
+    on_chat_received: Callable[[ChatLine], None] = _noop
+    # hooks for statistics and test harnesses (the runner's round-trip timing)
+    on_broadcast: Callable[[dict], None] = _noop       # before a message goes to all
+    on_step_applied: Callable[[dict], None] = _noop    # a step's log entry, applied
+
+
+@dataclass
+class TableState:
+    """The state more than two parts of the session read or write (see the module doc)."""
+    opts: SessionOptions
+    role: Role                        # rewritten to "resume" by a rejoin after a desync
+    is_host: bool                     # opened the table (kept through a rejoin)
+    phase: Phase
+    reactor: TableReactor
+    engine: TableEngine
+    name: str
+    code: str | None
+    peer_id: bytes
+    versions: dict[str, str]
+    seat_key: SeatKey | None
+    save_path: str | None
+    callbacks: Callbacks = field(default_factory=Callbacks)
+    closed: bool = False
+    my_seat: int | None = None
+    lobby: dict[str, Any] = field(default_factory=dict)    # as the host sends it
+    start_info: dict[str, Any] | None = None               # GameStarted, as kept
+    lockstep: Lockstep | None = None
+    conns: list[PeerConnection] = field(default_factory=list)        # ready, players
+    spectators: list[PeerConnection] = field(default_factory=list)
+    source: PeerConnection | None = None       # whom a spectator follows
+    host_conn: PeerConnection | None = None    # a guest's link to the host, in the lobby
+    chain: HashChain | None = None             # my beacon chain ...
+    token: bytes | None = None                 # ... and my rejoin token
+    chain_ends: dict[int, bytes] = field(default_factory=dict)      # seat -> commitment
+    token_hashes: dict[int, bytes] = field(default_factory=dict)
+    chain_msgs: dict[int, dict] = field(default_factory=dict)       # its ChainCommitted
+    addresses: dict[int, tuple[str, int]] = field(default_factory=dict)
+    expelled: set[int] = field(default_factory=set)                 # proved to cheat
+    buffer: list[tuple[PeerConnection, dict]] = field(default_factory=list)   # for later
+
+    @property
+    def started(self) -> bool:
+        return self.start_info is not None
+
+    def over(self) -> bool:
+        return self.lockstep is not None and self.lockstep.ended
+
+    def conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
+        return next((c for c in self.conns if c.remote_peer == peer and not c.closed), None)
+
+    def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
+        return next((c for c in self.conns if c.seat == seat and not c.closed), None)
+
+    def seat_entry(self, seat: int | None) -> dict | None:
+        if self.start_info is None or seat is None:
+            return None
+        return next((s for s in self.start_info["seats"] if s["seat"] == seat), None)
+
+    def seat_of_peer(self, peer: bytes | None) -> int | None:
+        seats = self.start_info["seats"] if self.start_info else self.lobby.get("seats", [])
+        return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)
+
+    def name_of_seat(self, seat: int | None) -> str:
+        entry = self.seat_entry(seat)
+        return entry["name"] if entry else "?"
+
+    def humans(self) -> list[int]:
+        assert self.start_info is not None
+        return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]
+
+    def broadcast(self, msg: dict) -> None:
+        """To every ready player connection (packed once, sealed for each)."""
+        self.callbacks.on_broadcast(msg)
+        body = None
+        for conn in self.conns:
+            if conn.ready:
+                body = body or encode_body(msg)
+                conn.send(msg, body)
+
+
+class Delegated(Generic[T]):
+    """An attribute of a composed object (`net.table.session.TableSession`) that is the
+    attribute of the same name of one of its parts (`part`: the name of the attribute
+    holding that part), read and written there: the object's public surface stays, the
+    state stays with its owner."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Delegated[T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type) -> Delegated[T] | T:
+        if obj is None:
+            return self
+        return cast(T, getattr(getattr(obj, self.part), self.name))
+
+    def __set__(self, obj: object, value: T) -> None:
+        setattr(getattr(obj, self.part), self.name, value)
