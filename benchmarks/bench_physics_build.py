@@ -59,8 +59,9 @@ def starting_towers() -> dict[str, list]:
 def worker(towers: dict[str, list]) -> dict:
     """Run one round in this process; its CPU milliseconds and what pymunk it used."""
     from sim.tower import build, drop as tower, stats as tower_stats
-    holding = [tower.TowerContents.from_wire(w) for w in towers["holding"]]
-    mid_game = [tower.TowerContents.from_wire(w) for w in towers["mid_game"]]
+    from sim.tower.contents import TowerContents
+    holding = [TowerContents.from_wire(w) for w in towers["holding"]]
+    mid_game = [TowerContents.from_wire(w) for w in towers["mid_game"]]
     tower.drop(holding[0], {0: 8}, tower_stats.seed("warm-up"))
     start = time.thread_time()
     for k, contents in enumerate(holding):

@@ -7,18 +7,20 @@ build is the same pymunk version with two changes, applied to the sdist as a sma
 * Chipmunk's maths macros (`cpfsin`, `cpfcos`, `cpfpow`, `cpfexp`, `cpfatan2`, `cpfacos`,
   `cpffloor`, `cpfceil`, `cpfmod` in `chipmunk_types.h`) call the project's own
   `physics/portable_math.c` (only + - * / and sqrt; `cpfsqrt` stays `sqrt`, which IEEE 754
-  rounds correctly everywhere). Chipmunk makes no other libm call (`floor` in
-  cpSpaceHash.c, which pymunk does not use, and `fabs` are exact anyway).
+  rounds correctly everywhere). Chipmunk's only direct libm calls are `floor` in
+  cpSpaceHash.c (the spatial hash, which the tower does not use) and `fabs` in
+  cpPolyline.c: both exact in every C library, and compiled inline here.
 * The compiled module gains `shogun_physics_build()`, which `sim.tower.build` reads to
   say "deterministic"; the distribution's version becomes `6.9.0+shogun.deterministic`
   (what `pip list` shows; `pymunk.version` stays "6.9.0", and `==6.9.0` still matches).
 
 The compiler and flags come from the environment (`CC`, `CFLAGS`, as for any Python
-extension; without CFLAGS, Python's own build flags, e.g. -O3); the flags determinism needs (`DETERMINISM_FLAGS`: contraction off, no
-fast-math, SSE2 arithmetic on x86) are added after them so they win, and the result is the
-same whatever was asked for (tests/physics/test_build_physics.py builds at -O0 and at
--O3 -march=native -mfma). Where no C compiler or no Python headers exist, the build says
-so and the PyPI wheel stays (platform physics).
+extension; without CFLAGS, Python's own build flags, e.g. -O3); the flags determinism
+needs (`DETERMINISM_FLAGS`: contraction off, no fast-math, SSE2 arithmetic on x86) are
+added after them so they win, and the result is the same whatever was asked for
+(tests/physics/test_build_physics.py builds at -O0 and at -O3 -march=native -mfma).
+Where no C compiler or no Python headers exist, the build says so and the PyPI wheel
+stays (platform physics).
 
 Usage:
 

@@ -47,8 +47,9 @@ DETERMINISTIC_DIGEST = "d1bb4c3dfd37bc97a71602642957f1c54b8295d3e5f6c63159d1abc9
 _FIELDS = (pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.ANGLE |
            pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
 _FILL = [0] * 7 + [1] * 7 + [2] * 7 + [3] * 7 + [PEASANT] * 10
-_GAME_THROWS = ({0: 7, 1: 7, 2: 7, 3: 7, PEASANT: 10}, {0: 9, 2: 5}, {1: 12, 3: 2, PEASANT: 1},
-                {}, {0: 14, 1: 14})
+_GAME_THROWS: tuple[dict[int, int], ...] = (
+    {0: 7, 1: 7, 2: 7, 3: 7, PEASANT: 10}, {0: 9, 2: 5}, {1: 12, 3: 2, PEASANT: 1}, {},
+    {0: 14, 1: 14})
 
 
 def build_name() -> str:
@@ -96,11 +97,12 @@ def selftest(extra_probe: Callable[[pymunk.Space], None] | None = None) -> SelfT
 
     The raw runs: a fill of 38 cubes into the empty tower; 160 more onto that pile as it
     lies (unquantised); 12 thrown onto 29 cubes packed in the funnel, which jams the
-    entry (shaken twice) and then leaves the tower clogged (shaken once more). After every step each body's position,
-    angle, velocity and angular velocity go in as little-endian doubles, and each run's
-    final poses. Then five game-like drops (`drop`, quantised, settle passes), chained
-    from the empty tower, go in as their outcome digests. `extra_probe(space)` (tests)
-    sees the space after every step too; it must not change it.
+    entry (shaken twice) and then leaves the tower clogged (shaken once more). After
+    every step each body's position, angle, velocity and angular velocity go in as
+    little-endian doubles, and each run's final poses. Then five game-like drops
+    (`drop`: quantised, settle passes), chained from the empty tower, go in as their
+    outcome digests. `extra_probe(space)` (tests) sees the space after every step too;
+    it must not change it.
     """
     h = hashlib.sha256(b"shogun physics selftest 1 " + P.fingerprint_digest().encode())
     buffer = pymunk.batch.Buffer()
