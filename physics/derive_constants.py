@@ -23,8 +23,10 @@ SIN_TERMS = 8            # x^3/3! ... x^17/17! on |x| <= pi/4
 COS_TERMS = 8            # x^4/4! ... x^18/18!
 EXP_TERMS = 16           # x^2/2! ... x^17/17! on |x| <= ln2/2
 ATAN_TERMS = 8           # t^3/3 ... t^17/17 on |t| <= 1/16
-ATANH_TERMS = 12         # f^3/3 ... f^25/25 on |f| <= 0.1716
+ATANH_TERMS = 5          # f^3/3 ... f^11/11 on |f| <= 1/128
 ATAN_TABLE = 8           # atan(k/8), k = 0..8
+LOG_STEPS = 64           # ln(1 + j/64) for every j with 1 + j/64 in [sqrt(1/2), sqrt(2)]
+LOG_FIRST, LOG_LAST = -19, 27
 
 
 def atan(x: Decimal) -> Decimal:
@@ -114,6 +116,7 @@ def lines() -> list[str]:
     define("PM_LN2_LO", nearest(ln2 - ln2_hi), "ln 2 - PM_LN2_HI")
     define("PM_INV_LN2", nearest(1 / ln2), "1/ln 2")
     define("PM_SQRT_HALF", nearest(exact(Decimal("0.5").sqrt())), "sqrt(1/2)")
+    out.append(f"#define PM_LOG_FIRST ({LOG_FIRST})  /* PM_LOG_HI[0] is ln(1 + PM_LOG_FIRST/64) */")
     out.append("")
 
     def table(name: str, values: list[Fraction], why: str) -> None:
@@ -137,7 +140,11 @@ def lines() -> list[str]:
                         for k in range(1, ATAN_TERMS + 1)],
           "Taylor: (-1)^k / (2k+1), k = 1..8")
     table("PM_ATANH_C", [nearest(Fraction(2, 2 * k + 1)) for k in range(1, ATANH_TERMS + 1)],
-          "2 atanh f = 2f + sum 2/(2k+1) f^(2k+1), k = 1..12")
+          "2 atanh f = 2f + sum 2/(2k+1) f^(2k+1), k = 1..5")
+    logs = [exact((1 + Decimal(j) / LOG_STEPS).ln()) for j in range(LOG_FIRST, LOG_LAST + 1)]
+    table("PM_LOG_HI", [nearest(v) for v in logs],
+          f"ln(1 + j/{LOG_STEPS}), j = {LOG_FIRST}..{LOG_LAST}")
+    table("PM_LOG_LO", [nearest(v - nearest(v)) for v in logs], "ln(1 + j/64) - PM_LOG_HI")
     atans = [exact(atan(Decimal(k) / ATAN_TABLE)) for k in range(ATAN_TABLE + 1)]
     table("PM_ATAN_HI", [nearest(a) for a in atans], "atan(k/8), k = 0..8")
     table("PM_ATAN_LO", [nearest(a - nearest(a)) for a in atans], "atan(k/8) - PM_ATAN_HI[k]")

@@ -13,7 +13,8 @@ integer conversions and bit access of doubles. Methods:
 - exp: k = nearest(x / ln2), r = x - k ln2 (ln2 in two parts), Taylor to degree 17,
   times 2^k built from its bits.
 - pow: x^y = exp(y log x) with log x and the product y log x carried as double-double
-  (Dekker's exact product by Veltkamp splitting: no fused multiply-add needed).
+  (Dekker's exact product by Veltkamp splitting: no fused multiply-add needed); log x
+  from a table of ln(1 + j/64) (double-double) and 2 atanh f, |f| < 1/178.
 - atan2, acos: atan from a table of atan(k/8) (double-double) and a Taylor polynomial
   on |t| <= 1/16; acos x = 2 atan sqrt((1-x)/(1+x)).
 - floor, ceil, fmod: exact, from integer conversion and exact subtractions.
@@ -241,28 +242,31 @@ double pm_exp(double x)
 /* ln x = *hi + *lo (double-double), for finite x > 0 */
 static void log_parts(double x, double *hi, double *lo)
 {
-    int e = 0, i;
+    int e = 0, j, i;
     uint64_t u;
-    double m, num, den, den_lo, f, f_lo, p, p_lo, z, s, tail, a_hi, a_lo, t;
+    double m, c, num, den, den_lo, f, f_lo, p, p_lo, z, s, tail, a_hi, a_lo, s1, t1, s2, t2;
     if (x < 0x1p-1022) { x *= 0x1p54; e = -54; }        /* subnormal: exact scaling */
     u = bits_of(x);
     e += biased_exponent(x) - 1023;
     m = from_bits((u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);   /* [1, 2) */
     if (m > 2.0 * PM_SQRT_HALF) { m *= 0.5; e += 1; }   /* [sqrt 1/2, sqrt 2] */
-    /* ln m = 2 atanh f, f = (m - 1) / (m + 1), |f| <= 0.1716 */
-    num = m - 1.0;                                       /* exact (Sterbenz) */
-    two_sum(m, 1.0, &den, &den_lo);
+    /* ln m = ln c + 2 atanh f, c = 1 + j/64 nearest m, f = (m - c) / (m + c), |f| < 1/178 */
+    j = (int)nearest_integer((m - 1.0) * 64.0);
+    c = 1.0 + (double)j * 0.015625;
+    num = m - c;                                         /* exact (Sterbenz) */
+    two_sum(m, c, &den, &den_lo);
     f = num / den;
     two_product(f, den, &p, &p_lo);
-    f_lo = (((num - p) - p_lo) - f * den_lo) / den;      /* f + f_lo = num / (m + 1) */
+    f_lo = (((num - p) - p_lo) - f * den_lo) / den;      /* f + f_lo = num / (m + c) */
     z = f * f;
-    s = PM_ATANH_C[11];
-    for (i = 10; i >= 0; i--) s = PM_ATANH_C[i] + z * s;
+    s = PM_ATANH_C[4];
+    for (i = 3; i >= 0; i--) s = PM_ATANH_C[i] + z * s;
     tail = 2.0 * f_lo + (f * z) * s;
     a_hi = (double)e * PM_LN2_HI;                        /* exact: |e| < 2^11 */
     a_lo = (double)e * PM_LN2_LO;
-    two_sum(a_hi, 2.0 * f, &s, &t);
-    fast_two_sum(s, t + (tail + a_lo), hi, lo);
+    two_sum(a_hi, PM_LOG_HI[j - PM_LOG_FIRST], &s1, &t1);
+    two_sum(s1, 2.0 * f, &s2, &t2);
+    fast_two_sum(s2, t1 + (t2 + (tail + (a_lo + PM_LOG_LO[j - PM_LOG_FIRST]))), hi, lo);
 }
 
 static int is_integer(double y) { return pm_floor(y) == y; }

@@ -98,10 +98,11 @@ def test_accurate_to_a_few_ulp(lib, name, reference, arguments, bound):
     assert worst(getattr(lib, name), reference, arguments) <= bound
 
 
-def test_pow_keeps_a_few_ulp_up_to_the_overflow_limit(lib):
-    """y log x near +-700: the log's double-double tail limits it (measured 15 ulp)."""
+def test_pow_stays_accurate_up_to_the_overflow_limit(lib):
+    """y ln x near +-700 magnifies any error of ln x 700 times: the table-driven
+    double-double log keeps it within 2 ulp (a plain atanh series on |f| <= 0.17 gave 15)."""
     arguments = [(R.uniform(0.5, 2), R.uniform(-1000, 1000)) for _ in range(3000)]
-    assert worst(lib.pm_pow, math.pow, arguments) <= 20
+    assert worst(lib.pm_pow, math.pow, arguments) <= 2
 
 
 INF, NAN = math.inf, math.nan
