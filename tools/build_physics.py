@@ -1,0 +1,315 @@
+"""Build the deterministic pymunk: 6.9.0 from its sdist, no libm, no contraction (issue 25).
+
+Why: the PyPI wheel rounds as its C library and compiler do (glibc even picks other
+sin/cos on CPUs without FMA), so two honest peers can compute two different drops. This
+build is the same pymunk version with two changes, applied to the sdist as a small patch:
+
+* Chipmunk's maths macros (`cpfsin`, `cpfcos`, `cpfpow`, `cpfexp`, `cpfatan2`, `cpfacos`,
+  `cpffloor`, `cpfceil`, `cpfmod` in `chipmunk_types.h`) call the project's own
+  `physics/portable_math.c` (only + - * / and sqrt; `cpfsqrt` stays `sqrt`, which IEEE 754
+  rounds correctly everywhere). Chipmunk's only direct libm calls are `floor` in
+  cpSpaceHash.c (the spatial hash, which the tower does not use) and `fabs` in
+  cpPolyline.c: both exact in every C library, and compiled inline here.
+* The compiled module gains `shogun_physics_build()`, which `sim.tower.build` reads to
+  say "deterministic"; the distribution's version becomes `6.9.0+shogun.deterministic`
+  (what `pip list` shows; `pymunk.version` stays "6.9.0", and `==6.9.0` still matches).
+
+The compiler and flags come from the environment (`CC`, `CFLAGS`, as for any Python
+extension; without CFLAGS, Python's own build flags, e.g. -O3); the flags determinism
+needs (`DETERMINISM_FLAGS`: contraction off, no fast-math, SSE2 arithmetic on x86) are
+added after them so they win, and the result is the same whatever was asked for
+(tests/physics/test_build_physics.py builds at -O0 and at -O3 -march=native -mfma).
+Where no C compiler or no Python headers exist, the build says so and the PyPI wheel
+stays (platform physics).
+
+Usage:
+
+    python tools/build_physics.py                # build into the cache, print the folder
+    python tools/build_physics.py --target DIR   # build into DIR (put it first on PYTHONPATH)
+    python tools/build_physics.py --install      # build a wheel and install it into the
+                                                 # environment of this Python (ensure-env)
+
+The sdist is fetched once with pip (checked against `SDIST_SHA256`) into
+`~/.cache/shogun/sdist/` (or `$SHOGUN_CACHE/sdist/`); cache builds go to
+`.../pymunk-deterministic/<python>-<machine>-<key>/`, where the key hashes the sdist, the
+patch, the maths sources, CC and CFLAGS. Exit status: 0 built (or, with --install, the
+wheel kept for want of a compiler), 2 cannot build here, 1 the build failed.
+
+Tests: tests/physics/test_build_physics.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MATH_DIR = ROOT / "physics"
+MATH_SOURCE = "portable_math.c"
+MATH_HEADERS = ("portable_math.h", "portable_math_constants.h")
+PYMUNK_VERSION = "6.9.0"
+SDIST = f"pymunk-{PYMUNK_VERSION}.tar.gz"
+SDIST_SHA256 = "765f7c561a859a1b565bc517a47cc3992d6258e860f9174c533033c218af63c3"
+BUILD_FUNCTION = "shogun_physics_build"
+DISTRIBUTION_VERSION = f"{PYMUNK_VERSION}+shogun.deterministic"
+
+# Last on the command line, so they override whatever CFLAGS asked for. A flag the
+# compiler does not know is left out, except contraction off, without which there is no
+# deterministic build.
+REQUIRED_FLAG = "-ffp-contract=off"
+DETERMINISM_FLAGS = (
+    REQUIRED_FLAG,                   # a*b+c stays two roundings, never one fused
+    "-fno-fast-math",                # undoes -ffast-math / -Ofast ...
+    "-fno-unsafe-math-optimizations",
+    "-fno-associative-math",         # ... no reordering of sums
+    "-fno-reciprocal-math",          # ... x/y stays a division
+    "-fno-finite-math-only",
+    "-fsigned-zeros",
+    "-fexcess-precision=standard",   # GCC: rounds to double at every assignment
+    "-DNDEBUG",                      # release build: no debug banner on stdout
+)
+X86_FLAGS = ("-msse2", "-mfpmath=sse")    # never the x87 unit's 80-bit registers
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One exact replacement in the sdist; it must match exactly once."""
+    path: str
+    old: str
+    new: str
+
+
+# Chipmunk's maths macros (double precision) and the libm function each one names
+_MACROS = {"cpfsin": "sin", "cpfcos": "cos", "cpfacos": "acos", "cpfatan2": "atan2",
+           "cpfmod": "fmod", "cpfexp": "exp", "cpfpow": "pow", "cpffloor": "floor",
+           "cpfceil": "ceil"}
+PATCHES = (
+    Patch("Chipmunk2D/include/chipmunk/chipmunk_types.h",
+          "".join(f"\t#define {macro} {libm}\n" for macro, libm in _MACROS.items()),
+          '\t#include "portable_math.h"  /* Shogun: no libm decides a drop */\n'
+          + "".join(f"\t#define {macro} pm_{libm}\n" for macro, libm in _MACROS.items())),
+    Patch("pymunk_cffi/extensions_cdef.h", "typedef enum pmBatchableBodyFields\n",
+          f"const char *{BUILD_FUNCTION}(void);\n\ntypedef enum pmBatchableBodyFields\n"),
+    Patch("pymunk_cffi/extensions.c", '#include "chipmunk/chipmunk_private.h"\n',
+          '#include "chipmunk/chipmunk_private.h"\n\n'
+          "/* Shogun: names this build (sim.tower.build reads it). */\n"
+          f'const char *{BUILD_FUNCTION}(void) {{ return "@BUILD_ID@"; }}\n'),
+    Patch("pyproject.toml", f'version = "{PYMUNK_VERSION}"', f'version = "{DISTRIBUTION_VERSION}"'),
+)
+
+
+class CannotBuild(RuntimeError):
+    """No deterministic build here (the message says why)."""
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("SHOGUN_CACHE", Path.home() / ".cache" / "shogun"))
+
+
+def compiler() -> list[str]:
+    """The C compiler setuptools will use: $CC, else the one Python was built with."""
+    return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+
+
+def missing_tools() -> str | None:
+    """Why this machine cannot build, or None."""
+    cc = compiler()
+    if not cc or not shutil.which(cc[0]):
+        return f"no C compiler ({' '.join(cc) or 'cc'} is not on PATH)"
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not headers.exists():
+        return f"no Python headers ({headers} is missing)"
+    return None
+
+
+def _accepted(flag: str) -> bool:
+    probe = subprocess.run(compiler() + [flag, "-Werror", "-x", "c", "-c", "-o", os.devnull, "-"],
+                           input="int shogun_probe;\n", capture_output=True, text=True)
+    return probe.returncode == 0
+
+
+def determinism_flags() -> list[str]:
+    """The flags added after CFLAGS: those of `DETERMINISM_FLAGS` this compiler knows."""
+    if not _accepted(REQUIRED_FLAG):
+        raise CannotBuild(f"{' '.join(compiler())} does not accept {REQUIRED_FLAG}")
+    wanted = list(DETERMINISM_FLAGS)
+    if platform.machine().lower() in ("x86_64", "amd64", "i386", "i486", "i586", "i686", "x86"):
+        wanted += X86_FLAGS
+    return [flag for flag in wanted if flag == REQUIRED_FLAG or _accepted(flag)]
+
+
+def sources_digest() -> str:
+    """What the build's arithmetic is made of: the sdist, the patch and the maths."""
+    h = hashlib.sha256(SDIST_SHA256.encode())
+    h.update(repr(PATCHES).encode())
+    for name in (MATH_SOURCE,) + MATH_HEADERS:
+        h.update((MATH_DIR / name).read_bytes())
+    return h.hexdigest()
+
+
+def build_id() -> str:
+    """What `shogun_physics_build()` returns: "deterministic", the version, the sources."""
+    return f"deterministic pymunk {PYMUNK_VERSION} sources {sources_digest()[:16]}"
+
+
+def cache_dir() -> Path:
+    key = hashlib.sha256(" ".join([sources_digest(), shlex.join(compiler()),
+                                   requested_flags()]).encode()).hexdigest()[:12]
+    py = f"py{sys.version_info.major}{sys.version_info.minor}"
+    return cache_root() / "pymunk-deterministic" / f"{py}-{platform.machine()}-{key}"
+
+
+def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
+        raise RuntimeError(f"{what} failed:\n{tail}")
+
+
+def sdist() -> Path:
+    """The pymunk sdist, fetched with pip once and checked against its known hash."""
+    folder = cache_root() / "sdist"
+    path = folder / SDIST
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "download",
+              f"pymunk=={PYMUNK_VERSION}", "--no-binary", ":all:", "--no-deps", "-d",
+              str(folder)], "downloading the pymunk sdist")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != SDIST_SHA256:
+        raise RuntimeError(f"{path} has sha256 {digest}, expected {SDIST_SHA256}")
+    return path
+
+
+def patched_source(into: Path) -> Path:
+    """Unpack the sdist into `into`, apply `PATCHES`, add the maths; return the tree."""
+    with tarfile.open(sdist()) as archive:
+        archive.extractall(into, filter="data")
+    tree = into / f"pymunk-{PYMUNK_VERSION}"
+    for patch in PATCHES:
+        path = tree / patch.path
+        text = path.read_bytes().decode("utf-8")
+        eol = "\r\n" if "\r\n" in text else "\n"      # the sdist's files have CRLF
+        old = patch.old.replace("\n", eol)
+        if text.count(old) != 1:
+            raise RuntimeError(f"the patch for {patch.path} does not fit this sdist")
+        new = patch.new.replace("\n", eol).replace("@BUILD_ID@", build_id())
+        path.write_bytes(text.replace(old, new).encode("utf-8"))
+    shutil.copy(MATH_DIR / MATH_SOURCE, tree / "Chipmunk2D" / "src")
+    for header in MATH_HEADERS:          # for chipmunk_types.h and for portable_math.c
+        shutil.copy(MATH_DIR / header, tree / "Chipmunk2D" / "include" / "chipmunk")
+        shutil.copy(MATH_DIR / header, tree / "Chipmunk2D" / "src")
+    return tree
+
+
+def requested_flags() -> str:
+    """$CFLAGS, else Python's own (setting CFLAGS replaces those, optimisation included)."""
+    return os.environ.get("CFLAGS") or sysconfig.get_config_var("CFLAGS") or "-O2"
+
+
+def build_env() -> dict[str, str]:
+    return dict(os.environ, CFLAGS=" ".join([requested_flags()] + determinism_flags()))
+
+
+def _built(target: Path) -> bool:
+    marker = target / "SHOGUN_BUILD"
+    return marker.exists() and marker.read_text().startswith(build_id())
+
+
+def build(target: Path | None = None) -> Path:
+    """Build into `target` (a folder for PYTHONPATH), once; return it."""
+    target = target or cache_dir()
+    if _built(target):
+        return target
+    reason = missing_tools()
+    if reason:
+        raise CannotBuild(reason)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f"{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _built(target):
+            return target
+        shutil.rmtree(target, ignore_errors=True)
+        env = build_env()
+        with tempfile.TemporaryDirectory(prefix="pymunk-deterministic-") as tmp:
+            tree = patched_source(Path(tmp))
+            _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "install",
+                  "--no-deps", "--no-cache-dir", "--target", str(target), str(tree)],
+                 "building pymunk", env)
+        found = imported_build(dict(os.environ, PYTHONPATH=str(target)))
+        if found != build_id():
+            raise RuntimeError(f"the build in {target} imports as {found!r}")
+        (target / "SHOGUN_BUILD").write_text(
+            f"{build_id()}\nCC={shlex.join(compiler())}\nCFLAGS={env['CFLAGS']}\n")
+    return target
+
+
+def imported_build(env: dict[str, str] | None = None) -> str:
+    """What the pymunk a Python with `env` imports says it is ("" for a platform build)."""
+    code = ("import pymunk._chipmunk_cffi as c; "
+            f"f = getattr(c.lib, {BUILD_FUNCTION!r}, None); "
+            "print(c.ffi.string(f()).decode() if f else '')")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""     # "": no pymunk at all
+
+
+def install() -> None:
+    """Build a wheel and install it over the pymunk of this Python's environment."""
+    if imported_build() == build_id():
+        print(f"build_physics: {build_id()} is installed already", file=sys.stderr)
+        return
+    reason = missing_tools()
+    if reason:
+        raise CannotBuild(reason)
+    with tempfile.TemporaryDirectory(prefix="pymunk-deterministic-") as tmp:
+        tree = patched_source(Path(tmp) / "src")
+        wheels = Path(tmp) / "wheels"
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+        _run(pip + ["wheel", "--no-deps", "--no-cache-dir", "-w", str(wheels), str(tree)],
+             "building the pymunk wheel", build_env())
+        wheel = next(wheels.glob("pymunk-*.whl"))
+        _run(pip + ["install", "--no-deps", "--force-reinstall", str(wheel)],
+             "installing the pymunk wheel")
+    if imported_build() != build_id():
+        raise RuntimeError("the installed pymunk does not report the deterministic build")
+    print(f"build_physics: installed {build_id()}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--target", type=Path, help="build into this folder")
+    where.add_argument("--install", action="store_true",
+                       help="install into this Python's environment (falls back to the wheel)")
+    args = parser.parse_args(argv)
+    try:
+        if args.install:
+            install()
+        else:
+            print(build(args.target))
+    except CannotBuild as why:
+        fallback = ("the tower keeps pymunk's PyPI wheel (platform physics: drops may differ "
+                    "between machines)")
+        print(f"build_physics: cannot build the deterministic pymunk here: {why}; {fallback}",
+              file=sys.stderr)
+        return 0 if args.install else 2
+    except RuntimeError as failure:
+        print(f"build_physics: {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
