@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     tower.add_argument("--drops", type=int, default=200)
     tower.add_argument("--plot", metavar="FILE")
     tower.add_argument("--seed", type=int, default=1)
+    tower.add_argument("--selftest", action="store_true",
+                       help="print the physics build in use (deterministic or platform) and its digest")
     for p in (parser, *sub.choices.values()):   # before or after the subcommand
         p.add_argument("--lang", choices=("en", "nl", "ro"), default=argparse.SUPPRESS,
                        help="language of the words: en, nl or ro (default: settings, then system)")
