@@ -75,10 +75,6 @@ RELAYABLE = frozenset({"LinkRevealed", "CommandSent", "TowerVoted", "HashStated"
                        "GameFinished", *PLAN_KINDS})
 
 
-def _seed_int(seed: bytes) -> int:
-    return int.from_bytes(seed[:8], "big")
-
-
 class Lockstep(PlanSteps):
     """One peer's view of the game: state, command log, inboxes, and its own outbox."""
 
@@ -108,7 +104,6 @@ class Lockstep(PlanSteps):
         self.my_plans: dict[int, tuple[bytes, dict]] = {}   # step -> (nonce, plan wire)
         self.field_commits: dict[int, dict] = {}   # seat -> its signed plan of this round
         self.heard: dict[int, dict[int, list[dict]]] = {}   # step -> seat -> accepted msgs
-        self._vouched: dict[tuple, set[int]] = {}            # relayed msg -> relaying seats
         self.ended = False
         self.following = False                   # spectators apply StepApplied only
         # callbacks, set by the owner
