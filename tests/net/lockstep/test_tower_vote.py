@@ -73,7 +73,7 @@ def test_a_peer_that_votes_two_different_outcomes_is_an_offender(tmp_path):
     # rebuild a step's box as it was: a vote, then a second, different vote from seat 1
     ls.ended = False
     step = ls.step + 1
-    box = ls._box(step)
+    box = ls.box(step)
     box.votes[1] = {"type": "TowerSettled", "out": [], "contents": []}
     with pytest.raises(Offence, match="two different tower outcomes"):
         ls.receive(1, {"type": "TowerVoted", "step": step, "seat": 1, "hash": "h",
