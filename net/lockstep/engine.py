@@ -28,12 +28,18 @@ class SimEngine:
         return {"players": config.players, "side": config.side, "setup": config.setup}
 
     def config_from_wire(self, wire: dict) -> Any:
+        """The host's config from `GameStarted`, checked by the sim's own rule
+        (`GameConfig.check`, which `new_game` would raise later); the error names the
+        field as the table's players always read it."""
         players, side, setup = wire.get("players"), wire.get("side"), wire.get("setup")
-        if isinstance(players, bool) or players not in (3, 4, 5):
-            raise ValueError(f"bad player count {players!r:.20}")
-        if side not in ("sun", "moon") or setup not in ("beginner", "draft"):
-            raise ValueError(f"bad side/setup {side!r:.20}/{setup!r:.20}")
-        return self.config(players, side, setup)
+        config = self.config(players, side, setup)
+        try:
+            config.check()
+        except self.IllegalCommand as exc:
+            if exc.rule == "R-COMP-1":
+                raise ValueError(f"bad player count {players!r:.20}") from None
+            raise ValueError(f"bad side/setup {side!r:.20}/{setup!r:.20}") from None
+        return config
 
     def new_game(self, config: Any):
         return self._game.new_game(config)

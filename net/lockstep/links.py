@@ -25,7 +25,6 @@ class BeaconLinks:
         self.core = core
         length = core.chain.length if core.chain else CHAIN_LENGTH
         self.verifiers = {s: ChainVerifier(e, length) for s, e in chain_ends.items()}
-        self.chain_ends = dict(chain_ends)
         self.tokens = dict(tokens)
 
     def add_chain(self, seat: int, chain_end: bytes, token_hash: bytes) -> None:
@@ -36,7 +35,6 @@ class BeaconLinks:
         chain = self.core.chain
         self.verifiers[seat] = ChainVerifier(chain_end, chain.length if chain
                                              else CHAIN_LENGTH)
-        self.chain_ends[seat] = chain_end
         self.tokens[seat] = token_hash
 
     def mine(self) -> bytes | None:

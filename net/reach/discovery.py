@@ -93,8 +93,3 @@ def browse(timeout: float = 3.0, interfaces: Any = None, zeroconf_class: Any = N
         browser.cancel()
         zc.close()
 
-
-def browse_later(timeout: float = 3.0, interfaces: Any = None) -> Any:
-    """`browse` in a thread, for a window: a Deferred that fires with the tables."""
-    from twisted.internet.threads import deferToThread
-    return deferToThread(browse, timeout, interfaces)

@@ -38,8 +38,6 @@ class GuessLimiter:
     def __init__(self, reactor: Any) -> None:
         self.reactor = reactor
         self._records: dict[str, _Record] = {}
-        self.turned_away = 0          # connections refused before any key exchange
-        self.wrong = 0                # wrong codes seen
 
     def wait_left(self, address: str) -> float:
         """Seconds `address` must still wait (0: it may try). Counts a turned-away try."""
@@ -49,7 +47,6 @@ class GuessLimiter:
         left = rec.allowed_at - self.reactor.seconds()
         if left > 0:
             rec.turned_away_since_log += 1
-            self.turned_away += 1
             self._summary_later(address, rec)
         return max(0.0, left)
 
@@ -61,7 +58,6 @@ class GuessLimiter:
             rec = self._records[address] = _Record()
         rec.wrong += 1
         rec.wrong_since_log += 1
-        self.wrong += 1
         if rec.wrong >= FREE_GUESSES:
             wait = min(MAX_WAIT, FIRST_WAIT * 2 ** (rec.wrong - FREE_GUESSES))
             rec.allowed_at = self.reactor.seconds() + wait
