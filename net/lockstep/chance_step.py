@@ -9,10 +9,9 @@ Tests: tests/net/lockstep/test_core.py, tests/net/lockstep/test_beacon_commitmen
 
 from __future__ import annotations
 
-from typing import Any
-
 from net.lockstep.beacon import combine
 from net.lockstep.core_view import CoreView
+from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
 
@@ -32,7 +31,7 @@ class ChanceStep:
         self.links.take(box, seat, msg["link"], step)
         return True
 
-    def run(self, d: Any, box: StepInbox) -> bool:
+    def run(self, d: PendingDecision, box: StepInbox) -> bool:
         core = self.core
         link = self.links.mine()
         if link is not None and core.my_seat is not None and core.my_seat not in box.links:
@@ -50,7 +49,8 @@ class ChanceStep:
         core.commit_step(commands, beacon=True, result=(state, events))
         return True
 
-    def _run_on(self, seed: bytes, commands: list[Any], state: Any, events: list[Any]) -> Any:
+    def _run_on(self, seed: bytes, commands: list[EngineCommand], state: EngineState,
+                events: list[EngineEvent]) -> EngineState:
         """Draws that follow at once, with no player input between, share this round's
         links: the n-th takes `combine([seed], b"chance/n")`. Fair, because nobody decides
         anything between the draws, so knowing the later seeds early helps no one; and it

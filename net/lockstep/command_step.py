@@ -10,9 +10,8 @@ Tests: tests/net/lockstep/test_core.py, tests/net/trust/test_hostile.py.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
-
 from net.lockstep.core_view import CoreView
+from net.lockstep.engine import Applied, EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
 
 
@@ -22,7 +21,7 @@ class CommandStep:
     def __init__(self, core: CoreView) -> None:
         self.core = core
 
-    def submit(self, command: Any, wire: Wire, result: tuple[Any, list[Any]]) -> None:
+    def submit(self, command: EngineCommand, wire: Wire, result: Applied) -> None:
         """My own command for the current step, already checked by applying it."""
         core = self.core
         box = core.box(core.step)
@@ -55,7 +54,7 @@ class CommandStep:
         box.result = result
         return True
 
-    def run(self, d: Any, box: StepInbox) -> bool:
+    def run(self, d: PendingDecision, box: StepInbox) -> bool:
         core = self.core
         seat = d.seats[0]
         if seat in core.bots:
@@ -70,7 +69,7 @@ class CommandStep:
         core.commit_step([box.command[1]], beacon=False, result=box.result)
         return True
 
-    def check_early(self, d: Any, box: StepInbox) -> list[tuple[int, str]]:
+    def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:
         """A command that arrived before its step: legal now it has come?"""
         if box.command is None:
             return []

@@ -102,6 +102,8 @@ def opening_mismatch(committed: dict[str, Any], opened: dict[str, Any],
     if committed.get("type") != "PlanCommitted" or opened.get("type") not in (
             "BidOpened", "FieldOpened") or committed.get("seat") != opened.get("seat"):
         return None
+    field: Any                # wire values: checked below
+    step: Any
     if opened["type"] == "BidOpened":
         field, step, lock = "bid", opened.get("step"), opened.get("lock")
     else:

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from net.lockstep.beacon import ChainVerifier, HashChain
 from net.lockstep.chance_step import ChanceStep
 from net.lockstep.command_step import CommandStep
 from net.lockstep.core_view import Receiver, StepRunner
 from net.lockstep.desync import DesyncWatch
+from net.lockstep.engine import (Applied, EngineCommand, EngineConfig, EngineEvent,
+                                  EngineState, GameEngine, PendingDecision)
 from net.lockstep.heard import Heard
 from net.lockstep.inputs import RELAYABLE, Inputs
 from net.lockstep.links import BeaconLinks
@@ -36,7 +38,7 @@ from net.lockstep.outbox import Outbox
 from net.lockstep.plan_messages import PLAN_KINDS, PlanMessages
 from net.lockstep.plan_steps import PlanSteps
 from net.lockstep.step_inbox import STALE_GRACE, Offence, StepInbox, Wire
-from net.lockstep.tower_vote import TowerVote
+from net.lockstep.tower_vote import TowerDisagreement, TowerVote
 
 __all__ = ["Lockstep", "Offence", "StepInbox", "RELAYABLE", "PLAN_KINDS", "STALE_GRACE"]
 
@@ -50,7 +52,7 @@ class Lockstep:
 
     Offence = Offence
 
-    def __init__(self, game: Any, config: Any, kinds: dict[int, str], my_seat: int | None,
+    def __init__(self, game: GameEngine, config: EngineConfig, kinds: dict[int, str], my_seat: int | None,
                  chain: HashChain | None, chain_ends: dict[int, bytes], bot: str = "heuristic",
                  tokens: dict[int, bytes] | None = None) -> None:
         self.game = game
@@ -71,20 +73,20 @@ class Lockstep:
         self.following = False                   # spectators apply StepApplied only
         # callbacks, set by the owner
         self.broadcast: Callable[[Wire], None] = lambda msg: None
-        self.on_events: Callable[[list[Any], Any], None] = lambda events, state: None
-        self.on_decision: Callable[[Any, Any], None] = lambda d, state: None
+        self.on_events: Callable[[list[EngineEvent], EngineState], None] = lambda events, state: None
+        self.on_decision: Callable[[PendingDecision, EngineState], None] = lambda d, state: None
         self.on_step: Callable[[Wire], None] = lambda entry: None
         self.on_desync: Callable[[int, int, str, str], None] = lambda *a: None
         self.on_offence: Callable[[int, str], None] = lambda seat, reason: None
-        self.on_ended: Callable[[Any], None] = lambda state: None
+        self.on_ended: Callable[[EngineState], None] = lambda state: None
         self.on_saved: Callable[[], None] = lambda: None
         self.sign: Callable[[Wire], Wire] = lambda msg: msg
         self.verify: Callable[[int, Wire], bool] = lambda seat, msg: True
-        self.on_cheated: Callable[[int, Wire | None, Wire], Any] = lambda *a: None
-        self.initial_events: list[Any] = events
+        self.on_cheated: Callable[[int, Wire | None, Wire], object] = lambda *a: None
+        self.initial_events: list[EngineEvent] = events
         self._asked: int | None = None
-        self._hash_cache: tuple[Any, tuple[int, ...], str] | None = None
-        self._decision_cache: tuple[Any, Any] | None = None
+        self._hash_cache: tuple[EngineState, tuple[int, ...], str] | None = None
+        self._decision_cache: tuple[EngineState, PendingDecision] | None = None
         self._contributors: tuple[int, list[int]] | None = None
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
         # the parts, each with its own state
@@ -125,12 +127,12 @@ class Lockstep:
         return self.links.verifiers
 
     @property
-    def _initial_events(self) -> list[Any]:
+    def _initial_events(self) -> list[EngineEvent]:
         """The old name of `initial_events`, still read by net/table/recovery.py."""
         return self.initial_events
 
     @property
-    def tower_disagreements(self) -> list[dict[str, Any]]:
+    def tower_disagreements(self) -> list[TowerDisagreement]:
         """Steps where the voters' drops differed (`net.lockstep.tower_vote`)."""
         return self.tower.disagreements
 
@@ -153,7 +155,7 @@ class Lockstep:
             cached = self._hash_cache = (self.state, bots, state_hash)
         return cached[2]
 
-    def decision(self) -> Any:
+    def decision(self) -> PendingDecision:
         """The engine's pending decision, asked once per state (every message checks it)."""
         cached = self._decision_cache
         if cached is None or cached[0] is not self.state:
@@ -208,7 +210,7 @@ class Lockstep:
         self.on_events(self.initial_events, self.state)
         self.advance()
 
-    def submit(self, command: Any) -> None:
+    def submit(self, command: EngineCommand) -> None:
         """My seat's command for the current step. IllegalCommand/ValueError if not now."""
         if self.my_seat is None or self.following:
             raise ValueError("a spectator cannot submit commands")
@@ -229,7 +231,7 @@ class Lockstep:
         """Take my locked plan back (`net.lockstep.plan_steps.PlanSteps.unlock`)."""
         self.plans.unlock()
 
-    def my_plan(self) -> Any:
+    def my_plan(self) -> EngineCommand | None:
         """My locked plan of this round, or None (`PlanSteps.my_plan`)."""
         return self.plans.my_plan()
 
@@ -250,7 +252,7 @@ class Lockstep:
         """My messages for `step` and later (for a peer that reconnected)."""
         return self.outbox.resend_from(step)
 
-    def ask(self, d: Any) -> None:
+    def ask(self, d: PendingDecision) -> None:
         """Ask my player for this step's input, once per step (the answer may come at
         once: a nested advance)."""
         if self._asked != self.step:
@@ -323,8 +325,8 @@ class Lockstep:
             box.command = None
         self._pending_takeovers.append(seat)
 
-    def commit_step(self, commands: list[Any], beacon: bool,
-                    result: tuple[Any, list[Any]] | None = None,
+    def commit_step(self, commands: list[EngineCommand], beacon: bool,
+                    result: Applied | None = None,
                     commits: list[Wire] | None = None) -> None:
         """Log the step's commands and apply them (`result`: already applied once)."""
         entry: Wire = {"step": self.step, "hash": self.hash,
@@ -337,8 +339,8 @@ class Lockstep:
             self.links.accept(self.inbox[self.step])
         self._apply_entry(entry, commands, beacon, result)
 
-    def _apply_entry(self, entry: Wire, commands: list[Any], beacon: bool,
-                     result: tuple[Any, list[Any]] | None = None) -> None:
+    def _apply_entry(self, entry: Wire, commands: list[EngineCommand], beacon: bool,
+                     result: Applied | None = None) -> None:
         if result is not None:          # already applied once when it was checked
             self.state, events = result
         else:

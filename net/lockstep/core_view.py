@@ -12,27 +12,28 @@ Tests: tests/net/lockstep/test_core.py (every part through `Lockstep`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from net.lockstep.beacon import HashChain
+from net.lockstep.engine import Applied, EngineCommand, EngineState, GameEngine, PendingDecision
 from net.lockstep.step_inbox import StepInbox, Wire
 
 # a part's handler of one message kind: (seat, msg, the step's inbox, step) -> True when
 # the message is new input (the core then files it, compares its hash and advances)
 Receiver = Callable[[int, Wire, StepInbox, int], bool]
 # a part's runner of one decision kind: (decision, inbox) -> True when the step applied
-StepRunner = Callable[[Any, StepInbox], bool]
+StepRunner = Callable[[PendingDecision, StepInbox], bool]
 
 
 class CoreView(Protocol):
     """The lockstep core as its parts use it (`net.lockstep.core.Lockstep`)."""
 
-    game: Any
+    game: GameEngine
     bot: str
     my_seat: int | None
     bots: set[int]
     kinds: dict[int, str]
-    state: Any
+    state: EngineState
     step: int
     round: int
     ended: bool
@@ -46,12 +47,12 @@ class CoreView(Protocol):
     on_saved: Callable[[], None]
     on_offence: Callable[[int, str], None]
     on_desync: Callable[[int, int, str, str], None]
-    on_cheated: Callable[[int, Wire | None, Wire], Any]
+    on_cheated: Callable[[int, Wire | None, Wire], object]
 
     @property
     def hash(self) -> str: ...
 
-    def decision(self) -> Any: ...
+    def decision(self) -> PendingDecision: ...
 
     def contributors(self) -> list[int]: ...
 
@@ -59,14 +60,14 @@ class CoreView(Protocol):
 
     def send(self, msg: Wire) -> Wire: ...
 
-    def ask(self, d: Any) -> None: ...
+    def ask(self, d: PendingDecision) -> None: ...
 
     def ask_again(self) -> None: ...
 
     def advance(self) -> None: ...
 
-    def commit_step(self, commands: list[Any], beacon: bool,
-                    result: tuple[Any, list[Any]] | None = None,
+    def commit_step(self, commands: list[EngineCommand], beacon: bool,
+                    result: Applied | None = None,
                     commits: list[Wire] | None = None) -> None: ...
 
     def earlier(self, step: int, seat: int, kind: str) -> Wire | None: ...

@@ -14,10 +14,11 @@ tests/net/table/test_relays.py (relayed inputs).
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from net.lockstep.core_view import CoreView, Receiver
 from net.lockstep.desync import DesyncWatch
+from net.lockstep.engine import PendingDecision
 from net.lockstep.heard import Heard
 from net.lockstep.plan_messages import PLAN_KINDS
 from net.lockstep.step_inbox import STALE_GRACE, Offence, Wire
@@ -41,20 +42,20 @@ RELAYABLE = frozenset({"LinkRevealed", "CommandSent", "TowerVoted", "HashStated"
 # are welcome at any step.
 
 # (kind, decision, sender's seat) -> the offence, or None when the kind fits the turn
-TurnRule = Callable[[str, Any, int], "str | None"]
+TurnRule = Callable[[str, PendingDecision, int], "str | None"]
 
 
-def _plan_seat(kind: str, d: Any, seat: int) -> str | None:
+def _plan_seat(kind: str, d: PendingDecision, seat: int) -> str | None:
     if d.kind != "plan" or seat not in d.seats:
         return f"{kind} from seat {seat} but the step is {d.kind} for {list(d.seats)}"
     return None
 
 
-def _echo(kind: str, d: Any, seat: int) -> str | None:
+def _echo(kind: str, d: PendingDecision, seat: int) -> str | None:
     return f"commitment echo but the step is {d.kind}" if d.kind != "plan" else None
 
 
-def _link(kind: str, d: Any, seat: int) -> str | None:
+def _link(kind: str, d: PendingDecision, seat: int) -> str | None:
     if d.kind == "plan" and seat in d.seats:
         return f"seat {seat} must reveal its link with its bid"
     if d.kind not in ("chance", "plan"):
@@ -62,17 +63,17 @@ def _link(kind: str, d: Any, seat: int) -> str | None:
     return None
 
 
-def _vote(kind: str, d: Any, seat: int) -> str | None:
+def _vote(kind: str, d: PendingDecision, seat: int) -> str | None:
     return f"tower vote but the step is {d.kind}" if d.kind != "tower" else None
 
 
-def _opening(kind: str, d: Any, seat: int) -> str | None:
+def _opening(kind: str, d: PendingDecision, seat: int) -> str | None:
     if d.kind != "open" or seat not in d.seats:
         return f"seat {seat} opened a card but the step is {d.kind} for {list(d.seats)}"
     return None
 
 
-def _command(kind: str, d: Any, seat: int) -> str | None:
+def _command(kind: str, d: PendingDecision, seat: int) -> str | None:
     if d.kind in ("chance", "plan", "over", "tower", "open") or seat not in d.seats:
         return f"command from seat {seat} out of turn ({d.kind} for {list(d.seats)})"
     return None
@@ -85,7 +86,7 @@ TURN_RULES: dict[str, TurnRule] = {
 }
 
 
-def turn_offence(kind: str, d: Any, seat: int) -> str | None:
+def turn_offence(kind: str, d: PendingDecision, seat: int) -> str | None:
     """Why a `kind` message from `seat` does not fit decision `d`, or None."""
     rule = TURN_RULES.get(kind)
     return rule(kind, d, seat) if rule is not None else None

@@ -10,10 +10,9 @@ Tests: tests/net/lockstep/test_beacon_commitment.py, tests/net/lockstep/test_cor
 
 from __future__ import annotations
 
-from typing import Any
-
 from net.lockstep.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier
 from net.lockstep.core_view import CoreView
+from net.lockstep.engine import PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox
 
 
@@ -63,7 +62,7 @@ class BeaconLinks:
             if seat in self.verifiers:
                 self.verifiers[seat].accept(core.round, box.links[seat])
 
-    def check_early(self, d: Any, box: StepInbox) -> list[tuple[int, str]]:
+    def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:
         """Links that arrived before their step: checked now it has come."""
         core, bad = self.core, []
         for seat in list(box.links):

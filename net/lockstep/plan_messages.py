@@ -12,10 +12,10 @@ tests/net/trust/test_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from net.lockstep import commitment, echo
 from net.lockstep.core_view import CoreView, Receiver
+from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.plan_steps import BID, FIELDS, PlanSteps
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
@@ -189,7 +189,7 @@ class PlanMessages:
         d = core.decision()
         return d.kind == "plan" and core.my_seat in d.seats
 
-    def check_early(self, d: Any, box: StepInbox) -> list[tuple[int, str]]:
+    def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:
         """Echoes, commitments and an opened card that arrived before their step."""
         me, bad = self.core.my_seat, []
         for seat in list(box.echoes):

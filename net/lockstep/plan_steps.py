@@ -29,14 +29,14 @@ tests/net/lockstep/test_real_engine.py.
 from __future__ import annotations
 
 import logging
-from typing import Any
-
 from net.lockstep import commitment, echo
 from net.lockstep.beacon import combine
 from net.lockstep.core_view import CoreView
+from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import StepInbox, Wire
 from net.transport.messages import PLAN_FIELD_NAMES as FIELDS
+from net.transport.messages import PlanCard
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -55,7 +55,7 @@ class PlanSteps:
         self.field_commits: dict[int, Wire] = {}   # seat -> its signed plan of this round
 
     # ------------------------------------------------------------------ my side
-    def lock_plan(self, command: Any, wire: Wire) -> None:
+    def lock_plan(self, command: EngineCommand, wire: Wire) -> None:
         """Lock my plan: fresh secret nonce (so fresh salts), one digest per field."""
         core = self.core
         me, box = core.my_seat, core.box(core.step)
@@ -111,7 +111,7 @@ class PlanSteps:
         digests = commitment.field_digests(nonce, me, held["step"], FIELDS, cards)
         return {held["step"]: (nonce, wire)} if digests == held["fields"] else {}
 
-    def my_plan(self) -> Any:
+    def my_plan(self) -> EngineCommand | None:
         """My locked plan of this round (a `SubmitPlan`), or None: the engine's state holds
         only the cards turned so far, so a window shows my own plan from here. While I
         plan, only a plan locked at this step counts (not yet locked, or unlocked: None;
@@ -130,7 +130,7 @@ class PlanSteps:
         mine = self.field_commits.get(me) if me is not None else None
         return self.my_plans.get(mine["step"]) if mine is not None else None
 
-    def _my_card(self, field: str) -> tuple[bytes, Any, Wire] | None:
+    def _my_card(self, field: str) -> tuple[bytes, PlanCard, Wire] | None:
         """(salt, card, my commitment) of one field of my plan of this round."""
         me = self.core.my_seat
         mine = self.field_commits.get(me) if me is not None else None
@@ -142,7 +142,7 @@ class PlanSteps:
         return commitment.field_salt(nonce, field), cards[field], mine
 
     # ------------------------------------------------------------------ the plan step
-    def waiting_for(self, d: Any, box: StepInbox) -> list[int]:
+    def waiting_for(self, d: PendingDecision, box: StepInbox) -> list[int]:
         """The seats a plan step still waits for: commitments, then echoes, then bids."""
         core = self.core
         humans = [s for s in d.seats if s not in core.bots]
@@ -175,7 +175,7 @@ class PlanSteps:
     def _echoes_agree(self, box: StepInbox, humans: list[int]) -> bool:
         return echo.agree(box.echoes, box.commits, self.core.contributors(), humans)
 
-    def run_plan(self, d: Any, box: StepInbox) -> bool:
+    def run_plan(self, d: PendingDecision, box: StepInbox) -> bool:
         core = self.core
         humans = [s for s in d.seats if s not in core.bots]
         me = core.my_seat
@@ -209,7 +209,7 @@ class PlanSteps:
         if any(s not in box.links for s in seats):
             return False
         seed = combine([box.links[s] for s in seats], b"plan")
-        commands: list[Any] = []
+        commands: list[EngineCommand] = []
         state, events = core.state, []
         for seat in sorted(d.seats):
             if seat in humans:
@@ -228,8 +228,8 @@ class PlanSteps:
                          commits=[box.commits[s] for s in humans])
         return True
 
-    def _after_plans(self, seed: bytes, box: StepInbox, commands: list[Any], state: Any,
-                     events: list[Any]) -> Any:
+    def _after_plans(self, seed: bytes, box: StepInbox, commands: list[EngineCommand],
+                     state: EngineState, events: list[EngineEvent]) -> EngineState:
         """What follows the plans at once: draws (the n-th from `combine([seed],
         "chance/n")`, as `net.lockstep.chance_step`) and the bids, opened together
         (R-BID-1)."""
@@ -250,9 +250,9 @@ class PlanSteps:
             else:
                 return state
 
-    def _apply_opening(self, state: Any, seat: int, field: str,
-                       opened: tuple[bytes, Any] | None, commands: list[Any],
-                       events: list[Any]) -> Any:
+    def _apply_opening(self, state: EngineState, seat: int, field: str,
+                       opened: tuple[bytes, PlanCard] | None, commands: list[EngineCommand],
+                       events: list[EngineEvent]) -> EngineState:
         """Turn one card: its opening, or a money card where there is none (a seat a bot
         took over) or the rules refuse the opened card (an offence; every peer saw the
         same signed opening, so every peer forfeits it alike)."""
@@ -275,7 +275,7 @@ class PlanSteps:
         return state
 
     # ------------------------------------------------------------------ the open step
-    def run_open(self, d: Any, box: StepInbox) -> bool:
+    def run_open(self, d: PendingDecision, box: StepInbox) -> bool:
         """An action card to turn (the engine's `open` decision for one seat)."""
         core = self.core
         seat, field = d.seats[0], d.purpose
@@ -293,8 +293,8 @@ class PlanSteps:
             return False
         opened = None if seat in core.bots or box.opening is None \
             else (box.opening["salt"], box.opening["card"])
-        commands: list[Any] = []
-        events: list[Any] = []
+        commands: list[EngineCommand] = []
+        events: list[EngineEvent] = []
         state = self._apply_opening(core.state, seat, field, opened, commands, events)
         core.commit_step(commands, beacon=False, result=(state, events))
         return True

@@ -12,6 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from net.lockstep.engine import Applied, EngineCommand
+from net.transport.messages import PlanCard
+
 Wire = dict[str, Any]     # a message map, checked by `net.transport.messages.check`
 
 STALE_GRACE = 16      # messages this many steps old are ignored silently (resends)
@@ -26,9 +29,9 @@ class StepInbox:
     """What arrived for one step, keyed by the sender's seat."""
     commits: dict[int, Wire] = field(default_factory=dict)   # seat -> signed PlanCommitted
     unlocked: dict[int, int] = field(default_factory=dict)   # seat -> last withdrawn lock
-    reveals: dict[int, tuple[bytes, Any]] = field(default_factory=dict)   # opened bids
+    reveals: dict[int, tuple[bytes, PlanCard]] = field(default_factory=dict)   # opened bids
     links: dict[int, bytes] = field(default_factory=dict)
-    command: tuple[int, Any, Wire] | None = None
+    command: tuple[int, EngineCommand, Wire] | None = None
     votes: dict[int, Wire] = field(default_factory=dict)   # seat -> TowerSettled wire
     hashes: dict[int, str] = field(default_factory=dict)
     echoes: dict[int, dict[int, Wire]] = field(default_factory=dict)  # echoer -> seat -> msg
@@ -36,7 +39,7 @@ class StepInbox:
     echo_msgs: dict[int, Wire] = field(default_factory=dict)   # echoer -> its latest echo
     opening: Wire | None = None                # FieldOpened for this step's card
     takeovers: set[int] = field(default_factory=set)
-    result: tuple[Any, list[Any]] | None = None     # apply() of `command`, done when checked
+    result: Applied | None = None     # apply() of `command`, done when checked
 
     def drop_plan_inputs(self, seat: int, opening: bool = True) -> None:
         """Forget a seat's plan inputs (a take-over; a desync, where an opened card stays

@@ -12,12 +12,21 @@ Tests: tests/net/lockstep/test_tower_vote.py.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from net.lockstep.core_view import CoreView
+from net.lockstep.engine import EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
 
 log = logging.getLogger("net.lockstep.core")
+
+
+class TowerDisagreement(TypedDict):
+    """A drop whose voters' outcomes differed (tests/net/lockstep/test_tower_vote.py reads them)."""
+    step: int
+    groups: list[list[int]]      # voters by outcome, the applied group first
+    strict_majority: bool        # the applied group held more than half the voters
+    mine_agreed: bool            # my own drop was the applied one
 
 
 class TowerVote:
@@ -25,8 +34,8 @@ class TowerVote:
 
     def __init__(self, core: CoreView) -> None:
         self.core = core
-        self.disagreements: list[dict[str, Any]] = []   # steps where voters' drops differed
-        self._mine: tuple[int, Any, Wire] | None = None   # (step, TowerSettled, wire)
+        self.disagreements: list[TowerDisagreement] = []   # steps where voters' drops differed
+        self._mine: tuple[int, EngineCommand, Wire] | None = None   # (step, TowerSettled, wire)
 
     def on_voted(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
         if seat in box.votes:
@@ -45,7 +54,7 @@ class TowerVote:
         box.votes[seat] = msg["outcome"]
         return True
 
-    def run(self, d: Any, box: StepInbox) -> bool:
+    def run(self, d: PendingDecision, box: StepInbox) -> bool:
         """Every voter's outcome of this drop is in: apply the majority's (module doc)."""
         core = self.core
         mine = self._mine
@@ -60,8 +69,8 @@ class TowerVote:
         voters = core.contributors()
         if any(s not in box.votes for s in voters):
             return False
-        groups: dict[Any, list[int]] = {}
-        decoded: list[tuple[Wire, Any]] = []      # each distinct vote, decoded once
+        groups: dict[EngineCommand, list[int]] = {}
+        decoded: list[tuple[Wire, EngineCommand]] = []      # each distinct vote, decoded once
         for seat in voters:
             wire = box.votes[seat]
             outcome = next((o for w, o in decoded if w == wire), None)
@@ -75,9 +84,10 @@ class TowerVote:
             ranked = sorted(groups.items(), key=lambda kv: (-len(kv[1]), min(kv[1])))
             command, seats = ranked[0]
             if len(groups) > 1:
-                record = {"step": core.step, "groups": [sorted(s) for _, s in ranked],
-                          "strict_majority": 2 * len(seats) > len(voters),
-                          "mine_agreed": command == mine[1]}
+                record: TowerDisagreement = {
+                    "step": core.step, "groups": [sorted(s) for _, s in ranked],
+                    "strict_majority": 2 * len(seats) > len(voters),
+                    "mine_agreed": command == mine[1]}
                 self.disagreements.append(record)
                 log.warning("tower outcomes differ at step %d: seats %s; applying the one "
                             "held by seats %s%s", core.step, record["groups"], sorted(seats),
@@ -85,7 +95,7 @@ class TowerVote:
         core.commit_step([command], beacon=False)
         return True
 
-    def check_early(self, d: Any, box: StepInbox) -> list[tuple[int, str]]:
+    def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:
         """Votes that arrived before their step: only a drop takes them."""
         bad = []
         for seat in list(box.votes):

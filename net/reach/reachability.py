@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from net.reach.addresses import format_address, plain_host
 from net.transport.framing import FrameDecoder, FrameError, decode_body
+from net.transport.peer import TcpTransport
 
 PROBE_TIMEOUT = 3.0
 
@@ -77,7 +78,7 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
                     except FrameError:
                         pass
                 finish(Probe(host, port, True, state["rtt"], greeted))
-                self.transport.loseConnection()
+                cast(TcpTransport, self.transport).loseConnection()
                 return
 
         def connectionLost(self, reason: Any = None) -> None:

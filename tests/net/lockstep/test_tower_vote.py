@@ -9,7 +9,7 @@ import pytest
 
 from net.lockstep.engine import SimEngine
 from net.lockstep.core import Offence
-from sim.tower.drop import Cube, TowerContents
+from sim.tower.contents import Cube, TowerContents
 from tests.net.fakenet import FakeNet
 from tests.net.tables import CODE, finished, hashes, open_table  # noqa: F401
 
