@@ -2,6 +2,8 @@
 
 Why zeroconf: `join` without an address should list the tables nearby with no setup.
 Only the listen port, a name and the player count are announced; the join code is not.
+
+Tests: tests/net/reach/test_discovery.py.
 """
 
 from __future__ import annotations

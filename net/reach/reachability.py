@@ -11,6 +11,8 @@ Who dials in a pair: the player with the higher seat dials the lower seat (net/t
 the mesh, and its redials). So that either side of a pair may be the one that accepts,
 the host gives the players who can be dialled the lower seats before the start
 (`mesh_order`); a pair fails only when neither of the two can be dialled.
+
+Tests: tests/net/reach/test_internet_addresses.py, tests/net/table/test_lobby.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Why a table of field checks: one place decides what a well-formed message is, and the
 error names the message type and the field. Commands inside messages are parsed later
 by `sim.commands.from_wire`, the sim's own gate for untrusted input.
+
+Tests: tests/net/transport/test_fuzz.py, tests/net/trust/test_hostile.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Why here and not in the session: everything a single connection can judge on its
 (frame sizes, msgpack, message shapes, handshake order, the join-code proof, version
 equality, the offence count) is decided before the session sees a message. The session
 only receives checked messages from a connection that completed the handshake.
+
+Tests: tests/net/transport/test_peer.py, tests/net/transport/test_fuzz.py.
 """
 
 from __future__ import annotations

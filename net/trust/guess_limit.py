@@ -6,6 +6,8 @@ a doubling wait make guessing hopeless, while a player who mistyped twice barely
 notices. Why one summary line: logging each guess lets a guesser flood the log
 (31,800 lines in 15 s were measured), so the limiter counts and writes one line per
 address per `SUMMARY_AFTER` seconds of activity.
+
+Tests: tests/net/trust/test_attacks.py (online guessing), tests/net/transport/test_peer.py.
 """
 
 from __future__ import annotations
