@@ -74,11 +74,13 @@ class CommandStep:
         if box.command is None:
             return []
         seat, command, _ = box.command
-        try:
-            if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
-                raise ValueError(f"out of turn ({d.kind})")
-            box.result = self.core.game.apply(self.core.state, command)
-        except ValueError as exc:
-            box.command = None
-            return [(seat, f"illegal command: {exc}")]
-        return []
+        if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
+            reason = f"out of turn ({d.kind})"
+        else:
+            try:
+                box.result = self.core.game.apply(self.core.state, command)
+                return []
+            except ValueError as exc:
+                reason = str(exc)
+        box.command = None
+        return [(seat, f"illegal command: {reason}")]

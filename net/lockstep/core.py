@@ -52,9 +52,9 @@ class Lockstep:
 
     Offence = Offence
 
-    def __init__(self, game: GameEngine, config: EngineConfig, kinds: dict[int, str], my_seat: int | None,
-                 chain: HashChain | None, chain_ends: dict[int, bytes], bot: str = "heuristic",
-                 tokens: dict[int, bytes] | None = None) -> None:
+    def __init__(self, game: GameEngine, config: EngineConfig, kinds: dict[int, str],
+                 my_seat: int | None, chain: HashChain | None, chain_ends: dict[int, bytes],
+                 bot: str = "heuristic", tokens: dict[int, bytes] | None = None) -> None:
         self.game = game
         self.config = config
         self.kinds = dict(kinds)                 # seat -> "human" | "bot"
@@ -73,8 +73,10 @@ class Lockstep:
         self.following = False                   # spectators apply StepApplied only
         # callbacks, set by the owner
         self.broadcast: Callable[[Wire], None] = lambda msg: None
-        self.on_events: Callable[[list[EngineEvent], EngineState], None] = lambda events, state: None
-        self.on_decision: Callable[[PendingDecision, EngineState], None] = lambda d, state: None
+        self.on_events: Callable[[list[EngineEvent], EngineState], None] = \
+            lambda events, state: None
+        self.on_decision: Callable[[PendingDecision, EngineState], None] = \
+            lambda d, state: None
         self.on_step: Callable[[Wire], None] = lambda entry: None
         self.on_desync: Callable[[int, int, str, str], None] = lambda *a: None
         self.on_offence: Callable[[int, str], None] = lambda seat, reason: None
@@ -285,7 +287,8 @@ class Lockstep:
         if seat in self.bots or self.kinds.get(seat) != "human":
             return False
         if step < self.step:
-            log.warning("take-over of seat %d at past step %d ignored (now %d)", seat, step, self.step)
+            log.warning("take-over of seat %d at past step %d ignored (now %d)",
+                        seat, step, self.step)
             return False
         self.box(step).takeovers.add(seat)
         self.advance()
