@@ -1,1 +1,4 @@
-"""Keeping every peer's game identical: steps and their inputs, secret plans, the chance beacon, commitments, echoes, tower votes."""
+"""Keeping every peer's game identical: steps and their inputs, secret plans, the chance beacon, commitments, echoes, tower votes.
+
+Tests: tests/net/lockstep/ (each module names its own).
+"""

@@ -5,6 +5,8 @@ the end of a hash chain, `h_N = H^N(secret)`, and later reveals `h_{N-1}, h_{N-2
 one link per beacon round. A link is fixed by the commitment (so nobody can steer a
 seed) and unknown to others until revealed (so nobody can predict one before every
 link of the round is out). A wrong link fails `H(link) == previous`.
+
+Tests: tests/net/lockstep/test_beacon_commitment.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Why: plans are secret and simultaneous (R-PLAN). The digest binds a seat to its plan
 without showing it; the 32-byte random nonce stops anyone from guessing a plan by
 hashing candidate plans (there are few sensible plans, but 2**256 nonces).
+
+Tests: tests/net/lockstep/test_beacon_commitment.py, tests/net/lockstep/test_field_reveal.py.
 """
 
 from __future__ import annotations
@@ -102,6 +104,8 @@ def opening_mismatch(committed: dict[str, Any], opened: dict[str, Any],
     if committed.get("type") != "PlanCommitted" or opened.get("type") not in (
             "BidOpened", "FieldOpened") or committed.get("seat") != opened.get("seat"):
         return None
+    field: Any                # wire values: checked below
+    step: Any
     if opened["type"] == "BidOpened":
         field, step, lock = "bid", opened.get("step"), opened.get("lock")
     else:

@@ -7,6 +7,8 @@ seat's commitment, sends them all (signed by their seats) in `CommitsEchoed`, an
 its own only when every player's echo holds the very same commitments. A decoy then
 shows up as a second signed commitment of one seat for one step: a proof of cheating
 (`net.lockstep.signatures`), found before anything was opened.
+
+Tests: tests/net/lockstep/test_echo.py, tests/net/lockstep/test_field_reveal.py.
 """
 
 from __future__ import annotations

@@ -3,12 +3,75 @@
 Why an adapter: the lockstep core needs only a handful of pure functions from `sim`
 (new_game, apply, pending, state_hash, the command wire forms and the bots). Keeping
 them behind one object lets the protocol be tested against a tiny counting game, and
-keeps every `sim` import in one place.
+keeps every `sim` import in one place. `GameEngine` is what the lockstep asks of any
+engine; states and commands are the engine's own (`Any` there: the core never looks
+inside them, and the counting game of the tests has other types than the sim).
+
+Tests: tests/net/lockstep/test_real_engine.py (the real rules over the lockstep);
+tests/net/fake_game.py is the counting game with the same interface.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from net.transport.messages import PlanCard
+
+if TYPE_CHECKING:
+    from sim.commands import Command
+    from sim.state import Decision, GameConfig, State
+
+EngineState = Any       # the engine's game state (`sim.state.State` for the real rules)
+EngineCommand = Any     # the engine's command (`sim.commands.Command`)
+EngineEvent = Any       # one event the engine reports (a dict for the real rules)
+EngineConfig = Any      # the engine's game configuration (`sim.state.GameConfig`)
+Applied = tuple[EngineState, list[EngineEvent]]    # what `apply` returns
+
+
+class PendingDecision(Protocol):
+    """What the lockstep reads of the engine's pending decision (`sim.state.Decision`);
+    its kind compares equal to the strings "plan", "chance", ... (a str or a StrEnum)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[int, ...]: ...
+
+    @property
+    def purpose(self) -> str: ...
+
+
+class GameEngine(Protocol):
+    """The pure functions the lockstep core needs from an engine (`SimEngine`)."""
+
+    def new_game(self, config: EngineConfig) -> Applied: ...
+
+    def apply(self, state: EngineState, command: EngineCommand) -> Applied: ...
+
+    def pending(self, state: EngineState) -> PendingDecision: ...
+
+    def state_hash(self, state: EngineState) -> str: ...
+
+    def choose(self, state: EngineState, seat: int, bot: str, seed: bytes) -> EngineCommand: ...
+
+    def chance(self, seed: bytes) -> EngineCommand: ...
+
+    def settle(self, decision: Any) -> EngineCommand: ...
+
+    def commit_plan(self, seat: int) -> EngineCommand: ...
+
+    def open_field(self, seat: int, field: str, card: PlanCard) -> EngineCommand: ...
+
+    def forfeit_field(self, seat: int, field: str) -> EngineCommand: ...
+
+    def plan_cards(self, plan: EngineCommand) -> dict[str, Any]: ...
+
+    def to_wire(self, command: EngineCommand) -> dict[str, Any]: ...
+
+    def from_wire(self, wire: Any) -> EngineCommand: ...
+
+    def seat_of(self, command: EngineCommand) -> int | None: ...
 
 
 class SimEngine:
@@ -21,76 +84,84 @@ class SimEngine:
         self._game, self._bots, self._commands = game, bots, commands
         self.IllegalCommand = commands.IllegalCommand
 
-    def config(self, players: int, side: str, setup: str) -> Any:
+    def config(self, players: int, side: str, setup: str) -> GameConfig:
         return self._game.GameConfig(players=players, side=side, setup=setup)
 
-    def config_wire(self, config: Any) -> dict:
+    def config_wire(self, config: GameConfig) -> dict[str, Any]:
         return {"players": config.players, "side": config.side, "setup": config.setup}
 
-    def config_from_wire(self, wire: dict) -> Any:
-        players, side, setup = wire.get("players"), wire.get("side"), wire.get("setup")
-        if isinstance(players, bool) or players not in (3, 4, 5):
-            raise ValueError(f"bad player count {players!r:.20}")
-        if side not in ("sun", "moon") or setup not in ("beginner", "draft"):
-            raise ValueError(f"bad side/setup {side!r:.20}/{setup!r:.20}")
-        return self.config(players, side, setup)
+    def config_from_wire(self, wire: dict[str, Any]) -> GameConfig:
+        """The host's config from `GameStarted`, checked by the sim's own rule
+        (`GameConfig.check`, which `new_game` would raise later); the error names the
+        field as the table's players always read it."""
+        players: Any = wire.get("players")       # wire values, checked by `check`
+        side: Any = wire.get("side")
+        setup: Any = wire.get("setup")
+        config = self.config(players, side, setup)
+        try:
+            config.check()
+        except self.IllegalCommand as exc:
+            if exc.rule == "R-COMP-1":
+                raise ValueError(f"bad player count {players!r:.20}") from None
+            raise ValueError(f"bad side/setup {side!r:.20}/{setup!r:.20}") from None
+        return config
 
-    def new_game(self, config: Any):
+    def new_game(self, config: GameConfig) -> tuple[State, list[Any]]:
         return self._game.new_game(config)
 
-    def apply(self, state: Any, command: Any):
+    def apply(self, state: State, command: Command) -> tuple[State, list[Any]]:
         return self._game.apply(state, command)
 
-    def pending(self, state: Any):
+    def pending(self, state: State) -> Decision:
         return self._game.pending(state)
 
-    def state_hash(self, state: Any) -> str:
+    def state_hash(self, state: State) -> str:
         return self._game.state_hash(state)
 
-    def encode_state(self, state: Any) -> bytes:
+    def encode_state(self, state: State) -> bytes:
         return self._game.encode_state(state)
 
-    def decode_state(self, data: bytes) -> Any:
+    def decode_state(self, data: bytes) -> State:
         return self._game.decode_state(data)
 
-    def public_state(self, state: Any) -> dict:
+    def public_state(self, state: State) -> Any:
         return self._game.public_state(state)
 
-    def choose(self, state: Any, seat: int, bot: str, seed: bytes) -> Any:
+    def choose(self, state: State, seat: int, bot: str, seed: bytes) -> Command:
         return self._bots.choose(state, seat, bot, seed)
 
-    def chance(self, seed: bytes) -> Any:
+    def chance(self, seed: bytes) -> Command:
         return self._commands.Chance(seed)
 
-    def settle(self, decision: Any) -> Any:
+    def settle(self, decision: Decision) -> Command:
         """The physics' outcome of the drop a `tower` decision waits for."""
         from sim.tower import drop as tower
         return tower.settle(decision)
 
     # plans opened field by field (net.lockstep.plan_steps)
-    def commit_plan(self, seat: int) -> Any:
+    def commit_plan(self, seat: int) -> Command:
         return self._commands.CommitPlan(seat)
 
-    def open_field(self, seat: int, field: str, card: Any) -> Any:
+    def open_field(self, seat: int, field: str, card: Any) -> Command:
         return self._commands.OpenField(seat, field, card)
 
-    def forfeit_field(self, seat: int, field: str) -> Any:
+    def forfeit_field(self, seat: int, field: str) -> Command:
         return self._commands.ForfeitField(seat, field)
 
     def plan_cards(self, plan: Any) -> dict[str, Any]:
         """A whole plan (`SubmitPlan`) as its card per field (`PLAN_FIELDS`)."""
         return {**plan.action_map(), "bid": plan.bid}
 
-    def to_wire(self, command: Any) -> dict:
+    def to_wire(self, command: Command) -> dict[str, Any]:
         return self._commands.to_wire(command)
 
-    def from_wire(self, wire: Any) -> Any:
+    def from_wire(self, wire: Any) -> Command:
         return self._commands.from_wire(wire)
 
-    def seat_of(self, command: Any) -> int | None:
+    def seat_of(self, command: Command) -> int | None:
         return self._commands.seat_of(command)
 
-    def standings(self, state: Any) -> list[tuple[int, int, int]]:
+    def standings(self, state: State) -> list[tuple[int, int, int]]:
         """(seat, score, money) best first, from the public state."""
         players = self.public_state(state).get("players", {})
         rows = [(int(s), p.get("score", 0), p.get("money", 0)) for s, p in players.items()]

@@ -7,6 +7,8 @@ Then a relayed message proves itself like any other, and two different signed me
 of one kind from one seat for one step, made from one state (the same carried hash),
 are a proof of cheating that every peer can check for itself: an honest peer never
 sends them (its choices are saved before they are sent and repeated exactly).
+
+Tests: tests/net/trust/test_signature_checks.py, tests/net/trust/test_attacks.py.
 """
 
 from __future__ import annotations

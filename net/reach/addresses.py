@@ -4,6 +4,8 @@ Why: friends at home need the one line to type on their side. A LAN address help
 players in the same home; a global IPv6 address or the public address a router mapped
 for us (net/reach/portmap.py) works across the internet. `host` prints them all with the exact
 `join` command, most widely reachable first.
+
+Tests: tests/net/reach/test_internet_addresses.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Why zeroconf: `join` without an address should list the tables nearby with no setup.
 Only the listen port, a name and the player count are announced; the join code is not.
+
+Tests: tests/net/reach/test_discovery.py.
 """
 
 from __future__ import annotations
@@ -93,8 +95,3 @@ def browse(timeout: float = 3.0, interfaces: Any = None, zeroconf_class: Any = N
         browser.cancel()
         zc.close()
 
-
-def browse_later(timeout: float = 3.0, interfaces: Any = None) -> Any:
-    """`browse` in a thread, for a window: a Deferred that fires with the tables."""
-    from twisted.internet.threads import deferToThread
-    return deferToThread(browse, timeout, interfaces)

@@ -3,6 +3,8 @@
 Why a module of its own: the runner (and later the window) calls one function after the
 table is open; the address listing, the router mapping and the wording live here rather
 than in the session, which knows nothing about routers.
+
+Tests: tests/net/reach/test_internet_addresses.py, tests/net/reach/test_internet_nat.py.
 """
 
 from __future__ import annotations

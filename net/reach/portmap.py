@@ -8,6 +8,8 @@ and the mapping is removed when the reactor shuts down (the table closed).
 
 The same external port as the listen port is asked for first: joiners announce their
 listen port to the others, who dial the router's public address with it.
+
+Tests: tests/net/reach/test_internet_addresses.py.
 """
 
 from __future__ import annotations

@@ -11,16 +11,19 @@ Who dials in a pair: the player with the higher seat dials the lower seat (net/t
 the mesh, and its redials). So that either side of a pair may be the one that accepts,
 the host gives the players who can be dialled the lower seats before the start
 (`mesh_order`); a pair fails only when neither of the two can be dialled.
+
+Tests: tests/net/reach/test_internet_addresses.py, tests/net/table/test_lobby.py.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from net.reach.addresses import format_address, plain_host
 from net.transport.framing import FrameDecoder, FrameError, decode_body
+from net.transport.peer import TcpTransport
 
 PROBE_TIMEOUT = 3.0
 
@@ -77,7 +80,7 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
                     except FrameError:
                         pass
                 finish(Probe(host, port, True, state["rtt"], greeted))
-                self.transport.loseConnection()
+                cast(TcpTransport, self.transport).loseConnection()
                 return
 
         def connectionLost(self, reason: Any = None) -> None:

@@ -5,6 +5,8 @@ silently dials the first announcement can be sent to a fake table. With the PAKE
 table learns nothing it could test code guesses against offline, but the player should
 still choose: by name (`--table NAME`), by answering a numbered question, or — when
 only one table is announced — by seeing its name printed before it is dialed.
+
+Tests: tests/net/reach/test_table_choice.py.
 """
 
 from __future__ import annotations

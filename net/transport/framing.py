@@ -4,6 +4,8 @@ Why so strict: every byte comes from a peer we do not trust. The decoder refuses
 oversized lengths before buffering them, decodes with size limits and no ext types, and
 returns only plain maps of plain values. Nothing here (or anywhere in `net`) unpickles
 or evaluates wire data.
+
+Tests: tests/net/transport/test_framing.py, tests/net/transport/test_fuzz.py.
 """
 
 from __future__ import annotations

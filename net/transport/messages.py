@@ -3,6 +3,8 @@
 Why a table of field checks: one place decides what a well-formed message is, and the
 error names the message type and the field. Commands inside messages are parsed later
 by `sim.commands.from_wire`, the sim's own gate for untrusted input.
+
+Tests: tests/net/transport/test_fuzz.py, tests/net/trust/test_hostile.py.
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
 PLAN_FIELD_NAMES = ("palace", "temple", "theatre", "rice", "tax", "deploy5", "deploy3",
                     "deploy1", "battle_a", "battle_b", "bid")
 LOCK = _int(0, 63)           # how many times the seat unlocked its plan this step
+PlanCard = str | int | None   # a planned card as `_card` checks it
 
 
 def _card(v: Any) -> str | None:
@@ -178,7 +181,7 @@ PLAYER_GAME_MESSAGES = frozenset({"LinkRevealed", "TowerVoted",
 def check(msg: dict[str, Any]) -> dict[str, Any]:
     """Return `msg` if it has a known type and every field of that type is well formed."""
     kind = msg.get("type")
-    schema = SCHEMAS.get(kind)
+    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise BadMessage(f"unknown message type {kind!r:.40}")
     for field, rule in schema.items():

@@ -4,6 +4,8 @@ Why here and not in the session: everything a single connection can judge on its
 (frame sizes, msgpack, message shapes, handshake order, the join-code proof, version
 equality, the offence count) is decided before the session sees a message. The session
 only receives checked messages from a connection that completed the handshake.
+
+Tests: tests/net/transport/test_peer.py, tests/net/transport/test_fuzz.py.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import hashlib
 import logging
 import math
 import platform
-from typing import Any
+from typing import Any, Protocol as Interface, cast
 
 from twisted.internet.protocol import ClientFactory, Protocol
 
@@ -128,6 +130,19 @@ def version_differences(mine: dict[str, str], theirs: dict[str, str],
     return "; ".join(problems) or None
 
 
+class TcpTransport(Interface):
+    """What a connection uses of its Twisted transport (`ITCPTransport`): declared here
+    because mypy cannot read zope interfaces."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def loseConnection(self) -> None: ...
+
+    def getPeer(self) -> Any: ...
+
+    def setTcpNoDelay(self, enabled: bool) -> None: ...
+
+
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
@@ -169,10 +184,15 @@ class PeerConnection(Protocol):
             else self._now()
 
     # -------------------------------------------------------------- plumbing
+    @property
+    def tcp(self) -> TcpTransport:
+        """The transport Twisted set when the connection was made."""
+        return cast(TcpTransport, self.transport)
+
     def describe(self) -> str:
         who = f"seat {self.seat}" if self.seat is not None else self.role
         try:
-            addr = self.transport.getPeer()
+            addr = self.tcp.getPeer()
             where = f"{addr.host}:{addr.port}"
         except Exception:
             where = "?"
@@ -180,7 +200,7 @@ class PeerConnection(Protocol):
 
     def remote_host(self) -> str:
         try:
-            return str(self.transport.getPeer().host)
+            return str(self.tcp.getPeer().host)
         except Exception:
             return "?"
 
@@ -199,7 +219,7 @@ class PeerConnection(Protocol):
         self.last_sent = self._now()
         self.bytes_sent += len(data)
         self.session.count_sent(len(data))
-        self.transport.write(data)
+        self.tcp.write(data)
 
     def drop(self, reason: str, offender: bool = True) -> None:
         """Close with a notice. An offender is reported to the other players too."""
@@ -209,7 +229,7 @@ class PeerConnection(Protocol):
         self.dropped_on_purpose = True
         self.send({"type": "Offended", "reason": reason[:500]})
         self.closed = True
-        self.transport.loseConnection()
+        self.tcp.loseConnection()
         if offender:
             self.session.offender_dropped(self, reason)
 
@@ -225,7 +245,7 @@ class PeerConnection(Protocol):
     # -------------------------------------------------------------- twisted
     def connectionMade(self) -> None:
         try:
-            self.transport.setTcpNoDelay(True)     # small frames, latency matters
+            self.tcp.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:
             pass
         if not self.dialer:
@@ -237,7 +257,7 @@ class PeerConnection(Protocol):
                 self.send({"type": "Refused", "reason": "join refused: too many wrong join "
                            f"codes from your address; try again in {math.ceil(wait)} s"})
                 self.closed = True
-                self.transport.loseConnection()
+                self.tcp.loseConnection()
                 return
             self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
             self.send({"type": "Welcomed", "versions": self.session.versions,
@@ -324,12 +344,12 @@ class PeerConnection(Protocol):
                 self.closed = True
                 self._dial_settled()
                 self.session.refused(self, msg["reason"])
-                self.transport.loseConnection()
+                self.tcp.loseConnection()
             else:
                 self.offence(f"{kind} before the handshake completed")
         else:
             if kind == "KeyOffered" and self.channel is None and self.pake is not None:
-                self._key_offered(msg)
+                self._key_offered(msg, self.pake)
             elif kind == "Hello" and self.hello is None and self.channel is not None:
                 self._hello(msg)
             else:
@@ -346,7 +366,7 @@ class PeerConnection(Protocol):
             self.channel = None                            # the refusal must be plain
             self.send({"type": "Refused", "reason": "join refused: the join code is wrong"})
             self.closed = True
-            self.transport.loseConnection()
+            self.tcp.loseConnection()
             return
         try:
             msg = messages.check(decode_body(body))
@@ -359,11 +379,11 @@ class PeerConnection(Protocol):
         self.closed = True
         self._dial_settled()
         self.session.refused(self, reason)
-        self.transport.loseConnection()
+        self.tcp.loseConnection()
 
-    def _key_offered(self, msg: dict) -> None:
+    def _key_offered(self, msg: dict, pake: JoinKeyExchange) -> None:
         try:
-            keys = self.pake.finish(msg["pake"])
+            keys = pake.finish(msg["pake"])
         except PakeError as exc:
             self._refuse(f"join refused: {exc}")
             return
@@ -377,7 +397,7 @@ class PeerConnection(Protocol):
         if differs:
             self.closed = True
             self.session.refused(self, f"cannot join: {differs}")
-            self.transport.loseConnection()
+            self.tcp.loseConnection()
             return
         self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
         self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
@@ -387,7 +407,7 @@ class PeerConnection(Protocol):
             self.closed = True
             self._dial_settled()
             self.session.refused(self, f"cannot join: {exc}")
-            self.transport.loseConnection()
+            self.tcp.loseConnection()
             return
         self.channel = SecureChannel(keys.send, keys.receive)
         self.binding = keys.binding
@@ -425,7 +445,7 @@ class PeerConnection(Protocol):
         log.warning("refused %s: %s", self.describe(), reason)
         self.send({"type": "Refused", "reason": reason[:2000]})
         self.closed = True
-        self.transport.loseConnection()
+        self.tcp.loseConnection()
 
 
 class PeerFactory(ClientFactory):

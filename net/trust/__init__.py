@@ -1,1 +1,4 @@
-"""Who may do what at a table: admission, the guess limit, seat keys, signatures, and expelling a cheater."""
+"""Who may do what at a table: admission, the guess limit, seat keys, signatures, and expelling a cheater.
+
+Tests: tests/net/trust/ (each module names its own).
+"""

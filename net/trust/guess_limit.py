@@ -6,6 +6,8 @@ a doubling wait make guessing hopeless, while a player who mistyped twice barely
 notices. Why one summary line: logging each guess lets a guesser flood the log
 (31,800 lines in 15 s were measured), so the limiter counts and writes one line per
 address per `SUMMARY_AFTER` seconds of activity.
+
+Tests: tests/net/trust/test_attacks.py (online guessing), tests/net/transport/test_peer.py.
 """
 
 from __future__ import annotations
@@ -38,8 +40,6 @@ class GuessLimiter:
     def __init__(self, reactor: Any) -> None:
         self.reactor = reactor
         self._records: dict[str, _Record] = {}
-        self.turned_away = 0          # connections refused before any key exchange
-        self.wrong = 0                # wrong codes seen
 
     def wait_left(self, address: str) -> float:
         """Seconds `address` must still wait (0: it may try). Counts a turned-away try."""
@@ -49,7 +49,6 @@ class GuessLimiter:
         left = rec.allowed_at - self.reactor.seconds()
         if left > 0:
             rec.turned_away_since_log += 1
-            self.turned_away += 1
             self._summary_later(address, rec)
         return max(0.0, left)
 
@@ -61,7 +60,6 @@ class GuessLimiter:
             rec = self._records[address] = _Record()
         rec.wrong += 1
         rec.wrong_since_log += 1
-        self.wrong += 1
         if rec.wrong >= FREE_GUESSES:
             wait = min(MAX_WAIT, FIRST_WAIT * 2 ** (rec.wrong - FREE_GUESSES))
             rec.allowed_at = self.reactor.seconds() + wait

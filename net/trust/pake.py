@@ -11,6 +11,8 @@ The dialer plays SPAKE2 side A, the listener side B. Both derive the same 32-byt
 only if both used the same code; from it come one key per direction (so the two
 directions' nonce counters can never collide) and a channel binding that seat
 signatures cover (a proof made on one connection cannot be replayed on another).
+
+Tests: tests/net/trust/test_attacks.py, tests/net/transport/test_peer.py.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ class ChannelKeys:
     binding: bytes       # the same on both sides; unique to this connection
 
 
-def _derive(key: bytes, label: bytes) -> bytes:
+def channel_key(key: bytes, label: bytes) -> bytes:
+    """One key of a connection from the exchange's shared key: each direction and the
+    channel binding have their own label (an attack test derives one as an eavesdropper
+    who guessed the code would)."""
     return hashlib.blake2b(label, key=key, digest_size=32, person=b"shogun-channel").digest()
 
 
@@ -67,7 +72,7 @@ class JoinKeyExchange:
             raise PakeError(f"unusable key-exchange message: {exc}") from None
         except Exception as exc:          # a malformed point, say
             raise PakeError(f"unusable key-exchange message: {type(exc).__name__}") from None
-        d2l, l2d = _derive(key, b"dialer->listener"), _derive(key, b"listener->dialer")
-        binding = _derive(key, b"binding")
+        d2l, l2d = channel_key(key, b"dialer->listener"), channel_key(key, b"listener->dialer")
+        binding = channel_key(key, b"binding")
         return ChannelKeys(send=d2l if self.dialer else l2d,
                            receive=l2d if self.dialer else d2l, binding=binding)

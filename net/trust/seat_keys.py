@@ -7,6 +7,8 @@ connection claiming a seat must sign this connection's channel binding (so the p
 cannot be replayed on another connection), and every lockstep message is signed
 (`net.lockstep.signatures`). The secret stays in the player's local save, so `--resume` can
 prove the seat after a crash; nobody else can.
+
+Tests: tests/net/trust/test_hostile.py, tests/net/trust/test_attacks.py.
 """
 
 from __future__ import annotations

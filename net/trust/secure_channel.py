@@ -5,6 +5,8 @@ the counter is the nonce and travels in clear (8 bytes) so a rejected frame can 
 named exactly — a replay (a counter already used), a frame out of order or missing
 (a counter ahead), or a forgery (right counter, wrong authenticator). A rejected frame
 never advances the counter, so the honest stream goes on after it.
+
+Tests: tests/net/trust/test_secure_channel.py, tests/net/trust/test_attacks.py.
 """
 
 from __future__ import annotations

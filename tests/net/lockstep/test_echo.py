@@ -1,5 +1,6 @@
-"""Echo before reveal (`net.lockstep.echo`, `Lockstep._echo_content`): what an echo's commitments
-must prove, and what a peer need not check twice."""
+"""Echo before reveal (`net.lockstep.echo`, `net.lockstep.plan_messages.PlanMessages.
+echo_content`): what an echo's commitments must prove, and what a peer need not check
+twice."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import pytest
 
 from net.lockstep.engine import SimEngine
 from net.lockstep.core import Offence
-from sim.tower.drop import Cube, TowerContents
+from sim.tower.contents import Cube, TowerContents
 from tests.net.fakenet import FakeNet
 from tests.net.tables import CODE, finished, hashes, open_table  # noqa: F401
 
@@ -73,7 +73,7 @@ def test_a_peer_that_votes_two_different_outcomes_is_an_offender(tmp_path):
     # rebuild a step's box as it was: a vote, then a second, different vote from seat 1
     ls.ended = False
     step = ls.step + 1
-    box = ls._box(step)
+    box = ls.box(step)
     box.votes[1] = {"type": "TowerSettled", "out": [], "contents": []}
     with pytest.raises(Offence, match="two different tower outcomes"):
         ls.receive(1, {"type": "TowerVoted", "step": step, "seat": 1, "hash": "h",

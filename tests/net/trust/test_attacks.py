@@ -108,7 +108,7 @@ def test_a_captured_handshake_gives_an_offline_guesser_nothing(monkeypatch):
                 key = b.finish(offer["pake"])
             except SPAKEError:
                 continue
-            receive = pake._derive(key, b"dialer->listener")
+            receive = pake.channel_key(key, b"dialer->listener")
             from net.trust.secure_channel import ChannelError, SecureChannel
             channel = SecureChannel(receive, receive)
             for body in sealed_in[1:2]:             # the frame after KeyOffered

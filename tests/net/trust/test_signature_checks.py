@@ -1,5 +1,6 @@
 """When a peer checks a seat's signature: at once for commitments, otherwise when it shows
-the message to another peer (`net.table.play.Play._check_now`).
+the message to another peer (`net.table.play`, where messages on the seat's own
+connection are checked unsigned).
 
 Why this is safe: a seat's own connection is bound to the seat's key at the handshake,
 so what comes on it is the seat's word whether or not its signature is good. The
