@@ -129,11 +129,6 @@ class Lockstep:
         return self.links.verifiers
 
     @property
-    def _initial_events(self) -> list[EngineEvent]:
-        """The old name of `initial_events`, still read by net/table/recovery.py."""
-        return self.initial_events
-
-    @property
     def tower_disagreements(self) -> list[TowerDisagreement]:
         """Steps where the voters' drops differed (`net.lockstep.tower_vote`)."""
         return self.tower.disagreements

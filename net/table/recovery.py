@@ -197,7 +197,7 @@ class Recovery:
             if conn.seat is None:
                 conn.seat = table.seat_of_peer(conn.remote_peer)
         table.callbacks.on_started(ls.config, table.my_seat, ls.state)
-        ls.on_events(ls._initial_events, ls.state)
+        ls.on_events(ls.initial_events, ls.state)
         for entry in msg["log"]:
             ls.replay(entry)
         for s, (next_round, last) in msg["chains"].items():
