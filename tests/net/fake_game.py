@@ -189,6 +189,9 @@ class FakeEngine:
     def chance(self, seed):
         return Chance(seed)
 
+    def settle(self, decision):
+        raise AssertionError("the fake game has no tower: nothing is ever dropped")
+
     def commit_plan(self, seat):
         return CommitPlan(seat)
 
