@@ -55,8 +55,8 @@ def run(args) -> int:
             else:
                 save = SaveWriter.create(save_path, config, seed, bots)
                 if args.resume:  # a resumed game saved to a new file: copy what came before
-                    for cmd, _h in zip(saved.commands, saved.hashes):
-                        save.command(cmd, _h)
+                    for saved_cmd, _h in zip(saved.commands, saved.hashes):
+                        save.command(saved_cmd, _h)
             stack.callback(save.close)
 
         def emit(events: list[dict]) -> None:
@@ -76,6 +76,7 @@ def run(args) -> int:
         events = earlier  # a resumed save may already hold the whole game
         while not game.over:
             cmd = game.automatic_command()
+            assert cmd is not None               # every seat is a bot: nobody else to wait for
             events = game.submit(cmd)
             if save:
                 save.command(cmd, state_hash(game.state))

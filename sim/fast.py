@@ -9,9 +9,9 @@ unchanged and remains the only way the real game moves.
 
 from __future__ import annotations
 
-from sim.chance import ChanceStream
-from sim.commands import Chance, Command
-from sim.game import CHANCE, HANDLERS, _advance
+from sim.commands import Command
+from sim.game import play
+from sim.rules.flow import Events
 from sim.state import State
 
 
@@ -25,10 +25,5 @@ def advance_apply(state: State, command: Command) -> State:
 def advance_in_place(s: State, command: Command) -> None:
     """Apply `command` to `s` itself: for a look-ahead that owns its state (no copy per
     command, which is most of `apply`'s cost in a rollout)."""
-    events: list = []
-    if isinstance(command, Chance):
-        s.chance_count += 1
-        CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
-    else:
-        HANDLERS[type(command)](s, command, events)
-    _advance(s, events)
+    events: Events = []
+    play(s, command, events)

@@ -81,7 +81,7 @@ Choice = (PlanChoice | MoveChoice | SpecialChoice | DraftTakeChoice | DraftPlace
 
 def temple_protected(state: State, name: str) -> bool:
     """Events 6 and 9: provinces with a temple may not be attacked this round."""
-    event = cards().events.get(state.current_event)
+    event = cards().event(state.current_event)
     return (event is not None and event.effect == "temple_shield"
             and "temple" in state.provinces[name].buildings)
 
@@ -246,11 +246,11 @@ def check(state: State, command: Command) -> None:
     rule = _RULE.get(d.kind, "R-ROUND-2")
     if kind != d.kind:
         raise IllegalCommand(rule, f"the game is waiting for {_WAITING_FOR.get(d.kind, d.kind)}")
-    if kind == "chance":
+    if isinstance(command, Chance):
         if not (isinstance(command.seed, (bytes, bytearray)) and len(command.seed) == 32):
             raise IllegalCommand(rule, "a chance input is a seed of exactly 32 bytes")
         return
-    if kind == "tower":
+    if isinstance(command, TowerSettled):
         _check_settled(state, command)
         return
     if command.seat not in d.seats:
@@ -282,7 +282,8 @@ def _problem(state: State, command: Command) -> Problem | None:
     if isinstance(command, DraftTake):
         if command.choice not in DRAFT_CHOICES:
             return Problem("R-SETUP-5", "choose a face-up card, the deck or a refresh")
-        if command.choice not in choices(state, command.seat).options:
+        choice = choices(state, command.seat)
+        if not isinstance(choice, DraftTakeChoice) or command.choice not in choice.options:
             return Problem("R-SETUP-5", {
                 "refresh": "the face-up cards may be put under the deck only by a player "
                            "who faced the same two on their previous pick",
@@ -333,6 +334,7 @@ def _move_problem(state: State, cmd: ChooseMove) -> Problem | None:
 def _check_settled(state: State, cmd: TowerSettled) -> None:
     """R-COMP-6 through the tower: every cube that went in is inside or out, no other."""
     battle = state.battle
+    assert battle is not None                # a tower decision waits for a battle's drop
     before = state.tower.counts()
     for colour in range(COLOURS):
         went_in = before.get(colour, 0) + battle.held[colour]

@@ -15,6 +15,7 @@ from sim.tower import drop as tower
 from sim.chance import seed_for
 from sim.commands import Chance, Command
 from sim.game import GameConfig, apply, new_game, pending
+from sim.rules.flow import Events
 from sim.state import State
 
 
@@ -57,20 +58,20 @@ class LocalGame:
                                    bot_seed(self.game_seed, len(self.commands), seat))
         return None
 
-    def submit(self, command: Command) -> list[dict]:
+    def submit(self, command: Command) -> Events:
         """Apply a command (IllegalCommand leaves the game unchanged)."""
         self.state, events = apply(self.state, command)
         self.commands.append(command)
         return events
 
-    def step(self) -> list[dict] | None:
+    def step(self) -> Events | None:
         """Apply one automatic command; None when a human must act or the game is over."""
         cmd = self.automatic_command()
         if cmd is None:
             return None
         return self.submit(cmd)
 
-    def run(self) -> Iterator[list[dict]]:
+    def run(self) -> Iterator[Events]:
         """Apply automatic commands until a human must act or the game ends."""
         while True:
             events = self.step()
@@ -79,7 +80,7 @@ class LocalGame:
             yield events
 
 
-def play_bots(config: GameConfig, game_seed: int | bytes, bot_names: list[str]) -> tuple[State, list[dict]]:
+def play_bots(config: GameConfig, game_seed: int | bytes, bot_names: list[str]) -> tuple[State, Events]:
     """A whole bot game: (final state, all events)."""
     game = LocalGame(config, game_seed, dict(enumerate(bot_names)))
     events = list(game.first_events)

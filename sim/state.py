@@ -57,7 +57,7 @@ class Decision:
     kind: str
     seats: tuple[int, ...] = ()
     purpose: str = ""
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- records
@@ -86,6 +86,7 @@ class Plan:
         known = self.known[:index] + (True,) + self.known[index + 1:]
         if index == BID:
             return replace(self, bid=card, known=known)
+        assert not isinstance(card, int)     # money on an action field opens as None (legal)
         actions = self.actions[:index] + (card,) + self.actions[index + 1:]
         return replace(self, actions=actions, known=known)
 
@@ -213,6 +214,32 @@ class State:
                  "current_event", "action_row", "hidden_actions", "specials_row",
                  "turn_order", "ranking", "round", "battle", "draft", "winter",
                  "winners", "chance_count")
+    # The slots' types (annotations only: with `__slots__` they create no class attribute,
+    # so the wire form and `copy` are as before).
+    config: GameConfig
+    provinces: dict[str, ProvinceState]     # in play only, canonical (sorted) order
+    players: list[PlayerState]              # by seat
+    peasant_supply: int
+    tray: list[int]                         # cubes per colour (COLOURS slots)
+    tower: TowerContents
+    year: int
+    season: int                             # index into SEASONS
+    stage: str                              # a key of `sim.game.STAGES`
+    decision: Decision
+    event_deck: list[int]
+    year_events: list[int]
+    current_event: int | None
+    action_row: list[str | None]            # 10 slots; None until turned
+    hidden_actions: list[str]
+    specials_row: list[str]
+    turn_order: list[int]
+    ranking: list[int]
+    round: RoundProgress | None
+    battle: Battle | None
+    draft: DraftProgress | None
+    winter: WinterProgress | None
+    winners: list[int]
+    chance_count: int
 
     def copy(self) -> "State":
         s = State.__new__(State)
@@ -341,7 +368,7 @@ _RECORD_PACKING = {cls: ("@" + name, attrgetter(*(f.name for f in fields(cls))))
 _player_fields = attrgetter(*PlayerState._WIRE)
 
 
-def _record_packed(value: Any) -> tuple:
+def _record_packed(value: Any) -> tuple[Any, ...]:
     """msgpack's hook for what it cannot pack itself: a progress record as
     ("@Name", field values...), the `_record_wire` layout. Anything else is a bug."""
     packing = _RECORD_PACKING.get(type(value))
@@ -381,7 +408,7 @@ def _canon(value: Any) -> Any:
     return value
 
 
-def _key(k: Any) -> tuple:
+def _key(k: Any) -> tuple[int, Any, str]:
     return (0, k, "") if isinstance(k, int) else (1, 0, str(k))
 
 
@@ -396,7 +423,8 @@ def _uncanon(value: Any) -> Any:
 def encode_state(state: State) -> bytes:
     """The canonical bytes of a state: `msgpack.packb(state.to_wire())`, built without
     copying the state into lists first (`State.packable`)."""
-    return msgpack.packb(state.packable(), default=_record_packed, use_bin_type=True)
+    packed: bytes = msgpack.packb(state.packable(), default=_record_packed, use_bin_type=True)
+    return packed
 
 
 def decode_state(data: bytes) -> State:

@@ -148,7 +148,8 @@ def read_save(path: str | Path) -> SavedGame:
             raise ValueError(f"human seats {list(humans)} outside the {config.players} seats")
     except (KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"save {path} line 1: bad header ({exc})") from exc
-    commands, hashes = [], []
+    commands: list[Command] = []
+    hashes: list[str] = []
     for number, raw in enumerate(complete[1:], start=2):
         try:
             row = json.loads(raw)

@@ -201,7 +201,7 @@ def draft_place(state: State, seat: int) -> int:
     """The army group for the province just drafted: the biggest where rivals border it,
     the smallest where nobody does, a middling one otherwise."""
     d = state.decision.detail
-    groups = sorted(d["groups"], reverse=True)
+    groups: list[int] = sorted(d["groups"], reverse=True)
     name = d["province"]
     rivals = sum(1 for n in board().neighbours[state.config.side][name]
                  if n in state.provinces and state.provinces[n].owner not in (None, seat))

@@ -23,6 +23,7 @@ decision.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import replace
 
 from sim.bots import heuristic, normal
@@ -59,9 +60,9 @@ def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
     if kind == "plan":
         candidates = plan_candidates(seen, seat, rng)
     elif kind == "special":
-        candidates = [PickSpecial(seat, p) for p in seen.decision.detail["positions"]]
-        first = heuristic.special(seen, seat, seen.decision.detail["positions"])
-        candidates.sort(key=lambda c: c.position != first)
+        positions: list[int] = seen.decision.detail["positions"]
+        first = heuristic.special(seen, seat, positions)
+        candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
     elif kind == "move":
         candidates = move_candidates(seen, seat, rng)
     else:
@@ -133,8 +134,8 @@ def rollouts(candidates: int) -> int:
                                                 // FINALISTS)
 
 
-def _play(seen: State, seat: int, candidates: list[Command], which, world_numbers,
-          seed: bytes, totals: list[int], per_world: list[list[int]] | None) -> None:
+def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int],
+          world_numbers: Iterable[int], seed: bytes, totals: list[int], per_world: list[list[int]] | None) -> None:
     """Add the evaluation of the candidates `which` in the futures `world_numbers`."""
     for world in world_numbers:
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
@@ -155,7 +156,7 @@ def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
     (action, province) pairs ruled out in turn, so the greedy picks the runner-up there);
     other bids; the normal plan with a habit switched off (no winter reserve, no majority
     count); the heuristic's plan."""
-    out: list[SubmitPlan] = []
+    out: list[Command] = []
 
     def add(cmd: SubmitPlan) -> None:
         if len(out) < PLAN_CANDIDATES and cmd not in out and not plan_problems(seen, cmd):
@@ -180,8 +181,10 @@ def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
 def _with_money_bid(plan: SubmitPlan, bid: int) -> SubmitPlan:
     """A province-card bid swapped for money: the card goes on a free action field."""
     actions = list(plan.actions)
+    card = plan.bid
+    assert isinstance(card, str)             # the caller swaps province-card bids only
     if None in actions:
-        actions[actions.index(None)] = plan.bid
+        actions[actions.index(None)] = card
     return SubmitPlan(plan.seat, tuple(actions), bid)
 
 
@@ -305,10 +308,10 @@ def evaluate(s: State, seat: int) -> int:
     # 2 chests buy 3 armies). Too low a weight made spending them look free.
     money_weight, army_weight = MONEY_WEIGHT, ARMY_WEIGHT
     values = []
-    for i, p in enumerate(s.players):
-        value = (12 * (p.score + owned[i] + buildings[i] + majority[i])
-                 + army_weight * armies[i] + money_weight * p.money)
-        short = owned[i] + loss - p.rice
+    for i, player in enumerate(s.players):
+        value = (12 * (player.score + owned[i] + buildings[i] + majority[i])
+                 + army_weight * armies[i] + money_weight * player.money)
+        short = owned[i] + loss - player.rice
         if short > 0 and s.season < 3:
             value -= 6 * short
         values.append(value)

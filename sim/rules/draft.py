@@ -17,12 +17,18 @@ from sim.rules.setup import claim
 from sim.state import DraftProgress, State
 
 
+def _progress(s: State) -> DraftProgress:
+    """The draft under way (the draft's stage and commands run only during it)."""
+    assert s.draft is not None
+    return s.draft
+
+
 def _deck_size(d: DraftProgress) -> int:
     return len(d.unknown) + len(d.bottom)
 
 
 def stage_draft(s: State, events: Events) -> Next:
-    d = s.draft
+    d = _progress(s)
     if d.need == "up":
         if None in d.up and d.unknown:
             return wait_chance("draft")
@@ -30,7 +36,7 @@ def stage_draft(s: State, events: Events) -> Next:
         for i in range(2):  # only put-under cards or none left: no chance needed
             if up[i] is None and bottom:
                 up[i] = bottom.pop(0)
-        d = s.draft = replace(d, up=tuple(up), bottom=tuple(bottom), need="take")
+        d = s.draft = replace(d, up=(up[0], up[1]), bottom=tuple(bottom), need="take")
     n = len(s.players)
     seat = d.pick % n
     if d.need == "take":
@@ -50,7 +56,7 @@ def stage_draft(s: State, events: Events) -> Next:
 
 
 def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
     seat = d.pick % len(s.players)
     unknown = list(d.unknown)
     if d.need == "deck":
@@ -66,19 +72,22 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
                 up[i] = unknown.pop(stream.below(len(unknown)))
             elif bottom:
                 up[i] = bottom.pop(0)
-    s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=tuple(up), need="take")
+    s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
+                      need="take")
     events.append({"event": "DraftCardsTurned", "up": up})
 
 
-def _faced(d: DraftProgress, seat: int, value) -> tuple:
+def _faced(d: DraftProgress, seat: int,
+           value: tuple[str | None, ...] | None) -> tuple[tuple[str | None, ...] | None, ...]:
     return d.faced[:seat] + (value,) + d.faced[seat + 1:]
 
 
 def on_take(s: State, cmd: DraftTake, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
     seat = cmd.seat
     if cmd.choice == "refresh":
-        s.draft = replace(d, bottom=d.bottom + tuple(d.up), up=(None, None),
+        turned = tuple(c for c in d.up if c is not None)    # both: a refresh needs two
+        s.draft = replace(d, bottom=d.bottom + turned, up=(None, None),
                           faced=_faced(d, seat, None), need="up")
         events.append({"event": "DraftCardsRefreshed", "seat": seat})
         return
@@ -87,7 +96,7 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
         i = int(cmd.choice[-1])
         up = list(d.up)
         taken, up[i] = up[i], None
-        s.draft = replace(d, taken=taken, up=tuple(up), need="place")
+        s.draft = replace(d, taken=taken, up=(up[0], up[1]), need="place")
         events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "face_up"})
         return
@@ -100,7 +109,8 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
 
 
 def on_place(s: State, cmd: DraftPlace, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
+    assert d.taken is not None               # a place decision follows a card taken
     player = s.players[cmd.seat]
     groups = list(player.groups)
     groups.remove(cmd.armies)

@@ -7,20 +7,47 @@ Why here: a stage either goes on (returns the next stage's name) or waits (retur
 
 from __future__ import annotations
 
-from sim.state import PEASANT, Decision, State
+from collections.abc import Iterable
+from typing import Any
 
-Events = list
+from sim.state import PEASANT, Battle, Decision, Plan, RoundProgress, State, WinterProgress
+
+Events = list[dict[str, Any]]
 Next = str | Decision
 
 
-def wait_chance(purpose: str, **detail) -> Decision:
+def wait_chance(purpose: str, **detail: Any) -> Decision:
     """Wait for a `Chance` seed: something random becomes public now."""
     return Decision("chance", (), purpose, detail)
 
 
-def wait(kind: str, seats, purpose: str = "", **detail) -> Decision:
+def wait(kind: str, seats: Iterable[int], purpose: str = "", **detail: Any) -> Decision:
     """Wait for one or several seats."""
     return Decision(kind, tuple(seats), purpose, detail)
+
+
+def current_round(s: State) -> RoundProgress:
+    """The round under way: the stages from the bids to the round's end run inside one."""
+    assert s.round is not None
+    return s.round
+
+
+def current_battle(s: State) -> Battle:
+    """The battle under way: its drop and its count run only while there is one."""
+    assert s.battle is not None
+    return s.battle
+
+
+def current_winter(s: State) -> WinterProgress:
+    assert s.winter is not None
+    return s.winter
+
+
+def locked_plan(s: State, seat: int) -> Plan:
+    """A seat's plan once planning is over (every seat locked one, R-PLAN-5)."""
+    plan = s.players[seat].plan
+    assert plan is not None
+    return plan
 
 
 def give_back(s: State, colour: int, n: int) -> None:
@@ -39,7 +66,7 @@ def lapse(events: Events, seat: int, action: str, province: str, rule: str, reas
 
 
 def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
-         money: int = 0, rice: int = 0, armies: int = 0, **extra) -> None:
+         money: int = 0, rice: int = 0, armies: int = 0, **extra: Any) -> None:
     events.append({"event": "ActionDone", "seat": seat, "action": action, "province": province,
                    "paid": paid, "money_gained": money, "rice_gained": rice,
                    "armies_placed": armies, **extra})

@@ -12,8 +12,8 @@ plan) is turned as a money card: `ForfeitField`, R-FORFEIT-1.
 from __future__ import annotations
 
 from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, ForfeitField, OpenField, SubmitPlan
-from sim.rules.flow import Events, Next, wait
-from sim.state import Plan, State
+from sim.rules.flow import Events, Next, locked_plan, wait
+from sim.state import Decision, Plan, State
 
 _NONE_TURNED = (False,) * len(PLAN_FIELDS)
 
@@ -40,27 +40,27 @@ def on_commit(s: State, cmd: CommitPlan, events: Events) -> None:
 
 
 def on_open(s: State, cmd: OpenField, events: Events) -> None:
-    player = s.players[cmd.seat]
-    player.plan = player.plan.opened(PLAN_FIELDS.index(cmd.field), cmd.card)
+    s.players[cmd.seat].plan = locked_plan(s, cmd.seat).opened(PLAN_FIELDS.index(cmd.field),
+                                                               cmd.card)
 
 
 def on_forfeit(s: State, cmd: ForfeitField, events: Events) -> None:
     """R-FORFEIT-1 (a ruling): a card nobody can open counts as a money card."""
-    player = s.players[cmd.seat]
     index = PLAN_FIELDS.index(cmd.field)
-    player.plan = player.plan.opened(index, 0 if cmd.field == "bid" else None)
+    s.players[cmd.seat].plan = locked_plan(s, cmd.seat).opened(
+        index, 0 if cmd.field == "bid" else None)
     events.append({"event": "FieldForfeited", "seat": cmd.seat, "field": cmd.field})
 
 
-def field_to_open(seat: int, field: str):
+def field_to_open(seat: int, field: str) -> Decision:
     """Wait for the owner of a card that must be turned and that this state lacks."""
     return wait("open", (seat,), field, field=field)
 
 
 def reveal_plans(s: State, events: Events) -> None:
     """The round's last action is done: each whole plan, for the record (PlanRevealed)."""
-    for seat, p in enumerate(s.players):
-        plan = p.plan
+    for seat in range(len(s.players)):
+        plan = locked_plan(s, seat)
         events.append({"event": "PlanRevealed", "seat": seat,
                        "actions": dict(zip(ACTIONS, plan.actions)),
                        "bid": "province" if isinstance(plan.bid, str) else plan.bid})

@@ -51,7 +51,8 @@ def on_round_chance(s: State, stream: ChanceStream, seed: bytes, events: Events)
 
 def stage_round_end(s: State, events: Events) -> Next:
     """R-ROUND-3: cards back to hand, specials back, the round's event leaves the game."""
-    s.year_events.remove(s.current_event)
+    if s.current_event is not None:          # drawn before the bids (R-EVENT-2)
+        s.year_events.remove(s.current_event)
     events.append({"event": "RoundEnded", "year": s.year, "season": SEASONS[s.season]})
     s.current_event = None
     for p in s.players:

@@ -15,7 +15,7 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
 from sim.rules import battle
-from sim.rules.flow import Events, Next, wait, wait_chance
+from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
 from sim.snapshot import public_state
 from sim.state import State, WinterProgress
 
@@ -60,7 +60,7 @@ def stage_winter(s: State, events: Events) -> Next:
 
 def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     """R-WINTER-3: revolting provinces drawn unseen from the player's cards."""
-    w = s.winter
+    w = current_winter(s)
     seat = s.turn_order[w.idx]
     owned = s.cards_of(seat)
     drawn = stream.sample(owned, w.count)
@@ -71,5 +71,5 @@ def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Event
 
 
 def on_order(s: State, cmd: OrderRevolts, events: Events) -> None:
-    s.winter = replace(s.winter, revolts=tuple(cmd.provinces), ordered=True)
+    s.winter = replace(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
     events.append({"event": "RevoltsOrdered", "seat": cmd.seat, "order": list(cmd.provinces)})

@@ -26,6 +26,8 @@ from the top down (docs/tower.md has the sources and the reasoning):
 
 from __future__ import annotations
 
+from typing import Any
+
 CUBE = 10             # side of a cube
 WIDTH = 120           # interior width of the square shaft
 TOP = 340             # interior height (the lid)
@@ -97,7 +99,7 @@ PARTS: dict[str, tuple[Segment, ...]] = {
 ALL_SEGMENTS: tuple[Segment, ...] = tuple(s for part in PARTS.values() for s in part)
 
 
-def as_data() -> dict:
+def as_data() -> dict[str, Any]:
     """The geometry as one plain dict (what `sim.tower.drop.GEOMETRY` exposes)."""
     return {
         "units": "mm (cube side 10); origin bottom-left of the interior; y up",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from typing import Any
 
 import msgpack
 import pymunk
@@ -86,7 +87,7 @@ CUBE_TYPE = 1
 OUT_TYPE = 2
 
 
-def settings() -> dict:
+def settings() -> dict[str, Any]:
     """Every physics setting that shapes a drop, by name (plain data)."""
     return {
         "cube_on_cube_friction": CUBE_ON_CUBE_FRICTION,
@@ -107,7 +108,7 @@ def settings() -> dict:
     }
 
 
-def physics_fingerprint() -> dict:
+def physics_fingerprint() -> dict[str, Any]:
     """What decides a drop besides its inputs: geometry, settings, engine versions.
 
     Floats appear as their exact IEEE value (msgpack stores doubles bit for bit), so two
