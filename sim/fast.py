@@ -10,8 +10,8 @@ unchanged and remains the only way the real game moves.
 from __future__ import annotations
 
 from sim.commands import Command
+from sim.events import Events
 from sim.game import play
-from sim.rules.flow import Events
 from sim.state import State
 
 

@@ -17,11 +17,13 @@ from sim.chance import ChanceStream
 from sim.commands import (Chance, ChooseMove, CommitPlan, Command, DraftPlace, DraftTake,
                           ForfeitField, IllegalCommand, OpenField, OrderRevolts, PickSpecial,
                           SubmitPlan, TowerSettled)
+from sim.events import Events
 from sim.rules import (actions, battle, bidding, draft, movement, planning, rounds, scoring,
                        setup, winter)
-from sim.rules.flow import Events, Next
+from sim.rules.flow import Next
 from sim.snapshot import public_state
-from sim.state import Decision, GameConfig, State, decode_state, encode_state, state_hash
+from sim.state import (Decision, DecisionKind, GameConfig, Stage, State, decode_state,
+                       encode_state, state_hash)
 
 # What a saved command log was played under. A save of an older version cannot be
 # replayed: its games had other rules (cards turned at once, deploy 5 under event 12 with
@@ -33,10 +35,10 @@ __all__ = ["RULES_VERSION", "GameConfig", "Decision", "State", "new_game", "appl
 
 
 def _stage_over(s: State, events: Events) -> Next:
-    return Decision("over", (), "", {"winners": list(s.winners)})
+    return Decision(DecisionKind.OVER, (), "", {"winners": list(s.winners)})
 
 
-STAGES: dict[str, Callable[[State, Events], Next]] = {
+STAGES: dict[Stage, Callable[[State, Events], Next]] = {
     "draft": draft.stage_draft,            # R-SETUP-5
     "fill": setup.stage_fill,              # R-SETUP-6
     "year": rounds.stage_year,             # R-SETUP-7, R-ROUND-4

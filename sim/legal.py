@@ -16,7 +16,7 @@ from sim.cards import cards
 from sim.commands import (ACTIONS, DRAFT_CHOICES, PLAN_FIELDS, Chance, ChooseMove, CommitPlan,
                           Command, DraftPlace, DraftTake, ForfeitField, IllegalCommand,
                           OpenField, OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
-from sim.state import BID, COLOURS, State
+from sim.state import BID, COLOURS, DecisionKind, State
 
 MONEY_CARDS = len(cards().money_cards)
 
@@ -191,19 +191,19 @@ def choices(state: State, seat: int) -> Choice | None:
     d = state.decision
     if seat not in d.seats:
         return None
-    if d.kind == "plan":
+    if d.kind == DecisionKind.PLAN:
         owned = tuple(state.cards_of(seat))
         money = state.players[seat].money
         return PlanChoice(owned, tuple(b for b in range(MONEY_CARDS) if b <= money),
                           min(11, len(owned) + MONEY_CARDS))
-    if d.kind == "move":
+    if d.kind == DecisionKind.MOVE:
         det = d.detail
         return MoveChoice(det["from"], det["action"], tuple(sorted(det["targets"].items())),
                           det["optional"])
-    if d.kind == "special":
+    if d.kind == DecisionKind.SPECIAL:
         free = tuple(free_positions(state))
         return SpecialChoice(free, tuple(state.specials_row[p - 1] for p in free))
-    if d.kind == "draft_take":
+    if d.kind == DecisionKind.DRAFT_TAKE:
         det = d.detail
         options = [c for i, c in enumerate(("up0", "up1")) if det["up"][i] is not None]
         if det["deck"]:
@@ -211,34 +211,39 @@ def choices(state: State, seat: int) -> Choice | None:
         if det["can_refresh"]:
             options.append("refresh")
         return DraftTakeChoice(tuple(options), tuple(det["up"]))
-    if d.kind == "draft_place":
+    if d.kind == DecisionKind.DRAFT_PLACE:
         return DraftPlaceChoice(d.detail["province"], tuple(d.detail["groups"]))
-    if d.kind == "revolt_order":
+    if d.kind == DecisionKind.REVOLT_ORDER:
         return RevoltOrderChoice(tuple(d.detail["provinces"]))
-    if d.kind == "open":
+    if d.kind == DecisionKind.OPEN:
         return OpenFieldChoice(d.purpose)
     return None
 
 
 # ----------------------------------------------------------------------------- check
 
-_KIND = {Chance: "chance", TowerSettled: "tower", SubmitPlan: "plan", CommitPlan: "plan",
-         OpenField: "open", ForfeitField: "open", DraftTake: "draft_take", DraftPlace: "draft_place",
-         PickSpecial: "special", ChooseMove: "move", OrderRevolts: "revolt_order"}
-_WAITING_FOR = {"chance": "a chance draw", "tower": "the tower to settle",
-                "plan": "the players' plans", "open": "a card to be turned",
-                "draft_take": "a draft pick", "draft_place": "an army group to be placed",
-                "special": "a turn-order choice", "move": "a move",
-                "revolt_order": "the order of the revolts"}
-_RULE = {"chance": "R-ROUND-2", "tower": "R-BATTLE-1", "plan": "R-PLAN-5", "open": "R-EXEC-2",
-         "draft_take": "R-SETUP-5", "draft_place": "R-SETUP-5", "special": "R-BID-3",
-         "move": "R-EXEC-1", "revolt_order": "R-WINTER-3"}
+K = DecisionKind
+# the decision each command answers
+_KIND: dict[type, DecisionKind] = {
+    Chance: K.CHANCE, TowerSettled: K.TOWER, SubmitPlan: K.PLAN, CommitPlan: K.PLAN,
+    OpenField: K.OPEN, ForfeitField: K.OPEN, DraftTake: K.DRAFT_TAKE,
+    DraftPlace: K.DRAFT_PLACE, PickSpecial: K.SPECIAL, ChooseMove: K.MOVE,
+    OrderRevolts: K.REVOLT_ORDER}
+_WAITING_FOR = {K.CHANCE: "a chance draw", K.TOWER: "the tower to settle",
+                K.PLAN: "the players' plans", K.OPEN: "a card to be turned",
+                K.DRAFT_TAKE: "a draft pick", K.DRAFT_PLACE: "an army group to be placed",
+                K.SPECIAL: "a turn-order choice", K.MOVE: "a move",
+                K.REVOLT_ORDER: "the order of the revolts"}
+_RULE = {K.CHANCE: "R-ROUND-2", K.TOWER: "R-BATTLE-1", K.PLAN: "R-PLAN-5", K.OPEN: "R-EXEC-2",
+         K.DRAFT_TAKE: "R-SETUP-5", K.DRAFT_PLACE: "R-SETUP-5", K.SPECIAL: "R-BID-3",
+         K.MOVE: "R-EXEC-1", K.REVOLT_ORDER: "R-WINTER-3"}
+del K
 
 
 def check(state: State, command: Command) -> None:
     """Raise IllegalCommand unless `command` answers the pending decision legally."""
     d = state.decision
-    if d.kind == "over":
+    if d.kind == DecisionKind.OVER:
         raise IllegalCommand("R-END-1", "the game is over")
     kind = _KIND.get(type(command))
     if kind is None:

@@ -11,12 +11,12 @@ import hashlib
 from typing import Iterator
 
 from sim import bots
-from sim.tower import drop as tower
 from sim.chance import seed_for
 from sim.commands import Chance, Command
+from sim.events import Events
 from sim.game import GameConfig, apply, new_game, pending
-from sim.rules.flow import Events
-from sim.state import State
+from sim.state import DecisionKind, State
+from sim.tower import drop as tower
 
 
 def bot_seed(game_seed: int | bytes, step: int, seat: int) -> bytes:
@@ -41,16 +41,16 @@ class LocalGame:
 
     @property
     def over(self) -> bool:
-        return pending(self.state).kind == "over"
+        return pending(self.state).kind == DecisionKind.OVER
 
     def automatic_command(self) -> Command | None:
         """The next command chance or a bot would give now, or None if a human must act."""
         d = pending(self.state)
-        if d.kind == "over":
+        if d.kind == DecisionKind.OVER:
             return None
-        if d.kind == "chance":
+        if d.kind == DecisionKind.CHANCE:
             return Chance(seed_for(self.game_seed, self.state.chance_count))
-        if d.kind == "tower":
+        if d.kind == DecisionKind.TOWER:
             return tower.settle(d)
         for seat in d.seats:
             if seat in self.seat_bots:

@@ -9,10 +9,11 @@ same events read the same in every peer and the JSON log stays English.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from sim.cards import cards
+from sim.events import EventName
 
 
 def N_(message: str) -> str:
@@ -139,7 +140,7 @@ def lapse_reason(reason: str, tr: Translator = ENGLISH) -> str:
     return reason
 
 
-def describe(e: dict[str, Any], who: Callable[[object], str] = who,
+def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
              tr: Translator = ENGLISH) -> str | None:
     """One line (or a few) for an event; `who` names a seat or "peasant" (a UI passes its
     own, e.g. colour names); `tr` translates (see the module's docstring)."""
@@ -152,50 +153,50 @@ def describe(e: dict[str, Any], who: Callable[[object], str] = who,
         return _lower(_(ACTION_WORDS[name]))
 
     kind = e["event"]
-    if kind == "GameStarted":
+    if kind == EventName.GAME_STARTED:
         side = _("sun") if e["side"] == "sun" else _("moon")
         setup = _("beginner") if e["setup"] == "beginner" else _("draft")
         return _("Shogun for {players} players, {side} side, {setup} setup; each starts with "
                  "{chests}").format(players=e["players"], side=side, setup=setup,
                                     chests=chests(next(iter(e["money"].values())), tr))
-    if kind == "ProvinceClaimed":
+    if kind == EventName.PROVINCE_CLAIMED:
         return "  " + _("{who} claims {province} with {armies}").format(
             who=who(e["seat"]), province=e["province"], armies=armies(e["armies"], tr))
-    if kind == "DraftEnded":
+    if kind == EventName.DRAFT_ENDED:
         return "  " + _("The draft is over")
-    if kind == "DraftCardsTurned":
+    if kind == EventName.DRAFT_CARDS_TURNED:
         return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
-    if kind == "TowerDropped":
+    if kind == EventName.TOWER_DROPPED:
         return "    " + _("tower ({reason}): in {thrown}; out {out}; inside now {inside}").format(
             reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
             thrown=_cubes(e["thrown"], who, tr), out=_cubes(e["out"], who, tr),
             inside=sum(e["inside_after"].values()))
-    if kind == "YearStarted":
+    if kind == EventName.YEAR_STARTED:
         return "== " + _("Year {year}: events {events}").format(
             year=e["year"], events=", ".join(map(str, e["events"])))
-    if kind == "RoundStarted":
+    if kind == EventName.ROUND_STARTED:
         row = ", ".join(action_word(a) for a in e.get("actions", []))
         specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
                              for i, c in enumerate(e["specials"]))
         return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
                          "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
                                               year=e["year"], actions=row, specials=specials)
-    if kind == "EventDrawn":
+    if kind == EventName.EVENT_DRAWN:
         card = cards().events[e["event_card"]]
         return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
-    if kind == "BidsRevealed":
+    if kind == EventName.BIDS_REVEALED:
         return "  " + _("Bids: {bids}").format(
             bids=", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items()))
-    if kind == "TurnOrderSet":
+    if kind == EventName.TURN_ORDER_SET:
         order = " > ".join(f"{who(s)} ({_(SPECIAL_WORDS[c]) if (c := e['specials'][str(s)]) else '-'})"
                            for s in e["order"])
         return "  " + _("Turn order: {order}").format(order=order)
-    if kind == "ActionStarted":
+    if kind == EventName.ACTION_STARTED:
         return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=action_word(e["action"]))
-    if kind == "ActionRevealed":
+    if kind == EventName.ACTION_REVEALED:
         return "  " + _("action {slot} is turned face up: {action}").format(
             slot=e["slot"], action=action_word(e["action"]))
-    if kind == "ActionDone":
+    if kind == EventName.ACTION_DONE:
         gains = []
         if e["paid"]:
             gains.append(_("pays {n}").format(n=e["paid"]))
@@ -217,14 +218,14 @@ def describe(e: dict[str, Any], who: Callable[[object], str] = who,
         does = DOES[e["action"]]
         line = _(does).format(who=who(e["seat"]), province=e["province"])
         return "    " + line + (f": {', '.join(gains)}" if gains else "")
-    if kind == "ActionLapsed":
+    if kind == EventName.ACTION_LAPSED:
         return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
             who=who(e["seat"]), action=action_word(e["action"]), province=e["province"],
             reason=lapse_reason(e["reason"], tr))
-    if kind == "Moved":
+    if kind == EventName.MOVED:
         return "    " + _("{who} moves {armies} from {origin} to {target}").format(
             who=who(e["seat"]), armies=armies(e["count"], tr), origin=e["from"], target=e["to"])
-    if kind == "BattleResolved":
+    if kind == EventName.BATTLE_RESOLVED:
         attacker, defender = who(e["attacker"]), who(e["defender"])
         result = {"attacker": _("{attacker} win").format(attacker=attacker),
                   "defender": _("{defender} hold").format(defender=defender),
@@ -236,7 +237,7 @@ def describe(e: dict[str, Any], who: Callable[[object], str] = who,
             province=e["province"], kind=_(BATTLE_KINDS.get(e["kind"], e["kind"])),
             attacker=attacker, a=e["attacker_count"], defender=defender, d=e["defender_count"],
             result=result, survivors=survivors, owner=owner)
-    if kind == "FieldForfeited":
+    if kind == EventName.FIELD_FORFEITED:
         if e["field"] == "bid":
             line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
                      "seat over): it counts as a money card")
@@ -245,10 +246,10 @@ def describe(e: dict[str, Any], who: Callable[[object], str] = who,
                      "the seat over): it counts as a money card")
         action = "" if e["field"] == "bid" else action_word(e["field"])
         return "    " + line.format(who=who(e["seat"]), action=action)
-    if kind == "WinterStarted":
+    if kind == EventName.WINTER_STARTED:
         return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
             year=e["year"], event=e["event_card"], rice=e["rice_loss"])
-    if kind == "Shortage":
+    if kind == EventName.SHORTAGE:
         line = ngettext("{who} has {rice} rice for {n} province: short {short}, revolts in "
                         "{where}", "{who} has {rice} rice for {n} provinces: short {short}, "
                         "revolts in {where}", e["provinces"]).format(
@@ -258,14 +259,14 @@ def describe(e: dict[str, Any], who: Callable[[object], str] = who,
             line += " " + ngettext("(+{n} peasant each)", "(+{n} peasants each)",
                                    e["extra_peasants"]).format(n=e["extra_peasants"])
         return "  " + line
-    if kind == "Scored":
+    if kind == EventName.SCORED:
         return "  " + _("{who} scores {gained} ({provinces}, {buildings}, {majority}) = "
                         "{score}").format(
             who=who(e["seat"]), gained=e["gained"],
             provinces=ngettext("{n} province", "{n} provinces", e["provinces"]).format(n=e["provinces"]),
             buildings=ngettext("{n} building", "{n} buildings", e["buildings"]).format(n=e["buildings"]),
             majority=_("{n} for majorities").format(n=e["majority_points"]), score=e["score"])
-    if kind == "GameEnded":
+    if kind == EventName.GAME_ENDED:
         standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
         lines = ["== " + _("Final standings")]
         for rank, s in enumerate(standings, 1):

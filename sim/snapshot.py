@@ -1,8 +1,6 @@
 """The public state: what everyone at the table can see, as plain data (DESIGN's
 `Snapshot` form), for the game log, the window and the network's standings."""
 
-from __future__ import annotations
-
 from typing import NotRequired, TypedDict
 
 from sim.board import board

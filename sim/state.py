@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal
 
 import msgpack
 
@@ -50,14 +51,35 @@ class GameConfig:
             raise IllegalCommand("R-SETUP-4", "the beginner setup exists for the sun side only")
 
 
+class DecisionKind(StrEnum):
+    """What the game waits for. A `StrEnum` compares equal to its value and packs as it
+    (JSON, msgpack), so the wire form, the state hash and callers that compare with
+    strings see no difference."""
+    CHANCE = "chance"              # a random draw (`Chance`)
+    TOWER = "tower"                # a drop's outcome (`TowerSettled`)
+    PLAN = "plan"                  # every seat without a plan (`SubmitPlan`, `CommitPlan`)
+    OPEN = "open"                  # a planned card to turn (`OpenField`, `ForfeitField`)
+    DRAFT_TAKE = "draft_take"
+    DRAFT_PLACE = "draft_place"
+    SPECIAL = "special"            # a turn-order position (`PickSpecial`)
+    MOVE = "move"                  # where armies go (`ChooseMove`)
+    REVOLT_ORDER = "revolt_order"  # (`OrderRevolts`)
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Decision:
     """Who must act now and how. `detail` is plain data for UIs (the typed choices are
     `sim.legal.choices`)."""
-    kind: str
+    kind: DecisionKind
     seats: tuple[int, ...] = ()
     purpose: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
+
+
+# The flow's stages, in `sim.game.STAGES` (the public state shows the current one).
+Stage = Literal["draft", "fill", "year", "round", "plan", "event", "bids", "ties", "special",
+                "exec", "round_end", "winter", "scoring", "over"]
 
 
 # ----------------------------------------------------------------------------- records
@@ -127,6 +149,10 @@ class RoundProgress:
     step: str = "start"    # start | act | move | battle | open | done (slot finished)
 
 
+# cubes added to a throw beyond the fighters' own: the log names them (BattleResolved)
+BattleExtra = Literal["attack_card", "defence_card", "palace_event", "peasants"]
+
+
 @dataclass(frozen=True)
 class Battle:
     """Cubes on their way into the tower and who fights (R-BATTLE-1...4, R-SETUP-6).
@@ -143,7 +169,7 @@ class Battle:
     unrest: int = 0
     held: tuple[int, ...] = NO_CUBES
     thrown: tuple[int, ...] = NO_CUBES
-    extras: tuple[tuple[str, int], ...] = ()
+    extras: tuple[tuple[BattleExtra, int], ...] = ()
     seed: bytes | None = None
     settled: bool = False        # the tower has spoken: what came out lies in the tray
 
@@ -224,7 +250,7 @@ class State:
     tower: TowerContents
     year: int
     season: int                             # index into SEASONS
-    stage: str                              # a key of `sim.game.STAGES`
+    stage: Stage
     decision: Decision
     event_deck: list[int]
     year_events: list[int]
@@ -341,7 +367,7 @@ class State:
         s.tower = TowerContents.from_wire(w["tower"])
         s.year, s.season, s.stage = w["year"], w["season"], w["stage"]
         kind, seats, purpose, detail = w["decision"]
-        s.decision = Decision(kind, tuple(seats), purpose, _uncanon(detail))
+        s.decision = Decision(DecisionKind(kind), tuple(seats), purpose, _uncanon(detail))
         s.event_deck, s.year_events = list(w["event_deck"]), list(w["year_events"])
         s.current_event = w["current_event"]
         s.action_row, s.hidden_actions = list(w["action_row"]), list(w["hidden_actions"])
@@ -451,8 +477,8 @@ def colour_map(counts: dict[int, int] | list[int] | tuple[int, ...]) -> dict[str
     return {str(colour_name(c)): n for c, n in items if n}
 
 
-__all__ = ["ACTIONS", "BID", "BUILDINGS", "Battle", "COLOURS", "Decision", "DraftProgress",
-           "EMPTY_TOWER", "GameConfig", "NO_CUBES", "PEASANT", "PLAN_FIELDS", "Plan",
-           "PlayerState", "ProvinceState", "RoundProgress", "SEASONS", "SPECIALS", "State",
-           "WinterProgress", "colour_map", "colour_name", "decode_state", "encode_state",
-           "state_hash"]
+__all__ = ["ACTIONS", "BID", "BUILDINGS", "Battle", "BattleExtra", "COLOURS", "Decision",
+           "DecisionKind", "DraftProgress", "EMPTY_TOWER", "GameConfig", "NO_CUBES", "PEASANT",
+           "PLAN_FIELDS", "Plan", "PlayerState", "ProvinceState", "RoundProgress", "SEASONS",
+           "SPECIALS", "Stage", "State", "WinterProgress", "colour_map", "colour_name", "decode_state",
+           "encode_state", "state_hash"]

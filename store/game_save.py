@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.commands import Command, MalformedCommand, from_wire, to_wire
+from sim.events import Events
 from sim.game import RULES_VERSION, GameConfig, state_hash
 from sim.local import LocalGame
 
@@ -167,7 +168,7 @@ def read_save(path: str | Path) -> SavedGame:
     return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn, humans=humans)
 
 
-def replay_into(game: LocalGame, saved: SavedGame) -> list[dict]:
+def replay_into(game: LocalGame, saved: SavedGame) -> Events:
     """Re-apply a save's commands, checking each state hash; returns the events."""
     events = list(game.first_events)
     for i, (cmd, expected) in enumerate(zip(saved.commands, saved.hashes)):

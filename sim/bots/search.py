@@ -33,7 +33,7 @@ from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, Subm
 from sim.fast import advance_in_place
 from sim.legal import plan_problems
 from sim.rules.scoring import majorities
-from sim.state import BID, Plan, State
+from sim.state import BID, DecisionKind, Plan, State
 
 BUDGET = 192           # rollouts per decision: the fixed work budget
 MIN_WORLDS = 8         # sampled futures per candidate and stage at least
@@ -57,13 +57,13 @@ def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
     from sim.bots import decide
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
     kind = seen.decision.kind
-    if kind == "plan":
+    if kind == DecisionKind.PLAN:
         candidates = plan_candidates(seen, seat, rng)
-    elif kind == "special":
+    elif kind == DecisionKind.SPECIAL:
         positions: list[int] = seen.decision.detail["positions"]
         first = heuristic.special(seen, seat, positions)
         candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
-    elif kind == "move":
+    elif kind == DecisionKind.MOVE:
         candidates = move_candidates(seen, seat, rng)
     else:
         return [(decide(seen, seat, "normal", rng), 0)]
@@ -135,7 +135,8 @@ def rollouts(candidates: int) -> int:
 
 
 def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int],
-          world_numbers: Iterable[int], seed: bytes, totals: list[int], per_world: list[list[int]] | None) -> None:
+          world_numbers: Iterable[int], seed: bytes, totals: list[int],
+          per_world: list[list[int]] | None) -> None:
     """Add the evaluation of the candidates `which` in the futures `world_numbers`."""
     for world in world_numbers:
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
@@ -246,7 +247,7 @@ def pending_plans(base: State, seat: int, rng: ChanceStream) -> dict[int, Comman
     """The plans of the seats still planning, guessed once per world (the same for every
     candidate: a plan cannot depend on another's secret plan)."""
     d = base.decision
-    if d.kind != "plan":
+    if d.kind != DecisionKind.PLAN:
         return {}
     return {o: normal.plan(base, o, rng) for o in d.seats if o != seat}
 
@@ -263,17 +264,17 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     draws = 0
     for _ in range(ROLLOUT_STEPS):
         d = s.decision
-        if d.kind == "over" or (s.year, s.season) != round_no and d.kind in ("plan", "chance") \
-                and s.round is None and s.winter is None:
+        if d.kind == DecisionKind.OVER or (s.year, s.season) != round_no and d.kind in (
+                DecisionKind.PLAN, DecisionKind.CHANCE) and s.round is None and s.winter is None:
             break
-        if d.kind == "chance":
+        if d.kind == DecisionKind.CHANCE:
             draws += 1
             cmd: Command = Chance(hashlib.sha256(b"%d/" % draws + world_seed).digest())
-        elif d.kind == "tower":
+        elif d.kind == DecisionKind.TOWER:
             cmd = model_settle(d, rng)
-        elif d.kind == "open":
+        elif d.kind == DecisionKind.OPEN:
             break   # a field nobody knows (cannot happen after determinize)
-        elif d.kind == "plan" and d.seats[0] in planned:
+        elif d.kind == DecisionKind.PLAN and d.seats[0] in planned:
             cmd = planned.pop(d.seats[0])
         else:
             cmd = decide(s, d.seats[0], "normal", rng)
@@ -289,7 +290,7 @@ def evaluate(s: State, seat: int) -> int:
     are left to play with them), less for a rice shortage
     that winter would punish. A finished game: the winner takes a large bonus.
     """
-    if s.decision.kind == "over":
+    if s.decision.kind == DecisionKind.OVER:
         bonus = 100_000 if seat in s.winners else 0
         scores = [12 * p.score + p.money for p in s.players]
         return bonus + scores[seat] - max(v for i, v in enumerate(scores) if i != seat)

@@ -16,6 +16,7 @@ from sim.board import board
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
+from sim.events import EventName
 from sim.rules import battle
 from sim.rules.flow import (Events, Next, current_round, done, lapse, locked_plan,
                             wait_chance)
@@ -75,7 +76,7 @@ def stage_exec(s: State, events: Events) -> Next:
         action = s.action_row[r.slot]
         assert action is not None                # turned before its slot (R-ACTCARD-2)
         if r.step == "start":
-            events.append({"event": "ActionStarted", "slot": r.slot + 1, "action": action})
+            events.append({"event": EventName.ACTION_STARTED, "slot": r.slot + 1, "action": action})
             s.round = r = replace(r, step="act", turn=0)
         if r.turn >= len(s.turn_order):          # everyone did this slot (R-EXEC-1)
             if r.slot < FACE_UP and s.action_row[r.slot + FACE_UP] is None:
@@ -89,7 +90,7 @@ def stage_exec(s: State, events: Events) -> Next:
             return field_to_open(seat, action)
         if not plan.turned[index]:                # R-EXEC-2: turned at this player's turn
             s.players[seat].plan = plan = plan.turned_up(index)
-            events.append({"event": "CardTurned", "seat": seat, "action": action,
+            events.append({"event": EventName.CARD_TURNED, "seat": seat, "action": action,
                            "province": plan.actions[index]})
         waiting = start_action(s, seat, action, events)
         if waiting is not None:
@@ -103,7 +104,7 @@ def on_action_chance(s: State, stream: ChanceStream, seed: bytes, events: Events
     slot = current_round(s).slot + FACE_UP
     action = s.hidden_actions.pop(stream.below(len(s.hidden_actions)))
     s.action_row[slot] = action
-    events.append({"event": "ActionRevealed", "slot": slot + 1, "action": action})
+    events.append({"event": EventName.ACTION_REVEALED, "slot": slot + 1, "action": action})
 
 
 def _chests(n: int) -> str:

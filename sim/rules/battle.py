@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sim.events import BattleResolved, EventName
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
 from sim.rules.flow import Events, current_battle, give_back, wait_chance
-from sim.state import COLOURS, NO_CUBES, PEASANT, Battle, Decision, State, colour_map
+from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
+                       State, colour_map)
 
 _REASON = {"fill": "fill", "revolt": "revolt", "attack": "battle", "neutral": "battle"}
 
@@ -32,7 +34,7 @@ def drop_decision(s: State, reason: str | None = None) -> Decision:
         detail["province"] = b.province
     if b.seed is None:
         return wait_chance("tower", **detail)
-    return Decision("tower", (), reason, {**detail, "seed": b.seed, "thrown": list(b.held),
+    return Decision(DecisionKind.TOWER, (), reason, {**detail, "seed": b.seed, "thrown": list(b.held),
                                           "before": s.tower.to_wire()})
 
 
@@ -50,7 +52,7 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     for colour, n in out.items():
         s.tray[colour] += n
     events.append({
-        "event": "TowerDropped", "reason": _REASON[b.kind],
+        "event": EventName.TOWER_DROPPED, "reason": _REASON[b.kind],
         "thrown": colour_map(b.held), "out": colour_map(out),
         "inside_after": colour_map(cmd.contents.counts()),
         "replay": {"before": before.to_wire(),
@@ -73,7 +75,7 @@ def begin_attack(s: State, seat: int, origin: str, target: str, count: int, acti
     event = cards().event(s.current_event)
     held = list(NO_CUBES)
     held[seat] = count
-    extras = []
+    extras: list[tuple[BattleExtra, int]] = []
     if attacker.special == "attack" and attacker.supply > 0:      # R-SPECIAL-1
         attacker.supply -= 1
         held[seat] += 1
@@ -145,13 +147,15 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
     else:
         prov.armies = outcome.survivors if kind != "neutral" else 0
 
-    events.append({
-        "event": "BattleResolved", "kind": kind, "province": name,
+    resolved: BattleResolved = {
+        "event": EventName.BATTLE_RESOLVED, "kind": kind, "province": name,
         "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
         "thrown": colour_map(bt.thrown), "out": colour_map(out),
         "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
-        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner,
-        **dict(bt.extras)})
+        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
+    for extra, n in bt.extras:
+        resolved[extra] = n
+    events.append(resolved)
     s.battle = None
     return bt, outcome.result
 

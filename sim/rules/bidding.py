@@ -13,9 +13,10 @@ from dataclasses import replace
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import PickSpecial
+from sim.events import EventName
 from sim.legal import free_positions
 from sim.rules.flow import Events, Next, current_round, locked_plan, wait, wait_chance
-from sim.state import BID, PlayerState, State
+from sim.state import BID, DecisionKind, PlayerState, State
 
 
 def stage_event(s: State, events: Events) -> Next:
@@ -26,7 +27,7 @@ def stage_event(s: State, events: Events) -> Next:
 
 def on_event_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     s.current_event = stream.choice(s.year_events)  # R-EVENT-2
-    events.append({"event": "EventDrawn", "event_card": s.current_event,
+    events.append({"event": EventName.EVENT_DRAWN, "event_card": s.current_event,
                    "rice_loss": cards().events[s.current_event].rice_loss})
 
 
@@ -48,7 +49,7 @@ def stage_bids(s: State, events: Events) -> Next:
     seats = range(len(s.players))
     unopened = [seat for seat in seats if not locked_plan(s, seat).known[BID]]
     if unopened:
-        return wait("open", unopened, "bid", field="bid")
+        return wait(DecisionKind.OPEN, unopened, "bid", field="bid")
     groups: dict[int, list[int]] = {}
     bids = []
     for seat, p in enumerate(s.players):
@@ -58,7 +59,7 @@ def stage_bids(s: State, events: Events) -> Next:
             p.bid_paid = plan.bid
         groups.setdefault(bid_rank(plan.bid), []).append(seat)
         bids.append(plan.bid)
-    events.append({"event": "BidsRevealed",
+    events.append({"event": EventName.BIDS_REVEALED,
                    "bids": {str(i): _bid_word(bid) for i, bid in enumerate(bids)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)}})
     ranked = tuple(tuple(groups[r]) for r in sorted(groups, reverse=True))
@@ -79,7 +80,7 @@ def on_ties_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) 
     r = current_round(s)
     s.ranking = [seat for g in r.rank_groups for seat in stream.shuffle(list(g))]
     s.round = replace(r, rank_groups=tuple((seat,) for seat in s.ranking))
-    events.append({"event": "TiesBroken", "ranking": list(s.ranking)})
+    events.append({"event": EventName.TIES_BROKEN, "ranking": list(s.ranking)})
 
 
 def stage_special(s: State, events: Events) -> Next:
@@ -88,11 +89,11 @@ def stage_special(s: State, events: Events) -> Next:
         seat = s.ranking[current_round(s).pick]
         free = free_positions(s)
         if len(free) > 1:
-            return wait("special", (seat,), positions=free,
+            return wait(DecisionKind.SPECIAL, (seat,), positions=free,
                         cards={str(pos): s.specials_row[pos - 1] for pos in free})
         take_special(s, seat, free[0])
     s.turn_order = sorted(range(len(s.players)), key=lambda i: _position(s.players[i]))
-    events.append({"event": "TurnOrderSet", "order": list(s.turn_order),
+    events.append({"event": EventName.TURN_ORDER_SET, "order": list(s.turn_order),
                    "specials": {str(i): p.special for i, p in enumerate(s.players)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)},
                    "pick_order": list(current_round(s).pick_order)})

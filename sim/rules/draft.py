@@ -12,9 +12,10 @@ from dataclasses import replace
 
 from sim.chance import ChanceStream
 from sim.commands import DraftPlace, DraftTake
+from sim.events import EventName
 from sim.rules.flow import Events, Next, wait, wait_chance
 from sim.rules.setup import claim
-from sim.state import DraftProgress, State
+from sim.state import DecisionKind, DraftProgress, State
 
 
 def _progress(s: State) -> DraftProgress:
@@ -42,16 +43,16 @@ def stage_draft(s: State, events: Events) -> Next:
     if d.need == "take":
         if all(not p.groups for p in s.players):
             s.draft = None
-            events.append({"event": "DraftEnded"})
+            events.append({"event": EventName.DRAFT_ENDED})
             return "fill"
         faced = d.faced[seat]
         can_refresh = (faced is not None and faced == d.up and None not in d.up
                        and _deck_size(d) >= 2)
-        return wait("draft_take", (seat,), up=list(d.up), deck=_deck_size(d),
+        return wait(DecisionKind.DRAFT_TAKE, (seat,), up=list(d.up), deck=_deck_size(d),
                     can_refresh=can_refresh, groups=list(s.players[seat].groups))
     if d.need == "deck":
         return wait_chance("draft")
-    return wait("draft_place", (seat,), province=d.taken,
+    return wait(DecisionKind.DRAFT_PLACE, (seat,), province=d.taken,
                 groups=sorted(set(s.players[seat].groups), reverse=True))
 
 
@@ -62,7 +63,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
     if d.need == "deck":
         taken = unknown.pop(stream.below(len(unknown)))
         s.draft = replace(d, unknown=tuple(unknown), taken=taken, need="place")
-        events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
+        events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": taken,
                        "from": "deck"})
         return
     up, bottom = list(d.up), list(d.bottom)
@@ -74,7 +75,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
                 up[i] = bottom.pop(0)
     s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
                       need="take")
-    events.append({"event": "DraftCardsTurned", "up": up})
+    events.append({"event": EventName.DRAFT_CARDS_TURNED, "up": up})
 
 
 def _faced(d: DraftProgress, seat: int,
@@ -89,22 +90,23 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
         turned = tuple(c for c in d.up if c is not None)    # both: a refresh needs two
         s.draft = replace(d, bottom=d.bottom + turned, up=(None, None),
                           faced=_faced(d, seat, None), need="up")
-        events.append({"event": "DraftCardsRefreshed", "seat": seat})
+        events.append({"event": EventName.DRAFT_CARDS_REFRESHED, "seat": seat})
         return
     d = replace(d, faced=_faced(d, seat, d.up))
     if cmd.choice in ("up0", "up1"):
         i = int(cmd.choice[-1])
         up = list(d.up)
         taken, up[i] = up[i], None
+        assert taken is not None             # the card is there (legal.check)
         s.draft = replace(d, taken=taken, up=(up[0], up[1]), need="place")
-        events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
+        events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": taken,
                        "from": "face_up"})
         return
     if d.unknown:
         s.draft = replace(d, need="deck")
         return
     s.draft = replace(d, taken=d.bottom[0], bottom=d.bottom[1:], need="place")
-    events.append({"event": "DraftCardTaken", "seat": seat, "province": d.bottom[0],
+    events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": d.bottom[0],
                    "from": "deck"})
 
 

@@ -10,18 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sim.state import PEASANT, Battle, Decision, Plan, RoundProgress, State, WinterProgress
+from sim.events import ActionDone, ActionLapsed, EventName, Events
+from sim.state import (PEASANT, Battle, Decision, DecisionKind, Plan, RoundProgress, Stage,
+                       State, WinterProgress)
 
-Events = list[dict[str, Any]]
-Next = str | Decision
+Next = Stage | Decision
+
+__all__ = ["Events", "Next", "current_battle", "current_round", "current_winter", "done",
+           "give_back", "lapse", "locked_plan", "wait", "wait_chance"]
 
 
 def wait_chance(purpose: str, **detail: Any) -> Decision:
     """Wait for a `Chance` seed: something random becomes public now."""
-    return Decision("chance", (), purpose, detail)
+    return Decision(DecisionKind.CHANCE, (), purpose, detail)
 
 
-def wait(kind: str, seats: Iterable[int], purpose: str = "", **detail: Any) -> Decision:
+def wait(kind: DecisionKind, seats: Iterable[int], purpose: str = "", **detail: Any) -> Decision:
     """Wait for one or several seats."""
     return Decision(kind, tuple(seats), purpose, detail)
 
@@ -61,12 +65,31 @@ def give_back(s: State, colour: int, n: int) -> None:
 
 
 def lapse(events: Events, seat: int, action: str, province: str, rule: str, reason: str) -> None:
-    events.append({"event": "ActionLapsed", "seat": seat, "action": action,
-                   "province": province, "rule": rule, "reason": reason})
+    lapsed: ActionLapsed = {"event": EventName.ACTION_LAPSED, "seat": seat, "action": action,
+                            "province": province, "rule": rule, "reason": reason}
+    events.append(lapsed)
 
 
 def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
-         money: int = 0, rice: int = 0, armies: int = 0, **extra: Any) -> None:
-    events.append({"event": "ActionDone", "seat": seat, "action": action, "province": province,
-                   "paid": paid, "money_gained": money, "rice_gained": rice,
-                   "armies_placed": armies, **extra})
+         money: int = 0, rice: int = 0, armies: int = 0, *, unrest_removed: int | None = None,
+         unrest_placed: int | None = None, moved_to: str | None = None,
+         revolt_lost: bool | None = None, attacked: str | None = None,
+         result: str | None = None) -> None:
+    """The record of an action carried out; the optional keys are in the log only where
+    the action has them (in this order, the log's)."""
+    record: ActionDone = {"event": EventName.ACTION_DONE, "seat": seat, "action": action,
+                          "province": province, "paid": paid, "money_gained": money,
+                          "rice_gained": rice, "armies_placed": armies}
+    if unrest_removed is not None:
+        record["unrest_removed"] = unrest_removed
+    if unrest_placed is not None:
+        record["unrest_placed"] = unrest_placed
+    if moved_to is not None:
+        record["moved_to"] = moved_to
+    if revolt_lost is not None:
+        record["revolt_lost"] = revolt_lost
+    if attacked is not None:
+        record["attacked"] = attacked
+    if result is not None:
+        record["result"] = result
+    events.append(record)

@@ -12,10 +12,11 @@ from dataclasses import replace
 from typing import Any
 
 from sim.commands import ChooseMove
+from sim.events import EventName
 from sim.legal import move_targets
 from sim.rules import battle
 from sim.rules.flow import Events, current_round, done, lapse, wait
-from sim.state import Decision, State
+from sim.state import Decision, DecisionKind, State
 
 
 def start_move(s: State, seat: int, action: str, name: str, events: Events) -> Decision | None:
@@ -49,7 +50,7 @@ def _ask(s: State, seat: int, name: str, action: str, targets: dict[str, int],
     s.round = replace(current_round(s), step="move")
     detail: dict[str, Any] = {"from": name, "action": action, "targets": targets,
                               "optional": optional}
-    return wait("move", (seat,), **detail)
+    return wait(DecisionKind.MOVE, (seat,), **detail)
 
 
 def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
@@ -66,7 +67,7 @@ def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
     src.armies -= cmd.count
     if dst.owner == seat:
         dst.armies += cmd.count
-        events.append({"event": "Moved", "seat": seat, "from": origin, "to": cmd.target,
+        events.append({"event": EventName.MOVED, "seat": seat, "from": origin, "to": cmd.target,
                        "count": cmd.count})
         if action == "deploy1":
             done(events, seat, action, origin, paid=1, armies=1, moved_to=cmd.target)

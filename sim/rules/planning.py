@@ -12,8 +12,9 @@ plan) is turned as a money card: `ForfeitField`, R-FORFEIT-1.
 from __future__ import annotations
 
 from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, ForfeitField, OpenField, SubmitPlan
+from sim.events import EventName
 from sim.rules.flow import Events, Next, locked_plan, wait
-from sim.state import Decision, Plan, State
+from sim.state import Decision, DecisionKind, Plan, State
 
 _NONE_TURNED = (False,) * len(PLAN_FIELDS)
 
@@ -21,7 +22,7 @@ _NONE_TURNED = (False,) * len(PLAN_FIELDS)
 def stage_plan(s: State, events: Events) -> Next:
     waiting = tuple(i for i, p in enumerate(s.players) if p.plan is None)
     if waiting:
-        return wait("plan", waiting)
+        return wait(DecisionKind.PLAN, waiting)
     return "event"
 
 
@@ -29,14 +30,14 @@ def on_submit(s: State, cmd: SubmitPlan, events: Events) -> None:
     player = s.players[cmd.seat]
     player.plan = Plan(tuple(cmd.actions), cmd.bid, (True,) * len(PLAN_FIELDS), _NONE_TURNED,
                        tuple(s.cards_of(cmd.seat)), player.money)
-    events.append({"event": "PlanLocked", "seat": cmd.seat})
+    events.append({"event": EventName.PLAN_LOCKED, "seat": cmd.seat})
 
 
 def on_commit(s: State, cmd: CommitPlan, events: Events) -> None:
     player = s.players[cmd.seat]
     player.plan = Plan((None,) * len(ACTIONS), None, _NONE_TURNED, _NONE_TURNED,
                        tuple(s.cards_of(cmd.seat)), player.money)
-    events.append({"event": "PlanLocked", "seat": cmd.seat})
+    events.append({"event": EventName.PLAN_LOCKED, "seat": cmd.seat})
 
 
 def on_open(s: State, cmd: OpenField, events: Events) -> None:
@@ -49,18 +50,18 @@ def on_forfeit(s: State, cmd: ForfeitField, events: Events) -> None:
     index = PLAN_FIELDS.index(cmd.field)
     s.players[cmd.seat].plan = locked_plan(s, cmd.seat).opened(
         index, 0 if cmd.field == "bid" else None)
-    events.append({"event": "FieldForfeited", "seat": cmd.seat, "field": cmd.field})
+    events.append({"event": EventName.FIELD_FORFEITED, "seat": cmd.seat, "field": cmd.field})
 
 
 def field_to_open(seat: int, field: str) -> Decision:
     """Wait for the owner of a card that must be turned and that this state lacks."""
-    return wait("open", (seat,), field, field=field)
+    return wait(DecisionKind.OPEN, (seat,), field, field=field)
 
 
 def reveal_plans(s: State, events: Events) -> None:
     """The round's last action is done: each whole plan, for the record (PlanRevealed)."""
     for seat in range(len(s.players)):
         plan = locked_plan(s, seat)
-        events.append({"event": "PlanRevealed", "seat": seat,
+        events.append({"event": EventName.PLAN_REVEALED, "seat": seat,
                        "actions": dict(zip(ACTIONS, plan.actions)),
                        "bid": "province" if isinstance(plan.bid, str) else plan.bid})

@@ -6,12 +6,13 @@ drawn by `rounds` when the year starts.
 
 from __future__ import annotations
 
+from sim.events import EventName
 from sim.tower import drop as tower
 from sim.board import board
 from sim.rules.battle import drop_decision, settled
 from sim.rules.flow import Events, Next, give_back
-from sim.state import (COLOURS, NO_CUBES, PEASANT, PEASANTS, Battle, Decision, DraftProgress,
-                       GameConfig, PlayerState, ProvinceState, State)
+from sim.state import (COLOURS, NO_CUBES, PEASANT, PEASANTS, Battle, Decision, DecisionKind,
+                       DraftProgress, GameConfig, PlayerState, ProvinceState, State)
 
 
 def initial_state(config: GameConfig, events: Events) -> State:
@@ -27,14 +28,14 @@ def initial_state(config: GameConfig, events: Events) -> State:
     s.tray = [0] * COLOURS
     s.tower = tower.EMPTY
     s.year, s.season = 1, 0
-    s.decision = Decision("chance", (), "")
+    s.decision = Decision(DecisionKind.CHANCE, (), "")
     s.event_deck = list(range(1, 13))
     s.year_events, s.current_event = [], None
     s.action_row, s.hidden_actions, s.specials_row = [None] * 10, [], []
     s.turn_order, s.ranking = [], []
     s.round = s.battle = s.draft = s.winter = None
     s.winners, s.chance_count = [], 0
-    events.append({"event": "GameStarted", "players": config.players, "side": config.side,
+    events.append({"event": EventName.GAME_STARTED, "players": config.players, "side": config.side,
                    "setup": config.setup,
                    "money": {str(i): p.money for i, p in enumerate(s.players)}})
     if config.setup == "beginner":                              # R-SETUP-4
@@ -56,7 +57,7 @@ def claim(s: State, seat: int, name: str, armies: int, events: Events) -> None:
     prov = s.provinces[name]
     prov.owner, prov.armies = seat, armies
     s.players[seat].supply -= armies
-    events.append({"event": "ProvinceClaimed", "seat": seat, "province": name, "armies": armies})
+    events.append({"event": EventName.PROVINCE_CLAIMED, "seat": seat, "province": name, "armies": armies})
 
 
 def stage_fill(s: State, events: Events) -> Next:

@@ -17,7 +17,7 @@ from sim.commands import (ACTIONS, PLAN_FIELDS, Chance, ChooseMove, Command, Ill
                           OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.game import GameConfig, apply, new_game, pending, state_hash
 from sim.invariants import violations
-from sim.state import COLOURS, PEASANT, Decision, Plan, RoundProgress, State
+from sim.state import COLOURS, PEASANT, Decision, DecisionKind, Plan, RoundProgress, State
 from sim.tower.drop import Cube, TowerContents
 
 
@@ -162,7 +162,7 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
     s.hidden_actions = [a for a in ACTIONS if a not in s.action_row]
     s.stage = "exec"
     s.round = RoundProgress(pick=n, pick_order=tuple(order), step="start")
-    s.decision = Decision("chance", (), "exec-scenario")
+    s.decision = Decision(DecisionKind.CHANCE, (), "exec-scenario")
     events: list = []
     game.advance(s, events)
     return s, events
@@ -321,7 +321,7 @@ def begin_winter(state: State, leftover: int, order: list[int] | None = None, ye
         p.plan, p.special, p.position, p.bid_paid = None, None, None, 0
         if rice is not None:
             p.rice = rice.get(seat, 0)
-    s.decision = Decision("chance", (), "winter-scenario")
+    s.decision = Decision(DecisionKind.CHANCE, (), "winter-scenario")
     events: list = []
     game.advance(s, events)
     return s, events
