@@ -1,10 +1,12 @@
 """Applying commands for look-ahead: the rules of `sim.game.apply`, fewer guarantees.
 
 Why: a search bot applies tens of thousands of commands per decision to states nobody
-else sees. `advance_apply` runs the same handlers and stages as `apply` (so the rules
-cannot drift apart), but skips the legality check (its callers only apply commands the
-bots built from `sim.legal`'s rules) and throws the events away. `sim.game.apply` is
-unchanged and remains the only way the real game moves.
+else sees. Both functions here call `sim.game.play`, the very body of `apply` (so the
+rules cannot drift apart), but skip the legality check (their callers only apply
+commands the bots built from `sim.legal`'s rules) and throw the events away.
+`sim.game.apply` remains the only way the real game moves.
+
+Tests: tests/sim/test_fast.py.
 """
 
 from __future__ import annotations

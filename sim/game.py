@@ -65,8 +65,10 @@ CHANCE: dict[str, Callable[[State, ChanceStream, bytes, Events], None]] = {
 
 
 def _handle(s: State, command: Command, events: Events) -> None:
-    """A seat's or the tower's answer, to the rule module that waited for it."""
+    """A command to the rule module that waited for it (the commonest first)."""
     match command:
+        case Chance():
+            _on_chance(s, command, events)
         case ChooseMove():
             movement.on_choose(s, command, events)
         case TowerSettled():
@@ -87,8 +89,6 @@ def _handle(s: State, command: Command, events: Events) -> None:
             draft.on_place(s, command, events)
         case OrderRevolts():
             winter.on_order(s, command, events)
-        case Chance():
-            _on_chance(s, command, events)
 
 
 def new_game(config: GameConfig) -> tuple[State, Events]:

@@ -32,7 +32,6 @@ class PlanChoice:
     """R-PLAN-1...4: the cards this seat may plan with."""
     cards: tuple[str, ...]          # province cards
     bids: tuple[int, ...]           # money cards it may bid (not above its chests)
-    fields_to_fill: int             # min(11, province cards + 5)
 
 
 @dataclass(frozen=True)
@@ -194,8 +193,7 @@ def choices(state: State, seat: int) -> Choice | None:
     if d.kind == DecisionKind.PLAN:
         owned = tuple(state.cards_of(seat))
         money = state.players[seat].money
-        return PlanChoice(owned, tuple(b for b in range(MONEY_CARDS) if b <= money),
-                          min(11, len(owned) + MONEY_CARDS))
+        return PlanChoice(owned, tuple(b for b in range(MONEY_CARDS) if b <= money))
     if d.kind == DecisionKind.MOVE:
         det = d.detail
         return MoveChoice(det["from"], det["action"], tuple(sorted(det["targets"].items())),

@@ -27,9 +27,3 @@ def view(state: State, seat: int | None) -> State:
                 plan = plan.hidden(index)
         player.plan = plan
     return v
-
-
-def hidden_fields(state: State, seat: int | None) -> int:
-    """How many cards of other seats this view hides (for tests and the window)."""
-    return sum(1 for other, p in enumerate(state.players) if other != seat and p.plan
-               for i, known in enumerate(p.plan.known) if not known and not p.plan.turned[i])

@@ -23,13 +23,10 @@ from sim.commands import Command, MalformedCommand, from_wire, to_wire
 from sim.events import Events
 from sim.game import RULES_VERSION, GameConfig, state_hash
 from sim.local import LocalGame
+from store.save_error import SaveError as SaveError   # re-exported: callers import it here
 
 FORMAT = "shogun-save"
 VERSION = 2     # 2: the rules version is in the header; tower outcomes are commands
-
-
-class SaveError(ValueError):
-    """A save file that cannot be trusted; the message names the line and the fault."""
 
 
 @dataclass

@@ -18,12 +18,10 @@ from typing import Any
 
 import msgpack
 
+from store.save_error import SaveError as SaveError   # re-exported: callers import it here
+
 SAVE_VERSION = 1
 _KEYS = ("start", "seat", "peer", "name", "code", "secret", "token", "plans", "addresses")
-
-
-class SaveError(ValueError):
-    """A save that cannot be used; the text says why."""
 
 
 def default_save_path(name: str) -> str:
