@@ -1,4 +1,7 @@
-"""`main.py headless`: bots play a whole game without a window, printed in plain words."""
+"""`main.py headless`: bots play a whole game without a window, printed in plain words.
+
+Tests: tests/cli/test_headless.py, tests/cli/test_headless_bots.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""`main.py replay FILE [--verify]`: re-simulate a save; with --verify check every hash."""
+"""`main.py replay FILE [--verify]`: re-simulate a save; with --verify check every hash.
+
+Tests: tests/cli/test_headless.py (replay --verify).
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,8 @@ five cubes, lets four to nine fall out each go, old cubes come out later; issue 
 This report prints every calibration figure next to its band, so a change to the
 geometry or the physics can be checked at a glance; `--plot FILE` draws them.
 The figures come from `sim.tower.stats`, the same code the calibration test uses.
+
+Tests: tests/cli/test_tower_report.py.
 """
 
 from __future__ import annotations

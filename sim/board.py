@@ -6,6 +6,8 @@ message that says what is wrong, not produce a subtly different game.
 
 `sim` does no I/O during play; reading the board file happens once at import of
 `load_board()` callers (the command line, tests), never inside `apply`.
+
+Tests: tests/sim/test_board.py.
 """
 
 from __future__ import annotations

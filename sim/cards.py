@@ -5,6 +5,8 @@ player reads) must exist once. The rules, the bots, the narration and the window
 them here, from `assets/cards.json`, which is validated on first use like the board: a
 damaged file stops the program with a sentence naming the fault rather than producing a
 subtly different game on one peer.
+
+Tests: tests/sim/test_cards.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ A command's wire form is a msgpack-friendly dict with a `type` field. `from_wire
 single gate for untrusted input (network frames, save files): it checks every field's type
 and range and raises `MalformedCommand` naming the fault. Whether a well-formed command is
 *legal* is decided later by the rules (`IllegalCommand`).
+
+Tests: tests/sim/test_codec.py, tests/sim/rules/test_illegal.py.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ chance, or from the tower. A command is checked by `sim.legal.check`, applied to
 the state by its handler, and the game advances again. Every random draw waits for a
 `Chance` command at the moment the physical game would reveal it, and every drop's result
 for a `TowerSettled` (DESIGN: chance and the tower's outcome are inputs).
+
+Tests: tests/sim/rules/ (every rule through apply), tests/sim/test_determinism.py.
 """
 
 from __future__ import annotations

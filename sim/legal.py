@@ -5,6 +5,8 @@ options, and `apply` refuses the illegal ones. If each rebuilt the options, they
 drift apart. Here `choices(state, seat)` answers for the pending decision and `check`
 tests a command against the same functions, raising `IllegalCommand` with the rule id as
 an attribute and a sentence a player can read.
+
+Tests: tests/sim/test_legal.py, tests/sim/rules/test_illegal.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ bot seats from `sim.bots`.
 
 Used by the headless runner, the window's local games and the tests. Pure: the caller does
 any I/O with the events and commands it gets back.
+
+Tests: tests/sim/test_determinism.py, tests/cli/test_headless.py.
 """
 
 from __future__ import annotations

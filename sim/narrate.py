@@ -4,6 +4,8 @@ Pure: an event dict in, a line of text (or None for bookkeeping events) out. The
 English unless a caller passes a translator (`tr`, anything with gettext's `gettext` and
 `ngettext`, e.g. `lang.i18n.translator()`): sim keeps no language state of its own, so the
 same events read the same in every peer and the JSON log stays English.
+
+Tests: tests/sim/test_narrate.py.
 """
 
 from __future__ import annotations

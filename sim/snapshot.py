@@ -1,5 +1,8 @@
 """The public state: what everyone at the table can see, as plain data (DESIGN's
-`Snapshot` form), for the game log, the window and the network's standings."""
+`Snapshot` form), for the game log, the window and the network's standings.
+
+Tests: tests/sim/rules/test_setup.py, tests/cli/test_headless.py (the Snapshot event).
+"""
 
 from typing import NotRequired, TypedDict
 

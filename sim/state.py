@@ -6,6 +6,8 @@ lives in frozen records replaced as a whole (`dataclasses.replace`), so a copy o
 state shares them safely. The wire form lists everything in canonical order (provinces by
 name, seats by number), so its msgpack bytes — and `state_hash` — are the same on every
 machine and for every `PYTHONHASHSEED`.
+
+Tests: tests/sim/test_codec.py, tests/sim/test_events.py.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ the window draws one, so neither can use what a player at the real table could n
 Face-down action cards, the event deck and the unseen draft deck are never in the state
 before they are turned (they are drawn by chance at that moment), so there is nothing
 else to hide.
+
+Tests: tests/sim/bots/test_view.py, tests/sim/rules/test_reveal.py.
 """
 
 from __future__ import annotations

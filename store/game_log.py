@@ -1,4 +1,7 @@
-"""The JSON game log (one object per line, DESIGN.md's table): a writer that adds `seq`."""
+"""The JSON game log (one object per line, DESIGN.md's table): a writer that adds `seq`.
+
+Tests: tests/cli/test_headless.py (the game-log contract).
+"""
 
 from __future__ import annotations
 

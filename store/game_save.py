@@ -9,6 +9,8 @@ loses at most the line being written; such a torn last line (no newline) is drop
 resume, because the command it held is recomputed exactly.
 Anything else that is wrong — a bad header, a damaged line, a hash that does not match — is
 a `SaveError` naming the line, and the file is left as it is.
+
+Tests: tests/cli/test_headless.py, tests/client/sessions/test_autosave.py.
 """
 
 from __future__ import annotations

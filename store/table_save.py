@@ -4,6 +4,8 @@ Why a save: a peer killed mid-game must be able to rejoin as the same seat and s
 exactly what it already said (its plan and nonce, its last command) and keep revealing
 its beacon chain. The save holds those secrets; the command log beside it is a record
 (a rejoin catches up from the other players).
+
+Tests: tests/store/test_table_save.py, tests/net/table/test_session.py.
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ it exactly as from a player at the table. Levels (`docs/bots.md`):
 - `heuristic`: the first sensible bot, kept as the benchmark's baseline (`heuristic.py`);
 - `normal`: the heuristic with a decent player's habits (`normal.py`);
 - `hard`: a search bot, flat Monte Carlo over sampled futures (`search.py`).
+
+Tests: tests/sim/bots/test_view.py, tests/sim/bots/test_determinism.py,
+tests/cli/test_headless_bots.py.
 """
 
 from __future__ import annotations

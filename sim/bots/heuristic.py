@@ -3,6 +3,8 @@
 It plans all ten actions, keeps rice for winter, taxes safe provinces, builds toward
 region majorities, reinforces threatened borders, attacks where it has the numbers and
 bids when a special card or an early turn is worth it.
+
+Tests: tests/sim/bots/test_view.py, tests/cli/test_headless_bots.py.
 """
 
 from __future__ import annotations

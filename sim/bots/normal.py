@@ -18,6 +18,8 @@ discounting deploys that enemy battles in earlier face-up slots could make lapse
 weighing exposure by the buildings at stake. `OFF` switches habits off for such tuning.
 Scores use + - * on floats (exactly rounded everywhere) and integer counts only, so every
 machine computes the same plan.
+
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_view.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The random bot: uniformly random legal choices, a baseline for the others."""
+"""The random bot: uniformly random legal choices, a baseline for the others.
+
+Tests: tests/sim/test_properties.py (random legal play), tests/cli/test_headless_bots.py.
+"""
 
 from __future__ import annotations
 

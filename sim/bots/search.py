@@ -18,6 +18,8 @@ fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate co
 clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
 which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
 decision.
+
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py.
 """
 
 from __future__ import annotations

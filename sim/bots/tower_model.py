@@ -8,6 +8,8 @@ loose with another, both by how full the tower is. The rates are per 1024 and dr
 integer arithmetic from the bot's own `ChanceStream`, so the model gives the same answer
 on every machine. They were fitted to 1,200 game-like drops of the tower v2 (`tools/fit_tower_model.py`);
 `tests/sim/bots/test_tower_model.py` compares the two.
+
+Tests: tests/sim/bots/test_tower_model.py.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ next. At a player's turn their card for the action is turned (opened first by it
 where this state lacks it). When every player has done the action of slot k (k = 1...5),
 the face-down card of slot k + 5 is turned — drawn by chance at that moment — so the next
 five actions are always known during execution. Moves and battles: `movement`, `battle`.
+
+Tests: tests/sim/rules/test_exec.py, tests/sim/rules/test_examples.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A battle gathers the cubes to throw (the attacker's, the defender's, peasants, the
 tray's), waits for the drop's seed (chance), then for the drop's outcome (`TowerSettled`,
 computed by `sim.tower.drop.settle` and agreed among peers), then counts the tray.
+
+Tests: tests/sim/rules/test_battle.py.
 """
 
 from __future__ import annotations

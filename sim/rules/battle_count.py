@@ -2,6 +2,8 @@
 
 Kept apart from the tower and from the game flow: given who fought and what lies in the
 tray, the result is plain arithmetic, and the worked example E-2 can be checked here alone.
+
+Tests: tests/sim/rules/test_battle.py, tests/sim/rules/test_examples.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ After every plan is locked the round's event is drawn from the year's face-up ev
 then the bids are turned together and paid, ranked (ties broken by chance, as by shuffled
 daimyo cards), and in ranking order each player takes a special card, whose position is
 their place in this round's turn order.
+
+Tests: tests/sim/rules/test_bid.py.
 """
 
 from __future__ import annotations

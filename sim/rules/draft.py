@@ -4,6 +4,8 @@ Province cards are shuffled; two lie face up. In seat order each player takes a 
 card or the deck's top card and places one of their army groups on it. A player facing
 the same two face-up cards as at their previous pick may first put both under the deck.
 The deck's order is never stored: each unseen card is drawn by chance when it is turned.
+
+Tests: tests/sim/rules/test_setup.py.
 """
 
 from __future__ import annotations

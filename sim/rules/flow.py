@@ -3,6 +3,8 @@ the two records of an action's outcome (done or lapsed).
 
 Why here: a stage either goes on (returns the next stage's name) or waits (returns a
 `Decision`); these helpers build the waits so every module spells them the same way.
+
+Tests: tests/sim/rules/ (every rule test goes through these helpers).
 """
 
 from __future__ import annotations

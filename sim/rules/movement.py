@@ -4,6 +4,8 @@
 The target and count are chosen when the action is carried out; `sim.legal.move_targets`
 says where armies may go. Moving into another player's or a neutral province starts a
 battle (`battle.begin_attack`).
+
+Tests: tests/sim/rules/test_exec.py.
 """
 
 from __future__ import annotations

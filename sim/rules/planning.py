@@ -7,6 +7,8 @@ by its owner with `OpenField` only when that card is turned, R-PLAN-5). Once the
 last action is done every card has been turned, and the whole plan goes into the record.
 A card nobody can open (its owner left; the bot that took the seat over never held the
 plan) is turned as a money card: `ForfeitField`, R-FORFEIT-1.
+
+Tests: tests/sim/rules/test_plan.py, tests/sim/rules/test_reveal.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ action row laid out), R-SPECIAL-1 (the special-card row).
 A year is three action rounds and a winter. A round lays out its action row — slots 1-5
 face up, slots 6-10 drawn by chance only when they are turned (`actions`) — and its
 special cards, then the players plan.
+
+Tests: tests/sim/rules/test_plan.py.
 """
 
 from __future__ import annotations

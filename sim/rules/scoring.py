@@ -1,5 +1,7 @@
 """Scoring and the end: R-WINTER-4 (points), R-WINTER-5, R-ROUND-4 (the second year),
 R-END-1 (the winner).
+
+Tests: tests/sim/rules/test_winter.py, tests/sim/rules/test_end.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 The draft (R-SETUP-5) has its own module; the events of the first year (R-SETUP-7) are
 drawn by `rounds` when the year starts.
+
+Tests: tests/sim/rules/test_setup.py.
 """
 
 from __future__ import annotations

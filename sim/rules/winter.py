@@ -4,6 +4,8 @@ scoring (`scoring`).
 Players are handled in autumn turn order. A player short of rice has provinces drawn at
 random from their cards (chance: the player to the left draws unseen); the player orders
 them; each revolts through the tower with the revolt table's extra peasants.
+
+Tests: tests/sim/rules/test_winter.py.
 """
 
 from __future__ import annotations

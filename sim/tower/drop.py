@@ -23,6 +23,8 @@ Why it is built this way:
 
 Units and coordinates are in `sim.tower.geometry`; the physics settings, the materials
 and their fingerprint in `sim.tower.physics`; one simulation run in `sim.tower.run`.
+
+Tests: tests/sim/tower/test_drop.py, tests/sim/tower/test_crosscpu.py.
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ from the top down (docs/tower.md has the sources and the reasoning):
   so that every place a cube can rest lies under a hole of the floor above and is hit by
   the cubes of later battles (no sheltered corner, hence no permanent column);
 * a **30 degree ramp** down to the exit in the right wall and the tray outside it.
+
+Tests: tests/sim/tower/test_drop.py.
 """
 
 from __future__ import annotations

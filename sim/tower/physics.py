@@ -10,6 +10,8 @@ two cubes of friction 0.4 touch with 0.16. The numbers a player would recognise 
 effective ones, cube on cube and cube on wall, and the per-shape values are derived from
 them: cube = sqrt(cube-on-cube), wall = cube-on-wall / cube. (`math.sqrt` is correctly
 rounded by IEEE 754, so every machine derives the same shape values.)
+
+Tests: tests/sim/tower/test_drop.py, tests/sim/tower/test_crosscpu.py.
 """
 
 from __future__ import annotations

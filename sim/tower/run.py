@@ -18,6 +18,8 @@ Why the loop looks like this:
   `CLOG_SHAKES`). A cube only ever leaves through the exit.
 * **Recording** reads poses and never writes to the space, so a recorded run and a
   plain run are the same computation.
+
+Tests: tests/sim/tower/test_drop.py.
 """
 
 from __future__ import annotations

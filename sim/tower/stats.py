@@ -9,6 +9,8 @@ A *game-like sequence* is a standard opening fill (7 cubes of each of four playe
 attacker and a defender colour, plus 1 to 3 peasants in a third of the battles. Cubes are
 followed one by one through `DropResult.origin`, so we know when each cube entered and
 how many battles it stayed.
+
+Tests: tests/sim/tower/test_stats.py.
 """
 
 from __future__ import annotations
