@@ -12,7 +12,7 @@ from store.game_log import GameLog
 from store.game_save import SaveError, SaveWriter, read_save, replay_into
 from lang.i18n import _, ngettext, translator
 from sim.bots import BOT_NAMES
-from sim.events import EventName, Events
+from sim.events import Events
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
@@ -87,7 +87,7 @@ def run(args) -> int:
             emit(events)
         if args.quiet:
             for e in events:
-                if e["event"] == EventName.GAME_ENDED:
+                if e["event"] == "GameEnded":
                     print(describe(e, tr=translator()), file=out)
     print(f"final state hash {state_hash(game.state)}", file=out)
     return 0

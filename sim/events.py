@@ -2,14 +2,20 @@
 
 Why typed: events leave `sim` for the game log (JSON lines), the window's narration and
 animations, and the network's standings, each reading them by key. A record per kind
-names every key and its type, so a misspelt key or a changed value is a type error in
-`sim` rather than a silent gap in a log. They stay plain dicts at run time (a `TypedDict`
-is a dict) and `EventName` is a `StrEnum`, which JSON and msgpack write exactly as its
-string: logs, saves and state hashes are the same bytes as when events were untyped
-dict literals. Keys are declared in the order the log writes them.
+names every key and its type, so a misspelt key, name or value is a type error in `sim`
+rather than a silent gap in a log. They stay plain dicts at run time (a `TypedDict` is a
+dict) and an event's name is a `Literal` string, so logs and saves are the same bytes as
+when events were untyped dict literals. Keys are declared in the order the log writes
+them.
 
-A reader narrows an `Event` by its name (`if e["event"] == EventName.MOVED:`); code that
-reads events back from a log, where nothing is checked yet, takes `Mapping[str, Any]`.
+Why names are `Literal` strings and not an enum like `sim.state.DecisionKind`: every step
+appends several events, and under Python 3.11 reading an enum member costs ~5 times a
+plain name (`EnumType.__getattr__` routes every class attribute through a slow hook);
+a literal costs nothing at run time and mypy checks it just as well.
+
+A reader narrows an `Event` by its name (`if e["event"] == "Moved":`, which mypy checks
+against `EventName`); code that reads events back from a log, where nothing is checked
+yet, takes `Mapping[str, Any]`.
 
 No `from __future__ import annotations` here: a `TypedDict` learns which keys are
 `NotRequired` only from evaluated annotations.
@@ -17,51 +23,28 @@ No `from __future__ import annotations` here: a `TypedDict` learns which keys ar
 Tests: tests/sim/test_events.py.
 """
 
-from enum import StrEnum
-from typing import Literal, NotRequired, TypedDict, Union
+from typing import Literal, NotRequired, TypedDict, Union, get_args
 
 from sim.snapshot import PublicState
 
-
-class EventName(StrEnum):
-    """Every event's `event` value, in the past tense of what happened."""
-    GAME_STARTED = "GameStarted"
-    PROVINCE_CLAIMED = "ProvinceClaimed"
-    DRAFT_CARDS_TURNED = "DraftCardsTurned"
-    DRAFT_CARDS_REFRESHED = "DraftCardsRefreshed"
-    DRAFT_CARD_TAKEN = "DraftCardTaken"
-    DRAFT_ENDED = "DraftEnded"
-    YEAR_STARTED = "YearStarted"
-    ROUND_STARTED = "RoundStarted"
-    SNAPSHOT = "Snapshot"          # the public state at a round's start, winter and the end
-    PLAN_LOCKED = "PlanLocked"
-    FIELD_FORFEITED = "FieldForfeited"
-    EVENT_DRAWN = "EventDrawn"
-    BIDS_REVEALED = "BidsRevealed"
-    TIES_BROKEN = "TiesBroken"
-    TURN_ORDER_SET = "TurnOrderSet"
-    ACTION_STARTED = "ActionStarted"
-    CARD_TURNED = "CardTurned"
-    ACTION_REVEALED = "ActionRevealed"
-    ACTION_DONE = "ActionDone"
-    ACTION_LAPSED = "ActionLapsed"
-    MOVED = "Moved"
-    TOWER_DROPPED = "TowerDropped"
-    BATTLE_RESOLVED = "BattleResolved"
-    PLAN_REVEALED = "PlanRevealed"
-    ROUND_ENDED = "RoundEnded"
-    WINTER_STARTED = "WinterStarted"
-    SHORTAGE = "Shortage"          # R-WINTER-2: rice short, revolts drawn
-    REVOLTS_ORDERED = "RevoltsOrdered"
-    SCORED = "Scored"
-    YEAR_ENDED = "YearEnded"
-    GAME_ENDED = "GameEnded"
+# Every event's `event` value, in the past tense of what happened.
+EventName = Literal[
+    "GameStarted", "ProvinceClaimed", "DraftCardsTurned", "DraftCardsRefreshed",
+    "DraftCardTaken", "DraftEnded", "YearStarted", "RoundStarted",
+    "Snapshot",                 # the public state at a round's start, winter and the end
+    "PlanLocked", "FieldForfeited", "EventDrawn", "BidsRevealed", "TiesBroken",
+    "TurnOrderSet", "ActionStarted", "CardTurned", "ActionRevealed", "ActionDone",
+    "ActionLapsed", "Moved", "TowerDropped", "BattleResolved", "PlanRevealed", "RoundEnded",
+    "WinterStarted",
+    "Shortage",                 # R-WINTER-2: rice short, revolts drawn
+    "RevoltsOrdered", "Scored", "YearEnded", "GameEnded"]
+EVENT_NAMES: tuple[str, ...] = get_args(EventName)
 
 
 # ----------------------------------------------------------------------------- setup
 
 class GameStarted(TypedDict):
-    event: Literal[EventName.GAME_STARTED]
+    event: Literal["GameStarted"]
     players: int
     side: str
     setup: str
@@ -69,25 +52,25 @@ class GameStarted(TypedDict):
 
 
 class ProvinceClaimed(TypedDict):
-    event: Literal[EventName.PROVINCE_CLAIMED]
+    event: Literal["ProvinceClaimed"]
     seat: int
     province: str
     armies: int
 
 
 class DraftCardsTurned(TypedDict):
-    event: Literal[EventName.DRAFT_CARDS_TURNED]
+    event: Literal["DraftCardsTurned"]
     up: list[str | None]
 
 
 class DraftCardsRefreshed(TypedDict):
-    event: Literal[EventName.DRAFT_CARDS_REFRESHED]
+    event: Literal["DraftCardsRefreshed"]
     seat: int
 
 
 # "from" is a Python keyword: these two records are declared with the functional syntax.
 DraftCardTaken = TypedDict("DraftCardTaken", {
-    "event": Literal[EventName.DRAFT_CARD_TAKEN],
+    "event": Literal["DraftCardTaken"],
     "seat": int,
     "province": str,
     "from": Literal["deck", "face_up"],
@@ -95,19 +78,19 @@ DraftCardTaken = TypedDict("DraftCardTaken", {
 
 
 class DraftEnded(TypedDict):
-    event: Literal[EventName.DRAFT_ENDED]
+    event: Literal["DraftEnded"]
 
 
 # ----------------------------------------------------------------------------- years, rounds
 
 class YearStarted(TypedDict):
-    event: Literal[EventName.YEAR_STARTED]
+    event: Literal["YearStarted"]
     year: int
     events: list[int]                  # the year's four event cards
 
 
 class RoundStarted(TypedDict):
-    event: Literal[EventName.ROUND_STARTED]
+    event: Literal["RoundStarted"]
     year: int
     season: str
     specials: list[str]
@@ -115,12 +98,12 @@ class RoundStarted(TypedDict):
 
 
 class Snapshot(TypedDict):
-    event: Literal[EventName.SNAPSHOT]
+    event: Literal["Snapshot"]
     state: PublicState
 
 
 class RoundEnded(TypedDict):
-    event: Literal[EventName.ROUND_ENDED]
+    event: Literal["RoundEnded"]
     year: int
     season: str
 
@@ -128,42 +111,42 @@ class RoundEnded(TypedDict):
 # ----------------------------------------------------------------------------- plans, bids
 
 class PlanLocked(TypedDict):
-    event: Literal[EventName.PLAN_LOCKED]
+    event: Literal["PlanLocked"]
     seat: int
 
 
 class FieldForfeited(TypedDict):
-    event: Literal[EventName.FIELD_FORFEITED]
+    event: Literal["FieldForfeited"]
     seat: int
     field: str
 
 
 class PlanRevealed(TypedDict):
-    event: Literal[EventName.PLAN_REVEALED]
+    event: Literal["PlanRevealed"]
     seat: int
     actions: dict[str, str | None]
     bid: int | str | None              # a money card, "province", or no card
 
 
 class EventDrawn(TypedDict):
-    event: Literal[EventName.EVENT_DRAWN]
+    event: Literal["EventDrawn"]
     event_card: int
     rice_loss: int
 
 
 class BidsRevealed(TypedDict):
-    event: Literal[EventName.BIDS_REVEALED]
+    event: Literal["BidsRevealed"]
     bids: dict[str, int | str | None]
     paid: dict[str, int]
 
 
 class TiesBroken(TypedDict):
-    event: Literal[EventName.TIES_BROKEN]
+    event: Literal["TiesBroken"]
     ranking: list[int]
 
 
 class TurnOrderSet(TypedDict):
-    event: Literal[EventName.TURN_ORDER_SET]
+    event: Literal["TurnOrderSet"]
     order: list[int]
     specials: dict[str, str | None]
     paid: dict[str, int]
@@ -173,26 +156,26 @@ class TurnOrderSet(TypedDict):
 # ----------------------------------------------------------------------------- actions
 
 class ActionStarted(TypedDict):
-    event: Literal[EventName.ACTION_STARTED]
+    event: Literal["ActionStarted"]
     slot: int                          # 1-10
     action: str
 
 
 class CardTurned(TypedDict):
-    event: Literal[EventName.CARD_TURNED]
+    event: Literal["CardTurned"]
     seat: int
     action: str
     province: str | None               # None: a money card
 
 
 class ActionRevealed(TypedDict):
-    event: Literal[EventName.ACTION_REVEALED]
+    event: Literal["ActionRevealed"]
     slot: int
     action: str
 
 
 class ActionDone(TypedDict):
-    event: Literal[EventName.ACTION_DONE]
+    event: Literal["ActionDone"]
     seat: int
     action: str
     province: str
@@ -209,7 +192,7 @@ class ActionDone(TypedDict):
 
 
 class ActionLapsed(TypedDict):
-    event: Literal[EventName.ACTION_LAPSED]
+    event: Literal["ActionLapsed"]
     seat: int
     action: str
     province: str
@@ -218,7 +201,7 @@ class ActionLapsed(TypedDict):
 
 
 Moved = TypedDict("Moved", {
-    "event": Literal[EventName.MOVED],
+    "event": Literal["Moved"],
     "seat": int,
     "from": str,
     "to": str,
@@ -236,7 +219,7 @@ class TowerReplay(TypedDict):
 
 
 class TowerDropped(TypedDict):
-    event: Literal[EventName.TOWER_DROPPED]
+    event: Literal["TowerDropped"]
     reason: str                        # fill | battle | revolt
     thrown: dict[str, int]             # by colour name (`sim.state.colour_map`)
     out: dict[str, int]
@@ -245,7 +228,7 @@ class TowerDropped(TypedDict):
 
 
 class BattleResolved(TypedDict):
-    event: Literal[EventName.BATTLE_RESOLVED]
+    event: Literal["BattleResolved"]
     kind: str                          # attack | neutral | revolt
     province: str
     attacker: int | str                # a seat, or "peasant"
@@ -268,14 +251,14 @@ class BattleResolved(TypedDict):
 # ----------------------------------------------------------------------------- winter, the end
 
 class WinterStarted(TypedDict):
-    event: Literal[EventName.WINTER_STARTED]
+    event: Literal["WinterStarted"]
     year: int
     rice_loss: int
     event_card: int
 
 
 class Shortage(TypedDict):
-    event: Literal[EventName.SHORTAGE]
+    event: Literal["Shortage"]
     seat: int
     rice: int
     provinces: int
@@ -286,13 +269,13 @@ class Shortage(TypedDict):
 
 
 class RevoltsOrdered(TypedDict):
-    event: Literal[EventName.REVOLTS_ORDERED]
+    event: Literal["RevoltsOrdered"]
     seat: int
     order: list[str]
 
 
 class Scored(TypedDict):
-    event: Literal[EventName.SCORED]
+    event: Literal["Scored"]
     seat: int
     provinces: int
     buildings: int
@@ -303,12 +286,12 @@ class Scored(TypedDict):
 
 
 class YearEnded(TypedDict):
-    event: Literal[EventName.YEAR_ENDED]
+    event: Literal["YearEnded"]
     year: int
 
 
 class GameEnded(TypedDict):
-    event: Literal[EventName.GAME_ENDED]
+    event: Literal["GameEnded"]
     scores: dict[str, int]
     money: dict[str, int]
     winners: list[int]

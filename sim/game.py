@@ -66,33 +66,6 @@ CHANCE: dict[str, Callable[[State, ChanceStream, bytes, Events], None]] = {
 }
 
 
-def _handle(s: State, command: Command, events: Events) -> None:
-    """A command to the rule module that waited for it (the commonest first)."""
-    match command:
-        case Chance():
-            _on_chance(s, command, events)
-        case ChooseMove():
-            movement.on_choose(s, command, events)
-        case TowerSettled():
-            battle.on_settled(s, command, events)
-        case SubmitPlan():
-            planning.on_submit(s, command, events)
-        case CommitPlan():
-            planning.on_commit(s, command, events)
-        case OpenField():
-            planning.on_open(s, command, events)
-        case ForfeitField():
-            planning.on_forfeit(s, command, events)
-        case PickSpecial():
-            bidding.on_pick(s, command, events)
-        case DraftTake():
-            draft.on_take(s, command, events)
-        case DraftPlace():
-            draft.on_place(s, command, events)
-        case OrderRevolts():
-            winter.on_order(s, command, events)
-
-
 def new_game(config: GameConfig) -> tuple[State, Events]:
     """A fresh game, advanced to its first decision."""
     events: Events = []
@@ -119,14 +92,33 @@ def play(s: State, command: Command, events: Events) -> None:
 
     Why apart from `apply`: the look-ahead (`sim.fast`) applies commands built from the
     rules to states it owns, without the check and the copy; both run this one body, so
-    the rules they play cannot drift apart."""
-    _handle(s, command, events)
+    the rules they play cannot drift apart. Each command goes to the rule module that
+    waited for it (the commonest first)."""
+    match command:
+        case Chance():
+            s.chance_count += 1
+            CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
+        case ChooseMove():
+            movement.on_choose(s, command, events)
+        case TowerSettled():
+            battle.on_settled(s, command, events)
+        case SubmitPlan():
+            planning.on_submit(s, command, events)
+        case CommitPlan():
+            planning.on_commit(s, command, events)
+        case OpenField():
+            planning.on_open(s, command, events)
+        case ForfeitField():
+            planning.on_forfeit(s, command, events)
+        case PickSpecial():
+            bidding.on_pick(s, command, events)
+        case DraftTake():
+            draft.on_take(s, command, events)
+        case DraftPlace():
+            draft.on_place(s, command, events)
+        case OrderRevolts():
+            winter.on_order(s, command, events)
     advance(s, events)
-
-
-def _on_chance(s: State, command: Chance, events: Events) -> None:
-    s.chance_count += 1
-    CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
 
 
 def advance(s: State, events: Events) -> None:

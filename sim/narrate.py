@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from sim.cards import cards
-from sim.events import EventName
 
 
 def N_(message: str) -> str:
@@ -155,50 +154,50 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
         return _lower(_(ACTION_WORDS[name]))
 
     kind = e["event"]
-    if kind == EventName.GAME_STARTED:
+    if kind == "GameStarted":
         side = _("sun") if e["side"] == "sun" else _("moon")
         setup = _("beginner") if e["setup"] == "beginner" else _("draft")
         return _("Shogun for {players} players, {side} side, {setup} setup; each starts with "
                  "{chests}").format(players=e["players"], side=side, setup=setup,
                                     chests=chests(next(iter(e["money"].values())), tr))
-    if kind == EventName.PROVINCE_CLAIMED:
+    if kind == "ProvinceClaimed":
         return "  " + _("{who} claims {province} with {armies}").format(
             who=who(e["seat"]), province=e["province"], armies=armies(e["armies"], tr))
-    if kind == EventName.DRAFT_ENDED:
+    if kind == "DraftEnded":
         return "  " + _("The draft is over")
-    if kind == EventName.DRAFT_CARDS_TURNED:
+    if kind == "DraftCardsTurned":
         return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
-    if kind == EventName.TOWER_DROPPED:
+    if kind == "TowerDropped":
         return "    " + _("tower ({reason}): in {thrown}; out {out}; inside now {inside}").format(
             reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
             thrown=_cubes(e["thrown"], who, tr), out=_cubes(e["out"], who, tr),
             inside=sum(e["inside_after"].values()))
-    if kind == EventName.YEAR_STARTED:
+    if kind == "YearStarted":
         return "== " + _("Year {year}: events {events}").format(
             year=e["year"], events=", ".join(map(str, e["events"])))
-    if kind == EventName.ROUND_STARTED:
+    if kind == "RoundStarted":
         row = ", ".join(action_word(a) for a in e.get("actions", []))
         specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
                              for i, c in enumerate(e["specials"]))
         return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
                          "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
                                               year=e["year"], actions=row, specials=specials)
-    if kind == EventName.EVENT_DRAWN:
+    if kind == "EventDrawn":
         card = cards().events[e["event_card"]]
         return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
-    if kind == EventName.BIDS_REVEALED:
+    if kind == "BidsRevealed":
         return "  " + _("Bids: {bids}").format(
             bids=", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items()))
-    if kind == EventName.TURN_ORDER_SET:
+    if kind == "TurnOrderSet":
         order = " > ".join(f"{who(s)} ({_(SPECIAL_WORDS[c]) if (c := e['specials'][str(s)]) else '-'})"
                            for s in e["order"])
         return "  " + _("Turn order: {order}").format(order=order)
-    if kind == EventName.ACTION_STARTED:
+    if kind == "ActionStarted":
         return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=action_word(e["action"]))
-    if kind == EventName.ACTION_REVEALED:
+    if kind == "ActionRevealed":
         return "  " + _("action {slot} is turned face up: {action}").format(
             slot=e["slot"], action=action_word(e["action"]))
-    if kind == EventName.ACTION_DONE:
+    if kind == "ActionDone":
         gains = []
         if e["paid"]:
             gains.append(_("pays {n}").format(n=e["paid"]))
@@ -220,14 +219,14 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
         does = DOES[e["action"]]
         line = _(does).format(who=who(e["seat"]), province=e["province"])
         return "    " + line + (f": {', '.join(gains)}" if gains else "")
-    if kind == EventName.ACTION_LAPSED:
+    if kind == "ActionLapsed":
         return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
             who=who(e["seat"]), action=action_word(e["action"]), province=e["province"],
             reason=lapse_reason(e["reason"], tr))
-    if kind == EventName.MOVED:
+    if kind == "Moved":
         return "    " + _("{who} moves {armies} from {origin} to {target}").format(
             who=who(e["seat"]), armies=armies(e["count"], tr), origin=e["from"], target=e["to"])
-    if kind == EventName.BATTLE_RESOLVED:
+    if kind == "BattleResolved":
         attacker, defender = who(e["attacker"]), who(e["defender"])
         result = {"attacker": _("{attacker} win").format(attacker=attacker),
                   "defender": _("{defender} hold").format(defender=defender),
@@ -239,7 +238,7 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
             province=e["province"], kind=_(BATTLE_KINDS.get(e["kind"], e["kind"])),
             attacker=attacker, a=e["attacker_count"], defender=defender, d=e["defender_count"],
             result=result, survivors=survivors, owner=owner)
-    if kind == EventName.FIELD_FORFEITED:
+    if kind == "FieldForfeited":
         if e["field"] == "bid":
             line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
                      "seat over): it counts as a money card")
@@ -248,10 +247,10 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
                      "the seat over): it counts as a money card")
         action = "" if e["field"] == "bid" else action_word(e["field"])
         return "    " + line.format(who=who(e["seat"]), action=action)
-    if kind == EventName.WINTER_STARTED:
+    if kind == "WinterStarted":
         return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
             year=e["year"], event=e["event_card"], rice=e["rice_loss"])
-    if kind == EventName.SHORTAGE:
+    if kind == "Shortage":
         line = ngettext("{who} has {rice} rice for {n} province: short {short}, revolts in "
                         "{where}", "{who} has {rice} rice for {n} provinces: short {short}, "
                         "revolts in {where}", e["provinces"]).format(
@@ -261,14 +260,14 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
             line += " " + ngettext("(+{n} peasant each)", "(+{n} peasants each)",
                                    e["extra_peasants"]).format(n=e["extra_peasants"])
         return "  " + line
-    if kind == EventName.SCORED:
+    if kind == "Scored":
         return "  " + _("{who} scores {gained} ({provinces}, {buildings}, {majority}) = "
                         "{score}").format(
             who=who(e["seat"]), gained=e["gained"],
             provinces=ngettext("{n} province", "{n} provinces", e["provinces"]).format(n=e["provinces"]),
             buildings=ngettext("{n} building", "{n} buildings", e["buildings"]).format(n=e["buildings"]),
             majority=_("{n} for majorities").format(n=e["majority_points"]), score=e["score"])
-    if kind == EventName.GAME_ENDED:
+    if kind == "GameEnded":
         standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
         lines = ["== " + _("Final standings")]
         for rank, s in enumerate(standings, 1):

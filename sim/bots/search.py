@@ -264,19 +264,25 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     advance_in_place(s, first)
     round_no = (base.year, base.season)
     draws = 0
+    # the kinds read once: under Python 3.11 an enum member is slow to read, and this loop
+    # runs at every step of every rollout
+    over, plan, chance, tower, unknown = (DecisionKind.OVER, DecisionKind.PLAN,
+                                          DecisionKind.CHANCE, DecisionKind.TOWER,
+                                          DecisionKind.OPEN)
     for _ in range(ROLLOUT_STEPS):
         d = s.decision
-        if d.kind == DecisionKind.OVER or (s.year, s.season) != round_no and d.kind in (
-                DecisionKind.PLAN, DecisionKind.CHANCE) and s.round is None and s.winter is None:
+        kind = d.kind
+        if kind == over or (s.year, s.season) != round_no and kind in (plan, chance) \
+                and s.round is None and s.winter is None:
             break
-        if d.kind == DecisionKind.CHANCE:
+        if kind == chance:
             draws += 1
             cmd: Command = Chance(hashlib.sha256(b"%d/" % draws + world_seed).digest())
-        elif d.kind == DecisionKind.TOWER:
+        elif kind == tower:
             cmd = model_settle(d, rng)
-        elif d.kind == DecisionKind.OPEN:
+        elif kind == unknown:
             break   # a field nobody knows (cannot happen after determinize)
-        elif d.kind == DecisionKind.PLAN and d.seats[0] in planned:
+        elif kind == plan and d.seats[0] in planned:
             cmd = planned.pop(d.seats[0])
         else:
             cmd = decide(s, d.seats[0], "normal", rng)

@@ -18,10 +18,8 @@ from sim.board import board
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
-from sim.events import EventName
 from sim.rules import battle
-from sim.rules.flow import (Events, Next, current_round, done, lapse, locked_plan,
-                            wait_chance)
+from sim.rules.flow import Events, Next, current_round, done, lapse, wait_chance
 from sim.rules.movement import start_move
 from sim.rules.planning import field_to_open, reveal_plans
 from sim.state import BUILDINGS, Decision, State
@@ -63,8 +61,11 @@ def deploy_count(action: str, event: int | None, special: str | None) -> int:
 
 
 def stage_exec(s: State, events: Events) -> Next:
+    # (the round and the plans narrowed inline, not by `current_round`/`locked_plan`:
+    # this loop runs at every step of every look-ahead)
     while True:
-        r = current_round(s)
+        r = s.round
+        assert r is not None
         if r.step == "move":
             return s.decision                    # a ChooseMove is still awaited
         if r.step == "battle":
@@ -78,7 +79,7 @@ def stage_exec(s: State, events: Events) -> Next:
         action = s.action_row[r.slot]
         assert action is not None                # turned before its slot (R-ACTCARD-2)
         if r.step == "start":
-            events.append({"event": EventName.ACTION_STARTED, "slot": r.slot + 1, "action": action})
+            events.append({"event": "ActionStarted", "slot": r.slot + 1, "action": action})
             s.round = r = replace(r, step="act", turn=0)
         if r.turn >= len(s.turn_order):          # everyone did this slot (R-EXEC-1)
             if r.slot < FACE_UP and s.action_row[r.slot + FACE_UP] is None:
@@ -87,17 +88,19 @@ def stage_exec(s: State, events: Events) -> Next:
             continue
         seat = s.turn_order[r.turn]
         index = ACTIONS.index(action)
-        plan = locked_plan(s, seat)
+        plan = s.players[seat].plan
+        assert plan is not None
         if not plan.known[index]:
             return field_to_open(seat, action)
         if not plan.turned[index]:                # R-EXEC-2: turned at this player's turn
             s.players[seat].plan = plan = plan.turned_up(index)
-            events.append({"event": EventName.CARD_TURNED, "seat": seat, "action": action,
+            events.append({"event": "CardTurned", "seat": seat, "action": action,
                            "province": plan.actions[index]})
         waiting = start_action(s, seat, action, events)
         if waiting is not None:
             return waiting
-        r = current_round(s)
+        r = s.round
+        assert r is not None
         s.round = replace(r, turn=r.turn + 1)
 
 
@@ -106,7 +109,7 @@ def on_action_chance(s: State, stream: ChanceStream, seed: bytes, events: Events
     slot = current_round(s).slot + FACE_UP
     action = s.hidden_actions.pop(stream.below(len(s.hidden_actions)))
     s.action_row[slot] = action
-    events.append({"event": EventName.ACTION_REVEALED, "slot": slot + 1, "action": action})
+    events.append({"event": "ActionRevealed", "slot": slot + 1, "action": action})
 
 
 def _chests(n: int) -> str:
@@ -116,12 +119,13 @@ def _chests(n: int) -> str:
 def start_action(s: State, seat: int, action: str, events: Events) -> Decision | None:
     """Begin `action` for `seat`: None when it is finished, else the decision it awaits."""
     player = s.players[seat]
-    name = locked_plan(s, seat).actions[ACTIONS.index(action)]
+    assert player.plan is not None and s.round is not None     # (inline: a hot path)
+    name = player.plan.actions[ACTIONS.index(action)]
     if name is None:
         return None  # a money card: no action (R-PLAN-1)
     prov = s.provinces[name]
     card = cards().action[action]
-    r = current_round(s)
+    r = s.round
     if prov.owner != seat or name in r.changed:
         lapse(events, seat, action, name, "R-EXEC-4", f"{name} changed hands this round")
         return None

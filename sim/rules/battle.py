@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sim.events import BattleResolved, EventName
+from sim.events import BattleResolved
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
@@ -36,8 +36,8 @@ def drop_decision(s: State, reason: str | None = None) -> Decision:
         detail["province"] = b.province
     if b.seed is None:
         return wait_chance("tower", **detail)
-    return Decision(DecisionKind.TOWER, (), reason, {**detail, "seed": b.seed, "thrown": list(b.held),
-                                          "before": s.tower.to_wire()})
+    return Decision(DecisionKind.TOWER, (), reason,
+                    {**detail, "seed": b.seed, "thrown": list(b.held), "before": s.tower.to_wire()})
 
 
 def on_tower_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
@@ -54,7 +54,7 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     for colour, n in out.items():
         s.tray[colour] += n
     events.append({
-        "event": EventName.TOWER_DROPPED, "reason": _REASON[b.kind],
+        "event": "TowerDropped", "reason": _REASON[b.kind],
         "thrown": colour_map(b.held), "out": colour_map(out),
         "inside_after": colour_map(cmd.contents.counts()),
         "replay": {"before": before.to_wire(),
@@ -150,7 +150,7 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
         prov.armies = outcome.survivors if kind != "neutral" else 0
 
     resolved: BattleResolved = {
-        "event": EventName.BATTLE_RESOLVED, "kind": kind, "province": name,
+        "event": "BattleResolved", "kind": kind, "province": name,
         "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
         "thrown": colour_map(bt.thrown), "out": colour_map(out),
         "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,

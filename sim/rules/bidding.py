@@ -15,7 +15,6 @@ from dataclasses import replace
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import PickSpecial
-from sim.events import EventName
 from sim.legal import free_positions
 from sim.rules.flow import Events, Next, current_round, locked_plan, wait, wait_chance
 from sim.state import BID, DecisionKind, PlayerState, State
@@ -29,7 +28,7 @@ def stage_event(s: State, events: Events) -> Next:
 
 def on_event_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     s.current_event = stream.choice(s.year_events)  # R-EVENT-2
-    events.append({"event": EventName.EVENT_DRAWN, "event_card": s.current_event,
+    events.append({"event": "EventDrawn", "event_card": s.current_event,
                    "rice_loss": cards().events[s.current_event].rice_loss})
 
 
@@ -61,7 +60,7 @@ def stage_bids(s: State, events: Events) -> Next:
             p.bid_paid = plan.bid
         groups.setdefault(bid_rank(plan.bid), []).append(seat)
         bids.append(plan.bid)
-    events.append({"event": EventName.BIDS_REVEALED,
+    events.append({"event": "BidsRevealed",
                    "bids": {str(i): _bid_word(bid) for i, bid in enumerate(bids)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)}})
     ranked = tuple(tuple(groups[r]) for r in sorted(groups, reverse=True))
@@ -82,7 +81,7 @@ def on_ties_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) 
     r = current_round(s)
     s.ranking = [seat for g in r.rank_groups for seat in stream.shuffle(list(g))]
     s.round = replace(r, rank_groups=tuple((seat,) for seat in s.ranking))
-    events.append({"event": EventName.TIES_BROKEN, "ranking": list(s.ranking)})
+    events.append({"event": "TiesBroken", "ranking": list(s.ranking)})
 
 
 def stage_special(s: State, events: Events) -> Next:
@@ -95,7 +94,7 @@ def stage_special(s: State, events: Events) -> Next:
                         cards={str(pos): s.specials_row[pos - 1] for pos in free})
         take_special(s, seat, free[0])
     s.turn_order = sorted(range(len(s.players)), key=lambda i: _position(s.players[i]))
-    events.append({"event": EventName.TURN_ORDER_SET, "order": list(s.turn_order),
+    events.append({"event": "TurnOrderSet", "order": list(s.turn_order),
                    "specials": {str(i): p.special for i, p in enumerate(s.players)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)},
                    "pick_order": list(current_round(s).pick_order)})

@@ -14,7 +14,6 @@ from dataclasses import replace
 
 from sim.chance import ChanceStream
 from sim.commands import DraftPlace, DraftTake
-from sim.events import EventName
 from sim.rules.flow import Events, Next, wait, wait_chance
 from sim.rules.setup import claim
 from sim.state import DecisionKind, DraftProgress, State
@@ -45,7 +44,7 @@ def stage_draft(s: State, events: Events) -> Next:
     if d.need == "take":
         if all(not p.groups for p in s.players):
             s.draft = None
-            events.append({"event": EventName.DRAFT_ENDED})
+            events.append({"event": "DraftEnded"})
             return "fill"
         faced = d.faced[seat]
         can_refresh = (faced is not None and faced == d.up and None not in d.up
@@ -65,7 +64,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
     if d.need == "deck":
         taken = unknown.pop(stream.below(len(unknown)))
         s.draft = replace(d, unknown=tuple(unknown), taken=taken, need="place")
-        events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": taken,
+        events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "deck"})
         return
     up, bottom = list(d.up), list(d.bottom)
@@ -77,7 +76,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
                 up[i] = bottom.pop(0)
     s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
                       need="take")
-    events.append({"event": EventName.DRAFT_CARDS_TURNED, "up": up})
+    events.append({"event": "DraftCardsTurned", "up": up})
 
 
 def _faced(d: DraftProgress, seat: int,
@@ -92,7 +91,7 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
         turned = tuple(c for c in d.up if c is not None)    # both: a refresh needs two
         s.draft = replace(d, bottom=d.bottom + turned, up=(None, None),
                           faced=_faced(d, seat, None), need="up")
-        events.append({"event": EventName.DRAFT_CARDS_REFRESHED, "seat": seat})
+        events.append({"event": "DraftCardsRefreshed", "seat": seat})
         return
     d = replace(d, faced=_faced(d, seat, d.up))
     if cmd.choice in ("up0", "up1"):
@@ -101,14 +100,14 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
         taken, up[i] = up[i], None
         assert taken is not None             # the card is there (legal.check)
         s.draft = replace(d, taken=taken, up=(up[0], up[1]), need="place")
-        events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": taken,
+        events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "face_up"})
         return
     if d.unknown:
         s.draft = replace(d, need="deck")
         return
     s.draft = replace(d, taken=d.bottom[0], bottom=d.bottom[1:], need="place")
-    events.append({"event": EventName.DRAFT_CARD_TAKEN, "seat": seat, "province": d.bottom[0],
+    events.append({"event": "DraftCardTaken", "seat": seat, "province": d.bottom[0],
                    "from": "deck"})
 
 

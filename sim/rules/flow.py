@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sim.events import ActionDone, ActionLapsed, EventName, Events
+from sim.events import ActionDone, ActionLapsed, Events
 from sim.state import (PEASANT, Battle, Decision, DecisionKind, Plan, RoundProgress, Stage,
                        State, WinterProgress)
 
@@ -67,7 +67,7 @@ def give_back(s: State, colour: int, n: int) -> None:
 
 
 def lapse(events: Events, seat: int, action: str, province: str, rule: str, reason: str) -> None:
-    lapsed: ActionLapsed = {"event": EventName.ACTION_LAPSED, "seat": seat, "action": action,
+    lapsed: ActionLapsed = {"event": "ActionLapsed", "seat": seat, "action": action,
                             "province": province, "rule": rule, "reason": reason}
     events.append(lapsed)
 
@@ -79,7 +79,7 @@ def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
          result: str | None = None) -> None:
     """The record of an action carried out; the optional keys are in the log only where
     the action has them (in this order, the log's)."""
-    record: ActionDone = {"event": EventName.ACTION_DONE, "seat": seat, "action": action,
+    record: ActionDone = {"event": "ActionDone", "seat": seat, "action": action,
                           "province": province, "paid": paid, "money_gained": money,
                           "rice_gained": rice, "armies_placed": armies}
     if unrest_removed is not None:

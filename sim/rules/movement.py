@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 from sim.commands import ChooseMove
-from sim.events import EventName
 from sim.legal import move_targets
 from sim.rules import battle
 from sim.rules.flow import Events, current_round, done, lapse, wait
@@ -69,7 +68,7 @@ def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
     src.armies -= cmd.count
     if dst.owner == seat:
         dst.armies += cmd.count
-        events.append({"event": EventName.MOVED, "seat": seat, "from": origin, "to": cmd.target,
+        events.append({"event": "Moved", "seat": seat, "from": origin, "to": cmd.target,
                        "count": cmd.count})
         if action == "deploy1":
             done(events, seat, action, origin, paid=1, armies=1, moved_to=cmd.target)

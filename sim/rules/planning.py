@@ -14,7 +14,6 @@ Tests: tests/sim/rules/test_plan.py, tests/sim/rules/test_reveal.py.
 from __future__ import annotations
 
 from sim.commands import ACTIONS, PLAN_FIELDS, CommitPlan, ForfeitField, OpenField, SubmitPlan
-from sim.events import EventName
 from sim.rules.flow import Events, Next, locked_plan, wait
 from sim.state import Decision, DecisionKind, Plan, State
 
@@ -32,14 +31,14 @@ def on_submit(s: State, cmd: SubmitPlan, events: Events) -> None:
     player = s.players[cmd.seat]
     player.plan = Plan(tuple(cmd.actions), cmd.bid, (True,) * len(PLAN_FIELDS), _NONE_TURNED,
                        tuple(s.cards_of(cmd.seat)), player.money)
-    events.append({"event": EventName.PLAN_LOCKED, "seat": cmd.seat})
+    events.append({"event": "PlanLocked", "seat": cmd.seat})
 
 
 def on_commit(s: State, cmd: CommitPlan, events: Events) -> None:
     player = s.players[cmd.seat]
     player.plan = Plan((None,) * len(ACTIONS), None, _NONE_TURNED, _NONE_TURNED,
                        tuple(s.cards_of(cmd.seat)), player.money)
-    events.append({"event": EventName.PLAN_LOCKED, "seat": cmd.seat})
+    events.append({"event": "PlanLocked", "seat": cmd.seat})
 
 
 def on_open(s: State, cmd: OpenField, events: Events) -> None:
@@ -52,7 +51,7 @@ def on_forfeit(s: State, cmd: ForfeitField, events: Events) -> None:
     index = PLAN_FIELDS.index(cmd.field)
     s.players[cmd.seat].plan = locked_plan(s, cmd.seat).opened(
         index, 0 if cmd.field == "bid" else None)
-    events.append({"event": EventName.FIELD_FORFEITED, "seat": cmd.seat, "field": cmd.field})
+    events.append({"event": "FieldForfeited", "seat": cmd.seat, "field": cmd.field})
 
 
 def field_to_open(seat: int, field: str) -> Decision:
@@ -64,6 +63,6 @@ def reveal_plans(s: State, events: Events) -> None:
     """The round's last action is done: each whole plan, for the record (PlanRevealed)."""
     for seat in range(len(s.players)):
         plan = locked_plan(s, seat)
-        events.append({"event": EventName.PLAN_REVEALED, "seat": seat,
+        events.append({"event": "PlanRevealed", "seat": seat,
                        "actions": dict(zip(ACTIONS, plan.actions)),
                        "bid": "province" if isinstance(plan.bid, str) else plan.bid})

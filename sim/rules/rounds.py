@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
-from sim.events import EventName
 from sim.rules.flow import Events, Next, wait_chance
 from sim.snapshot import public_state
 from sim.state import SEASONS, SPECIALS, RoundProgress, State
@@ -29,7 +28,7 @@ def on_events_chance(s: State, stream: ChanceStream, seed: bytes, events: Events
     drawn = stream.sample(s.event_deck, 4)
     s.event_deck = sorted(e for e in s.event_deck if e not in drawn)
     s.year_events = drawn
-    events.append({"event": EventName.YEAR_STARTED, "year": s.year, "events": list(drawn)})
+    events.append({"event": "YearStarted", "year": s.year, "events": list(drawn)})
 
 
 def stage_round(s: State, events: Events) -> Next:
@@ -47,16 +46,16 @@ def on_round_chance(s: State, stream: ChanceStream, seed: bytes, events: Events)
     for p in s.players:
         p.plan, p.special, p.position, p.bid_paid = None, None, None, 0
     s.round = RoundProgress()
-    events.append({"event": EventName.ROUND_STARTED, "year": s.year, "season": SEASONS[s.season],
+    events.append({"event": "RoundStarted", "year": s.year, "season": SEASONS[s.season],
                    "specials": list(s.specials_row), "actions": s.action_row[:5]})
-    events.append({"event": EventName.SNAPSHOT, "state": public_state(s)})
+    events.append({"event": "Snapshot", "state": public_state(s)})
 
 
 def stage_round_end(s: State, events: Events) -> Next:
     """R-ROUND-3: cards back to hand, specials back, the round's event leaves the game."""
     if s.current_event is not None:          # drawn before the bids (R-EVENT-2)
         s.year_events.remove(s.current_event)
-    events.append({"event": EventName.ROUND_ENDED, "year": s.year, "season": SEASONS[s.season]})
+    events.append({"event": "RoundEnded", "year": s.year, "season": SEASONS[s.season]})
     s.current_event = None
     for p in s.players:
         p.plan, p.special, p.bid_paid = None, None, 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from sim.board import REGIONS, board
 from sim.cards import cards
-from sim.events import EventName
 from sim.rules.flow import Events, Next
 from sim.snapshot import public_state
 from sim.state import State
@@ -42,13 +41,13 @@ def majorities(s: State) -> tuple[list[int], list[dict[str, dict[str, int]]]]:
 
 def stage_scoring(s: State, events: Events) -> Next:
     majority, per_region = majorities(s)
-    events.append({"event": EventName.SNAPSHOT, "state": public_state(s)})
+    events.append({"event": "Snapshot", "state": public_state(s)})
     for seat, p in enumerate(s.players):
         owned = s.cards_of(seat)
         buildings = sum(len(s.provinces[n].buildings) for n in owned)
         gained = len(owned) + buildings + majority[seat]
         p.score += gained
-        events.append({"event": EventName.SCORED, "seat": seat, "provinces": len(owned),
+        events.append({"event": "Scored", "seat": seat, "provinces": len(owned),
                        "buildings": buildings, "majority_points": majority[seat],
                        "gained": gained, "score": p.score, "regions": per_region[seat]})
     s.winter = None
@@ -57,7 +56,7 @@ def stage_scoring(s: State, events: Events) -> Next:
             p.rice = 0
         for prov in s.provinces.values():
             prov.unrest = 0
-        events.append({"event": EventName.YEAR_ENDED, "year": 1})
+        events.append({"event": "YearEnded", "year": 1})
         s.year, s.season = 2, 0
         s.year_events = []
         return "year"
@@ -65,8 +64,8 @@ def stage_scoring(s: State, events: Events) -> Next:
     best = [i for i, p in enumerate(s.players) if p.score == top]
     richest = max(s.players[i].money for i in best)
     s.winners = [i for i in best if s.players[i].money == richest]
-    events.append({"event": EventName.SNAPSHOT, "state": public_state(s)})
-    events.append({"event": EventName.GAME_ENDED,
+    events.append({"event": "Snapshot", "state": public_state(s)})
+    events.append({"event": "GameEnded",
                    "scores": {str(i): p.score for i, p in enumerate(s.players)},
                    "money": {str(i): p.money for i, p in enumerate(s.players)},
                    "winners": list(s.winners)})

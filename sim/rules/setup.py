@@ -8,7 +8,6 @@ Tests: tests/sim/rules/test_setup.py.
 
 from __future__ import annotations
 
-from sim.events import EventName
 from sim.tower import drop as tower
 from sim.board import board
 from sim.rules.battle import drop_decision, settled
@@ -37,7 +36,7 @@ def initial_state(config: GameConfig, events: Events) -> State:
     s.turn_order, s.ranking = [], []
     s.round = s.battle = s.draft = s.winter = None
     s.winners, s.chance_count = [], 0
-    events.append({"event": EventName.GAME_STARTED, "players": config.players, "side": config.side,
+    events.append({"event": "GameStarted", "players": config.players, "side": config.side,
                    "setup": config.setup,
                    "money": {str(i): p.money for i, p in enumerate(s.players)}})
     if config.setup == "beginner":                              # R-SETUP-4
@@ -59,7 +58,7 @@ def claim(s: State, seat: int, name: str, armies: int, events: Events) -> None:
     prov = s.provinces[name]
     prov.owner, prov.armies = seat, armies
     s.players[seat].supply -= armies
-    events.append({"event": EventName.PROVINCE_CLAIMED, "seat": seat, "province": name, "armies": armies})
+    events.append({"event": "ProvinceClaimed", "seat": seat, "province": name, "armies": armies})
 
 
 def stage_fill(s: State, events: Events) -> Next:

@@ -16,7 +16,6 @@ from sim.board import board
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
-from sim.events import EventName
 from sim.rules import battle
 from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
 from sim.snapshot import public_state
@@ -27,9 +26,9 @@ def stage_winter(s: State, events: Events) -> Next:
     if s.winter is None:
         leftover = s.year_events[0]
         loss = cards().events[leftover].rice_loss   # R-EVENT-2: only its rice loss applies
-        events.append({"event": EventName.WINTER_STARTED, "year": s.year, "rice_loss": loss,
+        events.append({"event": "WinterStarted", "year": s.year, "rice_loss": loss,
                        "event_card": leftover})
-        events.append({"event": EventName.SNAPSHOT, "state": public_state(s)})
+        events.append({"event": "Snapshot", "state": public_state(s)})
         for p in s.players:                          # R-WINTER-1
             p.rice = max(0, p.rice - loss)
         s.winter = WinterProgress()
@@ -68,11 +67,11 @@ def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Event
     owned = s.cards_of(seat)
     drawn = stream.sample(owned, w.count)
     s.winter = replace(w, revolts=tuple(drawn), drawn=True, ordered=len(drawn) < 2)
-    events.append({"event": EventName.SHORTAGE, "seat": seat, "rice": s.players[seat].rice,
+    events.append({"event": "Shortage", "seat": seat, "rice": s.players[seat].rice,
                    "provinces": len(owned), "shortage": w.shortage, "revolts": w.count,
                    "extra_peasants": w.extra, "drawn": list(drawn)})
 
 
 def on_order(s: State, cmd: OrderRevolts, events: Events) -> None:
     s.winter = replace(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
-    events.append({"event": EventName.REVOLTS_ORDERED, "seat": cmd.seat, "order": list(cmd.provinces)})
+    events.append({"event": "RevoltsOrdered", "seat": cmd.seat, "order": list(cmd.provinces)})
