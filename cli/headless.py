@@ -5,17 +5,18 @@ Tests: tests/cli/test_headless.py, tests/cli/test_headless_bots.py.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from contextlib import ExitStack
 
-from store.game_log import GameLog
-from store.game_save import SaveError, SaveWriter, read_save, replay_into
 from lang.i18n import _, ngettext, translator
 from sim.bots import BOT_NAMES
 from sim.events import Events
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
+from store.game_log import GameLog
+from store.game_save import SaveError, SaveWriter, read_save, replay_into
 
 
 def seat_bots(names: list[str] | None, players: int) -> list[str]:
@@ -30,7 +31,7 @@ def seat_bots(names: list[str] | None, players: int) -> list[str]:
     return names
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         if args.resume:

@@ -11,6 +11,7 @@ Tests: tests/cli/test_tower_report.py.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 
@@ -28,7 +29,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     drops = max(BATTLES, int(args.drops))
     base = int(getattr(args, "seed", 1) or 0)
     games_n = max(1, round(drops / BATTLES))

@@ -19,7 +19,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sim.commands import Command, MalformedCommand, from_wire, to_wire
 from sim.events import Events
@@ -42,7 +42,7 @@ class SavedGame:
     humans: tuple[int, ...] = ()   # seats people played (window games); bots stand in headless
 
 
-def _json_wire(cmd: Command) -> dict:
+def _json_wire(cmd: Command) -> dict[str, Any]:
     wire = to_wire(cmd)
     if "seed" in wire:
         wire = {**wire, "seed": wire["seed"].hex()}
@@ -61,7 +61,7 @@ def _from_json_wire(obj: Any) -> Command:
 class SaveWriter:
     """Appends to a save; `create` starts one, `append_to` continues a resumed one."""
 
-    def __init__(self, path: Path, handle, durable: bool = True) -> None:
+    def __init__(self, path: Path, handle: IO[str], durable: bool = True) -> None:
         self.path = path
         self._handle = handle
         self.durable = durable
@@ -94,7 +94,7 @@ class SaveWriter:
         writer.count = len(saved.commands)
         return writer
 
-    def _line(self, obj: dict) -> None:
+    def _line(self, obj: dict[str, Any]) -> None:
         self._handle.write(json.dumps(obj, separators=(",", ":")) + "\n")
         if self.durable:
             self._handle.flush()

@@ -133,13 +133,13 @@ def read_save(path: str) -> dict[str, Any]:
 class CommandLog:
     """`<save>.log`: one msgpack log entry appended (and flushed) per step."""
 
-    def __init__(self, path: str, earlier: list[dict]) -> None:
+    def __init__(self, path: str, earlier: list[dict[str, Any]]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._file = open(path, "wb")
         for entry in earlier:
             self._file.write(msgpack.packb(entry, use_bin_type=True))
 
-    def append(self, entry: dict) -> None:
+    def append(self, entry: dict[str, Any]) -> None:
         self._file.write(msgpack.packb(entry, use_bin_type=True))
         self._file.flush()
 
@@ -147,7 +147,7 @@ class CommandLog:
         self._file.close()
 
 
-def read_command_log(path: str) -> list[dict]:
+def read_command_log(path: str) -> list[dict[str, Any]]:
     unpacker = msgpack.Unpacker(open(path, "rb"), raw=False, strict_map_key=False)
     return [entry for entry in unpacker]
 
