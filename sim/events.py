@@ -174,7 +174,17 @@ class ActionRevealed(TypedDict):
     action: str
 
 
-class ActionDone(TypedDict):
+class ActionOutcome(TypedDict, total=False):
+    """What some actions add to `ActionDone` (the keys `ActionDone` declares last)."""
+    unrest_removed: int                # a theatre under events 1/2
+    unrest_placed: int                 # rice and tax
+    moved_to: str
+    revolt_lost: bool
+    attacked: str
+    result: str                        # with `attacked`: attacker | defender | draw
+
+
+class _ActionDoneKeys(TypedDict):
     event: Literal["ActionDone"]
     seat: int
     action: str
@@ -183,12 +193,10 @@ class ActionDone(TypedDict):
     money_gained: int
     rice_gained: int
     armies_placed: int
-    unrest_removed: NotRequired[int]   # a theatre under events 1/2
-    unrest_placed: NotRequired[int]    # rice and tax
-    moved_to: NotRequired[str]
-    revolt_lost: NotRequired[bool]
-    attacked: NotRequired[str]
-    result: NotRequired[str]           # with `attacked`: attacker | defender | draw
+
+
+class ActionDone(_ActionDoneKeys, ActionOutcome):
+    """An action carried out; the keys of its outcome, where it has them, come last."""
 
 
 class ActionLapsed(TypedDict):

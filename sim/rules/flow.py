@@ -10,9 +10,9 @@ Tests: tests/sim/rules/ (every rule test goes through these helpers).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Unpack
 
-from sim.events import ActionDone, ActionLapsed, Events
+from sim.events import ActionDone, ActionLapsed, ActionOutcome, Events
 from sim.state import (PEASANT, Battle, Decision, DecisionKind, Plan, RoundProgress, Stage,
                        State, WinterProgress)
 
@@ -73,25 +73,10 @@ def lapse(events: Events, seat: int, action: str, province: str, rule: str, reas
 
 
 def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
-         money: int = 0, rice: int = 0, armies: int = 0, *, unrest_removed: int | None = None,
-         unrest_placed: int | None = None, moved_to: str | None = None,
-         revolt_lost: bool | None = None, attacked: str | None = None,
-         result: str | None = None) -> None:
-    """The record of an action carried out; the optional keys are in the log only where
-    the action has them (in this order, the log's)."""
+         money: int = 0, rice: int = 0, armies: int = 0,
+         **outcome: Unpack[ActionOutcome]) -> None:
+    """The record of an action carried out; `outcome`'s keys follow, in the caller's order."""
     record: ActionDone = {"event": "ActionDone", "seat": seat, "action": action,
                           "province": province, "paid": paid, "money_gained": money,
-                          "rice_gained": rice, "armies_placed": armies}
-    if unrest_removed is not None:
-        record["unrest_removed"] = unrest_removed
-    if unrest_placed is not None:
-        record["unrest_placed"] = unrest_placed
-    if moved_to is not None:
-        record["moved_to"] = moved_to
-    if revolt_lost is not None:
-        record["revolt_lost"] = revolt_lost
-    if attacked is not None:
-        record["attacked"] = attacked
-    if result is not None:
-        record["result"] = result
+                          "rice_gained": rice, "armies_placed": armies, **outcome}
     events.append(record)
