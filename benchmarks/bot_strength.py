@@ -49,7 +49,7 @@ def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float, 
         t0, c0 = time.perf_counter(), time.process_time()
         cmd = game.automatic_command()
         if timed and getattr(cmd, "seat", None) == seat:
-            times.append((d.kind, time.perf_counter() - t0, time.process_time() - c0))
+            times.append((str(d.kind), time.perf_counter() - t0, time.process_time() - c0))
         game.submit(cmd)
     winners = game.state.winners
     share = (1.0 / len(winners)) if seat in winners else 0.0

@@ -1,17 +1,22 @@
-"""`main.py headless`: bots play a whole game without a window, printed in plain words."""
+"""`main.py headless`: bots play a whole game without a window, printed in plain words.
+
+Tests: tests/cli/test_headless.py, tests/cli/test_headless_bots.py.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from contextlib import ExitStack
 
-from store.game_log import GameLog
-from store.game_save import SaveError, SaveWriter, read_save, replay_into
 from lang.i18n import _, ngettext, translator
 from sim.bots import BOT_NAMES
+from sim.events import Events
 from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
+from store.game_log import GameLog
+from store.game_save import SaveError, SaveWriter, read_save, replay_into
 
 
 def seat_bots(names: list[str] | None, players: int) -> list[str]:
@@ -26,7 +31,7 @@ def seat_bots(names: list[str] | None, players: int) -> list[str]:
     return names
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     try:
         if args.resume:
@@ -55,11 +60,11 @@ def run(args) -> int:
             else:
                 save = SaveWriter.create(save_path, config, seed, bots)
                 if args.resume:  # a resumed game saved to a new file: copy what came before
-                    for cmd, _h in zip(saved.commands, saved.hashes):
-                        save.command(cmd, _h)
+                    for saved_cmd, _h in zip(saved.commands, saved.hashes):
+                        save.command(saved_cmd, _h)
             stack.callback(save.close)
 
-        def emit(events: list[dict]) -> None:
+        def emit(events: Events) -> None:
             if log:
                 log.write(events)
             if not args.quiet:
@@ -76,6 +81,7 @@ def run(args) -> int:
         events = earlier  # a resumed save may already hold the whole game
         while not game.over:
             cmd = game.automatic_command()
+            assert cmd is not None               # every seat is a bot: nobody else to wait for
             events = game.submit(cmd)
             if save:
                 save.command(cmd, state_hash(game.state))

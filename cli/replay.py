@@ -1,18 +1,21 @@
-"""`main.py replay FILE [--verify]`: re-simulate a save; with --verify check every hash."""
+"""`main.py replay FILE [--verify]`: re-simulate a save; with --verify check every hash.
+
+Tests: tests/cli/test_headless.py (replay --verify).
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-from store.game_save import replay_into
-from store.game_save import SaveError, read_save
 from lang.i18n import _, translator
 from sim.game import state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
+from store.game_save import SaveError, read_save, replay_into
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         saved = read_save(args.file)
         game = LocalGame(saved.config, saved.seed, dict(enumerate(saved.bots)))

@@ -5,10 +5,13 @@ five cubes, lets four to nine fall out each go, old cubes come out later; issue 
 This report prints every calibration figure next to its band, so a change to the
 geometry or the physics can be checked at a glance; `--plot FILE` draws them.
 The figures come from `sim.tower.stats`, the same code the calibration test uses.
+
+Tests: tests/cli/test_tower_report.py.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 
@@ -26,7 +29,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     drops = max(BATTLES, int(args.drops))
     base = int(getattr(args, "seed", 1) or 0)
     games_n = max(1, round(drops / BATTLES))

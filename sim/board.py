@@ -6,6 +6,8 @@ message that says what is wrong, not produce a subtly different game.
 
 `sim` does no I/O during play; reading the board file happens once at import of
 `load_board()` callers (the command line, tests), never inside `apply`.
+
+Tests: tests/sim/test_board.py.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NoReturn
 
 BOARD_PATH = Path(__file__).resolve().parent.parent / "assets" / "board.json"
 
@@ -75,7 +77,7 @@ class Board:
         raise BoardDataError(f"revolt table has no row for shortage {shortage}")
 
 
-def _fail(why: str) -> None:
+def _fail(why: str) -> NoReturn:
     raise BoardDataError(f"board data invalid: {why}")
 
 
@@ -144,15 +146,15 @@ def parse_board(raw: object) -> Board:
             _fail(f"{side} 3-player exclusions must be 8 known provinces")
         excluded[side] = tuple(sorted(ex))
 
-    neighbours: dict[str, dict[str, tuple[str, ...]]] = {}
+    neighbours: dict[str, Mapping[str, tuple[str, ...]]] = {}
     for side in SIDES:
         adj: dict[str, set[str]] = {n: set() for n in names}
         for a, b in land + sea[side]:
             adj[a].add(b)
             adj[b].add(a)
-        for n, ns in adj.items():
+        for name, ns in adj.items():
             if not ns:
-                _fail(f"province {n!r} has no neighbour on the {side} side")
+                _fail(f"province {name!r} has no neighbour on the {side} side")
         neighbours[side] = MappingProxyType({n: tuple(sorted(adj[n])) for n in names})
 
     try:

@@ -5,6 +5,8 @@ player reads) must exist once. The rules, the bots, the narration and the window
 them here, from `assets/cards.json`, which is validated on first use like the board: a
 damaged file stops the program with a sentence naming the fault rather than producing a
 subtly different game on one peer.
+
+Tests: tests/sim/test_cards.py.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping, NoReturn
 
 CARDS_PATH = Path(__file__).resolve().parent.parent / "assets" / "cards.json"
 
@@ -78,30 +80,38 @@ class Cards:
     def action_names(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.actions)
 
-    def build_cost(self, kind: str) -> int:
-        return self.action[kind].cost
+    def event(self, number: int | None) -> EventCard | None:
+        """The event card with this number; None while no event is drawn."""
+        return None if number is None else self.events.get(number)
 
 
 def _need(cond: bool, why: str) -> None:
     if not cond:
-        raise CardDataError(f"card file: {why}")
+        _fail(why)
 
 
-def _str(row: dict, key: str, where: str) -> str:
+def _fail(why: str) -> NoReturn:
+    raise CardDataError(f"card file: {why}")
+
+
+def _str(row: dict[str, Any], key: str, where: str) -> str:
     value = row.get(key)
-    _need(isinstance(value, str) and value != "", f"{where} needs a text field '{key}'")
+    if not isinstance(value, str) or value == "":
+        _fail(f"{where} needs a text field '{key}'")
     return value
 
 
-def _int(row: dict, key: str, where: str) -> int:
+def _int(row: dict[str, Any], key: str, where: str) -> int:
     value = row.get(key)
-    _need(type(value) is int and value >= 0, f"{where} needs a whole number '{key}'")
+    if type(value) is not int or value < 0:
+        _fail(f"{where} needs a whole number '{key}'")
     return value
 
 
 def parse_cards(raw: object) -> Cards:
     """Check the card file's content and build the typed records."""
-    _need(isinstance(raw, dict), "the top level must be an object")
+    if not isinstance(raw, dict):
+        _fail("the top level must be an object")
     actions = []
     for i, row in enumerate(raw.get("actions") or []):
         where = f"action card {i + 1}"
@@ -112,19 +122,19 @@ def parse_cards(raw: object) -> Cards:
         _need(card.kind in ACTION_KINDS, f"{where} has an unknown kind {card.kind!r}")
         actions.append(card)
     _need(len(actions) == 10, f"there must be 10 action cards, not {len(actions)}")
-    events = {}
+    events: dict[int, EventCard] = {}
     for i, row in enumerate(raw.get("events") or []):
         where = f"event card {i + 1}"
         _need(isinstance(row, dict), f"{where} must be an object")
-        card = EventCard(_int(row, "number", where), _str(row, "effect", where),
+        event = EventCard(_int(row, "number", where), _str(row, "effect", where),
                          _int(row, "bound", where), _int(row, "rice_loss", where),
                          _str(row, "text", where), _str(row, "short", where))
-        _need(card.effect in EVENT_EFFECTS, f"{where} has an unknown effect {card.effect!r}")
-        events[card.number] = card
+        _need(event.effect in EVENT_EFFECTS, f"{where} has an unknown effect {event.effect!r}")
+        events[event.number] = event
     _need(sorted(events) == list(range(1, 13)), "the event cards must be numbered 1 to 12")
     reduced = raw.get("reduced_deploys")
-    _need(isinstance(reduced, dict) and all(type(v) is int for v in reduced.values()),
-          "'reduced_deploys' must map deploy actions to army counts")
+    if not isinstance(reduced, dict) or not all(type(v) is int for v in reduced.values()):
+        _fail("'reduced_deploys' must map deploy actions to army counts")
     specials = []
     for i, row in enumerate(raw.get("specials") or []):
         where = f"special card {i + 1}"
@@ -140,7 +150,8 @@ def parse_cards(raw: object) -> Cards:
     _need([b.name for b in buildings] == ["palace", "temple", "theatre"],
           "the building kinds must be palace, temple, theatre in that order")
     money = raw.get("money_cards")
-    _need(money == [0, 1, 2, 3, 4], "the money cards must be 0, 1, 2, 3, 4")
+    if money != [0, 1, 2, 3, 4]:
+        _fail("the money cards must be 0, 1, 2, 3, 4")
     return Cards(tuple(actions), MappingProxyType({a.name: a for a in actions}),
                  MappingProxyType(events), MappingProxyType(dict(reduced)), tuple(specials),
                  MappingProxyType({s.name: s for s in specials}), tuple(buildings),

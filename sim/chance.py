@@ -9,6 +9,8 @@ This generator is SHA-256 in counter mode with rejection sampling, fully specifi
               x >= floor(2**64 / n) * n; return x % n.
 
 Everything else (`shuffle`, `choice`, `sample`, `uniform`) is built on `below`.
+
+Tests: tests/sim/test_determinism.py (the same seed, the same game in every process).
 """
 
 from __future__ import annotations

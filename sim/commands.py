@@ -4,6 +4,8 @@ A command's wire form is a msgpack-friendly dict with a `type` field. `from_wire
 single gate for untrusted input (network frames, save files): it checks every field's type
 and range and raises `MalformedCommand` naming the fault. Whether a well-formed command is
 *legal* is decided later by the rules (`IllegalCommand`).
+
+Tests: tests/sim/test_codec.py, tests/sim/rules/test_illegal.py.
 """
 
 from __future__ import annotations
@@ -176,7 +178,7 @@ def to_wire(cmd: Command) -> dict[str, Any]:
     raise TypeError(f"not a command: {cmd!r}")
 
 
-def _field(wire: dict, name: str, kinds: tuple, what: str) -> Any:
+def _field(wire: dict[str, Any], name: str, kinds: tuple[type, ...], what: str) -> Any:
     if name not in wire:
         raise MalformedCommand(f"{what}: missing field '{name}'")
     value = wire[name]
@@ -186,8 +188,8 @@ def _field(wire: dict, name: str, kinds: tuple, what: str) -> Any:
     return value
 
 
-def _seat(wire: dict, what: str) -> int:
-    seat = _field(wire, "seat", (int,), what)
+def _seat(wire: dict[str, Any], what: str) -> int:
+    seat: int = _field(wire, "seat", (int,), what)
     if not 0 <= seat <= 4:
         raise MalformedCommand(f"{what}: seat {seat} out of range 0-4")
     return seat

@@ -1,17 +1,19 @@
 """Applying commands for look-ahead: the rules of `sim.game.apply`, fewer guarantees.
 
 Why: a search bot applies tens of thousands of commands per decision to states nobody
-else sees. `advance_apply` runs the same handlers and stages as `apply` (so the rules
-cannot drift apart), but skips the legality check (its callers only apply commands the
-bots built from `sim.legal`'s rules) and throws the events away. `sim.game.apply` is
-unchanged and remains the only way the real game moves.
+else sees. Both functions here call `sim.game.play`, the very body of `apply` (so the
+rules cannot drift apart), but skip the legality check (their callers only apply
+commands the bots built from `sim.legal`'s rules) and throw the events away.
+`sim.game.apply` remains the only way the real game moves.
+
+Tests: tests/sim/test_fast.py.
 """
 
 from __future__ import annotations
 
-from sim.chance import ChanceStream
-from sim.commands import Chance, Command
-from sim.game import CHANCE, HANDLERS, _advance
+from sim.commands import Command
+from sim.events import Events
+from sim.game import play
 from sim.state import State
 
 
@@ -25,10 +27,5 @@ def advance_apply(state: State, command: Command) -> State:
 def advance_in_place(s: State, command: Command) -> None:
     """Apply `command` to `s` itself: for a look-ahead that owns its state (no copy per
     command, which is most of `apply`'s cost in a rollout)."""
-    events: list = []
-    if isinstance(command, Chance):
-        s.chance_count += 1
-        CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
-    else:
-        HANDLERS[type(command)](s, command, events)
-    _advance(s, events)
+    events: Events = []
+    play(s, command, events)

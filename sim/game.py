@@ -6,6 +6,8 @@ chance, or from the tower. A command is checked by `sim.legal.check`, applied to
 the state by its handler, and the game advances again. Every random draw waits for a
 `Chance` command at the moment the physical game would reveal it, and every drop's result
 for a `TowerSettled` (DESIGN: chance and the tower's outcome are inputs).
+
+Tests: tests/sim/rules/ (every rule through apply), tests/sim/test_determinism.py.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from sim.chance import ChanceStream
 from sim.commands import (Chance, ChooseMove, CommitPlan, Command, DraftPlace, DraftTake,
                           ForfeitField, IllegalCommand, OpenField, OrderRevolts, PickSpecial,
                           SubmitPlan, TowerSettled)
-from sim.rules import (actions, battle, bidding, draft, planning, rounds, scoring, setup,
-                       winter)
-from sim.rules.flow import Events, Next
+from sim.events import Events
+from sim.rules import (actions, battle, bidding, draft, movement, planning, rounds, scoring,
+                       setup, winter)
+from sim.rules.flow import Next
 from sim.snapshot import public_state
-from sim.state import Decision, GameConfig, State, decode_state, encode_state, state_hash
+from sim.state import (Decision, DecisionKind, GameConfig, Stage, State, decode_state,
+                       encode_state, state_hash)
 
 # What a saved command log was played under. A save of an older version cannot be
 # replayed: its games had other rules (cards turned at once, deploy 5 under event 12 with
@@ -33,10 +37,10 @@ __all__ = ["RULES_VERSION", "GameConfig", "Decision", "State", "new_game", "appl
 
 
 def _stage_over(s: State, events: Events) -> Next:
-    return Decision("over", (), "", {"winners": list(s.winners)})
+    return Decision(DecisionKind.OVER, (), "", {"winners": list(s.winners)})
 
 
-STAGES: dict[str, Callable[[State, Events], Next]] = {
+STAGES: dict[Stage, Callable[[State, Events], Next]] = {
     "draft": draft.stage_draft,            # R-SETUP-5
     "fill": setup.stage_fill,              # R-SETUP-6
     "year": rounds.stage_year,             # R-SETUP-7, R-ROUND-4
@@ -61,20 +65,12 @@ CHANCE: dict[str, Callable[[State, ChanceStream, bytes, Events], None]] = {
     "action": actions.on_action_chance, "revolts": winter.on_revolts_chance,
 }
 
-HANDLERS: dict[type, Callable[[State, Command, Events], None]] = {
-    SubmitPlan: planning.on_submit, CommitPlan: planning.on_commit,
-    OpenField: planning.on_open, ForfeitField: planning.on_forfeit,
-    TowerSettled: battle.on_settled,
-    DraftTake: draft.on_take, DraftPlace: draft.on_place, PickSpecial: bidding.on_pick,
-    ChooseMove: actions.movement_choice, OrderRevolts: winter.on_order,
-}
-
 
 def new_game(config: GameConfig) -> tuple[State, Events]:
     """A fresh game, advanced to its first decision."""
     events: Events = []
     s = setup.initial_state(config, events)
-    _advance(s, events)
+    advance(s, events)
     return s, events
 
 
@@ -87,16 +83,45 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
     legal.check(state, command)
     s = state.copy()
     events: Events = []
-    if isinstance(command, Chance):
-        s.chance_count += 1
-        CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
-    else:
-        HANDLERS[type(command)](s, command, events)
-    _advance(s, events)
+    play(s, command, events)
     return s, events
 
 
-def _advance(s: State, events: Events) -> None:
+def play(s: State, command: Command, events: Events) -> None:
+    """Apply `command` to `s` itself, unchecked, and run the stages to the next decision.
+
+    Why apart from `apply`: the look-ahead (`sim.fast`) applies commands built from the
+    rules to states it owns, without the check and the copy; both run this one body, so
+    the rules they play cannot drift apart. Each command goes to the rule module that
+    waited for it (the commonest first)."""
+    match command:
+        case Chance():
+            s.chance_count += 1
+            CHANCE[s.decision.purpose](s, ChanceStream(command.seed), command.seed, events)
+        case ChooseMove():
+            movement.on_choose(s, command, events)
+        case TowerSettled():
+            battle.on_settled(s, command, events)
+        case SubmitPlan():
+            planning.on_submit(s, command, events)
+        case CommitPlan():
+            planning.on_commit(s, command, events)
+        case OpenField():
+            planning.on_open(s, command, events)
+        case ForfeitField():
+            planning.on_forfeit(s, command, events)
+        case PickSpecial():
+            bidding.on_pick(s, command, events)
+        case DraftTake():
+            draft.on_take(s, command, events)
+        case DraftPlace():
+            draft.on_place(s, command, events)
+        case OrderRevolts():
+            winter.on_order(s, command, events)
+    advance(s, events)
+
+
+def advance(s: State, events: Events) -> None:
     """Run stages until the game needs a decision."""
     while True:
         nxt = STAGES[s.stage](s, events)

@@ -2,6 +2,8 @@
 
 They are written from the rules (R-COMP-3/4/5/6, R-EXEC-12's counterpart that armies are
 never negative), not from the engine's bookkeeping, so a bookkeeping slip shows up.
+
+Tests: tests/sim/test_properties.py.
 """
 
 from __future__ import annotations

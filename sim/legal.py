@@ -5,6 +5,8 @@ options, and `apply` refuses the illegal ones. If each rebuilt the options, they
 drift apart. Here `choices(state, seat)` answers for the pending decision and `check`
 tests a command against the same functions, raising `IllegalCommand` with the rule id as
 an attribute and a sentence a player can read.
+
+Tests: tests/sim/test_legal.py, tests/sim/rules/test_illegal.py.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from sim.cards import cards
 from sim.commands import (ACTIONS, DRAFT_CHOICES, PLAN_FIELDS, Chance, ChooseMove, CommitPlan,
                           Command, DraftPlace, DraftTake, ForfeitField, IllegalCommand,
                           OpenField, OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
-from sim.state import BID, COLOURS, State
+from sim.state import BID, COLOURS, DecisionKind, State
 
 MONEY_CARDS = len(cards().money_cards)
 
@@ -32,7 +34,6 @@ class PlanChoice:
     """R-PLAN-1...4: the cards this seat may plan with."""
     cards: tuple[str, ...]          # province cards
     bids: tuple[int, ...]           # money cards it may bid (not above its chests)
-    fields_to_fill: int             # min(11, province cards + 5)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ Choice = (PlanChoice | MoveChoice | SpecialChoice | DraftTakeChoice | DraftPlace
 
 def temple_protected(state: State, name: str) -> bool:
     """Events 6 and 9: provinces with a temple may not be attacked this round."""
-    event = cards().events.get(state.current_event)
+    event = cards().event(state.current_event)
     return (event is not None and event.effect == "temple_shield"
             and "temple" in state.provinces[name].buildings)
 
@@ -191,19 +192,18 @@ def choices(state: State, seat: int) -> Choice | None:
     d = state.decision
     if seat not in d.seats:
         return None
-    if d.kind == "plan":
+    if d.kind == DecisionKind.PLAN:
         owned = tuple(state.cards_of(seat))
         money = state.players[seat].money
-        return PlanChoice(owned, tuple(b for b in range(MONEY_CARDS) if b <= money),
-                          min(11, len(owned) + MONEY_CARDS))
-    if d.kind == "move":
+        return PlanChoice(owned, tuple(b for b in range(MONEY_CARDS) if b <= money))
+    if d.kind == DecisionKind.MOVE:
         det = d.detail
         return MoveChoice(det["from"], det["action"], tuple(sorted(det["targets"].items())),
                           det["optional"])
-    if d.kind == "special":
+    if d.kind == DecisionKind.SPECIAL:
         free = tuple(free_positions(state))
         return SpecialChoice(free, tuple(state.specials_row[p - 1] for p in free))
-    if d.kind == "draft_take":
+    if d.kind == DecisionKind.DRAFT_TAKE:
         det = d.detail
         options = [c for i, c in enumerate(("up0", "up1")) if det["up"][i] is not None]
         if det["deck"]:
@@ -211,34 +211,39 @@ def choices(state: State, seat: int) -> Choice | None:
         if det["can_refresh"]:
             options.append("refresh")
         return DraftTakeChoice(tuple(options), tuple(det["up"]))
-    if d.kind == "draft_place":
+    if d.kind == DecisionKind.DRAFT_PLACE:
         return DraftPlaceChoice(d.detail["province"], tuple(d.detail["groups"]))
-    if d.kind == "revolt_order":
+    if d.kind == DecisionKind.REVOLT_ORDER:
         return RevoltOrderChoice(tuple(d.detail["provinces"]))
-    if d.kind == "open":
+    if d.kind == DecisionKind.OPEN:
         return OpenFieldChoice(d.purpose)
     return None
 
 
 # ----------------------------------------------------------------------------- check
 
-_KIND = {Chance: "chance", TowerSettled: "tower", SubmitPlan: "plan", CommitPlan: "plan",
-         OpenField: "open", ForfeitField: "open", DraftTake: "draft_take", DraftPlace: "draft_place",
-         PickSpecial: "special", ChooseMove: "move", OrderRevolts: "revolt_order"}
-_WAITING_FOR = {"chance": "a chance draw", "tower": "the tower to settle",
-                "plan": "the players' plans", "open": "a card to be turned",
-                "draft_take": "a draft pick", "draft_place": "an army group to be placed",
-                "special": "a turn-order choice", "move": "a move",
-                "revolt_order": "the order of the revolts"}
-_RULE = {"chance": "R-ROUND-2", "tower": "R-BATTLE-1", "plan": "R-PLAN-5", "open": "R-EXEC-2",
-         "draft_take": "R-SETUP-5", "draft_place": "R-SETUP-5", "special": "R-BID-3",
-         "move": "R-EXEC-1", "revolt_order": "R-WINTER-3"}
+K = DecisionKind
+# the decision each command answers
+_KIND: dict[type, DecisionKind] = {
+    Chance: K.CHANCE, TowerSettled: K.TOWER, SubmitPlan: K.PLAN, CommitPlan: K.PLAN,
+    OpenField: K.OPEN, ForfeitField: K.OPEN, DraftTake: K.DRAFT_TAKE,
+    DraftPlace: K.DRAFT_PLACE, PickSpecial: K.SPECIAL, ChooseMove: K.MOVE,
+    OrderRevolts: K.REVOLT_ORDER}
+_WAITING_FOR = {K.CHANCE: "a chance draw", K.TOWER: "the tower to settle",
+                K.PLAN: "the players' plans", K.OPEN: "a card to be turned",
+                K.DRAFT_TAKE: "a draft pick", K.DRAFT_PLACE: "an army group to be placed",
+                K.SPECIAL: "a turn-order choice", K.MOVE: "a move",
+                K.REVOLT_ORDER: "the order of the revolts"}
+_RULE = {K.CHANCE: "R-ROUND-2", K.TOWER: "R-BATTLE-1", K.PLAN: "R-PLAN-5", K.OPEN: "R-EXEC-2",
+         K.DRAFT_TAKE: "R-SETUP-5", K.DRAFT_PLACE: "R-SETUP-5", K.SPECIAL: "R-BID-3",
+         K.MOVE: "R-EXEC-1", K.REVOLT_ORDER: "R-WINTER-3"}
+del K
 
 
 def check(state: State, command: Command) -> None:
     """Raise IllegalCommand unless `command` answers the pending decision legally."""
     d = state.decision
-    if d.kind == "over":
+    if d.kind == DecisionKind.OVER:
         raise IllegalCommand("R-END-1", "the game is over")
     kind = _KIND.get(type(command))
     if kind is None:
@@ -246,11 +251,11 @@ def check(state: State, command: Command) -> None:
     rule = _RULE.get(d.kind, "R-ROUND-2")
     if kind != d.kind:
         raise IllegalCommand(rule, f"the game is waiting for {_WAITING_FOR.get(d.kind, d.kind)}")
-    if kind == "chance":
+    if isinstance(command, Chance):
         if not (isinstance(command.seed, (bytes, bytearray)) and len(command.seed) == 32):
             raise IllegalCommand(rule, "a chance input is a seed of exactly 32 bytes")
         return
-    if kind == "tower":
+    if isinstance(command, TowerSettled):
         _check_settled(state, command)
         return
     if command.seat not in d.seats:
@@ -282,7 +287,8 @@ def _problem(state: State, command: Command) -> Problem | None:
     if isinstance(command, DraftTake):
         if command.choice not in DRAFT_CHOICES:
             return Problem("R-SETUP-5", "choose a face-up card, the deck or a refresh")
-        if command.choice not in choices(state, command.seat).options:
+        choice = choices(state, command.seat)
+        if not isinstance(choice, DraftTakeChoice) or command.choice not in choice.options:
             return Problem("R-SETUP-5", {
                 "refresh": "the face-up cards may be put under the deck only by a player "
                            "who faced the same two on their previous pick",
@@ -333,6 +339,7 @@ def _move_problem(state: State, cmd: ChooseMove) -> Problem | None:
 def _check_settled(state: State, cmd: TowerSettled) -> None:
     """R-COMP-6 through the tower: every cube that went in is inside or out, no other."""
     battle = state.battle
+    assert battle is not None                # a tower decision waits for a battle's drop
     before = state.tower.counts()
     for colour in range(COLOURS):
         went_in = before.get(colour, 0) + battle.held[colour]

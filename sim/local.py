@@ -3,6 +3,8 @@ bot seats from `sim.bots`.
 
 Used by the headless runner, the window's local games and the tests. Pure: the caller does
 any I/O with the events and commands it gets back.
+
+Tests: tests/sim/test_determinism.py, tests/cli/test_headless.py.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import hashlib
 from typing import Iterator
 
 from sim import bots
-from sim.tower import drop as tower
 from sim.chance import seed_for
 from sim.commands import Chance, Command
+from sim.events import Events
 from sim.game import GameConfig, apply, new_game, pending
-from sim.state import State
+from sim.state import DecisionKind, State
+from sim.tower import drop as tower
 
 
 def bot_seed(game_seed: int | bytes, step: int, seat: int) -> bytes:
@@ -40,16 +43,16 @@ class LocalGame:
 
     @property
     def over(self) -> bool:
-        return pending(self.state).kind == "over"
+        return pending(self.state).kind == DecisionKind.OVER
 
     def automatic_command(self) -> Command | None:
         """The next command chance or a bot would give now, or None if a human must act."""
         d = pending(self.state)
-        if d.kind == "over":
+        if d.kind == DecisionKind.OVER:
             return None
-        if d.kind == "chance":
+        if d.kind == DecisionKind.CHANCE:
             return Chance(seed_for(self.game_seed, self.state.chance_count))
-        if d.kind == "tower":
+        if d.kind == DecisionKind.TOWER:
             return tower.settle(d)
         for seat in d.seats:
             if seat in self.seat_bots:
@@ -57,20 +60,20 @@ class LocalGame:
                                    bot_seed(self.game_seed, len(self.commands), seat))
         return None
 
-    def submit(self, command: Command) -> list[dict]:
+    def submit(self, command: Command) -> Events:
         """Apply a command (IllegalCommand leaves the game unchanged)."""
         self.state, events = apply(self.state, command)
         self.commands.append(command)
         return events
 
-    def step(self) -> list[dict] | None:
+    def step(self) -> Events | None:
         """Apply one automatic command; None when a human must act or the game is over."""
         cmd = self.automatic_command()
         if cmd is None:
             return None
         return self.submit(cmd)
 
-    def run(self) -> Iterator[list[dict]]:
+    def run(self) -> Iterator[Events]:
         """Apply automatic commands until a human must act or the game ends."""
         while True:
             events = self.step()
@@ -79,7 +82,7 @@ class LocalGame:
             yield events
 
 
-def play_bots(config: GameConfig, game_seed: int | bytes, bot_names: list[str]) -> tuple[State, list[dict]]:
+def play_bots(config: GameConfig, game_seed: int | bytes, bot_names: list[str]) -> tuple[State, Events]:
     """A whole bot game: (final state, all events)."""
     game = LocalGame(config, game_seed, dict(enumerate(bot_names)))
     events = list(game.first_events)

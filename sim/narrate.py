@@ -4,11 +4,15 @@ Pure: an event dict in, a line of text (or None for bookkeeping events) out. The
 English unless a caller passes a translator (`tr`, anything with gettext's `gettext` and
 `ngettext`, e.g. `lang.i18n.translator()`): sim keeps no language state of its own, so the
 same events read the same in every peer and the JSON log stays English.
+
+Tests: tests/sim/test_narrate.py.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from sim.cards import cards
 
@@ -21,6 +25,14 @@ def N_(message: str) -> str:
 def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Marks a plural pair for the catalogue."""
     return singular, plural
+
+
+class Translator(Protocol):
+    """What narration needs of a translator (gettext's `GNUTranslations` has it)."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
 
 class English:
@@ -63,11 +75,11 @@ def count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def armies(n: int, tr=ENGLISH) -> str:
+def armies(n: int, tr: Translator = ENGLISH) -> str:
     return tr.ngettext("{n} army", "{n} armies", n).format(n=n)
 
 
-def chests(n: int, tr=ENGLISH) -> str:
+def chests(n: int, tr: Translator = ENGLISH) -> str:
     return tr.ngettext("{n} chest", "{n} chests", n).format(n=n)
 
 
@@ -77,17 +89,18 @@ def who(colour: object) -> str:
     return f"P{colour}"
 
 
-def _listing(items, tr) -> str:
-    items = list(items)
+def _listing(names: Iterable[str], tr: Translator) -> str:
+    items = list(names)
     if len(items) <= 1:
         return "".join(items)
     return tr.gettext("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
-def _cubes(counts: dict, name_of, tr) -> str:
+def _cubes(counts: dict[str, int], name_of: Callable[[object], str], tr: Translator) -> str:
     if not counts:
         return tr.gettext("nothing")
-    def part(c, n):
+
+    def part(c: str, n: int) -> str:
         if c == "peasant":
             return tr.ngettext("{n} peasant", "{n} peasants", n).format(n=n)
         return f"{n} {name_of(int(c))}"
@@ -96,7 +109,7 @@ def _cubes(counts: dict, name_of, tr) -> str:
 
 # The engine's lapse reasons (sim/rules/actions.py, movement.py), as sentence shapes a
 # translator can reorder: (pattern over the English reason, message, plural?)
-_LAPSES = [
+_LAPSES: list[tuple[re.Pattern[str], str | tuple[str, str]]] = [
     (re.compile(r"^(?P<p>.+) changed hands this round$"), N_("{p} changed hands this round")),
     (re.compile(r"^cannot pay (?P<n>\d+) chests?$"), Nn_("cannot pay {n} chest", "cannot pay {n} chests")),
     (re.compile(r"^(?P<p>.+) already has a (?P<b>.+)$"), N_("{p} already has a {b}")),
@@ -110,7 +123,7 @@ _LAPSES = [
 ]
 
 
-def lapse_reason(reason: str, tr=ENGLISH) -> str:
+def lapse_reason(reason: str, tr: Translator = ENGLISH) -> str:
     """The engine's (English) reason an action lapsed, in the reader's language."""
     for pattern, message in _LAPSES:
         m = pattern.match(reason)
@@ -128,13 +141,14 @@ def lapse_reason(reason: str, tr=ENGLISH) -> str:
     return reason
 
 
-def describe(e: dict, who=who, tr=ENGLISH) -> str | None:
+def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
+             tr: Translator = ENGLISH) -> str | None:
     """One line (or a few) for an event; `who` names a seat or "peasant" (a UI passes its
     own, e.g. colour names); `tr` translates (see the module's docstring)."""
     _ = tr.gettext
     ngettext = tr.ngettext
     if who is globals()["who"]:
-        def who(c, _plain=who):
+        def who(c: object, _plain: Callable[[object], str] = who) -> str:
             return _("peasants") if c == "peasant" or c is None else _plain(c)
     def action_word(name: str) -> str:
         return _lower(_(ACTION_WORDS[name]))

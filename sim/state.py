@@ -2,23 +2,28 @@
 
 `apply` (in `sim/game.py`) copies the state and changes the copy, so the caller's state is
 never touched. Progress inside a stage (the draft, a round's execution, a battle, winter)
-lives in frozen records replaced as a whole (`dataclasses.replace`), so a copy of the
-state shares them safely. The wire form lists everything in canonical order (provinces by
+lives in frozen records (`sim.progress`, re-exported here) replaced as a whole, so a copy
+of the state shares them safely. The wire form lists everything in canonical order (provinces by
 name, seats by number), so its msgpack bytes — and `state_hash` — are the same on every
 machine and for every `PYTHONHASHSEED`.
+
+Tests: tests/sim/test_codec.py, tests/sim/test_events.py.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Literal
 
 import msgpack
 
 from sim.cards import cards
 from sim.commands import ACTIONS, PLAN_FIELDS, IllegalCommand
+from sim.progress import (BID, COLOURS, NO_CUBES, Battle, BattleExtra, DraftProgress, Plan,
+                          RoundProgress, WinterProgress)
 from sim.tower.drop import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
 
 ARMIES_PER_PLAYER = 62
@@ -28,9 +33,6 @@ BUILDINGS = tuple(b.name for b in cards().buildings)
 BUILDING_STOCK = {b.name: b.stock for b in cards().buildings}
 SPECIALS = tuple(s.name for s in cards().specials)
 SEASONS = ("spring", "summer", "autumn", "winter")
-COLOURS = 6  # tray slots: seats 0-4, then PEASANT (5)
-NO_CUBES = (0,) * COLOURS
-BID = len(ACTIONS)  # index of the bid among PLAN_FIELDS
 
 
 @dataclass(frozen=True)
@@ -50,113 +52,35 @@ class GameConfig:
             raise IllegalCommand("R-SETUP-4", "the beginner setup exists for the sun side only")
 
 
+class DecisionKind(StrEnum):
+    """What the game waits for. A `StrEnum` compares equal to its value and packs as it
+    (JSON, msgpack), so the wire form, the state hash and callers that compare with
+    strings see no difference."""
+    CHANCE = "chance"              # a random draw (`Chance`)
+    TOWER = "tower"                # a drop's outcome (`TowerSettled`)
+    PLAN = "plan"                  # every seat without a plan (`SubmitPlan`, `CommitPlan`)
+    OPEN = "open"                  # a planned card to turn (`OpenField`, `ForfeitField`)
+    DRAFT_TAKE = "draft_take"
+    DRAFT_PLACE = "draft_place"
+    SPECIAL = "special"            # a turn-order position (`PickSpecial`)
+    MOVE = "move"                  # where armies go (`ChooseMove`)
+    REVOLT_ORDER = "revolt_order"  # (`OrderRevolts`)
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Decision:
     """Who must act now and how. `detail` is plain data for UIs (the typed choices are
     `sim.legal.choices`)."""
-    kind: str
+    kind: DecisionKind
     seats: tuple[int, ...] = ()
     purpose: str = ""
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
-# ----------------------------------------------------------------------------- records
-
-@dataclass(frozen=True)
-class Plan:
-    """A seat's plan for one round: a card per action field and the bid (R-PLAN-1).
-
-    `known[i]` says whether this state holds field i (`PLAN_FIELDS` order): a network peer
-    holds another seat's field only once its owner opened it. `turned[i]` says whether the
-    card is face up on the table (bids at BidsRevealed, an action's card at its owner's
-    turn): what `sim.view` shows to the other seats. `hand` and `money` are what the seat
-    held when it locked the plan, against which opened fields are checked.
-    """
-    actions: tuple[str | None, ...]
-    bid: int | str | None
-    known: tuple[bool, ...]
-    turned: tuple[bool, ...]
-    hand: tuple[str, ...]
-    money: int
-
-    def card(self, index: int) -> int | str | None:
-        return self.bid if index == BID else self.actions[index]
-
-    def opened(self, index: int, card: int | str | None) -> "Plan":
-        known = self.known[:index] + (True,) + self.known[index + 1:]
-        if index == BID:
-            return replace(self, bid=card, known=known)
-        actions = self.actions[:index] + (card,) + self.actions[index + 1:]
-        return replace(self, actions=actions, known=known)
-
-    def turned_up(self, index: int) -> "Plan":
-        return replace(self, turned=self.turned[:index] + (True,) + self.turned[index + 1:])
-
-    def hidden(self, index: int) -> "Plan":
-        """This plan with field `index` unknown (what another seat holds of it)."""
-        plan = self.opened(index, None)
-        return replace(plan, known=plan.known[:index] + (False,) + plan.known[index + 1:])
-
-    def action_map(self) -> dict[str, str | None]:
-        return dict(zip(ACTIONS, self.actions))
-
-
-@dataclass(frozen=True)
-class DraftProgress:
-    """R-SETUP-5. `unknown`: deck cards never seen (drawn by chance); `bottom`: cards put
-    under the deck (known order); `faced[seat]`: the face-up pair at that seat's last pick."""
-    unknown: tuple[str, ...]
-    bottom: tuple[str, ...]
-    up: tuple[str | None, str | None]
-    pick: int
-    faced: tuple[tuple[str | None, ...] | None, ...]
-    taken: str | None
-    need: str            # up | take | deck | place
-
-
-@dataclass(frozen=True)
-class RoundProgress:
-    """A round from the bids to its last action (R-BID, R-EXEC)."""
-    changed: tuple[str, ...] = ()                  # provinces that changed hands (R-EXEC-4)
-    rank_groups: tuple[tuple[int, ...], ...] = ()  # seats by bid rank, ties together
-    pick: int = 0                                  # next seat in ranking to take a special
-    pick_order: tuple[int, ...] = ()               # seats in the order they took specials
-    slot: int = 0                                  # action slot 0-9 being executed
-    turn: int = 0                                  # index into turn order within the slot
-    step: str = "start"    # start | act | move | battle | open | done (slot finished)
-
-
-@dataclass(frozen=True)
-class Battle:
-    """Cubes on their way into the tower and who fights (R-BATTLE-1...4, R-SETUP-6).
-
-    `held`: cubes in hand for the next drop (per colour); `seed` is set once chance has
-    given the drop's seed, and the game then awaits `TowerSettled`; `settled` once it came.
-    """
-    kind: str                   # fill | attack | neutral | revolt
-    province: str | None = None
-    attacker: int | None = None  # a seat, or PEASANT for a revolt
-    defender: int | None = None  # a seat, or None for a neutral province
-    origin: str | None = None
-    action: str | None = None    # the action that caused it (a revolt: rice or tax, or "")
-    unrest: int = 0
-    held: tuple[int, ...] = NO_CUBES
-    thrown: tuple[int, ...] = NO_CUBES
-    extras: tuple[tuple[str, int], ...] = ()
-    seed: bytes | None = None
-    settled: bool = False        # the tower has spoken: what came out lies in the tray
-
-
-@dataclass(frozen=True)
-class WinterProgress:
-    """R-WINTER-1...3: players in autumn turn order, each one's drawn revolts in order."""
-    idx: int = 0
-    revolts: tuple[str, ...] = ()
-    extra: int = 0
-    shortage: int = 0
-    count: int = 0
-    drawn: bool = False
-    ordered: bool = False
+# The flow's stages, in `sim.game.STAGES` (the public state shows the current one).
+Stage = Literal["draft", "fill", "year", "round", "plan", "event", "bids", "ties", "special",
+                "exec", "round_end", "winter", "scoring", "over"]
 
 
 _RECORDS = {"Plan": Plan, "DraftProgress": DraftProgress, "RoundProgress": RoundProgress,
@@ -213,6 +137,32 @@ class State:
                  "current_event", "action_row", "hidden_actions", "specials_row",
                  "turn_order", "ranking", "round", "battle", "draft", "winter",
                  "winners", "chance_count")
+    # The slots' types (annotations only: with `__slots__` they create no class attribute,
+    # so the wire form and `copy` are as before).
+    config: GameConfig
+    provinces: dict[str, ProvinceState]     # in play only, canonical (sorted) order
+    players: list[PlayerState]              # by seat
+    peasant_supply: int
+    tray: list[int]                         # cubes per colour (COLOURS slots)
+    tower: TowerContents
+    year: int
+    season: int                             # index into SEASONS
+    stage: Stage
+    decision: Decision
+    event_deck: list[int]
+    year_events: list[int]
+    current_event: int | None
+    action_row: list[str | None]            # 10 slots; None until turned
+    hidden_actions: list[str]
+    specials_row: list[str]
+    turn_order: list[int]
+    ranking: list[int]
+    round: RoundProgress | None
+    battle: Battle | None
+    draft: DraftProgress | None
+    winter: WinterProgress | None
+    winners: list[int]
+    chance_count: int
 
     def copy(self) -> "State":
         s = State.__new__(State)
@@ -280,7 +230,7 @@ class State:
             "tray": self.tray,
             "tower": self.tower.to_wire(),
             "year": self.year, "season": self.season, "stage": self.stage,
-            "decision": (d.kind, d.seats, d.purpose, _canon(d.detail)),
+            "decision": (d.kind, d.seats, d.purpose, canonical(d.detail)),
             "event_deck": self.event_deck, "year_events": self.year_events,
             "current_event": self.current_event,
             "action_row": self.action_row, "hidden_actions": self.hidden_actions,
@@ -314,7 +264,7 @@ class State:
         s.tower = TowerContents.from_wire(w["tower"])
         s.year, s.season, s.stage = w["year"], w["season"], w["stage"]
         kind, seats, purpose, detail = w["decision"]
-        s.decision = Decision(kind, tuple(seats), purpose, _uncanon(detail))
+        s.decision = Decision(DecisionKind(kind), tuple(seats), purpose, uncanonical(detail))
         s.event_deck, s.year_events = list(w["event_deck"]), list(w["year_events"])
         s.current_event = w["current_event"]
         s.action_row, s.hidden_actions = list(w["action_row"]), list(w["hidden_actions"])
@@ -341,7 +291,7 @@ _RECORD_PACKING = {cls: ("@" + name, attrgetter(*(f.name for f in fields(cls))))
 _player_fields = attrgetter(*PlayerState._WIRE)
 
 
-def _record_packed(value: Any) -> tuple:
+def _record_packed(value: Any) -> tuple[Any, ...]:
     """msgpack's hook for what it cannot pack itself: a progress record as
     ("@Name", field values...), the `_record_wire` layout. Anything else is a bug."""
     packing = _RECORD_PACKING.get(type(value))
@@ -364,7 +314,7 @@ _LEAVES = frozenset({str, int, bool, float, bytes, type(None)})   # kept as they
 _ONE_KIND = ({str}, {int})      # keys that sort by themselves in `_key`'s order
 
 
-def _canon(value: Any) -> Any:
+def canonical(value: Any) -> Any:
     """Dicts as key-sorted pair lists so the encoding never depends on insertion order.
     (Every state hash runs this over the pending decision's detail, so plain leaves are
     not visited, and keys all of one kind sort without `_key`: the same order.)"""
@@ -374,29 +324,30 @@ def _canon(value: Any) -> Any:
         pairs = []
         for k in keys:
             v = value[k]
-            pairs.append([k, v if type(v) in _LEAVES else _canon(v)])
+            pairs.append([k, v if type(v) in _LEAVES else canonical(v)])
         return ["__map__", pairs]
     if isinstance(value, (list, tuple)):
-        return [v if type(v) in _LEAVES else _canon(v) for v in value]
+        return [v if type(v) in _LEAVES else canonical(v) for v in value]
     return value
 
 
-def _key(k: Any) -> tuple:
+def _key(k: Any) -> tuple[int, Any, str]:
     return (0, k, "") if isinstance(k, int) else (1, 0, str(k))
 
 
-def _uncanon(value: Any) -> Any:
+def uncanonical(value: Any) -> Any:
     if isinstance(value, list):
         if len(value) == 2 and value[0] == "__map__" and isinstance(value[1], list):
-            return {k: _uncanon(v) for k, v in value[1]}
-        return [_uncanon(v) for v in value]
+            return {k: uncanonical(v) for k, v in value[1]}
+        return [uncanonical(v) for v in value]
     return value
 
 
 def encode_state(state: State) -> bytes:
     """The canonical bytes of a state: `msgpack.packb(state.to_wire())`, built without
     copying the state into lists first (`State.packable`)."""
-    return msgpack.packb(state.packable(), default=_record_packed, use_bin_type=True)
+    packed: bytes = msgpack.packb(state.packable(), default=_record_packed, use_bin_type=True)
+    return packed
 
 
 def decode_state(data: bytes) -> State:
@@ -423,8 +374,8 @@ def colour_map(counts: dict[int, int] | list[int] | tuple[int, ...]) -> dict[str
     return {str(colour_name(c)): n for c, n in items if n}
 
 
-__all__ = ["ACTIONS", "BID", "BUILDINGS", "Battle", "COLOURS", "Decision", "DraftProgress",
-           "EMPTY_TOWER", "GameConfig", "NO_CUBES", "PEASANT", "PLAN_FIELDS", "Plan",
-           "PlayerState", "ProvinceState", "RoundProgress", "SEASONS", "SPECIALS", "State",
-           "WinterProgress", "colour_map", "colour_name", "decode_state", "encode_state",
-           "state_hash"]
+__all__ = ["ACTIONS", "BID", "BUILDINGS", "Battle", "BattleExtra", "COLOURS", "Decision",
+           "DecisionKind", "DraftProgress", "EMPTY_TOWER", "GameConfig", "NO_CUBES", "PEASANT",
+           "PLAN_FIELDS", "Plan", "PlayerState", "ProvinceState", "RoundProgress", "SEASONS",
+           "SPECIALS", "Stage", "State", "WinterProgress", "canonical", "colour_map",
+           "colour_name", "decode_state", "encode_state", "state_hash", "uncanonical"]

@@ -8,6 +8,8 @@ the window draws one, so neither can use what a player at the real table could n
 Face-down action cards, the event deck and the unseen draft deck are never in the state
 before they are turned (they are drawn by chance at that moment), so there is nothing
 else to hide.
+
+Tests: tests/sim/bots/test_view.py, tests/sim/rules/test_reveal.py.
 """
 
 from __future__ import annotations
@@ -27,9 +29,3 @@ def view(state: State, seat: int | None) -> State:
                 plan = plan.hidden(index)
         player.plan = plan
     return v
-
-
-def hidden_fields(state: State, seat: int | None) -> int:
-    """How many cards of other seats this view hides (for tests and the window)."""
-    return sum(1 for other, p in enumerate(state.players) if other != seat and p.plan
-               for i, known in enumerate(p.plan.known) if not known and not p.plan.turned[i])

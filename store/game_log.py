@@ -1,9 +1,13 @@
-"""The JSON game log (one object per line, DESIGN.md's table): a writer that adds `seq`."""
+"""The JSON game log (one object per line, DESIGN.md's table): a writer that adds `seq`.
+
+Tests: tests/cli/test_headless.py (the game-log contract).
+"""
 
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
 
 
 class GameLog:
@@ -13,7 +17,7 @@ class GameLog:
         self._stream = stream
         self.seq = 0
 
-    def write(self, events: Iterable[dict]) -> None:
+    def write(self, events: Iterable[Mapping[str, Any]]) -> None:
         for event in events:
             record = {"seq": self.seq, **event}
             self._stream.write(json.dumps(record, separators=(",", ":")) + "\n")

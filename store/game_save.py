@@ -9,6 +9,8 @@ loses at most the line being written; such a torn last line (no newline) is drop
 resume, because the command it held is recomputed exactly.
 Anything else that is wrong — a bad header, a damaged line, a hash that does not match — is
 a `SaveError` naming the line, and the file is left as it is.
+
+Tests: tests/cli/test_headless.py, tests/client/sessions/test_autosave.py.
 """
 
 from __future__ import annotations
@@ -17,18 +19,16 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sim.commands import Command, MalformedCommand, from_wire, to_wire
+from sim.events import Events
 from sim.game import RULES_VERSION, GameConfig, state_hash
 from sim.local import LocalGame
+from store.save_error import SaveError as SaveError   # re-exported: callers import it here
 
 FORMAT = "shogun-save"
 VERSION = 2     # 2: the rules version is in the header; tower outcomes are commands
-
-
-class SaveError(ValueError):
-    """A save file that cannot be trusted; the message names the line and the fault."""
 
 
 @dataclass
@@ -42,7 +42,7 @@ class SavedGame:
     humans: tuple[int, ...] = ()   # seats people played (window games); bots stand in headless
 
 
-def _json_wire(cmd: Command) -> dict:
+def _json_wire(cmd: Command) -> dict[str, Any]:
     wire = to_wire(cmd)
     if "seed" in wire:
         wire = {**wire, "seed": wire["seed"].hex()}
@@ -61,7 +61,7 @@ def _from_json_wire(obj: Any) -> Command:
 class SaveWriter:
     """Appends to a save; `create` starts one, `append_to` continues a resumed one."""
 
-    def __init__(self, path: Path, handle, durable: bool = True) -> None:
+    def __init__(self, path: Path, handle: IO[str], durable: bool = True) -> None:
         self.path = path
         self._handle = handle
         self.durable = durable
@@ -94,7 +94,7 @@ class SaveWriter:
         writer.count = len(saved.commands)
         return writer
 
-    def _line(self, obj: dict) -> None:
+    def _line(self, obj: dict[str, Any]) -> None:
         self._handle.write(json.dumps(obj, separators=(",", ":")) + "\n")
         if self.durable:
             self._handle.flush()
@@ -148,7 +148,8 @@ def read_save(path: str | Path) -> SavedGame:
             raise ValueError(f"human seats {list(humans)} outside the {config.players} seats")
     except (KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"save {path} line 1: bad header ({exc})") from exc
-    commands, hashes = [], []
+    commands: list[Command] = []
+    hashes: list[str] = []
     for number, raw in enumerate(complete[1:], start=2):
         try:
             row = json.loads(raw)
@@ -166,7 +167,7 @@ def read_save(path: str | Path) -> SavedGame:
     return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn, humans=humans)
 
 
-def replay_into(game: LocalGame, saved: SavedGame) -> list[dict]:
+def replay_into(game: LocalGame, saved: SavedGame) -> Events:
     """Re-apply a save's commands, checking each state hash; returns the events."""
     events = list(game.first_events)
     for i, (cmd, expected) in enumerate(zip(saved.commands, saved.hashes)):

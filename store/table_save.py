@@ -4,6 +4,8 @@ Why a save: a peer killed mid-game must be able to rejoin as the same seat and s
 exactly what it already said (its plan and nonce, its last command) and keep revealing
 its beacon chain. The save holds those secrets; the command log beside it is a record
 (a rejoin catches up from the other players).
+
+Tests: tests/store/test_table_save.py, tests/net/table/test_session.py.
 """
 
 from __future__ import annotations
@@ -18,12 +20,10 @@ from typing import Any
 
 import msgpack
 
+from store.save_error import SaveError as SaveError   # re-exported: callers import it here
+
 SAVE_VERSION = 1
 _KEYS = ("start", "seat", "peer", "name", "code", "secret", "token", "plans", "addresses")
-
-
-class SaveError(ValueError):
-    """A save that cannot be used; the text says why."""
 
 
 def default_save_path(name: str) -> str:
@@ -133,13 +133,13 @@ def read_save(path: str) -> dict[str, Any]:
 class CommandLog:
     """`<save>.log`: one msgpack log entry appended (and flushed) per step."""
 
-    def __init__(self, path: str, earlier: list[dict]) -> None:
+    def __init__(self, path: str, earlier: list[dict[str, Any]]) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._file = open(path, "wb")
         for entry in earlier:
             self._file.write(msgpack.packb(entry, use_bin_type=True))
 
-    def append(self, entry: dict) -> None:
+    def append(self, entry: dict[str, Any]) -> None:
         self._file.write(msgpack.packb(entry, use_bin_type=True))
         self._file.flush()
 
@@ -147,7 +147,7 @@ class CommandLog:
         self._file.close()
 
 
-def read_command_log(path: str) -> list[dict]:
+def read_command_log(path: str) -> list[dict[str, Any]]:
     unpacker = msgpack.Unpacker(open(path, "rb"), raw=False, strict_map_key=False)
     return [entry for entry in unpacker]
 

@@ -8,6 +8,9 @@ it exactly as from a player at the table. Levels (`docs/bots.md`):
 - `heuristic`: the first sensible bot, kept as the benchmark's baseline (`heuristic.py`);
 - `normal`: the heuristic with a decent player's habits (`normal.py`);
 - `hard`: a search bot, flat Monte Carlo over sampled futures (`search.py`).
+
+Tests: tests/sim/bots/test_view.py, tests/sim/bots/test_determinism.py,
+tests/cli/test_headless_bots.py.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from sim.bots import heuristic, normal, random_bot
 from sim.chance import ChanceStream
 from sim.commands import Command, DraftPlace, OrderRevolts, PickSpecial
-from sim.state import State
+from sim.state import DecisionKind, State
 from sim.view import view
 
 BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic")
@@ -47,29 +50,29 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
     """A non-searching bot's answer from a view (the hard bot's look-ahead uses it too)."""
     d = seen.decision
     smart = bot != "random"
-    if d.kind == "plan":
+    if d.kind == DecisionKind.PLAN:
         if bot == "normal":
             return normal.plan(seen, seat, rng)
         if bot == "easy":
             return normal.careless_plan(seen, seat, rng)
         return (heuristic.plan if smart else random_bot.plan)(seen, seat, rng)
-    if d.kind == "draft_take":
+    if d.kind == DecisionKind.DRAFT_TAKE:
         return (heuristic.draft_take if smart else random_bot.draft_take)(seen, seat, rng)
-    if d.kind == "draft_place":
+    if d.kind == DecisionKind.DRAFT_PLACE:
         groups = d.detail["groups"]
         if bot in ("normal", "hard"):
             return DraftPlace(seat, normal.draft_place(seen, seat))
         return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
-    if d.kind == "special":
+    if d.kind == DecisionKind.SPECIAL:
         positions = d.detail["positions"]
         if bot in ("random", "easy"):
             return PickSpecial(seat, rng.choice(positions))
         return PickSpecial(seat, heuristic.special(seen, seat, positions))
-    if d.kind == "move":
+    if d.kind == DecisionKind.MOVE:
         if bot == "easy" and rng.below(3) != 0:
             return random_bot.move(seen, seat, rng)
         return (heuristic.move if smart else random_bot.move)(seen, seat, rng)
-    if d.kind == "revolt_order":
+    if d.kind == DecisionKind.REVOLT_ORDER:
         provinces = list(d.detail["provinces"])
         if smart:  # strongest garrison first: its win keeps the tray small for the next
             provinces.sort(key=lambda n: (-seen.provinces[n].armies, n))

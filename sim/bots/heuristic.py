@@ -3,6 +3,8 @@
 It plans all ten actions, keeps rice for winter, taxes safe provinces, builds toward
 region majorities, reinforces threatened borders, attacks where it has the numbers and
 bids when a special card or an early turn is worth it.
+
+Tests: tests/sim/bots/test_view.py, tests/cli/test_headless_bots.py.
 """
 
 from __future__ import annotations
@@ -19,29 +21,29 @@ from sim.state import State
 BATTLE_ACTIONS = tuple(a.name for a in card_facts().actions if a.kind == "battle")
 
 
-def _cost(action: str) -> int:
+def action_cost(action: str) -> int:
     return card_facts().action[action].cost
 
 
-def _neighbours(state: State, name: str) -> list[str]:
+def neighbours_in_play(state: State, name: str) -> list[str]:
     return [n for n in board().neighbours[state.config.side][name] if n in state.provinces]
 
 
-def _threat(state: State, seat: int, name: str) -> int:
+def enemy_threat(state: State, seat: int, name: str) -> int:
     """The biggest enemy army next to a province."""
     worst = 0
-    for n in _neighbours(state, name):
+    for n in neighbours_in_play(state, name):
         p = state.provinces[n]
         if p.owner is not None and p.owner != seat:
             worst = max(worst, p.armies)
     return worst
 
 
-def _best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float, str | None, int]:
+def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float, str | None, int]:
     """(value, target, count) of the best attack from `name` with `movable` armies."""
     best: tuple[float, str | None, int] = (0.0, None, 0)
     side = state.config.side
-    for n in _neighbours(state, name):
+    for n in neighbours_in_play(state, name):
         p = state.provinces[n]
         if p.owner == seat:
             continue
@@ -81,7 +83,7 @@ def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
     for name in cards:
         p = provinces[name]
         info = b.provinces[name]
-        threat = _threat(state, seat, name)
+        threat = enemy_threat(state, seat, name)
         safe = p.unrest == 0 or p.armies >= p.unrest + 3
         if safe:
             scores[("tax", name)] = 1.0 + tax_yield(info.tax, event, None) * 0.9 - p.unrest * 0.8
@@ -94,11 +96,12 @@ def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
                 if kind not in p.buildings:
                     scores[(kind, name)] = base + 0.3 * (free - 1)
         exposure = max(0, threat - p.armies + 2)
-        frontier = 1 if any(provinces[n].owner != seat for n in _neighbours(state, name)) else 0
+        frontier = 1 if any(provinces[n].owner != seat
+                            for n in neighbours_in_play(state, name)) else 0
         scores[("deploy5", name)] = 1.5 + 1.0 * exposure + 1.2 * frontier
         scores[("deploy3", name)] = 1.2 + 0.8 * exposure + 1.0 * frontier
         scores[("deploy1", name)] = 0.6 + 0.4 * exposure + 0.3 * frontier
-        value, target, _ = _best_attack(state, seat, name, p.armies - 1)
+        value, target, _ = best_attack(state, seat, name, p.armies - 1)
         if target is not None:
             scores[("battle_a", name)] = 2.5 + value
             scores[("battle_b", name)] = 2.4 + value
@@ -113,7 +116,7 @@ def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
     for (action, name), value in ranked:
         if action in plan or name in used or value <= 0.5:
             continue
-        cost = _cost(action)
+        cost = action_cost(action)
         if spend + cost > budget:
             continue
         plan[action] = name
@@ -153,8 +156,8 @@ def special(state: State, seat: int, positions: list[int]) -> int:
     worth = {"chest": 1.2 if plan.get("tax") else 0.0, "rice": 1.0 if plan.get("rice") else 0.0,
              "six_armies": 1.5 if plan.get("deploy5") else 0.0,
              "attack": 1.8 if plan.get("battle_a") or plan.get("battle_b") else 0.0,
-             "defence": 0.4 + 0.1 * max((_threat(state, seat, n) for n in state.cards_of(seat)),
-                                        default=0)}
+             "defence": 0.4 + 0.1 * max((enemy_threat(state, seat, n)
+                                         for n in state.cards_of(seat)), default=0)}
     return max(positions, key=lambda pos: (worth[state.specials_row[pos - 1]] - 0.15 * pos, -pos))
 
 
@@ -163,15 +166,15 @@ def move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:
     origin, targets = d["from"], d["targets"]
     movable = state.provinces[origin].armies - 1
     if d["action"] in BATTLE_ACTIONS:
-        value, target, count = _best_attack(state, seat, origin, movable)
+        value, target, count = best_attack(state, seat, origin, movable)
         if target is not None and target in targets:
             return ChooseMove(seat, target, count)
     # otherwise move towards the most threatened own neighbour (or the weakest target)
     own = [t for t in sorted(targets) if state.provinces[t].owner == seat]
     if own:
-        dest = max(own, key=lambda t: (_threat(state, seat, t) - state.provinces[t].armies, t))
-        gain = _threat(state, seat, dest) - state.provinces[dest].armies
-        origin_threat = _threat(state, seat, origin)
+        dest = max(own, key=lambda t: (enemy_threat(state, seat, t) - state.provinces[t].armies, t))
+        gain = enemy_threat(state, seat, dest) - state.provinces[dest].armies
+        origin_threat = enemy_threat(state, seat, origin)
         if d["optional"] and (gain <= 0 or origin_threat > 0):
             return ChooseMove(seat, None, 0)
         keep = max(1, min(origin_threat, movable))

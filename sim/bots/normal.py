@@ -18,13 +18,15 @@ discounting deploys that enemy battles in earlier face-up slots could make lapse
 weighing exposure by the buildings at stake. `OFF` switches habits off for such tuning.
 Scores use + - * on floats (exactly rounded everywhere) and integer counts only, so every
 machine computes the same plan.
+
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_view.py.
 """
 
 from __future__ import annotations
 
 from sim.board import REGIONS, board
 from sim.bots import random_bot
-from sim.bots.heuristic import _best_attack, _cost, _neighbours, _threat
+from sim.bots.heuristic import action_cost, best_attack, enemy_threat, neighbours_in_play
 from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS, SubmitPlan
@@ -102,7 +104,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     for name in cards:
         p = provinces[name]
         info = b.provinces[name]
-        threat = _threat(state, seat, name)
+        threat = enemy_threat(state, seat, name)
         safe = p.unrest == 0 or p.armies >= p.unrest + 3
         if safe:
             scores[("tax", name)] = 1.0 + tax_yield(info.tax, None, None) * 0.9 - p.unrest * 0.8
@@ -118,11 +120,12 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
                     scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in skip
                                             else majority_bonus(state, seat, kind, name)))
         exposure = max(0, threat - p.armies + 2)
-        frontier = 1 if any(provinces[n].owner != seat for n in _neighbours(state, name)) else 0
+        frontier = 1 if any(provinces[n].owner != seat
+                            for n in neighbours_in_play(state, name)) else 0
         for action, base, k_exp, k_front in (("deploy5", 1.5, 1.0, 1.2), ("deploy3", 1.2, 0.8, 1.0),
                                              ("deploy1", 0.6, 0.4, 0.3)):
             scores[(action, name)] = base + k_exp * exposure + k_front * frontier
-        value, target, _ = _best_attack(state, seat, name, p.armies - 1)
+        value, target, _ = best_attack(state, seat, name, p.armies - 1)
         if target is not None:
             scores[("battle_a", name)] = 2.5 + value
             scores[("battle_b", name)] = 2.4 + value
@@ -142,7 +145,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         trial[action] = name
         if not careless and "order" not in skip and not _affordable(state, seat, trial):
             continue
-        if (careless or "order" in skip) and sum(_cost(a) for a in trial) > me.money:
+        if (careless or "order" in skip) and sum(action_cost(a) for a in trial) > me.money:
             continue
         plan = trial
         used.add(name)
@@ -150,7 +153,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             wanted_specials.append("attack")
         elif action == "deploy5":
             wanted_specials.append("six_armies")
-    spare = me.money - sum(_cost(a) for a in plan)
+    spare = me.money - sum(action_cost(a) for a in plan)
     bid: int | str = 0
     if careless:
         bid = rng.below(min(spare, 2) + 1) if spare > 0 else 0
@@ -191,7 +194,7 @@ def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:
         if tax_slot < slot:
             money += tax_gain
             tax_slot = 99
-        money -= _cost(action)
+        money -= action_cost(action)
         if money < 0:
             return False
     return True
@@ -201,7 +204,7 @@ def draft_place(state: State, seat: int) -> int:
     """The army group for the province just drafted: the biggest where rivals border it,
     the smallest where nobody does, a middling one otherwise."""
     d = state.decision.detail
-    groups = sorted(d["groups"], reverse=True)
+    groups: list[int] = sorted(d["groups"], reverse=True)
     name = d["province"]
     rivals = sum(1 for n in board().neighbours[state.config.side][name]
                  if n in state.provinces and state.provinces[n].owner not in (None, seat))

@@ -1,10 +1,13 @@
-"""The random bot: uniformly random legal choices, a baseline for the others."""
+"""The random bot: uniformly random legal choices, a baseline for the others.
+
+Tests: tests/sim/test_properties.py (random legal play), tests/cli/test_headless_bots.py.
+"""
 
 from __future__ import annotations
 
 from sim.chance import ChanceStream
 from sim.commands import ChooseMove, DraftTake, SubmitPlan
-from sim.legal import MONEY_CARDS, choices
+from sim.legal import MONEY_CARDS, DraftTakeChoice, choices
 from sim.state import State
 
 def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
@@ -26,7 +29,9 @@ def plan(state: State, seat: int, rng: ChanceStream) -> SubmitPlan:
 
 
 def draft_take(state: State, seat: int, rng: ChanceStream) -> DraftTake:
-    return DraftTake(seat, rng.choice(choices(state, seat).options))
+    choice = choices(state, seat)
+    assert isinstance(choice, DraftTakeChoice)   # asked only at a draft_take decision
+    return DraftTake(seat, rng.choice(choice.options))
 
 
 def move(state: State, seat: int, rng: ChanceStream) -> ChooseMove:

@@ -18,11 +18,14 @@ fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate co
 clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
 which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
 decision.
+
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import replace
 
 from sim.bots import heuristic, normal
@@ -32,7 +35,7 @@ from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, Subm
 from sim.fast import advance_in_place
 from sim.legal import plan_problems
 from sim.rules.scoring import majorities
-from sim.state import BID, Plan, State
+from sim.state import BID, DecisionKind, Plan, State
 
 BUDGET = 192           # rollouts per decision: the fixed work budget
 MIN_WORLDS = 8         # sampled futures per candidate and stage at least
@@ -56,13 +59,13 @@ def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
     from sim.bots import decide
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
     kind = seen.decision.kind
-    if kind == "plan":
+    if kind == DecisionKind.PLAN:
         candidates = plan_candidates(seen, seat, rng)
-    elif kind == "special":
-        candidates = [PickSpecial(seat, p) for p in seen.decision.detail["positions"]]
-        first = heuristic.special(seen, seat, seen.decision.detail["positions"])
-        candidates.sort(key=lambda c: c.position != first)
-    elif kind == "move":
+    elif kind == DecisionKind.SPECIAL:
+        positions: list[int] = seen.decision.detail["positions"]
+        first = heuristic.special(seen, seat, positions)
+        candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
+    elif kind == DecisionKind.MOVE:
         candidates = move_candidates(seen, seat, rng)
     else:
         return [(decide(seen, seat, "normal", rng), 0)]
@@ -133,8 +136,9 @@ def rollouts(candidates: int) -> int:
                                                 // FINALISTS)
 
 
-def _play(seen: State, seat: int, candidates: list[Command], which, world_numbers,
-          seed: bytes, totals: list[int], per_world: list[list[int]] | None) -> None:
+def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int],
+          world_numbers: Iterable[int], seed: bytes, totals: list[int],
+          per_world: list[list[int]] | None) -> None:
     """Add the evaluation of the candidates `which` in the futures `world_numbers`."""
     for world in world_numbers:
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
@@ -155,7 +159,7 @@ def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
     (action, province) pairs ruled out in turn, so the greedy picks the runner-up there);
     other bids; the normal plan with a habit switched off (no winter reserve, no majority
     count); the heuristic's plan."""
-    out: list[SubmitPlan] = []
+    out: list[Command] = []
 
     def add(cmd: SubmitPlan) -> None:
         if len(out) < PLAN_CANDIDATES and cmd not in out and not plan_problems(seen, cmd):
@@ -180,8 +184,10 @@ def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
 def _with_money_bid(plan: SubmitPlan, bid: int) -> SubmitPlan:
     """A province-card bid swapped for money: the card goes on a free action field."""
     actions = list(plan.actions)
+    card = plan.bid
+    assert isinstance(card, str)             # the caller swaps province-card bids only
     if None in actions:
-        actions[actions.index(None)] = plan.bid
+        actions[actions.index(None)] = card
     return SubmitPlan(plan.seat, tuple(actions), bid)
 
 
@@ -243,7 +249,7 @@ def pending_plans(base: State, seat: int, rng: ChanceStream) -> dict[int, Comman
     """The plans of the seats still planning, guessed once per world (the same for every
     candidate: a plan cannot depend on another's secret plan)."""
     d = base.decision
-    if d.kind != "plan":
+    if d.kind != DecisionKind.PLAN:
         return {}
     return {o: normal.plan(base, o, rng) for o in d.seats if o != seat}
 
@@ -258,19 +264,25 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     advance_in_place(s, first)
     round_no = (base.year, base.season)
     draws = 0
+    # the kinds read once: under Python 3.11 an enum member is slow to read, and this loop
+    # runs at every step of every rollout
+    over, plan, chance, tower, unknown = (DecisionKind.OVER, DecisionKind.PLAN,
+                                          DecisionKind.CHANCE, DecisionKind.TOWER,
+                                          DecisionKind.OPEN)
     for _ in range(ROLLOUT_STEPS):
         d = s.decision
-        if d.kind == "over" or (s.year, s.season) != round_no and d.kind in ("plan", "chance") \
+        kind = d.kind
+        if kind == over or (s.year, s.season) != round_no and kind in (plan, chance) \
                 and s.round is None and s.winter is None:
             break
-        if d.kind == "chance":
+        if kind == chance:
             draws += 1
             cmd: Command = Chance(hashlib.sha256(b"%d/" % draws + world_seed).digest())
-        elif d.kind == "tower":
+        elif kind == tower:
             cmd = model_settle(d, rng)
-        elif d.kind == "open":
+        elif kind == unknown:
             break   # a field nobody knows (cannot happen after determinize)
-        elif d.kind == "plan" and d.seats[0] in planned:
+        elif kind == plan and d.seats[0] in planned:
             cmd = planned.pop(d.seats[0])
         else:
             cmd = decide(s, d.seats[0], "normal", rng)
@@ -286,7 +298,7 @@ def evaluate(s: State, seat: int) -> int:
     are left to play with them), less for a rice shortage
     that winter would punish. A finished game: the winner takes a large bonus.
     """
-    if s.decision.kind == "over":
+    if s.decision.kind == DecisionKind.OVER:
         bonus = 100_000 if seat in s.winners else 0
         scores = [12 * p.score + p.money for p in s.players]
         return bonus + scores[seat] - max(v for i, v in enumerate(scores) if i != seat)
@@ -305,10 +317,10 @@ def evaluate(s: State, seat: int) -> int:
     # 2 chests buy 3 armies). Too low a weight made spending them look free.
     money_weight, army_weight = MONEY_WEIGHT, ARMY_WEIGHT
     values = []
-    for i, p in enumerate(s.players):
-        value = (12 * (p.score + owned[i] + buildings[i] + majority[i])
-                 + army_weight * armies[i] + money_weight * p.money)
-        short = owned[i] + loss - p.rice
+    for i, player in enumerate(s.players):
+        value = (12 * (player.score + owned[i] + buildings[i] + majority[i])
+                 + army_weight * armies[i] + money_weight * player.money)
+        short = owned[i] + loss - player.rice
         if short > 0 and s.season < 3:
             value -= 6 * short
         values.append(value)

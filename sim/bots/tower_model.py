@@ -8,13 +8,16 @@ loose with another, both by how full the tower is. The rates are per 1024 and dr
 integer arithmetic from the bot's own `ChanceStream`, so the model gives the same answer
 on every machine. They were fitted to 1,200 game-like drops of the tower v2 (`tools/fit_tower_model.py`);
 `tests/sim/bots/test_tower_model.py` compares the two.
+
+Tests: tests/sim/bots/test_tower_model.py.
 """
 
 from __future__ import annotations
 
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
-from sim.tower.drop import Cube, TowerContents
+from sim.state import Decision
+from sim.tower.contents import Cube, TowerContents
 
 # (inside at most, thrown cube falls through /1024, inside cube comes loose /1024)
 RATES = ((3, 838, 229), (7, 863, 226), (11, 804, 316), (15, 715, 357), (10_000, 751, 256))
@@ -56,7 +59,7 @@ def model_drop(before: dict[int, int], thrown: dict[int, int],
     return out, inside
 
 
-def settle(decision, rng: ChanceStream) -> TowerSettled:
+def settle(decision: Decision, rng: ChanceStream) -> TowerSettled:
     """A `TowerSettled` for a `tower` decision from the model (look-ahead only)."""
     detail = decision.detail
     before: dict[int, int] = {}

@@ -17,4 +17,6 @@ implements, so a reader looking for a rule finds it by name:
 Stage functions take `(state, events)`, change the state copy that `apply` made, and
 return the next stage's name to go on, or a `Decision` to wait for. Command and chance
 handlers record the answer; the stage that waited decides what follows.
+
+Tests: tests/sim/rules/ (test functions are named for their rule ids).
 """

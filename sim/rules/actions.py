@@ -6,6 +6,8 @@ next. At a player's turn their card for the action is turned (opened first by it
 where this state lacks it). When every player has done the action of slot k (k = 1...5),
 the face-down card of slot k + 5 is turned — drawn by chance at that moment — so the next
 five actions are always known during execution. Moves and battles: `movement`, `battle`.
+
+Tests: tests/sim/rules/test_exec.py, tests/sim/rules/test_examples.py.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
 from sim.rules import battle
-from sim.rules.flow import Events, Next, done, lapse, wait_chance
-from sim.rules.movement import on_choose as movement_choice, start_move
+from sim.rules.flow import Events, Next, current_round, done, lapse, wait_chance
+from sim.rules.movement import start_move
 from sim.rules.planning import field_to_open, reveal_plans
 from sim.state import BUILDINGS, Decision, State
 
@@ -27,7 +29,7 @@ FACE_UP = 5
 
 def _bounded(printed: int, event: int | None, at_most: str, at_least: str) -> int:
     """R-EVENT-3: an "at most" / "at least" event bound replaces the printed value."""
-    card = cards().events.get(event)
+    card = cards().event(event)
     if card is not None and card.effect == at_most:
         return min(printed, card.bound)
     if card is not None and card.effect == at_least:
@@ -50,7 +52,7 @@ def deploy_count(action: str, event: int | None, special: str | None) -> int:
     event 12 or not (E-6)."""
     c = cards()
     count = c.action[action].armies
-    card = c.events.get(event)
+    card = c.event(event)
     if card is not None and card.effect == "fewer_deployed":
         count = c.reduced_deploys.get(action, count)
     if action == "deploy5" and special == "six_armies":
@@ -59,8 +61,11 @@ def deploy_count(action: str, event: int | None, special: str | None) -> int:
 
 
 def stage_exec(s: State, events: Events) -> Next:
+    # (the round and the plans narrowed inline, not by `current_round`/`locked_plan`:
+    # this loop runs at every step of every look-ahead)
     while True:
         r = s.round
+        assert r is not None
         if r.step == "move":
             return s.decision                    # a ChooseMove is still awaited
         if r.step == "battle":
@@ -72,6 +77,7 @@ def stage_exec(s: State, events: Events) -> Next:
             reveal_plans(s, events)
             return "round_end"
         action = s.action_row[r.slot]
+        assert action is not None                # turned before its slot (R-ACTCARD-2)
         if r.step == "start":
             events.append({"event": "ActionStarted", "slot": r.slot + 1, "action": action})
             s.round = r = replace(r, step="act", turn=0)
@@ -83,6 +89,7 @@ def stage_exec(s: State, events: Events) -> Next:
         seat = s.turn_order[r.turn]
         index = ACTIONS.index(action)
         plan = s.players[seat].plan
+        assert plan is not None
         if not plan.known[index]:
             return field_to_open(seat, action)
         if not plan.turned[index]:                # R-EXEC-2: turned at this player's turn
@@ -92,12 +99,14 @@ def stage_exec(s: State, events: Events) -> Next:
         waiting = start_action(s, seat, action, events)
         if waiting is not None:
             return waiting
-        s.round = replace(s.round, turn=s.round.turn + 1)
+        r = s.round
+        assert r is not None
+        s.round = replace(r, turn=r.turn + 1)
 
 
 def on_action_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     """R-ACTCARD-2: turn the face-down card five slots after the one just finished."""
-    slot = s.round.slot + FACE_UP
+    slot = current_round(s).slot + FACE_UP
     action = s.hidden_actions.pop(stream.below(len(s.hidden_actions)))
     s.action_row[slot] = action
     events.append({"event": "ActionRevealed", "slot": slot + 1, "action": action})
@@ -110,12 +119,14 @@ def _chests(n: int) -> str:
 def start_action(s: State, seat: int, action: str, events: Events) -> Decision | None:
     """Begin `action` for `seat`: None when it is finished, else the decision it awaits."""
     player = s.players[seat]
+    assert player.plan is not None and s.round is not None     # (inline: a hot path)
     name = player.plan.actions[ACTIONS.index(action)]
     if name is None:
         return None  # a money card: no action (R-PLAN-1)
     prov = s.provinces[name]
     card = cards().action[action]
-    if prov.owner != seat or name in s.round.changed:
+    r = s.round
+    if prov.owner != seat or name in r.changed:
         lapse(events, seat, action, name, "R-EXEC-4", f"{name} changed hands this round")
         return None
     if card.kind == "build":                     # R-EXEC-5
@@ -132,7 +143,7 @@ def start_action(s: State, seat: int, action: str, events: Events) -> Decision |
             player.money -= card.cost
             prov.buildings = tuple(b for b in BUILDINGS if b in prov.buildings or b == action)
             removed = 0
-            event = cards().events.get(s.current_event)
+            event = cards().event(s.current_event)
             if action == "theatre" and event and event.effect == "theatre_calms" and prov.unrest:
                 prov.unrest -= 1                 # R-EVENT-1 events 1/2
                 removed = 1
@@ -141,7 +152,7 @@ def start_action(s: State, seat: int, action: str, events: Events) -> Decision |
     if card.kind == "collect":                   # R-EXEC-6/7: a revolt first
         if prov.unrest:
             battle.begin_revolt(s, name, extra=0, then=action)
-            s.round = replace(s.round, step="battle")
+            s.round = replace(r, step="battle")
             return battle.drop_decision(s)
         collect(s, seat, action, name, events)
         return None
@@ -179,12 +190,18 @@ def collect(s: State, seat: int, action: str, name: str, events: Events) -> None
 def _after_battle(s: State, events: Events) -> None:
     """A battle or revolt during an action is counted; the player's turn ends."""
     bt, result = battle.resolve(s, events)
+    # a battle of an action has its province and action, an attack its attacker and origin,
+    # a revolt its owner (the defender)
+    assert bt.province is not None and bt.action is not None
     if bt.kind == "revolt":
         seat = bt.defender
+        assert seat is not None
         if result == "defender":
             collect(s, seat, bt.action, bt.province, events)   # ruling: income after a won revolt
         else:
             done(events, seat, bt.action, bt.province, revolt_lost=True)
     else:
+        assert bt.attacker is not None and bt.origin is not None
         done(events, bt.attacker, bt.action, bt.origin, attacked=bt.province, result=result)
-    s.round = replace(s.round, step="act", turn=s.round.turn + 1)
+    r = current_round(s)
+    s.round = replace(r, step="act", turn=r.turn + 1)

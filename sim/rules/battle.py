@@ -3,18 +3,22 @@
 A battle gathers the cubes to throw (the attacker's, the defender's, peasants, the
 tray's), waits for the drop's seed (chance), then for the drop's outcome (`TowerSettled`,
 computed by `sim.tower.drop.settle` and agreed among peers), then counts the tray.
+
+Tests: tests/sim/rules/test_battle.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from sim.events import BattleResolved
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
-from sim.rules.flow import Events, give_back, wait_chance
-from sim.state import COLOURS, NO_CUBES, PEASANT, Battle, Decision, State, colour_map
+from sim.rules.flow import Events, current_battle, give_back, wait_chance
+from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
+                       State, colour_map)
 
 _REASON = {"fill": "fill", "revolt": "revolt", "attack": "battle", "neutral": "battle"}
 
@@ -25,24 +29,25 @@ def settled(s: State) -> bool:
 
 def drop_decision(s: State, reason: str | None = None) -> Decision:
     """Wait for the drop's seed, then for its outcome."""
-    b = s.battle
+    b = current_battle(s)
     reason = reason or _REASON[b.kind]
     detail = {"reason": reason}
     if b.province is not None:
         detail["province"] = b.province
     if b.seed is None:
         return wait_chance("tower", **detail)
-    return Decision("tower", (), reason, {**detail, "seed": b.seed, "thrown": list(b.held),
-                                          "before": s.tower.to_wire()})
+    return Decision(DecisionKind.TOWER, (), reason,
+                    {**detail, "seed": b.seed, "thrown": list(b.held), "before": s.tower.to_wire()})
 
 
 def on_tower_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
-    s.battle = replace(s.battle, seed=bytes(seed))
+    s.battle = replace(current_battle(s), seed=bytes(seed))
 
 
 def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     """R-BATTLE-1: the thrown cubes (the tray's among them) went in; some came out."""
-    b = s.battle
+    b = current_battle(s)
+    assert b.seed is not None                # the drop's seed came before its outcome
     before = s.tower
     s.tower = cmd.contents
     out = cmd.out_counts()
@@ -69,10 +74,10 @@ def begin_attack(s: State, seat: int, origin: str, target: str, count: int, acti
     """R-BATTLE-2: gather the cubes thrown into the tower, the tray's among them."""
     prov = s.provinces[target]
     attacker = s.players[seat]
-    event = cards().events.get(s.current_event)
+    event = cards().event(s.current_event)
     held = list(NO_CUBES)
     held[seat] = count
-    extras = []
+    extras: list[tuple[BattleExtra, int]] = []
     if attacker.special == "attack" and attacker.supply > 0:      # R-SPECIAL-1
         attacker.supply -= 1
         held[seat] += 1
@@ -107,6 +112,7 @@ def begin_revolt(s: State, name: str, extra: int, then: str) -> None:
     """R-BATTLE-4: the owner's armies, a peasant per unrest marker (+ winter extras), the tray."""
     prov = s.provinces[name]
     owner = prov.owner
+    assert owner is not None                 # only owned provinces revolt
     held = list(NO_CUBES)
     held[owner] = prov.armies
     prov.armies = 0
@@ -121,9 +127,10 @@ def begin_revolt(s: State, name: str, extra: int, then: str) -> None:
 def resolve(s: State, events: Events) -> tuple[Battle, str]:
     """Count the tray (R-BATTLE-3...8) and settle the province. Returns the battle and
     its result (attacker / defender / draw)."""
-    bt = s.battle
+    bt = current_battle(s)
     kind, name = bt.kind, bt.province
     attacker, defender = bt.attacker, bt.defender
+    assert name is not None and attacker is not None     # a fought battle has both
     prov = s.provinces[name]
     outcome = count_battle(kind, attacker, defender, s.tray, bt.unrest)
     out = list(s.tray)
@@ -142,17 +149,22 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
     else:
         prov.armies = outcome.survivors if kind != "neutral" else 0
 
-    def colour(c):
-        return "peasant" if c == PEASANT or c is None else c
-    events.append({
+    resolved: BattleResolved = {
         "event": "BattleResolved", "kind": kind, "province": name,
-        "attacker": colour(attacker), "defender": colour(defender), "unrest": bt.unrest,
+        "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
         "thrown": colour_map(bt.thrown), "out": colour_map(out),
         "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
-        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner,
-        **dict(bt.extras)})
+        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
+    for extra, n in bt.extras:
+        resolved[extra] = n
+    events.append(resolved)
     s.battle = None
     return bt, outcome.result
+
+
+def _side(colour: int | None) -> int | str:
+    """A battle's side as the log names it: a seat, or "peasant" (a neutral defender too)."""
+    return "peasant" if colour == PEASANT or colour is None else colour
 
 
 def mark_changed(s: State, name: str) -> None:

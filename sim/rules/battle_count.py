@@ -2,13 +2,15 @@
 
 Kept apart from the tower and from the game flow: given who fought and what lies in the
 tray, the result is plain arithmetic, and the worked example E-2 can be checked here alone.
+
+Tests: tests/sim/rules/test_battle.py, tests/sim/rules/test_examples.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.tower.drop import PEASANT
+from sim.tower.contents import PEASANT
 
 
 @dataclass(frozen=True)
@@ -31,12 +33,13 @@ def count_battle(kind: str, attacker: int, defender: int | None, tray: list[int]
     """
     tray_after = list(tray)
     if kind == "revolt":
+        assert defender is not None          # a revolt is against the province's owner
         a = tray[PEASANT]
         own = tray[defender]
         peasants = a
         tray_after[PEASANT] = 0
         tray_after[defender] = 0
-        returned = {PEASANT: a}
+        returned: dict[int, int] = {PEASANT: a}
         if own > a:  # R-BATTLE-8: the owner keeps the province, losing one army per peasant
             returned[defender] = a
             return BattleOutcome(a, own, "defender", own - a, returned, tuple(tray_after), peasants)
@@ -50,16 +53,18 @@ def count_battle(kind: str, attacker: int, defender: int | None, tray: list[int]
         own = 0
         peasants = tray[PEASANT]
     else:
+        assert defender is not None          # an attack is on a seat's province
         own = tray[defender]
         tray_after[defender] = 0
         peasants = tray[PEASANT] if unrest == 0 else 0  # R-BATTLE-3
     if peasants:
         tray_after[PEASANT] = 0
     d = own + peasants
-    returned: dict[int, int] = {PEASANT: peasants}  # R-BATTLE-6: counted peasants go home
+    returned = {PEASANT: peasants}  # R-BATTLE-6: counted peasants go home
     if a > d:
         returned[attacker] = d          # the winner loses as many as the loser counted
         if kind == "attack":
+            assert defender is not None
             returned[defender] = own
         return BattleOutcome(a, d, "attacker", a - d, returned, tuple(tray_after), peasants)
     if d > a and not (kind == "attack" and own == 0):
@@ -69,11 +74,13 @@ def count_battle(kind: str, attacker: int, defender: int | None, tray: list[int]
             return BattleOutcome(a, d, "defender", 0, returned, tuple(tray_after), peasants)
         peasant_losses = min(peasants, a)      # peasants are removed first
         own_losses = a - peasant_losses
+        assert defender is not None          # neutral provinces returned above
         returned[defender] = own_losses
         return BattleOutcome(a, d, "defender", own - own_losses, returned,
                              tuple(tray_after), peasants)
     # a draw, or (ruling) a defender "won" by peasants alone: R-BATTLE-5/7
     returned[attacker] = a
     if kind == "attack":
+        assert defender is not None
         returned[defender] = own
     return BattleOutcome(a, d, "draw", 0, returned, tuple(tray_after), peasants)

@@ -4,6 +4,8 @@ After every plan is locked the round's event is drawn from the year's face-up ev
 then the bids are turned together and paid, ranked (ties broken by chance, as by shuffled
 daimyo cards), and in ranking order each player takes a special card, whose position is
 their place in this round's turn order.
+
+Tests: tests/sim/rules/test_bid.py.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import PickSpecial
 from sim.legal import free_positions
-from sim.rules.flow import Events, Next, wait, wait_chance
-from sim.state import BID, State
+from sim.rules.flow import Events, Next, current_round, locked_plan, wait, wait_chance
+from sim.state import BID, DecisionKind, PlayerState, State
 
 
 def stage_event(s: State, events: Events) -> Next:
@@ -45,60 +47,71 @@ def _bid_word(bid: int | str | None) -> int | str | None:
 
 def stage_bids(s: State, events: Events) -> Next:
     """R-BID-1: all bids are turned together (opened first where this state lacks them)."""
-    unopened = [seat for seat, p in enumerate(s.players) if not p.plan.known[BID]]
+    seats = range(len(s.players))
+    unopened = [seat for seat in seats if not locked_plan(s, seat).known[BID]]
     if unopened:
-        return wait("open", unopened, "bid", field="bid")
+        return wait(DecisionKind.OPEN, unopened, "bid", field="bid")
     groups: dict[int, list[int]] = {}
+    bids = []
     for seat, p in enumerate(s.players):
-        p.plan = p.plan.turned_up(BID)
-        if isinstance(p.plan.bid, int):
-            p.money -= p.plan.bid
-            p.bid_paid = p.plan.bid
-        groups.setdefault(bid_rank(p.plan.bid), []).append(seat)
+        p.plan = plan = locked_plan(s, seat).turned_up(BID)
+        if isinstance(plan.bid, int):
+            p.money -= plan.bid
+            p.bid_paid = plan.bid
+        groups.setdefault(bid_rank(plan.bid), []).append(seat)
+        bids.append(plan.bid)
     events.append({"event": "BidsRevealed",
-                   "bids": {str(i): _bid_word(p.plan.bid) for i, p in enumerate(s.players)},
+                   "bids": {str(i): _bid_word(bid) for i, bid in enumerate(bids)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)}})
     ranked = tuple(tuple(groups[r]) for r in sorted(groups, reverse=True))
     s.ranking = [seat for group in ranked for seat in group]
-    s.round = replace(s.round, rank_groups=ranked, pick=0)
+    s.round = replace(current_round(s), rank_groups=ranked, pick=0)
     return "ties"
 
 
 def stage_ties(s: State, events: Events) -> Next:
-    if any(len(g) > 1 for g in s.round.rank_groups):
-        return wait_chance("ties", groups=[list(g) for g in s.round.rank_groups])
+    groups = current_round(s).rank_groups
+    if any(len(g) > 1 for g in groups):
+        return wait_chance("ties", groups=[list(g) for g in groups])
     return "special"
 
 
 def on_ties_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     """R-BID-2: equal bids are ordered by shuffled daimyo cards."""
-    s.ranking = [seat for g in s.round.rank_groups for seat in stream.shuffle(list(g))]
-    s.round = replace(s.round, rank_groups=tuple((seat,) for seat in s.ranking))
+    r = current_round(s)
+    s.ranking = [seat for g in r.rank_groups for seat in stream.shuffle(list(g))]
+    s.round = replace(r, rank_groups=tuple((seat,) for seat in s.ranking))
     events.append({"event": "TiesBroken", "ranking": list(s.ranking)})
 
 
 def stage_special(s: State, events: Events) -> Next:
     """R-BID-3: in ranking order each takes a special card; its position is their turn."""
-    while s.round.pick < len(s.ranking):
-        seat = s.ranking[s.round.pick]
+    while current_round(s).pick < len(s.ranking):
+        seat = s.ranking[current_round(s).pick]
         free = free_positions(s)
         if len(free) > 1:
-            return wait("special", (seat,), positions=free,
+            return wait(DecisionKind.SPECIAL, (seat,), positions=free,
                         cards={str(pos): s.specials_row[pos - 1] for pos in free})
         take_special(s, seat, free[0])
-    s.turn_order = sorted(range(len(s.players)), key=lambda i: s.players[i].position)
+    s.turn_order = sorted(range(len(s.players)), key=lambda i: _position(s.players[i]))
     events.append({"event": "TurnOrderSet", "order": list(s.turn_order),
                    "specials": {str(i): p.special for i, p in enumerate(s.players)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)},
-                   "pick_order": list(s.round.pick_order)})
-    s.round = replace(s.round, slot=0, turn=0, step="start")
+                   "pick_order": list(current_round(s).pick_order)})
+    s.round = replace(current_round(s), slot=0, turn=0, step="start")
     return "exec"
+
+
+def _position(p: PlayerState) -> int:
+    assert p.position is not None          # every seat took a special (R-BID-3)
+    return p.position
 
 
 def take_special(s: State, seat: int, position: int) -> None:
     p = s.players[seat]
     p.position, p.special = position, s.specials_row[position - 1]
-    s.round = replace(s.round, pick=s.round.pick + 1, pick_order=s.round.pick_order + (seat,))
+    r = current_round(s)
+    s.round = replace(r, pick=r.pick + 1, pick_order=r.pick_order + (seat,))
 
 
 def on_pick(s: State, cmd: PickSpecial, events: Events) -> None:

@@ -4,6 +4,8 @@ Province cards are shuffled; two lie face up. In seat order each player takes a 
 card or the deck's top card and places one of their army groups on it. A player facing
 the same two face-up cards as at their previous pick may first put both under the deck.
 The deck's order is never stored: each unseen card is drawn by chance when it is turned.
+
+Tests: tests/sim/rules/test_setup.py.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from sim.chance import ChanceStream
 from sim.commands import DraftPlace, DraftTake
 from sim.rules.flow import Events, Next, wait, wait_chance
 from sim.rules.setup import claim
-from sim.state import DraftProgress, State
+from sim.state import DecisionKind, DraftProgress, State
+
+
+def _progress(s: State) -> DraftProgress:
+    """The draft under way (the draft's stage and commands run only during it)."""
+    assert s.draft is not None
+    return s.draft
 
 
 def _deck_size(d: DraftProgress) -> int:
@@ -22,7 +30,7 @@ def _deck_size(d: DraftProgress) -> int:
 
 
 def stage_draft(s: State, events: Events) -> Next:
-    d = s.draft
+    d = _progress(s)
     if d.need == "up":
         if None in d.up and d.unknown:
             return wait_chance("draft")
@@ -30,7 +38,7 @@ def stage_draft(s: State, events: Events) -> Next:
         for i in range(2):  # only put-under cards or none left: no chance needed
             if up[i] is None and bottom:
                 up[i] = bottom.pop(0)
-        d = s.draft = replace(d, up=tuple(up), bottom=tuple(bottom), need="take")
+        d = s.draft = replace(d, up=(up[0], up[1]), bottom=tuple(bottom), need="take")
     n = len(s.players)
     seat = d.pick % n
     if d.need == "take":
@@ -41,16 +49,16 @@ def stage_draft(s: State, events: Events) -> Next:
         faced = d.faced[seat]
         can_refresh = (faced is not None and faced == d.up and None not in d.up
                        and _deck_size(d) >= 2)
-        return wait("draft_take", (seat,), up=list(d.up), deck=_deck_size(d),
+        return wait(DecisionKind.DRAFT_TAKE, (seat,), up=list(d.up), deck=_deck_size(d),
                     can_refresh=can_refresh, groups=list(s.players[seat].groups))
     if d.need == "deck":
         return wait_chance("draft")
-    return wait("draft_place", (seat,), province=d.taken,
+    return wait(DecisionKind.DRAFT_PLACE, (seat,), province=d.taken,
                 groups=sorted(set(s.players[seat].groups), reverse=True))
 
 
 def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
     seat = d.pick % len(s.players)
     unknown = list(d.unknown)
     if d.need == "deck":
@@ -66,19 +74,22 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
                 up[i] = unknown.pop(stream.below(len(unknown)))
             elif bottom:
                 up[i] = bottom.pop(0)
-    s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=tuple(up), need="take")
+    s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
+                      need="take")
     events.append({"event": "DraftCardsTurned", "up": up})
 
 
-def _faced(d: DraftProgress, seat: int, value) -> tuple:
+def _faced(d: DraftProgress, seat: int,
+           value: tuple[str | None, ...] | None) -> tuple[tuple[str | None, ...] | None, ...]:
     return d.faced[:seat] + (value,) + d.faced[seat + 1:]
 
 
 def on_take(s: State, cmd: DraftTake, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
     seat = cmd.seat
     if cmd.choice == "refresh":
-        s.draft = replace(d, bottom=d.bottom + tuple(d.up), up=(None, None),
+        turned = tuple(c for c in d.up if c is not None)    # both: a refresh needs two
+        s.draft = replace(d, bottom=d.bottom + turned, up=(None, None),
                           faced=_faced(d, seat, None), need="up")
         events.append({"event": "DraftCardsRefreshed", "seat": seat})
         return
@@ -87,7 +98,8 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
         i = int(cmd.choice[-1])
         up = list(d.up)
         taken, up[i] = up[i], None
-        s.draft = replace(d, taken=taken, up=tuple(up), need="place")
+        assert taken is not None             # the card is there (legal.check)
+        s.draft = replace(d, taken=taken, up=(up[0], up[1]), need="place")
         events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "face_up"})
         return
@@ -100,7 +112,8 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
 
 
 def on_place(s: State, cmd: DraftPlace, events: Events) -> None:
-    d = s.draft
+    d = _progress(s)
+    assert d.taken is not None               # a place decision follows a card taken
     player = s.players[cmd.seat]
     groups = list(player.groups)
     groups.remove(cmd.armies)

@@ -3,24 +3,57 @@ the two records of an action's outcome (done or lapsed).
 
 Why here: a stage either goes on (returns the next stage's name) or waits (returns a
 `Decision`); these helpers build the waits so every module spells them the same way.
+
+Tests: tests/sim/rules/ (every rule test goes through these helpers).
 """
 
 from __future__ import annotations
 
-from sim.state import PEASANT, Decision, State
+from collections.abc import Iterable
+from typing import Any, Unpack
 
-Events = list
-Next = str | Decision
+from sim.events import ActionDone, ActionLapsed, ActionOutcome, Events
+from sim.state import (PEASANT, Battle, Decision, DecisionKind, Plan, RoundProgress, Stage,
+                       State, WinterProgress)
+
+Next = Stage | Decision
+
+__all__ = ["Events", "Next", "current_battle", "current_round", "current_winter", "done",
+           "give_back", "lapse", "locked_plan", "wait", "wait_chance"]
 
 
-def wait_chance(purpose: str, **detail) -> Decision:
+def wait_chance(purpose: str, **detail: Any) -> Decision:
     """Wait for a `Chance` seed: something random becomes public now."""
-    return Decision("chance", (), purpose, detail)
+    return Decision(DecisionKind.CHANCE, (), purpose, detail)
 
 
-def wait(kind: str, seats, purpose: str = "", **detail) -> Decision:
+def wait(kind: DecisionKind, seats: Iterable[int], purpose: str = "", **detail: Any) -> Decision:
     """Wait for one or several seats."""
     return Decision(kind, tuple(seats), purpose, detail)
+
+
+def current_round(s: State) -> RoundProgress:
+    """The round under way: the stages from the bids to the round's end run inside one."""
+    assert s.round is not None
+    return s.round
+
+
+def current_battle(s: State) -> Battle:
+    """The battle under way: its drop and its count run only while there is one."""
+    assert s.battle is not None
+    return s.battle
+
+
+def current_winter(s: State) -> WinterProgress:
+    assert s.winter is not None
+    return s.winter
+
+
+def locked_plan(s: State, seat: int) -> Plan:
+    """A seat's plan once planning is over (every seat locked one, R-PLAN-5)."""
+    plan = s.players[seat].plan
+    assert plan is not None
+    return plan
 
 
 def give_back(s: State, colour: int, n: int) -> None:
@@ -34,12 +67,16 @@ def give_back(s: State, colour: int, n: int) -> None:
 
 
 def lapse(events: Events, seat: int, action: str, province: str, rule: str, reason: str) -> None:
-    events.append({"event": "ActionLapsed", "seat": seat, "action": action,
-                   "province": province, "rule": rule, "reason": reason})
+    lapsed: ActionLapsed = {"event": "ActionLapsed", "seat": seat, "action": action,
+                            "province": province, "rule": rule, "reason": reason}
+    events.append(lapsed)
 
 
 def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
-         money: int = 0, rice: int = 0, armies: int = 0, **extra) -> None:
-    events.append({"event": "ActionDone", "seat": seat, "action": action, "province": province,
-                   "paid": paid, "money_gained": money, "rice_gained": rice,
-                   "armies_placed": armies, **extra})
+         money: int = 0, rice: int = 0, armies: int = 0,
+         **outcome: Unpack[ActionOutcome]) -> None:
+    """The record of an action carried out; `outcome`'s keys follow, in the caller's order."""
+    record: ActionDone = {"event": "ActionDone", "seat": seat, "action": action,
+                          "province": province, "paid": paid, "money_gained": money,
+                          "rice_gained": rice, "armies_placed": armies, **outcome}
+    events.append(record)

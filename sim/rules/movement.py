@@ -4,17 +4,20 @@
 The target and count are chosen when the action is carried out; `sim.legal.move_targets`
 says where armies may go. Moving into another player's or a neutral province starts a
 battle (`battle.begin_attack`).
+
+Tests: tests/sim/rules/test_exec.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from sim.commands import ChooseMove
 from sim.legal import move_targets
 from sim.rules import battle
-from sim.rules.flow import Events, done, lapse, wait
-from sim.state import Decision, State
+from sim.rules.flow import Events, current_round, done, lapse, wait
+from sim.state import Decision, DecisionKind, State
 
 
 def start_move(s: State, seat: int, action: str, name: str, events: Events) -> Decision | None:
@@ -43,17 +46,20 @@ def start_move(s: State, seat: int, action: str, name: str, events: Events) -> D
     return _ask(s, seat, name, action, targets, optional=False)
 
 
-def _ask(s: State, seat: int, name: str, action: str, targets: dict, optional: bool) -> Decision:
-    s.round = replace(s.round, step="move")
-    return wait("move", (seat,), **{"from": name, "action": action, "targets": targets,
-                                    "optional": optional})
+def _ask(s: State, seat: int, name: str, action: str, targets: dict[str, int],
+         optional: bool) -> Decision:
+    s.round = replace(current_round(s), step="move")
+    detail: dict[str, Any] = {"from": name, "action": action, "targets": targets,
+                              "optional": optional}
+    return wait(DecisionKind.MOVE, (seat,), **detail)
 
 
 def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
     d = s.decision.detail
     origin, action = d["from"], d["action"]
     seat = cmd.seat
-    finished = replace(s.round, step="act", turn=s.round.turn + 1)
+    r = current_round(s)
+    finished = replace(r, step="act", turn=r.turn + 1)
     if cmd.target is None:
         done(events, seat, action, origin, paid=1, armies=1)
         s.round = finished
@@ -71,4 +77,4 @@ def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
         s.round = finished
         return
     battle.begin_attack(s, seat, origin, cmd.target, cmd.count, action)
-    s.round = replace(s.round, step="battle")
+    s.round = replace(r, step="battle")

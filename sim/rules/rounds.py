@@ -4,6 +4,8 @@ action row laid out), R-SPECIAL-1 (the special-card row).
 A year is three action rounds and a winter. A round lays out its action row — slots 1-5
 face up, slots 6-10 drawn by chance only when they are turned (`actions`) — and its
 special cards, then the players plan.
+
+Tests: tests/sim/rules/test_plan.py.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def on_round_chance(s: State, stream: ChanceStream, seed: bytes, events: Events)
 
 def stage_round_end(s: State, events: Events) -> Next:
     """R-ROUND-3: cards back to hand, specials back, the round's event leaves the game."""
-    s.year_events.remove(s.current_event)
+    if s.current_event is not None:          # drawn before the bids (R-EVENT-2)
+        s.year_events.remove(s.current_event)
     events.append({"event": "RoundEnded", "year": s.year, "season": SEASONS[s.season]})
     s.current_event = None
     for p in s.players:

@@ -1,5 +1,7 @@
 """Scoring and the end: R-WINTER-4 (points), R-WINTER-5, R-ROUND-4 (the second year),
 R-END-1 (the winner).
+
+Tests: tests/sim/rules/test_winter.py, tests/sim/rules/test_end.py.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from sim.snapshot import public_state
 from sim.state import State
 
 
-def majorities(s: State) -> tuple[list[int], list[dict]]:
+def majorities(s: State) -> tuple[list[int], list[dict[str, dict[str, int]]]]:
     """R-WINTER-4: per region and building kind, the leader scores its value (tied
     leaders value - 1). Returns points per seat and, per seat, {region: {kind: points}}."""
     b = board()
     side = s.config.side
     points = [0] * len(s.players)
-    detail: list[dict] = [{} for _ in s.players]
+    detail: list[dict[str, dict[str, int]]] = [{} for _ in s.players]
     for region in REGIONS:
         names = [n for n in s.provinces if b.region_of(n, side) == region]
         for kind in cards().buildings:

@@ -2,6 +2,8 @@
 
 The draft (R-SETUP-5) has its own module; the events of the first year (R-SETUP-7) are
 drawn by `rounds` when the year starts.
+
+Tests: tests/sim/rules/test_setup.py.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from sim.tower import drop as tower
 from sim.board import board
 from sim.rules.battle import drop_decision, settled
 from sim.rules.flow import Events, Next, give_back
-from sim.state import (COLOURS, NO_CUBES, PEASANT, PEASANTS, Battle, Decision, DraftProgress,
-                       GameConfig, PlayerState, ProvinceState, State)
+from sim.state import (COLOURS, NO_CUBES, PEASANT, PEASANTS, Battle, Decision, DecisionKind,
+                       DraftProgress, GameConfig, PlayerState, ProvinceState, State)
 
 
 def initial_state(config: GameConfig, events: Events) -> State:
@@ -27,7 +29,7 @@ def initial_state(config: GameConfig, events: Events) -> State:
     s.tray = [0] * COLOURS
     s.tower = tower.EMPTY
     s.year, s.season = 1, 0
-    s.decision = Decision("chance", (), "")
+    s.decision = Decision(DecisionKind.CHANCE, (), "")
     s.event_deck = list(range(1, 13))
     s.year_events, s.current_event = [], None
     s.action_row, s.hidden_actions, s.specials_row = [None] * 10, [], []

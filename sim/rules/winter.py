@@ -4,6 +4,8 @@ scoring (`scoring`).
 Players are handled in autumn turn order. A player short of rice has provinces drawn at
 random from their cards (chance: the player to the left draws unseen); the player orders
 them; each revolts through the tower with the revolt table's extra peasants.
+
+Tests: tests/sim/rules/test_winter.py.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
 from sim.rules import battle
-from sim.rules.flow import Events, Next, wait, wait_chance
+from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
 from sim.snapshot import public_state
-from sim.state import State, WinterProgress
+from sim.state import DecisionKind, State, WinterProgress
 
 
 def stage_winter(s: State, events: Events) -> Next:
@@ -51,7 +53,7 @@ def stage_winter(s: State, events: Events) -> Next:
             return wait_chance("revolts", seat=seat, count=revolts)
         if w.revolts:
             if not w.ordered:
-                return wait("revolt_order", (seat,), provinces=list(w.revolts))
+                return wait(DecisionKind.REVOLT_ORDER, (seat,), provinces=list(w.revolts))
             battle.begin_revolt(s, w.revolts[0], w.extra, then="")
             return battle.drop_decision(s)
         s.winter = replace(w, idx=w.idx + 1, drawn=False, ordered=False)
@@ -60,7 +62,7 @@ def stage_winter(s: State, events: Events) -> Next:
 
 def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     """R-WINTER-3: revolting provinces drawn unseen from the player's cards."""
-    w = s.winter
+    w = current_winter(s)
     seat = s.turn_order[w.idx]
     owned = s.cards_of(seat)
     drawn = stream.sample(owned, w.count)
@@ -71,5 +73,5 @@ def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Event
 
 
 def on_order(s: State, cmd: OrderRevolts, events: Events) -> None:
-    s.winter = replace(s.winter, revolts=tuple(cmd.provinces), ordered=True)
+    s.winter = replace(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
     events.append({"event": "RevoltsOrdered", "seat": cmd.seat, "order": list(cmd.provinces)})

@@ -1,1 +1,4 @@
-"""The battle tower: geometry and materials as data, one drop as a pymunk run, its contents in the state, and its statistics."""
+"""The battle tower: geometry and materials as data, one drop as a pymunk run, its contents in the state, and its statistics.
+
+Tests: tests/sim/tower/.
+"""

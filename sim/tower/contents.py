@@ -2,6 +2,8 @@
 
 Quantised poses: `x`, `y` in 1/100 tower unit (`POS_SCALE`), `angle` in 1/4096 turn
 (`ANGLE_SCALE`), 0 <= angle < 4096. `from_wire` is the gate for untrusted contents.
+
+Tests: tests/sim/tower/test_drop.py.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class Cube:
     angle: int
 
 
-def _check_int(value, lo: int, hi: int, what: str) -> int:
+def _check_int(value: object, lo: int, hi: int, what: str) -> int:
     if type(value) is not int:
         raise ValueError(f"{what} must be an int, got {type(value).__name__}")
     if not lo <= value <= hi:
@@ -46,11 +48,11 @@ class TowerContents:
     def __post_init__(self) -> None:
         object.__setattr__(self, "cubes", tuple(sorted(self.cubes)))
 
-    def to_wire(self) -> list:
+    def to_wire(self) -> list[list[int]]:
         return [[c.colour, c.x, c.y, c.angle] for c in self.cubes]
 
     @classmethod
-    def from_wire(cls, obj) -> "TowerContents":
+    def from_wire(cls, obj: object) -> "TowerContents":
         """The gate for untrusted contents (saves, network): checks every field's range."""
         if not isinstance(obj, (list, tuple)):
             raise ValueError("tower contents must be a list of [colour, x, y, angle]")

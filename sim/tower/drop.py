@@ -23,6 +23,8 @@ Why it is built this way:
 
 Units and coordinates are in `sim.tower.geometry`; the physics settings, the materials
 and their fingerprint in `sim.tower.physics`; one simulation run in `sim.tower.run`.
+
+Tests: tests/sim/tower/test_drop.py, tests/sim/tower/test_crosscpu.py.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import hashlib
 import math
 import struct
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 import msgpack
 import pymunk
@@ -40,11 +42,22 @@ import pymunk.batch
 from sim.tower import geometry as G
 from sim.tower import physics as P
 from sim.chance import SEED_BYTES, ChanceStream, derive_seed
-from sim.tower.contents import (COLOURS, EMPTY, MAX_CUBES, MAX_X, PEASANT, Cube,  # noqa: F401
+from sim.tower.contents import (COLOURS, EMPTY, MAX_CUBES, MAX_X, PEASANT, Cube,
                                 TowerContents, inside_tower)
-from sim.tower.physics import (ANGLE_SCALE, DT, FRAME_EVERY, ITERATIONS,  # noqa: F401
-                               POS_SCALE, STEP_CAP, physics_fingerprint)
+from sim.tower.physics import (ANGLE_SCALE, DT, FRAME_EVERY, ITERATIONS, POS_SCALE, STEP_CAP,
+                               physics_fingerprint)
 from sim.tower.run import Run, simulate
+
+if TYPE_CHECKING:
+    from sim.commands import TowerSettled
+    from sim.state import Decision
+
+# The tower's one import for its callers: the contents' and physics' names are re-exported.
+__all__ = ["ANGLE_SCALE", "COLOURS", "Cube", "DT", "DropResult", "EMPTY", "FRAME_EVERY",
+           "GEOMETRY", "ITERATIONS", "MAX_CUBES", "MAX_THROWN", "MAX_X", "PEASANT",
+           "POS_SCALE", "Recording", "STEP_CAP", "Settled", "TowerContents", "TowerError",
+           "canary_digest", "digest_of", "drop", "inside_tower", "outcome",
+           "physics_fingerprint", "self_test_digest", "settle"]
 
 MAX_THROWN = 200
 GEOMETRY = G.as_data()
@@ -132,7 +145,7 @@ def _throw_order(thrown: Mapping[int, int], stream: ChanceStream) -> list[int]:
     return stream.shuffle(colours)
 
 
-def _check_colour(colour) -> None:
+def _check_colour(colour: object) -> None:
     if type(colour) is not int or not 0 <= colour <= PEASANT:
         raise ValueError(f"thrown colour must be an int in [0, {PEASANT}], got {colour!r}")
 
@@ -142,7 +155,7 @@ class _Tape:
 
     def __init__(self, colours: list[int]) -> None:
         self.colours = list(colours)
-        self.frames: list[dict[int, tuple]] = []
+        self.frames: list[dict[int, tuple[float, float, float]]] = []
         self.entered: list[int | None] = [None] * len(colours)
         self.exited: list[int | None] = [None] * len(colours)
         self.shakes: list[int] = []
@@ -152,13 +165,15 @@ class _Tape:
         for k in range(len(ids), len(run.colours)):     # thrown cubes get new ids
             ids.append(len(self.colours))
             self.colours.append(run.colours[k])
-            self.entered.append(base + run.entered[k])
+            entered = run.entered[k]
+            assert entered is not None          # a thrown cube has entered
+            self.entered.append(base + entered)
             self.exited.append(None)
         for frame in run.frames:
             self.frames.append({ids[k]: pose for k, pose in enumerate(frame) if pose})
-        for k, frame in enumerate(run.exited):
-            if frame is not None:
-                self.exited[ids[k]] = base + frame
+        for k, exited in enumerate(run.exited):
+            if exited is not None:
+                self.exited[ids[k]] = base + exited
         self.shakes.extend(base + f for f in run.shakes)
 
     def finish(self, inside_before: int, final: list[tuple[int, Cube]], spilled: list[int],
@@ -309,7 +324,7 @@ def canary_digest() -> str:
     return h.hexdigest()
 
 
-def settle(decision) -> "TowerSettled":
+def settle(decision: Decision) -> TowerSettled:
     """The outcome of the drop a `tower` decision waits for, computed with the physics.
 
     The decision's detail holds everything the drop depends on: the contents before, the

@@ -22,9 +22,13 @@ from the top down (docs/tower.md has the sources and the reasoning):
   so that every place a cube can rest lies under a hole of the floor above and is hit by
   the cubes of later battles (no sheltered corner, hence no permanent column);
 * a **30 degree ramp** down to the exit in the right wall and the tray outside it.
+
+Tests: tests/sim/tower/test_drop.py.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 CUBE = 10             # side of a cube
 WIDTH = 120           # interior width of the square shaft
@@ -97,7 +101,7 @@ PARTS: dict[str, tuple[Segment, ...]] = {
 ALL_SEGMENTS: tuple[Segment, ...] = tuple(s for part in PARTS.values() for s in part)
 
 
-def as_data() -> dict:
+def as_data() -> dict[str, Any]:
     """The geometry as one plain dict (what `sim.tower.drop.GEOMETRY` exposes)."""
     return {
         "units": "mm (cube side 10); origin bottom-left of the interior; y up",

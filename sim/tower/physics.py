@@ -10,12 +10,15 @@ two cubes of friction 0.4 touch with 0.16. The numbers a player would recognise 
 effective ones, cube on cube and cube on wall, and the per-shape values are derived from
 them: cube = sqrt(cube-on-cube), wall = cube-on-wall / cube. (`math.sqrt` is correctly
 rounded by IEEE 754, so every machine derives the same shape values.)
+
+Tests: tests/sim/tower/test_drop.py, tests/sim/tower/test_crosscpu.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+from typing import Any
 
 import msgpack
 import pymunk
@@ -86,7 +89,7 @@ CUBE_TYPE = 1
 OUT_TYPE = 2
 
 
-def settings() -> dict:
+def settings() -> dict[str, Any]:
     """Every physics setting that shapes a drop, by name (plain data)."""
     return {
         "cube_on_cube_friction": CUBE_ON_CUBE_FRICTION,
@@ -107,7 +110,7 @@ def settings() -> dict:
     }
 
 
-def physics_fingerprint() -> dict:
+def physics_fingerprint() -> dict[str, Any]:
     """What decides a drop besides its inputs: geometry, settings, engine versions.
 
     Floats appear as their exact IEEE value (msgpack stores doubles bit for bit), so two

@@ -18,6 +18,8 @@ Why the loop looks like this:
   `CLOG_SHAKES`). A cube only ever leaves through the exit.
 * **Recording** reads poses and never writes to the space, so a recorded run and a
   plain run are the same computation.
+
+Tests: tests/sim/tower/test_drop.py.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ class Run:
     not_entered: list[int] = field(default_factory=list)       # colours (step-cap guard)
 
 
-def _tear_down(space: pymunk.Space, bodies: list, shapes: list, live: list) -> None:
+def _tear_down(space: pymunk.Space, bodies: list[pymunk.Body], shapes: list[pymunk.Shape],
+               live: list[bool]) -> None:
     """Take every shape out of the space and off its body before they are dropped.
 
     pymunk bodies hold a cffi handle to themselves, so bodies, shapes and the space are
@@ -101,7 +104,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
     run.exited = [None] * len(bodies)
     reached_out: list[int] = []
 
-    def on_out(arbiter, _space, _data) -> bool:
+    def on_out(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> bool:
         reached_out.append(index_of[arbiter.shapes[0]])
         return False
 
@@ -119,7 +122,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
         return any(s.collision_type == P.CUBE_TYPE
                    for s in space.bb_query(row_bb, cube_filter))
 
-    def shake() -> None:
+    def shake(stream: ChanceStream) -> None:
         strength = min(1.0 + P.SHAKE_GROWTH * len(run.shakes), P.SHAKE_MAX)
         side = strength * (P.SHAKE_SIDEWAYS if stream.below(2) else -P.SHAKE_SIDEWAYS)
         run.shakes.append(len(run.frames))
@@ -140,6 +143,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
         snapshot()
     while steps < P.STEP_CAP:
         if next_thrown < len(to_throw) and steps % P.SPAWN_EVERY == 0 and not entry_blocked():
+            assert stream is not None    # cubes to throw come with a stream (checked above)
             row = to_throw[next_thrown:next_thrown + len(slots)]
             row_slots = sorted(stream.sample(range(len(slots)), len(row)))
             for colour, slot in zip(row, row_slots):
@@ -184,11 +188,12 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
             if calm_checks >= P.REST_CHECKS:
                 if next_thrown < len(to_throw):
                     if entry_blocked():          # a jam at the funnel: cubes in hand
-                        shake()
+                        assert stream is not None
+                        shake(stream)
                         calm_checks = 0
                 elif stream is not None and sum(live) > P.CLOGGED_ABOVE and \
                         len(run.shakes) < P.CLOG_SHAKES:
-                    shake()                      # a clogged tower after a big throw
+                    shake(stream)                # a clogged tower after a big throw
                     calm_checks = 0
                 else:
                     break

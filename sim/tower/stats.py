@@ -9,6 +9,8 @@ A *game-like sequence* is a standard opening fill (7 cubes of each of four playe
 attacker and a defender colour, plus 1 to 3 peasants in a third of the battles. Cubes are
 followed one by one through `DropResult.origin`, so we know when each cube entered and
 how many battles it stayed.
+
+Tests: tests/sim/tower/test_stats.py.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ def battle_throw(stream: ChanceStream) -> dict[int, int]:
 @dataclass
 class Game:
     """One game-like sequence, battle by battle (index 0 is the first battle)."""
-    fill_inside: int                           # cubes kept by the opening fill
     inside: list[int] = field(default_factory=list)      # cubes inside after each battle
     thrown: list[int] = field(default_factory=list)
     out: list[int] = field(default_factory=list)
@@ -60,7 +61,7 @@ def play_game(game: int, battles: int = BATTLES, base: str = "game") -> Game:
     first = tower.drop(tower.EMPTY, FILL, seed(base, game, "fill"))
     contents = first.contents
     born = [0] * len(contents)                 # battle each cube entered (fill: 0)
-    g = Game(fill_inside=len(contents))
+    g = Game()
     if not contents:
         g.fill_left_at = 0
     for b in range(1, battles + 1):
@@ -126,7 +127,6 @@ class Summary:
     spread: dict[int, int]                     # out - thrown -> battles
     fill_out_within: float                     # share of games whose fill all left in time
     fill_left_at: list[int | None]
-    mean_age_out: float
     shakes: int
 
 
@@ -136,7 +136,6 @@ def summarise(games: list[Game]) -> Summary:
     spread: dict[int, int] = {}
     for d in diffs:
         spread[d] = spread.get(d, 0) + 1
-    ages = [a for g in games for a in g.ages_out]
     return Summary(
         games=len(games), battles=len(diffs), mean_inside=statistics.mean(inside),
         max_inside=max(inside),
@@ -144,5 +143,4 @@ def summarise(games: list[Game]) -> Summary:
         spread=dict(sorted(spread.items())),
         fill_out_within=sum(1 for g in games if g.fill_left_at is not None) / len(games),
         fill_left_at=[g.fill_left_at for g in games],
-        mean_age_out=statistics.mean(ages) if ages else 0.0,
         shakes=sum(g.shakes for g in games))

@@ -112,16 +112,36 @@ def test_resuming_a_finished_game_prints_its_end(tmp_path, capsys):
     assert "Final standings" in out and final_hash(out) == expected
 
 
+def _wait_until_grown(path: Path, size: int, proc: subprocess.Popen[bytes],
+                      timeout: float = 60.0) -> None:
+    """Poll until the file at `path` holds at least `size` bytes (the game is under way)."""
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.stat().st_size >= size):
+        assert proc.poll() is None, "the game ended before its save had grown"
+        assert time.monotonic() < deadline, f"the save stayed under {size} bytes"
+        time.sleep(0.002)
+
+
 @pytest.mark.slow
 def test_sigkilled_headless_game_resumes(tmp_path):
-    save = tmp_path / "k.save"
+    """A game killed by SIGKILL while its save is being written resumes from that save to
+    the end an uninterrupted game reaches. The kill is checked to have landed mid-game:
+    the process died by the signal and the save it left was incomplete."""
+    full, save = tmp_path / "full.save", tmp_path / "k.save"
     cmd = [sys.executable, str(ROOT / "main.py"), "headless", "--players", "5", "--seed", "9",
            "--quiet"]
-    reference = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
+    reference = subprocess.run(cmd + ["--save", str(full)], capture_output=True, text=True,
+                               check=True, timeout=120)
+    complete = read_save(full)
     proc = subprocess.Popen(cmd + ["--save", str(save)], stdout=subprocess.DEVNULL)
-    time.sleep(0.6)
+    _wait_until_grown(save, full.stat().st_size // 5, proc)
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    cut = read_save(save)
+    kept, whole = len(cut.hashes), len(complete.hashes)
+    assert kept < whole, f"the save holds all {whole} commands: the game was over"
+    assert cut.hashes == complete.hashes[:kept]
     resumed = subprocess.run(cmd[:2] + ["headless", "--resume", str(save), "--quiet"],
                              capture_output=True, text=True, check=True, timeout=120)
     assert final_hash(resumed.stdout) == final_hash(reference.stdout)

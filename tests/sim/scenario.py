@@ -17,7 +17,7 @@ from sim.commands import (ACTIONS, PLAN_FIELDS, Chance, ChooseMove, Command, Ill
                           OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.game import GameConfig, apply, new_game, pending, state_hash
 from sim.invariants import violations
-from sim.state import COLOURS, PEASANT, Decision, Plan, RoundProgress, State
+from sim.state import COLOURS, PEASANT, Decision, DecisionKind, Plan, RoundProgress, State
 from sim.tower.drop import Cube, TowerContents
 
 
@@ -154,15 +154,17 @@ def begin_exec(state: State, plans: dict[int, SubmitPlan], order: list[int] | No
     s.turn_order = list(order)
     s.ranking = list(order)
     s.current_event = event
-    if event not in s.year_events:  # None: no event effect (it leaves at round end)
+    if event is None:               # no event: none has an effect (nor leaves at round end)
+        s.year_events = s.year_events[:3]
+    elif event not in s.year_events:
         s.year_events = [event] + [e for e in s.year_events if e != event][:3]
     s.action_row = list(actions or ACTIONS)
     s.hidden_actions = [a for a in ACTIONS if a not in s.action_row]
     s.stage = "exec"
     s.round = RoundProgress(pick=n, pick_order=tuple(order), step="start")
-    s.decision = Decision("chance", (), "exec-scenario")
+    s.decision = Decision(DecisionKind.CHANCE, (), "exec-scenario")
     events: list = []
-    game._advance(s, events)
+    game.advance(s, events)
     return s, events
 
 
@@ -181,15 +183,16 @@ def answer(state: State, moves: dict | None = None, label: str = "ans",
         if until and until(state):
             return state
         d = pending(state)
+        cmd: Command
         if d.kind == "tower":
             if outs is not None:
                 cmd = stated(state, outs.pop(0)) if outs else tower.settle(d)
-            elif tower_out is not None:
+            elif isinstance(tower_out, dict):
                 cmd = stated(state, tower_out)
             else:
                 cmd = tower.settle(d)
         elif d.kind == "chance":
-            cmd: Command = chance(f"{label}/{n}")
+            cmd = chance(f"{label}/{n}")
         elif d.kind == "move" and (d.seats[0], d.detail["from"]) in moves:
             target, count = moves[(d.seats[0], d.detail["from"])]
             cmd = ChooseMove(d.seats[0], target, count)
@@ -228,7 +231,7 @@ def stated(state: State, out: dict[int, int]) -> TowerSettled:
     """The pending drop's outcome stated directly: `out` {colour: n} comes out, everything
     else that went in stays inside (placeholder poses), so cubes stay conserved (R-COMP-6)."""
     counts = dict(state.tower.counts())
-    for c, n in enumerate(state.battle.held):
+    for c, n in enumerate(state.held()):
         counts[c] = counts.get(c, 0) + n
     for c, n in out.items():
         counts[c] = counts.get(c, 0) - n
@@ -250,10 +253,11 @@ def drop(state: State, out: dict[int, int], label: str = "drop") -> tuple[State,
 
 def held(state: State) -> dict[int, int]:
     """Cubes in hand for the coming drop, {colour: n} without zeros."""
-    return {c: n for c, n in enumerate(state.battle.held) if n}
+    return {c: n for c, n in enumerate(state.held()) if n}
 
 
 def extras(state: State) -> dict[str, int]:
+    assert state.battle is not None, "no battle is under way"
     return dict(state.battle.extras)
 
 
@@ -317,7 +321,7 @@ def begin_winter(state: State, leftover: int, order: list[int] | None = None, ye
         p.plan, p.special, p.position, p.bid_paid = None, None, None, 0
         if rice is not None:
             p.rice = rice.get(seat, 0)
-    s.decision = Decision("chance", (), "winter-scenario")
+    s.decision = Decision(DecisionKind.CHANCE, (), "winter-scenario")
     events: list = []
-    game._advance(s, events)
+    game.advance(s, events)
     return s, events

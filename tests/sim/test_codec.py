@@ -137,5 +137,5 @@ _detail = st.recursive(
 
 @given(_detail)
 def test_a_decision_detail_is_hashed_in_its_canonical_form(detail):
-    from sim.state import _canon
-    assert _canon(detail) == _reference_canon(detail)
+    from sim.state import canonical
+    assert canonical(detail) == _reference_canon(detail)

@@ -48,11 +48,8 @@ def test_a_crash_at_any_byte_leaves_the_old_save_or_the_new_one(tmp_path_factory
     path = tmp_path_factory.mktemp("crash") / "me.save"
     journal = SaveJournal(str(path))
     journal.write(a_save(1))
-    journal.close()
     whole_first = path.stat().st_size
-    journal = SaveJournal(str(path))
-    journal._file = open(path, "ab")        # as if this process had saved before
-    journal.write(a_save(2))
+    journal.write(a_save(2))                # appended: this process has saved before
     journal.close()
     data = path.read_bytes()
     cut = min(cut, len(data) - whole_first) + whole_first   # the crash cuts the second save

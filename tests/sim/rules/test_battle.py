@@ -8,7 +8,6 @@ tray.
 
 import pytest
 
-from sim import game
 from sim.rules.battle_count import count_battle
 from sim.commands import ChooseMove
 from sim.tower import drop as tower

@@ -2,7 +2,6 @@
 
 import pytest
 
-from sim import game
 from sim.board import board
 from sim.commands import ChooseMove, PickSpecial
 from sim.rules.bidding import bid_rank

@@ -1,6 +1,5 @@
 """The rulebook's worked examples E-1...E-5 as known-answer tests."""
 
-from sim import game
 from sim.rules.battle_count import count_battle
 from sim.board import board
 from sim.commands import ChooseMove, OrderRevolts

@@ -2,7 +2,6 @@
 
 import pytest
 
-from sim import game
 from sim.board import board
 from sim.commands import ACTIONS, ChooseMove
 from sim.game import apply, pending, public_state

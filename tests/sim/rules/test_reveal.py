@@ -105,7 +105,9 @@ def _play(config: GameConfig, seed: int, committed: bool) -> tuple[str, int]:
     while not game.over:
         d = pending(game.state)
         if d.kind in ("chance", "tower"):
-            game.submit(game.automatic_command() if d.kind == "chance" else tower.settle(d))
+            cmd = game.automatic_command() if d.kind == "chance" else tower.settle(d)
+            assert cmd is not None
+            game.submit(cmd)
             continue
         seat = d.seats[0]
         if d.kind == "open":

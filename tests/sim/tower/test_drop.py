@@ -1,7 +1,7 @@
 """The tower must be identical on every peer, lose no cube, stop, and replay exactly.
 
 These are the fast checks (a few seconds); the calibration bands over hundreds of drops
-live in test_tower_stats.py (slow).
+live in tests/sim/tower/test_stats.py (slow).
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def test_thrown_must_be_valid():
 
 def test_a_stored_tower_releases_nothing_when_nothing_is_thrown(game_contents):
     """The settle pass makes the stored contents a resting pile: dropping nothing into it
-    changes nothing (the many-towers version is in test_tower_stats.py)."""
+    changes nothing (the many-towers version is in test_stats.py)."""
     result = drop(game_contents, {}, seed("settle"))
     assert result.out == {} and result.released == 0
     assert result.contents == game_contents
