@@ -95,9 +95,6 @@ class App(arcade.Window):
             self.autosave.close()          # the file stays: Continue picks it up
             self.autosave = None
         if self.session is not None:
-            mapper = getattr(self.session, "port_mapper", None)
-            if mapper is not None:        # the router keeps a mapping otherwise
-                mapper.close()
             self.session.close()
             self.session = None
 
@@ -315,7 +312,7 @@ class App(arcade.Window):
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:
         self._browse_poll()
-        if self.session is not None and hasattr(self.session, "net_pump"):
+        if self.session is not None:
             self.session.net_pump()
         if self.scene is not None:
             self.scene.update(min(dt, 0.1))
@@ -323,7 +320,7 @@ class App(arcade.Window):
     def on_draw(self) -> None:
         from client.core.node import Damage
         scene = self.scene
-        animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
+        animated = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles
@@ -379,7 +376,7 @@ class App(arcade.Window):
             self.scene.key_press(symbol, modifiers)
 
     def on_text(self, text):
-        if self.scene is not None and hasattr(self.scene, "type_text"):
+        if self.scene is not None:
             self.scene.type_text(text)
 
     def on_close(self):

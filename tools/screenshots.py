@@ -108,7 +108,7 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
         _frames(app, 3)
         _save(app, out / f"lobby-{tag}.png")
     if "pause" in only:
-        session._started(table.cfg, 0, table.state)
+        session.game_started(table.cfg, 0, table.state)
         session.queue.append(([], table.state))
         scene = app.play(session, session.labels(), names=session.names())
         _run_until(app, lambda: scene.planning.visible, 10)

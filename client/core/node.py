@@ -12,7 +12,7 @@ inputs change (`mark_dirty`) and draw the cache every frame.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, TypeVar
 
 import arcade
 import pyglet
@@ -54,6 +54,9 @@ def damage() -> None:
     Damage.serial += 1
 
 
+NodeT = TypeVar("NodeT", bound="Node")
+
+
 class Node:
     """Base node: a rectangle with children. Override the `on_*` hooks."""
 
@@ -70,7 +73,7 @@ class Node:
         self._dirty = True
 
     # -- tree -----------------------------------------------------------------------------
-    def add(self, child: "Node") -> "Node":
+    def add(self, child: NodeT) -> NodeT:
         if child.parent is not None:
             child.parent.remove(child)
         child.parent = self
@@ -94,7 +97,7 @@ class Node:
                 return hit
         return None
 
-    def walk(self):
+    def walk(self) -> Iterator[Node]:
         yield self
         for c in self.children:
             yield from c.walk()
@@ -184,12 +187,23 @@ class Node:
     def on_update(self, dt: float) -> None: ...
     def on_draw(self) -> None: ...
     def on_draw_over(self) -> None: ...
-    def on_mouse_press(self, x, y, button, modifiers) -> bool: return False
-    def on_mouse_release(self, x, y, button, modifiers) -> bool: return False
-    def on_mouse_motion(self, x, y, dx, dy) -> None: ...
-    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None: ...
-    def on_mouse_scroll(self, x, y, sx, sy) -> bool: return False
-    def on_key_press(self, symbol, modifiers) -> bool: return False
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool: return False
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool: return False
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None: ...
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int,
+                      modifiers: int) -> None: ...
+    def on_mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool: return False
+    def on_key_press(self, symbol: int, modifiers: int) -> bool: return False
+
+    # -- what a scene (the tree's root) may answer ----------------------------------------
+    def type_text(self, text: str) -> bool:
+        """Typed text (not keys) for a focused field; True if taken."""
+        return False
+
+    def animated_nodes(self) -> list[Node]:
+        """Nodes that change every frame on their own (the window repaints only these
+        when nothing else changed)."""
+        return []
 
 
 class TextCache:

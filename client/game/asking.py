@@ -18,7 +18,7 @@ class Asking:
         st = self.session.state
         d = game.pending(st)
         seat = next(s for s in d.seats if s in self.session.my_seats)
-        key = (d.kind, seat, getattr(self.session, "step_key", lambda: len(self.session.commands))())
+        key = (d.kind, seat, self.session.step_key())
         if self.asking == key:
             return
         self.asking = key
@@ -124,8 +124,8 @@ class Asking:
         from sim.commands import SubmitPlan
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
         cmd = SubmitPlan(seat, tuple(actions), bid)
-        if self.fast or getattr(self.session, "kind", "") != "local" or not self.session.my_seats:
-            if getattr(self, "net", None) is not None:
+        if self.fast or not self.session.runs_in_window or not self.session.my_seats:
+            if self.net is not None:
                 self.net.remember_plan(cmd)     # for "Unlock plan" while others still plan
             self._submit(cmd)
             return

@@ -84,9 +84,9 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.comforts = TableComforts(self, confirm_leave=confirm_leave, can_save=can_save,
                                       guide=guide)
         self.net = None     # a network table's pause panel, chat and plan unlock
-        if getattr(session, "kind", "") == "net":
+        if session.table_offers is not None:
             from client.game.net_comforts import NetComforts
-            self.net = NetComforts(self)
+            self.net = NetComforts(self, session.table_offers)
         c = self.comforts   # the parts tests and the App reach
         self.dialog, self.help, self.guide, self.help_btn = c.dialog, c.help, c.guide, c.help_btn
         self.guide_dismissed = c.guide.dismissed
@@ -98,7 +98,7 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
                                                me=s in session.my_seats)
                                  for s in range(cfg.players)}
         # a local bot's level, shown small after its seat ("hard")
-        self.notes = {int(s): str(level) for s, level in (getattr(session, "bots", None) or {}).items()}
+        self.notes = {int(s): str(level) for s, level in session.bot_levels.items()}
 
         self.speed_idx = SPEEDS.index(speed) if speed in SPEEDS else 1
         self.fast = fast_forward
@@ -123,9 +123,9 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.held = None             # [plan, seconds left]: my locked plan, still unlockable
         self.planned_last = None     # the seat whose plan was last shown (hot-seat cover)
         self.replay_controls = None  # ← → PgUp PgDn Home when studying a save
-        if getattr(session, "seekable", False):
+        if session.study is not None:
             from client.game.replay_controls import ReplayControls
-            self.replay_controls = ReplayControls(self)
+            self.replay_controls = ReplayControls(self, session.study)
 
         self.board_view.province_clicked.connect(self._on_province_clicked)
         self.tower.finished.connect(self._on_tower_finished)
@@ -180,9 +180,7 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
     def on_update(self, dt: float) -> None:
         if self.net is not None:
             self.net.update()
-        pump = getattr(self.session, "tick", None)
-        if pump is not None:
-            pump()
+        self.session.tick()
         if self.comforts.blocking:
             return                      # a question or the rules are open: the table waits
         self.tower.set_speed(self.speed if not self.fast else 50)
@@ -231,19 +229,15 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
             return False
         if self.asking is not None:
             self._hide_decision()
-        if getattr(self.session, "kind", "") == "local":
+        if self.session.runs_in_window:
             return self.pump_session()
         return False
 
     def pump_session(self) -> bool:
         """One automatic step of a local game; a bot's decision is computed off the frame
         (at most a few milliseconds of waiting here), with the thinking badge shown."""
-        if hasattr(self.session, "thinking"):
-            done = self.session.pump(wait=0.004 if not self.fast else self.frame_budget)
-        else:
-            done = self.session.pump()
-        self.thinking.show_for(getattr(self.session, "thinking", None),
-                               getattr(self.session, "thinking_since", 0.0), self.labels)
+        done = self.session.pump(wait=0.004 if not self.fast else self.frame_budget)
+        self.thinking.show_for(self.session.thinking, self.session.thinking_since, self.labels)
         return done
 
     # ----------------------------------------------------------------------------- input

@@ -2,7 +2,7 @@
 panel (a live countdown for everyone while a seat is offline; the host's "Hand Orange to a
 bot"), the chat line (what others say goes to the log panel, never to the game), and
 "Unlock plan" while not every plan is in. Each part shows only when the session offers it
-(`client.sessions.network.TableComfortsMixin`); a refusal's sentence goes to the log."""
+(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from client.core import theme
 from client.widgets.chat_box import ChatBox
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, TextCache, damage
+from client.sessions.table_offers import TableOffers
 from lang.i18n import N_, _, ngettext
 
 REFUSED = (180, 30, 20)
@@ -90,12 +91,11 @@ class PausePanel(Node):
 
 
 class NetComforts:
-    def __init__(self, scene) -> None:
+    def __init__(self, scene, offers: TableOffers) -> None:
         self.scene = scene
-        session = scene.session
-        self.session = session
+        self.offers = offers
         self.pause = scene.add(PausePanel())
-        self.chat = scene.add(ChatBox()) if getattr(session, "can_chat", False) else None
+        self.chat = scene.add(ChatBox()) if offers.can_chat else None
         if self.chat is not None:
             self.chat.sent.connect(self._send)
         self.unlock_btn = scene.add(Button(N_("Unlock plan  [U]"), name="unlock", size=11,
@@ -123,17 +123,15 @@ class NetComforts:
 
     # -- every frame ------------------------------------------------------------------------
     def update(self) -> None:
-        s, scene = self.session, self.scene
+        s, scene = self.offers, self.scene
         countdown = s.takeover_countdown()
-        self.pause.set_countdown(countdown, scene.labels, getattr(s, "can_hand_over", False),
-                                 self.hand_over)
-        lines = getattr(s, "chat_lines", [])
+        self.pause.set_countdown(countdown, scene.labels, s.can_hand_over, self.hand_over)
+        lines = s.chat_lines
         while self._shown_chat < len(lines):
             line = lines[self._shown_chat]
             self._shown_chat += 1
-            self._log_chat(getattr(line, "sender", ""), getattr(line, "seat", None),
-                           getattr(line, "text", ""))
-        show = bool(getattr(s, "plan_unlockable", lambda: False)())
+            self._log_chat(line.sender, line.seat, line.text)
+        show = s.plan_unlockable()
         if show != self.unlock_btn.visible:
             self.unlock_btn.visible = show
             damage()
@@ -145,17 +143,17 @@ class NetComforts:
     # -- actions ----------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         try:
-            self.session.send_chat(text)
+            self.offers.send_chat(text)
         except Exception as exc:
             self.scene.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
                                REFUSED)
             return
-        me = self.session.my_seats[0] if self.session.my_seats else None
+        me = self.offers.my_seats[0] if self.offers.my_seats else None
         self._log_chat(_("You"), me, text)
 
     def hand_over(self, seat: int) -> None:
         try:
-            self.session.hand_seat_to_bot(seat)
+            self.offers.hand_seat_to_bot(seat)
         except ValueError as exc:
             self.scene.log.add(net_said(str(exc)), REFUSED)
             return
@@ -167,9 +165,9 @@ class NetComforts:
     def unlock(self) -> None:
         if not self.unlock_btn.visible:
             return
-        self._last_plan = self.session.my_plan(self.session.my_seats[0]) or self._last_plan
+        self._last_plan = self.offers.my_plan(self.offers.my_seats[0]) or self._last_plan
         try:
-            self.session.unlock_plan()
+            self.offers.unlock_plan()
         except ValueError as exc:
             self.scene.log.add(net_said(str(exc)), REFUSED)
             return

@@ -11,13 +11,14 @@ from __future__ import annotations
 import arcade
 
 from client.core.node import damage
+from client.sessions.interface import Seeking
 from lang.i18n import _
 
 
 class ReplayControls:
-    def __init__(self, scene) -> None:
+    def __init__(self, scene, study: Seeking) -> None:
         self.scene = scene
-        self.session = scene.session
+        self.session = study
         self.stepping = False          # → was pressed: pause again after this step
 
     def shown_step(self) -> int:

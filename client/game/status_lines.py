@@ -22,7 +22,7 @@ class StatusLines:
         season = st.get("season") or ""
         title = _("Shogun — year {year}, {season}").format(
             year=st.get("year", 1), season=SEASON_WORDS.get(season, season)) if st else "Shogun"
-        status = getattr(self.session, "status", "") or ""
+        status = self.session.status
         if not status:
             if self.paused:
                 status = _("Paused — press Space to go on")
@@ -87,7 +87,7 @@ class StatusLines:
                 "Enter opens them now.",
                 "Your plan is locked. The plans open in {n} seconds — U unlocks it to change it, "
                 "Enter opens them now.", secs).format(n=secs))
-        waiting = getattr(self.session, "waiting_text", "")
+        waiting = self.session.waiting_text
         if waiting:
             lines.append(waiting)
         if not self.session.my_seats:

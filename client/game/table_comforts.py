@@ -97,7 +97,7 @@ class TableComforts:
             return
         if self.can_save:
             note = [N_("The game is saved: Continue in the menu picks it up where you left.")]
-        elif getattr(scene.session, "kind", "local") == "local":
+        elif scene.session.runs_in_window:
             note = [N_("This is a replay; leaving stops it.")]
         else:
             note = [N_("Leaving gives up your seat at the table (a bot takes over if you do"),

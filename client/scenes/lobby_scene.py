@@ -10,6 +10,7 @@ import arcade
 from client.core import theme
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, Signal, TextCache, damage
+from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _
 
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
@@ -18,7 +19,7 @@ TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
 
 
 class LobbyScene(Node):
-    def __init__(self, session, command: str) -> None:
+    def __init__(self, session: NetSession, command: str) -> None:
         super().__init__("lobby")
         self.session = session
         self.command = command
@@ -44,7 +45,7 @@ class LobbyScene(Node):
         self.b_back.pressed.connect(self.leave.emit)
         self.error = ""
         self.chat = None
-        if getattr(session, "can_chat", False):
+        if session.offers.can_chat:
             from client.widgets.chat_box import ChatBox
             self.chat = self.add(ChatBox())
             self.chat.sent.connect(self._send)
@@ -65,9 +66,8 @@ class LobbyScene(Node):
     # -- the router (issue 16): friends outside this home reach us through a mapped port ---
     def _ask_router(self) -> None:
         from net.reach import portmap
-        table = self.session.table
-        interface = getattr(getattr(table, "opts", None), "interface", None)
-        port = getattr(table, "listen_port", None)
+        interface = self.session.offers.interface
+        port = self.session.table.listen_port
         if interface is None or not port or not portmap.wanted(interface):
             return
         from client.sessions.network import _reactor
@@ -86,7 +86,7 @@ class LobbyScene(Node):
 
     def _send(self, text: str) -> None:
         try:
-            self.session.send_chat(text)
+            self.session.offers.send_chat(text)
         except Exception as exc:
             self.error = _("Your message was not sent: {reason}").format(reason=net_said(str(exc)))
         else:
@@ -114,8 +114,8 @@ class LobbyScene(Node):
     def join_offers(self) -> list[tuple[str, str]]:
         if self._join_lines is None:
             from client.words.table_names import join_offers, table_addresses
-            port = getattr(self.session.table, "listen_port", None) or 7531
-            self._join_lines = join_offers(port, getattr(self.session.table, "join_code", None),
+            port = self.session.table.listen_port or 7531
+            self._join_lines = join_offers(port, self.session.table.join_code,
                                            table_addresses(port, self._mapped))
         return self._join_lines
 
@@ -141,7 +141,7 @@ class LobbyScene(Node):
         now = seats[seat].get("level") if seat < len(seats) else None
         level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
         try:
-            self.session.table.set_bot_level(seat, level)
+            self.session.offers.set_bot_level(seat, level)
             self.error = ""
         except Exception as exc:
             self.error = net_said(str(exc))
@@ -183,13 +183,13 @@ class LobbyScene(Node):
         if s.started:
             self.started.emit()
             return
-        lines = getattr(s, "chat_lines", [])
+        lines = s.offers.chat_lines
         while self._heard < len(lines):
             line = lines[self._heard]
             self._heard += 1
-            seat = getattr(line, "seat", None)
-            who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
-            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=getattr(line, "text", "")))
+            seat = line.seat
+            who = (s.labels().get(seat) if seat is not None else None) or line.sender
+            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=line.text))
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
                  self.router_note, self._join_lines is None)
         if shown != self._shown:
@@ -219,7 +219,7 @@ class LobbyScene(Node):
         seats = lobby.get("seats", [])
         for seat, b in enumerate(self.b_levels):
             is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
-            b.visible = self.is_host and is_bot and hasattr(self.session.table, "set_bot_level")
+            b.visible = self.is_host and is_bot and self.session.offers.can_set_bot_level
             if b.visible:
                 b.set_label(_("level: {level}").format(
                     level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
@@ -227,8 +227,8 @@ class LobbyScene(Node):
         t.begin()
         title = TITLES.get(self.command) or _("Table")
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
-        code = getattr(self.session.table, "join_code", None)
-        port = getattr(self.session.table, "listen_port", None)
+        code = self.session.table.join_code
+        port = self.session.table.listen_port
         if self.is_host:
             t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))

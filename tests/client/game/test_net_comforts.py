@@ -94,8 +94,8 @@ class ComfyTable(BareTable):
 def _table_game(app, table, role="host"):
     from client.sessions.network import NetSession
     session = NetSession(table, role)
-    session._lobby(table.lobby)
-    session._started(table.cfg, table.my_seat, table.state)
+    session.lobby_changed(table.lobby)
+    session.game_started(table.cfg, table.my_seat, table.state)
     session.queue.append(([], table.state))
     app.session = session
     scene = app.play(session, session.labels(), names=session.names())
