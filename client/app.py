@@ -118,15 +118,15 @@ class App(arcade.Window):
         def start(opts, menu=menu):
             self._remember(menu)
             self.start_local(opts)
-        menu.start_local.connect(start)
-        menu.continue_game.connect(self.continue_game)
-        menu.settings.connect(self.show_settings)
-        menu.host.connect(lambda o: self.start_net("host", o))
-        menu.join.connect(lambda o: self.start_net("join", o))
-        menu.watch.connect(lambda o: self.start_net("watch", o))
-        menu.load.connect(self.load_save)
-        menu.replay.connect(self.replay_log)
-        menu.quit.connect(self.close)
+        menu.local_chosen.connect(start)
+        menu.continue_chosen.connect(self.continue_game)
+        menu.settings_chosen.connect(self.show_settings)
+        menu.host_chosen.connect(lambda o: self.start_net("host", o))
+        menu.join_chosen.connect(lambda o: self.start_net("join", o))
+        menu.watch_chosen.connect(lambda o: self.start_net("watch", o))
+        menu.load_chosen.connect(self.load_save)
+        menu.replay_chosen.connect(self.replay_log)
+        menu.quit_chosen.connect(self.close)
         self.show(menu)
 
     def _remember(self, menu) -> None:
@@ -154,7 +154,7 @@ class App(arcade.Window):
                 self.update_settings(new)
                 self.apply_ui_scale()
             self.show_menu()
-        scene.done.connect(done)
+        scene.finished.connect(done)
         self.show(scene)
 
     def _labels(self, players: int, humans) -> dict[int, str]:
@@ -205,9 +205,9 @@ class App(arcade.Window):
                           sounds=Sounds(self.settings.volume, self.settings.mute))
         scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
-        scene.leave.connect(lambda: self.show_menu())
+        scene.leave_chosen.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
-        scene.save_as.connect(self.save_named)
+        scene.save_asked.connect(self.save_named)
         self.show(scene)
         # What exists now lasts the game: frozen, the collector need not walk it. The last
         # game's frozen objects are thawed and collected first, or every game played in
@@ -238,8 +238,8 @@ class App(arcade.Window):
             self.autosave.close()
             self.autosave = None
         end = EndScene(summary)
-        end.back.connect(lambda: self.show_menu())
-        end.quit.connect(self.close)
+        end.back_chosen.connect(lambda: self.show_menu())
+        end.quit_chosen.connect(self.close)
         self.show(end)
 
     def search_lan(self) -> None:
@@ -276,7 +276,7 @@ class App(arcade.Window):
         self.session = session
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
-        lobby.leave.connect(lambda: self.show_menu())
+        lobby.leave_chosen.connect(lambda: self.show_menu())
         self.show(lobby)
 
     def load_save(self, path: str) -> None:

@@ -150,12 +150,12 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
     seen = []
 
     def on_shot(kind: str) -> None:
-        e = scene.playing_event or {}
+        e = scene.player.playing_event or {}
         if kind == "tower_coming" and e.get("reason") == "battle" and not seen:
             seen.append(True)
             scene.fast = False          # watch this drop at normal speed
 
-    scene.screenshot_hook.connect(on_shot)
+    scene.moment_reached.connect(on_shot)
     tower = scene.tower
     if _run_until(app, lambda: seen and tower.playing and tower._rec is not None
                   and (tower.landed or tower._frame > len(tower._rec.frames) * 0.5), 120):

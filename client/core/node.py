@@ -304,6 +304,7 @@ class Button(Node):
         self.hover_color = hover
         self.text_color = text_color
         self.key = key           # keyboard shortcut (arcade.key.*) or None
+        self.tip = ""            # a tooltip's marked English ("" for none)
         self.active = True       # drawn greyed and ignores clicks when False
         self.selected = False
         self.hover = False

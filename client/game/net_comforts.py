@@ -2,9 +2,14 @@
 panel (a live countdown for everyone while a seat is offline; the host's "Hand Orange to a
 bot"), the chat line (what others say goes to the log panel, never to the game), and
 "Unlock plan" while not every plan is in. Each part shows only when the session offers it
-(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log."""
+(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log.
+
+Tests: tests/client/game/test_net_comforts.py, tests/client/sessions/test_net_window.py.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
 
 import arcade
 
@@ -14,6 +19,11 @@ from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, TextCache, damage
 from client.sessions.table_offers import TableOffers
 from lang.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from client.game.asking import Asker
+    from client.game.table_shared import SceneState, TableViews
+    from sim.commands import SubmitPlan
 
 REFUSED = (180, 30, 20)
 CHAT = (70, 50, 120)
@@ -38,7 +48,7 @@ class PausePanel(Node):
         self._text = TextCache()
 
     def set_countdown(self, countdown: dict[int, float], labels: dict[int, str],
-                      host: bool, hand_over) -> None:
+                      host: bool, hand_over: Callable[[int], None]) -> None:
         seats = sorted(countdown)
         lines = [countdown_sentence(labels.get(s) or theme.seat_name(s), countdown[s]) for s in seats]
         if seats != self.seats:
@@ -91,9 +101,12 @@ class PausePanel(Node):
 
 
 class NetComforts:
-    def __init__(self, scene, offers: TableOffers) -> None:
-        self.scene = scene
+    def __init__(self, scene: Node, offers: TableOffers, shared: SceneState, views: TableViews,
+                 asker: Asker) -> None:
         self.offers = offers
+        self.shared = shared
+        self.views = views
+        self.asker = asker
         self.pause = scene.add(PausePanel())
         self.chat = scene.add(ChatBox()) if offers.can_chat else None
         if self.chat is not None:
@@ -105,13 +118,14 @@ class NetComforts:
         self.unlock_btn.visible = False
         self.unlock_btn.pressed.connect(self.unlock)
         self._shown_chat = 0
-        self._last_plan = None
+        self._last_plan: SubmitPlan | None = None
 
     @property
     def chat_height(self) -> float:
         return 30 if self.chat is not None else 0
 
-    def layout(self, W: float, H: float, log_rect, board_rect) -> None:
+    def layout(self, W: float, H: float, log_rect: tuple[float, float, float, float],
+               board_rect: tuple[float, float, float, float]) -> None:
         l, b, w, h = log_rect
         if self.chat is not None:
             self.chat.set_rect(l + 4, b + 4, w - 8, 26)
@@ -123,9 +137,9 @@ class NetComforts:
 
     # -- every frame ------------------------------------------------------------------------
     def update(self) -> None:
-        s, scene = self.offers, self.scene
+        s = self.offers
         countdown = s.takeover_countdown()
-        self.pause.set_countdown(countdown, scene.labels, s.can_hand_over, self.hand_over)
+        self.pause.set_countdown(countdown, self.shared.labels, s.can_hand_over, self.hand_over)
         lines = s.chat_lines
         while self._shown_chat < len(lines):
             line = lines[self._shown_chat]
@@ -136,16 +150,16 @@ class NetComforts:
             self.unlock_btn.visible = show
             damage()
 
-    def _log_chat(self, sender: str, seat, text: str) -> None:
-        who = (self.scene.labels.get(seat) if seat is not None else None) or sender or _("Someone")
-        self.scene.log.add(_("{who}: {text}").format(who=who, text=text), CHAT)
+    def _log_chat(self, sender: str, seat: int | None, text: str) -> None:
+        who = (self.shared.labels.get(seat) if seat is not None else None) or sender or _("Someone")
+        self.views.log.add(_("{who}: {text}").format(who=who, text=text), CHAT)
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         try:
             self.offers.send_chat(text)
         except Exception as exc:
-            self.scene.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
+            self.views.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
                                REFUSED)
             return
         me = self.offers.my_seats[0] if self.offers.my_seats else None
@@ -155,11 +169,11 @@ class NetComforts:
         try:
             self.offers.hand_seat_to_bot(seat)
         except ValueError as exc:
-            self.scene.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add(net_said(str(exc)), REFUSED)
             return
-        self.scene.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
+        self.views.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
 
-    def remember_plan(self, cmd) -> None:
+    def remember_plan(self, cmd: SubmitPlan) -> None:
         self._last_plan = cmd
 
     def unlock(self) -> None:
@@ -169,18 +183,17 @@ class NetComforts:
         try:
             self.offers.unlock_plan()
         except ValueError as exc:
-            self.scene.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add(net_said(str(exc)), REFUSED)
             return
         self.unlock_btn.visible = False
-        scene = self.scene
-        scene.asking = None
-        scene._ask()
-        if self._last_plan is not None and scene.planning.visible:
-            scene.planning.load(self._last_plan.actions, self._last_plan.bid)
-        scene.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
+        self.asker.ask_again()
+        planning = self.views.planning
+        if self._last_plan is not None and planning.visible:
+            planning.load(self._last_plan.actions, self._last_plan.bid)
+        self.views.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     # -- input ------------------------------------------------------------------------------
-    def key(self, symbol) -> bool:
+    def key(self, symbol: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
             self.chat.focus()
             return True

@@ -2,7 +2,7 @@
 
 Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
 `select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
-Signals up: `locked(actions, bid)`, `suggest()`, `card_selected(card or None)`.
+Signals up: `locked(actions, bid)`, `suggestion_asked()`, `card_selected(card or None)`.
 An empty action field holds a money card: no action there. A gold coin on a field shows
 what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
 """
@@ -26,7 +26,7 @@ class PlanningPanel(Node):
     def __init__(self) -> None:
         super().__init__("planning")
         self.locked = Signal("locked")
-        self.suggest = Signal("suggest")
+        self.suggestion_asked = Signal("suggestion_asked")
         self.card_selected = Signal("card_selected")
         self.seat = 0
         self.cards: list[str] = []
@@ -44,7 +44,7 @@ class PlanningPanel(Node):
         self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
         self.clear_btn = self.add(Button(N_("Clear  [C]"), key=arcade.key.C, size=11))
         self.lock_btn.pressed.connect(self._lock)
-        self.sugg_btn.pressed.connect(self.suggest.emit)
+        self.sugg_btn.pressed.connect(self.suggestion_asked.emit)
         self.clear_btn.pressed.connect(self.reset)
         self.lock_btn.tip = N_("Lock this plan (it is legal when this line is green).")
         self.sugg_btn.tip = N_("Fill the fields with the plan a heuristic bot would make.")

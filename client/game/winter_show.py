@@ -14,6 +14,7 @@ import arcade
 
 from client.core import theme
 from client.core.node import Node, TextCache, damage
+from client.game.status_lines import active_seats
 from lang.i18n import N_, _
 
 BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
@@ -93,7 +94,7 @@ class WinterShow(Node):
         d = self.scene.display
         if d and str(seat) in d.get("players", {}):
             d["players"][str(seat)]["score"] = self.totals[seat]
-            self.scene.players.set_state(d, active=self.scene._active_seats(),
+            self.scene.players.set_state(d, active=active_seats(self.scene.session),
                                          me=self.scene.session.my_seats)
 
     def skip(self) -> bool:

@@ -13,13 +13,13 @@ class EndScene(Node):
     def __init__(self, summary: dict) -> None:
         super().__init__("end")
         self.summary = summary
-        self.back = Signal("back")
-        self.quit = Signal("quit")
+        self.back_chosen = Signal("back_chosen")
+        self.quit_chosen = Signal("quit_chosen")
         self._text = TextCache()
         self.menu_btn = self.add(Button(N_("Back to menu  [Enter]"), key=arcade.key.ENTER, size=12))
         self.quit_btn = self.add(Button(N_("Quit  [Q]"), key=arcade.key.Q, size=12))
-        self.menu_btn.pressed.connect(self.back.emit)
-        self.quit_btn.pressed.connect(self.quit.emit)
+        self.menu_btn.pressed.connect(self.back_chosen.emit)
+        self.quit_btn.pressed.connect(self.quit_chosen.emit)
 
     def on_layout(self) -> None:
         self.menu_btn.set_rect(self.width / 2 - 230, 30, 220, 40)

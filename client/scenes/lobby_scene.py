@@ -1,7 +1,7 @@
 """The lobby of a network table: seats by the players' names ("Bot (Orange)" for a bot
 seat), the join code with this machine's LAN addresses and the exact command friends
 type, the host's settings, Start, a short chat; then the waiting/refused states.
-Signals up: `started()` when the game begins, `leave()`."""
+Signals up: `started()` when the game begins, `leave_chosen()`."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class LobbyScene(Node):
         self.session = session
         self.command = command
         self.started = Signal("started")
-        self.leave = Signal("leave")
+        self.leave_chosen = Signal("leave_chosen")
         self._text = TextCache()
         self._shown = None
         self.is_host = command == "host"
@@ -42,7 +42,7 @@ class LobbyScene(Node):
         self.b_setup.pressed.connect(lambda: self._change(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
         self.b_bots.pressed.connect(self._cycle_bots)
         self.b_start.pressed.connect(self._start)
-        self.b_back.pressed.connect(self.leave.emit)
+        self.b_back.pressed.connect(self.leave_chosen.emit)
         self.error = ""
         self.chat = None
         if session.offers.can_chat:

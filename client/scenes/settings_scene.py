@@ -46,7 +46,7 @@ class SettingsScene(Node):
         super().__init__("settings")
         self.settings = settings
         self.message = message
-        self.done = Signal("done")
+        self.finished = Signal("finished")
         self._text = TextCache()
         self.f_name = self.add(TextField("", settings.name, name="settings:name"))
         self.buttons: dict[str, Button] = {}
@@ -59,7 +59,7 @@ class SettingsScene(Node):
         self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
                                         color=(250, 214, 120)))
         self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
-        self.save_btn.pressed.connect(lambda: self.done.emit(self.current()))
+        self.save_btn.pressed.connect(lambda: self.finished.emit(self.current()))
         self.cancel_btn.pressed.connect(self._cancel)
         self._language_before = current()
         self._labels()
@@ -67,7 +67,7 @@ class SettingsScene(Node):
     def _cancel(self) -> None:
         if current() != self._language_before:
             use(self._language_before)
-        self.done.emit(None)
+        self.finished.emit(None)
 
     def current(self) -> Settings:
         return replace(self.settings, name=self.f_name.value.strip()[:40])

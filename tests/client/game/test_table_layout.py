@@ -206,7 +206,7 @@ def test_info_panel_scene_fits_the_window(app, planning_scene, W, H):
     app.set_size(W, H)
     app.on_resize(W, H)
     frame(app)
-    scene._hide_decision()
+    scene.asker.hide_decision()
     scene.info.set_lines(["Spring of year 1 — this round's event: Collect rice gives at least 4",
                           "Turn order: Magenta (+1 defence) → White (+1 attack) → Orange "
                           "(+1 rice) → Black (6 armies) → Blue (+1 chest)",

@@ -22,13 +22,13 @@ def _watch_next_attack(app, seed: int):
     seen = {}
 
     def hook(tag):
-        e = scene.playing_event or {}
+        e = scene.player.playing_event or {}
         if tag == "tower_coming" and e.get("reason") == "battle" and not seen:
-            battle, origin = battle_context(e, scene.batch)
+            battle, origin = battle_context(e, scene.player.batch)
             if battle and battle["kind"] == "attack" and origin:
                 seen.update(battle=battle, origin=origin, logged=_drop_lines(scene))
                 scene.fast = False
-    scene.screenshot_hook.connect(hook)
+    scene.moment_reached.connect(hook)
     assert _run_until(app, lambda: seen and scene.tower.playing, 120), "no attack seen"
     scene.drops_logged_before = seen["logged"]
     return scene, seen["battle"], seen["origin"]
