@@ -15,10 +15,17 @@ import sys
 import time
 from dataclasses import replace
 
+from typing import TYPE_CHECKING, Callable
+
 import arcade
 
 from client.core import theme
+from client.core.node import Node
 from lang.i18n import _, use
+
+if TYPE_CHECKING:
+    from client.sessions.autosave import Autosave
+    from client.sessions.interface import GameSession
 
 DEFAULT_SIZE = (1280, 800)
 
@@ -29,16 +36,16 @@ class App(arcade.Window):
         super().__init__(width, height, title, resizable=True, visible=visible, vsync=False)
         self.set_minimum_size(960, 640)
         self.background_color = theme.BG
-        self.scene = None
-        self.session = None
-        self.autosave = None
+        self.scene: Node | None = None
+        self.session: GameSession | None = None
+        self.autosave: Autosave | None = None
         self.exit_code = 0
         self.reload_settings()
         self.ui_scale = 1.0
         self.apply_ui_scale()
         from client.scenes.lan_search import LanSearch
         self.lan_search = LanSearch()
-        self.on_scene_changed = None     # tests hook: fn(scene)
+        self.on_scene_changed: Callable[[Node], None] | None = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
         self.partial_frames = 0
@@ -78,8 +85,8 @@ class App(arcade.Window):
             self.clear(color=(12, 34, 56))
             self.flip()
             self.flip()
-            px = arcade.get_image(self.width // 2, self.height // 2, 1, 1).getpixel((0, 0))
-            return tuple(px[:3]) == (12, 34, 56)
+            px = arcade.get_image(self.width // 2, self.height // 2, 1, 1).convert("RGB").getpixel((0, 0))
+            return isinstance(px, tuple) and tuple(px[:3]) == (12, 34, 56)
         except Exception:
             return False
 
@@ -222,14 +229,15 @@ class App(arcade.Window):
 
     def save_named(self, name: str) -> None:
         from client.sessions.autosave import save_named
-        if self.autosave is None or not hasattr(self.scene, "log"):
+        from client.game.game_scene import GameScene
+        if self.autosave is None or not isinstance(self.scene, GameScene):
             return
         try:
             path = save_named(self.autosave, name)
         except OSError as exc:
-            self.scene.log.add(_("Could not save: {reason}").format(reason=exc.strerror), (180, 30, 20))
+            self.scene.log.add_line(_("Could not save: {reason}").format(reason=exc.strerror), (180, 30, 20))
             return
-        self.scene.log.add(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
+        self.scene.log.add_line(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
                            (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
@@ -320,7 +328,7 @@ class App(arcade.Window):
     def on_draw(self) -> None:
         from client.core.node import Damage
         scene = self.scene
-        animated = scene.animated_nodes() if scene is not None else []
+        animated: list[Node] = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles

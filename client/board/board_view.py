@@ -70,7 +70,8 @@ class BoardView(Node):
         self._screen_polys: dict[str, list] = {}
         self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
-        self.arrow: tuple | None = None       # (origin or None, target, colour)
+        # (origin or None, target, colour)
+        self.arrow: tuple[str | None, str, tuple[int, ...]] | None = None
         self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
         self.colour_blind = False             # stripes per owner and letter chips (settings)
 
@@ -103,7 +104,8 @@ class BoardView(Node):
             self.selected = name
             self.mark_dirty()
 
-    def set_arrow(self, origin: str | None, target: str | None, colour=(200, 30, 30)) -> None:
+    def set_arrow(self, origin: str | None, target: str | None,
+                  colour: tuple[int, ...] = (200, 30, 30)) -> None:
         arrow = (origin, target, tuple(colour)) if target else None
         if arrow != self.arrow:
             self.arrow = arrow
@@ -135,12 +137,15 @@ class BoardView(Node):
         return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
 
     def _build_arrow(self, put, s: float) -> None:
+        arrow = self.arrow
+        if arrow is None:
+            return
         ends = self.arrow_ends()
-        colour = self.arrow[2]
+        colour = arrow[2]
         edge = (255, 255, 255) if sum(colour) < 200 else (20, 20, 20)
         if ends is None:          # a revolt: a ring round the province
-            if self.arrow[1] in self._screen_polys:
-                segs = geo.polyline_segments(self._screen_polys[self.arrow[1]], closed=True)
+            if arrow[1] in self._screen_polys:
+                segs = geo.polyline_segments(self._screen_polys[arrow[1]], closed=True)
                 put(geo.thick_lines(segs, 6 * s), edge)
                 put(geo.thick_lines(segs, 3.5 * s), colour)
             return
@@ -207,7 +212,9 @@ class BoardView(Node):
                      theme.REGION_COLOURS[region])
         mesh.add(geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
         # lines: thin between provinces of one region, heavy between regions, coast
-        thin, heavy, coast = [], [], []
+        thin: list[np.ndarray] = []
+        heavy: list[np.ndarray] = []
+        coast: list[np.ndarray] = []
         for (a, b), line in self.shapes["border_arrays"].items():
             same = self.board.provinces[a].region[self.side] == self.board.provinces[b].region[self.side]
             (thin if same else heavy).append(geo.segments_of(xf.apply(line)))

@@ -168,10 +168,10 @@ def route_ends(path, poly_a, poly_b) -> tuple[int, int]:
     """Indices bounding the part of a route's path between province a and province b,
     keeping one point inside each so the route is seen to land there."""
     i0 = 0
-    while i0 + 1 < len(path) and _inside(*path[i0 + 1], poly_a):
+    while i0 + 1 < len(path) and _inside(path[i0 + 1][0], path[i0 + 1][1], poly_a):
         i0 += 1
     i1 = len(path) - 1
-    while i1 - 1 > i0 and _inside(*path[i1 - 1], poly_b):
+    while i1 - 1 > i0 and _inside(path[i1 - 1][0], path[i1 - 1][1], poly_b):
         i1 -= 1
     return i0, i1
 

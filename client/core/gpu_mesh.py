@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import arcade
-from arcade.gl import BufferDescription
+from arcade.gl import Buffer, BufferDescription, Geometry
 
 
 class Mesh:
@@ -19,8 +19,8 @@ class Mesh:
 
     def __init__(self) -> None:
         self._parts: list[np.ndarray] = []
-        self._geometry = None
-        self._buffer = None
+        self._geometry: Geometry | None = None
+        self._buffer: Buffer | None = None
 
     def add(self, pts, colour) -> None:
         a = np.asarray(pts, dtype="f4").reshape(-1, 2)
@@ -52,14 +52,15 @@ class Mesh:
         if not self._parts:
             return
         ctx = arcade.get_window().ctx
-        if self._geometry is None:
+        geometry = self._geometry
+        if geometry is None:
             data = np.concatenate(self._parts)
-            self._buffer = ctx.buffer(data=data.tobytes())
-            self._geometry = ctx.geometry([BufferDescription(self._buffer, "2f 4f",
-                                                             ["in_vert", "in_color"])])
+            self._buffer = buffer = ctx.buffer(data=data.tobytes())
+            self._geometry = geometry = ctx.geometry([BufferDescription(buffer, "2f 4f",
+                                                                        ["in_vert", "in_color"])])
         prog = ctx.shape_element_list_program
         prog["Position"] = 0.0, 0.0
         prog["Angle"] = 0.0
         ctx.enable_only(ctx.BLEND)           # as arcade's ShapeElementList does
-        self._geometry.render(prog, mode=ctx.TRIANGLES)
+        geometry.render(prog, mode=ctx.TRIANGLES)
         ctx.disable(ctx.BLEND)

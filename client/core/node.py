@@ -12,12 +12,15 @@ inputs change (`mark_dirty`) and draw the cache every frame.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 import arcade
 import pyglet
 
 from lang.i18n import _
+
+if TYPE_CHECKING:
+    from arcade.gui.surface import Surface
 
 
 class Signal:
@@ -373,10 +376,10 @@ class CachedLayer:
     """
 
     def __init__(self) -> None:
-        self.surface = None
-        self.rect = None
+        self.surface: Surface | None = None
+        self.rect: tuple[int, int, int, int] | None = None
 
-    def render(self, rect, fn) -> None:
+    def render(self, rect: tuple[float, float, float, float], fn: Callable[[], None]) -> None:
         from arcade.gui.surface import Surface
         from arcade.types import LBWH
         l, b, w, h = (int(round(v)) for v in rect)
@@ -384,14 +387,14 @@ class CachedLayer:
         win = arcade.get_window()
         # drawn at the window's real resolution under an interface scale (crisp lines)
         ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-        if self.surface is None or self.surface.size != (w, h) \
-                or self.surface.pixel_ratio != ratio:
-            self.surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
-        self.surface.position = (l, b)
+        surface = self.surface
+        if surface is None or surface.size != (w, h) or surface.pixel_ratio != ratio:
+            self.surface = surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
+        surface.position = (l, b)
         self.rect = (l, b, w, h)
-        with self.surface.activate():
-            self.surface.clear()
-            cam = self.surface._cam
+        with surface.activate():
+            surface.clear()
+            cam = surface._cam
             cam.projection.rect = LBWH(l, b, w, h)
             cam.use()
             fn()

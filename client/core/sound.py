@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arcade import Sound
 
 log = logging.getLogger("client.core.sound")
 
@@ -31,7 +35,7 @@ class Sounds:
         self.mute = mute
         self.broken = False
         self.played: list[str] = []      # cues played (tests and the curious read it)
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[str, Sound] = {}
 
     @property
     def on(self) -> bool:

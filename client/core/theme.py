@@ -1,5 +1,7 @@
 """Colours, sizes and names shared by the client's nodes."""
 
+from collections.abc import Sequence
+
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
 from lang.i18n import TranslatedList, _
@@ -78,5 +80,6 @@ def text_on(colour) -> tuple[int, int, int]:
     return (20, 20, 20) if (0.3 * r + 0.59 * g + 0.11 * b) > 140 else (250, 250, 250)
 
 
-def mix(a, b, t: float) -> tuple[int, int, int]:
-    return tuple(int(a[i] * (1 - t) + b[i] * t) for i in range(3))
+def mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
+    r, g, bl = (int(a[i] * (1 - t) + b[i] * t) for i in range(3))
+    return r, g, bl

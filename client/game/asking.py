@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long (real time)
 
 
+def _plan(seat: int, actions: tuple[object, ...], bid: object) -> SubmitPlan:
+    """The planning panel's fields as a command; the engine checks what they hold."""
+    from sim.commands import SubmitPlan
+    return SubmitPlan(seat, tuple(actions), bid)  # type: ignore[arg-type]  # the engine checks the cards
+
+
 @dataclass
 class HeldPlan:
     """My locked plan, not yet submitted: U unlocks it until the time is up."""
@@ -90,10 +96,9 @@ class Asker:
             v.decision.visible = False
             v.planning.visible = True
 
-            def check(actions, bid, seat=seat):
-                from sim.commands import SubmitPlan
+            def check(actions: tuple[object, ...], bid: object, seat: int = seat) -> list[str]:
                 from sim.legal import plan_problems
-                problems = plan_problems(self._engine_state(), SubmitPlan(seat, tuple(actions), bid))
+                problems = plan_problems(self._engine_state(), _plan(seat, actions, bid))
                 return [for_players(p.text).rstrip(".") + "." for p in problems]
             v.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
             v.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
@@ -173,18 +178,17 @@ class Asker:
             else:
                 from client.words.net_words import for_players
                 reason = for_players(str(exc))
-            self.views.log.add(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
+            self.views.log.add_line(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
             self.views.sounds.play("refused")
             self.asking = None
             return
         self.hide_decision()
 
-    def plan_locked(self, actions: list[str | None], bid: int | str | None) -> None:
+    def plan_locked(self, actions: tuple[object, ...], bid: object) -> None:
         """Against bots (a local game, not fast-forwarding) the plan is held for a few
         seconds before it goes in, so U can unlock it while no plan is open yet."""
-        from sim.commands import SubmitPlan
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
-        cmd = SubmitPlan(seat, tuple(actions), bid)
+        cmd = _plan(seat, actions, bid)
         if self.shared.fast or not self.session.runs_in_window or not self.session.my_seats:
             self.plan_sent.emit(cmd)    # for "Unlock plan" while others still plan
             self.submit(cmd)
@@ -218,7 +222,7 @@ class Asker:
         cmd, self.held = self.held.cmd, None
         self.ask()
         self.views.planning.load(cmd.actions, cmd.bid)
-        self.views.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
+        self.views.log.add_line(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     def suggest(self) -> None:
         """B: a legal plan from the heuristic bot on the planning fields."""
@@ -257,10 +261,10 @@ class Asker:
             else:   # say why instead of doing nothing (client/board/why_not.py)
                 from client.board.why_not import why_not_target
                 cfg = self.session.config
-                v.log.add(why_not_target(v.board_view.board, cfg.side, cfg.players,
-                                         self.shared.display or game.public_state(self._engine_state()),
-                                         self.asking[1], d.detail.get("from"),
-                                         d.detail.get("action"), name), (180, 30, 20))
+                v.log.add_line(why_not_target(v.board_view.board, cfg.side, cfg.players,
+                                              self.shared.display or game.public_state(self._engine_state()),
+                                              self.asking[1], d.detail["from"],
+                                              d.detail["action"], name), (180, 30, 20))
         elif kind == "revolt_order":
             self.chosen(name, None)
 

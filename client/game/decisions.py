@@ -45,7 +45,7 @@ class DecisionPanel(Node):
             b = Button(f"{label}" + (f"  [{k + 1}]" if k < 9 else ""), size=10.5, key=key)
             b.active = enabled
             b.pressed.connect(lambda v=value: self._choose(v))
-            b.tip = self.tips.get(value)
+            b.tip = self.tips.get(value) or ""
             self.add(b)
             self._buttons.append(b)
         if self.counter:

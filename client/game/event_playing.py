@@ -103,7 +103,7 @@ class EventPlayer:
     def play_event(self, e: Event) -> None:
         """Show one event: its log line, its change to the board, its banner or drop."""
         v, sc = self.views, self.shared
-        k = e.get("event")
+        k: str = e.get("event") or ""
         self.playing_event = e
         if k == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
@@ -119,7 +119,7 @@ class EventPlayer:
                 colour = (150, 40, 30)
             elif k in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
                 colour = (30, 70, 140)
-            v.log.add(line, colour)
+            v.log.add_line(line, colour)
         self.wait = PACE.get(k, 0.0)
         d = sc.display
         if k == "Snapshot" and isinstance(e.get("state"), dict):
@@ -215,10 +215,12 @@ class EventPlayer:
         if not rep:
             return
         from sim.tower import drop as tower
-        res = tower.drop(tower.TowerContents.from_wire(rep["before"]),
+        from sim.tower.contents import TowerContents
+        res = tower.drop(TowerContents.from_wire(rep["before"]),
                          {int(c): int(n) for c, n in rep["thrown"]},
                          bytes.fromhex(rep["seed"]), record=True)
         self.last_drop = (rep, res)
+        assert res.recording is not None        # asked for with record=True
         self.views.tower.set_tray({})
         self.views.tower.play(res.recording, caption)
         self.moment_reached.emit("tower_start")
@@ -228,7 +230,7 @@ class EventPlayer:
     def tower_finished(self) -> None:
         """The cubes have landed: the drop's line goes to the log."""
         if self.drop_line:
-            self.views.log.add(self.drop_line, theme.INK)
+            self.views.log.add_line(self.drop_line, theme.INK)
             self.drop_line = None
         self.moment_reached.emit("tower_end")
 
@@ -258,7 +260,7 @@ class EventPlayer:
                 _("Attack on a neutral province in {province}") if kind == "neutral" else
                 _("Battle in {province}")).format(province=prov)
         att, dfn = e.get("attacker"), e.get("defender")
-        res = e.get("result")
+        res: str = e.get("result") or ""
         winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
         owner = e.get("new_owner")
         n = int(e.get("survivors", 0))

@@ -152,14 +152,14 @@ class NetComforts:
 
     def _log_chat(self, sender: str, seat: int | None, text: str) -> None:
         who = (self.shared.labels.get(seat) if seat is not None else None) or sender or _("Someone")
-        self.views.log.add(_("{who}: {text}").format(who=who, text=text), CHAT)
+        self.views.log.add_line(_("{who}: {text}").format(who=who, text=text), CHAT)
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         try:
             self.offers.send_chat(text)
         except Exception as exc:
-            self.views.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
+            self.views.log.add_line(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
                                REFUSED)
             return
         me = self.offers.my_seats[0] if self.offers.my_seats else None
@@ -169,9 +169,9 @@ class NetComforts:
         try:
             self.offers.hand_seat_to_bot(seat)
         except ValueError as exc:
-            self.views.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add_line(net_said(str(exc)), REFUSED)
             return
-        self.views.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
+        self.views.log.add_line(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
 
     def remember_plan(self, cmd: SubmitPlan) -> None:
         self._last_plan = cmd
@@ -183,14 +183,14 @@ class NetComforts:
         try:
             self.offers.unlock_plan()
         except ValueError as exc:
-            self.views.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add_line(net_said(str(exc)), REFUSED)
             return
         self.unlock_btn.visible = False
         self.asker.ask_again()
         planning = self.views.planning
         if self._last_plan is not None and planning.visible:
             planning.load(self._last_plan.actions, self._last_plan.bid)
-        self.views.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
+        self.views.log.add_line(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     # -- input ------------------------------------------------------------------------------
     def key(self, symbol: int) -> bool:

@@ -9,6 +9,8 @@ what the action costs in chests; `tooltip_at(x, y)` says what a field or card do
 
 from __future__ import annotations
 
+from typing import Callable
+
 import arcade
 
 from client.core import theme
@@ -31,7 +33,7 @@ class PlanningPanel(Node):
         self.seat = 0
         self.cards: list[str] = []
         self.money = 0
-        self.check = lambda actions, bid: []
+        self.check: Callable[[tuple[object, ...], object], list[str]] = lambda actions, bid: []
         self.fields: dict[str, object] = {f: None for f in FIELDS}
         self.selected: object | None = None
         self.problems: list[str] = []
@@ -92,7 +94,7 @@ class PlanningPanel(Node):
     def all_cards(self) -> list:
         return list(self.cards) + [0, 1, 2, 3, 4]
 
-    def plan(self) -> tuple[tuple, object]:
+    def plan(self) -> tuple[tuple[object, ...], object]:
         return tuple(self.fields[a] for a in ACTIONS), self.fields["bid"]
 
     def used(self) -> set:
@@ -238,7 +240,7 @@ class PlanningPanel(Node):
                 t.put(("fk", k), str(self.costs[f]), cx, cy, size=7.5, bold=True,
                       anchor_x="center", anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
-            txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
+            txt = "—" if c is None else (chests(c) if isinstance(c, int) else str(c))
             put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
                        9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
                        bold=c is not None, color=theme.INK)

@@ -69,7 +69,7 @@ class ReplayControls:
         self.views.banner.hide()
         self.player.show_state(public_state(state))
         self.shared.paused = True
-        self.views.log.add(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
+        self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))
         damage()
 

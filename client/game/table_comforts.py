@@ -43,7 +43,10 @@ PANEL_TIPS = {
     "topbar": N_("Year and season, what the game waits for, and the pace controls."),
 }
 
-BAR = dict(color=(110, 80, 65), hover=(150, 110, 85), text_color=(250, 240, 220))
+def bar_button(label: str) -> Button:
+    """A button in the table's dark bar style (Rules, Save)."""
+    return Button(label, size=10, color=(110, 80, 65), hover=(150, 110, 85),
+                  text_color=(250, 240, 220))
 
 
 class TableComforts:
@@ -58,8 +61,8 @@ class TableComforts:
         self.save_asked = Signal("save_asked")
         self.confirm_leave = confirm_leave
         self.can_save = can_save
-        self.help_btn = scene.add(Button(N_("Rules  [F1]"), size=10, **BAR))
-        self.save_btn = scene.add(Button(N_("Save  [Ctrl+S]"), size=10, **BAR))
+        self.help_btn = scene.add(bar_button(N_("Rules  [F1]")))
+        self.save_btn = scene.add(bar_button(N_("Save  [Ctrl+S]")))
         self.save_btn.visible = can_save
         self.guide = scene.add(Guide())
         self.guide.enabled_guide = guide

@@ -301,7 +301,7 @@ class LogPanel(Node):
         self._text = TextCache()
         self._layer = CachedLayer()
 
-    def add(self, line: str, colour=theme.INK) -> None:
+    def add_line(self, line: str, colour: tuple[int, ...] = theme.INK) -> None:
         self.lines.append((line, colour))
         if len(self.lines) > self.MAX:
             del self.lines[: len(self.lines) - self.MAX]

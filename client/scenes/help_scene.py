@@ -6,6 +6,8 @@ emit `closed()`. The text is `client.words.rules_text`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import arcade
 
 from client.core import theme
@@ -25,7 +27,7 @@ class HelpOverlay(Node):
         self._heights: dict = {}
         self._measured_width = -1
         self._content_height = 0.0
-        self._items = []
+        self._items: list[tuple[tuple[str, ...] | tuple[Any, ...], str, float, bool]] = []
         self._lang = ""
         self._load()
         self._text = TextCache()

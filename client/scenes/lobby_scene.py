@@ -5,6 +5,8 @@ Signals up: `started()` when the game begins, `leave_chosen()`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arcade
 
 from client.core import theme
@@ -12,6 +14,9 @@ from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, Signal, TextCache, damage
 from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _
+
+if TYPE_CHECKING:
+    from net.reach.internet import StartGate
 
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
@@ -26,7 +31,7 @@ class LobbyScene(Node):
         self.started = Signal("started")
         self.leave_chosen = Signal("leave_chosen")
         self._text = TextCache()
-        self._shown = None
+        self._shown: tuple[object, ...] | None = None
         self.is_host = command == "host"
         self.b_players = self.add(Button("", size=12))
         self.b_side = self.add(Button("", size=12))
@@ -51,7 +56,7 @@ class LobbyScene(Node):
             self.chat.sent.connect(self._send)
         self.said: list[str] = []          # the chat lines shown, oldest first
         self._heard = 0
-        self._join_lines: list[str] | None = None
+        self._join_lines: list[tuple[str, str]] | None = None
         # the host picks each bot seat's level (net: `set_bot_level`)
         self.b_levels = [self.add(Button("", size=10)) for _seat in range(5)]
         for seat, b in enumerate(self.b_levels):
@@ -59,7 +64,7 @@ class LobbyScene(Node):
             b.pressed.connect(lambda seat=seat: self._cycle_level(seat))
         self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
         self.router_note = ""
-        self._gate = None
+        self._gate: StartGate | None = None
         if self.is_host:
             self._ask_router()
 
@@ -160,7 +165,8 @@ class LobbyScene(Node):
             self._gate = StartGate(_reactor(), table, say=self._table_said)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
-        self._gate.start(self._start_now, self._unreachable)
+        gate = self._gate
+        gate.start(self._start_now, self._unreachable)
 
     def _start_now(self) -> None:
         try:

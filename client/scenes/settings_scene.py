@@ -10,6 +10,7 @@ writes the file and applies what it can at once (fullscreen, the pace of new gam
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import arcade
 
@@ -88,7 +89,8 @@ class SettingsScene(Node):
             for node in self.walk():
                 node.mark_dirty()
         else:
-            s = replace(s, **{row: not getattr(s, row)})
+            flag: dict[str, Any] = {row: not getattr(s, row)}     # an on/off row
+            s = replace(s, **flag)
         self.settings = s
         self._labels()
 

@@ -33,23 +33,35 @@ class ChatLine(Protocol):
     def text(self) -> str: ...
 
 
-class NetTable(Protocol):
+def _unset(*args: Any) -> None:
+    return None
+
+
+class TableCallbacks(Protocol):
+    """The callback slots a `NetSession` fills in (a stand-in table in the tests or the
+    screenshot tool subclasses this to have them; `TableSession` declares its own)."""
+
+    on_chat_received: Callable[[Any], None] = _unset
+    on_lobby_changed: Callable[[dict[str, Any]], None] = _unset
+    on_started: Callable[[Any, Any, Any], None] = _unset
+    on_events: Callable[[Any, Any], None] = _unset
+    on_paused: Callable[[str], None] = _unset
+    on_resumed: Callable[[], None] = _unset
+    on_desync: Callable[[dict[str, Any]], None] = _unset
+    on_refused: Callable[[str], None] = _unset
+    on_error: Callable[[str], None] = _unset
+    on_ended: Callable[[Any], None] = _unset
+
+
+class NetTable(TableCallbacks, Protocol):
     """What the client uses of `net.table.session.TableSession` (the offers' methods are
     looked up by `TableOffers`: a table may lack them)."""
 
-    my_seat: int | None
     lobby: dict[str, Any]
     listen_port: int
-    on_chat_received: Callable[[Any], None]
-    on_lobby_changed: Callable[[dict[str, Any]], None]
-    on_started: Callable[[Any, Any, Any], None]
-    on_events: Callable[[Any, Any], None]
-    on_paused: Callable[[str], None]
-    on_resumed: Callable[[], None]
-    on_desync: Callable[[dict[str, Any]], None]
-    on_refused: Callable[[str], None]
-    on_error: Callable[[str], None]
-    on_ended: Callable[[Any], None]
+
+    @property
+    def my_seat(self) -> int | None: ...
 
     @property
     def state(self) -> Any: ...

@@ -52,16 +52,16 @@ def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
     if kind == "revolt":
         head = _("Peasants revolt in {province} against {owner}").format(
             province=where, owner=theme.seat_name(dfn))
-        parts = [_part(thrown, tray, "peasant", 0), _part(thrown, tray, dfn, 0)]
+        found = [_part(thrown, tray, "peasant", 0), _part(thrown, tray, dfn, 0)]
     else:
         target = _("neutral {province}").format(province=where) if kind == "neutral" else where
         head = (_("{who} attacks {target} from {origin}") if origin else
                 _("{who} attacks {target}")).format(who=theme.seat_name(att), target=target,
                                                      origin=origin)
-        parts = [_part(thrown, tray, att, int(battle.get("attack_card", 0) or 0)),
+        found = [_part(thrown, tray, att, int(battle.get("attack_card", 0) or 0)),
                  _part(thrown, tray, dfn, int(battle.get("defence_card", 0) or 0)
                        + int(battle.get("palace_event", 0) or 0))]
-    parts = [p for p in parts if p]
+    parts = [p for p in found if p]
     if from_tray:
         parts.append(_("{n} from the tray").format(n=from_tray))
     return f"{head}: {', '.join(parts) or _('no cubes')}"

@@ -7,11 +7,16 @@ box, what was typed. Enter picks the first button, Esc the last.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arcade
 
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache
 from lang.i18n import N_, _
+
+if TYPE_CHECKING:
+    from client.widgets.text_field import TextField
 
 
 class Dialog(Node):
@@ -23,7 +28,7 @@ class Dialog(Node):
         self.lines: list[str] = []
         self.buttons: list[Button] = []
         self.values: list = []
-        self.field = None
+        self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
         self._text = TextCache()
 
@@ -46,8 +51,8 @@ class Dialog(Node):
             b.pressed.connect(lambda v=value: self._answer(v))
             self.buttons.append(b)
         if text is not None:
-            self.field = self.add(TextField(N_("Name"), text, name="dialog:name"))
-            self.field.focused = True
+            self.field = field = self.add(TextField(N_("Name"), text, name="dialog:name"))
+            field.focused = True
         self.visible = True
         self.on_layout()
         self.mark_dirty()

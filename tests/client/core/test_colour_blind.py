@@ -25,6 +25,7 @@ def _stripe_pixels(app, scene, name: str, owner: int) -> int:
             if not point_in_poly(l + x, b + y, poly):
                 continue
             px = img.getpixel((x, img.height - 1 - y))
+            assert isinstance(px, tuple)
             if all(abs(px[i] - ink[i]) <= 14 for i in range(3)):
                 near += 1
     return near

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import arcade
 import pytest
 
+from client.sessions.table_offers import TableCallbacks
+
 from tests.client.conftest import frame, run_until
 
 
@@ -21,7 +23,7 @@ class ChatLine:                      # the shape of net.table.chat.ChatLine
     text: str
 
 
-class BareTable:
+class BareTable(TableCallbacks):
     """A started table with the original TableSession surface only."""
 
     def __init__(self, role: str = "host") -> None:
@@ -57,6 +59,13 @@ class BareTable:
 
     def submit(self, cmd) -> None:
         self.submitted.append(cmd)
+
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None) -> None:
+        raise ValueError("a stand-in table keeps its lobby")
+
+    def start_game(self) -> None:
+        raise ValueError("a stand-in table has started")
 
     def close(self) -> None:
         pass

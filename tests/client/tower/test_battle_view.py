@@ -19,7 +19,7 @@ def _watch_next_attack(app, seed: int):
     """A bots-only game fast-forwarded until its first attack's drop, watched at ×1 from there."""
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
-    seen = {}
+    seen: dict[str, object] = {}
 
     def hook(tag):
         e = scene.player.playing_event or {}

@@ -50,8 +50,8 @@ def _value(node: ast.AST, scope: ast.AST, module: ast.Module) -> list[str] | Non
         out = [""]
         for part in node.values:
             if isinstance(part, ast.Constant):
-                out = [o + part.value for o in out]
-            else:
+                out = [o + str(part.value) for o in out]
+            elif isinstance(part, ast.FormattedValue):
                 out = [o + f for o in out for f in _field(part.value, scope, module)]
         return out
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -110,7 +110,7 @@ def net_sentences() -> list[tuple[str, int, str]]:
         for scope, node in _nodes_by_function(module):
             if (path.name, scope.name) in INTERNAL_FUNCTIONS:
                 continue
-            args: list[ast.AST] = []
+            args: list[ast.expr] = []
             if isinstance(node, ast.Call):
                 f = node.func
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
