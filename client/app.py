@@ -355,39 +355,39 @@ class App(arcade.Window):
         super().on_resize(width, height)
         self.apply_ui_scale()
 
-    def on_mouse_press(self, x, y, button, modifiers):
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_press(x / s, y / s, button, modifiers)
 
-    def on_mouse_release(self, x, y, button, modifiers):
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_release(x / s, y / s, button, modifiers)
 
-    def on_mouse_motion(self, x, y, dx, dy):
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_motion(x / s, y / s, dx / s, dy / s)
 
-    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_drag(x / s, y / s, dx / s, dy / s, buttons, modifiers)
 
-    def on_mouse_scroll(self, x, y, sx, sy):
+    def on_mouse_scroll(self, x: int, y: int, sx: float, sy: float) -> None:
         if self.scene is not None:
             self.scene.mouse_scroll(x / self.ui_scale, y / self.ui_scale, sx, sy)
 
-    def on_key_press(self, symbol, modifiers):
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
         if self.scene is not None:
             self.scene.key_press(symbol, modifiers)
 
-    def on_text(self, text):
+    def on_text(self, text: str) -> None:
         if self.scene is not None:
             self.scene.type_text(text)
 
-    def on_close(self):
+    def on_close(self) -> None:
         self._close_session()
         super().on_close()
 

@@ -373,14 +373,14 @@ class BoardView(Node):
                 return name
         return None
 
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hit = self.province_at(x, y)
         if hit != self.hovered:
             self.hovered = hit
             damage()
             self.province_hovered.emit(hit)
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         hit = self.province_at(x, y)
         if hit is not None:
             self.province_clicked.emit(hit)

@@ -342,20 +342,20 @@ class Button(Node):
                                            (90, 80, 70), 2 if self.selected else 1)
         self._text.draw()
 
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hover = self.contains(x, y)
         if hover != self.hover:
             self.hover = hover
             damage()
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if self.contains(x, y):
             if self.active:
                 self.pressed.emit()
             return True
         return False
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.key is not None and symbol == self.key and self.active and self.visible:
             self.pressed.emit()
             return True

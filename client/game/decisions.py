@@ -68,7 +68,7 @@ class DecisionPanel(Node):
     def _choose(self, value) -> None:
         self.chosen.emit(value, self.counter[3] if self.counter else None)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.default is not None:
             self._choose(self.default)
             return True

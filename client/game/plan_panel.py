@@ -288,7 +288,7 @@ class PlanningPanel(Node):
         self._text.draw()
 
     # -- input ----------------------------------------------------------------------------
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.contains(x, y):
             return False
         c = self.card_at(x, y)
@@ -307,7 +307,7 @@ class PlanningPanel(Node):
             return True
         return True
 
-    def on_mouse_release(self, x, y, button, modifiers) -> bool:
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if self._drag is not None:
             f = self.field_at(x, y)
             card, self._drag = self._drag, None

@@ -40,7 +40,7 @@ class Banner(Node):
         self.visible = False
         self.sticky = False
 
-    def on_update(self, dt) -> None:
+    def on_update(self, dt: float) -> None:
         if self.visible and not self.sticky:
             self.timer -= dt
             if self.timer <= 0:

@@ -335,7 +335,7 @@ class LogPanel(Node):
     def on_draw(self) -> None:
         self._layer.draw()
 
-    def on_mouse_scroll(self, x, y, sx, sy) -> bool:
+    def on_mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         if self.contains(x, y):
             self.scroll = max(0, min(len(self.lines) - 1, self.scroll + int(sy)))
             self.mark_dirty()

@@ -118,16 +118,16 @@ class HelpOverlay(Node):
         self._text.draw()
 
     # -- modal input ----------------------------------------------------------------------
-    def mouse_press(self, x, y, button, modifiers) -> bool:
+    def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         self.close_btn.mouse_press(x, y, button, modifiers)
         return True
 
-    def mouse_release(self, x, y, button, modifiers) -> bool:
+    def mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         return self.visible
 
-    def mouse_scroll(self, x, y, sx, sy) -> bool:
+    def mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         if not self.visible:
             return False
         self._scroll_by(-sy * SCROLL_STEP)
@@ -136,7 +136,7 @@ class HelpOverlay(Node):
     def type_text(self, text: str) -> bool:
         return self.visible
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         k = arcade.key

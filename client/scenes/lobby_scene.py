@@ -103,7 +103,7 @@ class LobbyScene(Node):
     def type_text(self, text: str) -> bool:
         return self.chat is not None and self.chat.type_text(text)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
             self.chat.focus()
             return True
@@ -184,7 +184,7 @@ class LobbyScene(Node):
         self.said.append(net_said(line))
         self.mark_dirty()
 
-    def on_update(self, dt) -> None:
+    def on_update(self, dt: float) -> None:
         s = self.session
         if s.started:
             self.started.emit()

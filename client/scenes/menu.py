@@ -153,7 +153,7 @@ class MenuScene(Node):
             return True
         return any(f.type_text(text) for f in (self.f_address, self.f_code, self.f_path))
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if self.help.visible:
             return self.help.key_press(symbol, modifiers)
         # a focused text field gets the keys first (so typing 'h' does not host)

@@ -115,7 +115,7 @@ class SettingsScene(Node):
     def type_text(self, text: str) -> bool:
         return self.f_name.type_text(text)
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if self.f_name.focused:           # typing a name: Enter/Esc only end the typing
             self.f_name.key_press(symbol, modifiers)
             return True

@@ -27,7 +27,7 @@ class ChatField(TextField):
         self.mark_dirty()
         return True
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.focused and symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
             text, self.value = self.value.strip(), ""
             self.mark_dirty()

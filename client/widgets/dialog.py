@@ -102,16 +102,16 @@ class Dialog(Node):
         self._text.draw()
 
     # -- modal input ----------------------------------------------------------------------
-    def mouse_press(self, x, y, button, modifiers) -> bool:
+    def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         super().mouse_press(x, y, button, modifiers)
         return True
 
-    def mouse_release(self, x, y, button, modifiers) -> bool:
+    def mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         return self.visible
 
-    def mouse_scroll(self, x, y, sx, sy) -> bool:
+    def mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         return self.visible
 
     def type_text(self, text: str) -> bool:
@@ -119,7 +119,7 @@ class Dialog(Node):
             self.field.type_text(text)
         return self.visible
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         k = arcade.key

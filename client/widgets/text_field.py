@@ -33,7 +33,7 @@ class TextField(Node):
                                            (200, 120, 40) if self.focused else (120, 105, 85), 2 if self.focused else 1)
         self._text.draw()
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         was = self.focused
         self.focused = self.contains(x, y)
         if was != self.focused:
@@ -47,7 +47,7 @@ class TextField(Node):
         self.mark_dirty()
         return True
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.focused:
             return False
         if symbol == arcade.key.BACKSPACE:
