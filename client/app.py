@@ -5,6 +5,8 @@ current scene's node tree; scenes signal up (start a game, leave, quit) and the 
 swaps scenes. The App owns the player's settings (`client.core.settings`) and the running
 local game's autosave (`client.sessions.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
 (`net_pump`) on every frame — the one place the client touches the reactor.
+
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ class App(arcade.Window):
         if self.on_scene_changed:
             self.on_scene_changed(scene)
 
-    def _close_session(self) -> None:
+    def close_session(self) -> None:
         if self.autosave is not None:
             self.autosave.close()          # the file stays: Continue picks it up
             self.autosave = None
@@ -110,7 +112,7 @@ class App(arcade.Window):
 
         from client.sessions.autosave import continue_info, named_saves
         from client.scenes.menu import MenuScene
-        self._close_session()
+        self.close_session()
         if defaults is None:
             defaults = asdict(self.settings.last_game)
         menu = MenuScene(defaults)
@@ -280,7 +282,7 @@ class App(arcade.Window):
             self.show_menu(message=what.format(reason=said(str(exc)) or problem_text(exc)))
             return
         from client.scenes.lobby_scene import LobbyScene
-        self._close_session()
+        self.close_session()
         self.session = session
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
@@ -299,7 +301,7 @@ class App(arcade.Window):
         except (SaveError, ValueError, OSError) as exc:
             self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=exc))
             return
-        self._close_session()
+        self.close_session()
         humans = session.my_seats
         labels = self._labels(session.config.players, humans)
         if session.decision.kind != "over":
@@ -314,7 +316,7 @@ class App(arcade.Window):
             self.show_menu(message=_("Cannot replay {path}: {reason}").format(
                 path=path or _("(no file)"), reason=exc))
             return
-        self._close_session()
+        self.close_session()
         self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
@@ -388,7 +390,7 @@ class App(arcade.Window):
             self.scene.type_text(text)
 
     def on_close(self) -> None:
-        self._close_session()
+        self.close_session()
         super().on_close()
 
 

@@ -3,6 +3,8 @@ hatching clipped to a province, inner bands along outlines, sea-route dashes.
 
 Everything returns flat lists of screen points (three per triangle) so that a whole layer
 becomes one `create_triangles_filled_with_colors` call, i.e. one draw call.
+
+Tests: tests/client/board/test_board_layout.py, tests/client/board/test_event_marks.py.
 """
 
 from __future__ import annotations

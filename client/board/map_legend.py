@@ -1,5 +1,8 @@
 """The map's legend: what the building chips, the unrest badge, the hatching and the seats'
-token shapes mean. Drawn in the open sea at the map's top left, sized with the map."""
+token shapes mean. Drawn in the open sea at the map's top left, sized with the map.
+
+Tests: tests/client/board/test_board_layout.py, tests/client/core/test_colour_blind.py.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 The engine's `move_targets` decides; this only explains a click outside its answer, from
 the public view, in the same terms as the rules (R-EXEC-9/10/11, events 6 and 9), so that a
 click on a non-target never does nothing silently (issue 13).
+
+Tests: tests/client/board/test_why_not.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Why not `arcade.shape_list`: it converts every vertex's colour through Python ob
 packs the data with nested list comprehensions; for the map's ~40,000 vertices that took
 most of a 200-400 ms board rebuild on the project's machine, a visible stall whenever the
 state changed. Here a part is one numpy block and the buffer is made in a single copy.
+
+Tests: tests/client/board/test_board_layout.py (the board draws through it).
 """
 
 from __future__ import annotations

@@ -8,10 +8,14 @@ another node's internals; it only calls public methods of its own children.
 
 Drawing is retained where it matters: nodes rebuild cached shapes/texts when their
 inputs change (`mark_dirty`) and draw the cache every frame.
+
+Tests: tests/client/core/test_nodes.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 import arcade
@@ -124,6 +128,11 @@ class Node:
             self.mark_dirty()
         self.on_layout()
 
+    @property
+    def dirty(self) -> bool:
+        """Its cached drawing is rebuilt at the next draw."""
+        return self._dirty
+
     def mark_dirty(self) -> None:
         self._dirty = True
         Damage.serial += 1
@@ -221,6 +230,11 @@ class TextCache:
         self._labels: dict[Any, arcade.Text] = {}
         self._used: set[Any] = set()
 
+    @property
+    def labels(self) -> Mapping[Any, arcade.Text]:
+        """Every label put so far by key, shown or hidden (tests read what is drawn)."""
+        return MappingProxyType(self._labels)
+
     def begin(self) -> None:
         self._used = set()
 
@@ -312,7 +326,7 @@ class Button(Node):
         self.selected = False
         self.hover = False
         self.pressed = Signal("pressed")
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def set_label(self, label: str) -> None:
         if label != self.label:
@@ -320,16 +334,16 @@ class Button(Node):
             self.mark_dirty()
 
     def rebuild(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         size = self.size
         while True:      # a longer translation shrinks (whole half-points) to stay on the button
-            t = self._text.put("l", _(self.label), self.left + self.width / 2,
+            t = self.texts.put("l", _(self.label), self.left + self.width / 2,
                                self.bottom + self.height / 2, size=size, color=self.text_color,
                                anchor_x="center", anchor_y="center")
             if t.content_width <= self.width - 6 or size <= 7:
                 break
             size -= 0.5
-        self._text.end()
+        self.texts.end()
 
     def on_draw(self) -> None:
         c = self.hover_color if (self.hover and self.active) else self.color
@@ -340,7 +354,7 @@ class Button(Node):
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, c)
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
                                            (90, 80, 70), 2 if self.selected else 1)
-        self._text.draw()
+        self.texts.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hover = self.contains(x, y)

@@ -7,6 +7,8 @@ colour difference between any two seats under normal vision and simulated deuter
 protanopia and tritanopia (Machado et al. 2009, full severity); tests/client/core/test_palette.py
 recomputes those distances. Colour is never the only cue: every army disc has its seat's
 shape and every tower cube its seat's letter.
+
+Tests: tests/client/core/test_palette.py, tests/client/core/test_colour_blind.py.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ named saves in the user's data folder. `SHOGUN_HOME` moves both under one folder
 and portable installs use it). A settings file that cannot be read never stops the game:
 `load_settings` returns the defaults (or the fields that were fine) and a sentence for
 the player saying what was wrong; the file is rewritten the next time a setting changes.
+
+Tests: tests/client/core/test_settings.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ The cues are the project's own: `tools/make_sounds.py` synthesises them (noise b
 decaying sines) into `assets/sounds/`; nothing downloaded or borrowed is played. Without
 an audio device pyglet falls back to its silent driver; any other failure (a missing
 file among them) turns the cues off for the session instead of stopping the game.
+
+Tests: tests/client/game/test_comforts_window.py, tests/tools/test_make_sounds.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Colours, sizes and names shared by the client's nodes."""
+"""Colours, sizes and names shared by the client's nodes.
+
+Tests: tests/client/core/test_colour_blind.py, tests/client/core/test_palette.py.
+"""
 
 from collections.abc import Sequence
 

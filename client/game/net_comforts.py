@@ -45,7 +45,7 @@ class PausePanel(Node):
         self.lines: list[str] = []
         self.seats: list[int] = []
         self.buttons: dict[int, Button] = {}
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def set_countdown(self, countdown: dict[int, float], labels: dict[int, str],
                       host: bool, hand_over: Callable[[int], None]) -> None:
@@ -79,7 +79,7 @@ class PausePanel(Node):
                 b.set_rect(self.right - 214, self.top - 46 - 44 * k - 30, 204, 30)
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("h", _("The game waits"), self.left + 12, self.top - 22, size=13, bold=True,
               color=(255, 248, 230))
@@ -94,7 +94,7 @@ class PausePanel(Node):
                                           (50, 40, 60, 235))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
                                            (240, 200, 120), 2)
-        self._text.draw()
+        self.texts.draw()
 
     def on_draw_over(self) -> None:
         pass

@@ -5,6 +5,8 @@ Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems
 Signals up: `locked(actions, bid)`, `suggestion_asked()`, `card_selected(card or None)`.
 An empty action field holds a money card: no action there. A gold coin on a field shows
 what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
+
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class PlanningPanel(Node):
         self.selected: object | None = None
         self.problems: list[str] = []
         self._drag: object | None = None
-        self._text = TextCache()
+        self.texts = TextCache()
         self.costs = action_costs()
         from client.words.rules_text import action_tips
         self.tips = action_tips()
@@ -220,7 +222,7 @@ class PlanningPanel(Node):
 
     # -- drawing --------------------------------------------------------------------------
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         if self.header:
             put_fitted(t, "h", _("Your plan — click a card, then a field (or drag). Empty fields: "
@@ -285,7 +287,7 @@ class PlanningPanel(Node):
                 fill = (255, 170, 80)
             arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
             arcade.draw_lbwh_rectangle_outline(l, b, w, h, (90, 80, 70), 1)
-        self._text.draw()
+        self.texts.draw()
 
     # -- input ----------------------------------------------------------------------------
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:

@@ -6,6 +6,8 @@ Fast-forward skips an ordinary winter's scoring but never the last one (the game
 scores): that one holds for HOLD_LAST real seconds unless the player skips it (S, the
 "skip" key that also skips a drop). The pause is counted in real time at the scene's
 speed (fast-forward counts as speed 1 here).
+
+Tests: tests/client/game/test_winter_view.py.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ class WinterShow(Node):
         self.totals: dict[int, int] = {}     # seat -> score after this scoring
         self.arrived: set[int] = set()       # seats whose points reached their row
         self.shown = 0               # scorings shown (tests read it)
-        self._text = TextCache()
+        self.texts = TextCache()
 
     @property
     def holding(self) -> bool:
@@ -135,7 +137,7 @@ class WinterShow(Node):
             self.hide()
 
     def on_draw(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         for k, (seat, gained, (x0, y0), (x1, y1)) in enumerate(self.flights):
             u = (self.t - k * STAGGER) / FLIGHT
             if u < 0:
@@ -149,14 +151,14 @@ class WinterShow(Node):
             colour = theme.seat_colour(seat)
             arcade.draw_lbwh_rectangle_filled(x - 30, y - 13, 60, 26, (20, 20, 20))
             arcade.draw_lbwh_rectangle_filled(x - 28, y - 11, 56, 22, colour)
-            self._text.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
+            self.texts.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
         title = _("Final scoring — S to go on") if self.last else _("Winter scoring")
         bv = self.scene.board_view
-        self._text.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
+        self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
-        self._text.end()
+        self.texts.end()
         from client.board.map_geometry import text_width
         w = max(320, text_width(title, 15) * 1.1 + 40)     # bold, a little generous
         arcade.draw_lbwh_rectangle_filled(bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30, (35, 55, 45, 230))
-        self._text.draw()
+        self.texts.draw()

@@ -2,6 +2,8 @@
 
 While open it takes all input (the game behind it waits); Esc, F1 or Close shut it and
 emit `closed()`. The text is `client.words.rules_text`.
+
+Tests: tests/client/game/test_comforts_window.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class HelpOverlay(Node):
         self._items: list[tuple[tuple[str, ...] | tuple[Any, ...], str, float, bool]] = []
         self._lang = ""
         self._load()
-        self._text = TextCache()
+        self.texts = TextCache()
         self.close_btn = self.add(Button(N_("Close  [Esc]"), size=12))
         self.close_btn.pressed.connect(self.hide)
 
@@ -79,7 +81,7 @@ class HelpOverlay(Node):
 
     def rebuild(self) -> None:
         l, b, w, h = self._box()
-        t = self._text
+        t = self.texts
         if self._lang != current():
             self._load()
         t.begin()
@@ -115,7 +117,7 @@ class HelpOverlay(Node):
         l, b, w, h = self._box()
         arcade.draw_lbwh_rectangle_filled(l, b, w, h, (248, 243, 230))
         arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)
-        self._text.draw()
+        self.texts.draw()
 
     # -- modal input ----------------------------------------------------------------------
     def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:

@@ -1,11 +1,14 @@
 """The lobby of a network table: seats by the players' names ("Bot (Orange)" for a bot
 seat), the join code with this machine's LAN addresses and the exact command friends
 type, the host's settings, Start, a short chat; then the waiting/refused states.
-Signals up: `started()` when the game begins, `leave_chosen()`."""
+Signals up: `started()` when the game begins, `leave_chosen()`.
+
+Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -30,7 +33,7 @@ class LobbyScene(Node):
         self.command = command
         self.started = Signal("started")
         self.leave_chosen = Signal("leave_chosen")
-        self._text = TextCache()
+        self.texts = TextCache()
         self._shown: tuple[object, ...] | None = None
         self.is_host = command == "host"
         self.b_players = self.add(Button("", size=12))
@@ -42,18 +45,18 @@ class LobbyScene(Node):
         self.b_back = self.add(Button(N_("Leave  [Esc]"), size=12, key=arcade.key.ESCAPE))
         for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
             b.visible = self.is_host
-        self.b_players.pressed.connect(lambda: self._change(players=3 + (self._lobby().get("players", 4) - 2) % 3))
-        self.b_side.pressed.connect(lambda: self._change(side="moon" if self._lobby().get("side") == "sun" else "sun"))
-        self.b_setup.pressed.connect(lambda: self._change(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
+        self.b_players.pressed.connect(lambda: self.change_lobby(players=3 + (self._lobby().get("players", 4) - 2) % 3))
+        self.b_side.pressed.connect(lambda: self.change_lobby(side="moon" if self._lobby().get("side") == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self.change_lobby(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
         self.b_bots.pressed.connect(self._cycle_bots)
-        self.b_start.pressed.connect(self._start)
+        self.b_start.pressed.connect(self.request_start)
         self.b_back.pressed.connect(self.leave_chosen.emit)
         self.error = ""
         self.chat = None
         if session.offers.can_chat:
             from client.widgets.chat_box import ChatBox
             self.chat = self.add(ChatBox())
-            self.chat.sent.connect(self._send)
+            self.chat.sent.connect(self.send_chat)
         self.said: list[str] = []          # the chat lines shown, oldest first
         self._heard = 0
         self._join_lines: list[tuple[str, str]] | None = None
@@ -61,7 +64,7 @@ class LobbyScene(Node):
         self.b_levels = [self.add(Button("", size=10)) for _seat in range(5)]
         for seat, b in enumerate(self.b_levels):
             b.visible = False
-            b.pressed.connect(lambda seat=seat: self._cycle_level(seat))
+            b.pressed.connect(lambda seat=seat: self.cycle_level(seat))
         self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
         self.router_note = ""
         self._gate: StartGate | None = None
@@ -89,7 +92,7 @@ class LobbyScene(Node):
         # kept with the session: the game needs the mapping too; App closes it with the table
         self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
 
-    def _send(self, text: str) -> None:
+    def send_chat(self, text: str) -> None:
         try:
             self.session.offers.send_chat(text)
         except Exception as exc:
@@ -127,7 +130,8 @@ class LobbyScene(Node):
     def _lobby(self) -> dict:
         return self.session.lobby or {}
 
-    def _change(self, **kw) -> None:
+    def change_lobby(self, **kw: Any) -> None:
+        """The host changes the table (players, side, setup, bots); net may refuse."""
         try:
             self.session.table.set_lobby(**kw)
             self.error = ""
@@ -138,9 +142,10 @@ class LobbyScene(Node):
     def _cycle_bots(self) -> None:
         lobby = self._lobby()
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
-        self._change(bots=(bots + 1) % max(1, lobby.get("players", 4)))
+        self.change_lobby(bots=(bots + 1) % max(1, lobby.get("players", 4)))
 
-    def _cycle_level(self, seat: int) -> None:
+    def cycle_level(self, seat: int) -> None:
+        """The host's next level for a bot seat."""
         from sim.bots import LEVELS
         seats = self._lobby().get("seats", [])
         now = seats[seat].get("level") if seat < len(seats) else None
@@ -152,7 +157,7 @@ class LobbyScene(Node):
             self.error = net_said(str(exc))
         self.mark_dirty()
 
-    def _start(self) -> None:
+    def request_start(self) -> None:
         """Start once every pair of players is known to connect (net/reach/internet.py
         `StartGate`); a pair that cannot is named here instead of a game that never begins."""
         from net.table.session import TableSession
@@ -162,11 +167,11 @@ class LobbyScene(Node):
         if self._gate is None:
             from client.sessions.network import _reactor
             from net.reach.internet import StartGate
-            self._gate = StartGate(_reactor(), table, say=self._table_said)
+            self._gate = StartGate(_reactor(), table, say=self.table_said)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
         gate = self._gate
-        gate.start(self._start_now, self._unreachable)
+        gate.start(self._start_now, self.pairs_unreachable)
 
     def _start_now(self) -> None:
         try:
@@ -176,11 +181,11 @@ class LobbyScene(Node):
             self.error = net_said(str(exc))
         self.mark_dirty()
 
-    def _unreachable(self, failures: list[str]) -> None:
+    def pairs_unreachable(self, failures: list[str]) -> None:
         self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(net_said(f) for f in failures))
         self.mark_dirty()
 
-    def _table_said(self, line: str) -> None:
+    def table_said(self, line: str) -> None:
         self.said.append(net_said(line))
         self.mark_dirty()
 
@@ -229,7 +234,7 @@ class LobbyScene(Node):
             if b.visible:
                 b.set_label(_("level: {level}").format(
                     level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
-        t = self._text
+        t = self.texts
         t.begin()
         title = TITLES.get(self.command) or _("Table")
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
@@ -295,4 +300,4 @@ class LobbyScene(Node):
         for k, seat in enumerate(lobby.get("seats", [])):
             arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
             arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
-        self._text.draw()
+        self.texts.draw()

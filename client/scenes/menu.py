@@ -5,6 +5,8 @@ help, quit. Enter starts a game with the options last used (at first: 4-player b
 Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(options)`,
 `watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
 `settings_chosen()`, `quit_chosen()`.
+
+Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class MenuScene(Node):
             self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
         self.table_buttons: list[Button] = []
-        self._text = TextCache()
+        self.texts = TextCache()
         self.b_players = self.add(Button("", size=12, key=arcade.key.P))
         self.b_side = self.add(Button("", size=12))
         self.b_setup = self.add(Button("", size=12))
@@ -208,7 +210,7 @@ class MenuScene(Node):
         return 40 if self.b_continue.visible else 0
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         sh = self._shift()
         g = self._squeeze()
@@ -254,4 +256,4 @@ class MenuScene(Node):
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
-        self._text.draw()
+        self.texts.draw()

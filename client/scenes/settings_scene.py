@@ -5,6 +5,8 @@ A new language applies at once (the screen redraws in it); Cancel goes back to t
 
 Edits a copy; `done(settings)` on Save (Enter), `done(None)` on Cancel (Esc). The App
 writes the file and applies what it can at once (fullscreen, the pace of new games).
+
+Tests: tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ class SettingsScene(Node):
         self.settings = settings
         self.message = message
         self.finished = Signal("finished")
-        self._text = TextCache()
+        self.texts = TextCache()
         self.f_name = self.add(TextField("", settings.name, name="settings:name"))
         self.buttons: dict[str, Button] = {}
         for row in ROWS[1:]:
@@ -143,7 +145,7 @@ class SettingsScene(Node):
         self.mark_dirty()
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("t", _("Settings"), self.width / 2, self.height - 70, size=30, bold=True,
               anchor_x="center", color=(120, 30, 25))
@@ -162,4 +164,4 @@ class SettingsScene(Node):
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
-        self._text.draw()
+        self.texts.draw()

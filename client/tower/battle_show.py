@@ -6,6 +6,8 @@ landed in the tray.
 
 `handful_sentence` is pure (tests call it); `BattleShow` is the scene's helper that enters
 and leaves the large layout. Fast-forward never enters it (the drop is skipped anyway).
+
+Tests: tests/client/tower/test_battle_view.py.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ cubes is one draw call.
 
 Pace: at speed 1 a drop plays in about REAL_SECONDS (a real pour takes a second or two);
 the recording's own clock (its `fps`) is run faster for long drops, never slower.
+
+Tests: tests/client/tower/test_battle_view.py.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ class TowerView(Node):
         self._sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._pool: list[arcade.Sprite] = []
         self._layer = CachedLayer()
-        self._text = TextCache()
+        self.texts = TextCache()
         self._words = TextCache()
         self.caption = ""
         self.playing = False
@@ -117,24 +119,24 @@ class TowerView(Node):
             arcade.draw_line(p[0], p[1], q[0], q[1], (200, 170, 120), r)
             arcade.draw_circle_filled(p[0], p[1], r / 2, (200, 170, 120))
             arcade.draw_circle_filled(q[0], q[1], r / 2, (200, 170, 120))
-        self._text.begin()
+        self.texts.begin()
         if not self.big:
-            self._text.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
+            self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
                            color=(240, 230, 210), anchor_x="center", bold=True)
         tx, ty = ox + (self.geo["width"] + self.geo["tray_end"]) / 2 * s, oy + 52 * s
-        t = self._text.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
+        t = self.texts.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
                            anchor_x="center")
         if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
-            self._text.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
+            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
                            size=12 if self.big else 9, color=(230, 220, 200), anchor_x="center")
         if self.big and self.caption:     # drawn once per drop, not every frame
             k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20))
-            self._text.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
+            self.texts.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
                            bold=True, color=(255, 240, 200), anchor_y="top",
                            width=int(self.width - 28), multiline=True)
-        self._text.end()
-        self._text.draw()
+        self.texts.end()
+        self.texts.draw()
 
     # -- inputs ---------------------------------------------------------------------------
     def set_speed(self, speed: float) -> None:
@@ -157,6 +159,11 @@ class TowerView(Node):
         self._tray_counts = dict(counts or {})
         if not self.playing:
             self._place_rest()
+
+    @property
+    def playback_time(self) -> float:
+        """Seconds of the recording shown so far (of the drop playing)."""
+        return self._t
 
     def play(self, recording: Recording, caption: str = "") -> None:
         self._rec = recording

@@ -3,6 +3,8 @@
 While shown, the dialog takes every click and key (the scene behind it waits); it answers
 with `answered(value, text)` — the chosen button's value and, for a dialog with a text
 box, what was typed. Enter picks the first button, Esc the last.
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class Dialog(Node):
         self.values: list = []
         self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def ask(self, title: str, lines, choices, text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
@@ -85,7 +87,7 @@ class Dialog(Node):
 
     def rebuild(self) -> None:
         l, b, w, h = self._box()
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
               color=(120, 30, 25))
@@ -99,7 +101,7 @@ class Dialog(Node):
         l, b, w, h = self._box()
         arcade.draw_lbwh_rectangle_filled(l, b, w, h, (246, 240, 226))
         arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)
-        self._text.draw()
+        self.texts.draw()
 
     # -- modal input ----------------------------------------------------------------------
     def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:

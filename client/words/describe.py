@@ -1,6 +1,9 @@
 """Engine events in plain words for the log panel: `sim.narrate` with the window's colour
 names and the player's language, so the headless printout and the window tell the game the
-same way (here without the rule ids the printout names, see `client.words.sentences`)."""
+same way (here without the rule ids the printout names, see `client.words.sentences`).
+
+Tests: tests/client/words/test_sentences.py, tests/client/words/test_i18n.py.
+"""
 
 from __future__ import annotations
 

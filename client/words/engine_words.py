@@ -5,6 +5,8 @@ those words stay English in logs and tests. The window shows them through
 `client.words.sentences.for_players`, which asks `translate` here: each sentence shape the engine
 writes (sim/legal.py) is matched and said again from the catalogue, with its numbers and
 names kept. A sentence of no known shape is shown as it is.
+
+Tests: tests/client/words/test_i18n.py (the engine's reasons in each language).
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ row, the msgid itself, so the pattern that recognises it is made from the msgid,
 `{field}` matching what `FIELDS` says a field of that name holds. A row says more only where
 net's words differ: a field that matches otherwise than its name says, other English (a
 unit net abbreviates), or a whole pattern.
+
+Tests: tests/client/words/test_net_words.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ The engine's messages name the rule they apply (`R-EXEC-3: cannot pay …`) for 
 tests; `for_players` takes the id out, says the engine's sentence in the player's language
 (`client.words.engine_words`) and fixes "1 chests"-style plurals in English text built by code
 that does not know its numbers in advance. `plural` is for text built here.
+
+Tests: tests/client/words/test_sentences.py.
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def test_names_and_bot_seats_read_as_people_and_bots(app):
     assert session.labels() == {0: "Aiko (Blue)", 1: "Bot (Orange)", 2: "Ben (Black)",
                                 3: "Cleo (White)"}
     frame(app, 2)
-    shown = [t.text for t in scene.players._text._labels.values() if t.visible]
+    shown = [t.text for t in scene.players.texts.labels.values() if t.visible]
     assert "Bot (Orange)" in shown and "Ben (Black)" in shown
     assert not any("join-heuristic" in t for t in shown)
     from client.core import theme
@@ -253,7 +253,7 @@ def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     app.show(lobby)
     table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
     frame(app, 3)
-    texts = [t.text for t in lobby._text._labels.values() if t.visible]
+    texts = [t.text for t in lobby.texts.labels.values() if t.visible]
     first = table_addresses(7531)[0]
     assert join_command(first.dial, "k7q2") == f"./shogun join {first.dial} --code k7q2"
     assert f"./shogun join {first.dial} --code k7q2" in texts

@@ -136,7 +136,7 @@ def test_a_shake_in_the_recording_jolts_the_drawing_and_the_speed_keys_set_the_p
     tv.set_rect(0, 0, 500, 760)
     tv.set_big(True)
     shaken, landed = [], []
-    tv.shaken.connect(lambda: shaken.append(tv._t))
+    tv.shaken.connect(lambda: shaken.append(tv.playback_time))
     tv.cube_landed.connect(landed.append)
     tv.play(rec, "test")
     frames = 0

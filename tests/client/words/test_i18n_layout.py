@@ -123,7 +123,7 @@ def test_top_bar_texts_do_not_run_together(app, lang, W, H):
                      speed="   ".join((_("FAST-FORWARD [F]"), _("pause [Space]"),
                                        _("skip drop [S]"), _("menu [Esc]"))))
         bar.rebuild()
-        t = bar._text._labels
+        t = bar.texts.labels
         assert t["title"].right <= t["status"].left
         assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
         assert t["speed"].right <= W - 190
