@@ -169,8 +169,8 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
 
     scene.moment_reached.connect(on_shot)
     tower = scene.tower
-    if _run_until(app, lambda: seen and tower.playing and tower._rec is not None
-                  and (tower.landed or tower._frame > len(tower._rec.frames) * 0.5), 120):
+    if _run_until(app, lambda: seen and tower.playing
+                  and (tower.landed or tower.progress > 0.5), 120):
         _save(app, out / f"battle-{tag}.png")
     else:
         print(f"{tag}: no battle drop seen", file=sys.stderr)

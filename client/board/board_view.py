@@ -78,11 +78,6 @@ class BoardView(Node):
         self.colour_blind = False             # stripes per owner and letter chips (settings)
 
     # -- inputs ---------------------------------------------------------------------------
-    def configure(self, side: str, players: int) -> None:
-        self.side, self.players = side, players
-        self.excluded = set(self.board.excluded_3p[side]) if players == 3 else set()
-        self.mark_dirty()
-
     def set_colour_blind(self, on: bool) -> None:
         """Colour-blind mode: every owned province carries its owner's stripe pattern
         (`palette.PATTERNS`) and a chip with the owner's letter beside the army token."""

@@ -35,18 +35,6 @@ class Mesh:
         self._parts.append(block)
         self._geometry = None
 
-    def add_coloured(self, pts, colours) -> None:
-        """Triangles whose vertices carry their own colours (one colour per point)."""
-        a = np.asarray(pts, dtype="f4").reshape(-1, 2)
-        if not len(a):
-            return
-        c = np.asarray(colours, dtype="f4").reshape(len(a), -1)
-        block = np.full((len(a), 6), 255, dtype="f4")
-        block[:, :2] = a
-        block[:, 2:2 + c.shape[1]] = c
-        self._parts.append(block)
-        self._geometry = None
-
     def __len__(self) -> int:
         return sum(len(p) for p in self._parts)
 

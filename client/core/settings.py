@@ -80,9 +80,6 @@ class Settings:
     language: str = ""             # "" follows the system locale; else a lang.i18n.LANGUAGES code
     last_game: LastGame = field(default_factory=LastGame)
 
-    def player_name(self) -> str:
-        return self.name.strip() or "you"
-
 
 def _check(name: str, value, default):
     """The value if it fits the field, else raise ValueError naming what is wrong."""

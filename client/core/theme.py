@@ -25,13 +25,6 @@ REGION_COLOURS = {
     "purple": (178, 150, 205),
     "green": (150, 196, 135),
 }
-REGION_DARK = {
-    "brown": (110, 80, 45),
-    "yellow": (165, 135, 30),
-    "red": (160, 60, 45),
-    "purple": (100, 70, 140),
-    "green": (60, 120, 55),
-}
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
 UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment

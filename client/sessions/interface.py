@@ -111,3 +111,21 @@ class GameSession(Protocol):
         """{seat: "Aiko (Blue)"} as the table names them; {} when the scene's own stand."""
 
     def close(self) -> None: ...
+
+
+class OfflineSession:
+    """What a game the window drives itself (a local game, a replay) answers the same way:
+    no network to pump, no table to name the seats or offer comforts, nobody to wait for."""
+
+    runs_in_window = True
+    table_offers: TableOffers | None = None
+    waiting_text = ""
+
+    def tick(self) -> None:
+        return None
+
+    def net_pump(self) -> None:
+        return None
+
+    def labels(self) -> dict[int, str]:
+        return {}

@@ -14,21 +14,18 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from client.sessions.interface import Batch
+from client.sessions.interface import Batch, OfflineSession
 from sim import game
 
 if TYPE_CHECKING:
     from client.sessions.interface import Seeking
-    from client.sessions.table_offers import TableOffers
     from sim.commands import Command, SubmitPlan
     from sim.state import Decision, State
 
 
-class LocalSession:
+class LocalSession(OfflineSession):
     """A local game (`sim.local.LocalGame`): me at `human_seats`, bots elsewhere."""
 
-    runs_in_window = True
-    table_offers: TableOffers | None = None
     study: Seeking | None = None
 
     def __init__(self, players: int = 4, side: str = "sun", setup: str = "beginner",
@@ -41,7 +38,6 @@ class LocalSession:
             s: bot for s in range(players) if s not in self.my_seats}
         self.seed = seed
         self.status = ""
-        self.waiting_text = ""
         self.queue: deque[Batch] = deque()
         self.source: Path | None = None     # the save this game was resumed from, if any
         # fn(command, state) after each command (autosave)
@@ -72,15 +68,6 @@ class LocalSession:
 
     def step_key(self) -> int:
         return len(self.game.commands)
-
-    def tick(self) -> None:
-        pass
-
-    def net_pump(self) -> None:
-        pass
-
-    def labels(self) -> dict[int, str]:
-        return {}
 
     def waiting_for_me(self) -> bool:
         d = self.decision

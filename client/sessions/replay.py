@@ -17,13 +17,12 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from client.sessions.interface import Batch
+from client.sessions.interface import Batch, OfflineSession
 from lang.i18n import _
 from sim import game
 
 if TYPE_CHECKING:
     from client.sessions.local import LocalSession
-    from client.sessions.table_offers import TableOffers
     from sim.commands import Command
     from store.game_save import SavedGame
 
@@ -38,12 +37,10 @@ def _is_log(path: Path) -> bool:
     return isinstance(row, dict) and "event" in row
 
 
-class ReplaySession:
-    runs_in_window = True       # the scene pumps us for the next step
+class ReplaySession(OfflineSession):
     my_seats: tuple[int, ...] = ()
     thinking = None
     thinking_since = 0.0
-    table_offers: TableOffers | None = None
 
     def __init__(self, path: str) -> None:
         if not path:
@@ -53,7 +50,6 @@ class ReplaySession:
             raise ValueError(_("No such file: {path}").format(path=p))
         self.queue: deque[Batch] = deque()
         self.status = ""
-        self.waiting_text = ""
         self._step = 0
         self._rounds: list[int] | None = None
         self._events: list[dict[str, Any]] = []
@@ -104,15 +100,6 @@ class ReplaySession:
 
     def waiting_for_me(self) -> bool:
         return False
-
-    def tick(self) -> None:
-        pass
-
-    def net_pump(self) -> None:
-        pass
-
-    def labels(self) -> dict[int, str]:
-        return {}
 
     def pump(self, wait: float | None = None) -> bool:
         if self._commands is None:

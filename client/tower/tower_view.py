@@ -62,7 +62,6 @@ class TowerView(Node):
         self._frame = -1
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
-        self._exited: list[int] = []
         self._sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._pool: list[arcade.Sprite] = []
         self._layer = CachedLayer()
@@ -149,16 +148,16 @@ class TowerView(Node):
             self.mark_dirty()
             self.on_layout()
 
-    def show_contents(self, wire) -> None:
-        """Resting cubes from a `TowerContents` wire list [[colour, x, y, angle], ...]."""
-        self._rest = [(c, x / 100.0, y / 100.0, a * 2 * math.pi / 4096) for c, x, y, a in wire or []]
-        if not self.playing:
-            self._place_rest()
-
     def set_tray(self, counts: dict | None) -> None:
         self._tray_counts = dict(counts or {})
         if not self.playing:
             self._place_rest()
+
+    @property
+    def progress(self) -> float:
+        """The share of the drop's recorded frames shown so far (0 when none plays)."""
+        rec = self._rec
+        return self._frame / len(rec.frames) if rec is not None and rec.frames else 0.0
 
     @property
     def playback_time(self) -> float:

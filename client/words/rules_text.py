@@ -156,8 +156,3 @@ def sections() -> list[Section]:
             _("Planning: click a card, then a field (or drag it). B suggests a plan, C clears, "
             "Enter locks it; U unlocks it again against bots before the plans are opened."))),
     ]
-
-
-def plain_text() -> str:
-    """The whole help as text (tests search it; nothing else parses it)."""
-    return "\n\n".join(s.title + "\n" + "\n".join(s.paragraphs) for s in sections())

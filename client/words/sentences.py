@@ -70,10 +70,3 @@ def problem_text(exc: Exception) -> str:
 # bot levels as the seat labels name them (sim.bots.LEVELS and the two baselines)
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
                "heuristic": N_("heuristic"), "random": N_("random")}
-
-
-def bot_label(level: str) -> str:
-    """"bot normal": a bot seat's label in the player's language."""
-    if level not in LEVEL_WORDS:
-        return _("bot")
-    return _("bot {level}").format(level=_(LEVEL_WORDS[level]))
