@@ -335,9 +335,7 @@ class App(arcade.Window):
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles
             for node in animated:
-                rect = getattr(node, "damage_rect", None)   # a node may repaint less than its box
-                self.ctx.scissor = rect() if rect else (int(node.left), int(node.bottom),
-                                                        int(node.width) + 1, int(node.height) + 1)
+                self.ctx.scissor = node.damage_rect()   # a node may repaint less than its box
                 node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1

@@ -212,6 +212,11 @@ class Node:
         """Typed text (not keys) for a focused field; True if taken."""
         return False
 
+    def damage_rect(self) -> tuple[int, int, int, int]:
+        """What a frame of its animation repaints (an animated node may repaint less
+        than its box): its box."""
+        return (int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)
+
     def animated_nodes(self) -> list[Node]:
         """Nodes that change every frame on their own (the window repaints only these
         when nothing else changed)."""

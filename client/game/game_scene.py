@@ -94,7 +94,8 @@ class GameScene(Node):
                                             me=s in session.my_seats) for s in range(cfg.players)},
             notes={int(s): str(level) for s, level in session.bot_levels.items()},
             speed_idx=SPEEDS.index(speed) if speed in SPEEDS else 1, fast=fast_forward)
-        self.winter = self.add(WinterShow(self))
+        self.winter = self.add(WinterShow(session, self.shared, self.views,
+                                          blocked=lambda: self.comforts.blocking))
         # clickable pace controls in the top bar (the same as the keys)
         self.pace_buttons: list[Button] = []
         for label, key in (("−", arcade.key.MINUS), ("+", arcade.key.EQUAL),
@@ -114,7 +115,9 @@ class GameScene(Node):
         self.decision.visible = False
         self.banner.visible = False
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
-        self.battle = BattleShow(self)
+        self.battle = BattleShow(self.tower, self.board_view, self.sounds, lambda: self.shared.fast)
+        self.battle.layout_changed.connect(self.on_layout)
+        self.winter.layout_changed.connect(self.on_layout)
         self.player = EventPlayer(session, self.shared, self.views, self.battle, self.winter)
         self.asker = Asker(session, self.shared, self.views, self.battle, self.guide,
                            self.comforts, self.pump_session)
@@ -141,7 +144,7 @@ class GameScene(Node):
         self.planning.card_selected.connect(self.asker.card_selected)
         self.decision.chosen.connect(self.asker.chosen)
 
-    # -- what tests, benchmarks and the parts' helpers read (the shared record's fields) ----
+    # -- what tests and benchmarks read and set (the shared record's fields, the asker's) --
     @property
     def fast(self) -> bool:
         return self.shared.fast
@@ -181,10 +184,6 @@ class GameScene(Node):
     @property
     def labels(self) -> dict[int, str]:
         return self.shared.labels
-
-    @property
-    def over(self) -> bool:
-        return self.shared.over
 
     @property
     def asking(self) -> tuple[str, int, int] | None:
@@ -227,7 +226,8 @@ class GameScene(Node):
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
         self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
-        self.battle.layout(W, H, top_h, rw, tw)
+        self.battle.layout(W, H, top_h, rw, tw, (self.players, self.events_panel, self.log),
+                           (self.planning, self.decision, self.info, self.track))
         self.refresh_topbar()
 
     # ----------------------------------------------------------------------------- words
@@ -255,13 +255,13 @@ class GameScene(Node):
         self.session.tick()
         if self.comforts.blocking:
             return                      # a question or the rules are open: the table waits
-        self.tower.set_speed(self.speed if not self.fast else 50)
-        if self.paused:
+        self.tower.set_speed(self.shared.speed if not self.shared.fast else 50)
+        if self.shared.paused:
             self.refresh_topbar()
             return
-        deadline = time.perf_counter() + (self.frame_budget if self.fast else 0.004)
+        deadline = time.perf_counter() + (self.frame_budget if self.shared.fast else 0.004)
         while True:
-            if not self._advance(dt) or self.paused:     # a replay step may pause
+            if not self._advance(dt) or self.shared.paused:     # a replay step may pause
                 break
             dt = 0.0
             if time.perf_counter() > deadline:
@@ -275,7 +275,7 @@ class GameScene(Node):
         played = self.player.advance(dt)
         if played is not None:
             return played
-        if self.over:
+        if self.shared.over:
             return False
         if self.asker.held is not None:
             return self.asker.hold_plan(dt)
@@ -291,8 +291,8 @@ class GameScene(Node):
     def pump_session(self) -> bool:
         """One automatic step of a local game; a bot's decision is computed off the frame
         (at most a few milliseconds of waiting here), with the thinking badge shown."""
-        done = self.session.pump(wait=0.004 if not self.fast else self.frame_budget)
-        self.thinking.show_for(self.session.thinking, self.session.thinking_since, self.labels)
+        done = self.session.pump(wait=0.004 if not self.shared.fast else self.frame_budget)
+        self.thinking.show_for(self.session.thinking, self.session.thinking_since, self.shared.labels)
         return done
 
     # ----------------------------------------------------------------------------- input

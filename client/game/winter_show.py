@@ -12,12 +12,18 @@ Tests: tests/client/game/test_winter_view.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 import arcade
 
 from client.core import theme
-from client.core.node import Node, TextCache, damage
+from client.core.node import Node, Signal, TextCache, damage
 from client.game.status_lines import active_seats
 from lang.i18n import N_, _
+
+if TYPE_CHECKING:
+    from client.game.table_shared import SceneState, TableViews
+    from client.sessions.interface import GameSession
 
 BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
 
@@ -40,11 +46,17 @@ def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
 
 
 class WinterShow(Node):
-    """Over the whole scene; the scene calls `show(scored, last)` after a Scored block."""
+    """Over the whole scene; the event player calls `show(scored, last)` after a Scored
+    block."""
 
-    def __init__(self, scene) -> None:
+    def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
+                 blocked: Callable[[], bool]) -> None:
         super().__init__("winter")
-        self.scene = scene
+        self.session = session
+        self.shared = shared
+        self.views = views
+        self.blocked = blocked           # a question or the rules cover the table: wait
+        self.layout_changed = Signal("layout_changed")   # the banner goes back: lay out again
         self.visible = False
         self.last = False
         self.left_s = 0.0            # seconds of the pause still to run
@@ -60,8 +72,7 @@ class WinterShow(Node):
         return self.visible and self.left_s > 0
 
     def show(self, scored: list[dict], last: bool) -> None:
-        sc = self.scene
-        bv = sc.board_view
+        bv = self.views.board_view
         bv.set_marks(region_marks(scored))
         self.flights = []
         for k, e in enumerate(sorted(scored, key=lambda e: e["seat"])):
@@ -79,25 +90,25 @@ class WinterShow(Node):
         self.left_s = HOLD_LAST if last else HOLD
         self.visible = True
         self.shown += 1
-        if not sc.fast:
-            sc.sounds.play("score")
+        if not self.shared.fast:
+            self.views.sounds.play("score")
         damage()
 
     def _row(self, seat: int) -> tuple[float, float]:
         """The middle of a seat's score in the players panel."""
-        p = self.scene.players
-        n = max(1, self.scene.session.config.players)
+        p = self.views.players
+        n = max(1, self.session.config.players)
         rh = int(min(80.0, (p.height - 4) / n))
         return p.right - 40, p.top - 2 - rh * seat - rh / 2
 
     def _arrive(self, seat: int) -> None:
         """A seat's points reached its row: its score in the panel goes up."""
         self.arrived.add(seat)
-        d = self.scene.display
+        d = self.shared.display
         if d and str(seat) in d.get("players", {}):
             d["players"][str(seat)]["score"] = self.totals[seat]
-            self.scene.players.set_state(d, active=active_seats(self.scene.session),
-                                         me=self.scene.session.my_seats)
+            self.views.players.set_state(d, active=active_seats(self.session),
+                                         me=self.session.my_seats)
 
     def skip(self) -> bool:
         if not self.visible:
@@ -112,16 +123,16 @@ class WinterShow(Node):
     def hide(self) -> None:
         if self.visible:
             self.visible = False
-            self.scene.board_view.set_marks(None)
-            self.scene.banner.hide()
-            self.scene.on_layout()        # the banner back to the map's middle
+            self.views.board_view.set_marks(None)
+            self.views.banner.hide()
+            self.layout_changed.emit()    # the banner back to the map's middle
             damage()
 
     def on_update(self, dt: float) -> None:
         if not self.visible:
             return
-        sc = self.scene
-        if sc.paused or sc.comforts.blocking:
+        sc = self.shared
+        if sc.paused or self.blocked():
             return
         rate = 1.0 if sc.fast else sc.speed
         if sc.fast and not self.last:
@@ -154,7 +165,7 @@ class WinterShow(Node):
             self.texts.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
         title = _("Final scoring — S to go on") if self.last else _("Winter scoring")
-        bv = self.scene.board_view
+        bv = self.views.board_view
         self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
         self.texts.end()
