@@ -17,7 +17,8 @@ import sys
 import time
 from dataclasses import replace
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
 
@@ -26,8 +27,15 @@ from client.core.node import Node
 from lang.i18n import _, use
 
 if TYPE_CHECKING:
+    import argparse
+
+    from client.core.settings import Settings
+    from client.game.game_scene import GameScene
+    from client.scenes.menu import MenuScene
     from client.sessions.autosave import Autosave
     from client.sessions.interface import GameSession
+    from client.sessions.local import LocalSession
+    from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
 
@@ -92,7 +100,7 @@ class App(arcade.Window):
         except Exception:
             return False
 
-    def show(self, scene) -> None:
+    def show(self, scene: Node) -> None:
         self._force_full = True
         self.scene = scene
         scene.set_rect(0, 0, self.width / self.ui_scale, self.height / self.ui_scale)
@@ -124,7 +132,7 @@ class App(arcade.Window):
         menu.offer_continue(info.title if info else None)
         menu.show_saves(named_saves())
 
-        def start(opts, menu=menu):
+        def start(opts: dict[str, Any], menu: MenuScene = menu) -> None:
             self._remember(menu)
             self.start_local(opts)
         menu.local_chosen.connect(start)
@@ -138,10 +146,10 @@ class App(arcade.Window):
         menu.quit_chosen.connect(self.close)
         self.show(menu)
 
-    def _remember(self, menu) -> None:
+    def _remember(self, menu: MenuScene) -> None:
         self.update_settings(replace(self.settings, last_game=menu.last_game()))
 
-    def update_settings(self, settings) -> None:
+    def update_settings(self, settings: Settings) -> None:
         """Keep and write the settings; a folder that cannot be written is said, not fatal."""
         from client.core.settings import save_settings
         self.settings = settings
@@ -154,7 +162,7 @@ class App(arcade.Window):
         from client.scenes.settings_scene import SettingsScene
         scene = SettingsScene(self.settings)
 
-        def done(new):
+        def done(new: Settings | None) -> None:
             if new is not None:
                 if new.fullscreen != self.settings.fullscreen:
                     self.set_fullscreen(new.fullscreen)
@@ -166,7 +174,7 @@ class App(arcade.Window):
         scene.finished.connect(done)
         self.show(scene)
 
-    def _labels(self, players: int, humans) -> dict[int, str]:
+    def _labels(self, players: int, humans: Sequence[int]) -> dict[int, str]:
         """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
         chosen name goes to my seat when I am the only person at this window."""
         from client.words.table_names import seat_title
@@ -174,11 +182,11 @@ class App(arcade.Window):
         return {s: seat_title(s, "human" if s in humans else "bot", name,
                               me=s in humans and len(humans) == 1) for s in range(players)}
 
-    def _names(self, humans) -> dict[int, str]:
+    def _names(self, humans: Sequence[int]) -> dict[int, str]:
         name = self.settings.name.strip()
         return {humans[0]: name} if name and len(humans) == 1 else {}
 
-    def _start_autosave(self, session, saved=None) -> None:
+    def _start_autosave(self, session: LocalSession, saved: SavedGame | None = None) -> None:
         from client.sessions.autosave import Autosave
         try:
             self.autosave = Autosave.start(session, saved=saved)
@@ -189,7 +197,8 @@ class App(arcade.Window):
     def continue_game(self) -> None:
         from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
-    def start_local(self, opts: dict, *, seed: int | None = None, fast: bool = False):
+    def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
+                    fast: bool = False) -> GameScene:
         from client.sessions.local import LocalSession
         humans = tuple(opts.get("humans", (0,)))
         bots = opts.get("bots") or {}
@@ -201,7 +210,8 @@ class App(arcade.Window):
         self._start_autosave(session)
         return self.play(session, labels, fast=fast, names=self._names(humans))
 
-    def play(self, session, labels=None, fast: bool = False, names=None):
+    def play(self, session: GameSession, labels: dict[int, str] | None = None, fast: bool = False,
+             names: dict[int, str] | None = None) -> GameScene:
         from client.game.game_scene import GameScene
         from client.core.sound import Sounds
         theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
@@ -392,7 +402,7 @@ class App(arcade.Window):
         super().on_close()
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
     app = App()

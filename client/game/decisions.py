@@ -56,7 +56,7 @@ class DecisionPanel(Node):
         self.on_layout()
         self.mark_dirty()
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         for b in self._buttons:
             if b.contains(x, y):
                 return b.tip

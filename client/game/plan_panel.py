@@ -11,7 +11,7 @@ Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_windo
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 import arcade
 
@@ -128,7 +128,7 @@ class PlanningPanel(Node):
         self.header = need <= self.height
         self.fields_top = self.top - (20 if self.header else 5)
 
-    def field_rect(self, k: int):
+    def field_rect(self, k: int) -> tuple[float, float, float, float]:
         if not hasattr(self, "rows"):
             self._geometry()
         per_row = 11 if self.rows == 1 else 6
@@ -142,7 +142,7 @@ class PlanningPanel(Node):
             self._geometry()
         return self.fields_top - self.rows * (self.field_h + 3) - 1
 
-    def card_rects(self):
+    def card_rects(self) -> list[tuple[str | int, tuple[float, float, float, float]]]:
         cards = self.all_cards()
         prov = [c for c in cards if isinstance(c, str)]
         mw = 34
@@ -150,7 +150,7 @@ class PlanningPanel(Node):
         pw = min(96, avail / max(1, len(prov)))
         x = self.left + 8
         y = self.cards_top() - self.card_h
-        out = []
+        out: list[tuple[str | int, tuple[float, float, float, float]]] = []
         for c in cards:
             w = pw - 4 if isinstance(c, str) else mw
             if isinstance(c, int) and c == 0:
@@ -159,7 +159,7 @@ class PlanningPanel(Node):
             x += w + 4
         return out
 
-    def drawn_boxes(self):
+    def drawn_boxes(self) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
         """The fields and cards as drawn (name, (left, bottom, right, top)): the layout
         tests check that no words run across them."""
         for k, f in enumerate(FIELDS):
@@ -176,18 +176,18 @@ class PlanningPanel(Node):
         self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
         self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
 
-    def field_at(self, x, y):
+    def field_at(self, x: float, y: float) -> str | None:
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
             if l <= x < l + w and b <= y < b + h:
                 return f
         return None
 
-    def coin_centre(self, k: int):
+    def coin_centre(self, k: int) -> tuple[float, float]:
         l, b, w, h = self.field_rect(k)
         return l + w - 8, b + h - 8
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         """What the field or card under the mouse does, or None."""
         if not self.visible or not self.contains(x, y):
             return None
@@ -214,7 +214,7 @@ class PlanningPanel(Node):
                 return b.tip
         return None
 
-    def card_at(self, x, y):
+    def card_at(self, x: float, y: float) -> str | int | None:
         for c, (l, b, w, h) in self.card_rects():
             if l <= x < l + w and b <= y < b + h:
                 return c

@@ -92,7 +92,7 @@ class TableComforts:
         for node in (self.tooltip, self.dialog, self.help):
             node.set_rect(0, 0, W, H)
 
-    def key(self, symbol, modifiers) -> bool:
+    def key(self, symbol: int, modifiers: int) -> bool:
         k = arcade.key
         if symbol == k.ESCAPE:
             self.ask_leave()
@@ -132,7 +132,7 @@ class TableComforts:
         self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],
                         [(N_("Save  [Enter]"), "save"), (N_("Cancel  [Esc]"), "cancel")], text=suggestion)
 
-    def _on_dialog(self, value, text) -> None:
+    def _on_dialog(self, value: object, text: str | None) -> None:
         if value == "leave":
             self.leave_chosen.emit()
         elif value == "save":
@@ -147,7 +147,7 @@ class TableComforts:
                         opaque=True)
 
     # -- tooltips -------------------------------------------------------------------------
-    def mouse_motion(self, x, y) -> None:
+    def mouse_motion(self, x: float, y: float) -> None:
         """A tooltip for the field, card or button under the mouse (provinces have the
         board's own)."""
         tip = None if self.blocking else self.tooltip_at(x, y)
@@ -156,7 +156,7 @@ class TableComforts:
         else:
             self.tooltip.hide()
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         v = self.views
         planning, decision = v.planning, v.decision
         tip = planning.tooltip_at(x, y) if planning.visible else None

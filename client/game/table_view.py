@@ -204,7 +204,7 @@ class ActionTrack(CachedPanel):
         w = (self.width - 100) / 10
         return self.left + 92 + k * w, w
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         """What this round's event and the special cards do to the card under the mouse."""
         from client.core.card_facts import special_texts
         from client.board.event_marks import event_actions, event_sentence

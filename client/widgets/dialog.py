@@ -66,7 +66,7 @@ class Dialog(Node):
         self.answered.emit(value, text)
 
     # -- layout and drawing ---------------------------------------------------------------
-    def _box(self):
+    def _box(self) -> tuple[float, float, float, float]:
         w = min(560, self.width - 40)
         h = 150 + 22 * len(self.lines) + (60 if self.field is not None else 0)
         return (self.left + (self.width - w) / 2, self.bottom + (self.height - h) / 2, w, h)
@@ -133,5 +133,5 @@ class Dialog(Node):
             self.field.key_press(symbol, modifiers)
         return True
 
-    def _value(self, k: int):
+    def _value(self, k: int) -> object:
         return self.values[k]
