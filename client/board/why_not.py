@@ -9,6 +9,9 @@ Tests: tests/client/board/test_why_not.py.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from client.core.theme import seat_name
 from lang.i18n import N_, Translated, _
 
@@ -23,7 +26,7 @@ def _listing(names) -> str:
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
-def why_not_target(board, side: str, players: int, public: dict, seat: int, origin: str,
+def why_not_target(board, side: str, players: int, public: Mapping[str, Any], seat: int, origin: str,
                    action: str, name: str) -> str:
     """A sentence saying why armies from `origin` cannot go to `name` for `action`."""
     provs = (public or {}).get("provinces", {})

@@ -16,6 +16,7 @@ tests/client/words/test_i18n_layout.py.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from client.core import theme
@@ -194,10 +195,10 @@ class EventPlayer:
         if self.shared.over and self.standings is not None and not self.session.queue:
             self.game_ended.emit(self.summary())
 
-    def show_state(self, pub: dict[str, Any]) -> None:
+    def show_state(self, pub: Mapping[str, Any]) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
         v, sc = self.views, self.shared
-        sc.display = d = copy.deepcopy(pub)
+        sc.display = d = copy.deepcopy(dict(pub))
         v.board_view.set_state(d)
         sc.labels = self.session.labels() or sc.labels   # a network table: names change
         v.players.set_state(d, sc.labels, notes=sc.notes, active=active_seats(self.session),

@@ -12,7 +12,8 @@ Tests: tests/client/game/test_winter_view.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
 
@@ -33,7 +34,7 @@ HOLD = 3.5          # seconds an ordinary winter's scoring stays (speed 1)
 HOLD_LAST = 4.5     # the last winter's scoring: held even in fast-forward
 
 
-def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
+def region_marks(scored: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, str]]]:
     """region -> [(seat, "palace 3, temple 2")] from the `Scored` events' `regions`."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
@@ -71,7 +72,7 @@ class WinterShow(Node):
     def holding(self) -> bool:
         return self.visible and self.left_s > 0
 
-    def show(self, scored: list[dict], last: bool) -> None:
+    def show(self, scored: Sequence[Mapping[str, Any]], last: bool) -> None:
         bv = self.views.board_view
         bv.set_marks(region_marks(scored))
         self.flights = []

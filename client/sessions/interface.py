@@ -15,6 +15,7 @@ Tests: tests/client/sessions/test_interface.py.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -22,10 +23,11 @@ if TYPE_CHECKING:
     from sim.commands import Command
     from sim.state import Decision, GameConfig, State
 
-# one batch the scene animates: the events (wire dicts, as the engine and the game log
-# write them) and the state they lead to (None for a replayed game log: its Snapshots rule)
-Event = dict[str, Any]
-Batch = tuple[list[Event], "State | None"]
+# one batch the scene animates: the events (records as the engine and the game log write
+# them; the scene only reads them) and the state they lead to (None for a replayed game
+# log: its Snapshots rule)
+Event = Mapping[str, Any]
+Batch = tuple[Sequence[Event], "State | None"]
 
 
 class Seeking(Protocol):

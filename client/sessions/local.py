@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from client.sessions.interface import Batch, OfflineSession
+from client.sessions.interface import Batch, Event, OfflineSession
 from sim import game
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class LocalSession(OfflineSession):
         bot's second of search never freezes the window. The command is the same either
         way (the bot's seed depends on the command count, its view on the state)."""
         if wait is None and self._thinking is None:
-            events = self.game.step()
+            events: Sequence[Event] | None = self.game.step()
         else:
             events = self._think(wait)
         if events is None:
@@ -96,7 +97,7 @@ class LocalSession(OfflineSession):
         self._applied()
         return True
 
-    def _think(self, wait: float | None) -> list[dict[str, Any]] | None:
+    def _think(self, wait: float | None) -> Sequence[Event] | None:
         import time
 
         from sim import bots

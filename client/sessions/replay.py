@@ -81,9 +81,10 @@ class ReplaySession(OfflineSession):
         return [None] * self._step
 
     @property
-    def decision(self) -> game.Decision:
+    def decision(self) -> game.Decision | None:
+        """What the engine waits for; None for a game log (its events play without one)."""
         if self._state is None:
-            return game.Decision("over")
+            return None
         return game.pending(self._state)
 
     @property

@@ -13,8 +13,8 @@ Tests: tests/client/tower/test_battle_view.py.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable
 
 from client.core import theme
 from client.core.node import Node, Signal
@@ -45,7 +45,7 @@ def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
     return text + (" " + _("+ {n} extra").format(n=extra) if extra else "")
 
 
-def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
+def handful_sentence(dropped: Mapping[str, Any], battle: Mapping[str, Any] | None, origin: str | None,
                      tray_before: dict | None) -> str:
     """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
     1 extra, 3 White, 1 from the tray"."""
@@ -77,7 +77,8 @@ def handful_sentence(dropped: dict, battle: dict | None, origin: str | None,
     return f"{head}: {', '.join(parts) or _('no cubes')}"
 
 
-def battle_context(dropped: dict, rest: list) -> tuple[dict | None, str | None]:
+def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
+                   ) -> tuple[Mapping[str, Any] | None, str | None]:
     """The BattleResolved that follows a drop in its batch, and the attacking province
     (the ActionDone that names the target as `attacked`)."""
     battle = origin = None
@@ -121,7 +122,8 @@ class BattleShow:
             self._last_thud = now
             self._cue("thud")
 
-    def start(self, dropped: dict, rest: list, display: dict | None) -> str:
+    def start(self, dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]],
+              display: dict[str, Any] | None) -> str:
         """A drop begins: name the handful, draw the arrow, go large (unless fast)."""
         battle, origin = battle_context(dropped, rest)
         tray = ((display or {}).get("tower") or {}).get("tray")
