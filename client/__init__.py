@@ -1,0 +1,4 @@
+"""The game window: Arcade scenes over a session (local, network or replay).
+
+Tests: tests/client/.
+"""

@@ -5,6 +5,8 @@ current scene's node tree; scenes signal up (start a game, leave, quit) and the 
 swaps scenes. The App owns the player's settings (`client.core.settings`) and the running
 local game's autosave (`client.sessions.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
 (`net_pump`) on every frame — the one place the client touches the reactor.
+
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
@@ -15,10 +17,25 @@ import sys
 import time
 from dataclasses import replace
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable
+
 import arcade
 
 from client.core import theme
+from client.core.node import Node
 from lang.i18n import _, use
+
+if TYPE_CHECKING:
+    import argparse
+
+    from client.core.settings import Settings
+    from client.game.game_scene import GameScene
+    from client.scenes.menu import MenuScene
+    from client.sessions.autosave import Autosave
+    from client.sessions.interface import GameSession
+    from client.sessions.local import LocalSession
+    from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
 
@@ -29,16 +46,16 @@ class App(arcade.Window):
         super().__init__(width, height, title, resizable=True, visible=visible, vsync=False)
         self.set_minimum_size(960, 640)
         self.background_color = theme.BG
-        self.scene = None
-        self.session = None
-        self.autosave = None
+        self.scene: Node | None = None
+        self.session: GameSession | None = None
+        self.autosave: Autosave | None = None
         self.exit_code = 0
         self.reload_settings()
         self.ui_scale = 1.0
         self.apply_ui_scale()
         from client.scenes.lan_search import LanSearch
         self.lan_search = LanSearch()
-        self.on_scene_changed = None     # tests hook: fn(scene)
+        self.on_scene_changed: Callable[[Node], None] | None = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
         self.partial_frames = 0
@@ -78,26 +95,23 @@ class App(arcade.Window):
             self.clear(color=(12, 34, 56))
             self.flip()
             self.flip()
-            px = arcade.get_image(self.width // 2, self.height // 2, 1, 1).getpixel((0, 0))
-            return tuple(px[:3]) == (12, 34, 56)
+            px = arcade.get_image(self.width // 2, self.height // 2, 1, 1).convert("RGB").getpixel((0, 0))
+            return isinstance(px, tuple) and tuple(px[:3]) == (12, 34, 56)
         except Exception:
             return False
 
-    def show(self, scene) -> None:
+    def show(self, scene: Node) -> None:
         self._force_full = True
         self.scene = scene
         scene.set_rect(0, 0, self.width / self.ui_scale, self.height / self.ui_scale)
         if self.on_scene_changed:
             self.on_scene_changed(scene)
 
-    def _close_session(self) -> None:
+    def close_session(self) -> None:
         if self.autosave is not None:
             self.autosave.close()          # the file stays: Continue picks it up
             self.autosave = None
         if self.session is not None:
-            mapper = getattr(self.session, "port_mapper", None)
-            if mapper is not None:        # the router keeps a mapping otherwise
-                mapper.close()
             self.session.close()
             self.session = None
 
@@ -106,7 +120,7 @@ class App(arcade.Window):
 
         from client.sessions.autosave import continue_info, named_saves
         from client.scenes.menu import MenuScene
-        self._close_session()
+        self.close_session()
         if defaults is None:
             defaults = asdict(self.settings.last_game)
         menu = MenuScene(defaults)
@@ -118,24 +132,24 @@ class App(arcade.Window):
         menu.offer_continue(info.title if info else None)
         menu.show_saves(named_saves())
 
-        def start(opts, menu=menu):
+        def start(opts: dict[str, Any], menu: MenuScene = menu) -> None:
             self._remember(menu)
             self.start_local(opts)
-        menu.start_local.connect(start)
-        menu.continue_game.connect(self.continue_game)
-        menu.settings.connect(self.show_settings)
-        menu.host.connect(lambda o: self.start_net("host", o))
-        menu.join.connect(lambda o: self.start_net("join", o))
-        menu.watch.connect(lambda o: self.start_net("watch", o))
-        menu.load.connect(self.load_save)
-        menu.replay.connect(self.replay_log)
-        menu.quit.connect(self.close)
+        menu.local_chosen.connect(start)
+        menu.continue_chosen.connect(self.continue_game)
+        menu.settings_chosen.connect(self.show_settings)
+        menu.host_chosen.connect(lambda o: self.start_net("host", o))
+        menu.join_chosen.connect(lambda o: self.start_net("join", o))
+        menu.watch_chosen.connect(lambda o: self.start_net("watch", o))
+        menu.load_chosen.connect(self.load_save)
+        menu.replay_chosen.connect(self.replay_log)
+        menu.quit_chosen.connect(self.close)
         self.show(menu)
 
-    def _remember(self, menu) -> None:
+    def _remember(self, menu: MenuScene) -> None:
         self.update_settings(replace(self.settings, last_game=menu.last_game()))
 
-    def update_settings(self, settings) -> None:
+    def update_settings(self, settings: Settings) -> None:
         """Keep and write the settings; a folder that cannot be written is said, not fatal."""
         from client.core.settings import save_settings
         self.settings = settings
@@ -148,7 +162,7 @@ class App(arcade.Window):
         from client.scenes.settings_scene import SettingsScene
         scene = SettingsScene(self.settings)
 
-        def done(new):
+        def done(new: Settings | None) -> None:
             if new is not None:
                 if new.fullscreen != self.settings.fullscreen:
                     self.set_fullscreen(new.fullscreen)
@@ -157,10 +171,10 @@ class App(arcade.Window):
                 self.update_settings(new)
                 self.apply_ui_scale()
             self.show_menu()
-        scene.done.connect(done)
+        scene.finished.connect(done)
         self.show(scene)
 
-    def _labels(self, players: int, humans) -> dict[int, str]:
+    def _labels(self, players: int, humans: Sequence[int]) -> dict[int, str]:
         """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
         chosen name goes to my seat when I am the only person at this window."""
         from client.words.table_names import seat_title
@@ -168,11 +182,11 @@ class App(arcade.Window):
         return {s: seat_title(s, "human" if s in humans else "bot", name,
                               me=s in humans and len(humans) == 1) for s in range(players)}
 
-    def _names(self, humans) -> dict[int, str]:
+    def _names(self, humans: Sequence[int]) -> dict[int, str]:
         name = self.settings.name.strip()
         return {humans[0]: name} if name and len(humans) == 1 else {}
 
-    def _start_autosave(self, session, saved=None) -> None:
+    def _start_autosave(self, session: LocalSession, saved: SavedGame | None = None) -> None:
         from client.sessions.autosave import Autosave
         try:
             self.autosave = Autosave.start(session, saved=saved)
@@ -183,7 +197,8 @@ class App(arcade.Window):
     def continue_game(self) -> None:
         from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
-    def start_local(self, opts: dict, *, seed: int | None = None, fast: bool = False):
+    def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
+                    fast: bool = False) -> GameScene:
         from client.sessions.local import LocalSession
         humans = tuple(opts.get("humans", (0,)))
         bots = opts.get("bots") or {}
@@ -195,7 +210,8 @@ class App(arcade.Window):
         self._start_autosave(session)
         return self.play(session, labels, fast=fast, names=self._names(humans))
 
-    def play(self, session, labels=None, fast: bool = False, names=None):
+    def play(self, session: GameSession, labels: dict[int, str] | None = None, fast: bool = False,
+             names: dict[int, str] | None = None) -> GameScene:
         from client.game.game_scene import GameScene
         from client.core.sound import Sounds
         theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
@@ -208,9 +224,9 @@ class App(arcade.Window):
                           sounds=Sounds(self.settings.volume, self.settings.mute))
         scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
-        scene.leave.connect(lambda: self.show_menu())
+        scene.leave_chosen.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
-        scene.save_as.connect(self.save_named)
+        scene.save_asked.connect(self.save_named)
         self.show(scene)
         # What exists now lasts the game: frozen, the collector need not walk it. The last
         # game's frozen objects are thawed and collected first, or every game played in
@@ -225,14 +241,15 @@ class App(arcade.Window):
 
     def save_named(self, name: str) -> None:
         from client.sessions.autosave import save_named
-        if self.autosave is None or not hasattr(self.scene, "log"):
+        from client.game.game_scene import GameScene
+        if self.autosave is None or not isinstance(self.scene, GameScene):
             return
         try:
             path = save_named(self.autosave, name)
         except OSError as exc:
-            self.scene.log.add(_("Could not save: {reason}").format(reason=exc.strerror), (180, 30, 20))
+            self.scene.log.add_line(_("Could not save: {reason}").format(reason=exc.strerror), (180, 30, 20))
             return
-        self.scene.log.add(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
+        self.scene.log.add_line(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
                            (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
@@ -241,8 +258,8 @@ class App(arcade.Window):
             self.autosave.close()
             self.autosave = None
         end = EndScene(summary)
-        end.back.connect(lambda: self.show_menu())
-        end.quit.connect(self.close)
+        end.back_chosen.connect(lambda: self.show_menu())
+        end.quit_chosen.connect(self.close)
         self.show(end)
 
     def search_lan(self) -> None:
@@ -275,11 +292,11 @@ class App(arcade.Window):
             self.show_menu(message=what.format(reason=said(str(exc)) or problem_text(exc)))
             return
         from client.scenes.lobby_scene import LobbyScene
-        self._close_session()
+        self.close_session()
         self.session = session
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
-        lobby.leave.connect(lambda: self.show_menu())
+        lobby.leave_chosen.connect(lambda: self.show_menu())
         self.show(lobby)
 
     def load_save(self, path: str) -> None:
@@ -294,7 +311,7 @@ class App(arcade.Window):
         except (SaveError, ValueError, OSError) as exc:
             self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=exc))
             return
-        self._close_session()
+        self.close_session()
         humans = session.my_seats
         labels = self._labels(session.config.players, humans)
         if session.decision.kind != "over":
@@ -309,13 +326,13 @@ class App(arcade.Window):
             self.show_menu(message=_("Cannot replay {path}: {reason}").format(
                 path=path or _("(no file)"), reason=exc))
             return
-        self._close_session()
+        self.close_session()
         self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})
 
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:
         self._browse_poll()
-        if self.session is not None and hasattr(self.session, "net_pump"):
+        if self.session is not None:
             self.session.net_pump()
         if self.scene is not None:
             self.scene.update(min(dt, 0.1))
@@ -323,14 +340,12 @@ class App(arcade.Window):
     def on_draw(self) -> None:
         from client.core.node import Damage
         scene = self.scene
-        animated = scene.animated_nodes() if hasattr(scene, "animated_nodes") else []
+        animated: list[Node] = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
             # nothing else changed: repaint only the animated nodes' rectangles
             for node in animated:
-                rect = getattr(node, "damage_rect", None)   # a node may repaint less than its box
-                self.ctx.scissor = rect() if rect else (int(node.left), int(node.bottom),
-                                                        int(node.width) + 1, int(node.height) + 1)
+                self.ctx.scissor = node.damage_rect()   # a node may repaint less than its box
                 node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1
@@ -350,44 +365,44 @@ class App(arcade.Window):
         super().on_resize(width, height)
         self.apply_ui_scale()
 
-    def on_mouse_press(self, x, y, button, modifiers):
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_press(x / s, y / s, button, modifiers)
 
-    def on_mouse_release(self, x, y, button, modifiers):
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_release(x / s, y / s, button, modifiers)
 
-    def on_mouse_motion(self, x, y, dx, dy):
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_motion(x / s, y / s, dx / s, dy / s)
 
-    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if self.scene is not None:
             s = self.ui_scale
             self.scene.mouse_drag(x / s, y / s, dx / s, dy / s, buttons, modifiers)
 
-    def on_mouse_scroll(self, x, y, sx, sy):
+    def on_mouse_scroll(self, x: int, y: int, sx: float, sy: float) -> None:
         if self.scene is not None:
             self.scene.mouse_scroll(x / self.ui_scale, y / self.ui_scale, sx, sy)
 
-    def on_key_press(self, symbol, modifiers):
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
         if self.scene is not None:
             self.scene.key_press(symbol, modifiers)
 
-    def on_text(self, text):
-        if self.scene is not None and hasattr(self.scene, "type_text"):
+    def on_text(self, text: str) -> None:
+        if self.scene is not None:
             self.scene.type_text(text)
 
-    def on_close(self):
-        self._close_session()
+    def on_close(self) -> None:
+        self.close_session()
         super().on_close()
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
     app = App()

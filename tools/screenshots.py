@@ -52,7 +52,10 @@ def _run_until(app, cond, seconds: float) -> bool:
     return cond()
 
 
-class _StandInTable:
+from client.sessions.table_offers import TableCallbacks  # noqa: E402  (after the path)
+
+
+class _StandInTable(TableCallbacks):
     """Enough of `net.table.session.TableSession` (with the newer comforts) for the lobby and a
     paused game: seats with names and a bot, a join code, a countdown, chat."""
 
@@ -63,7 +66,9 @@ class _StandInTable:
         self.local = LocalGame(self.cfg, seed, {})
         for _ in self.local.run():
             pass
-        self.my_seat, self.join_code, self.listen_port = 0, "k7q2", 7531
+        self.my_seat: int | None = 0
+        self.join_code: str | None = "k7q2"
+        self.listen_port = 7531
         names = ["Aiko", "", "Ben", "Cleo", "Dai"]
         self.lobby = {"players": players, "side": "sun", "setup": "beginner", "seats": [
             {"seat": k, "kind": "bot" if k == 1 else "human", "name": names[k]}
@@ -88,6 +93,13 @@ class _StandInTable:
     def submit(self, cmd):
         pass
 
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None) -> None:
+        raise ValueError("a stand-in table keeps its lobby")
+
+    def start_game(self) -> None:
+        raise ValueError("a stand-in table has started")
+
     def close(self):
         pass
 
@@ -108,7 +120,7 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
         _frames(app, 3)
         _save(app, out / f"lobby-{tag}.png")
     if "pause" in only:
-        session._started(table.cfg, 0, table.state)
+        session.game_started(table.cfg, 0, table.state)
         session.queue.append(([], table.state))
         scene = app.play(session, session.labels(), names=session.names())
         _run_until(app, lambda: scene.planning.visible, 10)
@@ -147,18 +159,18 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
     # a battle mid-drop: a bots-only game fast-forwarded until the first battle drop starts
     scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
                              "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
-    seen = []
+    seen: list[bool] = []
 
     def on_shot(kind: str) -> None:
-        e = scene.playing_event or {}
+        e = scene.player.playing_event or {}
         if kind == "tower_coming" and e.get("reason") == "battle" and not seen:
             seen.append(True)
             scene.fast = False          # watch this drop at normal speed
 
-    scene.screenshot_hook.connect(on_shot)
+    scene.moment_reached.connect(on_shot)
     tower = scene.tower
-    if _run_until(app, lambda: seen and tower.playing and tower._rec is not None
-                  and (tower.landed or tower._frame > len(tower._rec.frames) * 0.5), 120):
+    if _run_until(app, lambda: seen and tower.playing
+                  and (tower.landed or tower.progress > 0.5), 120):
         _save(app, out / f"battle-{tag}.png")
     else:
         print(f"{tag}: no battle drop seen", file=sys.stderr)
@@ -188,7 +200,7 @@ def main() -> int:
                     help="the window's language (file names get -nl / -ro)")
     args = ap.parse_args()
     try:
-        sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
+        sizes = [(int(s.split("x")[0]), int(s.split("x")[1])) for s in args.sizes.split(",")]
     except ValueError:
         ap.error(f"--sizes must look like 960x640,1280x800 (got {args.sizes!r})")
     args.outdir.mkdir(parents=True, exist_ok=True)

@@ -1,1 +1,4 @@
-"""The map: provinces, armies, buildings and the marks that come and go on it."""
+"""The map: provinces, armies, buildings and the marks that come and go on it.
+
+Tests: tests/client/board/.
+"""

@@ -10,6 +10,8 @@ band along the inside of its outline and a heavy line where regions meet; armies
 high-contrast token in the seat's shape (colour is never the only cue); buildings are
 silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
 provinces out of play in a 3-player game are hatched grey.
+
+Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_clicks.py, tests/client/board/test_event_marks.py, tests/client/core/test_colour_blind.py.
 """
 
 from __future__ import annotations
@@ -63,23 +65,19 @@ class BoardView(Node):
         self._static: Mesh | None = None
         self._tokens: Mesh | None = None
         self._legend: Mesh | None = None
-        self._text = TextCache()
+        self.texts = TextCache()
         self._tip = TextCache()
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
-        self._screen_polys: dict[str, list] = {}
+        self.screen_polys: dict[str, list] = {}
         self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
-        self.arrow: tuple | None = None       # (origin or None, target, colour)
+        # (origin or None, target, colour)
+        self.arrow: tuple[str | None, str, tuple[int, ...]] | None = None
         self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
         self.colour_blind = False             # stripes per owner and letter chips (settings)
 
     # -- inputs ---------------------------------------------------------------------------
-    def configure(self, side: str, players: int) -> None:
-        self.side, self.players = side, players
-        self.excluded = set(self.board.excluded_3p[side]) if players == 3 else set()
-        self.mark_dirty()
-
     def set_colour_blind(self, on: bool) -> None:
         """Colour-blind mode: every owned province carries its owner's stripe pattern
         (`palette.PATTERNS`) and a chip with the owner's letter beside the army token."""
@@ -103,7 +101,8 @@ class BoardView(Node):
             self.selected = name
             self.mark_dirty()
 
-    def set_arrow(self, origin: str | None, target: str | None, colour=(200, 30, 30)) -> None:
+    def set_arrow(self, origin: str | None, target: str | None,
+                  colour: tuple[int, ...] = (200, 30, 30)) -> None:
         arrow = (origin, target, tuple(colour)) if target else None
         if arrow != self.arrow:
             self.arrow = arrow
@@ -135,12 +134,15 @@ class BoardView(Node):
         return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
 
     def _build_arrow(self, put, s: float) -> None:
+        arrow = self.arrow
+        if arrow is None:
+            return
         ends = self.arrow_ends()
-        colour = self.arrow[2]
+        colour = arrow[2]
         edge = (255, 255, 255) if sum(colour) < 200 else (20, 20, 20)
         if ends is None:          # a revolt: a ring round the province
-            if self.arrow[1] in self._screen_polys:
-                segs = geo.polyline_segments(self._screen_polys[self.arrow[1]], closed=True)
+            if arrow[1] in self.screen_polys:
+                segs = geo.polyline_segments(self.screen_polys[arrow[1]], closed=True)
                 put(geo.thick_lines(segs, 6 * s), edge)
                 put(geo.thick_lines(segs, 3.5 * s), colour)
             return
@@ -182,7 +184,7 @@ class BoardView(Node):
         s = self.token_scale()
         provs = self.state.get("provinces", {}) if self.state else {}
         arrays = self.shapes["arrays"]
-        self._screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
+        self.screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
         mesh = Mesh()
         hatch = []
         for name, tris in self.shapes["triangle_arrays"].items():
@@ -207,7 +209,9 @@ class BoardView(Node):
                      theme.REGION_COLOURS[region])
         mesh.add(geo.thick_lines(hatch, 1.6 * s), theme.EXCLUDED_HATCH)
         # lines: thin between provinces of one region, heavy between regions, coast
-        thin, heavy, coast = [], [], []
+        thin: list[np.ndarray] = []
+        heavy: list[np.ndarray] = []
+        coast: list[np.ndarray] = []
         for (a, b), line in self.shapes["border_arrays"].items():
             same = self.board.provinces[a].region[self.side] == self.board.provinces[b].region[self.side]
             (thin if same else heavy).append(geo.segments_of(xf.apply(line)))
@@ -228,11 +232,11 @@ class BoardView(Node):
         mesh.add(geo.thick_lines(dash, 4.6 * s), (250, 250, 250))
         mesh.add(geo.thick_lines(dash, 2.4 * s), ROUTE)
         # highlights and selection
-        hl = [seg for n in sorted(self.highlight) if n in self._screen_polys
-              for seg in geo.polyline_segments(self._screen_polys[n], closed=True)]
+        hl = [seg for n in sorted(self.highlight) if n in self.screen_polys
+              for seg in geo.polyline_segments(self.screen_polys[n], closed=True)]
         mesh.add(geo.thick_lines(hl, 3.5 * s), self.highlight_colour)
-        if self.selected in self._screen_polys:
-            segs = geo.polyline_segments(self._screen_polys[self.selected], closed=True)
+        if self.selected in self.screen_polys:
+            segs = geo.polyline_segments(self.screen_polys[self.selected], closed=True)
             mesh.add(geo.thick_lines(segs, 4.5 * s), (220, 30, 30))
         self._static = mesh
         self._build_tokens(provs, s)
@@ -243,14 +247,14 @@ class BoardView(Node):
         tl = Mesh()
         put = tl.add
 
-        self._text.begin()
+        self.texts.begin()
         for name in self.shapes["provinces"]:
             cx, cy = self.province_centre(name)
             info = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
             size = self.name_size(name)
-            self._text.put(("n", name), name, cx, cy + 11 * s, size=size,
+            self.texts.put(("n", name), name, cx, cy + 11 * s, size=size,
                            color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
                            anchor_x="center", anchor_y="baseline", bold=True)
             armies = info.get("armies", 0) or 0
@@ -259,14 +263,14 @@ class BoardView(Node):
                 ring = (235, 235, 235) if sum(style.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
-                self._text.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
+                self.texts.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
                                color=theme.text_on(style.colour), anchor_x="center",
                                anchor_y="center", bold=True)
             if self.colour_blind and style is not None and owner in PATTERNS:
                 lx, ly = cx - 17 * s, cy + 4 * s      # the owner's letter, left of the token
                 put(geo.fan(geo.regular_polygon(lx, ly, 7.5 * s, 16)), (20, 20, 20))
                 put(geo.fan(geo.regular_polygon(lx, ly, 6.4 * s, 16)), (255, 255, 255))
-                self._text.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
+                self.texts.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
                                color=(20, 20, 20), anchor_x="center", anchor_y="center",
                                bold=True)
             blds = info.get("buildings", []) or []
@@ -281,7 +285,7 @@ class BoardView(Node):
                 ux, uy = cx + 17 * s, cy + 4 * s
                 put(geo.fan(geo.regular_polygon(ux, uy, 7.5 * s, 16)), (255, 255, 255))
                 put(geo.fan(geo.regular_polygon(ux, uy, 6.2 * s, 16)), theme.UNREST)
-                self._text.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
+                self.texts.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
         from client.board.map_marks import build_event_badges
@@ -291,8 +295,8 @@ class BoardView(Node):
         if self.marks:
             self._build_marks(put, s)
         self._tokens = tl
-        self._legend = draw_legend(self, s, self._text)
-        self._text.end()
+        self._legend = draw_legend(self, s, self.texts)
+        self.texts.end()
 
     def _build_marks(self, put, s: float) -> None:
         from client.board.map_marks import build_winter_marks
@@ -306,12 +310,12 @@ class BoardView(Node):
             self._legend.draw()
         if self._tokens is not None:
             self._tokens.draw()
-        self._text.draw()
+        self.texts.draw()
 
     def on_draw(self) -> None:
         self._layer.draw()
-        if self.hovered and self.hovered in self._screen_polys:
-            arcade.draw_polygon_outline(self._screen_polys[self.hovered], (255, 255, 255), 2.5)
+        if self.hovered and self.hovered in self.screen_polys:
+            arcade.draw_polygon_outline(self.screen_polys[self.hovered], (255, 255, 255), 2.5)
 
     def on_draw_over(self) -> None:
         if self.hovered:
@@ -361,19 +365,19 @@ class BoardView(Node):
     def province_at(self, x: float, y: float) -> str | None:
         if not self.contains(x, y):
             return None
-        for name, poly in self._screen_polys.items():
+        for name, poly in self.screen_polys.items():
             if point_in_poly(x, y, poly):
                 return name
         return None
 
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hit = self.province_at(x, y)
         if hit != self.hovered:
             self.hovered = hit
             damage()
             self.province_hovered.emit(hit)
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         hit = self.province_at(x, y)
         if hit is not None:
             self.province_clicked.emit(hit)

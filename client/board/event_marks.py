@@ -1,7 +1,10 @@
 """Where this round's event and the players' special cards act, so the window can mark the
 spot instead of leaving it to a list: the actions they change (badges on the action track)
 and the provinces they change (badges on the map). Read from the card data through
-`card_facts`; the engine applies the rules, this only says where to look."""
+`card_facts`; the engine applies the rules, this only says where to look.
+
+Tests: tests/client/board/test_event_marks.py.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@ hatching clipped to a province, inner bands along outlines, sea-route dashes.
 
 Everything returns flat lists of screen points (three per triangle) so that a whole layer
 becomes one `create_triangles_filled_with_colors` call, i.e. one draw call.
+
+Tests: tests/client/board/test_board_layout.py, tests/client/board/test_event_marks.py.
 """
 
 from __future__ import annotations
@@ -168,10 +170,10 @@ def route_ends(path, poly_a, poly_b) -> tuple[int, int]:
     """Indices bounding the part of a route's path between province a and province b,
     keeping one point inside each so the route is seen to land there."""
     i0 = 0
-    while i0 + 1 < len(path) and _inside(*path[i0 + 1], poly_a):
+    while i0 + 1 < len(path) and _inside(path[i0 + 1][0], path[i0 + 1][1], poly_a):
         i0 += 1
     i1 = len(path) - 1
-    while i1 - 1 > i0 and _inside(*path[i1 - 1], poly_b):
+    while i1 - 1 > i0 and _inside(path[i1 - 1][0], path[i1 - 1][1], poly_b):
         i1 -= 1
     return i0, i1
 

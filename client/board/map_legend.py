@@ -1,13 +1,22 @@
 """The map's legend: what the building chips, the unrest badge, the hatching and the seats'
-token shapes mean. Drawn in the open sea at the map's top left, sized with the map."""
+token shapes mean. Drawn in the open sea at the map's top left, sized with the map.
+
+Tests: tests/client/board/test_board_layout.py, tests/client/core/test_colour_blind.py.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from client.board import map_geometry as geo
 from client.core import theme
 from client.core.gpu_mesh import Mesh
 from client.core.palette import PATTERNS, PEASANTS, SEATS
 from lang.i18n import _
+
+if TYPE_CHECKING:
+    from client.board.board_view import BoardView
+    from client.core.node import TextCache
 
 
 def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
@@ -23,7 +32,7 @@ def _item_width(label: str, s: float) -> float:
     return 19 * s + geo.text_width(label, 8 * s) + 8 * s
 
 
-def legend_rect(view, s: float) -> tuple[float, float, float, float]:
+def legend_rect(view: BoardView, s: float) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) of the legend box in window pixels."""
     rows = _rows(bool(view.excluded))
     width = max(sum(_item_width(label, s) for _, label in row) for row in rows) + 10 * s
@@ -34,7 +43,7 @@ def legend_rect(view, s: float) -> tuple[float, float, float, float]:
     return left + 4 * s, top - 4 * s - height, width, height
 
 
-def draw_legend(view, s: float, text) -> Mesh:
+def draw_legend(view: BoardView, s: float, text: TextCache) -> Mesh:
     """Shapes of the legend (its words go into `text`, the view's TextCache)."""
     mesh = Mesh()
     put = mesh.add
@@ -59,7 +68,7 @@ def draw_legend(view, s: float, text) -> Mesh:
             else:
                 seat = int(kind.split(":")[1])
                 st = PEASANTS if seat == 5 else SEATS[seat]
-                if getattr(view, "colour_blind", False) and seat in PATTERNS:
+                if view.colour_blind and seat in PATTERNS:
                     sq = [(ix - 7 * s, y - 7 * s), (ix + 7 * s, y - 7 * s), (ix + 7 * s, y + 7 * s),
                           (ix - 7 * s, y + 7 * s)]          # the seat's stripes behind its shape
                     put(geo.fan(sq), st.colour)

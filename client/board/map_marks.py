@@ -1,7 +1,10 @@
 """Marks on the map that come and go with the game: winter scoring chips (the majorities
 per region) placed clear of every province name and army token, and this round's event
 where it acts (a badge on the temples that cannot be attacked, on the palaces defended by
-one more army) with a sentence in the province tooltip."""
+one more army) with a sentence in the province tooltip.
+
+Tests: tests/client/board/test_event_marks.py, tests/client/game/test_winter_view.py.
+"""
 
 from __future__ import annotations
 
@@ -82,7 +85,7 @@ def build_winter_marks(view, put, s: float) -> None:
             view.mark_boxes.append(box)
             put(geo.rect(*box), (20, 20, 20))
             put(geo.rect(box[0] + 2 * s, box[1] + 1.5 * s, box[2] - 2 * s, box[3] - 1.5 * s), colour)
-            view._text.put(("m", region, k), label, (box[0] + box[2]) / 2,
+            view.texts.put(("m", region, k), label, (box[0] + box[2]) / 2,
                            (box[1] + box[3]) / 2 + 0.5 * s, size=_pt(8.5 * s),
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center",
                            bold=True)
@@ -99,7 +102,7 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
         w = geo.text_width(word, _pt(7 * s)) + 8 * s
         put(geo.rect(x - w / 2 - 1 * s, y - 6.5 * s, x + w / 2 + 1 * s, y + 6.5 * s), (255, 255, 255))
         put(geo.rect(x - w / 2, y - 5.5 * s, x + w / 2, y + 5.5 * s), EVENT_BADGE)
-        view._text.put(("ev", name), word, x, y, size=_pt(7 * s), color=(255, 255, 255),
+        view.texts.put(("ev", name), word, x, y, size=_pt(7 * s), color=(255, 255, 255),
                        anchor_x="center", anchor_y="center", bold=True)
 
 

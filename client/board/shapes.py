@@ -1,4 +1,7 @@
-"""The province shapes asset (assets/provinces.json) and helpers to place it on screen."""
+"""The province shapes asset (assets/provinces.json) and helpers to place it on screen.
+
+Tests: tests/client/board/test_shapes_asset.py, tests/client/board/test_map_borders.py.
+"""
 
 from __future__ import annotations
 

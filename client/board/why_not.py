@@ -3,9 +3,14 @@
 The engine's `move_targets` decides; this only explains a click outside its answer, from
 the public view, in the same terms as the rules (R-EXEC-9/10/11, events 6 and 9), so that a
 click on a non-target never does nothing silently (issue 13).
+
+Tests: tests/client/board/test_why_not.py.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from client.core.theme import seat_name
 from lang.i18n import N_, Translated, _
@@ -21,7 +26,7 @@ def _listing(names) -> str:
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
-def why_not_target(board, side: str, players: int, public: dict, seat: int, origin: str,
+def why_not_target(board, side: str, players: int, public: Mapping[str, Any], seat: int, origin: str,
                    action: str, name: str) -> str:
     """A sentence saying why armies from `origin` cannot go to `name` for `action`."""
     provs = (public or {}).get("provinces", {})

@@ -1,1 +1,4 @@
-"""The window's foundation: the Arcade window, the scene tree, theme, scale, settings, sound, palette, GPU meshes."""
+"""The window's foundation: the Arcade window, the scene tree, theme, scale, settings, sound, palette, GPU meshes.
+
+Tests: tests/client/core/.
+"""

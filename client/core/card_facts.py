@@ -5,6 +5,8 @@ Their words are translated here (the card data file's texts are in the catalogue
 
 The only module in the client that reads them, from `sim.cards` (the card data file),
 so the window never holds a copy of a card fact.
+
+Tests: tests/client/words/test_i18n.py, tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations

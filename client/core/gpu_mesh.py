@@ -4,6 +4,8 @@ Why not `arcade.shape_list`: it converts every vertex's colour through Python ob
 packs the data with nested list comprehensions; for the map's ~40,000 vertices that took
 most of a 200-400 ms board rebuild on the project's machine, a visible stall whenever the
 state changed. Here a part is one numpy block and the buffer is made in a single copy.
+
+Tests: tests/client/board/test_board_layout.py (the board draws through it).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import arcade
-from arcade.gl import BufferDescription
+from arcade.gl import Buffer, BufferDescription, Geometry
 
 
 class Mesh:
@@ -19,8 +21,8 @@ class Mesh:
 
     def __init__(self) -> None:
         self._parts: list[np.ndarray] = []
-        self._geometry = None
-        self._buffer = None
+        self._geometry: Geometry | None = None
+        self._buffer: Buffer | None = None
 
     def add(self, pts, colour) -> None:
         a = np.asarray(pts, dtype="f4").reshape(-1, 2)
@@ -33,18 +35,6 @@ class Mesh:
         self._parts.append(block)
         self._geometry = None
 
-    def add_coloured(self, pts, colours) -> None:
-        """Triangles whose vertices carry their own colours (one colour per point)."""
-        a = np.asarray(pts, dtype="f4").reshape(-1, 2)
-        if not len(a):
-            return
-        c = np.asarray(colours, dtype="f4").reshape(len(a), -1)
-        block = np.full((len(a), 6), 255, dtype="f4")
-        block[:, :2] = a
-        block[:, 2:2 + c.shape[1]] = c
-        self._parts.append(block)
-        self._geometry = None
-
     def __len__(self) -> int:
         return sum(len(p) for p in self._parts)
 
@@ -52,14 +42,15 @@ class Mesh:
         if not self._parts:
             return
         ctx = arcade.get_window().ctx
-        if self._geometry is None:
+        geometry = self._geometry
+        if geometry is None:
             data = np.concatenate(self._parts)
-            self._buffer = ctx.buffer(data=data.tobytes())
-            self._geometry = ctx.geometry([BufferDescription(self._buffer, "2f 4f",
-                                                             ["in_vert", "in_color"])])
+            self._buffer = buffer = ctx.buffer(data=data.tobytes())
+            self._geometry = geometry = ctx.geometry([BufferDescription(buffer, "2f 4f",
+                                                                        ["in_vert", "in_color"])])
         prog = ctx.shape_element_list_program
         prog["Position"] = 0.0, 0.0
         prog["Angle"] = 0.0
         ctx.enable_only(ctx.BLEND)           # as arcade's ShapeElementList does
-        self._geometry.render(prog, mode=ctx.TRIANGLES)
+        geometry.render(prog, mode=ctx.TRIANGLES)
         ctx.disable(ctx.BLEND)

@@ -8,16 +8,23 @@ another node's internals; it only calls public methods of its own children.
 
 Drawing is retained where it matters: nodes rebuild cached shapes/texts when their
 inputs change (`mark_dirty`) and draw the cache every frame.
+
+Tests: tests/client/core/test_nodes.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 import arcade
 import pyglet
 
 from lang.i18n import _
+
+if TYPE_CHECKING:
+    from arcade.gui.surface import Surface
 
 
 class Signal:
@@ -54,6 +61,9 @@ def damage() -> None:
     Damage.serial += 1
 
 
+NodeT = TypeVar("NodeT", bound="Node")
+
+
 class Node:
     """Base node: a rectangle with children. Override the `on_*` hooks."""
 
@@ -70,7 +80,7 @@ class Node:
         self._dirty = True
 
     # -- tree -----------------------------------------------------------------------------
-    def add(self, child: "Node") -> "Node":
+    def add(self, child: NodeT) -> NodeT:
         if child.parent is not None:
             child.parent.remove(child)
         child.parent = self
@@ -94,7 +104,7 @@ class Node:
                 return hit
         return None
 
-    def walk(self):
+    def walk(self) -> Iterator[Node]:
         yield self
         for c in self.children:
             yield from c.walk()
@@ -117,6 +127,11 @@ class Node:
         if changed:
             self.mark_dirty()
         self.on_layout()
+
+    @property
+    def dirty(self) -> bool:
+        """Its cached drawing is rebuilt at the next draw."""
+        return self._dirty
 
     def mark_dirty(self) -> None:
         self._dirty = True
@@ -184,12 +199,28 @@ class Node:
     def on_update(self, dt: float) -> None: ...
     def on_draw(self) -> None: ...
     def on_draw_over(self) -> None: ...
-    def on_mouse_press(self, x, y, button, modifiers) -> bool: return False
-    def on_mouse_release(self, x, y, button, modifiers) -> bool: return False
-    def on_mouse_motion(self, x, y, dx, dy) -> None: ...
-    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None: ...
-    def on_mouse_scroll(self, x, y, sx, sy) -> bool: return False
-    def on_key_press(self, symbol, modifiers) -> bool: return False
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool: return False
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool: return False
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None: ...
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int,
+                      modifiers: int) -> None: ...
+    def on_mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool: return False
+    def on_key_press(self, symbol: int, modifiers: int) -> bool: return False
+
+    # -- what a scene (the tree's root) may answer ----------------------------------------
+    def type_text(self, text: str) -> bool:
+        """Typed text (not keys) for a focused field; True if taken."""
+        return False
+
+    def damage_rect(self) -> tuple[int, int, int, int]:
+        """What a frame of its animation repaints (an animated node may repaint less
+        than its box): its box."""
+        return (int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)
+
+    def animated_nodes(self) -> list[Node]:
+        """Nodes that change every frame on their own (the window repaints only these
+        when nothing else changed)."""
+        return []
 
 
 class TextCache:
@@ -203,6 +234,11 @@ class TextCache:
         self.batch = pyglet.graphics.Batch()
         self._labels: dict[Any, arcade.Text] = {}
         self._used: set[Any] = set()
+
+    @property
+    def labels(self) -> Mapping[Any, arcade.Text]:
+        """Every label put so far by key, shown or hidden (tests read what is drawn)."""
+        return MappingProxyType(self._labels)
 
     def begin(self) -> None:
         self._used = set()
@@ -290,11 +326,12 @@ class Button(Node):
         self.hover_color = hover
         self.text_color = text_color
         self.key = key           # keyboard shortcut (arcade.key.*) or None
+        self.tip = ""            # a tooltip's marked English ("" for none)
         self.active = True       # drawn greyed and ignores clicks when False
         self.selected = False
         self.hover = False
         self.pressed = Signal("pressed")
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def set_label(self, label: str) -> None:
         if label != self.label:
@@ -302,16 +339,16 @@ class Button(Node):
             self.mark_dirty()
 
     def rebuild(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         size = self.size
         while True:      # a longer translation shrinks (whole half-points) to stay on the button
-            t = self._text.put("l", _(self.label), self.left + self.width / 2,
+            t = self.texts.put("l", _(self.label), self.left + self.width / 2,
                                self.bottom + self.height / 2, size=size, color=self.text_color,
                                anchor_x="center", anchor_y="center")
             if t.content_width <= self.width - 6 or size <= 7:
                 break
             size -= 0.5
-        self._text.end()
+        self.texts.end()
 
     def on_draw(self) -> None:
         c = self.hover_color if (self.hover and self.active) else self.color
@@ -322,22 +359,22 @@ class Button(Node):
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, c)
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
                                            (90, 80, 70), 2 if self.selected else 1)
-        self._text.draw()
+        self.texts.draw()
 
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hover = self.contains(x, y)
         if hover != self.hover:
             self.hover = hover
             damage()
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if self.contains(x, y):
             if self.active:
                 self.pressed.emit()
             return True
         return False
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.key is not None and symbol == self.key and self.active and self.visible:
             self.pressed.emit()
             return True
@@ -358,10 +395,10 @@ class CachedLayer:
     """
 
     def __init__(self) -> None:
-        self.surface = None
-        self.rect = None
+        self.surface: Surface | None = None
+        self.rect: tuple[int, int, int, int] | None = None
 
-    def render(self, rect, fn) -> None:
+    def render(self, rect: tuple[float, float, float, float], fn: Callable[[], None]) -> None:
         from arcade.gui.surface import Surface
         from arcade.types import LBWH
         l, b, w, h = (int(round(v)) for v in rect)
@@ -369,14 +406,14 @@ class CachedLayer:
         win = arcade.get_window()
         # drawn at the window's real resolution under an interface scale (crisp lines)
         ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-        if self.surface is None or self.surface.size != (w, h) \
-                or self.surface.pixel_ratio != ratio:
-            self.surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
-        self.surface.position = (l, b)
+        surface = self.surface
+        if surface is None or surface.size != (w, h) or surface.pixel_ratio != ratio:
+            self.surface = surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
+        surface.position = (l, b)
         self.rect = (l, b, w, h)
-        with self.surface.activate():
-            self.surface.clear()
-            cam = self.surface._cam
+        with surface.activate():
+            surface.clear()
+            cam = surface._cam
             cam.projection.rect = LBWH(l, b, w, h)
             cam.use()
             fn()

@@ -7,6 +7,8 @@ colour difference between any two seats under normal vision and simulated deuter
 protanopia and tritanopia (Machado et al. 2009, full severity); tests/client/core/test_palette.py
 recomputes those distances. Colour is never the only cue: every army disc has its seat's
 shape and every tower cube its seat's letter.
+
+Tests: tests/client/core/test_palette.py, tests/client/core/test_colour_blind.py.
 """
 
 from __future__ import annotations
@@ -40,8 +42,6 @@ PEASANTS = SeatStyle(N_("Peasants"), (64, 99, 39), "P", "triangle")
 # colour-blind mode: each seat's provinces also carry stripes at its own angle(s) (degrees;
 # two angles cross-hatch), so ownership reads without telling colours apart
 PATTERNS: dict[int, tuple[int, ...]] = {0: (0,), 1: (45,), 2: (90,), 3: (135,), 4: (0, 90)}
-PATTERN_WORDS = {0: N_("level stripes"), 1: N_("rising stripes"), 2: N_("upright stripes"),
-                 3: N_("falling stripes"), 4: N_("a grid")}
 
 
 def style_of(who) -> SeatStyle | None:

@@ -5,6 +5,8 @@ named saves in the user's data folder. `SHOGUN_HOME` moves both under one folder
 and portable installs use it). A settings file that cannot be read never stops the game:
 `load_settings` returns the defaults (or the fields that were fine) and a sentence for
 the player saying what was wrong; the file is rewritten the next time a setting changes.
+
+Tests: tests/client/core/test_settings.py.
 """
 
 from __future__ import annotations
@@ -77,9 +79,6 @@ class Settings:
     guide_done: bool = False       # the first-game guide was dismissed
     language: str = ""             # "" follows the system locale; else a lang.i18n.LANGUAGES code
     last_game: LastGame = field(default_factory=LastGame)
-
-    def player_name(self) -> str:
-        return self.name.strip() or "you"
 
 
 def _check(name: str, value, default):

@@ -4,12 +4,18 @@ The cues are the project's own: `tools/make_sounds.py` synthesises them (noise b
 decaying sines) into `assets/sounds/`; nothing downloaded or borrowed is played. Without
 an audio device pyglet falls back to its silent driver; any other failure (a missing
 file among them) turns the cues off for the session instead of stopping the game.
+
+Tests: tests/client/game/test_comforts_window.py, tests/tools/test_make_sounds.py.
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arcade import Sound
 
 log = logging.getLogger("client.core.sound")
 
@@ -31,7 +37,7 @@ class Sounds:
         self.mute = mute
         self.broken = False
         self.played: list[str] = []      # cues played (tests and the curious read it)
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[str, Sound] = {}
 
     @property
     def on(self) -> bool:

@@ -1,4 +1,9 @@
-"""Colours, sizes and names shared by the client's nodes."""
+"""Colours, sizes and names shared by the client's nodes.
+
+Tests: tests/client/core/test_colour_blind.py, tests/client/core/test_palette.py.
+"""
+
+from collections.abc import Sequence
 
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
@@ -19,13 +24,6 @@ REGION_COLOURS = {
     "red": (222, 140, 120),
     "purple": (178, 150, 205),
     "green": (150, 196, 135),
-}
-REGION_DARK = {
-    "brown": (110, 80, 45),
-    "yellow": (165, 135, 30),
-    "red": (160, 60, 45),
-    "purple": (100, 70, 140),
-    "green": (60, 120, 55),
 }
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
@@ -78,5 +76,6 @@ def text_on(colour) -> tuple[int, int, int]:
     return (20, 20, 20) if (0.3 * r + 0.59 * g + 0.11 * b) > 140 else (250, 250, 250)
 
 
-def mix(a, b, t: float) -> tuple[int, int, int]:
-    return tuple(int(a[i] * (1 - t) + b[i] * t) for i in range(3))
+def mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
+    r, g, bl = (int(a[i] * (1 - t) + b[i] * t) for i in range(3))
+    return r, g, bl

@@ -5,6 +5,8 @@ Arcade a default camera whose projection covers the logical size: every draw cal
 text batches and the offscreen `CachedLayer`s (which return to the default camera) go
 through it, so no node knows about the scale. The App divides mouse positions by the
 scale. Arcade has no public way to swap the default camera, hence `ctx._default_camera`.
+
+Tests: tests/client/core/test_settings.py, tests/client/game/test_table_layout.py.
 """
 
 from __future__ import annotations

@@ -1,56 +1,116 @@
 """The decisions put to the people at this window: planning, moves, turn-order picks,
 the draft, revolt order; my locked plan held (against bots) so it can be unlocked; the
-commands submitted to the session. A mixin of `GameScene`: it shows panels and submits
-commands; the engine decides what is legal."""
+commands submitted to the session. `Asker` is the table scene's part for these: it shows
+the decision panels and submits commands; the engine decides what is legal.
+
+Signals up: `words_changed()` (the info panel's words need refreshing), `plan_sent(cmd)`
+(a plan went straight to a network table), `moment_reached('planning')` (tests take a
+screenshot).
+
+Tests: tests/client/board/test_board_clicks.py, tests/client/game/test_comforts_window.py,
+tests/client/scenes/test_window.py.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
 from client.core import theme
+from client.core.node import Signal
 from client.words.sentences import for_players, plural, problem_text
 from lang.i18n import _
+
+if TYPE_CHECKING:
+    from client.game.guide import Guide
+    from client.game.table_comforts import TableComforts
+    from client.game.table_shared import SceneState, TableViews
+    from client.sessions.interface import GameSession
+    from client.tower.battle_show import BattleShow
+    from sim.commands import Command, SubmitPlan
+    from sim.state import State
 
 UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long (real time)
 
 
-class Asking:
-    def _ask(self) -> None:
+def _plan(seat: int, actions: tuple[object, ...], bid: object) -> SubmitPlan:
+    """The planning panel's fields as a command; the engine checks what they hold."""
+    from sim.commands import SubmitPlan
+    return SubmitPlan(seat, tuple(actions), bid)  # type: ignore[arg-type]  # the engine checks the cards
+
+
+@dataclass
+class HeldPlan:
+    """My locked plan, not yet submitted: U unlocks it until the time is up."""
+
+    cmd: SubmitPlan
+    seconds_left: float
+
+
+class Asker:
+    def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
+                 battle: BattleShow, guide: Guide, comforts: TableComforts,
+                 pump: Callable[[], bool]) -> None:
+        self.session = session
+        self.shared = shared
+        self.views = views
+        self.battle = battle
+        self.guide = guide
+        self.comforts = comforts
+        self.pump = pump                    # one automatic step of a local game
+        self.words_changed = Signal("words_changed")
+        self.plan_sent = Signal("plan_sent")
+        self.moment_reached = Signal("moment_reached")
+        self.asking: tuple[str, int, int] | None = None   # (kind, seat, step) shown to me
+        self.move_target: str | None = None
+        self.revolt_order: list[str] = []
+        self.held: HeldPlan | None = None
+        self.planned_last: int | None = None  # the seat whose plan was last shown (hot-seat cover)
+
+    def _engine_state(self) -> State:
+        state = self.session.state
+        assert state is not None, "a decision is asked only of a game the engine runs"
+        return state
+
+    def ask(self) -> None:
+        """Show the decision the engine waits for from one of my seats (once per step)."""
         from sim import game
-        st = self.session.state
+        v = self.views
+        st = self._engine_state()
         d = game.pending(st)
         seat = next(s for s in d.seats if s in self.session.my_seats)
-        key = (d.kind, seat, getattr(self.session, "step_key", lambda: len(self.session.commands))())
+        key = (d.kind, seat, self.session.step_key())
         if self.asking == key:
             return
         self.asking = key
         self.battle.end()
         self.move_target = None
-        self.info.visible = False
+        v.info.visible = False
         self.guide.point_at(d.kind)
-        pub = self.display or game.public_state(st)
+        pub = self.shared.display or game.public_state(st)
         if d.kind == "plan":
             if len(self.session.my_seats) > 1 and seat != self.planned_last:
                 self.comforts.cover_for(theme.seat_name(seat))   # hot seat: secret plans
             self.planned_last = seat
             me = pub["players"][str(seat)]
-            self.decision.visible = False
-            self.planning.visible = True
+            v.decision.visible = False
+            v.planning.visible = True
 
-            def check(actions, bid, seat=seat):
-                from sim.commands import SubmitPlan
+            def check(actions: tuple[object, ...], bid: object, seat: int = seat) -> list[str]:
                 from sim.legal import plan_problems
-                problems = plan_problems(self.session.state, SubmitPlan(seat, tuple(actions), bid))
+                problems = plan_problems(self._engine_state(), _plan(seat, actions, bid))
                 return [for_players(p.text).rstrip(".") + "." for p in problems]
-            self.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
-            self.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
-            self.screenshot_hook.emit("planning")
+            v.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
+            v.board_view.set_highlight(me.get("cards", []), (255, 255, 255))
+            self.moment_reached.emit("planning")
             return
-        self.planning.visible = False
-        self.decision.visible = True
+        v.planning.visible = False
+        v.decision.visible = True
         det = d.detail or {}
         if d.kind == "move":
             targets = det.get("targets", {})
-            self.board_view.set_highlight(targets.keys(), (255, 215, 0))
-            self.board_view.set_selected(det.get("from"))
+            v.board_view.set_highlight(targets.keys(), (255, 215, 0))
+            v.board_view.set_selected(det.get("from"))
             act = theme.ACTION_SHORT.get(det.get("action"), det.get("action"))
             prompt = (_("{action} from {province}: click a highlighted province, choose how many "
                         "armies go, then Go. (optional)") if det.get("optional") else
@@ -59,7 +119,7 @@ class Asking:
             opts = [(_("Go [Enter]"), "go", False)]
             if det.get("optional"):
                 opts.append((_("Don't move"), "stay", True))
-            self.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
+            v.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
         elif d.kind == "special":
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
@@ -68,7 +128,7 @@ class Asking:
             tips = {p: _("Place {n} in turn order. {card}").format(
                         n=p, card=SPECIAL_TIPS.get(cards.get(str(p)), "")).strip()
                     for p in det.get("positions", [])}
-            self.decision.ask(_("Choose your turn-order position and its special card."), opts, tips=tips)
+            v.decision.ask(_("Choose your turn-order position and its special card."), opts, tips=tips)
         elif d.kind == "draft_take":
             up = det.get("up", [])
             opts = [(_("Take {province}").format(province=n), f"up{i}", n is not None)
@@ -76,33 +136,39 @@ class Asking:
             opts.append((_("Top of deck ({n})").format(n=det.get("deck", 0)), "deck", det.get("deck", 0) > 0))
             if det.get("can_refresh"):
                 opts.append((_("Refresh the two"), "refresh", True))
-            self.board_view.set_highlight([n for n in up if n], (255, 215, 0))
+            v.board_view.set_highlight([n for n in up if n], (255, 215, 0))
             groups = [int(g) for g in det.get("groups") or []]
-            self.decision.ask(_("Draft: take a province card. Army groups still to place: {groups}.").format(
+            v.decision.ask(_("Draft: take a province card. Army groups still to place: {groups}.").format(
                 groups=", ".join(map(str, groups))) if groups else _("Draft: take a province card."), opts)
         elif d.kind == "draft_place":
             opts = [(plural(int(g), "army", "armies"), g, True) for g in det.get("groups", [])]
-            self.board_view.set_selected(det.get("province"))
-            self.decision.ask(_("Place an army group on {province}.").format(province=det.get("province")), opts)
+            v.board_view.set_selected(det.get("province"))
+            v.decision.ask(_("Place an army group on {province}.").format(province=det.get("province")), opts)
         elif d.kind == "revolt_order":
             self.revolt_order = []
             provs = det.get("provinces", [])
-            self.board_view.set_highlight(provs, (230, 40, 40))
+            v.board_view.set_highlight(provs, (230, 40, 40))
             opts = [(p, p, True) for p in provs] + [(_("Done"), "done", False)]
-            self.decision.ask(_("Revolts: click the provinces in the order they are fought."), opts)
+            v.decision.ask(_("Revolts: click the provinces in the order they are fought."), opts)
         else:
-            self.decision.ask(_("The game asks: {what}").format(what=d.kind), [])
+            v.decision.ask(_("The game asks: {what}").format(what=d.kind), [])
 
-    def _hide_decision(self) -> None:
+    def ask_again(self) -> None:
+        """Show the current decision again (my plan was unlocked)."""
+        self.asking = None
+        self.ask()
+
+    def hide_decision(self) -> None:
         self.asking = None
         self.guide.hide()
-        self.planning.visible = False
-        self.decision.visible = False
-        self._info()
-        self.board_view.set_highlight(())
-        self.board_view.set_selected(None)
+        self.views.planning.visible = False
+        self.views.decision.visible = False
+        self.words_changed.emit()
+        self.views.board_view.set_highlight(())
+        self.views.board_view.set_selected(None)
 
-    def _submit(self, cmd) -> None:
+    def submit(self, cmd: Command) -> None:
+        """Send a command; a refusal is said in the log and the question asked again."""
         from sim.commands import IllegalCommand
         try:
             self.session.submit(cmd)
@@ -112,113 +178,122 @@ class Asking:
             else:
                 from client.words.net_words import for_players
                 reason = for_players(str(exc))
-            self.log.add(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
-            self.sounds.play("refused")
+            self.views.log.add_line(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
+            self.views.sounds.play("refused")
             self.asking = None
             return
-        self._hide_decision()
+        self.hide_decision()
 
-    def _on_plan_locked(self, actions, bid) -> None:
+    def plan_locked(self, actions: tuple[object, ...], bid: object) -> None:
         """Against bots (a local game, not fast-forwarding) the plan is held for a few
         seconds before it goes in, so U can unlock it while no plan is open yet."""
-        from sim.commands import SubmitPlan
         seat = self.asking[1] if self.asking else self.session.my_seats[0]
-        cmd = SubmitPlan(seat, tuple(actions), bid)
-        if self.fast or getattr(self.session, "kind", "") != "local" or not self.session.my_seats:
-            if getattr(self, "net", None) is not None:
-                self.net.remember_plan(cmd)     # for "Unlock plan" while others still plan
-            self._submit(cmd)
+        cmd = _plan(seat, actions, bid)
+        if self.shared.fast or not self.session.runs_in_window or not self.session.my_seats:
+            self.plan_sent.emit(cmd)    # for "Unlock plan" while others still plan
+            self.submit(cmd)
             return
-        self._hide_decision()
-        self.sounds.play("locked")
-        self.held = [cmd, UNLOCK_SECONDS]
-        self._info()
+        self.hide_decision()
+        self.views.sounds.play("locked")
+        self.held = HeldPlan(cmd, UNLOCK_SECONDS)
+        self.words_changed.emit()
 
-    def _hold_plan(self, dt: float) -> bool:
+    def hold_plan(self, dt: float) -> bool:
         """While my plan is held: bots plan meanwhile; when the time is up it goes in."""
-        self.held[1] -= dt
-        if self.held[1] <= 0:
+        held = self.held
+        assert held is not None
+        held.seconds_left -= dt
+        if held.seconds_left <= 0:
             self.release_plan()
             return True
-        if int(self.held[1] + dt + 0.999) != int(self.held[1] + 0.999):
-            self._info()                        # the countdown moved on
-        return self.pump_session()
+        if int(held.seconds_left + dt + 0.999) != int(held.seconds_left + 0.999):
+            self.words_changed.emit()           # the countdown moved on
+        return self.pump()
 
     def release_plan(self) -> None:
-        cmd, self.held = self.held[0], None
-        self._submit(cmd)
+        """Enter, or the time is up: the held plan goes in."""
+        assert self.held is not None
+        cmd, self.held = self.held.cmd, None
+        self.submit(cmd)
 
     def unlock_plan(self) -> None:
         """U: back to planning with the held plan on the fields."""
-        cmd, self.held = self.held[0], None
-        self._ask()
-        self.planning.load(cmd.actions, cmd.bid)
-        self.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
+        assert self.held is not None
+        cmd, self.held = self.held.cmd, None
+        self.ask()
+        self.views.planning.load(cmd.actions, cmd.bid)
+        self.views.log.add_line(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
-    def _on_suggest(self) -> None:
+    def suggest(self) -> None:
+        """B: a legal plan from the heuristic bot on the planning fields."""
         from sim import bots
+        from sim.commands import SubmitPlan
         if not self.asking:
             return
         seat = self.asking[1]
-        cmd = bots.choose(self.session.state, seat, "heuristic", b"suggest" * 4 + bytes(4))
-        self.planning.load(cmd.actions, cmd.bid)
+        cmd = bots.choose(self._engine_state(), seat, "heuristic", b"suggest" * 4 + bytes(4))
+        assert isinstance(cmd, SubmitPlan)
+        self.views.planning.load(cmd.actions, cmd.bid)
 
-    def _on_card_selected(self, card) -> None:
-        self.board_view.set_selected(card if isinstance(card, str) else None)
+    def card_selected(self, card: object) -> None:
+        self.views.board_view.set_selected(card if isinstance(card, str) else None)
 
-    def _on_province_clicked(self, name: str) -> None:
+    def province_clicked(self, name: str) -> None:
+        """A click on the map answers a plan, a move or a revolt order."""
+        v = self.views
         if self.asking is None:
             return
         kind = self.asking[0]
         if kind == "plan":
-            self.planning.select_card(name)
+            v.planning.select_card(name)
         elif kind == "move":
             from sim import game
-            d = game.pending(self.session.state)
+            d = game.pending(self._engine_state())
             targets = d.detail.get("targets", {})
             if name in targets:
                 self.move_target = name
-                self.board_view.set_selected(name)
+                v.board_view.set_selected(name)
                 hi = int(targets[name])
                 opts = [(_("Go to {province} [Enter]").format(province=name), "go", True)]
                 if d.detail.get("optional"):
                     opts.append((_("Don't move"), "stay", True))
-                self.decision.ask(self.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
+                v.decision.ask(v.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
             else:   # say why instead of doing nothing (client/board/why_not.py)
                 from client.board.why_not import why_not_target
                 cfg = self.session.config
-                self.log.add(why_not_target(self.board_view.board, cfg.side, cfg.players,
-                                            self.display or game.public_state(self.session.state),
-                                            self.asking[1], d.detail.get("from"),
-                                            d.detail.get("action"), name), (180, 30, 20))
+                v.log.add_line(why_not_target(v.board_view.board, cfg.side, cfg.players,
+                                              self.shared.display or game.public_state(self._engine_state()),
+                                              self.asking[1], d.detail["from"],
+                                              d.detail["action"], name), (180, 30, 20))
         elif kind == "revolt_order":
-            self._on_chosen(name, None)
+            self.chosen(name, None)
 
-    def _on_chosen(self, value, count) -> None:
+    def chosen(self, value: Any, count: int | None) -> None:
+        """An answer from the decision panel (or a province for the revolt order)."""
         from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
         if not self.asking:
             return
         kind, seat = self.asking[0], self.asking[1]
         if kind == "move":
             if value == "stay":
-                self._submit(ChooseMove(seat, None, 0))
+                self.submit(ChooseMove(seat, None, 0))
             elif value == "go" and self.move_target:
-                self._submit(ChooseMove(seat, self.move_target, int(count or 1)))
+                self.submit(ChooseMove(seat, self.move_target, int(count or 1)))
         elif kind == "special":
-            self._submit(PickSpecial(seat, int(value)))
+            self.submit(PickSpecial(seat, int(value)))
         elif kind == "draft_take":
-            self._submit(DraftTake(seat, value))
+            self.submit(DraftTake(seat, value))
         elif kind == "draft_place":
-            self._submit(DraftPlace(seat, int(value)))
+            self.submit(DraftPlace(seat, int(value)))
         elif kind == "revolt_order":
             from sim import game
-            provs = game.pending(self.session.state).detail.get("provinces", [])
+            provs = game.pending(self._engine_state()).detail.get("provinces", [])
             if value == "done" or len(self.revolt_order) == len(provs):
-                self._submit(OrderRevolts(seat, tuple(self.revolt_order)))
+                self.submit(OrderRevolts(seat, tuple(self.revolt_order)))
                 return
             if value in provs and value not in self.revolt_order:
                 self.revolt_order.append(value)
             left = [p for p in provs if p not in self.revolt_order]
             opts = [(p, p, True) for p in left] + [(_("Done"), "done", not left)]
-            self.decision.ask(_("Revolt order so far: {order}").format(order=" → ".join(self.revolt_order)), opts,
-                              default="done" if not left else None)
+            self.views.decision.ask(_("Revolt order so far: {order}").format(
+                order=" → ".join(self.revolt_order)), opts, default="done" if not left else None)

@@ -5,6 +5,8 @@ and counter is (label, lo, hi, value) for a number to pick (move counts);
 `set_counter(v)`. Signals up: `chosen(value, count)`.
 Number keys 1-9 pick the matching option; Up/Down change the counter; Enter takes the
 first enabled option marked default.
+
+Tests: tests/client/board/test_board_clicks.py, tests/client/scenes/test_window.py.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class DecisionPanel(Node):
         self.default = None
         self.tips: dict = {}
         self._buttons: list[Button] = []
-        self._text = TextCache()
+        self.texts = TextCache()
         self._minus = Button("−", size=14, key=arcade.key.DOWN)
         self._plus = Button("+", size=14, key=arcade.key.UP)
         self._minus.pressed.connect(lambda: self.set_counter(self.counter[3] - 1) if self.counter else None)
@@ -45,7 +47,7 @@ class DecisionPanel(Node):
             b = Button(f"{label}" + (f"  [{k + 1}]" if k < 9 else ""), size=10.5, key=key)
             b.active = enabled
             b.pressed.connect(lambda v=value: self._choose(v))
-            b.tip = self.tips.get(value)
+            b.tip = self.tips.get(value) or ""
             self.add(b)
             self._buttons.append(b)
         if self.counter:
@@ -54,7 +56,7 @@ class DecisionPanel(Node):
         self.on_layout()
         self.mark_dirty()
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         for b in self._buttons:
             if b.contains(x, y):
                 return b.tip
@@ -68,7 +70,7 @@ class DecisionPanel(Node):
     def _choose(self, value) -> None:
         self.chosen.emit(value, self.counter[3] if self.counter else None)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.default is not None:
             self._choose(self.default)
             return True
@@ -86,7 +88,7 @@ class DecisionPanel(Node):
             self._plus.set_rect(self.right - 44, self.top - 44, 32, 28)
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("p", self.prompt, self.left + 10, self.top - 12, size=11, color=theme.INK,
               width=int(self.width - 180), multiline=True, anchor_y="top", bold=True)
@@ -100,4 +102,4 @@ class DecisionPanel(Node):
 
     def on_draw(self) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 240, 215))
-        self._text.draw()
+        self.texts.draw()

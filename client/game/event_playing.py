@@ -1,14 +1,38 @@
 """Playing the session's event batches onto the table, one event at a time at a readable
 pace: the log line, the board patched by `Moved`/`ActionDone`/`BattleResolved`, a tower
-drop handed to the battle view, banners, winter scoring, the end. A mixin of `GameScene`;
-it only shows what the engine did (the display state is a copy of the public state)."""
+drop handed to the battle view, banners, winter scoring, the end. `EventPlayer` is the
+scene's part for this and owns the batch in play; it only shows what the engine did (the
+display state is a copy of the public state).
+
+Signals up: `batch_started()`, `batch_played()` (before the board shows its state),
+`display_changed()` (the scene refreshes its words), `game_ended(summary)`,
+`moment_reached(tag)` ('tower_coming', 'tower_start', 'battle', 'tower_end': tests take
+screenshots there).
+
+Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
+tests/client/words/test_i18n_layout.py.
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from client.core import theme
+from client.core.node import Signal
+from client.game.status_lines import active_seats
+from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe
 from client.words.sentences import plural
 from lang.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from client.game.winter_show import WinterShow
+    from client.sessions.interface import Event, GameSession
+    from client.tower.battle_show import BattleShow
+    from sim.state import State
+    from sim.tower.drop import DropResult
 
 # seconds an event holds the stage at speed 1
 PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
@@ -17,13 +41,73 @@ PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved"
         "PlanRevealed": 0.25, "GameEnded": 1.0}
 
 
-class EventPlaying:
-    def _play_event(self, e: dict) -> None:
-        from sim.snapshot import public_state  # noqa: F401  (import check only)
-        k = e.get("event")
+class EventPlayer:
+    def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
+                 battle: BattleShow, winter: WinterShow) -> None:
+        self.session = session
+        self.shared = shared
+        self.views = views
+        self.battle = battle
+        self.winter = winter
+        self.batch_started = Signal("batch_started")
+        self.batch_played = Signal("batch_played")
+        self.display_changed = Signal("display_changed")
+        self.game_ended = Signal("game_ended")
+        self.moment_reached = Signal("moment_reached")
+        self.wait = 0.0                          # seconds (at speed 1) the stage still holds
+        self.batch: list[Event] = []             # events of the batch not played yet
+        self.batch_state: State | None = None    # the state the batch leads to
+        self.batch_pending = False               # the batch's end is still to be shown
+        self.playing_event: Event | None = None  # the event being played (tests read it)
+        self.drop_line: str | None = None        # the drop's log line, held until it lands
+        self.last_drop: tuple[dict[str, Any], DropResult] | None = None   # the newest drop
+        self.current_slot: int | None = None
+        self.score_history: dict[int, list[int]] = {s: [0] for s in range(session.config.players)}
+        self.scoring: list[Event] = []           # this winter's Scored events so far
+        self.standings: Event | None = None      # the GameEnded event
+
+    @property
+    def behind(self) -> bool:
+        """The engine is ahead of the screen: events are still to be shown."""
+        return bool(self.batch or self.batch_pending or self.session.queue)
+
+    def advance(self, dt: float) -> bool | None:
+        """Play one piece of the queued events: True if more may be played this frame,
+        False while the stage holds, None when nothing is left to play."""
+        if self.wait > 0:
+            self.wait -= dt * self.shared.speed
+            if self.wait > 0:
+                return False
+        if self.batch:
+            self.play_event(self.batch.pop(0))
+            return True
+        if self.batch_pending:
+            self.batch_pending = False
+            self.finish_batch()
+            return True
+        q = self.session.queue
+        if q:
+            events, state = q.popleft()
+            self.batch = list(events)
+            self.batch_state = state
+            self.batch_pending = True
+            self.batch_started.emit()
+            return True
+        return None
+
+    def reset(self) -> None:
+        """Drop what is in play (a replay jumped elsewhere)."""
+        self.batch, self.batch_pending, self.batch_state = [], False, None
+        self.wait = 0.0
+        self.shared.over, self.standings = False, None
+
+    def play_event(self, e: Event) -> None:
+        """Show one event: its log line, its change to the board, its banner or drop."""
+        v, sc = self.views, self.shared
+        k: str = e.get("event") or ""
         self.playing_event = e
         if k == "TowerDropped":
-            self.screenshot_hook.emit("tower_coming")   # tests may slow down for this drop
+            self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
         if self.battle.active and k != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
         line = describe(e)
@@ -36,23 +120,23 @@ class EventPlaying:
                 colour = (150, 40, 30)
             elif k in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
                 colour = (30, 70, 140)
-            self.log.add(line, colour)
+            v.log.add_line(line, colour)
         self.wait = PACE.get(k, 0.0)
-        d = self.display
+        d = sc.display
         if k == "Snapshot" and isinstance(e.get("state"), dict):
-            self._set_display(e["state"])
+            self.show_state(e["state"])
         elif k == "ProvinceClaimed" and d:
             d["provinces"][e["province"]].update(owner=e["seat"], armies=e["armies"])
-            self.board_view.set_state(d)
+            v.board_view.set_state(d)
         elif k == "Moved" and d:
             d["provinces"][e["from"]]["armies"] -= e["count"]
             to = d["provinces"][e["to"]]
             if to.get("owner") == e["seat"]:
                 to["armies"] += e["count"]
-            self.board_view.set_state(d)
+            v.board_view.set_state(d)
         elif k == "ActionDone" and d and e.get("armies_placed"):
             d["provinces"][e["province"]]["armies"] += e["armies_placed"]
-            self.board_view.set_state(d)
+            v.board_view.set_state(d)
         elif k in ("ActionStarted", "ActionRevealed"):
             if k == "ActionStarted":
                 self.current_slot = e.get("slot")
@@ -60,101 +144,100 @@ class EventPlaying:
                 acts = list(d.get("actions") or [None] * 10)
                 acts[e["slot"] - 1] = e["action"]
                 d["actions"] = acts
-            self.track.set_track(d.get("actions") if d else None, self.current_slot, "")
+            v.track.set_track(d.get("actions") if d else None, self.current_slot, "")
         elif k == "RoundStarted":
             self.current_slot = None
         elif k == "TowerDropped":
-            self._drop(e, self.battle.start(e, self.batch, self.display))
+            self._drop(e, self.battle.start(e, self.batch, sc.display))
         elif k == "BattleResolved":
-            self._battle_banner(e)
-            if not self.fast:
-                self.sounds.play("sting")
+            self.battle_banner(e)
+            if not sc.fast:
+                v.sounds.play("sting")
             if d:
                 p = d["provinces"][e["province"]]
                 p["owner"] = e.get("new_owner")
                 p["armies"] = e.get("survivors", 0) if e.get("new_owner") is not None else 0
                 if e.get("new_owner") is None:
                     p["buildings"], p["unrest"] = [], 0
-                self.board_view.set_state(d)
-            self.screenshot_hook.emit("battle")
+                v.board_view.set_state(d)
+            self.moment_reached.emit("battle")
         elif k == "WinterStarted":
-            self.banner.show([_("Winter of year {year}").format(year=e["year"]),
+            v.banner.show([_("Winter of year {year}").format(year=e["year"]),
                               _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])],
-                             2.5 / max(1.0, self.speed), colour=(40, 60, 90))
+                             2.5 / max(1.0, sc.speed), colour=(40, 60, 90))
         elif k == "Shortage":
-            self.banner.show([_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
+            v.banner.show([_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
                               ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(
                                   n=e["revolts"], provinces=", ".join(e.get("drawn", []) or []))],
-                             2.0 / max(1.0, self.speed), colour=(90, 50, 30))
+                             2.0 / max(1.0, sc.speed), colour=(90, 50, 30))
         elif k == "Scored":
             self.score_history.setdefault(e["seat"], [0]).append(e["score"])
             self.scoring.append(e)
             if not any(x.get("event") == "Scored" for x in self.batch):
                 last = any(x.get("event") == "GameEnded" for x in self.batch)
                 self.winter.show(self.scoring, last)
-                self._scoring_banner()
+                self.scoring_banner()
         elif k == "GameEnded":
-            self.over = True
+            sc.over = True
             self.standings = e
-            self.sounds.play("ended")
-        if self.fast:
+            v.sounds.play("ended")
+        if sc.fast:
             self.wait = 0.0
 
-    def _finish_batch(self) -> None:
+    def finish_batch(self) -> None:
+        """The batch has been played: the board shows the state it led to."""
         from sim.game import public_state
         self.battle.end()
-        if self.replay_controls is not None:
-            self.replay_controls.batch_done()
+        self.batch_played.emit()
         state, self.batch_state = self.batch_state, None
-        if state is None:          # a replayed log: no engine state, the Snapshots rule
-            if self.over and self.standings is not None and not self.session.queue:
-                self.ended.emit(self._summary())
-            return
-        self._set_display(public_state(state))
-        if self.over and self.standings is not None and not self.session.queue:
-            self.ended.emit(self._summary())
+        if state is not None:      # None: a replayed log, no engine state (the Snapshots rule)
+            self.show_state(public_state(state))
+        if self.shared.over and self.standings is not None and not self.session.queue:
+            self.game_ended.emit(self.summary())
 
-    def _set_display(self, pub: dict) -> None:
-        import copy
-        self.display = copy.deepcopy(pub)
-        d = self.display
-        self.board_view.set_state(d)
-        if hasattr(self.session, "labels"):     # a network table: names and bot seats change
-            self.labels = self.session.labels() or self.labels
-        self.players.set_state(d, self.labels, notes=self.notes, active=self._active_seats(),
-                               me=self.session.my_seats)
-        self.track.set_track(d.get("actions"), self.current_slot, d.get("season") or "")
-        self.track.set_marks(d.get("current_event"), d.get("players"))
-        self.events_panel.set_events(d.get("year"), d.get("season"), d.get("events"),
-                                     d.get("current_event"))
+    def show_state(self, pub: Mapping[str, Any]) -> None:
+        """Show a public state at once (a copy: events patch it as they play)."""
+        v, sc = self.views, self.shared
+        sc.display = d = copy.deepcopy(dict(pub))
+        v.board_view.set_state(d)
+        sc.labels = self.session.labels() or sc.labels   # a network table: names change
+        v.players.set_state(d, sc.labels, notes=sc.notes, active=active_seats(self.session),
+                            me=self.session.my_seats)
+        v.track.set_track(d.get("actions"), self.current_slot, d.get("season") or "")
+        v.track.set_marks(d.get("current_event"), d.get("players"))
+        v.events_panel.set_events(d.get("year"), d.get("season"), d.get("events"),
+                                  d.get("current_event"))
         tower = d.get("tower") or {}
-        self.tower.set_tray(tower.get("tray"))
-        self._topbar()
-        self._info()
+        v.tower.set_tray(tower.get("tray"))
+        self.display_changed.emit()
 
-    def _drop(self, e: dict, caption: str) -> None:
+    def _drop(self, e: Event, caption: str) -> None:
         rep = e.get("replay")
         if not rep:
             return
         from sim.tower import drop as tower
-        res = tower.drop(tower.TowerContents.from_wire(rep["before"]),
+        from sim.tower.contents import TowerContents
+        res = tower.drop(TowerContents.from_wire(rep["before"]),
                          {int(c): int(n) for c, n in rep["thrown"]},
                          bytes.fromhex(rep["seed"]), record=True)
         self.last_drop = (rep, res)
-        self.tower.set_tray({})
-        self.tower.play(res.recording, caption)
-        self.screenshot_hook.emit("tower_start")
-        if self.fast:
-            self.tower.skip()
+        assert res.recording is not None        # asked for with record=True
+        self.views.tower.set_tray({})
+        self.views.tower.play(res.recording, caption)
+        self.moment_reached.emit("tower_start")
+        if self.shared.fast:
+            self.views.tower.skip()
 
-    def _on_tower_finished(self) -> None:
+    def tower_finished(self) -> None:
+        """The cubes have landed: the drop's line goes to the log."""
         if self.drop_line:
-            self.log.add(self.drop_line, theme.INK)
+            self.views.log.add_line(self.drop_line, theme.INK)
             self.drop_line = None
-        self.screenshot_hook.emit("tower_end")
+        self.moment_reached.emit("tower_end")
 
-    def _scoring_banner(self) -> None:
-        year = (self.display or {}).get("year", "")
+    def scoring_banner(self) -> None:
+        """This winter's scores, under the map (the majorities are marked on it)."""
+        year = (self.shared.display or {}).get("year", "")
         lines = [_("Winter scoring — year {year}").format(year=year)]
         for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
             # the majorities are marked on the map (client/game/winter_show.py); here the sums
@@ -164,20 +247,21 @@ class EventPlaying:
                 provinces=plural(e["provinces"], "province"), buildings=plural(e["buildings"], "building"),
                 majority=e.get("majority_points", 0)))
         self.scoring = []
-        i = self.info                   # below the map (the marks are on it), over the info panel
-        self.banner.set_rect(i.left, i.bottom, i.width, i.height)
-        self.banner.show(lines, 4.0 / max(1.0, self.speed if not self.fast else 1.0),
+        i = self.views.info             # below the map (the marks are on it), over the info panel
+        self.views.banner.set_rect(i.left, i.bottom, i.width, i.height)
+        self.views.banner.show(lines, 4.0 / max(1.0, self.shared.speed if not self.shared.fast else 1.0),
                          colour=(35, 55, 45))
         self.wait = max(self.wait, 3.0)
 
-    def _battle_banner(self, e: dict) -> None:
+    def battle_banner(self, e: Event) -> None:
+        """A battle's result in a few lines over the map."""
         prov = e.get("province")
         kind = e.get("kind")
         head = (_("Revolt in {province}") if kind == "revolt" else
                 _("Attack on a neutral province in {province}") if kind == "neutral" else
                 _("Battle in {province}")).format(province=prov)
         att, dfn = e.get("attacker"), e.get("defender")
-        res = e.get("result")
+        res: str = e.get("result") or ""
         winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
         owner = e.get("new_owner")
         n = int(e.get("survivors", 0))
@@ -192,5 +276,12 @@ class EventPlaying:
                   ngettext("{n} army survives — {province} is neutral",
                            "{n} armies survive — {province} is neutral", n)).format(
                      n=n, province=prov, seat=theme.seat_name(owner) if owner is not None else "")]
-        self.banner.show(lines, 2.4 / max(1.0, self.speed if not self.fast else 1000),
+        self.views.banner.show(lines, 2.4 / max(1.0, self.shared.speed if not self.shared.fast else 1000),
                          colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25))
+
+    def summary(self) -> dict[str, Any]:
+        """The end screen's figures."""
+        e = self.standings or {}
+        return {"scores": e.get("scores", {}), "money": e.get("money", {}),
+                "winners": e.get("winners", []), "history": self.score_history,
+                "labels": self.shared.labels, "players": self.session.config.players}

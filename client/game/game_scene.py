@@ -11,50 +11,67 @@ Tree: GameScene
   ├─ Banner           battle results, winter, messages
   ├─ Dialog           "Leave this game?", "Save as…" (modal; the game waits)
   └─ HelpOverlay      the rules (F1; modal)
-Signals up to the app: `leave()` (back to the menu, after asking if `confirm_leave`),
-`ended(summary)`, `save_as(name)` (Ctrl+S or the Save button, when `can_save`).
+Signals up to the app: `leave_chosen()` (back to the menu, after asking if
+`confirm_leave`), `ended(summary)`, `save_asked(name)` (Ctrl+S or the Save button, when
+`can_save`), `moment_reached(tag)` (for tests: 'planning', 'tower_start', 'battle', …).
 
 The scene never changes game state: it submits commands to the session and animates the
-event batches the session queues, one event at a time. Its parts by idea:
-`event_playing.py` (events onto the table), `asking.py` (decisions and commands),
-`status_lines.py` (the top bar's and info panel's words), `table_messages.py` (Banner,
-InfoPanel), `table_comforts.py` (rules, save, dialogs, tooltips, guide).
+event batches the session queues, one event at a time. It owns its nodes and composes
+parts that own their state, each built with the collaborators it needs: `EventPlayer`
+(event_playing.py: events onto the table), `Asker` (asking.py: decisions and commands),
+`StatusLines` (status_lines.py: the top bar's and info panel's words), `TableComforts`
+(table_comforts.py: rules, save, dialogs, tooltips, guide), `NetComforts`
+(net_comforts.py: a network table's pause panel, chat, unlock) and `ReplayControls`. The
+scene calls down; parts signal up. What several parts read (pace, display, labels) is
+one declared record, `SceneState` (table_shared.py).
+
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_table_layout.py,
+tests/client/game/test_comforts_window.py, tests/client/game/test_net_comforts.py.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import arcade
 
-from client.game.asking import Asking
 from client.board.board_view import BoardView
-from client.game.decisions import DecisionPanel
-from client.game.event_playing import EventPlaying
 from client.core.node import Button, Node, Signal
-from client.game.plan_panel import PlanningPanel
 from client.core.settings import SPEEDS
+from client.core.sound import Sounds
+from client.game.asking import Asker, HeldPlan
+from client.game.decisions import DecisionPanel
+from client.game.event_playing import EventPlayer
+from client.game.net_comforts import NetComforts
+from client.game.plan_panel import PlanningPanel
+from client.game.replay_controls import ReplayControls
 from client.game.status_lines import StatusLines
+from client.game.table_comforts import TableComforts
 from client.game.table_messages import Banner, InfoPanel
+from client.game.table_shared import SceneState, TableViews
 from client.game.table_view import ActionTrack, EventsPanel, LogPanel, PlayersPanel, TopBar
+from client.game.winter_show import WinterShow
+from client.sessions.interface import GameSession
+from client.tower.battle_show import BattleShow
 from client.tower.tower_view import TowerView
+from client.widgets.thinking import ThinkingBadge
+from client.words.table_names import seat_title
 
 
-
-class GameScene(EventPlaying, Asking, StatusLines, Node):
-    def __init__(self, session, *, labels: dict[int, str] | None = None,
+class GameScene(Node):
+    def __init__(self, session: GameSession, *, labels: dict[int, str] | None = None,
                  fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
-                 can_save: bool = False, guide: bool = False, sounds=None) -> None:
+                 can_save: bool = False, guide: bool = False, sounds: Sounds | None = None) -> None:
         super().__init__("game")
         from sim.board import board
         from sim.tower.drop import GEOMETRY
         self.session = session
-        self.leave = Signal("leave")
+        self.leave_chosen = Signal("leave_chosen")
         self.ended = Signal("ended")
-        self.save_as = Signal("save_as")
-        from client.core.sound import Sounds
+        self.save_asked = Signal("save_asked")
+        self.moment_reached = Signal("moment_reached")   # (tag) for tests: 'planning', 'tower_start', ...
         self.sounds = sounds or Sounds(mute=True)
-        self.screenshot_hook = Signal("screenshot")   # (tag) for tests: 'planning', 'tower', ...
         cfg = session.config
         self.board = board()
         self.topbar = self.add(TopBar())
@@ -68,73 +85,114 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
         self.banner = self.add(Banner())
-        from client.widgets.thinking import ThinkingBadge
         self.thinking = self.add(ThinkingBadge())
-        from client.game.winter_show import WinterShow
-        self.winter = self.add(WinterShow(self))
+        self.views = TableViews(self.topbar, self.board_view, self.tower, self.players,
+                                self.events_panel, self.log, self.track, self.planning,
+                                self.decision, self.info, self.banner, self.thinking, self.sounds)
+        self.shared = SceneState(
+            labels=labels or {s: seat_title(s, "human" if s in session.my_seats else "bot",
+                                            me=s in session.my_seats) for s in range(cfg.players)},
+            notes={int(s): str(level) for s, level in session.bot_levels.items()},
+            speed_idx=SPEEDS.index(speed) if speed in SPEEDS else 1, fast=fast_forward)
+        self.winter = self.add(WinterShow(session, self.shared, self.views,
+                                          blocked=lambda: self.comforts.blocking))
         # clickable pace controls in the top bar (the same as the keys)
-        self.pace_buttons = []
+        self.pace_buttons: list[Button] = []
         for label, key in (("−", arcade.key.MINUS), ("+", arcade.key.EQUAL),
                            ("II", arcade.key.SPACE), (">>", arcade.key.F)):
             b = self.add(Button(label, size=12, color=(110, 80, 65), hover=(150, 110, 85),
                                 text_color=(250, 240, 220)))
             b.pressed.connect(lambda k=key: self.on_key_press(k, 0))
             self.pace_buttons.append(b)
-        from client.game.table_comforts import TableComforts
-        self.comforts = TableComforts(self, confirm_leave=confirm_leave, can_save=can_save,
-                                      guide=guide)
-        self.net = None     # a network table's pause panel, chat and plan unlock
-        if getattr(session, "kind", "") == "net":
-            from client.game.net_comforts import NetComforts
-            self.net = NetComforts(self)
+        self.comforts = TableComforts(self, session, self.shared, self.views, self.pace_buttons,
+                                      confirm_leave=confirm_leave, can_save=can_save, guide=guide)
         c = self.comforts   # the parts tests and the App reach
         self.dialog, self.help, self.guide, self.help_btn = c.dialog, c.help, c.guide, c.help_btn
         self.guide_dismissed = c.guide.dismissed
+        c.leave_chosen.connect(self.leave_chosen.emit)
+        c.save_asked.connect(self.save_asked.emit)
         self.planning.visible = False
         self.decision.visible = False
         self.banner.visible = False
-        from client.words.table_names import seat_title
-        self.labels = labels or {s: seat_title(s, "human" if s in session.my_seats else "bot",
-                                               me=s in session.my_seats)
-                                 for s in range(cfg.players)}
-        # a local bot's level, shown small after its seat ("hard")
-        self.notes = {int(s): str(level) for s, level in (getattr(session, "bots", None) or {}).items()}
-
-        self.speed_idx = SPEEDS.index(speed) if speed in SPEEDS else 1
-        self.fast = fast_forward
-        self.paused = False
-        self.wait = 0.0
-        self.batch: list = []
-        self.batch_state = None
-        self.batch_pending = False
-        self.display: dict | None = None
-        self.asking = None          # the decision currently shown to me
-        self.move_target: str | None = None
-        self.current_slot: int | None = None
-        self.revolt_order: list[str] = []
-        self.score_history: dict[int, list[int]] = {s: [0] for s in range(cfg.players)}
-        self.standings = None
-        self.scoring: list = []
-        self.over = False
-        self.playing_event: dict | None = None   # the event being played (tests read it)
-        self.drop_line: str | None = None        # the drop's log line, held until it lands
-        self.last_drop = None        # (before wire, recording) of the newest drop
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
-        self.held = None             # [plan, seconds left]: my locked plan, still unlockable
-        self.planned_last = None     # the seat whose plan was last shown (hot-seat cover)
-        self.replay_controls = None  # ← → PgUp PgDn Home when studying a save
-        if getattr(session, "seekable", False):
-            from client.game.replay_controls import ReplayControls
-            self.replay_controls = ReplayControls(self)
+        self.battle = BattleShow(self.tower, self.board_view, self.sounds, lambda: self.shared.fast)
+        self.battle.layout_changed.connect(self.on_layout)
+        self.winter.layout_changed.connect(self.on_layout)
+        self.player = EventPlayer(session, self.shared, self.views, self.battle, self.winter)
+        self.asker = Asker(session, self.shared, self.views, self.battle, self.guide,
+                           self.comforts, self.pump_session)
+        self.status = StatusLines(session, self.shared, self.topbar, self.info)
+        self.net: NetComforts | None = None     # a network table's pause panel, chat and plan unlock
+        if session.table_offers is not None:
+            self.net = NetComforts(self, session.table_offers, self.shared, self.views, self.asker)
+            self.asker.plan_sent.connect(self.net.remember_plan)
+        self.replay_controls: ReplayControls | None = None   # ← → PgUp PgDn Home when studying a save
+        if session.study is not None:
+            self.replay_controls = ReplayControls(session.study, self.shared, self.views, self.player)
+            self.player.batch_played.connect(self.replay_controls.batch_done)
 
-        self.board_view.province_clicked.connect(self._on_province_clicked)
-        self.tower.finished.connect(self._on_tower_finished)
-        from client.tower.battle_show import BattleShow
-        self.battle = BattleShow(self)
-        self.planning.locked.connect(self._on_plan_locked)
-        self.planning.suggest.connect(self._on_suggest)
-        self.planning.card_selected.connect(self._on_card_selected)
-        self.decision.chosen.connect(self._on_chosen)
+        self.player.batch_started.connect(self._batch_started)
+        self.player.display_changed.connect(self._words)
+        self.player.game_ended.connect(self.ended.emit)
+        self.player.moment_reached.connect(self.moment_reached.emit)
+        self.asker.words_changed.connect(self.refresh_info)
+        self.asker.moment_reached.connect(self.moment_reached.emit)
+        self.board_view.province_clicked.connect(self.asker.province_clicked)
+        self.tower.finished.connect(self.player.tower_finished)
+        self.planning.locked.connect(self.asker.plan_locked)
+        self.planning.suggestion_asked.connect(self.asker.suggest)
+        self.planning.card_selected.connect(self.asker.card_selected)
+        self.decision.chosen.connect(self.asker.chosen)
+
+    # -- what tests and benchmarks read and set (the shared record's fields, the asker's) --
+    @property
+    def fast(self) -> bool:
+        return self.shared.fast
+
+    @fast.setter
+    def fast(self, value: bool) -> None:
+        self.shared.fast = value
+
+    @property
+    def paused(self) -> bool:
+        return self.shared.paused
+
+    @paused.setter
+    def paused(self, value: bool) -> None:
+        self.shared.paused = value
+
+    @property
+    def speed_idx(self) -> int:
+        return self.shared.speed_idx
+
+    @speed_idx.setter
+    def speed_idx(self, value: int) -> None:
+        self.shared.speed_idx = value
+
+    @property
+    def speed(self) -> float:
+        return self.shared.speed
+
+    @property
+    def display(self) -> dict[str, Any] | None:
+        return self.shared.display
+
+    @display.setter
+    def display(self, value: dict[str, Any] | None) -> None:
+        self.shared.display = value
+
+    @property
+    def labels(self) -> dict[int, str]:
+        return self.shared.labels
+
+    @property
+    def asking(self) -> tuple[str, int, int] | None:
+        """The decision shown to me: (kind, seat, step), or None."""
+        return self.asker.asking
+
+    @property
+    def held(self) -> HeldPlan | None:
+        return self.asker.held
 
     # ----------------------------------------------------------------------------- layout
     def on_layout(self) -> None:
@@ -168,111 +226,103 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
         self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
-        if hasattr(self, "battle"):
-            self.battle.layout(W, H, top_h, rw, tw)
-        self._topbar()
+        self.battle.layout(W, H, top_h, rw, tw, (self.players, self.events_panel, self.log),
+                           (self.planning, self.decision, self.info, self.track))
+        self.refresh_topbar()
+
+    # ----------------------------------------------------------------------------- words
+    def refresh_topbar(self) -> None:
+        self.status.show_top(my_move=self.asker.asking is not None)
+
+    def refresh_info(self) -> None:
+        held = self.asker.held
+        self.status.show_info(panel_up=self.planning.visible or self.decision.visible,
+                              behind=self.player.behind,
+                              held_seconds=held.seconds_left if held is not None else None)
+
+    def _words(self) -> None:
+        self.refresh_topbar()
+        self.refresh_info()
+
+    def _batch_started(self) -> None:
+        if self.info.visible:
+            self.refresh_info()     # no "Now: …" while these events play
 
     # ----------------------------------------------------------------------------- driving
-    @property
-    def speed(self) -> float:
-        return 1000.0 if self.fast else SPEEDS[self.speed_idx]
-
     def on_update(self, dt: float) -> None:
         if self.net is not None:
             self.net.update()
-        pump = getattr(self.session, "tick", None)
-        if pump is not None:
-            pump()
+        self.session.tick()
         if self.comforts.blocking:
             return                      # a question or the rules are open: the table waits
-        self.tower.set_speed(self.speed if not self.fast else 50)
-        if self.paused:
-            self._topbar()
+        self.tower.set_speed(self.shared.speed if not self.shared.fast else 50)
+        if self.shared.paused:
+            self.refresh_topbar()
             return
-        deadline = time.perf_counter() + (self.frame_budget if self.fast else 0.004)
+        deadline = time.perf_counter() + (self.frame_budget if self.shared.fast else 0.004)
         while True:
-            if not self._advance(dt) or self.paused:     # a replay step may pause
+            if not self._advance(dt) or self.shared.paused:     # a replay step may pause
                 break
             dt = 0.0
             if time.perf_counter() > deadline:
                 break
-        self._topbar()
+        self.refresh_topbar()
 
     def _advance(self, dt: float) -> bool:
         """Do one piece of work; True if more may be done in this frame."""
         if self.tower.playing or self.winter.holding:
             return False
-        if self.wait > 0:
-            self.wait -= dt * self.speed
-            if self.wait > 0:
-                return False
-        if self.batch:
-            self._play_event(self.batch.pop(0))
-            return True
-        if self.batch_pending:
-            self.batch_pending = False
-            self._finish_batch()
-            return True
-        q = self.session.queue
-        if q:
-            events, state = q.popleft()
-            self.batch = list(events)
-            self.batch_state = state
-            self.batch_pending = True
-            if self.info.visible:
-                self._info()        # no "Now: …" while these events play
-            return True
-        if self.over:
+        played = self.player.advance(dt)
+        if played is not None:
+            return played
+        if self.shared.over:
             return False
-        if self.held is not None:
-            return self._hold_plan(dt)
+        if self.asker.held is not None:
+            return self.asker.hold_plan(dt)
         if self.session.waiting_for_me():
-            self._ask()
+            self.asker.ask()
             return False
-        if self.asking is not None:
-            self._hide_decision()
-        if getattr(self.session, "kind", "") == "local":
+        if self.asker.asking is not None:
+            self.asker.hide_decision()
+        if self.session.runs_in_window:
             return self.pump_session()
         return False
 
     def pump_session(self) -> bool:
         """One automatic step of a local game; a bot's decision is computed off the frame
         (at most a few milliseconds of waiting here), with the thinking badge shown."""
-        if hasattr(self.session, "thinking"):
-            done = self.session.pump(wait=0.004 if not self.fast else self.frame_budget)
-        else:
-            done = self.session.pump()
-        self.thinking.show_for(getattr(self.session, "thinking", None),
-                               getattr(self.session, "thinking_since", 0.0), self.labels)
+        done = self.session.pump(wait=0.004 if not self.shared.fast else self.frame_budget)
+        self.thinking.show_for(self.session.thinking, self.session.thinking_since, self.shared.labels)
         return done
 
     # ----------------------------------------------------------------------------- input
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         k = arcade.key
         if self.comforts.key(symbol, modifiers):     # Esc, F1, Ctrl+S
             return True
         if self.net is not None and self.net.key(symbol):   # T chat, U unlock
             return True
         if self.replay_controls is not None and self.replay_controls.key(symbol):
-            self._topbar()
+            self.refresh_topbar()
             return True
-        if self.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
-            self.unlock_plan() if symbol == k.U else self.release_plan()
+        if self.asker.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
+            self.asker.unlock_plan() if symbol == k.U else self.asker.release_plan()
             return True
+        sc = self.shared
         if symbol == k.SPACE:
-            self.paused = not self.paused
+            sc.paused = not sc.paused
         elif symbol == k.F:
-            self.fast = not self.fast
+            sc.fast = not sc.fast
         elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
-            self.speed_idx = min(len(SPEEDS) - 1, self.speed_idx + 1)
+            sc.speed_idx = min(len(SPEEDS) - 1, sc.speed_idx + 1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
-            self.speed_idx = max(0, self.speed_idx - 1)
+            sc.speed_idx = max(0, sc.speed_idx - 1)
         elif symbol == k.S:
             if not self.winter.skip():
                 self.tower.skip()
         else:
             return False
-        self._topbar()
+        self.refresh_topbar()
         return True
 
     def type_text(self, text: str) -> bool:
@@ -280,19 +330,12 @@ class GameScene(EventPlaying, Asking, StatusLines, Node):
             return True
         return self.comforts.type_text(text)
 
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         self.comforts.mouse_motion(x, y)
 
-    def animated_nodes(self) -> list:
+    def animated_nodes(self) -> list[Node]:
         """Nodes that change every frame on their own (redrawn even when nothing else is);
         none while an overlay covers them (a repaint would draw over the overlay)."""
         if self.comforts.blocking:
             return []
         return [self.tower] + ([self.thinking] if self.thinking.visible else [])
-
-    # ----------------------------------------------------------------------------- end
-    def _summary(self) -> dict:
-        e = self.standings or {}
-        return {"scores": e.get("scores", {}), "money": e.get("money", {}),
-                "winners": e.get("winners", []), "history": self.score_history,
-                "labels": self.labels, "players": self.session.config.players}

@@ -3,6 +3,8 @@
 One hint per kind of decision (plan, turn-order pick, move, draft, revolts), shown when
 the game first asks it of me. "Next hint" hides the note until the next new kind of
 decision; "Hide the guide" emits `dismissed()` (the App remembers it in the settings).
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Guide(Node):
         self.seen: set[str] = set()
         self.kind = ""
         self.dismissed = Signal("dismissed")
-        self._text = TextCache()
+        self.texts = TextCache()
         self.next_btn = self.add(Button(N_("Got it"), size=10))
         self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
         self.next_btn.pressed.connect(self.hide)
@@ -73,7 +75,7 @@ class Guide(Node):
 
     def rebuild(self) -> None:
         title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("t", _("Guide: {title}").format(title=title), self.left + 12, self.top - 20, size=12, bold=True,
               color=(255, 236, 190))
@@ -85,4 +87,4 @@ class Guide(Node):
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (40, 70, 60, 230))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
-        self._text.draw()
+        self.texts.draw()

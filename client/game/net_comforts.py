@@ -2,9 +2,14 @@
 panel (a live countdown for everyone while a seat is offline; the host's "Hand Orange to a
 bot"), the chat line (what others say goes to the log panel, never to the game), and
 "Unlock plan" while not every plan is in. Each part shows only when the session offers it
-(`client.sessions.network.TableComfortsMixin`); a refusal's sentence goes to the log."""
+(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log.
+
+Tests: tests/client/game/test_net_comforts.py, tests/client/sessions/test_net_window.py.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
 
 import arcade
 
@@ -12,7 +17,13 @@ from client.core import theme
 from client.widgets.chat_box import ChatBox
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, TextCache, damage
+from client.sessions.table_offers import TableOffers
 from lang.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from client.game.asking import Asker
+    from client.game.table_shared import SceneState, TableViews
+    from sim.commands import SubmitPlan
 
 REFUSED = (180, 30, 20)
 CHAT = (70, 50, 120)
@@ -34,10 +45,10 @@ class PausePanel(Node):
         self.lines: list[str] = []
         self.seats: list[int] = []
         self.buttons: dict[int, Button] = {}
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def set_countdown(self, countdown: dict[int, float], labels: dict[int, str],
-                      host: bool, hand_over) -> None:
+                      host: bool, hand_over: Callable[[int], None]) -> None:
         seats = sorted(countdown)
         lines = [countdown_sentence(labels.get(s) or theme.seat_name(s), countdown[s]) for s in seats]
         if seats != self.seats:
@@ -68,7 +79,7 @@ class PausePanel(Node):
                 b.set_rect(self.right - 214, self.top - 46 - 44 * k - 30, 204, 30)
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("h", _("The game waits"), self.left + 12, self.top - 22, size=13, bold=True,
               color=(255, 248, 230))
@@ -83,19 +94,21 @@ class PausePanel(Node):
                                           (50, 40, 60, 235))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
                                            (240, 200, 120), 2)
-        self._text.draw()
+        self.texts.draw()
 
     def on_draw_over(self) -> None:
         pass
 
 
 class NetComforts:
-    def __init__(self, scene) -> None:
-        self.scene = scene
-        session = scene.session
-        self.session = session
+    def __init__(self, scene: Node, offers: TableOffers, shared: SceneState, views: TableViews,
+                 asker: Asker) -> None:
+        self.offers = offers
+        self.shared = shared
+        self.views = views
+        self.asker = asker
         self.pause = scene.add(PausePanel())
-        self.chat = scene.add(ChatBox()) if getattr(session, "can_chat", False) else None
+        self.chat = scene.add(ChatBox()) if offers.can_chat else None
         if self.chat is not None:
             self.chat.sent.connect(self._send)
         self.unlock_btn = scene.add(Button(N_("Unlock plan  [U]"), name="unlock", size=11,
@@ -105,13 +118,14 @@ class NetComforts:
         self.unlock_btn.visible = False
         self.unlock_btn.pressed.connect(self.unlock)
         self._shown_chat = 0
-        self._last_plan = None
+        self._last_plan: SubmitPlan | None = None
 
     @property
     def chat_height(self) -> float:
         return 30 if self.chat is not None else 0
 
-    def layout(self, W: float, H: float, log_rect, board_rect) -> None:
+    def layout(self, W: float, H: float, log_rect: tuple[float, float, float, float],
+               board_rect: tuple[float, float, float, float]) -> None:
         l, b, w, h = log_rect
         if self.chat is not None:
             self.chat.set_rect(l + 4, b + 4, w - 8, 26)
@@ -123,66 +137,63 @@ class NetComforts:
 
     # -- every frame ------------------------------------------------------------------------
     def update(self) -> None:
-        s, scene = self.session, self.scene
+        s = self.offers
         countdown = s.takeover_countdown()
-        self.pause.set_countdown(countdown, scene.labels, getattr(s, "can_hand_over", False),
-                                 self.hand_over)
-        lines = getattr(s, "chat_lines", [])
+        self.pause.set_countdown(countdown, self.shared.labels, s.can_hand_over, self.hand_over)
+        lines = s.chat_lines
         while self._shown_chat < len(lines):
             line = lines[self._shown_chat]
             self._shown_chat += 1
-            self._log_chat(getattr(line, "sender", ""), getattr(line, "seat", None),
-                           getattr(line, "text", ""))
-        show = bool(getattr(s, "plan_unlockable", lambda: False)())
+            self._log_chat(line.sender, line.seat, line.text)
+        show = s.plan_unlockable()
         if show != self.unlock_btn.visible:
             self.unlock_btn.visible = show
             damage()
 
-    def _log_chat(self, sender: str, seat, text: str) -> None:
-        who = (self.scene.labels.get(seat) if seat is not None else None) or sender or _("Someone")
-        self.scene.log.add(_("{who}: {text}").format(who=who, text=text), CHAT)
+    def _log_chat(self, sender: str, seat: int | None, text: str) -> None:
+        who = (self.shared.labels.get(seat) if seat is not None else None) or sender or _("Someone")
+        self.views.log.add_line(_("{who}: {text}").format(who=who, text=text), CHAT)
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, text: str) -> None:
         try:
-            self.session.send_chat(text)
+            self.offers.send_chat(text)
         except Exception as exc:
-            self.scene.log.add(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
+            self.views.log.add_line(_("Your message was not sent: {reason}").format(reason=net_said(str(exc))),
                                REFUSED)
             return
-        me = self.session.my_seats[0] if self.session.my_seats else None
+        me = self.offers.my_seats[0] if self.offers.my_seats else None
         self._log_chat(_("You"), me, text)
 
     def hand_over(self, seat: int) -> None:
         try:
-            self.session.hand_seat_to_bot(seat)
+            self.offers.hand_seat_to_bot(seat)
         except ValueError as exc:
-            self.scene.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add_line(net_said(str(exc)), REFUSED)
             return
-        self.scene.log.add(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
+        self.views.log.add_line(_("You handed {colour} to a bot.").format(colour=theme.SEAT_NAMES[seat]), (30, 110, 40))
 
-    def remember_plan(self, cmd) -> None:
+    def remember_plan(self, cmd: SubmitPlan) -> None:
         self._last_plan = cmd
 
     def unlock(self) -> None:
         if not self.unlock_btn.visible:
             return
-        self._last_plan = self.session.my_plan(self.session.my_seats[0]) or self._last_plan
+        self._last_plan = self.offers.my_plan(self.offers.my_seats[0]) or self._last_plan
         try:
-            self.session.unlock_plan()
+            self.offers.unlock_plan()
         except ValueError as exc:
-            self.scene.log.add(net_said(str(exc)), REFUSED)
+            self.views.log.add_line(net_said(str(exc)), REFUSED)
             return
         self.unlock_btn.visible = False
-        scene = self.scene
-        scene.asking = None
-        scene._ask()
-        if self._last_plan is not None and scene.planning.visible:
-            scene.planning.load(self._last_plan.actions, self._last_plan.bid)
-        scene.log.add(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
+        self.asker.ask_again()
+        planning = self.views.planning
+        if self._last_plan is not None and planning.visible:
+            planning.load(self._last_plan.actions, self._last_plan.bid)
+        self.views.log.add_line(_("Plan unlocked: change it and lock it again."), (30, 110, 40))
 
     # -- input ------------------------------------------------------------------------------
-    def key(self, symbol) -> bool:
+    def key(self, symbol: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
             self.chat.focus()
             return True

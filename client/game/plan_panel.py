@@ -2,12 +2,16 @@
 
 Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
 `select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
-Signals up: `locked(actions, bid)`, `suggest()`, `card_selected(card or None)`.
+Signals up: `locked(actions, bid)`, `suggestion_asked()`, `card_selected(card or None)`.
 An empty action field holds a money card: no action there. A gold coin on a field shows
 what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
+
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py.
 """
 
 from __future__ import annotations
+
+from typing import Callable, Iterator
 
 import arcade
 
@@ -26,17 +30,17 @@ class PlanningPanel(Node):
     def __init__(self) -> None:
         super().__init__("planning")
         self.locked = Signal("locked")
-        self.suggest = Signal("suggest")
+        self.suggestion_asked = Signal("suggestion_asked")
         self.card_selected = Signal("card_selected")
         self.seat = 0
         self.cards: list[str] = []
         self.money = 0
-        self.check = lambda actions, bid: []
+        self.check: Callable[[tuple[object, ...], object], list[str]] = lambda actions, bid: []
         self.fields: dict[str, object] = {f: None for f in FIELDS}
         self.selected: object | None = None
         self.problems: list[str] = []
         self._drag: object | None = None
-        self._text = TextCache()
+        self.texts = TextCache()
         self.costs = action_costs()
         from client.words.rules_text import action_tips
         self.tips = action_tips()
@@ -44,7 +48,7 @@ class PlanningPanel(Node):
         self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
         self.clear_btn = self.add(Button(N_("Clear  [C]"), key=arcade.key.C, size=11))
         self.lock_btn.pressed.connect(self._lock)
-        self.sugg_btn.pressed.connect(self.suggest.emit)
+        self.sugg_btn.pressed.connect(self.suggestion_asked.emit)
         self.clear_btn.pressed.connect(self.reset)
         self.lock_btn.tip = N_("Lock this plan (it is legal when this line is green).")
         self.sugg_btn.tip = N_("Fill the fields with the plan a heuristic bot would make.")
@@ -92,7 +96,7 @@ class PlanningPanel(Node):
     def all_cards(self) -> list:
         return list(self.cards) + [0, 1, 2, 3, 4]
 
-    def plan(self) -> tuple[tuple, object]:
+    def plan(self) -> tuple[tuple[object, ...], object]:
         return tuple(self.fields[a] for a in ACTIONS), self.fields["bid"]
 
     def used(self) -> set:
@@ -124,7 +128,7 @@ class PlanningPanel(Node):
         self.header = need <= self.height
         self.fields_top = self.top - (20 if self.header else 5)
 
-    def field_rect(self, k: int):
+    def field_rect(self, k: int) -> tuple[float, float, float, float]:
         if not hasattr(self, "rows"):
             self._geometry()
         per_row = 11 if self.rows == 1 else 6
@@ -138,7 +142,7 @@ class PlanningPanel(Node):
             self._geometry()
         return self.fields_top - self.rows * (self.field_h + 3) - 1
 
-    def card_rects(self):
+    def card_rects(self) -> list[tuple[str | int, tuple[float, float, float, float]]]:
         cards = self.all_cards()
         prov = [c for c in cards if isinstance(c, str)]
         mw = 34
@@ -146,7 +150,7 @@ class PlanningPanel(Node):
         pw = min(96, avail / max(1, len(prov)))
         x = self.left + 8
         y = self.cards_top() - self.card_h
-        out = []
+        out: list[tuple[str | int, tuple[float, float, float, float]]] = []
         for c in cards:
             w = pw - 4 if isinstance(c, str) else mw
             if isinstance(c, int) and c == 0:
@@ -155,7 +159,7 @@ class PlanningPanel(Node):
             x += w + 4
         return out
 
-    def drawn_boxes(self):
+    def drawn_boxes(self) -> Iterator[tuple[str, tuple[float, float, float, float]]]:
         """The fields and cards as drawn (name, (left, bottom, right, top)): the layout
         tests check that no words run across them."""
         for k, f in enumerate(FIELDS):
@@ -172,18 +176,18 @@ class PlanningPanel(Node):
         self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
         self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
 
-    def field_at(self, x, y):
+    def field_at(self, x: float, y: float) -> str | None:
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
             if l <= x < l + w and b <= y < b + h:
                 return f
         return None
 
-    def coin_centre(self, k: int):
+    def coin_centre(self, k: int) -> tuple[float, float]:
         l, b, w, h = self.field_rect(k)
         return l + w - 8, b + h - 8
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         """What the field or card under the mouse does, or None."""
         if not self.visible or not self.contains(x, y):
             return None
@@ -210,7 +214,7 @@ class PlanningPanel(Node):
                 return b.tip
         return None
 
-    def card_at(self, x, y):
+    def card_at(self, x: float, y: float) -> str | int | None:
         for c, (l, b, w, h) in self.card_rects():
             if l <= x < l + w and b <= y < b + h:
                 return c
@@ -218,7 +222,7 @@ class PlanningPanel(Node):
 
     # -- drawing --------------------------------------------------------------------------
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         if self.header:
             put_fitted(t, "h", _("Your plan — click a card, then a field (or drag). Empty fields: "
@@ -238,7 +242,7 @@ class PlanningPanel(Node):
                 t.put(("fk", k), str(self.costs[f]), cx, cy, size=7.5, bold=True,
                       anchor_x="center", anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
-            txt = ("—" if c is None else (chests(c) if isinstance(c, int) else c))
+            txt = "—" if c is None else (chests(c) if isinstance(c, int) else str(c))
             put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
                        9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
                        bold=c is not None, color=theme.INK)
@@ -283,10 +287,10 @@ class PlanningPanel(Node):
                 fill = (255, 170, 80)
             arcade.draw_lbwh_rectangle_filled(l, b, w, h, fill)
             arcade.draw_lbwh_rectangle_outline(l, b, w, h, (90, 80, 70), 1)
-        self._text.draw()
+        self.texts.draw()
 
     # -- input ----------------------------------------------------------------------------
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.contains(x, y):
             return False
         c = self.card_at(x, y)
@@ -305,7 +309,7 @@ class PlanningPanel(Node):
             return True
         return True
 
-    def on_mouse_release(self, x, y, button, modifiers) -> bool:
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if self._drag is not None:
             f = self.field_at(x, y)
             card, self._drag = self._drag, None

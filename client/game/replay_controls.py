@@ -4,33 +4,43 @@ Keys (only when the session is a save being replayed): ← one step back, → pl
 step (its events and tower drop animate again, then the replay pauses), Page Up / Page
 Down the previous / next round, Home the start. Going back re-applies the save's
 commands from the start (`ReplaySession.seek`); the board shows that state at once.
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import arcade
 
 from client.core.node import damage
 from lang.i18n import _
 
+if TYPE_CHECKING:
+    from client.game.event_playing import EventPlayer
+    from client.game.table_shared import SceneState, TableViews
+    from client.sessions.interface import Seeking
+
 
 class ReplayControls:
-    def __init__(self, scene) -> None:
-        self.scene = scene
-        self.session = scene.session
+    def __init__(self, study: Seeking, shared: SceneState, views: TableViews,
+                 player: EventPlayer) -> None:
+        self.session = study
+        self.shared = shared
+        self.views = views
+        self.player = player
         self.stepping = False          # → was pressed: pause again after this step
 
     def shown_step(self) -> int:
         """The step the board shows (the session may have applied one more, in flight)."""
-        sc, s = self.scene, self.session
-        behind = bool(sc.batch or sc.batch_pending or s.queue)
-        return max(0, s.step - (1 if behind else 0))
+        return max(0, self.session.step - (1 if self.player.behind else 0))
 
     def status(self) -> str:
         return _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
                  "start").format(step=self.shown_step(), steps=self.session.steps)
 
-    def key(self, symbol) -> bool:
+    def key(self, symbol: int) -> bool:
         k = arcade.key
         here = self.shown_step()
         if symbol == k.LEFT:
@@ -45,7 +55,7 @@ class ReplayControls:
             self.seek(later[0] if later else self.session.steps)
         elif symbol == k.RIGHT:
             self.stepping = True
-            self.scene.paused = False
+            self.shared.paused = False
         else:
             return False
         self.session.status = self.status()
@@ -53,16 +63,13 @@ class ReplayControls:
 
     def seek(self, step: int) -> None:
         from sim.game import public_state
-        sc = self.scene
         state = self.session.seek(step)
-        sc.batch, sc.batch_pending, sc.batch_state = [], False, None
-        sc.wait = 0.0
-        sc.over, sc.standings = False, None
-        sc.tower.skip()
-        sc.banner.hide()
-        sc._set_display(public_state(state))
-        sc.paused = True
-        sc.log.add(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
+        self.player.reset()
+        self.views.tower.skip()
+        self.views.banner.hide()
+        self.player.show_state(public_state(state))
+        self.shared.paused = True
+        self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))
         damage()
 
@@ -70,5 +77,5 @@ class ReplayControls:
         """A batch finished animating: after a single step, pause again."""
         if self.stepping and not self.session.queue:
             self.stepping = False
-            self.scene.paused = True
+            self.shared.paused = True
         self.session.status = self.status()

@@ -1,12 +1,25 @@
 """What the top bar and the info panel say: year and season, who the game waits for and
-for what, a held plan's countdown. A mixin of `GameScene` (it reads the scene's display
-state and session; it changes nothing but the two panels' words)."""
+for what, a held plan's countdown. `StatusLines` is the table scene's part for these
+words: it reads the shared display state and the session, is told what only the other
+parts know (my move, events still playing, a held plan), and changes nothing but the two
+panels' words.
+
+Tests: tests/client/words/test_i18n_layout.py, tests/client/game/test_table_layout.py.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from client.core import theme
 from client.core.settings import SPEEDS
 from lang.i18n import N_, Translated, _, ngettext
+
+if TYPE_CHECKING:
+    from client.game.table_messages import InfoPanel
+    from client.game.table_shared import SceneState
+    from client.game.table_view import TopBar
+    from client.sessions.interface import GameSession
 
 DECISION_WORDS = Translated({
     "plan": N_("plan their actions"), "special": N_("choose a turn-order position"),
@@ -16,30 +29,51 @@ SEASON_WORDS = Translated({"spring": N_("spring"), "summer": N_("summer"),
                            "autumn": N_("autumn"), "winter": N_("winter")})
 
 
+def active_seats(session: GameSession) -> tuple[int, ...]:
+    """The seats the game waits for (highlighted in the players panel)."""
+    try:
+        dec = session.decision
+        return dec.seats if dec is not None and dec.kind not in ("chance", "over") else ()
+    except Exception:
+        return ()
+
+
 class StatusLines:
-    def _topbar(self) -> None:
-        st = self.display or {}
+    def __init__(self, session: GameSession, shared: SceneState, topbar: TopBar,
+                 info: InfoPanel) -> None:
+        self.session = session
+        self.shared = shared
+        self.topbar = topbar
+        self.info = info
+
+    def show_top(self, my_move: bool) -> None:
+        """The top bar: year and season, the status sentence, the pace controls."""
+        sc = self.shared
+        st = sc.display or {}
         season = st.get("season") or ""
         title = _("Shogun — year {year}, {season}").format(
             year=st.get("year", 1), season=SEASON_WORDS.get(season, season)) if st else "Shogun"
-        status = getattr(self.session, "status", "") or ""
+        status = self.session.status
         if not status:
-            if self.paused:
+            if sc.paused:
                 status = _("Paused — press Space to go on")
-            elif self.asking is not None:
+            elif my_move:
                 status = _("Your move")
-            elif self.over:
+            elif sc.over:
                 status = _("Game over")
         speed = "   ".join((
-            _("FAST-FORWARD [F]") if self.fast else
-            _("speed ×{speed} [−/+]").format(speed=f"{SPEEDS[self.speed_idx]:g}"),
-            _("PAUSED [Space]") if self.paused else _("pause [Space]"),
+            _("FAST-FORWARD [F]") if sc.fast else
+            _("speed ×{speed} [−/+]").format(speed=f"{SPEEDS[sc.speed_idx]:g}"),
+            _("PAUSED [Space]") if sc.paused else _("pause [Space]"),
             _("skip drop [S]"), _("menu [Esc]")))
         self.topbar.set_info(title=title, status=status, speed=speed)
 
-    def _info(self) -> None:
-        d = self.display or {}
-        self.info.visible = not (self.planning.visible or self.decision.visible)
+    def show_info(self, panel_up: bool, behind: bool, held_seconds: float | None) -> None:
+        """The info panel (when no decision panel covers it): the season and its event,
+        the turn order, who the game waits for, a held plan's countdown, a hint.
+        `panel_up`: a decision panel covers it; `behind`: events are still to be shown."""
+        d = self.shared.display or {}
+        self.info.visible = not panel_up
         if not self.info.visible:
             return
         season = str(d.get("season") or "")
@@ -64,7 +98,6 @@ class StatusLines:
             dec = self.session.decision
         except Exception:
             dec = None
-        behind = bool(self.batch or self.batch_pending or self.session.queue)
         if behind:
             dec = None        # the engine is ahead of the screen: don't name its next question
         if dec is not None and dec.kind not in ("chance", "over"):
@@ -78,16 +111,16 @@ class StatusLines:
                     province=det.get("from")))
             else:
                 lines.append(_("Now: {who} — {what}").format(who=who, what=what))
-        elif self.over:
+        elif self.shared.over:
             lines.append(_("The game is over."))
-        if self.held is not None:
-            secs = max(1, int(self.held[1] + 0.999))
+        if held_seconds is not None:
+            secs = max(1, int(held_seconds + 0.999))
             lines.append(ngettext(
                 "Your plan is locked. The plans open in {n} second — U unlocks it to change it, "
                 "Enter opens them now.",
                 "Your plan is locked. The plans open in {n} seconds — U unlocks it to change it, "
                 "Enter opens them now.", secs).format(n=secs))
-        waiting = getattr(self.session, "waiting_text", "")
+        waiting = self.session.waiting_text
         if waiting:
             lines.append(waiting)
         if not self.session.my_seats:
@@ -96,10 +129,3 @@ class StatusLines:
             lines.append(_("Hover a province for its tax, rice, free slots and neighbours. "
                            "Space pauses; F fast-forwards."))
         self.info.set_lines(lines)
-
-    def _active_seats(self):
-        try:
-            dec = self.session.decision
-            return dec.seats if dec.kind not in ("chance", "over") else ()
-        except Exception:
-            return ()

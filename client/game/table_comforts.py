@@ -3,19 +3,28 @@ buttons, the leave/save dialog, the rules overlay, the first-game guide and tool
 
 `TableComforts(scene, ...)` adds its nodes to the scene last (so they draw on top and get
 input first). The scene forwards layout, keys, text and mouse motion, and waits (no
-updates, no tower repaints) while `blocking` is true.
+updates, no tower repaints) while `blocking` is true. Signals up: `leave_chosen()`,
+`save_asked(name)`.
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import arcade
 
 from client.widgets.dialog import Dialog
 from client.game.guide import Guide
 from client.scenes.help_scene import HelpOverlay
-from client.core.node import Button
+from client.core.node import Button, Node, Signal
 from client.widgets.tooltip import Tooltip
 from lang.i18n import N_, _
+
+if TYPE_CHECKING:
+    from client.game.table_shared import SceneState, TableViews
+    from client.sessions.interface import GameSession
 
 # what each panel of the table shows (the board has its own per-province tooltip); marked
 # English, translated when shown (the Tooltip looks its text up when drawn)
@@ -34,16 +43,26 @@ PANEL_TIPS = {
     "topbar": N_("Year and season, what the game waits for, and the pace controls."),
 }
 
-BAR = dict(color=(110, 80, 65), hover=(150, 110, 85), text_color=(250, 240, 220))
+def bar_button(label: str) -> Button:
+    """A button in the table's dark bar style (Rules, Save)."""
+    return Button(label, size=10, color=(110, 80, 65), hover=(150, 110, 85),
+                  text_color=(250, 240, 220))
 
 
 class TableComforts:
-    def __init__(self, scene, *, confirm_leave: bool, can_save: bool, guide: bool) -> None:
-        self.scene = scene
+    def __init__(self, scene: Node, session: GameSession, shared: SceneState, views: TableViews,
+                 pace_buttons: list[Button], *, confirm_leave: bool, can_save: bool,
+                 guide: bool) -> None:
+        self.session = session
+        self.shared = shared
+        self.views = views
+        self.pace_buttons = pace_buttons
+        self.leave_chosen = Signal("leave_chosen")
+        self.save_asked = Signal("save_asked")
         self.confirm_leave = confirm_leave
         self.can_save = can_save
-        self.help_btn = scene.add(Button(N_("Rules  [F1]"), size=10, **BAR))
-        self.save_btn = scene.add(Button(N_("Save  [Ctrl+S]"), size=10, **BAR))
+        self.help_btn = scene.add(bar_button(N_("Rules  [F1]")))
+        self.save_btn = scene.add(bar_button(N_("Save  [Ctrl+S]")))
         self.save_btn.visible = can_save
         self.guide = scene.add(Guide())
         self.guide.enabled_guide = guide
@@ -52,7 +71,7 @@ class TableComforts:
         self.help = scene.add(HelpOverlay())
         self.help_btn.tip = N_("The rules: turn structure, actions and costs, events, battles, winter.")
         self.save_btn.tip = N_("Save this game under a name (it is also saved all the time by itself).")
-        for b, tip in zip(scene.pace_buttons, (N_("Slower"), N_("Faster"), N_("Pause / go on"),
+        for b, tip in zip(pace_buttons, (N_("Slower"), N_("Faster"), N_("Pause / go on"),
                                                N_("Fast-forward"))):
             b.tip = tip
         self.help_btn.pressed.connect(self.help.open)
@@ -73,7 +92,7 @@ class TableComforts:
         for node in (self.tooltip, self.dialog, self.help):
             node.set_rect(0, 0, W, H)
 
-    def key(self, symbol, modifiers) -> bool:
+    def key(self, symbol: int, modifiers: int) -> bool:
         k = arcade.key
         if symbol == k.ESCAPE:
             self.ask_leave()
@@ -91,13 +110,12 @@ class TableComforts:
     # -- leaving and saving ---------------------------------------------------------------
     def ask_leave(self) -> None:
         """Esc: leave at once, or first ask (the setting); a local game stays saved."""
-        scene = self.scene
-        if not self.confirm_leave or scene.over:
-            scene.leave.emit()
+        if not self.confirm_leave or self.shared.over:
+            self.leave_chosen.emit()
             return
         if self.can_save:
             note = [N_("The game is saved: Continue in the menu picks it up where you left.")]
-        elif getattr(scene.session, "kind", "local") == "local":
+        elif self.session.runs_in_window:
             note = [N_("This is a replay; leaving stops it.")]
         else:
             note = [N_("Leaving gives up your seat at the table (a bot takes over if you do"),
@@ -108,17 +126,17 @@ class TableComforts:
     def ask_save(self) -> None:
         if not self.can_save:
             return
-        d = self.scene.display or {}
+        d = self.shared.display or {}
         season = _(str(d.get("season") or "").capitalize())
         suggestion = _("Year {year} {season}").format(year=d.get("year", 1), season=season).strip()
         self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],
                         [(N_("Save  [Enter]"), "save"), (N_("Cancel  [Esc]"), "cancel")], text=suggestion)
 
-    def _on_dialog(self, value, text) -> None:
+    def _on_dialog(self, value: object, text: str | None) -> None:
         if value == "leave":
-            self.scene.leave.emit()
+            self.leave_chosen.emit()
         elif value == "save":
-            self.scene.save_as.emit(text or "")
+            self.save_asked.emit(text or "")
 
     def cover_for(self, seat_name: str) -> None:
         """Hot seat: hide the table until the next player says they have the screen."""
@@ -129,7 +147,7 @@ class TableComforts:
                         opaque=True)
 
     # -- tooltips -------------------------------------------------------------------------
-    def mouse_motion(self, x, y) -> None:
+    def mouse_motion(self, x: float, y: float) -> None:
         """A tooltip for the field, card or button under the mouse (provinces have the
         board's own)."""
         tip = None if self.blocking else self.tooltip_at(x, y)
@@ -138,22 +156,25 @@ class TableComforts:
         else:
             self.tooltip.hide()
 
-    def tooltip_at(self, x, y) -> str | None:
-        planning, decision = self.scene.planning, self.scene.decision
+    def tooltip_at(self, x: float, y: float) -> str | None:
+        v = self.views
+        planning, decision = v.planning, v.decision
         tip = planning.tooltip_at(x, y) if planning.visible else None
         if not tip and decision.visible:
             tip = decision.tooltip_at(x, y)
         if tip:
             return tip
-        tip = self.scene.track.tooltip_at(x, y)      # the event's and specials' marks
+        tip = v.track.tooltip_at(x, y)      # the event's and specials' marks
         if tip:
             return tip
-        for b in (self.help_btn, self.save_btn, *self.scene.pace_buttons):
+        for b in (self.help_btn, self.save_btn, *self.pace_buttons):
             if b.visible and b.contains(x, y):
-                tip = getattr(b, "tip", None)
-                return _(tip) if tip else tip
+                return _(b.tip) if b.tip else None
+        panels: dict[str, Node] = {"players": v.players, "events_panel": v.events_panel,
+                                   "log": v.log, "track": v.track, "tower": v.tower,
+                                   "info": v.info, "topbar": v.topbar}
         for name, tip in PANEL_TIPS.items():
-            node = getattr(self.scene, name, None)
-            if node is not None and node.visible and node.contains(x, y):
+            node = panels[name]
+            if node.visible and node.contains(x, y):
                 return _(tip)
         return None

@@ -1,5 +1,8 @@
 """The table's words over and under the board: the `Banner` (battle results, winter, a
-shortage, for a while) and the `InfoPanel` (what is going on while it is not my turn)."""
+shortage, for a while) and the `InfoPanel` (what is going on while it is not my turn).
+
+Tests: tests/client/game/test_table_layout.py, tests/client/words/test_i18n_layout.py.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ class Banner(Node):
         self.colour = (40, 30, 25)
         self.timer = 0.0
         self.sticky = False
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def show(self, lines, seconds: float = 2.0, colour=(40, 30, 25), sticky: bool = False) -> None:
         self.lines = [l for l in lines if l]
@@ -40,7 +43,7 @@ class Banner(Node):
         self.visible = False
         self.sticky = False
 
-    def on_update(self, dt) -> None:
+    def on_update(self, dt: float) -> None:
         if self.visible and not self.sticky:
             self.timer -= dt
             if self.timer <= 0:
@@ -48,19 +51,19 @@ class Banner(Node):
                 damage()
 
     def rebuild(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         y = self.top - 14
         for k, line in enumerate(self.lines[:8]):
-            t = self._text.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 10.5,
+            t = self.texts.put(k, line, self.left + self.width / 2, y, size=13 if k == 0 else 10.5,
                                bold=k == 0, anchor_x="center", anchor_y="top", color=(255, 248, 230),
                                width=int(self.width - 20), multiline=True, align="center")
             y -= max(22 if k == 0 else 17, t.content_height + 3)
-        self._text.end()
+        self.texts.end()
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (*self.colour, 225))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
-        self._text.draw()
+        self.texts.draw()
 
 
 class InfoPanel(CachedPanel):

@@ -1,6 +1,8 @@
 """The table around the board: players, action track, year/season, events, game log.
 
 Each panel is a node with a `set_*` input and a cached drawing (rebuilt on change).
+
+Tests: tests/client/game/test_table_layout.py, tests/client/board/test_event_marks.py, tests/client/words/test_i18n_layout.py.
 """
 
 from __future__ import annotations
@@ -34,16 +36,16 @@ class CachedPanel(Node):
     def __init__(self, name: str = "") -> None:
         super().__init__(name)
         self._layer = CachedLayer()
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def rebuild(self) -> None:
         self._layer.render((self.left, self.bottom, self.width, self.height), self._paint_all)
 
     def _paint_all(self) -> None:
-        self._text.begin()
-        self.paint(self._text)
-        self._text.end()
-        self._text.draw()
+        self.texts.begin()
+        self.paint(self.texts)
+        self.texts.end()
+        self.texts.draw()
 
     def paint(self, text: TextCache) -> None: ...
 
@@ -198,18 +200,18 @@ class ActionTrack(CachedPanel):
             self.event, self.specials = event, specials
             self.mark_dirty()
 
-    def _card_x(self, k: int) -> tuple[float, float]:
+    def card_x(self, k: int) -> tuple[float, float]:
         w = (self.width - 100) / 10
         return self.left + 92 + k * w, w
 
-    def tooltip_at(self, x, y) -> str | None:
+    def tooltip_at(self, x: float, y: float) -> str | None:
         """What this round's event and the special cards do to the card under the mouse."""
         from client.core.card_facts import special_texts
         from client.board.event_marks import event_actions, event_sentence
         if not (self.visible and self.contains(x, y)):
             return None
         for k in range(10):
-            cx, w = self._card_x(k)
+            cx, w = self.card_x(k)
             a = self.actions[k] if k < len(self.actions) else None
             if not (a and cx <= x < cx + w - 4):
                 continue
@@ -298,10 +300,10 @@ class LogPanel(Node):
         super().__init__("log")
         self.lines: list[tuple[str, tuple]] = []
         self.scroll = 0
-        self._text = TextCache()
+        self.texts = TextCache()
         self._layer = CachedLayer()
 
-    def add(self, line: str, colour=theme.INK) -> None:
+    def add_line(self, line: str, colour: tuple[int, ...] = theme.INK) -> None:
         self.lines.append((line, colour))
         if len(self.lines) > self.MAX:
             del self.lines[: len(self.lines) - self.MAX]
@@ -313,29 +315,29 @@ class LogPanel(Node):
 
     def _paint(self) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(250, 247, 238))
-        self._text.begin()
-        self._text.put("h", _("Game log"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
+        self.texts.begin()
+        self.texts.put("h", _("Game log"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         y = self.bottom + 6
         end = len(self.lines) - self.scroll
         k = end - 1
         slot = 0
         while k >= 0 and y < self.top - 40:
             line, colour = self.lines[k]
-            t = self._text.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
+            t = self.texts.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
                                width=int(self.width - 12), multiline=True, anchor_y="bottom")
             if y + t.content_height > self.top - 24:
-                self._text._used.discard(("l", slot))    # would cover the heading: stop
+                self.texts._used.discard(("l", slot))    # would cover the heading: stop
                 break
             y += max(13, t.content_height) + 2
             k -= 1
             slot += 1
-        self._text.end()
-        self._text.draw()
+        self.texts.end()
+        self.texts.draw()
 
     def on_draw(self) -> None:
         self._layer.draw()
 
-    def on_mouse_scroll(self, x, y, sx, sy) -> bool:
+    def on_mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         if self.contains(x, y):
             self.scroll = max(0, min(len(self.lines) - 1, self.scroll + int(sy)))
             self.mark_dirty()

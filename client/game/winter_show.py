@@ -6,15 +6,25 @@ Fast-forward skips an ordinary winter's scoring but never the last one (the game
 scores): that one holds for HOLD_LAST real seconds unless the player skips it (S, the
 "skip" key that also skips a drop). The pause is counted in real time at the scene's
 speed (fast-forward counts as speed 1 here).
+
+Tests: tests/client/game/test_winter_view.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable
+
 import arcade
 
 from client.core import theme
-from client.core.node import Node, TextCache, damage
+from client.core.node import Node, Signal, TextCache, damage
+from client.game.status_lines import active_seats
 from lang.i18n import N_, _
+
+if TYPE_CHECKING:
+    from client.game.table_shared import SceneState, TableViews
+    from client.sessions.interface import GameSession
 
 BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
 
@@ -24,7 +34,7 @@ HOLD = 3.5          # seconds an ordinary winter's scoring stays (speed 1)
 HOLD_LAST = 4.5     # the last winter's scoring: held even in fast-forward
 
 
-def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
+def region_marks(scored: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, str]]]:
     """region -> [(seat, "palace 3, temple 2")] from the `Scored` events' `regions`."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
@@ -37,11 +47,17 @@ def region_marks(scored: list[dict]) -> dict[str, list[tuple[int, str]]]:
 
 
 class WinterShow(Node):
-    """Over the whole scene; the scene calls `show(scored, last)` after a Scored block."""
+    """Over the whole scene; the event player calls `show(scored, last)` after a Scored
+    block."""
 
-    def __init__(self, scene) -> None:
+    def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
+                 blocked: Callable[[], bool]) -> None:
         super().__init__("winter")
-        self.scene = scene
+        self.session = session
+        self.shared = shared
+        self.views = views
+        self.blocked = blocked           # a question or the rules cover the table: wait
+        self.layout_changed = Signal("layout_changed")   # the banner goes back: lay out again
         self.visible = False
         self.last = False
         self.left_s = 0.0            # seconds of the pause still to run
@@ -50,15 +66,14 @@ class WinterShow(Node):
         self.totals: dict[int, int] = {}     # seat -> score after this scoring
         self.arrived: set[int] = set()       # seats whose points reached their row
         self.shown = 0               # scorings shown (tests read it)
-        self._text = TextCache()
+        self.texts = TextCache()
 
     @property
     def holding(self) -> bool:
         return self.visible and self.left_s > 0
 
-    def show(self, scored: list[dict], last: bool) -> None:
-        sc = self.scene
-        bv = sc.board_view
+    def show(self, scored: Sequence[Mapping[str, Any]], last: bool) -> None:
+        bv = self.views.board_view
         bv.set_marks(region_marks(scored))
         self.flights = []
         for k, e in enumerate(sorted(scored, key=lambda e: e["seat"])):
@@ -76,25 +91,25 @@ class WinterShow(Node):
         self.left_s = HOLD_LAST if last else HOLD
         self.visible = True
         self.shown += 1
-        if not sc.fast:
-            sc.sounds.play("score")
+        if not self.shared.fast:
+            self.views.sounds.play("score")
         damage()
 
     def _row(self, seat: int) -> tuple[float, float]:
         """The middle of a seat's score in the players panel."""
-        p = self.scene.players
-        n = max(1, self.scene.session.config.players)
+        p = self.views.players
+        n = max(1, self.session.config.players)
         rh = int(min(80.0, (p.height - 4) / n))
         return p.right - 40, p.top - 2 - rh * seat - rh / 2
 
     def _arrive(self, seat: int) -> None:
         """A seat's points reached its row: its score in the panel goes up."""
         self.arrived.add(seat)
-        d = self.scene.display
+        d = self.shared.display
         if d and str(seat) in d.get("players", {}):
             d["players"][str(seat)]["score"] = self.totals[seat]
-            self.scene.players.set_state(d, active=self.scene._active_seats(),
-                                         me=self.scene.session.my_seats)
+            self.views.players.set_state(d, active=active_seats(self.session),
+                                         me=self.session.my_seats)
 
     def skip(self) -> bool:
         if not self.visible:
@@ -109,16 +124,16 @@ class WinterShow(Node):
     def hide(self) -> None:
         if self.visible:
             self.visible = False
-            self.scene.board_view.set_marks(None)
-            self.scene.banner.hide()
-            self.scene.on_layout()        # the banner back to the map's middle
+            self.views.board_view.set_marks(None)
+            self.views.banner.hide()
+            self.layout_changed.emit()    # the banner back to the map's middle
             damage()
 
     def on_update(self, dt: float) -> None:
         if not self.visible:
             return
-        sc = self.scene
-        if sc.paused or sc.comforts.blocking:
+        sc = self.shared
+        if sc.paused or self.blocked():
             return
         rate = 1.0 if sc.fast else sc.speed
         if sc.fast and not self.last:
@@ -134,7 +149,7 @@ class WinterShow(Node):
             self.hide()
 
     def on_draw(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         for k, (seat, gained, (x0, y0), (x1, y1)) in enumerate(self.flights):
             u = (self.t - k * STAGGER) / FLIGHT
             if u < 0:
@@ -148,14 +163,14 @@ class WinterShow(Node):
             colour = theme.seat_colour(seat)
             arcade.draw_lbwh_rectangle_filled(x - 30, y - 13, 60, 26, (20, 20, 20))
             arcade.draw_lbwh_rectangle_filled(x - 28, y - 11, 56, 22, colour)
-            self._text.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
+            self.texts.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
         title = _("Final scoring — S to go on") if self.last else _("Winter scoring")
-        bv = self.scene.board_view
-        self._text.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
+        bv = self.views.board_view
+        self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
-        self._text.end()
+        self.texts.end()
         from client.board.map_geometry import text_width
         w = max(320, text_width(title, 15) * 1.1 + 40)     # bold, a little generous
         arcade.draw_lbwh_rectangle_filled(bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30, (35, 55, 45, 230))
-        self._text.draw()
+        self.texts.draw()

@@ -1,1 +1,4 @@
-"""The scenes around a game: menu, settings, help, lobby, end screen."""
+"""The scenes around a game: menu, settings, help, lobby, end screen.
+
+Tests: tests/client/scenes/.
+"""

@@ -1,4 +1,7 @@
-"""The end screen: standings and a chart of scores over the game."""
+"""The end screen: standings and a chart of scores over the game.
+
+Tests: tests/client/scenes/test_window.py.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +16,13 @@ class EndScene(Node):
     def __init__(self, summary: dict) -> None:
         super().__init__("end")
         self.summary = summary
-        self.back = Signal("back")
-        self.quit = Signal("quit")
-        self._text = TextCache()
+        self.back_chosen = Signal("back_chosen")
+        self.quit_chosen = Signal("quit_chosen")
+        self.texts = TextCache()
         self.menu_btn = self.add(Button(N_("Back to menu  [Enter]"), key=arcade.key.ENTER, size=12))
         self.quit_btn = self.add(Button(N_("Quit  [Q]"), key=arcade.key.Q, size=12))
-        self.menu_btn.pressed.connect(self.back.emit)
-        self.quit_btn.pressed.connect(self.quit.emit)
+        self.menu_btn.pressed.connect(self.back_chosen.emit)
+        self.quit_btn.pressed.connect(self.quit_chosen.emit)
 
     def on_layout(self) -> None:
         self.menu_btn.set_rect(self.width / 2 - 230, 30, 220, 40)
@@ -38,7 +41,7 @@ class EndScene(Node):
         return (self.width / 2 + 20, 110, self.width / 2 - 60, self.height - 220)
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         winners = self.summary.get("winners", [])
         names = [theme.seat_name(w) for w in winners]
@@ -97,4 +100,4 @@ class EndScene(Node):
                 arcade.draw_line_strip(pts, col, 3)
             for p in pts:
                 arcade.draw_circle_filled(p[0], p[1], 5, col)
-        self._text.draw()
+        self.texts.draw()

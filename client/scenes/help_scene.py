@@ -2,9 +2,13 @@
 
 While open it takes all input (the game behind it waits); Esc, F1 or Close shut it and
 emit `closed()`. The text is `client.words.rules_text`.
+
+Tests: tests/client/game/test_comforts_window.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import arcade
 
@@ -25,10 +29,10 @@ class HelpOverlay(Node):
         self._heights: dict = {}
         self._measured_width = -1
         self._content_height = 0.0
-        self._items = []
+        self._items: list[tuple[tuple[str, ...] | tuple[Any, ...], str, float, bool]] = []
         self._lang = ""
         self._load()
-        self._text = TextCache()
+        self.texts = TextCache()
         self.close_btn = self.add(Button(N_("Close  [Esc]"), size=12))
         self.close_btn.pressed.connect(self.hide)
 
@@ -77,7 +81,7 @@ class HelpOverlay(Node):
 
     def rebuild(self) -> None:
         l, b, w, h = self._box()
-        t = self._text
+        t = self.texts
         if self._lang != current():
             self._load()
         t.begin()
@@ -113,19 +117,19 @@ class HelpOverlay(Node):
         l, b, w, h = self._box()
         arcade.draw_lbwh_rectangle_filled(l, b, w, h, (248, 243, 230))
         arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)
-        self._text.draw()
+        self.texts.draw()
 
     # -- modal input ----------------------------------------------------------------------
-    def mouse_press(self, x, y, button, modifiers) -> bool:
+    def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         self.close_btn.mouse_press(x, y, button, modifiers)
         return True
 
-    def mouse_release(self, x, y, button, modifiers) -> bool:
+    def mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         return self.visible
 
-    def mouse_scroll(self, x, y, sx, sy) -> bool:
+    def mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         if not self.visible:
             return False
         self._scroll_by(-sy * SCROLL_STEP)
@@ -134,7 +138,7 @@ class HelpOverlay(Node):
     def type_text(self, text: str) -> bool:
         return self.visible
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         k = arcade.key

@@ -2,6 +2,9 @@
 
 zeroconf browsing waits, so it runs in a thread; the window polls every frame and hands
 the result (a list of tables, or the exception) to the menu once it is there.
+
+Tests: none of its own (a browse needs a LAN); tests/net/reach/test_discovery.py covers
+the browse it runs.
 """
 
 from __future__ import annotations

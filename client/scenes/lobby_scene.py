@@ -1,16 +1,25 @@
 """The lobby of a network table: seats by the players' names ("Bot (Orange)" for a bot
 seat), the join code with this machine's LAN addresses and the exact command friends
 type, the host's settings, Start, a short chat; then the waiting/refused states.
-Signals up: `started()` when the game begins, `leave()`."""
+Signals up: `started()` when the game begins, `leave_chosen()`.
+
+Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py.
+"""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
 from client.core import theme
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, Signal, TextCache, damage
+from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _
+
+if TYPE_CHECKING:
+    from net.reach.internet import StartGate
 
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
@@ -18,14 +27,14 @@ TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
 
 
 class LobbyScene(Node):
-    def __init__(self, session, command: str) -> None:
+    def __init__(self, session: NetSession, command: str) -> None:
         super().__init__("lobby")
         self.session = session
         self.command = command
         self.started = Signal("started")
-        self.leave = Signal("leave")
-        self._text = TextCache()
-        self._shown = None
+        self.leave_chosen = Signal("leave_chosen")
+        self.texts = TextCache()
+        self._shown: tuple[object, ...] | None = None
         self.is_host = command == "host"
         self.b_players = self.add(Button("", size=12))
         self.b_side = self.add(Button("", size=12))
@@ -36,38 +45,37 @@ class LobbyScene(Node):
         self.b_back = self.add(Button(N_("Leave  [Esc]"), size=12, key=arcade.key.ESCAPE))
         for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
             b.visible = self.is_host
-        self.b_players.pressed.connect(lambda: self._change(players=3 + (self._lobby().get("players", 4) - 2) % 3))
-        self.b_side.pressed.connect(lambda: self._change(side="moon" if self._lobby().get("side") == "sun" else "sun"))
-        self.b_setup.pressed.connect(lambda: self._change(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
+        self.b_players.pressed.connect(lambda: self.change_lobby(players=3 + (self._lobby().get("players", 4) - 2) % 3))
+        self.b_side.pressed.connect(lambda: self.change_lobby(side="moon" if self._lobby().get("side") == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self.change_lobby(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
         self.b_bots.pressed.connect(self._cycle_bots)
-        self.b_start.pressed.connect(self._start)
-        self.b_back.pressed.connect(self.leave.emit)
+        self.b_start.pressed.connect(self.request_start)
+        self.b_back.pressed.connect(self.leave_chosen.emit)
         self.error = ""
         self.chat = None
-        if getattr(session, "can_chat", False):
+        if session.offers.can_chat:
             from client.widgets.chat_box import ChatBox
             self.chat = self.add(ChatBox())
-            self.chat.sent.connect(self._send)
+            self.chat.sent.connect(self.send_chat)
         self.said: list[str] = []          # the chat lines shown, oldest first
         self._heard = 0
-        self._join_lines: list[str] | None = None
+        self._join_lines: list[tuple[str, str]] | None = None
         # the host picks each bot seat's level (net: `set_bot_level`)
         self.b_levels = [self.add(Button("", size=10)) for _seat in range(5)]
         for seat, b in enumerate(self.b_levels):
             b.visible = False
-            b.pressed.connect(lambda seat=seat: self._cycle_level(seat))
+            b.pressed.connect(lambda seat=seat: self.cycle_level(seat))
         self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
         self.router_note = ""
-        self._gate = None
+        self._gate: StartGate | None = None
         if self.is_host:
             self._ask_router()
 
     # -- the router (issue 16): friends outside this home reach us through a mapped port ---
     def _ask_router(self) -> None:
         from net.reach import portmap
-        table = self.session.table
-        interface = getattr(getattr(table, "opts", None), "interface", None)
-        port = getattr(table, "listen_port", None)
+        interface = self.session.offers.interface
+        port = self.session.table.listen_port
         if interface is None or not port or not portmap.wanted(interface):
             return
         from client.sessions.network import _reactor
@@ -84,9 +92,9 @@ class LobbyScene(Node):
         # kept with the session: the game needs the mapping too; App closes it with the table
         self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
 
-    def _send(self, text: str) -> None:
+    def send_chat(self, text: str) -> None:
         try:
-            self.session.send_chat(text)
+            self.session.offers.send_chat(text)
         except Exception as exc:
             self.error = _("Your message was not sent: {reason}").format(reason=net_said(str(exc)))
         else:
@@ -98,7 +106,7 @@ class LobbyScene(Node):
     def type_text(self, text: str) -> bool:
         return self.chat is not None and self.chat.type_text(text)
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
             self.chat.focus()
             return True
@@ -114,15 +122,16 @@ class LobbyScene(Node):
     def join_offers(self) -> list[tuple[str, str]]:
         if self._join_lines is None:
             from client.words.table_names import join_offers, table_addresses
-            port = getattr(self.session.table, "listen_port", None) or 7531
-            self._join_lines = join_offers(port, getattr(self.session.table, "join_code", None),
+            port = self.session.table.listen_port or 7531
+            self._join_lines = join_offers(port, self.session.table.join_code,
                                            table_addresses(port, self._mapped))
         return self._join_lines
 
     def _lobby(self) -> dict:
         return self.session.lobby or {}
 
-    def _change(self, **kw) -> None:
+    def change_lobby(self, **kw: Any) -> None:
+        """The host changes the table (players, side, setup, bots); net may refuse."""
         try:
             self.session.table.set_lobby(**kw)
             self.error = ""
@@ -133,21 +142,22 @@ class LobbyScene(Node):
     def _cycle_bots(self) -> None:
         lobby = self._lobby()
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
-        self._change(bots=(bots + 1) % max(1, lobby.get("players", 4)))
+        self.change_lobby(bots=(bots + 1) % max(1, lobby.get("players", 4)))
 
-    def _cycle_level(self, seat: int) -> None:
+    def cycle_level(self, seat: int) -> None:
+        """The host's next level for a bot seat."""
         from sim.bots import LEVELS
         seats = self._lobby().get("seats", [])
         now = seats[seat].get("level") if seat < len(seats) else None
         level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
         try:
-            self.session.table.set_bot_level(seat, level)
+            self.session.offers.set_bot_level(seat, level)
             self.error = ""
         except Exception as exc:
             self.error = net_said(str(exc))
         self.mark_dirty()
 
-    def _start(self) -> None:
+    def request_start(self) -> None:
         """Start once every pair of players is known to connect (net/reach/internet.py
         `StartGate`); a pair that cannot is named here instead of a game that never begins."""
         from net.table.session import TableSession
@@ -157,10 +167,11 @@ class LobbyScene(Node):
         if self._gate is None:
             from client.sessions.network import _reactor
             from net.reach.internet import StartGate
-            self._gate = StartGate(_reactor(), table, say=self._table_said)
+            self._gate = StartGate(_reactor(), table, say=self.table_said)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
-        self._gate.start(self._start_now, self._unreachable)
+        gate = self._gate
+        gate.start(self._start_now, self.pairs_unreachable)
 
     def _start_now(self) -> None:
         try:
@@ -170,26 +181,26 @@ class LobbyScene(Node):
             self.error = net_said(str(exc))
         self.mark_dirty()
 
-    def _unreachable(self, failures: list[str]) -> None:
+    def pairs_unreachable(self, failures: list[str]) -> None:
         self.error = _("The game cannot start: {reasons}").format(reasons=" ".join(net_said(f) for f in failures))
         self.mark_dirty()
 
-    def _table_said(self, line: str) -> None:
+    def table_said(self, line: str) -> None:
         self.said.append(net_said(line))
         self.mark_dirty()
 
-    def on_update(self, dt) -> None:
+    def on_update(self, dt: float) -> None:
         s = self.session
         if s.started:
             self.started.emit()
             return
-        lines = getattr(s, "chat_lines", [])
+        lines = s.offers.chat_lines
         while self._heard < len(lines):
             line = lines[self._heard]
             self._heard += 1
-            seat = getattr(line, "seat", None)
-            who = (s.labels().get(seat) if seat is not None else None) or getattr(line, "sender", "")
-            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=getattr(line, "text", "")))
+            seat = line.seat
+            who = (s.labels().get(seat) if seat is not None else None) or line.sender
+            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=line.text))
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
                  self.router_note, self._join_lines is None)
         if shown != self._shown:
@@ -219,16 +230,16 @@ class LobbyScene(Node):
         seats = lobby.get("seats", [])
         for seat, b in enumerate(self.b_levels):
             is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
-            b.visible = self.is_host and is_bot and hasattr(self.session.table, "set_bot_level")
+            b.visible = self.is_host and is_bot and self.session.offers.can_set_bot_level
             if b.visible:
                 b.set_label(_("level: {level}").format(
                     level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
-        t = self._text
+        t = self.texts
         t.begin()
         title = TITLES.get(self.command) or _("Table")
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
-        code = getattr(self.session.table, "join_code", None)
-        port = getattr(self.session.table, "listen_port", None)
+        code = self.session.table.join_code
+        port = self.session.table.listen_port
         if self.is_host:
             t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
@@ -289,4 +300,4 @@ class LobbyScene(Node):
         for k, seat in enumerate(lobby.get("seats", [])):
             arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
             arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
-        self._text.draw()
+        self.texts.draw()

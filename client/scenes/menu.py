@@ -2,8 +2,11 @@
 side, setup), host, join, watch, load a named save or a file, replay a log, settings,
 help, quit. Enter starts a game with the options last used (at first: 4-player beginner).
 
-Signals up: `start_local(options)`, `host(options)`, `join(options)`, `watch(options)`,
-`load(path)`, `replay(path)`, `continue_game()`, `settings()`, `quit()`.
+Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(options)`,
+`watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
+`settings_chosen()`, `quit_chosen()`.
+
+Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
@@ -22,15 +25,15 @@ class MenuScene(Node):
     def __init__(self, defaults: dict | None = None) -> None:
         super().__init__("menu")
         d = defaults or {}
-        self.start_local = Signal("start_local")
-        self.host = Signal("host")
-        self.join = Signal("join")
-        self.watch = Signal("watch")
-        self.load = Signal("load")
-        self.replay = Signal("replay")
-        self.continue_game = Signal("continue_game")
-        self.settings = Signal("settings")
-        self.quit = Signal("quit")
+        self.local_chosen = Signal("local_chosen")
+        self.host_chosen = Signal("host_chosen")
+        self.join_chosen = Signal("join_chosen")
+        self.watch_chosen = Signal("watch_chosen")
+        self.load_chosen = Signal("load_chosen")
+        self.replay_chosen = Signal("replay_chosen")
+        self.continue_chosen = Signal("continue_chosen")
+        self.settings_chosen = Signal("settings_chosen")
+        self.quit_chosen = Signal("quit_chosen")
         self.players = int(d.get("players", 4))
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
@@ -42,7 +45,7 @@ class MenuScene(Node):
             self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
         self.table_buttons: list[Button] = []
-        self._text = TextCache()
+        self.texts = TextCache()
         self.b_players = self.add(Button("", size=12, key=arcade.key.P))
         self.b_side = self.add(Button("", size=12))
         self.b_setup = self.add(Button("", size=12))
@@ -71,15 +74,15 @@ class MenuScene(Node):
         self.b_setup.pressed.connect(lambda: self._set(setup="draft" if self.setup == "beginner" else "beginner"))
         for k, b in enumerate(self.b_seats):
             b.pressed.connect(lambda k=k: self._cycle_seat(k))
-        self.b_start.pressed.connect(lambda: self.start_local.emit(self.options()))
-        self.b_host.pressed.connect(lambda: self.host.emit(self.options()))
-        self.b_join.pressed.connect(lambda: self.join.emit(self.options()))
-        self.b_watch.pressed.connect(lambda: self.watch.emit(self.options()))
-        self.b_load.pressed.connect(lambda: self.load.emit(self.f_path.value.strip()))
-        self.b_replay.pressed.connect(lambda: self.replay.emit(self.f_path.value.strip()))
-        self.b_quit.pressed.connect(self.quit.emit)
-        self.b_continue.pressed.connect(self.continue_game.emit)
-        self.b_settings.pressed.connect(self.settings.emit)
+        self.b_start.pressed.connect(lambda: self.local_chosen.emit(self.options()))
+        self.b_host.pressed.connect(lambda: self.host_chosen.emit(self.options()))
+        self.b_join.pressed.connect(lambda: self.join_chosen.emit(self.options()))
+        self.b_watch.pressed.connect(lambda: self.watch_chosen.emit(self.options()))
+        self.b_load.pressed.connect(lambda: self.load_chosen.emit(self.f_path.value.strip()))
+        self.b_replay.pressed.connect(lambda: self.replay_chosen.emit(self.f_path.value.strip()))
+        self.b_quit.pressed.connect(self.quit_chosen.emit)
+        self.b_continue.pressed.connect(self.continue_chosen.emit)
+        self.b_settings.pressed.connect(self.settings_chosen.emit)
         self.b_help.pressed.connect(self.help.open)
         self._labels()
 
@@ -97,7 +100,7 @@ class MenuScene(Node):
         self.save_buttons = []
         for info in list(saves)[:3]:
             b = self.add(Button(info.title, size=9.5))
-            b.pressed.connect(lambda p=str(info.path): self.load.emit(p))
+            b.pressed.connect(lambda p=str(info.path): self.load_chosen.emit(p))
             self.save_buttons.append(b)
         self.add(self.help)                    # keep the help on top
         self.on_layout()
@@ -152,7 +155,7 @@ class MenuScene(Node):
             return True
         return any(f.type_text(text) for f in (self.f_address, self.f_code, self.f_path))
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if self.help.visible:
             return self.help.key_press(symbol, modifiers)
         # a focused text field gets the keys first (so typing 'h' does not host)
@@ -207,7 +210,7 @@ class MenuScene(Node):
         return 40 if self.b_continue.visible else 0
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         sh = self._shift()
         g = self._squeeze()
@@ -253,4 +256,4 @@ class MenuScene(Node):
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
-        self._text.draw()
+        self.texts.draw()

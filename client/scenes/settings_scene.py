@@ -5,11 +5,14 @@ A new language applies at once (the screen redraws in it); Cancel goes back to t
 
 Edits a copy; `done(settings)` on Save (Enter), `done(None)` on Cancel (Esc). The App
 writes the file and applies what it can at once (fullscreen, the pace of new games).
+
+Tests: tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import arcade
 
@@ -46,8 +49,8 @@ class SettingsScene(Node):
         super().__init__("settings")
         self.settings = settings
         self.message = message
-        self.done = Signal("done")
-        self._text = TextCache()
+        self.finished = Signal("finished")
+        self.texts = TextCache()
         self.f_name = self.add(TextField("", settings.name, name="settings:name"))
         self.buttons: dict[str, Button] = {}
         for row in ROWS[1:]:
@@ -59,7 +62,7 @@ class SettingsScene(Node):
         self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
                                         color=(250, 214, 120)))
         self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
-        self.save_btn.pressed.connect(lambda: self.done.emit(self.current()))
+        self.save_btn.pressed.connect(lambda: self.finished.emit(self.current()))
         self.cancel_btn.pressed.connect(self._cancel)
         self._language_before = current()
         self._labels()
@@ -67,7 +70,7 @@ class SettingsScene(Node):
     def _cancel(self) -> None:
         if current() != self._language_before:
             use(self._language_before)
-        self.done.emit(None)
+        self.finished.emit(None)
 
     def current(self) -> Settings:
         return replace(self.settings, name=self.f_name.value.strip()[:40])
@@ -88,7 +91,8 @@ class SettingsScene(Node):
             for node in self.walk():
                 node.mark_dirty()
         else:
-            s = replace(s, **{row: not getattr(s, row)})
+            flag: dict[str, Any] = {row: not getattr(s, row)}     # an on/off row
+            s = replace(s, **flag)
         self.settings = s
         self._labels()
 
@@ -113,7 +117,7 @@ class SettingsScene(Node):
     def type_text(self, text: str) -> bool:
         return self.f_name.type_text(text)
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if self.f_name.focused:           # typing a name: Enter/Esc only end the typing
             self.f_name.key_press(symbol, modifiers)
             return True
@@ -141,7 +145,7 @@ class SettingsScene(Node):
         self.mark_dirty()
 
     def rebuild(self) -> None:
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("t", _("Settings"), self.width / 2, self.height - 70, size=30, bold=True,
               anchor_x="center", color=(120, 30, 25))
@@ -160,4 +164,4 @@ class SettingsScene(Node):
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
-        self._text.draw()
+        self.texts.draw()

@@ -7,6 +7,8 @@ their seats again) pick it up. The autosave is `autosave.save` in the user's dat
 leaving a game keeps it, a finished game moves it to `last-game.save` (so Continue is only
 offered for a game that can go on), and a new game moves an unfinished one to `saves/`
 first. Named saves are copies in `saves/`.
+
+Tests: tests/client/sessions/test_autosave.py.
 """
 
 from __future__ import annotations

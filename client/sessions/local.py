@@ -1,62 +1,74 @@
-"""Where commands go and events come from: a local game or a network table.
+"""A local game in the window (`sim.local.LocalGame`): the people at `human_seats` decide
+through the scene, bots elsewhere; a bot's decision is computed in a worker thread
+(`pump(wait=s)`) so a hard bot's second of search never freezes the window. The scene's
+session interface is declared in `client/sessions/interface.py`.
 
-The scene talks to one interface:
-  `queue`    deque of (events, state) batches not yet shown (the scene animates them in order)
-  `state`    the newest sim State (what the engine has reached, maybe ahead of the screen)
-  `my_seats` seats this window decides for (empty: spectator)
-  `pump()`   local: when nothing is queued and the engine waits for chance or a bot,
-             apply one such step; network: nothing (the reactor delivers).
-             `LocalSession.pump(wait=s)` decides a bot's move in a worker thread and waits
-             at most s seconds for it (the window keeps drawing; `thinking` names the seat)
-  `submit(cmd)` a command for one of my seats (raises IllegalCommand if not allowed)
-  `status`   a sentence for the status bar (lobby, waiting, paused), or ""
-  `my_plan(seat)` my seat's locked plan of this round (a SubmitPlan), or None; on a
-             network the state holds only the cards turned so far, so ask the session
-The client never changes game state itself: the engine (`sim.game.apply`) does, here or
-on every peer.
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py,
+tests/client/sessions/test_autosave.py.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
+from client.sessions.interface import Batch, Event, OfflineSession
 from sim import game
 
+if TYPE_CHECKING:
+    from client.sessions.interface import Seeking
+    from sim.commands import Command, SubmitPlan
+    from sim.state import Decision, State
 
-class LocalSession:
+
+class LocalSession(OfflineSession):
     """A local game (`sim.local.LocalGame`): me at `human_seats`, bots elsewhere."""
 
-    kind = "local"
+    study: Seeking | None = None
 
     def __init__(self, players: int = 4, side: str = "sun", setup: str = "beginner",
-                 human_seats=(0,), bot: str | dict = "heuristic", seed: int = 1) -> None:
+                 human_seats: tuple[int, ...] | list[int] = (0,),
+                 bot: str | dict[int, str] = "heuristic", seed: int = 1) -> None:
         from sim.local import LocalGame
         self.config = game.GameConfig(players=players, side=side, setup=setup)
         self.my_seats = tuple(human_seats)
-        self.bots = dict(bot) if isinstance(bot, dict) else {
+        self.bots: dict[int, str] = dict(bot) if isinstance(bot, dict) else {
             s: bot for s in range(players) if s not in self.my_seats}
         self.seed = seed
         self.status = ""
-        self.queue: deque = deque()
-        self.source = None            # the save this game was resumed from, if any
-        self.command_applied: list = []   # fn(command, state) after each command (autosave)
+        self.queue: deque[Batch] = deque()
+        self.source: Path | None = None     # the save this game was resumed from, if any
+        # fn(command, state) after each command (autosave)
+        self.command_applied: list[Callable[[Command, State], None]] = []
         self.game = LocalGame(self.config, seed, self.bots)
         self.queue.append((list(self.game.first_events), self.game.state))
-        self._pool = None             # a worker thread for bots' decisions (pump(wait=…))
-        self._thinking = None         # (future, state it decides for, seat)
+        # a worker thread for bots' decisions (pump(wait=…))
+        self._pool: cf.ThreadPoolExecutor | None = None
+        # (future, state it decides for, seat)
+        self._thinking: tuple[cf.Future[Command], State, int] | None = None
         self.thinking_since = 0.0     # time.monotonic() when the running decision began
 
     @property
-    def state(self):
+    def state(self) -> State:
         return self.game.state
 
     @property
-    def commands(self):
+    def commands(self) -> list[Command]:
         return self.game.commands
 
     @property
-    def decision(self):
+    def decision(self) -> Decision:
         return game.pending(self.game.state)
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        return self.bots
+
+    def step_key(self) -> int:
+        return len(self.game.commands)
 
     def waiting_for_me(self) -> bool:
         d = self.decision
@@ -76,7 +88,7 @@ class LocalSession:
         bot's second of search never freezes the window. The command is the same either
         way (the bot's seed depends on the command count, its view on the state)."""
         if wait is None and self._thinking is None:
-            events = self.game.step()
+            events: Sequence[Event] | None = self.game.step()
         else:
             events = self._think(wait)
         if events is None:
@@ -85,8 +97,7 @@ class LocalSession:
         self._applied()
         return True
 
-    def _think(self, wait: float | None):
-        import concurrent.futures as cf
+    def _think(self, wait: float | None) -> Sequence[Event] | None:
         import time
 
         from sim import bots
@@ -114,13 +125,13 @@ class LocalSession:
         self._thinking = None
         return self.game.submit(cmd)
 
-    def my_plan(self, seat: int):
+    def my_plan(self, seat: int) -> SubmitPlan | None:
         """`seat`'s locked plan of this round (the whole plan is in the local state)."""
         plan = self.game.state.players[seat].plan if seat in self.my_seats else None
         from sim.commands import SubmitPlan
         return None if plan is None else SubmitPlan(seat, tuple(plan.actions), plan.bid)
 
-    def submit(self, cmd) -> None:
+    def submit(self, cmd: Command) -> None:
         events = self.game.submit(cmd)
         self.queue.append((events, self.game.state))
         self._applied()

@@ -5,6 +5,9 @@
   With a JSON game log (`--log`): plays its events (the board follows the `Snapshot`s
   and the battle events; TowerDropped carries the drop's replay data).
 * `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
+
+Tests: tests/client/game/test_comforts_window.py (studying a save),
+tests/client/sessions/test_autosave.py (resuming).
 """
 
 from __future__ import annotations
@@ -12,9 +15,16 @@ from __future__ import annotations
 import json
 from collections import deque
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from client.sessions.interface import Batch, OfflineSession
 from lang.i18n import _
 from sim import game
+
+if TYPE_CHECKING:
+    from client.sessions.local import LocalSession
+    from sim.commands import Command
+    from store.game_save import SavedGame
 
 
 def _is_log(path: Path) -> bool:
@@ -27,9 +37,10 @@ def _is_log(path: Path) -> bool:
     return isinstance(row, dict) and "event" in row
 
 
-class ReplaySession:
-    kind = "local"          # the scene pumps us for the next step
-    my_seats: tuple = ()
+class ReplaySession(OfflineSession):
+    my_seats: tuple[int, ...] = ()
+    thinking = None
+    thinking_since = 0.0
 
     def __init__(self, path: str) -> None:
         if not path:
@@ -37,9 +48,13 @@ class ReplaySession:
         p = Path(path).expanduser()
         if not p.exists():
             raise ValueError(_("No such file: {path}").format(path=p))
-        self.queue: deque = deque()
+        self.queue: deque[Batch] = deque()
         self.status = ""
         self._step = 0
+        self._rounds: list[int] | None = None
+        self._events: list[dict[str, Any]] = []
+        self._state: game.State | None
+        self._commands: list[Command] | None
         if _is_log(p):
             self._events = [json.loads(line) for line in p.read_text().splitlines() if line.strip()]
             start = self._events[0]
@@ -58,23 +73,36 @@ class ReplaySession:
             self.status = _("Replaying a saved game")
 
     @property
-    def state(self):
+    def state(self) -> game.State | None:
         return self._state
 
     @property
-    def commands(self) -> list:
+    def commands(self) -> list[None]:
         return [None] * self._step
 
     @property
-    def decision(self):
+    def decision(self) -> game.Decision | None:
+        """What the engine waits for; None for a game log (its events play without one)."""
         if self._state is None:
-            return game.Decision("over")
+            return None
         return game.pending(self._state)
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        return {}
+
+    @property
+    def study(self) -> ReplaySession | None:
+        """A save can be studied step by step; a game log only plays forward."""
+        return self if self.seekable else None
+
+    def step_key(self) -> int:
+        return self._step
 
     def waiting_for_me(self) -> bool:
         return False
 
-    def pump(self) -> bool:
+    def pump(self, wait: float | None = None) -> bool:
         if self._commands is None:
             # a log: hand over events up to and including the next notable one
             if self._step >= len(self._events):
@@ -89,6 +117,7 @@ class ReplaySession:
                     break
             self.queue.append((batch, None))
             return True
+        assert self._state is not None      # a save: the engine's state from the start
         if self._step >= len(self._commands):
             if game.pending(self._state).kind != "over":
                 self.status = _("End of the save")
@@ -98,7 +127,7 @@ class ReplaySession:
         self.queue.append((events, self._state))
         return True
 
-    def submit(self, cmd) -> None:
+    def submit(self, cmd: Command) -> None:
         raise ValueError("a replay takes no commands")
 
     # -- studying a save: step back and forth, jump by round ------------------------------
@@ -115,12 +144,12 @@ class ReplaySession:
         """Commands applied so far."""
         return self._step
 
-    def seek(self, step: int):
+    def seek(self, step: int) -> game.State:
         """Go to the state after `step` commands (re-applied from the start: a whole game
         takes well under a second); the queue is emptied. Returns the state."""
         step = max(0, min(step, self.steps))
         state, _events = game.new_game(self.config)
-        for cmd in self._commands[:step]:
+        for cmd in (self._commands or [])[:step]:
             state, _events = game.apply(state, cmd)
         self._state, self._step = state, step
         self.queue.clear()
@@ -128,7 +157,7 @@ class ReplaySession:
 
     def round_starts(self) -> list[int]:
         """Steps at which a new round (or winter) begins: where the season changes."""
-        if getattr(self, "_rounds", None) is None:
+        if self._rounds is None:
             state, _ = game.new_game(self.config)
             marks, last = [0], (state.year, state.season)
             for k, cmd in enumerate(self._commands or []):
@@ -143,7 +172,7 @@ class ReplaySession:
         pass
 
 
-def resume_local(path: str, seat: int | None = None):
+def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, SavedGame]:
     """A LocalSession continuing a save: people at the save's human seats (or at `seat`),
     the save's bots elsewhere. Every command is re-applied and its state hash checked
     (a `SaveError` names the first one that differs). Returns (session, saved)."""

@@ -1,5 +1,8 @@
 """Tower cube textures: the seat's colour, a contrasting outline and the seat's letter, so a
-cube reads without colour (issue 13) and a black cube does not vanish on a dark tower."""
+cube reads without colour (issue 13) and a black cube does not vanish on a dark tower.
+
+Tests: tests/client/tower/test_battle_view.py (the cubes drawn).
+"""
 
 from __future__ import annotations
 

@@ -11,17 +11,23 @@ cubes is one draw call.
 
 Pace: at speed 1 a drop plays in about REAL_SECONDS (a real pour takes a second or two);
 the recording's own clock (its `fps`) is run faster for long drops, never slower.
+
+Tests: tests/client/tower/test_battle_view.py.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import arcade
 
 from client.tower.cube_textures import cube_texture
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from lang.i18n import _
+
+if TYPE_CHECKING:
+    from sim.tower.drop import Recording
 
 TRAY_COLS = 5
 REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the hold)
@@ -48,18 +54,18 @@ class TowerView(Node):
         self._shook = 0
         self._order: list[int] = []
         self._slides: dict[int, int] = {}
+        self._exits: dict[int, int] = {}      # cube -> the frame it left the tower
         self._from: dict[int, tuple] = {}
         self.speed = 1.0
-        self._rec = None
+        self._rec: Recording | None = None
         self._t = 0.0
         self._frame = -1
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
-        self._exited: list[int] = []
-        self._sprites = arcade.SpriteList()
+        self._sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._pool: list[arcade.Sprite] = []
         self._layer = CachedLayer()
-        self._text = TextCache()
+        self.texts = TextCache()
         self._words = TextCache()
         self.caption = ""
         self.playing = False
@@ -112,24 +118,24 @@ class TowerView(Node):
             arcade.draw_line(p[0], p[1], q[0], q[1], (200, 170, 120), r)
             arcade.draw_circle_filled(p[0], p[1], r / 2, (200, 170, 120))
             arcade.draw_circle_filled(q[0], q[1], r / 2, (200, 170, 120))
-        self._text.begin()
+        self.texts.begin()
         if not self.big:
-            self._text.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
+            self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 18, size=11,
                            color=(240, 230, 210), anchor_x="center", bold=True)
         tx, ty = ox + (self.geo["width"] + self.geo["tray_end"]) / 2 * s, oy + 52 * s
-        t = self._text.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
+        t = self.texts.put("tray", _("tray"), tx, ty, size=12 if self.big else 9, color=(230, 220, 200),
                            anchor_x="center")
         if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
-            self._text.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
+            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
                            size=12 if self.big else 9, color=(230, 220, 200), anchor_x="center")
         if self.big and self.caption:     # drawn once per drop, not every frame
             k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20))
-            self._text.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
+            self.texts.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
                            bold=True, color=(255, 240, 200), anchor_y="top",
                            width=int(self.width - 28), multiline=True)
-        self._text.end()
-        self._text.draw()
+        self.texts.end()
+        self.texts.draw()
 
     # -- inputs ---------------------------------------------------------------------------
     def set_speed(self, speed: float) -> None:
@@ -142,18 +148,23 @@ class TowerView(Node):
             self.mark_dirty()
             self.on_layout()
 
-    def show_contents(self, wire) -> None:
-        """Resting cubes from a `TowerContents` wire list [[colour, x, y, angle], ...]."""
-        self._rest = [(c, x / 100.0, y / 100.0, a * 2 * math.pi / 4096) for c, x, y, a in wire or []]
-        if not self.playing:
-            self._place_rest()
-
     def set_tray(self, counts: dict | None) -> None:
         self._tray_counts = dict(counts or {})
         if not self.playing:
             self._place_rest()
 
-    def play(self, recording, caption: str = "") -> None:
+    @property
+    def progress(self) -> float:
+        """The share of the drop's recorded frames shown so far (0 when none plays)."""
+        rec = self._rec
+        return self._frame / len(rec.frames) if rec is not None and rec.frames else 0.0
+
+    @property
+    def playback_time(self) -> float:
+        """Seconds of the recording shown so far (of the drop playing)."""
+        return self._t
+
+    def play(self, recording: Recording, caption: str = "") -> None:
         self._rec = recording
         dur = len(recording.frames) / recording.fps
         self._rate = min(MAX_RATE, max(1.0, dur / REAL_SECONDS))
@@ -161,12 +172,14 @@ class TowerView(Node):
         self._frame = -1
         n_out = 0
         self._slides = {}
+        self._exits = {}
         for i, e in enumerate(recording.exited):
             if e is not None:
                 self._slides[i] = n_out
+                self._exits[i] = e
                 n_out += 1
-        self._order = sorted(self._slides, key=lambda i: (recording.exited[i], i))
-        self._from = {i: self._last_pose(i, recording.exited[i]) for i in self._order}
+        self._order = sorted(self._slides, key=lambda i: (self._exits[i], i))
+        self._from = {i: self._last_pose(i, self._exits[i]) for i in self._order}
         self._slides = {i: j for j, i in enumerate(self._order)}
         self.out_total = n_out
         self.landed = 0
@@ -174,7 +187,7 @@ class TowerView(Node):
         self._shook = 0
         self._jolt_t = -1.0
         self._end_t = max([len(recording.frames) / recording.fps]
-                          + [recording.exited[i] / recording.fps + SLIDE for i in self._order]) + HOLD
+                          + [self._exits[i] / recording.fps + SLIDE for i in self._order]) + HOLD
         if caption != self.caption:
             self.caption = caption
             if self.big:
@@ -246,7 +259,7 @@ class TowerView(Node):
 
     def _last_pose(self, i: int, e: int):
         """Cube i's pose on the frame before it left (where its slide starts)."""
-        frames = self._rec.frames
+        frames = self._recording().frames
         for f in range(min(e, len(frames)) - 1, -1, -1):
             if frames[f][i] is not None:
                 return frames[f][i]
@@ -256,7 +269,7 @@ class TowerView(Node):
         """Draw the drop at recording time t: cubes inside from the recorded frame; cubes
         that left slide down the ramp's end into their tray place (SLIDE seconds) and are
         counted when they get there."""
-        rec = self._rec
+        rec = self._recording()
         f = min(len(rec.frames) - 1, int(t * rec.fps))
         frame = rec.frames[f]
         k = 0
@@ -266,7 +279,7 @@ class TowerView(Node):
                 k += 1
         landed = 0
         for i in self._order:
-            te = rec.exited[i] / rec.fps
+            te = self._exits[i] / rec.fps
             if t < te:
                 continue
             j = self._slides[i]
@@ -285,8 +298,8 @@ class TowerView(Node):
         for sp in self._pool[k:]:
             sp.visible = False
         while self.landed < landed:
-            c = rec.colours[self._order[self.landed]]
-            c = "peasant" if c in (5, "peasant") else int(c)
+            colour = rec.colours[self._order[self.landed]]
+            c: int | str = "peasant" if colour in (5, "peasant") else int(colour)
             self._counts[c] = self._counts.get(c, 0) + 1
             self.landed += 1
             self.cube_landed.emit(c)
@@ -316,8 +329,12 @@ class TowerView(Node):
         parts = [f"{n} {seat_name(c)}" for c, n in sorted(self._counts.items(), key=lambda kv: str(kv[0]))]
         return _("Out: {cubes}").format(cubes=", ".join(parts))
 
+    def _recording(self) -> Recording:
+        assert self._rec is not None, "only while a drop plays"
+        return self._rec
+
     def _end_play(self) -> None:
-        rec = self._rec
+        rec = self._recording()
         self._t = self._end_t
         self._show(self._end_t)
         last = rec.frames[-1]
@@ -345,7 +362,7 @@ class TowerView(Node):
 
     def on_draw(self) -> None:
         jx, jy = self.jolt()
-        if (jx or jy) and self._layer.surface is not None:
+        if (jx or jy) and self._layer.surface is not None and self._layer.rect is not None:
             arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (58, 48, 40))
             l, b = self._layer.rect[:2]
             self._layer.surface.position = (l + jx, b + jy)

@@ -1,7 +1,10 @@
 """A short text chat line for a network table (lobby and game): a one-line box and Send.
 Enter sends (and keeps the box open for the next line), Esc leaves the box; T opens it
 from the table. Signal up: `sent(text)`. What others say arrives through the session and
-is shown in the log panel (or the lobby's list); chat never touches the game state."""
+is shown in the log panel (or the lobby's list); chat never touches the game state.
+
+Tests: tests/client/game/test_net_comforts.py.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ class ChatField(TextField):
         self.mark_dirty()
         return True
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.focused and symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
             text, self.value = self.value.strip(), ""
             self.mark_dirty()
@@ -37,14 +40,14 @@ class ChatField(TextField):
         return super().on_key_press(symbol, modifiers)
 
     def rebuild(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         shown = self.value[-60:] + ("▏" if self.focused else "")
         if not shown:
             shown = _("Chat: press T, type, Enter")
-        self._text.put("v", shown, self.left + 6, self.bottom + self.height / 2, size=10,
+        self.texts.put("v", shown, self.left + 6, self.bottom + self.height / 2, size=10,
                        anchor_y="center", color=(30, 28, 25) if self.value or self.focused
                        else (130, 120, 110))
-        self._text.end()
+        self.texts.end()
 
 
 class ChatBox(Node):

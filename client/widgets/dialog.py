@@ -3,15 +3,22 @@
 While shown, the dialog takes every click and key (the scene behind it waits); it answers
 with `answered(value, text)` — the chosen button's value and, for a dialog with a text
 box, what was typed. Enter picks the first button, Esc the last.
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import arcade
 
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache
 from lang.i18n import N_, _
+
+if TYPE_CHECKING:
+    from client.widgets.text_field import TextField
 
 
 class Dialog(Node):
@@ -23,9 +30,9 @@ class Dialog(Node):
         self.lines: list[str] = []
         self.buttons: list[Button] = []
         self.values: list = []
-        self.field = None
+        self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def ask(self, title: str, lines, choices, text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
@@ -46,8 +53,8 @@ class Dialog(Node):
             b.pressed.connect(lambda v=value: self._answer(v))
             self.buttons.append(b)
         if text is not None:
-            self.field = self.add(TextField(N_("Name"), text, name="dialog:name"))
-            self.field.focused = True
+            self.field = field = self.add(TextField(N_("Name"), text, name="dialog:name"))
+            field.focused = True
         self.visible = True
         self.on_layout()
         self.mark_dirty()
@@ -59,7 +66,7 @@ class Dialog(Node):
         self.answered.emit(value, text)
 
     # -- layout and drawing ---------------------------------------------------------------
-    def _box(self):
+    def _box(self) -> tuple[float, float, float, float]:
         w = min(560, self.width - 40)
         h = 150 + 22 * len(self.lines) + (60 if self.field is not None else 0)
         return (self.left + (self.width - w) / 2, self.bottom + (self.height - h) / 2, w, h)
@@ -80,7 +87,7 @@ class Dialog(Node):
 
     def rebuild(self) -> None:
         l, b, w, h = self._box()
-        t = self._text
+        t = self.texts
         t.begin()
         t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
               color=(120, 30, 25))
@@ -94,19 +101,19 @@ class Dialog(Node):
         l, b, w, h = self._box()
         arcade.draw_lbwh_rectangle_filled(l, b, w, h, (246, 240, 226))
         arcade.draw_lbwh_rectangle_outline(l, b, w, h, (150, 60, 40), 3)
-        self._text.draw()
+        self.texts.draw()
 
     # -- modal input ----------------------------------------------------------------------
-    def mouse_press(self, x, y, button, modifiers) -> bool:
+    def mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         super().mouse_press(x, y, button, modifiers)
         return True
 
-    def mouse_release(self, x, y, button, modifiers) -> bool:
+    def mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
         return self.visible
 
-    def mouse_scroll(self, x, y, sx, sy) -> bool:
+    def mouse_scroll(self, x: float, y: float, sx: float, sy: float) -> bool:
         return self.visible
 
     def type_text(self, text: str) -> bool:
@@ -114,7 +121,7 @@ class Dialog(Node):
             self.field.type_text(text)
         return self.visible
 
-    def key_press(self, symbol, modifiers) -> bool:
+    def key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.visible:
             return False
         k = arcade.key
@@ -126,5 +133,5 @@ class Dialog(Node):
             self.field.key_press(symbol, modifiers)
         return True
 
-    def _value(self, k: int):
+    def _value(self, k: int) -> object:
         return self.values[k]

@@ -1,4 +1,7 @@
-"""A one-line text entry (the menu's name and address boxes, the chat line, "Save as…")."""
+"""A one-line text entry (the menu's name and address boxes, the chat line, "Save as…").
+
+Tests: tests/client/game/test_comforts_window.py (the save name), tests/client/scenes/test_window.py.
+"""
 
 from __future__ import annotations
 
@@ -17,23 +20,23 @@ class TextField(Node):
         self.label = label
         self.value = value
         self.focused = False
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def rebuild(self) -> None:
-        self._text.begin()
-        self._text.put("l", _(self.label), self.left, self.bottom + self.height + 4, size=10, color=theme.MUTED)
-        self._text.put("v", self.value + ("▏" if self.focused else ""), self.left + 6,
+        self.texts.begin()
+        self.texts.put("l", _(self.label), self.left, self.bottom + self.height + 4, size=10, color=theme.MUTED)
+        self.texts.put("v", self.value + ("▏" if self.focused else ""), self.left + 6,
                        self.bottom + self.height / 2, size=12, anchor_y="center", color=theme.INK)
-        self._text.end()
+        self.texts.end()
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
                                           (255, 255, 250) if self.focused else (246, 242, 232))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height,
                                            (200, 120, 40) if self.focused else (120, 105, 85), 2 if self.focused else 1)
-        self._text.draw()
+        self.texts.draw()
 
-    def on_mouse_press(self, x, y, button, modifiers) -> bool:
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         was = self.focused
         self.focused = self.contains(x, y)
         if was != self.focused:
@@ -47,7 +50,7 @@ class TextField(Node):
         self.mark_dirty()
         return True
 
-    def on_key_press(self, symbol, modifiers) -> bool:
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if not self.focused:
             return False
         if symbol == arcade.key.BACKSPACE:

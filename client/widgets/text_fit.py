@@ -1,6 +1,9 @@
 """Text that keeps to its room: labels shrink (down to a readable minimum) and are then
 cut short with "…", so a small window never lets words run into each other or out of
-their panel. Used by every panel that puts words into a fixed box."""
+their panel. Used by every panel that puts words into a fixed box.
+
+Tests: tests/client/words/test_i18n_layout.py.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """The thinking badge: while a bot's decision is being computed (a hard bot searches for
 up to about a second), a spinner and "Bot (Orange) is thinking…" in the map's top-right
 corner, so the window never looks frozen. Shown only after a short moment (quick bots
-would make it flicker). The scene calls `show_for(seat, since)` each time it pumps."""
+would make it flicker). The scene calls `show_for(seat, since)` each time it pumps.
+
+Tests: tests/client/widgets/test_thinking.py.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ class ThinkingBadge(Node):
         self.seat: int | None = None
         self.since = 0.0
         self.angle = 0.0
-        self._text = TextCache()
+        self.texts = TextCache()
 
     def show_for(self, seat: int | None, since: float = 0.0, labels: dict | None = None) -> None:
         show = seat is not None and time.monotonic() - since >= SHOW_AFTER
@@ -42,13 +45,13 @@ class ThinkingBadge(Node):
             self.angle = (self.angle + dt * 360) % 360
 
     def rebuild(self) -> None:
-        self._text.begin()
+        self.texts.begin()
         if self.seat is not None:
             who = self.label or _("Bot ({colour})").format(colour=theme.seat_name(self.seat))
-            self._text.put("t", _("{who} is thinking…").format(who=who), self.left + 34,
+            self.texts.put("t", _("{who} is thinking…").format(who=who), self.left + 34,
                            self.bottom + self.height / 2, size=11, bold=True,
                            color=(255, 248, 230), anchor_y="center")
-        self._text.end()
+        self.texts.end()
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
@@ -62,4 +65,4 @@ class ThinkingBadge(Node):
             fade = int(255 * (1 - k / 8))
             arcade.draw_circle_filled(cx + r * math.cos(a), cy + r * math.sin(a), 2.2,
                                       (*colour[:3], fade))
-        self._text.draw()
+        self.texts.draw()

@@ -3,6 +3,8 @@
 The scene asks its parts what is under the mouse (`tooltip_at(x, y)` on a panel, or a
 `tip` attribute on a button) and calls `show(text, x, y)` or `hide()`; the tooltip keeps
 itself inside its parent's rectangle.
+
+Tests: tests/client/game/test_comforts_window.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,14 @@
 """Engine events in plain words for the log panel: `sim.narrate` with the window's colour
 names and the player's language, so the headless printout and the window tell the game the
-same way (here without the rule ids the printout names, see `client.words.sentences`)."""
+same way (here without the rule ids the printout names, see `client.words.sentences`).
+
+Tests: tests/client/words/test_sentences.py, tests/client/words/test_i18n.py.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from client.core.theme import seat_name
 from client.words.sentences import for_players
@@ -10,7 +16,7 @@ from lang.i18n import _, translator
 from sim.narrate import describe as narrate
 
 
-def describe(e: dict) -> str | None:
+def describe(e: Mapping[str, Any]) -> str | None:
     """One line (several for the final standings), or None for bookkeeping events."""
     if e.get("event") == "Resumed":
         return _("The saved game continues.")

@@ -5,6 +5,8 @@ those words stay English in logs and tests. The window shows them through
 `client.words.sentences.for_players`, which asks `translate` here: each sentence shape the engine
 writes (sim/legal.py) is matched and said again from the catalogue, with its numbers and
 names kept. A sentence of no known shape is shown as it is.
+
+Tests: tests/client/words/test_i18n.py (the engine's reasons in each language).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from lang.i18n import N_, _, current, ngettext
 from sim.narrate import Nn_
 
 _P = r"(?P<p>[A-Z][\w-]*(?: [\w-]+)?)"   # a province name ("Awa-Shikoku")
-SHAPES: list[tuple[re.Pattern, object, str | None]] = [(re.compile("^" + pattern + "$"), message, count)
-                                                        for pattern, message, count in [
+# (English pattern, marked message, the field that counts a plural)
+_rows: list[tuple[str, str | tuple[str, str], str | None]] = [
     (r"put a province card on at least (?P<k>\d+) action fields? \(now (?P<n>\d+)\)",
      Nn_("put a province card on at least {k} action field (now {n})",
          "put a province card on at least {k} action fields (now {n})"), "k"),
@@ -53,7 +55,9 @@ SHAPES: list[tuple[re.Pattern, object, str | None]] = [(re.compile("^" + pattern
     (r"list each revolting province exactly once: (?P<l>.+)",
      N_("list each revolting province exactly once: {l}"), None),
     (r"that command does not answer this decision", N_("that command does not answer this decision"), None),
-]]
+]
+SHAPES: list[tuple[re.Pattern[str], str | tuple[str, str], str | None]] = [
+    (re.compile("^" + pattern + "$"), message, count) for pattern, message, count in _rows]
 
 
 def translate(text: str) -> str:
@@ -69,6 +73,6 @@ def translate(text: str) -> str:
             continue
         fields = m.groupdict()
         if isinstance(message, tuple):
-            return ngettext(message[0], message[1], int(fields[count])).format(**fields) + stop
+            return ngettext(message[0], message[1], int(fields[count or "n"])).format(**fields) + stop
         return _(message).format(**fields) + stop
     return text

@@ -13,6 +13,8 @@ row, the msgid itself, so the pattern that recognises it is made from the msgid,
 `{field}` matching what `FIELDS` says a field of that name holds. A row says more only where
 net's words differ: a field that matches otherwise than its name says, other English (a
 unit net abbreviates), or a whole pattern.
+
+Tests: tests/client/words/test_net_words.py.
 """
 
 from __future__ import annotations
@@ -191,8 +193,8 @@ def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
 def shape_of(row: Sentence | str) -> Shape:
     """The compiled shape of a table row."""
     row = row if isinstance(row, Sentence) else Sentence(row)
+    english = row.english or (row.message[1] if isinstance(row.message, tuple) else row.message)
     plural = isinstance(row.message, tuple)
-    english = row.english or (row.message[1] if plural else row.message)
     pattern = english if isinstance(english, re.Pattern) else _pattern(english, row.fields)
     inner = tuple(name for name in INNER if name in pattern.groupindex)
     return Shape(pattern, row.message, row.count if plural else None, inner)
@@ -211,13 +213,13 @@ def said(text: str) -> str | None:
         m = shape.pattern.fullmatch(body)
         if not m:
             continue
-        fields = {k: v for k, v in m.groupdict().items()}
+        fields: dict[str, str] = {k: v for k, v in m.groupdict().items()}
         for name in shape.inner:
             fields[name] = for_players(fields[name])
         try:
             if isinstance(shape.message, tuple):
                 return ngettext(shape.message[0], shape.message[1],
-                                int(fields[shape.count])).format(**fields)
+                                int(fields[shape.count or "n"])).format(**fields)
             return _(shape.message).format(**fields)
         except (KeyError, ValueError, IndexError):
             return None      # a broken translation: English is better than a crash
@@ -226,7 +228,7 @@ def said(text: str) -> str | None:
         if len(parts) > 1:
             again = [said(p) for p in parts]
             if all(a is not None for a in again):
-                return sep.join(again)       # e.g. several "… differs: …", "X takes seat 1"
+                return sep.join(a for a in again if a is not None)       # e.g. several "… differs: …", "X takes seat 1"
     return None
 
 

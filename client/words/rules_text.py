@@ -3,6 +3,8 @@
 Written from the project's rules (shared/spec/shogun-rules.md). Numbers that are card or
 board facts (costs, events, the revolt table) come from `client.core.card_facts` and
 `sim.board`, so the help screen cannot drift from what the engine does.
+
+Tests: tests/client/words/test_i18n.py, tests/client/words/test_i18n_window.py.
 """
 
 from __future__ import annotations
@@ -154,8 +156,3 @@ def sections() -> list[Section]:
             _("Planning: click a card, then a field (or drag it). B suggests a plan, C clears, "
             "Enter locks it; U unlocks it again against bots before the plans are opened."))),
     ]
-
-
-def plain_text() -> str:
-    """The whole help as text (tests search it; nothing else parses it)."""
-    return "\n\n".join(s.title + "\n" + "\n".join(s.paragraphs) for s in sections())

@@ -4,6 +4,8 @@ The engine's messages name the rule they apply (`R-EXEC-3: cannot pay …`) for 
 tests; `for_players` takes the id out, says the engine's sentence in the player's language
 (`client.words.engine_words`) and fixes "1 chests"-style plurals in English text built by code
 that does not know its numbers in advance. `plural` is for text built here.
+
+Tests: tests/client/words/test_sentences.py.
 """
 
 from __future__ import annotations
@@ -68,10 +70,3 @@ def problem_text(exc: Exception) -> str:
 # bot levels as the seat labels name them (sim.bots.LEVELS and the two baselines)
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
                "heuristic": N_("heuristic"), "random": N_("random")}
-
-
-def bot_label(level: str) -> str:
-    """"bot normal": a bot seat's label in the player's language."""
-    if level not in LEVEL_WORDS:
-        return _("bot")
-    return _("bot {level}").format(level=_(LEVEL_WORDS[level]))

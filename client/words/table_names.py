@@ -1,6 +1,9 @@
 """Who sits where, in words: the players' chosen names at the table ("Aiko (Blue)"), a
 bot seat as "Bot (Orange)", and the lobby's join lines (every address this table can be
-reached at, from `net.reach.addresses`, with the exact command a friend types)."""
+reached at, from `net.reach.addresses`, with the exact command a friend types).
+
+Tests: tests/client/game/test_net_comforts.py, tests/client/scenes/test_lobby_window.py.
+"""
 
 from __future__ import annotations
 

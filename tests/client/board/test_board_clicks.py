@@ -24,12 +24,12 @@ def test_a_click_outside_the_targets_is_explained_in_the_log(app):
         if kind == "move":
             break
         if kind == "plan":
-            scene._on_suggest()
+            scene.asker.suggest()
             scene.planning.lock_btn.pressed.emit()
         elif scene.decision.visible and scene.decision.options:
             first = next((o for o in scene.decision.options if o[2]), None)
             if first is not None:
-                scene._on_chosen(first[1], None)
+                scene.asker.chosen(first[1], None)
     assert scene.asking and scene.asking[0] == "move", "never asked where to move"
     from sim import game
     d = game.pending(app.session.state)

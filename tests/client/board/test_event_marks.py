@@ -15,7 +15,7 @@ ACTIONS = ["deploy5", "tax", "deploy1", "battle_a", "battle_b", "palace", "templ
 
 
 def _visible(cache):
-    return {k: t for k, t in cache._labels.items() if t.visible and t.text}
+    return {k: t for k, t in cache.labels.items() if t.visible and t.text}
 
 
 def test_the_event_and_specials_sit_on_the_actions_they_change(app):
@@ -25,18 +25,18 @@ def test_the_event_and_specials_sit_on_the_actions_they_change(app):
     players = {"0": {"special": "attack"}, "1": {"special": "chest"}, "2": {"special": "defence"}}
     track.set_marks(8, players)                   # 8: collect tax gives at least 6
     track.rebuild()
-    badges = {k[1]: t.text for k, t in _visible(track._text).items() if k[0] == "ev"}
+    badges = {k[1]: t.text for k, t in _visible(track.texts).items() if k[0] == "ev"}
     assert badges == {ACTIONS.index("tax"): "8"}
     assert track.specials == {"tax": [1], "battle_a": [0], "battle_b": [0]}
-    x, w = track._card_x(ACTIONS.index("tax"))
+    x, w = track.card_x(ACTIONS.index("tax"))
     tip = track.tooltip_at(x + w / 2, track.bottom + 20)
     assert "This round's event: Collect tax gives at least 6." in tip
     assert "Orange holds the +1 chest card: Collect tax gives 1 more chest." in tip
-    x, w = track._card_x(ACTIONS.index("palace"))
+    x, w = track.card_x(ACTIONS.index("palace"))
     assert track.tooltip_at(x + w / 2, track.bottom + 20) is None
     track.set_marks(12, players)                  # 12: fewer armies from deploy 5 and 3
     track.rebuild()
-    badges = {k[1] for k, t in _visible(track._text).items() if k[0] == "ev"}
+    badges = {k[1] for k, t in _visible(track.texts).items() if k[0] == "ev"}
     assert badges == {ACTIONS.index("deploy5"), ACTIONS.index("deploy3")}
 
 
@@ -52,13 +52,13 @@ def test_the_event_is_marked_on_the_provinces_it_changes(app):
     v.set_rect(0, 200, 1000, 620)
     v.set_state(_board_state(6, {"Kaga": ["temple"], "Mino": ["palace"]}))   # temples shielded
     v.rebuild()
-    tags = {k[1]: t.text for k, t in _visible(v._text).items() if k[0] == "ev"}
+    tags = {k[1]: t.text for k, t in _visible(v.texts).items() if k[0] == "ev"}
     assert tags == {"Kaga": "no attack"}
     from client.board.map_marks import province_notes
     assert "This round's event: Temple provinces can't be attacked." in province_notes(v, "Kaga")
     v.set_state(_board_state(4, {"Kaga": ["temple"], "Mino": ["palace"]}))   # palaces +1
     v.rebuild()
-    tags = {k[1]: t.text for k, t in _visible(v._text).items() if k[0] == "ev"}
+    tags = {k[1]: t.text for k, t in _visible(v.texts).items() if k[0] == "ev"}
     assert tags == {"Mino": "+1"}
     owner2 = next(n for n, p in v.state["provinces"].items() if p["owner"] == 2)
     assert any("+1 defence card" in line for line in province_notes(v, owner2))
@@ -86,7 +86,7 @@ def test_winter_chips_never_cover_a_province_name(app, w, h, side):
                  for r in regions})
     v.set_state(_board_state(None, {}))
     v.rebuild()
-    chips = [(t.left, t.bottom, t.right, t.top) for k, t in _visible(v._text).items()
+    chips = [(t.left, t.bottom, t.right, t.top) for k, t in _visible(v.texts).items()
              if k[0] == "m"]
     assert len(chips) == 3 * len(regions)
     names = _name_boxes(v)

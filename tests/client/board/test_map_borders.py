@@ -59,7 +59,7 @@ def border_mismatches(shapes: dict, side: str) -> tuple[list, list]:
     """(borders not drawn touching, drawn shared edges that are not borders)."""
     b = board()
     contacts = drawn_contacts(shapes)
-    borders = {tuple(sorted(p)) for p in b.land_borders}
+    borders = {(min(p), max(p)) for p in b.land_borders}
     missing = sorted(p for p in borders if contacts.get(p, 0.0) < MIN_BORDER)
     stray = sorted(p for p, ln in contacts.items() if p not in borders and ln > MAX_STRAY)
     # sea routes are links, not shapes: a sea-route pair must not touch either

@@ -15,7 +15,7 @@ def _stripe_pixels(app, scene, name: str, owner: int) -> int:
     from client.board.board_view import owner_fill
     fill = owner_fill(owner)
     ink = theme.mix(fill, theme.text_on(fill), 0.4)
-    poly = scene.board_view._screen_polys[name]
+    poly = scene.board_view.screen_polys[name]
     xs, ys = [p[0] for p in poly], [p[1] for p in poly]
     l, b, r, t = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
     img = arcade.get_image(l, b, r - l, t - b).convert("RGB")
@@ -25,6 +25,7 @@ def _stripe_pixels(app, scene, name: str, owner: int) -> int:
             if not point_in_poly(l + x, b + y, poly):
                 continue
             px = img.getpixel((x, img.height - 1 - y))
+            assert isinstance(px, tuple)
             if all(abs(px[i] - ink[i]) <= 14 for i in range(3)):
                 near += 1
     return near
@@ -40,11 +41,11 @@ def test_colour_blind_mode_stripes_and_letters_each_owned_province(app):
     scene.board_view.set_colour_blind(False)
     frame(app, 2)
     off = {seat: _stripe_pixels(app, scene, n, seat) for seat, n in owned.items()}
-    letters_off = [t for k, t in scene.board_view._text._labels.items() if k[0] == "L" and t.visible]
+    letters_off = [t for k, t in scene.board_view.texts.labels.items() if k[0] == "L" and t.visible]
     scene.board_view.set_colour_blind(True)
     frame(app, 2)
     on = {seat: _stripe_pixels(app, scene, n, seat) for seat, n in owned.items()}
-    letters = {k[1]: t.text for k, t in scene.board_view._text._labels.items()
+    letters = {k[1]: t.text for k, t in scene.board_view.texts.labels.items()
                if k[0] == "L" and t.visible}
     assert not letters_off
     for seat, name in owned.items():

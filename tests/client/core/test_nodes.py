@@ -61,8 +61,8 @@ def test_hidden_nodes_get_no_input_and_update_reaches_all():
 def test_set_rect_marks_dirty_only_on_change():
     n = Node("n")
     n.set_rect(0, 0, 10, 10)
-    n._dirty = False
+    n.draw()                     # rebuilt: clean
     n.set_rect(0, 0, 10, 10)
-    assert not n._dirty
+    assert not n.dirty
     n.set_rect(0, 0, 20, 10)
-    assert n._dirty and n.right == 20 and n.top == 10
+    assert n.dirty and n.right == 20 and n.top == 10

@@ -266,7 +266,7 @@ def test_the_status_names_no_later_decision_while_earlier_events_still_play(app,
     t0 = time.time()
     while time.time() - t0 < 8 and not wrong:
         frame(app)
-        if scene.batch:                     # events of an earlier batch are on screen
+        if scene.player.batch:                     # events of an earlier batch are on screen
             wrong += [line for line in scene.info.lines if line.startswith("Now:")]
     assert not wrong, wrong[:3]
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import arcade
 import pytest
 
+from client.sessions.table_offers import TableCallbacks
+
 from tests.client.conftest import frame, run_until
 
 
@@ -21,7 +23,7 @@ class ChatLine:                      # the shape of net.table.chat.ChatLine
     text: str
 
 
-class BareTable:
+class BareTable(TableCallbacks):
     """A started table with the original TableSession surface only."""
 
     def __init__(self, role: str = "host") -> None:
@@ -57,6 +59,13 @@ class BareTable:
 
     def submit(self, cmd) -> None:
         self.submitted.append(cmd)
+
+    def set_lobby(self, players: int | None = None, side: str | None = None,
+                  setup: str | None = None, bots: int | None = None) -> None:
+        raise ValueError("a stand-in table keeps its lobby")
+
+    def start_game(self) -> None:
+        raise ValueError("a stand-in table has started")
 
     def close(self) -> None:
         pass
@@ -94,8 +103,8 @@ class ComfyTable(BareTable):
 def _table_game(app, table, role="host"):
     from client.sessions.network import NetSession
     session = NetSession(table, role)
-    session._lobby(table.lobby)
-    session._started(table.cfg, table.my_seat, table.state)
+    session.lobby_changed(table.lobby)
+    session.game_started(table.cfg, table.my_seat, table.state)
     session.queue.append(([], table.state))
     app.session = session
     scene = app.play(session, session.labels(), names=session.names())
@@ -131,7 +140,7 @@ def test_names_and_bot_seats_read_as_people_and_bots(app):
     assert session.labels() == {0: "Aiko (Blue)", 1: "Bot (Orange)", 2: "Ben (Black)",
                                 3: "Cleo (White)"}
     frame(app, 2)
-    shown = [t.text for t in scene.players._text._labels.values() if t.visible]
+    shown = [t.text for t in scene.players.texts.labels.values() if t.visible]
     assert "Bot (Orange)" in shown and "Ben (Black)" in shown
     assert not any("join-heuristic" in t for t in shown)
     from client.core import theme
@@ -244,7 +253,7 @@ def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     app.show(lobby)
     table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
     frame(app, 3)
-    texts = [t.text for t in lobby._text._labels.values() if t.visible]
+    texts = [t.text for t in lobby.texts.labels.values() if t.visible]
     first = table_addresses(7531)[0]
     assert join_command(first.dial, "k7q2") == f"./shogun join {first.dial} --code k7q2"
     assert f"./shogun join {first.dial} --code k7q2" in texts

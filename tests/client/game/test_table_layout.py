@@ -14,7 +14,7 @@ CARDS = ["Awa-Shikoku", "Shimotsuke", "Mimasaka", "Hitachi", "Kazusa", "Shimosa"
 
 
 def _texts(panel):
-    return {k: t for k, t in panel._text._labels.items() if t.visible and t.text}
+    return {k: t for k, t in panel.texts.labels.items() if t.visible and t.text}
 
 
 def _inside(t, left, bottom, right, top, slack=1.5) -> bool:
@@ -55,7 +55,7 @@ def test_action_labels_stay_on_their_cards(app, W, H):
     w = (track.width - 100) / 10
     bad = []
     for k in range(10):
-        t = track._text._labels[("a", k)]
+        t = track.texts.labels[("a", k)]
         x = track.left + 92 + k * w
         if not _inside(t, x, track.bottom, x + w - 4, track.top):
             bad.append(f"{t.text!r} leaves card {k + 1}")
@@ -69,7 +69,7 @@ def test_top_bar_texts_do_not_run_together(app, W, H):
     bar.set_info(title="Shogun — year 3, autumn", status="Waiting for Orange, Black",
                  speed="FAST-FORWARD [F]   pause [Space]   skip drop [S]   menu [Esc]")
     bar.rebuild()
-    t = bar._text._labels
+    t = bar.texts.labels
     assert t["title"].right <= t["status"].left
     assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
     assert t["speed"].right <= W - 190                 # the pace buttons start there
@@ -135,10 +135,10 @@ def scene_layout_problems(scene, W: float, H: float) -> list[str]:
             for nb, rb in parts[i + 1:]:
                 if _meets(ra, rb):
                     problems.append(f"{n.name}: {na} and {nb} overlap")
-        cache = getattr(n, "_text", None)
+        cache = getattr(n, "texts", None)
         if cache is None or n.name == "board":
             continue
-        for key, t in cache._labels.items():
+        for key, t in cache.labels.items():
             if not (t.visible and t.text.strip()):
                 continue
             box = _box(t)
@@ -206,7 +206,7 @@ def test_info_panel_scene_fits_the_window(app, planning_scene, W, H):
     app.set_size(W, H)
     app.on_resize(W, H)
     frame(app)
-    scene._hide_decision()
+    scene.asker.hide_decision()
     scene.info.set_lines(["Spring of year 1 — this round's event: Collect rice gives at least 4",
                           "Turn order: Magenta (+1 defence) → White (+1 attack) → Orange "
                           "(+1 rice) → Black (6 armies) → Blue (+1 chest)",

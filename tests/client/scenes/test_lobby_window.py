@@ -27,7 +27,7 @@ def hosted_lobby(app, monkeypatch, bots):
     try:
         yield app, session, scene
     finally:
-        app._close_session()
+        app.close_session()
 
 
 @pytest.fixture
@@ -64,5 +64,5 @@ def test_the_join_lines_name_each_address_and_where_it_works_from(lobby):
 
 def test_start_passes_the_reachability_check_and_the_game_begins(lobby):
     app, session, scene = lobby
-    scene._start()
+    scene.request_start()
     assert run_until(app, lambda: session.started, 20), scene.error

@@ -83,14 +83,14 @@ def test_whole_bot_game_runs_to_the_end_screen(app, shots):
     taken = set()
 
     def hook(tag):
-        if tag == "tower_start" and "tower" not in taken and scene.last_drop and \
-                scene.last_drop[0]["thrown"] and sum(n for _, n in scene.last_drop[0]["thrown"]) < 20:
+        if tag == "tower_start" and "tower" not in taken and scene.player.last_drop and \
+                scene.player.last_drop[0]["thrown"] and sum(n for _, n in scene.player.last_drop[0]["thrown"]) < 20:
             # a battle drop: let it tumble for a while, then take the picture
             for _ in range(20):
                 frame(app)
             screenshot(app, shots / "tower-drop.png")
             taken.add("tower")
-    scene.screenshot_hook.connect(hook)
+    scene.moment_reached.connect(hook)
     # watch the first battle at readable pace, then fast-forward
     assert _run_until(app, lambda: "tower" in taken, 120), "no battle drop seen"
     screenshot(app, shots / "board.png")

@@ -19,16 +19,16 @@ def _watch_next_attack(app, seed: int):
     """A bots-only game fast-forwarded until its first attack's drop, watched at ×1 from there."""
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
-    seen = {}
+    seen: dict[str, object] = {}
 
     def hook(tag):
-        e = scene.playing_event or {}
+        e = scene.player.playing_event or {}
         if tag == "tower_coming" and e.get("reason") == "battle" and not seen:
-            battle, origin = battle_context(e, scene.batch)
+            battle, origin = battle_context(e, scene.player.batch)
             if battle and battle["kind"] == "attack" and origin:
                 seen.update(battle=battle, origin=origin, logged=_drop_lines(scene))
                 scene.fast = False
-    scene.screenshot_hook.connect(hook)
+    scene.moment_reached.connect(hook)
     assert _run_until(app, lambda: seen and scene.tower.playing, 120), "no attack seen"
     scene.drops_logged_before = seen["logged"]
     return scene, seen["battle"], seen["origin"]
@@ -136,7 +136,7 @@ def test_a_shake_in_the_recording_jolts_the_drawing_and_the_speed_keys_set_the_p
     tv.set_rect(0, 0, 500, 760)
     tv.set_big(True)
     shaken, landed = [], []
-    tv.shaken.connect(lambda: shaken.append(tv._t))
+    tv.shaken.connect(lambda: shaken.append(tv.playback_time))
     tv.cube_landed.connect(landed.append)
     tv.play(rec, "test")
     frames = 0

@@ -90,7 +90,7 @@ def test_info_panel_scene_fits_the_window(app, planning_scene_in, W, H):
         app.set_size(W, H)
         app.on_resize(W, H)
         frame(app)
-        scene._hide_decision()
+        scene.asker.hide_decision()
         _ = i18n._
         order = " → ".join(f"{theme.SEAT_NAMES[s]} ({theme.SPECIAL_LABELS[c]})" for s, c in
                            ((4, "defence"), (3, "attack"), (1, "rice"), (2, "six_armies"), (0, "chest")))
@@ -123,7 +123,7 @@ def test_top_bar_texts_do_not_run_together(app, lang, W, H):
                      speed="   ".join((_("FAST-FORWARD [F]"), _("pause [Space]"),
                                        _("skip drop [S]"), _("menu [Esc]"))))
         bar.rebuild()
-        t = bar._text._labels
+        t = bar.texts.labels
         assert t["title"].right <= t["status"].left
         assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
         assert t["speed"].right <= W - 190
@@ -139,22 +139,22 @@ def test_the_table_speaks_the_language(app, planning_scene_in):
              "ro": ("anul", "Pune un card de provincie", "Luptă în Shinano", "2 armate supraviețuiesc",
                     "Revoltă în Kii", "1 armată supraviețuiește", "Punctajul de iarnă — anul 2")}[lang]
     with speaking(lang):
-        scene._topbar()
+        scene.refresh_topbar()
         assert words[0] in scene.topbar.info["title"]
         assert scene.planning.problems and scene.planning.problems[0].startswith(words[1])
-        scene._battle_banner({"kind": "battle", "province": "Shinano", "attacker": 0, "defender": 1,
+        scene.player.battle_banner({"kind": "battle", "province": "Shinano", "attacker": 0, "defender": 1,
                               "result": "attacker", "new_owner": 0, "survivors": 2,
                               "attacker_count": 3, "defender_count": 1})
         assert scene.banner.lines[0] == words[2] and words[3] in scene.banner.lines[3]
         assert theme.seat_name(0) in scene.banner.lines[3]
-        scene._battle_banner({"kind": "revolt", "province": "Kii", "attacker": "peasant", "defender": 0,
+        scene.player.battle_banner({"kind": "revolt", "province": "Kii", "attacker": "peasant", "defender": 0,
                               "result": "defender", "new_owner": 0, "survivors": 1,
                               "attacker_count": 1, "defender_count": 2})
         assert scene.banner.lines[0] == words[4] and words[5] in scene.banner.lines[3]
         scene.display = dict(scene.display or {}, year=2)
-        scene.scoring = [{"seat": 0, "gained": 5, "score": 9, "provinces": 1, "buildings": 2,
+        scene.player.scoring = [{"seat": 0, "gained": 5, "score": 9, "provinces": 1, "buildings": 2,
                           "majority_points": 3}]
-        scene._scoring_banner()
+        scene.player.scoring_banner()
         assert scene.banner.lines[0] == words[6]
         assert all(w not in " ".join(scene.banner.lines) for w in ("province", "building", "majorities"))
         scene.banner.hide()

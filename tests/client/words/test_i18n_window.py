@@ -23,14 +23,14 @@ def home(app, tmp_path, monkeypatch):
 
 
 def _drawn(node, key) -> str:
-    return node._text._labels[key].text
+    return node.texts.labels[key].text
 
 
 def _buttons_fit(scene) -> list[str]:
     """Labels wider than their button (drawn text, measured by pyglet)."""
     too_wide = []
     for b in scene.walk():
-        label = getattr(b, "_text", None) and b._text._labels.get("l")
+        label = getattr(b, "texts", None) and b.texts.labels.get("l")
         if b.visible and label is not None and hasattr(b, "pressed") and b.width > 0 \
                 and label.content_width > b.width - 4:
             too_wide.append(f"{label.text!r} ({label.content_width:.0f} > {b.width:.0f})")

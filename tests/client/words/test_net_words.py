@@ -50,8 +50,8 @@ def _value(node: ast.AST, scope: ast.AST, module: ast.Module) -> list[str] | Non
         out = [""]
         for part in node.values:
             if isinstance(part, ast.Constant):
-                out = [o + part.value for o in out]
-            else:
+                out = [o + str(part.value) for o in out]
+            elif isinstance(part, ast.FormattedValue):
                 out = [o + f for o in out for f in _field(part.value, scope, module)]
         return out
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -110,7 +110,7 @@ def net_sentences() -> list[tuple[str, int, str]]:
         for scope, node in _nodes_by_function(module):
             if (path.name, scope.name) in INTERNAL_FUNCTIONS:
                 continue
-            args: list[ast.AST] = []
+            args: list[ast.expr] = []
             if isinstance(node, ast.Call):
                 f = node.func
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
@@ -265,18 +265,18 @@ def dutch_lobby(app, monkeypatch):
 def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, shots):
     from tests.client.conftest import frame, screenshot
     app, session, scene = dutch_lobby
-    scene._change(bots=5)                           # more bots than seats: net refuses
+    scene.change_lobby(bots=5)                           # more bots than seats: net refuses
     assert scene.error == "niet genoeg plaatsen voor de spelers die er al zijn"
-    scene._cycle_level(0)                           # seat 0 is the host's, not a bot's
+    scene.cycle_level(0)                           # seat 0 is the host's, not a bot's
     assert scene.error == "plaats 0 is geen botplaats"
-    scene._send("x" * 1000)
+    scene.send_chat("x" * 1000)
     assert "tekens lang" in scene.error and "characters" not in scene.error
-    scene._unreachable(["Ann and Bo cannot reach each other: neither can be dialled from "
+    scene.pairs_unreachable(["Ann and Bo cannot reach each other: neither can be dialled from "
                         "outside their own network (Ann at 10.0.0.2:7531, Bo at 10.0.0.3:7531). "
                         "One of them can forward its TCP port on the router, or use IPv6, or "
                         "all can join one VPN (ZeroTier, Tailscale); see docs/net.md."])
     assert "kunnen elkaar niet bereiken" in scene.error and "10.0.0.3:7531" in scene.error
-    scene._table_said("seats changed so that every pair can connect: Bo takes seat 0")
+    scene.table_said("seats changed so that every pair can connect: Bo takes seat 0")
     assert scene.said[-1] == "plaatsen gewisseld zodat elk paar verbinding kan maken: Bo neemt plaats 0"
     scene.router_note = net_words.for_players(
         "The router has no public address yet (not online?); " + portmap.FIXES.format(port=7531) + ".")
