@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sim import bots  # noqa: E402
 from sim.bots import search  # noqa: E402
+from sim.chance import ChanceStream  # noqa: E402
 from sim.fast import advance_apply, advance_in_place  # noqa: E402
 from sim.game import GameConfig, apply  # noqa: E402
 from sim.local import LocalGame  # noqa: E402
@@ -80,7 +81,7 @@ def main() -> None:
             if d.kind == "plan":
                 seen = view(game.state, seat)
                 cands = search.plan_candidates(seen, seat,
-                                               search.ChanceStream(seed))
+                                               ChanceStream(seed))
                 start = time.process_time()
                 search.score(seen, seat, cands, seed)
                 roll_cpu += time.process_time() - start

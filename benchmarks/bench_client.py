@@ -53,6 +53,7 @@ def main() -> int:
     thrown = {0: per, 1: per, 2: per, 5: args.cubes - 3 * per}
     res = tower.drop(tower.EMPTY, thrown, b"bench-client-drop".ljust(32, b"."), record=True)
     rec = res.recording
+    assert rec is not None   # record=True
     most = max(sum(p is not None for p in f) for f in rec.frames)
     times = []
     ctx = app.ctx

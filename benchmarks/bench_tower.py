@@ -19,6 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pymunk  # noqa: E402
+
 from sim.tower import drop as tower, stats as tower_stats  # noqa: E402
 
 REAL_DROP_S = 2.0
@@ -52,7 +54,7 @@ def main() -> int:
     args = parser.parse_args()
     holding = tower_stats.towers_holding(15, 12, base="bench")
     game = tower_stats.play_game(0, base="bench")
-    print(f"pymunk {tower.pymunk.version}, dt {tower.DT:.4f} s, "
+    print(f"pymunk {pymunk.version}, dt {tower.DT:.4f} s, "
           f"{tower.ITERATIONS} solver iterations; {len(holding)} towers holding 15 cubes; "
           f"{len(game.towers)} mid-game towers holding {statistics.mean(game.inside):.1f} "
           f"on average")

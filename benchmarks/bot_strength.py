@@ -48,6 +48,7 @@ def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float, 
         timed = d.kind not in ("chance", "tower") and seat in d.seats and subject == "hard"
         t0, c0 = time.perf_counter(), time.process_time()
         cmd = game.automatic_command()
+        assert cmd is not None   # every seat is a bot
         if timed and getattr(cmd, "seat", None) == seat:
             times.append((str(d.kind), time.perf_counter() - t0, time.process_time() - c0))
         game.submit(cmd)

@@ -87,6 +87,7 @@ def replay_locally(config: Any, commands: list, final_hash: str, what: str,
                 raise SystemExit(f"{what}: the tower fell differently at step {step}")
         elif decision.kind not in ("chance", "open"):   # no bot thinks there
             seat = seat_of(command)
+            assert seat is not None         # a seat's decision: its command names the seat
             bots.choose(state, seat, "heuristic", bot_seed(b"bench", step, seat))
         if step in pauses:
             time.sleep(pauses[step])

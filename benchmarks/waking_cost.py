@@ -42,7 +42,9 @@ def a_game_s_drops(seed: int) -> list:
     """The tower decisions of one seeded local bot game."""
     game = LocalGame(GameConfig(players=3), seed, {seat: "heuristic" for seat in range(3)})
     while not game.over:
-        game.submit(game.automatic_command())
+        command = game.automatic_command()
+        assert command is not None   # every seat is a bot
+        game.submit(command)
     state, _ = new_game(game.config)
     drops = []
     for command in game.commands:

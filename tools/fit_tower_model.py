@@ -24,12 +24,13 @@ for i in range(1200):
     a=stream.below(5); d=(a+1+stream.below(4))%5
     thrown={a:1+stream.below(8), d:1+stream.below(6)}
     if stream.below(3)==0: thrown[5]=1
+    assert contents is not None   # the first round (i == 0) fills the tower
     m=len(contents); n=sum(thrown.values())
     r=tower.drop(contents, thrown, hashlib.sha256(b"b%d"%i).digest())
     out=sum(r.out.values())
     rows.append((m, n, out-r.released, r.released)); contents=r.contents
 import collections
-b=collections.defaultdict(lambda:[0,0,0,0])
+b: dict[int, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
 for m,n,ot,rel in rows:
     k=min(m//4,7)
     x=b[k]; x[0]+=n; x[1]+=ot; x[2]+=m; x[3]+=rel

@@ -13,7 +13,9 @@ from sim.local import LocalGame
 def a_finished_bot_game() -> LocalGame:
     game = LocalGame(GameConfig(players=3), 5, {seat: "heuristic" for seat in range(3)})
     while not game.over:
-        game.submit(game.automatic_command())
+        command = game.automatic_command()
+        assert command is not None   # every seat is a bot
+        game.submit(command)
     return game
 
 
@@ -60,7 +62,9 @@ from sim.game import GameConfig, state_hash
 from sim.local import LocalGame
 game = LocalGame(GameConfig(players=3), 5, dict.fromkeys(range(3), "heuristic"))
 while not game.over:
-    game.submit(game.automatic_command())
+    command = game.automatic_command()
+    assert command is not None   # every seat is a bot
+    game.submit(command)
 before = set(sys.modules)
 replay_locally(game.config, game.commands, state_hash(game.state), "test")
 print(sorted(set(sys.modules) - before))
