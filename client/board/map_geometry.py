@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 Point = tuple[float, float]
 
@@ -198,7 +202,7 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 
 
 @lru_cache(maxsize=1)
-def _bold_font():
+def _bold_font() -> ImageFont.FreeTypeFont | None:
     from PIL import ImageFont
     for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
         try:

@@ -37,7 +37,7 @@ class EndScene(Node):
         rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return rows
 
-    def _chart_rect(self):
+    def _chart_rect(self) -> tuple[float, float, float, float]:
         return (self.width / 2 + 20, 110, self.width / 2 - 60, self.height - 220)
 
     def rebuild(self) -> None:

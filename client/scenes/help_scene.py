@@ -63,7 +63,7 @@ class HelpOverlay(Node):
         return [text for key, text, _s, _b in self._items if key[0] == "h"]
 
     # -- layout ---------------------------------------------------------------------------
-    def _box(self):
+    def _box(self) -> tuple[float, float, float, float]:
         w = min(960, self.width - 60)
         h = self.height - 60
         return self.left + (self.width - w) / 2, self.bottom + 30, w, h

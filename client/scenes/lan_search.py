@@ -10,13 +10,14 @@ the browse it runs.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 
 class LanSearch:
     def __init__(self, seconds: float = 2.0) -> None:
         self.seconds = seconds
         self._thread: threading.Thread | None = None
-        self._result = None
+        self._result: list[Any] | Exception | None = None
 
     @property
     def running(self) -> bool:
@@ -28,7 +29,7 @@ class LanSearch:
             return False
         self._result = None
 
-        def work():
+        def work() -> None:
             try:
                 from net.reach.discovery import browse
                 self._result = browse(self.seconds)
@@ -38,7 +39,7 @@ class LanSearch:
         self._thread.start()
         return True
 
-    def poll(self):
+    def poll(self) -> tuple[bool, list[Any] | Exception | None]:
         """(True, result) once a search has finished (then forgets it), else (False, None)."""
         if self._thread is None or self._thread.is_alive():
             return False, None

@@ -11,12 +11,17 @@ Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import arcade
 
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache
 from client.widgets.text_field import TextField
 from lang.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from client.core.settings import LastGame
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
 
@@ -105,7 +110,7 @@ class MenuScene(Node):
         self.add(self.help)                    # keep the help on top
         self.on_layout()
 
-    def last_game(self):
+    def last_game(self) -> LastGame:
         """The options as they stand, to remember for next time."""
         from client.core.settings import LastGame
         return LastGame(self.players, self.side, self.setup, tuple(self.seat_kinds))

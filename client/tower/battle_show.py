@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from client.core import theme
 from client.core.node import Node, Signal
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from client.board.board_view import BoardView
     from client.core.sound import Sounds
     from client.tower.tower_view import TowerView
 
@@ -94,12 +93,19 @@ def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
     return battle, origin
 
 
+class ArrowMap(Protocol):
+    """The map the battle arrow is drawn on (`client.board.board_view.BoardView`)."""
+
+    def set_arrow(self, origin: str | None, target: str | None,
+                  colour: tuple[int, ...] = ...) -> None: ...
+
+
 class BattleShow:
     """Enters and leaves the scene's large-tower layout, draws the arrow, plays the cues."""
 
     THUD_GAP = 0.05       # real seconds between two tray thuds (a pour is not a drum roll)
 
-    def __init__(self, tower: TowerView, board_view: BoardView, sounds: Sounds,
+    def __init__(self, tower: TowerView, board_view: ArrowMap, sounds: Sounds,
                  fast: Callable[[], bool]) -> None:
         self.tower = tower
         self.board_view = board_view

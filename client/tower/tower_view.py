@@ -75,7 +75,7 @@ class TowerView(Node):
         """Pixels kept free above the tower (the caption) and below it (the tray count)."""
         return (96.0, 30.0) if self.big else (40.0, 8.0)
 
-    def _xf(self):
+    def _xf(self) -> tuple[float, float, float]:
         w_units = self.geo["tray_end"] + 8
         h_units = self.geo["top"] + 14
         above, below = self._room()
