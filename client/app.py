@@ -25,6 +25,7 @@ import arcade
 from client.core import theme
 from client.core.node import Node
 from lang.i18n import _, use
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     import argparse
@@ -314,7 +315,7 @@ class App(arcade.Window):
         self.close_session()
         humans = session.my_seats
         labels = self._labels(session.config.players, humans)
-        if session.decision.kind != "over":
+        if session.decision.kind != DecisionKind.OVER:
             self._start_autosave(session, saved)
         self.play(session, labels, names=self._names(humans))
 

@@ -20,6 +20,7 @@ from client.core import theme
 from client.core.node import Signal
 from client.words.sentences import for_players, plural, problem_text
 from lang.i18n import _
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.guide import Guide
@@ -61,7 +62,7 @@ class Asker:
         self.words_changed = Signal("words_changed")
         self.plan_sent = Signal("plan_sent")
         self.moment_reached = Signal("moment_reached")
-        self.asking: tuple[str, int, int] | None = None   # (kind, seat, step) shown to me
+        self.asking: tuple[DecisionKind, int, int] | None = None   # (kind, seat, step) shown to me
         self.move_target: str | None = None
         self.revolt_order: list[str] = []
         self.held: HeldPlan | None = None
@@ -88,7 +89,7 @@ class Asker:
         v.info.visible = False
         self.guide.point_at(d.kind)
         pub = self.shared.display or game.public_state(st)
-        if d.kind == "plan":
+        if d.kind == DecisionKind.PLAN:
             if len(self.session.my_seats) > 1 and seat != self.planned_last:
                 self.comforts.cover_for(theme.seat_name(seat))   # hot seat: secret plans
             self.planned_last = seat
@@ -107,7 +108,7 @@ class Asker:
         v.planning.visible = False
         v.decision.visible = True
         det = d.detail or {}
-        if d.kind == "move":
+        if d.kind == DecisionKind.MOVE:
             targets = det.get("targets", {})
             v.board_view.set_highlight(targets.keys(), (255, 215, 0))
             v.board_view.set_selected(det.get("from"))
@@ -120,7 +121,7 @@ class Asker:
             if det.get("optional"):
                 opts.append((_("Don't move"), "stay", True))
             v.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
-        elif d.kind == "special":
+        elif d.kind == DecisionKind.SPECIAL:
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
@@ -129,7 +130,7 @@ class Asker:
                         n=p, card=SPECIAL_TIPS.get(cards.get(str(p)), "")).strip()
                     for p in det.get("positions", [])}
             v.decision.ask(_("Choose your turn-order position and its special card."), opts, tips=tips)
-        elif d.kind == "draft_take":
+        elif d.kind == DecisionKind.DRAFT_TAKE:
             up = det.get("up", [])
             opts = [(_("Take {province}").format(province=n), f"up{i}", n is not None)
                     for i, n in enumerate(up)]
@@ -140,11 +141,11 @@ class Asker:
             groups = [int(g) for g in det.get("groups") or []]
             v.decision.ask(_("Draft: take a province card. Army groups still to place: {groups}.").format(
                 groups=", ".join(map(str, groups))) if groups else _("Draft: take a province card."), opts)
-        elif d.kind == "draft_place":
+        elif d.kind == DecisionKind.DRAFT_PLACE:
             opts = [(plural(int(g), "army", "armies"), g, True) for g in det.get("groups", [])]
             v.board_view.set_selected(det.get("province"))
             v.decision.ask(_("Place an army group on {province}.").format(province=det.get("province")), opts)
-        elif d.kind == "revolt_order":
+        elif d.kind == DecisionKind.REVOLT_ORDER:
             self.revolt_order = []
             provs = det.get("provinces", [])
             v.board_view.set_highlight(provs, (230, 40, 40))
@@ -244,9 +245,9 @@ class Asker:
         if self.asking is None:
             return
         kind = self.asking[0]
-        if kind == "plan":
+        if kind == DecisionKind.PLAN:
             v.planning.select_card(name)
-        elif kind == "move":
+        elif kind == DecisionKind.MOVE:
             from sim import game
             d = game.pending(self._engine_state())
             targets = d.detail.get("targets", {})
@@ -265,7 +266,7 @@ class Asker:
                                               self.shared.display or game.public_state(self._engine_state()),
                                               self.asking[1], d.detail["from"],
                                               d.detail["action"], name), (180, 30, 20))
-        elif kind == "revolt_order":
+        elif kind == DecisionKind.REVOLT_ORDER:
             self.chosen(name, None)
 
     def chosen(self, value: Any, count: int | None) -> None:
@@ -274,18 +275,18 @@ class Asker:
         if not self.asking:
             return
         kind, seat = self.asking[0], self.asking[1]
-        if kind == "move":
+        if kind == DecisionKind.MOVE:
             if value == "stay":
                 self.submit(ChooseMove(seat, None, 0))
             elif value == "go" and self.move_target:
                 self.submit(ChooseMove(seat, self.move_target, int(count or 1)))
-        elif kind == "special":
+        elif kind == DecisionKind.SPECIAL:
             self.submit(PickSpecial(seat, int(value)))
-        elif kind == "draft_take":
+        elif kind == DecisionKind.DRAFT_TAKE:
             self.submit(DraftTake(seat, value))
-        elif kind == "draft_place":
+        elif kind == DecisionKind.DRAFT_PLACE:
             self.submit(DraftPlace(seat, int(value)))
-        elif kind == "revolt_order":
+        elif kind == DecisionKind.REVOLT_ORDER:
             from sim import game
             provs = game.pending(self._engine_state()).detail.get("provinces", [])
             if value == "done" or len(self.revolt_order) == len(provs):

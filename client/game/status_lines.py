@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from client.core import theme
 from client.core.settings import SPEEDS
 from lang.i18n import N_, Translated, _, ngettext
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.table_messages import InfoPanel
@@ -33,7 +34,7 @@ def active_seats(session: GameSession) -> tuple[int, ...]:
     """The seats the game waits for (highlighted in the players panel)."""
     try:
         dec = session.decision
-        return dec.seats if dec is not None and dec.kind not in ("chance", "over") else ()
+        return dec.seats if dec is not None and dec.kind not in (DecisionKind.CHANCE, DecisionKind.OVER) else ()
     except Exception:
         return ()
 
@@ -100,11 +101,11 @@ class StatusLines:
             dec = None
         if behind:
             dec = None        # the engine is ahead of the screen: don't name its next question
-        if dec is not None and dec.kind not in ("chance", "over"):
+        if dec is not None and dec.kind not in (DecisionKind.CHANCE, DecisionKind.OVER):
             who = ", ".join(theme.seat_name(s) if s not in self.session.my_seats else
                             _("{seat} (you)").format(seat=theme.seat_name(s)) for s in dec.seats)
             what = DECISION_WORDS.get(dec.kind, dec.kind)
-            if dec.kind == "move":
+            if dec.kind == DecisionKind.MOVE:
                 det = dec.detail or {}
                 lines.append(_("Now: {who} — {what} ({action} from {province})").format(
                     who=who, what=what, action=theme.ACTION_SHORT.get(det.get("action"), ""),

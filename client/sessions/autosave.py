@@ -23,6 +23,7 @@ from store.game_save import SaveError, SavedGame, SaveWriter, read_save
 from client.core.settings import data_dir
 from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
+from sim.state import DecisionKind
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
 
@@ -72,7 +73,7 @@ class Autosave:
         if self.closed:
             return
         self.writer.command(cmd, state_hash(state))
-        if pending(state).kind == "over":
+        if pending(state).kind == DecisionKind.OVER:
             self.finish()
 
     def finish(self) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from client.sessions.interface import Batch, Event, OfflineSession
 from sim import game
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.sessions.interface import Seeking
@@ -72,7 +73,7 @@ class LocalSession(OfflineSession):
 
     def waiting_for_me(self) -> bool:
         d = self.decision
-        return d.kind not in ("chance", "over") and any(s in self.my_seats for s in d.seats)
+        return d.kind not in (DecisionKind.CHANCE, DecisionKind.OVER) and any(s in self.my_seats for s in d.seats)
 
     @property
     def thinking(self) -> int | None:
@@ -107,7 +108,7 @@ class LocalSession(OfflineSession):
         if self._thinking is None:
             d = self.decision
             seat = next((s for s in d.seats if s in self.bots), None) \
-                if d.kind not in ("chance", "tower", "over") else None
+                if d.kind not in (DecisionKind.CHANCE, DecisionKind.TOWER, DecisionKind.OVER) else None
             if seat is None:
                 return self.game.step()     # chance, a settled drop, or nothing to do
             if self._pool is None:

@@ -16,6 +16,7 @@ from client.sessions.interface import Batch
 from client.sessions.table_offers import NetTable, PlanMark, TableOffers, seats_at
 from client.words.net_words import for_players as net_said
 from lang.i18n import _, ngettext
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from sim.commands import Command, SubmitPlan
@@ -180,7 +181,7 @@ class NetSession:
 
     def waiting_for_me(self) -> bool:
         d = self.table.decision if self.started else None
-        if d is None or d.kind in ("chance", "over") or self.mark.submitted_at == self.batches:
+        if d is None or d.kind in (DecisionKind.CHANCE, DecisionKind.OVER) or self.mark.submitted_at == self.batches:
             return False
         return any(s in self.my_seats for s in d.seats)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from client.sessions.interface import Batch, OfflineSession
 from lang.i18n import _
 from sim import game
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.sessions.local import LocalSession
@@ -119,7 +120,7 @@ class ReplaySession(OfflineSession):
             return True
         assert self._state is not None      # a save: the engine's state from the start
         if self._step >= len(self._commands):
-            if game.pending(self._state).kind != "over":
+            if game.pending(self._state).kind != DecisionKind.OVER:
                 self.status = _("End of the save")
             return False
         self._state, events = game.apply(self._state, self._commands[self._step])

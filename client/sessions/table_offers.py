@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from lang.i18n import _
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from sim.commands import SubmitPlan
@@ -178,7 +179,7 @@ class TableOffers:
             return False
         d = self.table.decision
         waiting = self.table.waiting_for() or []
-        return d is not None and d.kind == "plan" and bool(waiting) \
+        return d is not None and d.kind == DecisionKind.PLAN and bool(waiting) \
             and not any(s in waiting for s in self.my_seats)
 
     def my_plan(self, seat: int) -> SubmitPlan | None:

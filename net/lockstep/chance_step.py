@@ -14,6 +14,7 @@ from net.lockstep.core_view import CoreView
 from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from sim.state import DecisionKind
 
 
 class ChanceStep:
@@ -59,7 +60,7 @@ class ChanceStep:
         its own (`net.lockstep.tower_vote`). Appends to `commands`/`events`."""
         game = self.core.game
         n = 0
-        while game.pending(state).kind == "chance":
+        while game.pending(state).kind == DecisionKind.CHANCE:
             n += 1
             command = game.chance(combine([seed], b"chance/%d" % n))
             state, more = game.apply(state, command)

@@ -13,6 +13,7 @@ import hashlib
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import Applied, EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from sim.state import DecisionKind
 
 
 class CommandStep:
@@ -74,7 +75,7 @@ class CommandStep:
         if box.command is None:
             return []
         seat, command, _ = box.command
-        if d.kind in ("chance", "plan", "over", "tower") or seat not in d.seats:
+        if d.kind in (DecisionKind.CHANCE, DecisionKind.PLAN, DecisionKind.OVER, DecisionKind.TOWER) or seat not in d.seats:
             reason = f"out of turn ({d.kind})"
         else:
             try:

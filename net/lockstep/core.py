@@ -39,6 +39,7 @@ from net.lockstep.plan_messages import PLAN_KINDS, PlanMessages
 from net.lockstep.plan_steps import PlanSteps
 from net.lockstep.step_inbox import STALE_GRACE, Offence, StepInbox, Wire
 from net.lockstep.tower_vote import TowerDisagreement, TowerVote
+from sim.state import DecisionKind
 
 __all__ = ["Lockstep", "Offence", "StepInbox", "RELAYABLE", "PLAN_KINDS", "STALE_GRACE"]
 
@@ -174,15 +175,15 @@ class Lockstep:
             return []
         d = self.decision()
         box = self.inbox.get(self.step, StepInbox())
-        if d.kind == "chance":
+        if d.kind == DecisionKind.CHANCE:
             return [s for s in self.contributors() if s not in box.links]
-        if d.kind == "tower":
+        if d.kind == DecisionKind.TOWER:
             return [s for s in self.contributors() if s not in box.votes]
-        if d.kind == "plan":
+        if d.kind == DecisionKind.PLAN:
             return self.plans.waiting_for(d, box)
         seat = d.seats[0]
         if seat in self.bots or box.command is not None \
-                or (d.kind == "open" and box.opening is not None):
+                or (d.kind == DecisionKind.OPEN and box.opening is not None):
             return []
         return [seat]
 
@@ -214,11 +215,11 @@ class Lockstep:
         d = self.decision()
         seat = getattr(command, "seat", None)
         if seat != self.my_seat or self.my_seat not in d.seats \
-                or d.kind in ("chance", "over", "open", "tower"):
+                or d.kind in (DecisionKind.CHANCE, DecisionKind.OVER, DecisionKind.OPEN, DecisionKind.TOWER):
             raise ValueError(f"seat {seat} may not act now ({d.kind} for {list(d.seats)})")
         result = self.game.apply(self.state, command)   # raises IllegalCommand; pure
         wire = self.game.to_wire(command)
-        if d.kind == "plan":
+        if d.kind == DecisionKind.PLAN:
             self.plans.lock_plan(command, wire)
         else:
             self.commands.submit(command, wire, result)
@@ -294,7 +295,7 @@ class Lockstep:
         """Apply every step whose inputs are complete; emit my own inputs when due."""
         while not self.ended:
             d = self.decision()
-            if d.kind == "over":
+            if d.kind == DecisionKind.OVER:
                 self.ended = True
                 # the last step has no later message to carry its hash: say it
                 if self.my_seat is not None and not self.following \
@@ -383,7 +384,7 @@ class Lockstep:
         if entry.get("hash") != self.hash:
             raise ValueError(f"log entry hash differs at step {self.step}")
         d = self.decision()
-        if d.kind == "over":
+        if d.kind == DecisionKind.OVER:
             raise ValueError("the game is over")
         for seat in entry.get("takeovers", []):
             if isinstance(seat, int) and self.kinds.get(seat) == "human":
@@ -392,9 +393,9 @@ class Lockstep:
         if not isinstance(wires, list) or not wires:
             raise ValueError("log entry has no commands")
         commands = [self.game.from_wire(w) for w in wires]
-        if d.kind == "plan":
+        if d.kind == DecisionKind.PLAN:
             self.plans.restore_field_commits(entry)
-        self._apply_entry(dict(entry), commands, d.kind in ("chance", "plan"))
-        if self.decision().kind == "over" and not self.ended:
+        self._apply_entry(dict(entry), commands, d.kind in (DecisionKind.CHANCE, DecisionKind.PLAN))
+        if self.decision().kind == DecisionKind.OVER and not self.ended:
             self.ended = True
             self.on_ended(self.state)

@@ -22,6 +22,7 @@ from net.lockstep.engine import PendingDecision
 from net.lockstep.heard import Heard
 from net.lockstep.plan_messages import PLAN_KINDS
 from net.lockstep.step_inbox import STALE_GRACE, Offence, Wire
+from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -46,35 +47,35 @@ TurnRule = Callable[[str, PendingDecision, int], "str | None"]
 
 
 def _plan_seat(kind: str, d: PendingDecision, seat: int) -> str | None:
-    if d.kind != "plan" or seat not in d.seats:
+    if d.kind != DecisionKind.PLAN or seat not in d.seats:
         return f"{kind} from seat {seat} but the step is {d.kind} for {list(d.seats)}"
     return None
 
 
 def _echo(kind: str, d: PendingDecision, seat: int) -> str | None:
-    return f"commitment echo but the step is {d.kind}" if d.kind != "plan" else None
+    return f"commitment echo but the step is {d.kind}" if d.kind != DecisionKind.PLAN else None
 
 
 def _link(kind: str, d: PendingDecision, seat: int) -> str | None:
-    if d.kind == "plan" and seat in d.seats:
+    if d.kind == DecisionKind.PLAN and seat in d.seats:
         return f"seat {seat} must reveal its link with its bid"
-    if d.kind not in ("chance", "plan"):
+    if d.kind not in (DecisionKind.CHANCE, DecisionKind.PLAN):
         return f"LinkRevealed but the step is {d.kind}"
     return None
 
 
 def _vote(kind: str, d: PendingDecision, seat: int) -> str | None:
-    return f"tower vote but the step is {d.kind}" if d.kind != "tower" else None
+    return f"tower vote but the step is {d.kind}" if d.kind != DecisionKind.TOWER else None
 
 
 def _opening(kind: str, d: PendingDecision, seat: int) -> str | None:
-    if d.kind != "open" or seat not in d.seats:
+    if d.kind != DecisionKind.OPEN or seat not in d.seats:
         return f"seat {seat} opened a card but the step is {d.kind} for {list(d.seats)}"
     return None
 
 
 def _command(kind: str, d: PendingDecision, seat: int) -> str | None:
-    if d.kind in ("chance", "plan", "over", "tower", "open") or seat not in d.seats:
+    if d.kind in (DecisionKind.CHANCE, DecisionKind.PLAN, DecisionKind.OVER, DecisionKind.TOWER, DecisionKind.OPEN) or seat not in d.seats:
         return f"command from seat {seat} out of turn ({d.kind} for {list(d.seats)})"
     return None
 

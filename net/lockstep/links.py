@@ -14,6 +14,7 @@ from net.lockstep.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox
+from sim.state import DecisionKind
 
 
 class BeaconLinks:
@@ -66,7 +67,7 @@ class BeaconLinks:
         """Links that arrived before their step: checked now it has come."""
         core, bad = self.core, []
         for seat in list(box.links):
-            if d.kind not in ("chance", "plan"):
+            if d.kind not in (DecisionKind.CHANCE, DecisionKind.PLAN):
                 bad.append((seat, "beacon link for a step that needs none"))
                 del box.links[seat]
                 continue

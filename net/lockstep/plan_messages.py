@@ -19,6 +19,7 @@ from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.plan_steps import BID, FIELDS, PlanSteps
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -99,7 +100,7 @@ class PlanMessages:
         box.echoes[seat], box.echo_locks[seat], box.echo_msgs[seat] = content, msg["lock"], msg
         d = core.decision() if step == core.step else None
         for other, held in content.items():
-            if other != core.my_seat and d is not None and d.kind == "plan" \
+            if other != core.my_seat and d is not None and d.kind == DecisionKind.PLAN \
                     and other in d.seats and other not in core.bots:
                 mine = box.commits.get(other)
                 if mine is None or mine["lock"] < held["lock"]:
@@ -147,7 +148,7 @@ class PlanMessages:
         the seat's signed commitment of this round. Raises Offence."""
         d = self.core.decision()
         field = msg["field"]
-        if d.kind != "open" or seat not in d.seats or d.purpose != field:
+        if d.kind != DecisionKind.OPEN or seat not in d.seats or d.purpose != field:
             raise Offence(f"seat {seat} opened its {field} field, but the card to turn "
                           f"now is {d.purpose or d.kind}")
         held = self.plans.field_commits.get(seat)
@@ -187,19 +188,19 @@ class PlanMessages:
         if step > core.step:
             return True        # nobody can hold my commitment for a step I have not reached
         d = core.decision()
-        return d.kind == "plan" and core.my_seat in d.seats
+        return d.kind == DecisionKind.PLAN and core.my_seat in d.seats
 
     def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:
         """Echoes, commitments and an opened card that arrived before their step."""
         me, bad = self.core.my_seat, []
         for seat in list(box.echoes):
-            if d.kind != "plan":
+            if d.kind != DecisionKind.PLAN:
                 if seat != me:
                     bad.append((seat, "commitment echo for a step that is not a plan"))
                 del box.echoes[seat]
                 box.echo_locks.pop(seat, None)
         for seat in list(box.commits):
-            if d.kind != "plan" or seat not in d.seats:
+            if d.kind != DecisionKind.PLAN or seat not in d.seats:
                 if seat != me:
                     bad.append((seat, "plan commitment for a step that is not a plan"))
                 del box.commits[seat]

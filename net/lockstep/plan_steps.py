@@ -37,6 +37,7 @@ from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import StepInbox, Wire
 from net.transport.messages import PLAN_FIELD_NAMES as FIELDS
 from net.transport.messages import PlanCard
+from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -75,7 +76,7 @@ class PlanSteps:
         sentence for the player when it is too late or there is nothing to unlock."""
         core = self.core
         d, me = core.decision(), core.my_seat
-        if me is None or core.following or me in core.bots or d.kind != "plan" \
+        if me is None or core.following or me in core.bots or d.kind != DecisionKind.PLAN \
                 or me not in d.seats:
             raise ValueError("There is no plan of yours to unlock now.")
         box = core.box(core.step)
@@ -118,7 +119,7 @@ class PlanSteps:
         the last round's plan is over)."""
         core = self.core
         d = core.decision()
-        if not core.ended and d.kind == "plan" and core.my_seat in d.seats:
+        if not core.ended and d.kind == DecisionKind.PLAN and core.my_seat in d.seats:
             held = self.my_plans.get(core.step)
         else:
             held = self._my_held_plan()
@@ -237,13 +238,13 @@ class PlanSteps:
         n = 0
         while True:
             pending = game.pending(state)
-            if pending.kind == "chance":
+            if pending.kind == DecisionKind.CHANCE:
                 n += 1
                 command = game.chance(combine([seed], b"chance/%d" % n))
                 state, more = game.apply(state, command)
                 commands.append(command)
                 events.extend(more)
-            elif pending.kind == "open" and pending.purpose == "bid":
+            elif pending.kind == DecisionKind.OPEN and pending.purpose == "bid":
                 for seat in sorted(pending.seats):
                     state = self._apply_opening(state, seat, "bid", box.reveals.get(seat),
                                                 commands, events)

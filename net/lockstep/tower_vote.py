@@ -17,6 +17,7 @@ from typing import TypedDict
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -99,7 +100,7 @@ class TowerVote:
         """Votes that arrived before their step: only a drop takes them."""
         bad = []
         for seat in list(box.votes):
-            if d.kind != "tower":
+            if d.kind != DecisionKind.TOWER:
                 bad.append((seat, "tower vote for a step that is not a drop"))
                 del box.votes[seat]
         return bad
