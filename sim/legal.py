@@ -82,7 +82,8 @@ Choice = (PlanChoice | MoveChoice | SpecialChoice | DraftTakeChoice | DraftPlace
 
 def temple_protected(state: State, name: str) -> bool:
     """Events 6 and 9: provinces with a temple may not be attacked this round."""
-    event = cards().event(state.current_event)
+    number = state.current_event
+    event = None if number is None else cards().events.get(number)
     return (event is not None and event.effect == "temple_shield"
             and "temple" in state.provinces[name].buildings)
 

@@ -29,7 +29,7 @@ FACE_UP = 5
 
 def _bounded(printed: int, event: int | None, at_most: str, at_least: str) -> int:
     """R-EVENT-3: an "at most" / "at least" event bound replaces the printed value."""
-    card = cards().event(event)
+    card = None if event is None else cards().events.get(event)
     if card is not None and card.effect == at_most:
         return min(printed, card.bound)
     if card is not None and card.effect == at_least:
@@ -52,7 +52,7 @@ def deploy_count(action: str, event: int | None, special: str | None) -> int:
     event 12 or not (E-6)."""
     c = cards()
     count = c.action[action].armies
-    card = c.event(event)
+    card = None if event is None else c.events.get(event)
     if card is not None and card.effect == "fewer_deployed":
         count = c.reduced_deploys.get(action, count)
     if action == "deploy5" and special == "six_armies":

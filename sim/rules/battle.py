@@ -16,7 +16,7 @@ from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
-from sim.rules.flow import Events, current_battle, give_back, wait_chance
+from sim.rules.flow import Events, give_back, wait_chance
 from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
                        State, colour_map)
 
@@ -29,7 +29,8 @@ def settled(s: State) -> bool:
 
 def drop_decision(s: State, reason: str | None = None) -> Decision:
     """Wait for the drop's seed, then for its outcome."""
-    b = current_battle(s)
+    b = s.battle
+    assert b is not None                     # a drop waits only for a battle under way
     reason = reason or _REASON[b.kind]
     detail = {"reason": reason}
     if b.province is not None:
@@ -41,13 +42,14 @@ def drop_decision(s: State, reason: str | None = None) -> Decision:
 
 
 def on_tower_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
-    s.battle = replace(current_battle(s), seed=bytes(seed))
+    assert s.battle is not None
+    s.battle = replace(s.battle, seed=bytes(seed))
 
 
 def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     """R-BATTLE-1: the thrown cubes (the tray's among them) went in; some came out."""
-    b = current_battle(s)
-    assert b.seed is not None                # the drop's seed came before its outcome
+    b = s.battle
+    assert b is not None and b.seed is not None    # the seed came before the outcome
     before = s.tower
     s.tower = cmd.contents
     out = cmd.out_counts()
@@ -127,7 +129,8 @@ def begin_revolt(s: State, name: str, extra: int, then: str) -> None:
 def resolve(s: State, events: Events) -> tuple[Battle, str]:
     """Count the tray (R-BATTLE-3...8) and settle the province. Returns the battle and
     its result (attacker / defender / draw)."""
-    bt = current_battle(s)
+    bt = s.battle
+    assert bt is not None
     kind, name = bt.kind, bt.province
     attacker, defender = bt.attacker, bt.defender
     assert name is not None and attacker is not None     # a fought battle has both

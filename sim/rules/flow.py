@@ -13,13 +13,13 @@ from collections.abc import Iterable
 from typing import Any, Unpack
 
 from sim.events import ActionDone, ActionLapsed, ActionOutcome, Events
-from sim.state import (PEASANT, Battle, Decision, DecisionKind, Plan, RoundProgress, Stage,
-                       State, WinterProgress)
+from sim.state import (PEASANT, Decision, DecisionKind, Plan, RoundProgress, Stage, State,
+                       WinterProgress)
 
 Next = Stage | Decision
 
-__all__ = ["Events", "Next", "current_battle", "current_round", "current_winter", "done",
-           "give_back", "lapse", "locked_plan", "wait", "wait_chance"]
+__all__ = ["Events", "Next", "current_round", "current_winter", "done", "give_back", "lapse",
+           "locked_plan", "wait", "wait_chance"]
 
 
 def wait_chance(purpose: str, **detail: Any) -> Decision:
@@ -36,12 +36,6 @@ def current_round(s: State) -> RoundProgress:
     """The round under way: the stages from the bids to the round's end run inside one."""
     assert s.round is not None
     return s.round
-
-
-def current_battle(s: State) -> Battle:
-    """The battle under way: its drop and its count run only while there is one."""
-    assert s.battle is not None
-    return s.battle
 
 
 def current_winter(s: State) -> WinterProgress:
