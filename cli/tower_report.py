@@ -30,6 +30,10 @@ def _plural(n: int, word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "selftest", False):
+        from sim.tower.build import selftest_line
+        print(selftest_line())
+        return 0
     drops = max(BATTLES, int(args.drops))
     base = int(getattr(args, "seed", 1) or 0)
     games_n = max(1, round(drops / BATTLES))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -22,3 +23,9 @@ def test_report_prints_every_band_and_writes_the_plot(tmp_path, capsys):
         assert needle in text, needle
     assert "{" not in text and "Summary(" not in text      # sentences, not reprs
     assert plot.stat().st_size > 20_000 and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_selftest_prints_the_build_and_the_digest(capsys):
+    assert tower_report.run(SimpleNamespace(drops=40, seed=3, plot=None, selftest=True)) == 0
+    assert re.fullmatch(r"physics: (deterministic|platform)  digest [0-9a-f]{64}\n",
+                        capsys.readouterr().out)
