@@ -6,10 +6,21 @@ Used by most tests under tests/net, tests/cli/test_runner_options.py, tests/stor
 from __future__ import annotations
 
 import hashlib
+import tempfile
+from pathlib import Path
 
 from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
+
+# One folder for every table's saves in this test process, removed when the process ends
+# (a property test opens hundreds of tables; each left a folder in /tmp before).
+_SCRATCH = tempfile.TemporaryDirectory(prefix="shogun-net-tests-")
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A fresh folder for one table's saves and reports, gone when the tests end."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=_SCRATCH.name))
 
 CODE = "K3F9Q"
 
@@ -40,9 +51,7 @@ def open_table(players=4, bots=0, engine=None, net=None, tmp_path=None, rejoin_t
     net = net or FakeNet()
     engine = engine or FakeEngine(3)
     if tmp_path is None:          # saves and reports never go to the user's data dir
-        import tempfile
-        from pathlib import Path
-        tmp_path = Path(tempfile.mkdtemp(prefix="net-test-"))
+        tmp_path = scratch_dir("net-test-")
 
     def opts(name):
         return SessionOptions(name=name, code=CODE, rejoin_timeout=rejoin_timeout,

@@ -1,14 +1,13 @@
 """Random faults on the in-memory network: any peer killed at any moment, back or not."""
 
 import os
-import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
-from tests.net.tables import autoplay, finished, hashes, open_table
+from tests.net.tables import autoplay, finished, hashes, open_table, scratch_dir
 
 
 @settings(max_examples=int(os.environ.get("NET_FAULT_EXAMPLES", "40")), deadline=None, suppress_health_check=list(HealthCheck))
@@ -21,7 +20,7 @@ from tests.net.tables import autoplay, finished, hashes, open_table
 def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay, second,
                                    partial):
     victim = victim % players
-    tmp = Path(tempfile.mkdtemp(prefix="net-fault-"))
+    tmp = scratch_dir("net-fault-")
     net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,
                                        start=False, engine=FakeEngine(8))
     sessions[0].start_game()
@@ -67,7 +66,7 @@ def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back
     begin without its commitment once the rejoin timeout passes (a bot takes the seat at
     the first step that needs it), or it comes back with its saved chain and plays on."""
     victim = victim % players
-    tmp = Path(tempfile.mkdtemp(prefix="net-handshake-"))
+    tmp = scratch_dir("net-handshake-")
     net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,
                                        start=False, engine=FakeEngine(4))
     sessions[0].start_game()
