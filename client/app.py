@@ -403,10 +403,22 @@ class App(arcade.Window):
         super().on_close()
 
 
+def open_window(visible: bool = True) -> App:
+    """The window sized to the screen it opens on and centred there (a fixed size is off
+    the edges of a small screen and a small window in the corner of a large one); the
+    automatic interface scale follows the size."""
+    from client.core.ui_scale import window_size_for_screen
+    screen_width, screen_height = arcade.get_display_size()
+    width, height = window_size_for_screen(screen_width, screen_height)
+    app = App(width, height, visible=visible)
+    app.set_location(max(0, (screen_width - width) // 2), max(0, (screen_height - height) // 2))
+    return app
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
-    app = App()
+    app = open_window()
     if getattr(args, "lang", None):      # --lang wins over the settings for this run
         use(args.lang)
     if app.settings.fullscreen:
