@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 import time
 from dataclasses import replace
 
@@ -423,8 +422,8 @@ def run(args: argparse.Namespace) -> int:
         use(args.lang)
     if app.settings.fullscreen:
         app.set_fullscreen(True)
-    if command == "play" and any(a.startswith("play") for a in sys.argv[1:2]):
-        # `main.py play ...`: straight into the game with the given options
+    if getattr(args, "command", None) == "play":
+        # `main.py [--lang L] play ...`: straight into the game with the given options
         bots = getattr(args, "bots", "heuristic")
         seat = getattr(args, "seat", 0)
         opts = {"players": args.players, "side": args.side, "setup": args.setup,

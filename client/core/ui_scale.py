@@ -6,7 +6,8 @@ text batches and the offscreen `CachedLayer`s (which return to the default camer
 through it, so no node knows about the scale. The App divides mouse positions by the
 scale. Arcade has no public way to swap the default camera, hence `ctx._default_camera`.
 
-Tests: tests/client/core/test_settings.py, tests/client/game/test_table_layout.py.
+Tests: tests/client/core/test_settings.py, tests/client/game/test_table_layout.py,
+tests/client/scenes/test_window_size.py.
 """
 
 from __future__ import annotations
