@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     if args.command is None:
         args = build_parser().parse_args(["play"] + (["--lang", args.lang] if getattr(args, "lang", None) else []))
+        args.command = None     # no sub-command: the window opens the menu, not a game
     if _no_window_here():
         return 2
     from client.app import run

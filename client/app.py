@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 import time
 from dataclasses import replace
 
@@ -403,16 +402,28 @@ class App(arcade.Window):
         super().on_close()
 
 
+def open_window(visible: bool = True) -> App:
+    """The window sized to the screen it opens on and centred there (a fixed size is off
+    the edges of a small screen and a small window in the corner of a large one); the
+    automatic interface scale follows the size."""
+    from client.core.ui_scale import window_size_for_screen
+    screen_width, screen_height = arcade.get_display_size()
+    width, height = window_size_for_screen(screen_width, screen_height)
+    app = App(width, height, visible=visible)
+    app.set_location(max(0, (screen_width - width) // 2), max(0, (screen_height - height) // 2))
+    return app
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
     command = getattr(args, "command", None) or "play"
-    app = App()
+    app = open_window()
     if getattr(args, "lang", None):      # --lang wins over the settings for this run
         use(args.lang)
     if app.settings.fullscreen:
         app.set_fullscreen(True)
-    if command == "play" and any(a.startswith("play") for a in sys.argv[1:2]):
-        # `main.py play ...`: straight into the game with the given options
+    if getattr(args, "command", None) == "play":
+        # `main.py [--lang L] play ...`: straight into the game with the given options
         bots = getattr(args, "bots", "heuristic")
         seat = getattr(args, "seat", 0)
         opts = {"players": args.players, "side": args.side, "setup": args.setup,

@@ -6,7 +6,8 @@ text batches and the offscreen `CachedLayer`s (which return to the default camer
 through it, so no node knows about the scale. The App divides mouse positions by the
 scale. Arcade has no public way to swap the default camera, hence `ctx._default_camera`.
 
-Tests: tests/client/core/test_settings.py, tests/client/game/test_table_layout.py.
+Tests: tests/client/core/test_settings.py, tests/client/game/test_table_layout.py,
+tests/client/scenes/test_window_size.py.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pyglet.math import Mat4
 MIN_LOGICAL = (960, 640)     # the smallest layout the scenes are made for
 AUTO_BASE = (1280, 800)      # automatic scale: 1 up to this window, then growing with it
 AUTO_MAX = 2.0
+SCREEN_SHARE = 0.9           # of each side of the screen: room for the desktop's panels
 
 
 class ScaledProjector(DefaultProjector):
@@ -44,6 +46,17 @@ def auto_scale(width: int, height: int) -> float:
     so a resize by a pixel or two does not redraw everything at a new scale."""
     s = min(width / AUTO_BASE[0], height / AUTO_BASE[1])
     return max(1.0, min(AUTO_MAX, int(s * 20) / 20))
+
+
+def window_size_for_screen(screen_width: int, screen_height: int) -> tuple[int, int]:
+    """The window's first size on a screen of this size: most of the screen (leaving the
+    desktop's panels and title bar room, so 1920x1080 is not a small window in a corner),
+    never below the smallest layout unless the screen itself is smaller (on a 960x640
+    screen the whole screen, so no panel is off it), never larger than the screen."""
+    sizes = []
+    for side, least in ((screen_width, MIN_LOGICAL[0]), (screen_height, MIN_LOGICAL[1])):
+        sizes.append(min(side, max(least, int(side * SCREEN_SHARE))))
+    return sizes[0], sizes[1]
 
 
 def effective_scale(wanted: float, width: int, height: int) -> float:

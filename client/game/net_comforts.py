@@ -195,7 +195,7 @@ class NetComforts:
     # -- input ------------------------------------------------------------------------------
     def key(self, symbol: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
-            self.chat.focus()
+            self.chat.open_by_key()
             return True
         if symbol == arcade.key.U and self.unlock_btn.visible:
             self.unlock()

@@ -108,7 +108,7 @@ class LobbyScene(Node):
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if self.chat is not None and symbol == arcade.key.T and not self.chat.focused:
-            self.chat.focus()
+            self.chat.open_by_key()
             return True
         return False
 

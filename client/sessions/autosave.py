@@ -90,6 +90,10 @@ class Autosave:
             self.writer.close()
 
 
+# the name `keep_unfinished` gives (in English on disk; the menu says it in the language)
+UNFINISHED = re.compile(r"unfinished \d{4}-\d{2}-\d{2} \d{6}")
+
+
 def keep_unfinished(path: Path) -> Path:
     """A new game is about to take the autosave's place: keep the unfinished one as a
     named save ("unfinished DATE TIME"), so starting a game never loses another."""
@@ -169,7 +173,9 @@ def named_saves(limit: int = 6) -> list[SaveInfo]:
     for p in paths[:limit]:
         info = describe_save(p)
         if info is not None:
-            when = time.strftime("%d %b %H:%M", time.localtime(p.stat().st_mtime))
-            name = p.stem if len(p.stem) <= 26 else p.stem[:25] + "…"
+            # numbers, not a month's English name: the same in every language
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
+            name = _("unfinished game") if UNFINISHED.fullmatch(p.stem) else p.stem
+            name = name if len(name) <= 26 else name[:25] + "…"
             out.append(SaveInfo(p, f"{name}  ({when})"))
     return out

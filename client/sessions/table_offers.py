@@ -108,6 +108,7 @@ class TableOffers:
         self.mark = mark
         self.chat_lines: list[ChatLine] = []    # lines from others, oldest first
         self._echoes: list[str] = []            # my sent lines (the table may echo them back)
+        self._sending: str | None = None        # the line being sent (a seatless guest's echo)
         self._countdown: Callable[[], Any] | None = getattr(table, "takeover_countdown", None)
         self._hand_over: Callable[[int], None] | None = getattr(table, "hand_seat_to_bot", None)
         self._send: Callable[[str], None] | None = getattr(table, "send_chat", None)
@@ -147,13 +148,23 @@ class TableOffers:
     def send_chat(self, text: str) -> None:
         if self._send is None:
             raise ValueError("this table has no chat")
-        self._send(text)
-        self._echoes.append(text)
+        # noted before sending: a table gives the sender its own line at once, from inside
+        # this call (net/table/chat.py), and the window has already shown it
+        self._echoes.append(text.strip())
+        self._sending = text.strip()
+        try:
+            self._send(text)
+        except Exception:
+            self._echoes.remove(text.strip())
+            raise
+        finally:
+            self._sending = None
 
     def chat_received(self, line: ChatLine) -> None:
         """A line from the table; my own line coming back is already shown."""
         text = str(line.text)
-        if line.seat is not None and line.seat in self.my_seats and text in self._echoes:
+        mine = text == self._sending or (line.seat is not None and line.seat in self.my_seats)
+        if mine and text in self._echoes:
             self._echoes.remove(text)
             return
         self.chat_lines.append(line)

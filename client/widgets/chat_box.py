@@ -21,16 +21,23 @@ class ChatField(TextField):
     def __init__(self) -> None:
         super().__init__("", "", name="chat:field")
         self.submitted = Signal("submitted")
+        # the T that opened the box arrives as text right after its key press: not a letter
+        self.opening_key_pending = False
 
     def type_text(self, text: str) -> bool:
         if not self.focused:
             return False
+        if self.opening_key_pending:
+            self.opening_key_pending = False
+            if text in ("t", "T"):
+                return True
         room = MAX_CHARS - len(self.value)
         self.value += "".join(ch for ch in text if ch.isprintable())[:max(0, room)]
         self.mark_dirty()
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        self.opening_key_pending = False      # another key: the opening T's text is past
         if self.focused and symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
             text, self.value = self.value.strip(), ""
             self.mark_dirty()
@@ -73,6 +80,12 @@ class ChatBox(Node):
     def focus(self) -> None:
         self.field.focused = True
         self.field.mark_dirty()
+
+    def open_by_key(self) -> None:
+        """Focus the line from the table's T key; the "t" that key also types is dropped
+        (it would start every line: "thello")."""
+        self.focus()
+        self.field.opening_key_pending = True
 
     def type_text(self, text: str) -> bool:
         return self.field.type_text(text)

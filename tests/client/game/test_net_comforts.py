@@ -206,6 +206,55 @@ def test_chat_goes_to_the_log_and_never_to_the_game(app):
     assert (table.state, list(table.submitted)) == before
 
 
+class EchoingTable(ComfyTable):
+    """Like net/table/chat.py: the sender's own line comes back at once, from inside
+    send_chat."""
+
+    def send_chat(self, text: str) -> None:
+        super().send_chat(text)
+        self.on_chat_received(ChatLine("Aiko", self.my_seat, text.strip()))
+
+
+def _type_as_a_keyboard_does(app, keys: str) -> None:
+    """pyglet gives a key press and then its text, for each key."""
+    for ch in keys:
+        app.on_key_press(getattr(arcade.key, ch.upper()) if ch.isalpha() else arcade.key.SPACE, 0)
+        app.on_text(ch)
+
+
+def test_the_t_that_opens_chat_is_not_typed_and_my_line_shows_once(app):
+    """Issue 27, item 6: "thello table", and the host saw its own line twice."""
+    table = EchoingTable()
+    session, scene = _table_game(app, table)
+    frame(app, 2)
+    _type_as_a_keyboard_does(app, "t")                # opens the chat line
+    assert scene.net.chat.focused
+    _type_as_a_keyboard_does(app, "that table")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app, 3)
+    assert table.sent == ["that table"]
+    assert _log_text(scene).count("that table") == 1
+
+
+def test_the_t_that_opens_the_lobby_chat_is_not_typed_and_shows_once(app):
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    table = EchoingTable()
+    session = NetSession(table, "host")
+    app.session = session
+    lobby = LobbyScene(session, "host")
+    app.show(lobby)
+    frame(app, 2)
+    _type_as_a_keyboard_does(app, "t")
+    _type_as_a_keyboard_does(app, "tea time")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app, 3)
+    assert table.sent == ["tea time"]
+    texts = [t.text for t in lobby.texts.labels.values() if t.visible]
+    assert sum("tea time" in t for t in texts) == 1, texts
+    app.session = None
+
+
 def test_unlock_plan_on_a_network_table(app):
     table = ComfyTable()
     session, scene = _table_game(app, table)

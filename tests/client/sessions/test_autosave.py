@@ -103,3 +103,12 @@ def test_a_new_game_keeps_the_unfinished_one_among_the_saves(home):
     assert len(kept) == 1 and kept[0].title.startswith("unfinished ")
     again, _ = resume_local(str(kept[0].path))
     assert state_hash(again.state) == state_hash(old.state)
+    from lang.i18n import current, use
+    before = current()
+    try:                           # issue 27, item 7: the Dutch menu said "unfinished 2026-…"
+        for lang, words in (("nl", "onvoltooid spel"), ("ro", "joc neterminat")):
+            use(lang)
+            title = named_saves()[0].title
+            assert title.startswith(words) and "unfinished" not in title, title
+    finally:
+        use(before)
