@@ -327,6 +327,9 @@ class PeerConnection(Protocol):
         self.ready = True
         self.decoder.max_frame = MAX_FRAME
         self._leave_handshake()
+        limiter = getattr(self.session, "guess_limit", None)
+        if not self.dialer and limiter is not None:
+            limiter.proved(self.remote_host())    # the table's guess budget spares it
 
     def _leave_handshake(self) -> None:
         if self._deadline is not None and self._deadline.active():
