@@ -29,6 +29,10 @@ HANDSHAKE_MAX_FRAME = 8 * 1024
 # times over, and a flood of idle connections is gone within seconds.
 HANDSHAKE_DEADLINE = 10.0
 
+# A deadline that fires this much late means this peer itself was busy (its timers run
+# before its reads): it waits this long once more, so an answer already received is read.
+STALL_GRACE = 1.0
+
 # A table has at most 5 players and a few spectators; at the start every player dials
 # every lower seat at once, all from one address on a LAN behind NAT (or loopback). 64
 # handshakes at once in all and 16 per address leave honest peers ample room, and bound

@@ -22,7 +22,7 @@ from net.transport import messages
 from net.transport.framing import (MAX_FRAME, FrameDecoder, FrameError, decode_body,
                                    encode_body, frame)
 from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
-                                            UnprovenConnections)
+                                            STALL_GRACE, UnprovenConnections)
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
 from net.trust.secure_channel import ChannelError, SecureChannel
@@ -156,6 +156,8 @@ class PeerConnection(Protocol):
         self.decoder = FrameDecoder(HANDSHAKE_MAX_FRAME)   # MAX_FRAME once proved
         self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
         self._deadline: Any = None     # the handshake's DelayedCall
+        self._deadline_due = 0.0
+        self._deadline_extended = False
         self.pake: JoinKeyExchange | None = None
         self.channel: SecureChannel | None = None   # once the key exchange is done
         self.binding: bytes | None = None           # this connection's channel binding
@@ -255,6 +257,7 @@ class PeerConnection(Protocol):
             pass
         reactor = getattr(self.session, "reactor", None)
         if reactor is not None:
+            self._deadline_due = reactor.seconds() + HANDSHAKE_DEADLINE
             self._deadline = reactor.callLater(HANDSHAKE_DEADLINE, self._handshake_overdue)
         if not self.dialer:
             limiter = getattr(self.session, "guess_limit", None)
@@ -342,6 +345,13 @@ class PeerConnection(Protocol):
     def _handshake_overdue(self) -> None:
         self._deadline = None
         if self.closed or self.ready:
+            return
+        if self._now() - self._deadline_due > STALL_GRACE and not self._deadline_extended:
+            # this peer was busy (a long drop, a slow bot) and fires its timers before it
+            # reads: the remote's answer may be waiting unread, so read it first
+            self._deadline_extended = True
+            self._deadline = self.session.reactor.callLater(STALL_GRACE,
+                                                            self._handshake_overdue)
             return
         log.info("closing %s: no handshake within %g s", self.describe(), HANDSHAKE_DEADLINE)
         self.closed = True

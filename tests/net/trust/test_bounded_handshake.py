@@ -8,7 +8,8 @@ from twisted.internet.testing import MemoryReactorClock, StringTransport
 
 from net.transport.framing import FrameDecoder, encode_frame
 from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
-                                            MAX_UNPROVEN, MAX_UNPROVEN_PER_ADDRESS)
+                                            MAX_UNPROVEN, MAX_UNPROVEN_PER_ADDRESS,
+                                            STALL_GRACE)
 from net.transport.peer import PeerConnection, PeerFactory
 from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
@@ -87,6 +88,22 @@ def test_an_idle_stranger_is_closed_at_the_deadline():
     reactor.advance(HANDSHAKE_DEADLINE - 0.1)
     assert not conn.closed and not transport.disconnecting
     reactor.advance(0.1)
+    assert conn.closed and transport.disconnecting
+
+
+def test_a_host_busy_past_the_deadline_reads_the_answer_before_closing():
+    reactor, host, conn, transport = listener()
+    reactor.advance(HANDSHAKE_DEADLINE + 5)         # one long stall: the deadline is late
+    assert not conn.closed
+    handshake(host, conn, transport)                # the answer that waited is read
+    reactor.advance(HANDSHAKE_DEADLINE)
+    assert conn.ready and not conn.closed
+
+
+def test_a_late_deadline_still_closes_an_idle_stranger():
+    reactor, host, conn, transport = listener()
+    reactor.advance(HANDSHAKE_DEADLINE + 5)
+    reactor.advance(STALL_GRACE)
     assert conn.closed and transport.disconnecting
 
 
