@@ -92,23 +92,32 @@ class FrameDecoder:
     def feed_bodies(self, data: bytes) -> list[bytes | FrameError]:
         """Frame bodies, undecoded, completed by `data` (a sealed stream opens each body
         before decoding it, and the key may change between two frames of one read)."""
-        if self.broken:
-            return []
-        self._buffer.extend(data)
+        self.push(data)
         out: list[bytes | FrameError] = []
-        while len(self._buffer) >= _HEADER.size:
-            (length,) = _HEADER.unpack_from(self._buffer)
-            if length > self.max_frame:
-                self.broken = f"frame length {length} exceeds the limit of {self.max_frame}"
-                self._buffer.clear()
-                out.append(FrameError(self.broken))
-                return out
-            if len(self._buffer) < _HEADER.size + length:
-                break
-            body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
-            del self._buffer[:_HEADER.size + length]
+        while (body := self.next_body()) is not None:
             out.append(body)
         return out
+
+    def push(self, data: bytes) -> None:
+        """Bytes read from the stream; `next_body` cuts them into frames."""
+        if not self.broken:
+            self._buffer.extend(data)
+
+    def next_body(self) -> bytes | FrameError | None:
+        """The next complete frame body, or None until more bytes arrive. One at a time,
+        so a limit changed after one frame (the handshake ended) holds for the next."""
+        if self.broken or len(self._buffer) < _HEADER.size:
+            return None
+        (length,) = _HEADER.unpack_from(self._buffer)
+        if length > self.max_frame:
+            self.broken = f"frame length {length} exceeds the limit of {self.max_frame}"
+            self._buffer.clear()
+            return FrameError(self.broken)
+        if len(self._buffer) < _HEADER.size + length:
+            return None
+        body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
+        del self._buffer[:_HEADER.size + length]
+        return body
 
 
 def _decoded(body: bytes) -> dict[str, Any] | FrameError:

@@ -14,12 +14,15 @@ import hashlib
 import logging
 import math
 import platform
-from typing import Any, Protocol as Interface, cast
+from typing import Any, Callable, Protocol as Interface, cast
 
 from twisted.internet.protocol import ClientFactory, Protocol
 
 from net.transport import messages
-from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_body, frame
+from net.transport.framing import (MAX_FRAME, FrameDecoder, FrameError, decode_body,
+                                   encode_body, frame)
+from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
+                                            STALL_GRACE, UnprovenConnections)
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
 from net.trust.secure_channel import ChannelError, SecureChannel
@@ -150,7 +153,11 @@ class PeerConnection(Protocol):
         self.session = session
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
-        self.decoder = FrameDecoder()
+        self.decoder = FrameDecoder(HANDSHAKE_MAX_FRAME)   # MAX_FRAME once proved
+        self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
+        self._deadline: Any = None     # the handshake's DelayedCall
+        self._deadline_due = 0.0
+        self._deadline_extended = False
         self.pake: JoinKeyExchange | None = None
         self.channel: SecureChannel | None = None   # once the key exchange is done
         self.binding: bytes | None = None           # this connection's channel binding
@@ -248,6 +255,10 @@ class PeerConnection(Protocol):
             self.tcp.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:
             pass
+        reactor = getattr(self.session, "reactor", None)
+        if reactor is not None:
+            self._deadline_due = reactor.seconds() + HANDSHAKE_DEADLINE
+            self._deadline = reactor.callLater(HANDSHAKE_DEADLINE, self._handshake_overdue)
         if not self.dialer:
             limiter = getattr(self.session, "guess_limit", None)
             wait = limiter.wait_left(self.remote_host()) if limiter is not None else 0.0
@@ -264,7 +275,10 @@ class PeerConnection(Protocol):
                        "peer": self.session.peer_id, "pake": self.pake.outbound()})
 
     def dataReceived(self, data: bytes) -> None:
-        for body in self.decoder.feed_bodies(data):
+        self.decoder.push(data)
+        # one frame at a time: the handshake's last frame lifts the frame limit for the
+        # frames that follow it in the same read
+        while (body := self.decoder.next_body()) is not None:
             if self.closed:
                 return
             if isinstance(body, FrameError):
@@ -311,8 +325,42 @@ class PeerConnection(Protocol):
             self._settled = True
             self.session.pending_dials -= 1
 
+    def _handshake_ended(self) -> None:
+        """The remote proved the join code and was admitted: the normal limits apply."""
+        self.ready = True
+        self.decoder.max_frame = MAX_FRAME
+        self._leave_handshake()
+        limiter = getattr(self.session, "guess_limit", None)
+        if not self.dialer and limiter is not None:
+            limiter.proved(self.remote_host())    # the table's guess budget spares it
+
+    def _leave_handshake(self) -> None:
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
+        if self.release_slot is not None:
+            self.release_slot()
+            self.release_slot = None
+
+    def _handshake_overdue(self) -> None:
+        self._deadline = None
+        if self.closed or self.ready:
+            return
+        if self._now() - self._deadline_due > STALL_GRACE and not self._deadline_extended:
+            # this peer was busy (a long drop, a slow bot) and fires its timers before it
+            # reads: the remote's answer may be waiting unread, so read it first
+            self._deadline_extended = True
+            self._deadline = self.session.reactor.callLater(STALL_GRACE,
+                                                            self._handshake_overdue)
+            return
+        log.info("closing %s: no handshake within %g s", self.describe(), HANDSHAKE_DEADLINE)
+        self.closed = True
+        self._dial_settled()
+        self.tcp.loseConnection()
+
     def connectionLost(self, reason: Any = None) -> None:
         self.closed = True
+        self._leave_handshake()
         self._dial_settled()
         if self.decoder.pending_bytes:
             log.warning("connection from %s closed inside a truncated frame (%d bytes)",
@@ -336,7 +384,7 @@ class PeerConnection(Protocol):
             if kind == "Welcomed" and self.pake is None:
                 self._welcomed(msg)
             elif kind == "Accepted" and self.hello is not None:
-                self.ready = True
+                self._handshake_ended()
                 self._dial_settled()
                 self.session.connection_ready(self)
             elif kind == "Refused":
@@ -438,7 +486,7 @@ class PeerConnection(Protocol):
             self._refuse(reason)
             return
         self.send({"type": "Accepted", "peer": self.session.peer_id})
-        self.ready = True
+        self._handshake_ended()
         self.session.connection_ready(self)
 
     def _refuse(self, reason: str) -> None:
@@ -455,10 +503,18 @@ class PeerFactory(ClientFactory):
         self.session = session
         self.dialer = dialer
         self.hello = hello
+        self.unproven = UnprovenConnections(getattr(session, "reactor", None))
 
-    def buildProtocol(self, addr: Any) -> PeerConnection:
+    def buildProtocol(self, addr: Any) -> PeerConnection | None:
+        # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
+        # at its cap of unproven connections spends nothing on a new one
+        host = str(getattr(addr, "host", "?"))
+        if not self.dialer and not self.unproven.admit(host):
+            return None
         conn = PeerConnection(self.session, self.dialer, self.hello)
         conn.factory = self
+        if not self.dialer:
+            conn.release_slot = lambda: self.unproven.release(host)
         return conn
 
     def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
