@@ -52,6 +52,7 @@ import sys
 import sysconfig
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,6 +229,22 @@ def _built(target: Path) -> bool:
     return marker.exists() and marker.read_text().startswith(build_id())
 
 
+def build_once(target: Path, built: Callable[[Path], bool],
+               make: Callable[[Path], None]) -> Path:
+    """Run `make(target)` unless `built(target)`; return `target`. A file lock beside it
+    keeps two processes (two test runs, a test and ensure-env) from building into one
+    folder at once: the second waits, then finds it built."""
+    if built(target):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f"{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built(target):
+            shutil.rmtree(target, ignore_errors=True)
+            make(target)
+    return target
+
+
 def build(target: Path | None = None) -> Path:
     """Build into `target` (a folder for PYTHONPATH), once; return it."""
     target = target or cache_dir()
@@ -236,24 +253,21 @@ def build(target: Path | None = None) -> Path:
     reason = missing_tools()
     if reason:
         raise CannotBuild(reason)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f"{target.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _built(target):
-            return target
-        shutil.rmtree(target, ignore_errors=True)
-        env = build_env()
-        with tempfile.TemporaryDirectory(prefix="pymunk-deterministic-") as tmp:
-            tree = patched_source(Path(tmp))
-            _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "install",
-                  "--no-deps", "--no-cache-dir", "--target", str(target), str(tree)],
-                 "building pymunk", env)
-        found = imported_build(dict(os.environ, PYTHONPATH=str(target)))
-        if found != build_id():
-            raise RuntimeError(f"the build in {target} imports as {found!r}")
-        (target / "SHOGUN_BUILD").write_text(
-            f"{build_id()}\nCC={shlex.join(compiler())}\nCFLAGS={env['CFLAGS']}\n")
-    return target
+    return build_once(target, _built, _make)
+
+
+def _make(target: Path) -> None:
+    env = build_env()
+    with tempfile.TemporaryDirectory(prefix="pymunk-deterministic-") as tmp:
+        tree = patched_source(Path(tmp))
+        _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "install",
+              "--no-deps", "--no-cache-dir", "--target", str(target), str(tree)],
+             "building pymunk", env)
+    found = imported_build(dict(os.environ, PYTHONPATH=str(target)))
+    if found != build_id():
+        raise RuntimeError(f"the build in {target} imports as {found!r}")
+    (target / "SHOGUN_BUILD").write_text(
+        f"{build_id()}\nCC={shlex.join(compiler())}\nCFLAGS={env['CFLAGS']}\n")
 
 
 def imported_build(env: dict[str, str] | None = None) -> str:

@@ -28,7 +28,6 @@ builds); it removes assertions only and changes no arithmetic.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import platform
@@ -38,6 +37,8 @@ import sys
 import sysconfig
 import tempfile
 from pathlib import Path
+
+from tools.build_physics import build_once
 
 PYMUNK_VERSION = "6.9.0"
 DIFFERENT_LIBM_ENV = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA"}
@@ -84,27 +85,24 @@ def build(target: Path | None = None) -> Path:
     reason = missing_tools()
     if reason:
         raise CannotBuild(f"cannot build pymunk {PYMUNK_VERSION} from source: {reason}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f"{target.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _built(target):
-            return target
-        shutil.rmtree(target, ignore_errors=True)
-        with tempfile.TemporaryDirectory(prefix="pymunk-fma-") as tmp:
-            pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
-            _run(pip + ["download", f"pymunk=={PYMUNK_VERSION}", "--no-binary", ":all:",
-                        "--no-deps", "-d", tmp], "downloading the pymunk sdist")
-            sdist = next(Path(tmp).glob("pymunk-*.tar.gz"))
-            env = dict(os.environ, CFLAGS=cflags())
-            _run(pip + ["install", "--no-deps", "--no-cache-dir", "--target", str(target),
-                        str(sdist)], "building pymunk", env)
-        version = subprocess.run(
-            [sys.executable, "-c", "import pymunk; print(pymunk.version, pymunk.__file__)"],
-            env=env_with(target), capture_output=True, text=True, check=True).stdout.split()
-        if version[0] != PYMUNK_VERSION or not version[1].startswith(str(target)):
-            raise CannotBuild(f"the build in {target} imports as {version}")
-        (target / "BUILT").write_text(f"pymunk {PYMUNK_VERSION} CFLAGS={cflags()}\n")
-    return target
+    return build_once(target, _built, _make)
+
+
+def _make(target: Path) -> None:
+    with tempfile.TemporaryDirectory(prefix="pymunk-fma-") as tmp:
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+        _run(pip + ["download", f"pymunk=={PYMUNK_VERSION}", "--no-binary", ":all:",
+                    "--no-deps", "-d", tmp], "downloading the pymunk sdist")
+        sdist = next(Path(tmp).glob("pymunk-*.tar.gz"))
+        env = dict(os.environ, CFLAGS=cflags())
+        _run(pip + ["install", "--no-deps", "--no-cache-dir", "--target", str(target),
+                    str(sdist)], "building pymunk", env)
+    version = subprocess.run(
+        [sys.executable, "-c", "import pymunk; print(pymunk.version, pymunk.__file__)"],
+        env=env_with(target), capture_output=True, text=True, check=True).stdout.split()
+    if version[0] != PYMUNK_VERSION or not version[1].startswith(str(target)):
+        raise CannotBuild(f"the build in {target} imports as {version}")
+    (target / "BUILT").write_text(f"pymunk {PYMUNK_VERSION} CFLAGS={cflags()}\n")
 
 
 def _run(cmd: list[str], what: str, env: dict | None = None) -> None:
