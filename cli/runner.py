@@ -202,9 +202,9 @@ def run(args: argparse.Namespace,
         # (chance links, plan commit/reveal) until the step is applied here
         started = asked_at.pop(entry["step"], None)
         kind = entry["commands"][0].get("type") if entry["commands"] else None
-        if started is not None and kind in ("Chance", "SubmitPlan"):
+        if started is not None and kind in ("Chance", "SubmitPlan", "CommitPlan"):
             stats.round_trips.append(time.perf_counter() - started)
-        elif kind not in ("Chance", "SubmitPlan", "TowerSettled", None):
+        elif kind not in ("Chance", "SubmitPlan", "CommitPlan", "TowerSettled", None):
             # one other player's move or turned card: a one-way hop from that player
             seat = entry["commands"][0].get("seat")
             ls = session.lockstep

@@ -14,6 +14,7 @@ import logging
 from typing import TYPE_CHECKING, Callable
 
 from net.lockstep.beacon import ChainVerifier
+from net.lockstep.plan_steps import for_spectators
 from net.table.dialer import Dialer
 from net.table.persistence import Persistence
 from net.table.phase import Phase
@@ -118,12 +119,14 @@ class Recovery:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def caught_up(self) -> dict:
-        """The `CaughtUp` for a rejoining player or a spectator: the start and my log."""
+    def caught_up(self, spectator: bool = False) -> dict:
+        """The `CaughtUp` for a rejoining player or a spectator: the start and my log
+        (a spectator's without the bots' seeds, `plan_steps.for_spectators`)."""
         ls = self._shared.lockstep
         assert ls is not None
         chains = {str(s): [v.next_round, v.last] for s, v in ls.verifiers.items()}
-        return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": ls.log,
+        entries = [for_spectators(e) for e in ls.log] if spectator else ls.log
+        return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": entries,
                 "chains": chains, "step": ls.step}
 
     def caught_up_received(self, conn: PeerConnection, msg: dict) -> None:

@@ -199,7 +199,7 @@ class StartHandshake:
         log.info("game begins: seat %s of %d", table.my_seat, len(table.start_info["seats"]))
         table.callbacks.on_started(ls.config, table.my_seat, ls.state)
         for conn in table.spectators:
-            conn.send(self._recovery.caught_up())
+            conn.send(self._recovery.caught_up(spectator=True))
         ls.start()
         self._drain()
         self._recovery.catch_up_early_rejoiners()

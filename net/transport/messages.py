@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 3          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields
+PROTOCOL = 4          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+                      # 4: bot plans face down (committed, opened card by card)
 MAX_STEP = 1_000_000
 
 
