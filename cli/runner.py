@@ -96,7 +96,8 @@ def run(args: argparse.Namespace,
     command = args.command
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
-                          interface=interface, bot=bot)
+                          interface=interface, bot=bot,
+                          turn_time=getattr(args, "turn_time", 300.0))
     out = Outcome()
     game_seed = getattr(args, "seed", None)
     stats = GameStats()
@@ -287,6 +288,23 @@ def run(args: argparse.Namespace,
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
+    seen_waiting: dict[tuple[int, int], int] = {}     # (step, seat) -> seconds seen waiting
+
+    def say_countdowns() -> None:
+        """What a window shows as a countdown (`input_countdown`), said once per awaited
+        input that is late (seen for 3 s): whom the table waits for and how long."""
+        ls = session.lockstep
+        if session.closed or (ls is not None and ls.ended):
+            return
+        if ls is not None:
+            for seat, left in sorted(session.input_countdown().items()):
+                key = (ls.step, seat)
+                seen_waiting[key] = seen_waiting.get(key, 0) + 1
+                if seen_waiting[key] == 3:
+                    print(f"waiting for seat {seat}: {left:.0f} s left", flush=True)
+        reactor.callLater(1.0, say_countdowns)
+    reactor.callLater(1.0, say_countdowns)
+    reactor.callLater(1.0, say_countdowns)
     session.on_step_applied = on_step
     def on_broadcast(msg: dict) -> None:
         asked_at.setdefault(msg.get("step", -1), time.perf_counter())
