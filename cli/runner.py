@@ -81,6 +81,7 @@ def run(args: argparse.Namespace,
     from net.lockstep.engine import SimEngine
     from net.table.session import SessionOptions, TableSession
     from sim.bots import BOT_NAMES
+    import store.game_save  # noqa: F401  (the replay file's writer, loaded before strangers come)
 
     bot = getattr(args, "bot", "heuristic") or "heuristic"
     if isinstance(bot, list):

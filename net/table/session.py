@@ -155,6 +155,9 @@ class TableSession:
         if engine is None:
             from net.lockstep.engine import SimEngine
             engine = SimEngine()
+        prepare = getattr(engine, "prepare", None)
+        if prepare is not None:        # the game's files, read before any stranger comes
+            prepare()
         self.shared = shared = TableState(
             opts=opts, role=role, is_host=role == "host",
             phase=(Phase.SPECTATE if role == "watch" else
