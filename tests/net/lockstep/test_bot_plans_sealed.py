@@ -109,3 +109,28 @@ def test_a_spectator_is_not_sent_the_seed_of_the_bots_plans(tmp_path, monkeypatc
         + [e for m in to_spectator if m.get("type") == "CaughtUp" for e in m["log"]]
     assert entries and not any("bot_seed" in e for e in entries)
     assert not any("bot_seed" in e for e in spectator.lockstep.log)
+
+
+def test_a_peer_catching_up_from_the_log_turns_the_bots_cards_as_planned(tmp_path,
+                                                                       monkeypatch):
+    """A player catching up from a log (a rejoin) replays plan steps whose entries hold
+    no bot plan, only its seed; when a bot's card must turn, it computes the same plan as
+    the players who were there (R-EXEC-2: the card turned is the one the bot planned)."""
+    from net.lockstep.core import Lockstep
+    sessions, _spectator, _received, _plans = _play_with_a_bot_and_a_spectator(tmp_path,
+                                                                              monkeypatch)
+    host = sessions[0].lockstep
+    fresh = Lockstep(host.game, host.config, host.kinds, None, None,
+                     sessions[0].shared.chain_ends, bot=host.bot)
+    fresh.following = True
+    compared = 0
+    for entry in host.log:
+        for command in entry["commands"]:
+            if command.get("type") == "OpenField" and command["seat"] in host.bots \
+                    and command["field"] != "bid":
+                plan = fresh.plans.bot_plan(command["seat"])
+                assert plan is not None
+                assert host.game.plan_cards(plan)[command["field"]] == command["card"]
+                compared += 1
+        fresh.replay(entry)
+    assert compared > 5 and fresh.hash == host.hash
