@@ -27,16 +27,16 @@ import argparse
 import os
 import re
 import socket
-import struct
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
+from tests.net.trust.flood_attacker import PARTIAL, PREFIX, still_open  # noqa: E402
+
 TICK = os.sysconf("SC_CLK_TCK")
-PREFIX = struct.pack(">I", 1 << 20)
-PARTIAL = b"\0" * ((1 << 20) - 1)
 
 
 def rss(pid: int) -> int:
@@ -86,21 +86,11 @@ def hold_connections(port: int, count: int, slow: bool) -> list[socket.socket]:
     return held
 
 
-def still_open(s: socket.socket) -> bool:
-    s.setblocking(False)
-    try:
-        while True:
-            if not s.recv(65536):
-                return False
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-
-
 def guesser(root: str, port: int, rate: float, seconds: float) -> None:
     """Run in a child process with ROOT's code: wrong codes from rotating addresses."""
     sys.path.insert(0, root)
+    for name in [m for m in sys.modules if m == "tests" or m.startswith("tests.")]:
+        del sys.modules[name]           # ROOT's own tests package and code, not this one's
     from tests.net.raw_dialer import RawDialer, hello
     checked = turned = 0
     end = time.monotonic() + seconds
