@@ -435,7 +435,8 @@ def run(args: argparse.Namespace) -> int:
                 "address": getattr(args, "address", None), "code": getattr(args, "code", None),
                 "port": getattr(args, "port", 7531), "log": getattr(args, "log", None),
                 "save": getattr(args, "save", None), "resume": getattr(args, "resume", None),
-                "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0)}
+                "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0),
+                "turn_time": getattr(args, "turn_time", 300.0)}
         if command != "host" and not opts["address"] and not opts["resume"]:
             app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)
