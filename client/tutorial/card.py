@@ -1,0 +1,129 @@
+"""The tutorial's card on the table: a step's title, its words, what to do now, and the
+buttons (Next, Show me, Skip tutorial, Leave tutorial); between steps, while the
+opponents are watched one move at a time, a slim bar (Next move, Play on).
+
+Why its own node: the coach (`coach.py`) decides what is shown and when; this only lays
+the words out in its box so that they fit at every window size and in every language
+(smaller type, then cut, as `client.widgets.text_fit` does everywhere).
+
+Signals up: `next_pressed()`, `show_pressed()`, `skip_pressed()`, `leave_pressed()`,
+`play_on_pressed()`.
+
+Tests: tests/client/tutorial/test_tutorial_window.py.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core.node import Button, Node, Signal, TextCache
+from client.widgets.text_fit import put_boxed, put_fitted
+from lang.i18n import N_
+
+FILL = (40, 70, 60, 238)
+EDGE = (240, 200, 120)
+TITLE = (255, 236, 190)
+BODY = (250, 244, 230)
+TASK = (255, 220, 140)
+
+
+def card_button(label: str, key: int | None = None) -> Button:
+    return Button(label, size=10, key=key)
+
+
+class TutorialCard(Node):
+    """A step's card (`show_step`) or the move-by-move bar (`show_bar`)."""
+
+    def __init__(self) -> None:
+        super().__init__("tutorial_card")
+        self.visible = False
+        self.next_pressed = Signal("next_pressed")
+        self.show_pressed = Signal("show_pressed")
+        self.skip_pressed = Signal("skip_pressed")
+        self.leave_pressed = Signal("leave_pressed")
+        self.play_on_pressed = Signal("play_on_pressed")
+        self.mode = ""                     # "step" | "bar"
+        self.heading = ""
+        self.counter = ""
+        self.body = ""
+        self.task = ""
+        self.texts = TextCache()
+        self.next_btn = self.add(card_button(N_("Next  [N]"), arcade.key.N))
+        self.show_btn = self.add(card_button(N_("Show me")))
+        self.skip_btn = self.add(card_button(N_("Skip tutorial")))
+        self.leave_btn = self.add(card_button(N_("Leave tutorial")))
+        self.play_on_btn = self.add(card_button(N_("Play on")))
+        self.next_btn.pressed.connect(self.next_pressed.emit)
+        self.show_btn.pressed.connect(self.show_pressed.emit)
+        self.skip_btn.pressed.connect(self.skip_pressed.emit)
+        self.leave_btn.pressed.connect(self.leave_pressed.emit)
+        self.play_on_btn.pressed.connect(self.play_on_pressed.emit)
+
+    def show_step(self, heading: str, counter: str, body: str, task: str, *,
+                  can_show: bool = False, last: bool = False) -> None:
+        """A step's card (translated words). `can_show`: offer Show me; `last`: the
+        closing step, whose Next is Play on."""
+        self.mode = "step"
+        self.heading, self.counter, self.body, self.task = heading, counter, body, task
+        self.next_btn.set_label(N_("Play on  [N]") if last else N_("Next  [N]"))
+        self.show_btn.visible = can_show
+        self.skip_btn.visible = not last
+        self.play_on_btn.visible = False
+        self.leave_btn.visible = True
+        self.visible = True
+        self.on_layout()
+
+    def show_bar(self, text: str) -> None:
+        """Between steps: one opponent move at a time."""
+        self.mode = "bar"
+        self.heading, self.counter, self.body, self.task = "", "", text, ""
+        self.next_btn.set_label(N_("Next move  [N]"))
+        self.show_btn.visible = self.skip_btn.visible = self.leave_btn.visible = False
+        self.play_on_btn.visible = True
+        self.visible = True
+        self.on_layout()
+
+    def hide(self) -> None:
+        if self.visible:
+            self.visible = False
+            self.mark_dirty()
+
+    def on_layout(self) -> None:
+        row = [b for b in (self.next_btn, self.show_btn, self.play_on_btn, self.skip_btn,
+                           self.leave_btn) if b.visible]
+        gap = 6
+        w = (self.width - 24 - gap * (len(row) - 1)) / max(1, len(row))
+        for k, b in enumerate(row):
+            b.set_rect(self.left + 12 + k * (w + gap), self.bottom + 10, w, 28)
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        from lang.i18n import _
+        t = self.texts
+        t.begin()
+        inner = self.width - 24
+        top = self.top - 10
+        if self.mode == "step":
+            put_fitted(t, "h", self.heading, self.left + 12, top - 14, inner - 90, 13, min_size=9,
+                       cut=True, bold=True, color=TITLE)
+            put_fitted(t, "c", self.counter, self.right - 12, top - 14, 86, 9.5, min_size=7,
+                       anchor_x="right", color=BODY)
+            top -= 26
+        buttons_top = self.bottom + 44
+        room = top - buttons_top
+        task_room = min(46.0, room * 0.3) if self.task else 0.0
+        put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
+                  min_size=7.5, color=BODY)
+        if self.task:
+            put_boxed(t, "k", _("Now: {task}").format(task=self.task), self.left + 12,
+                      buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
+                      color=TASK)
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, FILL)
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, EDGE, 2)
+        self.texts.draw()
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        return self.contains(x, y)       # a click on the card stays on the card
