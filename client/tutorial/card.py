@@ -88,6 +88,24 @@ class TutorialCard(Node):
             self.visible = False
             self.mark_dirty()
 
+    def needed_height(self, width: float, most: float) -> float:
+        """The height the words need at their usual size in a card `width` wide (at most
+        `most`; smaller type fits them into less)."""
+        if self.mode == "bar":
+            return min(most, 56 + self._measure(self.body, width - 24, 10.5))
+        from lang.i18n import _
+        words = self._measure(self.body, width - 24, 10.5)
+        task = self._measure(_("Now: {task}").format(task=self.task), width - 24, 10.5, bold=True)
+        return max(120.0, min(most, 10 + 26 + words + 8 + task + 50))
+
+    @staticmethod
+    def _measure(text: str, width: float, size: float, bold: bool = False) -> float:
+        if not text:
+            return 0.0
+        t = arcade.Text(text, 0, 0, font_size=size, width=max(10, int(width)), multiline=True,
+                        bold=bold)
+        return float(t.content_height)
+
     def on_layout(self) -> None:
         row = [b for b in (self.next_btn, self.show_btn, self.play_on_btn, self.skip_btn,
                            self.leave_btn) if b.visible]
@@ -111,11 +129,13 @@ class TutorialCard(Node):
             top -= 26
         buttons_top = self.bottom + 44
         room = top - buttons_top
-        task_room = min(46.0, room * 0.3) if self.task else 0.0
+        task_text = _("Now: {task}").format(task=self.task) if self.task else ""
+        task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
+            if self.task else 0.0
         put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
                   min_size=7.5, color=BODY)
         if self.task:
-            put_boxed(t, "k", _("Now: {task}").format(task=self.task), self.left + 12,
+            put_boxed(t, "k", task_text, self.left + 12,
                       buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
                       color=TASK)
         t.end()

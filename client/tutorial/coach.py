@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from client.game.game_scene import GameScene
     from client.sessions.interface import Event
 
-# an opponent's move, for watching them one at a time (the action's end)
-MOVE_EVENTS = ("ActionDone", "ActionLapsed")
 HIGHLIGHT_COLOUR = (255, 196, 40)
 
 Rect = tuple[float, float, float, float]
@@ -54,7 +52,7 @@ def _box(node: Node) -> list[Rect]:
 
 # what each step's `highlight` outlines on the scene
 HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
-    "provinces": lambda sc: [],               # the map's own highlight marks them (below)
+    "provinces": lambda sc: [],               # the map's own highlight marks them (`_show`)
     "fields": lambda sc: [_union([sc.planning.field_rect(k) for k in range(10)])]
     if sc.planning.visible else [],
     "bid": lambda sc: [sc.planning.field_rect(10)] if sc.planning.visible else [],
@@ -62,11 +60,13 @@ HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
     "track": lambda sc: _box(sc.track),
     "tower": lambda sc: _box(sc.tower),
     "players": lambda sc: _box(sc.players),
-    "map": lambda sc: _box(sc.board_view),
 }
 
 
 class TutorialCoach(Node):
+    # an opponent's move, for watching them one at a time (the end of their action)
+    move_events = frozenset({"ActionDone", "ActionLapsed"})
+
     def __init__(self, scene: GameScene, me: int = script.ME) -> None:
         super().__init__("tutorial")
         self.scene = scene
@@ -77,6 +77,7 @@ class TutorialCoach(Node):
         self.waiting_move = False        # held after an opponent's move until Next move
         self.holding = False             # the table is held by a step
         self.in_play: list[Event] = []   # the scene's batch in play, as it started
+        self.done: list[list[Event]] = []  # batches played whole, not taken in yet
         self.scores: dict[int, int] = {}  # this winter's points gained, by seat
         self._size = (0.0, 0.0)
         self.card.next_pressed.connect(self.next)
@@ -88,15 +89,22 @@ class TutorialCoach(Node):
 
     # -- following the game ---------------------------------------------------------------
     def _batch_started(self) -> None:
-        self._played(everything=True)            # the batch before has been played whole
+        """The scene starts a batch: the one before has been played whole (its events
+        are taken in at the next update, after the decision the player answered)."""
+        self.done.append(self.in_play)
         self.in_play = list(self.scene.player.batch)
 
-    def _played(self, everything: bool = False) -> None:
-        waiting = {id(e) for e in self.scene.player.batch} if not everything else set()
-        while self.in_play and id(self.in_play[0]) not in waiting:
-            e = self.in_play.pop(0)
-            more = any(x.get("event") == e.get("event") for x in self.in_play)
-            self._event(e, more)
+    def _played(self) -> None:
+        for batch in self.done:
+            self._take(batch, set())
+        self.done = []
+        self._take(self.in_play, {id(e) for e in self.scene.player.batch})
+
+    def _take(self, batch: list[Event], waiting: set[int]) -> None:
+        """The events of `batch` (in order) no longer waiting to be played."""
+        while batch and id(batch[0]) not in waiting:
+            e = batch.pop(0)
+            self._event(e, any(x.get("event") == e.get("event") for x in batch))
 
     def _event(self, e: Event, more: bool) -> None:
         kind = e.get("event")
@@ -108,28 +116,32 @@ class TutorialCoach(Node):
             return
         if kind == "RoundEnded":
             self.stepping = False                # one round watched move by move is enough
-        elif self.stepping and kind in MOVE_EVENTS and e.get("seat") != self.me \
+        elif self.stepping and kind in self.move_events and e.get("seat") != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
+            from client.words.describe import describe
             who = self.scene.labels.get(int(e["seat"])) or str(e["seat"])
-            self.card.show_bar(_("{who} has carried out an action (see the log). Press Next "
-                                 "move for the next one.").format(who=who))
+            done = describe(e) or _("{who} has carried out an action.").format(who=who)
+            self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
+            self._layout()
             self._hold(True)
 
     def on_update(self, dt: float) -> None:
         if (self.scene.width, self.scene.height) != self._size:
             self._size = (self.scene.width, self.scene.height)
             self._layout()
-        self._played()
+        if self.scene.fast and not self.progress.finished:
+            self.scene.fast = False               # the steps wait for their events in play
         asking = self.scene.asking
-        before = self.progress.current
-        st = self.progress.decision_asked(asking[0] if asking is not None else None)
+        kind = asking[0] if asking is not None else None
+        if self.progress.answered(kind):          # first: the events since are not mine
+            self._closed()
+        self._played()
+        st = self.progress.decision_asked(kind)
         if st is not None:
             self._show(st)
-        elif before is not None and self.progress.current is None:
-            self._closed()                        # the decision was answered
         if self.holding and not self.scene.paused and not self.scene.comforts.blocking:
-            self.scene.paused = True              # held until Next (Space would go on)
+            self.next()                           # Space (the table's "go on") as Next
 
     # -- the steps ------------------------------------------------------------------------
     def _show(self, st: Step) -> None:
@@ -142,11 +154,11 @@ class TutorialCoach(Node):
         self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=len(script.STEPS)),
                             body, _(st.task), can_show=st.key == "plan",
                             last=st.key == script.STEPS[-1].key)
-        self._layout()
-        if st.highlight == "provinces":
+        if st.key in ("board", "winter"):        # the provinces a step speaks of
             d = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
             self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
+        self._layout()
         self._hold(st.holds)
 
     def _fact(self, key: str) -> str:
@@ -199,7 +211,7 @@ class TutorialCoach(Node):
     def show_me(self) -> None:
         """Show me: the tutorial's plan on the planning fields (the player may change it)."""
         if self.scene.planning.visible:
-            self.scene.planning.load(script.FIRST_PLAN, script.FIRST_BID)
+            self.scene.planning.load(script.first_plan_fields(), script.FIRST_BID)
 
     def skip(self) -> None:
         """Skip tutorial: the game goes on as an ordinary game, without the cards."""
@@ -225,12 +237,40 @@ class TutorialCoach(Node):
         sc = self.scene
         self.set_rect(0, 0, sc.width, sc.height)
         board = sc.board_view
-        w = max(300.0, min(460.0, board.width - 16))
-        if self.card.mode == "bar":
-            h = 86.0
-        else:
-            h = max(200.0, min(300.0, board.height - 60))
-        self.card.set_rect(board.left + 8, board.top - 8 - h, w, h)
+        w = max(330.0, min(440.0, board.width * 0.55))
+        h = self.card.needed_height(w, max(120.0, board.height - 60))
+        self.card.set_rect(*self._place(w, h))
+
+    def _place(self, w: float, h: float) -> Rect:
+        """Where the card hides least of what the step is about: the corners of the map,
+        or the map's right side and the tower's column while no cubes fall. What counts:
+        the provinces the map marks, the battle arrow, the winter marks, and (much more)
+        what the step outlines."""
+        sc = self.scene
+        board, tower = sc.board_view, sc.tower
+        points = [board.province_centre(n) for n in board.highlight | {board.selected}
+                  if n and n in board.board.provinces]
+        ends = board.arrow_ends()
+        points += list(ends) if ends else []
+        points += [board.region_centre(r) for r in board.marks]
+        st = self.progress.current
+        keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
+        if tower.playing:
+            keep.append((tower.left, tower.bottom, tower.width, tower.height))
+        top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
+        xs = [board.left + 8, board.right - 8 - w]
+        if not tower.playing:
+            xs.append(max(board.left + 8, tower.right - 8 - w))
+        corners = [(x, y) for x in xs for y in (top, low)]
+
+        def cost(c: tuple[float, float]) -> int:
+            x0, y0, x1, y1 = c[0] - 12, c[1] - 12, c[0] + w + 12, c[1] + h + 12
+            hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
+            covered = sum(1 for (l, b, rw, rh) in keep
+                          if l < c[0] + w and c[0] < l + rw and b < c[1] + h and c[1] < b + rh)
+            return hidden + 100 * covered
+        x, y = min(corners, key=cost)            # the first among the best
+        return (x, y, w, h)
 
     def on_draw(self) -> None:
         st = self.progress.current

@@ -35,12 +35,20 @@ class TutorialProgress:
     def finished(self) -> bool:
         return self.skipped or (self.current is None and self.due >= len(self.steps))
 
+    def answered(self, kind: DecisionKind | str | None) -> bool:
+        """The game asks the player `kind` now (None: nothing): a decision step whose
+        decision is no longer asked has been answered and ends (True). Called before the
+        events played since, so that those events are not taken for the player's."""
+        cur = self.current
+        if cur is not None and cur.trigger.decision is not None and cur.trigger.decision != kind:
+            self.current = None
+            return True
+        return False
+
     def decision_asked(self, kind: DecisionKind | str | None) -> Step | None:
         """The game asks the player `kind` now (None: nothing is asked of them). Ends a
         decision step whose decision has been answered; returns a step newly shown."""
-        cur = self.current
-        if cur is not None and cur.trigger.decision is not None and cur.trigger.decision != kind:
-            self.current = None              # answered: the decision is no longer asked
+        self.answered(kind)
         if self.current is not None or kind is None:
             return None
         return self._reach(lambda s: s.trigger.decision is not None and s.trigger.decision == kind)

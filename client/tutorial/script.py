@@ -29,14 +29,18 @@ ME = 0                      # the player is Blue
 BOT = "easy"                # the opponents
 SUGGEST_SEED = b"suggest" * 4 + bytes(4)   # the planning panel's Suggest button's seed
 
-# The plan "Show me" lays out in spring (fields in `sim.commands.ACTIONS` order:
+# The plan "Show me" lays out (`first_plan_fields`) in spring (fields in `sim.commands.ACTIONS` order:
 # palace, temple, theatre, rice, tax, deploy5, deploy3, deploy1, battle_a, battle_b; None
 # is a money card) and the bid: a palace in Kii, a temple in Omi, a Nō theatre in Noto,
 # rice from Kaga, tax from Settsu, armies into Tamba and Awa-Shikoku, Yamato's five
 # armies ready for Battle/move A, and 2 chests bid for turn order.
-FIRST_PLAN: tuple[str | None, ...] = ("Kii", "Omi", "Noto", "Kaga", "Settsu", "Tamba",
-                                      "Awa-Shikoku", None, "Yamato", None)
 FIRST_BID = 2
+
+
+def first_plan_fields() -> tuple[str | None, ...]:
+    """The first spring's action fields of "Show me" (province names are names, not words
+    to translate)."""
+    return ("Kii", "Omi", "Noto", "Kaga", "Settsu", "Tamba", "Awa-Shikoku", None, "Yamato", None)
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ STEPS: tuple[Step, ...] = (
          "tower", holds=True),
     Step("move", Trigger(decision=DecisionKind.MOVE),
          N_("Battle or move"),
-         N_("Your Battle/move card is turned. Armies go from this province to one "
+         N_("Your card is turned and your armies may march: from this province to one "
             "neighbouring province, leaving at least one behind. Into your own province it "
             "is a move; into a neutral or an opponent's province it is a battle through the "
             "tower."),
@@ -146,8 +150,9 @@ STEPS: tuple[Step, ...] = (
          N_("Each player scores 1 point per province and 1 per building. In each region "
             "the player with the most palaces scores 3, temples 2, Nō theatres 1; tied "
             "leaders each score one less. The marks on the map show who won each region."),
-         N_("Press Next to see the scores."),
-         "map", holds=True),
+         N_("Look at the marks on the map and the points in the players panel, then press "
+            "Next."),
+         "players", holds=True),
     Step("finished", Trigger(event="YearEnded"),
          N_("One year played"),
          N_("That was the first of the game's two years. After the first winter the rice "

@@ -24,7 +24,7 @@ def new_session() -> LocalSession:
 
 def first_plan() -> SubmitPlan:
     """The plan "Show me" lays out in the first spring."""
-    return SubmitPlan(script.ME, script.FIRST_PLAN, script.FIRST_BID)
+    return SubmitPlan(script.ME, script.first_plan_fields(), script.FIRST_BID)
 
 
 def is_first_round(state: State) -> bool:
