@@ -20,20 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-
-def _frames(app, n: int = 1) -> None:
-    for _ in range(n):
-        app.dispatch_events()
-        app.on_update(1 / 60)
-        app.on_draw()
-        app.flip()
-
-
-def _save(app, path: Path) -> None:
-    import arcade
-    app.on_draw()
-    arcade.get_image(0, 0, app.width, app.height).save(path)
-    print(f"saved {path}")
+from tools.screenshots import _frames, _save  # noqa: E402  (after the path; the same frames and saving)
 
 
 def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) -> list[str]:

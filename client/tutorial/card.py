@@ -20,7 +20,7 @@ from client.core.node import Button, Node, Signal, TextCache
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_
 
-FILL = (40, 70, 60, 238)
+FILL = (40, 70, 60)
 EDGE = (240, 200, 120)
 TITLE = (255, 236, 190)
 BODY = (250, 244, 230)

@@ -46,6 +46,10 @@ def _union(rects: Sequence[Rect]) -> Rect:
     return (left, bottom, right - left, top - bottom)
 
 
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 def _box(node: Node) -> list[Rect]:
     return [(node.left, node.bottom, node.width, node.height)] if node.visible else []
 
@@ -112,7 +116,7 @@ class TutorialCoach(Node):
             self.scores[int(e["seat"])] = int(e.get("gained", 0))
         st = self.progress.event_played(e, more)
         if st is not None:
-            self._show(st)
+            self._show(st, e)
             return
         if kind == "RoundEnded":
             self.stepping = False                # one round watched move by move is enough
@@ -144,11 +148,11 @@ class TutorialCoach(Node):
             self.next()                           # Space (the table's "go on") as Next
 
     # -- the steps ------------------------------------------------------------------------
-    def _show(self, st: Step) -> None:
+    def _show(self, st: Step, e: Event | None = None) -> None:
         self.waiting_move = False
         n = script.STEP_KEYS.index(st.key) + 1
         body = _(st.text)
-        fact = self._fact(st.key)
+        fact = self._fact(st.key, e or {})
         if fact:
             body = body + "\n\n" + fact
         self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=len(script.STEPS)),
@@ -161,15 +165,20 @@ class TutorialCoach(Node):
         self._layout()
         self._hold(st.holds)
 
-    def _fact(self, key: str) -> str:
+    def _fact(self, key: str, e: Event) -> str:
         """The player's own figures where a step is about them (whole sentences)."""
         d = self.scene.display or {}
         me = (d.get("players") or {}).get(str(self.me)) or {}
         if key == "winter":
             n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)
-            return ngettext("You hold {n} province and have {rice} rice.",
-                            "You hold {n} provinces and have {rice} rice.", n).format(
-                n=n, rice=me.get("rice", 0))
+            rice, loss = int(me.get("rice", 0)), int(e.get("rice_loss", 0))
+            left = max(0, rice - loss)
+            held = ngettext("You hold {n} province and have {rice} rice.",
+                            "You hold {n} provinces and have {rice} rice.", n).format(n=n, rice=rice)
+            after = (_("After losing {loss} you keep {left} rice, {short} less than your "
+                       "provinces: some of them will revolt.") if left < n else
+                     _("After losing {loss} you keep {left} rice, enough for your provinces."))
+            return held + " " + after.format(loss=loss, left=left, short=n - left)
         if key == "scoring" and self.me in self.scores:
             g = self.scores[self.me]
             return ngettext("You scored {n} point this year.", "You scored {n} points this year.",
@@ -236,18 +245,23 @@ class TutorialCoach(Node):
     def _layout(self) -> None:
         sc = self.scene
         self.set_rect(0, 0, sc.width, sc.height)
+        self.card.set_rect(*self._place())
+
+    def _place(self) -> Rect:
+        """Where the card hides least of what the step is about: a corner of the map, or
+        the strip under it (the action track and the panel below, when the step is not
+        about them). What counts: the provinces the map marks, the battle arrow, the
+        winter marks, and (much more) what the step outlines and a banner on show. Never
+        over the tower: its animation is repainted over anything on it."""
+        sc = self.scene
         board = sc.board_view
         w = max(330.0, min(440.0, board.width * 0.55))
         h = self.card.needed_height(w, max(120.0, board.height - 60))
-        self.card.set_rect(*self._place(w, h))
-
-    def _place(self, w: float, h: float) -> Rect:
-        """Where the card hides least of what the step is about: the corners of the map,
-        or the map's right side and the tower's column while no cubes fall. What counts:
-        the provinces the map marks, the battle arrow, the winter marks, and (much more)
-        what the step outlines."""
-        sc = self.scene
-        board, tower = sc.board_view, sc.tower
+        top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
+        spots = [(x, y, w, h) for x in (board.left + 8, board.right - 8 - w) for y in (top, low)]
+        if self.card.mode == "step":
+            sw = board.width + sc.tower.width - 16
+            spots.append((board.left + 8, 4.0, sw, self.card.needed_height(sw, board.bottom - 8)))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         ends = board.arrow_ends()
@@ -255,22 +269,14 @@ class TutorialCoach(Node):
         points += [board.region_centre(r) for r in board.marks]
         st = self.progress.current
         keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
-        if tower.playing:
-            keep.append((tower.left, tower.bottom, tower.width, tower.height))
-        top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
-        xs = [board.left + 8, board.right - 8 - w]
-        if not tower.playing:
-            xs.append(max(board.left + 8, tower.right - 8 - w))
-        corners = [(x, y) for x in xs for y in (top, low)]
+        keep += _box(sc.banner) + _box(sc.tower)
 
-        def cost(c: tuple[float, float]) -> int:
-            x0, y0, x1, y1 = c[0] - 12, c[1] - 12, c[0] + w + 12, c[1] + h + 12
+        def cost(r: Rect) -> int:
+            x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
             hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
-            covered = sum(1 for (l, b, rw, rh) in keep
-                          if l < c[0] + w and c[0] < l + rw and b < c[1] + h and c[1] < b + rh)
+            covered = sum(1 for k in keep if _overlap(r, k))
             return hidden + 100 * covered
-        x, y = min(corners, key=cost)            # the first among the best
-        return (x, y, w, h)
+        return min(spots, key=cost)              # the first among the best
 
     def on_draw(self) -> None:
         st = self.progress.current

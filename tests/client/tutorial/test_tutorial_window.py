@@ -1,6 +1,6 @@
 """The tutorial in the window (under Xvfb): Learn to play in the menu starts it; its card
 shows each step of the script at its trigger, inside the window and clear of what the step
-outlines; event steps hold the table until Next; the opponents are watched one move at a
+outlines and of the tower; event steps hold the table until Next; the opponents are watched one move at a
 time; Show me lays out the script's plan; Skip leaves an ordinary game; Leave asks, then
 goes back to the menu, and the player's own autosaved game is untouched."""
 
@@ -109,6 +109,8 @@ def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home,
             assert _inside(box, scene.width, scene.height), (st.key, box)
             for r in HIGHLIGHTS[st.highlight](scene):
                 assert not _overlap(box, r), (st.key, box, r)
+            tower = scene.tower                 # repainted every frame: it would cover the card
+            assert not _overlap(box, (tower.left, tower.bottom, tower.width, tower.height)), st.key
             for b in (coach.card.next_btn, coach.card.leave_btn):
                 assert b.visible and _inside((b.left, b.bottom, b.width, b.height), scene.width,
                                              scene.height)
