@@ -107,3 +107,24 @@ def test_show_me_lays_out_a_legal_first_plan():
 def test_an_unknown_step_is_named():
     with pytest.raises(ValueError, match="no step 'nope'"):
         script.step("nope")
+
+
+@pytest.mark.parametrize("lang", ["nl", "ro"])
+def test_every_step_and_button_of_the_tutorial_is_in_each_language(lang):
+    """The words of every step (title, text, what to do) and of the card's buttons exist
+    in Dutch and Romanian, whole, with the same fields to fill."""
+    import re
+
+    from lang.i18n import translations
+    tr = translations(lang)
+    words = [w for st in script.STEPS for w in (st.title, st.text, st.task)]
+    words += ["Learn to play  [L]", "Next  [N]", "Show me", "Skip tutorial", "Leave tutorial",
+              "Play on  [N]", "Next move  [N]", "Now: {task}", "Step {n} of {total}",
+              "Press Next move for the next one, or Play on.", "Leave the tutorial?"]
+    for w in words:
+        said = tr.gettext(w)
+        assert said and said != w, f"{lang}: not translated: {w!r}"
+        assert set(re.findall(r"{\w+}", said)) == set(re.findall(r"{\w+}", w)), (lang, w)
+    for n in (1, 2, 20):
+        assert "{n}" in tr.ngettext("You scored {n} point this year.",
+                                    "You scored {n} points this year.", n)
