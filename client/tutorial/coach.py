@@ -259,9 +259,12 @@ class TutorialCoach(Node):
         h = self.card.needed_height(w, max(120.0, board.height - 60))
         top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
         spots = [(x, y, w, h) for x in (board.left + 8, board.right - 8 - w) for y in (top, low)]
-        if self.card.mode == "step":
-            sw = board.width + sc.tower.width - 16
-            spots.append((board.left + 8, 4.0, sw, self.card.needed_height(sw, board.bottom - 8)))
+        if self.card.mode == "step":              # under the map: below the track, or over it too
+            sw = min(760.0, board.width + sc.tower.width - 16)
+            sh = self.card.needed_height(sw, board.bottom - 8)
+            if sh > sc.info.height - 8:
+                sh = board.bottom - 8
+            spots.append((board.left + 8, 4.0, sw, sh))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         ends = board.arrow_ends()
