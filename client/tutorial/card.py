@@ -43,6 +43,7 @@ class TutorialCard(Node):
         self.leave_pressed = Signal("leave_pressed")
         self.play_on_pressed = Signal("play_on_pressed")
         self.mode = ""                     # "step" | "bar"
+        self.button_rows = 1
         self.heading = ""
         self.counter = ""
         self.body = ""
@@ -96,7 +97,8 @@ class TutorialCard(Node):
         from lang.i18n import _
         words = self._measure(self.body, width - 24, 10.5)
         task = self._measure(_("Now: {task}").format(task=self.task), width - 24, 10.5, bold=True)
-        return max(120.0, min(most, 10 + 26 + words + 8 + task + 50))
+        buttons = 34 * (len(self._rows(width)) - 1)
+        return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
 
     @staticmethod
     def _measure(text: str, width: float, size: float, bold: bool = False) -> float:
@@ -106,13 +108,32 @@ class TutorialCard(Node):
                         bold=bold)
         return float(t.content_height)
 
-    def on_layout(self) -> None:
+    def _rows(self, width: float) -> list[list[tuple[Button, float]]]:
+        """The visible buttons with the width each label needs, in one row, or two when
+        one row would shrink them (a long translation in a narrow card): Next and Show me
+        above, Skip and Leave below."""
+        from lang.i18n import _
         row = [b for b in (self.next_btn, self.show_btn, self.play_on_btn, self.skip_btn,
                            self.leave_btn) if b.visible]
+        need = [(b, arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width + 14.0)
+                for b in row]
+        if sum(n for _b, n in need) + 6 * (len(need) - 1) <= width - 24 or len(need) < 3:
+            return [need]
+        below = (self.skip_btn, self.leave_btn)
+        return [[x for x in need if x[0] not in below], [x for x in need if x[0] in below]]
+
+    def on_layout(self) -> None:
         gap = 6
-        w = (self.width - 24 - gap * (len(row) - 1)) / max(1, len(row))
-        for k, b in enumerate(row):
-            b.set_rect(self.left + 12 + k * (w + gap), self.bottom + 10, w, 28)
+        rows = self._rows(self.width)
+        self.button_rows = len(rows)
+        for r, row in enumerate(rows):
+            room = self.width - 24 - gap * (len(row) - 1)
+            total = max(1.0, sum(n for _b, n in row))
+            x = self.left + 12
+            for b, n in row:           # each as wide as its label needs, in proportion
+                w = room * n / total
+                b.set_rect(x, self.bottom + 10 + (len(rows) - 1 - r) * 34, w, 28)
+                x += w + gap
         self.mark_dirty()
 
     def rebuild(self) -> None:
@@ -122,12 +143,13 @@ class TutorialCard(Node):
         inner = self.width - 24
         top = self.top - 10
         if self.mode == "step":
-            put_fitted(t, "h", self.heading, self.left + 12, top - 14, inner - 90, 13, min_size=9,
-                       cut=True, bold=True, color=TITLE)
-            put_fitted(t, "c", self.counter, self.right - 12, top - 14, 86, 9.5, min_size=7,
-                       anchor_x="right", color=BODY)
+            counter = put_fitted(t, "c", self.counter, self.right - 12, top - 14, 86, 9.5,
+                                 min_size=7, anchor_x="right", color=BODY)
+            put_fitted(t, "h", self.heading, self.left + 12, top - 14,
+                       inner - counter.content_width - 10, 13, min_size=8, cut=True, bold=True,
+                       color=TITLE)
             top -= 26
-        buttons_top = self.bottom + 44
+        buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
         room = top - buttons_top
         task_text = _("Now: {task}").format(task=self.task) if self.task else ""
         task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
