@@ -38,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         events = None if args.verify else _log_events(Path(args.file))
         if events is not None:
-            for n, e in enumerate(events, 1):
+            for n, row in enumerate(events, 1):
                 try:
-                    line = describe(e, tr=translator()) if isinstance(e, dict) else None
+                    line = describe(row, tr=translator()) if isinstance(row, dict) else None
                 except (KeyError, TypeError, ValueError) as exc:
                     raise SaveError(f"game log {args.file} line {n}: not an event this "
                                     f"version knows ({exc!r})") from exc
