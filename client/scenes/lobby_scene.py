@@ -16,7 +16,7 @@ from client.core import theme
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, Signal, TextCache, damage
 from client.sessions.network import NetSession
-from lang.i18n import N_, Translated, _
+from lang.i18n import N_, Translated, _, ngettext
 
 if TYPE_CHECKING:
     from net.reach.internet import StartGate
@@ -274,6 +274,13 @@ class LobbyScene(Node):
                     who = _("{name} — you").format(name=who)
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
+        watchers = self.session.watchers()
+        if watchers:
+            k = len(lobby.get("seats", []))
+            t.put("w", ngettext("Watching: {names}", "Watching: {names}", len(watchers)).format(
+                      names=", ".join(n or _("someone") for n in watchers)),
+                  80, y - 36 * k, size=12, color=theme.MUTED,
+                  width=int(self.width / 2 - 100), multiline=True, anchor_y="bottom")
         if self.chat is not None:
             t.put("ch", _("Chat"), 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
                   bold=True, color=theme.INK)
