@@ -118,6 +118,9 @@ class EventPlayer:
         self.playing_event = e
         if k == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
+            if sc.fast and self.my_battle(e) is not None:
+                self.stop_fast(_("Fast-forward stops: your battle in {province}.").format(
+                    province=self.my_battle(e)))
         if self.battle.active and k != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
         if k == "Resumed":
@@ -182,6 +185,8 @@ class EventPlayer:
             self.scoring.append(e)
             if not any(x.get("event") == "Scored" for x in self.batch):
                 last = any(x.get("event") == "GameEnded" for x in self.batch)
+                if last and sc.fast:
+                    self.stop_fast(_("Fast-forward stops for the final scoring."))
                 self.winter.show(self.scoring, last)
                 self.scoring_banner()
         elif k == "GameEnded":
@@ -190,6 +195,26 @@ class EventPlayer:
             v.sounds.play("ended")
         if sc.fast:
             self.wait = 0.0
+
+    def my_battle(self, dropped: Event) -> str | None:
+        """The province of the battle this drop decides when one of my seats fights in it
+        (attacks, defends, or faces a revolt), else None."""
+        from client.tower.battle_show import battle_context
+        battle, _origin = battle_context(dropped, self.batch)
+        mine = self.session.my_seats
+        if battle is None or not mine:
+            return None
+        fighting = (battle.get("attacker"), battle.get("defender"))
+        return str(battle.get("province")) if any(s in mine for s in fighting) else None
+
+    def stop_fast(self, why: str) -> None:
+        """Fast-forward ends here (the player's own battle, the final scoring): this plays
+        at the chosen pace, and the log says why."""
+        sc = self.shared
+        sc.fast = False
+        self.views.tower.set_speed(sc.speed)
+        self.views.log.add_line(why, (30, 70, 140))
+        self.display_changed.emit()
 
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
