@@ -21,6 +21,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 
 def _peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window (a bot peer)")
+    p.add_argument("--name", default=None, help="the name others see for --headless (default: a given name)")
     p.add_argument("--bot", default="heuristic", help="bot for --headless: easy, normal, hard (or random, heuristic)")
     p.add_argument("--log", metavar="FILE", help="write the JSON game log")
     p.add_argument("--save", metavar="FILE", help="keep a save of the command log")

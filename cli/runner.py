@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
-    from net.table.session import TableSession
+    from net.table.session import SessionOptions, TableSession
     from net.table.shared import TableReactor
 
     class HeadlessReactor(TableReactor, Protocol):
@@ -70,6 +70,16 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
+def session_options(args: argparse.Namespace, bot: str, interface: str = "") -> SessionOptions:
+    """The peer's options; its name is `--name`, or a readable given name (every log line
+    and the lobby show it: "Kenji (Orange)", never "join-normal-28346")."""
+    from lang.names import readable_name
+    from net.table.session import SessionOptions
+    name = (getattr(args, "name", None) or "").strip()[:40] or readable_name(os.getpid())
+    return SessionOptions(name=name, code=args.code, rejoin_timeout=args.rejoin_timeout,
+                          save_path=args.save, interface=interface, bot=bot)
+
+
 def run(args: argparse.Namespace,
         prepare: Callable[[TableSession], None] | None = None) -> int:
     """Play one headless peer to the end. `prepare(session)`, if given, is called once the
@@ -79,7 +89,7 @@ def run(args: argparse.Namespace,
     from twisted.internet.error import CannotListenError
 
     from net.lockstep.engine import SimEngine
-    from net.table.session import SessionOptions, TableSession
+    from net.table.session import TableSession
     from sim.bots import BOT_NAMES
 
     bot = getattr(args, "bot", "heuristic") or "heuristic"
@@ -94,9 +104,7 @@ def run(args: argparse.Namespace,
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
-    opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
-                          rejoin_timeout=args.rejoin_timeout, save_path=args.save,
-                          interface=interface, bot=bot)
+    opts = session_options(args, bot, interface)
     out = Outcome()
     game_seed = getattr(args, "seed", None)
     stats = GameStats()

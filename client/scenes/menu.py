@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from client.core.settings import LastGame
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
+LEGACY_KINDS = {"heuristic": "normal", "random": "easy"}  # kept in older settings files
 
 
 class MenuScene(Node):
@@ -43,7 +44,8 @@ class MenuScene(Node):
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
         if d.get("seat_kinds"):
-            self.seat_kinds = list(d["seat_kinds"])
+            # the baselines an older menu offered are shown as the levels they play like
+            self.seat_kinds = [LEGACY_KINDS.get(k, k) for k in d["seat_kinds"]]
         else:
             bot = d.get("bots", "normal")
             me = int(d.get("seat", 0))
@@ -148,9 +150,9 @@ class MenuScene(Node):
         for k, b in enumerate(self.b_seats):
             b.visible = k < self.players
             kind = self.seat_kinds[k]
-            text = {"you": _("you"), "human": _("human (hot seat)"), "easy": _("bot: easy"),
-                    "normal": _("bot: normal"), "hard": _("bot: hard (thinks ~1 s)"),
-                    "heuristic": _("bot: heuristic"), "random": _("bot: random")}.get(kind, kind)
+            text = {"you": _("you"), "human": _("a person at this screen"), "easy": _("easy bot"),
+                    "normal": _("normal bot"), "hard": _("hard bot (thinks about a second)")
+                    }.get(kind, kind)
             b.set_label(_("{seat}: {who}").format(seat=theme.SEAT_NAMES[k], who=text))
             b.color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[k], 0.3)
         self.mark_dirty()

@@ -87,7 +87,9 @@ class NetSession:
         from net.table.session import SessionOptions, TableSession
         reactor = _reactor()
         # the name the player chose in the settings (never the computer's user name)
-        name = (opts.get("name") or "").strip() or "Player"
+        import os
+        from lang.names import readable_name
+        name = (opts.get("name") or "").strip() or readable_name(os.getpid())
         so = SessionOptions(name=name, code=opts.get("code"),
                             rejoin_timeout=float(opts.get("rejoin_timeout") or 120.0),
                             save_path=opts.get("save"))

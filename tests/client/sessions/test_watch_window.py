@@ -84,3 +84,21 @@ def test_a_watcher_who_comes_after_the_start_names_the_people_too(app, monkeypat
         if watcher is not None:
             watcher.close()
         app.close_session()
+
+
+def test_a_host_without_a_chosen_name_is_named_like_any_player(app, monkeypatch):
+    """Issue 27, item 13: the host was "Player" at the others' tables and "Blue" alone in
+    its own log lines."""
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
+    from client.sessions.network import NetSession
+    from lang.names import NAMES
+    host = NetSession.open("host", {"port": 0, "players": 3, "bots": 2, "name": "  "})
+    app.session = host
+    try:
+        frame(app, 2)
+        name = host.lobby["seats"][0]["name"]
+        assert name in NAMES
+        assert host.names() == {0: name}
+        assert host.labels()[0] == f"{name} (Blue)"
+    finally:
+        app.close_session()
