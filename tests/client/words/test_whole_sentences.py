@@ -125,7 +125,7 @@ def test_no_glued_fragment_is_left_in_seeded_games(lang):
 def _strings(lang: str) -> list[str]:
     with PO[lang].open("rb") as f:
         cat = read_po(f, locale=lang)
-    out = []
+    out: list[str] = []
     for m in cat:
         if m.id:
             out += list(m.string) if isinstance(m.string, tuple) else [m.string]
