@@ -128,7 +128,8 @@ def _strings(lang: str) -> list[str]:
     out: list[str] = []
     for m in cat:
         if m.id:
-            out += list(m.string) if isinstance(m.string, tuple) else [m.string]
+            forms = m.string if isinstance(m.string, (tuple, list)) else [m.string]
+            out += [str(f) for f in forms if f]
     return out
 
 
