@@ -157,6 +157,17 @@ class LobbyScene(Node):
             self.error = net_said(str(exc))
         self.mark_dirty()
 
+    def board_note(self) -> str:
+        """A 3-player table on a side whose provinces out of play this edition chose (the
+        rulebooks' lists are pictures): said before the game starts."""
+        from sim.board import board
+        from client.words.rules_text import three_player_choice
+        lobby = self._lobby()
+        side = lobby.get("side")
+        if lobby.get("players") != 3 or side not in board().excluded_3p_chosen:
+            return ""
+        return three_player_choice(str(side))
+
     def request_start(self) -> None:
         """Start once every pair of players is known to connect (net/reach/internet.py
         `StartGate`); a pair that cannot is named here instead of a game that never begins."""
@@ -287,6 +298,11 @@ class LobbyScene(Node):
             for k, line in enumerate(self.said[-5:][::-1]):
                 t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
                       )
+        note = self.board_note()
+        if note:     # only at 3 seats: room under the seats (and the watchers' line)
+            k = len(lobby.get("seats", [])) + (1 if watchers else 0)
+            t.put("bn", note, 80, y - 36 * k + 8, size=11, color=theme.MUTED,
+                  width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         if lobby.get("tower_vote"):
             t.put("tv", _("Tower results are agreed by vote on this table: these computers "
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,

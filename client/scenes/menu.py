@@ -133,6 +133,11 @@ class MenuScene(Node):
             self.setup = "draft"
         else:
             self.message = ""
+        if not self.message and self.players == 3:
+            from sim.board import board
+            if self.side in board().excluded_3p_chosen:    # say so before the game starts
+                from client.words.rules_text import three_player_choice
+                self.message = three_player_choice(self.side)
         self._labels()
 
     def _cycle_players(self) -> None:
