@@ -48,13 +48,19 @@ def test_continue_shows_the_tower_contents_and_the_log_so_far(app, home, full_sa
     scene = app.scene
     assert scene.name == "game"
     seen = []     # when the resumed table is first shown
-    scene.player.display_changed.connect(
-        lambda: seen.append((scene.tower.cubes_shown, _shown(scene, app.session.state), _lines(scene)))
-        if not seen else None)
+    infos = []
+
+    def shown() -> None:
+        if not seen:
+            seen.append((scene.tower.cubes_shown, _shown(scene, app.session.state), _lines(scene)))
+            scene.refresh_info()
+            infos.extend(str(line) for line in scene.info.lines)
+    scene.player.display_changed.connect(shown)
     assert _run_until(app, lambda: bool(seen), 20)
     frame(app, 2)
     screenshot(app, shots / "continue-restored.png")
     drawn, expected, lines = seen[0]
+    assert infos and not [line for line in infos if "— tower" in line], infos
     assert expected > 0
     assert drawn == expected, "the tower is drawn as the state has it"
     lines = _lines(scene)
