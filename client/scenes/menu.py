@@ -51,6 +51,7 @@ class MenuScene(Node):
             me = int(d.get("seat", 0))
             self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
+        self.board_note = ""
         self.table_buttons: list[Button] = []
         self.texts = TextCache()
         self.b_players = self.add(Button("", size=12, key=arcade.key.P))
@@ -133,11 +134,6 @@ class MenuScene(Node):
             self.setup = "draft"
         else:
             self.message = ""
-        if not self.message and self.players == 3:
-            from sim.board import board
-            if self.side in board().excluded_3p_chosen:    # say so before the game starts
-                from client.words.rules_text import three_player_choice
-                self.message = three_player_choice(self.side)
         self._labels()
 
     def _cycle_players(self) -> None:
@@ -149,6 +145,12 @@ class MenuScene(Node):
         self._labels()
 
     def _labels(self) -> None:
+        self.board_note = ""      # under the three seats: a side whose 3-player list we chose
+        if self.players == 3:
+            from sim.board import board
+            if self.side in board().excluded_3p_chosen:    # say so before the game starts
+                from client.words.rules_text import three_player_choice
+                self.board_note = three_player_choice(self.side)
         self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
         self.b_side.set_label(_("Board side: {side}").format(side=_(self.side)))
         self.b_setup.set_label(_("Setup: {setup}").format(setup=_(self.setup)))
@@ -238,6 +240,9 @@ class MenuScene(Node):
         t.put("l3", _("Saves and logs"), self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
               color=theme.INK)
         t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
+        t.put("bn", self.board_note if self.players == 3 else "", self.width / 2 - 380,
+              y - 230 * g - 6, size=9.5, color=theme.MUTED, width=340, multiline=True,
+              anchor_y="top")
         t.end()
 
     def show_tables(self, tables) -> None:

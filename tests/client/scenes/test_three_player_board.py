@@ -63,6 +63,10 @@ def test_the_menu_says_so_when_a_local_game_is_set_to_it(app):
     scene = MenuScene({"players": 4, "side": "sun", "setup": "draft"})
     scene._cycle_players()                 # 4 -> 5
     scene._cycle_players()                 # 5 -> 3
-    assert scene.players == 3 and "this edition" not in scene.message
+    assert scene.players == 3 and "this edition" not in scene.board_note
     scene._set(side="moon")
-    assert "this edition chose them" in scene.message
+    assert "this edition chose them" in scene.board_note
+    app.show(scene)
+    from tests.client.conftest import frame
+    frame(app, 2)
+    assert scene.board_note in [t.text for t in scene.texts.labels.values() if t.visible]
