@@ -299,7 +299,8 @@ def battle_line(e: Mapping[str, Any], who: Callable[[object], str], tr: Translat
         side = att if e["result"] == "attacker" else dfn
         result = (_("the peasants win") if e["result"] == "attacker" else _("the peasants hold")) \
             if side in peasants else \
-            (_("{seat} wins") if e["result"] == "attacker" else _("{seat} holds")).format(seat=who(side))
+            (_("{seat} wins the battle") if e["result"] == "attacker" else _("{seat} holds")).format(
+                seat=who(side))
     n = e["survivors"]
     survivors = tr.ngettext("{n} army survives", "{n} armies survive", n).format(n=n)
     owner = e["new_owner"]

@@ -56,7 +56,7 @@ EXPECTED = {
                        "Omi is van P0",
         "neutral_draw": "aanval op de neutrale provincie Omi: P2 1 tegen de boeren 1 — gelijkspel, "
                         "0 legers overleven; Omi is neutraal",
-        "attack_won": "gevecht om Wakasa: P0 5 tegen P1 2 — P0 wint, 1 leger overleeft; Wakasa is van P0",
+        "attack_won": "gevecht om Wakasa: P0 5 tegen P1 2 — P0 wint het gevecht, 1 leger overleeft; Wakasa is van P0",
         "moon_start": "Shogun voor 3 spelers op de maankant met de verdeling van de startprovincies; "
                       "ieder begint met 18 geldkisten",
         "nothing_out": "toren (gevecht): erin 2 P0; er komt niets uit; nu binnen 9",
@@ -70,6 +70,8 @@ EXPECTED = {
                        "Omi îi aparține lui P0",
         "neutral_draw": "atac asupra provinciei neutre Omi: P2 1 față de fermieri 1 — egalitate, "
                         "0 armate supraviețuiesc; Omi este neutră",
+        "attack_won": "luptă pentru Wakasa: P0 5 față de P1 2 — P0 câștigă lupta, 1 armată "
+                      "supraviețuiește; Wakasa îi aparține lui P0",
         "moon_start": "Shogun pentru 3 jucători pe partea lunii, cu revendicarea provinciilor de "
                       "pornire; fiecare începe cu 18 cufere",
         "sun_start": "Shogun pentru 4 jucători pe partea soarelui, cu configurarea pentru începători; "
