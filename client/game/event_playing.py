@@ -319,7 +319,9 @@ class EventPlayer:
                  _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
                      attacker=theme.seat_name(att), a=e.get("attacker_count"),
                      defender=theme.seat_name(dfn), d=e.get("defender_count")),
-                 _("{seat} wins").format(seat=winner) if res != "draw" else _("A draw: the province falls empty"),
+                 (_("A draw: the province falls empty") if res == "draw" else
+                  _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
+                  else _("{seat} wins").format(seat=winner)),
                  (ngettext("{n} army survives — {province} belongs to {seat}",
                            "{n} armies survive — {province} belongs to {seat}", n)
                   if owner is not None else
