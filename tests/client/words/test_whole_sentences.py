@@ -170,7 +170,7 @@ def test_the_battle_banner_says_the_peasants_win_as_a_plural(lang, says):
     shown: list[list[str]] = []
     views = SimpleNamespace(banner=SimpleNamespace(show=lambda lines, *a, **k: shown.append(lines)))
     session = SimpleNamespace(config=SimpleNamespace(players=3))
-    player = EventPlayer(session, SceneState({}, {}, 1, False), views, None, None)  # type: ignore[arg-type]
+    player = EventPlayer(session, SceneState({}, {}, 1, False), views, None, None)
     try:
         i18n.use(lang)
         player.battle_banner(BATTLES["revolt_lost"])
