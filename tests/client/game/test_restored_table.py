@@ -13,14 +13,6 @@ from tests.client.conftest import run_until as _run_until
 
 
 @pytest.fixture
-def home(app, tmp_path, monkeypatch):
-    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
-    app.reload_settings()
-    yield tmp_path
-    app.show_menu()
-
-
-@pytest.fixture
 def full_save(tmp_path):
     import main
     save = tmp_path / "g.save"

@@ -5,12 +5,10 @@ Undo button until they are sent to the table; nothing reaches the engine meanwhi
 
 from __future__ import annotations
 
-import time
-
 import arcade
 
 from sim.game import state_hash
-from tests.client.conftest import frame, screenshot
+from tests.client.conftest import frame, until_move_decision, screenshot
 from tests.client.conftest import run_until as _run_until
 
 CTRL_Z = (arcade.key.Z, arcade.key.MOD_CTRL)
@@ -61,22 +59,7 @@ def test_the_plans_fields_step_back_one_change_at_a_time(app, shots):
 def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
-    deadline = time.time() + 120
-    while time.time() < deadline:                       # plan with suggestions until a move
-        frame(app)
-        if scene.asking is None:
-            continue
-        kind = scene.asking[0]
-        if kind == "move":
-            break
-        if kind == "plan":
-            scene.asker.suggest()
-            scene.planning.lock_btn.pressed.emit()
-        elif scene.decision.visible and scene.decision.options:
-            first = next((o for o in scene.decision.options if o[2]), None)
-            if first is not None:
-                scene.asker.chosen(first[1], None)
-    assert scene.asking and scene.asking[0] == "move", "never asked where to move"
+    assert until_move_decision(app, scene), "never asked where to move"
     from sim import game
     before = state_hash(app.session.state)
     d = game.pending(app.session.state)
