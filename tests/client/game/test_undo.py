@@ -85,3 +85,36 @@ def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
     scene.asker.province_clicked(target)                # and the move can still be made
     scene.decision.chosen.emit("go", 1)
     assert state_hash(app.session.state) != before
+
+
+def test_a_revolt_orders_last_province_is_taken_back(app):
+    """Winter: Orange orders its revolts; Ctrl+Z (or Undo) takes the last province back
+    out of the order, and only Done sends it."""
+    from client.sessions.local import LocalSession
+    from sim.game import apply, pending
+    from tests.sim.scenario import at_plan, begin_winter, chance
+    s2, _ = begin_winter(at_plan(), 7, rice={0: 20, 1: 5, 2: 20, 3: 20})
+    state, _ = apply(s2, chance("rv"))
+    assert pending(state).kind == "revolt_order" and pending(state).seats == (1,)
+    session = LocalSession(4, "sun", "beginner", (1,), {s: "heuristic" for s in (0, 2, 3)}, 1)
+    session.game.state = state
+    session.queue.clear()
+    session.queue.append(([], state))
+    scene = app.play(session, {s: f"seat {s}" for s in range(4)})
+    assert _run_until(app, lambda: scene.asking is not None and scene.asking[0] == "revolt_order", 20)
+    provinces = list(pending(state).detail["provinces"])
+    assert len(provinces) == 2 and not any(o[1] == "undo" for o in scene.decision.options)
+    scene.asker.province_clicked(provinces[1])
+    assert scene.asker.revolt_order == [provinces[1]]
+    assert any(o[1] == "undo" for o in scene.decision.options), "a visible Undo button"
+    app.on_key_press(*CTRL_Z)
+    assert scene.asker.revolt_order == [] and scene.asking[0] == "revolt_order"
+    scene.asker.province_clicked(provinces[0])
+    scene.asker.province_clicked(provinces[1])
+    assert pending(app.session.state).kind == "revolt_order"    # not sent before Done
+    app.on_key_press(*CTRL_Z)
+    assert scene.asker.revolt_order == [provinces[0]]
+    scene.asker.province_clicked(provinces[1])
+    app.on_key_press(arcade.key.ENTER, 0)               # Done: the order goes to the table
+    assert pending(app.session.state).kind != "revolt_order"
+    assert any(getattr(c, "provinces", None) == (provinces[0], provinces[1]) for c in app.session.commands)
