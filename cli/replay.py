@@ -2,7 +2,7 @@
 re-simulated with every hash checked. (Without either flag `replay FILE` opens the
 window's viewer: main.py hands it to the client.)
 
-Tests: tests/cli/test_headless.py (replay --verify), tests/cli/test_replay.py (--text).
+Tests: tests/cli/test_headless.py (replay --verify), tests/test_main.py (--text, the viewer).
 """
 
 from __future__ import annotations

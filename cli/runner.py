@@ -8,7 +8,8 @@ Environment (for tests and benchmarks): `SHOGUN_NET_INTERFACE` (listen interface
 127.0.0.1), `SHOGUN_NET_DISCOVERY=off` (no zeroconf), `SHOGUN_NET_STATS=FILE` (write
 bytes sent and command round trips as JSON at the end), `SHOGUN_NET_VERBOSE=1`.
 
-Tests: tests/cli/test_runner_options.py, tests/net/table/test_loopback.py (peers as processes).
+Tests: tests/cli/test_runner_options.py, tests/cli/test_runner_names.py, tests/net/table/test_loopback.py
+(peers as processes).
 """
 
 from __future__ import annotations

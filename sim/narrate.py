@@ -5,7 +5,7 @@ English unless a caller passes a translator (`tr`, anything with gettext's `gett
 `ngettext`, e.g. `lang.i18n.translator()`): sim keeps no language state of its own, so the
 same events read the same in every peer and the JSON log stays English.
 
-Tests: tests/sim/test_narrate.py.
+Tests: tests/sim/test_narrate.py, tests/client/words/test_whole_sentences.py.
 """
 
 from __future__ import annotations

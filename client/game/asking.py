@@ -8,7 +8,7 @@ Signals up: `words_changed()` (the info panel's words need refreshing), `plan_se
 screenshot).
 
 Tests: tests/client/board/test_board_clicks.py, tests/client/game/test_comforts_window.py,
-tests/client/scenes/test_window.py.
+tests/client/scenes/test_window.py, tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations

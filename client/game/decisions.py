@@ -7,7 +7,8 @@ and counter is (label, lo, hi, value) for a number to pick (move counts);
 Number keys 1-9 pick the matching option; Up/Down change the counter; Enter takes the
 first enabled option marked default.
 
-Tests: tests/client/board/test_board_clicks.py, tests/client/scenes/test_window.py.
+Tests: tests/client/board/test_board_clicks.py, tests/client/scenes/test_window.py,
+tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations

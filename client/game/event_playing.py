@@ -10,7 +10,8 @@ Signals up: `batch_started()`, `batch_played()` (before the board shows its stat
 screenshots there).
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
-tests/client/words/test_i18n_layout.py.
+tests/client/words/test_i18n_layout.py, tests/client/game/test_restored_table.py,
+tests/client/game/test_fast_forward_stops.py.
 """
 
 from __future__ import annotations

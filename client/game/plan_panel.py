@@ -9,7 +9,8 @@ Undo (Ctrl+Z or the Undo button) takes back the last change on the fields, one a
 until the plan is locked: nothing here has reached the table yet (Board Game Arena's rule:
 never across another player's action, hidden information or chance).
 
-Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py.
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py,
+tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations

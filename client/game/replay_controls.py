@@ -5,7 +5,7 @@ step (its events and tower drop animate again, then the replay pauses), Page Up 
 Down the previous / next round, Home the start. Going back re-applies the save's
 commands from the start (`ReplaySession.seek`); the board shows that state at once.
 
-Tests: tests/client/game/test_comforts_window.py.
+Tests: tests/client/game/test_comforts_window.py, tests/client/game/test_restored_table.py.
 """
 
 from __future__ import annotations

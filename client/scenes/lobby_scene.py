@@ -3,7 +3,8 @@ seat), the join code with this machine's LAN addresses and the exact command fri
 type, the host's settings, Start, a short chat; then the waiting/refused states.
 Signals up: `started()` when the game begins, `leave_chosen()`.
 
-Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py.
+Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py,
+tests/client/sessions/test_watch_window.py, tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(option
 `watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
 `settings_chosen()`, `quit_chosen()`.
 
-Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py.
+Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py,
+tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ its part `TableOffers`. The Twisted reactor is driven from Arcade's clock here, 
 `net_pump` — the only place the client touches the reactor; it never blocks.
 
 Tests: tests/client/sessions/test_net_window.py, tests/client/game/test_net_comforts.py,
-tests/client/core/test_reactor_threads.py.
+tests/client/core/test_reactor_threads.py, tests/client/sessions/test_watch_window.py.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
 * `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
 
 Tests: tests/client/game/test_comforts_window.py (studying a save),
-tests/client/sessions/test_autosave.py (resuming).
+tests/client/sessions/test_autosave.py (resuming), tests/client/game/test_restored_table.py
+(the table restored after Continue and a seek).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Written from the project's rules (shared/spec/shogun-rules.md). Numbers that are
 board facts (costs, events, the revolt table) come from `client.core.card_facts` and
 `sim.board`, so the help screen cannot drift from what the engine does.
 
-Tests: tests/client/words/test_i18n.py, tests/client/words/test_i18n_window.py.
+Tests: tests/client/words/test_i18n.py, tests/client/words/test_i18n_window.py,
+tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations
