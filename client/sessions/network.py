@@ -222,12 +222,13 @@ class NetSession:
             self.messages.append(f"network: {exc}")
 
     def seats(self) -> list[dict[str, Any]]:
-        """The table's seats: the lobby's, or the start record's once the game runs (a
-        spectator who came late never saw the lobby)."""
+        """The table's seats: the start record's once the game runs (it is what the game
+        was started with, and a spectator who came late never saw the lobby), else the
+        lobby's."""
         seats = self.lobby.get("seats") or []
         start = getattr(self.table, "start_info", None)
-        if not seats and isinstance(start, dict):
-            seats = start.get("seats") or []
+        if isinstance(start, dict) and start.get("seats"):
+            seats = start["seats"]
         return [s for s in seats if isinstance(s, dict) and isinstance(s.get("seat"), int)]
 
     def labels(self) -> dict[int, str]:
