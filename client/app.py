@@ -429,7 +429,7 @@ def open_window(visible: bool = True) -> App:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
+    """Open the window. `args` is main.py's namespace (play, host, join, watch or replay)."""
     command = getattr(args, "command", None) or "play"
     app = open_window()
     if getattr(args, "lang", None):      # --lang wins over the settings for this run
@@ -454,6 +454,8 @@ def run(args: argparse.Namespace) -> int:
         if command != "host" and not opts["address"] and not opts["resume"]:
             app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)
+    elif command == "replay":
+        app.replay_log(args.file)     # a save or a JSON game log, in the viewer
     else:
         app.show_menu()      # the options last used (remembered in the settings)
     arcade.run()

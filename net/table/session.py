@@ -382,7 +382,8 @@ class TableSession:
         self.closed = True
         self.liveness.stop()
         self.takeover.cancel_all()
-        for conn in list(self.conns) + list(self.spectators):
+        source = [self.source] if self.source is not None else []   # a watcher's player
+        for conn in list(self.conns) + list(self.spectators) + source:
             if conn.transport is not None:
                 transport_of(conn).loseConnection()
         self.persistence.close()
