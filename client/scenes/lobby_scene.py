@@ -304,6 +304,10 @@ class LobbyScene(Node):
             k = len(lobby.get("seats", [])) + (1 if watchers else 0)
             t.put("bn", note, 80, y - 36 * k + 8, size=11, color=theme.MUTED,
                   width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
+        turn_time = lobby.get("turn_time")
+        if isinstance(turn_time, (int, float)) and turn_time > 0:
+            t.put("tt", turn_time_sentence(float(turn_time)), self.width / 2 + 60, 120, size=11,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if lobby.get("tower_vote"):
             t.put("tv", _("Tower results are agreed by vote on this table: these computers "
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,
@@ -325,3 +329,15 @@ class LobbyScene(Node):
             arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
             arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
         self.texts.draw()
+
+
+def turn_time_sentence(seconds: float) -> str:
+    """The host's turn timer (`host --turn-time`), said before the start so nobody is
+    surprised when a bot takes a silent seat."""
+    if seconds >= 120 and seconds % 60 == 0:
+        n = int(seconds // 60)
+        return ngettext("Each decision has {n} minute; then a bot may take the seat.",
+                        "Each decision has {n} minutes; then a bot may take the seat.", n).format(n=n)
+    n = int(seconds + 0.999)
+    return ngettext("Each decision has {n} second; then a bot may take the seat.",
+                    "Each decision has {n} seconds; then a bot may take the seat.", n).format(n=n)

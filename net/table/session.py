@@ -315,6 +315,12 @@ class TableSession:
         """Seats that dropped and may still rejoin."""
         return self.takeover.offline_seats()
 
+    def overdue_seats(self) -> list[int]:
+        """Seats still connected whose input ran out of time (docs/net.md, "No silent
+        waiting"): they are in the take-over countdown like a dropped seat, but the window
+        must not say they left."""
+        return self.takeover.overdue_seats()
+
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         """The live connection to `seat`'s player, if any."""
         return self.shared.conn_for_seat(seat)
