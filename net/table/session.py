@@ -259,6 +259,7 @@ class TableSession:
         s.code = code if code is not None else opts.code
         host, port = parse_address(address)
         s.spectate.watch(host, port)
+        s.liveness.start_heartbeat()   # no frames to send: it runs the input clocks it shows
         return s
 
     @classmethod
