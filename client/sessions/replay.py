@@ -113,6 +113,9 @@ class ReplaySession(OfflineSession):
                 e = self._events[self._step]
                 self._step += 1
                 batch.append(e)
+                # a drop goes with its battle's result, so the battle view names the sides
+                if e.get("event") == "TowerDropped" and e.get("reason") in ("battle", "revolt"):
+                    continue
                 if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):
                     break

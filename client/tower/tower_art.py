@@ -165,7 +165,12 @@ def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
     floor = geo["parts"]["ramp"][1]
     f0, f1 = pt(*floor[0]), pt(*floor[1])
     wall_top = pt(end, float(geo["parts"]["ramp"][2][1][1]))
-    arcade.draw_polygon_filled([f0, f1, (f1[0], f1[1] - 3 * s), (f0[0], f0[1] - 3 * s)], (90, 60, 40))
+    foot = pt(end + 3, -6)
+    arcade.draw_polygon_filled([f0, f1, (foot[0], f1[1]), (foot[0], foot[1]), (f0[0], foot[1])], (104, 70, 46))
+    arcade.draw_lrbt_rectangle_filled(f0[0], foot[0], foot[1], foot[1] + 2 * s, (70, 46, 30))
+    for k in range(1, 4):                                          # the box's boards
+        x = f0[0] + (foot[0] - f0[0]) * k / 4
+        arcade.draw_line(x, foot[1], x, f0[1] + (f1[1] - f0[1]) * k / 4, (84, 56, 36), max(1.0, s * 0.6))
     # the pieces the cubes touch, each at its place and thickness
     parts = geo["parts"]
     for name, segs in parts.items():
