@@ -25,7 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from lang.i18n import _
+from lang.i18n import _, ngettext
 
 FILM_SIZE = (960, 640)    # the window's smallest size: the film reads on a phone
 FPS = 20                  # frames per second of the film (the scene is stepped by 1/FPS)
@@ -93,24 +93,33 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
         app.close()
 
 
+@dataclass
+class _Shoot:
+    """Where the filming is: battles seen, this one filming, its result known, its words."""
+    seen: int = 0
+    filming: bool = False
+    resolved: bool = False
+    title: str = ""
+    result: str = ""
+
+
 def _film(app: Any, scene: Any, number: int, out: Path, fps: int) -> Film:
     import arcade
-    seen = [0]
-    state = {"filming": False, "resolved": False, "title": "", "result": ""}
+    state = _Shoot()
 
     def moment(tag: str) -> None:
         e = scene.player.playing_event or {}
-        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not state["filming"]:
-            seen[0] += 1
-            if seen[0] == number:
-                state["filming"] = True
+        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not state.filming:
+            state.seen += 1
+            if state.seen == number:
+                state.filming = True
                 scene.fast = False                  # this battle at the window's pace
-        elif tag == "battle" and state["filming"] and not state["resolved"]:
-            state["resolved"] = True
-            state["result"] = " — ".join(scene.banner.lines[2:4])
+        elif tag == "battle" and state.filming and not state.resolved:
+            state.resolved = True
+            state.result = " — ".join(scene.banner.lines[2:4])
     scene.moment_reached.connect(moment)
     t0, idle = time.time(), 0
-    while not state["filming"]:
+    while not state.filming:
         if time.time() - t0 > LIMIT:
             raise ValueError(_("The save took too long to reach battle {n}.").format(n=number))
         before = (scene.session.step_key(), scene.player.behind)
@@ -118,19 +127,19 @@ def _film(app: Any, scene: Any, number: int, out: Path, fps: int) -> Film:
         idle = idle + 1 if (scene.session.step_key(), scene.player.behind) == before \
             and not scene.player.behind else 0
         if idle > 120 or app.scene is not scene:    # the save ended (or the end screen came)
-            raise ValueError(_("This game has {count} battles; there is no battle {n}.").format(
-                count=seen[0], n=number) if seen[0] != 1 else
-                _("This game has 1 battle; there is no battle {n}.").format(n=number))
-    state["title"] = _("Battle {n}: {caption}").format(n=number, caption=scene.battle.caption)
+            raise ValueError(ngettext("This game has {count} battle; there is no battle {n}.",
+                                      "This game has {count} battles; there is no battle {n}.",
+                                      state.seen).format(count=state.seen, n=number))
+    state.title = _("Battle {n}: {caption}").format(n=number, caption=scene.battle.caption)
     frames: list[Image.Image] = []
     after = 0.0
     while after < AFTER and len(frames) < fps * 60:
         app.on_update(1 / fps)
         app.on_draw()
         shot = arcade.get_image(0, 0, app.width, app.height)
-        frames.append(_with_band(shot, state["title"], state["result"]).quantize(
+        frames.append(_with_band(shot, state.title, state.result).quantize(
             colors=255, method=Image.Quantize.FASTOCTREE))
-        if state["resolved"] and not scene.tower.playing:
+        if state.resolved and not scene.tower.playing:
             after += 1 / fps
             if not scene.battle.active:             # the table's layout is back: the end
                 break
@@ -139,4 +148,4 @@ def _film(app: Any, scene: Any, number: int, out: Path, fps: int) -> Film:
                    loop=0, optimize=False)
     with Image.open(out) as written:                # identical neighbours are merged
         count, (w, h) = written.n_frames, written.size
-    return Film(out, count, (w, h), state["title"], state["result"])
+    return Film(out, count, (w, h), state.title, state.result)
