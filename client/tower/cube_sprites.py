@@ -90,7 +90,7 @@ class CubeSprites:
             self._t += 1
         if p.thrown:
             sp = self._take(self.glows, self._g, glow())
-            self._place(sp, p.x, p.y, p.size * 2.1, 0.0)
+            self._place(sp, p.x, p.y, p.size * 1.7, 0.0)
             self._g += 1
         sp = self._take(self.faces, self._n, face)
         self._place(sp, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise

@@ -59,11 +59,18 @@ def tray_slot(geo: dict[str, Any], k: int, n: int = 0) -> tuple[float, float, fl
     return x, floor + 2 + size / 2 + (k // cols) * step, size
 
 
+HAND_CUBE = 11.0       # the handful's cubes are drawn a little larger than life
+
+
 def hand_slot(geo: dict[str, Any], k: int) -> tuple[float, float]:
-    """The k-th cube of the handful: rows of HAND_COLS beside the tower's top, right of
-    the shaft, from the top down."""
-    x = geo["width"] + 19 + (k % HAND_COLS) * 9.5
-    return x, geo["top"] - 4 - (k // HAND_COLS) * 9.5
+    """The k-th cube of the handful: rows of HAND_COLS right of the tray's far wall, from
+    the tower's top down (the battle view keeps that room free: `HAND_ROOM`)."""
+    step = HAND_CUBE + 1.5
+    x = geo["tray_end"] + 10 + step / 2 + (k % HAND_COLS) * step
+    return x, geo["top"] - 4 - (k // HAND_COLS) * step
+
+
+HAND_ROOM = 10 + HAND_COLS * (HAND_CUBE + 1.5) + 4     # tower units right of the tray
 
 
 class DropPlay:
@@ -153,7 +160,7 @@ class DropPlay:
                 out.append(Pose(code_of(rec.colours[i]), p[0], p[1], p[2], cube, thrown, trail))
             elif in_hand and thrown and ((entered := rec.entered[i]) is None or f < entered):
                 hx, hy = hand_slot(self.geo, self.hand[i])
-                out.append(Pose(code_of(rec.colours[i]), hx, hy, 0.0, 9.0, True))
+                out.append(Pose(code_of(rec.colours[i]), hx, hy, 0.0, HAND_CUBE, True))
         for i in self.order:
             te = self.exits[i] / rec.fps
             if t < te:

@@ -28,7 +28,7 @@ import arcade
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubePose, CubeSprites
-from client.tower.drop_play import DropPlay, Pose, code_of, tray_slot
+from client.tower.drop_play import HAND_ROOM, DropPlay, Pose, code_of, tray_slot
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class TowerView(Node):
         self._jolt_t = -1.0
         self._shook = 0
         self._frame = -1
+        self._hand_left = 0             # frames the handful's place is still to be repainted
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
         self.cubes = CubeSprites()
@@ -75,8 +76,12 @@ class TowerView(Node):
         """Pixels kept free above the tower (the caption) and below it (the tray count)."""
         return (96.0, 30.0) if self.big else (26.0, 4.0)
 
+    def _right(self) -> float:
+        """Tower units drawn right of the tray: the handful's room in the battle view."""
+        return HAND_ROOM if self.big else art.RIGHT
+
     def _xf(self) -> tuple[float, float, float]:
-        w_units = art.LEFT + self.geo["tray_end"] + art.RIGHT
+        w_units = art.LEFT + self.geo["tray_end"] + self._right()
         h_units = art.BELOW + self.geo["top"] + art.ABOVE
         above, below = self._room()
         s = min((self.width - 8) / w_units, (self.height - above - below) / h_units)
@@ -85,14 +90,19 @@ class TowerView(Node):
         return s, ox, oy
 
     def damage_rect(self) -> tuple[int, int, int, int]:
-        """What a frame of the animation repaints (the window's partial redraw): the tower,
-        the tray and the count below, with room for a shake's jolt; not the caption, which
-        stays the same during a drop (`play` asks for a full repaint when it changes)."""
+        """What a frame of the animation repaints (the window's partial redraw): where
+        cubes can be (the shaft, the handful beside it, the tray) and the count below;
+        not the roofs or the caption, which stay the same during a drop (`play` asks for a
+        full repaint when the caption changes). A shake's jolt moves the whole drawing, so
+        then the whole view."""
+        if self.jolt() != (0.0, 0.0):
+            return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
         s, ox, _ = self._xf()
-        pad = 8 * s
-        x0 = max(self.left, ox - art.LEFT * s - pad)
-        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
-        _, top_y = self.to_screen(0, self.geo["top"] + art.ABOVE)
+        pad = 2 * s + 2
+        x0 = max(self.left, ox - pad)
+        right = self._right() if self._hand_left else art.RIGHT     # the hand, while it shows
+        x1 = min(self.right, ox + (self.geo["tray_end"] + right) * s + pad)
+        _, top_y = self._still(0, self.geo["top"])
         y1 = min(self.top, top_y + pad)
         return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
 
@@ -239,9 +249,12 @@ class TowerView(Node):
         assert d is not None, "only while a drop plays"
         s, _, _ = self._xf()
         self.cubes.begin()
+        hand = False
         for p in d.poses(t, in_hand=True):
             self._put(p, s)
+            hand |= p.x > self.geo["tray_end"]
         self.cubes.end()
+        self._hand_left = 2 if hand else max(0, self._hand_left - 1)
         landed = d.landed_by(t)
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
@@ -311,8 +324,11 @@ class TowerView(Node):
             if self._post <= 0:
                 self._end_play()
             return
+        jolting = self.jolt() != (0.0, 0.0)
         self._t = min(d.end_t, self._t + dt * self.speed * self._rate * d.pace(self._t))
         self._show(self._t)
+        if jolting and self.jolt() == (0.0, 0.0):
+            damage()                # the jolt is over: the whole view back in its place
         if self._t >= d.end_t and self._post <= 0:
             self._end_play()
 
