@@ -219,6 +219,14 @@ class EventPlayer:
         if sc.fast:
             self.wait = 0.0
 
+    def skip_result(self) -> bool:
+        """S while a battle's result is shown: on to what follows (the banner goes)."""
+        if (self.playing_event or {}).get("event") != "BattleResolved" or self.wait <= 0:
+            return False
+        self.wait = 0.0
+        self.views.banner.hide()
+        return True
+
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
         from sim.game import public_state

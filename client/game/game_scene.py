@@ -321,8 +321,8 @@ class GameScene(Node):
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             sc.speed_idx = max(0, sc.speed_idx - 1)
         elif symbol == k.S:
-            if not self.winter.skip():
-                self.tower.skip()
+            if not self.winter.skip() and not self.tower.skip():
+                self.player.skip_result()       # the battle's banner: on to what follows
         else:
             return False
         self.refresh_topbar()

@@ -216,13 +216,16 @@ class TowerView(Node):
             self.poured.emit()
         self._show(0.0)
 
-    def skip(self) -> None:
-        """Every cube lands at once and the drop ends (S, at any of its stages)."""
-        if self.playing and self.drop is not None:
-            if self._pre > 0:
-                self._pre = 0.0
-                self.poured.emit()
-            self._end_play()
+    def skip(self) -> bool:
+        """Every cube lands at once and the drop ends (S, at any of its stages); False
+        when no drop was playing."""
+        if not self.playing or self.drop is None:
+            return False
+        if self._pre > 0:
+            self._pre = 0.0
+            self.poured.emit()
+        self._end_play()
+        return True
 
     # -- animation ------------------------------------------------------------------------
     def _put(self, p: Pose, s: float) -> None:
@@ -358,10 +361,15 @@ class TowerView(Node):
         if self.big:
             k = max(1.0, min(1.4, self.width / 530))
             count = self.count_text()
-            if count:
-                size = int(24 * k) / 2 * (1.25 if self.stage == "tally" else 1.0)
-                self._words.put("n", count, self.left + self.width / 2, self.bottom + 8,
-                                size=size, bold=True, color=(255, 240, 200), anchor_x="center")
+            if count:           # centred in the repainted rectangle, shrunk to fit it
+                x, _, w, _ = self.damage_rect()
+                size = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
+                while True:
+                    t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size, bold=True,
+                                        color=(255, 240, 200), anchor_x="center")
+                    if t.content_width <= w - 8 or size <= 8:
+                        break
+                    size -= 0.5
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,

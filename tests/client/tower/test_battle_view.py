@@ -105,6 +105,10 @@ def test_the_arrow_runs_from_the_attacker_to_the_target(app, shots):
     app.on_key_press(arcade.key.S, 0)
     assert not scene.tower.playing and scene.tower.landed == scene.tower.out_total
     assert _run_until(app, lambda: len(_result_lines(scene, battle["province"])) > before, 10)
+    # S again: the result's banner goes and the table moves on (skippable at every stage)
+    assert scene.banner.visible and scene.player.wait > 0
+    app.on_key_press(arcade.key.S, 0)
+    assert not scene.banner.visible and scene.player.wait == 0
     assert _run_until(app, lambda: bv.arrow is None and not scene.battle.active, 15)
 
 
