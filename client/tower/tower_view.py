@@ -21,7 +21,7 @@ Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import arcade
 
@@ -34,6 +34,7 @@ from lang.i18n import _, ngettext
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
 
+Stage = Literal["", "handful", "pour", "tally"]    # where a drop is ('': none plays)
 REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the hold)
 MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
 JOLT = 0.3             # recorded seconds a shake's jolt lasts
@@ -181,7 +182,7 @@ class TowerView(Node):
         return self._t
 
     @property
-    def stage(self) -> str:
+    def stage(self) -> Stage:
         """Where the drop in play is: 'handful', 'pour', 'tally' ('' when none plays)."""
         if not self.playing or self.drop is None:
             return ""
@@ -294,12 +295,13 @@ class TowerView(Node):
             att, dfn = d.sides
             a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
             rest = sum(self._counts.values()) - a - b
-            text = _("{attacker} {a} — {d} {defender}").format(
-                attacker=seat_name("peasant" if att == 5 else att), a=a, d=b,
-                defender=seat_name("peasant" if dfn == 5 else dfn))
+            names = {"attacker": seat_name("peasant" if att == 5 else att), "a": a, "d": b,
+                     "defender": seat_name("peasant" if dfn == 5 else dfn), "n": rest}
             if rest:
-                text += ngettext(" (and {n} other cube)", " (and {n} other cubes)", rest).format(n=rest)
-            return text
+                return ngettext("{attacker} {a} — {d} {defender} (and {n} other cube)",
+                                "{attacker} {a} — {d} {defender} (and {n} other cubes)",
+                                rest).format(**names)
+            return _("{attacker} {a} — {d} {defender}").format(**names)
         parts = [f"{n} {seat_name('peasant' if c == 5 else c)}" for c, n in sorted(self._counts.items())]
         return _("Out: {cubes}").format(cubes=", ".join(parts))
 
