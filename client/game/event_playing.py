@@ -185,6 +185,7 @@ class EventPlayer:
             self.tray = tray_dropped(self.tray, e)
         elif k == "BattleResolved":
             self.battle_banner(e)
+            self.battle.resolved(e, sc.speed)
             if not sc.fast:
                 v.sounds.play("sting")
             if d:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from client.core import theme
 from client.core.node import Node, Signal
+from client.tower.march import MarchView
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -127,6 +128,8 @@ class ArrowMap(Protocol):
     def set_arrow(self, origin: str | None, target: str | None,
                   colour: tuple[int, ...] = ...) -> None: ...
 
+    def province_centre(self, name: str) -> tuple[float, float]: ...
+
 
 class BattleShow:
     """Enters and leaves the scene's large-tower layout, draws the arrow, plays the cues."""
@@ -142,6 +145,8 @@ class BattleShow:
         self.fast = fast                     # fast-forwarding: no large view, no cues
         self.layout_changed = Signal("layout_changed")   # went large or back: lay out again
         self.active = False
+        self.march = tower.add(MarchView())      # the survivors walking in, over the map
+        self.origin: str | None = None
         self.caption = ""
         self.sides: tuple[int, int] | None = None   # the battle's (attacker, defender) codes
         self._last_thud = 0.0
@@ -171,6 +176,7 @@ class BattleShow:
         """A drop begins: name the handful (`tray`: the tray's cubes before the battle threw
         them in), draw the arrow, go large (unless fast)."""
         battle, origin = battle_context(dropped, rest)
+        self.origin = origin
         self.caption = handful_sentence(dropped, battle, origin, tray)
         self.sides = battle_sides(battle)
         if not self.fast():
@@ -187,8 +193,21 @@ class BattleShow:
         """How long the thrown handful is shown before the pour (none when fast)."""
         return 0.0 if self.fast() or not self.active else self.HANDFUL
 
+    def resolved(self, e: Mapping[str, Any], speed: float) -> None:
+        """The result is shown: an attacker who took the province marches its survivors
+        in from the province it attacked from (the last stage of the scene)."""
+        n = int(e.get("survivors", 0) or 0)
+        if self.fast() or not self.active or self.origin is None or n <= 0 \
+                or e.get("result") != "attacker" or e.get("kind") == "revolt":
+            return
+        self.march.speed = speed
+        self.march.start(self.board_view.province_centre(self.origin),
+                         self.board_view.province_centre(str(e.get("province"))),
+                         theme.seat_colour(e.get("attacker")), n)
+
     def end(self) -> None:
         """Back to the table's layout (the next event after the result, or a question)."""
+        self.march.stop()
         self.board_view.set_arrow(None, None)
         if self.active:
             self.active = False

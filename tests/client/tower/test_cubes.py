@@ -146,3 +146,42 @@ def test_the_handful_is_shown_before_the_pour_then_tallied_per_side():
     tv.play(rec, "again", (0, 1), handful=0.5)
     tv.skip()                                # S during the handful: the whole drop lands
     assert not tv.playing and tv.landed == tv.out_total
+
+
+class _Board:
+    """The map as the battle view sees it: province centres and the arrow."""
+
+    def __init__(self) -> None:
+        self.arrow = None
+
+    def set_arrow(self, origin, target, colour=(0, 0, 0)) -> None:
+        self.arrow = (origin, target) if target else None
+
+    def province_centre(self, name: str) -> tuple[float, float]:
+        return {"Kai": (100.0, 100.0), "Suruga": (300.0, 200.0)}[name]
+
+
+def test_the_winner_marches_its_survivors_into_the_province_it_took():
+    from client.core.sound import Sounds
+    from client.tower.battle_show import BattleShow
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(0, 0, 500, 760)
+    show = BattleShow(tv, _Board(), Sounds(mute=True), lambda: False)
+    dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"3": 5, "peasant": 1}}
+    result = {"event": "BattleResolved", "kind": "neutral", "province": "Suruga", "attacker": 3,
+              "defender": "peasant", "result": "attacker", "survivors": 3}
+    show.start(dropped, [result, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}], {})
+    show.resolved(result, speed=2.0)
+    march = show.march
+    assert march.marching and march.count == 3
+    assert march.positions()[0] == (100.0, 100.0), "they set off from the attacking province"
+    frames = 0
+    while march.marching:
+        tv.update(1 / 60)
+        frames += 1
+    assert 10 <= frames <= 40, "under half a second at ×2"
+    march.t = 0.9
+    assert march.positions()[0] == pytest.approx((300.0, 200.0)), "and arrive in the one taken"
+    show.resolved({**result, "result": "defender"}, speed=1.0)
+    assert not march.marching, "a beaten attacker does not march"
+    show.end()
