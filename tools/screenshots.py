@@ -11,7 +11,8 @@ network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN joi
 chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
 `help-WxH.png` is the rules overlay opened over the planning table. The battle comes as a
 small scene: `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
-`battle-tally` (the tray counted per side), `battle-banner` (the result); `film-WxH.png` is
+`battle-tally` (the tray counted per side), `battle-banner` (the result), `battle-march`
+(the survivors walking in; only when the attacker won); `film-WxH.png` is
 a frame from the middle of `replay SAVE --film 3` (its GIF is kept beside it). `--players 3` shows the
 hatched out-of-play provinces; `--colour-blind` the colour-blind board; `--lang nl` (or ro,
 en) the window in that language (file names then end in `-nl`); `--only planning,lobby,…`
@@ -202,7 +203,8 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
               ("battle", lambda: seen and tower.stage == "pour"
                and (tower.landed or tower.progress > 0.5)),
               ("battle-tally", lambda: seen and tower.stage == "tally"),
-              ("battle-banner", lambda: seen and not tower.playing and scene.banner.visible)]
+              ("battle-banner", lambda: seen and not tower.playing and scene.banner.visible),
+              ("battle-march", lambda: seen and scene.battle.march.marching and scene.battle.march.t > 0.4)]
     for name, cond in stages:
         if name.split("-")[0] not in only and name not in only:
             continue

@@ -76,9 +76,9 @@ class MarchView(Node):
         ink = (20, 20, 20) if sum(rgb) > 380 else (245, 240, 230)
         pts = self.positions()
         for x, y in reversed(pts):
-            arcade.draw_circle_filled(x, y - 2, 8, (0, 0, 0, 90))
-            arcade.draw_circle_filled(x, y, 8, rgb)
-            arcade.draw_circle_outline(x, y, 8, ink, 1.5)
+            arcade.draw_circle_filled(x + 1, y - 3, 10, (0, 0, 0, 110))
+            arcade.draw_circle_filled(x, y, 10, rgb)
+            arcade.draw_circle_outline(x, y, 10, ink, 2.0)
         if pts:
             self.texts.begin()
             self.texts.put("n", str(self.count), pts[0][0], pts[0][1], size=9, bold=True,
