@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from client.tower.cube_textures import font as _font
 
 from lang.i18n import _, ngettext
 
@@ -42,15 +44,6 @@ class Film:
     size: tuple[int, int]
     title: str
     result: str
-
-
-def _font(size: int) -> Any:
-    for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size=size)
 
 
 def _with_band(frame: Image.Image, title: str, result: str) -> Image.Image:

@@ -12,32 +12,14 @@ Tests: tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import arcade
 
 from client.tower.cube_textures import cube_face, cube_mark, glow
+from client.tower.drop_play import Pose
 
 MARK = 0.82          # the mark's size against the cube's (it fits the cube turned 45°)
 TRAIL = (110, 55)    # the alphas of a thrown cube's two ghosts, nearest first
-
-
-@dataclass(frozen=True)
-class CubePose:
-    """One cube to draw, in window pixels: centre, angle (radians, counter-clockwise as in
-    the simulation), size; `thrown` cubes (this drop's) glow, and `trail` holds where they
-    were a moment ago (nearest first)."""
-    code: int
-    x: float
-    y: float
-    angle: float
-    size: float
-    thrown: bool = False
-    trail: tuple[tuple[float, float, float], ...] = ()
-
-
-def code_of(colour: int | str) -> int:
-    return 5 if colour in ("peasant", 5) else int(colour)
 
 
 def quarter_of(angle: float) -> int:
@@ -46,8 +28,9 @@ def quarter_of(angle: float) -> int:
 
 
 class CubeSprites:
-    """The pool. `begin()`, then `put(pose)` for each cube of the frame, then `end()`
-    hides what was not used; `draw()` draws them all."""
+    """The pool. `begin()`, then `put(pose)` for each cube of the frame (a `Pose` in
+    window pixels: centre, size, trail), then `end()` hides what was not used; `draw()`
+    draws them all."""
 
     def __init__(self) -> None:
         self.faces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -55,7 +38,7 @@ class CubeSprites:
         self.glows: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.ghosts: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._n = self._g = self._t = 0
-        self.shown: list[CubePose] = []     # this frame's cubes (tests read them)
+        self.shown: list[Pose] = []     # this frame's cubes (tests read them)
 
     def begin(self) -> None:
         self._n = self._g = self._t = 0
@@ -80,7 +63,7 @@ class CubeSprites:
         sp.position = (x, y)
         sp.angle = degrees
 
-    def put(self, p: CubePose) -> None:
+    def put(self, p: Pose) -> None:
         q = quarter_of(p.angle)
         face = cube_face(p.code, q)     # turned back q quarters: lit edges stay top left
         for alpha, (gx, gy, ga) in zip(TRAIL, p.trail):

@@ -15,6 +15,7 @@ Tests: tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import arcade
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -25,7 +26,8 @@ from client.core.theme import text_on
 PX = 48  # texture size; sprites scale it to the cube's drawn size
 
 
-def _font(size: int):
+def font(size: int) -> Any:
+    """The bold sans the cubes' letters (and the films' bands) are written in."""
     for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
         try:
             return ImageFont.truetype(name, size)
@@ -88,7 +90,7 @@ def cube_mark(code: int) -> arcade.Texture:
     colour, letter = _style(code)
     ink = text_on(colour)
     img = Image.new("RGBA", (PX, PX), colour + (0,))
-    f = _font(int(PX * 0.56))
+    f = font(int(PX * 0.56))
     halo = Image.new("RGBA", (PX, PX), colour + (0,))
     ImageDraw.Draw(halo).text((PX / 2, PX / 2 + 1), letter, fill=colour + (255,), font=f,
                               anchor="mm", stroke_width=3, stroke_fill=colour + (255,))

@@ -27,7 +27,7 @@ import arcade
 
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from client.tower import tower_art as art
-from client.tower.cube_sprites import CubePose, CubeSprites
+from client.tower.cube_sprites import CubeSprites
 from client.tower.drop_play import HAND_ROOM, DropPlay, Pose, code_of, tray_slot
 from lang.i18n import _, ngettext
 
@@ -232,7 +232,7 @@ class TowerView(Node):
     def _put(self, p: Pose, s: float) -> None:
         x, y = self.to_screen(p.x, p.y)
         trail = tuple((*self.to_screen(q[0], q[1]), q[2]) for q in p.trail)
-        self.cubes.put(CubePose(p.code, x, y, p.angle, max(3.0, p.size * s), p.thrown, trail))
+        self.cubes.put(Pose(p.code, x, y, p.angle, max(3.0, p.size * s), p.thrown, trail))
 
     def _place_rest(self) -> None:
         s, _, _ = self._xf()
