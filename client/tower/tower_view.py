@@ -28,6 +28,7 @@ import arcade
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
+from client.tower.cube_textures import cube_face, cube_mark
 from client.tower.drop_play import HAND_ROOM, DropPlay, Pose, code_of, tray_slot
 from lang.i18n import _, ngettext
 
@@ -75,7 +76,7 @@ class TowerView(Node):
     # -- geometry -------------------------------------------------------------------------
     def _room(self) -> tuple[float, float]:
         """Pixels kept free above the tower (the caption) and below it (the tray count)."""
-        return (96.0, 30.0) if self.big else (26.0, 4.0)
+        return (96.0, 30.0) if self.big else (44.0, 4.0)
 
     def _right(self) -> float:
         """Tower units drawn right of the tray: the handful's room in the battle view."""
@@ -126,6 +127,7 @@ class TowerView(Node):
         if not self.big:
             self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
                            color=(240, 230, 210), anchor_x="center", bold=True)
+            self._draw_inside_counts()
         tx, ty = self._still((self.geo["width"] + self.geo["tray_end"]) / 2 + 4, -art.BELOW + 1)
         t = self.texts.put("tray", _("tray"), tx, ty, size=12 if self.big else 8, color=(60, 44, 30),
                            anchor_x="center")
@@ -140,6 +142,24 @@ class TowerView(Node):
                            width=int(self.width - 28), multiline=True)
         self.texts.end()
         self.texts.draw()
+
+    def _draw_inside_counts(self) -> None:
+        """The small tower's cubes are too small to read: a row under its title says what
+        is inside, a readable cube (face and letter) and a count per colour."""
+        counts: dict[int, int] = {}
+        for colour, *_pose in self._rest:
+            counts[code_of(colour)] = counts.get(code_of(colour), 0) + 1
+        if not counts:
+            return
+        size, gap = 13.0, 30.0
+        x = self.left + self.width / 2 - gap * len(counts) / 2 + size / 2
+        y = self.top - 34
+        for code, n in sorted(counts.items()):
+            for tex in (cube_face(code), cube_mark(code)):
+                arcade.draw_texture_rect(tex, arcade.XYWH(x, y, size, size))
+            self.texts.put(("n", code), str(n), x + size / 2 + 2, y, size=8.5, bold=True,
+                           color=(240, 230, 210), anchor_y="center")
+            x += gap
 
     # -- inputs ---------------------------------------------------------------------------
     def set_speed(self, speed: float) -> None:
@@ -167,6 +187,7 @@ class TowerView(Node):
         cubes = TowerContents.from_wire(list(wire or [])).cubes
         self._rest = [(c.colour, c.x / POS_SCALE, c.y / POS_SCALE, c.angle / ANGLE_SCALE * 2 * math.pi)
                       for c in cubes]
+        self.mark_dirty()               # the small tower's counts
         self._place_rest()
         damage()
 
@@ -311,6 +332,7 @@ class TowerView(Node):
         self._t = d.end_t
         self._show(d.end_t)
         self._rest = d.resting()
+        self.mark_dirty()               # the small tower's counts
         self.playing = False
         self.drop = None
         self.finished.emit()

@@ -185,3 +185,19 @@ def test_the_winner_marches_its_survivors_into_the_province_it_took():
     show.resolved({**result, "result": "defender"}, speed=1.0)
     assert not march.marching, "a beaten attacker does not march"
     show.end()
+
+
+def test_the_small_tower_says_what_is_inside_in_readable_cubes(app):
+    """Issue 28: during planning the small tower's letters could not be read; its resting
+    contents (as Continue and a replay's seek restore them) are counted under its title."""
+    res = _attack_drop(b"inside", {0: 6, 3: 5, 5: 3})
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(0, 0, 190, 420)
+    tv.show_contents(res.contents.to_wire())
+    app.clear()
+    tv.draw()
+    counts = res.contents.counts()
+    shown = {key[1]: int(t.text) for key, t in tv.texts.labels.items()
+             if isinstance(key, tuple) and key[0] == "n"}
+    assert shown == {c: n for c, n in counts.items() if n}
+    assert len(tv.cubes.shown) == sum(counts.values()), "and the cubes rest where they lie"
