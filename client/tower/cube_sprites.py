@@ -27,70 +27,73 @@ def quarter_of(angle: float) -> int:
     return int(round(angle / (math.pi / 2))) % 4
 
 
+SLOT = 5             # sprites per cube, in drawing order: two ghosts, the glow, the face, the mark
+
+
 class CubeSprites:
     """The pool. `begin()`, then `put(pose)` for each cube of the frame (a `Pose` in
     window pixels: centre, size, trail), then `end()` hides what was not used; `draw()`
-    draws them all."""
+    draws them all. One SpriteList, a slot of SLOT sprites per cube: one draw call, and
+    a cube drawn later covers an earlier one's mark as it covers its face."""
 
     def __init__(self) -> None:
-        self.faces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self.marks: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self.glows: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self.ghosts: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self._n = self._g = self._t = 0
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._n = 0
+        self._used = 0                  # slots used by the last frame
         self.shown: list[Pose] = []     # this frame's cubes (tests read them)
 
     def begin(self) -> None:
-        self._n = self._g = self._t = 0
+        self._n = 0
         self.shown = []
 
-    @staticmethod
-    def _take(pool: arcade.SpriteList[arcade.Sprite], k: int, tex: arcade.Texture) -> arcade.Sprite:
-        if k < len(pool):
-            sp = pool[k]
-            if sp.texture is not tex:
-                sp.texture = tex
-        else:
-            sp = arcade.Sprite(tex)
-            pool.append(sp)
-        sp.visible = True
-        return sp
+    def _slot(self, k: int) -> list[arcade.Sprite]:
+        while len(self.sprites) < (k + 1) * SLOT:
+            sp = arcade.Sprite(glow())
+            sp.visible = False
+            self.sprites.append(sp)
+        return [self.sprites[i] for i in range(k * SLOT, (k + 1) * SLOT)]
 
     @staticmethod
-    def _place(sp: arcade.Sprite, x: float, y: float, size: float, degrees: float) -> None:
-        if sp.width != size:
+    def _place(sp: arcade.Sprite, tex: arcade.Texture, x: float, y: float, size: float,
+               degrees: float) -> None:
+        if sp.texture is not tex:
+            sp.texture = tex
+            sp.width = sp.height = size
+        elif sp.width != size:
             sp.width = sp.height = size
         sp.position = (x, y)
-        sp.angle = degrees
+        if sp.angle != degrees:
+            sp.angle = degrees
+        if not sp.visible:
+            sp.visible = True
 
     def put(self, p: Pose) -> None:
         q = quarter_of(p.angle)
         face = cube_face(p.code, q)     # turned back q quarters: lit edges stay top left
-        for alpha, (gx, gy, ga) in zip(TRAIL, p.trail):
-            sp = self._take(self.ghosts, self._t, face)
-            self._place(sp, gx, gy, p.size, -math.degrees(ga))
-            sp.alpha = alpha
-            self._t += 1
+        ghost_a, ghost_b, halo, body, mark = self._slot(self._n)
+        for k, ghost in enumerate((ghost_a, ghost_b)):
+            if k < len(p.trail):
+                gx, gy, ga = p.trail[k]
+                self._place(ghost, face, gx, gy, p.size, -math.degrees(ga))
+                if ghost.alpha != TRAIL[k]:
+                    ghost.alpha = TRAIL[k]
+            elif ghost.visible:
+                ghost.visible = False
         if p.thrown:
-            sp = self._take(self.glows, self._g, glow())
-            self._place(sp, p.x, p.y, p.size * 1.7, 0.0)
-            self._g += 1
-        sp = self._take(self.faces, self._n, face)
-        self._place(sp, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise
-        sp = self._take(self.marks, self._n, cube_mark(p.code))
-        self._place(sp, p.x, p.y, p.size * MARK, 0.0)      # upright, always
+            self._place(halo, glow(), p.x, p.y, p.size * 1.7, 0.0)
+        elif halo.visible:
+            halo.visible = False
+        self._place(body, face, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise
+        self._place(mark, cube_mark(p.code), p.x, p.y, p.size * MARK, 0.0)  # upright, always
         self._n += 1
         self.shown.append(p)
 
     def end(self) -> None:
-        for pool, used in ((self.faces, self._n), (self.marks, self._n), (self.glows, self._g),
-                           (self.ghosts, self._t)):
-            for k in range(used, len(pool)):
-                if pool[k].visible:
-                    pool[k].visible = False
+        for k in range(self._n * SLOT, self._used * SLOT):
+            sp = self.sprites[k]
+            if sp.visible:
+                sp.visible = False
+        self._used = self._n
 
     def draw(self) -> None:
-        self.ghosts.draw()
-        self.glows.draw()
-        self.faces.draw()
-        self.marks.draw()
+        self.sprites.draw()

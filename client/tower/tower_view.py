@@ -250,33 +250,40 @@ class TowerView(Node):
         return True
 
     # -- animation ------------------------------------------------------------------------
-    def _put(self, p: Pose, s: float) -> None:
-        x, y = self.to_screen(p.x, p.y)
-        trail = tuple((*self.to_screen(q[0], q[1]), q[2]) for q in p.trail)
-        self.cubes.put(Pose(p.code, x, y, p.angle, max(3.0, p.size * s), p.thrown, trail))
+    def _frame_xf(self) -> tuple[float, float, float]:
+        """This frame's scale and origin, the jolt included (computed once per frame)."""
+        s, ox, oy = self._xf()
+        jx, jy = self.jolt()
+        return s, ox + jx, oy + jy
+
+    def _put(self, p: Pose, xf: tuple[float, float, float]) -> None:
+        s, ox, oy = xf
+        trail = tuple((ox + q[0] * s, oy + q[1] * s, q[2]) for q in p.trail)
+        self.cubes.put(Pose(p.code, ox + p.x * s, oy + p.y * s, p.angle, max(3.0, p.size * s),
+                            p.thrown, trail))
 
     def _place_rest(self) -> None:
-        s, _, _ = self._xf()
+        xf = self._frame_xf()
         tray: list[int] = []
         for colour, n in sorted(self._tray_counts.items(), key=lambda kv: str(kv[0])):
             tray += [code_of(colour)] * int(n)
         self.cubes.begin()
         for colour, x, y, a in self._rest:
-            self._put(Pose(code_of(colour), x, y, a, float(self.geo["cube"])), s)
+            self._put(Pose(code_of(colour), x, y, a, float(self.geo["cube"])), xf)
         for j, code in enumerate(tray):
             x, y, size = tray_slot(self.geo, j, len(tray))
-            self._put(Pose(code, x, y, 0.0, size), s)
+            self._put(Pose(code, x, y, 0.0, size), xf)
         self.cubes.end()
 
     def _show(self, t: float) -> None:
         """Draw the drop at recording time t and count the cubes that reached the tray."""
         d = self.drop
         assert d is not None, "only while a drop plays"
-        s, _, _ = self._xf()
+        xf = self._frame_xf()
         self.cubes.begin()
         hand = False
         for p in d.poses(t, in_hand=True):
-            self._put(p, s)
+            self._put(p, xf)
             hand |= p.x > self.geo["tray_end"]
         self.cubes.end()
         self._hand_left = 2 if hand else max(0, self._hand_left - 1)
