@@ -201,3 +201,26 @@ def test_the_small_tower_says_what_is_inside_in_readable_cubes(app):
              if isinstance(key, tuple) and key[0] == "n"}
     assert shown == {c: n for c, n in counts.items() if n}
     assert len(tv.cubes.shown) == sum(counts.values()), "and the cubes rest where they lie"
+
+
+def test_forty_thuds_are_mixed_down_not_added_up():
+    """Issue 28 item 3: 40 cubes landing are a patter, not noise: each thud is softer than
+    the one before (the tenth at half the first's loudness) and at most one plays every
+    THUD_GAP seconds."""
+    from client.tower.battle_show import BattleShow, thud_gain
+    gains = [thud_gain(n) for n in range(1, 41)]
+    assert gains[0] == 1.0 and gains == sorted(gains, reverse=True)
+    assert gains[9] == pytest.approx(0.5) and gains[39] < 0.3
+    played: list[tuple[str, float]] = []
+
+    class Ears:
+        def play(self, cue: str, gain: float = 1.0) -> None:
+            played.append((cue, gain))
+
+    tv = TowerView(tower.GEOMETRY)
+    show = BattleShow(tv, _Board(), Ears(), lambda: False)
+    for _ in range(40):                 # forty cubes land within the same instant
+        tv.landed += 1
+        tv.cube_landed.emit(0)
+    assert [c for c, _ in played] == ["thud"], "not forty thuds at once"
+    show.end()
