@@ -1,13 +1,17 @@
-"""The battle view (issue 13): while a drop plays, the tower is shown large beside the map,
-the thrown handful is named in a sentence above it, an arrow on the map runs from the
-attacking province to the target, and the tower's sounds play; the result (banner, log
-line, sting) comes only after the tower's `finished`, i.e. once every cube that left has
-landed in the tray.
+"""The battle view (issues 13 and 28): while a drop plays, the tower is shown large beside
+the map, the thrown handful is named in a sentence above it (the tray's cubes named apart,
+so the numbers add up to the log's), an arrow on the map runs from the attacking province
+to the target, and each stage has its sound: a rattle for the handful, a clatter for the
+pour, thuds mixed down as cubes land (`thud_gain`), a click for the tally. The result
+(banner, log line, sting) comes only after the tower's `finished`, i.e. once every cube
+that left has landed in the tray; then the winner's survivors march into the province
+(`march.py`).
 
 `handful_sentence` is pure (tests call it); `BattleShow` is the scene's helper that enters
 and leaves the large layout. Fast-forward never enters it (the drop is skipped anyway).
 
-Tests: tests/client/tower/test_battle_view.py.
+Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_headline.py,
+tests/client/tower/test_cubes.py.
 """
 
 from __future__ import annotations
