@@ -72,6 +72,7 @@ class TowerView(Node):
         self._layer = CachedLayer()
         self.texts = TextCache()
         self._words = TextCache()
+        self._fitted: dict[tuple[str, int, float], float] = {}   # the count's fitted sizes
 
     # -- geometry -------------------------------------------------------------------------
     def _room(self) -> tuple[float, float]:
@@ -217,6 +218,7 @@ class TowerView(Node):
     def play(self, recording: Recording, caption: str = "", sides: tuple[int, int] | None = None,
              handful: float = 0.0) -> None:
         self.drop = DropPlay(recording, self.geo, sides)
+        self._fitted.clear()
         dur = len(recording.frames) / recording.fps
         self._rate = min(MAX_RATE, max(1.0, dur / REAL_SECONDS))
         self._t = 0.0
@@ -395,12 +397,15 @@ class TowerView(Node):
             if count:           # centred in the repainted rectangle, shrunk to fit it
                 x, _, w, _ = self.damage_rect()
                 size = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
+                key = (count, w, size)
+                size = self._fitted.get(key, size)      # a text laid out once, not per frame
                 while True:
                     t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size, bold=True,
                                         color=(255, 240, 200), anchor_x="center")
                     if t.content_width <= w - 8 or size <= 8:
                         break
                     size -= 0.5
+                self._fitted[key] = size
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,
