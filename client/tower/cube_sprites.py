@@ -1,8 +1,10 @@
 """The tower's cubes as sprites: a pool of cubes, each a turned face and an upright mark,
-with a glow and a short trail for the cubes just thrown.
+with a glow behind the cubes just thrown (they stand out from those already inside).
 
-Why a pool: a frame with 150 cubes is four draw calls (trail, glow, faces, marks), and
-sprites are reused from frame to frame instead of made. Why the mark apart from the face:
+Why a pool: a frame with 150 cubes is one draw call (a slot of glow, face and mark per
+cube), and sprites are reused from frame to frame instead of made. (A motion trail of two ghosts per
+cube was tried and dropped: on llvmpipe every sprite costs, hidden ones too, and five per
+cube tripled the drawing time of a 60-cube drop; the glow is the highlight.) Why the mark apart from the face:
 the letter stays upright whatever the cube's angle (issue 27 item 9); the face is one of
 four quarter turns chosen so that its lit edges stay at the top left (issue 28 item 2).
 
@@ -19,7 +21,6 @@ from client.tower.cube_textures import cube_face, cube_mark, glow
 from client.tower.drop_play import Pose
 
 MARK = 0.82          # the mark's size against the cube's (it fits the cube turned 45°)
-TRAIL = (110, 55)    # the alphas of a thrown cube's two ghosts, nearest first
 
 
 def quarter_of(angle: float) -> int:
@@ -27,12 +28,19 @@ def quarter_of(angle: float) -> int:
     return int(round(angle / (math.pi / 2))) % 4
 
 
-SLOT = 5             # sprites per cube, in drawing order: two ghosts, the glow, the face, the mark
+def _hide(sp: arcade.Sprite) -> None:
+    """Hidden, and out of the picture: a hidden sprite is still a quad the renderer fills
+    (transparent), so it is also moved off the screen, where it costs nothing."""
+    sp.visible = False
+    sp.position = (-10000.0, -10000.0)
+
+
+SLOT = 3             # sprites per cube, in drawing order: the glow, the face, the mark
 
 
 class CubeSprites:
     """The pool. `begin()`, then `put(pose)` for each cube of the frame (a `Pose` in
-    window pixels: centre, size, trail), then `end()` hides what was not used; `draw()`
+    window pixels), then `end()` hides what was not used; `draw()`
     draws them all. One SpriteList, a slot of SLOT sprites per cube: one draw call, and
     a cube drawn later covers an earlier one's mark as it covers its face."""
 
@@ -49,7 +57,7 @@ class CubeSprites:
     def _slot(self, k: int) -> list[arcade.Sprite]:
         while len(self.sprites) < (k + 1) * SLOT:
             sp = arcade.Sprite(glow())
-            sp.visible = False
+            _hide(sp)
             self.sprites.append(sp)
         return [self.sprites[i] for i in range(k * SLOT, (k + 1) * SLOT)]
 
@@ -70,19 +78,11 @@ class CubeSprites:
     def put(self, p: Pose) -> None:
         q = quarter_of(p.angle)
         face = cube_face(p.code, q)     # turned back q quarters: lit edges stay top left
-        ghost_a, ghost_b, halo, body, mark = self._slot(self._n)
-        for k, ghost in enumerate((ghost_a, ghost_b)):
-            if k < len(p.trail):
-                gx, gy, ga = p.trail[k]
-                self._place(ghost, face, gx, gy, p.size, -math.degrees(ga))
-                if ghost.alpha != TRAIL[k]:
-                    ghost.alpha = TRAIL[k]
-            elif ghost.visible:
-                ghost.visible = False
+        halo, body, mark = self._slot(self._n)
         if p.thrown:
             self._place(halo, glow(), p.x, p.y, p.size * 1.7, 0.0)
         elif halo.visible:
-            halo.visible = False
+            _hide(halo)
         self._place(body, face, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise
         self._place(mark, cube_mark(p.code), p.x, p.y, p.size * MARK, 0.0)  # upright, always
         self._n += 1
@@ -92,7 +92,7 @@ class CubeSprites:
         for k in range(self._n * SLOT, self._used * SLOT):
             sp = self.sprites[k]
             if sp.visible:
-                sp.visible = False
+                _hide(sp)
         self._used = self._n
 
     def draw(self) -> None:

@@ -27,19 +27,18 @@ SLIDE = 0.45           # recorded seconds a cube takes from the exit to its tray
 HOLD = 0.35            # recorded seconds the landed tray stays before the tally hold
 SLOW = 0.35            # the pace of the slow motion, against normal
 HAND_COLS = 5          # cubes in a row of the handful
-TRAIL_FRAMES = (2, 4)  # a thrown cube's ghosts: where it was this many frames ago
 
 
 @dataclass(frozen=True)
 class Pose:
-    """A cube to draw, in tower units (y up, angle counter-clockwise in radians)."""
+    """A cube to draw, in tower units (y up, angle counter-clockwise in radians) or, for
+    the sprites, in window pixels; `thrown`: one of this drop's cubes (it glows)."""
     code: int
     x: float
     y: float
     angle: float
     size: float
     thrown: bool = False
-    trail: tuple[tuple[float, float, float], ...] = ()
 
 
 def code_of(colour: int | str) -> int:
@@ -152,12 +151,7 @@ class DropPlay:
         for i, p in enumerate(frame):
             thrown = i >= rec.inside_before
             if p is not None:
-                trail: tuple[tuple[float, float, float], ...] = ()
-                if thrown:
-                    back = [rec.frames[f - k][i] for k in TRAIL_FRAMES if f - k >= 0]
-                    trail = tuple(q for q in back if q is not None
-                                  and abs(q[0] - p[0]) + abs(q[1] - p[1]) > 2.5)
-                out.append(Pose(code_of(rec.colours[i]), p[0], p[1], p[2], cube, thrown, trail))
+                out.append(Pose(code_of(rec.colours[i]), p[0], p[1], p[2], cube, thrown))
             elif in_hand and thrown and ((entered := rec.entered[i]) is None or f < entered):
                 hx, hy = hand_slot(self.geo, self.hand[i])
                 out.append(Pose(code_of(rec.colours[i]), hx, hy, 0.0, HAND_CUBE, True))

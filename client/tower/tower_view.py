@@ -260,9 +260,8 @@ class TowerView(Node):
 
     def _put(self, p: Pose, xf: tuple[float, float, float]) -> None:
         s, ox, oy = xf
-        trail = tuple((ox + q[0] * s, oy + q[1] * s, q[2]) for q in p.trail)
         self.cubes.put(Pose(p.code, ox + p.x * s, oy + p.y * s, p.angle, max(3.0, p.size * s),
-                            p.thrown, trail))
+                            p.thrown))
 
     def _place_rest(self) -> None:
         xf = self._frame_xf()
