@@ -72,7 +72,7 @@ class TowerView(Node):
         self._layer = CachedLayer()
         self.texts = TextCache()
         self._words = TextCache()
-        self._fitted: dict[tuple[str, int, float], float] = {}   # the count's fitted sizes
+        self._fitted: dict[tuple[int, float], float] = {}   # the count's fitted size, this drop
 
     # -- geometry -------------------------------------------------------------------------
     def _room(self) -> tuple[float, float]:
@@ -167,7 +167,8 @@ class TowerView(Node):
         self.speed = max(0.1, speed)
 
     def set_big(self, big: bool) -> None:
-        """The battle view's sizes (caption room above, tray count below) or the column's."""
+        """The battle view's sizes (caption room above, tray count below) or the column's
+        (which counts the cubes inside under its title: drawn again on the way back)."""
         if big != self.big:
             self.big = big
             self.mark_dirty()
@@ -188,7 +189,8 @@ class TowerView(Node):
         cubes = TowerContents.from_wire(list(wire or [])).cubes
         self._rest = [(c.colour, c.x / POS_SCALE, c.y / POS_SCALE, c.angle / ANGLE_SCALE * 2 * math.pi)
                       for c in cubes]
-        self.mark_dirty()               # the small tower's counts
+        if not self.big:
+            self.mark_dirty()           # the small tower's counts (the large one has none)
         self._place_rest()
         damage()
 
@@ -340,7 +342,8 @@ class TowerView(Node):
         self._t = d.end_t
         self._show(d.end_t)
         self._rest = d.resting()
-        self.mark_dirty()               # the small tower's counts
+        if not self.big:
+            self.mark_dirty()           # the small tower's counts (the large one has none)
         self.playing = False
         self.drop = None
         self.finished.emit()
@@ -396,8 +399,8 @@ class TowerView(Node):
             if count:           # centred in the repainted rectangle, shrunk to fit it
                 x, _, w, _ = self.damage_rect()
                 size = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
-                key = (count, w, size)
-                size = self._fitted.get(key, size)      # a text laid out once, not per frame
+                key = (w, size)         # start from the size the last count fitted at: a
+                size = self._fitted.get(key, size)      # new count is laid out once or twice
                 while True:
                     t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size, bold=True,
                                         color=(255, 240, 200), anchor_x="center")
