@@ -156,7 +156,7 @@ class _Board:
     """The map as the battle view sees it: province centres and the arrow."""
 
     def __init__(self) -> None:
-        self.arrow = None
+        self.arrow: tuple[str, str] | None = None
 
     def set_arrow(self, origin, target, colour=(0, 0, 0)) -> None:
         self.arrow = (origin, target) if target else None
