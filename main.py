@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--verify", action="store_true", help="re-simulate and check every hash")
     replay.add_argument("--text", "--headless", dest="text", action="store_true",
                         help="print the game as text instead of opening the window")
+    replay.add_argument("--film", type=int, metavar="N", default=None,
+                        help="render battle N (1 = the first) as an animated GIF (needs --out)")
+    replay.add_argument("--out", metavar="FILE.gif", default=None, help="where --film writes")
 
     netcheck = sub.add_parser("netcheck", help="which tables or players this machine reaches")
     netcheck.add_argument("addresses", nargs="*", metavar="ADDRESS", help="HOST:PORT to dial")
@@ -124,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "headless":
         from cli.headless import run
         return run(args)
+    if command == "replay" and getattr(args, "film", None) is not None:
+        from client.film.command import run as film
+        return film(args)
     if command == "replay" and (args.verify or args.text):
         from cli.replay import run
         return run(args)

@@ -355,11 +355,15 @@ class App(arcade.Window):
         from client.core.node import Damage
         scene = self.scene
         animated: list[Node] = scene.animated_nodes() if scene is not None else []
-        if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
+        if (self.partial_redraw and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
-            # nothing else changed: repaint only the animated nodes' rectangles
+            # nothing else changed: repaint only the animated nodes' rectangles (in the
+            # framebuffer's pixels: the interface scale and the screen's pixel ratio)
+            k = self.ui_scale * self.get_pixel_ratio()
             for node in animated:
-                self.ctx.scissor = node.damage_rect()   # a node may repaint less than its box
+                x, y, w, h = node.damage_rect()        # a node may repaint less than its box
+                x0, y0 = int(x * k), int(y * k)
+                self.ctx.scissor = (x0, y0, int((x + w) * k + 1) - x0, int((y + h) * k + 1) - y0)
                 node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1

@@ -51,6 +51,34 @@ def log_colour(kind: str) -> tuple[int, int, int]:
     return theme.INK
 
 
+def tray_dropped(before: dict[str, int] | None, e: Event) -> dict[str, int]:
+    """The tray after a drop: what came out of a battle (which threw the tray's cubes in
+    first); after the tower's fill it is empty (R-SETUP-6: what came out goes back)."""
+    if e.get("reason") not in ("battle", "revolt"):
+        return {}
+    tray: dict[str, int] = {}
+    for c, n in (e.get("out") or {}).items():
+        tray[str(c)] = tray.get(str(c), 0) + int(n)
+    return {c: n for c, n in tray.items() if n}
+
+
+def tray_counted(e: Event) -> dict[str, int]:
+    """The tray after a battle: its sides' cubes counted off, what did not count stays
+    (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
+    from sim.rules.battle_count import count_battle
+    from sim.state import COLOURS, PEASANT, colour_map
+
+    def code(side: Any) -> int | None:
+        return PEASANT if side == "peasant" else None if side is None else int(side)
+    out = [0] * COLOURS
+    for c, n in (e.get("out") or {}).items():
+        out[PEASANT if c == "peasant" else int(c)] += int(n)
+    kind = e.get("kind") or "attack"
+    defender = None if kind == "neutral" else code(e.get("defender"))
+    after = count_battle(kind, code(e.get("attacker")) or 0, defender, out, int(e.get("unrest", 0) or 0))
+    return {str(c): n for c, n in colour_map(after.tray_after).items()}
+
+
 class EventPlayer:
     def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
                  battle: BattleShow, winter: WinterShow) -> None:
@@ -75,6 +103,10 @@ class EventPlayer:
         self.score_history: dict[int, list[int]] = {s: [0] for s in range(session.config.players)}
         self.scoring: list[Event] = []           # this winter's Scored events so far
         self.standings: Event | None = None      # the GameEnded event
+        # the tray as the events left it: the next battle throws it in, and its headline
+        # names these cubes apart (issue 27 item 4); the public state between batches may
+        # already show it thrown. None: not known (a replay jumped), the state's is taken.
+        self.tray: dict[str, int] | None = None
 
     @property
     def behind(self) -> bool:
@@ -110,6 +142,7 @@ class EventPlayer:
         self.batch, self.batch_pending, self.batch_state = [], False, None
         self.wait = 0.0
         self.drop_line = None
+        self.tray = None
         self.shared.over, self.standings = False, None
 
     def play_event(self, e: Event) -> None:
@@ -159,9 +192,11 @@ class EventPlayer:
         elif k == "RoundStarted":
             self.current_slot = None
         elif k == "TowerDropped":
-            self._drop(e, self.battle.start(e, self.batch, sc.display))
+            self._drop(e, self.battle.start(e, self.batch, self.tray))
+            self.tray = tray_dropped(self.tray, e)
         elif k == "BattleResolved":
             self.battle_banner(e)
+            self.battle.resolved(e, sc.speed)
             if not sc.fast:
                 v.sounds.play("sting")
             if d:
@@ -171,6 +206,7 @@ class EventPlayer:
                 if e.get("new_owner") is None:
                     p["buildings"], p["unrest"] = [], 0
                 v.board_view.set_state(d)
+            self.tray = tray_counted(e)
             self.moment_reached.emit("battle")
         elif k == "WinterStarted":
             v.banner.show([_("Winter of year {year}").format(year=e["year"]),
@@ -217,6 +253,14 @@ class EventPlayer:
         self.views.log.add_line(why, (30, 70, 140))
         self.display_changed.emit()
 
+    def skip_result(self) -> bool:
+        """S while a battle's result is shown: on to what follows (the banner goes)."""
+        if (self.playing_event or {}).get("event") != "BattleResolved" or self.wait <= 0:
+            return False
+        self.wait = 0.0
+        self.views.banner.hide()
+        return True
+
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
         from sim.game import public_state
@@ -260,6 +304,8 @@ class EventPlayer:
                                   d.get("current_event"))
         tower = d.get("tower") or {}
         v.tower.set_tray(tower.get("tray"))
+        if self.tray is None:
+            self.tray = {str(c): int(n) for c, n in (tower.get("tray") or {}).items()}
         self.display_changed.emit()
 
     def _drop(self, e: Event, caption: str) -> None:
@@ -274,7 +320,8 @@ class EventPlayer:
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
         self.views.tower.set_tray({})
-        self.views.tower.play(res.recording, caption)
+        self.views.tower.play(res.recording, caption, self.battle.sides,
+                              self.battle.handful_seconds())
         self.moment_reached.emit("tower_start")
         if self.shared.fast:
             self.views.tower.skip()

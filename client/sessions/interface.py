@@ -47,6 +47,11 @@ class Seeking(Protocol):
 
     def round_starts(self) -> list[int]: ...
 
+    @property
+    def path(self) -> str: ...
+
+    def battles_until(self, step: int) -> int: ...
+
 
 class GameSession(Protocol):
     """Where commands go and event batches come from."""

@@ -51,6 +51,7 @@ class ReplaySession(OfflineSession):
         if not p.exists():
             raise ValueError(_("No such file: {path}").format(path=p))
         self.queue: deque[Batch] = deque()
+        self._path = str(p)
         self.status = ""
         self._step = 0
         self._rounds: list[int] | None = None
@@ -114,6 +115,9 @@ class ReplaySession(OfflineSession):
                 e = self._events[self._step]
                 self._step += 1
                 batch.append(e)
+                # a drop goes with its battle's result, so the battle view names the sides
+                if e.get("event") == "TowerDropped" and e.get("reason") in ("battle", "revolt"):
+                    continue
                 if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):
                     break
@@ -159,6 +163,21 @@ class ReplaySession(OfflineSession):
         self._state, self._step = state, step
         self.queue.clear()
         return state, past
+
+    @property
+    def path(self) -> str:
+        """The file replayed (a film of one of its battles is made from it)."""
+        return self._path
+
+    def battles_until(self, step: int) -> int:
+        """How many battles (a revolt is one) the first `step` commands fought."""
+        state, _ = game.new_game(self.config)
+        n = 0
+        for cmd in (self._commands or [])[:step]:
+            state, events = game.apply(state, cmd)
+            n += sum(1 for e in events if e.get("event") == "TowerDropped"
+                     and e.get("reason") in ("battle", "revolt"))
+        return n
 
     def round_starts(self) -> list[int]:
         """Steps at which a new round (or winter) begins: where the season changes."""
