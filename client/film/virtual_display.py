@@ -23,6 +23,13 @@ def ensure_display(size: tuple[int, int] = (1920, 1080)) -> None:
     """Make sure DISPLAY names a running X server, starting Xvfb if needed."""
     if os.environ.get("DISPLAY"):
         return
+    start_xvfb(size)
+
+
+def start_xvfb(size: tuple[int, int]) -> None:
+    """Start a 24-bit Xvfb of `size` for this process and point DISPLAY at it (replacing
+    any DISPLAY: the client tests use it over pytest-xvfb's 16-bit one); it is stopped when
+    the process ends. NoDisplay when Xvfb is missing or does not start."""
     if not shutil.which("Xvfb"):
         raise NoDisplay("no display (DISPLAY is not set) and Xvfb is not installed: "
                         "install the xvfb package or run under xvfb-run")
