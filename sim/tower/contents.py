@@ -86,6 +86,26 @@ class TowerContents:
 
 EMPTY = TowerContents()
 
+# Two cubes' centres can come no closer than a side (each holds a disc of half a side);
+# resting cubes press into each other a little (honest drops: 9.2 units at the closest),
+# and a quantised pose moves a hundredth. Closer than this, they overlap: no drop made it.
+MIN_APART = 0.8 * G.CUBE
+
+
+def overlapping(contents: TowerContents) -> tuple[int, int] | None:
+    """The first two cubes (indices) whose centres are closer than `MIN_APART`, or None.
+
+    Why: `from_wire` checks each cube alone; two cubes in one place pass it, and the next
+    drop's physics then throws them apart (out of the tower). Integer arithmetic only."""
+    limit = int(MIN_APART * POS_SCALE) ** 2
+    cubes = contents.cubes
+    for i, a in enumerate(cubes):
+        for j in range(i + 1, len(cubes)):
+            b = cubes[j]
+            if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 < limit:
+                return i, j
+    return None
+
 
 def _floor_under(x: float) -> float:
     """Height of the ramp's (or, past the exit, the tray's) centre line below x."""
