@@ -224,7 +224,8 @@ class TableSession:
             if seat["kind"] == "bot":
                 seat["level"] = opts.bot
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
-                   "started": False, "seats": seats, "tower_vote": False}
+                   "started": False, "seats": seats, "tower_vote": False,
+                   "platform_seats": []}
         s.my_seat = 0
         s.dialer.listen(port)
         return s
