@@ -183,7 +183,7 @@ class Lobby:
         (`net.lockstep.tower_vote`). Everyone else's drops are computed, not voted."""
         from sim.tower.build import verified
         table = self._shared
-        said = {table.peer_id: table.versions}
+        said: dict[bytes | None, dict[str, str]] = {table.peer_id: table.versions}
         for conn in table.conns:
             if conn.hello is not None and conn.role == "player":
                 said[conn.remote_peer] = conn.hello.get("versions", {})

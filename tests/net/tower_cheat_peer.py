@@ -67,6 +67,7 @@ class CheatEngine(SimEngine):
 
     def settle(self, decision: Any) -> TowerSettled:
         honest = super().settle(decision)
+        assert isinstance(honest, TowerSettled)
         if MODE == "ours-out":
             return self.ours_out(honest)
         if MODE == "illegal":

@@ -17,7 +17,11 @@ def _first_drop(app):
 def _played(scene, event: dict) -> tuple[list[str], list[dict]]:
     trays: list[dict] = []
     set_tray = scene.tower.set_tray
-    scene.tower.set_tray = lambda counts: (trays.append(dict(counts or {})), set_tray(counts))
+
+    def spy(counts):
+        trays.append(dict(counts or {}))
+        set_tray(counts)
+    scene.tower.set_tray = spy
     lines = len(scene.log.lines)
     try:
         scene.player._drop(event, "caption")
