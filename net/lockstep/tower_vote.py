@@ -63,7 +63,8 @@ class TowerVote:
         self.core = core
         self.disagreements: list[TowerDisagreement] = []   # steps where voters' drops differed
         self._mine: tuple[int, EngineCommand, Wire] | None = None   # (step, TowerSettled, wire)
-        self._refused: dict[int, dict[int, str]] = {}     # step -> seat -> why its vote is void
+        # step -> seat -> why its vote is void (None: checked, good); each vote judged once
+        self._judged: dict[int, dict[int, str | None]] = {}
         self._recent: dict[int, tuple[str, EngineState, EngineCommand]] = {}  # step -> hash, state, mine
 
     @property
@@ -74,7 +75,7 @@ class TowerVote:
     # ------------------------------------------------------------------ receiving
     def on_voted(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
         held = box.votes.get(seat)
-        if held is not None or seat in self._refused.get(step, {}):
+        if held is not None or self._judged.get(step, {}).get(seat) is not None:
             if held is not None and held != msg:
                 if not self.core.on_cheated(seat, held, msg):
                     raise Offence(f"seat {seat} voted two different tower outcomes for step {step}")
@@ -148,26 +149,28 @@ class TowerVote:
             box.votes[me] = core.send({
                 "type": "TowerVoted", "step": core.step, "seat": me, "outcome": self._mine[2],
                 "build": DETERMINISTIC if self.deterministic else PLATFORM, "hash": core.hash})
-        refused = self._refused.setdefault(core.step, {})
+        judged = self._judged.setdefault(core.step, {})
         for seat in sorted(box.votes):
-            if seat != me and seat not in refused:
-                reason = self.judge(seat, box.votes[seat], core.state,
-                                    mine if self.deterministic else None)
-                if reason is not None:
-                    refused[seat] = reason
-                    msg = box.votes.pop(seat)
-                    log.error("tower vote of seat %d refused at step %d: %s", seat, core.step,
-                              reason)
-                    core.on_cheated(seat, msg, msg)
-        voters = [s for s in core.contributors() if s not in refused]
+            if seat == me or seat in judged:
+                continue
+            msg = box.votes[seat]
+            reason = None if msg["outcome"] == self._mine[2] else \
+                self.judge(seat, msg, core.state, mine if self.deterministic else None)
+            judged[seat] = reason
+            if reason is not None:
+                del box.votes[seat]
+                log.error("tower vote of seat %d refused at step %d: %s", seat, core.step,
+                          reason)
+                core.on_cheated(seat, msg, msg)
+        voters = [s for s in core.contributors() if judged.get(s) is None]
         if any(s not in box.votes for s in voters):
             return False
         command = self._decide(d, box, voters, mine)
         self._recent[core.step] = (core.hash, core.state, mine)
         for old in [s for s in self._recent if s < core.step - RECENT * 8]:
             del self._recent[old]
-        for old in [s for s in self._refused if s < core.step]:
-            del self._refused[old]
+        for old in [s for s in self._judged if s <= core.step]:
+            del self._judged[old]
         core.commit_step([command], beacon=False)
         return True
 
