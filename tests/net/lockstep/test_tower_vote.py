@@ -128,3 +128,14 @@ def test_a_second_different_vote_of_a_seat_without_a_signature_is_an_offence(tmp
     with pytest.raises(Offence, match="two different tower outcomes"):
         ls.receive(1, {**first, "outcome": {"type": "TowerSettled", "out": [[0, 1]],
                                             "contents": []}})
+
+
+def test_one_against_one_on_platform_builds_is_not_the_hosts(tmp_path):
+    """2 players + 2 bots, both on platform builds, their drops differing: before, seat 0
+    (the host) won every such vote. Now the drop is settled from its seed."""
+    sessions = _game(tmp_path, {0: RoundsDifferently(), 1: Platform()}, players=4, bots=2)
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    for s in sessions:
+        records = s.lockstep.tower_disagreements
+        assert records and all(r["decided_by"] == "model" and not r["mine_agreed"]
+                               for r in records)
