@@ -39,7 +39,7 @@ from sim.state import DecisionKind
 log = logging.getLogger("net.lockstep.core")
 
 DETERMINISTIC, PLATFORM = "deterministic", "platform"
-RECENT = 4          # tower steps whose state I keep to check a proof that comes late
+RECENT_STEPS = 32   # how far back I keep a drop's state, to check a proof that comes late
 
 
 class TowerDisagreement(TypedDict):
@@ -128,6 +128,11 @@ class TowerVote:
         reason = self.judge(msg["seat"], msg, at[1], at[2] if self.deterministic else None)
         if reason is None and msg.get("build") == DETERMINISTIC and not self.deterministic:
             return ""
+        if reason and step == core.step:
+            # the vote is void here too: the drop no longer waits for it (a vote that
+            # reached another peer only would otherwise hold me at this step for good)
+            self._judged.setdefault(step, {})[msg["seat"]] = reason
+            core.box(step).votes.pop(msg["seat"], None)
         return reason
 
     # ------------------------------------------------------------------ the step
@@ -167,7 +172,7 @@ class TowerVote:
             return False
         command = self._decide(d, box, voters, mine)
         self._recent[core.step] = (core.hash, core.state, mine)
-        for old in [s for s in self._recent if s < core.step - RECENT * 8]:
+        for old in [s for s in self._recent if s < core.step - RECENT_STEPS]:
             del self._recent[old]
         for old in [s for s in self._judged if s <= core.step]:
             del self._judged[old]
