@@ -21,7 +21,8 @@ build it claims (`TowerVoted.build`):
 What a platform peer cannot check: a claim of the deterministic build. Where the claims
 disagree it says so, and takes a strict majority of them, else the model (docs/net.md).
 
-Tests: tests/net/lockstep/test_tower_vote.py, tests/net/trust/test_tower_attacks.py.
+Tests: tests/net/lockstep/test_tower_vote.py, tests/net/trust/test_tower_proofs.py,
+tests/net/trust/test_tower_attacks.py.
 """
 
 from __future__ import annotations

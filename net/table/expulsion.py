@@ -6,7 +6,8 @@ step) convinces every peer by itself: all expel the cheater. A claim ("I dropped
 3 for offences") cannot be checked by anyone else, so it needs a majority
 (`net.table.drop_claims`).
 
-Tests: tests/net/trust/test_hostile.py, tests/net/trust/test_signature_checks.py.
+Tests: tests/net/trust/test_hostile.py, tests/net/trust/test_signature_checks.py,
+tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Quantised poses: `x`, `y` in 1/100 tower unit (`POS_SCALE`), `angle` in 1/4096 turn
 (`ANGLE_SCALE`), 0 <= angle < 4096. `from_wire` is the gate for untrusted contents.
 
-Tests: tests/sim/tower/test_drop.py.
+Tests: tests/sim/tower/test_drop.py; `overlapping`: tests/sim/rules/test_battle.py,
+tests/sim/tower/test_fallback.py.
 """
 
 from __future__ import annotations
