@@ -101,11 +101,12 @@ class TowerVote:
         game = self.core.game
         try:
             outcome = game.from_wire(msg["outcome"])
-            if type(outcome).__name__ != "TowerSettled":
-                raise ValueError("it is not a tower outcome")
-            game.apply(state, replace(outcome, decided_by="physics"))
+            if isinstance(outcome, TowerSettled):
+                game.apply(state, replace(outcome, decided_by="physics"))
         except ValueError as exc:               # MalformedCommand, IllegalCommand
             return f"seat {seat} signed a tower outcome that breaks the rules: {exc}"
+        if not isinstance(outcome, TowerSettled):
+            return f"seat {seat} signed a tower vote that holds no tower outcome"
         if mine is not None and msg.get("build") == DETERMINISTIC and _key(outcome) != _key(mine):
             return (f"seat {seat} signed a tower outcome for the deterministic build that "
                     f"differs from the drop that build computes")
