@@ -93,6 +93,10 @@ class Expulsion:
         step = second.get("step")
         if second.get("type") == "TowerVoted" and isinstance(step, int):
             step += 1
+            if table.lockstep is not None and step >= table.lockstep.step:
+                # taken over as the step after the drop begins, on every peer alike,
+                # however far the expulsion below lets me run on before it happens
+                table.lockstep.box(step).takeovers.add(seat)
         table.reactor.callLater(0, self._expel, seat, step, reason)
         return True
 
