@@ -10,13 +10,14 @@ Signals up: `batch_started()`, `batch_played()` (before the board shows its stat
 screenshots there).
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
-tests/client/words/test_i18n_layout.py.
+tests/client/words/test_i18n_layout.py, tests/client/game/test_restored_table.py,
+tests/client/game/test_fast_forward_stops.py.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from client.core import theme
@@ -39,6 +40,15 @@ PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved"
         "ActionStarted": 0.5, "ActionRevealed": 0.3, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
         "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
         "PlanRevealed": 0.25, "GameEnded": 1.0}
+
+
+def log_colour(kind: str) -> tuple[int, int, int]:
+    """The log line's colour for an event kind: battles red, the calendar blue."""
+    if kind in ("BattleResolved", "Shortage"):
+        return (150, 40, 30)
+    if kind in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
+        return (30, 70, 140)
+    return theme.INK
 
 
 class EventPlayer:
@@ -100,6 +110,7 @@ class EventPlayer:
         """Drop what is in play (a replay jumped elsewhere)."""
         self.batch, self.batch_pending, self.batch_state = [], False, None
         self.wait = 0.0
+        self.drop_line = None
         self.shared.over, self.standings = False, None
 
     def play_event(self, e: Event) -> None:
@@ -109,19 +120,19 @@ class EventPlayer:
         self.playing_event = e
         if k == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
+            if sc.fast and self.my_battle(e) is not None:
+                self.stop_fast(_("Fast-forward stops: your battle in {province}.").format(
+                    province=self.my_battle(e)))
         if self.battle.active and k != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
+        if k == "Resumed":
+            self.restore_log(e.get("past") or ())    # the game so far, then "continues"
         line = describe(e)
         if line and k == "TowerDropped" and e.get("replay"):
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
-            colour = theme.INK
-            if k in ("BattleResolved", "Shortage"):
-                colour = (150, 40, 30)
-            elif k in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
-                colour = (30, 70, 140)
-            v.log.add_line(line, colour)
+            v.log.add_line(line, log_colour(k))
         self.wait = PACE.get(k, 0.0)
         d = sc.display
         if k == "Snapshot" and isinstance(e.get("state"), dict):
@@ -176,6 +187,8 @@ class EventPlayer:
             self.scoring.append(e)
             if not any(x.get("event") == "Scored" for x in self.batch):
                 last = any(x.get("event") == "GameEnded" for x in self.batch)
+                if last and sc.fast:
+                    self.stop_fast(_("Fast-forward stops for the final scoring."))
                 self.winter.show(self.scoring, last)
                 self.scoring_banner()
         elif k == "GameEnded":
@@ -185,6 +198,26 @@ class EventPlayer:
         if sc.fast:
             self.wait = 0.0
 
+    def my_battle(self, dropped: Event) -> str | None:
+        """The province of the battle this drop decides when one of my seats fights in it
+        (attacks, defends, or faces a revolt), else None."""
+        from client.tower.battle_show import battle_context
+        battle, _origin = battle_context(dropped, self.batch)
+        mine = self.session.my_seats
+        if battle is None or not mine:
+            return None
+        fighting = (battle.get("attacker"), battle.get("defender"))
+        return str(battle.get("province")) if any(s in mine for s in fighting) else None
+
+    def stop_fast(self, why: str) -> None:
+        """Fast-forward ends here (the player's own battle, the final scoring): this plays
+        at the chosen pace, and the log says why."""
+        sc = self.shared
+        sc.fast = False
+        self.views.tower.set_speed(sc.speed)
+        self.views.log.add_line(why, (30, 70, 140))
+        self.display_changed.emit()
+
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
         from sim.game import public_state
@@ -192,9 +225,27 @@ class EventPlayer:
         self.batch_played.emit()
         state, self.batch_state = self.batch_state, None
         if state is not None:      # None: a replayed log, no engine state (the Snapshots rule)
-            self.show_state(public_state(state))
+            self.show_engine_state(state)
         if self.shared.over and self.standings is not None and not self.session.queue:
             self.game_ended.emit(self.summary())
+
+    def show_engine_state(self, state: State) -> None:
+        """Show an engine state at once: its public part on the board and panels, and the
+        cubes resting inside the tower where the state has them (after Continue or a
+        replay's seek no drop has drawn them)."""
+        from sim.game import public_state
+        self.views.tower.show_contents(state.tower.to_wire())
+        self.show_state(public_state(state))
+
+    def restore_log(self, events: Iterable[Event]) -> None:
+        """The log says the game so far (a resumed game, a replay's seek): every event's
+        line, as if it had been played, in place of what the log held."""
+        log = self.views.log
+        log.clear()
+        for e in events:
+            line = describe(e)
+            if line:
+                log.add_line(line, log_colour(e.get("event") or ""))
 
     def show_state(self, pub: Mapping[str, Any]) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
@@ -280,7 +331,9 @@ class EventPlayer:
                  _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
                      attacker=theme.seat_name(att), a=e.get("attacker_count"),
                      defender=theme.seat_name(dfn), d=e.get("defender_count")),
-                 _("{seat} wins").format(seat=winner) if res != "draw" else _("A draw: the province falls empty"),
+                 (_("A draw: the province falls empty") if res == "draw" else
+                  _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
+                  else _("{seat} wins").format(seat=winner)),
                  (ngettext("{n} army survives — {province} belongs to {seat}",
                            "{n} armies survive — {province} belongs to {seat}", n)
                   if owner is not None else

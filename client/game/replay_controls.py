@@ -5,7 +5,7 @@ step (its events and tower drop animate again, then the replay pauses), Page Up 
 Down the previous / next round, Home the start. Going back re-applies the save's
 commands from the start (`ReplaySession.seek`); the board shows that state at once.
 
-Tests: tests/client/game/test_comforts_window.py.
+Tests: tests/client/game/test_comforts_window.py, tests/client/game/test_restored_table.py.
 """
 
 from __future__ import annotations
@@ -62,12 +62,14 @@ class ReplayControls:
         return True
 
     def seek(self, step: int) -> None:
-        from sim.game import public_state
-        state = self.session.seek(step)
+        """Show the table after `step` commands at once: the board, the tower's contents,
+        and the log up to that point."""
+        state, past = self.session.seek(step)
         self.player.reset()
         self.views.tower.skip()
         self.views.banner.hide()
-        self.player.show_state(public_state(state))
+        self.player.restore_log(past)
+        self.player.show_engine_state(state)
         self.shared.paused = True
         self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))

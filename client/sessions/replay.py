@@ -7,7 +7,8 @@
 * `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
 
 Tests: tests/client/game/test_comforts_window.py (studying a save),
-tests/client/sessions/test_autosave.py (resuming).
+tests/client/sessions/test_autosave.py (resuming), tests/client/game/test_restored_table.py
+(the table restored after Continue and a seek).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from client.sessions.interface import Batch, OfflineSession
+from client.sessions.interface import Batch, Event, OfflineSession
 from lang.i18n import _
 from sim import game
 from sim.state import DecisionKind
@@ -145,16 +146,19 @@ class ReplaySession(OfflineSession):
         """Commands applied so far."""
         return self._step
 
-    def seek(self, step: int) -> game.State:
+    def seek(self, step: int) -> tuple[game.State, list[Event]]:
         """Go to the state after `step` commands (re-applied from the start: a whole game
-        takes well under a second); the queue is emptied. Returns the state."""
+        takes well under a second); the queue is emptied. Returns the state and the events
+        that led to it (the log is rebuilt from them)."""
         step = max(0, min(step, self.steps))
-        state, _events = game.new_game(self.config)
+        state, events = game.new_game(self.config)
+        past: list[Event] = list(events)
         for cmd in (self._commands or [])[:step]:
-            state, _events = game.apply(state, cmd)
+            state, events = game.apply(state, cmd)
+            past.extend(events)
         self._state, self._step = state, step
         self.queue.clear()
-        return state
+        return state, past
 
     def round_starts(self) -> list[int]:
         """Steps at which a new round (or winter) begins: where the season changes."""
@@ -192,6 +196,8 @@ def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, Save
     session.queue.clear()
     events = replay_into(session.game, saved)
     # a finished save: only the standings (the scene goes straight to the end screen)
+    # the events so far ride on the Resumed event: the log is restored from them, not replayed
     tail = [e for e in events if e.get("event") == "GameEnded"]
-    session.queue.append(([{"event": "Resumed"}] + list(tail), session.game.state))
+    past = [e for e in events if e.get("event") != "GameEnded"]
+    session.queue.append(([{"event": "Resumed", "past": past}] + list(tail), session.game.state))
     return session, saved

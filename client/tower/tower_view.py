@@ -153,6 +153,21 @@ class TowerView(Node):
         if not self.playing:
             self._place_rest()
 
+    def show_contents(self, wire: list[list[int]]) -> None:
+        """Show these resting contents now (`TowerContents.to_wire()`: a resumed game, a
+        replay's seek), so the tower is drawn as the state has it; a drop in play keeps
+        playing (its own last frame is the same contents)."""
+        from sim.tower.drop import ANGLE_SCALE, POS_SCALE
+        self._rest = [(int(c), x / POS_SCALE, y / POS_SCALE, a * 2 * math.pi / ANGLE_SCALE)
+                      for c, x, y, a in wire]
+        if not self.playing:
+            self._place_rest()
+
+    @property
+    def cubes_shown(self) -> int:
+        """Cubes drawn at rest, inside and in the tray (tests read it)."""
+        return 0 if self.playing else sum(1 for sp in self._pool if sp.visible)
+
     @property
     def progress(self) -> float:
         """The share of the drop's recorded frames shown so far (0 when none plays)."""

@@ -104,3 +104,33 @@ def run_until(app, cond, seconds: float) -> bool:
             return True
         frame(app)
     return cond()
+
+
+@pytest.fixture
+def home(app, tmp_path, monkeypatch):
+    """A fresh settings/data folder for each test, and the window reading it."""
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
+    app.reload_settings()
+    yield tmp_path
+    app.show_menu()
+
+
+def until_move_decision(app, scene, seconds: float = 120) -> bool:
+    """Play a local game with the bot's suggested plans (answering anything else with its
+    first option) until my seat is asked where to move; True if it was."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        frame(app)
+        if scene.asking is None:
+            continue
+        kind = scene.asking[0]
+        if kind == "move":
+            return True
+        if kind == "plan":
+            scene.asker.suggest()
+            scene.planning.lock_btn.pressed.emit()
+        elif scene.decision.visible and scene.decision.options:
+            first = next((o for o in scene.decision.options if o[2]), None)
+            if first is not None:
+                scene.asker.chosen(first[1], None)
+    return False

@@ -39,7 +39,7 @@ def _drop_lines(scene) -> int:
 
 
 def _result_lines(scene, province):
-    return [line for line, _ in scene.log.lines if f"Battle for {province} " in line]
+    return [line for line, _ in scene.log.lines if f"Battle for {province}:" in line]
 
 
 def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots):
