@@ -2,8 +2,8 @@
 
 Run as: python tests/net/tower_cheat_peer.py host|join ... --headless, with
   SHOGUN_CHEAT      ours-out | illegal | overlap | twice | honest
-  SHOGUN_CHEAT_GANG a folder where each colluder leaves its process id: the players whose
-                    cubes should come out (ours-out, twice) are those processes' seats
+  SHOGUN_CHEAT_GANG a folder where each colluder leaves its player name: the players whose
+                    cubes should come out (ours-out, twice) are those players' seats
   SHOGUN_CHEAT_BUILD  deterministic | platform: the build its votes claim (default: its own)
 
 * ours-out: every cube of the named players comes out, the rest as the physics left it
@@ -49,10 +49,10 @@ class CheatEngine(SimEngine):
             self.deterministic = build == "deterministic"
 
     def ours(self) -> set[int]:
-        pids = {p.name for p in GANG.iterdir()} if GANG is not None else {str(os.getpid())}
+        names = {p.read_text() for p in GANG.iterdir()} if GANG is not None \
+            else {self.session.name}
         seats = self.session.lobby.get("seats", [])
-        return {s["seat"] for s in seats if str(s.get("name", "")).rsplit("-", 1)[-1] in pids
-                and s.get("kind") == "human"}
+        return {s["seat"] for s in seats if s.get("name") in names and s.get("kind") == "human"}
 
     def ours_out(self, honest: TowerSettled) -> TowerSettled:
         ours = self.ours()
@@ -106,7 +106,7 @@ class CheatEngine(SimEngine):
 def prepare(session: TableSession) -> None:
     if GANG is not None:
         GANG.mkdir(parents=True, exist_ok=True)
-        (GANG / str(os.getpid())).touch()
+        (GANG / str(os.getpid())).write_text(session.name)
     session.engine = CheatEngine(session)
 
 
