@@ -96,6 +96,9 @@ class ForfeitField:
     field: str
 
 
+TOWER_DECIDERS = ("physics", "majority", "model")
+
+
 @dataclass(frozen=True)
 class TowerSettled:
     """Where a drop's cubes ended: `out` onto the tray, `contents` still inside.
@@ -105,6 +108,11 @@ class TowerSettled:
     """
     out: tuple[tuple[int, int], ...]     # (colour, n), colours ascending, n > 0
     contents: "TowerContents"
+    # how the table came to this outcome (the game log's `TowerDropped.decided_by`):
+    # "physics" (computed: a local game, or the deterministic build at a network table),
+    # "majority" (a strict majority of the voters' platform builds), "model" (no strict
+    # majority: `sim.tower.fallback`, seeded by the drop's seed, which no player chooses)
+    decided_by: str = "physics"
 
     def out_counts(self) -> dict[int, int]:
         return dict(self.out)
@@ -163,8 +171,11 @@ def to_wire(cmd: Command) -> dict[str, Any]:
     if isinstance(cmd, ForfeitField):
         return {"type": "ForfeitField", "seat": cmd.seat, "field": cmd.field}
     if isinstance(cmd, TowerSettled):
-        return {"type": "TowerSettled", "out": [[c, n] for c, n in cmd.out],
+        wire = {"type": "TowerSettled", "out": [[c, n] for c, n in cmd.out],
                 "contents": cmd.contents.to_wire()}
+        if cmd.decided_by != "physics":
+            wire["decided_by"] = cmd.decided_by
+        return wire
     if isinstance(cmd, DraftTake):
         return {"type": "DraftTake", "seat": cmd.seat, "choice": cmd.choice}
     if isinstance(cmd, DraftPlace):
@@ -271,7 +282,10 @@ def from_wire(wire: Any) -> Command:
             contents = TowerContents.from_wire(wire.get("contents"))
         except ValueError as exc:
             raise MalformedCommand(f"{what}: {exc}") from None
-        return TowerSettled(tuple(out), contents)
+        decided_by = wire.get("decided_by", "physics")
+        if decided_by not in TOWER_DECIDERS:
+            raise MalformedCommand(f"{what}: decided_by must be one of {', '.join(TOWER_DECIDERS)}")
+        return TowerSettled(tuple(out), contents, decided_by)
     if kind == "DraftTake":
         seat = _seat(wire, what)
         choice = _field(wire, "choice", (str,), what)

@@ -232,6 +232,7 @@ class TowerDropped(TypedDict):
     thrown: dict[str, int]             # by colour name (`sim.state.colour_map`)
     out: dict[str, int]
     inside_after: dict[str, int]
+    decided_by: str                    # physics | majority | model (docs/game-log.md)
     replay: TowerReplay
 
 

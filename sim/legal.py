@@ -19,6 +19,7 @@ from sim.commands import (ACTIONS, DRAFT_CHOICES, PLAN_FIELDS, Chance, ChooseMov
                           Command, DraftPlace, DraftTake, ForfeitField, IllegalCommand,
                           OpenField, OrderRevolts, PickSpecial, SubmitPlan, TowerSettled)
 from sim.state import BID, COLOURS, DecisionKind, State
+from sim.tower.contents import overlapping
 
 MONEY_CARDS = len(cards().money_cards)
 
@@ -348,3 +349,7 @@ def _check_settled(state: State, cmd: TowerSettled) -> None:
         if accounted != went_in:
             raise IllegalCommand("R-COMP-6", f"the tower outcome accounts for {accounted} "
                                  f"cubes of colour {colour}, but {went_in} went in")
+    pair = overlapping(cmd.contents)
+    if pair is not None:
+        raise IllegalCommand("R-BATTLE-1", f"the tower outcome puts cubes {pair[0]} and "
+                             f"{pair[1]} inside the tower in one place")

@@ -98,6 +98,7 @@ class EventPlayer:
         self.batch_pending = False               # the batch's end is still to be shown
         self.playing_event: Event | None = None  # the event being played (tests read it)
         self.drop_line: str | None = None        # the drop's log line, held until it lands
+        self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
         self.last_drop: tuple[dict[str, Any], DropResult] | None = None   # the newest drop
         self.current_slot: int | None = None
         self.score_history: dict[int, list[int]] = {s: [0] for s in range(session.config.players)}
@@ -319,6 +320,13 @@ class EventPlayer:
                          bytes.fromhex(rep["seed"]), record=True)
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
+        self.applied_tray = None
+        if _differs(e, res):
+            # the table applied another outcome than my physics (a platform build outvoted,
+            # or a drop settled from its seed): say so; the tray shows the table's
+            self.applied_tray = dict(e.get("out") or {})
+            self.views.log.add_line(_DIFFERS.get(str(e.get("decided_by")), _DIFFERS["physics"])(),
+                                    (150, 40, 30))
         self.views.tower.set_tray({})
         self.views.tower.play(res.recording, caption, self.battle.sides,
                               self.battle.handful_seconds())
@@ -331,6 +339,9 @@ class EventPlayer:
         if self.drop_line:
             self.views.log.add_line(self.drop_line, theme.INK)
             self.drop_line = None
+        if self.applied_tray is not None:
+            self.views.tower.set_tray(self.applied_tray)
+            self.applied_tray = None
         self.moment_reached.emit("tower_end")
 
     def scoring_banner(self) -> None:
@@ -385,3 +396,24 @@ class EventPlayer:
         return {"scores": e.get("scores", {}), "money": e.get("money", {}),
                 "winners": e.get("winners", []), "history": self.score_history,
                 "labels": self.shared.labels, "players": self.session.config.players}
+
+
+def _differs(e: Mapping[str, Any], res: Any) -> bool:
+    """My re-run of a drop (`res`) does not end as the table's outcome in the log (`e`)."""
+    from sim.state import colour_map
+    return colour_map(res.out) != (e.get("out") or {}) or \
+        colour_map(res.contents.counts()) != (e.get("inside_after") or {})
+
+
+# what the log says when my drop is not the table's, by how the table decided it
+_DIFFERS = {
+    "physics": lambda: _("This computer's physics settled the drop differently; the table "
+                         "applied the drop of the players' deterministic physics, and the "
+                         "tray shows that one."),
+    "majority": lambda: _("This computer's physics settled the drop differently; the table "
+                          "applied the drop most players' computers agreed on, and the tray "
+                          "shows that one."),
+    "model": lambda: _("The players' computers settled this drop differently and no "
+                       "majority agreed, so the drop was settled from its random seed; the "
+                       "animation is this computer's, the tray shows the table's drop."),
+}

@@ -83,6 +83,9 @@ class SimEngine:
         from sim import bots, commands, game
         self._game, self._bots, self._commands = game, bots, commands
         self.IllegalCommand = commands.IllegalCommand
+        from sim.tower.build import deterministic_here
+        # my drops can be checked by any other deterministic peer (`net.lockstep.tower_vote`)
+        self.deterministic: bool = deterministic_here()
 
     def prepare(self) -> None:
         """Read every file the game needs now, before the table accepts strangers (issue 26

@@ -124,6 +124,9 @@ class Inputs:
             self.desync.compare_logged(seat, step, msg["hash"])
             return
         if step < core.step:
+            earlier = core.earlier(step, seat, kind)
+            if earlier is not None and earlier != msg and core.on_cheated(seat, earlier, msg):
+                return      # a second, different signed message for a step I applied: a proof
             if resent and step >= core.step - STALE_GRACE:
                 log.info("ignored stale %s for step %d from seat %d (now at %d)",
                          kind, step, seat, core.step)

@@ -54,7 +54,7 @@ def _command(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
 
 
 def _vote(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
-    box.votes[me] = m["outcome"]
+    box.votes[me] = m
 
 
 RESTORERS: dict[str, Restorer] = {

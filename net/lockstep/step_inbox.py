@@ -32,7 +32,7 @@ class StepInbox:
     reveals: dict[int, tuple[bytes, PlanCard]] = field(default_factory=dict)   # opened bids
     links: dict[int, bytes] = field(default_factory=dict)
     command: tuple[int, EngineCommand, Wire] | None = None
-    votes: dict[int, Wire] = field(default_factory=dict)   # seat -> TowerSettled wire
+    votes: dict[int, Wire] = field(default_factory=dict)   # seat -> its TowerVoted
     hashes: dict[int, str] = field(default_factory=dict)
     echoes: dict[int, dict[int, Wire]] = field(default_factory=dict)  # echoer -> seat -> msg
     echo_locks: dict[int, int] = field(default_factory=dict)   # echoer -> its latest lock sum

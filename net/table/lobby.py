@@ -168,7 +168,9 @@ class Lobby:
     def lobby_changed(self) -> None:
         table = self._shared
         if table.role == "host" and table.lobby:
-            table.lobby["tower_vote"] = self._tower_needs_vote()
+            platform = self._platform_seats()
+            table.lobby["platform_seats"] = platform
+            table.lobby["tower_vote"] = bool(platform)
         if table.role == "host":
             # who watches (names only) is listed, and the watchers are told the lobby too
             table.lobby["watchers"] = [str(c.remote_name)[:40] for c in table.spectators][:16]
@@ -177,15 +179,24 @@ class Lobby:
                 conn.send({"type": "LobbyChanged", "lobby": wire})
         table.callbacks.on_lobby_changed(table.lobby)
 
-    def _tower_needs_vote(self) -> bool:
-        """Whether the seated players' machines compute drops differently (their canaries
-        differ): the lobby then says tower results are agreed by vote on this table."""
+    def _platform_seats(self) -> list[int]:
+        """The seated players whose handshake says their physics is not the verified
+        deterministic build (`sim.tower.build.verified`): their drops cannot be checked,
+        so the table says in advance that it may need the vote and its fallback
+        (`net.lockstep.tower_vote`). Everyone else's drops are computed, not voted."""
+        from sim.tower.build import verified
         table = self._shared
-        canaries = {table.versions.get("canary")}
+        said: dict[bytes | None, dict[str, str]] = {table.peer_id: table.versions}
         for conn in table.conns:
             if conn.hello is not None and conn.role == "player":
-                canaries.add(conn.hello.get("versions", {}).get("canary"))
-        return len(canaries) > 1
+                said[conn.remote_peer] = conn.hello.get("versions", {})
+        platform = []
+        for seat in table.lobby.get("seats", []):
+            versions = said.get(seat.get("peer")) if seat.get("kind") == "human" else None
+            if versions is not None and not verified(versions.get("physics", ""),
+                                                     versions.get("selftest", "")):
+                platform.append(seat["seat"])
+        return platform
 
     def lobby_changed_received(self, conn: PeerConnection, msg: dict) -> None:
         table = self._shared

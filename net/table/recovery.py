@@ -70,6 +70,9 @@ class Recovery:
         if table.closed or table.over() or old is None \
                 or any(c.seat is not None and not c.closed for c in table.conns):
             return
+        if not [s for s, kind in old.kinds.items() if kind == "human" and s != table.my_seat
+                and s not in old.bots and s not in table.expelled]:
+            return      # the others are bots or cheaters I expelled: nobody to rejoin
         log.warning("dropped by every player: rejoining seat %d", table.my_seat)
         table.callbacks.on_paused("dropped by the other players; rejoining and catching up")
         self._old_log = list(old.log)

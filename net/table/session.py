@@ -234,7 +234,7 @@ class TableSession:
             raise ValueError(problem)
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
                    "started": False, "seats": seats, "tower_vote": False,
-                   "turn_time": opts.turn_time}
+                   "platform_seats": [], "turn_time": opts.turn_time}
         s.my_seat = 0
         s.dialer.listen(port)
         return s

@@ -89,6 +89,11 @@ def _versions(v: Any) -> str | None:
     return None
 
 
+def _build(v: Any) -> str | None:
+    """The physics build a tower vote claims (`net.lockstep.tower_vote`)."""
+    return None if v in ("deterministic", "platform") else "is not a physics build"
+
+
 STEP = _int(0, MAX_STEP)
 SEAT = _int(0, 4)
 HASH = _str(128)
@@ -119,7 +124,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # lockstep
     "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH, "sig": SIG},
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH, "sig": SIG},
-    "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "hash": HASH, "sig": SIG},
+    "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "build": _build, "hash": HASH,
+                   "sig": SIG},
     "SeatTakenOver": {"step": STEP, "seat": SEAT},
     "Heartbeat": {},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},

@@ -79,6 +79,18 @@ def _canary() -> str:
     return digest.hex() if isinstance(digest, bytes) else str(digest)
 
 
+def _physics() -> tuple[str, str]:
+    """This peer's physics build ("deterministic" or "platform") and its selftest digest
+    (`sim.tower.build`): the others know before the start whether this peer's drops can
+    be checked, and the lobby says when a table has platform builds (issue 25)."""
+    try:
+        from sim.tower.build import here
+    except ImportError:
+        return "none", "none"
+    test = here()
+    return test.build, test.digest
+
+
 def _game_code_digest() -> str:
     """A hash of everything every peer computes identically: the rules, the bots (every
     peer computes bot seats), the tower and the card and board data. Two peers whose
@@ -99,8 +111,9 @@ def _game_code_digest() -> str:
 
 
 # Said in the handshake but never compared: friends' laptops differ in these, and the game
-# does not depend on them (tower outcomes are voted on, see net.lockstep.core).
-INFORMATIONAL = ("python", "system", "machine", "canary")
+# does not depend on them. `physics` and `selftest` say whether the peer's drops can be
+# checked (`net.lockstep.tower_vote`); a platform build is welcome, its drops are voted.
+INFORMATIONAL = ("python", "system", "machine", "canary", "physics", "selftest")
 
 
 def local_versions(engine_name: str = "shogun") -> dict[str, str]:
@@ -115,11 +128,13 @@ def local_versions(engine_name: str = "shogun") -> dict[str, str]:
             pymunk_version = str(pymunk.version)
         except ImportError:
             pymunk_version = "none"
+        build, selftest = _physics()
         _VERSIONS = {"protocol": str(messages.PROTOCOL), "project": _project_version(),
                      "pymunk": pymunk_version, "tower": _tower_digest(),
                      "code": _game_code_digest(),
                      "python": platform.python_version(), "system": platform.system(),
-                     "machine": platform.machine(), "canary": _canary()}
+                     "machine": platform.machine(), "canary": _canary(),
+                     "physics": build, "selftest": selftest}
     return {**_VERSIONS, "rules": f"{engine_name} {_rules_version()}"}
 
 

@@ -59,6 +59,7 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
         "event": "TowerDropped", "reason": _REASON[b.kind],
         "thrown": colour_map(b.held), "out": colour_map(out),
         "inside_after": colour_map(cmd.contents.counts()),
+        "decided_by": cmd.decided_by,
         "replay": {"before": before.to_wire(),
                    "thrown": [[c, n] for c, n in enumerate(b.held) if n],
                    "seed": b.seed.hex()}})

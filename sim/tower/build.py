@@ -20,6 +20,7 @@ tests/physics/test_build_physics.py (builds at two optimisation levels, two libm
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import struct
 from dataclasses import dataclass
@@ -141,6 +142,24 @@ def selftest(extra_probe: Callable[[pymunk.Space], None] | None = None) -> SelfT
         contents = result.contents
     return SelfTest(physics_build(), h.hexdigest(), steps, jam_shakes, clog_shakes,
                     len(_GAME_THROWS))
+
+
+@functools.cache
+def here() -> SelfTest:
+    """This process's selftest, run once (the handshake and the tower vote ask for it)."""
+    return selftest()
+
+
+def verified(build: str, digest: str) -> bool:
+    """A build that computes every drop bit for bit as every other deterministic build:
+    the project's own pymunk whose selftest gave the golden digest."""
+    return build == DETERMINISTIC and digest == DETERMINISTIC_DIGEST
+
+
+def deterministic_here() -> bool:
+    """This process computes drops that any other deterministic peer can check."""
+    test = here()
+    return verified(test.build, test.digest)
 
 
 def selftest_line() -> str:

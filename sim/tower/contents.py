@@ -3,7 +3,8 @@
 Quantised poses: `x`, `y` in 1/100 tower unit (`POS_SCALE`), `angle` in 1/4096 turn
 (`ANGLE_SCALE`), 0 <= angle < 4096. `from_wire` is the gate for untrusted contents.
 
-Tests: tests/sim/tower/test_drop.py.
+Tests: tests/sim/tower/test_drop.py; `overlapping`: tests/sim/rules/test_battle.py,
+tests/sim/tower/test_fallback.py.
 """
 
 from __future__ import annotations
@@ -85,6 +86,26 @@ class TowerContents:
 
 
 EMPTY = TowerContents()
+
+# Two cubes' centres can come no closer than a side (each holds a disc of half a side);
+# resting cubes press into each other a little (honest drops: 9.2 units at the closest),
+# and a quantised pose moves a hundredth. Closer than this, they overlap: no drop made it.
+MIN_APART = 0.8 * G.CUBE
+
+
+def overlapping(contents: TowerContents) -> tuple[int, int] | None:
+    """The first two cubes (indices) whose centres are closer than `MIN_APART`, or None.
+
+    Why: `from_wire` checks each cube alone; two cubes in one place pass it, and the next
+    drop's physics then throws them apart (out of the tower). Integer arithmetic only."""
+    limit = int(MIN_APART * POS_SCALE) ** 2
+    cubes = contents.cubes
+    for i, a in enumerate(cubes):
+        for j in range(i + 1, len(cubes)):
+            b = cubes[j]
+            if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 < limit:
+                return i, j
+    return None
 
 
 def _floor_under(x: float) -> float:

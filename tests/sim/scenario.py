@@ -236,9 +236,10 @@ def stated(state: State, out: dict[int, int]) -> TowerSettled:
     for c, n in out.items():
         counts[c] = counts.get(c, 0) - n
         assert counts[c] >= 0, f"stated drop: {n} of colour {c} cannot come out"
-    cubes = []
+    cubes: list[Cube] = []   # placeholder poses a cube's side apart (none overlap: R-BATTLE-1)
     for c in sorted(counts):
-        cubes += [Cube(c, 100 + 50 * i, 100, 0) for i in range(counts[c])]
+        cubes += [Cube(c, 500 + 1100 * (k % 10), 1000 + 1100 * (k // 10), 0)
+                  for k in range(len(cubes), len(cubes) + counts[c])]
     return TowerSettled(tuple((c, n) for c, n in sorted(out.items()) if n),
                         TowerContents(tuple(cubes)))
 

@@ -92,14 +92,32 @@ def test_version_mismatch_names_exactly_what_differs():
 
 
 def test_friends_with_other_systems_cpus_and_pythons_are_welcome():
-    """Issue 11: only what decides the game is compared; a different canary (the machines
-    round drops differently) makes the lobby say tower results are agreed by vote."""
+    """Issue 11: only what decides the game is compared. Issue 25: the handshake says each
+    peer's physics build and selftest digest; another canary alone (the same verified
+    build) needs no vote, a platform build makes the lobby say so in advance, naming the
+    seat."""
     net, engine, host, guest = host_and_guest()
-    assert host.lobby["tower_vote"] is False
+    assert host.lobby["tower_vote"] is False and host.lobby["platform_seats"] == []
     guest.versions = {**guest.versions, "python": "3.13.1", "system": "Darwin",
                       "machine": "arm64", "canary": "0" * 64}
     assert refusals(net, guest) == [] and host.lobby["seats"][1]["kind"] == "human"
+    assert host.lobby["tower_vote"] is False
+
+
+def test_a_platform_build_is_welcome_and_the_lobby_says_so_in_advance():
+    net, engine, host, guest = host_and_guest()
+    assert {"physics", "selftest"} <= set(guest.versions)
+    guest.versions = {**guest.versions, "physics": "platform", "selftest": "1" * 64}
+    assert refusals(net, guest) == [] and host.lobby["seats"][1]["kind"] == "human"
     assert host.lobby["tower_vote"] is True and guest.lobby["tower_vote"] is True
+    assert guest.lobby["platform_seats"] == [1]
+
+
+def test_a_deterministic_build_with_another_digest_counts_as_platform():
+    net, engine, host, guest = host_and_guest()
+    guest.versions = {**guest.versions, "physics": "deterministic", "selftest": "2" * 64}
+    assert refusals(net, guest) == []
+    assert host.lobby["platform_seats"] == [1]
 
 
 def test_the_listener_checks_versions_too():

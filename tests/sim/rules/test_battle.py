@@ -13,6 +13,7 @@ from sim.commands import ChooseMove
 from sim.tower import drop as tower
 from sim.commands import TowerSettled
 from sim.tower.drop import TowerContents
+from sim.tower.contents import Cube
 from sim.game import apply, pending, state_hash
 from sim.state import PEASANT
 
@@ -152,6 +153,25 @@ def test_R_BATTLE_1_a_tower_outcome_that_loses_or_invents_cubes_is_refused():
         expect_illegal(seeded, bad, "R-COMP-6")
     expect_illegal(s2, honest, "R-ROUND-2")     # the game waits for the seed, not an outcome
     apply(seeded, honest)
+
+
+def test_R_BATTLE_1_a_tower_outcome_with_two_cubes_in_one_place_is_refused():
+    """Issue 25: kept cubes on top of each other pass the count, but no drop leaves them so
+    (the next drop's physics would throw them out of the tower)."""
+    s2 = _attack(at_plan(), count=3)
+    seeded, _ = apply(s2, chance("drop"))
+    honest = tower.settle(pending(seeded))
+    went_in = {**honest.contents.counts()}
+    for colour, n in honest.out:
+        went_in[colour] = went_in.get(colour, 0) + n
+    colour = min(went_in)
+    cube = Cube(colour, 9000, 14500, 0)
+    stacked = TowerContents((cube, Cube(colour, 9050, 14520, 100)))
+    out = {**went_in, colour: went_in[colour] - 2}
+    bad = TowerSettled(tuple((c, n) for c, n in sorted(out.items()) if n), stacked)
+    expect_illegal(seeded, bad, "R-BATTLE-1")
+    apart = TowerContents((cube, Cube(colour, 9000 + 1000, 14500, 0)))
+    apply(seeded, TowerSettled(bad.out, apart))
 
 
 def test_R_BATTLE_2_cubes_thrown_in_a_player_battle_and_a_neutral_one():
