@@ -224,6 +224,8 @@ class App(arcade.Window):
                           sounds=Sounds(self.settings.volume, self.settings.mute))
         scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
+        scene.guide.seen.update(self.settings.guide_seen)     # "Got it" lasts (Continue)
+        scene.guide.hint_seen.connect(self._guide_hint_seen)
         scene.leave_chosen.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
         scene.save_asked.connect(self.save_named)
@@ -238,6 +240,10 @@ class App(arcade.Window):
 
     def _guide_dismissed(self) -> None:
         self.update_settings(replace(self.settings, guide_done=True))
+
+    def _guide_hint_seen(self, kind: str) -> None:
+        if kind not in self.settings.guide_seen:
+            self.update_settings(replace(self.settings, guide_seen=(*self.settings.guide_seen, kind)))
 
     def save_named(self, name: str) -> None:
         from client.sessions.autosave import save_named

@@ -66,7 +66,6 @@ class BoardView(Node):
         self._tokens: Mesh | None = None
         self._legend: Mesh | None = None
         self.texts = TextCache()
-        self._tip = TextCache()
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self.screen_polys: dict[str, list] = {}
@@ -317,11 +316,15 @@ class BoardView(Node):
         if self.hovered and self.hovered in self.screen_polys:
             arcade.draw_polygon_outline(self.screen_polys[self.hovered], (255, 255, 255), 2.5)
 
-    def on_draw_over(self) -> None:
-        if self.hovered:
-            self._draw_tooltip(self.hovered)
+    def tooltip_at(self, x: float, y: float) -> str | None:
+        """What the province under the mouse is (the scene's tooltip shows it, over every
+        panel and the tower, inside the window)."""
+        name = self.hovered if self.hovered and self.contains(x, y) else None
+        return self.tooltip_text(name) if name else None
 
-    def _draw_tooltip(self, name: str) -> None:
+    def tooltip_text(self, name: str) -> str:
+        """A province in sentences: region, tax, rice, slots, owner, armies, buildings,
+        neighbours and what this round's event and cards do there."""
         p = self.board.provinces[name]
         info = (self.state or {}).get("provinces", {}).get(name, {})
         blds = info.get("buildings", []) or []
@@ -347,19 +350,7 @@ class BoardView(Node):
         ]
         from client.board.map_marks import province_notes
         lines += province_notes(self, name)
-        s = self.token_scale()
-        w, lh = 340 * s, 16 * s
-        h = lh * (len(lines) + 1) + 8
-        cx, cy = self.province_centre(name)
-        x = min(max(self.left + 4, cx + 18), self.right - w - 4)
-        y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h
-        arcade.draw_lbwh_rectangle_filled(x, y, w, h, (255, 252, 240, 240))
-        arcade.draw_lbwh_rectangle_outline(x, y, w, h, (60, 50, 40), 1)
-        self._tip.begin()
-        self._tip.put("t", "\n".join(lines), x + 6, y + h - 6, size=9.5 * s, width=int(w - 12),
-                      multiline=True, anchor_y="top", color=(25, 25, 25))
-        self._tip.end()
-        self._tip.draw()
+        return "\n".join(lines)
 
     # -- input ----------------------------------------------------------------------------
     def province_at(self, x: float, y: float) -> str | None:

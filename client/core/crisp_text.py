@@ -110,8 +110,8 @@ class CrispText(arcade.Text):
         super().__init__(text, x, y, color, font_size, width, **kwargs)
 
     # -- measured in logical pixels ---------------------------------------------------------
-    @property  # type: ignore[override]
-    def font_size(self) -> float:  # type: ignore[override]
+    @property
+    def font_size(self) -> float:
         return self.label.font_size / self.scale
 
     @font_size.setter
@@ -119,7 +119,7 @@ class CrispText(arcade.Text):
         self.label.font_size = font_size * self.scale
 
     @property  # type: ignore[override]
-    def width(self) -> float | None:  # type: ignore[override]
+    def width(self) -> float | None:
         w = self.label.width
         return None if w is None else w / self.scale
 
@@ -128,7 +128,7 @@ class CrispText(arcade.Text):
         self.label.width = int(round(width * self.scale))
 
     @property  # type: ignore[override]
-    def height(self) -> float | None:  # type: ignore[override]
+    def height(self) -> float | None:
         h = self.label.height
         return None if h is None else h / self.scale
 
