@@ -251,7 +251,8 @@ class TextCache:
         self._used.add(key)
         t = self._labels.get(key)
         scale = window_text_scale()
-        if t is None or (multiline and t.logical_width != width) or t.scale != scale:
+        if t is None or t.scale != scale or t.multiline != multiline \
+                or (multiline and t.logical_width != width):
             if t is not None:
                 t.visible = False
             # glyphs rasterised at the interface scale (crisp, not stretched)

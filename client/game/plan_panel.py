@@ -145,16 +145,22 @@ class PlanningPanel(Node):
         return self.fields_top - self.rows * (self.field_h + 3) - 1
 
     def card_rects(self) -> list[tuple[str | int, tuple[float, float, float, float]]]:
+        """The hand's cards in a row: each province card as wide as its name needs
+        (a long name like Awa-Shikoku is not cut to "Awa-Shi…" while Kaga has room to
+        spare), all shrunk alike when the row is short (issue 27, item 12)."""
+        from client.board.map_geometry import text_width
         cards = self.all_cards()
         prov = [c for c in cards if isinstance(c, str)]
         mw = 34
         avail = self.width - 16 - 5 * (mw + 4) - 8
-        pw = min(96, avail / max(1, len(prov)))
+        need = {c: min(120.0, max(40.0, text_width(c, 9) + 12)) for c in prov}
+        total = sum(need.values())
+        shrink = min(1.0, (avail - 4 * len(prov)) / total) if total > 0 else 1.0
         x = self.left + 8
         y = self.cards_top() - self.card_h
         out: list[tuple[str | int, tuple[float, float, float, float]]] = []
         for c in cards:
-            w = pw - 4 if isinstance(c, str) else mw
+            w = need[c] * shrink if isinstance(c, str) else mw
             if isinstance(c, int) and c == 0:
                 x += 8
             out.append((c, (x, y, w, self.card_h)))
