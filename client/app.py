@@ -263,7 +263,16 @@ class App(arcade.Window):
         if self.autosave is not None:
             self.autosave.close()
             self.autosave = None
-        end = EndScene(summary)
+        from client.scenes.end_record import session_events
+        from client.scenes.end_scene import record_for
+        session = self.session
+        state = getattr(session, "state", None) if session is not None else None
+        final = None
+        if state is not None:
+            from sim.game import public_state
+            final = dict(public_state(state))
+        end = EndScene(summary, record_for(summary, session_events(session)), final,
+                       session.config.side if session is not None else "sun")
         end.back_chosen.connect(lambda: self.show_menu())
         end.quit_chosen.connect(self.close)
         self.show(end)

@@ -10,24 +10,13 @@ from __future__ import annotations
 import arcade
 
 from client.board import map_geometry as geo
+from client.board.tokens import seat_token
 from client.core import theme
 from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
 from client.widgets.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
-
-
-def seat_token(seat, cx: float, cy: float, r: float) -> None:
-    """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
-    not rely on colour alone."""
-    from client.core.palette import style_of
-    st = style_of(seat)
-    if st is None:
-        return
-    ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
-    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r), ring)
-    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r * 0.78), st.colour)
 
 
 class CachedPanel(Node):
