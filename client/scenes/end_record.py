@@ -34,6 +34,7 @@ class PlayerRecord:
     regions: dict[str, dict[str, int]] = field(default_factory=dict)   # last winter's majorities
     thrown: int = 0             # own cubes thrown into the tower in battles
     out: int = 0                # own cubes that came out onto the tray in battles
+    history: list[int] = field(default_factory=lambda: [0])   # score at the start, each winter
 
     @property
     def luck(self) -> float | None:
@@ -119,6 +120,7 @@ def end_record(events: Iterable[Event], players: int) -> EndRecord:
             p.majorities += int(e.get("majority_points", 0))
             p.regions = {r: dict(k) for r, k in (e.get("regions") or {}).items()}
             p.score = int(e.get("score", p.score))
+            p.history.append(p.score)
         elif kind == "GameEnded":
             scores = {int(k): int(v) for k, v in e.get("scores", {}).items()}
             money = {int(k): int(v) for k, v in e.get("money", {}).items()}

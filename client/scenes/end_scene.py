@@ -113,6 +113,8 @@ class EndScene(Node):
         self.film_btn.visible = False
         self._rows: list[tuple[float, float]] = []      # (y, row height) per standing
         self._luck: list[tuple[int, float, float, float]] = []   # seat, y, bar room, share
+        self._chart_box: tuple[float, float, float, float] | None = None
+        self._chart_scale = (10, 3, 2)
 
     # -- what it shows --------------------------------------------------------------------
     def standings(self) -> list[tuple[int, int, int]]:
@@ -230,8 +232,30 @@ class EndScene(Node):
         b = rec.biggest
         t.put("bh", _("The biggest battle"), left, y, size=12, bold=True, color=theme.INK)
         words = battle_sentence(b) if b is not None else _("There was no battle in this game.")
-        put_boxed(t, "bb", words, left, y - 8, width, max(20.0, y - 8 - 112), 10, min_size=7.5,
-                  color=theme.INK)
+        bt = put_boxed(t, "bb", words, left, y - 8, width, max(20.0, y - 8 - 112), 10,
+                       min_size=7.5, color=theme.INK)
+        self._chart(t, left, width, bt.bottom - 18)
+
+    def _chart(self, t: TextCache, left: float, width: float, top: float) -> None:
+        """The scores at the start and after each winter, when the panel has room."""
+        cl, cb = left + 34, 136
+        cw, ch = width - 44 - 160, top - 24 - cb
+        if ch < 70 or self.record is None:
+            self._chart_box = None
+            return
+        self._chart_box = (cl, cb, cw, ch)
+        t.put("ct", _("Score over the game"), left, top - 4, size=11, bold=True, color=theme.INK)
+        peak = max([max(p.history) for p in self.record.players.values()] + [10])
+        n = max(len(p.history) for p in self.record.players.values())
+        for k in range(max(2, n)):
+            x = cl + cw * k / max(1, n - 1)
+            label = _("start") if k == 0 else _("winter {n}").format(n=k)
+            t.put(("xl", k), label, x, cb - 16, size=9, anchor_x="center", color=theme.MUTED)
+        step = max(1, peak // 4)
+        for v in range(step, peak + 1, step):
+            t.put(("yl", v), str(v), cl - 6, cb + ch * v / peak, size=8.5, anchor_x="right",
+                  anchor_y="center", color=theme.MUTED)
+        self._chart_scale = (peak, n, step)
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
@@ -246,6 +270,23 @@ class EndScene(Node):
             st = theme.seat_colour(seat)
             arcade.draw_lbwh_rectangle_filled(rl + 28, y - 1, room * min(1.0, share), 11, st)
             arcade.draw_lbwh_rectangle_outline(rl + 28, y - 1, room, 11, (90, 80, 70), 1)
+        if self._chart_box is not None and self.record is not None:
+            cl, cb, cw, ch = self._chart_box
+            peak, n, step = self._chart_scale
+            draw_panel(cl, cb, cw, ch, fill=(252, 249, 240))
+            for v in range(0, peak + 1, step):
+                y = cb + ch * v / peak
+                arcade.draw_line(cl, y, cl + cw, y, (225, 218, 200), 1)
+            for seat, p in sorted(self.record.players.items()):
+                pts = [(cl + cw * k / max(1, n - 1), cb + ch * v / peak)
+                       for k, v in enumerate(p.history)]
+                col = theme.seat_colour(seat)
+                if sum(col) > 700:                 # White: a grey line on the paper
+                    col = (170, 170, 160)
+                if len(pts) > 1:
+                    arcade.draw_line_strip(pts, col, 2.5)
+                for x, y in pts:                   # the seat's shape at each point
+                    seat_token(seat, x, y, 5.5)
 
     def on_draw_over(self) -> None:
         self.texts.draw()
