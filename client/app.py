@@ -356,11 +356,16 @@ class App(arcade.Window):
         from client.core.node import Damage
         scene = self.scene
         animated: list[Node] = scene.animated_nodes() if scene is not None else []
-        if (self.partial_redraw and self.ui_scale == 1.0 and not self._force_full and animated
+        if (self.partial_redraw and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
-            # nothing else changed: repaint only the animated nodes' rectangles
+            # nothing else changed: repaint only the animated nodes' rectangles (the
+            # scissor is in window pixels: the logical rectangle times the interface scale,
+            # rounded outwards)
+            s = self.ui_scale
             for node in animated:
-                self.ctx.scissor = node.damage_rect()   # a node may repaint less than its box
+                l, b, w, h = node.damage_rect()        # a node may repaint less than its box
+                x0, y0 = int(l * s) - 1, int(b * s) - 1
+                self.ctx.scissor = (x0, y0, int((l + w) * s) + 2 - x0, int((b + h) * s) + 2 - y0)
                 node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1
