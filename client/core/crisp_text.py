@@ -9,7 +9,7 @@ divides the glyphs' own offsets by the same scale and snaps each corner to a who
 exactly the pixels it was rasterised for. To every caller it still measures in logical
 pixels (`content_width`, `left`, `width` of a wrapped label...), so no layout changes.
 
-At scale 1 it is a plain `arcade.Text` (pyglet's own shader).
+At scale 1 the same shader only snaps the glyphs to whole pixels.
 
 Tests: tests/client/core/test_crisp_text.py.
 """
@@ -65,11 +65,10 @@ _VERTEX = """#version 330 core
 _programs: dict[tuple[int, float], ShaderProgram] = {}
 
 
-def text_program(scale: float) -> ShaderProgram | None:
-    """The shader for glyphs rasterised at `scale` (one per scale and GL context), or
-    None at scale 1 (pyglet's default)."""
-    if abs(scale - 1.0) < 1e-6:
-        return None
+def text_program(scale: float) -> ShaderProgram:
+    """The shader for glyphs rasterised at `scale` (one per scale and GL context). At
+    scale 1 it only snaps glyphs to whole pixels: pyglet's own shader draws a label at a
+    fractional position with a column of a glyph lost ("Settsu" losing its u's edge)."""
     from pyglet.text.layout.base import layout_fragment_source
     ctx = pyglet.gl.current_context
     key = (id(ctx), round(scale, 4))
@@ -101,12 +100,10 @@ class CrispText(arcade.Text):
                  **kwargs: Any) -> None:
         self.scale = scale
         self.logical_width = width     # the wrapping width asked for (logical pixels)
-        program = text_program(scale)
-        if program is not None:
-            kwargs["program"] = program
-            font_size = font_size * scale    # pyglet takes whole dpi only: the size scales
-            if width:
-                width = int(round(width * scale))
+        kwargs["program"] = text_program(scale)
+        font_size = font_size * scale        # pyglet takes whole dpi only: the size scales
+        if width:
+            width = int(round(width * scale))
         super().__init__(text, x, y, color, font_size, width, **kwargs)
 
     # -- measured in logical pixels ---------------------------------------------------------

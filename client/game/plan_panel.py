@@ -160,7 +160,7 @@ class PlanningPanel(Node):
         y = self.cards_top() - self.card_h
         out: list[tuple[str | int, tuple[float, float, float, float]]] = []
         for c in cards:
-            w = need[c] * shrink if isinstance(c, str) else mw
+            w = float(int(need[c] * shrink)) if isinstance(c, str) else mw   # whole pixels
             if isinstance(c, int) and c == 0:
                 x += 8
             out.append((c, (x, y, w, self.card_h)))
