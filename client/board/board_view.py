@@ -74,6 +74,8 @@ class BoardView(Node):
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
         self._ground: list[Mesh | TexturedMesh] = []
+        self._water_key: tuple[float, ...] = ()
+        self._water: tuple[TexturedMesh, TexturedMesh, Mesh, TexturedMesh] | None = None
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self.screen_polys: dict[str, list] = {}
@@ -250,6 +252,27 @@ class BoardView(Node):
         water, and the provinces on paper: the owner's colour, or an unclaimed province's
         parchment tinted by its region (issue 28, item 4)."""
         xf = self._xf or self.transform()
+        key = (self.left, self.bottom, self.right, self.top)
+        if self._water is None or self._water_key != key:   # depends on the map's place only
+            self._water_key = key
+            self._water = self._build_water(xf, s)
+        land = TexturedMesh("paper", 170 * s)
+        for name, tris in self.shapes["triangle_arrays"].items():
+            owner = provs.get(name, {}).get("owner")
+            if name in self.excluded:
+                fill = theme.EXCLUDED
+            elif owner is None or style_of(owner) is None:
+                region = self.board.provinces[name].region[self.side]
+                fill = theme.mix(theme.UNCLAIMED, theme.REGION_COLOURS[region], REGION_TINT)
+            else:
+                fill = owner_fill(owner)
+            land.add(xf.apply(tris), fill)
+        sea, shallows, under, lakes = self._water
+        self._ground = [sea, shallows, under, land, lakes]
+
+    def _build_water(self, xf: MapTransform, s: float) -> tuple[TexturedMesh, TexturedMesh,
+                                                                    Mesh, TexturedMesh]:
+        """The sea, the shallows, the land's shadow and the lakes (built once per size)."""
         l, b, r, t = self.left, self.bottom, self.right, self.top
         sea = TexturedMesh("sea", 240 * s)
         sea.add([(l, b), (r, b), (r, t), (l, b), (r, t), (l, t)], theme.SEA)
@@ -265,21 +288,10 @@ class BoardView(Node):
         dx, dy = 2.5 * s, -2.5 * s
         for name, tris in self.shapes["triangle_arrays"].items():
             under.add(xf.apply(tris) + (dx, dy), (25, 40, 55, 70))
-        land = TexturedMesh("paper", 170 * s)
-        for name, tris in self.shapes["triangle_arrays"].items():
-            owner = provs.get(name, {}).get("owner")
-            if name in self.excluded:
-                fill = theme.EXCLUDED
-            elif owner is None or style_of(owner) is None:
-                region = self.board.provinces[name].region[self.side]
-                fill = theme.mix(theme.UNCLAIMED, theme.REGION_COLOURS[region], REGION_TINT)
-            else:
-                fill = owner_fill(owner)
-            land.add(xf.apply(tris), fill)
         lakes = TexturedMesh("sea", 240 * s)
         for tris in self.shapes["hole_triangle_arrays"]:
             lakes.add(xf.apply(tris), theme.SEA)
-        self._ground = [sea, shallows, under, land, lakes]
+        return sea, shallows, under, lakes
 
     def _build_tokens(self, provs: dict, s: float) -> None:
         """Names, army tokens, building chips and unrest badges (one triangle batch)."""
