@@ -75,7 +75,7 @@ def _texture(pattern: np.ndarray) -> Texture2D:
     return tex
 
 
-_VS = """#version 330
+_vertex_source = """#version 330
 uniform WindowBlock { mat4 projection; mat4 view; } window;
 uniform float tile;
 in vec2 in_vert;
@@ -88,7 +88,7 @@ void main() {
     v_uv = in_vert / tile;
 }
 """
-_FS = """#version 330
+_fragment_source = """#version 330
 uniform sampler2D pattern;
 in vec4 v_color;
 in vec2 v_uv;
@@ -108,7 +108,7 @@ def _gl(kind: str) -> tuple[object, Texture2D]:
     if key not in _cache:
         program = _cache.get((id(ctx), "program"))
         if program is None:
-            program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+            program = ctx.program(vertex_shader=_vertex_source, fragment_shader=_fragment_source)
             _cache[(id(ctx), "program")] = program
         _cache[key] = (program, _texture(paper_pattern() if kind == "paper" else sea_pattern()))
     return _cache[key]  # type: ignore[return-value]

@@ -22,7 +22,7 @@ import arcade
 import pyglet
 from pyglet.graphics.shader import ShaderProgram
 
-_VERTEX = """#version 330 core
+_vertex_source = """#version 330 core
     in vec3 position;
     in vec4 colors;
     in vec3 tex_coords;
@@ -75,7 +75,7 @@ def text_program(scale: float) -> ShaderProgram:
     program = _programs.get(key)
     if program is None:
         assert ctx is not None
-        source = _VERTEX.replace("SCALE", repr(float(scale)))
+        source = _vertex_source.replace("SCALE", repr(float(scale)))
         program = ctx.create_program((source, "vertex"), (layout_fragment_source, "fragment"))
         _programs[key] = program
     return program

@@ -114,6 +114,8 @@ class EndScene(Node):
         self._rows: list[tuple[float, float]] = []      # (y, row height) per standing
         self._luck: list[tuple[int, float, float, float]] = []   # seat, y, bar room, share
         self._chart_box: tuple[float, float, float, float] | None = None
+        self._top = 0.0                   # the right column's first row
+        self._panel_top = 0.0
         self._chart_scale = (10, 3, 2)
 
     # -- what it shows --------------------------------------------------------------------
@@ -162,14 +164,20 @@ class EndScene(Node):
                                     len(names)).format(names=listed(names)), W / 2, H - 46,
                    W - 40, 22, min_size=14, bold=True, anchor_x="center", color=theme.INK)
         tie = tie_sentence(self.record) if self.record is not None else ""
+        top = H - 118
+        self._panel_top = H - 100
         if tie:
-            put_boxed(t, "tie", tie, 40, H - 58, W - 80, 34, 11.5, min_size=9,
-                      color=(120, 40, 30), align="center")
+            tl = put_boxed(t, "tie", tie, 40, H - 58, W - 80, 40, 11.5, min_size=9,
+                           color=(120, 40, 30), align="center")
+            top = min(top, tl.bottom - 38)      # a long sentence (Dutch) pushes the rest down
+            self._panel_top = min(self._panel_top, tl.bottom - 6)
         bl, bw, rl, rw = self.columns()
         if self.board_view is not None:
-            t.put("bt", _("The final board"), bl + bw / 2, H - 118, size=11, bold=True,
+            self.board_view.set_rect(bl, 70, bw, top - 8 - 70)
+            t.put("bt", _("The final board"), bl + bw / 2, top, size=11, bold=True,
                   anchor_x="center", color=theme.MUTED)
-        self._standings(t, rl, rw, H - 118)
+        self._top = top
+        self._standings(t, rl, rw, top)
         t.end()
         self._layout_film()
 
@@ -187,9 +195,15 @@ class EndScene(Node):
         y = top
         put_fitted(t, "tp", _("Player"), left + 30, y, name_w - 6, 11, min_size=7, bold=True,
                    color=theme.INK)
+        from client.board.map_geometry import text_width
+        # narrow columns (960 px, longer Dutch words): the headings in two staggered rows,
+        # each with two columns' room, rather than cut
+        stagger = any(text_width(_(word), 9) > col_w - 6 for _key, word in cols)
         for k, (key, word) in enumerate(cols):
             x = left + 30 + name_w + col_w * (k + 1) - 6
-            put_fitted(t, ("th", key), _(word), x, y, col_w - 6, 10.5, min_size=7, bold=True,
+            up = stagger and (len(cols) - 1 - k) % 2 == 1
+            put_fitted(t, ("th", key), _(word), x, y + (16 if up else 0),
+                       (2 * col_w - 10) if stagger else col_w - 6, 10, min_size=7, bold=True,
                        anchor_x="right", color=theme.INK)
         n = max(1, len(rows))
         rh = max(20.0, min(30.0, (top - 300) / n))
@@ -260,7 +274,7 @@ class EndScene(Node):
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
         bl, bw, rl, rw = self.columns()
-        draw_panel(rl - 12, 64, rw + 24, self.height - 64 - 100, fill=(246, 240, 226))
+        draw_panel(rl - 12, 64, rw + 24, self._panel_top - 64, fill=(246, 240, 226))
         rows = self.standings()
         for (seat, _s, _c), (y, rh) in zip(rows, self._rows):
             seat_token(seat, rl + 12, y + 5, 8)

@@ -91,10 +91,13 @@ def _meets(a, b):
     return not (a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1)
 
 
-@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (1920, 1080)])
-def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, W, H):
+@pytest.mark.parametrize("lang,W,H", [("en", 960, 640), ("en", 1280, 800), ("en", 1920, 1080),
+                                       ("nl", 960, 640), ("ro", 960, 640)])
+def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, lang, W, H):
+    from lang import i18n
     from sim.game import public_state
     from tests.client.conftest import frame
+    i18n.use(lang)
     state, events = _game(11, 4)
     rec = end_record(events, 4)
     summary = {"players": 4, "labels": {0: "Aiko (Blue)"}, "scores": {}, "money": {},
@@ -109,8 +112,11 @@ def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, 
     try:
         texts = [(k, t) for k, t in scene.texts.labels.items() if t.visible and t.text]
         said = " ".join(t.text for _k, t in texts)
-        assert "Orange" in said and "a tie goes to the most chests" in said
-        assert "Luck of the tower" in said and "The biggest battle" in said
+        words = {"en": ("Orange", "a tie goes to the most chests", "Luck of the tower"),
+                 "nl": ("Oranje", "wint wie de meeste geldkisten heeft", "Het grootste gevecht"),
+                 "ro": ("Portocaliu", "câștigă cine are cele mai multe cufere", "Cea mai mare luptă")}
+        for w in words[lang]:
+            assert w in said, (lang, w)
         boxes = [("board", scene.board_view)] + [(b.label, b) for b in
                                                  (scene.menu_btn, scene.quit_btn, scene.film_btn)]
         bad = []
@@ -133,6 +139,7 @@ def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, 
         app.on_mouse_press((b.left + 4) * s, (b.bottom + 4) * s, arcade.MOUSE_BUTTON_LEFT, 0)
         assert asked == [rec.biggest.number] * 2
     finally:
+        i18n.use("en")
         app.show_menu()
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
