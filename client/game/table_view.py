@@ -15,7 +15,7 @@ from client.core import theme
 from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
-from client.widgets.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
+from client.widgets.text_fit import put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
 
 
@@ -265,8 +265,19 @@ class ActionTrack(CachedPanel):
                     seat_token(int(what.split()[1]), (l + r) / 2, (b + t) / 2, (r - l) / 2)
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
             lx, ly = self.label_centre(k)
-            put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, bold=bool(a), anchor_x="center",
-                       anchor_y="center", color=theme.INK if a else (240, 230, 210))
+            ink = theme.INK if a else (240, 230, 210)
+            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=7.5,
+                              bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
+            if name.content_width > w - 9 and " " not in label:     # one long word: smaller
+                put_fitted(text, ("a", k), label, lx, ly, w - 10, 7.5, min_size=6.5, cut=True,
+                           bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
+            elif name.content_width > w - 9:
+                # a narrow card (the battle view at 960 px): the name on two lines under
+                # the marks' row rather than over the next card
+                room_top = self.top - 24
+                put_boxed(text, ("a", k), label, x + 3, room_top, w - 10,
+                          room_top - (self.bottom + 6.5), 8.5, min_size=6.5, bold=bool(a),
+                          align="center", color=ink)
 
 
 class EventsPanel(CachedPanel):

@@ -246,12 +246,16 @@ def test_card_names_in_the_hand_are_whole(app, W, H):
 
 
 @pytest.mark.parametrize("W,H", WINDOWS)
-def test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H):
+@pytest.mark.parametrize("battle", [False, True])
+def test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H, battle):
     """Each card's name clear of its number, the event's badge and the special cards'
-    tokens (deploy 5 carries both a badge and a token), at every size."""
+    tokens (deploy 5 carries both a badge and a token), and inside its card, at every
+    size; also in the battle view, where the tower's column leaves the track narrower
+    (520 px at 960x640: "Deploy 1" ran over "Deploy 3")."""
     rw = max(280, min(340, W * 0.25))
     track = ActionTrack()
-    track.set_rect(0, 180, W - rw, 48)
+    width = (W - rw) * 0.765 if battle else W - rw
+    track.set_rect(0, 180, width, 56)
     acts = ["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace", "temple",
             "theatre", "rice", "tax"]
     track.set_track(acts)

@@ -33,9 +33,10 @@ def test_action_labels_stay_on_their_cards(app, lang, W, H):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("W,H", table_layout.WINDOWS)
-def test_action_labels_keep_clear_of_the_tokens_and_badges(app, lang, W, H):
+@pytest.mark.parametrize("battle", [False, True])
+def test_action_labels_keep_clear_of_the_tokens_and_badges(app, lang, W, H, battle):
     with speaking(lang):
-        table_layout.test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H)
+        table_layout.test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H, battle)
 
 
 @pytest.mark.parametrize("lang", LANGS)
