@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bot-level", action="append", default=None, metavar="LEVEL",
                       help="level of each bot seat (repeat, or once for all): easy, normal, hard")
     host.add_argument("--seed", type=int, default=None, help="(tests) fixed local entropy")
+    host.add_argument("--turn-time", type=float, default=300.0, metavar="SECONDS",
+                      help="seconds each player has for a decision before a bot may take "
+                           "the seat (the table's timer, shown to everyone; 10 to 86400)")
     _peer_options(host)
 
     join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")

@@ -81,6 +81,7 @@ def run(args: argparse.Namespace,
     from net.lockstep.engine import SimEngine
     from net.table.session import SessionOptions, TableSession
     from sim.bots import BOT_NAMES
+    import store.game_save  # noqa: F401  (the replay file's writer, loaded before strangers come)
 
     bot = getattr(args, "bot", "heuristic") or "heuristic"
     if isinstance(bot, list):
@@ -96,7 +97,8 @@ def run(args: argparse.Namespace,
     command = args.command
     opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
                           rejoin_timeout=args.rejoin_timeout, save_path=args.save,
-                          interface=interface, bot=bot)
+                          interface=interface, bot=bot,
+                          turn_time=getattr(args, "turn_time", 300.0))
     out = Outcome()
     game_seed = getattr(args, "seed", None)
     stats = GameStats()
@@ -202,9 +204,9 @@ def run(args: argparse.Namespace,
         # (chance links, plan commit/reveal) until the step is applied here
         started = asked_at.pop(entry["step"], None)
         kind = entry["commands"][0].get("type") if entry["commands"] else None
-        if started is not None and kind in ("Chance", "SubmitPlan"):
+        if started is not None and kind in ("Chance", "SubmitPlan", "CommitPlan"):
             stats.round_trips.append(time.perf_counter() - started)
-        elif kind not in ("Chance", "SubmitPlan", "TowerSettled", None):
+        elif kind not in ("Chance", "SubmitPlan", "CommitPlan", "TowerSettled", None):
             # one other player's move or turned card: a one-way hop from that player
             seat = entry["commands"][0].get("seat")
             ls = session.lockstep
@@ -287,6 +289,23 @@ def run(args: argparse.Namespace,
         print(f"game started: seat {seat}" if seat is not None else "watching the game",
               flush=True)
     session.on_started = on_started
+    seen_waiting: dict[tuple[int, int], int] = {}     # (step, seat) -> seconds seen waiting
+
+    def say_countdowns() -> None:
+        """What a window shows as a countdown (`input_countdown`), said once per awaited
+        input that is late (seen for 3 s): whom the table waits for and how long."""
+        ls = session.lockstep
+        if session.closed or (ls is not None and ls.ended):
+            return
+        if ls is not None:
+            for seat, left in sorted(session.input_countdown().items()):
+                key = (ls.step, seat)
+                seen_waiting[key] = seen_waiting.get(key, 0) + 1
+                if seen_waiting[key] == 3:
+                    print(f"waiting for seat {seat}: {left:.0f} s left", flush=True)
+        reactor.callLater(1.0, say_countdowns)
+    reactor.callLater(1.0, say_countdowns)
+    reactor.callLater(1.0, say_countdowns)
     session.on_step_applied = on_step
     def on_broadcast(msg: dict) -> None:
         asked_at.setdefault(msg.get("step", -1), time.perf_counter())

@@ -137,6 +137,7 @@ class App(arcade.Window):
             self.start_local(opts)
         menu.local_chosen.connect(start)
         menu.continue_chosen.connect(self.continue_game)
+        menu.tutorial_chosen.connect(self.start_tutorial)
         menu.settings_chosen.connect(self.show_settings)
         menu.host_chosen.connect(lambda o: self.start_net("host", o))
         menu.join_chosen.connect(lambda o: self.start_net("join", o))
@@ -209,6 +210,19 @@ class App(arcade.Window):
         labels = self._labels(opts["players"], humans)
         self._start_autosave(session)
         return self.play(session, labels, fast=fast, names=self._names(humans))
+
+    def start_tutorial(self) -> GameScene:
+        """Learn to play: the tutorial's scripted game with its coach (not autosaved, so
+        Continue keeps the player's own game; the guide pop-ups give way to the coach)."""
+        from client.tutorial.coach import TutorialCoach
+        from client.tutorial.scripted_game import new_session
+        self.close_session()
+        session = new_session()
+        scene = self.play(session, self._labels(session.config.players, session.my_seats),
+                          names=self._names(session.my_seats))
+        scene.guide.enabled_guide = False
+        scene.add(TutorialCoach(scene))
+        return scene
 
     def play(self, session: GameSession, labels: dict[int, str] | None = None, fast: bool = False,
              names: dict[int, str] | None = None) -> GameScene:
@@ -455,7 +469,8 @@ def run(args: argparse.Namespace) -> int:
                 "address": getattr(args, "address", None), "code": getattr(args, "code", None),
                 "port": getattr(args, "port", 7531), "log": getattr(args, "log", None),
                 "save": getattr(args, "save", None), "resume": getattr(args, "resume", None),
-                "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0)}
+                "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0),
+                "turn_time": getattr(args, "turn_time", 300.0)}
         if command != "host" and not opts["address"] and not opts["resume"]:
             app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)

@@ -4,7 +4,7 @@ help, quit. Enter starts a game with the options last used (at first: 4-player b
 
 Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(options)`,
 `watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
-`settings_chosen()`, `quit_chosen()`.
+`tutorial_chosen()` (Learn to play), `settings_chosen()`, `quit_chosen()`.
 
 Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py.
 """
@@ -39,6 +39,7 @@ class MenuScene(Node):
         self.continue_chosen = Signal("continue_chosen")
         self.settings_chosen = Signal("settings_chosen")
         self.quit_chosen = Signal("quit_chosen")
+        self.tutorial_chosen = Signal("tutorial_chosen")
         self.players = int(d.get("players", 4))
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
@@ -71,6 +72,8 @@ class MenuScene(Node):
         self.b_continue.visible = False
         self.b_settings = self.add(Button(N_("Settings  [O]"), size=12, key=arcade.key.O))
         self.b_help = self.add(Button(N_("Rules  [F1]"), size=12, key=arcade.key.F1))
+        self.b_tutorial = self.add(Button(N_("Learn to play  [L]"), size=12, key=arcade.key.L,
+                                          color=(190, 225, 170)))
         self.save_buttons: list[Button] = []
         from client.scenes.help_scene import HelpOverlay
         self.help = self.add(HelpOverlay())     # last: drawn over everything, gets input first
@@ -89,6 +92,7 @@ class MenuScene(Node):
         self.b_continue.pressed.connect(self.continue_chosen.emit)
         self.b_settings.pressed.connect(self.settings_chosen.emit)
         self.b_help.pressed.connect(self.help.open)
+        self.b_tutorial.pressed.connect(self.tutorial_chosen.emit)
         self._labels()
 
     def offer_continue(self, title: str | None) -> None:
@@ -204,9 +208,10 @@ class MenuScene(Node):
             b.visible = bottom >= 66              # only those that fit above the bottom row
             b.set_rect(col2, bottom, 340, 31)
         self.b_continue.set_rect(cx - 300, self.height - 160, 600, 40)
-        self.b_settings.set_rect(cx - 270, 28, 160, 36)
-        self.b_help.set_rect(cx - 80, 28, 160, 36)
-        self.b_quit.set_rect(cx + 110, 28, 160, 36)
+        self.b_tutorial.set_rect(cx - 370, 28, 190, 36)
+        self.b_settings.set_rect(cx - 170, 28, 160, 36)
+        self.b_help.set_rect(cx + 0, 28, 160, 36)
+        self.b_quit.set_rect(cx + 170, 28, 160, 36)
         self.help.set_rect(0, 0, self.width, self.height)
         self.mark_dirty()
 

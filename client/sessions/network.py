@@ -90,6 +90,7 @@ class NetSession:
         name = (opts.get("name") or "").strip() or "Player"
         so = SessionOptions(name=name, code=opts.get("code"),
                             rejoin_timeout=float(opts.get("rejoin_timeout") or 120.0),
+                            turn_time=float(opts.get("turn_time") or 300.0),
                             save_path=opts.get("save"))
         table: Any
         if opts.get("resume"):
@@ -188,10 +189,24 @@ class NetSession:
     def tick(self) -> None:
         if self.started and not self.status:
             waiting = self.table.waiting_for()
+            # each awaited input's deadline, shown to everyone (issue 26 item 4)
+            left: dict[int, float] = getattr(self.table, "input_countdown", dict)()
             if waiting and not self.waiting_for_me():
                 from client.core.theme import seat_name
                 self.status = ""  # shown by the scene's info panel
                 self.waiting_text = _("Waiting for {who}").format(who=", ".join(seat_name(s) for s in waiting))
+                if left:
+                    secs = int(max(left.values()) + 0.999)
+                    self.waiting_text += " " + ngettext("({n} second left)", "({n} seconds left)",
+                                                        secs).format(n=secs)
+            elif waiting and any(s in left for s in self.my_seats):
+                secs = int(max(left[s] for s in self.my_seats if s in left) + 0.999)
+                self.waiting_text = ngettext(
+                    "You have {n} second left to decide; then a bot may take your seat.",
+                    "You have {n} seconds left to decide; then a bot may take your seat.",
+                    secs).format(n=secs)
+            elif not waiting:
+                self.waiting_text = ""
 
     def pump(self, wait: float | None = None) -> bool:
         return False

@@ -100,6 +100,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     # -- a pause (net/table/connections.py, net/table/liveness.py, net/table/recovery.py) --------------------
     N_("lost the connection to the peer we were watching"),
     N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin"),
+    N_("seat {seat} ({name}) sent nothing for {t} s; a bot takes the seat in {w} s unless it plays"),
+    N_("the turn time must be between {lo} and {hi} seconds"),
     Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "
                  "with more than half of the players; waiting for the others",
                  "only {live} of {n} players are connected here: a bot may take a seat only on a side "

@@ -326,13 +326,15 @@ class Lockstep:
 
     def commit_step(self, commands: list[EngineCommand], beacon: bool,
                     result: Applied | None = None,
-                    commits: list[Wire] | None = None) -> None:
+                    commits: list[Wire] | None = None, bot_seed: bytes | None = None) -> None:
         """Log the step's commands and apply them (`result`: already applied once)."""
         entry: Wire = {"step": self.step, "hash": self.hash,
                        "commands": [self.game.to_wire(c) for c in commands],
                        "takeovers": sorted(self._pending_takeovers)}
         if commits:                  # the signed plan commitments, for a rejoining peer
             entry["commits"] = commits
+        if bot_seed is not None:     # the bots' plans, face down: computed again from it
+            entry["bot_seed"] = bot_seed.hex()
         self._pending_takeovers = []
         if beacon:
             self.links.accept(self.inbox[self.step])
@@ -395,6 +397,7 @@ class Lockstep:
         commands = [self.game.from_wire(w) for w in wires]
         if d.kind == DecisionKind.PLAN:
             self.plans.restore_field_commits(entry)
+            self.plans.restore_bot_plans(entry, self.state, d)
         self._apply_entry(dict(entry), commands, d.kind in (DecisionKind.CHANCE, DecisionKind.PLAN))
         if self.decision().kind == DecisionKind.OVER and not self.ended:
             self.ended = True

@@ -84,6 +84,17 @@ class SimEngine:
         self._game, self._bots, self._commands = game, bots, commands
         self.IllegalCommand = commands.IllegalCommand
 
+    def prepare(self) -> None:
+        """Read every file the game needs now, before the table accepts strangers (issue 26
+        item 2): the board and the cards, and the tower's modules (pymunk). Later, a host
+        whose open files a flood has used up could not open them at the start, and the
+        game would fail on this machine's limit."""
+        from sim.board import board
+        from sim.cards import cards
+        from sim.tower import drop  # noqa: F401  (imported for its side: loaded now)
+        board()
+        cards()
+
     def config(self, players: int, side: str, setup: str) -> GameConfig:
         return self._game.GameConfig(players=players, side=side, setup=setup)
 

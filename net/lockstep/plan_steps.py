@@ -8,8 +8,15 @@ player's later cards long before the table turns them (a program reads its memor
   (`net.lockstep.commitment.field_digests`). Once a peer holds every human seat's commitment it
   echoes them (`CommitsEchoed`, `net.lockstep.echo`); when every player echoed the very same
   commitments, each planning seat opens only its bid, with its beacon link
-  (`BidOpened`). The engine gets `CommitPlan` for every human seat (bots: whole plans,
-  seeded by the links), the draws that follow, then the bids (`OpenField`).
+  (`BidOpened`). The engine gets `CommitPlan` for every seat, the draws that follow, then
+  the bids (`OpenField`).
+- Bot seats (issue 26 item 5): every peer computes a bot's whole plan from the links
+  (`bot_plans`), but the step applies only its `CommitPlan`, and each card is opened
+  (`OpenField`) when the rules turn it, like a human's. So the log, the saves, a
+  spectator's `StepApplied` and the state every window reads hold no bot card before it
+  turns. The step's log entry keeps the seed (`bot_seed`, not sent to spectators) so a
+  peer catching up from the log can compute the same plans; a modified client of a
+  player can compute them too (docs/net.md).
 - `open` step (the engine's `open` decision, an action card to turn): the owner sends
   `FieldOpened` (salt and card); every peer checks it against the signed commitment and
   applies `OpenField`. A seat a bot took over cannot open the human's cards: every peer
@@ -45,6 +52,13 @@ BID = FIELDS.index("bid")
 ALL_LOCKED = "Every player has locked their plan, so yours can no longer be changed."
 
 
+def for_spectators(entry: Wire) -> Wire:
+    """A log entry as a spectator is sent it: without the seed of the bots' plans, which
+    only the players (who hold every link anyway) need to catch up."""
+    return {k: v for k, v in entry.items() if k != "bot_seed"} if "bot_seed" in entry \
+        else entry
+
+
 
 class PlanSteps:
     """My plans and the plan and card-opening steps; what the table committed to."""
@@ -54,6 +68,12 @@ class PlanSteps:
         self.links = links
         self.my_plans: dict[int, tuple[bytes, Wire]] = {}   # step -> (nonce, plan wire)
         self.field_commits: dict[int, Wire] = {}   # seat -> its signed plan of this round
+        self.bot_plans: dict[int, EngineCommand] = {}   # bot seat -> its plan, face down
+        # after a replayed plan step: (state, seats, humans, seed) to compute `bot_plans`
+        # from when a card is first needed (catching up replays many rounds; only the
+        # last one's plans can still be needed)
+        self._bot_source: tuple[EngineState, tuple[int, ...], frozenset[int], bytes] | None \
+            = None
 
     # ------------------------------------------------------------------ my side
     def lock_plan(self, command: EngineCommand, wire: Wire) -> None:
@@ -210,13 +230,12 @@ class PlanSteps:
         if any(s not in box.links for s in seats):
             return False
         seed = combine([box.links[s] for s in seats], b"plan")
+        self.bot_plans = self._choose_bot_plans(core.state, d.seats, frozenset(humans), seed)
+        self._bot_source = None
         commands: list[EngineCommand] = []
         state, events = core.state, []
-        for seat in sorted(d.seats):
-            if seat in humans:
-                command = core.game.commit_plan(seat)
-            else:
-                command = core.game.choose(state, seat, core.bot, combine([seed], b"bot/%d" % seat))
+        for seat in sorted(d.seats):            # bots too: only a commitment, face down
+            command = core.game.commit_plan(seat)
             state, more = core.game.apply(state, command)
             events.extend(more)
             commands.append(command)
@@ -226,8 +245,44 @@ class PlanSteps:
         for old in [s for s in self.my_plans if s < core.step]:
             del self.my_plans[old]               # a new round: the old plan is all turned
         core.commit_step(commands, beacon=True, result=(state, events),
-                         commits=[box.commits[s] for s in humans])
+                         commits=[box.commits[s] for s in humans],
+                         bot_seed=seed if self.bot_plans else None)
         return True
+
+    # ------------------------------------------------------------------ bots' plans
+    def _choose_bot_plans(self, state: EngineState, seats: tuple[int, ...],
+                          humans: frozenset[int], seed: bytes) -> dict[int, EngineCommand]:
+        """Each bot seat's whole plan, in seat order, each bot seeing the commitments of
+        the seats before it (the same state on every peer and in a catch-up). The rules
+        check each whole plan here (`IllegalCommand`), on a state that is then dropped."""
+        game, plans = self.core.game, {}
+        for seat in sorted(seats):
+            if seat not in humans:
+                plan = game.choose(state, seat, self.core.bot, combine([seed], b"bot/%d" % seat))
+                game.apply(state, plan)
+                plans[seat] = plan
+            state, _ = game.apply(state, game.commit_plan(seat))
+        return plans
+
+    def bot_plan(self, seat: int) -> EngineCommand | None:
+        """The face-down plan of a seat a bot planned this round, or None (a human's, or a
+        seat a bot took over after its player had locked: that plan is lost)."""
+        if self._bot_source is not None:
+            state, seats, humans, seed = self._bot_source
+            self._bot_source = None
+            self.bot_plans = self._choose_bot_plans(state, seats, humans, seed)
+        return self.bot_plans.get(seat)
+
+    def restore_bot_plans(self, entry: Wire, state: EngineState, d: PendingDecision) -> None:
+        """A replayed plan step: where to compute its bots' plans from, if a card of
+        theirs is ever needed (`bot_plan`)."""
+        self.bot_plans = {}
+        seed = entry.get("bot_seed")
+        self._bot_source = None
+        if isinstance(seed, (bytes, str)):
+            raw = bytes.fromhex(seed) if isinstance(seed, str) else seed
+            humans = frozenset(s for s in d.seats if s not in self.core.bots)
+            self._bot_source = (state, tuple(d.seats), humans, raw)
 
     def _after_plans(self, seed: bytes, box: StepInbox, commands: list[EngineCommand],
                      state: EngineState, events: list[EngineEvent]) -> EngineState:
@@ -246,8 +301,11 @@ class PlanSteps:
                 events.extend(more)
             elif pending.kind == DecisionKind.OPEN and pending.purpose == "bid":
                 for seat in sorted(pending.seats):
-                    state = self._apply_opening(state, seat, "bid", box.reveals.get(seat),
-                                                commands, events)
+                    opened = box.reveals.get(seat)
+                    bot = self.bot_plans.get(seat)
+                    if bot is not None:
+                        opened = (b"", game.plan_cards(bot)["bid"])
+                    state = self._apply_opening(state, seat, "bid", opened, commands, events)
             else:
                 return state
 
@@ -294,6 +352,9 @@ class PlanSteps:
             return False
         opened = None if seat in core.bots or box.opening is None \
             else (box.opening["salt"], box.opening["card"])
+        bot = self.bot_plan(seat) if seat in core.bots else None
+        if bot is not None:                      # a bot's card, turned now like a human's
+            opened = (b"", core.game.plan_cards(bot)[field])
         commands: list[EngineCommand] = []
         events: list[EngineEvent] = []
         state = self._apply_opening(core.state, seat, field, opened, commands, events)

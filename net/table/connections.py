@@ -137,7 +137,7 @@ class Connections:
             conn.seat = None
             table.spectators.append(conn)
             if table.lockstep is not None:
-                conn.send(self._recovery.caught_up())
+                conn.send(self._recovery.caught_up(spectator=True))
             return
         table.conns.append(conn)
         hello = conn.hello

@@ -27,7 +27,7 @@ Tests: tests/net/table/test_liveness.py, tests/net/table/test_loopback.py (reset
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from net.table.dialer import Dialer
 from net.table.shared import DelayedCall, TableState, transport_of
@@ -55,6 +55,7 @@ class Liveness:
         self._stalled = 0.0                     # seconds this peer was found stalled
         self.redialling: set[tuple[str, int]] = set()   # addresses of lost players
         self._minority_said = False             # the minority's pause was announced
+        self.ticked: Callable[[], None] = lambda: None   # after each heartbeat (input clocks)
 
     def awake_seconds(self) -> float:
         """The reactor's clock less the time this peer was stalled (`last_received` is
@@ -94,6 +95,7 @@ class Liveness:
             elif now - conn.last_sent >= HEARTBEAT_EVERY:
                 conn.send({"type": "Heartbeat"})
         self.start_heartbeat()
+        self.ticked()
 
     def flush_sends(self) -> None:
         """Put what I have sent on the wire now, before work that blocks the reactor's

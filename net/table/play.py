@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from net.lockstep.core import Lockstep, Offence
+from net.lockstep.plan_steps import for_spectators
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
 from net.table.liveness import Liveness
@@ -154,8 +155,10 @@ class Play:
 
     def _step_applied(self, entry: dict) -> None:
         table = self._shared
-        for conn in table.spectators:
-            conn.send({"type": "StepApplied", "entry": entry})
+        if table.spectators:
+            watched = for_spectators(entry)
+            for conn in table.spectators:
+                conn.send({"type": "StepApplied", "entry": watched})
         self._persistence.append_log(entry)
         if entry.get("takeovers"):
             self._seats_became_bots(entry["takeovers"])

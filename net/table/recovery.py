@@ -14,12 +14,13 @@ import logging
 from typing import TYPE_CHECKING, Callable
 
 from net.lockstep.beacon import ChainVerifier
+from net.lockstep.plan_steps import for_spectators
 from net.table.dialer import Dialer
 from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import Play
 from net.table.shared import TableState
-from net.table.start_mesh import START_KEYS, check_start
+from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start
 from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
@@ -118,12 +119,14 @@ class Recovery:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def caught_up(self) -> dict:
-        """The `CaughtUp` for a rejoining player or a spectator: the start and my log."""
+    def caught_up(self, spectator: bool = False) -> dict:
+        """The `CaughtUp` for a rejoining player or a spectator: the start and my log
+        (a spectator's without the bots' seeds, `plan_steps.for_spectators`)."""
         ls = self._shared.lockstep
         assert ls is not None
         chains = {str(s): [v.next_round, v.last] for s, v in ls.verifiers.items()}
-        return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": ls.log,
+        entries = [for_spectators(e) for e in ls.log] if spectator else ls.log
+        return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": entries,
                 "chains": chains, "step": ls.step}
 
     def caught_up_received(self, conn: PeerConnection, msg: dict) -> None:
@@ -182,7 +185,8 @@ class Recovery:
         table = self._shared
         start = msg["start"]
         check_start(table.engine, start)
-        table.start_info = {k: start[k] for k in START_KEYS}
+        table.start_info = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
+                            if k in start or k not in OPTIONAL_START_KEYS}
         table.chain_ends = {s: e for s, e in start["chain_ends"]}
         table.token_hashes = {s: t for s, t in start["token_hashes"]}
         if table.role == "resume" and (table.chain is None or table.my_seat is None or

@@ -33,6 +33,7 @@ from net.table.connections import Connections, Connector, Handler
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
+from net.table.input_deadline import InputDeadlines, turn_time_problem
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
 from net.table.persistence import Persistence
@@ -154,6 +155,9 @@ class TableSession:
         if engine is None:
             from net.lockstep.engine import SimEngine
             engine = SimEngine()
+        prepare = getattr(engine, "prepare", None)
+        if prepare is not None:        # the game's files, read before any stranger comes
+            prepare()
         self.shared = shared = TableState(
             opts=opts, role=role, is_host=role == "host",
             phase=(Phase.SPECTATE if role == "watch" else
@@ -174,6 +178,8 @@ class TableSession:
         self.takeover = Takeover(shared, self.liveness, self.claims,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
+        self.deadlines = InputDeadlines(shared, self.liveness, self.takeover)
+        self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, self.signer, self.takeover)
         self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
                          self.liveness, self.persistence)
@@ -223,8 +229,12 @@ class TableSession:
         for seat in seats:
             if seat["kind"] == "bot":
                 seat["level"] = opts.bot
+        problem = turn_time_problem(opts.turn_time)
+        if problem is not None:
+            raise ValueError(problem)
         s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
-                   "started": False, "seats": seats, "tower_vote": False}
+                   "started": False, "seats": seats, "tower_vote": False,
+                   "turn_time": opts.turn_time}
         s.my_seat = 0
         s.dialer.listen(port)
         return s
@@ -352,6 +362,15 @@ class TableSession:
 
     def takeover_countdown(self) -> dict[int, float]:
         return self.takeover.countdown()
+
+    def input_countdown(self) -> dict[int, float]:
+        """{seat: seconds left} for the input the table waits for from each seat: a
+        player's turn timer, or the few seconds of an automatic input (docs/net.md)."""
+        return self.deadlines.countdown()
+
+    def turn_time(self) -> float:
+        """The table's turn timer in seconds (the host's `--turn-time`)."""
+        return self.deadlines.turn_time()
 
     def hand_seat_to_bot(self, seat: int) -> None:
         self.takeover.hand_seat_to_bot(seat)

@@ -94,6 +94,7 @@ class SessionOptions:
     name: str = "player"
     code: str | None = None
     rejoin_timeout: float = 120.0
+    turn_time: float = 300.0         # seconds for a player's decision (the host's is the table's)
     save_path: str | None = None
     interface: str = ""              # where players listen; tests use "127.0.0.1"
     bot: str = "heuristic"           # the bot that plays bot seats

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from net.lockstep.beacon import H, HashChain
 from net.table.dialer import Dialer
+from net.table.input_deadline import turn_time_problem
 from net.table.expulsion import Expulsion, SeatSigner
 from net.table.liveness import Liveness
 from net.table.persistence import Persistence
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept of GameStarted
+OPTIONAL_START_KEYS = ("turn_time",)   # kept if there: the turn timer (issue 26 item 4)
 
 
 def check_start(engine: TableEngine, msg: dict) -> None:
@@ -54,6 +56,8 @@ def check_start(engine: TableEngine, msg: dict) -> None:
         if not (isinstance(pair, list) and len(pair) == 2 and pair[0] in bots
                 and isinstance(pair[1], str) and len(pair[1]) <= 40):
             raise ValueError(f"bad bot level entry {pair!r:.60}")
+    if "turn_time" in msg and turn_time_problem(msg["turn_time"]) is not None:
+        raise ValueError(f"bad turn time {msg['turn_time']!r:.20}")
     for p in msg["peers"]:
         if not isinstance(p, dict) or not isinstance(p.get("host"), str) \
                 or not isinstance(p.get("port"), int) or not isinstance(p.get("peer"), bytes):
@@ -100,7 +104,8 @@ class StartHandshake:
 
     def game_started(self, msg: dict) -> None:
         table = self._shared
-        table.start_info = {k: msg[k] for k in START_KEYS}
+        table.start_info = {k: msg[k] for k in START_KEYS + OPTIONAL_START_KEYS
+                            if k in msg or k not in OPTIONAL_START_KEYS}
         table.phase = Phase.MESH
         table.lobby["started"] = True
         table.my_seat = my_seat = table.seat_of_peer(table.peer_id)
@@ -199,7 +204,7 @@ class StartHandshake:
         log.info("game begins: seat %s of %d", table.my_seat, len(table.start_info["seats"]))
         table.callbacks.on_started(ls.config, table.my_seat, ls.state)
         for conn in table.spectators:
-            conn.send(self._recovery.caught_up())
+            conn.send(self._recovery.caught_up(spectator=True))
         ls.start()
         self._drain()
         self._recovery.catch_up_early_rejoiners()

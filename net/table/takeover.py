@@ -1,11 +1,13 @@
 """Offline seats: the rejoin timeout, its countdown, take-overs by a bot, and the host
-handing a dropped seat to a bot at once.
+handing a dropped seat to a bot at once. A seat whose input is overdue
+(`net.table.input_deadline`) takes the same path while still connected: it is "silent".
 
 Why one place: a take-over is where a table could split; every path to it (timeout,
 another peer's `SeatTakenOver`, the host's hand-over) checks the same no-split rule
 (`net.table.liveness.Liveness.majority_here`).
 
-Tests: tests/net/table/test_hand_to_bot.py, tests/net/table/test_session.py (take-overs).
+Tests: tests/net/table/test_hand_to_bot.py, tests/net/table/test_session.py (take-overs),
+tests/net/table/test_input_deadline.py (overdue inputs).
 """
 
 from __future__ import annotations
@@ -36,9 +38,44 @@ class Takeover:
         self._begin_without_missing = begin_without_missing
         self._offline: dict[int, DelayedCall] = {}    # seat -> its take-over timer
         self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
+        self._overdue: dict[int, int] = {}            # seat -> the step its input is late for
 
     def is_offline(self, seat: int | None) -> bool:
         return seat in self._offline
+
+    # ---------------------------------------------------------------- overdue inputs
+    def is_overdue(self, seat: int | None) -> bool:
+        return seat in self._overdue
+
+    def overdue_seats(self) -> list[int]:
+        return sorted(self._overdue)
+
+    def overdue_step(self, seat: int) -> int | None:
+        return self._overdue.get(seat)
+
+    def input_overdue(self, seat: int, step: int, waited: float, what: str) -> None:
+        """The table waited `waited` seconds for `seat`'s input at `step`: the seat counts
+        as silent, connected or not. The rejoin countdown runs (every window shows it);
+        when it ends a bot takes the seat by the majority rule, unless the input came."""
+        table = self._shared
+        if seat in self._overdue or seat in self._offline:
+            return
+        self._overdue[seat] = step
+        timeout = table.opts.rejoin_timeout
+        self.start_timeout(seat, timeout)
+        reason = (f"seat {seat} ({table.name_of_seat(seat)}) sent nothing for {waited:g} s; "
+                  f"a bot takes the seat in {timeout:g} s unless it plays")
+        log.warning("%s (%s)", reason, what)
+        table.callbacks.on_paused(reason)
+
+    def input_arrived(self, seat: int) -> None:
+        """An overdue seat's input came (or the step moved on): its countdown stops."""
+        if self._overdue.pop(seat, None) is None:
+            return
+        log.info("seat %d played after all: its take-over countdown stops", seat)
+        if self._shared.conn_for_seat(seat) is not None or seat == self._shared.my_seat:
+            self.cancel_timeout(seat)
+            self.maybe_resumed()
 
     def offline_seats(self) -> list[int]:
         """Seats that dropped and may still rejoin."""
@@ -109,7 +146,8 @@ class Takeover:
     def _timed_out(self, seat: int) -> None:
         table = self._shared
         self._offline.pop(seat, None)
-        if table.conn_for_seat(seat) is not None or table.closed:
+        overdue = seat in self._overdue
+        if (table.conn_for_seat(seat) is not None and not overdue) or table.closed:
             return
         if table.lockstep is None:
             self._begin_without_missing()       # it dropped in the start handshake
@@ -126,12 +164,22 @@ class Takeover:
             # hear it and pass its messages on; a bot takes it only if they say so
             self._offline[seat] = again()
             return
+        step = table.lockstep.step
+        if seat == table.my_seat:            # my own time ran out: the others take it too
+            self._deadline.pop(seat, None)
+            self._overdue.pop(seat, None)
+            log.warning("my seat %d sent nothing in time: a bot plays it from step %d",
+                        seat, step)
+            table.lockstep.take_over(seat, step)
+            self.maybe_resumed()
+            return
         if not self._liveness.majority_here(seat):
             self._offline[seat] = again()
             return
-        step = table.lockstep.step
         self._deadline.pop(seat, None)
-        log.warning("seat %d did not rejoin in time: a bot plays it from step %d", seat, step)
+        self._overdue.pop(seat, None)
+        log.warning("seat %d did not %s in time: a bot plays it from step %d", seat,
+                    "play" if overdue else "rejoin", step)
         table.broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
         table.lockstep.take_over(seat, step)
         self.maybe_resumed()
@@ -147,10 +195,10 @@ class Takeover:
         if conn.seat is None or table.lockstep is None or seat == conn.seat:
             conn.offence("SeatTakenOver from a connection that cannot send it")
             return
-        if seat == table.my_seat:
+        if seat == table.my_seat and seat not in self._overdue:
             conn.offence(f"SeatTakenOver of my own seat {seat}: I am here")
             return
-        if table.conn_for_seat(seat) is not None:
+        if table.conn_for_seat(seat) is not None and seat not in self._overdue:
             log.warning("ignored take-over of seat %d from seat %s: it is connected here",
                         seat, conn.seat)
             return
@@ -161,10 +209,13 @@ class Takeover:
                         seat, msg["step"], table.lockstep.step)
             return
         self.cancel_timeout(seat)
+        self._overdue.pop(seat, None)
         table.lockstep.take_over(seat, msg["step"])
         self.maybe_resumed()
 
     def back_online(self, seat: int) -> None:
+        if seat in self._overdue:
+            return          # connected is not enough: its countdown stops when it plays
         self.cancel_timeout(seat)
         self.maybe_resumed()
 

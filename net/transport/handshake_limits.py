@@ -8,6 +8,12 @@ so many of them at once, in all and per address; beyond that a new connection is
 at once, before a byte of it is read. After the handshake the normal limits apply
 (`net.transport.framing.MAX_FRAME`, heartbeats in `net.table.liveness`).
 
+The open-files limit is the machine's, not the table's: a host whose descriptors a flood
+used up could not open a file the game needs, nor accept an honest player. So the
+listener also keeps its connections, proven or not, well short of the process's limit
+(`OpenFilesBudget`, read with `resource.getrlimit(RLIMIT_NOFILE)`), and the game's files
+are read before it listens (`net.lockstep.engine.SimEngine.prepare`).
+
 Tests: tests/net/trust/test_bounded_handshake.py, tests/net/trust/test_flood.py.
 """
 
@@ -15,6 +21,11 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+
+try:
+    import resource
+except ImportError:             # not on Windows: there the C runtime's limit is far off
+    resource = None  # type: ignore[assignment]
 
 log = logging.getLogger("net.transport.handshake_limits")
 
@@ -41,6 +52,23 @@ MAX_UNPROVEN = 64
 MAX_UNPROVEN_PER_ADDRESS = 16
 
 SUMMARY_AFTER = 10.0   # seconds: connections refused at the cap are summed up in one line
+
+# Descriptors kept free for everything else this process opens: its saves and logs, the
+# players it dials, the modules and files a game loads, a desync report. A quarter of
+# the limit, at least 64: under a desktop's usual 1,024 the listener holds at most 768.
+FILES_RESERVE_SHARE = 4
+FILES_RESERVE_MIN = 64
+
+
+def accepted_files_limit() -> int:
+    """How many accepted connections the listener may hold: the soft open-files limit
+    less the reserve (no limit known: 4,096)."""
+    if resource is None:
+        return 4096
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return 4096
+    return max(8, soft - max(FILES_RESERVE_MIN, soft // FILES_RESERVE_SHARE))
 
 
 class UnprovenConnections:
@@ -95,3 +123,37 @@ class UnprovenConnections:
         if refused > 1:
             log.warning("refused %d connections in the last %g s: too many handshakes under "
                         "way (%d now)", refused, SUMMARY_AFTER, self._open)
+
+
+class OpenFilesBudget:
+    """The listener's accepted connections, proven or not, held under
+    `accepted_files_limit`; beyond it a new one is closed at once (not an offence: the
+    machine is full, not the stranger guilty)."""
+
+    def __init__(self, reactor: Any, limit: int | None = None) -> None:
+        self.reactor = reactor
+        self.limit = accepted_files_limit() if limit is None else limit
+        self.open = 0
+        self._refused = 0
+
+    def admit(self) -> bool:
+        if self.open >= self.limit:
+            self._refused += 1
+            if self._refused == 1:
+                log.warning("refusing connections: %d accepted, the most this machine's "
+                            "open-files limit leaves room for", self.open)
+                if self.reactor is not None:
+                    self.reactor.callLater(SUMMARY_AFTER, self._summary)
+            return False
+        self.open += 1
+        return True
+
+    def release(self) -> None:
+        if self.open > 0:
+            self.open -= 1
+
+    def _summary(self) -> None:
+        refused, self._refused = self._refused, 0
+        if refused > 1:
+            log.warning("refused %d connections in the last %g s: at the open-files budget "
+                        "(%d of %d)", refused, SUMMARY_AFTER, self.open, self.limit)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 3          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields
+PROTOCOL = 4          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+                      # 4: bot plans face down (committed, opened card by card)
 MAX_STEP = 1_000_000
 
 
@@ -65,6 +66,16 @@ def _list(maxlen: int) -> Callable[[Any], str | None]:
     return check
 
 
+def _seconds(lo: float, hi: float) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return f"is a {type(v).__name__}, not a number"
+        if not lo <= v <= hi:
+            return f"{v} is out of range {lo:g}-{hi:g}"
+        return None
+    return check
+
+
 def _opt(inner: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
     return lambda v: None if v is None else inner(v)
 
@@ -101,7 +112,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "LobbyChanged": {"lobby": _map},
     "SeatRequested": {"seat": SEAT},
     "GameStarted": {"table": ID, "config": _map, "seats": _list(5), "peers": _list(5),
-                    "bot": _str(40), "bot_levels": _list(5)},
+                    "bot": _str(40), "bot_levels": _list(5),
+                    "turn_time": _seconds(10, 86_400)},     # the table's turn timer
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
     # lockstep

@@ -22,7 +22,8 @@ from net.transport import messages
 from net.transport.framing import (MAX_FRAME, FrameDecoder, FrameError, decode_body,
                                    encode_body, frame)
 from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
-                                            STALL_GRACE, UnprovenConnections)
+                                            STALL_GRACE, OpenFilesBudget,
+                                            UnprovenConnections)
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
 from net.trust.secure_channel import ChannelError, SecureChannel
@@ -155,6 +156,7 @@ class PeerConnection(Protocol):
         self.hello_fields = hello or {}       # what a dialer says about itself
         self.decoder = FrameDecoder(HANDSHAKE_MAX_FRAME)   # MAX_FRAME once proved
         self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
+        self.release_file: Callable[[], None] | None = None   # see OpenFilesBudget
         self._deadline: Any = None     # the handshake's DelayedCall
         self._deadline_due = 0.0
         self._deadline_extended = False
@@ -314,6 +316,11 @@ class PeerConnection(Protocol):
                 continue
             try:
                 self._handle(msg)
+            except OSError as exc:
+                # this machine failed (no file descriptor left, a full disk): never the
+                # sender's offence (issue 26 item 2)
+                log.error("this machine could not handle %s from %s: %s", msg.get("type"),
+                          self.describe(), exc)
             except Exception as exc:     # a bug must not take the peer down
                 log.exception("error handling %s from %s", msg.get("type"), self.describe())
                 self.offence(f"could not handle {msg.get('type')}: {exc}"[:300])
@@ -361,6 +368,9 @@ class PeerConnection(Protocol):
     def connectionLost(self, reason: Any = None) -> None:
         self.closed = True
         self._leave_handshake()
+        if self.release_file is not None:
+            self.release_file()
+            self.release_file = None
         self._dial_settled()
         if self.decoder.pending_bytes:
             log.warning("connection from %s closed inside a truncated frame (%d bytes)",
@@ -504,17 +514,22 @@ class PeerFactory(ClientFactory):
         self.dialer = dialer
         self.hello = hello
         self.unproven = UnprovenConnections(getattr(session, "reactor", None))
+        self.files = OpenFilesBudget(getattr(session, "reactor", None))
 
     def buildProtocol(self, addr: Any) -> PeerConnection | None:
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
         # at its cap of unproven connections spends nothing on a new one
         host = str(getattr(addr, "host", "?"))
+        if not self.dialer and not self.files.admit():
+            return None
         if not self.dialer and not self.unproven.admit(host):
+            self.files.release()
             return None
         conn = PeerConnection(self.session, self.dialer, self.hello)
         conn.factory = self
         if not self.dialer:
             conn.release_slot = lambda: self.unproven.release(host)
+            conn.release_file = self.files.release
         return conn
 
     def clientConnectionFailed(self, connector: Any, reason: Any) -> None:

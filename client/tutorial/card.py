@@ -1,0 +1,171 @@
+"""The tutorial's card on the table: a step's title, its words, what to do now, and the
+buttons (Next, Show me, Skip tutorial, Leave tutorial); between steps, while the
+opponents are watched one move at a time, a slim bar (Next move, Play on).
+
+Why its own node: the coach (`coach.py`) decides what is shown and when; this only lays
+the words out in its box so that they fit at every window size and in every language
+(smaller type, then cut, as `client.widgets.text_fit` does everywhere).
+
+Signals up: `next_pressed()`, `show_pressed()`, `skip_pressed()`, `leave_pressed()`,
+`play_on_pressed()`.
+
+Tests: tests/client/tutorial/test_tutorial_window.py.
+"""
+
+from __future__ import annotations
+
+import arcade
+
+from client.core.node import Button, Node, Signal, TextCache
+from client.widgets.text_fit import put_boxed, put_fitted
+from lang.i18n import N_
+
+FILL = (40, 70, 60)
+EDGE = (240, 200, 120)
+TITLE = (255, 236, 190)
+BODY = (250, 244, 230)
+TASK = (255, 220, 140)
+
+
+def card_button(label: str, key: int | None = None) -> Button:
+    return Button(label, size=10, key=key)
+
+
+class TutorialCard(Node):
+    """A step's card (`show_step`) or the move-by-move bar (`show_bar`)."""
+
+    def __init__(self) -> None:
+        super().__init__("tutorial_card")
+        self.visible = False
+        self.next_pressed = Signal("next_pressed")
+        self.show_pressed = Signal("show_pressed")
+        self.skip_pressed = Signal("skip_pressed")
+        self.leave_pressed = Signal("leave_pressed")
+        self.play_on_pressed = Signal("play_on_pressed")
+        self.mode = ""                     # "step" | "bar"
+        self.button_rows = 1
+        self.heading = ""
+        self.counter = ""
+        self.body = ""
+        self.task = ""
+        self.texts = TextCache()
+        self.next_btn = self.add(card_button(N_("Next  [N]"), arcade.key.N))
+        self.show_btn = self.add(card_button(N_("Show me")))
+        self.skip_btn = self.add(card_button(N_("Skip tutorial")))
+        self.leave_btn = self.add(card_button(N_("Leave tutorial")))
+        self.play_on_btn = self.add(card_button(N_("Play on")))
+        self.next_btn.pressed.connect(self.next_pressed.emit)
+        self.show_btn.pressed.connect(self.show_pressed.emit)
+        self.skip_btn.pressed.connect(self.skip_pressed.emit)
+        self.leave_btn.pressed.connect(self.leave_pressed.emit)
+        self.play_on_btn.pressed.connect(self.play_on_pressed.emit)
+
+    def show_step(self, heading: str, counter: str, body: str, task: str, *,
+                  can_show: bool = False, last: bool = False) -> None:
+        """A step's card (translated words). `can_show`: offer Show me; `last`: the
+        closing step, whose Next is Play on."""
+        self.mode = "step"
+        self.heading, self.counter, self.body, self.task = heading, counter, body, task
+        self.next_btn.set_label(N_("Play on  [N]") if last else N_("Next  [N]"))
+        self.show_btn.visible = can_show
+        self.skip_btn.visible = not last
+        self.play_on_btn.visible = False
+        self.leave_btn.visible = True
+        self.visible = True
+        self.on_layout()
+
+    def show_bar(self, text: str) -> None:
+        """Between steps: one opponent move at a time."""
+        self.mode = "bar"
+        self.heading, self.counter, self.body, self.task = "", "", text, ""
+        self.next_btn.set_label(N_("Next move  [N]"))
+        self.show_btn.visible = self.skip_btn.visible = self.leave_btn.visible = False
+        self.play_on_btn.visible = True
+        self.visible = True
+        self.on_layout()
+
+    def hide(self) -> None:
+        if self.visible:
+            self.visible = False
+            self.mark_dirty()
+
+    def needed_height(self, width: float, most: float) -> float:
+        """The height the words need at their usual size in a card `width` wide (at most
+        `most`; smaller type fits them into less)."""
+        if self.mode == "bar":
+            return min(most, 56 + self._measure(self.body, width - 24, 10.5))
+        from lang.i18n import _
+        words = self._measure(self.body, width - 24, 10.5)
+        task = self._measure(_("Now: {task}").format(task=self.task), width - 24, 10.5, bold=True)
+        buttons = 34 * (len(self._rows(width)) - 1)
+        return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
+
+    @staticmethod
+    def _measure(text: str, width: float, size: float, bold: bool = False) -> float:
+        if not text:
+            return 0.0
+        t = arcade.Text(text, 0, 0, font_size=size, width=max(10, int(width)), multiline=True,
+                        bold=bold)
+        return float(t.content_height)
+
+    def _rows(self, width: float) -> list[list[tuple[Button, float]]]:
+        """The visible buttons with the width each label needs, in one row, or two when
+        one row would shrink them (a long translation in a narrow card): Next and Show me
+        above, Skip and Leave below."""
+        from lang.i18n import _
+        row = [b for b in (self.next_btn, self.show_btn, self.play_on_btn, self.skip_btn,
+                           self.leave_btn) if b.visible]
+        need = [(b, arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width + 14.0)
+                for b in row]
+        if sum(n for _b, n in need) + 6 * (len(need) - 1) <= width - 24 or len(need) < 3:
+            return [need]
+        below = (self.skip_btn, self.leave_btn)
+        return [[x for x in need if x[0] not in below], [x for x in need if x[0] in below]]
+
+    def on_layout(self) -> None:
+        gap = 6
+        rows = self._rows(self.width)
+        self.button_rows = len(rows)
+        for r, row in enumerate(rows):
+            room = self.width - 24 - gap * (len(row) - 1)
+            total = max(1.0, sum(n for _b, n in row))
+            x = self.left + 12
+            for b, n in row:           # each as wide as its label needs, in proportion
+                w = room * n / total
+                b.set_rect(x, self.bottom + 10 + (len(rows) - 1 - r) * 34, w, 28)
+                x += w + gap
+        self.mark_dirty()
+
+    def rebuild(self) -> None:
+        from lang.i18n import _
+        t = self.texts
+        t.begin()
+        inner = self.width - 24
+        top = self.top - 10
+        if self.mode == "step":
+            counter = put_fitted(t, "c", self.counter, self.right - 12, top - 14, 86, 9.5,
+                                 min_size=7, anchor_x="right", color=BODY)
+            put_fitted(t, "h", self.heading, self.left + 12, top - 14,
+                       inner - counter.content_width - 10, 13, min_size=8, cut=True, bold=True,
+                       color=TITLE)
+            top -= 26
+        buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
+        room = top - buttons_top
+        task_text = _("Now: {task}").format(task=self.task) if self.task else ""
+        task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
+            if self.task else 0.0
+        put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
+                  min_size=7.5, color=BODY)
+        if self.task:
+            put_boxed(t, "k", task_text, self.left + 12,
+                      buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
+                      color=TASK)
+        t.end()
+
+    def on_draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, FILL)
+        arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, EDGE, 2)
+        self.texts.draw()
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        return self.contains(x, y)       # a click on the card stays on the card

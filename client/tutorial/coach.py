@@ -1,0 +1,301 @@
+"""The tutorial on the table: watches the game the table scene plays, shows each step of
+the script when its trigger comes, outlines what the step is about, holds the table at
+event steps until Next, and lets the player watch the opponents one move at a time.
+
+Why a node added over the scene rather than a change to the scene: the table plays the
+tutorial's game exactly as any local game (the same parts, the same rules), and the
+coach only reads what the scene shows (the decision asked, the events played) and uses
+the pause every player has (Space). Events are followed by batch: when the scene starts
+a batch the coach keeps its events, and each frame those no longer waiting in the scene's
+batch have been played (a quick event never slips by between two frames).
+
+Leaving (the card's Leave tutorial, or Esc) asks first in the scene's dialog; its yes
+goes up as the scene's `leave_chosen`.
+
+Tests: tests/client/tutorial/test_tutorial_window.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import arcade
+
+from client.core.node import Node
+from client.tutorial import script
+from client.tutorial.card import TutorialCard
+from client.tutorial.progress import TutorialProgress
+from client.tutorial.script import Step
+from lang.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from client.game.game_scene import GameScene
+    from client.sessions.interface import Event
+
+HIGHLIGHT_COLOUR = (255, 196, 40)
+
+Rect = tuple[float, float, float, float]
+
+
+def _union(rects: Sequence[Rect]) -> Rect:
+    left = min(r[0] for r in rects)
+    bottom = min(r[1] for r in rects)
+    right = max(r[0] + r[2] for r in rects)
+    top = max(r[1] + r[3] for r in rects)
+    return (left, bottom, right - left, top - bottom)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _box(node: Node) -> list[Rect]:
+    return [(node.left, node.bottom, node.width, node.height)] if node.visible else []
+
+
+# what each step's `highlight` outlines on the scene
+HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
+    "provinces": lambda sc: [],               # the map's own highlight marks them (`_show`)
+    "fields": lambda sc: [_union([sc.planning.field_rect(k) for k in range(10)])]
+    if sc.planning.visible else [],
+    "bid": lambda sc: [sc.planning.field_rect(10)] if sc.planning.visible else [],
+    "decision": lambda sc: _box(sc.decision),
+    "track": lambda sc: _box(sc.track),
+    "tower": lambda sc: _box(sc.tower),
+    "players": lambda sc: _box(sc.players),
+}
+
+
+class TutorialCoach(Node):
+    # an opponent's move, for watching them one at a time (the end of their action)
+    move_events = frozenset({"ActionDone", "ActionLapsed"})
+
+    def __init__(self, scene: GameScene, me: int = script.ME) -> None:
+        super().__init__("tutorial")
+        self.scene = scene
+        self.me = me
+        self.progress = TutorialProgress()
+        self.card = self.add(TutorialCard())
+        self.stepping = False            # the opponents are watched one move at a time
+        self.waiting_move = False        # held after an opponent's move until Next move
+        self.holding = False             # the table is held by a step
+        self.in_play: list[Event] = []   # the scene's batch in play, as it started
+        self.done: list[list[Event]] = []  # batches played whole, not taken in yet
+        self.scores: dict[int, int] = {}  # this winter's points gained, by seat
+        self._size = (0.0, 0.0)
+        self.card.next_pressed.connect(self.next)
+        self.card.show_pressed.connect(self.show_me)
+        self.card.skip_pressed.connect(self.skip)
+        self.card.leave_pressed.connect(self.ask_leave)
+        self.card.play_on_pressed.connect(self.play_on)
+        scene.player.batch_started.connect(self._batch_started)
+
+    # -- following the game ---------------------------------------------------------------
+    def _batch_started(self) -> None:
+        """The scene starts a batch: the one before has been played whole (its events
+        are taken in at the next update, after the decision the player answered)."""
+        self.done.append(self.in_play)
+        self.in_play = list(self.scene.player.batch)
+
+    def _played(self) -> None:
+        for batch in self.done:
+            self._take(batch, set())
+        self.done = []
+        self._take(self.in_play, {id(e) for e in self.scene.player.batch})
+
+    def _take(self, batch: list[Event], waiting: set[int]) -> None:
+        """The events of `batch` (in order) no longer waiting to be played."""
+        while batch and id(batch[0]) not in waiting:
+            e = batch.pop(0)
+            self._event(e, any(x.get("event") == e.get("event") for x in batch))
+
+    def _event(self, e: Event, more: bool) -> None:
+        kind = e.get("event")
+        if kind == "Scored":
+            self.scores[int(e["seat"])] = int(e.get("gained", 0))
+        st = self.progress.event_played(e, more)
+        if st is not None:
+            self._show(st, e)
+            return
+        if kind == "RoundEnded":
+            self.stepping = False                # one round watched move by move is enough
+        elif self.stepping and kind in self.move_events and e.get("seat") != self.me \
+                and self.progress.current is None:
+            self.waiting_move = True
+            from client.words.describe import describe
+            who = self.scene.labels.get(int(e["seat"])) or str(e["seat"])
+            done = describe(e) or _("{who} has carried out an action.").format(who=who)
+            self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
+            self._layout()
+            self._hold(True)
+
+    def on_update(self, dt: float) -> None:
+        if (self.scene.width, self.scene.height) != self._size:
+            self._size = (self.scene.width, self.scene.height)
+            self._layout()
+        if self.scene.fast and not self.progress.finished:
+            self.scene.fast = False               # the steps wait for their events in play
+        asking = self.scene.asking
+        kind = asking[0] if asking is not None else None
+        if self.progress.answered(kind):          # first: the events since are not mine
+            self._closed()
+        self._played()
+        st = self.progress.decision_asked(kind)
+        if st is not None:
+            self._show(st)
+        if self.holding and not self.scene.paused and not self.scene.comforts.blocking:
+            self.next()                           # Space (the table's "go on") as Next
+
+    # -- the steps ------------------------------------------------------------------------
+    def _show(self, st: Step, e: Event | None = None) -> None:
+        self.waiting_move = False
+        n = script.STEP_KEYS.index(st.key) + 1
+        body = _(st.text)
+        fact = self._fact(st.key, e or {})
+        if fact:
+            body = body + "\n\n" + fact
+        self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=len(script.STEPS)),
+                            body, _(st.task), can_show=st.key == "plan",
+                            last=st.key == script.STEPS[-1].key)
+        if st.key in ("board", "winter"):        # the provinces a step speaks of
+            d = self.scene.display or {}
+            mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
+            self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
+        self._layout()
+        self._hold(st.holds)
+
+    def _fact(self, key: str, e: Event) -> str:
+        """The player's own figures where a step is about them (whole sentences)."""
+        d = self.scene.display or {}
+        me = (d.get("players") or {}).get(str(self.me)) or {}
+        if key == "winter":
+            n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)
+            rice, loss = int(me.get("rice", 0)), int(e.get("rice_loss", 0))
+            left = max(0, rice - loss)
+            held = ngettext("You hold {n} province and have {rice} rice.",
+                            "You hold {n} provinces and have {rice} rice.", n).format(n=n, rice=rice)
+            after = (_("After losing {loss} you keep {left} rice, {short} less than your "
+                       "provinces: some of them will revolt.") if left < n else
+                     _("After losing {loss} you keep {left} rice, enough for your provinces."))
+            return held + " " + after.format(loss=loss, left=left, short=n - left)
+        if key == "scoring" and self.me in self.scores:
+            g = self.scores[self.me]
+            return ngettext("You scored {n} point this year.", "You scored {n} points this year.",
+                            g).format(n=g)
+        return ""
+
+    def _hold(self, on: bool) -> None:
+        self.holding = on
+        self.scene.paused = on
+
+    def _closed(self) -> None:
+        if self.progress.current is None and not self.waiting_move:
+            self.card.hide()
+            self._hold(False)
+
+    def next(self) -> None:
+        """Next (N): the step on show is done, or the next opponent move plays."""
+        if self.waiting_move:
+            self.waiting_move = False
+            self.card.hide()
+            self._hold(False)
+            return
+        st = self.progress.current
+        if st is None:
+            return
+        self.progress.next()
+        if st.key == "actions":
+            self.stepping = True                  # now one opponent move at a time
+        self._closed()
+        if st.key == script.STEPS[-1].key:
+            self.stepping = False
+
+    def play_on(self) -> None:
+        """Stop watching move by move: the round runs at the table's pace."""
+        self.stepping = False
+        self.waiting_move = False
+        self._closed()
+
+    def show_me(self) -> None:
+        """Show me: the tutorial's plan on the planning fields (the player may change it)."""
+        if self.scene.planning.visible:
+            self.scene.planning.load(script.first_plan_fields(), script.FIRST_BID)
+
+    def skip(self) -> None:
+        """Skip tutorial: the game goes on as an ordinary game, without the cards."""
+        self.progress.skip()
+        self.stepping = self.waiting_move = False
+        self._closed()
+
+    def ask_leave(self) -> None:
+        self.scene.dialog.ask(N_("Leave the tutorial?"), [N_("The tutorial's game is not saved; "
+                                                             "Learn to play starts it again.")],
+                              [(N_("Leave  [Enter]"), "leave"), (N_("Stay  [Esc]"), "stay")])
+
+    # -- input and drawing ----------------------------------------------------------------
+    def key_press(self, symbol: int, modifiers: int) -> bool:
+        if not self.visible or self.scene.comforts.blocking:
+            return False
+        if symbol == arcade.key.ESCAPE:      # the scene's question would call this a replay
+            self.ask_leave()
+            return True
+        return super().key_press(symbol, modifiers)
+
+    def _layout(self) -> None:
+        sc = self.scene
+        self.set_rect(0, 0, sc.width, sc.height)
+        self.card.set_rect(*self._place())
+
+    def _place(self) -> Rect:
+        """Where the card hides least of what the step is about: a corner of the map, or
+        the strip under it (the action track and the panel below, when the step is not
+        about them). What counts: the provinces the map marks, the battle arrow, the
+        winter marks, and (much more) what the step outlines and a banner on show. Never
+        over the tower: its animation is repainted over anything on it."""
+        sc = self.scene
+        board = sc.board_view
+        w = max(330.0, min(440.0, board.width * 0.55))
+        h = self.card.needed_height(w, max(120.0, board.height - 60))
+        top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
+        spots = [(x, y, w, h) for x in (board.left + 8, board.right - 8 - w) for y in (top, low)]
+        if self.card.mode == "step":              # under the map: below the track, or over it too
+            sw = min(1000.0, board.width + sc.tower.width - 16)
+            sh = self.card.needed_height(sw, board.bottom - 8)
+            if sh > sc.info.height - 8:
+                sh = board.bottom - 8
+            spots.append((board.left + 8, 4.0, sw, sh))
+        points = [board.province_centre(n) for n in board.highlight | {board.selected}
+                  if n and n in board.board.provinces]
+        ends = board.arrow_ends()
+        points += list(ends) if ends else []
+        points += [board.region_centre(r) for r in board.marks]
+        st = self.progress.current
+        keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
+        keep += _box(sc.banner) + _box(sc.tower)
+
+        def cost(r: Rect) -> int:
+            x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
+            hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
+            covered = sum(1 for k in keep if _overlap(r, k))
+            return hidden + 100 * covered
+        return min(spots, key=cost)              # the first among the best
+
+    def on_draw(self) -> None:
+        st = self.progress.current
+        if st is None or self.scene.comforts.blocking:
+            return
+        for left, bottom, width, height in HIGHLIGHTS[st.highlight](self.scene):
+            arcade.draw_lbwh_rectangle_outline(left - 3, bottom - 3, width + 6, height + 6,
+                                               HIGHLIGHT_COLOUR, 3)
+
+    def draw(self) -> None:
+        if self.scene.comforts.blocking:
+            return                                # the rules or a question are on top
+        super().draw()
+
+    def status(self) -> dict[str, Any]:
+        """What tests and the screenshot tool read: the step on show and what was shown."""
+        cur = self.progress.current
+        return {"step": cur.key if cur else None, "shown": list(self.progress.shown),
+                "missed": list(self.progress.missed), "waiting_move": self.waiting_move}

@@ -1,0 +1,173 @@
+"""The tutorial's script: one fixed first game and the steps that walk a new player
+through it, as data.
+
+Why data: the steps are read by the coach in the window (`coach.py`), by the progress
+tracker that decides which one is due (`progress.py`), by the tests that play the
+scripted game without a window, and by the screenshot tool; one list keeps them in step.
+Each step says what it waits for (a decision the game asks of the player, or an event
+played on the table), its words (marked English, in the rulebook's terms: action
+field, bid field, battle tower, tray, rice, revolt), what the coach outlines, and what
+the player must do. The game is a 4-player beginner game on the sun side with a fixed
+seed: the player is Blue (seat 0) against three easy bots, so every run of the script
+meets the same cards, events and battles.
+
+Tests: tests/client/tutorial/test_script.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lang.i18n import N_
+from sim.state import DecisionKind
+
+SEED = 4                    # the game every tutorial plays (checked by the tests)
+PLAYERS = 4
+SIDE = "sun"
+SETUP = "beginner"
+ME = 0                      # the player is Blue
+BOT = "easy"                # the opponents
+SUGGEST_SEED = b"suggest" * 4 + bytes(4)   # the planning panel's Suggest button's seed
+
+# The plan "Show me" lays out (`first_plan_fields`) in spring (fields in `sim.commands.ACTIONS` order:
+# palace, temple, theatre, rice, tax, deploy5, deploy3, deploy1, battle_a, battle_b; None
+# is a money card) and the bid: a palace in Kii, a temple in Omi, a Nō theatre in Noto,
+# rice from Kaga, tax from Settsu, armies into Tamba and Awa-Shikoku, Yamato's five
+# armies ready for Battle/move A, and 2 chests bid for turn order.
+FIRST_BID = 2
+
+
+def first_plan_fields() -> tuple[str | None, ...]:
+    """The first spring's action fields of "Show me" (province names are names, not words
+    to translate)."""
+    return ("Kii", "Omi", "Noto", "Kaga", "Settsu", "Tamba", "Awa-Shikoku", None, "Yamato", None)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """What a step waits for: a decision the game asks of the player (`decision`), or an
+    event played on the table (`event`, with `reason` for a tower drop: battle, revolt;
+    `last`: the last of its kind in a batch, e.g. once every player has scored)."""
+
+    decision: DecisionKind | None = None
+    event: str = ""
+    reason: str = ""
+    last: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the tutorial. `holds`: the table waits at it until the player presses
+    Next (an event step; a decision waits for the player anyway). `optional`: a game in
+    which the player chose otherwise may never ask it (the step is passed over).
+    `highlight` names what the coach outlines (`coach.HIGHLIGHTS`)."""
+
+    key: str
+    trigger: Trigger
+    title: str
+    text: str
+    task: str
+    highlight: str
+    holds: bool = False
+    optional: bool = False
+
+
+STEPS: tuple[Step, ...] = (
+    Step("board", Trigger(decision=DecisionKind.PLAN),
+         N_("Welcome, daimyo"),
+         N_("This is Japan, in five regions. You are Blue: the provinces filled blue are "
+            "yours, and the number on each token is how many of your armies stand there. "
+            "For each province you own you hold its province card; the panel on the right "
+            "shows everyone's chests, rice and points."),
+         N_("Look at your provinces on the map, then press Next."),
+         "provinces"),
+    Step("plan", Trigger(decision=DecisionKind.PLAN),
+         N_("Plan your round"),
+         N_("Every round all players plan at once and in secret. Put one card on each action "
+            "field: a province card means “do this action in this province”, a money card "
+            "means no action. Each card is used once. The actions are carried out in the "
+            "order of the action cards above the fields."),
+         N_("Drag your cards onto the fields, or press Show me for the tutorial's plan; "
+            "then press Next."),
+         "fields"),
+    Step("bid", Trigger(decision=DecisionKind.PLAN),
+         N_("The bid for turn order"),
+         N_("The card on the bid field is your bid for turn order. A money card bids its "
+            "value in chests, paid to the bank when the bids are revealed; a province card "
+            "bids nothing and costs nothing. The highest bid chooses its place first."),
+         N_("Put a money card on the bid field, then lock your plan with Enter."),
+         "bid"),
+    Step("special", Trigger(decision=DecisionKind.SPECIAL),
+         N_("Turn order and special cards"),
+         N_("The bids are revealed. In the order of the bids each player takes one special "
+            "card: its number is your place in turn order this round, and its advantage is "
+            "yours this round (more tax, more rice, six armies, one army more in attack or "
+            "in defence)."),
+         N_("Choose a special card below."),
+         "decision"),
+    Step("actions", Trigger(event="ActionStarted"),
+         N_("The actions are carried out"),
+         N_("The action cards are carried out from left to right; each action is done by "
+            "every player in turn order before the next card is turned. A player's planned "
+            "card is turned only when it is their turn. An action that cannot be carried "
+            "out fully lapses."),
+         N_("Watch your opponents one move at a time: press Next move after each, or Play "
+            "on to let the round run."),
+         "track", holds=True),
+    Step("battle", Trigger(event="TowerDropped", reason="battle"),
+         N_("A battle in the tower"),
+         N_("The attacking armies and all of the defender's armies go into the battle tower "
+            "together, with every cube lying in the tray. Some stay stuck inside; some that "
+            "were stuck come out. Only the cubes that land in the tray count: the side with "
+            "more wins, and the winner loses as many armies as the loser had."),
+         N_("Watch the cubes fall into the tray, then press Next."),
+         "tower", holds=True),
+    Step("move", Trigger(decision=DecisionKind.MOVE),
+         N_("Battle or move"),
+         N_("Your card is turned and your armies may march: from this province to one "
+            "neighbouring province, leaving at least one behind. Into your own province it "
+            "is a move; into a neutral or an opponent's province it is a battle through the "
+            "tower."),
+         N_("Click a highlighted province, choose how many armies go, then Go."),
+         "decision", optional=True),
+    Step("winter", Trigger(event="WinterStarted"),
+         N_("Winter: rice"),
+         N_("After autumn comes winter. Everyone first loses the rice shown on the event "
+            "card that was left over. Then each player needs one rice for every province "
+            "they own; a player who is short of rice suffers revolts in provinces drawn at "
+            "random, and the peasants fight them in the tower."),
+         N_("Look at the rice in the players panel, then press Next."),
+         "players", holds=True),
+    Step("revolts", Trigger(decision=DecisionKind.REVOLT_ORDER),
+         N_("Revolts"),
+         N_("You are short of rice, so peasants revolt. Your armies in each revolting "
+            "province are thrown into the tower with the peasants; if the peasants win, "
+            "the province falls empty and neutral."),
+         N_("Click the revolting provinces in the order they are fought, then Done."),
+         "decision", optional=True),
+    Step("scoring", Trigger(event="Scored", last=True),
+         N_("Scoring at the end of the year"),
+         N_("Each player scores 1 point per province and 1 per building. In each region "
+            "the player with the most palaces scores 3, temples 2, Nō theatres 1; tied "
+            "leaders each score one less. The marks on the map show who won each region."),
+         N_("Look at the marks on the map and the points in the players panel, then press "
+            "Next."),
+         "players", holds=True),
+    Step("finished", Trigger(event="YearEnded"),
+         N_("One year played"),
+         N_("That was the first of the game's two years. After the first winter the rice "
+            "and unrest are cleared and four new event cards are turned up. After the "
+            "second winter the most points wins; a tie goes to the most chests."),
+         N_("Play on to finish the game, or leave the tutorial."),
+         "players", holds=True),
+)
+
+STEP_KEYS = tuple(s.key for s in STEPS)
+
+
+def step(key: str) -> Step:
+    """The step named `key` (a ValueError names an unknown one)."""
+    for s in STEPS:
+        if s.key == key:
+            return s
+    raise ValueError(f"the tutorial has no step {key!r}; its steps are {', '.join(STEP_KEYS)}")

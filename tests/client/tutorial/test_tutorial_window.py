@@ -1,0 +1,175 @@
+"""The tutorial in the window (under Xvfb): Learn to play in the menu starts it; its card
+shows each step of the script at its trigger, inside the window and clear of what the step
+outlines and of the tower; event steps hold the table until Next; the opponents are watched one move at a
+time; Show me lays out the script's plan; Skip leaves an ordinary game; Leave asks, then
+goes back to the menu, and the player's own autosaved game is untouched."""
+
+from __future__ import annotations
+
+import arcade
+import pytest
+
+from client.core.settings import SPEEDS
+
+from client.tutorial import script
+from client.tutorial.autoplay import coach_of, step_on
+from client.tutorial.coach import HIGHLIGHTS
+from tests.client.conftest import frame, run_until, screenshot
+
+
+@pytest.fixture
+def home(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
+    app.reload_settings()
+    yield tmp_path
+    app.set_size(1280, 800)
+    app.on_resize(1280, 800)
+    app.show_menu()
+
+
+def _resize(app, w: int, h: int) -> None:
+    app.set_size(w, h)
+    app.on_resize(w, h)
+    frame(app, 2)
+
+
+def _start(app):
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.L, 0)                  # Learn to play
+    frame(app)
+    scene = app.scene
+    assert scene.name == "game"
+    return scene, coach_of(scene)
+
+
+def _walk_to(app, scene, coach, key: str, seconds: float) -> bool:
+    """Play as the script's player until step `key` is on show."""
+    def there() -> bool:
+        st = coach.progress.current
+        if st is not None and st.key == key:
+            return True
+        step_on(scene)
+        return False
+    return run_until(app, there, seconds)
+
+
+def _inside(rect, w, h) -> bool:
+    left, bottom, width, height = rect
+    return left >= 0 and bottom >= 0 and left + width <= w + 0.5 and bottom + height <= h + 0.5
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_learn_to_play_starts_the_tutorial_without_touching_the_autosave(app, home, shots):
+    app.show_menu()
+    frame(app, 2)
+    assert app.scene.b_tutorial.visible
+    scene, coach = _start(app)
+    assert app.autosave is None, "the tutorial must not take the place of the player's own game"
+    assert not scene.guide.enabled_guide, "the guide pop-ups give way to the coach"
+    assert app.session.seed == script.SEED and app.session.my_seats == (script.ME,)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    assert coach.progress.current.key == "board" and coach.card.visible
+    frame(app, 2)
+    screenshot(app, shots / "tutorial-board.png")
+
+
+def test_show_me_lays_out_the_scripted_plan_and_the_bid_field_is_outlined(app, home):
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan" and coach.card.show_btn.visible
+    coach.card.show_btn.pressed.emit()
+    actions, bid = scene.planning.plan()
+    assert tuple(actions) == script.first_plan_fields() and bid == script.FIRST_BID
+    coach.next()                                        # plan -> bid
+    frame(app, 2)
+    assert coach.progress.current.key == "bid"
+    (outlined,) = HIGHLIGHTS["bid"](scene)
+    assert outlined == scene.planning.field_rect(10)
+
+
+@pytest.mark.parametrize("size", [(960, 640), pytest.param((1920, 1080), marks=pytest.mark.slow)])
+def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home, size):
+    _resize(app, *size)
+    scene, coach = _start(app)
+    seen: set[str] = set()
+    scene.speed_idx = len(SPEEDS) - 1
+    for _ in range(6000):
+        frame(app)
+        st = coach.progress.current
+        if st is not None and st.key not in seen:
+            seen.add(st.key)
+            frame(app)
+            box = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+            assert _inside(box, scene.width, scene.height), (st.key, box)
+            for r in HIGHLIGHTS[st.highlight](scene):
+                assert not _overlap(box, r), (st.key, box, r)
+            tower = scene.tower                 # repainted every frame: it would cover the card
+            assert not _overlap(box, (tower.left, tower.bottom, tower.width, tower.height)), st.key
+            for b in (coach.card.next_btn, coach.card.leave_btn):
+                assert b.visible and _inside((b.left, b.bottom, b.width, b.height), scene.width,
+                                             scene.height)
+                assert coach.card.contains(b.left + 1, b.bottom + 1)
+        if "battle" in seen:
+            break
+        step_on(scene)
+    assert {"board", "plan", "bid", "special", "actions", "battle"} <= seen
+
+
+def test_an_event_step_holds_the_table_until_next(app, home):
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    app.on_key_press(arcade.key.F, 0)                   # fast-forward waits for the tutorial
+    frame(app)
+    assert not scene.fast
+    assert _walk_to(app, scene, coach, "actions", 120)
+    assert scene.paused
+    keep = (len(app.session.commands), len(scene.player.batch))
+    frame(app, 30)
+    assert (len(app.session.commands), len(scene.player.batch)) == keep, "the table went on"
+    app.on_key_press(arcade.key.N, 0)                   # Next
+    frame(app)
+    assert coach.progress.current is None and coach.stepping
+    # now one opponent move at a time: the table holds after the next opponent's action
+    assert run_until(app, lambda: coach.waiting_move, 60)
+    assert scene.paused and coach.card.visible and coach.card.play_on_btn.visible
+    keep = (len(app.session.commands), len(scene.player.batch))
+    frame(app, 20)
+    assert (len(app.session.commands), len(scene.player.batch)) == keep
+    app.on_key_press(arcade.key.SPACE, 0)               # the table's own "go on" works too
+    frame(app)
+    assert not coach.waiting_move
+    assert run_until(app, lambda: coach.waiting_move, 60)
+    coach.card.play_on_btn.pressed.emit()                # Play on: no more holds this round
+    frame(app)
+    assert not coach.stepping and not scene.paused
+
+
+def test_skip_leaves_an_ordinary_game_and_leave_asks_then_returns_to_the_menu(app, home):
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.card.skip_btn.pressed.emit()
+    frame(app)
+    assert coach.progress.finished and not coach.card.visible and not scene.paused
+    assert scene.planning.visible, "the game goes on: my plan is asked"
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    frame(app)
+    assert scene.dialog.visible and app.scene is scene, "Esc asks first"
+    app.on_key_press(arcade.key.ENTER, 0)               # Leave
+    frame(app)
+    assert app.scene.name == "menu"
+
+
+@pytest.mark.slow
+def test_the_window_walks_every_step_of_the_script_in_order(app, home):
+    """The same steps as the headless script test (test_script.py), in the window."""
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    assert run_until(app, lambda: (step_on(scene) or True) and "finished" in coach.progress.shown, 600)
+    assert coach.progress.shown == list(script.STEP_KEYS), (coach.progress.shown, coach.progress.missed)
+    assert coach.progress.missed == []

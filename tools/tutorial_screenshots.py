@@ -1,0 +1,94 @@
+"""Screenshots of every tutorial step at several window sizes, for looking at (not
+committed).
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python tools/tutorial_screenshots.py OUTDIR
+
+For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it opens the
+menu (`menu-WxH.png`, with Learn to play), presses Learn to play and walks the tutorial
+as the script's player does (`client/tutorial/autoplay.py`), saving
+`tutorial-NN-STEP-WxH.png` when each step's card is shown (the battle step a moment into
+the drop) and `tutorial-move-WxH.png` at the first opponent move watched one at a time.
+`--lang nl` (or ro) shows the window in that language (file names end in `-nl`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools.screenshots import _frames, _save  # noqa: E402  (after the path; the same frames and saving)
+
+
+def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) -> list[str]:
+    """Walk the tutorial at `size`; returns the steps shown."""
+    from client.core.settings import SPEEDS
+    from client.tutorial import script
+    from client.tutorial.autoplay import coach_of, step_on
+    w, h = size
+    app.set_size(w, h)
+    app.on_resize(w, h)
+    tag = f"{w}x{h}{suffix}"
+    app.show_menu()
+    _frames(app, 3)
+    _save(app, out / f"menu-{tag}.png")
+    app.scene.b_tutorial.pressed.emit()
+    scene = app.scene
+    coach = coach_of(scene)
+    scene.speed_idx = len(SPEEDS) - 1            # the fastest pace: the steps hold anyway
+    saved: set[str] = set()
+    bar_saved = False
+    t0 = time.time()
+    while time.time() - t0 < seconds:
+        _frames(app)
+        st = coach.progress.current
+        if st is not None and st.key not in saved:
+            saved.add(st.key)
+            _frames(app, 40 if st.key == "battle" else 3)   # the cubes on their way
+            n = script.STEP_KEYS.index(st.key) + 1
+            _save(app, out / f"tutorial-{n:02d}-{st.key}-{tag}.png")
+        elif coach.waiting_move and not bar_saved:
+            bar_saved = True
+            _frames(app, 3)
+            _save(app, out / f"tutorial-move-{tag}.png")
+        step_on(scene)
+        if "finished" in coach.progress.shown and coach.progress.current is None:
+            break
+    missing = [k for k in script.STEP_KEYS if k not in coach.progress.shown]
+    if missing:
+        print(f"{tag}: steps not reached: {', '.join(missing)}", file=sys.stderr)
+    return list(coach.progress.shown)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("outdir", type=Path)
+    ap.add_argument("--sizes", default="960x640,1280x800,1920x1080")
+    ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"))
+    ap.add_argument("--seconds", type=float, default=900.0, help="at most this long per size")
+    args = ap.parse_args()
+    try:
+        sizes = [(int(s.split("x")[0]), int(s.split("x")[1])) for s in args.sizes.split(",")]
+    except (ValueError, IndexError):
+        ap.error(f"--sizes must look like 960x640,1280x800 (got {args.sizes!r})")
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    from client.app import App
+    from lang.i18n import use
+    app = App(sizes[0][0], sizes[0][1], visible=False)
+    use(args.lang)
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
+    try:
+        for size in sizes:
+            shown = shoot(app, args.outdir, size, suffix, args.seconds)
+            print(f"{size[0]}x{size[1]}: steps shown: {', '.join(shown)}")
+    finally:
+        app.session = None
+        app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
