@@ -16,7 +16,7 @@ SCALE = 1.35
 TEXT = "Shogun Awa-Shikoku 1234 ăîșț"
 
 
-def _draw(app, scale: float, size: float, x: float, y: float) -> np.ndarray:
+def _draw(app, scale: float, size: float, x: float, y: float) -> tuple[np.ndarray, tuple]:
     old = app.ui_scale
     app.ui_scale = scale
     install(app, scale)
