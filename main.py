@@ -9,6 +9,7 @@ Tests: tests/test_main.py; the network tests start peers through it (tests/net/p
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -20,6 +21,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 
 def _peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window (a bot peer)")
+    p.add_argument("--name", default=None, help="the name others see for --headless (default: a given name)")
     p.add_argument("--bot", default="heuristic", help="bot for --headless: easy, normal, hard (or random, heuristic)")
     p.add_argument("--log", metavar="FILE", help="write the JSON game log")
     p.add_argument("--save", metavar="FILE", help="keep a save of the command log")
@@ -73,10 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--code", default=None)
     _peer_options(watch)
 
-    replay = sub.add_parser("replay", help="replay a saved game")
+    replay = sub.add_parser("replay", help="watch a save or a JSON game log in the window")
     replay.add_argument("file")
     replay.add_argument("--verify", action="store_true", help="re-simulate and check every hash")
-    replay.add_argument("--headless", action="store_true", help="print instead of a window")
+    replay.add_argument("--text", "--headless", dest="text", action="store_true",
+                        help="print the game as text instead of opening the window")
+    replay.add_argument("--film", type=int, metavar="N", default=None,
+                        help="render battle N (1 = the first) as an animated GIF (needs --out)")
+    replay.add_argument("--out", metavar="FILE.gif", default=None, help="where --film writes")
 
     netcheck = sub.add_parser("netcheck", help="which tables or players this machine reaches")
     netcheck.add_argument("addresses", nargs="*", metavar="ADDRESS", help="HOST:PORT to dial")
@@ -108,7 +114,7 @@ def _no_window_here(explain: bool = True) -> bool:
         return True
     print("error: no display to open the game window on (DISPLAY is not set).\n"
           "Run it in a desktop session, under Xvfb (xvfb-run -a ./shogun), or without a\n"
-          "window: ./shogun headless, ./shogun host --headless, ./shogun replay FILE --verify",
+          "window: ./shogun headless, ./shogun host --headless, ./shogun replay FILE --text",
           file=sys.stderr)
     return True
 
@@ -121,9 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     if command == "headless":
         from cli.headless import run
         return run(args)
-    if command == "replay":
+    if command == "replay" and getattr(args, "film", None) is not None:
+        from client.film.command import run as film
+        return film(args)
+    if command == "replay" and (args.verify or args.text):
         from cli.replay import run
         return run(args)
+    if command == "replay" and not os.path.isfile(args.file):
+        print(f"error: no such file: {args.file}", file=sys.stderr)
+        return 2
     if command == "netcheck":
         from cli.netcheck import run
         return run(args)

@@ -1,6 +1,6 @@
 """Client frame time during a 60-cube tower animation, at 1280x800, on this machine.
 
-    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python benchmarks/bench_client.py [--size 1920x1080]
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/bench_client.py
 
 Sets up the real game scene (board, panels, log, tower) of a 4-player game, pauses the
 game, switches to the battle view (the tower large; `--small` keeps it in its column), then plays a recorded drop of 60 thrown cubes (15 of three seats and 15 peasants)
@@ -26,8 +26,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=4, help="times the drop is played")
     ap.add_argument("--cubes", type=int, default=60)
-    ap.add_argument("--size", default="1280x800",
-                    help="window size WxH (1920x1080: the automatic interface scale is 1.35)")
+    ap.add_argument("--size", default="1280x800", help="the window's size, WxH")
     ap.add_argument("--small", action="store_true",
                     help="the tower in its column, not the battle view's large tower")
     args = ap.parse_args()
@@ -36,7 +35,7 @@ def main() -> int:
     from client.app import App
     from sim.tower import drop as tower
 
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    width, height = (int(v) for v in args.size.split("x"))
     app = App(width, height, visible=False)
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
                              "bots": "heuristic"}, seed=3, fast=True)
@@ -75,8 +74,7 @@ def main() -> int:
     med = statistics.median(times) * 1000
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"window {app.width}x{app.height} (interface scale {app.ui_scale:g}), "
-          f"renderer: {ctx.info.RENDERER}; tower "
+    print(f"window {width}x{height}, renderer: {ctx.info.RENDERER}; tower "
           f"{scene.tower.width:.0f}x{scene.tower.height:.0f} px ({'battle view' if not args.small else 'column'})")
     print(f"drop: {sum(thrown.values())} cubes thrown, up to {most} cubes in the tower at once "
           f"(+ tray), {len(rec.frames)} recorded frames, played {args.repeats}x")

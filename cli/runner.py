@@ -8,7 +8,8 @@ Environment (for tests and benchmarks): `SHOGUN_NET_INTERFACE` (listen interface
 127.0.0.1), `SHOGUN_NET_DISCOVERY=off` (no zeroconf), `SHOGUN_NET_STATS=FILE` (write
 bytes sent and command round trips as JSON at the end), `SHOGUN_NET_VERBOSE=1`.
 
-Tests: tests/cli/test_runner_options.py, tests/net/table/test_loopback.py (peers as processes).
+Tests: tests/cli/test_runner_options.py, tests/cli/test_runner_names.py, tests/net/table/test_loopback.py
+(peers as processes).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
-    from net.table.session import TableSession
+    from net.table.session import SessionOptions, TableSession
     from net.table.shared import TableReactor
 
     class HeadlessReactor(TableReactor, Protocol):
@@ -70,6 +71,17 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
+def session_options(args: argparse.Namespace, bot: str, interface: str = "") -> SessionOptions:
+    """The peer's options; its name is `--name`, or a readable given name (every log line
+    and the lobby show it: "Kenji (Orange)", never "join-normal-28346")."""
+    from lang.names import readable_name
+    from net.table.session import SessionOptions
+    name = (getattr(args, "name", None) or "").strip()[:40] or readable_name(os.getpid())
+    return SessionOptions(name=name, code=args.code, rejoin_timeout=args.rejoin_timeout,
+                          save_path=args.save, interface=interface, bot=bot,
+                          turn_time=getattr(args, "turn_time", 300.0))
+
+
 def run(args: argparse.Namespace,
         prepare: Callable[[TableSession], None] | None = None) -> int:
     """Play one headless peer to the end. `prepare(session)`, if given, is called once the
@@ -79,7 +91,7 @@ def run(args: argparse.Namespace,
     from twisted.internet.error import CannotListenError
 
     from net.lockstep.engine import SimEngine
-    from net.table.session import SessionOptions, TableSession
+    from net.table.session import TableSession
     from sim.bots import BOT_NAMES
     import store.game_save  # noqa: F401  (the replay file's writer, loaded before strangers come)
 
@@ -95,10 +107,7 @@ def run(args: argparse.Namespace,
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
     command = args.command
-    opts = SessionOptions(name=f"{command}-{bot}-{os.getpid()}", code=args.code,
-                          rejoin_timeout=args.rejoin_timeout, save_path=args.save,
-                          interface=interface, bot=bot,
-                          turn_time=getattr(args, "turn_time", 300.0))
+    opts = session_options(args, bot, interface)
     out = Outcome()
     game_seed = getattr(args, "seed", None)
     stats = GameStats()

@@ -274,7 +274,9 @@ class App(arcade.Window):
 
     def show_end(self, summary: dict) -> None:
         from client.scenes.end_scene import EndScene
+        save_path = getattr(self.session, "path", None)       # a replayed save
         if self.autosave is not None:
+            save_path = self.autosave.path                     # last-game.save once over
             self.autosave.close()
             self.autosave = None
         from client.scenes.end_record import session_events
@@ -289,6 +291,8 @@ class App(arcade.Window):
                        session.config.side if session is not None else "sun")
         end.back_chosen.connect(lambda: self.show_menu())
         end.quit_chosen.connect(self.close)
+        if save_path and str(save_path).endswith(".save"):
+            end.film_requested.connect(lambda n: end.film(str(save_path), n))
         self.show(end)
 
     def search_lan(self) -> None:
@@ -372,14 +376,13 @@ class App(arcade.Window):
         animated: list[Node] = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and not self._force_full and animated
                 and Damage.serial == self._drawn_serial):
-            # nothing else changed: repaint only the animated nodes' rectangles (the
-            # scissor is in window pixels: the logical rectangle times the interface scale,
-            # rounded outwards)
-            s = self.ui_scale
+            # nothing else changed: repaint only the animated nodes' rectangles (in the
+            # framebuffer's pixels: the interface scale and the screen's pixel ratio)
+            k = self.ui_scale * self.get_pixel_ratio()
             for node in animated:
-                l, b, w, h = node.damage_rect()        # a node may repaint less than its box
-                x0, y0 = int(l * s) - 1, int(b * s) - 1
-                self.ctx.scissor = (x0, y0, int((l + w) * s) + 2 - x0, int((b + h) * s) + 2 - y0)
+                x, y, w, h = node.damage_rect()        # a node may repaint less than its box
+                x0, y0 = int(x * k), int(y * k)
+                self.ctx.scissor = (x0, y0, int((x + w) * k + 1) - x0, int((y + h) * k + 1) - y0)
                 node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1
@@ -449,7 +452,7 @@ def open_window(visible: bool = True) -> App:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the window. `args` is main.py's namespace (play, host, join or watch)."""
+    """Open the window. `args` is main.py's namespace (play, host, join, watch or replay)."""
     command = getattr(args, "command", None) or "play"
     app = open_window()
     if getattr(args, "lang", None):      # --lang wins over the settings for this run
@@ -474,6 +477,8 @@ def run(args: argparse.Namespace) -> int:
         if command != "host" and not opts["address"] and not opts["resume"]:
             app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
         app.start_net(command, opts)
+    elif command == "replay":
+        app.replay_log(args.file)     # a save or a JSON game log, in the viewer
     else:
         app.show_menu()      # the options last used (remembered in the settings)
     arcade.run()

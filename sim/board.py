@@ -56,6 +56,9 @@ class Board:
     tower_fill_armies: int
     tower_fill_peasants: int
     revolt_table: tuple[tuple[int, int | None, int, int], ...]  # min, max, revolts, extra
+    # sides whose 3-player exclusions are this edition's choice (the rulebooks' lists are
+    # pictures we do not have): board.json marks them "_PROPOSED"; players are told so
+    excluded_3p_chosen: frozenset[str] = frozenset()
 
     def region_of(self, name: str, side: str) -> str:
         return self.provinces[name].region[side]
@@ -133,9 +136,12 @@ def parse_board(raw: object) -> Board:
     land = pairs(raw["land_borders"], "land_borders")
     sea: dict[str, tuple[tuple[str, str], ...]] = {}
     excluded: dict[str, tuple[str, ...]] = {}
+    chosen: set[str] = set()
     for side in SIDES:
         sea_key = side if side in raw["sea_routes"] else f"{side}_PROPOSED"
         ex_key = side if side in raw["three_player_excluded"] else f"{side}_PROPOSED"
+        if ex_key != side:
+            chosen.add(side)
         if sea_key not in raw["sea_routes"]:
             _fail(f"no sea routes for the {side} side")
         if ex_key not in raw["three_player_excluded"]:
@@ -189,7 +195,8 @@ def parse_board(raw: object) -> Board:
         sea_routes=MappingProxyType(sea), excluded_3p=MappingProxyType(excluded),
         starting_money=MappingProxyType(money), beginner_setups_sun=MappingProxyType(setups),
         draft_army_groups=MappingProxyType(groups), tower_fill_armies=fill_armies,
-        tower_fill_peasants=fill_peasants, revolt_table=table)
+        tower_fill_peasants=fill_peasants, revolt_table=table,
+        excluded_3p_chosen=frozenset(chosen))
 
 
 def read_json(path: Path | str, what: str, error: type[ValueError]) -> object:

@@ -5,7 +5,7 @@ English unless a caller passes a translator (`tr`, anything with gettext's `gett
 `ngettext`, e.g. `lang.i18n.translator()`): sim keeps no language state of its own, so the
 same events read the same in every peer and the JSON log stays English.
 
-Tests: tests/sim/test_narrate.py.
+Tests: tests/sim/test_narrate.py, tests/client/words/test_whole_sentences.py.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ DOES = {"palace": N_("{who} builds a palace in {province}"),
         "deploy5": N_("{who} deploys 5 in {province}"),
         "deploy3": N_("{who} deploys 3 in {province}"),
         "deploy1": N_("{who} deploys/moves 1 in {province}"),
-        "battle_a": N_("{who} battles/moves (A) in {province}"),
-        "battle_b": N_("{who} battles/moves (B) in {province}")}
+        "battle_a": N_("{who} battles/moves (A) from {province}"),     # the armies' origin
+        "battle_b": N_("{who} battles/moves (B) from {province}")}
 SPECIAL_WORDS = {c.name: c.label for c in cards().specials}
 SEASONS = {"spring": N_("Spring"), "summer": N_("Summer"), "autumn": N_("Autumn")}
 TOWER_REASONS = {"fill": N_("fill"), "revolt": N_("revolt"), "battle": N_("battle")}
@@ -155,11 +155,14 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
 
     kind = e["event"]
     if kind == "GameStarted":
-        side = _("sun") if e["side"] == "sun" else _("moon")
-        setup = _("beginner") if e["setup"] == "beginner" else _("draft")
-        return _("Shogun for {players} players, {side} side, {setup} setup; each starts with "
-                 "{chests}").format(players=e["players"], side=side, setup=setup,
-                                    chests=chests(next(iter(e["money"].values())), tr))
+        # whole phrases per side and setup: a language declines "the sun's side" its own way
+        side = _("the sun side") if e["side"] == "sun" else _("the moon side")
+        setup = _("the beginner setup") if e["setup"] == "beginner" else _("the draft setup")
+        return ngettext("Shogun for {players} player on {side} with {setup}; each starts with "
+                        "{chests}", "Shogun for {players} players on {side} with {setup}; each "
+                        "starts with {chests}", e["players"]).format(
+            players=e["players"], side=side, setup=setup,
+            chests=chests(next(iter(e["money"].values())), tr))
     if kind == "ProvinceClaimed":
         return "  " + _("{who} claims {province} with {armies}").format(
             who=who(e["seat"]), province=e["province"], armies=armies(e["armies"], tr))
@@ -168,7 +171,11 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
     if kind == "DraftCardsTurned":
         return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
     if kind == "TowerDropped":
-        return "    " + _("tower ({reason}): in {thrown}; out {out}; inside now {inside}").format(
+        out = sum(e["out"].values())        # the verb agrees with what comes out (ro: iese/ies)
+        line = (ngettext("tower ({reason}): in {thrown}; out {out}; inside now {inside}",
+                         "tower ({reason}): in {thrown}; out {out}; inside now {inside}", out)
+                if out else _("tower ({reason}): in {thrown}; nothing comes out; inside now {inside}"))
+        return "    " + line.format(
             reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
             thrown=_cubes(e["thrown"], who, tr), out=_cubes(e["out"], who, tr),
             inside=sum(e["inside_after"].values()))
@@ -227,17 +234,7 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
         return "    " + _("{who} moves {armies} from {origin} to {target}").format(
             who=who(e["seat"]), armies=armies(e["count"], tr), origin=e["from"], target=e["to"])
     if kind == "BattleResolved":
-        attacker, defender = who(e["attacker"]), who(e["defender"])
-        result = {"attacker": _("{attacker} win").format(attacker=attacker),
-                  "defender": _("{defender} hold").format(defender=defender),
-                  "draw": _("draw")}[e["result"]]
-        owner = _("neutral") if e["new_owner"] is None else who(e["new_owner"])
-        survivors = ngettext("{n} survives", "{n} survive", e["survivors"]).format(n=e["survivors"])
-        return "    " + _("battle for {province} ({kind}): {attacker} {a} vs {defender} {d} -> "
-                          "{result}, {survivors}; {province} is {owner}").format(
-            province=e["province"], kind=_(BATTLE_KINDS.get(e["kind"], e["kind"])),
-            attacker=attacker, a=e["attacker_count"], defender=defender, d=e["defender_count"],
-            result=result, survivors=survivors, owner=owner)
+        return "    " + battle_line(e, who, tr)
     if kind == "FieldForfeited":
         if e["field"] == "bid":
             line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
@@ -273,7 +270,41 @@ def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
         for rank, s in enumerate(standings, 1):
             points = ngettext("{n} point", "{n} points", e["scores"][s]).format(n=e["scores"][s])
             lines.append(f"  {rank}. {who(int(s))}: {points}, {chests(e['money'][s], tr)}")
-        lines.append("  " + _("Winner: {names}").format(
+        lines.append("  " + ngettext("Winner: {names}", "Winners: {names}", len(e["winners"])).format(
             names=_listing([who(w) for w in e["winners"]], tr)))
         return "\n".join(lines)
     return None
+
+
+def battle_line(e: Mapping[str, Any], who: Callable[[object], str], tr: Translator) -> str:
+    """A BattleResolved in whole clauses: the peasants are a plural subject of their own
+    ("the peasants win", never "{attacker} win" with "peasants" put in), and a province
+    "is neutral" or "belongs to" a seat (never "is {owner}" with "neutral" put in)."""
+    _ = tr.gettext
+    peasants = ("peasant", None)
+    att, dfn = e["attacker"], e["defender"]
+    head = {"revolt": _("revolt in {province}"), "neutral": _("attack on neutral {province}")
+            }.get(e["kind"], _("battle for {province}")).format(province=e["province"])
+    a, d = e["attacker_count"], e["defender_count"]
+    if att in peasants:
+        counts = _("the peasants {a} against {defender} {d}").format(a=a, defender=who(dfn), d=d)
+    elif dfn in peasants:
+        counts = _("{attacker} {a} against the peasants {d}").format(attacker=who(att), a=a, d=d)
+    else:
+        counts = _("{attacker} {a} against {defender} {d}").format(
+            attacker=who(att), a=a, defender=who(dfn), d=d)
+    if e["result"] == "draw":
+        result = _("a draw")
+    else:
+        side = att if e["result"] == "attacker" else dfn
+        result = (_("the peasants win") if e["result"] == "attacker" else _("the peasants hold")) \
+            if side in peasants else \
+            (_("{seat} wins the battle") if e["result"] == "attacker" else _("{seat} holds")).format(
+                seat=who(side))
+    n = e["survivors"]
+    survivors = tr.ngettext("{n} army survives", "{n} armies survive", n).format(n=n)
+    owner = e["new_owner"]
+    held = (_("{province} is neutral").format(province=e["province"]) if owner is None else
+            _("{province} belongs to {owner}").format(province=e["province"], owner=who(owner)))
+    return _("{battle}: {counts} — {result}, {survivors}; {held}").format(
+        battle=head, counts=counts, result=result, survivors=survivors, held=held)

@@ -6,8 +6,8 @@ Why generated: the project ships no downloaded or borrowed audio (issue 13). Eve
 synthesised here from noise bursts and decaying sines with a fixed seed, so running the
 script again writes byte-identical files (tests/tools/test_make_sounds.py checks it).
 
-Cues: `clatter` (wooden cubes rattling down the tower), `thud` (a cube landing on the
-tray), `sting` (a battle's result), `score` (winter points), `locked` (a plan locked),
+Cues: `rattle` (a battle's handful shaken before the pour), `clatter` (wooden cubes
+rattling down the tower), `thud` (a cube landing on the tray), `tally` (the tray counted), `sting` (a battle's result), `score` (winter points), `locked` (a plan locked),
 `refused` (the rules said no), `ended` (the final standings).
 
 Tests: tests/tools/test_make_sounds.py.
@@ -47,6 +47,27 @@ def clatter(rng) -> np.ndarray:
         hit = _knock(rng, 700 + 900 * rng.random(), 0.05, 90) * (0.9 - 0.035 * k)
         end = min(out.size, at + hit.size)
         out[at:end] += hit[:end - at]
+    return out
+
+
+def rattle(rng) -> np.ndarray:
+    """A handful shaken in the hand before the pour: a few soft, close knocks, low."""
+    out = np.zeros(int(RATE * 0.4))
+    for k in range(9):
+        at = int(RATE * 0.33 * k / 9 + rng.integers(0, 250))
+        hit = _knock(rng, 380 + 260 * rng.random(), 0.04, 110) * (0.5 + 0.3 * rng.random())
+        end = min(out.size, at + hit.size)
+        out[at:end] += hit[:end - at]
+    return out
+
+
+def tally(rng) -> np.ndarray:
+    """The tray counted: two dry wooden clicks, like an abacus bead pushed home."""
+    a = _knock(rng, 1250, 0.05, 120)
+    out = np.zeros(int(RATE * 0.18))
+    out[:a.size] += a
+    b = _knock(rng, 1500, 0.05, 120) * 0.8
+    out[int(RATE * 0.09):int(RATE * 0.09) + b.size] += b
     return out
 
 
@@ -100,7 +121,7 @@ def ended(rng) -> np.ndarray:
     return _notes((392.0, 493.88, 587.33, 783.99), 0.22, 6, overlap=0.3)
 
 
-CUES = {"clatter": clatter, "thud": thud, "sting": sting, "score": score,
+CUES = {"rattle": rattle, "clatter": clatter, "thud": thud, "tally": tally, "sting": sting, "score": score,
         "locked": locked, "refused": refused, "ended": ended}
 
 

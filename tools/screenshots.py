@@ -9,7 +9,11 @@ of its first battle drop (the battle view), `winter-WxH.png` during the final sc
 (fast-forward stops there) and `end-WxH.png` (the end screen); then, against a stand-in
 network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN join command,
 chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
-`help-WxH.png` is the rules overlay opened over the planning table. `--players 3` shows the
+`help-WxH.png` is the rules overlay opened over the planning table. The battle comes as a
+small scene: `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
+`battle-tally` (the tray counted per side), `battle-banner` (the result), `battle-march`
+(the survivors walking in; only when the attacker won); `film-WxH.png` is
+a frame from the middle of `replay SAVE --film 3` (its GIF is kept beside it). `--players 3` shows the
 hatched out-of-play provinces; `--colour-blind` the colour-blind board; `--lang nl` (or ro,
 en) the window in that language (file names then end in `-nl`); `--only planning,lobby,…`
 limits the shots.
@@ -130,9 +134,34 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
     app.session = None
 
 
+def shoot_film(out: Path, size: tuple[int, int], seed: int) -> None:
+    """A frame of a battle film (`replay SAVE --film 3`), mid-drop, from a headless save;
+    the film is rendered at its own size (960x640 and the caption band), whatever `size`."""
+    import subprocess
+    import tempfile
+    from PIL import Image
+    root = Path(__file__).resolve().parent.parent
+    tag = f"{size[0]}x{size[1]}{SUFFIX[0]}"
+    with tempfile.TemporaryDirectory() as tmp:
+        save, gif = Path(tmp) / "g.save", out / f"film-{tag}.gif"
+        subprocess.run([sys.executable, str(root / "main.py"), "headless", "--seed", str(seed),
+                        "--save", str(save), "--quiet"], check=True, capture_output=True)
+        r = subprocess.run([sys.executable, str(root / "main.py"), "replay", str(save), "--film", "3",
+                            "--out", str(gif)], capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"{tag}: no film: {r.stderr.strip()}", file=sys.stderr)
+            return
+    with Image.open(gif) as im:
+        im.seek(im.n_frames // 2)
+        im.convert("RGB").save(out / f"film-{tag}.png")
+    print(f"saved {out / f'film-{tag}.png'} (and {gif.name})")
+
+
 def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
           only: set[str] | None = None) -> None:
-    only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause"}
+    only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause", "film"}
+    if "film" in only:
+        shoot_film(out, size, seed)
     w, h = size
     app.set_size(w, h)
     app.on_resize(w, h)
@@ -169,11 +198,21 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
 
     scene.moment_reached.connect(on_shot)
     tower = scene.tower
-    if _run_until(app, lambda: seen and tower.playing
-                  and (tower.landed or tower.progress > 0.5), 120):
-        _save(app, out / f"battle-{tag}.png")
-    else:
-        print(f"{tag}: no battle drop seen", file=sys.stderr)
+    # the battle as a scene: the handful before the pour, mid-drop, the tally, the banner
+    stages = [("battle-handful", lambda: seen and tower.stage == "handful"),
+              ("battle", lambda: seen and tower.stage == "pour"
+               and (tower.landed or tower.progress > 0.5)),
+              ("battle-tally", lambda: seen and tower.stage == "tally"),
+              ("battle-banner", lambda: seen and not tower.playing and scene.banner.visible),
+              ("battle-march", lambda: seen and scene.battle.march.marching and scene.battle.march.t > 0.4)]
+    for name, cond in stages:
+        if name.split("-")[0] not in only and name not in only:
+            continue
+        if _run_until(app, cond, 120):
+            _frames(app, 2 if name == "battle-handful" else 0)
+            _save(app, out / f"{name}-{tag}.png")
+        else:
+            print(f"{tag}: no {name} seen", file=sys.stderr)
     scene.fast = True
     if _run_until(app, lambda: scene.winter.visible and scene.winter.last, 240):
         _frames(app, 25)                # the points on their way to the players
@@ -195,7 +234,8 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--colour-blind", action="store_true")
-    ap.add_argument("--only", default="", help="comma list: planning,help,battle,winter,end,lobby,pause")
+    ap.add_argument("--only", default="",
+                    help="comma list: planning,help,battle,winter,end,lobby,pause,film")
     ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"),
                     help="the window's language (file names get -nl / -ro)")
     args = ap.parse_args()

@@ -52,7 +52,7 @@ class LastGame:
     players: int = 4
     side: str = "sun"
     setup: str = "beginner"
-    seat_kinds: tuple[str, ...] = ("you", "heuristic", "heuristic", "heuristic", "heuristic")
+    seat_kinds: tuple[str, ...] = ("you", "normal", "normal", "normal", "normal")   # as `play` gives
 
     def with_me_at(self, seat: int) -> "LastGame":
         """These options with "you" moved to `seat` (swapping with who sat there)."""

@@ -21,8 +21,10 @@ log = logging.getLogger("client.core.sound")
 
 SOUNDS = Path(__file__).resolve().parents[2] / "assets" / "sounds"
 CUES = {name: SOUNDS / f"{name}.wav" for name in (
+    "rattle",     # a battle's handful, shaken in the hand before the pour
     "clatter",    # cubes go into the tower, and each shake of it
-    "thud",       # a cube lands on the tray
+    "thud",       # a cube lands on the tray (softer as more land)
+    "tally",      # the tray counted: the last cube of a battle has landed
     "sting",      # a battle's result is shown
     "score",      # winter scoring
     "locked",     # my plan is locked
@@ -43,7 +45,8 @@ class Sounds:
     def on(self) -> bool:
         return not (self.mute or self.volume == 0 or self.broken)
 
-    def play(self, cue: str) -> None:
+    def play(self, cue: str, gain: float = 1.0) -> None:
+        """Play a cue at the player's volume times `gain` (a battle's thuds get softer)."""
         if not self.on or cue not in CUES:
             return
         try:
@@ -51,7 +54,7 @@ class Sounds:
             snd = self._loaded.get(cue)
             if snd is None:
                 snd = self._loaded[cue] = arcade.load_sound(CUES[cue])
-            arcade.play_sound(snd, volume=self.volume / 100)
+            arcade.play_sound(snd, volume=self.volume / 100 * max(0.0, min(1.0, gain)))
             self.played.append(cue)
         except Exception as exc:       # no audio here: the game goes on without sound
             log.warning("sound off: %s", exc)

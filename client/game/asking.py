@@ -8,7 +8,7 @@ Signals up: `words_changed()` (the info panel's words need refreshing), `plan_se
 screenshot).
 
 Tests: tests/client/board/test_board_clicks.py, tests/client/game/test_comforts_window.py,
-tests/client/scenes/test_window.py.
+tests/client/scenes/test_window.py, tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ class Asker:
         self.revolt_order: list[str] = []
         self.held: HeldPlan | None = None
         self.planned_last: int | None = None  # the seat whose plan was last shown (hot-seat cover)
+        views.decision.undo_asked.connect(self.undo)
 
     def _engine_state(self) -> State:
         state = self.session.state
@@ -258,6 +259,7 @@ class Asker:
                 opts = [(_("Go to {province} [Enter]").format(province=name), "go", True)]
                 if d.detail.get("optional"):
                     opts.append((_("Don't move"), "stay", True))
+                opts.append((_("Undo"), "undo", True))   # back to choosing the target
                 v.decision.ask(v.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
             else:   # say why instead of doing nothing (client/board/why_not.py)
                 from client.board.why_not import why_not_target
@@ -269,12 +271,40 @@ class Asker:
         elif kind == DecisionKind.REVOLT_ORDER:
             self.chosen(name, None)
 
+    def undo(self) -> bool:
+        """Ctrl+Z or Undo: take back what I chose for the decision shown and have not sent
+        yet — a count, the move's target, the revolt order's last province (the plan's
+        fields keep their own history). What went to the table stays: it may have met
+        another player's action, hidden information or chance."""
+        v = self.views
+        if self.asking is None:
+            return False
+        kind = self.asking[0]
+        if kind == DecisionKind.PLAN:
+            return v.planning.undo()
+        if kind == DecisionKind.MOVE:
+            if v.decision.undo_count():
+                return True
+            if self.move_target is not None:
+                self.ask_again()             # no target picked: the first question again
+                return True
+        if kind == DecisionKind.REVOLT_ORDER and self.revolt_order:
+            order = self.revolt_order[:-1]
+            self.ask_again()
+            for name in order:
+                self.chosen(name, None)
+            return True
+        return False
+
     def chosen(self, value: Any, count: int | None) -> None:
         """An answer from the decision panel (or a province for the revolt order)."""
         from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
         if not self.asking:
             return
         kind, seat = self.asking[0], self.asking[1]
+        if value == "undo":
+            self.undo()
+            return
         if kind == DecisionKind.MOVE:
             if value == "stay":
                 self.submit(ChooseMove(seat, None, 0))
@@ -295,6 +325,7 @@ class Asker:
             if value in provs and value not in self.revolt_order:
                 self.revolt_order.append(value)
             left = [p for p in provs if p not in self.revolt_order]
-            opts = [(p, p, True) for p in left] + [(_("Done"), "done", not left)]
+            opts = [(p, p, True) for p in left] + [(_("Done"), "done", not left),
+                                                    (_("Undo"), "undo", True)]
             self.views.decision.ask(_("Revolt order so far: {order}").format(
                 order=" → ".join(self.revolt_order)), opts, default="done" if not left else None)

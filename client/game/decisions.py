@@ -2,11 +2,13 @@
 
 Call down: `ask(prompt, options, counter=None)` where options are (label, value, enabled)
 and counter is (label, lo, hi, value) for a number to pick (move counts);
-`set_counter(v)`. Signals up: `chosen(value, count)`.
+`set_counter(v)`, `undo_count()`. Signals up: `chosen(value, count)`, `undo_asked()`
+(Ctrl+Z: the table scene's asker takes back a count, a pick or an order not yet sent).
 Number keys 1-9 pick the matching option; Up/Down change the counter; Enter takes the
 first enabled option marked default.
 
-Tests: tests/client/board/test_board_clicks.py, tests/client/scenes/test_window.py.
+Tests: tests/client/board/test_board_clicks.py, tests/client/scenes/test_window.py,
+tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ class DecisionPanel(Node):
     def __init__(self) -> None:
         super().__init__("decision")
         self.chosen = Signal("chosen")
+        self.undo_asked = Signal("undo_asked")
+        self.counts: list[int] = []      # the counter's earlier values (Ctrl+Z takes one back)
         self.prompt = ""
         self.options: list = []
         self.counter: list | None = None
@@ -39,6 +43,7 @@ class DecisionPanel(Node):
         self.tips = dict(tips or {})
         self.options = list(options)
         self.counter = list(counter) if counter else None
+        self.counts = []
         self.default = default
         self.clear_children()
         self._buttons = []
@@ -64,8 +69,19 @@ class DecisionPanel(Node):
 
     def set_counter(self, v: int) -> None:
         if self.counter:
+            before = self.counter[3]
             self.counter[3] = max(self.counter[1], min(self.counter[2], v))
+            if self.counter[3] != before:
+                self.counts.append(before)
             self.mark_dirty()
+
+    def undo_count(self) -> bool:
+        """The counter back to its value before the last change; False if unchanged."""
+        if not self.counter or not self.counts:
+            return False
+        self.counter[3] = self.counts.pop()
+        self.mark_dirty()
+        return True
 
     def _choose(self, value) -> None:
         self.chosen.emit(value, self.counter[3] if self.counter else None)
@@ -73,6 +89,9 @@ class DecisionPanel(Node):
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.default is not None:
             self._choose(self.default)
+            return True
+        if symbol == arcade.key.Z and modifiers & arcade.key.MOD_CTRL:
+            self.undo_asked.emit()
             return True
         return False
 

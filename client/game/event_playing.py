@@ -10,13 +10,14 @@ Signals up: `batch_started()`, `batch_played()` (before the board shows its stat
 screenshots there).
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
-tests/client/words/test_i18n_layout.py.
+tests/client/words/test_i18n_layout.py, tests/client/game/test_restored_table.py,
+tests/client/game/test_fast_forward_stops.py.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from client.core import theme
@@ -39,6 +40,43 @@ PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved"
         "ActionStarted": 0.5, "ActionRevealed": 0.3, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
         "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
         "PlanRevealed": 0.25, "GameEnded": 1.0}
+
+
+def log_colour(kind: str) -> tuple[int, int, int]:
+    """The log line's colour for an event kind: battles red, the calendar blue."""
+    if kind in ("BattleResolved", "Shortage"):
+        return (150, 40, 30)
+    if kind in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
+        return (30, 70, 140)
+    return theme.INK
+
+
+def tray_dropped(before: dict[str, int] | None, e: Event) -> dict[str, int]:
+    """The tray after a drop: what came out of a battle (which threw the tray's cubes in
+    first); after the tower's fill it is empty (R-SETUP-6: what came out goes back)."""
+    if e.get("reason") not in ("battle", "revolt"):
+        return {}
+    tray: dict[str, int] = {}
+    for c, n in (e.get("out") or {}).items():
+        tray[str(c)] = tray.get(str(c), 0) + int(n)
+    return {c: n for c, n in tray.items() if n}
+
+
+def tray_counted(e: Event) -> dict[str, int]:
+    """The tray after a battle: its sides' cubes counted off, what did not count stays
+    (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
+    from sim.rules.battle_count import count_battle
+    from sim.state import COLOURS, PEASANT, colour_map
+
+    def code(side: Any) -> int | None:
+        return PEASANT if side == "peasant" else None if side is None else int(side)
+    out = [0] * COLOURS
+    for c, n in (e.get("out") or {}).items():
+        out[PEASANT if c == "peasant" else int(c)] += int(n)
+    kind = e.get("kind") or "attack"
+    defender = None if kind == "neutral" else code(e.get("defender"))
+    after = count_battle(kind, code(e.get("attacker")) or 0, defender, out, int(e.get("unrest", 0) or 0))
+    return {str(c): n for c, n in colour_map(after.tray_after).items()}
 
 
 class EventPlayer:
@@ -65,6 +103,10 @@ class EventPlayer:
         self.score_history: dict[int, list[int]] = {s: [0] for s in range(session.config.players)}
         self.scoring: list[Event] = []           # this winter's Scored events so far
         self.standings: Event | None = None      # the GameEnded event
+        # the tray as the events left it: the next battle throws it in, and its headline
+        # names these cubes apart (issue 27 item 4); the public state between batches may
+        # already show it thrown. None: not known (a replay jumped), the state's is taken.
+        self.tray: dict[str, int] | None = None
 
     @property
     def behind(self) -> bool:
@@ -99,6 +141,8 @@ class EventPlayer:
         """Drop what is in play (a replay jumped elsewhere)."""
         self.batch, self.batch_pending, self.batch_state = [], False, None
         self.wait = 0.0
+        self.drop_line = None
+        self.tray = None
         self.shared.over, self.standings = False, None
 
     def play_event(self, e: Event) -> None:
@@ -108,19 +152,19 @@ class EventPlayer:
         self.playing_event = e
         if k == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
+            if sc.fast and self.my_battle(e) is not None:
+                self.stop_fast(_("Fast-forward stops: your battle in {province}.").format(
+                    province=self.my_battle(e)))
         if self.battle.active and k != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
+        if k == "Resumed":
+            self.restore_log(e.get("past") or ())    # the game so far, then "continues"
         line = describe(e)
         if line and k == "TowerDropped" and e.get("replay"):
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
-            colour = theme.INK
-            if k in ("BattleResolved", "Shortage"):
-                colour = (150, 40, 30)
-            elif k in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
-                colour = (30, 70, 140)
-            v.log.add_line(line, colour)
+            v.log.add_line(line, log_colour(k))
         self.wait = PACE.get(k, 0.0)
         d = sc.display
         if k == "Snapshot" and isinstance(e.get("state"), dict):
@@ -148,9 +192,11 @@ class EventPlayer:
         elif k == "RoundStarted":
             self.current_slot = None
         elif k == "TowerDropped":
-            self._drop(e, self.battle.start(e, self.batch, sc.display))
+            self._drop(e, self.battle.start(e, self.batch, self.tray))
+            self.tray = tray_dropped(self.tray, e)
         elif k == "BattleResolved":
             self.battle_banner(e)
+            self.battle.resolved(e, sc.speed)
             if not sc.fast:
                 v.sounds.play("sting")
             if d:
@@ -160,6 +206,7 @@ class EventPlayer:
                 if e.get("new_owner") is None:
                     p["buildings"], p["unrest"] = [], 0
                 v.board_view.set_state(d)
+            self.tray = tray_counted(e)
             self.moment_reached.emit("battle")
         elif k == "WinterStarted":
             v.banner.show([_("Winter of year {year}").format(year=e["year"]),
@@ -175,6 +222,8 @@ class EventPlayer:
             self.scoring.append(e)
             if not any(x.get("event") == "Scored" for x in self.batch):
                 last = any(x.get("event") == "GameEnded" for x in self.batch)
+                if last and sc.fast:
+                    self.stop_fast(_("Fast-forward stops for the final scoring."))
                 self.winter.show(self.scoring, last)
                 self.scoring_banner()
         elif k == "GameEnded":
@@ -184,6 +233,34 @@ class EventPlayer:
         if sc.fast:
             self.wait = 0.0
 
+    def my_battle(self, dropped: Event) -> str | None:
+        """The province of the battle this drop decides when one of my seats fights in it
+        (attacks, defends, or faces a revolt), else None."""
+        from client.tower.battle_show import battle_context
+        battle, _origin = battle_context(dropped, self.batch)
+        mine = self.session.my_seats
+        if battle is None or not mine:
+            return None
+        fighting = (battle.get("attacker"), battle.get("defender"))
+        return str(battle.get("province")) if any(s in mine for s in fighting) else None
+
+    def stop_fast(self, why: str) -> None:
+        """Fast-forward ends here (the player's own battle, the final scoring): this plays
+        at the chosen pace, and the log says why."""
+        sc = self.shared
+        sc.fast = False
+        self.views.tower.set_speed(sc.speed)
+        self.views.log.add_line(why, (30, 70, 140))
+        self.display_changed.emit()
+
+    def skip_result(self) -> bool:
+        """S while a battle's result is shown: on to what follows (the banner goes)."""
+        if (self.playing_event or {}).get("event") != "BattleResolved" or self.wait <= 0:
+            return False
+        self.wait = 0.0
+        self.views.banner.hide()
+        return True
+
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
         from sim.game import public_state
@@ -191,9 +268,27 @@ class EventPlayer:
         self.batch_played.emit()
         state, self.batch_state = self.batch_state, None
         if state is not None:      # None: a replayed log, no engine state (the Snapshots rule)
-            self.show_state(public_state(state))
+            self.show_engine_state(state)
         if self.shared.over and self.standings is not None and not self.session.queue:
             self.game_ended.emit(self.summary())
+
+    def show_engine_state(self, state: State) -> None:
+        """Show an engine state at once: its public part on the board and panels, and the
+        cubes resting inside the tower where the state has them (after Continue or a
+        replay's seek no drop has drawn them)."""
+        from sim.game import public_state
+        self.views.tower.show_contents(state.tower.to_wire())
+        self.show_state(public_state(state))
+
+    def restore_log(self, events: Iterable[Event]) -> None:
+        """The log says the game so far (a resumed game, a replay's seek): every event's
+        line, as if it had been played, in place of what the log held."""
+        log = self.views.log
+        log.clear()
+        for e in events:
+            line = describe(e)
+            if line:
+                log.add_line(line, log_colour(e.get("event") or ""))
 
     def show_state(self, pub: Mapping[str, Any]) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
@@ -209,6 +304,8 @@ class EventPlayer:
                                   d.get("current_event"))
         tower = d.get("tower") or {}
         v.tower.set_tray(tower.get("tray"))
+        if self.tray is None:
+            self.tray = {str(c): int(n) for c, n in (tower.get("tray") or {}).items()}
         self.display_changed.emit()
 
     def _drop(self, e: Event, caption: str) -> None:
@@ -223,7 +320,8 @@ class EventPlayer:
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
         self.views.tower.set_tray({})
-        self.views.tower.play(res.recording, caption)
+        self.views.tower.play(res.recording, caption, self.battle.sides,
+                              self.battle.handful_seconds())
         self.moment_reached.emit("tower_start")
         if self.shared.fast:
             self.views.tower.skip()
@@ -269,7 +367,9 @@ class EventPlayer:
                  _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
                      attacker=theme.seat_name(att), a=e.get("attacker_count"),
                      defender=theme.seat_name(dfn), d=e.get("defender_count")),
-                 _("{seat} wins").format(seat=winner) if res != "draw" else _("A draw: the province falls empty"),
+                 (_("A draw: the province falls empty") if res == "draw" else
+                  _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
+                  else _("{seat} wins").format(seat=winner)),
                  (ngettext("{n} army survives — {province} belongs to {seat}",
                            "{n} armies survive — {province} belongs to {seat}", n)
                   if owner is not None else

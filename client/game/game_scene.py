@@ -130,6 +130,7 @@ class GameScene(Node):
         if session.study is not None:
             self.replay_controls = ReplayControls(session.study, self.shared, self.views, self.player)
             self.player.batch_played.connect(self.replay_controls.batch_done)
+            self.add(self.replay_controls.film_btn)
 
         self.player.batch_started.connect(self._batch_started)
         self.player.display_changed.connect(self._words)
@@ -208,6 +209,8 @@ class GameScene(Node):
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
+        if self.replay_controls is not None:
+            self.replay_controls.place(W - rw - tw, bottom_h + mid_h, tw, self.battle.active)
         n = self.session.config.players
         ph = min(n * 74 + 6, (H - top_h) * 0.5)
         self.players.set_rect(W - rw, H - top_h - ph, rw, ph)
@@ -318,8 +321,8 @@ class GameScene(Node):
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             sc.speed_idx = max(0, sc.speed_idx - 1)
         elif symbol == k.S:
-            if not self.winter.skip():
-                self.tower.skip()
+            if not self.winter.skip() and not self.tower.skip():
+                self.player.skip_result()       # the battle's banner: on to what follows
         else:
             return False
         self.refresh_topbar()

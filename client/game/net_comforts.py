@@ -29,8 +29,13 @@ REFUSED = (180, 30, 20)
 CHAT = (70, 50, 120)
 
 
-def countdown_sentence(who: str, seconds: float) -> str:
+def countdown_sentence(who: str, seconds: float, overdue: bool = False) -> str:
+    """`overdue`: still connected, but its turn timer or automatic input ran out."""
     secs = max(0, int(seconds + 0.999))
+    if overdue:
+        return ngettext("{who} has not answered in time. A bot takes the seat in {n} second unless they play.",
+                        "{who} has not answered in time. A bot takes the seat in {n} seconds unless they play.",
+                        secs).format(who=who, n=secs)
     return ngettext("{who} has left the table. A bot takes the seat in {n} second unless they come back.",
                     "{who} has left the table. A bot takes the seat in {n} seconds unless they come back.",
                     secs).format(who=who, n=secs)
@@ -48,9 +53,11 @@ class PausePanel(Node):
         self.texts = TextCache()
 
     def set_countdown(self, countdown: dict[int, float], labels: dict[int, str],
-                      host: bool, hand_over: Callable[[int], None]) -> None:
+                      host: bool, hand_over: Callable[[int], None],
+                      overdue: frozenset[int] = frozenset()) -> None:
         seats = sorted(countdown)
-        lines = [countdown_sentence(labels.get(s) or theme.seat_name(s), countdown[s]) for s in seats]
+        lines = [countdown_sentence(labels.get(s) or theme.seat_name(s), countdown[s], s in overdue)
+                 for s in seats]
         if seats != self.seats:
             for b in self.buttons.values():
                 self.remove(b)
@@ -139,7 +146,8 @@ class NetComforts:
     def update(self) -> None:
         s = self.offers
         countdown = s.takeover_countdown()
-        self.pause.set_countdown(countdown, self.shared.labels, s.can_hand_over, self.hand_over)
+        self.pause.set_countdown(countdown, self.shared.labels, s.can_hand_over, self.hand_over,
+                                 frozenset(s.overdue_seats()))
         lines = s.chat_lines
         while self._shown_chat < len(lines):
             line = lines[self._shown_chat]

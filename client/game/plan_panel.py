@@ -1,12 +1,16 @@
 """Planning: put province cards on the 10 action fields and a card on the bid field.
 
 Call down: `start(seat, cards, money, check)` (`check(actions, bid) -> [problems]`),
-`select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`.
+`select_card(card)`, `assign(field, card)`, `clear(field)`, `load(actions, bid)`, `undo()`.
 Signals up: `locked(actions, bid)`, `suggestion_asked()`, `card_selected(card or None)`.
 An empty action field holds a money card: no action there. A gold coin on a field shows
 what the action costs in chests; `tooltip_at(x, y)` says what a field or card does.
+Undo (Ctrl+Z or the Undo button) takes back the last change on the fields, one at a time,
+until the plan is locked: nothing here has reached the table yet (Board Game Arena's rule:
+never across another player's action, hidden information or chance).
 
-Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py.
+Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py, tests/client/game/test_table_layout.py,
+tests/client/game/test_undo.py.
 """
 
 from __future__ import annotations
@@ -49,17 +53,23 @@ class PlanningPanel(Node):
         self.lock_btn = self.add(Button(N_("Lock plan  [Enter]"), key=arcade.key.ENTER, size=11))
         self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
         self.clear_btn = self.add(Button(N_("Clear  [C]"), key=arcade.key.C, size=11))
+        self.undo_btn = self.add(Button(N_("Undo"), size=11))
+        self.history: list[dict[str, object]] = []     # the fields before each change, oldest first
         self.lock_btn.pressed.connect(self._lock)
         self.sugg_btn.pressed.connect(self.suggestion_asked.emit)
-        self.clear_btn.pressed.connect(self.reset)
+        self.clear_btn.pressed.connect(self.clear_all)
+        self.undo_btn.pressed.connect(self.undo)
         self.lock_btn.tip = N_("Lock this plan (it is legal when this line is green).")
         self.sugg_btn.tip = N_("Fill the fields with the plan a heuristic bot would make.")
         self.clear_btn.tip = N_("Empty every field.")
+        self.undo_btn.tip = N_("Take back the last change on the fields [Ctrl+Z].")
 
     # -- inputs ---------------------------------------------------------------------------
     def start(self, seat: int, cards, money: int, check) -> None:
         self.seat, self.cards, self.money, self.check = seat, list(cards), money, check
         self.reset()
+        self.history = []             # a new plan: nothing to take back
+        self._recheck()
 
     def reset(self) -> None:
         self.fields = {f: None for f in FIELDS}
@@ -67,11 +77,34 @@ class PlanningPanel(Node):
         self.selected = None
         self._recheck()
 
+    def clear_all(self) -> None:
+        """C or Clear: every field emptied (Undo puts them back)."""
+        before = dict(self.fields)
+        self.reset()
+        self._changed(before)
+
     def load(self, actions, bid) -> None:
+        before = dict(self.fields)
         self.fields = {a: p for a, p in zip(ACTIONS, actions)}
         self.fields["bid"] = bid
         self.selected = None
+        self._changed(before)
         self._recheck()
+
+    def undo(self) -> bool:
+        """Take back the last change on the fields; False when there is none."""
+        if not self.history:
+            return False
+        self.fields = self.history.pop()
+        self.selected = None
+        self.card_selected.emit(None)
+        self._recheck()
+        return True
+
+    def _changed(self, before: dict[str, object]) -> None:
+        if before != self.fields:
+            self.history.append(before)
+            del self.history[:-200]
 
     def select_card(self, card) -> None:
         if card is not None and card not in self.all_cards():
@@ -81,6 +114,7 @@ class PlanningPanel(Node):
         self.mark_dirty()
 
     def assign(self, field: str, card) -> None:
+        before = dict(self.fields)
         if field != "bid" and isinstance(card, int):
             card = None                     # a money card on an action field: no action
         for f, c in self.fields.items():
@@ -88,10 +122,13 @@ class PlanningPanel(Node):
                 self.fields[f] = None
         self.fields[field] = card
         self.selected = None
+        self._changed(before)
         self._recheck()
 
     def clear(self, field: str) -> None:
+        before = dict(self.fields)
         self.fields[field] = None
+        self._changed(before)
         self._recheck()
 
     # -- state ----------------------------------------------------------------------------
@@ -111,6 +148,7 @@ class PlanningPanel(Node):
         except Exception as exc:  # the checker is the engine's; show, don't crash
             self.problems = [str(exc)]
         self.lock_btn.active = not self.problems
+        self.undo_btn.active = bool(self.history)
         self.mark_dirty()
 
     def _lock(self) -> None:
@@ -183,6 +221,7 @@ class PlanningPanel(Node):
         self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 4, bw, bh)
         self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
         self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
+        self.undo_btn.set_rect(self.clear_btn.left - 70, self.bottom + 4, 66, bh)
 
     def field_at(self, x: float, y: float) -> str | None:
         for k, f in enumerate(FIELDS):
@@ -217,7 +256,7 @@ class PlanningPanel(Node):
                             "Money card {n}: on the bid field you bid {n} chests; on an action field "
                             "it means no action. You have only {money} to bid.", c).format(
                 n=c, money=self.money)
-        for b in (self.lock_btn, self.sugg_btn, self.clear_btn):
+        for b in (self.lock_btn, self.sugg_btn, self.clear_btn, self.undo_btn):
             if b.contains(x, y):
                 return b.tip
         return None
@@ -267,7 +306,7 @@ class PlanningPanel(Node):
             msg = _("Plan is legal — press Enter to lock it.")
         # the message keeps to the bottom row, left of the buttons: never over the cards
         room_top = self.cards_top() - self.card_h - 3
-        put_boxed(t, "p", msg, self.left + 8, room_top, self.clear_btn.left - self.left - 16,
+        put_boxed(t, "p", msg, self.left + 8, room_top, self.undo_btn.left - self.left - 16,
                   room_top - self.bottom - 3, 9.5, min_size=7.5,
                   color=(180, 30, 20) if self.problems else (30, 120, 40))
         t.end()
@@ -298,6 +337,12 @@ class PlanningPanel(Node):
         self.texts.draw()
 
     # -- input ----------------------------------------------------------------------------
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        if symbol == arcade.key.Z and modifiers & arcade.key.MOD_CTRL:
+            self.undo()
+            return True
+        return False
+
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if not self.contains(x, y):
             return False

@@ -4,18 +4,27 @@ Keys (only when the session is a save being replayed): ← one step back, → pl
 step (its events and tower drop animate again, then the replay pauses), Page Up / Page
 Down the previous / next round, Home the start. Going back re-applies the save's
 commands from the start (`ReplaySession.seek`); the board shows that state at once.
+"Film this battle" (or G) writes the last battle shown as an animated GIF into the films
+folder, by `./shogun replay SAVE --film N` in a process of its own (a film is rendered in
+a hidden window of its own, and the viewer stays responsive meanwhile).
 
-Tests: tests/client/game/test_comforts_window.py.
+Tests: tests/client/game/test_comforts_window.py, tests/client/game/test_restored_table.py.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 
-from client.core.node import damage
-from lang.i18n import _
+from client.core.node import Button, damage
+from client.core.settings import data_dir
+from lang.i18n import N_, _
+
+MAIN = Path(__file__).resolve().parents[2] / "main.py"
 
 if TYPE_CHECKING:
     from client.game.event_playing import EventPlayer
@@ -31,12 +40,16 @@ class ReplayControls:
         self.views = views
         self.player = player
         self.stepping = False          # → was pressed: pause again after this step
+        self.film_btn = Button(N_("Film this battle  [G]"), name="film", size=10, key=arcade.key.G)
+        self.film_btn.pressed.connect(self.film)
+        self.filming: tuple[subprocess.Popen[bytes], Path] | None = None
 
     def shown_step(self) -> int:
         """The step the board shows (the session may have applied one more, in flight)."""
         return max(0, self.session.step - (1 if self.player.behind else 0))
 
     def status(self) -> str:
+        self.poll()
         return _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
                  "start").format(step=self.shown_step(), steps=self.session.steps)
 
@@ -56,22 +69,63 @@ class ReplayControls:
         elif symbol == k.RIGHT:
             self.stepping = True
             self.shared.paused = False
+        elif symbol == k.G:
+            self.film()
         else:
             return False
         self.session.status = self.status()
         return True
 
     def seek(self, step: int) -> None:
-        from sim.game import public_state
-        state = self.session.seek(step)
+        """Show the table after `step` commands at once: the board, the tower's contents,
+        and the log up to that point."""
+        state, past = self.session.seek(step)
         self.player.reset()
         self.views.tower.skip()
         self.views.banner.hide()
-        self.player.show_state(public_state(state))
+        self.player.restore_log(past)
+        self.player.show_engine_state(state)
         self.shared.paused = True
         self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))
         damage()
+
+    def film(self) -> Path | None:
+        """Film the last battle shown so far; returns the GIF's path (None: no battle yet,
+        or a film is still being made)."""
+        self.poll()
+        if self.filming is not None:
+            return None
+        n = self.session.battles_until(self.shown_step())
+        if n == 0:
+            self.views.log.add_line(_("No battle has been fought yet: step on to one first."), (150, 40, 30))
+            return None
+        out = data_dir() / "films" / f"{Path(self.session.path).stem}-battle-{n}.gif"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.Popen([sys.executable, str(MAIN), "replay", self.session.path,
+                                 "--film", str(n), "--out", str(out)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.filming = (proc, out)
+        self.views.log.add_line(_("Filming battle {n} into {path} (a few seconds)…").format(
+            n=n, path=out), (30, 70, 140))
+        return out
+
+    def poll(self) -> None:
+        """Say so in the log when the film being made is ready (or failed)."""
+        if self.filming is None or self.filming[0].poll() is None:
+            return
+        proc, out = self.filming
+        self.filming = None
+        if proc.returncode == 0:
+            self.views.log.add_line(_("The film is ready: {path}").format(path=out), (30, 70, 140))
+        else:
+            self.views.log.add_line(_("The film could not be made."), (150, 40, 30))
+
+    def place(self, left: float, top: float, width: float, big: bool) -> None:
+        """The film button's place: the top of the tower's column (hidden while the
+        battle view has the tower large)."""
+        self.film_btn.set_rect(left + 4, top - 26, width - 8, 22)
+        self.film_btn.visible = not big
 
     def batch_done(self) -> None:
         """A batch finished animating: after a single step, pause again."""

@@ -101,7 +101,7 @@ class StatusLines:
             dec = None
         if behind:
             dec = None        # the engine is ahead of the screen: don't name its next question
-        if dec is not None and dec.kind not in (DecisionKind.CHANCE, DecisionKind.OVER):
+        if dec is not None and dec.kind not in (DecisionKind.CHANCE, DecisionKind.TOWER, DecisionKind.OVER):
             who = ", ".join(theme.seat_name(s) if s not in self.session.my_seats else
                             _("{seat} (you)").format(seat=theme.seat_name(s)) for s in dec.seats)
             what = DECISION_WORDS.get(dec.kind, dec.kind)

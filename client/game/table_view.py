@@ -330,6 +330,11 @@ class LogPanel(Node):
         self.texts = TextCache()
         self._layer = CachedLayer()
 
+    def clear(self) -> None:
+        self.lines = []
+        self.scroll = 0
+        self.mark_dirty()
+
     def add_line(self, line: str, colour: tuple[int, ...] = theme.INK) -> None:
         self.lines.append((line, colour))
         if len(self.lines) > self.MAX:

@@ -15,6 +15,9 @@ Tests: tests/client/scenes/test_end_scene.py, tests/client/scenes/test_window.py
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import arcade
@@ -116,6 +119,8 @@ class EndScene(Node):
         self._chart_box: tuple[float, float, float, float] | None = None
         self._top = 0.0                   # the right column's first row
         self._panel_top = 0.0
+        self.note = ""                    # where a film being made stands
+        self.filming: tuple[subprocess.Popen[bytes], Path] | None = None
         self._chart_scale = (10, 3, 2)
 
     # -- what it shows --------------------------------------------------------------------
@@ -134,6 +139,33 @@ class EndScene(Node):
     def _film(self) -> None:
         if self.record is not None and self.record.biggest is not None:
             self.film_requested.emit(self.record.biggest.number)
+
+    def film(self, save_path: str, number: int) -> Path | None:
+        """Film battle `number` of the save into the films folder, by `./shogun replay
+        SAVE --film N` in a process of its own (a film is rendered in a window of its own);
+        the note under the battle says when it is ready."""
+        if self.filming is not None:
+            return None
+        from client.core.settings import data_dir
+        out = data_dir() / "films" / f"{Path(save_path).stem}-battle-{number}.gif"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        main = Path(__file__).resolve().parents[2] / "main.py"
+        proc = subprocess.Popen([sys.executable, str(main), "replay", save_path, "--film",
+                                 str(number), "--out", str(out)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.filming = (proc, out)
+        self.note = _("Filming battle {n} into {path} (a few seconds)…").format(n=number, path=out)
+        self.mark_dirty()
+        return out
+
+    def on_update(self, dt: float) -> None:
+        if self.filming is None or self.filming[0].poll() is None:
+            return
+        proc, out = self.filming
+        self.filming = None
+        self.note = (_("The film is ready: {path}").format(path=out) if proc.returncode == 0
+                     else _("The film could not be made."))
+        self.mark_dirty()
 
     # -- layout ---------------------------------------------------------------------------
     def columns(self) -> tuple[float, float, float, float]:
@@ -178,6 +210,9 @@ class EndScene(Node):
                   anchor_x="center", color=theme.MUTED)
         self._top = top
         self._standings(t, rl, rw, top)
+        if self.note:
+            put_fitted(t, "note", self.note, rl, 80, rw - 160, 9, min_size=7, cut=True,
+                       color=(30, 70, 140))
         t.end()
         self._layout_film()
 

@@ -3,7 +3,8 @@ seat), the join code with this machine's LAN addresses and the exact command fri
 type, the host's settings, Start, a short chat; then the waiting/refused states.
 Signals up: `started()` when the game begins, `leave_chosen()`.
 
-Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py.
+Tests: tests/client/scenes/test_lobby_window.py, tests/client/game/test_net_comforts.py, tests/client/words/test_net_words.py,
+tests/client/sessions/test_watch_window.py, tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from client.core import theme
 from client.words.net_words import for_players as net_said
 from client.core.node import Button, Node, Signal, TextCache, damage
 from client.sessions.network import NetSession
-from lang.i18n import N_, Translated, _
+from lang.i18n import N_, Translated, _, ngettext
 
 if TYPE_CHECKING:
     from net.reach.internet import StartGate
@@ -157,6 +158,17 @@ class LobbyScene(Node):
             self.error = net_said(str(exc))
         self.mark_dirty()
 
+    def board_note(self) -> str:
+        """A 3-player table on a side whose provinces out of play this edition chose (the
+        rulebooks' lists are pictures): said before the game starts."""
+        from sim.board import board
+        from client.words.rules_text import three_player_choice
+        lobby = self._lobby()
+        side = lobby.get("side")
+        if lobby.get("players") != 3 or side not in board().excluded_3p_chosen:
+            return ""
+        return three_player_choice(str(side))
+
     def request_start(self) -> None:
         """Start once every pair of players is known to connect (net/reach/internet.py
         `StartGate`); a pair that cannot is named here instead of a game that never begins."""
@@ -274,12 +286,28 @@ class LobbyScene(Node):
                     who = _("{name} — you").format(name=who)
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
+        watchers = self.session.watchers()
+        if watchers:
+            k = len(lobby.get("seats", []))
+            t.put("w", ngettext("Watching: {names}", "Watching: {names}", len(watchers)).format(
+                      names=", ".join(n or _("someone") for n in watchers)),
+                  80, y - 36 * k, size=12, color=theme.MUTED,
+                  width=int(self.width / 2 - 100), multiline=True, anchor_y="bottom")
         if self.chat is not None:
             t.put("ch", _("Chat"), 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
                   bold=True, color=theme.INK)
             for k, line in enumerate(self.said[-5:][::-1]):
                 t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
                       )
+        note = self.board_note()
+        if note:     # only at 3 seats: room under the seats (and the watchers' line)
+            k = len(lobby.get("seats", [])) + (1 if watchers else 0)
+            t.put("bn", note, 80, y - 36 * k + 8, size=11, color=theme.MUTED,
+                  width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
+        turn_time = lobby.get("turn_time")
+        if isinstance(turn_time, (int, float)) and turn_time > 0:
+            t.put("tt", turn_time_sentence(float(turn_time)), self.width / 2 + 60, 120, size=11,
+                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if lobby.get("tower_vote"):
             t.put("tv", _("Tower results are agreed by vote on this table: these computers "
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,
@@ -301,3 +329,15 @@ class LobbyScene(Node):
             arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
             arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
         self.texts.draw()
+
+
+def turn_time_sentence(seconds: float) -> str:
+    """The host's turn timer (`host --turn-time`), said before the start so nobody is
+    surprised when a bot takes a silent seat."""
+    if seconds >= 120 and seconds % 60 == 0:
+        n = int(seconds // 60)
+        return ngettext("Each decision has {n} minute; then a bot may take the seat.",
+                        "Each decision has {n} minutes; then a bot may take the seat.", n).format(n=n)
+    n = int(seconds + 0.999)
+    return ngettext("Each decision has {n} second; then a bot may take the seat.",
+                    "Each decision has {n} seconds; then a bot may take the seat.", n).format(n=n)

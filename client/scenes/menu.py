@@ -6,7 +6,8 @@ Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(option
 `watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
 `tutorial_chosen()` (Learn to play), `settings_chosen()`, `quit_chosen()`.
 
-Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py.
+Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py,
+tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from client.core.settings import LastGame
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
+LEGACY_KINDS = {"heuristic": "normal", "random": "easy"}  # kept in older settings files
 
 
 class MenuScene(Node):
@@ -44,12 +46,14 @@ class MenuScene(Node):
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
         if d.get("seat_kinds"):
-            self.seat_kinds = list(d["seat_kinds"])
+            # the baselines an older menu offered are shown as the levels they play like
+            self.seat_kinds = [LEGACY_KINDS.get(k, k) for k in d["seat_kinds"]]
         else:
             bot = d.get("bots", "normal")
             me = int(d.get("seat", 0))
             self.seat_kinds = ["you" if s == me else bot for s in range(5)]
         self.message = ""
+        self.board_note = ""
         self.table_buttons: list[Button] = []
         self.texts = TextCache()
         self.b_players = self.add(Button("", size=12, key=arcade.key.P))
@@ -146,15 +150,21 @@ class MenuScene(Node):
         self._labels()
 
     def _labels(self) -> None:
+        self.board_note = ""      # under the three seats: a side whose 3-player list we chose
+        if self.players == 3:
+            from sim.board import board
+            if self.side in board().excluded_3p_chosen:    # say so before the game starts
+                from client.words.rules_text import three_player_choice
+                self.board_note = three_player_choice(self.side)
         self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
         self.b_side.set_label(_("Board side: {side}").format(side=_(self.side)))
         self.b_setup.set_label(_("Setup: {setup}").format(setup=_(self.setup)))
         for k, b in enumerate(self.b_seats):
             b.visible = k < self.players
             kind = self.seat_kinds[k]
-            text = {"you": _("you"), "human": _("human (hot seat)"), "easy": _("bot: easy"),
-                    "normal": _("bot: normal"), "hard": _("bot: hard (thinks ~1 s)"),
-                    "heuristic": _("bot: heuristic"), "random": _("bot: random")}.get(kind, kind)
+            text = {"you": _("you"), "human": _("a person at this screen"), "easy": _("easy bot"),
+                    "normal": _("normal bot"), "hard": _("hard bot (thinks about a second)")
+                    }.get(kind, kind)
             b.set_label(_("{seat}: {who}").format(seat=theme.SEAT_NAMES[k], who=text))
             b.color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[k], 0.3)
         self.mark_dirty()
@@ -236,6 +246,9 @@ class MenuScene(Node):
         t.put("l3", _("Saves and logs"), self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
               color=theme.INK)
         t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
+        t.put("bn", self.board_note if self.players == 3 else "", self.width / 2 - 380,
+              y - 230 * g - 6, size=9.5, color=theme.MUTED, width=340, multiline=True,
+              anchor_y="top")
         t.end()
 
     def show_tables(self, tables) -> None:

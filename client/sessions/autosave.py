@@ -137,9 +137,11 @@ def describe_save(path: Path) -> SaveInfo | None:
         return None
     when = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
     n = len(saved.commands)
-    title = _("{players} players, {side} side — {steps}, saved {when}").format(
-        players=saved.config.players, side=_(saved.config.side),
-        steps=ngettext("{n} step", "{n} steps", n).format(n=n), when=when)
+    players = saved.config.players     # whole phrases: "partea soarelui", not "partea soare"
+    side = _("the sun side") if saved.config.side == "sun" else _("the moon side")
+    title = ngettext("{players} player on {side} — {steps}, saved {when}",
+                     "{players} players on {side} — {steps}, saved {when}", players).format(
+        players=players, side=side, steps=ngettext("{n} step", "{n} steps", n).format(n=n), when=when)
     return SaveInfo(path, title)
 
 

@@ -42,9 +42,15 @@ class Seeking(Protocol):
     @property
     def steps(self) -> int: ...
 
-    def seek(self, step: int) -> State: ...
+    def seek(self, step: int) -> tuple[State, list[Event]]:
+        """The state after `step` commands and the events that led there."""
 
     def round_starts(self) -> list[int]: ...
+
+    @property
+    def path(self) -> str: ...
+
+    def battles_until(self, step: int) -> int: ...
 
 
 class GameSession(Protocol):

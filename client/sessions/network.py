@@ -4,7 +4,7 @@ its part `TableOffers`. The Twisted reactor is driven from Arcade's clock here, 
 `net_pump` — the only place the client touches the reactor; it never blocks.
 
 Tests: tests/client/sessions/test_net_window.py, tests/client/game/test_net_comforts.py,
-tests/client/core/test_reactor_threads.py.
+tests/client/core/test_reactor_threads.py, tests/client/sessions/test_watch_window.py.
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ class NetSession:
         from net.table.session import SessionOptions, TableSession
         reactor = _reactor()
         # the name the player chose in the settings (never the computer's user name)
-        name = (opts.get("name") or "").strip() or "Player"
+        import os
+        from lang.names import readable_name
+        name = (opts.get("name") or "").strip() or readable_name(os.getpid())
         so = SessionOptions(name=name, code=opts.get("code"),
                             rejoin_timeout=float(opts.get("rejoin_timeout") or 120.0),
                             turn_time=float(opts.get("turn_time") or 300.0),
@@ -126,6 +128,8 @@ class NetSession:
                                n=open_seats) if open_seats
                            else (_("Everyone is here — start the game") if self.role == "host"
                                  else _("Everyone is here — waiting for the host to start")))
+            if self.role == "watch":
+                self.status = _("Watching: waiting for the host to start")
 
     def game_started(self, config: GameConfig, my_seat: int | None, state: State) -> None:
         """The table started (or resumed) the game."""
@@ -232,15 +236,30 @@ class NetSession:
         except Exception as exc:   # a network fault must not take the window down
             self.messages.append(f"network: {exc}")
 
+    def seats(self) -> list[dict[str, Any]]:
+        """The table's seats: the start record's once the game runs (it is what the game
+        was started with, and a spectator who came late never saw the lobby), else the
+        lobby's."""
+        seats = self.lobby.get("seats") or []
+        start = getattr(self.table, "start_info", None)
+        if isinstance(start, dict) and start.get("seats"):
+            seats = start["seats"]
+        return [s for s in seats if isinstance(s, dict) and isinstance(s.get("seat"), int)]
+
     def labels(self) -> dict[int, str]:
-        """{seat: "Aiko (Blue)" / "Bot (Orange)" / "Blue"} from the lobby's seats."""
+        """{seat: "Aiko (Blue)" / "Bot (Orange)" / "Blue"} from the table's seats."""
         from client.words.table_names import lobby_titles
-        return lobby_titles(self.lobby, self.my_seats)
+        return lobby_titles({"seats": self.seats()}, self.my_seats)
 
     def names(self) -> dict[int, str]:
         """{seat: chosen name} of the people at the table (for log lines)."""
-        return {int(s["seat"]): s.get("name") or "" for s in self.lobby.get("seats", [])
+        return {int(s["seat"]): s.get("name") or "" for s in self.seats()
                 if s.get("kind") == "human" and s.get("name") and s.get("name") != "Player"}
+
+    def watchers(self) -> list[str]:
+        """The names of those watching the table (the host lists them in the lobby)."""
+        names = self.lobby.get("watchers") or []
+        return [str(n)[:40] for n in names if isinstance(n, str)][:16] if isinstance(names, list) else []
 
     def close(self) -> None:
         if self.port_mapper is not None:       # the router keeps a mapping otherwise

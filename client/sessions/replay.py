@@ -7,7 +7,8 @@
 * `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
 
 Tests: tests/client/game/test_comforts_window.py (studying a save),
-tests/client/sessions/test_autosave.py (resuming).
+tests/client/sessions/test_autosave.py (resuming), tests/client/game/test_restored_table.py
+(the table restored after Continue and a seek).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from client.sessions.interface import Batch, OfflineSession
+from client.sessions.interface import Batch, Event, OfflineSession
 from lang.i18n import _
 from sim import game
 from sim.state import DecisionKind
@@ -50,6 +51,7 @@ class ReplaySession(OfflineSession):
         if not p.exists():
             raise ValueError(_("No such file: {path}").format(path=p))
         self.queue: deque[Batch] = deque()
+        self._path = str(p)
         self.status = ""
         self._step = 0
         self._rounds: list[int] | None = None
@@ -113,6 +115,9 @@ class ReplaySession(OfflineSession):
                 e = self._events[self._step]
                 self._step += 1
                 batch.append(e)
+                # a drop goes with its battle's result, so the battle view names the sides
+                if e.get("event") == "TowerDropped" and e.get("reason") in ("battle", "revolt"):
+                    continue
                 if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):
                     break
@@ -145,16 +150,34 @@ class ReplaySession(OfflineSession):
         """Commands applied so far."""
         return self._step
 
-    def seek(self, step: int) -> game.State:
+    def seek(self, step: int) -> tuple[game.State, list[Event]]:
         """Go to the state after `step` commands (re-applied from the start: a whole game
-        takes well under a second); the queue is emptied. Returns the state."""
+        takes well under a second); the queue is emptied. Returns the state and the events
+        that led to it (the log is rebuilt from them)."""
         step = max(0, min(step, self.steps))
-        state, _events = game.new_game(self.config)
+        state, events = game.new_game(self.config)
+        past: list[Event] = list(events)
         for cmd in (self._commands or [])[:step]:
-            state, _events = game.apply(state, cmd)
+            state, events = game.apply(state, cmd)
+            past.extend(events)
         self._state, self._step = state, step
         self.queue.clear()
-        return state
+        return state, past
+
+    @property
+    def path(self) -> str:
+        """The file replayed (a film of one of its battles is made from it)."""
+        return self._path
+
+    def battles_until(self, step: int) -> int:
+        """How many battles (a revolt is one) the first `step` commands fought."""
+        state, _ = game.new_game(self.config)
+        n = 0
+        for cmd in (self._commands or [])[:step]:
+            state, events = game.apply(state, cmd)
+            n += sum(1 for e in events if e.get("event") == "TowerDropped"
+                     and e.get("reason") in ("battle", "revolt"))
+        return n
 
     def round_starts(self) -> list[int]:
         """Steps at which a new round (or winter) begins: where the season changes."""
@@ -192,6 +215,8 @@ def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, Save
     session.queue.clear()
     events = replay_into(session.game, saved)
     # a finished save: only the standings (the scene goes straight to the end screen)
+    # the events so far ride on the Resumed event: the log is restored from them, not replayed
     tail = [e for e in events if e.get("event") == "GameEnded"]
-    session.queue.append(([{"event": "Resumed"}] + list(tail), session.game.state))
+    past = [e for e in events if e.get("event") != "GameEnded"]
+    session.queue.append(([{"event": "Resumed", "past": past}] + list(tail), session.game.state))
     return session, saved

@@ -110,6 +110,7 @@ class TableOffers:
         self._echoes: list[str] = []            # my sent lines (the table may echo them back)
         self._sending: str | None = None        # the line being sent (a seatless guest's echo)
         self._countdown: Callable[[], Any] | None = getattr(table, "takeover_countdown", None)
+        self._overdue: Callable[[], list[int]] | None = getattr(table, "overdue_seats", None)
         self._hand_over: Callable[[int], None] | None = getattr(table, "hand_seat_to_bot", None)
         self._send: Callable[[str], None] | None = getattr(table, "send_chat", None)
         self._unlock: Callable[[], None] | None = getattr(table, "unlock_plan", None)
@@ -130,6 +131,13 @@ class TableOffers:
                 if self._countdown else {}
         except Exception:
             return {}
+
+    def overdue_seats(self) -> list[int]:
+        """Seats in the take-over countdown that are still connected but ran out of time."""
+        try:
+            return [int(s) for s in (self._overdue() or [])] if self._overdue else []
+        except Exception:
+            return []
 
     @property
     def can_hand_over(self) -> bool:

@@ -1,23 +1,29 @@
-"""The battle view (issue 13): while a drop plays, the tower is shown large beside the map,
-the thrown handful is named in a sentence above it, an arrow on the map runs from the
-attacking province to the target, and the tower's sounds play; the result (banner, log
-line, sting) comes only after the tower's `finished`, i.e. once every cube that left has
-landed in the tray.
+"""The battle view (issues 13 and 28): while a drop plays, the tower is shown large beside
+the map, the thrown handful is named in a sentence above it (the tray's cubes named apart,
+so the numbers add up to the log's), an arrow on the map runs from the attacking province
+to the target, and each stage has its sound: a rattle for the handful, a clatter for the
+pour, thuds mixed down as cubes land (`thud_gain`), a click for the tally. The result
+(banner, log line, sting) comes only after the tower's `finished`, i.e. once every cube
+that left has landed in the tray; then the winner's survivors march into the province
+(`march.py`).
 
 `handful_sentence` is pure (tests call it); `BattleShow` is the scene's helper that enters
 and leaves the large layout. Fast-forward never enters it (the drop is skipped anyway).
 
-Tests: tests/client/tower/test_battle_view.py.
+Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_headline.py,
+tests/client/tower/test_cubes.py.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from client.core import theme
 from client.core.node import Node, Signal
+from client.tower.march import MarchView
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -44,15 +50,21 @@ def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
     return text + (" " + _("+ {n} extra").format(n=extra) if extra else "")
 
 
+def _colour(k: str) -> int | str:
+    return "peasant" if k == "peasant" else int(k)
+
+
 def handful_sentence(dropped: Mapping[str, Any], battle: Mapping[str, Any] | None, origin: str | None,
                      tray_before: dict | None) -> str:
     """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
-    1 extra, 3 White, 1 from the tray"."""
+    1 extra, 3 White; from the tray: 1 Blue, 1 peasant". Its numbers add up to the cubes
+    the log says went in: the tray's cubes are named apart, whatever their colour
+    (issue 27 item 4)."""
     thrown = {str(k): v for k, v in (dropped.get("thrown") or {}).items()}
-    tray = {str(k): v for k, v in (tray_before or {}).items()}
-    from_tray = sum(min(_n(tray, k), _n(thrown, k)) for k in tray)
+    tray = {str(k): min(_n(tray_before or {}, k), _n(thrown, k)) for k in (tray_before or {})}
+    tray = {k: n for k, n in tray.items() if n > 0}
     if dropped.get("reason") == "fill" or battle is None:
-        parts = [_cubes(_n(thrown, k), "peasant" if k == "peasant" else int(k))
+        parts = [_cubes(_n(thrown, k), _colour(k))
                  for k in sorted(thrown, key=lambda k: (k == "peasant", k)) if _n(thrown, k)]
         head = _("Filling the tower") if dropped.get("reason") == "fill" else _("Into the tower")
         return f"{head}: {', '.join(parts)}"
@@ -61,19 +73,26 @@ def handful_sentence(dropped: Mapping[str, Any], battle: Mapping[str, Any] | Non
     if kind == "revolt":
         head = _("Peasants revolt in {province} against {owner}").format(
             province=where, owner=theme.seat_name(dfn))
+        sides = ["peasant", str(dfn)]
         found = [_part(thrown, tray, "peasant", 0), _part(thrown, tray, dfn, 0)]
     else:
         target = _("neutral {province}").format(province=where) if kind == "neutral" else where
         head = (_("{who} attacks {target} from {origin}") if origin else
                 _("{who} attacks {target}")).format(who=theme.seat_name(att), target=target,
                                                      origin=origin)
+        sides = [str(att), "peasant" if kind == "neutral" else str(dfn)]
         found = [_part(thrown, tray, att, int(battle.get("attack_card", 0) or 0)),
-                 _part(thrown, tray, dfn, int(battle.get("defence_card", 0) or 0)
-                       + int(battle.get("palace_event", 0) or 0))]
-    parts = [p for p in found if p]
-    if from_tray:
-        parts.append(_("{n} from the tray").format(n=from_tray))
-    return f"{head}: {', '.join(parts) or _('no cubes')}"
+                 _part(thrown, tray, "peasant" if kind == "neutral" else dfn,
+                       int(battle.get("defence_card", 0) or 0) + int(battle.get("palace_event", 0) or 0))]
+    # anything thrown that is neither side's own nor the tray's (a guard: not seen in play)
+    others = {k: _n(thrown, k) - _n(tray, k) for k in thrown if k not in sides}
+    found += [_cubes(n, _colour(k)) for k, n in sorted(others.items()) if n > 0]
+    cubes = ", ".join(p for p in found if p) or _("no cubes")
+    if tray:
+        named = ", ".join(_cubes(n, _colour(k)) for k, n in
+                          sorted(tray.items(), key=lambda kv: (kv[0] == "peasant", kv[0])))
+        return _("{head}: {cubes}; from the tray: {tray}").format(head=head, cubes=cubes, tray=named)
+    return f"{head}: {cubes}"
 
 
 def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
@@ -93,17 +112,34 @@ def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
     return battle, origin
 
 
+def battle_sides(battle: Mapping[str, Any] | None) -> tuple[int, int] | None:
+    """A battle's (attacker, defender) as cube colour codes (5 = peasants)."""
+    if battle is None:
+        return None
+    code = [5 if v in ("peasant", None, 5) else int(v) for v in (battle.get("attacker"), battle.get("defender"))]
+    return code[0], code[1]
+
+
+def thud_gain(landed: int) -> float:
+    """The loudness of the thud of the n-th cube landed: 1 for the first, 1/2 for the
+    tenth, 1/3 for the 33rd."""
+    return 1.0 / math.sqrt(1.0 + max(0, landed - 1) / 3.0)
+
+
 class ArrowMap(Protocol):
     """The map the battle arrow is drawn on (`client.board.board_view.BoardView`)."""
 
     def set_arrow(self, origin: str | None, target: str | None,
                   colour: tuple[int, ...] = ...) -> None: ...
 
+    def province_centre(self, name: str) -> tuple[float, float]: ...
+
 
 class BattleShow:
     """Enters and leaves the scene's large-tower layout, draws the arrow, plays the cues."""
 
     THUD_GAP = 0.05       # real seconds between two tray thuds (a pour is not a drum roll)
+    HANDFUL = 0.9         # seconds (at speed 1) the thrown handful is shown before the pour
 
     def __init__(self, tower: TowerView, board_view: ArrowMap, sounds: Sounds,
                  fast: Callable[[], bool]) -> None:
@@ -113,27 +149,40 @@ class BattleShow:
         self.fast = fast                     # fast-forwarding: no large view, no cues
         self.layout_changed = Signal("layout_changed")   # went large or back: lay out again
         self.active = False
+        self.march = tower.add(MarchView())      # the survivors walking in, over the map
+        self.origin: str | None = None
         self.caption = ""
+        self.sides: tuple[int, int] | None = None   # the battle's (attacker, defender) codes
         self._last_thud = 0.0
         tower.cube_landed.connect(self._landed)
         tower.shaken.connect(lambda: self._cue("clatter"))
+        tower.poured.connect(lambda: self._cue("clatter"))
+        tower.finished.connect(self._counted)
 
-    def _cue(self, name: str) -> None:
+    def _cue(self, name: str, gain: float = 1.0) -> None:
         if not self.fast():
-            self.sounds.play(name)
+            self.sounds.play(name, gain)
 
     def _landed(self, colour: int | str) -> None:
+        """A thud per cube, but mixed: at most one every THUD_GAP, each softer than the
+        one before (the tenth at half the first's loudness), so 40 cubes are a patter."""
         now = time.perf_counter()
         if now - self._last_thud >= self.THUD_GAP:
             self._last_thud = now
-            self._cue("thud")
+            self._cue("thud", thud_gain(self.tower.landed))
+
+    def _counted(self) -> None:
+        if self.active:
+            self._cue("tally")
 
     def start(self, dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]],
-              display: dict[str, Any] | None) -> str:
-        """A drop begins: name the handful, draw the arrow, go large (unless fast)."""
+              tray: dict[str, int] | None) -> str:
+        """A drop begins: name the handful (`tray`: the tray's cubes before the battle threw
+        them in), draw the arrow, go large (unless fast)."""
         battle, origin = battle_context(dropped, rest)
-        tray = ((display or {}).get("tower") or {}).get("tray")
+        self.origin = origin
         self.caption = handful_sentence(dropped, battle, origin, tray)
+        self.sides = battle_sides(battle)
         if not self.fast():
             if battle is not None:
                 colour = theme.seat_colour(battle.get("attacker"))
@@ -141,11 +190,28 @@ class BattleShow:
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
-        self._cue("clatter")
+            self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
+
+    def handful_seconds(self) -> float:
+        """How long the thrown handful is shown before the pour (none when fast)."""
+        return 0.0 if self.fast() or not self.active else self.HANDFUL
+
+    def resolved(self, e: Mapping[str, Any], speed: float) -> None:
+        """The result is shown: an attacker who took the province marches its survivors
+        in from the province it attacked from (the last stage of the scene)."""
+        n = int(e.get("survivors", 0) or 0)
+        if self.fast() or not self.active or self.origin is None or n <= 0 \
+                or e.get("result") != "attacker" or e.get("kind") == "revolt":
+            return
+        self.march.speed = speed
+        self.march.start(self.board_view.province_centre(self.origin),
+                         self.board_view.province_centre(str(e.get("province"))),
+                         theme.seat_colour(e.get("attacker")), n)
 
     def end(self) -> None:
         """Back to the table's layout (the next event after the result, or a question)."""
+        self.march.stop()
         self.board_view.set_arrow(None, None)
         if self.active:
             self.active = False

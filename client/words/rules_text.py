@@ -4,7 +4,8 @@ Written from the project's rules (shared/spec/shogun-rules.md). Numbers that are
 board facts (costs, events, the revolt table) come from `client.core.card_facts` and
 `sim.board`, so the help screen cannot drift from what the engine does.
 
-Tests: tests/client/words/test_i18n.py, tests/client/words/test_i18n_window.py.
+Tests: tests/client/words/test_i18n.py, tests/client/words/test_i18n_window.py,
+tests/client/scenes/test_three_player_board.py.
 """
 
 from __future__ import annotations
@@ -71,6 +72,33 @@ def _revolt_lines() -> list[str]:
     return out
 
 
+def three_player_lines() -> list[str]:
+    """Which provinces are out of play with 3 players, per side, and where the list comes
+    from: the sun side's from the rulebook; the moon side's is this edition's choice,
+    since the rulebooks give that list only as a picture (`assets/board.json`)."""
+    from sim.board import board
+    b = board()
+    out = []
+    for side in ("sun", "moon"):
+        names = ", ".join(b.excluded_3p[side])
+        if side in b.excluded_3p_chosen:
+            out.append(three_player_choice(side))
+        else:
+            out.append((_("Sun side: {provinces}.") if side == "sun" else
+                        _("Moon side: {provinces}.")).format(provinces=names))
+    return out
+
+
+def three_player_choice(side: str) -> str:
+    """The sentence for a side whose 3-player list is this edition's choice."""
+    from sim.board import board
+    names = ", ".join(board().excluded_3p[side])
+    return (_("Sun side: the rulebooks show the provinces out of play only in a picture, so "
+              "this edition chose them: {provinces}.") if side == "sun" else
+            _("Moon side: the rulebooks show the provinces out of play only in a picture, so "
+              "this edition chose them: {provinces}.")).format(provinces=names)
+
+
 def sections() -> list[Section]:
     cost = action_costs()
     events = event_texts()
@@ -82,6 +110,9 @@ def sections() -> list[Section]:
             _("You are a daimyo in feudal Japan. Over two years you take provinces, build "
             "palaces, temples and Nō theatres, and keep your people fed. Points come in each "
             "winter; after the second winter the most points wins (ties: the most chests)."),)),
+        Section(_("Three players"), tuple(
+            [_("With 3 players eight provinces are out of play (hatched grey on the map): "
+               "nobody may enter them.")] + three_player_lines())),
         Section(_("A year"), (
             _("Each year has three action rounds — spring, summer, autumn — and then winter."),)),
         Section(_("A round, step by step"), (

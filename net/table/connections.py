@@ -138,6 +138,8 @@ class Connections:
             table.spectators.append(conn)
             if table.lockstep is not None:
                 conn.send(self._recovery.caught_up(spectator=True))
+            elif table.lobby:
+                self._lobby_to_watchers(conn)        # the lobby, and the host lists them
             return
         table.conns.append(conn)
         hello = conn.hello
@@ -160,6 +162,15 @@ class Connections:
             if table.lockstep is not None:
                 self._liveness.reconnected(conn)
                 self._takeover.back_online(seat)
+
+    def _lobby_to_watchers(self, conn: PeerConnection) -> None:
+        """A spectator came before the start: the host lists it and sends everyone the
+        lobby; a guest passes on the lobby it has."""
+        table = self._shared
+        if table.role == "host":
+            self._lobby.lobby_changed()
+        elif table.lobby.get("seats"):
+            conn.send({"type": "LobbyChanged", "lobby": table.lobby})
 
     def _dialed_ready(self, conn: PeerConnection) -> None:
         table = self._shared
@@ -187,6 +198,8 @@ class Connections:
         table = self._shared
         if conn in table.spectators:
             table.spectators.remove(conn)
+            if not table.started and table.role == "host" and not table.closed:
+                self._lobby.lobby_changed()          # no longer listed as watching
             return
         if conn not in table.conns:
             if conn is table.source and not table.closed and not table.over():

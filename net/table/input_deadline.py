@@ -69,18 +69,28 @@ class InputDeadlines:
             return float(value)
         return self._shared.opts.turn_time
 
+    def watching(self) -> bool:
+        """A spectator (or a peer following the table): it keeps the clocks to show them,
+        from the step it learnt of, but never treats anyone as silent. It is not sent the
+        plans' commitments or the beacon links, so at such a step it shows every seat's
+        clock (one time: the step began for all at once)."""
+        ls = self._shared.lockstep
+        return self._shared.my_seat is None or (ls is not None and ls.following)
+
     def _waits(self) -> dict[int, tuple[bool, float]]:
         """Seat -> (a player's decision?, its time limit) for the inputs the table waits
         for now. A seat that dropped has the rejoin countdown instead."""
         table = self._shared
         ls = table.lockstep
-        if ls is None or ls.ended or ls.following or table.my_seat is None or table.closed:
+        if ls is None or ls.ended or table.closed:
             return {}
+        watching = self.watching()
         d = ls.decision()
         box = ls.inbox.get(ls.step)
         waits: dict[int, tuple[bool, float]] = {}
         for seat in ls.waiting_for():
-            if seat in ls.bots or (seat != table.my_seat and table.conn_for_seat(seat) is None
+            if seat in ls.bots or (not watching and seat != table.my_seat
+                                   and table.conn_for_seat(seat) is None
                                    and not self._takeover.is_overdue(seat)):
                 continue
             if d.kind in _AUTOMATIC:
@@ -105,8 +115,11 @@ class InputDeadlines:
         for seat in self._takeover.overdue_seats():
             if seat not in waits or self._takeover.overdue_step(seat) != step:
                 self._takeover.input_arrived(seat)
+        watching = self.watching()
         for seat, (human, limit) in waits.items():
             since = self._since.setdefault((step, seat, human), now)
+            if watching:             # a spectator shows the clocks; the players act on them
+                continue
             if now - since >= limit and not self._takeover.is_overdue(seat):
                 what = "a decision" if human else "an input its program sends by itself"
                 self._takeover.input_overdue(seat, step, limit, what)

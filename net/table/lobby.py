@@ -170,8 +170,10 @@ class Lobby:
         if table.role == "host" and table.lobby:
             table.lobby["tower_vote"] = self._tower_needs_vote()
         if table.role == "host":
+            # who watches (names only) is listed, and the watchers are told the lobby too
+            table.lobby["watchers"] = [str(c.remote_name)[:40] for c in table.spectators][:16]
             wire = {**table.lobby, "seats": [dict(s) for s in table.lobby["seats"]]}
-            for conn in table.conns:
+            for conn in table.conns + table.spectators:
                 conn.send({"type": "LobbyChanged", "lobby": wire})
         table.callbacks.on_lobby_changed(table.lobby)
 
@@ -187,7 +189,8 @@ class Lobby:
 
     def lobby_changed_received(self, conn: PeerConnection, msg: dict) -> None:
         table = self._shared
-        if conn is not table.host_conn or table.started:
+        watching = table.role == "watch" and conn is table.source   # a spectator's player
+        if (conn is not table.host_conn and not watching) or table.started:
             conn.offence("LobbyChanged from a peer that is not the host")
             return
         lobby = msg["lobby"]
@@ -199,6 +202,8 @@ class Lobby:
         table.lobby = lobby
         mine = [s["seat"] for s in seats if s.get("peer") == table.peer_id]
         table.my_seat = mine[0] if mine else None
+        for spectator in table.spectators:      # a guest's own watchers see the lobby too
+            spectator.send({"type": "LobbyChanged", "lobby": lobby})
         table.callbacks.on_lobby_changed(table.lobby)
 
     def seat_requested(self, conn: PeerConnection, msg: dict) -> None:

@@ -259,6 +259,7 @@ class TableSession:
         s.code = code if code is not None else opts.code
         host, port = parse_address(address)
         s.spectate.watch(host, port)
+        s.liveness.start_heartbeat()   # no frames to send: it runs the input clocks it shows
         return s
 
     @classmethod
@@ -314,6 +315,12 @@ class TableSession:
     def offline_seats(self) -> list[int]:
         """Seats that dropped and may still rejoin."""
         return self.takeover.offline_seats()
+
+    def overdue_seats(self) -> list[int]:
+        """Seats still connected whose input ran out of time (docs/net.md, "No silent
+        waiting"): they are in the take-over countdown like a dropped seat, but the window
+        must not say they left."""
+        return self.takeover.overdue_seats()
 
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         """The live connection to `seat`'s player, if any."""
@@ -382,7 +389,8 @@ class TableSession:
         self.closed = True
         self.liveness.stop()
         self.takeover.cancel_all()
-        for conn in list(self.conns) + list(self.spectators):
+        source = [self.source] if self.source is not None else []   # a watcher's player
+        for conn in list(self.conns) + list(self.spectators) + source:
             if conn.transport is not None:
                 transport_of(conn).loseConnection()
         self.persistence.close()

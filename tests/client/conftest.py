@@ -3,11 +3,9 @@ provides the virtual display; Mesa llvmpipe renders)."""
 
 from __future__ import annotations
 
-import atexit
 import os
 import time
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,29 +14,16 @@ import pytest
 def _private_display() -> None:
     """pytest-xvfb's default display is 16-bit, on which GLX (Mesa) hangs creating an
     Arcade window. Start our own 24-bit Xvfb for the client tests and use it, before
-    anything opens a display connection. (Setting `xvfb_colordepth = "24"` in the pytest
-    ini options would make this unnecessary.)"""
+    anything opens a display connection (the films' own starter)."""
+    from client.film.virtual_display import NoDisplay, start_xvfb
     if os.environ.get("SHOGUN_TEST_DISPLAY_READY") or not shutil.which("Xvfb") \
             or os.environ.get("SHOGUN_TEST_USE_DISPLAY"):
         return
-    r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "2560x1440x24",
-                             "-nolisten", "tcp"], pass_fds=(w,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    number = b""
-    with os.fdopen(r, "rb") as f:
-        while not number.endswith(b"\n"):
-            ch = f.read(1)
-            if not ch:
-                break
-            number += ch
-    if not number.strip():
-        proc.kill()
+    try:
+        start_xvfb((2560, 1440))
+    except NoDisplay:
         return
-    os.environ["DISPLAY"] = f":{int(number)}"
     os.environ["SHOGUN_TEST_DISPLAY_READY"] = "1"
-    atexit.register(proc.kill)
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
@@ -104,3 +89,33 @@ def run_until(app, cond, seconds: float) -> bool:
             return True
         frame(app)
     return cond()
+
+
+@pytest.fixture
+def home(app, tmp_path, monkeypatch):
+    """A fresh settings/data folder for each test, and the window reading it."""
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
+    app.reload_settings()
+    yield tmp_path
+    app.show_menu()
+
+
+def until_move_decision(app, scene, seconds: float = 120) -> bool:
+    """Play a local game with the bot's suggested plans (answering anything else with its
+    first option) until my seat is asked where to move; True if it was."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        frame(app)
+        if scene.asking is None:
+            continue
+        kind = scene.asking[0]
+        if kind == "move":
+            return True
+        if kind == "plan":
+            scene.asker.suggest()
+            scene.planning.lock_btn.pressed.emit()
+        elif scene.decision.visible and scene.decision.options:
+            first = next((o for o in scene.decision.options if o[2]), None)
+            if first is not None:
+                scene.asker.chosen(first[1], None)
+    return False

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import time
-
 import arcade
 
-from tests.client.conftest import frame
+from tests.client.conftest import frame, until_move_decision
 from tests.client.conftest import run_until as _run_until
 
 
@@ -15,22 +13,7 @@ def test_a_click_outside_the_targets_is_explained_in_the_log(app):
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
     # plan with the bot's suggestion until a move decision comes (answering anything else)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        frame(app)
-        if scene.asking is None:
-            continue
-        kind = scene.asking[0]
-        if kind == "move":
-            break
-        if kind == "plan":
-            scene.asker.suggest()
-            scene.planning.lock_btn.pressed.emit()
-        elif scene.decision.visible and scene.decision.options:
-            first = next((o for o in scene.decision.options if o[2]), None)
-            if first is not None:
-                scene.asker.chosen(first[1], None)
-    assert scene.asking and scene.asking[0] == "move", "never asked where to move"
+    assert until_move_decision(app, scene), "never asked where to move"
     from sim import game
     d = game.pending(app.session.state)
     origin, targets = d.detail["from"], d.detail["targets"]

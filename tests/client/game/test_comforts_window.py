@@ -7,21 +7,11 @@ from __future__ import annotations
 import time
 
 import arcade
-import pytest
 
 from client.core.settings import Settings, load_settings, save_settings
 from sim.game import state_hash
 from tests.client.conftest import frame, screenshot
 from tests.client.conftest import run_until as _run_until
-
-
-@pytest.fixture
-def home(app, tmp_path, monkeypatch):
-    """A fresh settings/data folder for each test, and the window reading it."""
-    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
-    app.reload_settings()
-    yield tmp_path
-    app.show_menu()
 
 
 def _to_my_plan(app, seed: int = 11):
@@ -161,7 +151,7 @@ def test_rules_open_from_the_menu_and_in_a_game(app, home, shots):
     frame(app, 2)
     help_ = app.scene.help
     assert help_.visible
-    assert help_.titles()[:3] == ["Goal", "A year", "A round, step by step"]
+    assert help_.titles()[:3] == ["Goal", "Three players", "A year"]
     assert {"The actions", "Special cards", "Battles and the tower", "Winter"} <= set(help_.titles())
     screenshot(app, shots / "help.png")
     app.on_mouse_scroll(600, 400, 0, -6)

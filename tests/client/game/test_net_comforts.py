@@ -81,9 +81,13 @@ class ComfyTable(BareTable):
         self.sent: list[str] = []
         self.unlocked = 0
         self.refuse: str | None = None
+        self.overdue: list[int] = []
 
     def takeover_countdown(self):
         return dict(self.countdown)
+
+    def overdue_seats(self) -> list[int]:
+        return list(self.overdue)
 
     def hand_seat_to_bot(self, seat: int) -> None:
         if self.refuse:
@@ -173,6 +177,44 @@ def test_offline_seat_counts_down_for_everyone_and_the_host_hands_it_over(app, s
     table.countdown = {}
     frame(app)
     assert not scene.net.pause.visible
+
+
+def test_a_connected_seat_out_of_time_is_not_said_to_have_left(app):
+    """Issue 26 item 4: a seat still connected whose turn timer ran out is in the take-over
+    countdown too; the pause panel says it did not answer in time, not that it left."""
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    table.countdown = {2: 19.2}
+    table.overdue = [2]
+    frame(app, 2)
+    assert scene.net.pause.lines == ["Ben (Black) has not answered in time. A bot takes the "
+                                     "seat in 20 seconds unless they play."]
+    table.overdue = []
+    frame(app, 2)
+    assert "has left the table" in scene.net.pause.lines[0]
+
+
+def test_the_lobby_says_the_turn_timer(app, shots):
+    """Issue 26 item 4: the host's --turn-time is said in the lobby before the start."""
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    table = ComfyTable()
+    table.lobby["turn_time"] = 300.0
+    session = NetSession(table, "host")
+    app.session = session
+    lobby = LobbyScene(session, "host")
+    app.show(lobby)
+    frame(app, 3)
+    texts = [t.text for t in lobby.texts.labels.values() if t.visible]
+    assert "Each decision has 5 minutes; then a bot may take the seat." in texts
+    from tests.client.conftest import screenshot
+    screenshot(app, shots / "lobby-turn-time.png")
+    table.lobby["turn_time"] = 45.0
+    table.on_lobby_changed(dict(table.lobby))
+    frame(app, 3)
+    texts = [t.text for t in lobby.texts.labels.values() if t.visible]
+    assert "Each decision has 45 seconds; then a bot may take the seat." in texts
+    app.session = None
 
 
 def test_a_joiner_sees_the_countdown_but_no_hand_over_button(app):
@@ -336,7 +378,8 @@ def test_the_player_name_comes_from_the_settings(monkeypatch):
     assert seen["name"] == "Aiko"
     with pytest.raises(RuntimeError):
         net_session.NetSession.open("host", {"port": 0})
-    assert seen["name"] == "Player"
+    from lang.names import NAMES
+    assert seen["name"] in NAMES                 # a readable name, never the OS user's
 
 
 @pytest.mark.parametrize("W,H", [(960, 640), (1920, 1080)])

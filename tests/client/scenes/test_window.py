@@ -141,6 +141,10 @@ def test_a_person_plays_a_whole_draft_game_through_the_ui(app, shots):
         if kind:
             seen.add(kind)
             frame(app)
+        if not scene.fast and not scene.winter.visible:
+            app.on_key_press(arcade.key.F, 0)       # fast-forward stopped at my battle: on again
+        elif scene.winter.visible and scene.winter.last:
+            app.on_key_press(arcade.key.S, 0)       # the final scoring seen: go on
     assert app.scene.name == "end", f"game did not end; decisions seen: {seen}"
     assert {"plan", "special", "draft_take", "draft_place"} <= seen, seen
 

@@ -39,7 +39,7 @@ def _drop_lines(scene) -> int:
 
 
 def _result_lines(scene, province):
-    return [line for line, _ in scene.log.lines if f"Battle for {province} " in line]
+    return [line for line, _ in scene.log.lines if f"Battle for {province}:" in line]
 
 
 def test_a_drop_is_shown_large_and_the_result_waits_for_the_last_cube(app, shots):
@@ -105,6 +105,10 @@ def test_the_arrow_runs_from_the_attacker_to_the_target(app, shots):
     app.on_key_press(arcade.key.S, 0)
     assert not scene.tower.playing and scene.tower.landed == scene.tower.out_total
     assert _run_until(app, lambda: len(_result_lines(scene, battle["province"])) > before, 10)
+    # S again: the result's banner goes and the table moves on (skippable at every stage)
+    assert scene.banner.visible and scene.player.wait > 0
+    app.on_key_press(arcade.key.S, 0)
+    assert not scene.banner.visible and scene.player.wait == 0
     assert _run_until(app, lambda: bv.arrow is None and not scene.battle.active, 15)
 
 
@@ -114,7 +118,7 @@ def test_the_handful_in_a_sentence():
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Mikawa",
               "attacker": 0, "defender": 3, "attack_card": 1}
     assert handful_sentence(dropped, battle, None, {"peasant": 1}) == \
-        "Blue attacks Mikawa: 7 Blue + 1 extra, 3 White, 1 from the tray"
+        "Blue attacks Mikawa: 7 Blue + 1 extra, 3 White; from the tray: 1 peasant"
     neutral = {**battle, "kind": "neutral", "defender": "peasant", "attack_card": 0}
     assert handful_sentence({**dropped, "thrown": {"1": 5, "peasant": 1}},
                             {**neutral, "attacker": 1}, "Kai", {}) == \
@@ -122,7 +126,7 @@ def test_the_handful_in_a_sentence():
     revolt = {"kind": "revolt", "province": "Shima", "attacker": "peasant", "defender": 0}
     assert handful_sentence({**dropped, "reason": "revolt", "thrown": {"0": 9, "1": 1, "peasant": 2}},
                             revolt, None, {"1": 1}) == \
-        "Peasants revolt in Shima against Blue: 2 peasants, 9 Blue, 1 from the tray"
+        "Peasants revolt in Shima against Blue: 2 peasants, 9 Blue; from the tray: 1 Orange"
 
 
 def test_a_shake_in_the_recording_jolts_the_drawing_and_the_speed_keys_set_the_pace(app):

@@ -87,6 +87,11 @@ def test_the_turn_timer_counts_down_for_everyone_then_a_bot_takes_the_seat(tmp_p
     from tests.net.tables import finished, hashes, open_table
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
                                        start=False)
+    from net.table.session import SessionOptions, TableSession
+    from tests.net.tables import CODE
+    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+                                 engine=engine)
+    net.pump()
     withholder = sessions[2]
     answer = withholder.on_decision
     withholder.on_decision = lambda d, state: None if d.kind == "plan" else answer(d, state)
@@ -100,6 +105,10 @@ def test_the_turn_timer_counts_down_for_everyone_then_a_bot_takes_the_seat(tmp_p
         left = s.input_countdown()
         assert set(left) == {seat} and TURN_TIME - 5 <= left[seat] <= TURN_TIME - 1
         assert s.takeover_countdown() == {}
+    # a spectator sees the clock too (it is not sent the plans' commitments, so it shows
+    # every planning seat's clock: the same time, since the step began for all at once)
+    left = watcher.input_countdown()
+    assert seat in left and TURN_TIME - 5 <= left[seat] <= TURN_TIME - 1
     net.advance(TURN_TIME)
     for s in sessions:               # the turn timer ran out: the take-over countdown
         assert s.input_countdown() == {} and 0 < s.takeover_countdown()[seat] <= 20
@@ -107,3 +116,4 @@ def test_the_turn_timer_counts_down_for_everyone_then_a_bot_takes_the_seat(tmp_p
     net.pump()
     assert finished(sessions) and len(hashes(sessions)) == 1
     assert all(seat in s.lockstep.bots for s in sessions)
+    assert watcher.lockstep.ended and watcher.lockstep.hash in hashes(sessions)

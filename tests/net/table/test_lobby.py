@@ -72,3 +72,31 @@ def test_reseat_gives_the_players_who_can_be_dialled_the_lower_seats():
     assert [s.my_seat for s in sessions] == [0, 2, 1]
     assert said == ["seats changed so that every pair can connect: guest1 takes seat 1, "
                     "guest0 takes seat 2"]
+
+
+def test_a_spectator_sees_the_lobby_before_the_start_and_the_host_lists_it():
+    """Issue 27, item 5: a watcher stayed at "Connecting…" (no lobby) and the host's
+    lobby did not list it."""
+    from net.table.session import SessionOptions, TableSession
+    from tests.net.tables import CODE
+    net, engine, sessions = open_table(players=3, start=False, joiners=1)
+    host, guest = sessions
+    seen = []
+    spy = TableSession.watch(SessionOptions(name="Chiyo"), "127.0.0.1:7531", code=CODE,
+                             reactor=net, engine=engine)
+    spy.on_lobby_changed = lambda lobby: seen.append(lobby)
+    net.pump()
+    assert seen, "the watcher is told the lobby"
+    assert [s["name"] for s in seen[-1]["seats"]] == [s["name"] for s in host.lobby["seats"]]
+    assert host.lobby["watchers"] == ["Chiyo"]
+    assert guest.lobby["watchers"] == ["Chiyo"]
+    assert spy.offence_log == [] and host.offence_log == []
+    spy.close()
+    net.pump()
+    assert host.lobby["watchers"] == []
+    host.set_lobby(bots=1)
+    net.pump()
+    host.start_game()
+    net.pump()
+    net.advance(5)
+    assert finished(sessions) and len(hashes(sessions)) == 1

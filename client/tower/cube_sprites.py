@@ -1,0 +1,99 @@
+"""The tower's cubes as sprites: a pool of cubes, each a turned face and an upright mark,
+with a glow behind the cubes just thrown (they stand out from those already inside).
+
+Why a pool: a frame with 150 cubes is one draw call (a slot of glow, face and mark per
+cube), and sprites are reused from frame to frame instead of made. (A motion trail of two ghosts per
+cube was tried and dropped: on llvmpipe every sprite costs, hidden ones too, and five per
+cube tripled the drawing time of a 60-cube drop; the glow is the highlight.) Why the mark apart from the face:
+the letter stays upright whatever the cube's angle (issue 27 item 9); the face is one of
+four quarter turns chosen so that its lit edges stay at the top left (issue 28 item 2).
+
+Tests: tests/client/tower/test_cubes.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import arcade
+
+from client.tower.cube_textures import cube_face, cube_mark, glow
+from client.tower.drop_play import Pose
+
+MARK = 0.82          # the mark's size against the cube's (it fits the cube turned 45°)
+
+
+def quarter_of(angle: float) -> int:
+    """The quarter turn nearest to a counter-clockwise angle."""
+    return int(round(angle / (math.pi / 2))) % 4
+
+
+def _hide(sp: arcade.Sprite) -> None:
+    """Hidden, and out of the picture: a hidden sprite is still a quad the renderer fills
+    (transparent), so it is also moved off the screen, where it costs nothing."""
+    sp.visible = False
+    sp.position = (-10000.0, -10000.0)
+
+
+SLOT = 3             # sprites per cube, in drawing order: the glow, the face, the mark
+
+
+class CubeSprites:
+    """The pool. `begin()`, then `put(pose)` for each cube of the frame (a `Pose` in
+    window pixels), then `end()` hides what was not used; `draw()`
+    draws them all. One SpriteList, a slot of SLOT sprites per cube: one draw call, and
+    a cube drawn later covers an earlier one's mark as it covers its face."""
+
+    def __init__(self) -> None:
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._n = 0
+        self._used = 0                  # slots used by the last frame
+        self.shown: list[Pose] = []     # this frame's cubes (tests read them)
+
+    def begin(self) -> None:
+        self._n = 0
+        self.shown = []
+
+    def _slot(self, k: int) -> list[arcade.Sprite]:
+        while len(self.sprites) < (k + 1) * SLOT:
+            sp = arcade.Sprite(glow())
+            _hide(sp)
+            self.sprites.append(sp)
+        return [self.sprites[i] for i in range(k * SLOT, (k + 1) * SLOT)]
+
+    @staticmethod
+    def _place(sp: arcade.Sprite, tex: arcade.Texture, x: float, y: float, size: float,
+               degrees: float) -> None:
+        if sp.texture is not tex:
+            sp.texture = tex
+            sp.width = sp.height = size
+        elif sp.width != size:
+            sp.width = sp.height = size
+        sp.position = (x, y)
+        if sp.angle != degrees:
+            sp.angle = degrees
+        if not sp.visible:
+            sp.visible = True
+
+    def put(self, p: Pose) -> None:
+        q = quarter_of(p.angle)
+        face = cube_face(p.code, q)     # turned back q quarters: lit edges stay top left
+        halo, body, mark = self._slot(self._n)
+        if p.thrown:
+            self._place(halo, glow(), p.x, p.y, p.size * 1.7, 0.0)
+        elif halo.visible:
+            _hide(halo)
+        self._place(body, face, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise
+        self._place(mark, cube_mark(p.code), p.x, p.y, p.size * MARK, 0.0)  # upright, always
+        self._n += 1
+        self.shown.append(p)
+
+    def end(self) -> None:
+        for k in range(self._n * SLOT, self._used * SLOT):
+            sp = self.sprites[k]
+            if sp.visible:
+                _hide(sp)
+        self._used = self._n
+
+    def draw(self) -> None:
+        self.sprites.draw()

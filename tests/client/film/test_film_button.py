@@ -1,0 +1,39 @@
+"""The replay viewer's "Film this battle" (issue 28 item 5): the last battle shown is
+filmed into the films folder by a process of its own, and the log says when it is ready."""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+import pytest
+from PIL import Image
+
+from tests.client.conftest import frame
+
+
+@pytest.mark.slow
+def test_the_viewer_films_the_last_battle_shown(app, tmp_path):
+    import main
+    save = tmp_path / "g.save"
+    assert main.main(["headless", "--seed", "3", "--quiet", "--save", str(save)]) == 0
+    app.replay_log(str(save))
+    scene = app.scene
+    ctl = scene.replay_controls
+    assert ctl is not None and ctl.film_btn.visible
+    app.on_key_press(arcade.key.G, 0)                  # at the start: no battle yet
+    assert "No battle has been fought yet" in scene.log.lines[-1][0]
+    for _ in range(3):
+        app.on_key_press(arcade.key.PAGEDOWN, 0)
+    n = app.session.battles_until(ctl.shown_step())
+    assert n >= 1
+    out = ctl.film()
+    assert out is not None and f"Filming battle {n} into" in scene.log.lines[-1][0]
+    t0 = time.time()
+    while ctl.filming is not None and time.time() - t0 < 180:
+        ctl.poll()
+        frame(app)
+        time.sleep(0.05)
+    assert scene.log.lines[-1][0] == f"The film is ready: {out}"
+    with Image.open(out) as gif:
+        assert gif.n_frames >= 30 and gif.height >= 480

@@ -1,0 +1,120 @@
+"""Undo where the rules allow it (issue 27, item 17b; Board Game Arena's rule: never across
+another player's action, hidden information or chance): what I put on the planning fields,
+a move's target and count, a revolt order's provinces can be taken back with Ctrl+Z or the
+Undo button until they are sent to the table; nothing reaches the engine meanwhile."""
+
+from __future__ import annotations
+
+import arcade
+
+from sim.game import state_hash
+from tests.client.conftest import frame, until_move_decision, screenshot
+from tests.client.conftest import run_until as _run_until
+
+CTRL_Z = (arcade.key.Z, arcade.key.MOD_CTRL)
+
+
+def _to_my_plan(app, seed: int = 11):
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
+    assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+    return scene
+
+
+def test_the_plans_fields_step_back_one_change_at_a_time(app, shots):
+    scene = _to_my_plan(app)
+    panel = scene.planning
+    before = state_hash(app.session.state)
+    assert not panel.undo_btn.active                    # nothing to take back yet
+    cards = [c for c, _ in panel.card_rects() if isinstance(c, str)]
+    empty = dict(panel.fields)
+    panel.assign("tax", cards[0])
+    panel.assign("rice", cards[1])
+    panel.assign("rice", cards[2])                      # cards[1] goes back to the hand
+    assert panel.undo_btn.active
+    frame(app, 2)
+    screenshot(app, shots / "planning-undo.png")
+    app.on_key_press(*CTRL_Z)
+    assert panel.fields["rice"] == cards[1] and panel.fields["tax"] == cards[0]
+    panel.undo_btn.pressed.emit()                       # the visible button does the same
+    assert panel.fields["rice"] is None and panel.fields["tax"] == cards[0]
+    app.on_key_press(*CTRL_Z)
+    assert panel.fields == empty and not panel.undo_btn.active
+    app.on_key_press(*CTRL_Z)                           # nothing left: nothing happens
+    assert panel.fields == empty
+    # a whole suggestion, and Clear, are one change each
+    app.on_key_press(arcade.key.B, 0)
+    suggested = dict(panel.fields)
+    assert suggested != empty
+    app.on_key_press(arcade.key.C, 0)
+    assert panel.fields == empty
+    app.on_key_press(*CTRL_Z)
+    assert panel.fields == suggested
+    app.on_key_press(*CTRL_Z)
+    assert panel.fields == empty
+    assert state_hash(app.session.state) == before      # nothing went to the table
+    assert scene.asking and scene.asking[0] == "plan"
+
+
+def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    assert until_move_decision(app, scene), "never asked where to move"
+    from sim import game
+    before = state_hash(app.session.state)
+    d = game.pending(app.session.state)
+    target, most = max(d.detail["targets"].items(), key=lambda kv: kv[1])
+    first_prompt = [o[0] for o in scene.decision.options]
+    scene.asker.province_clicked(target)                # the pick
+    assert scene.asker.move_target == target
+    assert any(o[1] == "undo" for o in scene.decision.options), "a visible Undo button"
+    counter = scene.decision.counter
+    assert counter is not None and counter[3] == most
+    if most > 1:
+        app.on_key_press(arcade.key.DOWN, 0)            # the count
+        assert scene.decision.counter[3] == most - 1
+        app.on_key_press(*CTRL_Z)
+        assert scene.decision.counter[3] == most
+    frame(app, 2)
+    screenshot(app, shots / "move-undo.png")
+    app.on_key_press(*CTRL_Z)                           # the pick: back to the first question
+    assert scene.asker.move_target is None
+    assert [o[0] for o in scene.decision.options] == first_prompt
+    assert scene.asking and scene.asking[0] == "move"
+    assert state_hash(app.session.state) == before      # nothing went to the table
+    scene.asker.province_clicked(target)                # and the move can still be made
+    scene.decision.chosen.emit("go", 1)
+    assert state_hash(app.session.state) != before
+
+
+def test_a_revolt_orders_last_province_is_taken_back(app):
+    """Winter: Orange orders its revolts; Ctrl+Z (or Undo) takes the last province back
+    out of the order, and only Done sends it."""
+    from client.sessions.local import LocalSession
+    from sim.game import apply, pending
+    from tests.sim.scenario import at_plan, begin_winter, chance
+    s2, _ = begin_winter(at_plan(), 7, rice={0: 20, 1: 5, 2: 20, 3: 20})
+    state, _ = apply(s2, chance("rv"))
+    assert pending(state).kind == "revolt_order" and pending(state).seats == (1,)
+    session = LocalSession(4, "sun", "beginner", (1,), {s: "heuristic" for s in (0, 2, 3)}, 1)
+    session.game.state = state
+    session.queue.clear()
+    session.queue.append(([], state))
+    scene = app.play(session, {s: f"seat {s}" for s in range(4)})
+    assert _run_until(app, lambda: scene.asking is not None and scene.asking[0] == "revolt_order", 20)
+    provinces = list(pending(state).detail["provinces"])
+    assert len(provinces) == 2 and not any(o[1] == "undo" for o in scene.decision.options)
+    scene.asker.province_clicked(provinces[1])
+    assert scene.asker.revolt_order == [provinces[1]]
+    assert any(o[1] == "undo" for o in scene.decision.options), "a visible Undo button"
+    app.on_key_press(*CTRL_Z)
+    assert scene.asker.revolt_order == [] and scene.asking[0] == "revolt_order"
+    scene.asker.province_clicked(provinces[0])
+    scene.asker.province_clicked(provinces[1])
+    assert pending(app.session.state).kind == "revolt_order"    # not sent before Done
+    app.on_key_press(*CTRL_Z)
+    assert scene.asker.revolt_order == [provinces[0]]
+    scene.asker.province_clicked(provinces[1])
+    app.on_key_press(arcade.key.ENTER, 0)               # Done: the order goes to the table
+    assert pending(app.session.state).kind != "revolt_order"
+    assert any(getattr(c, "provinces", None) == (provinces[0], provinces[1]) for c in app.session.commands)
