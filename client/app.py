@@ -238,6 +238,8 @@ class App(arcade.Window):
                           sounds=Sounds(self.settings.volume, self.settings.mute))
         scene.board_view.set_colour_blind(self.settings.colour_blind)
         scene.guide_dismissed.connect(self._guide_dismissed)
+        scene.guide.seen.update(self.settings.guide_seen)     # "Got it" lasts (Continue)
+        scene.guide.hint_seen.connect(self._guide_hint_seen)
         scene.leave_chosen.connect(lambda: self.show_menu())
         scene.ended.connect(self.show_end)
         scene.save_asked.connect(self.save_named)
@@ -252,6 +254,10 @@ class App(arcade.Window):
 
     def _guide_dismissed(self) -> None:
         self.update_settings(replace(self.settings, guide_done=True))
+
+    def _guide_hint_seen(self, kind: str) -> None:
+        if kind not in self.settings.guide_seen:
+            self.update_settings(replace(self.settings, guide_seen=(*self.settings.guide_seen, kind)))
 
     def save_named(self, name: str) -> None:
         from client.sessions.autosave import save_named
@@ -268,12 +274,25 @@ class App(arcade.Window):
 
     def show_end(self, summary: dict) -> None:
         from client.scenes.end_scene import EndScene
+        save_path = getattr(self.session, "path", None)       # a replayed save
         if self.autosave is not None:
+            save_path = self.autosave.path                     # last-game.save once over
             self.autosave.close()
             self.autosave = None
-        end = EndScene(summary)
+        from client.scenes.end_record import session_events
+        from client.scenes.end_scene import record_for
+        session = self.session
+        state = getattr(session, "state", None) if session is not None else None
+        final = None
+        if state is not None:
+            from sim.game import public_state
+            final = dict(public_state(state))
+        end = EndScene(summary, record_for(summary, session_events(session)), final,
+                       session.config.side if session is not None else "sun")
         end.back_chosen.connect(lambda: self.show_menu())
         end.quit_chosen.connect(self.close)
+        if save_path and str(save_path).endswith(".save"):
+            end.film_requested.connect(lambda n: end.film(str(save_path), n))
         self.show(end)
 
     def search_lan(self) -> None:

@@ -5,8 +5,11 @@ Inputs (call down): `set_state(public_state)`, `set_highlight(names)`, `set_sele
 a revolt has no origin and rings the target), `set_marks(marks)` (winter scoring badges).
 Signals (up): `province_clicked(name)`, `province_hovered(name or None)`.
 
-Reading order on the map (issue 13): the owner's colour fills the province; the region is a
-band along the inside of its outline and a heavy line where regions meet; armies are a
+Reading order on the map (issue 13): the owner's colour fills the province (an unclaimed one
+is parchment tinted by its region), on paper grain over a sea with swell and shallows along
+the coast (issue 28, `map_textures.py`); the region is a
+band along the inside of its outline and a heavy line where regions meet; names carry a
+halo; armies are a
 high-contrast token in the seat's shape (colour is never the only cue); buildings are
 silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
 provinces out of play in a 3-player game are hatched grey.
@@ -22,6 +25,7 @@ import numpy as np
 from client.board import map_geometry as geo
 from client.core import theme
 from client.board.map_legend import draw_legend
+from client.board.map_textures import TexturedMesh
 from client.core.gpu_mesh import Mesh
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from client.core.palette import PATTERNS, style_of
@@ -31,6 +35,8 @@ from lang.i18n import N_, Translated, _, ngettext
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
 COAST = (30, 50, 70)
+SHALLOWS = (196, 224, 230)      # the lighter water along the coast
+REGION_TINT = 0.22              # how much of its region's colour an unclaimed province takes
 ROUTE = (20, 50, 120)
 BUILDING_NAMES = Translated({"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
 
@@ -66,7 +72,10 @@ class BoardView(Node):
         self._tokens: Mesh | None = None
         self._legend: Mesh | None = None
         self.texts = TextCache()
-        self._tip = TextCache()
+        self._halo = TextCache()              # the names' halos, under the names
+        self._ground: list[Mesh | TexturedMesh] = []
+        self._water_key: tuple[float, ...] = ()
+        self._water: tuple[TexturedMesh, TexturedMesh, Mesh, TexturedMesh] | None = None
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self.screen_polys: dict[str, list] = {}
@@ -187,11 +196,7 @@ class BoardView(Node):
         self.screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
         mesh = Mesh()
         hatch = []
-        for name, tris in self.shapes["triangle_arrays"].items():
-            owner = provs.get(name, {}).get("owner")
-            mesh.add(xf.apply(tris), theme.EXCLUDED if name in self.excluded else owner_fill(owner))
-        for tris in self.shapes["hole_triangle_arrays"]:
-            mesh.add(xf.apply(tris), theme.SEA)
+        self._build_ground(provs, s)
         for name, a in arrays.items():
             poly = xf.apply(a)
             if name in self.excluded:
@@ -242,25 +247,81 @@ class BoardView(Node):
         self._build_tokens(provs, s)
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_map)
 
+    def _build_ground(self, provs: dict, s: float) -> None:
+        """The sea with its swell, the shallows along the coast, the land's shadow on the
+        water, and the provinces on paper: the owner's colour, or an unclaimed province's
+        parchment tinted by its region (issue 28, item 4)."""
+        xf = self._xf or self.transform()
+        key = (self.left, self.bottom, self.right, self.top)
+        if self._water is None or self._water_key != key:   # depends on the map's place only
+            self._water_key = key
+            self._water = self._build_water(xf, s)
+        land = TexturedMesh("paper", 170 * s)
+        for name, tris in self.shapes["triangle_arrays"].items():
+            owner = provs.get(name, {}).get("owner")
+            if name in self.excluded:
+                fill = theme.EXCLUDED
+            elif owner is None or style_of(owner) is None:
+                region = self.board.provinces[name].region[self.side]
+                fill = theme.mix(theme.UNCLAIMED, theme.REGION_COLOURS[region], REGION_TINT)
+            else:
+                fill = owner_fill(owner)
+            land.add(xf.apply(tris), fill)
+        sea, shallows, under, lakes = self._water
+        self._ground = [sea, shallows, under, land, lakes]
+
+    def _build_water(self, xf: MapTransform, s: float) -> tuple[TexturedMesh, TexturedMesh,
+                                                                    Mesh, TexturedMesh]:
+        """The sea, the shallows, the land's shadow and the lakes (built once per size)."""
+        l, b, r, t = self.left, self.bottom, self.right, self.top
+        sea = TexturedMesh("sea", 240 * s)
+        sea.add([(l, b), (r, b), (r, t), (l, b), (r, t), (l, t)], theme.SEA)
+        # shallows: opaque bands (alpha would pile up where the segments overlap), on the
+        # same swell as the open sea
+        shallows = TexturedMesh("sea", 240 * s)
+        coast = [geo.segments_of(xf.apply(line)) for line in self.shapes["coast_arrays"]]
+        if coast:
+            segs = np.concatenate(coast)
+            shallows.add(geo.thick_lines(segs, 20 * s), theme.mix(theme.SEA, SHALLOWS, 0.35))
+            shallows.add(geo.thick_lines(segs, 10 * s), theme.mix(theme.SEA, SHALLOWS, 0.7))
+        under = Mesh()
+        dx, dy = 2.5 * s, -2.5 * s
+        for name, tris in self.shapes["triangle_arrays"].items():
+            under.add(xf.apply(tris) + (dx, dy), (25, 40, 55, 70))
+        lakes = TexturedMesh("sea", 240 * s)
+        for tris in self.shapes["hole_triangle_arrays"]:
+            lakes.add(xf.apply(tris), theme.SEA)
+        return sea, shallows, under, lakes
+
     def _build_tokens(self, provs: dict, s: float) -> None:
         """Names, army tokens, building chips and unrest badges (one triangle batch)."""
         tl = Mesh()
         put = tl.add
 
         self.texts.begin()
+        self._halo.begin()
         for name in self.shapes["provinces"]:
             cx, cy = self.province_centre(name)
             info = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
             size = self.name_size(name)
-            self.texts.put(("n", name), name, cx, cy + 11 * s, size=size,
-                           color=theme.text_on(fill) if name not in self.excluded else (70, 70, 70),
+            ink = theme.text_on(fill) if name not in self.excluded else (70, 70, 70)
+            self.texts.put(("n", name), name, cx, cy + 11 * s, size=size, color=ink,
                            anchor_x="center", anchor_y="baseline", bold=True)
+            # a halo in the other tone keeps the name legible on paper grain, stripes
+            # and region bands
+            halo = (250, 246, 236, 190) if sum(ink) < 300 else (25, 22, 20, 190)
+            o = max(0.8, 0.9 * s)
+            for j, (hx, hy) in enumerate(((-o, -o), (o, -o), (-o, o), (o, o))):
+                self._halo.put(("h", name, j), name, cx + hx, cy + 11 * s + hy, size=size,
+                               color=halo, anchor_x="center", anchor_y="baseline", bold=True)
             armies = info.get("armies", 0) or 0
             style = style_of(owner)
             if style is not None and armies:
                 ring = (235, 235, 235) if sum(style.colour) < 200 else (15, 15, 15)
+                put(geo.fan(geo.shape_outline(style.shape, cx + 1.6 * s, cy - 1.6 * s, 11 * s)),
+                    (0, 0, 0, 80))                       # its shadow on the paper
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
                 self.texts.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
@@ -277,6 +338,7 @@ class BoardView(Node):
             for k, b in enumerate(blds):
                 x = cx + (k - (len(blds) - 1) / 2) * 17 * s
                 y = cy - 17 * s
+                put(geo.rect(x - 6.5 * s, y - 8.5 * s, x + 9 * s, y + 5.5 * s), (0, 0, 0, 70))
                 put(geo.rect(x - 7.5 * s, y - 7 * s, x + 7.5 * s, y + 7 * s), (20, 20, 20))
                 put(geo.rect(x - 6.5 * s, y - 6 * s, x + 6.5 * s, y + 6 * s), (252, 250, 244))
                 put(geo.building_icon(b, x, y, 0.95 * s), theme.BUILDING_COLOURS.get(b, (80, 80, 80)))
@@ -297,19 +359,22 @@ class BoardView(Node):
         self._tokens = tl
         self._legend = draw_legend(self, s, self.texts)
         self.texts.end()
+        self._halo.end()
 
     def _build_marks(self, put, s: float) -> None:
         from client.board.map_marks import build_winter_marks
         build_winter_marks(self, put, s)
 
     def _draw_map(self) -> None:
-        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, theme.SEA)
+        for part in self._ground:
+            part.draw()
         if self._static is not None:
             self._static.draw()
         if self._legend is not None:
             self._legend.draw()
         if self._tokens is not None:
             self._tokens.draw()
+        self._halo.draw()
         self.texts.draw()
 
     def on_draw(self) -> None:
@@ -317,11 +382,15 @@ class BoardView(Node):
         if self.hovered and self.hovered in self.screen_polys:
             arcade.draw_polygon_outline(self.screen_polys[self.hovered], (255, 255, 255), 2.5)
 
-    def on_draw_over(self) -> None:
-        if self.hovered:
-            self._draw_tooltip(self.hovered)
+    def tooltip_at(self, x: float, y: float) -> str | None:
+        """What the province under the mouse is (the scene's tooltip shows it, over every
+        panel and the tower, inside the window)."""
+        name = self.hovered if self.hovered and self.contains(x, y) else None
+        return self.tooltip_text(name) if name else None
 
-    def _draw_tooltip(self, name: str) -> None:
+    def tooltip_text(self, name: str) -> str:
+        """A province in sentences: region, tax, rice, slots, owner, armies, buildings,
+        neighbours and what this round's event and cards do there."""
         p = self.board.provinces[name]
         info = (self.state or {}).get("provinces", {}).get(name, {})
         blds = info.get("buildings", []) or []
@@ -347,19 +416,7 @@ class BoardView(Node):
         ]
         from client.board.map_marks import province_notes
         lines += province_notes(self, name)
-        s = self.token_scale()
-        w, lh = 340 * s, 16 * s
-        h = lh * (len(lines) + 1) + 8
-        cx, cy = self.province_centre(name)
-        x = min(max(self.left + 4, cx + 18), self.right - w - 4)
-        y = cy + 20 if cy + 20 + h < self.top else cy - 20 - h
-        arcade.draw_lbwh_rectangle_filled(x, y, w, h, (255, 252, 240, 240))
-        arcade.draw_lbwh_rectangle_outline(x, y, w, h, (60, 50, 40), 1)
-        self._tip.begin()
-        self._tip.put("t", "\n".join(lines), x + 6, y + h - 6, size=9.5 * s, width=int(w - 12),
-                      multiline=True, anchor_y="top", color=(25, 25, 25))
-        self._tip.end()
-        self._tip.draw()
+        return "\n".join(lines)
 
     # -- input ----------------------------------------------------------------------------
     def province_at(self, x: float, y: float) -> str | None:

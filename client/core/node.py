@@ -22,6 +22,7 @@ import arcade
 import pyglet
 
 from lang.i18n import _
+from client.core.crisp_text import CrispText, window_text_scale
 
 if TYPE_CHECKING:
     from arcade.gui.surface import Surface
@@ -232,11 +233,11 @@ class TextCache:
 
     def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
-        self._labels: dict[Any, arcade.Text] = {}
+        self._labels: dict[Any, CrispText] = {}
         self._used: set[Any] = set()
 
     @property
-    def labels(self) -> Mapping[Any, arcade.Text]:
+    def labels(self) -> Mapping[Any, CrispText]:
         """Every label put so far by key, shown or hidden (tests read what is drawn)."""
         return MappingProxyType(self._labels)
 
@@ -246,15 +247,18 @@ class TextCache:
     def put(self, key: Any, text: str, x: float, y: float, *, size: float = 11,
             color=(20, 20, 20, 255), anchor_x: str = "left", anchor_y: str = "baseline",
             bold: bool = False, width: int | None = None, multiline: bool = False,
-            align: str = "left") -> arcade.Text:
+            align: str = "left") -> CrispText:
         self._used.add(key)
         t = self._labels.get(key)
-        if t is None or (multiline and t.width != width):
+        scale = window_text_scale()
+        if t is None or t.scale != scale or t.multiline != multiline \
+                or (multiline and t.logical_width != width):
             if t is not None:
                 t.visible = False
-            t = arcade.Text(text, x, y, color, size, width=width, anchor_x=anchor_x,
-                            anchor_y=anchor_y, bold=bold, multiline=multiline, align=align,
-                            batch=self.batch, font_name=FONT)
+            # glyphs rasterised at the interface scale (crisp, not stretched)
+            t = CrispText(text, x, y, color, size, width=width, anchor_x=anchor_x,
+                          anchor_y=anchor_y, bold=bold, multiline=multiline, align=align,
+                          batch=self.batch, font_name=FONT, scale=scale)
             self._labels[key] = t
             return t
         if t.text != text:

@@ -77,6 +77,7 @@ class Settings:
     fullscreen: bool = False
     confirm_leave: bool = True     # Esc in a game asks before leaving
     guide_done: bool = False       # the first-game guide was dismissed
+    guide_seen: tuple[str, ...] = ()   # the guide's hints answered with "Got it"
     language: str = ""             # "" follows the system locale; else a lang.i18n.LANGUAGES code
     last_game: LastGame = field(default_factory=LastGame)
 
@@ -120,6 +121,10 @@ def _check(name: str, value, default):
         if value != "" and value not in LANGUAGES:
             raise ValueError(f"should be one of {', '.join(LANGUAGES)} (or empty for the system's)")
         return value
+    if name == "guide_seen":
+        if not isinstance(value, list) or not all(isinstance(k, str) and len(k) < 40 for k in value):
+            raise ValueError("should be a list of hint names")
+        return tuple(value)
     if name == "ui_scale":
         if value not in UI_SCALES:
             raise ValueError(f"should be one of {', '.join(f'{s:g}' for s in UI_SCALES)}")
@@ -169,6 +174,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = asdict(settings)
     data["last_game"]["seat_kinds"] = list(settings.last_game.seat_kinds)
+    data["guide_seen"] = list(settings.guide_seen)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
     os.replace(tmp, path)

@@ -336,9 +336,16 @@ class GameScene(Node):
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         self.comforts.mouse_motion(x, y)
 
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int,
+                      modifiers: int) -> None:
+        self.comforts.drag()
+
     def animated_nodes(self) -> list[Node]:
         """Nodes that change every frame on their own (redrawn even when nothing else is);
         none while an overlay covers them (a repaint would draw over the overlay)."""
         if self.comforts.blocking:
             return []
-        return [self.tower] + ([self.thinking] if self.thinking.visible else [])
+        nodes: list[Node] = [self.tower] + ([self.thinking] if self.thinking.visible else [])
+        if any(self.comforts.covers(n) for n in nodes):
+            return []          # the tooltip or guide over the tower: whole frames
+        return nodes

@@ -1,8 +1,10 @@
 """The first-game guide: a note on the board that says what to do next.
 
 One hint per kind of decision (plan, turn-order pick, move, draft, revolts), shown when
-the game first asks it of me. "Next hint" hides the note until the next new kind of
-decision; "Hide the guide" emits `dismissed()` (the App remembers it in the settings).
+the game first asks it of me. "Got it" hides the note and emits `hint_seen(kind)` (the App
+keeps the kinds seen in the settings, so a continued game does not show them again);
+"Hide the guide" emits `dismissed()` (remembered too). Its words stay inside its box in
+every language (issue 27, item 11).
 
 Tests: tests/client/game/test_comforts_window.py.
 """
@@ -44,10 +46,11 @@ class Guide(Node):
         self.seen: set[str] = set()
         self.kind = ""
         self.dismissed = Signal("dismissed")
+        self.hint_seen = Signal("hint_seen")
         self.texts = TextCache()
         self.next_btn = self.add(Button(N_("Got it"), size=10))
         self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
-        self.next_btn.pressed.connect(self.hide)
+        self.next_btn.pressed.connect(self._got_it)
         self.off_btn.pressed.connect(self._off)
 
     def point_at(self, kind: str) -> None:
@@ -64,22 +67,30 @@ class Guide(Node):
             self.visible = False
             self.mark_dirty()
 
+    def _got_it(self) -> None:
+        self.hide()
+        if self.kind:
+            self.hint_seen.emit(self.kind)
+
     def _off(self) -> None:
         self.enabled_guide = False
         self.hide()
         self.dismissed.emit()
 
     def on_layout(self) -> None:
-        self.next_btn.set_rect(self.left + 12, self.bottom + 10, 90, 26)
-        self.off_btn.set_rect(self.left + 110, self.bottom + 10, 130, 26)
+        room = self.width - 24 - 8
+        self.next_btn.set_rect(self.left + 12, self.bottom + 10, min(100, room * 0.4), 26)
+        self.off_btn.set_rect(self.next_btn.right + 8, self.bottom + 10, min(150, room * 0.6), 26)
 
     def rebuild(self) -> None:
         title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
         t = self.texts
         t.begin()
-        t.put("t", _("Guide: {title}").format(title=title), self.left + 12, self.top - 20, size=12, bold=True,
-              color=(255, 236, 190))
-        from client.widgets.text_fit import put_boxed      # longer Dutch and Romanian: smaller type, not over the buttons
+        from client.widgets.text_fit import put_boxed, put_fitted
+        # longer Dutch and Romanian: smaller type, never past the box's right edge
+        put_fitted(t, "t", _("Guide: {title}").format(title=title), self.left + 12,
+                   self.top - 20, self.width - 24, 12, min_size=8, cut=True, bold=True,
+                   color=(255, 236, 190))
         put_boxed(t, "b", body, self.left + 12, self.top - 32, self.width - 24,
                   self.top - 32 - (self.bottom + 40), 10, min_size=8, color=(250, 244, 230))
         t.end()

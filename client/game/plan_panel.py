@@ -21,7 +21,7 @@ import arcade
 
 from client.core import theme
 from client.core.card_facts import action_costs, chests
-from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.node import Button, Node, Signal, TextCache, damage, draw_panel
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
 
@@ -44,7 +44,9 @@ class PlanningPanel(Node):
         self.selected: object | None = None
         self.problems: list[str] = []
         self._drag: object | None = None
+        self.drag_at: tuple[float, float] | None = None   # where a dragged card is drawn
         self.texts = TextCache()
+        self._ghost = TextCache()
         self.costs = action_costs()
         from client.words.rules_text import action_tips
         self.tips = action_tips()
@@ -181,16 +183,22 @@ class PlanningPanel(Node):
         return self.fields_top - self.rows * (self.field_h + 3) - 1
 
     def card_rects(self) -> list[tuple[str | int, tuple[float, float, float, float]]]:
+        """The hand's cards in a row: each province card as wide as its name needs
+        (a long name like Awa-Shikoku is not cut to "Awa-Shi…" while Kaga has room to
+        spare), all shrunk alike when the row is short (issue 27, item 12)."""
+        from client.board.map_geometry import text_width
         cards = self.all_cards()
         prov = [c for c in cards if isinstance(c, str)]
         mw = 34
         avail = self.width - 16 - 5 * (mw + 4) - 8
-        pw = min(96, avail / max(1, len(prov)))
+        need = {c: min(120.0, max(40.0, text_width(c, 9) + 12)) for c in prov}
+        total = sum(need.values())
+        shrink = min(1.0, (avail - 4 * len(prov)) / total) if total > 0 else 1.0
         x = self.left + 8
         y = self.cards_top() - self.card_h
         out: list[tuple[str | int, tuple[float, float, float, float]]] = []
         for c in cards:
-            w = pw - 4 if isinstance(c, str) else mw
+            w = float(int(need[c] * shrink)) if isinstance(c, str) else mw   # whole pixels
             if isinstance(c, int) and c == 0:
                 x += 8
             out.append((c, (x, y, w, self.card_h)))
@@ -354,7 +362,33 @@ class PlanningPanel(Node):
             return True
         return True
 
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int,
+                      modifiers: int) -> None:
+        if self._drag is not None:
+            self.drag_at = (x, y)      # the card follows the pointer (issue 27, item 11)
+            damage()
+
+    def on_draw_over(self) -> None:
+        """The card being dragged, under the pointer."""
+        if self._drag is None or self.drag_at is None:
+            return
+        sizes = [(r[2], r[3]) for c, r in self.card_rects() if c == self._drag]
+        w, h = sizes[0] if sizes else (60.0, 24.0)
+        x, y = self.drag_at
+        l, b = x - w / 2, y - h / 2
+        arcade.draw_lbwh_rectangle_filled(l + 3, b - 3, w, h, (0, 0, 0, 70))
+        arcade.draw_lbwh_rectangle_filled(l, b, w, h, (255, 170, 80, 235))
+        arcade.draw_lbwh_rectangle_outline(l, b, w, h, (90, 60, 30), 2)
+        c = self._drag
+        g = self._ghost
+        g.begin()
+        put_fitted(g, "g", str(c) if isinstance(c, str) else f"${c}", x, y, w - 4, 9, cut=True,
+                   anchor_x="center", anchor_y="center", color=theme.INK)
+        g.end()
+        g.draw()
+
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> bool:
+        self.drag_at = None
         if self._drag is not None:
             f = self.field_at(x, y)
             card, self._drag = self._drag, None

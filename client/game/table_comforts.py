@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from client.game.table_shared import SceneState, TableViews
     from client.sessions.interface import GameSession
 
-# what each panel of the table shows (the board has its own per-province tooltip); marked
+# what each panel of the table shows (the board says what each province is); marked
 # English, translated when shown (the Tooltip looks its text up when drawn)
 PANEL_TIPS = {
     "players": N_("The daimyo: chests, rice, score, armies left in supply and provinces held. "
@@ -148,13 +148,31 @@ class TableComforts:
 
     # -- tooltips -------------------------------------------------------------------------
     def mouse_motion(self, x: float, y: float) -> None:
-        """A tooltip for the field, card or button under the mouse (provinces have the
-        board's own)."""
+        """A tooltip for the field, card, button or province under the mouse."""
         tip = None if self.blocking else self.tooltip_at(x, y)
+        board = self.views.board_view
         if tip:
             self.tooltip.show(tip, x, y)
+        elif not self.blocking and (tip := board.tooltip_at(x, y)):
+            self.tooltip.show(tip, x, y, width=380)
         else:
             self.tooltip.hide()
+
+    def drag(self) -> None:
+        """A drag started: the tooltip of where it began would stay over the fields."""
+        self.tooltip.hide()
+
+    def covers(self, node: Node) -> bool:
+        """An overlay (the tooltip, the guide) is drawn over part of `node`: repainting
+        `node` alone would draw over it."""
+        for over in (self.tooltip, self.guide):
+            if not over.visible:
+                continue
+            l, b, w, h = self.tooltip.box if over is self.tooltip else \
+                (over.left, over.bottom, over.width, over.height)
+            if l < node.right and node.left < l + w and b < node.top and node.bottom < b + h:
+                return True
+        return False
 
     def tooltip_at(self, x: float, y: float) -> str | None:
         v = self.views

@@ -11,7 +11,8 @@ import arcade
 from client.core import theme
 from client.core.node import Node, TextCache, damage
 from client.game.table_view import CachedPanel
-from client.widgets.text_fit import put_fitted
+from client.board import map_geometry as geo
+from client.widgets.text_fit import put_boxed, put_fitted
 
 
 class Banner(Node):
@@ -83,10 +84,26 @@ class InfoPanel(CachedPanel):
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (240, 233, 216))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (120, 105, 85), 1)
         lines = self.lines[:6]
-        step = min(24.0, (self.height - 12) / max(1, len(lines)))
+        room = self.width - 24
+        # a line too long for the panel takes two rows when the panel has them (a
+        # five-player turn order with its special cards at 960 px), else it shrinks and
+        # ends in "…" (issue 27, item 12)
+        sizes = [12.0 if k == 0 else 10.5 for k in range(len(lines))]
+        wide = [geo.text_width(line, size) * 0.93 > room for line, size in zip(lines, sizes)]
+        rows = len(lines) + sum(wide)
+        two_rows = (self.height - 12) / max(1, rows) >= 15
+        if not two_rows:
+            wide = [False] * len(lines)
+            rows = len(lines)
+        step = min(24.0, (self.height - 12) / max(1, rows))
         y = self.top - 6 - step * 0.7
-        for k, line in enumerate(lines):      # a long line shrinks, then ends in "…"
-            put_fitted(text, k, line, self.left + 12, y, self.width - 24,
-                       12 if k == 0 else 10.5, min_size=8.5, cut=True, bold=k == 0,
-                       color=theme.INK if k else (60, 40, 30))
+        for k, line in enumerate(lines):
+            colour = theme.INK if k else (60, 40, 30)
+            if wide[k]:
+                put_boxed(text, k, line, self.left + 12, y + step * 0.7, room, step * 2,
+                          sizes[k], min_size=8.5, bold=k == 0, color=colour)
+                y -= step * 2
+                continue
+            put_fitted(text, k, line, self.left + 12, y, room, sizes[k], min_size=8.5,
+                       cut=True, bold=k == 0, color=colour)
             y -= step

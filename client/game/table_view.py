@@ -10,24 +10,13 @@ from __future__ import annotations
 import arcade
 
 from client.board import map_geometry as geo
+from client.board.tokens import seat_token
 from client.core import theme
 from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
-from client.widgets.text_fit import put_fitted  # noqa: F401  (panels and tests use it from here)
+from client.widgets.text_fit import put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
-
-
-def seat_token(seat, cx: float, cy: float, r: float) -> None:
-    """The seat's army-token shape in its colour (as on the map), so the panel's swatch does
-    not rely on colour alone."""
-    from client.core.palette import style_of
-    st = style_of(seat)
-    if st is None:
-        return
-    ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
-    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r), ring)
-    arcade.draw_polygon_filled(geo.shape_outline(st.shape, cx, cy, r * 0.78), st.colour)
 
 
 class CachedPanel(Node):
@@ -224,11 +213,36 @@ class ActionTrack(CachedPanel):
             return " ".join(lines) or None
         return None
 
-    def paint(self, text) -> None:
+    def mark_boxes(self, k: int) -> list[tuple[str, tuple[float, float, float, float]]]:
+        """What card k carries besides its name, (what, (left, bottom, right, top)): its
+        number, the event's badge and the special cards' tokens, all in the card's top
+        row, so the action's name below has the card's whole width (issue 27, item 12)."""
         from client.board.event_marks import event_actions
+        x, w = self.card_x(k)
+        a = self.actions[k] if k < len(self.actions) else None
+        top = self.top - 9
+        num = geo.text_width(str(k + 1), 8) * 0.9
+        out = [("number", (x + 4, top - 10, x + 4 + num, top))]
+        right = x + w - 6
+        if a and a in event_actions(self.event):
+            out.append(("event", (right - 14, top - 14, right, top)))
+            right -= 16
+        seats = self.specials.get(a, []) if a else []
+        if seats:
+            room = right - (x + 6 + num)
+            r = max(3.0, min(5.0, (room / len(seats) - 2) / 2))
+            for j, seat in enumerate(seats):
+                cx = right - r - j * (2 * r + 2)
+                out.append((f"seat {seat}", (cx - r, top - 7 - r, cx + r, top - 7 + r)))
+        return out
+
+    def label_centre(self, k: int) -> tuple[float, float]:
+        x, w = self.card_x(k)
+        return x + (w - 4) / 2, self.bottom + 6 + (self.height - 12 - 18) / 2
+
+    def paint(self, text) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
         text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
-        changed = event_actions(self.event)
         w = (self.width - 100) / 10
         for k in range(10):
             x = self.left + 92 + k * w
@@ -238,19 +252,32 @@ class ActionTrack(CachedPanel):
                 arcade.draw_lbwh_rectangle_filled(x - 2, self.bottom + 3, w - 0, self.height - 6, (240, 190, 60))
             arcade.draw_lbwh_rectangle_filled(x, self.bottom + 6, w - 4, self.height - 12, face)
             arcade.draw_lbwh_rectangle_outline(x, self.bottom + 6, w - 4, self.height - 12, (80, 60, 50), 1)
-            text.put(("s", k), str(k + 1), x + 4, self.top - 18, size=8,
-                     color=(90, 80, 70) if a else (230, 220, 200))
+            for what, (l, b, r, t) in self.mark_boxes(k):
+                if what == "number":
+                    text.put(("s", k), str(k + 1), l, b + 1, size=8,
+                             color=(90, 80, 70) if a else (230, 220, 200))
+                elif what == "event":        # this round's event changes this action
+                    arcade.draw_circle_filled((l + r) / 2, (b + t) / 2, 7, (150, 40, 30))
+                    text.put(("ev", k), str(self.event), (l + r) / 2, (b + t) / 2, size=7,
+                             bold=True, anchor_x="center", anchor_y="center",
+                             color=(255, 255, 255))
+                else:                        # a special card acts here
+                    seat_token(int(what.split()[1]), (l + r) / 2, (b + t) / 2, (r - l) / 2)
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
-            put_fitted(text, ("a", k), label, x + (w - 4) / 2, self.bottom + self.height / 2 - 6,
-                       w - 10, 10, bold=bool(a), anchor_x="center", anchor_y="center",
-                       color=theme.INK if a else (240, 230, 210))
-            if a in changed:           # this round's event changes this action
-                bx, by = x + w - 13, self.top - 15
-                arcade.draw_circle_filled(bx, by, 7, (150, 40, 30))
-                text.put(("ev", k), str(self.event), bx, by, size=7, bold=True,
-                         anchor_x="center", anchor_y="center", color=(255, 255, 255))
-            for j, seat in enumerate(self.specials.get(a, []) if a else []):
-                seat_token(seat, x + w - 13 - 12 * j, self.bottom + 14, 5)   # a special acts here
+            lx, ly = self.label_centre(k)
+            ink = theme.INK if a else (240, 230, 210)
+            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=7.5,
+                              bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
+            if name.content_width > w - 9 and " " not in label:     # one long word: smaller
+                put_fitted(text, ("a", k), label, lx, ly, w - 10, 7.5, min_size=6.5, cut=True,
+                           bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
+            elif name.content_width > w - 9:
+                # a narrow card (the battle view at 960 px): the name on two lines under
+                # the marks' row rather than over the next card
+                room_top = self.top - 24
+                put_boxed(text, ("a", k), label, x + 3, room_top, w - 10,
+                          room_top - (self.bottom + 6.5), 8.5, min_size=6.5, bold=bool(a),
+                          align="center", color=ink)
 
 
 class EventsPanel(CachedPanel):

@@ -1,10 +1,12 @@
 """A tooltip: a short sentence in a box beside the mouse, for whatever is under it.
 
-The scene asks its parts what is under the mouse (`tooltip_at(x, y)` on a panel, or a
-`tip` attribute on a button) and calls `show(text, x, y)` or `hide()`; the tooltip keeps
-itself inside its parent's rectangle.
+The scene asks its parts what is under the mouse (`tooltip_at(x, y)` on a panel or the
+board, or a `tip` attribute on a button) and calls `show(text, x, y)` or `hide()`. It is
+one node added last to the scene, so it is drawn over everything (the tower, the guide)
+and never behind a panel; `place` keeps its box inside its parent's rectangle on every
+side and off the pointer (issue 27, item 11). The scene hides it when a drag starts.
 
-Tests: tests/client/game/test_comforts_window.py.
+Tests: tests/client/widgets/test_tooltip.py, tests/client/game/test_overlays.py.
 """
 
 from __future__ import annotations
@@ -15,6 +17,21 @@ from client.core.node import Node, TextCache, damage
 from lang.i18n import _
 
 WIDTH = 300
+GAP = 14          # from the pointer to the box
+
+
+def place(x: float, y: float, w: float, h: float,
+          bounds: tuple[float, float, float, float]) -> tuple[float, float]:
+    """Where a w x h box goes for a pointer at (x, y) inside bounds (left, bottom, right,
+    top): right of and above the pointer if it fits, else left of or below it; then moved
+    inside the bounds on every side (a box taller or wider than them keeps its top-left
+    corner inside)."""
+    bl, bb, br, bt = bounds
+    left = x + GAP if x + GAP + w <= br - 4 else x - GAP - w
+    bottom = y + GAP if y + GAP + h <= bt - 4 else y - GAP - h
+    left = max(bl + 4, min(left, br - 4 - w))
+    bottom = min(bt - 4 - h, max(bottom, bb + 4))
+    return left, bottom
 
 
 class Tooltip(Node):
@@ -23,13 +40,15 @@ class Tooltip(Node):
         self.visible = False
         self.text = ""
         self.at = (0.0, 0.0)
+        self.box_width = float(WIDTH)
         self._box = (0.0, 0.0, 0.0, 0.0)
         self._label = TextCache()
 
-    def show(self, text: str, x: float, y: float) -> None:
-        if text == self.text and self.visible and (x, y) == self.at:
+    def show(self, text: str, x: float, y: float, width: float = WIDTH) -> None:
+        """`text`: a marked English sentence or words already in the player's language."""
+        if text == self.text and self.visible and (x, y) == self.at and width == self.box_width:
             return
-        self.text, self.at = text, (x, y)
+        self.text, self.at, self.box_width = text, (x, y), float(width)
         self.visible = True
         self.mark_dirty()
 
@@ -39,19 +58,24 @@ class Tooltip(Node):
             self.text = ""
             damage()
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The box drawn (left, bottom, width, height), for tests and the scene's repaints."""
+        return self._box
+
     def rebuild(self) -> None:
         x, y = self.at
+        p = self.parent
+        bounds = (p.left, p.bottom, p.right, p.top) if p is not None and p.width > 0 \
+            else (x - 2000, y - 2000, x + 2000, y + 2000)
+        w = min(self.box_width, bounds[2] - bounds[0] - 8)
         self._label.begin()
-        t = self._label.put("t", _(self.text), 0, 0, size=10, width=WIDTH - 16, multiline=True,
+        t = self._label.put("t", _(self.text), 0, 0, size=10, width=int(w - 16), multiline=True,
                             anchor_y="top", color=(250, 244, 230))
         h = t.content_height + 12
-        p = self.parent
-        right = p.right if p is not None else x + WIDTH + 20
-        top = p.top if p is not None else y + h + 20
-        left = min(x + 14, right - WIDTH - 4)
-        bottom = y + 16 if y + 16 + h < top else y - 16 - h
+        left, bottom = place(x, y, w, h, bounds)
         t.position = (left + 8, bottom + h - 6)
-        self._box = (left, bottom, WIDTH, h)
+        self._box = (left, bottom, w, h)
         self._label.end()
 
     def on_draw(self) -> None:

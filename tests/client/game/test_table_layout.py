@@ -217,3 +217,88 @@ def test_info_panel_scene_fits_the_window(app, planning_scene, W, H):
     assert scene.info.visible
     problems = scene_layout_problems(scene, scene.width, scene.height)
     assert not problems, f"{W}x{H}: " + "; ".join(problems[:12])
+
+
+# -- no cramping at 960 px (issue 27, item 12) ----------------------------------------------
+
+NARROW = [(960, 640), (1024, 700), (1280, 800)]
+HAND = ["Awa-Shikoku", "Kaga", "Kii", "Noto", "Omi", "Settsu", "Tamba", "Yamato"]
+
+
+@pytest.mark.parametrize("W,H", NARROW)
+def test_card_names_in_the_hand_are_whole(app, W, H):
+    """A hand of eight at 960 px showed "Awa-Shi…": long names get the room short ones
+    leave."""
+    from client.game.plan_panel import PlanningPanel
+    rw = max(280, min(340, W * 0.25))
+    bottom_h = 220 if H >= 700 else 190
+    panel = PlanningPanel()
+    panel.set_rect(0, 0, W - rw, bottom_h - 58)
+    panel.start(0, HAND, 4, lambda actions, bid: [])
+    panel.rebuild()
+    rects = dict(panel.card_rects())
+    for c in HAND:
+        t = panel.texts.labels[("c", c)]
+        assert t.text == c, f"{W}x{H}: {t.text!r} for {c}"
+        l, b, w, h = rects[c]
+        assert _inside(t, l, b, l + w, b + h), f"{W}x{H}: {c} leaves its card"
+    assert max(l + w for l, b, w, h in rects.values()) <= panel.right - 8
+
+
+@pytest.mark.parametrize("W,H", WINDOWS)
+@pytest.mark.parametrize("battle", [False, True])
+def test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H, battle):
+    """Each card's name clear of its number, the event's badge and the special cards'
+    tokens (deploy 5 carries both a badge and a token), and inside its card, at every
+    size; also in the battle view, where the tower's column leaves the track narrower
+    (520 px at 960x640: "Deploy 1" ran over "Deploy 3")."""
+    rw = max(280, min(340, W * 0.25))
+    track = ActionTrack()
+    width = (W - rw) * 0.765 if battle else W - rw
+    track.set_rect(0, 180, width, 56)
+    acts = ["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace", "temple",
+            "theatre", "rice", "tax"]
+    track.set_track(acts)
+    players = {"0": {"special": "attack"}, "1": {"special": "chest"},
+               "2": {"special": "six_armies"}, "3": {"special": "defence"},
+               "4": {"special": "rice"}}
+    track.set_marks(12, players)          # 12 changes deploy 5 and deploy 3
+    track.rebuild()
+    bad = []
+    marked = 0
+    for k in range(10):
+        t = track.texts.labels[("a", k)]
+        box = _box(t)
+        marks = track.mark_boxes(k)
+        marked += len(marks) > 1
+        for what, r in marks:
+            if _meets(box, r, slack=0.0):
+                bad.append(f"{t.text!r} runs into the {what} mark")
+        x, w = track.card_x(k)
+        if not _inside(t, x, track.bottom, x + w - 4, track.top):
+            bad.append(f"{t.text!r} leaves card {k + 1}")
+    assert marked >= 4
+    assert not bad, f"{W}x{H}: " + "; ".join(bad)
+
+
+@pytest.mark.parametrize("W,H", NARROW)
+def test_a_long_turn_order_wraps_instead_of_being_cut(app, W, H):
+    """"Black (6 armi…": at 960 px a five-player turn order with its cards takes two rows
+    of the info panel rather than losing its end."""
+    from client.game.table_messages import InfoPanel
+    rw = max(280, min(340, W * 0.25))
+    bottom_h = 220 if H >= 700 else 190
+    info = InfoPanel()
+    info.set_rect(0, 0, W - rw, bottom_h - 58)
+    info.set_lines(["Spring of year 2 — this round's event: Collect rice gives at least 4",
+                    "Turn order: Magenta (+1 defence) → White (+1 attack) → Orange "
+                    "(+1 rice) → Black (6 armies) → Blue (+1 chest)",
+                    "Now: Orange — choose where armies move (Battle/move A from Shinano)"])
+    info.rebuild()
+    shown = [t for t in info.texts.labels.values() if t.visible and t.text]
+    assert not [t.text for t in shown if t.text.endswith("…")], f"{W}x{H}: a line was cut"
+    for t in shown:
+        assert _inside(t, info.left, info.bottom, info.right, info.top), t.text[:30]
+    for i, a in enumerate(shown):
+        for b in shown[i + 1:]:
+            assert not _meets(_box(a), _box(b)), (a.text[:20], b.text[:20])

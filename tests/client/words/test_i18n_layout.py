@@ -32,6 +32,14 @@ def test_action_labels_stay_on_their_cards(app, lang, W, H):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("W,H", table_layout.WINDOWS)
+@pytest.mark.parametrize("battle", [False, True])
+def test_action_labels_keep_clear_of_the_tokens_and_badges(app, lang, W, H, battle):
+    with speaking(lang):
+        table_layout.test_action_labels_keep_clear_of_the_tokens_and_badges(app, W, H, battle)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("players", [3, 5])
 @pytest.mark.parametrize("W,H", table_layout.WINDOWS)
 def test_player_rows_keep_their_words(app, lang, W, H, players):
