@@ -25,7 +25,8 @@ Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_view.py.
 from __future__ import annotations
 
 from sim.board import REGIONS, board
-from sim.bots import random_bot
+from sim.bots import bidding, random_bot
+from sim.bots.battle_risk import forced_loss, slot_of
 from sim.bots.heuristic import action_cost, best_attack, enemy_threat, neighbours_in_play
 from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
@@ -34,7 +35,10 @@ from sim.legal import MONEY_CARDS, plan_problems
 from sim.rules.actions import rice_yield, tax_yield
 from sim.state import State
 
-OFF: set[str] = set()   # (tuning only) habits switched off: rice, mild, order, majority, bid, last
+OFF: set[str] = set()   # (tuning only) habits switched off: rice, mild, order, majority, bid,
+#                         last, safe, weigh
+# the habits issue 29 added: the frozen `hard_2025` bot plans with them switched off
+NEW_HABITS = frozenset({"safe", "weigh"})
 SPENDING = ("palace", "temple", "theatre", "deploy5", "deploy3", "deploy1")
 
 
@@ -45,12 +49,6 @@ def winter_loss(state: State, worst: bool = True) -> int:
     left = [e for e in state.year_events if e != state.current_event] or list(state.year_events)
     losses = [events[e].rice_loss for e in left] or [0]
     return max(losses) if worst else sum(losses) // len(losses)
-
-
-def slot_of(state: State, action: str) -> int:
-    """The action's slot if face up (0-4), else 5 (turned later, order unknown)."""
-    row = state.action_row
-    return row.index(action) if action in row[:5] else 5
 
 
 def _region_counts(state: State, kind: str, region: str) -> list[int]:
@@ -127,8 +125,9 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             scores[(action, name)] = base + k_exp * exposure + k_front * frontier
         value, target, _ = best_attack(state, seat, name, p.armies - 1)
         if target is not None:
-            scores[("battle_a", name)] = 2.5 + value
-            scores[("battle_b", name)] = 2.4 + value
+            for action, base in (("battle_a", 2.5), ("battle_b", 2.4)):
+                if "safe" in skip or not forced_loss(state, seat, name, action):
+                    scores[(action, name)] = base + value
     if careless:   # easy: sensible moves, but picked with a shaky hand
         for key in scores:
             scores[key] += rng.below(150) * 0.1
@@ -154,9 +153,12 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         elif action == "deploy5":
             wanted_specials.append("six_armies")
     spare = me.money - sum(action_cost(a) for a in plan)
+    weigh = not careless and not last_round and "weigh" not in skip
     bid: int | str = 0
     if careless:
         bid = rng.below(min(spare, 2) + 1) if spare > 0 else 0
+    elif weigh:
+        pass    # weighed below, once the fillers show whether a province card is spare
     elif spare >= 6 and "attack" in wanted_specials:
         bid = min(3, spare - 3)
     elif spare >= 4 and not last_round:
@@ -170,15 +172,41 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     need = min(10 - money_left, len(cards))
     filler_actions = [a for a in ("theatre", "temple", "palace", "deploy1", "deploy3", "deploy5",
                                   "battle_b", "battle_a", "tax", "rice") if a not in plan]
-    while len(plan) < need and spare_cards and filler_actions:
-        plan[filler_actions.pop(0)] = spare_cards.pop(0)
-    if bid == 0 and spare_cards and not careless and "bid" not in skip:
+    if "safe" in skip:
+        while len(plan) < need and spare_cards and filler_actions:
+            plan[filler_actions.pop(0)] = spare_cards.pop(0)
+    else:
+        _fill(state, seat, plan, need, spare_cards, filler_actions)
+    if weigh:
+        chosen = bidding.best_bid(state, seat, plan, spare,
+                                  bool(spare_cards) and "bid" not in skip, want_rice)
+        bid = spare_cards.pop() if chosen == bidding.CARD else chosen
+    elif bid == 0 and spare_cards and not careless and "bid" not in skip:
         # a card left over outranks a 0 bid and costs nothing: bid the least useful one
         bid = spare_cards.pop()
     cmd = SubmitPlan(seat, tuple(plan.get(a) for a in ACTIONS), bid)
     if plan_problems(state, cmd):  # never submit an illegal plan
         return random_bot.plan(state, seat, rng)
     return cmd
+
+
+def _fill(state: State, seat: int, plan: dict[str, str], need: int, spare_cards: list[str],
+          filler_actions: list[str]) -> None:
+    """Put spare cards on the actions left (R-PLAN-3 wants `need` fields filled), never a
+    battle card that could force a hopeless attack (`battle_risk`): such a card goes on the
+    next harmless action instead."""
+    def harmless(card: str, action: str) -> bool:
+        return action not in ("battle_a", "battle_b") or not forced_loss(state, seat, card, action)
+
+    while len(plan) < need and spare_cards and filler_actions:
+        fits = [(i, a) for i, c in enumerate(spare_cards) for a in filler_actions
+                if harmless(c, a)]
+        if not fits:   # only hopeless battles are left: the rules want the fields filled
+            plan[filler_actions.pop(0)] = spare_cards.pop(0)
+            continue
+        i, action = fits[0]
+        filler_actions.remove(action)
+        plan[action] = spare_cards.pop(i)
 
 
 def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:
