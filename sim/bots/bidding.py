@@ -74,13 +74,12 @@ def _rival_ranks(money: int, has_cards: bool) -> list[tuple[int, int]]:
     return sorted(out.items())
 
 
-def ahead_odds(state: State, seat: int, my_rank: int) -> list[float]:
-    """P(k rivals pick before the bot), k = 0..rivals: ties go either way by chance."""
+def ahead_odds(state: State, seat: int, my_rank: int,
+               priors: list[list[tuple[int, int]]] | None = None) -> list[float]:
+    """P(k rivals pick before the bot), k = 0..rivals: ties go either way by chance.
+    `priors`: the rivals' bid-rank priors (`rival_priors`), when already made."""
     dist = [1.0]
-    for other, player in enumerate(state.players):
-        if other == seat:
-            continue
-        prior = _rival_ranks(player.money, bool(state.cards_of(other)))
+    for prior in rival_priors(state, seat) if priors is None else priors:
         weight = sum(w for _, w in prior)
         ahead = sum(w for r, w in prior if r > my_rank) + 0.5 * sum(w for r, w in prior
                                                                     if r == my_rank)
@@ -93,6 +92,12 @@ def ahead_odds(state: State, seat: int, my_rank: int) -> list[float]:
     return dist
 
 
+def rival_priors(state: State, seat: int) -> list[list[tuple[int, int]]]:
+    owners = {p.owner for p in state.provinces.values()}
+    return [_rival_ranks(player.money, other in owners)
+            for other, player in enumerate(state.players) if other != seat]
+
+
 def best_bid(state: State, seat: int, plan: dict[str, str], spare: int, has_card: bool,
              want_rice: bool) -> int:
     """The bid with the best expected card value less its cost: `CARD` (a spare province
@@ -100,15 +105,17 @@ def best_bid(state: State, seat: int, plan: dict[str, str], spare: int, has_card
     worth = card_worth(state, seat, plan, want_rice)
     row = state.specials_row
     values = [worth.get(name, 0.0) + PLACE_WORTH * (len(row) - pos) for pos, name in enumerate(row)]
+    priors = rival_priors(state, seat)
+    after = [value_after(values, k) for k in range(len(priors) + 1)]
     options = [(2, CARD)] if has_card else [(1, 0)]
     options += [(2 + b, b) for b in range(1, min(3, spare) + 1)]
     best, best_gain = options[0][1], -1e9
     for rank, bid in options:
-        odds = ahead_odds(state, seat, rank)
-        gain = sum(p * value_after(values, k) for k, p in enumerate(odds)) - max(bid, 0)
+        odds = ahead_odds(state, seat, rank, priors)
+        gain = sum(p * v for p, v in zip(odds, after)) - max(bid, 0)
         if gain > best_gain + 1e-9:
             best, best_gain = bid, gain
     return best
 
 
-__all__ = ["CARD", "ahead_odds", "best_bid", "card_worth", "value_after"]
+__all__ = ["CARD", "ahead_odds", "best_bid", "card_worth", "rival_priors", "value_after"]

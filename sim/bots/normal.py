@@ -51,19 +51,28 @@ def winter_loss(state: State, worst: bool = True) -> int:
     return max(losses) if worst else sum(losses) // len(losses)
 
 
-def _region_counts(state: State, kind: str, region: str) -> list[int]:
+def region_counts(state: State) -> dict[tuple[str, str], list[int]]:
+    """(kind, region) -> buildings of that kind each seat has there (one pass, as a plan
+    weighs many builds)."""
     b, side = board(), state.config.side
-    counts = [0] * len(state.players)
+    counts: dict[tuple[str, str], list[int]] = {}
     for n, p in state.provinces.items():
-        if p.owner is not None and kind in p.buildings and b.region_of(n, side) == region:
-            counts[p.owner] += 1
+        if p.owner is not None and p.buildings:
+            region = b.region_of(n, side)
+            for kind in p.buildings:
+                key = (kind, region)
+                if key not in counts:
+                    counts[key] = [0] * len(state.players)
+                counts[key][p.owner] += 1
     return counts
 
 
-def majority_bonus(state: State, seat: int, kind: str, name: str) -> float:
+def majority_bonus(state: State, seat: int, kind: str, name: str,
+                   counted: dict[tuple[str, str], list[int]] | None = None) -> float:
     """What one more `kind` in `name` does for the region's majority of that kind."""
     region = board().region_of(name, state.config.side)
-    counts = _region_counts(state, kind, region)
+    table = region_counts(state) if counted is None else counted
+    counts = table.get((kind, region)) or [0] * len(state.players)
     mine = counts[seat]
     rival = max((c for i, c in enumerate(counts) if i != seat), default=0)
     points = card_facts().building[kind].majority_points
@@ -99,6 +108,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         and "mild" not in skip else 0
 
     scores: dict[tuple[str, str], float] = {}
+    counted = region_counts(state)
     for name in cards:
         p = provinces[name]
         info = b.provinces[name]
@@ -116,7 +126,8 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             for kind, base in (("palace", 3.3), ("temple", 2.8), ("theatre", 2.2)):
                 if kind not in p.buildings:
                     scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in skip
-                                            else majority_bonus(state, seat, kind, name)))
+                                            else majority_bonus(state, seat, kind, name,
+                                                                counted)))
         exposure = max(0, threat - p.armies + 2)
         frontier = 1 if any(provinces[n].owner != seat
                             for n in neighbours_in_play(state, name)) else 0
