@@ -67,7 +67,7 @@ class Settings:
     safe: bool
 
 
-HARD = Settings(budget=384, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
+HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
                 normal_off=frozenset(), safe=True)
 
