@@ -1,7 +1,8 @@
 """Blunders in bot game logs (issue 29): what a human opponent would exploit. Prints counts.
 
 Reads the results file of an incremental `bot_strength.py --out FILE` run and the gzipped
-event logs it wrote (FILE.logs/), and counts per line, for the subject's seat:
+event logs it wrote (FILE.logs/), and counts per line, for the subject's seat and, apart,
+for the three opponents' seats of the same games:
 - outnumbered attacks: battles the seat started (battle/move A or B into a neutral or
   rival province) with fewer of its own cubes thrown than cubes counting for the defender
   (the defender's, plus the peasants when they count: R-BATTLE-2, R-BATTLE-3), as a share
@@ -12,7 +13,7 @@ event logs it wrote (FILE.logs/), and counts per line, for the subject's seat:
 - lapsed rice actions: the seat's rice actions that lapsed (R-EXEC-3, R-EXEC-4: the
   province lost or changed hands before its turn, a revolt lost), of its rice actions.
 
-Usage: .venv/bin/python benchmarks/bot_blunders.py results.jsonl [--all-seats]
+Usage: .venv/bin/python benchmarks/bot_blunders.py results.jsonl
 """
 
 from __future__ import annotations
@@ -89,8 +90,6 @@ def _share(n: int, d: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("results", help="a bot_strength.py --out file")
-    ap.add_argument("--all-seats", action="store_true",
-                    help="count the opponents' blunders too (every seat of the line)")
     args = ap.parse_args()
     logs = Path(args.results + ".logs")
     lines: dict[str, Counts] = {}
@@ -102,11 +101,13 @@ def main() -> None:
             continue
         with gzip.open(path, "rt", encoding="utf-8") as g:
             events = [json.loads(x) for x in g]
-        seats = set(range(4)) if args.all_seats else {int(row["seat"])}
-        count_game(events, seats, lines.setdefault(row["line"], Counts()))
-    who = "every seat" if args.all_seats else "the subject"
+        subject, opponent = str(row["line"]).split("@")[0].split(":")
+        seat = int(row["seat"])
+        count_game(events, {seat}, lines.setdefault(f"{row['line']}: {subject}", Counts()))
+        count_game(events, set(range(4)) - {seat},
+                   lines.setdefault(f"{row['line']}: the 3 {opponent}", Counts()))
     for line, c in sorted(lines.items()):
-        print(f"{line} ({c.games} games, {who}):")
+        print(f"{line} ({c.games} games):")
         print(f"  outnumbered attacks: {_share(c.outnumbered, c.attacks)} of attacks, "
               f"{c.outnumbered_lost} lost" + (f"; e.g. {'; '.join(c.examples)}" if c.examples else ""))
         print(f"  all-pay bid rounds (same bid, all paid): {c.all_pay_same} of {c.rounds} rounds; "
