@@ -33,6 +33,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -104,7 +105,7 @@ def _set_budget(budget: int | None, variant: str = "") -> None:
     for item in filter(None, variant.split(",")):
         key, value = item.split("=")
         old = getattr(search.HARD, key)
-        new: object = value
+        new: Any = value
         if isinstance(old, bool):
             new = value in ("1", "true", "True")
         elif isinstance(old, int):
@@ -114,7 +115,7 @@ def _set_budget(budget: int | None, variant: str = "") -> None:
         search.HARD = replace(search.HARD, **{key: new})
 
 
-def _logged(job: tuple[str, str, int, str, str, str]) -> dict[str, object]:
+def _logged(job: tuple[str, str, int, str, str, str, str]) -> dict[str, object]:
     """Play one game for an incremental run; the record appended to the results file."""
     subject, opponent, game_no, setup, out, budget, variant = job
     _set_budget(int(budget) if budget else None, variant)

@@ -16,11 +16,16 @@ tests/cli/test_headless_bots.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sim.bots import heuristic, normal, random_bot
 from sim.chance import ChanceStream
 from sim.commands import Command, DraftPlace, OrderRevolts, PickSpecial
 from sim.state import DecisionKind, State
 from sim.view import view
+
+if TYPE_CHECKING:
+    from sim.bots.search import Settings
 
 BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic", "hard_2025")
 LEVELS = ("easy", "normal", "hard")      # what menus offer; the others are baselines
@@ -41,7 +46,7 @@ def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
     return decide(seen, seat, bot, ChanceStream(seed))
 
 
-def _settings(bot: str) -> "search.Settings":
+def _settings(bot: str) -> Settings:
     from sim.bots import hard_2025, search
     return hard_2025.SETTINGS if bot == "hard_2025" else search.HARD
 

@@ -6,20 +6,22 @@ pick, a move or battle) the bot makes sensible candidates, then imagines futures
 ("determinizations"): the other players' hidden cards filled with what the `normal` bot
 would have planned, chance drawn from its own stream, the tower from the statistical
 model (`tower_model.py`). Every candidate is played into the same futures (common random
-numbers: differences come from the choice, not the luck) up to the end of the round —
-through winter and its scoring when the round is autumn — by `normal` bots, and scored by
-`evaluate`. The budget (`BUDGET` rollouts) goes half to every candidate and half to the
-best `FINALISTS` (successive halving). The best total wins, but the `normal` bot's own
-choice (candidate 0) is kept unless the winner beats it by more than the noise
-(`clearly_better`); ties go to the earlier candidate.
+numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
+— the end of the year, through winter's rice and scoring (the game's end in year 2), for
+`HARD`; the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The
+budget (rollouts, `budget_for`) goes half to every candidate and half to the best
+`finalists` (successive halving). The best total wins, but the `normal` bot's own choice
+(candidate 0) is kept unless the winner beats it by more than the noise
+(`clearly_better`); ties go to the earlier candidate. Plan candidates whose battle card
+could force a hopeless attack are left out (`battle_risk`).
 
-Determinism (issue 15, item 3): the result depends only on the view, the seed and the
-fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate counts): no
-clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
-which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
-decision.
+Determinism (issue 15, item 3; issue 29, item 6): the result depends only on the view,
+the seed and the `Settings` (a fixed work budget, never the clock): no threads, no libm.
+Scores are integers; the rollout bots use + - * / on floats, which IEEE 754 rounds
+exactly alike on every machine, so every peer computes the same decision.
 
-Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py.
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py,
+tests/sim/bots/test_hard_2025.py.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def test_the_normal_plan_puts_no_battle_card_on_the_island():
 def _plan_views(games: int) -> list[tuple[State, int]]:
     """Every seat's plan decision views over seeded games played by the frozen heuristic
     bots (so the states do not depend on the bot under test)."""
-    out = []
+    out: list[tuple[State, int]] = []
     for seed in range(games):
         game = LocalGame(GameConfig(4, "sun", "draft"), 4000 + seed,
                          dict.fromkeys(range(4), "heuristic"))
