@@ -28,12 +28,16 @@ PLACE_WORTH = 0.05      # chests per turn-order place earlier
 CARD = -1               # `best_bid`'s answer for "bid the spare province card"
 
 
-def card_worth(state: State, seat: int, plan: dict[str, str], want_rice: bool) -> dict[str, float]:
-    """Each special card's worth to the bot this round, in chests, for its plan."""
+def card_worth(state: State, seat: int, plan: dict[str, str], want_rice: bool,
+               exposure: int | None = None) -> dict[str, float]:
+    """Each special card's worth to the bot this round, in chests, for its plan.
+    `exposure`: the worst (enemy threat - armies + 1) over its provinces, if known."""
     battles = sum(1 for a in ("battle_a", "battle_b") if a in plan)
-    exposure = 0
-    for name in state.cards_of(seat):
-        exposure = max(exposure, enemy_threat(state, seat, name) - state.provinces[name].armies + 1)
+    if exposure is None:
+        exposure = 0
+        for name in state.cards_of(seat):
+            exposure = max(exposure,
+                           enemy_threat(state, seat, name) - state.provinces[name].armies + 1)
     return {"chest": 1.0 if "tax" in plan else 0.0,
             "rice": (0.8 if want_rice else 0.25) if "rice" in plan else 0.0,
             "six_armies": 0.7 if "deploy5" in plan else 0.0,
@@ -99,10 +103,10 @@ def rival_priors(state: State, seat: int) -> list[list[tuple[int, int]]]:
 
 
 def best_bid(state: State, seat: int, plan: dict[str, str], spare: int, has_card: bool,
-             want_rice: bool) -> int:
+             want_rice: bool, exposure: int | None = None) -> int:
     """The bid with the best expected card value less its cost: `CARD` (a spare province
     card), 0, or 1-3 chests of the `spare` ones."""
-    worth = card_worth(state, seat, plan, want_rice)
+    worth = card_worth(state, seat, plan, want_rice, exposure)
     row = state.specials_row
     values = [worth.get(name, 0.0) + PLACE_WORTH * (len(row) - pos) for pos, name in enumerate(row)]
     priors = rival_priors(state, seat)

@@ -109,10 +109,12 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
 
     scores: dict[tuple[str, str], float] = {}
     counted = region_counts(state)
+    worst = 0      # the worst exposure (threat - armies + 1), for the bid's `+1 defence`
     for name in cards:
         p = provinces[name]
         info = b.provinces[name]
         threat = enemy_threat(state, seat, name)
+        worst = max(worst, threat - p.armies + 1)
         safe = p.unrest == 0 or p.armies >= p.unrest + 3
         if safe:
             scores[("tax", name)] = 1.0 + tax_yield(info.tax, None, None) * 0.9 - p.unrest * 0.8
@@ -190,7 +192,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         _fill(state, seat, plan, need, spare_cards, filler_actions)
     if weigh:
         chosen = bidding.best_bid(state, seat, plan, spare,
-                                  bool(spare_cards) and "bid" not in skip, want_rice)
+                                  bool(spare_cards) and "bid" not in skip, want_rice, worst)
         bid = spare_cards.pop() if chosen == bidding.CARD else chosen
     elif bid == 0 and spare_cards and not careless and "bid" not in skip:
         # a card left over outranks a 0 bid and costs nothing: bid the least useful one
