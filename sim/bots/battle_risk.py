@@ -6,7 +6,8 @@ attacks, so a card planned there while the numbers looked good becomes a forced 
 if the defender reinforces first (a deploy or a move into the target in an earlier slot).
 Logs showed the old bots attacking outnumbered that way (3 armies against 7) and losing
 nearly every time. A bot asks `forced_loss` before placing a battle card, as an action it
-wants and as a filler.
+wants and as a filler. At the move itself, `outnumbered` counts the cubes that will go in
+(the hard bot leaves such attacks out of its candidates when anything else is legal).
 
 The check is pessimistic on purpose: every rival that owns a target may deploy the most
 its chests pay for and move its best neighbouring stacks in before the card's slot, unless
@@ -19,7 +20,8 @@ Tests: tests/sim/bots/test_battle_risk.py.
 from __future__ import annotations
 
 from sim.board import board
-from sim.state import State
+from sim.cards import cards as card_facts
+from sim.state import PEASANT, State
 
 REINFORCING = ("deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
 MOVING = ("deploy1", "battle_a", "battle_b")
@@ -92,6 +94,38 @@ def forced_loss(state: State, seat: int, name: str, action: str) -> bool:
     return bool(around)
 
 
+def cubes_thrown(state: State, seat: int, target: str, count: int) -> tuple[int, int]:
+    """(the attacker's cubes, the cubes counting for the defender) if `seat` attacked
+    `target` with `count` armies now, before the tower (R-BATTLE-2, R-BATTLE-3): the
+    `+1 attack` / `+1 defence` cards, the palace events, the peasants of a neutral
+    province, and the tray's cubes of either side (its peasants count for the defender
+    when the province has no unrest). All of it is public at the move."""
+    p = state.provinces[target]
+    me = state.players[seat]
+    event = card_facts().event(state.current_event)
+    tray = state.tray
+    mine = count + tray[seat] + (1 if me.special == "attack" and me.supply > 0 else 0)
+    theirs = tray[PEASANT] if p.unrest == 0 else 0
+    if p.owner is None:
+        theirs += event.bound if event and event.effect == "neutral_peasants" else 1
+    else:
+        owner = state.players[p.owner]
+        theirs += p.armies + tray[p.owner]
+        theirs += 1 if owner.special == "defence" and owner.supply > 0 else 0
+        if event and event.effect == "palace_defence" and "palace" in p.buildings:
+            theirs += 1
+    return mine, theirs
+
+
+def outnumbered(state: State, seat: int, target: str, count: int) -> bool:
+    """Would attacking `target` with `count` armies now throw fewer cubes than count for
+    the defender? (A move into one's own province is no attack.)"""
+    if state.provinces[target].owner == seat:
+        return False
+    mine, theirs = cubes_thrown(state, seat, target, count)
+    return mine < theirs
+
+
 def hopeless_fields(state: State, seat: int, actions: dict[str, str | None]) -> list[str]:
     """The battle actions of a plan (action -> province or None) that `forced_loss` flags."""
     out = []
@@ -102,4 +136,5 @@ def hopeless_fields(state: State, seat: int, actions: dict[str, str | None]) -> 
     return out
 
 
-__all__ = ["forced_loss", "hopeless_fields", "reinforcement", "slot_of"]
+__all__ = ["cubes_thrown", "forced_loss", "hopeless_fields", "outnumbered", "reinforcement",
+           "slot_of"]

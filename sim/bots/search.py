@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from sim.bots import heuristic, normal
-from sim.bots.battle_risk import hopeless_fields
+from sim.bots.battle_risk import hopeless_fields, outnumbered
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, SubmitPlan
@@ -255,6 +255,15 @@ def move_candidates(seen: State, seat: int, rng: ChanceStream,
     for cmd in options:
         if cmd not in out and len(out) < st.move_candidates:
             out.append(cmd)
+    if st.safe:   # no attack while outnumbered when anything else is legal (issue 29)
+        fair = [c for c in out + options if isinstance(c, ChooseMove) and (
+            c.target is None or not outnumbered(seen, seat, c.target, c.count))]
+        if fair:
+            kept: list[Command] = []
+            for c in fair:
+                if c not in kept and len(kept) < st.move_candidates:
+                    kept.append(c)
+            return kept
     return out
 
 

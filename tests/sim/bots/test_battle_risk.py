@@ -106,3 +106,45 @@ def test_normal_and_easy_never_plan_a_hopeless_battle(plan_views, careless):
     assert len(plan_views) > 100
     assert hopeless_old > 10
     assert hopeless_new == 0
+
+
+def test_cubes_thrown_count_the_cards_the_event_and_the_tray():
+    """R-BATTLE-2, R-BATTLE-3: the attacker's armies (+1 with `+1 attack`) and its tray
+    cubes against the defender's armies (+1 with `+1 defence`) and tray cubes, the tray's
+    peasants counting for a defender without unrest."""
+    s = _island(HIDDEN_DEPLOYS)
+    assert battle_risk.cubes_thrown(s, 0, "Etchu", 3) == (3, 2)
+    s.players[1].special = "defence"
+    s.players[0].special = "attack"
+    s.tray = [0] * len(s.tray)
+    s.tray[1] = 2
+    s.tray[-1] = 1         # a peasant (the last colour)
+    assert battle_risk.cubes_thrown(s, 0, "Etchu", 3) == (4, 2 + 1 + 2 + 1)
+    assert battle_risk.outnumbered(s, 0, "Etchu", 3)
+    assert not battle_risk.outnumbered(s, 0, "Etchu", 6)
+    s.provinces["Etchu"].unrest = 1    # the peasants no longer count
+    assert battle_risk.cubes_thrown(s, 0, "Etchu", 3) == (4, 5)
+
+
+def test_the_hard_bot_leaves_outnumbered_attacks_out_when_it_may_do_otherwise():
+    """R-EXEC-10: a battle card may move into one's own province instead (or a deploy/move
+    may stay); with the tray full of the others' cubes every attack is outnumbered, and
+    the new hard's move candidates hold none — the frozen hard_2025's do."""
+    from sim.bots import hard_2025, search
+    checked = old_attacks = 0
+    for state, seat in decision_states(5, ("move",), 12, "draft"):
+        s = state.copy()
+        s.tray = [9 if colour != seat else 0 for colour in range(len(s.tray))]
+        d = s.decision.detail
+        others = d["optional"] or any(s.provinces[t].owner == seat for t in d["targets"])
+        if not others:
+            continue
+        checked += 1
+        seen = view(s, seat)
+        for cmd in search.move_candidates(seen, seat, ChanceStream(b"m" * 32)):
+            assert cmd.target is None or s.provinces[cmd.target].owner == seat
+        old = search.move_candidates(seen, seat, ChanceStream(b"m" * 32), hard_2025.SETTINGS)
+        old_attacks += sum(1 for c in old
+                           if c.target is not None and s.provinces[c.target].owner != seat)
+    assert checked >= 3
+    assert old_attacks > 0
