@@ -3,10 +3,12 @@
 1. Commands per second re-applying whole games' command logs three ways: `sim.game.apply`
    (checked, copied, with events), `sim.fast.advance_apply` (copied, no check, no events)
    and `sim.fast.advance_in_place` (no copy: what a rollout uses).
-2. Rollouts per second of the hard bot (a plan decision's rollouts to the round's end),
-   and CPU seconds per hard decision (median, p95, max per kind) on seeded states.
+2. Rollouts per second of the hard bot (a plan decision's rollouts to the year's end),
+   CPU seconds per hard decision (median, p95, max per kind) on seeded states, and the
+   CPU seconds of whole games with one hard bot (issue 29: median <= 0.5 s, max <= 2 s,
+   a game <= 30 s).
 
-Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3] [--samples 12]
+Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3] [--samples 12] [--whole 2]
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--samples", type=int, default=12, help="hard decisions timed per kind")
+    ap.add_argument("--whole", type=int, default=2,
+                    help="whole games with one hard bot (and 3 normal) to time")
     args = ap.parse_args()
     games = logs(args.games)
     total = sum(len(g.commands) for g in games)
@@ -85,14 +89,23 @@ def main() -> None:
                 start = time.process_time()
                 search.score(seen, seat, cands, seed)
                 roll_cpu += time.process_time() - start
-                rollouts += search.rollouts(len(cands))
+                rollouts += search.rollouts(len(cands), search.budget_for(seen, search.HARD),
+                                            search.HARD)
         game.step()
-    print(f"hard bot: {rollouts / roll_cpu:,.0f} plan rollouts (to the round's end) per CPU second")
+    print(f"hard bot: {rollouts / roll_cpu:,.0f} plan rollouts (to the year's end) per CPU second")
     for kind, ts in samples.items():
         ts.sort()
         p95 = ts[min(len(ts) - 1, int(0.95 * len(ts)))]
         print(f"  hard '{kind}' decision CPU time over {len(ts)}: median "
               f"{statistics.median(ts):.2f} s, p95 {p95:.2f} s, max {ts[-1]:.2f} s")
+    for i in range(args.whole):
+        whole = LocalGame(GameConfig(4, "sun", "draft"), 880 + i,
+                          {**dict.fromkeys(range(4), "normal"), i % 4: "hard"})
+        start = time.process_time()
+        for _ in whole.run():
+            pass
+        print(f"  a whole game, hard in seat {i % 4} and 3 normal: "
+              f"{time.process_time() - start:.1f} s CPU (target <= 30 s)")
 
 
 if __name__ == "__main__":

@@ -1,28 +1,39 @@
-"""Bot strength over seeded 4-player games (issue 15). Prints figures, asserts nothing.
+"""Bot strength over seeded 4-player games (issues 15, 29). Prints figures, asserts nothing.
 
 Each line plays one `subject` bot against three `opponent` bots on the draft setup; the
-subject's seat rotates (game i: seat i % 4) and each game has its own seed. A game's
-win counts 1/k for k tied winners. The interval is the normal approximation's 95% band.
+subject's seat rotates (game i: seat i % 4) and each game has its own seed (game i: seed
+150_000 + i, `--offset` chooses i's start). A game's win counts 1/k for k tied winners.
+The interval is the normal approximation's 95% band.
 The `setups` line plays four identical bots on the beginner setup (seat = fixed starting
 position) and prints the win share of each position, before (`heuristic`) and after
 (`normal`); the weakest position's share is the figure the issue asks for.
-For `hard` it also prints decision times (median, p95, max) per decision kind, wall
-clock and the process's own CPU time (on a shared machine the wall time includes waiting
-for a core; the load average is printed at the start).
+For a searching subject (`hard`, `hard_2025`) it also prints decision times (median, p95,
+max) per decision kind, wall clock and the process's own CPU time (on a shared machine
+the wall time includes waiting for a core; the load average is printed at the start).
+
+Incremental runs (issue 29): with `--out FILE` every finished game is appended to FILE
+as one JSON line (line, game number, seat, share, times) and its event log is written
+gzipped to FILE's `.logs/` folder (for `benchmarks/bot_blunders.py`); a run started
+again with the same FILE skips the games already there, so a stopped run continues where
+it stopped. `--summary` only reads FILE and prints the lines' figures.
 
 Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
        [--offset 0] [--budget N] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
+       [--out results.jsonl [--summary]] [--set field=value,...]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -31,11 +42,14 @@ from sim.game import GameConfig  # noqa: E402
 from sim.local import LocalGame  # noqa: E402
 
 TARGETS = {("normal", "heuristic"): 0.35, ("normal", "easy"): 0.60, ("easy", "random"): 0.80,
-           ("hard", "normal"): 0.50}
+           ("hard", "normal"): 0.60, ("hard", "hard_2025"): 0.40, ("hard_2025", "normal"): 0.50}
+SEARCHING = ("hard", "hard_2025")
+Result = tuple[float, list[tuple[str, float, float]], float]
 
 
-def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float, float]], float]:
-    """(subject's win share, [(decision kind, wall s, CPU s)] of the subject, wall s)."""
+def play(job: tuple[str, str, int, str], log_path: str | None = None) -> Result:
+    """(subject's win share, [(decision kind, wall s, CPU s)] of the subject, wall s).
+    With `log_path`, the game's events go there as gzipped JSON lines."""
     subject, opponent, seed, setup = job
     seat = seed % 4
     names = [opponent] * 4
@@ -43,15 +57,22 @@ def play(job: tuple[str, str, int, str]) -> tuple[float, list[tuple[str, float, 
     start = time.perf_counter()
     game = LocalGame(GameConfig(4, "sun", setup), 150_000 + seed, dict(enumerate(names)))
     times = []
+    events: list[dict[str, object]] = [dict(e) for e in game.first_events]
     while not game.over:
         d = game.state.decision
-        timed = d.kind not in ("chance", "tower") and seat in d.seats and subject == "hard"
+        timed = d.kind not in ("chance", "tower") and seat in d.seats and subject in SEARCHING
         t0, c0 = time.perf_counter(), time.process_time()
         cmd = game.automatic_command()
         assert cmd is not None   # every seat is a bot
         if timed and getattr(cmd, "seat", None) == seat:
             times.append((str(d.kind), time.perf_counter() - t0, time.process_time() - c0))
-        game.submit(cmd)
+        happened = game.submit(cmd)
+        if log_path is not None:
+            events.extend(dict(e) for e in happened)
+    if log_path is not None:
+        with gzip.open(log_path, "wt", encoding="utf-8") as f:
+            for i, e in enumerate(events):
+                f.write(json.dumps({"seq": i, **e}, separators=(",", ":"), default=str) + "\n")
     winners = game.state.winners
     share = (1.0 / len(winners)) if seat in winners else 0.0
     return share, times, time.perf_counter() - start
@@ -74,10 +95,88 @@ def band(shares: list[float]) -> str:
     return f"{mean:.1%} (95% CI {max(0.0, mean - half):.1%}-{min(1.0, mean + half):.1%}, {n} games)"
 
 
-def _set_budget(budget: int | None) -> None:
+def _set_budget(budget: int | None, variant: str = "") -> None:
+    """The new hard bot's budget and other settings for this process (`search.HARD`);
+    `variant` is "field=value,..." (tuning runs: `--set prefer_t2=2,horizon=round`)."""
+    from dataclasses import replace
     from sim.bots import search
     if budget is not None:
-        search.BUDGET = budget
+        search.HARD = replace(search.HARD, budget=budget)
+    for item in filter(None, variant.split(",")):
+        key, value = item.split("=")
+        old = getattr(search.HARD, key)
+        new: Any = value
+        if isinstance(old, bool):
+            new = value in ("1", "true", "True")
+        elif isinstance(old, int):
+            new = int(value)
+        elif isinstance(old, tuple):
+            new = tuple(int(v) for v in value.split("/"))
+        search.HARD = replace(search.HARD, **{key: new})
+
+
+def _logged(job: tuple[str, str, int, str, str, str, str]) -> dict[str, object]:
+    """Play one game for an incremental run; the record appended to the results file."""
+    subject, opponent, game_no, setup, out, budget, variant = job
+    _set_budget(int(budget) if budget else None, variant)
+    logs = Path(out + ".logs")
+    logs.mkdir(exist_ok=True)
+    tag = f"@{variant}" if variant else ""
+    log = logs / f"{subject}-{opponent}{tag.replace('=', '-').replace(',', '_')}-{game_no}.jsonl.gz"
+    share, times, wall = play((subject, opponent, game_no, setup), str(log))
+    return {"line": f"{subject}:{opponent}{tag}", "game": game_no, "seed": 150_000 + game_no,
+            "seat": game_no % 4, "share": share, "wall": round(wall, 2),
+            "cpu": [[k, round(c, 4)] for k, _, c in times], "log": log.name}
+
+
+def read_results(out: str) -> list[dict[str, object]]:
+    """The games an incremental run has finished (a half-written last line is skipped)."""
+    if not os.path.exists(out):
+        return []
+    rows = []
+    with open(out, encoding="utf-8") as f:
+        for line in f:
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                continue
+    return rows
+
+
+def summary(rows: list[dict[str, object]]) -> None:
+    for line in sorted({str(r["line"]) for r in rows}):
+        mine = [r for r in rows if r["line"] == line]
+        games = sorted(int(str(r["game"])) for r in mine)
+        subject, opponent = line.split("@")[0].split(":")
+        target = TARGETS.get((subject, opponent)) if "@" not in line else None
+        print(f"{line.replace(':', ' vs 3x ', 1)}: wins {band([float(str(r['share'])) for r in mine])}"
+              + (f" (target >= {target:.0%})" if target else "")
+              + f"; games {games[0]}-{games[-1]} (seeds {150_000 + games[0]}-{150_000 + games[-1]})")
+        cpu = [(str(k), float(c)) for r in mine for k, c in r["cpu"]]  # type: ignore[attr-defined]
+        for kind in sorted({k for k, _ in cpu}):
+            ts = sorted(c for k, c in cpu if k == kind)
+            print(f"  {subject} decision '{kind}': {len(ts)} decisions, CPU {_spread(ts)}")
+        if cpu:
+            per_game = sorted(sum(c for _, c in r["cpu"]) for r in mine)  # type: ignore[attr-defined]
+            print(f"  {subject} CPU per game: median {statistics.median(per_game):.1f} s, "
+                  f"max {per_game[-1]:.1f} s")
+
+
+def incremental(args: argparse.Namespace) -> None:
+    """Play the games of each line not yet in `args.out`, appending each as it ends."""
+    done = {(str(r["line"]), int(str(r["game"]))) for r in read_results(args.out)}
+    tag = f"@{args.set}" if args.set else ""
+    for line in args.lines.split(","):
+        subject, opponent = line.split(":")
+        assert subject in bots.BOT_NAMES and opponent in bots.BOT_NAMES, line
+        jobs = [(subject, opponent, args.offset + i, "draft", args.out, str(args.budget or ""),
+                 args.set) for i in range(args.games) if (line + tag, args.offset + i) not in done]
+        print(f"{line}: {len(jobs)} games to play", flush=True)
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for record in pool.map(_logged, jobs, chunksize=1):
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(record) + "\n")
+    summary(read_results(args.out))
 
 
 def _spread(ts: list[float]) -> str:
@@ -93,9 +192,20 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=None,
                     help="the hard bot's rollouts per decision (default: sim.bots.search.BUDGET)")
     ap.add_argument("--lines", default="normal:heuristic,normal:easy,easy:random,hard:normal,setups")
+    ap.add_argument("--out", default=None, help="append each game to this JSON-lines file; "
+                    "games already there are skipped (a resumable run)")
+    ap.add_argument("--set", default="", help="(tuning) the new hard's settings changed, "
+                    "as field=value,... (tuples as 0/1/2); part of the line's name in --out")
+    ap.add_argument("--summary", action="store_true", help="only print --out's figures")
     args = ap.parse_args()
+    if args.out:
+        if args.summary:
+            summary(read_results(args.out))
+        else:
+            incremental(args)
+        return
     from sim.bots import search
-    print(f"hard bot budget: {args.budget or search.BUDGET} rollouts per decision", flush=True)
+    print(f"hard bot budget: {args.budget or search.HARD.budget}", flush=True)
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     with ProcessPoolExecutor(args.jobs, initializer=_set_budget, initargs=(args.budget,)) as pool:
         for line in args.lines.split(","):

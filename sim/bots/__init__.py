@@ -7,7 +7,8 @@ it exactly as from a player at the table. Levels (`docs/bots.md`):
 - `easy`: sensible moves picked with a shaky hand (`normal.careless_plan`);
 - `heuristic`: the first sensible bot, kept as the benchmark's baseline (`heuristic.py`);
 - `normal`: the heuristic with a decent player's habits (`normal.py`);
-- `hard`: a search bot, flat Monte Carlo over sampled futures (`search.py`).
+- `hard`: a search bot, flat Monte Carlo over sampled futures to the year's end (`search.py`);
+- `hard_2025`: the hard bot before issue 29, frozen as a baseline (`hard_2025.py`).
 
 Tests: tests/sim/bots/test_view.py, tests/sim/bots/test_determinism.py,
 tests/cli/test_headless_bots.py.
@@ -15,14 +16,20 @@ tests/cli/test_headless_bots.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sim.bots import heuristic, normal, random_bot
 from sim.chance import ChanceStream
 from sim.commands import Command, DraftPlace, OrderRevolts, PickSpecial
 from sim.state import DecisionKind, State
 from sim.view import view
 
-BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic")
+if TYPE_CHECKING:
+    from sim.bots.search import Settings
+
+BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic", "hard_2025")
 LEVELS = ("easy", "normal", "hard")      # what menus offer; the others are baselines
+SEARCHING = ("hard", "hard_2025")
 
 
 def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
@@ -33,26 +40,36 @@ def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
     if seat not in d.seats:
         raise ValueError(f"seat {seat} has no decision to make now ({d.kind})")
     seen = view(state, seat)
-    if bot == "hard":
+    if bot in SEARCHING:
         from sim.bots import search
-        return search.choose(seen, seat, seed)
+        return search.choose(seen, seat, seed, _settings(bot))
     return decide(seen, seat, bot, ChanceStream(seed))
 
 
-def hard_scores(state: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
-    """The hard bot's candidates and their search scores, best first, from the view (for
-    tests and a window that shows what the bot weighed)."""
+def _settings(bot: str) -> Settings:
+    from sim.bots import hard_2025, search
+    return hard_2025.SETTINGS if bot == "hard_2025" else search.HARD
+
+
+def hard_scores(state: State, seat: int, seed: bytes,
+                bot: str = "hard") -> list[tuple[Command, int]]:
+    """A searching bot's candidates and their search scores, best first, from the view
+    (for tests and a window that shows what the bot weighed)."""
     from sim.bots import search
-    return search.ranked(view(state, seat), seat, seed)
+    return search.ranked(view(state, seat), seat, seed, _settings(bot))
 
 
 def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
-    """A non-searching bot's answer from a view (the hard bot's look-ahead uses it too)."""
+    """A non-searching bot's answer from a view (the hard bots' look-ahead uses it too;
+    `normal_2025`, the normal bot without issue 29's habits, plays the frozen
+    `hard_2025`'s futures)."""
     d = seen.decision
     smart = bot != "random"
     if d.kind == DecisionKind.PLAN:
         if bot == "normal":
             return normal.plan(seen, seat, rng)
+        if bot == "normal_2025":
+            return normal.plan(seen, seat, rng, off=normal.NEW_HABITS | normal.OFF)
         if bot == "easy":
             return normal.careless_plan(seen, seat, rng)
         return (heuristic.plan if smart else random_bot.plan)(seen, seat, rng)
@@ -60,7 +77,7 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
         return (heuristic.draft_take if smart else random_bot.draft_take)(seen, seat, rng)
     if d.kind == DecisionKind.DRAFT_PLACE:
         groups = d.detail["groups"]
-        if bot in ("normal", "hard"):
+        if bot in ("normal", "normal_2025", "hard", "hard_2025"):
             return DraftPlace(seat, normal.draft_place(seen, seat))
         return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
     if d.kind == DecisionKind.SPECIAL:

@@ -25,7 +25,8 @@ Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_view.py.
 from __future__ import annotations
 
 from sim.board import REGIONS, board
-from sim.bots import random_bot
+from sim.bots import bidding, random_bot
+from sim.bots.battle_risk import forced_loss, slot_of
 from sim.bots.heuristic import action_cost, best_attack, enemy_threat, neighbours_in_play
 from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
@@ -34,7 +35,10 @@ from sim.legal import MONEY_CARDS, plan_problems
 from sim.rules.actions import rice_yield, tax_yield
 from sim.state import State
 
-OFF: set[str] = set()   # (tuning only) habits switched off: rice, mild, order, majority, bid, last
+OFF: set[str] = set()   # (tuning only) habits switched off: rice, mild, order, majority, bid,
+#                         last, safe, weigh
+# the habits issue 29 added: the frozen `hard_2025` bot plans with them switched off
+NEW_HABITS = frozenset({"safe", "weigh"})
 SPENDING = ("palace", "temple", "theatre", "deploy5", "deploy3", "deploy1")
 
 
@@ -47,25 +51,28 @@ def winter_loss(state: State, worst: bool = True) -> int:
     return max(losses) if worst else sum(losses) // len(losses)
 
 
-def slot_of(state: State, action: str) -> int:
-    """The action's slot if face up (0-4), else 5 (turned later, order unknown)."""
-    row = state.action_row
-    return row.index(action) if action in row[:5] else 5
-
-
-def _region_counts(state: State, kind: str, region: str) -> list[int]:
+def region_counts(state: State) -> dict[tuple[str, str], list[int]]:
+    """(kind, region) -> buildings of that kind each seat has there (one pass, as a plan
+    weighs many builds)."""
     b, side = board(), state.config.side
-    counts = [0] * len(state.players)
+    counts: dict[tuple[str, str], list[int]] = {}
     for n, p in state.provinces.items():
-        if p.owner is not None and kind in p.buildings and b.region_of(n, side) == region:
-            counts[p.owner] += 1
+        if p.owner is not None and p.buildings:
+            region = b.region_of(n, side)
+            for kind in p.buildings:
+                key = (kind, region)
+                if key not in counts:
+                    counts[key] = [0] * len(state.players)
+                counts[key][p.owner] += 1
     return counts
 
 
-def majority_bonus(state: State, seat: int, kind: str, name: str) -> float:
+def majority_bonus(state: State, seat: int, kind: str, name: str,
+                   counted: dict[tuple[str, str], list[int]] | None = None) -> float:
     """What one more `kind` in `name` does for the region's majority of that kind."""
     region = board().region_of(name, state.config.side)
-    counts = _region_counts(state, kind, region)
+    table = region_counts(state) if counted is None else counted
+    counts = table.get((kind, region)) or [0] * len(state.players)
     mine = counts[seat]
     rival = max((c for i, c in enumerate(counts) if i != seat), default=0)
     points = card_facts().building[kind].majority_points
@@ -101,10 +108,13 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         and "mild" not in skip else 0
 
     scores: dict[tuple[str, str], float] = {}
+    counted = region_counts(state)
+    worst = 0      # the worst exposure (threat - armies + 1), for the bid's `+1 defence`
     for name in cards:
         p = provinces[name]
         info = b.provinces[name]
         threat = enemy_threat(state, seat, name)
+        worst = max(worst, threat - p.armies + 1)
         safe = p.unrest == 0 or p.armies >= p.unrest + 3
         if safe:
             scores[("tax", name)] = 1.0 + tax_yield(info.tax, None, None) * 0.9 - p.unrest * 0.8
@@ -118,7 +128,8 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             for kind, base in (("palace", 3.3), ("temple", 2.8), ("theatre", 2.2)):
                 if kind not in p.buildings:
                     scores[(kind, name)] = (base + 0.3 * (free - 1) + (0.0 if "majority" in skip
-                                            else majority_bonus(state, seat, kind, name)))
+                                            else majority_bonus(state, seat, kind, name,
+                                                                counted)))
         exposure = max(0, threat - p.armies + 2)
         frontier = 1 if any(provinces[n].owner != seat
                             for n in neighbours_in_play(state, name)) else 0
@@ -127,8 +138,9 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
             scores[(action, name)] = base + k_exp * exposure + k_front * frontier
         value, target, _ = best_attack(state, seat, name, p.armies - 1)
         if target is not None:
-            scores[("battle_a", name)] = 2.5 + value
-            scores[("battle_b", name)] = 2.4 + value
+            for action, base in (("battle_a", 2.5), ("battle_b", 2.4)):
+                if "safe" in skip or not forced_loss(state, seat, name, action):
+                    scores[(action, name)] = base + value
     if careless:   # easy: sensible moves, but picked with a shaky hand
         for key in scores:
             scores[key] += rng.below(150) * 0.1
@@ -154,9 +166,12 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         elif action == "deploy5":
             wanted_specials.append("six_armies")
     spare = me.money - sum(action_cost(a) for a in plan)
+    weigh = not careless and not last_round and "weigh" not in skip
     bid: int | str = 0
     if careless:
         bid = rng.below(min(spare, 2) + 1) if spare > 0 else 0
+    elif weigh:
+        pass    # weighed below, once the fillers show whether a province card is spare
     elif spare >= 6 and "attack" in wanted_specials:
         bid = min(3, spare - 3)
     elif spare >= 4 and not last_round:
@@ -170,15 +185,41 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     need = min(10 - money_left, len(cards))
     filler_actions = [a for a in ("theatre", "temple", "palace", "deploy1", "deploy3", "deploy5",
                                   "battle_b", "battle_a", "tax", "rice") if a not in plan]
-    while len(plan) < need and spare_cards and filler_actions:
-        plan[filler_actions.pop(0)] = spare_cards.pop(0)
-    if bid == 0 and spare_cards and not careless and "bid" not in skip:
+    if "safe" in skip:
+        while len(plan) < need and spare_cards and filler_actions:
+            plan[filler_actions.pop(0)] = spare_cards.pop(0)
+    else:
+        _fill(state, seat, plan, need, spare_cards, filler_actions)
+    if weigh:
+        chosen = bidding.best_bid(state, seat, plan, spare,
+                                  bool(spare_cards) and "bid" not in skip, want_rice, worst)
+        bid = spare_cards.pop() if chosen == bidding.CARD else chosen
+    elif bid == 0 and spare_cards and not careless and "bid" not in skip:
         # a card left over outranks a 0 bid and costs nothing: bid the least useful one
         bid = spare_cards.pop()
     cmd = SubmitPlan(seat, tuple(plan.get(a) for a in ACTIONS), bid)
     if plan_problems(state, cmd):  # never submit an illegal plan
         return random_bot.plan(state, seat, rng)
     return cmd
+
+
+def _fill(state: State, seat: int, plan: dict[str, str], need: int, spare_cards: list[str],
+          filler_actions: list[str]) -> None:
+    """Put spare cards on the actions left (R-PLAN-3 wants `need` fields filled), never a
+    battle card that could force a hopeless attack (`battle_risk`): such a card goes on the
+    next harmless action instead."""
+    def harmless(card: str, action: str) -> bool:
+        return action not in ("battle_a", "battle_b") or not forced_loss(state, seat, card, action)
+
+    while len(plan) < need and spare_cards and filler_actions:
+        fits = [(i, a) for i, c in enumerate(spare_cards) for a in filler_actions
+                if harmless(c, a)]
+        if not fits:   # only hopeless battles are left: the rules want the fields filled
+            plan[filler_actions.pop(0)] = spare_cards.pop(0)
+            continue
+        i, action = fits[0]
+        filler_actions.remove(action)
+        plan[action] = spare_cards.pop(i)
 
 
 def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:

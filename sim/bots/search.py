@@ -6,29 +6,32 @@ pick, a move or battle) the bot makes sensible candidates, then imagines futures
 ("determinizations"): the other players' hidden cards filled with what the `normal` bot
 would have planned, chance drawn from its own stream, the tower from the statistical
 model (`tower_model.py`). Every candidate is played into the same futures (common random
-numbers: differences come from the choice, not the luck) up to the end of the round —
-through winter and its scoring when the round is autumn — by `normal` bots, and scored by
-`evaluate`. The budget (`BUDGET` rollouts) goes half to every candidate and half to the
-best `FINALISTS` (successive halving). The best total wins, but the `normal` bot's own
-choice (candidate 0) is kept unless the winner beats it by more than the noise
-(`clearly_better`); ties go to the earlier candidate.
+numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
+— the end of the year, through winter's rice and scoring (the game's end in year 2), for
+`HARD`; the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The
+budget (rollouts, `budget_for`) goes half to every candidate and half to the best
+`finalists` (successive halving). The best total wins, but the `normal` bot's own choice
+(candidate 0) is kept unless the winner beats it by more than the noise
+(`clearly_better`); ties go to the earlier candidate. Plan candidates whose battle card
+could force a hopeless attack are left out (`battle_risk`).
 
-Determinism (issue 15, item 3): the result depends only on the view, the seed and the
-fixed budget (`BUDGET`, `MIN_WORLDS`, `FINALISTS`, `PREFER_T2`, the candidate counts): no
-clock, no threads, no libm. Scores are integers; the rollout bots use + - * on floats,
-which IEEE 754 rounds exactly alike on every machine, so every peer computes the same
-decision.
+Determinism (issue 15, item 3; issue 29, item 6): the result depends only on the view,
+the seed and the `Settings` (a fixed work budget, never the clock): no threads, no libm.
+Scores are integers; the rollout bots use + - * / on floats, which IEEE 754 rounds
+exactly alike on every machine, so every peer computes the same decision.
 
-Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py.
+Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py,
+tests/sim/bots/test_hard_2025.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from sim.bots import heuristic, normal
+from sim.bots.battle_risk import hopeless_fields, outnumbered
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, SubmitPlan
@@ -37,62 +40,98 @@ from sim.legal import plan_problems
 from sim.rules.scoring import majorities
 from sim.state import BID, DecisionKind, Plan, State
 
-BUDGET = 192           # rollouts per decision: the fixed work budget
-MIN_WORLDS = 8         # sampled futures per candidate and stage at least
-FINALISTS = 4          # candidates that go on to the second stage
-PREFER_T2 = 2          # another candidate replaces the default only if t^2 > this (0: off)
+ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
-PLAN_CANDIDATES = 12
-MOVE_CANDIDATES = 6
-ROLLOUT_STEPS = 2_000  # a round never needs this many commands; a guard against loops
 
 
-def choose(seen: State, seat: int, seed: bytes) -> Command:
+@dataclass(frozen=True)
+class Settings:
+    """What decides a hard bot's search; every peer must use the same (it decides moves).
+
+    `budget`: rollouts per decision with the round horizon; with the year horizon, per
+    round still to play in the year (winter counts as one), so a spring plan plays a
+    quarter of it (see `budget_for`). `prefer_t2`: another candidate replaces the
+    default only if the paired t^2 is above it (0: off). `bids`: the money bids tried
+    besides the default plan's. `rollout_bot`: who plays the futures (and the guesses of
+    the others' plans). `normal_off`: the normal habits its own candidates leave out.
+    `safe`: drop candidates with a battle card that could force a hopeless attack."""
+    budget: int
+    min_worlds: int
+    finalists: int
+    prefer_t2: int
+    plan_candidates: int
+    move_candidates: int
+    horizon: str                   # "round" or "year"
+    bids: tuple[int, ...]
+    rollout_bot: str
+    normal_off: frozenset[str]
+    safe: bool
+
+
+HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
+                move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
+                normal_off=frozenset(), safe=True)
+
+
+def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
     """The hard bot's answer from a view (`sim.bots.choose` made it)."""
-    return ranked(seen, seat, seed)[0][0]
+    return ranked(seen, seat, seed, settings)[0][0]
 
 
-def ranked(seen: State, seat: int, seed: bytes) -> list[tuple[Command, int]]:
+def ranked(seen: State, seat: int, seed: bytes,
+           settings: Settings | None = None) -> list[tuple[Command, int]]:
     """The candidates with their total scores, best first (ties: the earlier candidate).
     A decision the bot does not search has one candidate scored 0."""
     from sim.bots import decide
+    st = settings or HARD
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
     kind = seen.decision.kind
     if kind == DecisionKind.PLAN:
-        candidates = plan_candidates(seen, seat, rng)
+        candidates = plan_candidates(seen, seat, rng, st)
     elif kind == DecisionKind.SPECIAL:
         positions: list[int] = seen.decision.detail["positions"]
         first = heuristic.special(seen, seat, positions)
         candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
     elif kind == DecisionKind.MOVE:
-        candidates = move_candidates(seen, seat, rng)
+        candidates = move_candidates(seen, seat, rng, st)
     else:
-        return [(decide(seen, seat, "normal", rng), 0)]
+        return [(decide(seen, seat, st.rollout_bot, rng), 0)]
     if len(candidates) == 1:
         return [(candidates[0], 0)]
     per_world: list[list[int]] = [[] for _ in candidates]
-    totals = score(seen, seat, candidates, seed, per_world)
+    totals = score(seen, seat, candidates, seed, per_world, st)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
-    if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0]):
+    if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
         order.remove(0)
         order.insert(0, 0)
     return [(candidates[i], totals[i]) for i in order]
 
 
-def worlds(candidates: int) -> int:
+def budget_for(seen: State, st: Settings) -> int:
+    """Rollouts for this decision: `st.budget`, or with the year horizon that budget per
+    round left in the year, winter counting as one (a spring rollout plays three rounds
+    and a winter, an autumn one a round and a winter: the work per decision stays level)."""
+    if st.horizon == "round":
+        return st.budget
+    left = max(1, 4 - seen.season)
+    return st.budget // left
+
+
+def worlds(candidates: int, budget: int, st: Settings) -> int:
     """Futures for every candidate in the first stage: half the budget shared among them
     (the whole budget when there is no second stage)."""
-    share = BUDGET if candidates <= FINALISTS else BUDGET // 2
-    return max(MIN_WORLDS, share // candidates)
+    share = budget if candidates <= st.finalists else budget // 2
+    return max(st.min_worlds, share // candidates)
 
 
-def clearly_better(mine: list[int], default: list[int]) -> bool:
+def clearly_better(mine: list[int], default: list[int], prefer_t2: int) -> bool:
     """Does a candidate beat the default (the normal bot's choice) by more than the noise?
     A paired test over the futures both played: the mean difference's t statistic squared
-    above `PREFER_T2` (integers only). Why: with a few dozen futures the best of many
-    candidates is often best by luck, and the default is a sound choice to fall back on."""
-    if PREFER_T2 <= 0:
+    above `prefer_t2` (integers only). Why: with a few dozen futures the best of many
+    candidates is often best by luck, and the default is a sound choice to fall back on.
+    Issue 29 measured t^2 > 2 as too shy: the old hard kept the default too often."""
+    if prefer_t2 <= 0:
         return True
     diffs = [a - b for a, b in zip(mine, default)]
     n = len(diffs)
@@ -100,53 +139,55 @@ def clearly_better(mine: list[int], default: list[int]) -> bool:
     if n < 2 or total <= 0:
         return False
     spread = n * sum(d * d for d in diffs) - total * total   # n^2 * variance
-    return total * total * (n - 1) > PREFER_T2 * spread
+    return total * total * (n - 1) > prefer_t2 * spread
 
 
 def score(seen: State, seat: int, candidates: list[Command], seed: bytes,
-          per_world: list[list[int]] | None = None) -> list[int]:
+          per_world: list[list[int]] | None = None, settings: Settings | None = None) -> list[int]:
     """Each candidate's summed evaluation over the same sampled futures, in two stages
     (successive halving): every candidate plays `worlds()` futures, then the best
-    `FINALISTS` play the rest of the budget in further futures. A finalist's total covers
+    `finalists` play the rest of the budget in further futures. A finalist's total covers
     all its futures; a candidate left out keeps its first-stage total, shifted below every
     finalist's so that the order of the totals is the order of the choice."""
+    st = settings or HARD
+    budget = budget_for(seen, st)
     n = len(candidates)
     totals = [0] * n
-    first = worlds(n)
-    _play(seen, seat, candidates, range(n), range(first), seed, totals, per_world)
-    if n <= FINALISTS:
+    first = worlds(n, budget, st)
+    _play(seen, seat, candidates, range(n), range(first), seed, totals, per_world, st)
+    if n <= st.finalists:
         return totals
     order = sorted(range(n), key=lambda i: (-totals[i], i))
-    finalists = sorted(order[:FINALISTS])
-    more = max(MIN_WORLDS, (BUDGET - first * n) // FINALISTS)
+    finalists = sorted(order[:st.finalists])
+    more = max(st.min_worlds, (budget - first * n) // st.finalists)
     _play(seen, seat, candidates, finalists, range(first, first + more), seed, totals,
-          per_world)
+          per_world, st)
     floor = min(totals[i] for i in finalists)
-    for i in order[FINALISTS:]:   # below every finalist, first-stage order kept
-        totals[i] = floor - 1 - (totals[order[FINALISTS]] - totals[i])
+    for i in order[st.finalists:]:   # below every finalist, first-stage order kept
+        totals[i] = floor - 1 - (totals[order[st.finalists]] - totals[i])
     return totals
 
 
-def rollouts(candidates: int) -> int:
+def rollouts(candidates: int, budget: int, st: Settings) -> int:
     """How many rollouts a decision with this many candidates plays (the budget used)."""
-    first = worlds(candidates)
-    if candidates <= FINALISTS:
+    first = worlds(candidates, budget, st)
+    if candidates <= st.finalists:
         return first * candidates
-    return first * candidates + FINALISTS * max(MIN_WORLDS, (BUDGET - first * candidates)
-                                                // FINALISTS)
+    return first * candidates + st.finalists * max(st.min_worlds, (budget - first * candidates)
+                                                   // st.finalists)
 
 
 def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int],
           world_numbers: Iterable[int], seed: bytes, totals: list[int],
-          per_world: list[list[int]] | None) -> None:
+          per_world: list[list[int]] | None, st: Settings) -> None:
     """Add the evaluation of the candidates `which` in the futures `world_numbers`."""
     for world in world_numbers:
         world_seed = hashlib.sha256(b"world/%d/" % world + seed).digest()
         world_rng = ChanceStream(world_seed)
-        base = determinize(seen, seat, world_rng)
-        planned = pending_plans(base, seat, world_rng)
+        base = determinize(seen, seat, world_rng, st.normal_off)
+        planned = pending_plans(base, seat, world_rng, st.normal_off)
         for i in which:
-            value = rollout(base, seat, candidates[i], world_seed, planned)
+            value = rollout(base, seat, candidates[i], world_seed, planned, st)
             totals[i] += value
             if per_world is not None:
                 per_world[i].append(value)
@@ -154,29 +195,36 @@ def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int
 
 # ----------------------------------------------------------------------------- candidates
 
-def plan_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
-    """The normal plan first; then its next-best neighbours (each of its chosen
-    (action, province) pairs ruled out in turn, so the greedy picks the runner-up there);
-    other bids; the normal plan with a habit switched off (no winter reserve, no majority
-    count); the heuristic's plan."""
+def plan_candidates(seen: State, seat: int, rng: ChanceStream,
+                    settings: Settings | None = None) -> list[Command]:
+    """The normal plan first; then other bids; the normal plan with a habit switched off
+    (no winter reserve); its next-best neighbours (each of its chosen (action, province)
+    pairs ruled out in turn, so the greedy picks the runner-up there); the normal plan
+    without the majority count; the heuristic's plan. With `safe`, a candidate whose
+    battle card could force a hopeless attack is left out (`battle_risk`)."""
+    st = settings or HARD
+    off = st.normal_off
     out: list[Command] = []
 
     def add(cmd: SubmitPlan) -> None:
-        if len(out) < PLAN_CANDIDATES and cmd not in out and not plan_problems(seen, cmd):
-            out.append(cmd)
+        if len(out) >= st.plan_candidates or cmd in out or plan_problems(seen, cmd):
+            return
+        if st.safe and out and hopeless_fields(seen, seat, cmd.action_map()):
+            return
+        out.append(cmd)
 
-    base = normal.plan(seen, seat, rng, off=frozenset())
+    base = normal.plan(seen, seat, rng, off=off)
     add(base)
     money = seen.players[seat].money
-    for bid in (1, 2):
+    for bid in st.bids:
         if bid != base.bid and bid <= money:
             add(replace(base, bid=bid) if not isinstance(base.bid, str)
                 else _with_money_bid(base, bid))
-    add(normal.plan(seen, seat, rng, off=frozenset({"rice"})))
+    add(normal.plan(seen, seat, rng, off=off | {"rice"}))
     chosen = [(a, c) for a, c in zip(ACTIONS, base.actions) if c is not None]
-    for pair in chosen[:PLAN_CANDIDATES]:
-        add(normal.plan(seen, seat, rng, off=frozenset(), forbid=frozenset({pair})))
-    add(normal.plan(seen, seat, rng, off=frozenset({"majority"})))
+    for pair in chosen[:st.plan_candidates]:
+        add(normal.plan(seen, seat, rng, off=off, forbid=frozenset({pair})))
+    add(normal.plan(seen, seat, rng, off=off | {"majority"}))
     add(heuristic.plan(seen, seat, rng))
     return out
 
@@ -191,7 +239,9 @@ def _with_money_bid(plan: SubmitPlan, bid: int) -> SubmitPlan:
     return SubmitPlan(plan.seat, tuple(actions), bid)
 
 
-def move_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
+def move_candidates(seen: State, seat: int, rng: ChanceStream,
+                    settings: Settings | None = None) -> list[Command]:
+    st = settings or HARD
     d = seen.decision.detail
     first = heuristic.move(seen, seat, rng)
     out: list[Command] = [first]
@@ -203,14 +253,24 @@ def move_candidates(seen: State, seat: int, rng: ChanceStream) -> list[Command]:
         for count in sorted({most, (most + 1) // 2}, reverse=True):
             options.append(ChooseMove(seat, target, count))
     for cmd in options:
-        if cmd not in out and len(out) < MOVE_CANDIDATES:
+        if cmd not in out and len(out) < st.move_candidates:
             out.append(cmd)
+    if st.safe:   # no attack while outnumbered when anything else is legal (issue 29)
+        fair = [c for c in out + options if isinstance(c, ChooseMove) and (
+            c.target is None or not outnumbered(seen, seat, c.target, c.count))]
+        if fair:
+            kept: list[Command] = []
+            for c in fair:
+                if c not in kept and len(kept) < st.move_candidates:
+                    kept.append(c)
+            return kept
     return out
 
 
 # ----------------------------------------------------------------------------- futures
 
-def determinize(seen: State, seat: int, rng: ChanceStream) -> State:
+def determinize(seen: State, seat: int, rng: ChanceStream,
+                off: frozenset[str] | None = None) -> State:
     """The view with every hidden planned card filled by a guess (the normal bot's plan
     for that seat, where consistent with what is known)."""
     s = seen.copy()
@@ -218,7 +278,7 @@ def determinize(seen: State, seat: int, rng: ChanceStream) -> State:
         plan = player.plan
         if other == seat or plan is None or all(plan.known):
             continue
-        guess = normal.plan(s, other, rng)
+        guess = normal.plan(s, other, rng, off=off)
         used = {c for i, c in enumerate(plan.actions) if plan.known[i] and c is not None}
         if plan.known[BID] and isinstance(plan.bid, str):
             used.add(plan.bid)
@@ -245,24 +305,30 @@ def determinize(seen: State, seat: int, rng: ChanceStream) -> State:
     return s
 
 
-def pending_plans(base: State, seat: int, rng: ChanceStream) -> dict[int, Command]:
+def pending_plans(base: State, seat: int, rng: ChanceStream,
+                  off: frozenset[str] | None = None) -> dict[int, Command]:
     """The plans of the seats still planning, guessed once per world (the same for every
     candidate: a plan cannot depend on another's secret plan)."""
     d = base.decision
     if d.kind != DecisionKind.PLAN:
         return {}
-    return {o: normal.plan(base, o, rng) for o in d.seats if o != seat}
+    return {o: normal.plan(base, o, rng, off=off) for o in d.seats if o != seat}
 
 
 def rollout(base: State, seat: int, first: Command, world_seed: bytes,
-            planned: dict[int, Command] | None = None) -> int:
-    """Play `first` then normal bots to the end of the round; the evaluation for `seat`."""
+            planned: dict[int, Command] | None = None, settings: Settings | None = None) -> int:
+    """Play `first` then the rollout bots to the horizon (the round's end, or the year's:
+    through winter, the game's end in year 2); the evaluation for `seat`."""
     from sim.bots import decide
+    st = settings or HARD
+    bot = st.rollout_bot
+    by_year = st.horizon == "year"
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
     planned = dict(planned or {})
     s = base.copy()
     advance_in_place(s, first)
     round_no = (base.year, base.season)
+    year = base.year
     draws = 0
     # the kinds read once: under Python 3.11 an enum member is slow to read, and this loop
     # runs at every step of every rollout
@@ -272,8 +338,10 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     for _ in range(ROLLOUT_STEPS):
         d = s.decision
         kind = d.kind
-        if kind == over or (s.year, s.season) != round_no and kind in (plan, chance) \
-                and s.round is None and s.winter is None:
+        if kind == over:
+            break
+        if kind in (plan, chance) and s.round is None and s.winter is None and (
+                s.year != year if by_year else (s.year, s.season) != round_no):
             break
         if kind == chance:
             draws += 1
@@ -285,18 +353,19 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
         elif kind == plan and d.seats[0] in planned:
             cmd = planned.pop(d.seats[0])
         else:
-            cmd = decide(s, d.seats[0], "normal", rng)
+            cmd = decide(s, d.seats[0], bot, rng)
         advance_in_place(s, cmd)
-    return evaluate(s, seat)
+    return evaluate(s, seat, shortage=s.year == year or not by_year)
 
 
-def evaluate(s: State, seat: int) -> int:
+def evaluate(s: State, seat: int, shortage: bool = True) -> int:
     """My projected points minus the best rival's, in integer units (1 point = 12).
 
     Projected: the score so far plus what a winter scoring would add now (provinces,
     buildings, majorities), a third of a point a chest and a quarter an army (rounds
     are left to play with them), less for a rice shortage
-    that winter would punish. A finished game: the winner takes a large bonus.
+    that winter would punish (not when the rollout ended past the year's winter:
+    `shortage` False; rice is reset then). A finished game: the winner takes a large bonus.
     """
     if s.decision.kind == DecisionKind.OVER:
         bonus = 100_000 if seat in s.winners else 0
@@ -321,11 +390,12 @@ def evaluate(s: State, seat: int) -> int:
         value = (12 * (player.score + owned[i] + buildings[i] + majority[i])
                  + army_weight * armies[i] + money_weight * player.money)
         short = owned[i] + loss - player.rice
-        if short > 0 and s.season < 3:
+        if short > 0 and s.season < 3 and shortage:
             value -= 6 * short
         values.append(value)
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["BUDGET", "FINALISTS", "choose", "clearly_better", "determinize", "evaluate",
-           "ranked", "rollout", "rollouts", "score", "worlds"]
+__all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize", "evaluate",
+           "plan_candidates", "ranked", "rollout", "rollouts", "score",
+           "worlds"]

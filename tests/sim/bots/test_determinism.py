@@ -1,4 +1,5 @@
-"""The hard bot decides alike on every peer (issue 15, item 3).
+"""The hard bots (the new `hard` with its year-long rollouts, and the frozen `hard_2025`)
+decide alike on every peer (issue 15, item 3; issue 29, item 6).
 
 Bot seats in a network game are computed by every peer, so the search's answer must
 depend only on the view, the seed and its fixed budget. The states are built here and
@@ -32,8 +33,9 @@ import msgpack
 from sim import bots
 from sim.state import decode_state
 for raw, seat in msgpack.unpackb(sys.stdin.buffer.read()):
-    scores = bots.hard_scores(decode_state(raw), seat, hashlib.sha256(raw).digest())
-    print(repr(scores))
+    for bot in ("hard", "hard_2025"):
+        scores = bots.hard_scores(decode_state(raw), seat, hashlib.sha256(raw).digest(), bot)
+        print(repr(scores))
 """
 
 
@@ -55,11 +57,11 @@ def test_hard_decisions_equal_across_processes_and_cpu_paths():
     cases = _cases()
     assert len(cases) >= 5
     here = "".join(repr(bots.hard_scores(decode_state(raw), seat,
-                                         hashlib.sha256(raw).digest())) + "\n"
-                   for raw, seat in cases)
+                                         hashlib.sha256(raw).digest(), bot)) + "\n"
+                   for raw, seat in cases for bot in ("hard", "hard_2025"))
     payload = msgpack.packb(cases)
     other_hash = _in_child(payload, PYTHONHASHSEED="977")
     no_avx = _in_child(payload, PYTHONHASHSEED="3", GLIBC_TUNABLES="glibc.cpu.hwcaps=-AVX2,-FMA")
-    assert here.count("\n") == len(cases) and "SubmitPlan" in here
+    assert here.count("\n") == 2 * len(cases) and "SubmitPlan" in here
     assert other_hash == here
     assert no_avx == here

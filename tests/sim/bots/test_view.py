@@ -27,12 +27,13 @@ def test_quick_bots_ignore_the_others_unturned_cards(states, bot):
         assert bots.choose(changed, seat, bot, SEED) == bots.choose(state, seat, bot, SEED)
 
 
-def test_hard_bot_ignores_the_others_unturned_cards(states):
+@pytest.mark.parametrize("bot", ["hard", "hard_2025"])
+def test_hard_bot_ignores_the_others_unturned_cards(states, bot):
     """The search samples the hidden plans; with the real ones it would decide otherwise
     (checked by making `choose` pass the full state: this test then fails)."""
     for state, seat in states[:4]:
         changed = swap_unturned(state, seat)
         assert state_hash(changed) != state_hash(state)
-        assert bots.choose(changed, seat, "hard", SEED) == bots.choose(state, seat, "hard", SEED)
+        assert bots.choose(changed, seat, bot, SEED) == bots.choose(state, seat, bot, SEED)
         # not only the choice: every candidate's score is the same
-        assert bots.hard_scores(changed, seat, SEED) == bots.hard_scores(state, seat, SEED)
+        assert bots.hard_scores(changed, seat, SEED, bot) == bots.hard_scores(state, seat, SEED, bot)
