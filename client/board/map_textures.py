@@ -22,6 +22,8 @@ import arcade
 import numpy as np
 from arcade.gl import BufferDescription, Geometry, Texture2D
 
+from client.core.gpu_mesh import vertex_block
+
 SIZE = 256
 
 
@@ -125,15 +127,10 @@ class TexturedMesh:
         self._geometry: Geometry | None = None
 
     def add(self, pts, colour) -> None:
-        a = np.asarray(pts, dtype="f4").reshape(-1, 2)
-        if not len(a):
-            return
-        block = np.empty((len(a), 6), dtype="f4")
-        block[:, :2] = a
-        block[:, 2:5] = colour[:3]
-        block[:, 5] = colour[3] if len(colour) > 3 else 255
-        self._parts.append(block)
-        self._geometry = None
+        block = vertex_block(pts, colour)
+        if block is not None:
+            self._parts.append(block)
+            self._geometry = None
 
     def draw(self) -> None:
         if not self._parts:

@@ -16,6 +16,19 @@ import arcade
 from arcade.gl import Buffer, BufferDescription, Geometry
 
 
+def vertex_block(pts, colour) -> np.ndarray | None:
+    """Points (x, y pairs) and one RGB(A) colour as the rows of a vertex buffer
+    (x, y, r, g, b, a as float32), or None for no points."""
+    a = np.asarray(pts, dtype="f4").reshape(-1, 2)
+    if not len(a):
+        return None
+    block = np.empty((len(a), 6), dtype="f4")
+    block[:, :2] = a
+    block[:, 2:5] = colour[:3]
+    block[:, 5] = colour[3] if len(colour) > 3 else 255
+    return block
+
+
 class Mesh:
     """Collects triangles (three points each) with a colour per part; `draw` uploads once."""
 
@@ -25,15 +38,10 @@ class Mesh:
         self._buffer: Buffer | None = None
 
     def add(self, pts, colour) -> None:
-        a = np.asarray(pts, dtype="f4").reshape(-1, 2)
-        if not len(a):
-            return
-        block = np.empty((len(a), 6), dtype="f4")
-        block[:, :2] = a
-        block[:, 2:5] = colour[:3]
-        block[:, 5] = colour[3] if len(colour) > 3 else 255
-        self._parts.append(block)
-        self._geometry = None
+        block = vertex_block(pts, colour)
+        if block is not None:
+            self._parts.append(block)
+            self._geometry = None
 
     def __len__(self) -> int:
         return sum(len(p) for p in self._parts)
