@@ -19,11 +19,10 @@ TIP_FILL = (45, 35, 30)
 
 
 @pytest.fixture
-def home(app, tmp_path, monkeypatch):
-    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path))
-    app.reload_settings()
-    yield tmp_path
-    app.show_menu()
+def home(app, home):
+    """The shared fresh-settings folder (tests/client/conftest.py), and the window back at
+    1280x800 afterwards: these tests resize it."""
+    yield home
     app.set_size(1280, 800)
     app.on_resize(1280, 800)
 
