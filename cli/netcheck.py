@@ -15,6 +15,8 @@ import os
 import sys
 from typing import Any, Callable, Protocol, cast
 
+from client.words.net_words import for_players
+from lang.i18n import _, ngettext
 from net.reach.addresses import AddressError, parse_address, reachable_addresses
 
 
@@ -32,24 +34,25 @@ def run(args: Any) -> int:
     try:
         targets = [parse_address(a) for a in args.addresses]
     except AddressError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
-    print(f"This machine can be reached at (for a table on port {args.port}):")
+    print(_("This machine can be reached at (for a table on port {port}):").format(port=args.port))
     for r in reachable_addresses(args.port):
         print(f"  {r.dial:<40} {r.scope} ({r.interface})")
     if not args.no_router:
         from net.reach.portmap import PortMapError, PortMapper
         try:
             public = PortMapper(discover_ms=1500).router_address()
-            print(f"The router offers port mappings; its public address is {public}.")
+            print(_("The router offers port mappings; its public address is {address}.").format(
+                address=public))
         except PortMapError as exc:
-            print(str(exc))
+            print(for_players(str(exc)))
     if not targets and os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off":
         from net.reach import discovery
         tables = discovery.browse(timeout=2.0)
         targets = [parse_address(t.address) for t in tables]
         if not tables:
-            print("No table announces itself on this network; give addresses to check.")
+            print(_("No table announces itself on this network; give addresses to check."))
     if not targets:
         return 0
     from twisted.internet import reactor as twisted_reactor
@@ -69,12 +72,12 @@ def run(args: Any) -> int:
                             .addCallbacks(done, failed))
     reactor.run()
     if "error" in result:
-        print(f"error: the check failed: {result['error']}", file=sys.stderr)
+        print(_("error: the check failed: {reason}").format(reason=result["error"]), file=sys.stderr)
         return 1
     probes = result["probes"]
     reached = sum(p.greeted for p in probes)
-    print(f"Reached {reached} of {len(probes)} "
-          f"{'address' if len(probes) == 1 else 'addresses'}:")
+    print(ngettext("Reached {reached} of {n} address:", "Reached {reached} of {n} addresses:",
+                   len(probes)).format(reached=reached, n=len(probes)))
     for p in probes:
-        print(f"  {p.sentence()}")
+        print("  " + for_players(p.sentence()))
     return 0 if reached == len(probes) else 1

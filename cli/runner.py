@@ -26,6 +26,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
+from client.words.net_words import for_players
+from lang.i18n import _
+
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
     from net.table.session import SessionOptions, TableSession
@@ -99,7 +102,8 @@ def run(args: argparse.Namespace,
     if isinstance(bot, list):
         bot = bot[0]
     if bot not in BOT_NAMES:
-        print(f"error: unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}", file=sys.stderr)
+        print(_("error: there is no bot called {name}; choose from {names}").format(
+            name=bot, names=", ".join(BOT_NAMES)), file=sys.stderr)
         return 2
     reactor = cast("HeadlessReactor", twisted_reactor)
     engine = SimEngine()
@@ -117,16 +121,17 @@ def run(args: argparse.Namespace,
     try:
         if args.resume:
             session = TableSession.resume(opts, args.resume, reactor=reactor, engine=engine)
-            print(f"resuming seat {session.my_seat} from {args.resume}", flush=True)
+            print(_("resuming seat {seat} from {file}").format(seat=session.my_seat, file=args.resume),
+                  flush=True)
         elif command == "host":
             session = TableSession.host(opts, port=args.port, players=args.players,
                                         side=args.side, setup=args.setup, bots=args.bots,
                                         reactor=reactor, engine=engine)
-            print(f"table open on port {session.listen_port}; join code {session.join_code}",
-                  flush=True)
+            print(_("table open on port {port}; join code {code}").format(
+                port=session.listen_port, code=session.join_code), flush=True)
             problem = _set_bot_levels(session, getattr(args, "bot_level", None))
             if problem:
-                print(f"error: {problem}", file=sys.stderr)
+                print(_("error: {reason}").format(reason=problem), file=sys.stderr)
                 return 2
             if discovery:
                 _advertise(session)
@@ -143,7 +148,7 @@ def run(args: argparse.Namespace,
                 session = TableSession.watch(opts, address, code=args.code, reactor=reactor,
                                              engine=engine)
     except (OSError, ValueError, KeyError, CannotListenError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
 
     if command != "watch":
@@ -170,12 +175,12 @@ def run(args: argparse.Namespace,
             gate.start(_start_now, _unreachable)
 
     def _start_now() -> None:
-        print("all seats taken: the game starts", flush=True)
+        print(_("all seats taken: the game starts"), flush=True)
         session.start_game()
 
     def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
         for line in failures:
-            print(f"cannot start: {line}", file=sys.stderr, flush=True)
+            print(_("cannot start: {reason}").format(reason=for_players(line)), file=sys.stderr, flush=True)
         out.code = 1
         session.close()
         reactor.callLater(0.2, stop)
@@ -227,7 +232,8 @@ def run(args: argparse.Namespace,
         h = engine.state_hash(state)
         print(f"final state hash {h}", flush=True)
         for seat, score, money in engine.standings(state):
-            print(f"  seat {seat}: {score} points, {money} money", flush=True)
+            print("  " + _("seat {seat}: {points} points, {money} money").format(
+                seat=seat, points=score, money=money), flush=True)
         out.code = 0
         out.hash = h
         now = time.perf_counter()
@@ -246,19 +252,20 @@ def run(args: argparse.Namespace,
         reactor.callLater(0.2, stop)
 
     def on_refused(reason: str) -> None:
-        print(f"refused: {reason}", file=sys.stderr, flush=True)
+        print(_("refused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
         if not session.started or command == "watch":
             out.code = 1
             reactor.callLater(0, stop)
 
     def on_paused(reason: str) -> None:
-        print(f"paused: {reason}", file=sys.stderr, flush=True)
+        print(_("paused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
 
     def on_desync(report: dict) -> None:
-        print(f"desync: {report.get('path', report)}", file=sys.stderr, flush=True)
+        print(_("the games differ: {where}").format(where=report.get("path", report)), file=sys.stderr,
+              flush=True)
 
     def on_error(message: str) -> None:
-        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(_("error: {reason}").format(reason=for_players(message)), file=sys.stderr, flush=True)
         if not session.started and not session.conns and session.source is None \
                 and session.pending_dials == 0 and command != "host":
             reactor.callLater(0, stop)
@@ -273,8 +280,8 @@ def run(args: argparse.Namespace,
     session.on_error = on_error
     # the table's chat, so a headless player (and a test) sees what people say
     session.on_chat_received = lambda line: print(
-        f"chat: {line.sender}" + (f" (seat {line.seat})" if line.seat is not None else "")
-        + f": {line.text}", flush=True)
+        (_("chat: {name} (seat {seat}): {text}") if line.seat is not None else _("chat: {name}: {text}"))
+        .format(name=line.sender, seat=line.seat, text=line.text), flush=True)
     def on_started(config: Any, seat: int | None, state: Any) -> None:
         nonlocal game_log
         if game_log is not None and game_log.seq > 0:
@@ -295,8 +302,8 @@ def run(args: argparse.Namespace,
         stats.usage_started = usage_since(None)
         if waits is not None:
             waits.restart()
-        print(f"game started: seat {seat}" if seat is not None else "watching the game",
-              flush=True)
+        print(_("game started: seat {seat}").format(seat=seat) if seat is not None
+              else _("watching the game"), flush=True)
     session.on_started = on_started
     seen_waiting: dict[tuple[int, int], int] = {}     # (step, seat) -> seconds seen waiting
 
@@ -311,7 +318,8 @@ def run(args: argparse.Namespace,
                 key = (ls.step, seat)
                 seen_waiting[key] = seen_waiting.get(key, 0) + 1
                 if seen_waiting[key] == 3:
-                    print(f"waiting for seat {seat}: {left:.0f} s left", flush=True)
+                    print(_("waiting for seat {seat}: {seconds} s left").format(seat=seat, seconds=f"{left:.0f}"),
+                          flush=True)
         reactor.callLater(1.0, say_countdowns)
     reactor.callLater(1.0, say_countdowns)
     reactor.callLater(1.0, say_countdowns)
@@ -397,7 +405,7 @@ def _write_replay(path: str, lockstep: Lockstep) -> None:
                     writer.command(command, state_hash(state))
         finally:
             writer.close()
-        print(f"replay file {path}", flush=True)
+        print(_("replay file {file}").format(file=path), flush=True)
     except Exception as exc:     # a record only: never fail the game for it
         log.error("could not write the replay file %s: %s", path, exc)
 
@@ -411,8 +419,8 @@ def _set_bot_levels(session: TableSession, levels: list[str] | None) -> str | No
     if len(levels) == 1:
         levels = levels * len(seats)
     if len(levels) != len(seats):
-        return (f"{len(levels)} bot levels given for {len(seats)} bot seats; give one for "
-                "all or one per bot seat")
+        return _("{levels} bot levels given for {seats} bot seats; give one for all or one "
+                 "per bot seat").format(levels=len(levels), seats=len(seats))
     try:
         for seat, level in zip(seats, levels):
             session.set_bot_level(seat, level)
@@ -441,6 +449,6 @@ def _choose_table(wanted: str | None) -> str | None:
     from net.reach.table_choice import choose_table
     ask = (lambda question: input(question)) if sys.stdin.isatty() else None
     choice = choose_table(discovery.browse(timeout=3.0), wanted, ask)
-    print(choice.message if choice.address else f"error: {choice.message}",
+    print(choice.message if choice.address else _("error: {reason}").format(reason=choice.message),
           file=sys.stdout if choice.address else sys.stderr, flush=True)
     return choice.address

@@ -1,10 +1,14 @@
 """Shared test options: slow/network tests run only with --runslow (CI passes it)."""
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The peers and games the tests start as processes speak the system's language; the tests
+# read their English console lines, so a tester whose desktop is Dutch gets the same run.
+os.environ["LANGUAGE"] = "en"
 
 
 def pytest_addoption(parser):

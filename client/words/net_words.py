@@ -1,9 +1,9 @@
 """The network's sentences in the player's language.
 
 `net/` explains a refusal, a pause, a lobby or hand-over error and a router problem in
-English: those words stay English in logs, in the headless runner and on the wire (a refusal
-comes from another peer, in that peer's words). The window shows them through `for_players`
-here, as `client.words.engine_words` does for the engine: each sentence net writes is matched
+English: those words stay English in logs and on the wire (a refusal comes from another
+peer, in that peer's words). The window and the headless runner (`cli/`) show them through
+`for_players` here, as `client.words.engine_words` does for the engine: each sentence net writes is matched
 and said again from the catalogue with its seat numbers, names and counts kept. A field that
 is itself a net sentence (the reason after "join refused: ", the router advice after "; ") is
 said again the same way. A sentence of no known shape is shown as it is; nothing here raises.
@@ -148,6 +148,12 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the reachability check failed: {why}"),
     N_("seats changed so that every pair can connect: {moves}"),
     Sentence(N_("{name} takes seat {seat}"), fields={"name": r"[^,]+"}),
+    # one address's answer to `netcheck` (net/reach/reachability.py, Probe.sentence)
+    Sentence(N_("{address}: reached over {over}, round trip {rtt}, a Shogun table answered"),
+             fields={"address": r"\S+", "rtt": r"[^,]+"}),
+    Sentence(N_("{address}: reached over {over}, round trip {rtt}, something that is not a "
+                "Shogun table answered"), fields={"address": r"\S+", "rtt": r"[^,]+"}),
+    Sentence(N_("{address}: not reached ({why})"), fields={"address": r"\S+", "why": ANY}),
     N_("{a} and {b} cannot reach each other: neither can be dialled from outside their own "
        "network ({a} at {at_a}, {b} at {at_b}). One of them can forward its TCP port on the "
        "router, or use IPv6, or all can join one VPN (ZeroTier, Tailscale); see docs/net.md."),
