@@ -397,11 +397,11 @@ def _write_replay(path: str, lockstep: Lockstep) -> None:
         writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players,
                                    durable=False)
         try:
-            state, _ = new_game(config)
+            state, _events = new_game(config)
             for entry in lockstep.log:
                 for wire in entry["commands"]:
                     command = from_wire(wire)
-                    state, _ = apply(state, command)
+                    state, _events = apply(state, command)
                     writer.command(command, state_hash(state))
         finally:
             writer.close()
