@@ -46,6 +46,7 @@ class TutorialCard(Node):
         self.button_rows = 1
         self.heading = ""
         self.counter = ""
+        self.short_counter = ""
         self.body = ""
         self.task = ""
         self.texts = TextCache()
@@ -61,11 +62,13 @@ class TutorialCard(Node):
         self.play_on_btn.pressed.connect(self.play_on_pressed.emit)
 
     def show_step(self, heading: str, counter: str, body: str, task: str, *,
-                  can_show: bool = False, last: bool = False) -> None:
+                  can_show: bool = False, last: bool = False, short_counter: str = "") -> None:
         """A step's card (translated words). `can_show`: offer Show me; `last`: the
-        closing step, whose Next is Play on."""
+        closing step, whose Next is Play on; `short_counter` ("5/11") stands for `counter`
+        in a card too narrow for both it and the heading."""
         self.mode = "step"
         self.heading, self.counter, self.body, self.task = heading, counter, body, task
+        self.short_counter = short_counter or counter
         self.next_btn.set_label(N_("Play on  [N]") if last else N_("Next  [N]"))
         self.show_btn.visible = can_show
         self.skip_btn.visible = not last
@@ -143,7 +146,12 @@ class TutorialCard(Node):
         inner = self.width - 24
         top = self.top - 10
         if self.mode == "step":
-            counter = put_fitted(t, "c", self.counter, self.right - 12, top - 14, 86, 9.5,
+            words = self.counter
+            long = arcade.Text(self.counter, 0, 0, font_size=9.5).content_width
+            if arcade.Text(self.heading, 0, 0, font_size=11, bold=True).content_width \
+                    > inner - min(86.0, long) - 10:       # the heading first: "5/11" then
+                words = self.short_counter
+            counter = put_fitted(t, "c", words, self.right - 12, top - 14, 86, 9.5,
                                  min_size=7, anchor_x="right", color=BODY)
             put_fitted(t, "h", self.heading, self.left + 12, top - 14,
                        inner - counter.content_width - 10, 13, min_size=8, cut=True, bold=True,

@@ -155,9 +155,11 @@ class TutorialCoach(Node):
         fact = self._fact(st.key, e or {})
         if fact:
             body = body + "\n\n" + fact
-        self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=len(script.STEPS)),
+        total = len(script.STEPS)
+        self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=total),
                             body, _(st.task), can_show=st.key == "plan",
-                            last=st.key == script.STEPS[-1].key)
+                            last=st.key == script.STEPS[-1].key,
+                            short_counter=_("{n}/{total}").format(n=n, total=total))
         if st.key in ("board", "winter"):        # the provinces a step speaks of
             d = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
@@ -248,11 +250,14 @@ class TutorialCoach(Node):
         self.card.set_rect(*self._place())
 
     def _place(self) -> Rect:
-        """Where the card hides least of what the step is about: a corner of the map, or
-        the strip under it (the action track and the panel below, when the step is not
-        about them). What counts: the provinces the map marks, the battle arrow, the
-        winter marks, and (much more) what the step outlines and a banner on show. Never
-        over the tower: its animation is repainted over anything on it."""
+        """Where the card hides least of what the step is about: a corner of the map, the
+        strip under it (the action track and the panel below, when the step is not about
+        them), or the right-hand column from the log up (in a small window the card would
+        hide half the map). What
+        counts: the provinces the map marks (when it marks none, the player's own, which
+        they plan with), the battle arrow, the winter marks, and (much more) what the step
+        outlines and a banner on show. Never over the tower: its animation is repainted
+        over anything on it."""
         sc = self.scene
         board = sc.board_view
         w = max(330.0, min(440.0, board.width * 0.55))
@@ -265,12 +270,27 @@ class TutorialCoach(Node):
             if sh > sc.info.height - 8:
                 sh = board.bottom - 8
             spots.append((board.left + 8, 4.0, sw, sh))
+        # a small window's map is too small for the card: the right-hand column from the
+        # bottom up (the log, the year's events, the players panel unless the step is about
+        # it), when the words fit there at their usual size
+        st = self.progress.current
+        column = (sc.log, sc.events_panel, sc.players)
+        if all(n.visible for n in column) and self.card.mode == "step":
+            ceiling = sc.events_panel.top if st is not None and st.highlight == "players" \
+                else sc.players.top
+            cw, room = sc.log.width - 8, ceiling - sc.log.bottom - 8
+            ch = self.card.needed_height(cw, float("inf"))
+            if cw >= 240 and ch <= room:
+                spots.append((sc.log.left + 4, sc.log.bottom + 4, cw, ch))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
+        if not points:      # nothing marked: the player's own provinces are what they look at
+            provinces = board.state.get("provinces", {}) if board.state else {}
+            points = [board.province_centre(n) for n, p in provinces.items()
+                      if p.get("owner") == self.me and n in board.board.provinces]
         ends = board.arrow_ends()
         points += list(ends) if ends else []
         points += [board.region_centre(r) for r in board.marks]
-        st = self.progress.current
         keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
         keep += _box(sc.banner) + _box(sc.tower)
 
@@ -278,7 +298,8 @@ class TutorialCoach(Node):
             x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
             hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
             covered = sum(1 for k in keep if _overlap(r, k))
-            return hidden + 100 * covered
+            off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
+            return hidden + 100 * covered + off_map
         return min(spots, key=cost)              # the first among the best
 
     def on_draw(self) -> None:

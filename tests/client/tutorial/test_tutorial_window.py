@@ -121,6 +121,25 @@ def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home,
     assert {"board", "plan", "bid", "special", "actions", "battle"} <= seen
 
 
+def test_in_a_small_window_the_plan_card_leaves_the_players_provinces_in_sight(app, home):
+    """At 960x640 a card in a corner of the map hid half of it, the player's own provinces
+    among them, while they planned with those provinces' cards; it goes beside the map."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan"
+    board = scene.board_view
+    mine = [n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME]
+    assert len(mine) >= 6
+    card = coach.card
+    hidden = [n for n in mine if card.contains(*board.province_centre(n))]
+    assert not hidden, hidden
+    assert card.width >= 240 and _inside((card.left, card.bottom, card.width, card.height),
+                                         scene.width, scene.height)
+
+
 def test_an_event_step_holds_the_table_until_next(app, home):
     scene, coach = _start(app)
     scene.speed_idx = len(SPEEDS) - 1
