@@ -47,7 +47,7 @@ from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import messages
-from net.transport.peer import local_versions
+from net.transport.versions import local_versions
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
 from store.table_save import read_save

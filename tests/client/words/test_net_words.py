@@ -214,7 +214,7 @@ def test_english_is_left_alone():
 def test_sentences_net_builds_are_said_again(language):
     """Not only the AST's samples: sentences made by net's own functions, with real names,
     IPv6 addresses and version fields."""
-    from net.transport.peer import version_differences
+    from net.transport.versions import version_differences
     from net.reach.reachability import Player, unreachable_pairs
     pairs = unreachable_pairs([Player(0, "Ann Lee", "2001:db8::1", 7531, False),
                                Player(1, "Bo", "203.0.113.9", 7600, False)])

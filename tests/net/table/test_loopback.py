@@ -7,7 +7,7 @@ import time
 import msgpack
 import pytest
 
-from net.transport.peer import local_versions
+from net.transport.versions import local_versions
 from tests.net.raw_dialer import RawDialer, hello as make_hello
 from tests.net import processes as P
 

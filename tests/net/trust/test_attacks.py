@@ -16,7 +16,8 @@ import random
 
 import msgpack
 
-from net.transport.peer import PeerFactory, local_versions
+from net.transport.peer import PeerFactory
+from net.transport.versions import local_versions
 from net.table.session import CODE_ALPHABET, SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
