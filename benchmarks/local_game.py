@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 # everything `replay_locally` uses, imported here so that a benchmark counting only the
 # replay (instructions.py, peer_instructions.py) never counts an import
-from cli.runner import usage_since  # noqa: E402
+from cli.net_stats import usage_since  # noqa: E402
 from sim import bots  # noqa: E402
 from sim.tower import drop as tower
 from sim.commands import seat_of  # noqa: E402

@@ -17,15 +17,13 @@ from __future__ import annotations
 import argparse
 import gc
 import hashlib
-import json
 import logging
 import os
-import resource
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
+from cli.net_stats import GameStats, WaitLog
 from client.words.net_words import for_players
 from lang.i18n import _
 
@@ -51,21 +49,6 @@ class Outcome:
     code: int = 1
     hash: str | None = None
     stopping: bool = False           # the reactor is being stopped
-
-
-@dataclass
-class GameStats:
-    """What `SHOGUN_NET_STATS` reports of one game (see `run`)."""
-    round_trips: list[float] = field(default_factory=list)
-    hops: int = 0
-    started: float | None = None           # the clocks when the game started here
-    cpu_started: float = 0.0
-    sys_started: float = 0.0
-    usage_started: dict | None = None
-    game_seconds: float | None = None      # ... and what the game took, at its end
-    game_cpu: float | None = None
-    game_sys: float | None = None
-    game_usage: dict | None = None
 
 
 def _setup_logging() -> None:
@@ -114,8 +97,8 @@ def run(args: argparse.Namespace,
     opts = session_options(args, bot, interface)
     out = Outcome()
     game_seed = getattr(args, "seed", None)
-    stats = GameStats()
-    waits = WaitLog() if os.environ.get("SHOGUN_NET_STATS") else None
+    stats_path = os.environ.get("SHOGUN_NET_STATS")
+    stats = GameStats(waits=WaitLog() if stats_path else None)
 
     session: TableSession
     try:
@@ -158,8 +141,6 @@ def run(args: argparse.Namespace,
     game_log = None
     if args.log:
         game_log = GameLog(open(args.log, "w", encoding="utf-8"))
-
-    asked_at: dict[int, float] = {}
 
     def stop() -> None:
         if reactor.running and not out.stopping:
@@ -212,21 +193,8 @@ def run(args: argparse.Namespace,
             log.error("my bot's command was refused: %s", exc)
 
     def on_step(entry: dict) -> None:
-        if waits is not None:
-            waits.step_applied(entry)
-        # a round trip: from my first message of a step that needs everyone's input
-        # (chance links, plan commit/reveal) until the step is applied here
-        started = asked_at.pop(entry["step"], None)
-        kind = entry["commands"][0].get("type") if entry["commands"] else None
-        if started is not None and kind in ("Chance", "SubmitPlan", "CommitPlan"):
-            stats.round_trips.append(time.perf_counter() - started)
-        elif kind not in ("Chance", "SubmitPlan", "CommitPlan", "TowerSettled", None):
-            # one other player's move or turned card: a one-way hop from that player
-            seat = entry["commands"][0].get("seat")
-            ls = session.lockstep
-            if seat is not None and seat != session.my_seat and ls is not None \
-                    and seat not in ls.bots:
-                stats.hops += 1
+        ls = session.lockstep
+        stats.step_applied(entry, session.my_seat, ls.bots if ls is not None else ())
 
     def on_ended(state: Any) -> None:
         h = engine.state_hash(state)
@@ -236,12 +204,7 @@ def run(args: argparse.Namespace,
                 seat=seat, points=score, money=money), flush=True)
         out.code = 0
         out.hash = h
-        now = time.perf_counter()
-        stats.game_seconds = now - (stats.started if stats.started is not None else now)
-        stats.game_cpu = time.process_time() - stats.cpu_started
-        times = os.times()
-        stats.game_sys = times.system - stats.sys_started
-        stats.game_usage = usage_since(stats.usage_started)
+        stats.game_ended()
         if session.save_path and session.lockstep is not None:
             reactor.callLater(0, _write_replay, session.save_path + ".replay",
                               session.lockstep)
@@ -296,12 +259,7 @@ def run(args: argparse.Namespace,
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        stats.started = time.perf_counter()
-        stats.cpu_started = time.process_time()
-        stats.sys_started = os.times().system
-        stats.usage_started = usage_since(None)
-        if waits is not None:
-            waits.restart()
+        stats.game_started()
         print(_("game started: seat {seat}").format(seat=seat) if seat is not None
               else _("watching the game"), flush=True)
     session.on_started = on_started
@@ -322,68 +280,17 @@ def run(args: argparse.Namespace,
                           flush=True)
         reactor.callLater(1.0, say_countdowns)
     reactor.callLater(1.0, say_countdowns)
-    reactor.callLater(1.0, say_countdowns)
     session.on_step_applied = on_step
-    def on_broadcast(msg: dict) -> None:
-        asked_at.setdefault(msg.get("step", -1), time.perf_counter())
-    session.on_broadcast = on_broadcast
+    session.on_broadcast = stats.broadcast
     if prepare is not None:
         prepare(session)
 
     reactor.run()
     if game_log is not None:
         game_log._stream.close()
-    stats_path = os.environ.get("SHOGUN_NET_STATS")
     if stats_path:
-        with open(stats_path, "w") as f:
-            json.dump({"bytes_sent": session.bytes_sent, "round_trips": stats.round_trips,
-                       "hops": stats.hops,
-                       "waited_before": waits.waited_before if waits is not None else [],
-                       "game_seconds": stats.game_seconds,
-                       "game_cpu": stats.game_cpu, "game_sys": stats.game_sys,
-                       "game_usage": stats.game_usage,
-                       "cpu": time.process_time(),
-                       "hash": out.hash, "offences": len(session.offence_log)}, f)
+        stats.write(stats_path, session.bytes_sent, out.hash, len(session.offence_log))
     return out.code
-
-
-class WaitLog:
-    """Where this peer waited for the network in its game, and how long: for the
-    benchmarks' local game paced like a peer (`benchmarks/local_game.py`). Kept only when
-    stats are asked for (a getrusage and two clock readings per step)."""
-
-    def __init__(self) -> None:
-        self.restart()
-
-    def restart(self) -> None:
-        """From the game's start (again, after a rejoin)."""
-        self.waited_before: list[list] = []   # [index of a step's first command, seconds idle]
-        self.commands = 0
-        self._seen = self._now()
-
-    @staticmethod
-    def _now() -> tuple[int, float, float]:
-        return (resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, time.perf_counter(),
-                time.process_time())
-
-    def step_applied(self, entry: dict) -> None:
-        """If the process blocked since the previous step, it waited before this one:
-        for as long as the wall clock ran ahead of its CPU."""
-        now = self._now()
-        if now[0] != self._seen[0]:
-            idle = (now[1] - self._seen[1]) - (now[2] - self._seen[2])
-            self.waited_before.append([self.commands, round(max(0.0, idle), 6)])
-        self._seen = now
-        self.commands += len(entry["commands"])
-
-
-def usage_since(start: dict | None) -> dict:
-    """What the process spent since `start` (a reading of this function): page faults,
-    waits (voluntary context switches) and preemptions, for the benchmarks."""
-    u = resource.getrusage(resource.RUSAGE_SELF)
-    now = {"minflt": u.ru_minflt, "waits": u.ru_nvcsw, "preempted": u.ru_nivcsw,
-           "user": u.ru_utime, "system": u.ru_stime}
-    return now if start is None else {k: now[k] - start[k] for k in now}
 
 
 def _write_replay(path: str, lockstep: Lockstep) -> None:
