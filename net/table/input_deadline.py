@@ -32,6 +32,7 @@ from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from net.table.takeover import Takeover
+    from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
 
@@ -60,6 +61,9 @@ class InputDeadlines:
         self._takeover = takeover
         # (step, seat, a player's decision?) -> when this peer began waiting (awake clock)
         self._since: dict[tuple[int, int, bool], float] = {}
+        # a spectator: what the player it follows said the table awaits (step, seat -> a
+        # player's decision?); it is not sent the commitments and links, so cannot see
+        self._told: tuple[int, dict[int, bool]] | None = None
 
     def turn_time(self) -> float:
         """The table's turn timer: the host's, as `GameStarted` carried it."""
@@ -72,40 +76,74 @@ class InputDeadlines:
     def watching(self) -> bool:
         """A spectator (or a peer following the table): it keeps the clocks to show them,
         from the step it learnt of, but never treats anyone as silent. It is not sent the
-        plans' commitments or the beacon links, so at such a step it shows every seat's
-        clock (one time: the step began for all at once)."""
+        plans' commitments or the beacon links: the player it follows tells it which
+        inputs the step awaits (`InputsAwaited`, each heartbeat); until then it shows
+        every seat's clock (one time: the step began for all at once)."""
         ls = self._shared.lockstep
         return self._shared.my_seat is None or (ls is not None and ls.following)
+
+    def awaited(self) -> dict[int, bool]:
+        """Seat -> a player's decision? (else an input its program sends by itself), for
+        every seat but a bot's that the current step still waits for."""
+        ls = self._shared.lockstep
+        if ls is None or ls.ended or self._shared.closed:
+            return {}
+        if self._told is not None and self._told[0] == ls.step and self.watching():
+            return dict(self._told[1])
+        d = ls.decision()
+        box = ls.inbox.get(ls.step)
+        seats: dict[int, bool] = {}
+        for seat in ls.waiting_for():
+            if seat in ls.bots:
+                continue
+            if d.kind in _AUTOMATIC:
+                seats[seat] = False
+            elif d.kind == DecisionKind.PLAN:      # its plan, or then its echo and bid
+                seats[seat] = box is None or seat not in box.commits
+            else:
+                seats[seat] = True
+        return seats
 
     def _waits(self) -> dict[int, tuple[bool, float]]:
         """Seat -> (a player's decision?, its time limit) for the inputs the table waits
         for now. A seat that dropped has the rejoin countdown instead."""
         table = self._shared
-        ls = table.lockstep
-        if ls is None or ls.ended or table.closed:
-            return {}
         watching = self.watching()
-        d = ls.decision()
-        box = ls.inbox.get(ls.step)
         waits: dict[int, tuple[bool, float]] = {}
-        for seat in ls.waiting_for():
-            if seat in ls.bots or (not watching and seat != table.my_seat
-                                   and table.conn_for_seat(seat) is None
-                                   and not self._takeover.is_overdue(seat)):
+        for seat, human in self.awaited().items():
+            if not watching and seat != table.my_seat and table.conn_for_seat(seat) is None \
+                    and not self._takeover.is_overdue(seat):
                 continue
-            if d.kind in _AUTOMATIC:
-                human = False
-            elif d.kind == DecisionKind.PLAN:      # its plan, or then its echo and bid
-                human = box is None or seat not in box.commits
-            else:
-                human = True
             waits[seat] = (human, self.turn_time() if human else AUTO_INPUT_TIME)
         return waits
+
+    def tell_spectators(self) -> None:
+        """What the step awaits, to my spectators (they cannot see commitments)."""
+        table = self._shared
+        ls = table.lockstep
+        if not table.spectators or ls is None or self.watching():
+            return
+        seats = self.awaited()
+        msg = {"type": "InputsAwaited", "step": ls.step,
+               "decisions": sorted(s for s, human in seats.items() if human),
+               "automatic": sorted(s for s, human in seats.items() if not human)}
+        for conn in list(table.spectators):
+            conn.send(msg)
+
+    def inputs_awaited(self, conn: PeerConnection, msg: dict) -> None:
+        """`InputsAwaited` from the player I follow (from anyone else: an offence)."""
+        if conn is not self._shared.source:
+            conn.offence("InputsAwaited from a peer we do not follow")
+            return
+        told = {s: True for s in msg["decisions"]}
+        told.update({s: False for s in msg["automatic"] if s not in told})
+        self._told = (msg["step"], told)
 
     def tick(self) -> None:
         """Look at the clocks (every heartbeat, about once a second)."""
         table = self._shared
         ls = table.lockstep
+        self.tell_spectators()
         waits = self._waits()
         step = ls.step if ls is not None else -1
         now = self._liveness.awake_seconds()

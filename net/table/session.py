@@ -205,6 +205,7 @@ class TableSession:
             "Heartbeat": self.liveness.heartbeat,
             "CaughtUp": self.recovery.caught_up_received,
             "StepApplied": self.spectate.step_applied,
+            "InputsAwaited": self.deadlines.inputs_awaited,
             "ChatSent": self.chat.chat_sent,
         }
         for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():

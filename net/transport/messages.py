@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 4          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
-                      # 4: bot plans face down (committed, opened card by card)
+PROTOCOL = 5          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+                      # 4: bot plans face down (committed, opened card by card);
+                      # 5: a spectator is told which inputs the table awaits
 MAX_STEP = 1_000_000
 
 
@@ -89,6 +90,16 @@ def _versions(v: Any) -> str | None:
     return None
 
 
+def _seats(v: Any) -> str | None:
+    """A list of distinct seat numbers."""
+    if not isinstance(v, list) or len(v) > 5:
+        return "is not a list of at most 5 seats"
+    for x in v:
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 4:
+            return f"holds {x!r:.20}, not a seat"
+    return None if len(set(v)) == len(v) else "names a seat twice"
+
+
 def _build(v: Any) -> str | None:
     """The physics build a tower vote claims (`net.lockstep.tower_vote`)."""
     return None if v in ("deterministic", "platform") else "is not a physics build"
@@ -136,6 +147,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # catch-up (to a rejoining peer or a spectator) and spectating
     "CaughtUp": {"start": _map, "log": _list(100_000), "chains": _map, "step": STEP},
     "StepApplied": {"entry": _map},
+    # to a spectator: the seats the current step waits for (a decision / an automatic input)
+    "InputsAwaited": {"step": STEP, "decisions": _seats, "automatic": _seats},
     # table chat (net.table.chat): never part of the game
     "ChatSent": {"sender": _str(40), "seat": _opt(SEAT), "text": _str(300)},
 }

@@ -105,10 +105,11 @@ def test_the_turn_timer_counts_down_for_everyone_then_a_bot_takes_the_seat(tmp_p
         left = s.input_countdown()
         assert set(left) == {seat} and TURN_TIME - 5 <= left[seat] <= TURN_TIME - 1
         assert s.takeover_countdown() == {}
-    # a spectator sees the clock too (it is not sent the plans' commitments, so it shows
-    # every planning seat's clock: the same time, since the step began for all at once)
+    # a spectator sees the same clock, and only that one: it is not sent the plans'
+    # commitments, but the player it follows tells it which inputs the step awaits
+    # (before, it showed every seat that had planned as still planning)
     left = watcher.input_countdown()
-    assert seat in left and TURN_TIME - 5 <= left[seat] <= TURN_TIME - 1
+    assert set(left) == {seat} and TURN_TIME - 5 <= left[seat] <= TURN_TIME - 1
     net.advance(TURN_TIME)
     for s in sessions:               # the turn timer ran out: the take-over countdown
         assert s.input_countdown() == {} and 0 < s.takeover_countdown()[seat] <= 20

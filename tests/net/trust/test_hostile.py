@@ -132,6 +132,12 @@ CASES = {
         "type": "Accepted", "peer": b"p" * 16}), "after the handshake"),
     "host-only message": (lambda h: encode_frame({"type": "LobbyChanged", "lobby": {}}),
                           "not the host"),
+    "awaited inputs told to a player": (lambda h: encode_frame({
+        "type": "InputsAwaited", "step": h.lockstep.step, "decisions": [0], "automatic": []}),
+        "InputsAwaited from a peer we do not follow"),
+    "awaited inputs naming a seat twice": (lambda h: encode_frame({
+        "type": "InputsAwaited", "step": 1, "decisions": [1, 1], "automatic": []}),
+        "names a seat twice"),
     "take-over of itself": (lambda h: encode_frame({"type": "SeatTakenOver", "step": 1,
                                                     "seat": HOSTILE}), "cannot send it"),
     "take-over of the receiver's own seat": (lambda h: encode_frame({
