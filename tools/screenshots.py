@@ -85,14 +85,32 @@ class _StandInTable(TableCallbacks):
     def waiting_for(self):
         return list(self.decision.seats)
 
+    opts = type("Options", (), {"interface": "127.0.0.1"})()
+    start_info = None
+
     def takeover_countdown(self):
         return dict(self.countdown)
+
+    def input_countdown(self):
+        return {}
+
+    def overdue_seats(self):
+        return []
 
     def hand_seat_to_bot(self, seat):
         pass
 
     def send_chat(self, text):
         pass
+
+    def unlock_plan(self):
+        raise ValueError("a stand-in table keeps its plans")
+
+    def my_plan(self):
+        return None
+
+    def set_bot_level(self, seat, level):
+        raise ValueError("a stand-in table keeps its bots")
 
     def submit(self, cmd):
         pass

@@ -115,7 +115,7 @@ class NetComforts:
         self.views = views
         self.asker = asker
         self.pause = scene.add(PausePanel())
-        self.chat = scene.add(ChatBox()) if offers.can_chat else None
+        self.chat: ChatBox | None = scene.add(ChatBox())
         if self.chat is not None:
             self.chat.sent.connect(self._send)
         self.unlock_btn = scene.add(Button(N_("Unlock plan  [U]"), name="unlock", size=11,

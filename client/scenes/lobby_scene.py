@@ -53,11 +53,9 @@ class LobbyScene(Node):
         self.b_start.pressed.connect(self.request_start)
         self.b_back.pressed.connect(self.leave_chosen.emit)
         self.error = ""
-        self.chat = None
-        if session.offers.can_chat:
-            from client.widgets.chat_box import ChatBox
-            self.chat = self.add(ChatBox())
-            self.chat.sent.connect(self.send_chat)
+        from client.widgets.chat_box import ChatBox
+        self.chat = self.add(ChatBox())
+        self.chat.sent.connect(self.send_chat)
         self.said: list[str] = []          # the chat lines shown, oldest first
         self._heard = 0
         self._join_lines: list[tuple[str, str]] | None = None
@@ -77,7 +75,7 @@ class LobbyScene(Node):
         from net.reach import portmap
         interface = self.session.offers.interface
         port = self.session.table.listen_port
-        if interface is None or not port or not portmap.wanted(interface):
+        if not port or not portmap.wanted(interface):
             return
         from client.sessions.network import _reactor
 
@@ -242,7 +240,7 @@ class LobbyScene(Node):
         seats = lobby.get("seats", [])
         for seat, b in enumerate(self.b_levels):
             is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
-            b.visible = self.is_host and is_bot and self.session.offers.can_set_bot_level
+            b.visible = self.is_host and is_bot
             if b.visible:
                 b.set_label(_("level: {level}").format(
                     level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))

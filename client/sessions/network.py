@@ -194,7 +194,7 @@ class NetSession:
         if self.started and not self.status:
             waiting = self.table.waiting_for()
             # each awaited input's deadline, shown to everyone (issue 26 item 4)
-            left: dict[int, float] = getattr(self.table, "input_countdown", dict)()
+            left = self.table.input_countdown()
             if waiting and not self.waiting_for_me():
                 from client.core.theme import seat_name
                 self.status = ""  # shown by the scene's info panel
@@ -241,7 +241,7 @@ class NetSession:
         was started with, and a spectator who came late never saw the lobby), else the
         lobby's."""
         seats = self.lobby.get("seats") or []
-        start = getattr(self.table, "start_info", None)
+        start = self.table.start_info
         if isinstance(start, dict) and start.get("seats"):
             seats = start["seats"]
         return [s for s in seats if isinstance(s, dict) and isinstance(s.get("seat"), int)]

@@ -2,8 +2,9 @@
 a bot, chat, and unlocking a plan before every plan is in.
 
 `TableOffers` is the network session's part for these (the scene reaches it as
-`session.table_offers`). A table may predate any of them (the tests' bare table): which
-it has is looked up once, here, and said by the `can_…` members.
+`session.table_offers`). The table's side of them is declared in `NetTable`, which
+`net.table.session.TableSession` provides (mypy checks it where the window opens one) and
+the tests' and screenshot tool's stand-in tables copy.
 
 Tests: tests/client/game/test_net_comforts.py, tests/client/sessions/test_net_window.py.
 """
@@ -54,9 +55,13 @@ class TableCallbacks(Protocol):
     on_ended: Callable[[Any], None] = _unset
 
 
+class ListenOptions(Protocol):
+    @property
+    def interface(self) -> str: ...
+
+
 class NetTable(TableCallbacks, Protocol):
-    """What the client uses of `net.table.session.TableSession` (the offers' methods are
-    looked up by `TableOffers`: a table may lack them)."""
+    """What the client uses of `net.table.session.TableSession`."""
 
     lobby: dict[str, Any]
     listen_port: int
@@ -84,6 +89,29 @@ class NetTable(TableCallbacks, Protocol):
 
     def close(self) -> None: ...
 
+    # what the table offers beyond the game (below, `TableOffers`)
+    @property
+    def opts(self) -> ListenOptions: ...
+
+    @property
+    def start_info(self) -> dict[str, Any] | None: ...
+
+    def input_countdown(self) -> dict[int, float]: ...
+
+    def takeover_countdown(self) -> dict[int, float]: ...
+
+    def overdue_seats(self) -> list[int]: ...
+
+    def hand_seat_to_bot(self, seat: int) -> None: ...
+
+    def send_chat(self, text: str) -> None: ...
+
+    def unlock_plan(self) -> None: ...
+
+    def my_plan(self) -> SubmitPlan | None: ...
+
+    def set_bot_level(self, seat: int, level: str) -> None: ...
+
 
 @dataclass
 class PlanMark:
@@ -109,16 +137,12 @@ class TableOffers:
         self.chat_lines: list[ChatLine] = []    # lines from others, oldest first
         self._echoes: list[str] = []            # my sent lines (the table may echo them back)
         self._sending: str | None = None        # the line being sent (a seatless guest's echo)
-        self._countdown: Callable[[], Any] | None = getattr(table, "takeover_countdown", None)
-        self._overdue: Callable[[], list[int]] | None = getattr(table, "overdue_seats", None)
-        self._hand_over: Callable[[int], None] | None = getattr(table, "hand_seat_to_bot", None)
-        self._send: Callable[[str], None] | None = getattr(table, "send_chat", None)
-        self._unlock: Callable[[], None] | None = getattr(table, "unlock_plan", None)
-        self._my_plan: Callable[[], SubmitPlan | None] | None = getattr(table, "my_plan", None)
-        self._set_bot_level: Callable[[int, str], None] | None = getattr(table, "set_bot_level", None)
-        # where the table listens ("" any interface, "127.0.0.1" tests): the lobby asks the
-        # router for a port mapping unless it is loopback; None for a table without options
-        self.interface: str | None = getattr(getattr(table, "opts", None), "interface", None)
+
+    @property
+    def interface(self) -> str:
+        """Where the table listens ("" any interface, "127.0.0.1" tests): the lobby asks
+        the router for a port mapping unless it is loopback."""
+        return self.table.opts.interface
 
     @property
     def my_seats(self) -> tuple[int, ...]:
@@ -127,41 +151,32 @@ class TableOffers:
     def takeover_countdown(self) -> dict[int, float]:
         """{seat: seconds left} before a bot takes each offline seat."""
         try:
-            return {int(s): float(t) for s, t in (self._countdown() or {}).items()} \
-                if self._countdown else {}
-        except Exception:
+            return {int(s): float(t) for s, t in (self.table.takeover_countdown() or {}).items()}
+        except Exception:       # the pause panel must not fall over a table's hiccup
             return {}
 
     def overdue_seats(self) -> list[int]:
         """Seats in the take-over countdown that are still connected but ran out of time."""
         try:
-            return [int(s) for s in (self._overdue() or [])] if self._overdue else []
+            return [int(s) for s in (self.table.overdue_seats() or [])]
         except Exception:
             return []
 
     @property
     def can_hand_over(self) -> bool:
-        return self.role == "host" and callable(self._hand_over)
+        return self.role == "host"
 
     def hand_seat_to_bot(self, seat: int) -> None:
         """Host only; a refusal raises ValueError with a sentence for the player."""
-        if self._hand_over is None:
-            raise ValueError(_("This table cannot hand a seat to a bot."))
-        self._hand_over(seat)
-
-    @property
-    def can_chat(self) -> bool:
-        return callable(self._send)
+        self.table.hand_seat_to_bot(seat)
 
     def send_chat(self, text: str) -> None:
-        if self._send is None:
-            raise ValueError("this table has no chat")
         # noted before sending: a table gives the sender its own line at once, from inside
         # this call (net/table/chat.py), and the window has already shown it
         self._echoes.append(text.strip())
         self._sending = text.strip()
         try:
-            self._send(text)
+            self.table.send_chat(text)
         except Exception:
             self._echoes.remove(text.strip())
             raise
@@ -177,23 +192,13 @@ class TableOffers:
             return
         self.chat_lines.append(line)
 
-    @property
-    def can_set_bot_level(self) -> bool:
-        return callable(self._set_bot_level)
-
     def set_bot_level(self, seat: int, level: str) -> None:
         """Host only; a refusal raises ValueError with net's sentence."""
-        if self._set_bot_level is None:
-            raise ValueError("this table has no bot levels")
-        self._set_bot_level(seat, level)
-
-    @property
-    def can_unlock(self) -> bool:
-        return callable(self._unlock)
+        self.table.set_bot_level(seat, level)
 
     def plan_unlockable(self) -> bool:
         """My plan is in and not every plan is: it may be taken back (if the table agrees)."""
-        if not (self.can_unlock and self.mark.started and (self.mark.submitted_at is not None or any(
+        if not (self.mark.started and (self.mark.submitted_at is not None or any(
                 self.my_plan(s) for s in self.my_seats))):     # locked before a resume too
             return False
         d = self.table.decision
@@ -203,11 +208,9 @@ class TableOffers:
 
     def my_plan(self, seat: int) -> SubmitPlan | None:
         """My locked plan of this round, from the table (its state holds turned cards only)."""
-        return self._my_plan() if self._my_plan is not None and seat in self.my_seats else None
+        return self.table.my_plan() if seat in self.my_seats else None
 
     def unlock_plan(self) -> None:
         """Take my plan back; a refusal raises ValueError with a sentence to show."""
-        if self._unlock is None:
-            raise ValueError(_("This table cannot unlock a plan."))
-        self._unlock()
+        self.table.unlock_plan()
         self.mark.submitted_at = None

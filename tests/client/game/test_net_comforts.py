@@ -24,7 +24,11 @@ class ChatLine:                      # the shape of net.table.chat.ChatLine
 
 
 class BareTable(TableCallbacks):
-    """A started table with the original TableSession surface only."""
+    """A started table (`client.sessions.table_offers.NetTable`) that offers nothing:
+    no countdowns, and its hand-overs and unlocks are refused."""
+
+    opts = type("Options", (), {"interface": "127.0.0.1"})()
+    start_info = None
 
     def __init__(self, role: str = "host") -> None:
         from sim import game
@@ -70,9 +74,33 @@ class BareTable(TableCallbacks):
     def close(self) -> None:
         pass
 
+    def input_countdown(self) -> dict[int, float]:
+        return {}
+
+    def takeover_countdown(self) -> dict[int, float]:
+        return {}
+
+    def overdue_seats(self) -> list[int]:
+        return []
+
+    def hand_seat_to_bot(self, seat: int) -> None:
+        raise ValueError("this table hands no seat to a bot")
+
+    def send_chat(self, text: str) -> None:
+        pass
+
+    def unlock_plan(self) -> None:
+        raise ValueError("this table unlocks no plan")
+
+    def my_plan(self):
+        return None
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        raise ValueError("this table keeps its bots' levels")
+
 
 class ComfyTable(BareTable):
-    """The same with the net helpers' new APIs."""
+    """The same with countdowns, hand-overs, chat and unlocks that do something."""
 
     def __init__(self, role: str = "host") -> None:
         super().__init__(role)
@@ -319,17 +347,17 @@ def test_unlock_plan_on_a_network_table(app):
     assert [c.seat for c in table.submitted] == [0]
 
 
-def test_a_table_without_the_new_apis_still_plays(app):
+def test_a_table_with_nothing_to_count_down_plays_without_a_pause(app):
     table = BareTable()
     session, scene = _table_game(app, table)
     assert run_until(app, lambda: scene.planning.visible, 10)
-    assert scene.net.chat is None and not scene.net.pause.visible
+    assert scene.net.chat is not None and not scene.net.pause.visible
     app.on_key_press(arcade.key.B, 0)
     frame(app)
     app.on_key_press(arcade.key.ENTER, 0)
     frame(app, 2)
     assert [c.seat for c in table.submitted] == [0]
-    assert not scene.net.unlock_btn.visible
+    assert scene.net.unlock_btn.visible       # offered: the table says whether it agrees
 
 
 def test_lobby_shows_the_join_command_names_and_chat(app, shots):

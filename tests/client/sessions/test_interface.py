@@ -44,4 +44,4 @@ def test_a_network_session_offers_the_whole_interface() -> None:
     session: GameSession = net
     assert all(hasattr(session, m) for m in _members())
     assert not session.runs_in_window and session.study is None
-    assert session.table_offers is not None and session.table_offers.can_chat
+    assert session.table_offers is not None and session.table_offers.can_hand_over

@@ -45,8 +45,8 @@ ALLOWED = {
     ("cli/replay.py", " (game unfinished)"): "part of the line scripts read",
     ("sim/narrate.py", "peasants"): "the English printout's default naming; translated in describe",
 }
-# developer diagnostics, not for players: the tower calibration report
-NOT_FOR_PLAYERS = {"cli/tower_report.py"}
+# developer diagnostics, not for players: the tower calibration report, the benchmarks' net figures
+NOT_FOR_PLAYERS = {"cli/tower_report.py", "cli/net_stats.py"}
 SCOPE = sorted(str(p.relative_to(ROOT)) for p in
                [*(ROOT / "client").rglob("*.py"), *(ROOT / "cli").rglob("*.py"), ROOT / "sim" / "narrate.py"]
                if str(p.relative_to(ROOT)) not in NOT_FOR_PLAYERS)
