@@ -233,8 +233,9 @@ class LobbyScene(Node):
     def rebuild(self) -> None:
         lobby = self._lobby()
         self.b_players.set_label(_("Players: {n}").format(n=lobby.get("players", "?")))
-        self.b_side.set_label(_("Board side: {side}").format(side=_(lobby.get("side", "?"))))
-        self.b_setup.set_label(_("Setup: {setup}").format(setup=_(lobby.get("setup", "?"))))
+        from client.words.table_names import setup_word, side_word
+        self.b_side.set_label(_("Board side: {side}").format(side=side_word(lobby.get("side", "?"))))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(lobby.get("setup", "?"))))
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
         self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
         seats = lobby.get("seats", [])

@@ -157,8 +157,9 @@ class MenuScene(Node):
                 from client.words.rules_text import three_player_choice
                 self.board_note = three_player_choice(self.side)
         self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
-        self.b_side.set_label(_("Board side: {side}").format(side=_(self.side)))
-        self.b_setup.set_label(_("Setup: {setup}").format(setup=_(self.setup)))
+        from client.words.table_names import setup_word, side_word
+        self.b_side.set_label(_("Board side: {side}").format(side=side_word(self.side)))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(self.setup)))
         for k, b in enumerate(self.b_seats):
             b.visible = k < self.players
             kind = self.seat_kinds[k]

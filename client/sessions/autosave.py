@@ -60,7 +60,10 @@ class Autosave:
         if saved is not None and path.exists() and _same_file(path, getattr(session, "source", None)):
             return cls(session, SaveWriter.append_to(path, saved))
         if path == autosave_path() and path.exists():
-            keep_unfinished(path)
+            if _worth_keeping(path):
+                keep_unfinished(path)
+            else:
+                path.unlink()
         cfg = session.config
         bots = [session.bots.get(s, FILL_IN_BOT) for s in range(cfg.players)]
         writer = SaveWriter.create(path, cfg, session.seed, bots, humans=tuple(session.my_seats))
@@ -96,12 +99,25 @@ UNFINISHED = re.compile(r"unfinished \d{4}-\d{2}-\d{2} \d{6}")
 
 def keep_unfinished(path: Path) -> Path:
     """A new game is about to take the autosave's place: keep the unfinished one as a
-    named save ("unfinished DATE TIME"), so starting a game never loses another."""
+    named save ("unfinished DATE TIME"), so starting a game never loses another (one its
+    player decided nothing in is not kept: `_worth_keeping`)."""
     when = time.strftime("%Y-%m-%d %H%M%S", time.localtime(path.stat().st_mtime))
     target = saves_dir() / f"unfinished {when}.save"
     target.parent.mkdir(parents=True, exist_ok=True)
     path.replace(target)
     return target
+
+
+def _worth_keeping(path: Path) -> bool:
+    """An unfinished game is kept unless its player never decided anything in it (a game
+    opened and left at once would otherwise pile up in the menu as "unfinished game").
+    A game of bots only, watched, is kept; so is a save that cannot be read."""
+    try:
+        saved = read_save(path)
+    except SaveError:
+        return True
+    humans = set(saved.humans)
+    return not humans or any(getattr(c, "seat", None) in humans for c in saved.commands)
 
 
 def _same_file(a: Path, b) -> bool:
@@ -173,11 +189,17 @@ def named_saves(limit: int = 6) -> list[SaveInfo]:
     paths = sorted(d.glob("*.save"), key=lambda p: p.stat().st_mtime, reverse=True)
     out = []
     for p in paths[:limit]:
-        info = describe_save(p)
-        if info is not None:
-            # numbers, not a month's English name: the same in every language
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
-            name = _("unfinished game") if UNFINISHED.fullmatch(p.stem) else p.stem
-            name = name if len(name) <= 26 else name[:25] + "…"
-            out.append(SaveInfo(p, f"{name}  ({when})"))
+        try:
+            saved = read_save(p)
+        except SaveError:
+            continue
+        # numbers, not a month's English name: the same in every language
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))
+        if UNFINISHED.fullmatch(p.stem):      # told apart by how far they went
+            steps = len(saved.commands)
+            name = ngettext("unfinished game, {n} step", "unfinished game, {n} steps",
+                            steps).format(n=steps)
+        else:
+            name = p.stem if len(p.stem) <= 26 else p.stem[:25] + "…"
+        out.append(SaveInfo(p, f"{name}  ({when})"))
     return out

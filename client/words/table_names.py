@@ -72,3 +72,19 @@ def join_lines(port: int, code: str | None, addresses: list | None = None) -> li
     return [_("Friends join with one of these:")] + [
         _("{command}    ({where})").format(command=c, where=w)
         for c, w in join_offers(port, code, addresses)]
+
+
+# the table's options as the menu and the lobby say them ("Board side: sun"); the game's
+# records keep the English keys
+_SIDES = {"sun": N_("sun"), "moon": N_("moon")}
+_SETUPS = {"beginner": N_("beginner"), "draft": N_("draft")}
+
+
+def side_word(side: str) -> str:
+    """"sun" or "moon" in the player's language (anything else as it is)."""
+    return _(_SIDES[side]) if side in _SIDES else str(side)
+
+
+def setup_word(setup: str) -> str:
+    """"beginner" or "draft" in the player's language (anything else as it is)."""
+    return _(_SETUPS[setup]) if setup in _SETUPS else str(setup)

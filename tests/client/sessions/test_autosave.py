@@ -95,12 +95,16 @@ def test_a_new_game_keeps_the_unfinished_one_among_the_saves(home):
     old = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=8)
     save = Autosave.start(old)
     _play_until_human(old)
+    from sim import bots
+    old.submit(bots.choose(old.state, 0, "heuristic", bytes(32)))     # my first plan
+    _play_until_human(old)
     save.close()
     new = LocalSession(3, "moon", "draft", (1,), "random", seed=9)
     Autosave.start(new).close()
     assert read_save(autosave_path()).config.players == 3
     kept = named_saves()
-    assert len(kept) == 1 and kept[0].title.startswith("unfinished ")
+    steps = len(old.commands)
+    assert len(kept) == 1 and kept[0].title.startswith(f"unfinished game, {steps} steps  (")
     again, _ = resume_local(str(kept[0].path))
     assert state_hash(again.state) == state_hash(old.state)
     from lang.i18n import current, use
@@ -112,3 +116,20 @@ def test_a_new_game_keeps_the_unfinished_one_among_the_saves(home):
             assert title.startswith(words) and "unfinished" not in title, title
     finally:
         use(before)
+
+
+def test_a_game_left_before_its_player_decided_anything_is_not_kept(home):
+    """Opening a game and leaving it at once piled up "unfinished game" entries in the
+    menu (dozens, all alike); only a game its player decided something in is kept."""
+    for seed in (8, 9, 10):
+        untouched = LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=seed)
+        Autosave.start(untouched)
+        _play_until_human(untouched)          # bots and chance only, up to my first plan
+    assert named_saves() == []
+    watched = LocalSession(3, "sun", "beginner", (), "random", seed=4)   # bots only:
+    save = Autosave.start(watched)                                       # watched, kept
+    for _ in range(30):
+        watched.pump()
+    save.close()
+    Autosave.start(LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=11)).close()
+    assert len(named_saves()) == 1

@@ -261,3 +261,18 @@ def test_the_engines_reasons_are_said_in_the_language(lang):
     assert not left, left
     assert for_players("R-PLAN-3: put a province card on at least 6 action fields (now 0)") == \
         "Put a province card on at least 6 action fields (now 0)"     # English unchanged
+
+
+@pytest.mark.parametrize("lang, sun, beginner", [("nl", "zon", "voor beginners"),
+                                                 ("ro", "soare", "pentru începători")])
+def test_the_tables_options_are_said_in_the_language(lang, sun, beginner):
+    """The menu's and the lobby's "Board side: sun", "Setup: beginner" kept the English
+    option (`_(self.side)` with no msgid to find)."""
+    from client.words.table_names import setup_word, side_word
+    try:
+        i18n.use(lang)
+        assert side_word("sun") == sun and setup_word("beginner") == beginner
+        assert side_word("moon") != "moon" and setup_word("draft") != "draft"
+    finally:
+        i18n.use("en")
+    assert side_word("sun") == "sun" and setup_word("draft") == "draft"
