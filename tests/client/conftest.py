@@ -100,6 +100,15 @@ def home(app, tmp_path, monkeypatch):
     app.show_menu()
 
 
+def to_my_plan(app, seed: int = 11, bots: str = "heuristic"):
+    """A 4-player beginner game on the sun side with me at seat 0, played up to my first
+    plan (fast animations); the game scene."""
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": bots}, seed=seed, fast=True)
+    assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
+    return scene
+
+
 def until_move_decision(app, scene, seconds: float = 120) -> bool:
     """Play a local game with the bot's suggested plans (answering anything else with its
     first option) until my seat is asked where to move; True if it was."""

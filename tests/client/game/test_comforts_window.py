@@ -10,19 +10,12 @@ import arcade
 
 from client.core.settings import Settings, load_settings, save_settings
 from sim.game import state_hash
-from tests.client.conftest import frame, screenshot
+from tests.client.conftest import frame, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
 
 
-def _to_my_plan(app, seed: int = 11):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
-    assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
-    return scene
-
-
 def test_esc_asks_stay_keeps_playing_leave_keeps_the_save_and_continue_restores_it(app, home, shots):
-    scene = _to_my_plan(app)
+    scene = to_my_plan(app)
     before = state_hash(app.session.state)
     steps = len(app.session.commands)
     app.on_key_press(arcade.key.ESCAPE, 0)
@@ -51,7 +44,7 @@ def test_esc_asks_stay_keeps_playing_leave_keeps_the_save_and_continue_restores_
 
 def test_the_autosave_verifies_and_a_named_save_loads_the_same_game(app, home, capsys):
     import main
-    scene = _to_my_plan(app, seed=12)
+    scene = to_my_plan(app, seed=12)
     before = state_hash(app.session.state)
     app.on_key_press(arcade.key.S, arcade.key.MOD_CTRL)
     frame(app)
@@ -78,7 +71,7 @@ def test_the_autosave_verifies_and_a_named_save_loads_the_same_game(app, home, c
 def test_leaving_without_asking_when_the_setting_says_so(app, home):
     from dataclasses import replace
     app.settings = replace(Settings(), confirm_leave=False)
-    _to_my_plan(app, seed=13)
+    to_my_plan(app, seed=13)
     app.on_key_press(arcade.key.ESCAPE, 0)
     frame(app)
     assert app.scene.name == "menu" and app.scene.b_continue.visible
@@ -161,7 +154,7 @@ def test_rules_open_from_the_menu_and_in_a_game(app, home, shots):
     app.on_key_press(arcade.key.ESCAPE, 0)
     assert not help_.visible and app.scene.name == "menu"
     # in a game: the Rules button opens it
-    scene = _to_my_plan(app, seed=14)
+    scene = to_my_plan(app, seed=14)
     b = scene.help_btn
     app.on_mouse_press(b.left + 3, b.bottom + 3, arcade.MOUSE_BUTTON_LEFT, 0)
     assert scene.help.visible
@@ -171,7 +164,7 @@ def test_rules_open_from_the_menu_and_in_a_game(app, home, shots):
 
 def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, home, shots):
     from client.game.plan_panel import FIELDS
-    scene = _to_my_plan(app, seed=15)
+    scene = to_my_plan(app, seed=15)
     panel = scene.planning
     for k, f in enumerate(FIELDS):
         l, b, w, h = panel.field_rect(k)
@@ -206,7 +199,7 @@ def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, ho
 
 
 def test_the_first_game_guide_points_at_the_plan_and_can_be_hidden_for_good(app, home, shots):
-    scene = _to_my_plan(app, seed=16)
+    scene = to_my_plan(app, seed=16)
     guide = scene.guide
     assert guide.visible and guide.kind == "plan"
     frame(app, 2)
@@ -215,14 +208,14 @@ def test_the_first_game_guide_points_at_the_plan_and_can_be_hidden_for_good(app,
     app.on_mouse_press(b.left + 3, b.bottom + 3, arcade.MOUSE_BUTTON_LEFT, 0)
     assert not guide.visible
     assert load_settings()[0].guide_done is True
-    scene = _to_my_plan(app, seed=17)
+    scene = to_my_plan(app, seed=17)
     assert not scene.guide.visible
 
 
 def test_against_bots_a_locked_plan_can_be_unlocked_and_changed_before_the_plans_open(app, home):
     import main
     from sim.commands import SubmitPlan
-    scene = _to_my_plan(app, seed=18)
+    scene = to_my_plan(app, seed=18)
     scene.fast = False
     mine = lambda: [c for c in app.session.commands if isinstance(c, SubmitPlan) and c.seat == 0]
     app.on_key_press(arcade.key.B, 0)               # a suggested plan ...
@@ -265,14 +258,14 @@ def test_sound_follows_volume_and_mute(app, home):
     from dataclasses import replace
     from client.core.sound import Sounds
     app.settings = replace(Settings(), volume=40)
-    scene = _to_my_plan(app, seed=19)
+    scene = to_my_plan(app, seed=19)
     assert isinstance(scene.sounds, Sounds) and scene.sounds.volume == 40 and scene.sounds.on
     scene.fast = False
     app.on_key_press(arcade.key.B, 0)
     app.on_key_press(arcade.key.ENTER, 0)
     assert scene.sounds.played[-1:] == ["locked"]
     app.settings = replace(Settings(), mute=True)
-    scene = _to_my_plan(app, seed=19)
+    scene = to_my_plan(app, seed=19)
     scene.fast = False
     app.on_key_press(arcade.key.B, 0)
     app.on_key_press(arcade.key.ENTER, 0)

@@ -12,7 +12,7 @@ import pytest
 
 from client.core.settings import load_settings
 from tests.client.conftest import frame
-from tests.client.conftest import run_until
+from tests.client.conftest import run_until, to_my_plan
 
 SIZES = [(960, 640), (1280, 800), (1920, 1080)]
 TIP_FILL = (45, 35, 30)
@@ -28,10 +28,7 @@ def home(app, home):
 
 
 def _plan(app, seed: int = 21):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "easy"}, seed=seed, fast=True)
-    assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
-    return scene
+    return to_my_plan(app, seed, bots="easy")
 
 
 def _resize(app, W, H):

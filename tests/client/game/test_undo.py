@@ -8,21 +8,14 @@ from __future__ import annotations
 import arcade
 
 from sim.game import state_hash
-from tests.client.conftest import frame, until_move_decision, screenshot
+from tests.client.conftest import frame, until_move_decision, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
 
 CTRL_Z = (arcade.key.Z, arcade.key.MOD_CTRL)
 
 
-def _to_my_plan(app, seed: int = 11):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
-    assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
-    return scene
-
-
 def test_the_plans_fields_step_back_one_change_at_a_time(app, shots):
-    scene = _to_my_plan(app)
+    scene = to_my_plan(app)
     panel = scene.planning
     before = state_hash(app.session.state)
     assert not panel.undo_btn.active                    # nothing to take back yet
