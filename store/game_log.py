@@ -59,7 +59,7 @@ def read_log(path: str | Path) -> list[LoggedEvent]:
         wrong = event_problem(row.value)
         if wrong is not None:
             name, field = wrong
-            if not name:
+            if not name or field is None:
                 raise SaveError(N_("it is not an event (a map with an event name)"),
                                 path, row.number)
             if field == "event":

@@ -173,7 +173,8 @@ def _header(header: Any, path: Path) -> tuple[GameConfig, Any, list[str], tuple[
         config.check()
     except ValueError:
         raise _bad_header(path, "config") from None
-    if not (_whole(seed) and abs(seed) < 2 ** 63) and not (isinstance(seed, str) and len(seed) <= 200):
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) < 2 ** 63) \
+            and not (isinstance(seed, str) and len(seed) <= 200):
         raise _bad_header(path, "seed")
     if not isinstance(bots, list) or not all(isinstance(b, str) and b in BOT_NAMES for b in bots) \
             or len(bots) != config.players:

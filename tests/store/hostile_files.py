@@ -158,8 +158,8 @@ def wrong_types(folder: Path, honest: Honest) -> list[Path]:
         event = json.loads(g[i])
         for key in [k for k in event if k != "event"]:
             for n, wrong in enumerate(WRONG_VALUES):
-                bad = _dump({**event, key: wrong})
-                rows = [bad] if i == 0 else [g[0], bad]
+                line = _dump({**event, key: wrong})
+                rows = [line] if i == 0 else [g[0], line]
                 write(f"log-{kind}-{key}-{n}", _lines(rows))
     # the save's header
     header = json.loads(s[0])
@@ -168,8 +168,8 @@ def wrong_types(folder: Path, honest: Honest) -> list[Path]:
             write(f"save-header-{key}-{n}", _lines([_dump({**header, key: wrong})] + s[1:4]))
     for key in header["config"]:
         for n, wrong in enumerate(WRONG_VALUES):
-            bad = {**header, "config": {**header["config"], key: wrong}}
-            write(f"save-config-{key}-{n}", _lines([_dump(bad)] + s[1:4]))
+            wrong_config = {**header, "config": {**header["config"], key: wrong}}
+            write(f"save-config-{key}-{n}", _lines([_dump(wrong_config)] + s[1:4]))
     # the first command of each kind: its line's fields, then its command's fields
     for kind, i in _first_of_each(s[1:], lambda r: r["cmd"]["type"]).items():
         row = json.loads(s[1 + i])
@@ -178,6 +178,6 @@ def wrong_types(folder: Path, honest: Honest) -> list[Path]:
                 write(f"save-{kind}-line-{key}-{n}", _lines(s[:1 + i] + [_dump({**row, key: wrong})]))
         for key in [k for k in row["cmd"] if k != "type"]:
             for n, wrong in enumerate(WRONG_VALUES):
-                bad = {**row, "cmd": {**row["cmd"], key: wrong}}
-                write(f"save-{kind}-{key}-{n}", _lines(s[:1 + i] + [_dump(bad)]))
+                wrong_row = {**row, "cmd": {**row["cmd"], key: wrong}}
+                write(f"save-{kind}-{key}-{n}", _lines(s[:1 + i] + [_dump(wrong_row)]))
     return out
