@@ -24,8 +24,8 @@ def _open(loader, path):
     """None when the loader opened the file; the message otherwise."""
     try:
         session = loader(str(path))
-    except SaveError as exc:
-        message = exc.said()
+    except SaveError as exc:       # what the menu shows (`App.load_save`, `App.replay_log`)
+        message = exc.said() if hasattr(exc, "said") else str(exc)
         assert "\n" not in message and str(path) in message, message
         return message
     session = session[0] if isinstance(session, tuple) else session
