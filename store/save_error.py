@@ -52,8 +52,3 @@ class SaveError(ValueError):
     def said(self) -> str:
         """The line in the player's language."""
         return self._line(_)
-
-    def at(self, path: object, line: int | None = None) -> SaveError:
-        """This problem, placed in a file (and line) by the reader that knows them."""
-        return SaveError(self.problem, path, line if line is not None else self.line,
-                         **self.fields)
