@@ -178,6 +178,7 @@ class TableSession:
         self.takeover = Takeover(shared, self.liveness, self.claims,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
+        self.claims.seat_barred = self.takeover.hand_barred_seat
         self.deadlines = InputDeadlines(shared, self.liveness, self.takeover)
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, self.signer, self.takeover)

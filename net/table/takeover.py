@@ -126,6 +126,24 @@ class Takeover:
         self.cancel_timeout(seat)
         self.start_timeout(seat, 0.0)
 
+    def hand_barred_seat(self, seat: int) -> None:
+        """The table agreed to drop `seat` for offences, and it was dropped here for
+        offences before (`net.table.report_counting`): it will not be let back in, so no
+        rejoin countdown; a bot takes it from the first step that needs it, by the same
+        rule as any take-over."""
+        table = self._shared
+        now = table.reactor.seconds()
+        if table.lockstep is None or table.over() or seat in table.lockstep.bots \
+                or seat == table.my_seat \
+                or (seat in self._offline and self._deadline.get(seat, now + 1.0) <= now):
+            return              # (its countdown has run out already)
+        self.cancel_timeout(seat)
+        self.start_timeout(seat, 0.0)
+        reason = (f"seat {seat} ({table.name_of_seat(seat)}) was dropped twice for "
+                  "offences; a bot takes the seat")
+        log.warning(reason)
+        table.callbacks.on_paused(reason)
+
     def start_timeout(self, seat: int, timeout: float) -> None:
         """`seat` went offline: a bot may take it once `timeout` seconds have passed."""
         reactor = self._shared.reactor
