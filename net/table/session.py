@@ -112,6 +112,7 @@ class TableSession:
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
+    on_notice = Delegated[Callable[[str], None]]("callbacks")
     on_desync = Delegated[Callable[[dict], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")

@@ -232,6 +232,12 @@ class Takeover:
         self.maybe_resumed()
 
     def back_online(self, seat: int) -> None:
+        if seat in self._offline:
+            # every peer that said the seat dropped says it is back (a player whose
+            # window was busy, counted as gone, must not stay "dropped" on screen)
+            news = f"seat {seat} ({self._shared.name_of_seat(seat)}) is back"
+            log.warning(news)
+            self._shared.callbacks.on_notice(news)
         if seat in self._overdue:
             return          # connected is not enough: its countdown stops when it plays
         self.cancel_timeout(seat)
