@@ -260,6 +260,7 @@ class Connections:
             reason = (f"seat {seat} ({table.name_of_seat(seat)}) dropped; waiting up to "
                       f"{timeout:g} s for it to rejoin")
             log.warning(reason)
+            self._takeover.said_gone.add(seat)
             table.callbacks.on_paused(reason)
 
     def received(self, conn: PeerConnection, msg: dict) -> None:

@@ -39,6 +39,7 @@ class Takeover:
         self._offline: dict[int, DelayedCall] = {}    # seat -> its take-over timer
         self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
         self._overdue: dict[int, int] = {}            # seat -> the step its input is late for
+        self.said_gone: set[int] = set()              # seats the players were told dropped
 
     def is_offline(self, seat: int | None) -> bool:
         return seat in self._offline
@@ -232,9 +233,10 @@ class Takeover:
         self.maybe_resumed()
 
     def back_online(self, seat: int) -> None:
-        if seat in self._offline:
+        if seat in self.said_gone:
             # every peer that said the seat dropped says it is back (a player whose
             # window was busy, counted as gone, must not stay "dropped" on screen)
+            self.said_gone.discard(seat)
             news = f"seat {seat} ({self._shared.name_of_seat(seat)}) is back"
             log.warning(news)
             self._shared.callbacks.on_notice(news)
