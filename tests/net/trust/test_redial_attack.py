@@ -32,7 +32,7 @@ def test_a_redialling_offender_never_gets_an_honest_player_dropped(tmp_path):
                                        "--save", str(tmp_path / "attacker.save")],
                           tmp_path, script=SCRIPT)
         peers.append(attacker)
-        P.wait_all(honest, 300)
+        P.wait_all(honest, 240)
         said = attacker.text()
         assert "garbage sent to seat" in said, said[-2000:] + attacker.errors()[-2000:]
         errors = "".join(p.errors() for p in honest)
