@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import arcade
 
 from client.core import theme
+from client.core.beating import BEATING
 from client.core.node import Node
 from lang.i18n import _, use
 from sim.state import DecisionKind
@@ -114,6 +115,7 @@ class App(arcade.Window):
         if self.session is not None:
             self.session.close()
             self.session = None
+        BEATING.keep(None)
 
     def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
         from dataclasses import asdict
@@ -314,6 +316,9 @@ class App(arcade.Window):
         if command in ("join", "watch") and not opts.get("address") and not opts.get("resume"):
             self.search_lan()
             return
+        # the game scene's modules now, before any connection, not in the frame the game
+        # starts in (about a second of imports; issue 34 item 2)
+        import client.game.game_scene  # noqa: F401
         try:
             from client.sessions.network import NetSession
             session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
@@ -327,6 +332,8 @@ class App(arcade.Window):
         from client.scenes.lobby_scene import LobbyScene
         self.close_session()
         self.session = session
+        # the network beats while the window builds the game scene (issue 34 item 2)
+        BEATING.keep(session.net_pump)
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave_chosen.connect(lambda: self.show_menu())

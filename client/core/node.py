@@ -22,6 +22,7 @@ import arcade
 import pyglet
 
 from lang.i18n import _
+from client.core.beating import beat
 from client.core.crisp_text import CrispText, window_text_scale
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ class Node:
         if self._dirty:
             self._dirty = False
             self.rebuild()
+            beat()          # a scene's first frame rebuilds every node (client.core.beating)
         self.on_draw()
         for c in self.children:
             c.draw()

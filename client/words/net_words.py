@@ -80,6 +80,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the game has started (no seat for a new player)"),
     N_("seat {seat} is not a player's seat"),
     N_("seat {seat} was expelled for cheating"),
+    N_("seat {seat} was dropped twice for offences"),
     N_("no proof of seat {seat}'s key (only the player who holds it may take that seat)"),
     N_("seat {seat} is now played by a bot"),
     N_("seat {seat} belongs to another peer"),
@@ -106,6 +107,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     # -- a pause (net/table/connections.py, net/table/liveness.py, net/table/recovery.py) --------------------
     N_("lost the connection to the peer we were watching"),
     N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin"),
+    N_("seat {seat} ({name}) is back"),
+    N_("seat {seat} ({name}) was dropped twice for offences; a bot takes the seat"),
     N_("seat {seat} ({name}) sent nothing for {t} s; a bot takes the seat in {w} s unless it plays"),
     N_("the turn time must be between {lo} and {hi} seconds"),
     Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "

@@ -112,6 +112,7 @@ class TableSession:
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
+    on_notice = Delegated[Callable[[str], None]]("callbacks")
     on_desync = Delegated[Callable[[dict], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
@@ -178,6 +179,7 @@ class TableSession:
         self.takeover = Takeover(shared, self.liveness, self.claims,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
+        self.claims.seat_barred = self.takeover.hand_barred_seat
         self.deadlines = InputDeadlines(shared, self.liveness, self.takeover)
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, self.signer, self.takeover)

@@ -73,7 +73,6 @@ class PeerConnection(Protocol):
         self.bytes_sent = 0
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
-        self.drop_claims = 0         # SeatDropped claims this player made
         self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
         self.redialed = False        # made after the game began here (net.table.liveness)
         now = self._now()
