@@ -36,10 +36,9 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build_physics  # noqa: E402  (beside this file)
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tools import build_physics  # noqa: E402  (run as a script: the project on the path)
 SPEC = ROOT / "packaging" / "shogun.spec"
 LOCALE = ROOT / "lang" / "locale"
 NAME = "shogun"
