@@ -74,10 +74,13 @@ def player_env(home: Path, **extra: str) -> dict[str, str]:
     return {**base, **extra}
 
 
+WINDOW_VARIABLES = ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY",   # the X/Wayland display
+                    "GALLIUM_DRIVER")       # Mesa's renderer where CI installs one (Windows)
+
+
 def window_env() -> dict[str, str]:
-    """What the window needs from this session: the X display on Linux, nothing elsewhere."""
-    return {k: os.environ[k] for k in ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY")
-            if k in os.environ}
+    """What the window needs from this session (on Linux the display)."""
+    return {k: os.environ[k] for k in WINDOW_VARIABLES if k in os.environ}
 
 
 def run_bundled(folder: Path, args: list[str], env: dict[str, str], timeout: float = 600,
@@ -210,7 +213,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-window", action="store_true", help="leave out the smoke check")
     parser.add_argument("--keep", type=Path, default=None,
                         help="unpack and write the screenshot here instead of a temporary folder")
+    parser.add_argument("--unpack-only", action="store_true",
+                        help="only unpack into --keep (CI then puts an OpenGL beside the game)")
     args = parser.parse_args(argv)
+    if args.unpack_only:
+        if args.keep is None:
+            parser.error("--unpack-only needs --keep DIR")
+        args.keep.mkdir(parents=True, exist_ok=True)
+        print(unpack(args.archive.resolve(), args.keep.resolve()))
+        return 0
     failed = 0
     with tempfile.TemporaryDirectory(prefix="shogun-player-") as tmp:
         place = (args.keep or Path(tmp)).resolve()

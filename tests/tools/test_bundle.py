@@ -87,3 +87,20 @@ def test_smoke_draws_the_window_and_arcade_knows_its_version(unpacked, tmp_path)
 def test_a_lan_table_of_the_bundle_hosting_and_a_clone_joining_ends_with_one_hash(unpacked, tmp_path):
     """Loopback only: the bundle hosts (with a bot seat), a clone's `.venv` joins."""
     assert len(check_bundle.check_lan_table(unpacked, tmp_path / "lan")) == 64
+
+
+def test_the_workflows_steps_run_here_as_written(archive, tmp_path):
+    """.github/workflows/bundle.yml unpacks with --unpack-only, then runs every check with
+    --keep on that folder: the same two commands on Linux (the window under Xvfb)."""
+    keep = tmp_path / "player"
+    script = str(ROOT / "tools" / "check_bundle.py")
+    unpacked = subprocess.run([sys.executable, script, str(archive), "--keep", str(keep),
+                               "--unpack-only"], capture_output=True, text=True, timeout=300)
+    assert unpacked.returncode == 0, unpacked.stderr
+    assert Path(unpacked.stdout.strip()) == keep.resolve() / "shogun"
+    window = [] if os.environ.get("DISPLAY") else ["--no-window"]
+    done = subprocess.run([sys.executable, script, str(archive), "--keep", str(keep), *window],
+                          capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = [line.split(":")[0] for line in done.stdout.splitlines() if line.startswith("ok ")]
+    assert said == ["ok headless", "ok selftest"] + (["ok smoke"] if not window else []) + ["ok lan table"]
