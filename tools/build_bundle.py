@@ -25,8 +25,10 @@ built bundle, run as a player's machine would).
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +46,13 @@ LOCALE = ROOT / "lang" / "locale"
 NAME = "shogun"
 MAX_ARCHIVE_BYTES = 80 * 1024 * 1024      # what a player is asked to download, at most
 LINUX_EXTRAS = ("shogun.desktop", "add-to-menu")     # from packaging/, into the folder
+
+# Distributions the game depends on that packaging/shogun.spec leaves out (the bundle
+# carries compiled catalogues instead of Babel): no licence of theirs is shipped either.
+NOT_SHIPPED = ("babel",)
+# Shipped in every bundle without being a dependency of the game: the bootloader.
+BUILD_TOOLS_SHIPPED = ("pyinstaller",)
+_LICENCE_FILE = re.compile(r"^(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
 
 _SYSTEMS = {"linux": "linux", "win32": "windows", "darwin": "macos"}
 _MACHINES = {"x86_64": "x86_64", "amd64": "x86_64", "arm64": "arm64", "aarch64": "arm64"}
@@ -116,6 +125,60 @@ def check_bundle(folder: Path) -> None:
         raise Refused(f"{version_file} is not a file (the Arcade hook of issue 2837?)")
 
 
+def shipped_distributions(root: str = "shogun") -> list[str]:
+    """The installed distributions the game needs (its requirements, theirs, and so on;
+    no extras), less `NOT_SHIPPED`, plus `BUILD_TOOLS_SHIPPED`; sorted names."""
+    from packaging.requirements import Requirement
+    seen: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in seen:
+            continue
+        dist = importlib.metadata.distribution(name)
+        seen[key] = dist.metadata["Name"]
+        for line in dist.requires or []:
+            req = Requirement(line)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                todo.append(req.name)
+    names = [key for key in seen if key != root and key not in NOT_SHIPPED]
+    return sorted(names + list(BUILD_TOOLS_SHIPPED))
+
+
+def collect_licences(into: Path) -> list[str]:
+    """Each shipped distribution's licence files into `into/<name>/`, and Python's own:
+    the notices the libraries' licences ask a binary distribution to carry. A distribution
+    whose wheel has no licence file gets the licence its metadata states
+    (`LICENSE-from-metadata.txt`). Returns the folder names written."""
+    into.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in shipped_distributions():
+        dist = importlib.metadata.distribution(name)
+        target = into / name
+        target.mkdir(exist_ok=True)
+        files = [f for f in dist.files or [] if _LICENCE_FILE.match(f.name)
+                 and ".dist-info" in str(f)]
+        for f in files:
+            shutil.copyfile(Path(str(f.locate())), target / f.name)
+        if not files:
+            meta = dist.metadata
+            stated = meta["License-Expression"] or meta["License"] or ""
+            (target / "LICENSE-from-metadata.txt").write_text(
+                f"{dist.metadata['Name']} {dist.version}: {stated.strip() or 'no licence stated'}\n",
+                encoding="utf-8")
+        written.append(name)
+    python = Path(sys.base_prefix)
+    for candidate in (python / "LICENSE.txt",
+                      python / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "LICENSE.txt"):
+        if candidate.is_file():
+            (into / "python").mkdir(exist_ok=True)
+            shutil.copyfile(candidate, into / "python" / "LICENSE.txt")
+            written.append("python")
+            break
+    return written
+
+
 def run_pyinstaller(dist: Path, work: Path, stage: Path) -> Path:
     env = dict(os.environ, SHOGUN_BUNDLE_STAGE=str(stage))
     cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
@@ -160,6 +223,7 @@ def build(dist: Path) -> Path:
         compile_catalogues(stage)
         folder = run_pyinstaller(dist, Path(tmp) / "work", stage)
     check_bundle(folder)
+    collect_licences(folder / "licenses")
     if sys.platform.startswith("linux"):
         add_linux_extras(folder)
     archive = make_archive(folder, dist / archive_name())

@@ -135,3 +135,21 @@ def test_add_to_menu_writes_an_entry_with_this_folders_game_and_icon(tmp_path):
     assert f'Exec="{folder}/shogun"' in entry
     assert f"Icon={folder}/_internal/assets/icon.png" in entry
     assert "Type=Application" in entry and "Name=Shogun" in entry
+
+
+def test_the_licences_of_everything_shipped_go_with_it(tmp_path):
+    written = build_bundle.collect_licences(tmp_path)
+    for name in ("arcade", "pymunk", "pyglet", "twisted", "zeroconf", "pyinstaller", "python"):
+        assert name in written and any((tmp_path / name).iterdir()), name
+    assert "babel" not in written and "pytest" not in written and "mypy" not in written
+    bootloader = (tmp_path / "pyinstaller" / "COPYING.txt").read_text()
+    assert "exception" in bootloader.lower()         # the bootloader exception
+    assert "Copyright" in (tmp_path / "arcade" / "LICENSE-from-metadata.txt").read_text()
+
+
+def test_what_is_not_shipped_is_excluded_by_the_spec():
+    spec = (ROOT / "packaging" / "shogun.spec").read_text()
+    excludes = spec[spec.index("EXCLUDES = ["):spec.index("]", spec.index("EXCLUDES = ["))]
+    for name in build_bundle.NOT_SHIPPED:
+        assert f'"{name}"' in excludes
+    assert '"readline"' in excludes       # GNU readline (GPL-3) has no place in the download

@@ -62,6 +62,11 @@ def test_the_archive_holds_one_folder_with_the_game_and_its_menu_entry(archive, 
         assert (inside / "lang" / "locale" / lang / "LC_MESSAGES" / "shogun.mo").is_file()
     assert not list(inside.rglob("*.po")) and not (inside / "babel").exists()
     assert (inside / "assets" / "icon.png").read_bytes() == (ROOT / "assets" / "icon.png").read_bytes()
+    assert not list(inside.rglob("*readline*"))          # GNU readline is GPL-3: left out
+    licences = unpacked / "licenses"
+    assert (licences / "python" / "LICENSE.txt").is_file()
+    assert (licences / "pyinstaller" / "COPYING.txt").is_file()     # the bootloader exception
+    assert (licences / "pymunk").is_dir() and (licences / "zeroconf").is_dir()
     entry = (unpacked / "shogun.desktop").read_text()
     assert "Icon=shogun" in entry and os.access(unpacked / "add-to-menu", os.X_OK)
 
