@@ -23,6 +23,7 @@ from pathlib import Path
 import arcade
 
 from client.app import App, open_window
+from lang.i18n import _
 
 SEED = 3
 PLAN_TIMEOUT = 120.0      # seconds: bots on a loaded machine under a software renderer
@@ -36,6 +37,8 @@ def _frame(app: App) -> None:
 
 
 def _say(line: str) -> None:
+    """A progress line in English: tools/check_bundle.py and benchmarks/bench_bundle.py
+    read it, as scripts read `final state hash` (the player's file is the screenshot)."""
     print(line, flush=True)
 
 
@@ -55,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
     while not scene.planning.visible and time.perf_counter() < deadline:
         _frame(app)
     if not scene.planning.visible:
-        print(f"error: the game did not ask for a plan within {PLAN_TIMEOUT:.0f} s",
-              file=sys.stderr)
+        print(_("error: the game did not ask for a plan within {seconds} s").format(
+            seconds=f"{PLAN_TIMEOUT:.0f}"), file=sys.stderr)
         app.close()
         return 1
-    for _ in range(3):                 # let the planning panel settle before the picture
+    for _frame_no in range(3):         # let the planning panel settle before the picture
         _frame(app)
     app.on_draw()
     out.parent.mkdir(parents=True, exist_ok=True)
