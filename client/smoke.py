@@ -23,7 +23,7 @@ from pathlib import Path
 import arcade
 
 from client.app import App, open_window
-from lang.i18n import _
+from lang.i18n import _, use
 
 SEED = 3
 PLAN_TIMEOUT = 120.0      # seconds: bots on a loaded machine under a software renderer
@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     out = Path(args.out)
     app = open_window()
+    if getattr(args, "lang", None):      # --lang wins over the settings, as in client.app.run
+        use(args.lang)
     app.show_menu()
     _frame(app)
     _frame(app)            # the second frame: the menu is on screen, not only drawn once
