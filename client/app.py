@@ -15,11 +15,13 @@ import gc
 import os
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
+import pyglet
 
 from client.core import theme
 from client.core.beating import BEATING
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
+# the one icon: this window's, the bundle's and the Linux menu entry's (tools/make_icon.py)
+ICON = Path(__file__).resolve().parents[1] / "assets" / "icon.png"
 
 
 class App(arcade.Window):
@@ -46,6 +50,7 @@ class App(arcade.Window):
                  visible: bool = True, title: str = "Shogun") -> None:
         super().__init__(width, height, title, resizable=True, visible=visible, vsync=False)
         self.set_minimum_size(960, 640)
+        self.set_icon(pyglet.image.load(str(ICON)))
         self.background_color = theme.BG
         self.scene: Node | None = None
         self.session: GameSession | None = None
@@ -201,7 +206,9 @@ class App(arcade.Window):
         from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
     def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
-                    fast: bool = False) -> GameScene:
+                    fast: bool = False, autosave: bool = True) -> GameScene:
+        """A local game; `autosave=False` (the smoke check) leaves the player's autosave
+        as it was."""
         from client.sessions.local import LocalSession
         humans = tuple(opts.get("humans", (0,)))
         bots = opts.get("bots") or {}
@@ -210,7 +217,8 @@ class App(arcade.Window):
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
         labels = self._labels(opts["players"], humans)
-        self._start_autosave(session)
+        if autosave:
+            self._start_autosave(session)
         return self.play(session, labels, fast=fast, names=self._names(humans))
 
     def start_tutorial(self) -> GameScene:

@@ -316,6 +316,14 @@ def register_fonts() -> list[str]:
 BUNDLED_FONTS = register_fonts()
 
 
+def bold_font_files() -> tuple[str, ...]:
+    """Where Pillow finds bold DejaVu Sans (the map's label widths, the cubes' letters):
+    matplotlib's copy first, which every install and the download carry (Windows and
+    macOS have no DejaVu of their own), then the system's by name and by Debian's path."""
+    mine = tuple(f for f in BUNDLED_FONTS if f.endswith("DejaVuSans-Bold.ttf"))
+    return mine + ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
 class Button(Node):
     """A clickable box with a label. Emits `pressed` (no arguments).
 

@@ -16,7 +16,6 @@ Tests: tests/client/scenes/test_end_scene.py, tests/client/scenes/test_window.py
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ import arcade
 from client.board.tokens import seat_token
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.own_command import own_command
 from client.scenes.end_record import BattleRecord, EndRecord, end_record
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
@@ -149,8 +149,7 @@ class EndScene(Node):
         from client.core.settings import data_dir
         out = data_dir() / "films" / f"{Path(save_path).stem}-battle-{number}.gif"
         out.parent.mkdir(parents=True, exist_ok=True)
-        main = Path(__file__).resolve().parents[2] / "main.py"
-        proc = subprocess.Popen([sys.executable, str(main), "replay", save_path, "--film",
+        proc = subprocess.Popen([*own_command(), "replay", save_path, "--film",
                                  str(number), "--out", str(out)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.filming = (proc, out)
