@@ -60,6 +60,7 @@ SIM_APART = {
 WITHOUT_PYMUNK = {
     "sim.state": "a game state is read, checked and saved without the physics",
     "sim.commands": "a command's wire form is decoded without the physics",
+    "sim.tower.fallback": "a split vote's drop is settled without the physics",
 }
 
 
