@@ -299,7 +299,8 @@ class Takeover:
                 or seat not in self._in_play() or claimant not in self._in_play():
             return
         self._held.setdefault((seat, step), {})[claimant] = msg
-        log.info("seat %d claims seat %d's take-over at step %d", claimant, seat, step)
+        log.warning("seat %d claims seat %d's take-over at step %d (held: seats %s)",
+                    claimant, seat, step, sorted(self._held[(seat, step)]))
         if from_host and seat != table.my_seat and table.conn_for_seat(seat) is None \
                 and seat in self._offline and seat not in self._over:
             log.warning("the host hands the dropped seat %d to a bot; it dropped here too",
