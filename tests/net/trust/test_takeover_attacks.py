@@ -73,12 +73,12 @@ def test_one_players_claim_does_not_take_a_slow_but_present_players_seat(tmp_pat
         P.kill_all(peers)
     assert f"claimed seat {seat} for a bot alone at step" in host.text(), host.text()[-2000:]
     assert "planning now" in victim.text()
+    _nobody_took(seat, peers)
+    _one_hash(peers)
     # the claim arrived and was kept, not obeyed
     for p in (victim, honest):
         assert re.search(rf"seat 0 claims seat {seat}'s take-over at step", p.errors()), \
             p.errors()[-3000:]
-    _nobody_took(seat, peers)
-    _one_hash(peers)
 
 
 @pytest.mark.slow
