@@ -88,9 +88,12 @@ class MissedInputs:
                 frames = [(m, m) for m in held]
             else:
                 held = ls.heard_from(seat, step)
-                for s in range(step, ls.step + 1):
-                    held += list(self._takeover.claims_for(seat, s).values())
-                frames = [(m, {"type": "Relayed", "seat": m["seat"], "message": m})
+                for s in range(step, ls.step + 1):      # the claims that gave it to a bot
+                    held += [m for m in self._takeover.claims_for(seat, s).values()
+                             if m["seat"] != asker]
+                # mine go as they are; another player's, relayed (signed, they prove it)
+                frames = [(m, m if m["seat"] == table.my_seat else
+                           {"type": "Relayed", "seat": m["seat"], "message": m})
                           for m in held]
             fresh = [(m, frame) for m, frame in frames
                      if isinstance(m.get("sig"), bytes) and m["sig"] not in sent]
