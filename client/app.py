@@ -341,8 +341,9 @@ class App(arcade.Window):
             return
         try:
             session, saved = resume_local(path)
-        except (SaveError, ValueError, OSError) as exc:
-            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=exc))
+        except (SaveError, ValueError, OSError) as exc:      # the save's line and problem
+            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
+            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=reason))
             return
         self.close_session()
         humans = session.my_seats
@@ -356,8 +357,10 @@ class App(arcade.Window):
             from client.sessions.replay import ReplaySession
             session = ReplaySession(path)
         except Exception as exc:
+            from store.save_error import SaveError
+            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
             self.show_menu(message=_("Cannot replay {path}: {reason}").format(
-                path=path or _("(no file)"), reason=exc))
+                path=path or _("(no file)"), reason=reason))
             return
         self.close_session()
         self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})

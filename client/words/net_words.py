@@ -96,6 +96,12 @@ SENTENCES: tuple[Sentence | str, ...] = (
     Sentence(N_("{key} differs: table {a}, yours {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
     Sentence(N_("could not connect to {address}: {why}"), fields={"address": r"\S+"}),
     N_("the host left before the game started"),
+    # -- a start that is not mine to play (net/trust/own_seat.py) ---------------------------------
+    N_("the game's start has no seat for you; you did not join it"),
+    N_("the game's start gives you more than one seat; you did not join it"),
+    N_("the game's start gives your seat {seat} a key that is not yours, so someone else could "
+       "play in your name; you did not join it"),
+    N_("could not catch up: {reason}"),
     N_("no player left to watch"),
     # -- a pause (net/table/connections.py, net/table/liveness.py, net/table/recovery.py) --------------------
     N_("lost the connection to the peer we were watching"),

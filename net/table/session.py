@@ -190,7 +190,8 @@ class TableSession:
                                  self.play, drain)
         self.handshake = StartHandshake(shared, self.dialer, self.signer, self.expulsion,
                                         self.takeover, self.liveness, self.persistence,
-                                        self.play, self.recovery, drain)
+                                        self.play, self.recovery, drain,
+                                        leave=self._refuse_start)
         self.relays = Relays(shared, self.signer, self.expulsion, self.handshake,
                              self.takeover)
         self.seating = Lobby(shared, self.dialer, self.handshake)
@@ -402,6 +403,11 @@ class TableSession:
         self.dialer.stop_listening()
         if self.advert is not None:
             self.advert.close()
+
+    def _refuse_start(self, conn: PeerConnection, reason: str) -> None:
+        """A start I must not play (`net.trust.own_seat`): leave the table, refused."""
+        self.close()
+        self.connections.refused(conn, reason)
 
     # ------------------------------------------- what `net.transport.peer` calls
     def awake_seconds(self) -> float:
