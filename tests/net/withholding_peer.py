@@ -72,8 +72,12 @@ def _keep_from_one(session: TableSession, victim: int) -> None:
         print(f"withholding my beacon link of step {msg['step']} from seat {victim}",
               flush=True)
         everyone = lockstep.broadcast
-        lockstep.broadcast = lambda m: [c.send(m) for c in list(session.conns)
-                                        if c.ready and c.seat != victim]
+
+        def all_but_the_victim(m: dict[str, Any]) -> None:
+            for c in list(session.conns):
+                if c.ready and c.seat != victim:
+                    c.send(m)
+        lockstep.broadcast = all_but_the_victim
         try:
             return send(lockstep, msg)
         finally:
