@@ -125,6 +125,12 @@ class Inputs:
             return
         if step < core.step:
             earlier = core.earlier(step, seat, kind)
+            if earlier == msg:
+                # the same signed message again: it reached me through another player
+                # first (`net.table.missed_inputs`), or was resent; nothing to do
+                log.info("ignored %s for step %d from seat %d: already had it", kind, step,
+                         seat)
+                return
             if earlier is not None and earlier != msg and core.on_cheated(seat, earlier, msg):
                 return      # a second, different signed message for a step I applied: a proof
             if resent and step >= core.step - STALE_GRACE:
@@ -134,8 +140,6 @@ class Inputs:
             raise Offence(f"replayed {kind} for step {step}, long applied (now {core.step})")
         if step > core.step + AHEAD_LIMIT:
             raise Offence(f"{kind} for step {step} is too far ahead of step {core.step}")
-        if kind == "SeatTakenOver":
-            raise Offence("SeatTakenOver goes through take_over()")
         receiver = self.receivers.get(kind)
         if receiver is None:
             raise Offence(f"unexpected {kind}")

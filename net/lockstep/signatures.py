@@ -22,7 +22,9 @@ from net.trust.seat_keys import SeatKey, verify
 
 SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanUnlocked", "BidOpened",
                     "FieldOpened", "LinkRevealed", "CommandSent", "GameFinished",
-                    "CommitsEchoed", "TowerVoted", "HashStated"})
+                    "CommitsEchoed", "TowerVoted", "HashStated", "TakeoverClaimed"})
+# a player may claim several seats' take-over for one step: two claims prove nothing
+MANY_PER_STEP = frozenset({"TakeoverClaimed"})
 
 
 def _signed_bytes(table: bytes, msg: dict[str, Any]) -> bytes:
@@ -54,6 +56,7 @@ def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
     if late is not None:
         return late
     if a.get("type") != b.get("type") or a.get("lock") != b.get("lock") or a.get("type") not in SIGNED \
+            or a.get("type") in MANY_PER_STEP \
             or a.get("seat") != b.get("seat") or a.get("step") != b.get("step") \
             or a.get("hash") != b.get("hash"):
         return None

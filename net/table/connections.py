@@ -255,7 +255,7 @@ class Connections:
         if self._liveness.may_redial(conn):
             table.reactor.callLater(0.2, self._liveness.redial, seat)
         if not self._takeover.is_offline(seat):
-            timeout = table.opts.rejoin_timeout
+            timeout = table.rejoin_timeout()
             self._takeover.start_timeout(seat, timeout)
             reason = (f"seat {seat} ({table.name_of_seat(seat)}) dropped; waiting up to "
                       f"{timeout:g} s for it to rejoin")

@@ -31,6 +31,7 @@ from net.table.shared import TableState
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
+    from net.table.missed_inputs import MissedInputs
     from net.table.takeover import Takeover
     from net.transport.peer import PeerConnection
 
@@ -55,10 +56,12 @@ def turn_time_problem(seconds: object) -> str | None:
 class InputDeadlines:
     """The clock of each seat the current step waits for; a clock run out is reported."""
 
-    def __init__(self, shared: TableState, liveness: Liveness, takeover: Takeover) -> None:
+    def __init__(self, shared: TableState, liveness: Liveness, takeover: Takeover,
+                 missed: MissedInputs) -> None:
         self._shared = shared
         self._liveness = liveness
         self._takeover = takeover
+        self._missed = missed
         # (step, seat, a player's decision?) -> when this peer began waiting (awake clock)
         self._since: dict[tuple[int, int, bool], float] = {}
         # a spectator: what the player it follows said the table awaits (step, seat -> a
@@ -154,13 +157,20 @@ class InputDeadlines:
             if seat not in waits or self._takeover.overdue_step(seat) != step:
                 self._takeover.input_arrived(seat)
         watching = self.watching()
+        waited: dict[int, float] = {}
         for seat, (human, limit) in waits.items():
             since = self._since.setdefault((step, seat, human), now)
             if watching:             # a spectator shows the clocks; the players act on them
                 continue
+            waited[seat] = now - since
             if now - since >= limit and not self._takeover.is_overdue(seat):
                 what = "a decision" if human else "an input its program sends by itself"
                 self._takeover.input_overdue(seat, step, limit, what)
+        if not watching and ls is not None:
+            # an input that did not reach me may have reached the others: ask them
+            # (`net.table.missed_inputs`), before it looks like a silent seat
+            self._missed.ask(step, waited, now)
+            self._takeover.look_again()
 
     def countdown(self) -> dict[int, float]:
         """Seat -> seconds left for the input the table waits for from it (a player's

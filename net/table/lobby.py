@@ -157,6 +157,7 @@ class Lobby:
                          for s in table.lobby["seats"]],
                "peers": peers, "bot": table.opts.bot,
                "turn_time": table.lobby.get("turn_time", table.opts.turn_time),
+               "rejoin_timeout": table.opts.rejoin_timeout,
                "bot_levels": [[s["seat"], s.get("level") or table.opts.bot]
                               for s in table.lobby["seats"] if s["kind"] == "bot"]}
         msg["config"] = table.engine.config_wire(table.engine.config(

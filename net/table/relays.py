@@ -4,7 +4,8 @@ Why: a seat that dropped mid-broadcast may have reached some players only; witho
 relay they would be a step ahead of a take-over and the table would fork. Every relayed
 message is signed by its seat, so it proves itself whoever relays it. The same path
 carries the messages of a seat to a player that parted from it alone
-(`net.table.drop_claims`).
+(`net.table.drop_claims`), the inputs a player missed (`net.table.missed_inputs`), and
+the signed claims that gave a seat to a bot (`net.table.takeover_agreement`).
 
 Tests: tests/net/table/test_relays.py.
 """
@@ -19,6 +20,7 @@ from net.table.expulsion import Expulsion, SeatSigner
 from net.table.play import BUFFER_LIMIT
 from net.table.shared import TableState
 from net.table.start_mesh import StartHandshake
+from net.table.takeover import Takeover
 from net.transport import messages
 
 if TYPE_CHECKING:
@@ -31,8 +33,9 @@ class Relays:
     """Takes the messages other players relay for a seat (each signed by that seat)."""
 
     def __init__(self, shared: TableState, signer: SeatSigner, expulsion: Expulsion,
-                 handshake: StartHandshake) -> None:
+                 handshake: StartHandshake, takeover: Takeover) -> None:
         self._shared = shared
+        self._takeover = takeover
         self._signer = signer
         self._expulsion = expulsion
         self._handshake = handshake
@@ -65,6 +68,9 @@ class Relays:
         if inner.get("seat") != seat or not self._signer.signed_by_seat(seat, inner):
             conn.offence(f"relayed {inner['type']} for seat {seat} is not signed by seat "
                          f"{seat}'s key (forged)")
+            return
+        if inner["type"] == "TakeoverClaimed":      # a claim that gave a seat to a bot
+            self._takeover.claim_received(inner)
             return
         try:
             table.lockstep.receive_relayed(seat, inner)

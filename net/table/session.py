@@ -34,6 +34,7 @@ from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
 from net.table.input_deadline import InputDeadlines, turn_time_problem
+from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
 from net.table.persistence import Persistence
@@ -176,11 +177,12 @@ class TableSession:
         self.persistence = Persistence(shared, self.dialer)
         self.claims = DropClaims(shared)
         self.liveness = Liveness(shared, self.dialer)
-        self.takeover = Takeover(shared, self.liveness, self.claims,
+        self.takeover = Takeover(shared, self.liveness, self.claims, self.signer,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
         self.claims.seat_barred = self.takeover.hand_barred_seat
-        self.deadlines = InputDeadlines(shared, self.liveness, self.takeover)
+        self.missed = MissedInputs(shared, self.takeover)
+        self.deadlines = InputDeadlines(shared, self.liveness, self.takeover, self.missed)
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, self.signer, self.takeover)
         self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
@@ -192,7 +194,8 @@ class TableSession:
                                         self.takeover, self.liveness, self.persistence,
                                         self.play, self.recovery, drain,
                                         leave=self._refuse_start)
-        self.relays = Relays(shared, self.signer, self.expulsion, self.handshake)
+        self.relays = Relays(shared, self.signer, self.expulsion, self.handshake,
+                             self.takeover)
         self.seating = Lobby(shared, self.dialer, self.handshake)
         self.spectate = Spectate(shared, self.dialer)
         self.chat = Chat(shared)
@@ -201,7 +204,8 @@ class TableSession:
             "SeatRequested": self.seating.seat_requested,
             "GameStarted": self.handshake.game_started_received,
             "ChainCommitted": self.handshake.chain_committed,
-            "SeatTakenOver": self.takeover.seat_taken_over,
+            "TakeoverClaimed": self.takeover.takeover_claimed,
+            "InputsMissed": self.missed.inputs_missed,
             "Relayed": self.relays.relayed,
             "CheatingProved": self.expulsion.cheating_proved,
             "SeatDropped": self.claims.seat_dropped,

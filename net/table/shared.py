@@ -187,6 +187,14 @@ class TableState:
         entry = self.seat_entry(seat)
         return entry["name"] if entry else "?"
 
+    def rejoin_timeout(self) -> float:
+        """The table's take-over countdown: the host's, as `GameStarted` carried it, so
+        every peer shows and applies the same one (my own before the start)."""
+        value = (self.start_info or {}).get("rejoin_timeout")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
+        return self.opts.rejoin_timeout
+
     def humans(self) -> list[int]:
         assert self.start_info is not None
         return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]

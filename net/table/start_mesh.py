@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept of GameStarted
-OPTIONAL_START_KEYS = ("turn_time",)   # kept if there: the turn timer (issue 26 item 4)
+# kept if there: the turn timer (issue 26 item 4) and the take-over countdown (issue 34):
+# the host's, so every peer shows and applies the same clocks (`TableState.turn_time`)
+OPTIONAL_START_KEYS = ("turn_time", "rejoin_timeout")
 
 
 def check_start(engine: TableEngine, msg: dict) -> None:
@@ -59,6 +61,9 @@ def check_start(engine: TableEngine, msg: dict) -> None:
             raise ValueError(f"bad bot level entry {pair!r:.60}")
     if "turn_time" in msg and turn_time_problem(msg["turn_time"]) is not None:
         raise ValueError(f"bad turn time {msg['turn_time']!r:.20}")
+    if "rejoin_timeout" in msg and (isinstance(msg["rejoin_timeout"], bool) or not isinstance(
+            msg["rejoin_timeout"], (int, float)) or not 1 <= msg["rejoin_timeout"] <= 86_400):
+        raise ValueError(f"bad rejoin timeout {msg['rejoin_timeout']!r:.20}")
     for p in msg["peers"]:
         if not isinstance(p, dict) or not isinstance(p.get("host"), str) \
                 or not isinstance(p.get("port"), int) or not isinstance(p.get("peer"), bytes):

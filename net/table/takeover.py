@@ -2,12 +2,18 @@
 handing a dropped seat to a bot at once. A seat whose input is overdue
 (`net.table.input_deadline`) takes the same path while still connected: it is "silent".
 
-Why one place: a take-over is where a table could split; every path to it (timeout,
-another peer's `SeatTakenOver`, the host's hand-over) checks the same no-split rule
-(`net.table.liveness.Liveness.majority_here`).
+Why one place: a take-over is where a table could split, or where one peer could take a
+present player's seat. Every path to it (a dropped seat's timeout, an overdue input's
+countdown, the host's hand-over) ends in the same agreement
+(`net.table.takeover_agreement.agreed`): each player whose countdown for the seat ran out
+on its own clock signs a claim (`TakeoverClaimed`) for the step the table waits at, and
+a bot takes the seat there once claims of more than half of the table's human players
+are held. One peer's claim is never enough, and a peer never gives up its own seat while
+its own countdown runs.
 
 Tests: tests/net/table/test_hand_to_bot.py, tests/net/table/test_session.py (take-overs),
-tests/net/table/test_input_deadline.py (overdue inputs).
+tests/net/table/test_input_deadline.py (overdue inputs), tests/net/table/
+test_takeover_agreement.py (the policy), tests/net/trust/test_takeover_attacks.py.
 """
 
 from __future__ import annotations
@@ -15,24 +21,30 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Callable
 
+from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
+from net.table.expulsion import SeatSigner
 from net.table.liveness import Liveness
 from net.table.shared import DelayedCall, TableState
+from net.table.takeover_agreement import SeatWait, agreed
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
 
+HOST_SEAT = 0       # the host sits at seat 0 (`TableSession.host`)
+
 
 class Takeover:
     """The offline seats, when a bot may take each, and the take-overs themselves."""
 
     def __init__(self, shared: TableState, liveness: Liveness, claims: DropClaims,
-                 begin_without_missing: Callable[[], None]) -> None:
+                 signer: SeatSigner, begin_without_missing: Callable[[], None]) -> None:
         self._shared = shared
         self._liveness = liveness
         self._claims = claims
+        self._signer = signer
         # a seat that dropped in the start handshake timed out: begin without it
         # (`net.table.start_mesh.StartHandshake.maybe_begin`)
         self._begin_without_missing = begin_without_missing
@@ -40,6 +52,11 @@ class Takeover:
         self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
         self._overdue: dict[int, int] = {}            # seat -> the step its input is late for
         self.said_gone: set[int] = set()              # seats the players were told dropped
+
+        self._over: set[int] = set()                  # seats whose countdown ran out here
+        # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
+        self._held: dict[tuple[int, int], dict[int, dict]] = {}
+        self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
 
     def is_offline(self, seat: int | None) -> bool:
         return seat in self._offline
@@ -62,7 +79,7 @@ class Takeover:
         if seat in self._overdue or seat in self._offline:
             return
         self._overdue[seat] = step
-        timeout = table.opts.rejoin_timeout
+        timeout = table.rejoin_timeout()
         self.start_timeout(seat, timeout)
         reason = (f"seat {seat} ({table.name_of_seat(seat)}) sent nothing for {waited:g} s; "
                   f"a bot takes the seat in {timeout:g} s unless it plays")
@@ -73,6 +90,7 @@ class Takeover:
         """An overdue seat's input came (or the step moved on): its countdown stops."""
         if self._overdue.pop(seat, None) is None:
             return
+        self._over.discard(seat)
         log.info("seat %d played after all: its take-over countdown stops", seat)
         if self._shared.conn_for_seat(seat) is not None or seat == self._shared.my_seat:
             self.cancel_timeout(seat)
@@ -101,10 +119,11 @@ class Takeover:
                 if seat not in self._claims.parted or self._claims.claims_carry(seat)}
 
     def hand_seat_to_bot(self, seat: int) -> None:
-        """Host only: a bot plays the offline `seat` now, instead of after the rejoin
-        timeout (from the first step that needs the seat, as for the timeout). The same
-        no-split rule holds: the host's side must hold more than half of the table's
-        players. Raises ValueError with a sentence for the player otherwise."""
+        """Host only: my countdown for the offline `seat` ends now, and I claim its
+        take-over. Every player that lost the seat too ends its countdown on my claim
+        and claims as well (`claim_received`): a seat that dropped from everyone goes to
+        a bot at once, one that still answers someone does not. Raises ValueError with a
+        sentence for the player when the host's side holds no majority of the table."""
         table = self._shared
         if not table.is_host:
             raise ValueError("only the host can hand a seat to a bot")
@@ -160,18 +179,24 @@ class Takeover:
         for seat in table.humans():
             if seat != table.my_seat and seat not in bots and seat not in self._offline \
                     and table.conn_for_seat(seat) is None:
-                self.start_timeout(seat, table.opts.rejoin_timeout)
+                self.start_timeout(seat, table.rejoin_timeout())
 
     def _timed_out(self, seat: int) -> None:
+        """`seat`'s countdown ran out here: I claim the take-over (signed), and a bot
+        takes the seat once the table agrees (`net.table.takeover_agreement`). Looked at
+        again every second until then: the step may not need the seat yet, or the claims
+        of the others may still be on their way."""
         table = self._shared
         self._offline.pop(seat, None)
         overdue = seat in self._overdue
-        if (table.conn_for_seat(seat) is not None and not overdue) or table.closed:
+        if (table.conn_for_seat(seat) is not None and not overdue
+                and seat != table.my_seat) or table.closed:
             return
         if table.lockstep is None:
             self._begin_without_missing()       # it dropped in the start handshake
         if table.lockstep is None or table.over() or seat in table.lockstep.bots:
             return
+        self._over.add(seat)
         again = lambda: table.reactor.callLater(1.0, self._timed_out, seat)  # noqa: E731
         if seat not in table.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
@@ -183,54 +208,128 @@ class Takeover:
             # hear it and pass its messages on; a bot takes it only if they say so
             self._offline[seat] = again()
             return
-        step = table.lockstep.step
-        if seat == table.my_seat:            # my own time ran out: the others take it too
-            self._deadline.pop(seat, None)
-            self._overdue.pop(seat, None)
-            log.warning("my seat %d sent nothing in time: a bot plays it from step %d",
-                        seat, step)
-            table.lockstep.take_over(seat, step)
-            self.maybe_resumed()
-            return
-        if not self._liveness.majority_here(seat):
+        if not self._decide(seat):
             self._offline[seat] = again()
-            return
+
+    # ---------------------------------------------------------------- the agreement
+    def _in_play(self) -> frozenset[int]:
+        table = self._shared
+        bots = table.lockstep.bots if table.lockstep is not None else set()
+        return frozenset(s for s in table.humans() if s not in bots)
+
+    def _decide(self, seat: int) -> bool:
+        """Claim `seat`'s take-over if its countdown ran out here, and take it over if
+        the table agrees. True if a bot plays it now."""
+        table = self._shared
+        ls = table.lockstep
+        if ls is None or ls.following or table.over() or seat in ls.bots:
+            return ls is not None and seat in ls.bots
+        step = ls.step
+        awaited = seat in ls.waiting_for()
+        over = seat in self._over
+        if over and awaited and seat != table.my_seat:
+            self._claim(seat, step)
+        held = {claimant: msg for claimant, msg in self.claims_for(seat, step).items()
+                if msg["hash"] == ls.hash}
+        verdict = agreed(SeatWait(seat=seat, step=step, humans=self._in_play(),
+                                  me=table.my_seat, awaited=awaited, countdown_over=over,
+                                  claimants=frozenset(held)))
+        if verdict.refused:
+            if held and (seat, step) not in self._refused:
+                self._refused.add((seat, step))
+                log.warning("seats %s claim my seat %d for a bot at step %d; refused: "
+                            "my countdown has not run out", sorted(held), seat, step)
+            return False
+        if not verdict.take_over:
+            if over and awaited and seat != table.my_seat:
+                self._liveness.majority_here(seat)     # says so once if I am cut off
+            return False
         self._deadline.pop(seat, None)
         self._overdue.pop(seat, None)
-        log.warning("seat %d did not %s in time: a bot plays it from step %d", seat,
-                    "play" if overdue else "rejoin", step)
-        table.broadcast({"type": "SeatTakenOver", "step": step, "seat": seat})
-        table.lockstep.take_over(seat, step)
+        self._over.discard(seat)
+        call = self._offline.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+        if seat == table.my_seat:
+            log.warning("my seat %d sent nothing in time: a bot plays it from step %d (%s)",
+                        seat, step, verdict.reason)
+        else:
+            log.warning("seat %d did not play in time: a bot plays it from step %d (%s)",
+                        seat, step, verdict.reason)
+        ls.take_over(seat, step)
         self.maybe_resumed()
+        return True
 
-    def seat_taken_over(self, conn: PeerConnection, msg: dict) -> None:
-        """Another player's `SeatTakenOver`."""
+    def _claim(self, seat: int, step: int) -> None:
+        """My signed word that `seat`'s countdown ran out here at `step`, to everyone."""
         table = self._shared
-        seat = msg["seat"]
+        me = table.my_seat
+        ls = table.lockstep
+        if me is None or ls is None or me not in self._in_play() \
+                or me in self.claims_for(seat, step):
+            return
+        msg = self._signer.sign({"type": "TakeoverClaimed", "step": step, "seat": me,
+                                 "absent": seat, "hash": ls.hash})
+        self._held.setdefault((seat, step), {})[me] = msg
+        log.warning("seat %d's countdown ran out here at step %d: I claim its take-over "
+                    "(a bot plays it once more than half of the players agree)", seat, step)
+        table.broadcast(msg)
+
+    def claims_for(self, seat: int, step: int) -> dict[int, dict]:
+        """The signed claims I hold that `seat`'s countdown ran out at `step`
+        (claimant -> its `TakeoverClaimed`), mine included."""
+        return self._held.get((seat, step), {})
+
+    def look_again(self) -> None:
+        """Every heartbeat: claims that came before I reached their step count now."""
+        ls = self._shared.lockstep
+        if ls is None or ls.following:
+            return
+        for key in [k for k in self._held if k[1] < ls.step - STALE_GRACE]:
+            del self._held[key]
+        for seat, step in [k for k in self._held if k[1] == ls.step]:
+            if seat not in ls.bots:
+                self._decide(seat)
+
+    def takeover_claimed(self, conn: PeerConnection, msg: dict) -> None:
+        """Another player's `TakeoverClaimed`."""
+        table = self._shared
         if table.lockstep is None and table.role == "resume":
             return                  # the log I am catching up from carries the take-over
-        if table.lockstep is None and table.conn_for_seat(seat) is None:
+        if conn.seat is None or conn.role == "spectator" or conn is table.source \
+                or msg["seat"] != conn.seat or msg["absent"] == conn.seat:
+            conn.offence("TakeoverClaimed from a connection that cannot send it")
+            return
+        if not self._signer.signed_by_seat(conn.seat, msg):
+            conn.offence(f"TakeoverClaimed is not signed by seat {conn.seat}'s key")
+            return
+        if table.lockstep is None and table.conn_for_seat(msg["absent"]) is None:
             self._begin_without_missing()       # it dropped in the start handshake
-        if conn.seat is None or table.lockstep is None or seat == conn.seat:
-            conn.offence("SeatTakenOver from a connection that cannot send it")
+        self.claim_received(msg, from_host=conn is table.host_conn or conn.seat == HOST_SEAT)
+
+    def claim_received(self, msg: dict, from_host: bool = False) -> None:
+        """A checked, signed claim (from its player, or relayed by another). Kept for its
+        step; it counts towards the agreement there. A claim from the host for a seat that
+        dropped here too is its hand-over: my countdown for that seat ends now, so I
+        claim as well (a seat still answering me is never handed over)."""
+        table = self._shared
+        ls = table.lockstep
+        seat, step, claimant = msg["absent"], msg["step"], msg["seat"]
+        if ls is None or ls.following or step < ls.step or step > ls.step + STALE_GRACE \
+                or seat not in self._in_play() or claimant not in self._in_play():
             return
-        if seat == table.my_seat and seat not in self._overdue:
-            conn.offence(f"SeatTakenOver of my own seat {seat}: I am here")
+        self._held.setdefault((seat, step), {})[claimant] = msg
+        log.warning("seat %d claims seat %d's take-over at step %d (held: seats %s)",
+                    claimant, seat, step, sorted(self._held[(seat, step)]))
+        if from_host and seat != table.my_seat and table.conn_for_seat(seat) is None \
+                and seat in self._offline and seat not in self._over:
+            log.warning("the host hands the dropped seat %d to a bot; it dropped here too",
+                        seat)
+            self.cancel_timeout(seat)
+            self.start_timeout(seat, 0.0)
             return
-        if table.conn_for_seat(seat) is not None and seat not in self._overdue:
-            log.warning("ignored take-over of seat %d from seat %s: it is connected here",
-                        seat, conn.seat)
-            return
-        if msg["step"] < table.lockstep.step and seat not in table.lockstep.bots:
-            # a step I am past: the sender's history differs from mine (hashes will
-            # show which side is alone); my own timer still decides for my history
-            log.warning("take-over of seat %d at past step %d ignored (now %d)",
-                        seat, msg["step"], table.lockstep.step)
-            return
-        self.cancel_timeout(seat)
-        self._overdue.pop(seat, None)
-        table.lockstep.take_over(seat, msg["step"])
-        self.maybe_resumed()
+        if step == ls.step:
+            self._decide(seat)
 
     def back_online(self, seat: int) -> None:
         if seat in self.said_gone:
@@ -246,6 +345,7 @@ class Takeover:
         self.maybe_resumed()
 
     def cancel_timeout(self, seat: int) -> None:
+        self._over.discard(seat)
         self._deadline.pop(seat, None)
         call = self._offline.pop(seat, None)
         if call is not None and call.active():

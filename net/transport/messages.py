@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 5          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
-                      # 5: a spectator is told which inputs the table awaits
+                      # 5: a spectator is told which inputs the table awaits;
+                      # 6: take-overs by signed claims of a majority (TakeoverClaimed),
+                      #    a peer that is behind asks for the inputs it missed (InputsMissed)
 MAX_STEP = 1_000_000
 
 
@@ -129,7 +131,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "SeatRequested": {"seat": SEAT},
     "GameStarted": {"table": ID, "config": _map, "seats": _list(5), "peers": _list(5),
                     "bot": _str(40), "bot_levels": _list(5),
-                    "turn_time": _seconds(10, 86_400)},     # the table's turn timer
+                    "turn_time": _seconds(10, 86_400),      # the table's turn timer
+                    "rejoin_timeout": _seconds(1, 86_400)},  # and its take-over countdown
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
     # lockstep
@@ -137,7 +140,12 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH, "sig": SIG},
     "TowerVoted": {"step": STEP, "seat": SEAT, "outcome": _map, "build": _build, "hash": HASH,
                    "sig": SIG},
-    "SeatTakenOver": {"step": STEP, "seat": SEAT},
+    # the sender's signed word that `absent`'s countdown ran out on its clock at `step`
+    # (a bot takes the seat once more than half of the players said so: takeover_agreement)
+    "TakeoverClaimed": {"step": STEP, "seat": SEAT, "absent": SEAT, "hash": HASH, "sig": SIG},
+    # the sender waits at `step` for these seats' inputs, which did not reach it: whoever
+    # holds them relays them (signed, they prove themselves)
+    "InputsMissed": {"step": STEP, "seats": _seats},
     "Heartbeat": {},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
     # two different signed messages from one seat for one step: every peer expels it
@@ -205,7 +213,7 @@ PLAN_FIELD_SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
 SCHEMAS.update(PLAN_FIELD_SCHEMAS)
 
 PLAYER_GAME_MESSAGES = frozenset({"LinkRevealed", "TowerVoted",
-                                  "CommandSent", "SeatTakenOver", "ChainCommitted",
+                                  "CommandSent", "ChainCommitted",
                                   "GameFinished"}) | frozenset(PLAN_FIELD_SCHEMAS)
 
 

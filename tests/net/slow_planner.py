@@ -1,15 +1,18 @@
 """A headless player that holds its first plan back until someone at the table says "go"
 in the chat (for the window's loopback test: the window must lock, unlock and relock its
 plan while another player still plans, which a bot answering at once never allows).
-It plans anyway after GIVE_UP seconds, so it can never hang a test.
+It plans anyway after GIVE_UP seconds (SHOGUN_TEST_PLAN_AFTER, if set), so it can never
+hang a test: a slow but present player.
 
 Run as: python tests/net/slow_planner.py join HOST:PORT --code C --headless ...
 
-Used by tests/client/sessions/test_net_window.py.
+Used by tests/client/sessions/test_net_window.py, tests/net/trust/test_takeover_attacks.py
+(the victim of a lone take-over claim, planning in 15 s).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,7 +22,7 @@ from main import build_parser  # noqa: E402
 from cli import runner  # noqa: E402
 from net.table.session import TableSession  # noqa: E402
 
-GIVE_UP = 60.0
+GIVE_UP = float(os.environ.get("SHOGUN_TEST_PLAN_AFTER", "60"))
 
 
 def prepare(session: TableSession) -> None:

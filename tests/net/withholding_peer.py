@@ -3,13 +3,17 @@ tests of issue 26 item 4). SHOGUN_TEST_WITHHOLD says which:
 
 - `link`: its beacon link of the game's third chance step (it has every other player's
   link by then, so it could work the draw out and keep its own back);
-- `plan`: its first plan (it is asked and never answers).
+- `plan`: its first plan (it is asked and never answers);
+- `link-from-one`: its beacon link of the third chance step, from one victim only
+  (SHOGUN_TEST_VICTIM_SEAT): everyone else gets it, so the table moves on and the victim,
+  a step behind, looks silent to them (issue 34 item 1). It never answers the victim's
+  asks for what it missed (`InputsMissed`), as a withholder would not.
 
 Everything else it does as the headless runner does; its heartbeats keep it "alive".
 
 Run as: python tests/net/withholding_peer.py join HOST:PORT --code C --headless ...
 
-Used by tests/net/table/test_input_deadline.py.
+Used by tests/net/table/test_input_deadline.py, tests/net/trust/test_takeover_attacks.py.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ def prepare(session: TableSession) -> None:
         return
     send = Lockstep.send
     links: list[int] = []
+    if what == "link-from-one":
+        _keep_from_one(session, int(os.environ["SHOGUN_TEST_VICTIM_SEAT"]))
+        return
 
     def withholding_send(lockstep: Lockstep, msg: dict[str, Any]) -> dict[str, Any]:
         if msg.get("type") == "LinkRevealed":
@@ -50,6 +57,41 @@ def prepare(session: TableSession) -> None:
                 return msg          # kept, never sent (the table sees nothing)
         return send(lockstep, msg)
     setattr(Lockstep, "send", withholding_send)     # the withholder's own program
+
+
+def _keep_from_one(session: TableSession, victim: int) -> None:
+    send = Lockstep.send
+    links: list[int] = []
+
+    def send_to_all_but_the_victim(lockstep: Lockstep, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg.get("type") != "LinkRevealed":
+            return send(lockstep, msg)
+        links.append(msg["step"])
+        if len(set(links)) != 3:
+            return send(lockstep, msg)
+        print(f"withholding my beacon link of step {msg['step']} from seat {victim}",
+              flush=True)
+        everyone = lockstep.broadcast
+
+        def all_but_the_victim(m: dict[str, Any]) -> None:
+            for c in list(session.conns):
+                if c.ready and c.seat != victim:
+                    c.send(m)
+        lockstep.broadcast = all_but_the_victim
+        try:
+            return send(lockstep, msg)
+        finally:
+            lockstep.broadcast = everyone
+    setattr(Lockstep, "send", send_to_all_but_the_victim)     # the withholder's program
+    missed = getattr(session, "missed", None)
+    if missed is not None:              # nor does it answer the victim's asks
+        answer = missed.inputs_missed
+        setattr(missed, "inputs_missed",
+                lambda conn, msg: None if conn.seat == victim else answer(conn, msg))
+    # (the connection's handler table holds the bound method: replace it there too)
+    handlers = getattr(getattr(session, "connections", None), "handlers", {})
+    if "InputsMissed" in handlers:
+        handlers["InputsMissed"] = getattr(missed, "inputs_missed")
 
 
 if __name__ == "__main__":

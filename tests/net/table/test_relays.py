@@ -14,8 +14,9 @@ from net.lockstep.signatures import SIGNED
 
 
 def test_every_signed_lockstep_message_is_relayable():
-    # a chain commitment is relayed too, by the session's own path (`_relayed_chain`)
-    assert RELAYABLE == SIGNED - {"ChainCommitted"}
+    # a chain commitment and a take-over claim are relayed too, by the session's own
+    # paths (`Relays._relayed_chain`, `Takeover.claim_received`): neither is a step's input
+    assert RELAYABLE == SIGNED - {"ChainCommitted", "TakeoverClaimed"}
 
 
 def test_the_session_forwards_what_the_lockstep_takes_from_a_relay():

@@ -181,7 +181,8 @@ def test_a_spectator_can_change_nothing():
     conn = spy.source
     for msg in ({"type": "LinkRevealed", "step": host.lockstep.step, "seat": 0,
                  "link": b"x" * 32, "hash": host.lockstep.hash, "sig": b"s" * 64},
-                {"type": "SeatTakenOver", "step": host.lockstep.step, "seat": 1},
+                {"type": "TakeoverClaimed", "step": host.lockstep.step, "seat": 0,
+                 "absent": 1, "hash": host.lockstep.hash, "sig": b"s" * 64},
                 {"type": "CommandSent", "step": host.lockstep.step, "seat": 0,
                  "command": {"type": "ChooseMove", "seat": 0, "target": None, "count": 1},
                  "hash": host.lockstep.hash, "sig": b"s" * 64}):

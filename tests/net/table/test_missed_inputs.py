@@ -1,0 +1,57 @@
+"""Inputs that did not reach one player reach it through the others (issue 34 item 1,
+net/table/missed_inputs.py), and every peer counts the host's clocks
+(GameStarted's turn_time and rejoin_timeout). On the in-memory network, clocks read;
+the same attack with real processes is tests/net/trust/test_takeover_attacks.py."""
+
+from net.table.input_deadline import TURN_TIME
+from tests.net.tables import finished, hashes, open_table
+
+VICTIM, WITHHOLDER = 1, 2
+
+
+def test_a_link_kept_from_one_player_reaches_it_through_the_others(tmp_path, caplog):
+    """Seat 2 sends its beacon links to everyone but seat 1 and ignores seat 1's asks.
+    Before: seat 1 stayed a step behind, looked silent to the others, and lost its seat
+    after its countdown. Now it asks, the host relays seat 2's signed links, and the game
+    ends with one hash and no bot in any seat."""
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
+                                       start=False)
+    withholder = sessions[WITHHOLDER]
+    everyone = withholder.shared.broadcast
+    withholder.shared.broadcast = lambda m: everyone(m) if m["type"] != "LinkRevealed" \
+        else [c.send(m) for c in withholder.conns if c.ready and c.seat != VICTIM]
+    withholder.connections.handlers["InputsMissed"] = lambda conn, msg: None
+    sessions[0].start_game()
+    net.pump()
+    for _ in range(400):
+        if finished(sessions):
+            break
+        net.advance(1.0)
+        net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert all(not s.lockstep.bots for s in sessions)
+    assert f"seat {VICTIM} missed seat {WITHHOLDER}'s input for step" in caplog.text
+
+
+def test_every_peer_counts_the_hosts_take_over_countdown(tmp_path):
+    """A guest started with its own --rejoin-timeout of 300 s shows and applies the
+    host's 20 s, as the host's turn timer (before: each peer its own countdown, so the
+    same seat showed different times on different screens)."""
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
+                                       start=False)
+    sessions[1].shared.opts.rejoin_timeout = 300.0
+    sessions[1].shared.opts.turn_time = 10.0
+    withholder = sessions[2]
+    answer = withholder.on_decision
+    withholder.on_decision = lambda d, state: None if d.kind == "plan" else answer(d, state)
+    sessions[0].start_game()
+    net.pump()
+    seat = withholder.my_seat
+    assert {s.turn_time() for s in sessions} == {TURN_TIME}
+    net.advance(TURN_TIME + 2)
+    for s in sessions:
+        assert 15 <= s.takeover_countdown()[seat] <= 20
+    net.advance(25)
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert all(seat in s.lockstep.bots for s in sessions)
