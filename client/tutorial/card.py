@@ -25,6 +25,7 @@ EDGE = (240, 200, 120)
 TITLE = (255, 236, 190)
 BODY = (250, 244, 230)
 TASK = (255, 220, 140)
+MISSING = (255, 160, 120)
 
 
 def card_button(label: str, key: int | None = None) -> Button:
@@ -49,6 +50,7 @@ class TutorialCard(Node):
         self.short_counter = ""
         self.body = ""
         self.task = ""
+        self.missing = ""                  # what Next still waits for (said in place of the task)
         self.texts = TextCache()
         self.next_btn = self.add(card_button(N_("Next  [N]"), arcade.key.N))
         self.show_btn = self.add(card_button(N_("Show me")))
@@ -69,6 +71,7 @@ class TutorialCard(Node):
         self.mode = "step"
         self.heading, self.counter, self.body, self.task = heading, counter, body, task
         self.short_counter = short_counter or counter
+        self.missing = ""
         self.next_btn.set_label(N_("Play on  [N]") if last else N_("Next  [N]"))
         self.show_btn.visible = can_show
         self.skip_btn.visible = not last
@@ -81,11 +84,24 @@ class TutorialCard(Node):
         """Between steps: one opponent move at a time."""
         self.mode = "bar"
         self.heading, self.counter, self.body, self.task = "", "", text, ""
+        self.missing = ""
         self.next_btn.set_label(N_("Next move  [N]"))
         self.show_btn.visible = self.skip_btn.visible = self.leave_btn.visible = False
         self.play_on_btn.visible = True
         self.visible = True
         self.on_layout()
+
+    def say_missing(self, text: str) -> None:
+        """Next was pressed before the step's task was done: the task line says what is
+        missing (in another colour) until the step changes."""
+        self.missing = text
+        self.on_layout()
+
+    def task_line(self) -> str:
+        from lang.i18n import _
+        if self.missing:
+            return _("Not yet: {missing}").format(missing=self.missing)
+        return _("Now: {task}").format(task=self.task) if self.task else ""
 
     def hide(self) -> None:
         if self.visible:
@@ -99,7 +115,7 @@ class TutorialCard(Node):
             return min(most, 56 + self._measure(self.body, width - 24, 10.5))
         from lang.i18n import _
         words = self._measure(self.body, width - 24, 10.5)
-        task = self._measure(_("Now: {task}").format(task=self.task), width - 24, 10.5, bold=True)
+        task = self._measure(self.task_line(), width - 24, 10.5, bold=True)
         buttons = 34 * (len(self._rows(width)) - 1)
         return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
 
@@ -159,15 +175,15 @@ class TutorialCard(Node):
             top -= 26
         buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
         room = top - buttons_top
-        task_text = _("Now: {task}").format(task=self.task) if self.task else ""
+        task_text = self.task_line()
         task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
-            if self.task else 0.0
+            if task_text else 0.0
         put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
                   min_size=7.5, color=BODY)
-        if self.task:
+        if task_text:
             put_boxed(t, "k", task_text, self.left + 12,
                       buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
-                      color=TASK)
+                      color=MISSING if self.missing else TASK)
         t.end()
 
     def on_draw(self) -> None:

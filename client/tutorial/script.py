@@ -60,7 +60,11 @@ class Step:
     """One step of the tutorial. `holds`: the table waits at it until the player presses
     Next (an event step; a decision waits for the player anyway). `optional`: a game in
     which the player chose otherwise may never ask it (the step is passed over).
-    `highlight` names what the coach outlines (`coach.HIGHLIGHTS`)."""
+    `highlight` names what the coach outlines (`coach.HIGHLIGHTS`). `any_time`: its
+    trigger may come after a later step's (the first battle may be the player's own,
+    after the Battle-or-move step): passed over, it still waits for its trigger.
+    Next ends a step only once its task is done (`coach.TutorialCoach.missing`): until
+    then the card says what is missing."""
 
     key: str
     trigger: Trigger
@@ -70,6 +74,7 @@ class Step:
     highlight: str
     holds: bool = False
     optional: bool = False
+    any_time: bool = False
 
 
 STEPS: tuple[Step, ...] = (
@@ -121,7 +126,7 @@ STEPS: tuple[Step, ...] = (
             "were stuck come out. Only the cubes that land in the tray count: the side with "
             "more wins, and the winner loses as many armies as the loser had."),
          N_("Watch the cubes fall into the tray, then press Next."),
-         "tower", holds=True),
+         "tower", holds=True, any_time=True),
     Step("move", Trigger(decision=DecisionKind.MOVE),
          N_("Battle or move"),
          N_("Your card is turned and your armies may march: from this province to one "

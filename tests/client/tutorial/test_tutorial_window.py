@@ -93,6 +93,39 @@ def test_show_me_lays_out_the_scripted_plan_and_the_bid_field_is_outlined(app, h
     assert outlined == scene.planning.field_rect(10)
 
 
+def test_next_waits_until_the_steps_task_is_done_and_says_what_is_missing(app, home, shots):
+    """Issue 37, item 1: Next at "Plan your round" with nothing planned, then Next at
+    "The bid for turn order", left the card gone, the plan empty and nothing saying what
+    to do."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan"
+    app.on_key_press(arcade.key.N, 0)                   # Next, nothing planned
+    frame(app, 2)
+    assert coach.progress.current.key == "plan" and coach.card.visible
+    assert "action fields" in coach.card.missing and "Show me" in coach.card.missing
+    screenshot(app, shots / "tutorial-next-too-soon-960x640.png")
+    coach.card.show_btn.pressed.emit()
+    app.on_key_press(arcade.key.N, 0)
+    frame(app, 2)
+    assert coach.progress.current.key == "bid" and not coach.card.missing
+    app.on_key_press(arcade.key.N, 0)                   # Next before locking the plan
+    frame(app, 2)
+    assert coach.progress.current.key == "bid" and coach.card.visible
+    assert "Enter" in coach.card.missing
+    assert scene.planning.visible and scene.asking is not None and scene.asking[0] == "plan"
+    scene.planning.lock_btn.pressed.emit()              # the task done: the step ends
+    assert run_until(app, lambda: coach.progress.current is not None
+                     and coach.progress.current.key == "special", 60)
+    app.on_key_press(arcade.key.N, 0)                   # Next before choosing a card
+    frame(app, 2)
+    assert coach.progress.current.key == "special" and coach.card.visible
+    assert coach.card.missing
+
+
 @pytest.mark.parametrize("size", [(960, 640), pytest.param((1920, 1080), marks=pytest.mark.slow)])
 def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home, size):
     _resize(app, *size)
