@@ -302,3 +302,32 @@ def test_a_long_turn_order_wraps_instead_of_being_cut(app, W, H):
     for i, a in enumerate(shown):
         for b in shown[i + 1:]:
             assert not _meets(_box(a), _box(b)), (a.text[:20], b.text[:20])
+
+
+def test_action_labels_are_back_in_place_after_the_battle_view_at_960(app):
+    """Issue 37, item 3: after a battle view at 960x640 (a narrow track: long names cut
+    or wrapped) the next round's "Deploy 1", "Palace", "Temple" were drawn shifted right
+    and down over their neighbours: a label kept the corner anchor of its cut form."""
+    rw = max(280, min(340, 960 * 0.25))
+    track = ActionTrack()
+    track.set_rect(0, 180, (960 - rw) * 0.765, 56)       # the battle view
+    track.set_track(["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
+                     "temple", "theatre", "rice", "tax"])
+    track.rebuild()
+    track.set_rect(0, 180, 960 - rw, 56)                 # back to the table, a new round
+    track.set_track(["deploy1", "palace", "temple", "battle_b", "deploy5", "battle_a",
+                     "rice", "deploy3", "tax", "theatre"])
+    track.rebuild()
+    fresh = ActionTrack()
+    fresh.set_rect(0, 180, 960 - rw, 56)
+    fresh.set_track(track.actions)
+    fresh.rebuild()
+    bad = []
+    for k in range(10):
+        t, f = track.texts.labels[("a", k)], fresh.texts.labels[("a", k)]
+        x, w = track.card_x(k)
+        if not _inside(t, x, track.bottom, x + w - 4, track.top):
+            bad.append(f"{t.text!r} leaves card {k + 1}")
+        if abs(t.left - f.left) > 0.5 or abs(t.bottom - f.bottom) > 0.5:
+            bad.append(f"{t.text!r} at {t.left:.0f},{t.bottom:.0f}, not {f.left:.0f},{f.bottom:.0f}")
+    assert not bad, "; ".join(bad)
