@@ -111,12 +111,19 @@ class WinterShow(Node):
             self.views.players.set_state(d, active=active_seats(self.session),
                                          me=self.session.my_seats)
 
-    def skip(self) -> bool:
-        if not self.visible:
-            return False
+    def arrive_all(self) -> None:
+        """Every player's points in their row now (the show stays: a tutorial step holds
+        the table on it and asks to read the points)."""
         for seat in self.totals:
             if seat not in self.arrived:
                 self._arrive(seat)
+        self.t = max(self.t, FLIGHT + STAGGER * len(self.flights))
+        damage()
+
+    def skip(self) -> bool:
+        if not self.visible:
+            return False
+        self.arrive_all()
         self.left_s = 0.0
         self.hide()
         return True

@@ -90,6 +90,7 @@ class TutorialCoach(Node):
         self.card.leave_pressed.connect(self.ask_leave)
         self.card.play_on_pressed.connect(self.play_on)
         scene.player.batch_started.connect(self._batch_started)
+        scene.comforts.shields.append(self.card)   # no tip of what the card covers
 
     # -- following the game ---------------------------------------------------------------
     def _batch_started(self) -> None:
@@ -160,6 +161,8 @@ class TutorialCoach(Node):
                             body, _(st.task), can_show=st.key == "plan",
                             last=st.key == script.STEPS[-1].key,
                             short_counter=_("{n}/{total}").format(n=n, total=total))
+        if st.key == "scoring":                  # the points it asks to look at: in the panel
+            self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
             d = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]

@@ -64,6 +64,7 @@ class TutorialProgress:
         name = event.get("event")
         return self._reach(lambda s: s.trigger.event == name and
                            (not s.trigger.reason or s.trigger.reason == event.get("reason")) and
+                           (not s.trigger.year or s.trigger.year == event.get("year")) and
                            not (s.trigger.last and more_of_kind),
                            replace_current=True)
 

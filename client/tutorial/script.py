@@ -47,12 +47,14 @@ def first_plan_fields() -> tuple[str | None, ...]:
 class Trigger:
     """What a step waits for: a decision the game asks of the player (`decision`), or an
     event played on the table (`event`, with `reason` for a tower drop: battle, revolt;
-    `last`: the last of its kind in a batch, e.g. once every player has scored)."""
+    `last`: the last of its kind in a batch, e.g. once every player has scored; `year`:
+    only that year's event)."""
 
     decision: DecisionKind | None = None
     event: str = ""
     reason: str = ""
     last: bool = False
+    year: int = 0
 
 
 @dataclass(frozen=True)
@@ -116,8 +118,8 @@ STEPS: tuple[Step, ...] = (
             "every player in turn order before the next card is turned. A player's planned "
             "card is turned only when it is their turn. An action that cannot be carried "
             "out fully lapses."),
-         N_("Watch your opponents one move at a time: press Next move after each, or Play "
-            "on to let the round run."),
+         N_("Press Next, then watch your opponents one move at a time (or let the round "
+            "run)."),
          "track", holds=True),
     Step("battle", Trigger(event="TowerDropped", reason="battle"),
          N_("A battle in the tower"),
@@ -158,11 +160,12 @@ STEPS: tuple[Step, ...] = (
          N_("Look at the marks on the map and the points in the players panel, then press "
             "Next."),
          "players", holds=True),
-    Step("finished", Trigger(event="YearEnded"),
+    Step("finished", Trigger(event="YearStarted", year=2),
          N_("One year played"),
          N_("That was the first of the game's two years. After the first winter the rice "
-            "and unrest are cleared and four new event cards are turned up. After the "
-            "second winter the most points wins; a tie goes to the most chests."),
+            "and unrest are cleared, and four new event cards are turned up: the second "
+            "year's, in the panel on the right. After the second winter the most points "
+            "wins; a tie goes to the most chests."),
          N_("Play on to finish the game, or leave the tutorial."),
          "players", holds=True),
 )

@@ -111,7 +111,14 @@ def test_a_tower_lesson_whose_battle_never_comes_is_passed_over_at_the_closing_s
     p.next()
     p.decision_asked(DecisionKind.MOVE)
     p.decision_asked(None)
-    assert key_of(p.event_played({"event": "YearEnded", "year": 1})) == "finished"
+    assert p.event_played({"event": "YearStarted", "year": 1}) is None     # the game's first
+    assert key_of(p.event_played({"event": "YearStarted", "year": 2})) == "finished"
     assert p.missed == ["winter", "revolts", "scoring", "battle"]
     p.next()
     assert p.finished
+
+
+def test_the_first_years_events_do_not_close_the_tutorial_before_it_starts():
+    p = TutorialProgress()
+    assert p.event_played({"event": "YearStarted", "year": 1, "events": [1, 2, 3, 4]}) is None
+    assert key_of(p.decision_asked(DecisionKind.PLAN)) == "board" and p.missed == []

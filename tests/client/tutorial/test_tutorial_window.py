@@ -225,3 +225,49 @@ def test_the_window_walks_every_step_of_the_script_in_order(app, home):
     assert run_until(app, lambda: (step_on(scene) or True) and "finished" in coach.progress.shown, 600)
     assert coach.progress.shown == list(script.STEP_KEYS), (coach.progress.shown, coach.progress.missed)
     assert coach.progress.missed == []
+
+
+BUTTON_WORDS = ("Next move", "Play on", "Show me", "Skip tutorial", "Leave tutorial")
+
+
+@pytest.mark.slow
+def test_each_steps_words_agree_with_the_screen(app, home, shots):
+    """Issue 37, item 2: the "actions" card named Next move and Play on, buttons it did not
+    have; at "Scoring" the players panel said Score 0 for everyone and the scoring
+    breakdown went away while the card still asked to look at them; at "One year played"
+    the year-2 event list was empty."""
+    from lang.i18n import _
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    seen: set[str] = set()
+
+    def check() -> bool:
+        st = coach.progress.current
+        if st is not None and st.key not in seen:
+            seen.add(st.key)
+            frame(app, 2)
+            card = coach.card
+            on_card = {_(b.label).split("  [")[0] for b in
+                       (card.next_btn, card.show_btn, card.skip_btn, card.leave_btn,
+                        card.play_on_btn) if b.visible}
+            for words in BUTTON_WORDS:
+                if words in _(st.task):
+                    assert words in on_card, (st.key, words, on_card)
+            if st.key == "scoring":
+                mine = coach.scores[script.ME]
+                assert mine > 0
+                frame(app, 6 * 60)                   # the card asks to look: it all stays
+                shown = scene.players.state["players"][str(script.ME)]["score"]
+                assert shown >= mine, ("the players panel", shown, mine)
+                assert scene.banner.visible and scene.winter.visible, "the breakdown went"
+                screenshot(app, shots / "tutorial-scoring-held-960x640.png")
+            if st.key == "finished":
+                year, _season, events, _cur = scene.events_panel.info
+                assert year == 2 and len(events) == 4, scene.events_panel.info
+                screenshot(app, shots / "tutorial-finished-960x640.png")
+                return True
+        step_on(scene)
+        return False
+    assert run_until(app, check, 900)
+    assert {"scoring", "finished"} <= seen
