@@ -37,7 +37,7 @@ from typing import Any
 import arcade
 
 from client.board.board_view import BoardView
-from client.core.node import Button, Node, Signal
+from client.core.node import Button, Node, NodeT, Signal
 from client.core.settings import SPEEDS
 from client.core.sound import Sounds
 from client.game.asking import Asker, HeldPlan
@@ -84,7 +84,7 @@ class GameScene(Node):
         self.planning = self.add(PlanningPanel())
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
-        self.banner = self.add(Banner())
+        self.banner = self.add(Banner(held=lambda: self.shared.paused))
         self.thinking = self.add(ThinkingBadge())
         self.views = TableViews(self.topbar, self.board_view, self.tower, self.players,
                                 self.events_panel, self.log, self.track, self.planning,
@@ -252,7 +252,17 @@ class GameScene(Node):
             self.refresh_info()     # no "Now: …" while these events play
 
     # ----------------------------------------------------------------------------- driving
+    def add(self, child: NodeT) -> NodeT:
+        """A part added to the table goes under the tooltip: a tip is read over anything
+        (a tutorial card added later drew over the bid field's tip)."""
+        super().add(child)
+        comforts: TableComforts | None = self.__dict__.get("comforts")
+        if comforts is not None and child is not comforts.tooltip:
+            super().add(comforts.tooltip)            # to the end: drawn last
+        return child
+
     def on_update(self, dt: float) -> None:
+        self.comforts.refresh_tooltip()
         if self.net is not None:
             self.net.update()
         self.session.tick()
