@@ -42,6 +42,9 @@ class CachedPanel(Node):
         self._layer.draw()
 
 
+FLOOR = 8.5          # the smallest type (points): 11 px and more at every window size
+
+
 class TopBar(CachedPanel):
     def __init__(self) -> None:
         super().__init__("topbar")
@@ -60,14 +63,32 @@ class TopBar(CachedPanel):
         sx = self.left + 10 + title.content_width + 24
         if self.width >= 1200:
             sx = max(sx, self.left + 330)
-        # narrow window: the key hints shrink first, then the status, never overlapping
-        hints_w = geo.text_width(self.info["speed"], 7)     # (bold: a little generous)
-        status = put_fitted(text, "status", self.info["status"], sx, y,
-                            (self.right - 200) - hints_w - 16 - sx, 11,
-                            min_size=6.5, color=(255, 220, 150), anchor_y="center")
-        room = (self.right - 200) - (sx + status.content_width + 16)
-        put_fitted(text, "speed", self.info["speed"], self.right - 200, y, room, 10,
-                   color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        # a narrow window: both shrink together down to 11 px, then the status says only
+        # its head (what comes before " — ": the keys' help goes), then is cut; never
+        # overlapping (the replay's "step 41 of 240 — ← → step, …" ran into the pace)
+        end = self.right - 200
+        status_words = self.info["status"]
+        scale = 1.0
+        while True:
+            speed = text.put("speed", self.info["speed"], end, y, size=10 * scale,
+                             color=(230, 220, 200), anchor_x="right", anchor_y="center")
+            status = text.put("status", status_words, sx, y, size=11 * scale,
+                              color=(255, 220, 150), anchor_y="center")
+            if status.content_width + 16 + speed.content_width <= end - sx:
+                break
+            if 10 * scale > FLOOR:
+                scale = max(FLOOR / 10, scale - 0.05)
+            elif " — " in status_words:
+                status_words = status_words.split(" — ")[0]
+            else:
+                break
+        room = max(0.0, end - sx - 16 - min(speed.content_width, (end - sx) * 0.6))
+        status = put_fitted(text, "status", status_words, sx, y, room, 11 * scale,
+                            min_size=11 * scale, cut=True, color=(255, 220, 150),
+                            anchor_y="center")
+        put_fitted(text, "speed", self.info["speed"], end, y,
+                   end - sx - 16 - status.content_width, 10 * scale, min_size=10 * scale,
+                   cut=True, color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
 class PlayersPanel(CachedPanel):

@@ -331,3 +331,31 @@ def test_action_labels_are_back_in_place_after_the_battle_view_at_960(app):
         if abs(t.left - f.left) > 0.5 or abs(t.bottom - f.bottom) > 0.5:
             bad.append(f"{t.text!r} at {t.left:.0f},{t.bottom:.0f}, not {f.left:.0f},{f.bottom:.0f}")
     assert not bad, "; ".join(bad)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_the_replay_header_does_not_overlap_itself(app, W, H, lang):
+    """Issue 37, item 7: at 960 "Replay: step 41 of 240 — ← → step, Page Up/Down round,
+    Home start" ran into "speed ×1 [−/+]   PAUSED [Space] ..."; none of it under 11 px."""
+    from lang.i18n import _, use
+    use(lang)
+    try:
+        bar = TopBar()
+        bar.set_rect(0, H - 34, W, 34)
+        status = _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
+                   "start").format(step=41, steps=240)
+        speed = "   ".join((_("speed ×{speed} [−/+]").format(speed="1"), _("PAUSED [Space]"),
+                            _("skip drop [S]"), _("menu [Esc]")))
+        bar.set_info(title=_("Shogun — year {year}, {season}").format(year=1, season=_("autumn")),
+                     status=status, speed=speed)
+        bar.rebuild()
+        t = bar.texts.labels
+        assert t["title"].right <= t["status"].left
+        assert t["status"].right <= t["speed"].left, (t["status"].text, t["speed"].text)
+        assert t["speed"].right <= W - 190
+        assert t["status"].text.startswith(status.split(" — ")[0])
+        for key in ("title", "status", "speed"):
+            assert t[key].font_size * 96 / 72 >= 11, (key, t[key].font_size)
+    finally:
+        use("en")
