@@ -401,9 +401,9 @@ class BoardView(Node):
         armies = int(info.get("armies", 0) or 0)
         region = p.region[self.side]
         lines = [
-            (_("{province}  ({region} region)  — out of play in a 3-player game")
-             if name in self.excluded else _("{province}  ({region} region)")).format(
-                province=name, region=region),
+            (_("{province}  ({region})  — out of play in a 3-player game")
+             if name in self.excluded else _("{province}  ({region})")).format(
+                province=name, region=_(theme.REGION_NAMES.get(region, region))),
             _("Tax {tax}   Rice {rice}   Free building slots {free} of {slots}").format(
                 tax=p.tax, rice=p.rice, free=p.slots - used, slots=p.slots),
             ngettext("Owner: {owner}   {n} army   Unrest {unrest}",

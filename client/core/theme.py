@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
-from lang.i18n import TranslatedList, _
+from lang.i18n import N_, TranslatedList, _
 
 # the seats' colours come from client/core/palette.py (chosen to be colour-blind safe)
 SEAT_COLOURS = [s.colour for s in SEATS]
@@ -24,6 +24,15 @@ REGION_COLOURS = {
     "red": (222, 140, 120),
     "purple": (178, 150, 205),
     "green": (150, 196, 135),
+}
+# a region named in a sentence, whole (the colour word agrees with "region": Dutch "bruine
+# regio", Romanian "regiunea maro")
+REGION_NAMES = {
+    "brown": N_("brown region"),
+    "yellow": N_("yellow region"),
+    "red": N_("red region"),
+    "purple": N_("purple region"),
+    "green": N_("green region"),
 }
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
