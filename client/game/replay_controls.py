@@ -86,7 +86,7 @@ class ReplayControls:
         self.player.restore_log(past)
         self.player.show_engine_state(state)
         self.shared.paused = True
-        self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
+        self.views.log.add_line(_("Replay: at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))
         damage()
 

@@ -28,6 +28,12 @@ TASK = (255, 220, 140)
 MISSING = (255, 160, 120)
 
 
+def after_colon(sentence: str) -> str:
+    """A sentence put after "Now:" starts in lower case (as Dutch and Romanian write it:
+    "Nu: bekijk", not "Nu: Bekijk")."""
+    return sentence[:1].lower() + sentence[1:]
+
+
 def card_button(label: str, key: int | None = None) -> Button:
     return Button(label, size=10, key=key)
 
@@ -100,8 +106,8 @@ class TutorialCard(Node):
     def task_line(self) -> str:
         from lang.i18n import _
         if self.missing:
-            return _("Not yet: {missing}").format(missing=self.missing)
-        return _("Now: {task}").format(task=self.task) if self.task else ""
+            return _("Not yet: {missing}").format(missing=after_colon(self.missing))
+        return _("Now: {task}").format(task=after_colon(self.task)) if self.task else ""
 
     def hide(self) -> None:
         if self.visible:
