@@ -38,7 +38,7 @@ COAST = (30, 50, 70)
 SHALLOWS = (196, 224, 230)      # the lighter water along the coast
 REGION_TINT = 0.22              # how much of its region's colour an unclaimed province takes
 ROUTE = (20, 50, 120)
-BUILDING_NAMES = Translated({"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
+BUILDING_NAMES = Translated({"palace": N_("castle"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
 
 
 def _pt(size: float) -> float:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from client.game.table_shared import SceneState, TableViews
     from client.sessions.interface import GameSession
 
-BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
+BUILDING_WORDS = {"palace": N_("castle"), "temple": N_("temple"), "theatre": N_("theatre")}
 
 FLIGHT = 1.1        # seconds a "+N" takes from the map to the player's row (speed 1)
 STAGGER = 0.3       # seconds between two players' flights
@@ -35,7 +35,7 @@ HOLD_LAST = 4.5     # the last winter's scoring: held even in fast-forward
 
 
 def region_marks(scored: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, str]]]:
-    """region -> [(seat, "palace 3, temple 2")] from the `Scored` events' `regions`."""
+    """region -> [(seat, "castle 3, temple 2")] from the `Scored` events' `regions`."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
         for region, kinds in (e.get("regions") or {}).items():

@@ -31,7 +31,7 @@ SUGGEST_SEED = b"suggest" * 4 + bytes(4)   # the planning panel's Suggest button
 
 # The plan "Show me" lays out (`first_plan_fields`) in spring (fields in `sim.commands.ACTIONS` order:
 # palace, temple, theatre, rice, tax, deploy5, deploy3, deploy1, battle_a, battle_b; None
-# is a money card) and the bid: a palace in Kii, a temple in Omi, a Nō theatre in Noto,
+# is a money card) and the bid: a castle in Kii, a temple in Omi, a Nō theatre in Noto,
 # rice from Kaga, tax from Settsu, armies into Tamba and Awa-Shikoku, Yamato's five
 # armies ready for Battle/move A, and 2 chests bid for turn order.
 FIRST_BID = 2
@@ -155,7 +155,7 @@ STEPS: tuple[Step, ...] = (
     Step("scoring", Trigger(event="Scored", last=True),
          N_("Scoring at the end of the year"),
          N_("Each player scores 1 point per province and 1 per building. In each region "
-            "the player with the most palaces scores 3, temples 2, Nō theatres 1; tied "
+            "the player with the most castles scores 3, temples 2, Nō theatres 1; tied "
             "leaders each score one less. The marks on the map show who won each region."),
          N_("Look at the marks on the map and the points in the players panel, then press "
             "Next."),

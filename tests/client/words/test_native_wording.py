@@ -73,3 +73,18 @@ def test_the_tutorials_task_starts_in_lower_case_after_the_colon(app):
         assert card.task_line().startswith("Nu: bekijk"), card.task_line()
     finally:
         use("en")
+
+
+def test_the_english_words_call_the_three_point_building_a_castle_as_the_english_edition():
+    """Issue 37, item 13: Queen Games' English edition builds castles, temples and Nō
+    theatres (the Romanian box says "castel" too); no English sentence says palace."""
+    from client.core import theme
+    from client.board.board_view import BUILDING_NAMES
+    from client.words.rules_text import action_tips
+    from sim.narrate import describe
+    assert theme.ACTION_SHORT["palace"] == "Castle"
+    assert BUILDING_NAMES["palace"] == "castle"
+    assert "castle" in action_tips()["palace"] and "palace" not in action_tips()["palace"]
+    said = describe({"event": "ActionDone", "seat": 0, "action": "palace", "province": "Kii",
+                     "paid": 3, "money_gained": 0, "rice_gained": 0, "armies_placed": 0})
+    assert said and "castle" in said and "palace" not in said.lower(), said
