@@ -229,7 +229,10 @@ class GameScene(Node):
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
         self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
-        self.battle.layout(W, H, top_h, rw, tw, (self.players, self.events_panel, self.log),
+        column: tuple[Node, ...] = (self.players, self.events_panel, self.log)
+        if self.net is not None and self.net.chat is not None:
+            column += (self.net.chat,)      # under the log: it goes with it (the tower's room)
+        self.battle.layout(W, H, top_h, rw, tw, column,
                            (self.planning, self.decision, self.info, self.track))
         self.refresh_topbar()
 

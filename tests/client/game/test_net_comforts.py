@@ -13,7 +13,7 @@ import pytest
 
 from client.sessions.table_offers import TableCallbacks
 
-from tests.client.conftest import frame, run_until
+from tests.client.conftest import frame, run_until, screenshot
 
 
 @dataclass(frozen=True)
@@ -430,5 +430,38 @@ def test_a_network_table_with_chat_fits_the_window(app, W, H):
         assert p.left >= scene.board_view.left and p.right <= scene.board_view.right
         assert p.top <= scene.board_view.top and p.bottom >= scene.board_view.bottom
     finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (2560, 1440)])
+@pytest.mark.parametrize("role", ["host", "watch"])
+def test_the_chat_line_keeps_off_the_battle_tower(app, W, H, role, shots):
+    """Issue 37, item 5: in a network game the chat line was drawn over the battle view's
+    tower, and its Send button over the tray (also for a spectator at 960)."""
+    table = ComfyTable()
+    session, scene = _table_game(app, table, role=role)
+    try:
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        frame(app, 2)
+        chat = scene.net.chat
+        assert chat.visible
+        scene.battle.active = True               # the battle view: the tower's big column
+        scene.on_layout()
+        frame(app, 2)
+        t = scene.tower
+        for node in (chat, chat.send_btn, chat.field):
+            shown = node.visible and (node.parent is None or node.parent.visible)
+            meets = shown and node.left < t.right and t.left < node.right \
+                and node.bottom < t.top and t.bottom < node.top
+            assert not meets, f"{W}x{H}: {node.name} over the tower"
+        screenshot(app, shots / f"net-battle-view-chat-{role}-{W}x{H}.png")
+        scene.battle.active = False
+        scene.on_layout()
+        frame(app)
+        assert chat.visible
+    finally:
+        scene.battle.active = False
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
