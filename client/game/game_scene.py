@@ -321,6 +321,11 @@ class GameScene(Node):
         if self.replay_controls is not None and self.replay_controls.key(symbol):
             self.refresh_topbar()
             return True
+        if self.replay_controls is None and symbol in (k.LEFT, k.PAGEUP, k.PAGEDOWN, k.HOME):
+            from client.sessions.replay import ReplaySession
+            if isinstance(self.session, ReplaySession):     # a game log: say why not
+                self.log.add_line(self.session.forward_only_note(), (150, 40, 30))
+                return True
         if self.asker.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
             self.asker.unlock_plan() if symbol == k.U else self.asker.release_plan()
             return True
