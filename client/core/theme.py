@@ -34,6 +34,7 @@ REGION_NAMES = {
     "purple": N_("purple region"),
     "green": N_("green region"),
 }
+SMALLEST_TYPE = 8.5     # points: 11 px and more, the least any word is drawn at (issue 37)
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
 UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment

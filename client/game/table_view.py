@@ -42,7 +42,7 @@ class CachedPanel(Node):
         self._layer.draw()
 
 
-FLOOR = 8.5          # the smallest type (points): 11 px and more at every window size
+FLOOR = theme.SMALLEST_TYPE
 
 
 class TopBar(CachedPanel):
@@ -141,15 +141,15 @@ class PlayersPanel(CachedPanel):
                 tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
             tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
             nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
-                            self.width - 36 - tag_w - 12, 11 * k, cut=True, bold=True,
-                            color=theme.INK)
+                            self.width - 36 - tag_w - 12, max(FLOOR, 11 * k), min_size=FLOOR,
+                            cut=True, bold=True, color=theme.INK)    # cut, not 7 px
             tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
                           color=(120, 40, 30), anchor_x="right")
             wx = self.left + 34 + nt.content_width
             room = self.right - 8 - tt.content_width - 8 - wx
-            if who and room > 20:
-                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
-                           min_size=6, color=theme.MUTED)
+            if who and room >= geo.text_width(who[:16], FLOOR) * 0.9:   # the level: room or none
+                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, FLOOR,
+                           min_size=FLOOR, color=theme.MUTED)
             put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
                            chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
                            supply=p.get("supply", 0)),

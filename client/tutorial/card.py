@@ -17,6 +17,7 @@ from __future__ import annotations
 import arcade
 
 from client.core.node import Button, Node, Signal, TextCache
+from client.core.theme import SMALLEST_TYPE
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_
 
@@ -122,6 +123,8 @@ class TutorialCard(Node):
         from lang.i18n import _
         words = self._measure(self.body, width - 24, 10.5)
         task = self._measure(self.task_line(), width - 24, 10.5, bold=True)
+        if self.mode == "step" and self._measure(self.heading, 10**6, 13, bold=True) > width - 24 - 60:
+            words += 16                        # the heading on two lines
         buttons = 34 * (len(self._rows(width)) - 1)
         return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
 
@@ -174,10 +177,14 @@ class TutorialCard(Node):
                     > inner - min(86.0, long) - 10:       # the heading first: "5/11" then
                 words = self.short_counter
             counter = put_fitted(t, "c", words, self.right - 12, top - 14, 86, 9.5,
-                                 min_size=7, anchor_x="right", color=BODY)
-            put_fitted(t, "h", self.heading, self.left + 12, top - 14,
-                       inner - counter.content_width - 10, 13, min_size=8, cut=True, bold=True,
-                       color=TITLE)
+                                 min_size=SMALLEST_TYPE, anchor_x="right", color=BODY)
+            room = inner - counter.content_width - 10
+            head = put_fitted(t, "h", self.heading, self.left + 12, top - 14, room, 13,
+                              min_size=11, bold=True, color=TITLE)
+            if head.content_width > room:      # on two lines rather than cut or tiny
+                head = put_boxed(t, "h", self.heading, self.left + 12, top - 2, room, 36, 11,
+                                 min_size=SMALLEST_TYPE, bold=True, color=TITLE)
+                top -= head.content_height - 14
             top -= 26
         buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
         room = top - buttons_top

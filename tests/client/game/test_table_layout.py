@@ -359,3 +359,58 @@ def test_the_replay_header_does_not_overlap_itself(app, W, H, lang):
             assert t[key].font_size * 96 / 72 >= 11, (key, t[key].font_size)
     finally:
         use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800)])
+def test_the_turn_order_choices_share_one_type_size_of_11_px_or_more(app, W, H, lang):
+    """Issue 37, item 11: the special-card buttons came in mixed sizes, down to 7 points,
+    and "#1 +1 leger bij verdediging [1]" ran off its button at 960 (nl)."""
+    from client.core import theme
+    from client.game.decisions import DecisionPanel
+    from lang.i18n import _, use
+    use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        panel = DecisionPanel()
+        panel.set_rect(0, 0, W - rw, (220 if H >= 700 else 190) - 58)
+        cards = ("defence", "six_armies", "rice", "attack", "chest")
+        panel.ask(_("Choose your turn-order position and its special card."),
+                  [(f"#{p} {theme.SPECIAL_LABELS[c]}", p, True) for p, c in enumerate(cards, 1)])
+        sizes = set()
+        for b in panel._buttons:
+            b.rebuild()
+            t = b.texts.labels["l"]
+            sizes.add(t.font_size)
+            assert t.font_size * 96 / 72 >= 11, (t.text, t.font_size)
+            assert b.left <= t.left and t.right <= b.right, (t.text, t.left, t.right, b.left, b.right)
+            assert b.bottom >= panel.bottom and b.right <= panel.right
+        assert len(sizes) == 1, sizes
+    finally:
+        use("en")
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800)])
+def test_a_players_name_is_never_drawn_under_11_px(app, W, H):
+    """Issue 37, item 11: "Bot (Oranje)" shrank to about 7 px at 960 (nl) beside a long
+    special card; the name keeps 11 px (cut if it must) and the bot's level goes first."""
+    from lang.i18n import use
+    use("nl")
+    try:
+        players = 5
+        state = {"players": {str(i): {"money": 12, "rice": 3, "score": 17, "supply": 38,
+                                      "position": i + 1, "special": "defence",
+                                      "cards": CARDS[:9]} for i in range(players)}}
+        panel = PlayersPanel()
+        rw = max(280, min(340, W * 0.25))
+        ph = min(players * 74 + 6, (H - 34) * 0.5)
+        panel.set_rect(W - rw, H - 34 - ph, rw, ph)
+        panel.set_state(state, {i: f"Bot ({n})" for i, n in enumerate(
+            ("Blauw", "Oranje", "Zwart", "Wit", "Magenta"))}, me=(0,),
+            notes={i: "heuristic" for i in range(1, players)})
+        panel.rebuild()
+        for key, t in _texts(panel).items():
+            if key[0] in ("n", "w"):
+                assert t.font_size * 96 / 72 >= 11, (t.text, t.font_size)
+    finally:
+        use("en")

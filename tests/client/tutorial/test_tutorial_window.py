@@ -271,3 +271,27 @@ def test_each_steps_words_agree_with_the_screen(app, home, shots):
         return False
     assert run_until(app, check, 900)
     assert {"scoring", "finished"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_a_long_step_title_wraps_rather_than_being_cut_or_tiny(app, lang):
+    """Issue 37, item 11: the Dutch step-4 title read "Spelersvolgorde en speciale kaar…"
+    in a narrow card; a title too long for one line takes two, at 11 px or more."""
+    from lang.i18n import _, use
+    from client.tutorial.card import TutorialCard
+    use(lang)
+    try:
+        for st, w in ((st, w) for st in script.STEPS for w in (272.0, 330.0)):
+            card = TutorialCard()      # 272: the right-hand column at 960x640
+            card.show_step(_(st.title), _("Step {n} of {total}").format(n=4, total=11),
+                           _(st.text), _(st.task), short_counter="4/11")
+            h = card.needed_height(w, 600)
+            card.set_rect(10, 10, w, h)
+            card.rebuild()
+            head, body = card.texts.labels["h"], card.texts.labels["b"]
+            assert head.text == _(st.title), (st.key, head.text)
+            assert head.font_size * 96 / 72 >= 11, (st.key, head.font_size)
+            assert card.left <= head.left and head.right <= card.right, st.key
+            assert body.top <= head.bottom + 1, (st.key, "the words run into the title")
+    finally:
+        use("en")
