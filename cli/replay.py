@@ -17,6 +17,7 @@ from sim.game import state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
 from store.game_save import SaveError, read_save, replay_into
+from cli.headless import seat_colour
 
 
 def _log_events(path: Path) -> list[dict] | None:
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         if events is not None:
             for n, row in enumerate(events, 1):
                 try:
-                    line = describe(row, tr=translator()) if isinstance(row, dict) else None
+                    line = describe(row, seat_colour, tr=translator()) if isinstance(row, dict) \
+                        else None
                 except (KeyError, TypeError, ValueError) as exc:
                     raise SaveError(f"game log {args.file} line {n}: not an event this "
                                     f"version knows ({exc!r})") from exc
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                   + (" (game over)" if game.over else " (game unfinished)"))
             return 0
         for e in replay_into(game, saved):
-            line = describe(e, tr=translator())
+            line = describe(e, seat_colour, tr=translator())
             if line:
                 print(line)
         return 0
