@@ -68,6 +68,7 @@ def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
         assert scene.decision.counter[3] == most - 1
         app.on_key_press(*CTRL_Z)
         assert scene.decision.counter[3] == most
+        assert scene.asker.move_target == target, "one Ctrl+Z took back the count and the pick"
     frame(app, 2)
     screenshot(app, shots / "move-undo.png")
     app.on_key_press(*CTRL_Z)                           # the pick: back to the first question
