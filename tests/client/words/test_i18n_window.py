@@ -124,3 +124,18 @@ def test_a_provinces_tooltip_names_its_region_in_the_language(app, lang, words):
         assert first == words
     finally:
         i18n.use("en")
+
+
+def test_settings_name_the_language_a_lang_run_speaks(app, home, monkeypatch):
+    """Issue 37, item 12: with `--lang nl` the settings said "Taal: systeem (English)"
+    while every word on screen was Dutch."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    i18n.use("nl")                                    # what `--lang nl` does
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.O, 0)
+    frame(app, 2)
+    scene = app.scene
+    assert scene.name == "settings"
+    label = scene.buttons["language"].label
+    assert "Nederlands" in label and "English" not in label, label
