@@ -353,3 +353,25 @@ def test_a_replayed_save_steps_back_and_forth_and_jumps_by_round(app, home, tmp_
     assert ctl.shown_step() == rounds[1]
     app.on_key_press(arcade.key.HOME, 0)
     assert ctl.shown_step() == 0
+
+
+def test_ctrl_a_in_the_save_name_replaces_the_suggestion(app, home, shots):
+    """Issue 37, item 12: Ctrl+A did nothing in the save-name field; the suggested name
+    had to be taken back letter by letter."""
+    scene = to_my_plan(app, seed=12)
+    app.on_key_press(arcade.key.S, arcade.key.MOD_CTRL)
+    frame(app)
+    field = scene.dialog.field
+    assert field is not None and field.value
+    app.on_key_press(arcade.key.A, arcade.key.MOD_CTRL)
+    frame(app)
+    screenshot(app, shots / "save-name-selected.png")
+    app.on_text("quick")
+    assert field.value == "quick"
+    app.on_key_press(arcade.key.A, arcade.key.MOD_CTRL)
+    app.on_key_press(arcade.key.BACKSPACE, 0)
+    assert field.value == ""
+    app.on_text("second try")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    assert (home / "data" / "saves" / "second try.save").exists()
