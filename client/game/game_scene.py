@@ -209,8 +209,11 @@ class GameScene(Node):
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
-        if self.replay_controls is not None:
-            self.replay_controls.place(W - rw - tw, bottom_h + mid_h, tw, self.battle.active)
+        if self.replay_controls is not None:          # after Rules (and Save, when shown)
+            after = self.comforts.save_btn if self.comforts.save_btn.visible else self.help_btn
+            self.replay_controls.place(after.right + 6, bottom_h + 6,
+                                       min(200.0, W - rw - tw - after.right - 20),
+                                       self.battle.active)
         n = self.session.config.players
         ph = min(n * 74 + 6, (H - top_h) * 0.5)
         self.players.set_rect(W - rw, H - top_h - ph, rw, ph)
