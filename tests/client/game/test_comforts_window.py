@@ -182,7 +182,7 @@ def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, ho
     l, b, w, h = panel.field_rect(0)
     app.on_mouse_motion(l + w / 2, b + h / 2, 0, 0)
     frame(app, 2)
-    assert scene.comforts.tooltip.visible and "palace" in scene.comforts.tooltip.text
+    assert scene.comforts.tooltip.visible and "castle" in scene.comforts.tooltip.text
     screenshot(app, shots / "planning-tooltip.png")
     for name in ("players", "events_panel", "log", "track", "tower", "topbar"):
         node = getattr(scene, name)
