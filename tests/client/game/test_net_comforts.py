@@ -465,3 +465,24 @@ def test_the_chat_line_keeps_off_the_battle_tower(app, W, H, role, shots):
         scene.battle.active = False
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
+
+
+def test_a_seated_joiner_is_told_so_in_the_lobby(app, shots):
+    """Issue 37, item 12: the joiner's lobby still said "Joining a table" once seated."""
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    from tests.client.conftest import screenshot
+    table = ComfyTable(role="join")
+    table.my_seat = None                         # still knocking at the door
+    session = NetSession(table, "join")
+    app.session = session
+    lobby = LobbyScene(session, "join")
+    app.show(lobby)
+    frame(app, 2)
+    assert lobby.texts.labels["t"].text == "Joining a table"
+    table.my_seat = 2                            # the host gave me a seat
+    lobby.mark_dirty()
+    frame(app, 2)
+    assert lobby.texts.labels["t"].text == "At the table: you are Black", lobby.texts.labels["t"].text
+    screenshot(app, shots / "lobby-seated-joiner.png")
+    app.session = None
