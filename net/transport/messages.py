@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 5          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
-                      # 5: a spectator is told which inputs the table awaits
+                      # 5: a spectator is told which inputs the table awaits;
+                      # 6: the dialer's key offer comes first, a refusal may say when to
+                      #    try again, spectators send heartbeats
 MAX_STEP = 1_000_000
 
 
@@ -122,7 +124,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
               "listen_port": _int(0, 65535), "seat": _opt(SEAT), "token": _opt(B32),
               "table": _opt(ID), "seat_key": _opt(B32), "seat_proof": _opt(SIG)},
     "Accepted": {"peer": ID},
-    "Refused": {"reason": _str(2000)},
+    # retry: seconds after which trying again makes sense (a busy table); None: final
+    "Refused": {"reason": _str(2000), "retry": _opt(_seconds(0, 3600))},
     "Offended": {"reason": _str(500)},
     # lobby (from the host)
     "LobbyChanged": {"lobby": _map},
