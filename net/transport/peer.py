@@ -83,6 +83,7 @@ class PeerConnection(Protocol):
         self.hello: dict | None = None
         self.bytes_sent = 0
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
+        self.refused_reason: str | None = None    # why the remote would not take us
         self.refused_retry: float | None = None   # a refusal's "try again in" (a busy table)
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
         self.drop_claims = 0         # SeatDropped claims this player made
@@ -101,6 +102,10 @@ class PeerConnection(Protocol):
         awake = getattr(self.session, "awake_seconds", None)
         return awake() if awake is not None and self.session.reactor is not None \
             else self._now()
+
+    def silent_for(self) -> float:
+        """Seconds since the last whole frame from the remote, on the awake clock."""
+        return self._awake_now() - self.last_received
 
     # -------------------------------------------------------------- plumbing
     @property
@@ -331,7 +336,7 @@ class PeerConnection(Protocol):
                 self.refused_retry = msg["retry"]
                 self.closed = True
                 self._dial_settled()
-                self.session.refused(self, msg["reason"])
+                self._refused_by_remote(msg["reason"])
                 self.tcp.loseConnection()
             else:
                 self.offence(f"{kind} before the handshake completed")
@@ -365,7 +370,7 @@ class PeerConnection(Protocol):
             reason = f"cannot join: the table's reply could not be authenticated ({exc})"
         self.closed = True
         self._dial_settled()
-        self.session.refused(self, reason)
+        self._refused_by_remote(reason)
         self.tcp.loseConnection()
 
     def _key_offered(self, msg: dict) -> None:
@@ -401,7 +406,7 @@ class PeerConnection(Protocol):
         if differs:
             self.closed = True
             self._dial_settled()
-            self.session.refused(self, f"cannot join: {differs}")
+            self._refused_by_remote(f"cannot join: {differs}")
             self.tcp.loseConnection()
             return
         try:
@@ -409,7 +414,7 @@ class PeerConnection(Protocol):
         except PakeError as exc:
             self.closed = True
             self._dial_settled()
-            self.session.refused(self, f"cannot join: {exc}")
+            self._refused_by_remote(f"cannot join: {exc}")
             self.tcp.loseConnection()
             return
         self.channel = SecureChannel(keys.send, keys.receive)
@@ -444,6 +449,10 @@ class PeerConnection(Protocol):
         self.send({"type": "Accepted", "peer": self.session.peer_id})
         self._handshake_ended()
         self.session.connection_ready(self)
+
+    def _refused_by_remote(self, reason: str) -> None:
+        self.refused_reason = reason
+        self.session.refused(self, reason)
 
     def _refuse(self, reason: str) -> None:
         log.warning("refused %s: %s", self.describe(), reason)
