@@ -15,7 +15,7 @@ PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, ec
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
                       # 6: the dialer's key offer comes first, a refusal may say when to
-                      #    try again, spectators send heartbeats
+                      #    try again, spectators send heartbeats, probes are greeted
 MAX_STEP = 1_000_000
 
 
@@ -119,6 +119,10 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # handshake
     "Welcomed": {"versions": _versions, "peer": ID, "pake": PAKE},
     "KeyOffered": {"pake": PAKE},
+    # a reachability probe (net.reach.reachability) asks, and a listener says it is a
+    # table, at no cost: no key exchange, no guess counted
+    "Probed": {},
+    "Greeted": {"versions": _versions},
     "Hello": {"versions": _versions, "peer": ID,
               "role": _str(12, ("player", "spectator", "rejoin")), "name": _str(40),
               "listen_port": _int(0, 65535), "seat": _opt(SEAT), "token": _opt(B32),

@@ -319,7 +319,8 @@ class PeerConnection(Protocol):
             self.offended_reason = msg["reason"]
             return
         if self.ready:
-            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused"):
+            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused", "Probed",
+                        "Greeted"):
                 self.offence(f"{kind} after the handshake (replayed?)")
                 return
             self.session.received(self, msg)
@@ -343,6 +344,12 @@ class PeerConnection(Protocol):
         else:
             if kind == "KeyOffered" and self.pake is None:
                 self._key_offered(msg)
+            elif kind == "Probed" and self.pake is None:
+                # a reachability probe: say this is a table, and close
+                self.send({"type": "Greeted", "versions": self.session.versions})
+                self.closed = True
+                self._leave_handshake()
+                self.tcp.loseConnection()
             elif kind == "Hello" and self.hello is None and self.channel is not None:
                 self._hello(msg)
             else:

@@ -97,3 +97,11 @@ def test_a_frame_split_byte_by_byte_still_arrives():
         conn.dataReceived(data[i:i + 1])
     assert dialer.read(transport.value())[0]["type"] == "Accepted"
     assert conn in host.spectators
+
+
+def test_a_reachability_probe_is_greeted_without_a_key_exchange():
+    reactor, host, conn, transport = listener()
+    conn.dataReceived(encode_frame({"type": "Probed"}))
+    assert [m["type"] for m in sent(transport)] == ["Greeted"]
+    assert transport.disconnecting and conn.pake is None
+    assert host.guess_limit._records == {}          # no guess counted
