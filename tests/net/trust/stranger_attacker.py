@@ -36,7 +36,7 @@ def rotating(i: int) -> str:
     return f"127.{1 + i // 62500 % 250}.{i // 250 % 250}.{1 + i % 250}"
 
 
-def read_frame(s: socket.socket) -> dict:
+def read_frame(s: socket.socket) -> bytes:
     head = b""
     while len(head) < 4:
         got = s.recv(4 - len(head))
