@@ -15,10 +15,13 @@ from 127.0.0.1 by a stranger who never proves the join code, one flood at a time
 - `offers`: one well-formed key offer per connection from rotating addresses, as fast as
   one process sends them, never followed by a Hello: the costliest first message.
 
-And `game+connect`, `game+offers`, `game`: a whole 3-player game (the host and two
+And `game+connect`, `game+offers`, `game+burn`, `game`: a whole 3-player game (the host and two
 joiners, all bots) with that flood on the host from the moment the game starts, or none:
 the host's game time and its median round trip of the steps that need everyone (its
-stats file), so a flood's effect on a game in progress shows as a ratio.
+stats file), so a flood's effect on a game in progress shows as a ratio. `burn` floods
+nothing: its child only keeps one core busy, as the offer flood's own process does, so
+the share of a slowdown that is the attacker's CPU on a small machine is told from the
+host's.
 
 For each it prints the host's resident memory before and at its peak, the CPU seconds it
 spent during the flood (user + system, from /proc) and that as a share of one core, the
@@ -170,6 +173,16 @@ def offerer(port: int, seconds: float) -> None:
     print(f"{n} key offers, {answered} answered", flush=True)
 
 
+def burner(seconds: float) -> None:
+    """Run in a child process: one core busy, nothing sent (what an attacker's own CPU
+    takes from the peers on a small machine, without touching the host)."""
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        n += 1
+    print(f"burned {n}", flush=True)
+
+
 def child(kind: str, port: int, seconds: float, workdir: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, __file__, "--child", kind, str(port),
                              str(seconds)], stdout=open(workdir / f"{kind}.out", "w"),
@@ -273,7 +286,8 @@ def main() -> None:
         kind, port, seconds = args.child
         {"guesses": lambda: guesser(int(port), 29.0, float(seconds)),
          "connect": lambda: connector(int(port), float(seconds)),
-         "offers": lambda: offerer(int(port), float(seconds))}[kind]()
+         "offers": lambda: offerer(int(port), float(seconds)),
+         "burn": lambda: burner(float(seconds))}[kind]()
         return
     import tempfile
     root = Path(args.root).resolve()
