@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     tower.add_argument("--seed", type=int, default=1)
     tower.add_argument("--selftest", action="store_true",
                        help="print the physics build in use (deterministic or platform) and its digest")
+    smoke = sub.add_parser("smoke", help="open the window, draw the menu and a first plan, save a screenshot")
+    smoke.add_argument("--out", metavar="FILE.png", required=True, help="where the screenshot goes")
     for p in (parser, *sub.choices.values()):   # before or after the subcommand
         p.add_argument("--lang", choices=("en", "nl", "ro"), default=argparse.SUPPRESS,
                        help="language of the words: en, nl or ro (default: settings, then system)")
@@ -141,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     if command == "tower":
         from cli.tower_report import run
+        return run(args)
+    if command == "smoke":
+        if _no_window_here():
+            return 2
+        from client.smoke import run
         return run(args)
     if command in ("host", "join", "watch"):
         if args.headless:

@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
             seed, bots = args.seed, seat_bots(args.bot, args.players)
             game = LocalGame(config, seed, dict(enumerate(bots)))
             earlier = list(game.first_events)
-    except (SaveError, ValueError) as exc:
+    except SaveError as exc:
+        print(_("error: {reason}").format(reason=exc.said()), file=sys.stderr)
+        return 2
+    except ValueError as exc:
         print(_("error: {reason}").format(reason=exc), file=sys.stderr)
         return 2
     with ExitStack() as stack:

@@ -2,13 +2,15 @@
 re-simulated with every hash checked. (Without either flag `replay FILE` opens the
 window's viewer: main.py hands it to the client.)
 
-Tests: tests/cli/test_headless.py (replay --verify), tests/test_main.py (--text, the viewer).
+A hostile file (issue 34 item 5) gives one line naming the file, the line and what is wrong.
+
+Tests: tests/cli/test_headless.py (replay --verify), tests/test_main.py (--text, the viewer),
+tests/cli/test_hostile_files.py (crafted files, as processes).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -16,38 +18,23 @@ from lang.i18n import _, translator
 from sim.game import state_hash
 from sim.local import LocalGame
 from sim.narrate import describe
+from store.game_log import is_log, read_log
 from store.game_save import SaveError, read_save, replay_into
 
 
-def _log_events(path: Path) -> list[dict] | None:
-    """The events of a JSON game log (`headless --log`), or None when it is not one."""
-    try:
-        with path.open("rb") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(first, dict) or "event" not in first:
-        return None
-    try:
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except ValueError as exc:
-        raise SaveError(f"game log {path}: a line is not JSON ({exc})") from exc
-
-
 def run(args: argparse.Namespace) -> int:
+    """0 when the file could be told or verified; 2, with one line naming the file, the
+    line and what is wrong, for anything else (never a traceback: the readers in `store`
+    refuse a hostile file with a `SaveError`)."""
+    path = Path(args.file)
     try:
-        events = None if args.verify else _log_events(Path(args.file))
-        if events is not None:
-            for n, row in enumerate(events, 1):
-                try:
-                    line = describe(row, tr=translator()) if isinstance(row, dict) else None
-                except (KeyError, TypeError, ValueError) as exc:
-                    raise SaveError(f"game log {args.file} line {n}: not an event this "
-                                    f"version knows ({exc!r})") from exc
+        if not args.verify and is_log(path):
+            for row in read_log(path):
+                line = describe(row.event, tr=translator())
                 if line:
                     print(line)
             return 0
-        saved = read_save(args.file)
+        saved = read_save(path)
         game = LocalGame(saved.config, saved.seed, dict(enumerate(saved.bots)))
         if args.verify:
             replay_into(game, saved)
@@ -61,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
                 print(line)
         return 0
     except SaveError as exc:
-        print(_("error: {reason}").format(reason=exc), file=sys.stderr)
+        print(_("error: {reason}").format(reason=exc.said()), file=sys.stderr)
         return 2

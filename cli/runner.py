@@ -239,6 +239,7 @@ def run(args: argparse.Namespace,
     session.on_ended = on_ended
     session.on_refused = on_refused
     session.on_paused = on_paused
+    session.on_notice = lambda news: print(for_players(news), file=sys.stderr, flush=True)
     session.on_desync = on_desync
     session.on_error = on_error
     # the table's chat, so a headless player (and a test) sees what people say

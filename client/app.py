@@ -15,13 +15,16 @@ import gc
 import os
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
+import pyglet
 
 from client.core import theme
+from client.core.beating import BEATING
 from client.core.node import Node
 from lang.i18n import _, use
 from sim.state import DecisionKind
@@ -38,6 +41,8 @@ if TYPE_CHECKING:
     from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
+# the one icon: this window's, the bundle's and the Linux menu entry's (tools/make_icon.py)
+ICON = Path(__file__).resolve().parents[1] / "assets" / "icon.png"
 
 
 class App(arcade.Window):
@@ -45,6 +50,7 @@ class App(arcade.Window):
                  visible: bool = True, title: str = "Shogun") -> None:
         super().__init__(width, height, title, resizable=True, visible=visible, vsync=False)
         self.set_minimum_size(960, 640)
+        self.set_icon(pyglet.image.load(str(ICON)))
         self.background_color = theme.BG
         self.scene: Node | None = None
         self.session: GameSession | None = None
@@ -114,6 +120,7 @@ class App(arcade.Window):
         if self.session is not None:
             self.session.close()
             self.session = None
+        BEATING.keep(None)
 
     def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
         from dataclasses import asdict
@@ -199,7 +206,9 @@ class App(arcade.Window):
         from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
     def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
-                    fast: bool = False) -> GameScene:
+                    fast: bool = False, autosave: bool = True) -> GameScene:
+        """A local game; `autosave=False` (the smoke check) leaves the player's autosave
+        as it was."""
         from client.sessions.local import LocalSession
         humans = tuple(opts.get("humans", (0,)))
         bots = opts.get("bots") or {}
@@ -208,7 +217,8 @@ class App(arcade.Window):
         seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
         session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
         labels = self._labels(opts["players"], humans)
-        self._start_autosave(session)
+        if autosave:
+            self._start_autosave(session)
         return self.play(session, labels, fast=fast, names=self._names(humans))
 
     def start_tutorial(self) -> GameScene:
@@ -314,6 +324,9 @@ class App(arcade.Window):
         if command in ("join", "watch") and not opts.get("address") and not opts.get("resume"):
             self.search_lan()
             return
+        # the game scene's modules now, before any connection, not in the frame the game
+        # starts in (about a second of imports; issue 34 item 2)
+        import client.game.game_scene  # noqa: F401
         try:
             from client.sessions.network import NetSession
             session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
@@ -327,6 +340,8 @@ class App(arcade.Window):
         from client.scenes.lobby_scene import LobbyScene
         self.close_session()
         self.session = session
+        # the network beats while the window builds the game scene (issue 34 item 2)
+        BEATING.keep(session.net_pump)
         lobby = LobbyScene(session, command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave_chosen.connect(lambda: self.show_menu())
@@ -341,8 +356,9 @@ class App(arcade.Window):
             return
         try:
             session, saved = resume_local(path)
-        except (SaveError, ValueError, OSError) as exc:
-            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=exc))
+        except (SaveError, ValueError, OSError) as exc:      # the save's line and problem
+            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
+            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=reason))
             return
         self.close_session()
         humans = session.my_seats
@@ -356,8 +372,10 @@ class App(arcade.Window):
             from client.sessions.replay import ReplaySession
             session = ReplaySession(path)
         except Exception as exc:
+            from store.save_error import SaveError
+            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
             self.show_menu(message=_("Cannot replay {path}: {reason}").format(
-                path=path or _("(no file)"), reason=exc))
+                path=path or _("(no file)"), reason=reason))
             return
         self.close_session()
         self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})

@@ -4,6 +4,7 @@ English is the source language. The Dutch and Romanian catalogues are kept as `.
 in `lang/locale/<code>/LC_MESSAGES/shogun.po` (the only copy in git: no `.mo` is committed);
 the first lookup in a language compiles its `.po` in memory with Babel, so a fresh clone, an
 installed package and a test all read the same source and no build step can be forgotten.
+Only the download (`tools/bundle`) carries compiled `.mo` files instead, and no Babel.
 `tools/i18n` extracts the marked strings again and checks the catalogues.
 
 Strings are looked up when drawn (`_()` inside the function that draws or builds them), never
@@ -49,9 +50,13 @@ def translations(lang: str) -> gettext.NullTranslations:
         raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     if lang == "en":
         return gettext.NullTranslations()
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.exists() and path.with_suffix(".mo").exists():
+        # the download (tools/bundle) carries the catalogues compiled, and no Babel
+        with path.with_suffix(".mo").open("rb") as f:
+            return gettext.GNUTranslations(f)
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()

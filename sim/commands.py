@@ -11,17 +11,15 @@ Tests: tests/sim/test_codec.py, tests/sim/rules/test_illegal.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 from sim.cards import cards
+from sim.tower.contents import COLOURS, MAX_CUBES, TowerContents
 
 ACTIONS = cards().action_names      # canonical action order: plans list fields in it
 PLAN_FIELDS = ACTIONS + ("bid",)    # what a plan commits to, one field at a time
 DRAFT_CHOICES = ("up0", "up1", "deck", "refresh")
 MAX_NAME = 40
-
-if TYPE_CHECKING:
-    from sim.tower.drop import TowerContents
 
 
 class MalformedCommand(ValueError):
@@ -107,7 +105,7 @@ class TowerSettled:
     checked by the rules (every cube accounted for) before it is applied.
     """
     out: tuple[tuple[int, int], ...]     # (colour, n), colours ascending, n > 0
-    contents: "TowerContents"
+    contents: TowerContents
     # how the table came to this outcome (the game log's `TowerDropped.decided_by`):
     # "physics" (computed: a local game, or the deterministic build at a network table),
     # "majority" (a strict majority of the voters' platform builds), "model" (no strict
@@ -263,7 +261,6 @@ def from_wire(wire: Any) -> Command:
             raise MalformedCommand(f"{what}: field must be one of {', '.join(PLAN_FIELDS)}")
         return ForfeitField(seat, field)
     if kind == "TowerSettled":
-        from sim.tower.drop import COLOURS, MAX_CUBES, TowerContents
         out_wire = _field(wire, "out", (list, tuple), what)
         if len(out_wire) > len(COLOURS):
             raise MalformedCommand(f"{what}: 'out' lists more colours than exist")

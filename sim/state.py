@@ -24,7 +24,7 @@ from sim.cards import cards
 from sim.commands import ACTIONS, PLAN_FIELDS, IllegalCommand
 from sim.progress import (BID, COLOURS, NO_CUBES, Battle, BattleExtra, DraftProgress, Plan,
                           RoundProgress, WinterProgress)
-from sim.tower.drop import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
+from sim.tower.contents import EMPTY as EMPTY_TOWER, PEASANT, TowerContents
 
 ARMIES_PER_PLAYER = 62
 PEASANTS = 20

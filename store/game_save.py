@@ -7,10 +7,12 @@ one line per command `{"n": i, "cmd": <wire>, "hash": <state hash after it>}`. C
 seeds are written as hex. Each line is flushed and synced, so a game killed at any moment
 loses at most the line being written; such a torn last line (no newline) is dropped on
 resume, because the command it held is recomputed exactly.
-Anything else that is wrong — a bad header, a damaged line, a hash that does not match — is
-a `SaveError` naming the line, and the file is left as it is.
+Anything else that is wrong — a bad header, a damaged or hostile line (too long, too deep,
+not UTF-8, not JSON: `store.json_lines`), a command the rules refuse, a hash that does not
+match — is a `SaveError` naming the file and the line, and the file is left as it is.
 
-Tests: tests/cli/test_headless.py, tests/client/sessions/test_autosave.py.
+Tests: tests/cli/test_headless.py, tests/client/sessions/test_autosave.py,
+tests/store/test_hostile_files.py.
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sim.commands import Command, MalformedCommand, from_wire, to_wire
+from lang.i18n import N_
+from sim.bots import BOT_NAMES
+from sim.commands import Command, IllegalCommand, MalformedCommand, from_wire, to_wire
 from sim.events import Events
 from sim.game import RULES_VERSION, GameConfig, state_hash
 from sim.local import LocalGame
+from store.json_lines import read_json_lines
 from store.save_error import SaveError as SaveError   # re-exported: callers import it here
 
 FORMAT = "shogun-save"
@@ -40,6 +45,7 @@ class SavedGame:
     hashes: list[str]
     torn_tail: bool = False
     humans: tuple[int, ...] = ()   # seats people played (window games); bots stand in headless
+    path: str | None = None        # the file it was read from (named in a replay's errors)
 
 
 def _json_wire(cmd: Command) -> dict[str, Any]:
@@ -109,71 +115,122 @@ class SaveWriter:
 
 
 def read_save(path: str | Path) -> SavedGame:
+    """A save, read a bounded line at a time (`store.json_lines`): a `SaveError` naming the
+    file, the line and what is wrong for anything but a save this version can replay."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SaveError(f"cannot read save {path}: {exc.strerror}") from exc
-    if not data:
-        raise SaveError(f"save {path} is empty")
-    lines = data.split(b"\n")
-    torn = lines[-1] != b""
-    complete = lines[:-1]
-    if not complete:
-        raise SaveError(f"save {path} is truncated: its header line is incomplete")
-    try:
-        header = json.loads(complete[0])
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SaveError(f"save {path} line 1: header is not JSON ({exc})") from exc
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise SaveError(f"save {path} line 1: not a Shogun save (format {header!r:.60})")
-    version, rules = header.get("version"), header.get("rules", 1)
-    if version == 1 or (isinstance(rules, int) and rules < RULES_VERSION):
-        raise SaveError(f"save {path} was written under older rules (version {rules}; this "
-                        f"game plays version {RULES_VERSION}, where each planned card is "
-                        f"turned at its owner's turn and tower results are recorded), so it "
-                        f"cannot be resumed or replayed here")
-    if version != VERSION or rules != RULES_VERSION:
-        raise SaveError(f"save {path} comes from a newer version of the game (save format "
-                        f"{version!r}, rules {rules!r}); this one reads format {VERSION}, "
-                        f"rules {RULES_VERSION}")
-    try:
-        c = header["config"]
-        config = GameConfig(int(c["players"]), str(c["side"]), str(c["setup"]))
-        config.check()
-        bots = [str(b) for b in header["bots"]]
-        seed = header["seed"]
-        humans = tuple(int(s) for s in header.get("humans", ()))
-        if any(not 0 <= s < config.players for s in humans):
-            raise ValueError(f"human seats {list(humans)} outside the {config.players} seats")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SaveError(f"save {path} line 1: bad header ({exc})") from exc
+    lines = read_json_lines(path, torn_ok=True)
+    first = next(lines, None)
+    if first is None:
+        raise SaveError(N_("the save is empty"), path)
+    if first.torn:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.end < len(head) - 4:          # not a UTF-8 character cut at the end
+                raise SaveError(N_("it is not text: byte {at} is not UTF-8"), path, 1,
+                                at=exc.start + 1) from None
+        raise SaveError(N_("the save is truncated: its header line is incomplete"), path, 1)
+    config, seed, bots, humans = _header(first.value, path)
     commands: list[Command] = []
     hashes: list[str] = []
-    for number, raw in enumerate(complete[1:], start=2):
-        try:
-            row = json.loads(raw)
-            if row["n"] != len(commands):
-                raise SaveError(f"save {path} line {number}: command {row['n']} out of order")
-            commands.append(_from_json_wire(row["cmd"]))
-            h = row["hash"]
-            if not isinstance(h, str) or len(h) != 64:
-                raise ValueError("bad hash")
-            hashes.append(h)
-        except SaveError:
-            raise
-        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise SaveError(f"save {path} line {number} is damaged ({exc})") from exc
-    return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn, humans=humans)
+    torn = False
+    for row in lines:
+        if row.torn:
+            torn = True         # cut by a kill: the command it held is recomputed on resume
+            break
+        commands.append(_command_row(row.value, len(commands), path, row.number))
+        hashes.append(row.value["hash"])
+    return SavedGame(config, seed, bots, commands, hashes, torn_tail=torn, humans=humans,
+                     path=str(path))
 
 
-def replay_into(game: LocalGame, saved: SavedGame) -> Events:
-    """Re-apply a save's commands, checking each state hash; returns the events."""
+def _header(header: Any, path: Path) -> tuple[GameConfig, Any, list[str], tuple[int, ...]]:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise SaveError(N_("it is not a Shogun save (its first line is no save header)"), path, 1)
+    version, rules = header.get("version"), header.get("rules", 1)
+    if version == 1 or (_whole(rules) and rules < RULES_VERSION):
+        raise SaveError(N_("the save was written under older rules (version {rules}; this game "
+                           "plays version {current}, where each planned card is turned at its "
+                           "owner's turn and tower results are recorded), so it cannot be "
+                           "resumed or replayed here"), path, 1,
+                        rules=rules if _whole(rules) else 1, current=RULES_VERSION)
+    if version != VERSION or rules != RULES_VERSION:
+        raise SaveError(N_("the save comes from a newer version of the game (save format "
+                           "{version}, rules {rules}); this one reads format {format}, rules "
+                           "{current}"), path, 1, version=str(version)[:20],
+                        rules=str(rules)[:20], format=VERSION, current=RULES_VERSION)
+    c, seed, bots = header.get("config"), header.get("seed"), header.get("bots")
+    humans = header.get("humans", [])
+    if not isinstance(c, dict):
+        raise _bad_header(path, "config")
+    for key, kind in (("players", int), ("side", str), ("setup", str)):
+        if not isinstance(c.get(key), kind) or isinstance(c.get(key), bool):
+            raise _bad_header(path, f"config.{key}")
+    config = GameConfig(c["players"], c["side"], c["setup"])
+    try:
+        config.check()
+    except ValueError:
+        raise _bad_header(path, "config") from None
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) < 2 ** 63) \
+            and not (isinstance(seed, str) and len(seed) <= 200):
+        raise _bad_header(path, "seed")
+    if not isinstance(bots, list) or not all(isinstance(b, str) and b in BOT_NAMES for b in bots) \
+            or len(bots) != config.players:
+        raise _bad_header(path, "bots")
+    if not isinstance(humans, list) or not all(_whole(s) and 0 <= s < config.players
+                                               for s in humans):
+        raise _bad_header(path, "humans")
+    return config, seed, list(bots), tuple(humans)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad_header(path: Path, field: str) -> SaveError:
+    return SaveError(N_("the save's header has a wrong or missing {field}"), path, 1, field=field)
+
+
+def _command_row(row: Any, expected: int, path: Path, number: int) -> Command:
+    """One command line `{"n", "cmd", "hash"}`, checked."""
+    if not isinstance(row, dict):
+        raise SaveError(N_("it is not a command line of a save"), path, number)
+    n = row.get("n")
+    if not _whole(n):
+        raise SaveError(N_("the command line has a wrong or missing {field}"), path, number,
+                        field="n")
+    if n != expected:
+        raise SaveError(N_("command {n} is out of order (command {expected} comes here)"), path,
+                        number, n=n, expected=expected)
+    h = row.get("hash")
+    if not isinstance(h, str) or len(h) != 64 or any(ch not in "0123456789abcdef" for ch in h):
+        raise SaveError(N_("the command line has a wrong or missing {field}"), path, number,
+                        field="hash")
+    try:
+        return _from_json_wire(row.get("cmd"))
+    except MalformedCommand:
+        raise SaveError(N_("the saved command is damaged or not one this version knows"), path,
+                        number) from None
+
+
+def replay_into(game: LocalGame, saved: SavedGame, path: str | Path | None = None) -> Events:
+    """Re-apply a save's commands, checking each state hash; returns the events. A command
+    the rules refuse, or a hash that differs (both in full), is a `SaveError` naming the
+    line (and `path`, the save's file, when given)."""
+    where = path if path is not None else saved.path
     events = list(game.first_events)
     for i, (cmd, expected) in enumerate(zip(saved.commands, saved.hashes)):
-        events.extend(game.submit(cmd))
+        try:
+            events.extend(game.submit(cmd))
+        except IllegalCommand:
+            raise SaveError(N_("its command {n} is not allowed at that point of the game: the "
+                               "save is damaged, or from another version"), where, i + 2,
+                            n=i) from None
         actual = state_hash(game.state)
         if actual != expected:
-            raise SaveError(f"save command {i} (line {i + 2}): state hash {actual[:12]} differs "
-                            f"from the saved {expected[:12]} — damaged, or from another version")
+            raise SaveError(N_("the state hash after command {n}, {actual}, differs from the "
+                               "saved {expected}: the save is damaged, or from another version"),
+                            where, i + 2, n=i, actual=actual, expected=expected)
     return events

@@ -22,6 +22,22 @@ added after them so they win, and the result is the same whatever was asked for
 Where no C compiler or no Python headers exist, the build says so and the PyPI wheel
 stays (platform physics).
 
+Each family of compilers is a `Toolchain`: how it is told to keep the arithmetic as
+written, and where setuptools' compiler reads flags from.
+
+* GCC and clang, Apple clang on macOS included (`GCC_LIKE`): the flags above, through
+  CFLAGS. Apple clang fuses `a*b+c` into one `fmadd` by default on arm64
+  (`-ffp-contract=on`), so `-ffp-contract=off` is the flag that matters there.
+* MSVC on Windows (`MSVC`): `/fp:strict`, the one /fp model under which Microsoft's
+  documentation says no contractions are generated (under `/fp:precise` they may be
+  before Visual Studio 2022, and `/fp:contract` adds them); no reassociation and no
+  fast-math transformations either; x64 code does its double arithmetic in SSE2. setuptools
+  ignores CFLAGS for MSVC, so the flags go into `_CL_`, which cl.exe appends after its
+  command line: when two /fp models are given the later one wins, so a `/fp:fast` in
+  `CL` loses. cl.exe reads no source from stdin, so nothing is probed: the proof is the
+  selftest digest of the built module (`shogun tower --selftest`), which the Windows job
+  of .github/workflows/bundle.yml compares with `sim.tower.build.DETERMINISTIC_DIGEST`.
+
 Usage:
 
     python tools/build_physics.py                # build into the cache, print the folder
@@ -41,7 +57,6 @@ Tests: tests/physics/test_build_physics.py.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import hashlib
 import os
 import platform
@@ -52,9 +67,11 @@ import sys
 import sysconfig
 import tarfile
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 MATH_DIR = ROOT / "physics"
@@ -82,6 +99,26 @@ DETERMINISM_FLAGS = (
     "-DNDEBUG",                      # release build: no debug banner on stdout
 )
 X86_FLAGS = ("-msse2", "-mfpmath=sse")    # never the x87 unit's 80-bit registers
+# MSVC: see the docstring; /DNDEBUG as above
+MSVC_FLAGS = ("/fp:strict", "/DNDEBUG")
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A family of C compilers: where setuptools reads extra flags from, and whether a
+    flag can be probed (a GCC-like compiler compiles a line from stdin, cl.exe cannot)."""
+    name: str
+    flags_variable: str
+    probes_flags: bool
+
+
+GCC_LIKE = Toolchain("gcc-like", "CFLAGS", probes_flags=True)     # GCC, clang, Apple clang
+MSVC = Toolchain("msvc", "_CL_", probes_flags=False)             # cl.exe appends _CL_
+
+
+def toolchain(system: str = sys.platform) -> Toolchain:
+    """The compiler family setuptools builds extensions with on `system`."""
+    return MSVC if system == "win32" else GCC_LIKE
 
 
 @dataclass(frozen=True)
@@ -120,15 +157,27 @@ def cache_root() -> Path:
 
 
 def compiler() -> list[str]:
-    """The C compiler setuptools will use: $CC, else the one Python was built with."""
+    """The C compiler setuptools will use: $CC, else the one Python was built with
+    (on Windows always MSVC's cl.exe, found by setuptools)."""
+    if toolchain() is MSVC:
+        return ["cl"]
     return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+
+
+def _vswhere() -> Path:
+    return Path(os.environ.get("ProgramFiles(x86)", r"C:\Program Files (x86)"),
+                "Microsoft Visual Studio", "Installer", "vswhere.exe")
 
 
 def missing_tools() -> str | None:
     """Why this machine cannot build, or None."""
-    cc = compiler()
-    if not cc or not shutil.which(cc[0]):
-        return f"no C compiler ({' '.join(cc) or 'cc'} is not on PATH)"
+    if toolchain() is MSVC:
+        if not shutil.which("cl") and not _vswhere().exists():
+            return "no MSVC (cl.exe is not on PATH and Visual Studio's vswhere.exe is missing)"
+    else:
+        cc = compiler()
+        if not cc or not shutil.which(cc[0]):
+            return f"no C compiler ({' '.join(cc) or 'cc'} is not on PATH)"
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not headers.exists():
         return f"no Python headers ({headers} is missing)"
@@ -141,8 +190,11 @@ def _accepted(flag: str) -> bool:
     return probe.returncode == 0
 
 
-def determinism_flags() -> list[str]:
-    """The flags added after CFLAGS: those of `DETERMINISM_FLAGS` this compiler knows."""
+def determinism_flags(chain: Toolchain | None = None) -> list[str]:
+    """The flags added after the requested ones: MSVC's, or those of `DETERMINISM_FLAGS`
+    this GCC-like compiler knows."""
+    if (chain or toolchain()) is MSVC:
+        return list(MSVC_FLAGS)
     if not _accepted(REQUIRED_FLAG):
         raise CannotBuild(f"{' '.join(compiler())} does not accept {REQUIRED_FLAG}")
     wanted = list(DETERMINISM_FLAGS)
@@ -215,13 +267,42 @@ def patched_source(into: Path) -> Path:
     return tree
 
 
-def requested_flags() -> str:
-    """$CFLAGS, else Python's own (setting CFLAGS replaces those, optimisation included)."""
+def requested_flags(chain: Toolchain | None = None) -> str:
+    """$CFLAGS, else Python's own (setting CFLAGS replaces those, optimisation included);
+    for MSVC what `_CL_` holds already (setuptools' own /O2 stays on its command line)."""
+    if (chain or toolchain()) is MSVC:
+        return os.environ.get("_CL_", "")
     return os.environ.get("CFLAGS") or sysconfig.get_config_var("CFLAGS") or "-O2"
 
 
-def build_env() -> dict[str, str]:
-    return dict(os.environ, CFLAGS=" ".join([requested_flags()] + determinism_flags()))
+def build_env(chain: Toolchain | None = None) -> dict[str, str]:
+    """The environment of the build: the toolchain's flags variable holds the requested
+    flags, then the determinism flags (last: they win)."""
+    chain = chain or toolchain()
+    flags = [requested_flags(chain)] + determinism_flags(chain)
+    return dict(os.environ, **{chain.flags_variable: " ".join(f for f in flags if f)})
+
+
+@contextmanager
+def _exclusive(lock: IO[str]) -> Iterator[None]:
+    """Hold an exclusive lock on the open file `lock` (fcntl; msvcrt on Windows)."""
+    if sys.platform == "win32":
+        import msvcrt
+        while True:
+            try:
+                msvcrt.locking(lock.fileno(), msvcrt.LK_LOCK, 1)
+                break
+            except OSError:         # LK_LOCK gives up after 10 s: keep waiting
+                continue
+        try:
+            yield
+        finally:
+            lock.seek(0)
+            msvcrt.locking(lock.fileno(), msvcrt.LK_UNLCK, 1)
+    else:
+        import fcntl
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield       # closing the file releases the lock
 
 
 def _built(target: Path) -> bool:
@@ -237,8 +318,7 @@ def build_once(target: Path, built: Callable[[Path], bool],
     if built(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f"{target.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(target.parent / f"{target.name}.lock", "w") as lock, _exclusive(lock):
         if not built(target):
             shutil.rmtree(target, ignore_errors=True)
             make(target)
@@ -266,8 +346,9 @@ def _make(target: Path) -> None:
     found = imported_build(dict(os.environ, PYTHONPATH=str(target)))
     if found != build_id():
         raise RuntimeError(f"the build in {target} imports as {found!r}")
+    variable = toolchain().flags_variable
     (target / "SHOGUN_BUILD").write_text(
-        f"{build_id()}\nCC={shlex.join(compiler())}\nCFLAGS={env['CFLAGS']}\n")
+        f"{build_id()}\nCC={shlex.join(compiler())}\n{variable}={env[variable]}\n")
 
 
 def imported_build(env: dict[str, str] | None = None) -> str:

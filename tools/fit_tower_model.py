@@ -1,8 +1,9 @@
-"""Fit the hard bot's tower model (`sim/bots/tower_model.py`) to the physics tower.
+"""Fit the tower's odds (`sim/tower/odds.py`: the hard bot's tower model and the network's
+fallback draw from them) to the physics tower.
 
 Runs 1,200 game-like drops (a fresh fill every 60, battles of 2-15 cubes) and prints, by
 how many cubes were inside before the drop, the share of thrown cubes that fell through
-and of inside cubes that came loose. The model's `RATES` are these shares per 1024.
+and of inside cubes that came loose. `RATES` are these shares per 1024.
 Usage: .venv/bin/python tools/fit_tower_model.py   (about 10 s of CPU)
 
 Tests: none run the fit itself; tests/sim/bots/test_tower_model.py checks that the rates it

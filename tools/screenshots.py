@@ -24,12 +24,46 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+if TYPE_CHECKING:
+    from client.app import App
 
 SUFFIX = [""]        # "-nl" when --lang nl: the shots of each language side by side
+
+
+def add_window_arguments(ap: argparse.ArgumentParser) -> None:
+    """What every screenshot tool asks (this one and tools/tutorial_screenshots.py)."""
+    ap.add_argument("outdir", type=Path)
+    ap.add_argument("--sizes", default="960x640,1280x800,1920x1080")
+    ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"),
+                    help="the window's language (file names get -nl / -ro)")
+
+
+def parse_sizes(ap: argparse.ArgumentParser, text: str) -> list[tuple[int, int]]:
+    """`960x640,1280x800` as (width, height) pairs; anything else is the parser's error."""
+    try:
+        return [(int(w), int(h)) for w, h in (size.split("x") for size in text.split(","))]
+    except ValueError:
+        ap.error(f"--sizes must look like 960x640,1280x800 (got {text!r})")
+
+
+@contextmanager
+def hidden_window(size: tuple[int, int]) -> Iterator[App]:
+    """The game's window, not shown; closed (its session dropped first) however the
+    shots end."""
+    from client.app import App
+    app = App(size[0], size[1], visible=False)
+    try:
+        yield app
+    finally:
+        app.session = None
+        app.close()
 
 
 def _frames(app, n: int = 1) -> None:
@@ -247,35 +281,24 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("outdir", type=Path)
-    ap.add_argument("--sizes", default="960x640,1280x800,1920x1080")
+    add_window_arguments(ap)
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--colour-blind", action="store_true")
     ap.add_argument("--only", default="",
                     help="comma list: planning,help,battle,winter,end,lobby,pause,film")
-    ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"),
-                    help="the window's language (file names get -nl / -ro)")
     args = ap.parse_args()
-    try:
-        sizes = [(int(s.split("x")[0]), int(s.split("x")[1])) for s in args.sizes.split(",")]
-    except ValueError:
-        ap.error(f"--sizes must look like 960x640,1280x800 (got {args.sizes!r})")
+    sizes = parse_sizes(ap, args.sizes)
     args.outdir.mkdir(parents=True, exist_ok=True)
-    from client.app import App
     from dataclasses import replace
-    app = App(sizes[0][0], sizes[0][1], visible=False)
-    app.settings = replace(app.settings, colour_blind=args.colour_blind)
     from lang.i18n import use
-    use(args.lang)
-    SUFFIX[0] = "" if args.lang == "en" else f"-{args.lang}"
-    only = {o for o in args.only.split(",") if o} or None
-    try:
+    with hidden_window(sizes[0]) as app:
+        app.settings = replace(app.settings, colour_blind=args.colour_blind)
+        use(args.lang)
+        SUFFIX[0] = "" if args.lang == "en" else f"-{args.lang}"
+        only = {o for o in args.only.split(",") if o} or None
         for size in sizes:
             shoot(app, args.outdir, size, args.players, args.seed, only)
-    finally:
-        app.session = None
-        app.close()
     return 0
 
 

@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tools.screenshots import _frames, _save  # noqa: E402  (after the path; the same frames and saving)
+# after the path; the same frames, saving, arguments and window as the game's screenshots
+from tools.screenshots import (_frames, _save, add_window_arguments,  # noqa: E402
+                               hidden_window, parse_sizes)
 
 
 def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) -> list[str]:
@@ -65,28 +67,18 @@ def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) ->
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("outdir", type=Path)
-    ap.add_argument("--sizes", default="960x640,1280x800,1920x1080")
-    ap.add_argument("--lang", default="en", choices=("en", "nl", "ro"))
+    add_window_arguments(ap)
     ap.add_argument("--seconds", type=float, default=900.0, help="at most this long per size")
     args = ap.parse_args()
-    try:
-        sizes = [(int(s.split("x")[0]), int(s.split("x")[1])) for s in args.sizes.split(",")]
-    except (ValueError, IndexError):
-        ap.error(f"--sizes must look like 960x640,1280x800 (got {args.sizes!r})")
+    sizes = parse_sizes(ap, args.sizes)
     args.outdir.mkdir(parents=True, exist_ok=True)
-    from client.app import App
     from lang.i18n import use
-    app = App(sizes[0][0], sizes[0][1], visible=False)
-    use(args.lang)
     suffix = "" if args.lang == "en" else f"-{args.lang}"
-    try:
+    with hidden_window(sizes[0]) as app:
+        use(args.lang)
         for size in sizes:
             shown = shoot(app, args.outdir, size, suffix, args.seconds)
             print(f"{size[0]}x{size[1]}: steps shown: {', '.join(shown)}")
-    finally:
-        app.session = None
-        app.close()
     return 0
 
 

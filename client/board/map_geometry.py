@@ -204,7 +204,9 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 @lru_cache(maxsize=1)
 def _bold_font() -> ImageFont.FreeTypeFont | None:
     from PIL import ImageFont
-    for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
+
+    from client.core.node import bold_font_files
+    for name in bold_font_files():
         try:
             return ImageFont.truetype(name, 100)
         except OSError:

@@ -22,6 +22,7 @@ import arcade
 import numpy as np
 from arcade.gl import BufferDescription, Geometry, Texture2D
 
+from client.core.beating import beat
 from client.core.gpu_mesh import vertex_block
 
 SIZE = 256
@@ -37,6 +38,7 @@ def periodic_noise(size: int, scale: float, rng: np.random.Generator,
     gauss = np.exp(-2 * (np.pi * scale) ** 2 * (fx ** 2 + fy ** 2))
     n = np.real(np.fft.ifft2(np.fft.fft2(white) * gauss))
     n -= n.mean()
+    beat()          # several of these at a scene's first frame (client.core.beating)
     return n / max(1e-9, float(np.abs(n).max()))
 
 

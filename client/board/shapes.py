@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 from arcade.earclip import earclip
 
+from client.core.beating import beat
+
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "provinces.json"
 
 
@@ -22,6 +24,7 @@ def load_shapes() -> dict:
     for name, poly in data["provinces"].items():
         pts = [tuple(p) for p in poly]
         tris[name] = [t for t in earclip(pts)]
+        beat()          # seconds in all on a loaded machine: the network keeps beating
     data["triangles"] = tris
     data["hole_triangles"] = [earclip([tuple(p) for p in ring]) for ring in data["holes"]]
     # numpy copies for drawing (MapTransform.apply maps a whole array at once)

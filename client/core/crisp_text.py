@@ -22,6 +22,8 @@ import arcade
 import pyglet
 from pyglet.graphics.shader import ShaderProgram
 
+from client.core.beating import beat
+
 _vertex_source = """#version 330 core
     in vec3 position;
     in vec4 colors;
@@ -105,6 +107,7 @@ class CrispText(arcade.Text):
         if width:
             width = int(round(width * scale))
         super().__init__(text, x, y, color, font_size, width, **kwargs)
+        beat()      # a first frame lays out hundreds of labels (client.core.beating)
 
     # -- measured in logical pixels ---------------------------------------------------------
     @property

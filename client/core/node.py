@@ -22,6 +22,7 @@ import arcade
 import pyglet
 
 from lang.i18n import _
+from client.core.beating import beat
 from client.core.crisp_text import CrispText, window_text_scale
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ class Node:
         if self._dirty:
             self._dirty = False
             self.rebuild()
+            beat()          # a scene's first frame rebuilds every node (client.core.beating)
         self.on_draw()
         for c in self.children:
             c.draw()
@@ -312,6 +314,14 @@ def register_fonts() -> list[str]:
 
 
 BUNDLED_FONTS = register_fonts()
+
+
+def bold_font_files() -> tuple[str, ...]:
+    """Where Pillow finds bold DejaVu Sans (the map's label widths, the cubes' letters):
+    matplotlib's copy first, which every install and the download carry (Windows and
+    macOS have no DejaVu of their own), then the system's by name and by Debian's path."""
+    mine = tuple(f for f in BUNDLED_FONTS if f.endswith("DejaVuSans-Bold.ttf"))
+    return mine + ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
 
 class Button(Node):

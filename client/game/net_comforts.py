@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 REFUSED = (180, 30, 20)
 CHAT = (70, 50, 120)
+NEWS = (30, 70, 140)         # the table's news: a player dropped, is back
 
 
 def countdown_sentence(who: str, seconds: float, overdue: bool = False) -> str:
@@ -125,6 +126,7 @@ class NetComforts:
         self.unlock_btn.visible = False
         self.unlock_btn.pressed.connect(self.unlock)
         self._shown_chat = 0
+        self._shown_notices = 0
         self._last_plan: SubmitPlan | None = None
 
     @property
@@ -153,6 +155,9 @@ class NetComforts:
             line = lines[self._shown_chat]
             self._shown_chat += 1
             self._log_chat(line.sender, line.seat, line.text)
+        while self._shown_notices < len(s.notices):
+            self.views.log.add_line(net_said(s.notices[self._shown_notices]), NEWS)
+            self._shown_notices += 1
         show = s.plan_unlockable()
         if show != self.unlock_btn.visible:
             self.unlock_btn.visible = show

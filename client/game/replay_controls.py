@@ -14,17 +14,15 @@ Tests: tests/client/game/test_comforts_window.py, tests/client/game/test_restore
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 
 from client.core.node import Button, damage
+from client.core.own_command import own_command
 from client.core.settings import data_dir
 from lang.i18n import N_, _
-
-MAIN = Path(__file__).resolve().parents[2] / "main.py"
 
 if TYPE_CHECKING:
     from client.game.event_playing import EventPlayer
@@ -102,7 +100,7 @@ class ReplayControls:
             return None
         out = data_dir() / "films" / f"{Path(self.session.path).stem}-battle-{n}.gif"
         out.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.Popen([sys.executable, str(MAIN), "replay", self.session.path,
+        proc = subprocess.Popen([*own_command(), "replay", self.session.path,
                                  "--film", str(n), "--out", str(out)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.filming = (proc, out)

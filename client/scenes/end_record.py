@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from client.sessions.interface import GameSession
+
 Event = Mapping[str, Any]
 
 
@@ -144,14 +146,15 @@ def game_events(config: Any, commands: Sequence[Any]) -> list[Event]:
     return out
 
 
-def session_events(session: Any) -> list[Event] | None:
-    """All events of the session's game when it knows its commands (a local game, a save
-    replayed), else None."""
-    commands = getattr(session, "commands", None)
-    config = getattr(session, "config", None)
-    if commands is None or config is None:
+def session_events(session: GameSession | None) -> list[Event] | None:
+    """All events of the session's game when it holds its commands (a local game), else
+    None."""
+    if session is None:
+        return None
+    commands = list(session.commands)
+    if any(cmd is None for cmd in commands):     # only counted (a network table, a replay)
         return None
     try:
-        return game_events(config, list(commands))
+        return game_events(session.config, commands)
     except Exception:          # a game the engine cannot re-run: the screen does without
         return None

@@ -16,7 +16,6 @@ Tests: tests/client/scenes/test_end_scene.py, tests/client/scenes/test_window.py
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ import arcade
 from client.board.tokens import seat_token
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.own_command import own_command
 from client.scenes.end_record import BattleRecord, EndRecord, end_record
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
@@ -117,7 +117,6 @@ class EndScene(Node):
         self._rows: list[tuple[float, float]] = []      # (y, row height) per standing
         self._luck: list[tuple[int, float, float, float]] = []   # seat, y, bar room, share
         self._chart_box: tuple[float, float, float, float] | None = None
-        self._top = 0.0                   # the right column's first row
         self._panel_top = 0.0
         self.note = ""                    # where a film being made stands
         self.filming: tuple[subprocess.Popen[bytes], Path] | None = None
@@ -149,8 +148,7 @@ class EndScene(Node):
         from client.core.settings import data_dir
         out = data_dir() / "films" / f"{Path(save_path).stem}-battle-{number}.gif"
         out.parent.mkdir(parents=True, exist_ok=True)
-        main = Path(__file__).resolve().parents[2] / "main.py"
-        proc = subprocess.Popen([sys.executable, str(main), "replay", save_path, "--film",
+        proc = subprocess.Popen([*own_command(), "replay", save_path, "--film",
                                  str(number), "--out", str(out)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.filming = (proc, out)
@@ -208,7 +206,6 @@ class EndScene(Node):
             self.board_view.set_rect(bl, 70, bw, top - 8 - 70)
             t.put("bt", _("The final board"), bl + bw / 2, top, size=11, bold=True,
                   anchor_x="center", color=theme.MUTED)
-        self._top = top
         self._standings(t, rl, rw, top)
         if self.note:
             put_fitted(t, "note", self.note, rl, 80, rw - 160, 9, min_size=7, cut=True,
@@ -268,15 +265,16 @@ class EndScene(Node):
         for i, (seat, _score, _chests) in enumerate(rows):
             y -= 20
             p = rec.players[seat]
-            if p.thrown:
-                pct = round(100 * p.out / p.thrown)
+            luck = p.luck
+            if luck is not None:
+                pct = round(100 * p.out / p.thrown)    # not 100 * luck: 23 of 40 is 57.5, not 57.49..
                 words = ngettext("{n} thrown, {out} out ({pct}%)", "{n} thrown, {out} out ({pct}%)",
                                  p.thrown).format(n=p.thrown, out=p.out, pct=pct)
             else:
                 words = _("no battles")
             put_fitted(t, ("lk", i), words, left + width, y, width * 0.45, 10, min_size=7,
                        anchor_x="right", color=theme.INK)
-            self._luck.append((seat, y, width * 0.5 - 30, p.out / p.thrown if p.thrown else 0.0))
+            self._luck.append((seat, y, width * 0.5 - 30, luck or 0.0))
         y -= 34
         b = rec.biggest
         t.put("bh", _("The biggest battle"), left, y, size=12, bold=True, color=theme.INK)

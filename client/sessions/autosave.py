@@ -16,14 +16,17 @@ from __future__ import annotations
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from store.game_save import SaveError, SavedGame, SaveWriter, read_save
 from client.core.settings import data_dir
 from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
-from sim.state import DecisionKind
+from sim.local import LocalGame
+from sim.state import DecisionKind, GameConfig
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
 
@@ -40,11 +43,32 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
+class SessionToSave(Protocol):
+    """What an autosave reads of the game it saves: a window's `LocalSession`, or the
+    benchmark's stand-in for one (benchmarks/local_game.py)."""
+
+    @property
+    def config(self) -> GameConfig: ...
+    @property
+    def seed(self) -> Any: ...                 # as the save's header writes it
+    @property
+    def bots(self) -> dict[int, str]: ...
+    @property
+    def my_seats(self) -> tuple[int, ...]: ...
+    @property
+    def source(self) -> Path | None:
+        """The save this game was resumed from, if any."""
+    @property
+    def game(self) -> LocalGame: ...
+    @property
+    def command_applied(self) -> list[Callable[[Any, Any], None]]: ...
+
+
 class Autosave:
     """Appends each command a `LocalSession` applies to its save file, with its hash."""
 
-    def __init__(self, session, writer: SaveWriter) -> None:
-        self.session = session
+    def __init__(self, session: SessionToSave, writer: SaveWriter) -> None:
+        self.session: SessionToSave = session
         self.writer = writer
         self.path = writer.path
         self.closed = False
@@ -52,12 +76,13 @@ class Autosave:
         session.command_applied.append(self._on_command)
 
     @classmethod
-    def start(cls, session, path: Path | None = None, saved: SavedGame | None = None) -> "Autosave":
+    def start(cls, session: SessionToSave, path: Path | None = None,
+              saved: SavedGame | None = None) -> "Autosave":
         """Begin the save of `session`. With `saved` (the session was resumed from it) and
         the same path, append to it; otherwise write everything so far into a new file."""
         path = Path(path or autosave_path())
         path.parent.mkdir(parents=True, exist_ok=True)
-        if saved is not None and path.exists() and _same_file(path, getattr(session, "source", None)):
+        if saved is not None and path.exists() and _same_file(path, session.source):
             return cls(session, SaveWriter.append_to(path, saved))
         if path == autosave_path() and path.exists():
             if _worth_keeping(path):
@@ -120,16 +145,15 @@ def _worth_keeping(path: Path) -> bool:
     return not humans or any(getattr(c, "seat", None) in humans for c in saved.commands)
 
 
-def _same_file(a: Path, b) -> bool:
+def _same_file(a: Path, b: Path | None) -> bool:
     try:
         return b is not None and Path(a).resolve() == Path(b).resolve()
     except OSError:
         return False
 
 
-def _hashes(session) -> list[str]:
+def _hashes(session: SessionToSave) -> list[str]:
     """Hashes after each command so far, by replaying them (a session started mid-game)."""
-    from sim.local import LocalGame
     game = LocalGame(session.config, session.seed, {})
     out = []
     for cmd in session.game.commands:

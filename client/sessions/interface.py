@@ -65,6 +65,11 @@ class GameSession(Protocol):
     def config(self) -> GameConfig: ...
 
     @property
+    def commands(self) -> Sequence[Command | None]:
+        """One entry per command applied so far; None where this window does not hold the
+        command itself (a network table's, a replayed save's): then only their count."""
+
+    @property
     def state(self) -> State | None:
         """The newest engine state (maybe ahead of the screen); None for a game log."""
 

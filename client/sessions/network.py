@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from client.core.beating import BEATING
 from client.sessions.interface import Batch
 from client.sessions.table_offers import NetTable, PlanMark, TableOffers, seats_at
 from client.words.net_words import for_players as net_said
@@ -71,7 +72,8 @@ class NetSession:
         table.on_lobby_changed = self.lobby_changed
         table.on_started = self.game_started
         table.on_events = self._events
-        table.on_paused = lambda reason: self._status(_("Paused: {reason}").format(reason=net_said(reason)))
+        table.on_paused = self._paused
+        table.on_notice = self.offers.notices.append
         table.on_resumed = lambda: self._status("")
         table.on_desync = lambda report: self._status(
             _("Desync at step {step} — report written; recovering").format(step=report.get("step")))
@@ -118,6 +120,12 @@ class NetSession:
     # -- callbacks from the table (reactor thread = our thread) ------------------------------
     def _status(self, text: str) -> None:
         self.status = text
+
+    def _paused(self, reason: str) -> None:
+        """Said in the status line while it lasts, and kept in the log panel with the
+        news that ends it ("… is back")."""
+        self._status(_("Paused: {reason}").format(reason=net_said(reason)))
+        self.offers.notices.append(reason)
 
     def lobby_changed(self, lobby: dict[str, Any]) -> None:
         """The table's lobby changed: keep it and say how many seats are open."""
@@ -229,12 +237,16 @@ class NetSession:
         return self.offers.my_plan(seat)
 
     def net_pump(self) -> None:
+        """Once a frame, and between the steps of long work (`client.core.beating`)."""
         reactor = _reactor()
-        try:
-            reactor.runUntilCurrent()
-            reactor.doIteration(0)
-        except Exception as exc:   # a network fault must not take the window down
-            self.messages.append(f"network: {exc}")
+        with BEATING.pumping() as free:
+            if not free:
+                return
+            try:
+                reactor.runUntilCurrent()
+                reactor.doIteration(0)
+            except Exception as exc:   # a network fault must not take the window down
+                self.messages.append(f"network: {exc}")
 
     def seats(self) -> list[dict[str, Any]]:
         """The table's seats: the start record's once the game runs (it is what the game

@@ -8,12 +8,12 @@
 
 Tests: tests/client/game/test_comforts_window.py (studying a save),
 tests/client/sessions/test_autosave.py (resuming), tests/client/game/test_restored_table.py
-(the table restored after Continue and a seek).
+(the table restored after Continue and a seek), tests/client/sessions/test_hostile_files.py
+(a crafted save or log is a message).
 """
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,16 +27,6 @@ if TYPE_CHECKING:
     from client.sessions.local import LocalSession
     from sim.commands import Command
     from store.game_save import SavedGame
-
-
-def _is_log(path: Path) -> bool:
-    with path.open("rb") as f:
-        first = f.readline()
-    try:
-        row = json.loads(first)
-    except ValueError:
-        return False
-    return isinstance(row, dict) and "event" in row
 
 
 class ReplaySession(OfflineSession):
@@ -58,8 +48,9 @@ class ReplaySession(OfflineSession):
         self._events: list[dict[str, Any]] = []
         self._state: game.State | None
         self._commands: list[Command] | None
-        if _is_log(p):
-            self._events = [json.loads(line) for line in p.read_text().splitlines() if line.strip()]
+        from store.game_log import is_log, read_log
+        if is_log(p):      # every event checked as it is read: a hostile log is a SaveError
+            self._events = [row.event for row in read_log(p)]
             start = self._events[0]
             self.config = game.GameConfig(int(start.get("players", 4)), start.get("side", "sun"),
                                           start.get("setup", "beginner"))
@@ -67,8 +58,12 @@ class ReplaySession(OfflineSession):
             self._commands = None
             self.status = _("Replaying a game log")
         else:
-            from store.game_save import read_save
+            from sim.local import LocalGame
+            from store.game_save import read_save, replay_into
             saved = read_save(p)
+            # every command applied and its hash checked now, so a damaged or hostile save
+            # is a message at once, never a failure halfway through the film
+            replay_into(LocalGame(saved.config, saved.seed, {}), saved)
             self.config = saved.config
             self._commands = list(saved.commands)
             self._state, events = game.new_game(self.config)

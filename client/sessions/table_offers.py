@@ -49,6 +49,7 @@ class TableCallbacks(Protocol):
     on_events: Callable[[Any, Any], None] = _unset
     on_paused: Callable[[str], None] = _unset
     on_resumed: Callable[[], None] = _unset
+    on_notice: Callable[[str], None] = _unset
     on_desync: Callable[[dict[str, Any]], None] = _unset
     on_refused: Callable[[str], None] = _unset
     on_error: Callable[[str], None] = _unset
@@ -135,6 +136,9 @@ class TableOffers:
         self.role = role
         self.mark = mark
         self.chat_lines: list[ChatLine] = []    # lines from others, oldest first
+        # the table's news, in net's words, oldest first: a player dropped, is back (the
+        # status line shows a pause only while it lasts; the log panel keeps them)
+        self.notices: list[str] = []
         self._echoes: list[str] = []            # my sent lines (the table may echo them back)
         self._sending: str | None = None        # the line being sent (a seatless guest's echo)
 

@@ -20,6 +20,7 @@ from typing import Any
 import arcade
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from client.core.node import bold_font_files
 from client.core.palette import style_of
 from client.core.theme import text_on
 
@@ -28,7 +29,7 @@ PX = 48  # texture size; sprites scale it to the cube's drawn size
 
 def font(size: int) -> Any:
     """The bold sans the cubes' letters (and the films' bands) are written in."""
-    for name in ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"):
+    for name in bold_font_files():
         try:
             return ImageFont.truetype(name, size)
         except OSError:

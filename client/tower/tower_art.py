@@ -9,7 +9,8 @@ the interior and the tray, where no cube goes. The wood and paper are textures m
 from seeded noise (numpy), no downloaded or copied art; they are drawn once into the tower
 view's cached layer, so a frame costs nothing for them.
 
-Tests: tests/client/tower/test_tower_art.py.
+Tests: none of its own; the tower view draws it in every battle shown by
+tests/client/tower/test_battle_view.py and tests/client/tower/test_cubes.py.
 """
 
 from __future__ import annotations

@@ -82,6 +82,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the game has started (no seat for a new player)"),
     N_("seat {seat} is not a player's seat"),
     N_("seat {seat} was expelled for cheating"),
+    N_("seat {seat} was dropped twice for offences"),
     N_("no proof of seat {seat}'s key (only the player who holds it may take that seat)"),
     N_("seat {seat} is now played by a bot"),
     N_("seat {seat} belongs to another peer"),
@@ -104,10 +105,18 @@ SENTENCES: tuple[Sentence | str, ...] = (
     Sentence(N_("{key} differs: table {a}, yours {b}"), fields={"a": r"[^,;]+", "b": r"[^;]+"}),
     Sentence(N_("could not connect to {address}: {why}"), fields={"address": r"\S+"}),
     N_("the host left before the game started"),
+    # -- a start that is not mine to play (net/trust/own_seat.py) ---------------------------------
+    N_("the game's start has no seat for you; you did not join it"),
+    N_("the game's start gives you more than one seat; you did not join it"),
+    N_("the game's start gives your seat {seat} a key that is not yours, so someone else could "
+       "play in your name; you did not join it"),
+    N_("could not catch up: {reason}"),
     N_("no player left to watch"),
     # -- a pause (net/table/connections.py, net/table/liveness.py, net/table/recovery.py) --------------------
     N_("lost the connection to the peer we were watching"),
     N_("seat {seat} ({name}) dropped; waiting up to {t} s for it to rejoin"),
+    N_("seat {seat} ({name}) is back"),
+    N_("seat {seat} ({name}) was dropped twice for offences; a bot takes the seat"),
     N_("seat {seat} ({name}) sent nothing for {t} s; a bot takes the seat in {w} s unless it plays"),
     N_("the turn time must be between {lo} and {hi} seconds"),
     Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "

@@ -7,8 +7,8 @@ spectator learns — could play that seat). Here every case is one line of one t
 | role asked | `Phase.LOBBY` (no GameStarted known) | MESH, PLAY, RECOVERY, ENDED (GameStarted known) |
 |------------|-----------------------------------|--------------------------------------------------|
 | spectator  | admitted (a spectator's seat: none) while the table has fewer than `MAX_SPECTATORS` and its address fewer than `MAX_SPECTATORS_PER_ADDRESS` | the same |
-| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over); it replaces a connection I still hold for that seat |
-| rejoin     | refused                           | the seat's key proof, and the committed rejoin token if I hold its hash; not for a seat a bot plays or an expelled one |
+| player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over) or one dropped here twice for offences; it replaces a connection I still hold for that seat |
+| rejoin     | refused                           | the seat's key proof, and the committed rejoin token if I hold its hash; not for a seat a bot plays, an expelled one or one dropped here twice for offences |
 
 The channel (a PAKE on the join code) already proved the join code; the seat key proves
 the seat. A player that dials me after the start does so because it lost its connection
@@ -77,6 +77,8 @@ class TableView:
     bot_seats: frozenset[int]
     expelled: frozenset[int]
     connected: frozenset[int]    # seats with a live connection here
+    # seats dropped here for offences too often to come back (`net.table.report_counting`)
+    barred: frozenset[int] = frozenset()
     spectators: int = 0          # spectators connected here
     spectators_there: int = 0    # ... from the address this Hello came from
 
@@ -122,6 +124,8 @@ def admit(view: TableView, cred: Credential) -> Admission:
         return Admission(f"join refused: seat {seat} is not a player's seat")
     if seat in view.expelled:
         return Admission(f"join refused: seat {seat} was expelled for cheating")
+    if seat in view.barred:
+        return Admission(f"join refused: seat {seat} was dropped twice for offences")
     if not seat_proved(entry.get("key"), view.table, seat, cred.binding, cred.seat_proof):
         return Admission(f"join refused: no proof of seat {seat}'s key (only the player "
                          "who holds it may take that seat)")

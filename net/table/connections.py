@@ -28,6 +28,7 @@ from net.table.shared import TableState, transport_of
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
+from net.transport.peer import MAX_OFFENCES
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -79,6 +80,7 @@ class Connections:
 
     def offence_logged(self, conn: PeerConnection, reason: str) -> None:
         self.offence_log.append((conn.describe(), reason))
+        self._claims.offence_counted(conn)          # the seat's count outlives the link
 
     def dial_failed(self, connector: Connector, reason: Failure) -> None:
         table = self._shared
@@ -143,7 +145,7 @@ class Connections:
             table=info["table"] if info is not None else None, seats=seats,
             token_hashes=dict(table.token_hashes),
             bot_seats=frozenset(table.lockstep.bots if table.lockstep is not None else ()),
-            expelled=frozenset(table.expelled),
+            expelled=frozenset(table.expelled), barred=self._claims.barred(),
             connected=frozenset(c.seat for c in table.conns
                                 if not c.closed and c.seat is not None),
             spectators=len(table.spectators),
@@ -191,6 +193,7 @@ class Connections:
             self._lobby.lobby_changed()
             return
         conn.seat = seat = hello["seat"]
+        self._claims.seat_connected(conn, MAX_OFFENCES)
         if conn.role == "rejoin":
             self._recovery.rejoined(conn)
         elif table.chain is not None:
@@ -222,6 +225,7 @@ class Connections:
             return
         conn.seat = table.seat_of_peer(conn.remote_peer)
         conn.remote_name = table.name_of_seat(conn.seat)
+        self._claims.seat_connected(conn, MAX_OFFENCES)
         if role in ("player", "rejoin") and table.chain is not None:
             # a rejoin repeats it: the player may have dropped before it got there
             self._handshake.send_chain(conn)
@@ -297,6 +301,7 @@ class Connections:
             reason = (f"seat {seat} ({table.name_of_seat(seat)}) dropped; waiting up to "
                       f"{timeout:g} s for it to rejoin")
             log.warning(reason)
+            self._takeover.said_gone.add(seat)
             table.callbacks.on_paused(reason)
 
     def received(self, conn: PeerConnection, msg: dict) -> None:

@@ -20,7 +20,7 @@ from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import Play
 from net.table.shared import TableState
-from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start
+from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start, start_not_mine
 from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
@@ -188,6 +188,9 @@ class Recovery:
         table = self._shared
         start = msg["start"]
         check_start(table.engine, start)
+        problem = start_not_mine(table, start) if table.role == "resume" else None
+        if problem is not None:
+            raise ValueError(problem)
         table.start_info = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
                             if k in start or k not in OPTIONAL_START_KEYS}
         table.chain_ends = {s: e for s, e in start["chain_ends"]}

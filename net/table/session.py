@@ -118,6 +118,7 @@ class TableSession:
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
+    on_notice = Delegated[Callable[[str], None]]("callbacks")
     on_desync = Delegated[Callable[[dict], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
@@ -184,6 +185,7 @@ class TableSession:
         self.takeover = Takeover(shared, self.liveness, self.claims,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
+        self.claims.seat_barred = self.takeover.hand_barred_seat
         self.deadlines = InputDeadlines(shared, self.liveness, self.takeover)
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, self.signer, self.takeover)
@@ -194,7 +196,8 @@ class TableSession:
                                  self.play, drain)
         self.handshake = StartHandshake(shared, self.dialer, self.signer, self.expulsion,
                                         self.takeover, self.liveness, self.persistence,
-                                        self.play, self.recovery, drain)
+                                        self.play, self.recovery, drain,
+                                        leave=self._refuse_start)
         self.relays = Relays(shared, self.signer, self.expulsion, self.handshake)
         self.seating = Lobby(shared, self.dialer, self.handshake)
         self.spectate = Spectate(shared, self.dialer)
@@ -404,6 +407,11 @@ class TableSession:
         self.dialer.stop_listening()
         if self.advert is not None:
             self.advert.close()
+
+    def _refuse_start(self, conn: PeerConnection, reason: str) -> None:
+        """A start I must not play (`net.trust.own_seat`): leave the table, refused."""
+        self.close()
+        self.connections.refused(conn, reason)
 
     # ------------------------------------------- what `net.transport.peer` calls
     def awake_seconds(self) -> float:

@@ -116,6 +116,7 @@ class Callbacks:
     on_decision: Callable[[Any, Any], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop
+    on_notice: Callable[[str], None] = _noop     # news for the players that is no pause
     on_desync: Callable[[dict], None] = _noop
     on_refused: Callable[[str], None] = _noop
     on_error: Callable[[str], None] = _noop

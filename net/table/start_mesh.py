@@ -23,6 +23,7 @@ from net.table.phase import Phase
 from net.table.play import Play
 from net.table.shared import TableEngine, TableState
 from net.table.takeover import Takeover
+from net.trust.own_seat import PinnedSeat, own_seat
 from net.trust.seat_keys import seat_proved
 from store.table_save import default_save_path
 
@@ -64,13 +65,21 @@ def check_start(engine: TableEngine, msg: dict) -> None:
             raise ValueError("bad peer entry")
 
 
+def start_not_mine(table: TableState, start: dict) -> str | None:
+    """Why a start (checked by `check_start`) is not mine to play: my seat missing,
+    doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
+    my_key = table.seat_key.public if table.seat_key is not None else b""
+    return own_seat([PinnedSeat.of(s) for s in start["seats"]], table.peer_id, my_key).problem
+
+
 class StartHandshake:
     """From the host's `GameStarted` to the first step."""
 
     def __init__(self, shared: TableState, dialer: Dialer, signer: SeatSigner,
                  expulsion: Expulsion, takeover: Takeover, liveness: Liveness,
                  persistence: Persistence, play: Play, recovery: Recovery,
-                 drain: Callable[[], None]) -> None:
+                 drain: Callable[[], None],
+                 leave: Callable[[PeerConnection, str], None]) -> None:
         self._shared = shared
         self._dialer = dialer
         self._signer = signer
@@ -81,6 +90,7 @@ class StartHandshake:
         self._play = play
         self._recovery = recovery
         self._drain = drain              # messages kept for later, handled now
+        self._leave = leave              # close the table, refused for the reason given
         self.host_address: tuple[str, int] | None = None     # a guest's host
 
     def game_started_received(self, conn: PeerConnection, msg: dict) -> None:
@@ -94,6 +104,11 @@ class StartHandshake:
         except ValueError as exc:
             table.callbacks.on_error(f"the host's GameStarted is malformed: {exc}")
             conn.offence(f"malformed GameStarted: {exc}")
+            return
+        problem = start_not_mine(table, msg)
+        if problem is not None:
+            log.warning("refusing the host's GameStarted: %s", problem)
+            self._leave(conn, problem)
             return
         assert self.host_address is not None
         host_addr = self.host_address

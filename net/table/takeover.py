@@ -39,6 +39,7 @@ class Takeover:
         self._offline: dict[int, DelayedCall] = {}    # seat -> its take-over timer
         self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
         self._overdue: dict[int, int] = {}            # seat -> the step its input is late for
+        self.said_gone: set[int] = set()              # seats the players were told dropped
 
     def is_offline(self, seat: int | None) -> bool:
         return seat in self._offline
@@ -125,6 +126,24 @@ class Takeover:
         log.warning("the host hands seat %d (%s) to a bot", seat, name)
         self.cancel_timeout(seat)
         self.start_timeout(seat, 0.0)
+
+    def hand_barred_seat(self, seat: int) -> None:
+        """The table agreed to drop `seat` for offences, and it was dropped here for
+        offences before (`net.table.report_counting`): it will not be let back in, so no
+        rejoin countdown; a bot takes it from the first step that needs it, by the same
+        rule as any take-over."""
+        table = self._shared
+        now = table.reactor.seconds()
+        if table.lockstep is None or table.over() or seat in table.lockstep.bots \
+                or seat == table.my_seat \
+                or (seat in self._offline and self._deadline.get(seat, now + 1.0) <= now):
+            return              # (its countdown has run out already)
+        self.cancel_timeout(seat)
+        self.start_timeout(seat, 0.0)
+        reason = (f"seat {seat} ({table.name_of_seat(seat)}) was dropped twice for "
+                  "offences; a bot takes the seat")
+        log.warning(reason)
+        table.callbacks.on_paused(reason)
 
     def start_timeout(self, seat: int, timeout: float) -> None:
         """`seat` went offline: a bot may take it once `timeout` seconds have passed."""
@@ -214,6 +233,13 @@ class Takeover:
         self.maybe_resumed()
 
     def back_online(self, seat: int) -> None:
+        if seat in self.said_gone:
+            # every peer that said the seat dropped says it is back (a player whose
+            # window was busy, counted as gone, must not stay "dropped" on screen)
+            self.said_gone.discard(seat)
+            news = f"seat {seat} ({self._shared.name_of_seat(seat)}) is back"
+            log.warning(news)
+            self._shared.callbacks.on_notice(news)
         if seat in self._overdue:
             return          # connected is not enough: its countdown stops when it plays
         self.cancel_timeout(seat)

@@ -86,7 +86,6 @@ class PeerConnection(Protocol):
         self.refused_reason: str | None = None    # why the remote would not take us
         self.refused_retry: float | None = None   # a refusal's "try again in" (a busy table)
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
-        self.drop_claims = 0         # SeatDropped claims this player made
         self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
         self.redialed = False        # made after the game began here (net.table.liveness)
         now = self._now()

@@ -4,9 +4,10 @@ Why: a physics drop costs milliseconds to tens of milliseconds; a search runs th
 drops per decision. The game itself always uses the physics (`sim.tower.drop.settle`); this
 model only has to make the bot's imagined futures look like the real ones on average.
 Each thrown cube falls through with a probability, and each cube already inside comes
-loose with another, both by how full the tower is. The rates are per 1024 and drawn with
-integer arithmetic from the bot's own `ChanceStream`, so the model gives the same answer
-on every machine. They were fitted to 1,200 game-like drops of the tower v2 (`tools/fit_tower_model.py`);
+loose with another, both by how full the tower is. The rates (`sim.tower.odds`, shared with
+the network's fallback) are per 1024 and drawn with integer arithmetic from the bot's own
+`ChanceStream`, so the model gives the same answer on every machine. They were fitted to
+1,200 game-like drops of the tower v2 (`tools/fit_tower_model.py`);
 `tests/sim/bots/test_tower_model.py` compares the two.
 
 Tests: tests/sim/bots/test_tower_model.py.
@@ -18,25 +19,14 @@ from sim.chance import ChanceStream
 from sim.commands import TowerSettled
 from sim.state import Decision
 from sim.tower.contents import Cube, TowerContents
-
-# (inside at most, thrown cube falls through /1024, inside cube comes loose /1024)
-RATES = ((3, 838, 229), (7, 863, 226), (11, 804, 316), (15, 715, 357), (10_000, 751, 256))
-
-_PLACE = Cube(0, 0, 0, 0)   # the model keeps counts only: every cube sits at one pose
-
-
-def _rates(inside: int) -> tuple[int, int]:
-    for most, through, loose in RATES:
-        if inside <= most:
-            return through, loose
-    raise AssertionError("unreachable")
+from sim.tower.odds import rates
 
 
 def model_drop(before: dict[int, int], thrown: dict[int, int],
                rng: ChanceStream) -> tuple[dict[int, int], dict[int, int]]:
     """(out per colour, inside per colour) after throwing `thrown` onto `before`."""
     inside_total = sum(before.values())
-    through, loose = _rates(inside_total)
+    through, loose = rates(inside_total)
     out: dict[int, int] = {}
     inside: dict[int, int] = {}
     for colour in sorted(set(before) | set(thrown)):

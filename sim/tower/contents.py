@@ -12,7 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.tower import geometry as G
-from sim.tower.physics import ANGLE_SCALE, POS_SCALE
+
+# The quantum of the state. Defined here, not beside the physics, so that the game state
+# (`sim.state` holds a `TowerContents`) can be imported without loading pymunk.
+POS_SCALE = 100          # quantised position units per tower unit
+ANGLE_SCALE = 4096       # quantised angle units per full turn
 
 PEASANT = 5
 COLOURS = (0, 1, 2, 3, 4, PEASANT)

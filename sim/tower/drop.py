@@ -39,20 +39,21 @@ import msgpack
 import pymunk
 import pymunk.batch
 
+from sim.chance import SEED_BYTES, ChanceStream, derive_seed
+from sim.commands import TowerSettled
 from sim.tower import geometry as G
 from sim.tower import physics as P
-from sim.chance import SEED_BYTES, ChanceStream, derive_seed
-from sim.tower.contents import (COLOURS, EMPTY, MAX_CUBES, MAX_X, PEASANT, Cube,
-                                TowerContents, inside_tower)
-from sim.tower.physics import (ANGLE_SCALE, DT, FRAME_EVERY, ITERATIONS, POS_SCALE, STEP_CAP,
-                               physics_fingerprint)
+from sim.tower.contents import (ANGLE_SCALE, COLOURS, EMPTY, MAX_CUBES, MAX_X, PEASANT,
+                                POS_SCALE, Cube, TowerContents, inside_tower)
+from sim.tower.physics import DT, FRAME_EVERY, ITERATIONS, STEP_CAP, physics_fingerprint
 from sim.tower.run import Run, simulate
 
 if TYPE_CHECKING:
-    from sim.commands import TowerSettled
     from sim.state import Decision
 
 # The tower's one import for its callers: the contents' and physics' names are re-exported.
+# (Not for `sim.state` and `sim.commands`: they import `sim.tower.contents`, which needs no
+# pymunk, so the game state and its commands load without the physics.)
 __all__ = ["ANGLE_SCALE", "COLOURS", "Cube", "DT", "DropResult", "EMPTY", "FRAME_EVERY",
            "GEOMETRY", "ITERATIONS", "MAX_CUBES", "MAX_THROWN", "MAX_X", "PEASANT",
            "POS_SCALE", "Recording", "STEP_CAP", "Settled", "TowerContents", "TowerError",
@@ -331,7 +332,6 @@ def settle(decision: Decision) -> TowerSettled:
     cubes thrown (per colour) and the seed. A local game answers with this at once; peers
     each compute it and agree on it (net).
     """
-    from sim.commands import TowerSettled
     detail = decision.detail
     before = TowerContents.from_wire(detail["before"])
     thrown = {c: n for c, n in enumerate(detail["thrown"]) if n}

@@ -4,9 +4,9 @@ Why: at a table where no peer runs the deterministic build (`sim.tower.build`), 
 vote their drops; where no strict majority agrees, the outcome must come from something
 no player can choose — not the lowest seat, not a lot among the votes (a colluder's
 vote would win half of them). This settles the drop from the drop's own seed (drawn from
-every player's beacon links) with the hard bot's statistical model (`sim.bots.tower_model`
-rates, integer draws): each cube inside comes loose, each thrown cube falls through,
-with the model's probabilities. Cubes that stay keep their pose if they were inside
+every player's beacon links) with the statistical model the hard bot also uses
+(`sim.tower.odds` rates, integer draws): each cube inside comes loose, each thrown cube
+falls through, with the model's probabilities. Cubes that stay keep their pose if they were inside
 before; a thrown cube that stays takes the lowest free resting place of `RESTING`
 (a pile the deterministic build settled, stored as integers), and comes out when none is
 free. The result is legal (every cube accounted for, no overlap), so the next drop's
@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.bots.tower_model import RATES
 from sim.chance import ChanceStream, derive_seed
 from sim.tower import geometry as G
-from sim.tower.contents import Cube, TowerContents
-from sim.tower.physics import POS_SCALE
+from sim.tower.contents import POS_SCALE, Cube, TowerContents
+from sim.tower.odds import rates
 
 # (x, y, angle) in contents units, lowest first: 20 cubes at rest after 40 chained game
 # drops of the deterministic build (seeds "scan0 k"); none closer than a cube's side.
@@ -37,15 +36,11 @@ RESTING: tuple[tuple[int, int, int], ...] = (
 _APART = int(0.9 * G.CUBE * POS_SCALE) ** 2      # as close as resting cubes come
 
 
-def _rates(inside: int) -> tuple[int, int]:
-    return next((through, loose) for most, through, loose in RATES if inside <= most)
-
-
 def settle_without_physics(before: TowerContents, thrown: dict[int, int],
                            seed: bytes) -> tuple[dict[int, int], TowerContents]:
     """(out per colour, contents after) of a drop, from `seed` alone (module doc)."""
     rng = ChanceStream(derive_seed(seed, "tower fallback"))
-    through, loose = _rates(len(before))
+    through, loose = rates(len(before))
     out: dict[int, int] = {}
     kept: list[Cube] = []
     for cube in before.cubes:                      # sorted: the same draws everywhere

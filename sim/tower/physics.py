@@ -24,6 +24,8 @@ import msgpack
 import pymunk
 
 from sim.tower import geometry as G
+# The quantum belongs to the contents; it is part of the settings (hashed in `settings`).
+from sim.tower.contents import ANGLE_SCALE as ANGLE_SCALE, POS_SCALE as POS_SCALE
 
 # --- materials: the effective (combined) coefficients are the intent ------------------
 CUBE_ON_CUBE_FRICTION = 0.45     # painted wood on painted wood
@@ -78,10 +80,6 @@ CLOG_SHAKES = 12                 # shakes at most for a clog (a jammed entry: un
 
 # --- the settle pass at the end of every drop --------------------------------------------
 SETTLE_PASSES = 8                # at most; each pass that releases a cube needs another
-
-# --- the quantised state -------------------------------------------------------------
-POS_SCALE = 100          # quantised position units per tower unit
-ANGLE_SCALE = 4096       # quantised angle units per full turn
 
 FRAME_EVERY = max(1, round(1.0 / (60.0 * DT)))   # recording: one frame per 1/60 s
 

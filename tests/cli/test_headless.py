@@ -150,7 +150,7 @@ def test_sigkilled_headless_game_resumes(tmp_path):
 @pytest.mark.parametrize("damage, message", [
     (lambda b: b[:10], "header line is incomplete"),
     (lambda b: b"garbage\n" + b, "not JSON"),
-    (lambda b: b.replace(b'"hash":"', b'"hash":"0', 1), "damaged"),
+    (lambda b: b.replace(b'"hash":"', b'"hash":"0', 1), "wrong or missing hash"),
     (lambda b: b.replace(b'"n":3,', b'"n":4,', 1), "out of order"),
     (lambda b: b.replace(b'"type":"PickSpecial"', b'"type":"Nuke"', 1), "damaged"),
 ])
@@ -209,5 +209,5 @@ def test_replay_of_a_save_from_older_rules_says_so_plainly(tmp_path, capsys):
 
 
 def test_unreadable_save_is_reported(tmp_path, capsys):
-    with pytest.raises(SaveError, match="cannot read"):
+    with pytest.raises(SaveError, match="cannot be read"):
         read_save(tmp_path / "missing.save")

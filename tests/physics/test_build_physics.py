@@ -132,3 +132,34 @@ def test_install_falls_back_to_the_wheel_without_failing(monkeypatch, capsys):
     monkeypatch.setattr(build_physics, "install", cannot)
     assert build_physics.main(["--install"]) == 0
     assert "keeps pymunk's PyPI wheel" in capsys.readouterr().err
+
+
+# -- the other systems' compilers (built by .github/workflows/bundle.yml, not here) --------
+
+def test_windows_builds_with_msvc_and_macos_with_the_gcc_like_flags():
+    assert build_physics.toolchain("win32") is build_physics.MSVC
+    assert build_physics.toolchain("darwin") is build_physics.GCC_LIKE     # Apple clang
+    assert build_physics.toolchain("linux") is build_physics.GCC_LIKE
+
+
+def test_msvc_gets_fp_strict_after_whatever_cl_was_asked_for(monkeypatch):
+    """cl.exe appends `_CL_` after its command line and the later /fp model wins, so a
+    /fp:fast asked for (in _CL_ or CL) cannot bring contractions back."""
+    monkeypatch.setenv("_CL_", "/O2 /fp:fast")
+    env = build_physics.build_env(build_physics.MSVC)
+    flags = env["_CL_"].split()
+    assert flags[:2] == ["/O2", "/fp:fast"]
+    fp_models = [f for f in flags if f in ("/fp:fast", "/fp:precise", "/fp:strict")]
+    assert fp_models[-1] == "/fp:strict"
+    assert "/fp:contract" not in flags and "/DNDEBUG" in flags
+    assert env.get("CFLAGS") == os.environ.get("CFLAGS")      # setuptools ignores it for MSVC
+
+
+def test_gcc_like_compilers_get_contraction_off_last(monkeypatch):
+    if build_physics.missing_tools():
+        pytest.skip(f"no compiler: {build_physics.missing_tools()}")
+    monkeypatch.setenv("CFLAGS", "-O3 -ffast-math -ffp-contract=fast")
+    flags = build_physics.build_env(build_physics.GCC_LIKE)["CFLAGS"].split()
+    assert flags[:3] == ["-O3", "-ffast-math", "-ffp-contract=fast"]
+    assert flags.index("-ffp-contract=off") > flags.index("-ffp-contract=fast")
+    assert "-fno-fast-math" in flags[3:]

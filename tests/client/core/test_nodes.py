@@ -1,5 +1,7 @@
 """Node tree and signals: call down, signal up (no window needed)."""
 
+import os
+
 from client.core.node import Node, Signal
 
 
@@ -66,3 +68,28 @@ def test_set_rect_marks_dirty_only_on_change():
     assert not n.dirty
     n.set_rect(0, 0, 20, 10)
     assert n.dirty and n.right == 20 and n.top == 10
+
+
+def test_pillow_finds_bold_dejavu_in_the_games_own_files_first(monkeypatch):
+    """Windows and macOS (and the download on them) have no system DejaVu: the map's label
+    widths and the cubes' letters are measured and drawn with matplotlib's copy."""
+    from PIL import ImageFont
+
+    from client.board import map_geometry
+    from client.core.node import bold_font_files
+    from client.tower import cube_textures
+    first = bold_font_files()[0]
+    assert first.endswith("DejaVuSans-Bold.ttf") and os.path.isabs(first) and os.path.isfile(first)
+    real = ImageFont.truetype
+
+    def no_system_fonts(name, size):          # a machine with no DejaVu installed
+        if name != first:
+            raise OSError(f"cannot open resource {name}")
+        return real(name, size)
+    monkeypatch.setattr(ImageFont, "truetype", no_system_fonts)
+    map_geometry._bold_font.cache_clear()
+    try:
+        assert map_geometry._bold_font() is not None
+        assert isinstance(cube_textures.font(20), ImageFont.FreeTypeFont)
+    finally:
+        map_geometry._bold_font.cache_clear()

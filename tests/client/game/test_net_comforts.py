@@ -276,6 +276,31 @@ def test_chat_goes_to_the_log_and_never_to_the_game(app):
     assert (table.state, list(table.submitted)) == before
 
 
+def test_a_dropped_player_and_its_return_are_said_in_the_log(app):
+    """Issue 34 item 2: the status line shows a pause only while it lasts; the log keeps
+    that a player dropped and says when it is back, in the player's language."""
+    from lang import i18n
+    table = ComfyTable()
+    session, scene = _table_game(app, table)
+    frame(app, 2)
+    table.on_paused("seat 2 (Ben) dropped; waiting up to 120 s for it to rejoin")
+    frame(app)
+    assert "Paused:" in session.status
+    table.on_resumed()
+    table.on_notice("seat 2 (Ben) is back")
+    frame(app)
+    log = _log_text(scene)
+    assert "seat 2 (Ben) dropped; waiting up to 120 s" in log
+    assert "seat 2 (Ben) is back" in log and session.status == ""
+    i18n.use("nl")
+    try:
+        table.on_notice("seat 3 (Cleo) is back")
+        frame(app)
+        assert "plaats 3 (Cleo) is terug" in _log_text(scene)
+    finally:
+        i18n.use("en")
+
+
 class EchoingTable(ComfyTable):
     """Like net/table/chat.py: the sender's own line comes back at once, from inside
     send_chat."""

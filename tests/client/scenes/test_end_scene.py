@@ -156,3 +156,24 @@ def test_without_a_listener_there_is_no_film_button(app):
         assert not scene.film_btn.visible
     finally:
         app.show_menu()
+
+
+def test_a_local_game_gives_the_end_screen_every_event_and_a_counted_game_none():
+    """A local session holds its commands, so its game is re-run for the screen; a session
+    that only counts them (a network table, a replay: None per command) gives None, and
+    the screen makes do with the summary."""
+    from types import SimpleNamespace
+
+    from client.scenes.end_record import session_events
+    from client.sessions.local import LocalSession
+    session = LocalSession(players=3, human_seats=(), bot="random", seed=4)
+    try:
+        while len(session.commands) < 12:
+            assert session.pump()
+        shown = [e for events, _state in session.queue for e in events]
+        assert session_events(session) == shown
+        counted = SimpleNamespace(config=session.config, commands=[None] * 12)
+        assert session_events(counted) is None
+        assert session_events(None) is None
+    finally:
+        session.close()

@@ -169,3 +169,32 @@ def test_a_redial_replaces_the_connection_its_player_lost(tmp_path, caplog):
     net.advance(30)
     assert finished(sessions) and len(hashes(sessions)) == 1
     assert all(not s.lockstep.bots for s in sessions)
+
+
+def test_everyone_that_said_a_player_dropped_says_when_it_is_back(tmp_path):
+    """Issue 34 item 2: a player counted as dropped (here its connections were reset; in
+    a play-test its window was busy) comes back by the redials, and every peer that
+    showed the drop shows it is back — the pause alone used to end without a word. A
+    seat that was never said to be gone is never said to be back."""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=10.0,
+                                       start=False)
+    news = {s.my_seat: [] for s in sessions}
+    paused = {s.my_seat: [] for s in sessions}
+    for s in sessions:
+        s.on_notice = news[s.my_seat].append
+        s.on_paused = paused[s.my_seat].append
+    sessions[0].start_game()
+    lone = sessions[2]
+    net.pump_until(lambda: lone.lockstep is not None and lone.lockstep.step >= 3)
+    assert all(n == [] for n in news.values()), news      # the start: nobody came "back"
+    reset(net, lone)
+    net.advance(5)
+    for s in sessions:
+        if s is lone:
+            continue
+        assert any("seat 2 (" in p and "dropped" in p for p in paused[s.my_seat])
+        assert [n for n in news[s.my_seat] if n.startswith("seat 2 (")] == \
+            [f"seat 2 ({lone.name}) is back"], news
+    assert sorted(n.split(" (")[0] for n in news[2]) == ["seat 0", "seat 1", "seat 3"]
+    net.advance(30)
+    assert finished(sessions) and len(hashes(sessions)) == 1

@@ -280,6 +280,7 @@ def test_a_forged_relay_is_rejected(tmp_path):
 
 
 def offend(net, hostile, to):
+    """Three offences: the receiver drops it (`to` None: every player does)."""
     for make, _ in (CASES["malformed msgpack"], CASES["forged seat"], CASES["out of turn"]):
         send_raw(net, hostile, make(hostile), to=to)
 
@@ -325,11 +326,55 @@ def test_a_lone_drop_claim_parts_only_the_claimant_and_the_table_stays_one_game(
 
 
 def test_a_seat_dropped_claim_about_myself_is_ignored(tmp_path):
+    """Said once or many times, it changes nothing and is no offence: an honest player
+    that dropped me (and redialled me, and dropped me again) says so each time, and
+    before, its repeated claims got it dropped ("too many SeatDropped claims", issue 34
+    item 2; net.table.report_counting)."""
     net, engine, honest, hostile = table_with_hostile(tmp_path)
-    send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
-             to=0)
-    assert honest[0].conn_for_seat(1) is not None and reasons(honest[0]) == []
-    for _ in range(3):
+    for _ in range(5):
         send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),
                  to=0)
-    assert any("too many SeatDropped" in r for r in reasons(honest[0]))
+    assert honest[0].conn_for_seat(HOSTILE) is not None and reasons(honest[0]) == []
+
+
+def test_a_repeated_claim_about_another_seat_counts_once_and_is_no_offence(tmp_path):
+    net, engine, honest, hostile = table_with_hostile(tmp_path)
+    for _ in range(5):
+        send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 1, "reason": "x"}),
+                 to=0)
+    assert reasons(honest[0]) == []
+    assert honest[0].conn_for_seat(HOSTILE) is not None
+    assert honest[0].conn_for_seat(1) is not None          # one word: seat 1 stays
+    assert honest[0].claims.drop_claims == {1: {HOSTILE}}
+
+
+def test_an_offender_that_redials_keeps_its_count_and_is_refused_after_a_second_drop(
+        tmp_path):
+    """Dropped by all for offences, it redials with its seat key: let in once with the
+    count it had (one more offence drops it), then refused, and a bot takes the seat at
+    the same step everywhere."""
+    net, engine, honest, hostile = table_with_hostile(tmp_path, timeout=60.0)
+    offend(net, hostile, to=None)
+    assert all(s.conn_for_seat(HOSTILE) is None for s in honest)
+    redial_all(net, hostile)
+    back = [s.conn_for_seat(HOSTILE) for s in honest]
+    assert all(c is not None and c.offences == 2 for c in back), [c and c.offences for c in back]
+    send_raw(net, hostile, CASES["malformed msgpack"][0](hostile))      # one offence
+    assert all(s.conn_for_seat(HOSTILE) is None for s in honest)
+    redial_all(net, hostile)
+    assert all(s.conn_for_seat(HOSTILE) is None for s in honest)
+    assert all(HOSTILE in s.claims.barred() for s in honest)
+    net.advance(3)                    # no rejoin countdown of 60 s: it cannot come back
+    assert all(HOSTILE in s.lockstep.bots for s in honest)
+    net.advance(5)
+    assert finished(honest) and len(hashes(honest)) == 1
+
+
+def redial_all(net, hostile):
+    """What the redialling attacker does (tests/net/redialling_peer.py): dial every other
+    player as itself, with the table's id and its seat key."""
+    for seat, (host, port) in hostile.addresses.items():
+        if seat != HOSTILE and hostile.conn_for_seat(seat) is None:
+            hostile.dialer.dial(host, port, {"role": "player", "seat": HOSTILE,
+                                             "table": hostile.start_info["table"]})
+    net.pump()

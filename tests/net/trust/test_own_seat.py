@@ -1,0 +1,137 @@
+"""A host cannot give me a key that is not mine (issue 34 item 4).
+
+The decision (`net.trust.own_seat`) as a table; the wiring on the in-memory network (a host
+that pins a key of its own on a joiner's seat; a peer that hands a resuming player such a
+start); and, with `--runslow`, the lying host as a real process
+(`tests/net/lying_host.py`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from net.table.session import SessionOptions, TableSession
+from net.trust.own_seat import PinnedSeat, own_seat
+from net.trust.seat_keys import SeatKey
+from tests.net import processes
+from tests.net.tables import autoplay, open_table
+
+ME, OTHER = b"m" * 16, b"o" * 16
+MINE, THEIRS = b"K" * 32, b"T" * 32
+
+
+def seats(*entries):
+    return [PinnedSeat(i, kind, peer, key) for i, (kind, peer, key) in enumerate(entries)]
+
+
+CASES = [
+    # (the start's seats, my seat or None, a word of the refusal)
+    (seats(("human", OTHER, THEIRS), ("human", ME, MINE)), 1, None),
+    (seats(("human", ME, MINE), ("bot", None, None)), 0, None),
+    (seats(("human", OTHER, THEIRS), ("human", ME, THEIRS)), None, "a key that is not yours"),
+    (seats(("human", OTHER, THEIRS), ("human", ME, None)), None, "a key that is not yours"),
+    (seats(("human", OTHER, MINE), ("human", ME, THEIRS)), None, "a key that is not yours"),
+    (seats(("human", OTHER, THEIRS), ("human", b"x" * 16, MINE)), None, "no seat for you"),
+    (seats(("human", OTHER, THEIRS), ("bot", ME, MINE)), None, "no seat for you"),
+    (seats(("human", ME, MINE), ("human", ME, MINE)), None, "more than one seat"),
+    (seats(("human", ME, MINE), ("bot", ME, None)), None, "more than one seat"),
+    ([], None, "no seat for you"),
+]
+
+
+@pytest.mark.parametrize("start, seat, refusal", CASES)
+def test_a_start_is_mine_only_with_one_human_seat_under_my_key(start, seat, refusal):
+    decision = own_seat(start, ME, MINE)
+    assert decision.seat == seat
+    if refusal is None:
+        assert decision.problem is None
+    else:
+        assert decision.problem is not None and refusal in decision.problem
+        assert "seat" in decision.problem and "\n" not in decision.problem
+
+
+# ---------------------------------------------------------------- the wiring, in memory
+def test_a_joiner_refuses_a_start_that_pins_another_key_on_its_seat():
+    """The host pins a key it holds on seat 1: seat 1 refuses the start, says why, and
+    leaves; it never commits a chain under the host's key."""
+    net, engine, sessions = open_table(players=3, start=False)
+    host, victim, other = sessions
+    refusals: list[str] = []
+    victim.on_refused = refusals.append
+    forged = SeatKey()
+    host.lobby["seats"][1]["key"] = forged.public
+    host.start_game()
+    net.pump()
+    assert refusals and "a key that is not yours" in refusals[0], refusals
+    assert victim.closed and victim.lockstep is None
+    assert victim.refusal == refusals[0]
+    assert 1 not in other.shared.chain_ends        # it never took part in the start
+
+
+def test_an_honest_start_is_not_refused():
+    net, engine, sessions = open_table(players=3)
+    net.pump_until(lambda: all(s.lockstep is not None and s.lockstep.ended for s in sessions))
+    assert all(s.refusal is None for s in sessions)
+
+
+def test_a_resuming_player_refuses_a_start_with_another_key_on_its_seat(tmp_path):
+    """A peer answering a rejoin hands back a start that pins another key on the
+    rejoiner's seat: the rejoiner does not catch up from it."""
+    net, engine, sessions = open_table(players=4, bots=1, tmp_path=tmp_path, start=False)
+    host = sessions[0]
+    host.start_game()
+    net.pump_until(lambda: host.lockstep is not None and host.lockstep.step >= 5)
+    victim = sessions[1]
+    net.kill(victim)
+    net.pump()
+    forged = SeatKey().public
+    for s in sessions:
+        if s is victim:
+            continue
+        honest = s.recovery.caught_up
+
+        def lying(spectator=False, honest=honest):
+            msg = honest(spectator)
+            for entry in msg["start"]["seats"]:
+                if entry["seat"] == 1:
+                    entry["key"] = forged
+            return msg
+        s.recovery.caught_up = lying
+    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    autoplay(net, back, engine)
+    errors: list[str] = []
+    back.on_error = errors.append
+    net.pump()
+    assert back.lockstep is None
+    assert any("a key that is not yours" in e for e in errors), errors
+
+
+# ---------------------------------------------------------------- a real lying host
+@pytest.mark.slow
+@pytest.mark.network
+def test_a_real_joiner_refuses_a_real_lying_hosts_start(tmp_path):
+    """Three processes: the host (`tests/net/lying_host.py`) pins a key of its own on
+    seat 1. Seat 1 refuses with the sentence and exits non-zero, never begins the game."""
+    port = processes.free_port()
+    host = processes.Peer("host", ["host", "--headless", "--port", str(port), "--code",
+                                   processes.CODE, "--players", "3", "--bots", "0",
+                                   "--rejoin-timeout", "20",
+                                   "--save", str(tmp_path / "host.save")],
+                          tmp_path, script=processes.ROOT / "tests" / "net" / "lying_host.py")
+    peers = [host]
+    try:
+        host.wait_for(r"table open on port", 60)
+        victim = processes.join(tmp_path, port, "guest0", timeout=20)
+        peers.append(victim)
+        host.wait_for(r"seated: 2 players", 60)     # the victim is seat 1
+        other = processes.join(tmp_path, port, "guest1", timeout=20)
+        peers.append(other)
+        host.wait_for(r"forged key pinned on seat 1", 90)
+        victim.proc.wait(90)
+        said = victim.errors()
+        assert victim.proc.returncode != 0
+        assert "a key that is not yours" in said, said[-2000:]
+        assert "Traceback" not in said
+        assert "game started" not in victim.text()
+    finally:
+        processes.kill_all(peers)
