@@ -30,7 +30,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from sim.bots import heuristic, normal
+from sim.bots import draft_search, heuristic, normal
 from sim.bots.battle_risk import hopeless_fields, outnumbered
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
@@ -43,6 +43,7 @@ from sim.state import BID, DecisionKind, Plan, State
 ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
+DRAFT_BUDGET = 48      # rollouts for a draft decision of `HARD` (issue 40)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,9 @@ class Settings:
     default only if the paired t^2 is above it (0: off). `bids`: the money bids tried
     besides the default plan's. `rollout_bot`: who plays the futures (and the guesses of
     the others' plans). `normal_off`: the normal habits its own candidates leave out.
-    `safe`: drop candidates with a battle card that could force a hopeless attack."""
+    `safe`: drop candidates with a battle card that could force a hopeless attack.
+    `draft_budget`: rollouts (to the end of year 1) for a draft decision (issue 40); 0
+    plays the fixed draft rule unsearched, as every hard bot before issue 40 did."""
     budget: int
     min_worlds: int
     finalists: int
@@ -67,11 +70,12 @@ class Settings:
     rollout_bot: str
     normal_off: frozenset[str]
     safe: bool
+    draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
-                normal_off=frozenset(), safe=True)
+                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET)
 
 
 def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
@@ -95,6 +99,8 @@ def ranked(seen: State, seat: int, seed: bytes,
         candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
     elif kind == DecisionKind.MOVE:
         candidates = move_candidates(seen, seat, rng, st)
+    elif kind in draft_search.DRAFT_KINDS and st.draft_budget > 0:
+        candidates = draft_search.candidates(seen, seat, rng)
     else:
         return [(decide(seen, seat, st.rollout_bot, rng), 0)]
     if len(candidates) == 1:
@@ -112,6 +118,8 @@ def budget_for(seen: State, st: Settings) -> int:
     """Rollouts for this decision: `st.budget`, or with the year horizon that budget per
     round left in the year, winter counting as one (a spring rollout plays three rounds
     and a winter, an autumn one a round and a winter: the work per decision stays level)."""
+    if seen.decision.kind in draft_search.DRAFT_KINDS:
+        return st.draft_budget
     if st.horizon == "round":
         return st.budget
     left = max(1, 4 - seen.season)
@@ -274,6 +282,8 @@ def determinize(seen: State, seat: int, rng: ChanceStream,
     """The view with every hidden planned card filled by a guess (the normal bot's plan
     for that seat, where consistent with what is known)."""
     s = seen.copy()
+    if s.draft is not None:   # the deck's unseen cards in a sampled order (issue 40)
+        s.draft = draft_search.deal_deck(s.draft, rng)
     for other, player in enumerate(s.players):
         plan = player.plan
         if other == seat or plan is None or all(plan.known):
