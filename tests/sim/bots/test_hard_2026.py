@@ -45,7 +45,7 @@ def test_in_a_beginner_game_hard_and_hard_2026_decide_alike():
 
 def test_hard_2026_drafts_by_the_fixed_rule():
     assert "hard_2026" in bots.BOT_NAMES and "hard_2026" not in bots.LEVELS
-    for state, seat in draftheuristic_states(5, 4):
+    for state, seat in draft_states(5, 4):
         rule = draft_search.rule_choice(view(state, seat), seat, ChanceStream(b"r" * 32))
         assert bots.hard_scores(state, seat, b"x" * 32, "hard_2026") == [(rule, 0)]
         assert bots.choose(state, seat, "hard_2026", b"x" * 32) == rule
