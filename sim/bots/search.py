@@ -2,7 +2,8 @@
 
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
-pick, a move or battle) the bot makes sensible candidates, then imagines futures
+pick, a move or battle, and since issue 40 a draft take or army-group place:
+`draft_search.py`) the bot makes sensible candidates, then imagines futures
 ("determinizations"): the other players' hidden cards filled with what the `normal` bot
 would have planned, chance drawn from its own stream, the tower from the statistical
 model (`tower_model.py`). Every candidate is played into the same futures (common random
@@ -21,7 +22,7 @@ Scores are integers; the rollout bots use + - * / on floats, which IEEE 754 roun
 exactly alike on every machine, so every peer computes the same decision.
 
 Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py,
-tests/sim/bots/test_hard_2025.py.
+tests/sim/bots/test_hard_2025.py, tests/sim/bots/test_draft_search.py.
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ def ranked(seen: State, seat: int, seed: bytes,
 
 
 def budget_for(seen: State, st: Settings) -> int:
-    """Rollouts for this decision: `st.budget`, or with the year horizon that budget per
+    """Rollouts for this decision: `st.draft_budget` for a draft take or place; else
+    `st.budget`, or with the year horizon that budget per
     round left in the year, winter counting as one (a spring rollout plays three rounds
     and a winter, an autumn one a round and a winter: the work per decision stays level)."""
     if seen.decision.kind in draft_search.DRAFT_KINDS:
