@@ -309,6 +309,7 @@ class Lockstep:
             for seat in sorted(box.takeovers):
                 if seat not in self.bots:
                     self._apply_takeover(seat, box)
+            self.plan_messages.read_early_reveals(box, self.step)
             if self.following:
                 return
             if not self._runners.get(d.kind, self.commands.run)(d, box):

@@ -122,7 +122,10 @@ class PlanMessages:
         if held is None or held["lock"] != msg["lock"]:
             raise Offence(f"seat {seat} opened a bid it has not committed (step {step})")
         if self._i_plan(step) and core.my_seat not in box.commits:
-            raise Offence(f"seat {seat} opened its bid before every seat committed")
+            # not read before I commit; not an offence either: a peer whose side agreed
+            # to give my seat to a bot has the bot's commitment before I take it over
+            box.early_reveals[seat] = msg
+            return False
         if not commitment.field_matches(held["fields"][BID], msg["salt"], seat, step,
                                         "bid", msg["card"]):
             core.on_cheated(seat, held, msg)
@@ -130,6 +133,18 @@ class PlanMessages:
         self.links.take(box, seat, msg["link"], step)
         box.reveals[seat] = (msg["salt"], msg["card"])
         return True
+
+    def read_early_reveals(self, box: StepInbox, step: int) -> None:
+        """The bids opened before my seat committed at `step`, read now that it has (or a
+        bot plays it); one that does not match its commitment is logged and dropped."""
+        if not box.early_reveals or (self._i_plan(step) and self.core.my_seat not in box.commits):
+            return
+        held, box.early_reveals = box.early_reveals, {}
+        for seat, msg in sorted(held.items()):
+            try:
+                self.on_bid_opened(seat, msg, box, step)
+            except Offence as exc:
+                log.warning("early bid of seat %d refused: %s", seat, exc)
 
     def on_field_opened(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
         if box.opening is not None:

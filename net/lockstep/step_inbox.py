@@ -30,6 +30,9 @@ class StepInbox:
     commits: dict[int, Wire] = field(default_factory=dict)   # seat -> signed PlanCommitted
     unlocked: dict[int, int] = field(default_factory=dict)   # seat -> last withdrawn lock
     reveals: dict[int, tuple[bytes, PlanCard]] = field(default_factory=dict)   # opened bids
+    # bids opened before my own commitment: the others may have given my seat to a bot
+    # (its commitment is theirs) before I did; read once my seat has committed
+    early_reveals: dict[int, Wire] = field(default_factory=dict)
     links: dict[int, bytes] = field(default_factory=dict)
     command: tuple[int, EngineCommand, Wire] | None = None
     votes: dict[int, Wire] = field(default_factory=dict)   # seat -> its TowerVoted
@@ -44,7 +47,8 @@ class StepInbox:
     def drop_plan_inputs(self, seat: int, opening: bool = True) -> None:
         """Forget a seat's plan inputs (a take-over; a desync, where an opened card stays
         like a command: see `net.lockstep.desync.DesyncWatch.forget`)."""
-        for held in (self.commits, self.echoes, self.echo_locks, self.echo_msgs, self.reveals):
+        for held in (self.commits, self.echoes, self.echo_locks, self.echo_msgs, self.reveals,
+                     self.early_reveals):
             held.pop(seat, None)
         if opening and self.opening is not None and self.opening["seat"] == seat:
             self.opening = None

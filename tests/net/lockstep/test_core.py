@@ -97,15 +97,21 @@ def bid_opened(p, seat, nonce, card, link, lock=0, step=1):
             "hash": p.hash}
 
 
-def test_reveal_before_all_commitments_is_rejected():
+def test_a_reveal_before_my_commitment_is_held_unread_until_i_commit():
+    """An honest peer may open its bid before I commit: its side agreed to give my seat to
+    a bot (the bot's commitment is its own) before I took the seat over (issue 34). The
+    bid is neither an offence nor read until my seat has committed."""
     m = started_mesh()
     plan_step(m)
     p0 = m.peers[0]
     plan = SubmitPlan(1, (None,) * len(ACTIONS), 1)
     nonce = commitment.new_nonce()
     p0.receive(1, committed(p0, 1, plan, nonce))
-    with pytest.raises(Offence, match="before every seat committed"):
-        p0.receive(1, bid_opened(p0, 1, nonce, 1, m.chains[1].link(1)))
+    p0.receive(1, bid_opened(p0, 1, nonce, 1, m.chains[1].link(1)))
+    box = p0.box(1)
+    assert 1 not in box.reveals and 1 in box.early_reveals
+    m.choose(0)          # seat 0 commits: the held bid is read
+    assert box.reveals.get(1) is not None and not box.early_reveals
 
 
 def test_reveal_that_does_not_match_the_commitment_is_rejected():
