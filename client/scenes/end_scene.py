@@ -146,7 +146,8 @@ class EndScene(Node):
         if self.filming is not None:
             return None
         from client.core.settings import data_dir
-        out = data_dir() / "films" / f"{Path(save_path).stem}-battle-{number}.gif"
+        from client.film.battle_film import films_path
+        out = films_path(data_dir() / "films", save_path, number)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), "replay", save_path, "--film",
                                  str(number), "--out", str(out)],
