@@ -17,7 +17,7 @@ Xvfb is started when DISPLAY is unset). Frames go to `film_encoder` as they are 
 
 `write_battle_film(save_path, battle_number, out_path, size)` is the one entry point (the
 command line, the replay viewer's "Film this battle" and the end screen's "Film it", the
-last two through `films_path` and the command line).
+last two through the command line, naming the file by `film_encoder.films_path`).
 
 Tests: tests/client/film/test_battle_film.py.
 """
@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image
 
 from client.film.film_cards import card, title_lines
-from client.film.film_encoder import default_suffix, film_format, open_sink
+from client.film.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
@@ -55,11 +55,6 @@ class Film:
     title: str
     result: str
     note: str = ""
-
-
-def films_path(films_dir: Path, save_path: str | Path, number: int) -> Path:
-    """Where the window's film buttons put battle `number` of a save: one name for both."""
-    return films_dir / f"{Path(save_path).stem}-battle-{number}{default_suffix()}"
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -15,13 +15,15 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
 
 from client.core import theme
-from client.game.status_lines import SEASON_WORDS
 from client.tower.cube_textures import font
 from lang.i18n import _
 
 
 def title_lines(battle: Mapping[str, Any], display: Mapping[str, Any] | None) -> list[str]:
     """When (year and season), who against whom, where."""
+    # imported here: with it at the top, a mypy run (incremental) lost GameScene's
+    # attribute types in client/tutorial/coach.py (the table scene's import cycle)
+    from client.game.status_lines import SEASON_WORDS
     d = display or {}
     season = str(d.get("season") or "")
     words = SEASON_WORDS.get(season, season)

@@ -69,6 +69,11 @@ def default_suffix() -> str:
     return ".mp4" if ffmpeg_module() is not None else ".gif"
 
 
+def films_path(films_dir: Path, save_path: str | Path, number: int) -> Path:
+    """Where the window's film buttons put battle `number` of a save: one name for both."""
+    return films_dir / f"{Path(save_path).stem}-battle-{number}{default_suffix()}"
+
+
 class FrameSink(Protocol):
     def add(self, frame: Image.Image) -> None: ...
     def close(self) -> int: ...

@@ -98,7 +98,7 @@ class ReplayControls:
         if n == 0:
             self.views.log.add_line(_("No battle has been fought yet: step on to one first."), (150, 40, 30))
             return None
-        from client.film.battle_film import films_path
+        from client.film.film_encoder import films_path
         out = films_path(data_dir() / "films", self.session.path, n)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), "replay", self.session.path,

@@ -39,13 +39,15 @@ def saved_game(tmp_path_factory) -> tuple[Path, Path]:
 def _probe(path: Path) -> tuple[str, tuple[int, int], float, int]:
     """(codec, size, seconds, frames) of a video, as imageio-ffmpeg's ffmpeg reads it
     (every frame decoded: a truncated or corrupt file fails here)."""
-    import imageio_ffmpeg
+    import imageio_ffmpeg  # type: ignore[import-untyped]
     r = subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(path),
                         "-map", "0:v", "-f", "null", "-"], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
     stream = re.search(r"Stream #0:0.*Video: (\w+).*?, (\d+)x(\d+)", r.stderr)
-    hh, mm, ss = re.search(r"Duration: (\d+):(\d+):([\d.]+)", r.stderr).groups()
+    duration = re.search(r"Duration: (\d+):(\d+):([\d.]+)", r.stderr)
+    assert duration is not None, r.stderr
+    hh, mm, ss = duration.groups()
     frames = int(re.findall(r"frame=\s*(\d+)", r.stderr)[-1])
     assert stream is not None, r.stderr
     return (stream.group(1), (int(stream.group(2)), int(stream.group(3))),
