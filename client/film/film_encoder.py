@@ -66,7 +66,7 @@ def film_format(asked: Path) -> FilmFormat:
 
 def default_suffix() -> str:
     """What the window's film buttons ask for: an MP4 when it can be made, else a GIF."""
-    return ".mp4" if ffmpeg_module() is not None else ".gif"
+    return VIDEO[0] if ffmpeg_module() is not None else SUFFIXES[-1]
 
 
 def films_path(films_dir: Path, save_path: str | Path, number: int) -> Path:
