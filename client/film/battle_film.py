@@ -84,7 +84,10 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
     ensure_display((max(1920, size[0]), max(1080, size[1])))
     from client.app import App
     from client.core import theme
+    from lang.i18n import current, use
+    language = current()                            # --lang, else the settings' or system's
     app = App(size[0], size[1], visible=False)
+    use(language)                                   # the window applied its settings' choice
     try:
         app.partial_redraw = False                  # every frame whole: it is captured
         labels = {s: theme.SEAT_NAMES[s] for s in range(session.config.players)}

@@ -65,7 +65,9 @@ def card(frame: Image.Image, lines: Sequence[str], accent: Any = None) -> Image.
             s -= 2
             f = font(s)
         ink = _colour_of(accent) if (n == 1 and accent is not None) else (255, 244, 220)
+        dark = 0.299 * ink[0] + 0.587 * ink[1] + 0.114 * ink[2] < 110   # Black's name
         d.text((w / 2, y + s / 2), line, fill=ink, font=f, anchor="mm",
-               stroke_width=max(1, int(2 * k)), stroke_fill=(0, 0, 0))
+               stroke_width=max(1, int((3 if dark else 2) * k)),
+               stroke_fill=(235, 225, 205) if dark else (0, 0, 0))
         y += s + gap
     return out

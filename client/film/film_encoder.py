@@ -69,6 +69,14 @@ def default_suffix() -> str:
     return VIDEO[0] if ffmpeg_module() is not None else SUFFIXES[-1]
 
 
+def film_command(save_path: str | Path, number: int, out: Path) -> list[str]:
+    """The arguments after the program for the window's film buttons: the command line's
+    film, in the window's language (which a --lang or the settings may have chosen)."""
+    from lang.i18n import current
+    return ["--lang", current(), "replay", str(save_path), "--film", str(number),
+            "--out", str(out)]
+
+
 def films_path(films_dir: Path, save_path: str | Path, number: int) -> Path:
     """Where the window's film buttons put battle `number` of a save: one name for both."""
     return films_dir / f"{Path(save_path).stem}-battle-{number}{default_suffix()}"
