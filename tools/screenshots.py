@@ -200,8 +200,10 @@ def shoot_film(out: Path, size: tuple[int, int], seed: int) -> None:
         save, film = Path(tmp) / "g.save", out / f"film-{tag}.mp4"
         subprocess.run([sys.executable, str(root / "main.py"), "headless", "--seed", str(seed),
                         "--save", str(save), "--quiet"], check=True, capture_output=True)
-        r = subprocess.run([sys.executable, str(root / "main.py"), "replay", str(save), "--film", "3",
-                            "--out", str(film), "--size", even], capture_output=True, text=True)
+        from lang.i18n import current
+        r = subprocess.run([sys.executable, str(root / "main.py"), "--lang", current(), "replay",
+                            str(save), "--film", "3", "--out", str(film), "--size", even],
+                           capture_output=True, text=True)
         if r.returncode != 0:
             print(f"{tag}: no film: {r.stderr.strip()}", file=sys.stderr)
             return
