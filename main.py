@@ -22,7 +22,7 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 def _peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window (a bot peer)")
     p.add_argument("--name", default=None, help="the name others see for --headless (default: a given name)")
-    p.add_argument("--bot", default="heuristic", help="bot for --headless: easy, normal, hard (or random, heuristic, hard_2025)")
+    p.add_argument("--bot", default="heuristic", help="bot for --headless: easy, normal, hard (or random, heuristic, hard_2025, hard_2026)")
     p.add_argument("--log", metavar="FILE", help="write the JSON game log")
     p.add_argument("--save", metavar="FILE", help="keep a save of the command log")
     p.add_argument("--resume", metavar="FILE", help="resume from a save and rejoin")
@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="window: a local game, you + bots")
     _game_options(play)
-    play.add_argument("--bots", default="normal", help="bot level for the other seats: easy, normal, hard (or random, heuristic, hard_2025)")
+    play.add_argument("--bots", default="normal", help="bot level for the other seats: easy, normal, hard (or random, heuristic, hard_2025, hard_2026)")
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--seed", type=int, default=None)
 
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     _game_options(headless)
     headless.add_argument("--seed", type=int, default=1)
     headless.add_argument("--bot", action="append", default=None,
-                          help="bot per seat (repeat, or once for all): easy, normal, hard, random, heuristic, hard_2025")
+                          help="bot per seat (repeat, or once for all): easy, normal, hard, random, heuristic, hard_2025, hard_2026")
     headless.add_argument("--log", metavar="FILE", help="write the JSON game log")
     headless.add_argument("--save", metavar="FILE", help="write the command log as play goes")
     headless.add_argument("--resume", metavar="FILE", help="resume a saved game")

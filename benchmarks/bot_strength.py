@@ -1,4 +1,4 @@
-"""Bot strength over seeded 4-player games (issues 15, 29). Prints figures, asserts nothing.
+"""Bot strength over seeded 4-player games (issues 15, 29, 40). Prints figures, asserts nothing.
 
 Each line plays one `subject` bot against three `opponent` bots on the draft setup; the
 subject's seat rotates (game i: seat i % 4) and each game has its own seed (game i: seed
@@ -42,8 +42,9 @@ from sim.game import GameConfig  # noqa: E402
 from sim.local import LocalGame  # noqa: E402
 
 TARGETS = {("normal", "heuristic"): 0.35, ("normal", "easy"): 0.60, ("easy", "random"): 0.80,
-           ("hard", "normal"): 0.60, ("hard", "hard_2025"): 0.40, ("hard_2025", "normal"): 0.50}
-SEARCHING = ("hard", "hard_2025")
+           ("hard", "normal"): 0.60, ("hard", "hard_2025"): 0.40, ("hard_2025", "normal"): 0.50,
+           ("hard", "hard_2026"): 0.35}
+SEARCHING = ("hard", "hard_2025", "hard_2026")
 Result = tuple[float, list[tuple[str, float, float]], float]
 
 
@@ -156,6 +157,9 @@ def summary(rows: list[dict[str, object]]) -> None:
         for kind in sorted({k for k, _ in cpu}):
             ts = sorted(c for k, c in cpu if k == kind)
             print(f"  {subject} decision '{kind}': {len(ts)} decisions, CPU {_spread(ts)}")
+        if cpu:   # the issue 40 target covers every decision, the draft included
+            ts = sorted(c for _, c in cpu)
+            print(f"  {subject} every decision: {len(ts)} decisions, CPU {_spread(ts)}")
         if cpu:
             per_game = sorted(sum(c for _, c in r["cpu"]) for r in mine)  # type: ignore[attr-defined]
             print(f"  {subject} CPU per game: median {statistics.median(per_game):.1f} s, "

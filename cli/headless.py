@@ -19,6 +19,15 @@ from store.game_log import GameLog
 from store.game_save import SaveError, SaveWriter, read_save, replay_into
 
 
+def seat_colour(seat: object) -> str:
+    """A seat as the window names it ("Blue", "Blauw"), not "P0": the console log reads
+    like the game's."""
+    from client.core.palette import SEATS
+    if seat == "peasant" or seat is None:
+        return translator().gettext("peasants")
+    return translator().gettext(SEATS[int(str(seat))].name)
+
+
 def seat_bots(names: list[str] | None, players: int) -> list[str]:
     names = names or ["heuristic"]
     if len(names) == 1:
@@ -72,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 log.write(events)
             if not args.quiet:
                 for e in events:
-                    line = describe(e, tr=translator())
+                    line = describe(e, seat_colour, tr=translator())
                     if line:
                         print(line, file=out)
 
@@ -92,6 +101,6 @@ def run(args: argparse.Namespace) -> int:
         if args.quiet:
             for e in events:
                 if e["event"] == "GameEnded":
-                    print(describe(e, tr=translator()), file=out)
+                    print(describe(e, seat_colour, tr=translator()), file=out)
     print(f"final state hash {state_hash(game.state)}", file=out)
     return 0

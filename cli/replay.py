@@ -20,6 +20,7 @@ from sim.local import LocalGame
 from sim.narrate import describe
 from store.game_log import is_log, read_log
 from store.game_save import SaveError, read_save, replay_into
+from cli.headless import seat_colour
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not args.verify and is_log(path):
             for row in read_log(path):
-                line = describe(row.event, tr=translator())
+                line = describe(row.event, seat_colour, tr=translator())
                 if line:
                     print(line)
             return 0
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                   + (" (game over)" if game.over else " (game unfinished)"))
             return 0
         for e in replay_into(game, saved):
-            line = describe(e, tr=translator())
+            line = describe(e, seat_colour, tr=translator())
             if line:
                 print(line)
         return 0

@@ -48,7 +48,7 @@ class English:
 ENGLISH = English()
 
 ACTION_WORDS = {a.name: a.label for a in cards().actions}
-DOES = {"palace": N_("{who} builds a palace in {province}"),
+DOES = {"palace": N_("{who} builds a castle in {province}"),
         "temple": N_("{who} builds a temple in {province}"),
         "theatre": N_("{who} builds a Nō theatre in {province}"),
         "rice": N_("{who} collects rice in {province}"),

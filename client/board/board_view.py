@@ -38,7 +38,7 @@ COAST = (30, 50, 70)
 SHALLOWS = (196, 224, 230)      # the lighter water along the coast
 REGION_TINT = 0.22              # how much of its region's colour an unclaimed province takes
 ROUTE = (20, 50, 120)
-BUILDING_NAMES = Translated({"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
+BUILDING_NAMES = Translated({"palace": N_("castle"), "temple": N_("temple"), "theatre": N_("Nō theatre")})
 
 
 def _pt(size: float) -> float:
@@ -401,9 +401,9 @@ class BoardView(Node):
         armies = int(info.get("armies", 0) or 0)
         region = p.region[self.side]
         lines = [
-            (_("{province}  ({region} region)  — out of play in a 3-player game")
-             if name in self.excluded else _("{province}  ({region} region)")).format(
-                province=name, region=region),
+            (_("{province}  ({region})  — out of play in a 3-player game")
+             if name in self.excluded else _("{province}  ({region})")).format(
+                province=name, region=_(theme.REGION_NAMES.get(region, region))),
             _("Tax {tax}   Rice {rice}   Free building slots {free} of {slots}").format(
                 tax=p.tax, rice=p.rice, free=p.slots - used, slots=p.slots),
             ngettext("Owner: {owner}   {n} army   Unrest {unrest}",

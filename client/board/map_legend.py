@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
-    buildings = [("palace", _("Palace")), ("temple", _("Temple")), ("theatre", _("Nō theatre"))]
+    buildings = [("palace", _("Castle")), ("temple", _("Temple")), ("theatre", _("Nō theatre"))]
     seats = [(f"seat:{k}", _(st.name)) for k, st in enumerate(SEATS)] + [("seat:5", _(PEASANTS.name))]
     if excluded:    # a fourth row rather than a wider box (it would reach Noto)
         return [buildings, [("unrest", _("Unrest")), ("hatch", _("Out of play"))], seats[:3], seats[3:]]

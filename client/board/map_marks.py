@@ -96,10 +96,27 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
     """This round's event on the provinces it changes: a small red tag under the name's
     right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
     event = (view.state or {}).get("current_event")
+    names, tokens = label_boxes(view, s)
+    placed: list[tuple[float, float, float, float]] = []
+
+    def meets(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
     for name, word in sorted(event_provinces(event, provs).items()):
         cx, cy = view.province_centre(name)
-        x, y = cx + 12 * s, cy - 31.5 * s
         w = geo.text_width(word, _pt(7 * s)) + 8 * s
+        # under the name's right end; else left, lower or higher: clear of the other tags
+        # (neighbouring temples' "no attack" ran into each other), then of names and tokens
+        spots = [(cx + dx * s, cy + dy * s) for dy in (-31.5, -45.0, -18.0, -58.0)
+                 for dx in (12.0, -12.0, 30.0, -30.0)]
+
+        def box(at: tuple[float, float]) -> tuple[float, float, float, float]:
+            return (at[0] - w / 2 - 3 * s, at[1] - 8 * s, at[0] + w / 2 + 3 * s, at[1] + 8 * s)
+        inside = [p for p in spots if view.left <= box(p)[0] and box(p)[2] <= view.right
+                  and view.bottom <= box(p)[1] and box(p)[3] <= view.top] or spots
+        free = [p for p in inside if not any(meets(box(p), q) for q in placed)]
+        clear = [p for p in free if not any(meets(box(p), q) for q in names + tokens)]
+        x, y = (clear or free or inside)[0]
+        placed.append(box((x, y)))
         put(geo.rect(x - w / 2 - 1 * s, y - 6.5 * s, x + w / 2 + 1 * s, y + 6.5 * s), (255, 255, 255))
         put(geo.rect(x - w / 2, y - 5.5 * s, x + w / 2, y + 5.5 * s), EVENT_BADGE)
         view.texts.put(("ev", name), word, x, y, size=_pt(7 * s), color=(255, 255, 255),

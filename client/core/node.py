@@ -236,6 +236,7 @@ class TextCache:
     def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
         self._labels: dict[Any, CrispText] = {}
+        self._shapes: dict[Any, tuple[str, str, str]] = {}    # key -> anchors, alignment
         self._used: set[Any] = set()
 
     @property
@@ -253,10 +254,15 @@ class TextCache:
         self._used.add(key)
         t = self._labels.get(key)
         scale = window_text_scale()
+        # a label put under the same key with other anchors or alignment is a new label
+        # (reused, it kept the old corner: a name cut in the battle view was drawn from
+        # its card's corner rather than its middle in the next round)
+        shape = (anchor_x, anchor_y, align)
         if t is None or t.scale != scale or t.multiline != multiline \
-                or (multiline and t.logical_width != width):
+                or (multiline and t.logical_width != width) or self._shapes.get(key) != shape:
             if t is not None:
                 t.visible = False
+            self._shapes[key] = shape
             # glyphs rasterised at the interface scale (crisp, not stretched)
             t = CrispText(text, x, y, color, size, width=width, anchor_x=anchor_x,
                           anchor_y=anchor_y, bold=bold, multiline=multiline, align=align,
@@ -287,6 +293,7 @@ class TextCache:
         for t in self._labels.values():
             t.visible = False
         self._labels.clear()
+        self._shapes.clear()
         self.batch = pyglet.graphics.Batch()
 
     def draw(self) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
-from lang.i18n import TranslatedList, _
+from lang.i18n import N_, TranslatedList, _
 
 # the seats' colours come from client/core/palette.py (chosen to be colour-blind safe)
 SEAT_COLOURS = [s.colour for s in SEATS]
@@ -25,6 +25,16 @@ REGION_COLOURS = {
     "purple": (178, 150, 205),
     "green": (150, 196, 135),
 }
+# a region named in a sentence, whole (the colour word agrees with "region": Dutch "bruine
+# regio", Romanian "regiunea maro")
+REGION_NAMES = {
+    "brown": N_("brown region"),
+    "yellow": N_("yellow region"),
+    "red": N_("red region"),
+    "purple": N_("purple region"),
+    "green": N_("green region"),
+}
+SMALLEST_TYPE = 8.5     # points: 11 px and more, the least any word is drawn at (issue 37)
 EXCLUDED = (196, 196, 192)         # out of play in a 3-player game (drawn hatched)
 EXCLUDED_HATCH = (120, 120, 118)
 UNCLAIMED = (214, 204, 178)        # a province nobody holds: plain parchment

@@ -296,6 +296,20 @@ class Asker:
             return True
         return False
 
+    def _say_no_target(self) -> None:
+        """Go (or Enter) before a province was clicked: say what is missing rather than
+        nothing; a battle/move action has no pass (R-EXEC-3: an action is carried out
+        when it can be), and the player is told so instead of looking for one."""
+        from sim import game
+        dec = self.views.decision
+        det = game.pending(self._engine_state()).detail or {}
+        words = [_("First click a highlighted province: where your armies go.")]
+        if not det.get("optional"):
+            words.append(_("A Battle/move action is carried out whenever it can be: there is "
+                           "no pass."))
+        dec.ask(" ".join(words), dec.options, counter=dec.counter, default=dec.default,
+                tips=dec.tips)
+
     def chosen(self, value: Any, count: int | None) -> None:
         """An answer from the decision panel (or a province for the revolt order)."""
         from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
@@ -310,6 +324,8 @@ class Asker:
                 self.submit(ChooseMove(seat, None, 0))
             elif value == "go" and self.move_target:
                 self.submit(ChooseMove(seat, self.move_target, int(count or 1)))
+            elif value == "go":
+                self._say_no_target()
         elif kind == DecisionKind.SPECIAL:
             self.submit(PickSpecial(seat, int(value)))
         elif kind == DecisionKind.DRAFT_TAKE:

@@ -17,6 +17,7 @@ import arcade
 
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from lang.i18n import _
 
 
 class DecisionPanel(Node):
@@ -96,9 +97,23 @@ class DecisionPanel(Node):
         return False
 
     def on_layout(self) -> None:
+        """The options in one row of buttons of one type size (the turn-order choices came
+        in mixed sizes, down to 7 points); when their words do not fit at 11 px, two rows
+        of wider buttons."""
+        from client.board.map_geometry import text_width
+        floor = theme.SMALLEST_TYPE
         n = max(1, len(self._buttons))
-        per_row = 6
-        bw = min(200, (self.width - 20) / min(n, per_row) - 6)
+        words = [_(b.label) for b in self._buttons]
+        per_row, bw, size = 6, 0.0, 10.5
+        for per_row in (6, (n + 1) // 2) if n > 1 else (6,):
+            bw = min(200, (self.width - 20) / min(n, per_row) - 6)
+            size = min([10.5] + [int(2 * 10.5 * (bw - 8) / max(1.0, text_width(w, 10.5))) / 2
+                                 for w in words])
+            if size >= floor:
+                break
+        for b in self._buttons:
+            b.size = max(floor, size)
+            b.mark_dirty()
         for k, b in enumerate(self._buttons):
             row, col = divmod(k, per_row)
             b.set_rect(self.left + 10 + col * (bw + 6), self.top - 78 - row * 34, bw, 28)

@@ -220,6 +220,9 @@ class EventPlayer:
             v.track.set_track(d.get("actions") if d else None, self.current_slot, "")
         elif k == "RoundStarted":
             self.current_slot = None
+        elif k == "YearStarted" and d:
+            d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
+            v.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
         elif k == "TowerDropped":
             self._drop(e, self.battle.start(e, self.batch, self.tray))
             self.tray = tray_dropped(self.tray, e)

@@ -37,7 +37,7 @@ from typing import Any
 import arcade
 
 from client.board.board_view import BoardView
-from client.core.node import Button, Node, Signal
+from client.core.node import Button, Node, NodeT, Signal
 from client.core.settings import SPEEDS
 from client.core.sound import Sounds
 from client.game.asking import Asker, HeldPlan
@@ -84,7 +84,7 @@ class GameScene(Node):
         self.planning = self.add(PlanningPanel())
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
-        self.banner = self.add(Banner())
+        self.banner = self.add(Banner(held=lambda: self.shared.paused))
         self.thinking = self.add(ThinkingBadge())
         self.views = TableViews(self.topbar, self.board_view, self.tower, self.players,
                                 self.events_panel, self.log, self.track, self.planning,
@@ -209,8 +209,11 @@ class GameScene(Node):
         mid_h = H - top_h - bottom_h
         self.board_view.set_rect(0, bottom_h, W - rw - tw, mid_h)
         self.tower.set_rect(W - rw - tw, bottom_h, tw, mid_h)
-        if self.replay_controls is not None:
-            self.replay_controls.place(W - rw - tw, bottom_h + mid_h, tw, self.battle.active)
+        if self.replay_controls is not None:          # after Rules (and Save, when shown)
+            after = self.comforts.save_btn if self.comforts.save_btn.visible else self.help_btn
+            self.replay_controls.place(after.right + 6, bottom_h + 6,
+                                       min(200.0, W - rw - tw - after.right - 20),
+                                       self.battle.active)
         n = self.session.config.players
         ph = min(n * 74 + 6, (H - top_h) * 0.5)
         self.players.set_rect(W - rw, H - top_h - ph, rw, ph)
@@ -229,7 +232,10 @@ class GameScene(Node):
         self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
         self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
-        self.battle.layout(W, H, top_h, rw, tw, (self.players, self.events_panel, self.log),
+        column: tuple[Node, ...] = (self.players, self.events_panel, self.log)
+        if self.net is not None and self.net.chat is not None:
+            column += (self.net.chat,)      # under the log: it goes with it (the tower's room)
+        self.battle.layout(W, H, top_h, rw, tw, column,
                            (self.planning, self.decision, self.info, self.track))
         self.refresh_topbar()
 
@@ -252,7 +258,17 @@ class GameScene(Node):
             self.refresh_info()     # no "Now: …" while these events play
 
     # ----------------------------------------------------------------------------- driving
+    def add(self, child: NodeT) -> NodeT:
+        """A part added to the table goes under the tooltip: a tip is read over anything
+        (a tutorial card added later drew over the bid field's tip)."""
+        super().add(child)
+        comforts: TableComforts | None = self.__dict__.get("comforts")
+        if comforts is not None and child is not comforts.tooltip:
+            super().add(comforts.tooltip)            # to the end: drawn last
+        return child
+
     def on_update(self, dt: float) -> None:
+        self.comforts.refresh_tooltip()
         if self.net is not None:
             self.net.update()
         self.session.tick()
@@ -308,6 +324,11 @@ class GameScene(Node):
         if self.replay_controls is not None and self.replay_controls.key(symbol):
             self.refresh_topbar()
             return True
+        if self.replay_controls is None and symbol in (k.LEFT, k.PAGEUP, k.PAGEDOWN, k.HOME):
+            from client.sessions.replay import ReplaySession
+            if isinstance(self.session, ReplaySession):     # a game log: say why not
+                self.log.add_line(self.session.forward_only_note(), (150, 40, 30))
+                return True
         if self.asker.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
             self.asker.unlock_plan() if symbol == k.U else self.asker.release_plan()
             return True

@@ -84,7 +84,7 @@ class ReplayControls:
         self.player.restore_log(past)
         self.player.show_engine_state(state)
         self.shared.paused = True
-        self.views.log.add_line(_("Replay: back at step {step} of {steps}.").format(step=step, steps=self.session.steps),
+        self.views.log.add_line(_("Replay: at step {step} of {steps}.").format(step=step, steps=self.session.steps),
                    (30, 70, 140))
         damage()
 
@@ -119,10 +119,11 @@ class ReplayControls:
         else:
             self.views.log.add_line(_("The film could not be made."), (150, 40, 30))
 
-    def place(self, left: float, top: float, width: float, big: bool) -> None:
-        """The film button's place: the top of the tower's column (hidden while the
-        battle view has the tower large)."""
-        self.film_btn.set_rect(left + 4, top - 26, width - 8, 22)
+    def place(self, left: float, bottom: float, width: float, big: bool) -> None:
+        """The film button's place: beside the map's Rules button (at the top of the
+        tower's column it covered the "Battle tower" heading); hidden while the battle
+        view has the tower large."""
+        self.film_btn.set_rect(left, bottom, width, 28)
         self.film_btn.visible = not big
 
     def batch_done(self) -> None:

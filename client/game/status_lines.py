@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from client.core import theme
 from client.core.settings import SPEEDS
+from client.words.seasons import SEASON_WORDS
 from lang.i18n import N_, Translated, _, ngettext
+from sim.narrate import Nn_
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
@@ -22,14 +24,18 @@ if TYPE_CHECKING:
     from client.game.table_view import TopBar
     from client.sessions.interface import GameSession
 
-DECISION_WORDS = Translated({
-    "plan": N_("plan their actions"), "special": N_("choose a turn-order position"),
-    "move": N_("choose where armies move"), "draft_take": N_("take a draft card"),
-    "draft_place": N_("place an army group"), "revolt_order": N_("order their revolts")})
-SEASON_WORDS = Translated({"spring": N_("spring"), "summer": N_("summer"),
-                           "autumn": N_("autumn"), "winter": N_("winter")})
-
-
+# what the game waits for: one player or more (Romanian "alege" / "aleg"), or me ("your")
+DECISION_WORDS = {
+    "plan": Nn_("plan their actions", "plan their actions"),
+    "special": Nn_("choose a turn-order position", "choose a turn-order position"),
+    "move": Nn_("choose where armies move", "choose where armies move"),
+    "draft_take": Nn_("take a draft card", "take a draft card"),
+    "draft_place": Nn_("place an army group", "place an army group"),
+    "revolt_order": Nn_("order their revolts", "order their revolts")}
+MY_DECISION_WORDS = Translated({
+    "plan": N_("plan your actions"), "special": N_("choose your turn-order position"),
+    "move": N_("choose where your armies move"), "draft_take": N_("take your draft card"),
+    "draft_place": N_("place your army group"), "revolt_order": N_("order your revolts")})
 def active_seats(session: GameSession) -> tuple[int, ...]:
     """The seats the game waits for (highlighted in the players panel)."""
     try:
@@ -104,7 +110,11 @@ class StatusLines:
         if dec is not None and dec.kind not in (DecisionKind.CHANCE, DecisionKind.TOWER, DecisionKind.OVER):
             who = ", ".join(theme.seat_name(s) if s not in self.session.my_seats else
                             _("{seat} (you)").format(seat=theme.seat_name(s)) for s in dec.seats)
-            what = DECISION_WORDS.get(dec.kind, dec.kind)
+            if all(x in self.session.my_seats for x in dec.seats):
+                what = MY_DECISION_WORDS.get(dec.kind, dec.kind)
+            else:
+                one, more = DECISION_WORDS.get(dec.kind, (dec.kind, dec.kind))
+                what = ngettext(one, more, len(dec.seats))
             if dec.kind == DecisionKind.MOVE:
                 det = dec.detail or {}
                 lines.append(_("Now: {who} — {what} ({action} from {province})").format(

@@ -67,6 +67,10 @@ class TableComforts:
         self.guide = scene.add(Guide())
         self.guide.enabled_guide = guide
         self.tooltip = scene.add(Tooltip())
+        self.pointer: tuple[float, float] | None = None   # where the mouse was last seen
+        # drawn over the table without tips of their own: under them no tip of what they
+        # cover (the result banner; a tutorial card adds itself)
+        self.shields: list[Node] = [views.banner]
         self.dialog = scene.add(Dialog())
         self.help = scene.add(HelpOverlay())
         self.help_btn.tip = N_("The rules: turn structure, actions and costs, events, battles, winter.")
@@ -149,11 +153,24 @@ class TableComforts:
     # -- tooltips -------------------------------------------------------------------------
     def mouse_motion(self, x: float, y: float) -> None:
         """A tooltip for the field, card, button or province under the mouse."""
-        tip = None if self.blocking else self.tooltip_at(x, y)
+        self.pointer = (x, y)
+        self.point_at(x, y)
+
+    def refresh_tooltip(self) -> None:
+        """Each frame: a tooltip on show belongs to what is under the pointer now (what
+        it described may have gone, changed or been covered without the mouse moving)."""
+        if self.tooltip.visible and self.pointer is not None:
+            self.point_at(*self.pointer)
+
+    def point_at(self, x: float, y: float) -> None:
+        if self.blocking or any(s.visible and s.contains(x, y) for s in self.shields):
+            self.tooltip.hide()
+            return
+        tip = self.tooltip_at(x, y)
         board = self.views.board_view
         if tip:
             self.tooltip.show(tip, x, y)
-        elif not self.blocking and (tip := board.tooltip_at(x, y)):
+        elif (tip := board.tooltip_at(x, y)):
             self.tooltip.show(tip, x, y, width=380)
         else:
             self.tooltip.hide()

@@ -6,6 +6,8 @@ Tests: tests/client/game/test_table_layout.py, tests/client/words/test_i18n_layo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import arcade
 
 from client.core import theme
@@ -16,10 +18,13 @@ from client.widgets.text_fit import put_boxed, put_fitted
 
 
 class Banner(Node):
-    """A message box over the board for a while (battle results, winter, pauses)."""
+    """A message box over the board for a while (battle results, winter, pauses). Its
+    while does not run while `held()` (the table is paused: Space, or a tutorial step
+    asking the player to read it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, held: Callable[[], bool] = lambda: False) -> None:
         super().__init__("banner")
+        self.held = held
         self.lines: list[str] = []
         self.colour = (40, 30, 25)
         self.timer = 0.0
@@ -45,7 +50,7 @@ class Banner(Node):
         self.sticky = False
 
     def on_update(self, dt: float) -> None:
-        if self.visible and not self.sticky:
+        if self.visible and not self.sticky and not self.held():
             self.timer -= dt
             if self.timer <= 0:
                 self.visible = False

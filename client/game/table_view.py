@@ -17,6 +17,7 @@ from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
 from client.widgets.text_fit import put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
+from client.words.seasons import SEASON_WORDS
 
 
 class CachedPanel(Node):
@@ -42,6 +43,9 @@ class CachedPanel(Node):
         self._layer.draw()
 
 
+FLOOR = theme.SMALLEST_TYPE
+
+
 class TopBar(CachedPanel):
     def __init__(self) -> None:
         super().__init__("topbar")
@@ -60,14 +64,32 @@ class TopBar(CachedPanel):
         sx = self.left + 10 + title.content_width + 24
         if self.width >= 1200:
             sx = max(sx, self.left + 330)
-        # narrow window: the key hints shrink first, then the status, never overlapping
-        hints_w = geo.text_width(self.info["speed"], 7)     # (bold: a little generous)
-        status = put_fitted(text, "status", self.info["status"], sx, y,
-                            (self.right - 200) - hints_w - 16 - sx, 11,
-                            min_size=6.5, color=(255, 220, 150), anchor_y="center")
-        room = (self.right - 200) - (sx + status.content_width + 16)
-        put_fitted(text, "speed", self.info["speed"], self.right - 200, y, room, 10,
-                   color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        # a narrow window: both shrink together down to 11 px, then the status says only
+        # its head (what comes before " — ": the keys' help goes), then is cut; never
+        # overlapping (the replay's "step 41 of 240 — ← → step, …" ran into the pace)
+        end = self.right - 200
+        status_words = self.info["status"]
+        scale = 1.0
+        while True:
+            speed = text.put("speed", self.info["speed"], end, y, size=10 * scale,
+                             color=(230, 220, 200), anchor_x="right", anchor_y="center")
+            status = text.put("status", status_words, sx, y, size=11 * scale,
+                              color=(255, 220, 150), anchor_y="center")
+            if status.content_width + 16 + speed.content_width <= end - sx:
+                break
+            if 10 * scale > FLOOR:
+                scale = max(FLOOR / 10, scale - 0.05)
+            elif " — " in status_words:
+                status_words = status_words.split(" — ")[0]
+            else:
+                break
+        room = max(0.0, end - sx - 16 - min(speed.content_width, (end - sx) * 0.6))
+        status = put_fitted(text, "status", status_words, sx, y, room, 11 * scale,
+                            min_size=11 * scale, cut=True, color=(255, 220, 150),
+                            anchor_y="center")
+        put_fitted(text, "speed", self.info["speed"], end, y,
+                   end - sx - 16 - status.content_width, 10 * scale, min_size=10 * scale,
+                   cut=True, color=(230, 220, 200), anchor_x="right", anchor_y="center")
 
 
 class PlayersPanel(CachedPanel):
@@ -120,15 +142,15 @@ class PlayersPanel(CachedPanel):
                 tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
             tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
             nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
-                            self.width - 36 - tag_w - 12, 11 * k, cut=True, bold=True,
-                            color=theme.INK)
+                            self.width - 36 - tag_w - 12, max(FLOOR, 11 * k), min_size=FLOOR,
+                            cut=True, bold=True, color=theme.INK)    # cut, not 7 px
             tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
                           color=(120, 40, 30), anchor_x="right")
             wx = self.left + 34 + nt.content_width
             room = self.right - 8 - tt.content_width - 8 - wx
-            if who and room > 20:
-                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, 8.5 * k,
-                           min_size=6, color=theme.MUTED)
+            if who and room >= geo.text_width(who[:16], FLOOR) * 0.9:   # the level: room or none
+                put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, FLOOR,
+                           min_size=FLOOR, color=theme.MUTED)
             put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
                            chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
                            supply=p.get("supply", 0)),
@@ -296,7 +318,6 @@ class EventsPanel(CachedPanel):
         if not self.info:
             return
         year, season, events, current = self.info
-        from client.game.status_lines import SEASON_WORDS
         season = SEASON_WORDS.get(season or "", season or "")
         text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
                  self.left + 8,

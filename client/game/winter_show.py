@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from client.game.table_shared import SceneState, TableViews
     from client.sessions.interface import GameSession
 
-BUILDING_WORDS = {"palace": N_("palace"), "temple": N_("temple"), "theatre": N_("theatre")}
+BUILDING_WORDS = {"palace": N_("castle"), "temple": N_("temple"), "theatre": N_("theatre")}
 
 FLIGHT = 1.1        # seconds a "+N" takes from the map to the player's row (speed 1)
 STAGGER = 0.3       # seconds between two players' flights
@@ -35,7 +35,7 @@ HOLD_LAST = 4.5     # the last winter's scoring: held even in fast-forward
 
 
 def region_marks(scored: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, str]]]:
-    """region -> [(seat, "palace 3, temple 2")] from the `Scored` events' `regions`."""
+    """region -> [(seat, "castle 3, temple 2")] from the `Scored` events' `regions`."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
         for region, kinds in (e.get("regions") or {}).items():
@@ -111,12 +111,19 @@ class WinterShow(Node):
             self.views.players.set_state(d, active=active_seats(self.session),
                                          me=self.session.my_seats)
 
-    def skip(self) -> bool:
-        if not self.visible:
-            return False
+    def arrive_all(self) -> None:
+        """Every player's points in their row now (the show stays: a tutorial step holds
+        the table on it and asks to read the points)."""
         for seat in self.totals:
             if seat not in self.arrived:
                 self._arrive(seat)
+        self.t = max(self.t, FLIGHT + STAGGER * len(self.flights))
+        damage()
+
+    def skip(self) -> bool:
+        if not self.visible:
+            return False
+        self.arrive_all()
         self.left_s = 0.0
         self.hide()
         return True

@@ -256,7 +256,11 @@ class EndScene(Node):
                       bold=cols[k][0] == "sc")
         if rec is None:
             return
-        y -= 34
+        # the columns add up both winters: said, not left to guess
+        note = put_boxed(t, "tn", _("Provinces, buildings and majorities: the points of both "
+                                    "winters together."), left + 30, y - 8, width - 30, 30, 9,
+                         min_size=theme.SMALLEST_TYPE, color=theme.MUTED)
+        y -= 8 + note.content_height + 30
         t.put("lh", _("Luck of the tower"), left, y, size=12, bold=True, color=theme.INK)
         put_fitted(t, "lh2", _("own cubes thrown into the tower in battles, and how many came out"),
                    left, y - 16, width, 9, min_size=7, cut=True, color=theme.MUTED)

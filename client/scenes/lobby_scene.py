@@ -248,6 +248,9 @@ class LobbyScene(Node):
         t = self.texts
         t.begin()
         title = TITLES.get(self.command) or _("Table")
+        if self.command == "join" and self.session.my_seats:    # seated: no longer joining
+            title = _("At the table: you are {colour}").format(
+                colour=theme.SEAT_NAMES[self.session.my_seats[0]])
         t.put("t", title, 80, self.height - 80, size=26, bold=True, color=theme.INK)
         code = self.session.table.join_code
         port = self.session.table.listen_port

@@ -99,6 +99,7 @@ class SettingsScene(Node):
     def _labels(self) -> None:
         s = self.settings
         on = {True: N_("on"), False: N_("off")}
+        chosen = s.language or system_language()
         text = {"language": LANGUAGES[s.language] if s.language else
                 _("system ({language})").format(language=LANGUAGES[system_language()]),
                 "colour": theme.SEAT_NAMES[s.colour],
@@ -109,6 +110,9 @@ class SettingsScene(Node):
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
                 "confirm_leave": N_("yes") if s.confirm_leave else N_("no"),
                 "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown")}
+        if current() != chosen:        # `--lang` for this run: the words shown are those
+            text["language"] = _("{language} for this run (--lang)").format(
+                language=LANGUAGES.get(current(), current()))
         for row, b in self.buttons.items():
             b.set_label(text[row])
         self.buttons["colour"].color = theme.mix((235, 228, 210), theme.SEAT_COLOURS[s.colour], 0.45)

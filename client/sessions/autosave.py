@@ -27,6 +27,7 @@ from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
 from sim.local import LocalGame
 from sim.state import DecisionKind, GameConfig
+from client.words.seasons import SEASON_WORDS
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
 
@@ -181,8 +182,27 @@ def describe_save(path: Path) -> SaveInfo | None:
     side = _("the sun side") if saved.config.side == "sun" else _("the moon side")
     title = ngettext("{players} player on {side} — {steps}, saved {when}",
                      "{players} players on {side} — {steps}, saved {when}", players).format(
-        players=players, side=side, steps=ngettext("{n} step", "{n} steps", n).format(n=n), when=when)
+        players=players, side=side, steps=how_far(saved) or
+        ngettext("{n} step", "{n} steps", n).format(n=n), when=when)
     return SaveInfo(path, title)
+
+
+def how_far(saved: SavedGame) -> str:
+    """Where a save's game stands, as a player counts it ("year 2, spring"; "the game is
+    over"), from its commands re-applied (well under a second); "" if they do not apply."""
+    from sim import game
+    from sim.state import SEASONS
+    try:
+        state, _events = game.new_game(saved.config)
+        for cmd in saved.commands:
+            state, _events = game.apply(state, cmd)
+    except Exception:          # a damaged save: the menu still says its step count
+        return ""
+    if game.pending(state).kind == DecisionKind.OVER:
+        return _("the game is over")
+    season = SEASONS[state.season]
+    return _("year {year}, {season}").format(year=state.year,
+                                              season=SEASON_WORDS.get(season, season))
 
 
 def continue_info() -> SaveInfo | None:

@@ -56,7 +56,12 @@ class ReplaySession(OfflineSession):
                                           start.get("setup", "beginner"))
             self._state = None
             self._commands = None
-            self.status = _("Replaying a game log")
+            self.status = _("Replaying a game log (it plays forward only)")
+            # the table set up as the log's game starts, at once: the log's own first
+            # Snapshot comes only after the set-up, the tower's fill and the year's cards
+            # (an empty map, an empty players panel and " of year 1" for seconds)
+            first, _events = game.new_game(self.config)
+            self.queue.append(([{"event": "Snapshot", "state": game.public_state(first)}], None))
         else:
             from sim.local import LocalGame
             from store.game_save import read_save, replay_into
@@ -135,6 +140,11 @@ class ReplaySession(OfflineSession):
     @property
     def seekable(self) -> bool:
         return self._commands is not None
+
+    def forward_only_note(self) -> str:
+        """What ← Page Up/Down Home say in a game log (they step through a save only)."""
+        return _("A game log plays forward only: to step back or jump by round, replay the "
+                 "game's save (headless --save FILE).")
 
     @property
     def steps(self) -> int:

@@ -21,7 +21,7 @@ Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import arcade
 
@@ -40,6 +40,13 @@ REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the ho
 MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
 JOLT = 0.3             # recorded seconds a shake's jolt lasts
 TALLY = 0.7            # real seconds (at speed 1) a battle's tally stays after the last cube
+
+
+def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
+    """"3 Blue", "1 Peasant" (the peasants' name counts: one peasant is singular)."""
+    if colour == 5:
+        return ngettext("{n} Peasant", "{n} Peasants", n).format(n=n)
+    return f"{n} {named(colour)}"
 
 
 class TowerView(Node):
@@ -72,7 +79,7 @@ class TowerView(Node):
         self._layer = CachedLayer()
         self.texts = TextCache()
         self._words = TextCache()
-        self._fitted: dict[tuple[int, float], float] = {}   # the count's fitted size, this drop
+        self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
 
     # -- geometry -------------------------------------------------------------------------
     def _room(self) -> tuple[float, float]:
@@ -321,25 +328,35 @@ class TowerView(Node):
         return a * math.sin(u * 9 * math.pi), 0.4 * a * math.cos(u * 7 * math.pi)
 
     def count_text(self) -> str:
-        """The tray so far: per side in a battle ("Blue 4 — 3 Orange, 1 other"), else by
-        colour ("Out: 7 Blue, 1 Peasant"), counted as the cubes land."""
-        from client.core.theme import seat_name
+        """The tray so far: per side in a battle ("Blue 4 — 3 Orange (and 1 other cube)"),
+        else by colour ("Out: 7 Blue, 1 Peasant"), counted as the cubes land."""
+        forms = self.count_forms()
+        return forms[0] if forms else ""
+
+    def count_forms(self) -> list[str]:
+        """The tray's count, longest first: in full; without the cubes of neither side;
+        with the sides' colours for the players' names (a narrow battle view)."""
+        from client.core.theme import seat_name, SEAT_NAMES
         if not self.playing or not self._counts:
-            return ""
+            return []
         d = self.drop
         if d is not None and d.sides is not None:
             att, dfn = d.sides
             a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
             rest = sum(self._counts.values()) - a - b
-            names = {"attacker": seat_name("peasant" if att == 5 else att), "a": a, "d": b,
-                     "defender": seat_name("peasant" if dfn == 5 else dfn), "n": rest}
-            if rest:
-                return ngettext("{attacker} {a} — {d} {defender} (and {n} other cube)",
-                                "{attacker} {a} — {d} {defender} (and {n} other cubes)",
-                                rest).format(**names)
-            return _("{attacker} {a} — {d} {defender}").format(**names)
-        parts = [f"{n} {seat_name('peasant' if c == 5 else c)}" for c, n in sorted(self._counts.items())]
-        return _("Out: {cubes}").format(cubes=", ".join(parts))
+            out = []
+            for named in (seat_name, lambda c: SEAT_NAMES[c] if 0 <= c < len(SEAT_NAMES)
+                          else seat_name(c)):
+                names = {"attacker": seat_name("peasant") if att == 5 else named(att), "a": a,
+                         "defended": cubes_of(b, dfn, named), "n": rest}
+                if rest:
+                    out.append(ngettext("{attacker} {a} — {defended} (and {n} other cube)",
+                                        "{attacker} {a} — {defended} (and {n} other cubes)",
+                                        rest).format(**names))
+                out.append(_("{attacker} {a} — {defended}").format(**names))
+            return list(dict.fromkeys(out))
+        parts = [cubes_of(n, c, seat_name) for c, n in sorted(self._counts.items())]
+        return [_("Out: {cubes}").format(cubes=", ".join(parts))]
 
     def _end_play(self) -> None:
         d = self.drop
@@ -400,19 +417,23 @@ class TowerView(Node):
         self._words.begin()
         if self.big:
             k = max(1.0, min(1.4, self.width / 530))
-            count = self.count_text()
-            if count:           # centred in the repainted rectangle, shrunk to fit it
+            forms = self.count_forms()
+            if forms:           # centred in the repainted rectangle, shrunk to fit it
                 x, _, w, _ = self.damage_rect()
-                size = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
-                key = (w, size)         # start from the size the last count fitted at: a
-                size = self._fitted.get(key, size)      # new count is laid out once or twice
-                while True:
-                    t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size, bold=True,
-                                        color=(255, 240, 200), anchor_x="center")
-                    if t.content_width <= w - 8 or size <= 8:
+                start = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
+                for i, count in enumerate(forms):  # a shorter form before type under 11 px
+                    floor = 8.0 if i == len(forms) - 1 else 8.5
+                    key = (w, start, i)  # from the size the last count fitted at: a new
+                    size = self._fitted.get(key, start)   # count is laid out once or twice
+                    while True:
+                        t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size,
+                                            bold=True, color=(255, 240, 200), anchor_x="center")
+                        if t.content_width <= w - 8 or size <= floor:
+                            break
+                        size -= 0.5
+                    self._fitted[key] = size
+                    if t.content_width <= w - 8:
                         break
-                    size -= 0.5
-                self._fitted[key] = size
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,

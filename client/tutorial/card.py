@@ -17,6 +17,7 @@ from __future__ import annotations
 import arcade
 
 from client.core.node import Button, Node, Signal, TextCache
+from client.core.theme import SMALLEST_TYPE
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_
 
@@ -25,6 +26,13 @@ EDGE = (240, 200, 120)
 TITLE = (255, 236, 190)
 BODY = (250, 244, 230)
 TASK = (255, 220, 140)
+MISSING = (255, 160, 120)
+
+
+def after_colon(sentence: str) -> str:
+    """A sentence put after "Now:" starts in lower case (as Dutch and Romanian write it:
+    "Nu: bekijk", not "Nu: Bekijk")."""
+    return sentence[:1].lower() + sentence[1:]
 
 
 def card_button(label: str, key: int | None = None) -> Button:
@@ -49,6 +57,7 @@ class TutorialCard(Node):
         self.short_counter = ""
         self.body = ""
         self.task = ""
+        self.missing = ""                  # what Next still waits for (said in place of the task)
         self.texts = TextCache()
         self.next_btn = self.add(card_button(N_("Next  [N]"), arcade.key.N))
         self.show_btn = self.add(card_button(N_("Show me")))
@@ -69,6 +78,7 @@ class TutorialCard(Node):
         self.mode = "step"
         self.heading, self.counter, self.body, self.task = heading, counter, body, task
         self.short_counter = short_counter or counter
+        self.missing = ""
         self.next_btn.set_label(N_("Play on  [N]") if last else N_("Next  [N]"))
         self.show_btn.visible = can_show
         self.skip_btn.visible = not last
@@ -81,11 +91,24 @@ class TutorialCard(Node):
         """Between steps: one opponent move at a time."""
         self.mode = "bar"
         self.heading, self.counter, self.body, self.task = "", "", text, ""
+        self.missing = ""
         self.next_btn.set_label(N_("Next move  [N]"))
         self.show_btn.visible = self.skip_btn.visible = self.leave_btn.visible = False
         self.play_on_btn.visible = True
         self.visible = True
         self.on_layout()
+
+    def say_missing(self, text: str) -> None:
+        """Next was pressed before the step's task was done: the task line says what is
+        missing (in another colour) until the step changes."""
+        self.missing = text
+        self.on_layout()
+
+    def task_line(self) -> str:
+        from lang.i18n import _
+        if self.missing:
+            return _("Not yet: {missing}").format(missing=after_colon(self.missing))
+        return _("Now: {task}").format(task=after_colon(self.task)) if self.task else ""
 
     def hide(self) -> None:
         if self.visible:
@@ -99,7 +122,9 @@ class TutorialCard(Node):
             return min(most, 56 + self._measure(self.body, width - 24, 10.5))
         from lang.i18n import _
         words = self._measure(self.body, width - 24, 10.5)
-        task = self._measure(_("Now: {task}").format(task=self.task), width - 24, 10.5, bold=True)
+        task = self._measure(self.task_line(), width - 24, 10.5, bold=True)
+        if self.mode == "step" and self._measure(self.heading, 10**6, 13, bold=True) > width - 24 - 60:
+            words += 16                        # the heading on two lines
         buttons = 34 * (len(self._rows(width)) - 1)
         return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
 
@@ -152,22 +177,26 @@ class TutorialCard(Node):
                     > inner - min(86.0, long) - 10:       # the heading first: "5/11" then
                 words = self.short_counter
             counter = put_fitted(t, "c", words, self.right - 12, top - 14, 86, 9.5,
-                                 min_size=7, anchor_x="right", color=BODY)
-            put_fitted(t, "h", self.heading, self.left + 12, top - 14,
-                       inner - counter.content_width - 10, 13, min_size=8, cut=True, bold=True,
-                       color=TITLE)
+                                 min_size=SMALLEST_TYPE, anchor_x="right", color=BODY)
+            room = inner - counter.content_width - 10
+            head = put_fitted(t, "h", self.heading, self.left + 12, top - 14, room, 13,
+                              min_size=11, bold=True, color=TITLE)
+            if head.content_width > room:      # on two lines rather than cut or tiny
+                head = put_boxed(t, "h", self.heading, self.left + 12, top - 2, room, 36, 11,
+                                 min_size=SMALLEST_TYPE, bold=True, color=TITLE)
+                top -= head.content_height - 14
             top -= 26
         buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
         room = top - buttons_top
-        task_text = _("Now: {task}").format(task=self.task) if self.task else ""
+        task_text = self.task_line()
         task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
-            if self.task else 0.0
+            if task_text else 0.0
         put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
                   min_size=7.5, color=BODY)
-        if self.task:
+        if task_text:
             put_boxed(t, "k", task_text, self.left + 12,
                       buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
-                      color=TASK)
+                      color=MISSING if self.missing else TASK)
         t.end()
 
     def on_draw(self) -> None:

@@ -90,6 +90,7 @@ class TutorialCoach(Node):
         self.card.leave_pressed.connect(self.ask_leave)
         self.card.play_on_pressed.connect(self.play_on)
         scene.player.batch_started.connect(self._batch_started)
+        scene.comforts.shields.append(self.card)   # no tip of what the card covers
 
     # -- following the game ---------------------------------------------------------------
     def _batch_started(self) -> None:
@@ -160,6 +161,8 @@ class TutorialCoach(Node):
                             body, _(st.task), can_show=st.key == "plan",
                             last=st.key == script.STEPS[-1].key,
                             short_counter=_("{n}/{total}").format(n=n, total=total))
+        if st.key == "scoring":                  # the points it asks to look at: in the panel
+            self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
             d = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
@@ -206,12 +209,41 @@ class TutorialCoach(Node):
         st = self.progress.current
         if st is None:
             return
+        missing = self.missing()
+        if missing:
+            self.card.say_missing(missing)
+            self._layout()
+            return
         self.progress.next()
         if st.key == "actions":
             self.stepping = True                  # now one opponent move at a time
         self._closed()
         if st.key == script.STEPS[-1].key:
             self.stepping = False
+
+    def missing(self) -> str:
+        """What the player must still do before Next ends the step on show ("" when its
+        task is done): the plan step wants a plan that can be locked, and a step that waits for a
+        decision ends only when the player has answered it (Next alone would leave the
+        card gone with nothing asked answered)."""
+        st = self.progress.current
+        if st is None or st.trigger.decision is None or st.key == "board":
+            return ""
+        panel = self.scene.planning
+        if st.key == "plan":
+            if not panel.problems:
+                return ""
+            return panel.problems[0] + " " + _("Or press Show me for the tutorial's plan.")
+        if st.key == "bid":
+            if panel.problems:
+                return _("Your plan cannot be locked yet: {problem}").format(
+                    problem=panel.problems[0])
+            return _("Your plan is not locked yet: press Enter (Lock plan) to go on.")
+        if st.key == "special":
+            return _("Choose your special card first: click one below.")
+        if st.key == "move":
+            return _("Choose where your armies go first, or Don't move.")
+        return _("Choose the order of the revolts first, then Done.")
 
     def play_on(self) -> None:
         """Stop watching move by move: the round runs at the table's pace."""

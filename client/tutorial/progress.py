@@ -5,8 +5,10 @@ in the tests that play the scripted game headless, so the tests check what the p
 sees. A step is shown when its trigger happens (a decision the game asks of the player,
 an event played) and the steps before it have been shown; when the game reaches a later
 step's trigger first (the player chose otherwise: no battle of their own, no revolt),
-the steps in between are passed over and listed in `missed`. A decision step ends when
-the decision has been answered; an event step when the player presses Next.
+the steps in between are passed over and listed in `missed`, except a step that may
+come at any time (the tower lesson: the first battle may be the player's own, after the
+Battle-or-move step), which waits for its trigger until the closing step. A decision step
+ends when the decision has been answered; an event step when the player presses Next.
 
 Tests: tests/client/tutorial/test_progress.py, tests/client/tutorial/test_script.py.
 """
@@ -29,6 +31,7 @@ class TutorialProgress:
         self.current: Step | None = None     # the step on show
         self.shown: list[str] = []           # keys, in the order they were shown
         self.missed: list[str] = []          # keys passed over (their trigger never came)
+        self.waiting: list[int] = []         # passed over, but shown when their trigger comes
         self.skipped = False                 # the player skipped the rest of the tutorial
 
     @property
@@ -61,21 +64,36 @@ class TutorialProgress:
         name = event.get("event")
         return self._reach(lambda s: s.trigger.event == name and
                            (not s.trigger.reason or s.trigger.reason == event.get("reason")) and
+                           (not s.trigger.year or s.trigger.year == event.get("year")) and
                            not (s.trigger.last and more_of_kind),
                            replace_current=True)
 
     def _reach(self, matches, replace_current: bool = False) -> Step | None:
         if self.skipped or (self.current is not None and not replace_current):
             return None
+        for i in self.waiting:
+            if matches(self.steps[i]):
+                self.waiting.remove(i)
+                return self._shown(i)
         for i in range(self.due, len(self.steps)):
-            s = self.steps[i]
-            if matches(s):
-                self.missed.extend(x.key for x in self.steps[self.due:i])
-                self.current = s
-                self.shown.append(s.key)
+            if matches(self.steps[i]):
+                for j in range(self.due, i):
+                    if self.steps[j].any_time:
+                        self.waiting.append(j)
+                    else:
+                        self.missed.append(self.steps[j].key)
                 self.due = i + 1
-                return s
+                if self.due >= len(self.steps):      # the closing step: no more waiting
+                    self.missed.extend(self.steps[j].key for j in self.waiting)
+                    self.waiting = []
+                return self._shown(i)
         return None
+
+    def _shown(self, i: int) -> Step:
+        s = self.steps[i]
+        self.current = s
+        self.shown.append(s.key)
+        return s
 
     def next(self) -> None:
         """The player pressed Next: the step on show is done."""

@@ -31,7 +31,7 @@ SUGGEST_SEED = b"suggest" * 4 + bytes(4)   # the planning panel's Suggest button
 
 # The plan "Show me" lays out (`first_plan_fields`) in spring (fields in `sim.commands.ACTIONS` order:
 # palace, temple, theatre, rice, tax, deploy5, deploy3, deploy1, battle_a, battle_b; None
-# is a money card) and the bid: a palace in Kii, a temple in Omi, a Nō theatre in Noto,
+# is a money card) and the bid: a castle in Kii, a temple in Omi, a Nō theatre in Noto,
 # rice from Kaga, tax from Settsu, armies into Tamba and Awa-Shikoku, Yamato's five
 # armies ready for Battle/move A, and 2 chests bid for turn order.
 FIRST_BID = 2
@@ -47,12 +47,14 @@ def first_plan_fields() -> tuple[str | None, ...]:
 class Trigger:
     """What a step waits for: a decision the game asks of the player (`decision`), or an
     event played on the table (`event`, with `reason` for a tower drop: battle, revolt;
-    `last`: the last of its kind in a batch, e.g. once every player has scored)."""
+    `last`: the last of its kind in a batch, e.g. once every player has scored; `year`:
+    only that year's event)."""
 
     decision: DecisionKind | None = None
     event: str = ""
     reason: str = ""
     last: bool = False
+    year: int = 0
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,11 @@ class Step:
     """One step of the tutorial. `holds`: the table waits at it until the player presses
     Next (an event step; a decision waits for the player anyway). `optional`: a game in
     which the player chose otherwise may never ask it (the step is passed over).
-    `highlight` names what the coach outlines (`coach.HIGHLIGHTS`)."""
+    `highlight` names what the coach outlines (`coach.HIGHLIGHTS`). `any_time`: its
+    trigger may come after a later step's (the first battle may be the player's own,
+    after the Battle-or-move step): passed over, it still waits for its trigger.
+    Next ends a step only once its task is done (`coach.TutorialCoach.missing`): until
+    then the card says what is missing."""
 
     key: str
     trigger: Trigger
@@ -70,6 +76,7 @@ class Step:
     highlight: str
     holds: bool = False
     optional: bool = False
+    any_time: bool = False
 
 
 STEPS: tuple[Step, ...] = (
@@ -111,8 +118,8 @@ STEPS: tuple[Step, ...] = (
             "every player in turn order before the next card is turned. A player's planned "
             "card is turned only when it is their turn. An action that cannot be carried "
             "out fully lapses."),
-         N_("Watch your opponents one move at a time: press Next move after each, or Play "
-            "on to let the round run."),
+         N_("Press Next, then watch your opponents one move at a time (or let the round "
+            "run)."),
          "track", holds=True),
     Step("battle", Trigger(event="TowerDropped", reason="battle"),
          N_("A battle in the tower"),
@@ -121,7 +128,7 @@ STEPS: tuple[Step, ...] = (
             "were stuck come out. Only the cubes that land in the tray count: the side with "
             "more wins, and the winner loses as many armies as the loser had."),
          N_("Watch the cubes fall into the tray, then press Next."),
-         "tower", holds=True),
+         "tower", holds=True, any_time=True),
     Step("move", Trigger(decision=DecisionKind.MOVE),
          N_("Battle or move"),
          N_("Your card is turned and your armies may march: from this province to one "
@@ -148,16 +155,17 @@ STEPS: tuple[Step, ...] = (
     Step("scoring", Trigger(event="Scored", last=True),
          N_("Scoring at the end of the year"),
          N_("Each player scores 1 point per province and 1 per building. In each region "
-            "the player with the most palaces scores 3, temples 2, Nō theatres 1; tied "
+            "the player with the most castles scores 3, temples 2, Nō theatres 1; tied "
             "leaders each score one less. The marks on the map show who won each region."),
          N_("Look at the marks on the map and the points in the players panel, then press "
             "Next."),
          "players", holds=True),
-    Step("finished", Trigger(event="YearEnded"),
+    Step("finished", Trigger(event="YearStarted", year=2),
          N_("One year played"),
          N_("That was the first of the game's two years. After the first winter the rice "
-            "and unrest are cleared and four new event cards are turned up. After the "
-            "second winter the most points wins; a tie goes to the most chests."),
+            "and unrest are cleared, and four new event cards are turned up: the second "
+            "year's, in the panel on the right. After the second winter the most points "
+            "wins; a tie goes to the most chests."),
          N_("Play on to finish the game, or leave the tutorial."),
          "players", holds=True),
 )

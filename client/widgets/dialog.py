@@ -129,7 +129,8 @@ class Dialog(Node):
             self._answer(self._value(0))
         elif symbol == k.ESCAPE:
             self._answer(self._value(-1))
-        elif self.field is not None and symbol == k.BACKSPACE:
+        elif self.field is not None and (symbol == k.BACKSPACE or symbol == k.A and
+                                         modifiers & (k.MOD_CTRL | k.MOD_COMMAND)):
             self.field.key_press(symbol, modifiers)
         return True
 

@@ -68,6 +68,8 @@ class Shape:
 # -- net's sentences, in the order they are tried -------------------------------------------
 SENTENCES: tuple[Sentence | str, ...] = (
     # -- a refusal at the door (net/table/admission.py, net/transport/peer.py, net/table/connections.py) ----------
+    N_("{reason}; trying again in {t} s"),
+    N_("join refused for now: {reason}"),
     N_("join refused: {reason}"),
     N_("rejoin refused: {reason}"),
     N_("cannot join: {reason}"),
@@ -90,6 +92,12 @@ SENTENCES: tuple[Sentence | str, ...] = (
                  "too many wrong join codes from your address; try again in {n} seconds"),
              english="too many wrong join codes from your address; try again in {n} s"),
     N_("the join code is wrong"),
+    N_("the table is busy with other connections"),
+    N_("the table is busy answering other joiners"),
+    N_("the table closed the connection before the handshake"),
+    N_("no key offer within {t} s of connecting"),
+    N_("this table has its {n} spectators"),
+    N_("your address already has {n} spectators here"),
     N_("the table's reply could not be authenticated ({why})"),
     N_("key-exchange message has {n} bytes, not {m}"),
     Sentence(N_("unusable key-exchange message: {why}"), fields={"why": ANY}),

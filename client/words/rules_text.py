@@ -26,7 +26,7 @@ def action_tips() -> dict[str, str]:
     """One sentence per action field (the planning panel's tooltips)."""
     cost = action_costs()
     return {
-        "palace": _("Build a palace here: costs {cost}; needs a free slot and no palace yet.").format(
+        "palace": _("Build a castle here: costs {cost}; needs a free slot and no castle yet.").format(
             cost=chests(cost["palace"])),
         "temple": _("Build a temple here: costs {cost}; needs a free slot and no temple yet.").format(
             cost=chests(cost["temple"])),
@@ -108,7 +108,7 @@ def sections() -> list[Section]:
     return [
         Section(_("Goal"), (
             _("You are a daimyo in feudal Japan. Over two years you take provinces, build "
-            "palaces, temples and Nō theatres, and keep your people fed. Points come in each "
+            "castles, temples and Nō theatres, and keep your people fed. Points come in each "
             "winter; after the second winter the most points wins (ties: the most chests)."),)),
         Section(_("Three players"), tuple(
             [_("With 3 players eight provinces are out of play (hatched grey on the map): "
@@ -131,7 +131,7 @@ def sections() -> list[Section]:
             "action in turn order. A planned card is shown only when it is used."),
             _("7. Cards go back to your hand; the event card is gone."))),
         Section(_("The actions"), (
-            _("Build palace ({palace}), build temple ({temple}), build Nō theatre ({theatre}): "
+            _("Build castle ({palace}), build temple ({temple}), build Nō theatre ({theatre}): "
               "put that building in the province. A province has one to three building slots "
               "and at most one building of each kind.").format(
                 palace=chests(cost["palace"]), temple=chests(cost["temple"]),
@@ -177,7 +177,7 @@ def sections() -> list[Section]:
             + _revolt_lines()
             + [_("The revolting provinces are drawn at random; you choose the order they are fought."),
                _("Scoring: 1 point per province and 1 per building. In each region, the most "
-               "palaces score 3, the most temples 2, the most Nō theatres 1; players tied for "
+               "castles score 3, the most temples 2, the most Nō theatres 1; players tied for "
                "the most score one less."),
                _("After the first winter, four new events are shown, everyone's rice goes back "
                "to 0 and all unrest markers are removed.")])),

@@ -2,9 +2,10 @@
 
 Why: every pair of players needs one TCP connection (the mesh). Behind home routers a
 pair may have no way to connect at all, which used to show only as a game that never
-began. A probe dials an address, times the TCP handshake (one round trip) and waits
-for the table's greeting (`Welcomed`), so "something answered" and "a Shogun table
-answered" are told apart. The host probes every joiner's announced address before the
+began. A probe dials an address, times the TCP handshake (one round trip), asks
+(`Probed`) and waits for the table's greeting (`Greeted`: no key exchange, so a probe
+costs the table nothing and counts as no guess), so "something answered" and "a Shogun
+table answered" are told apart. The host probes every joiner's announced address before the
 start; `./shogun netcheck` probes the addresses given to it.
 
 Who dials in a pair: the player with the higher seat dials the lower seat (net/table/session.py,
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, cast
 
 from net.reach.addresses import format_address, plain_host
-from net.transport.framing import FrameDecoder, FrameError, decode_body
+from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_frame
 from net.transport.peer import TcpTransport
 
 PROBE_TIMEOUT = 3.0
@@ -70,13 +71,15 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
         def connectionMade(self) -> None:
             state["rtt"] = time.perf_counter() - began
             self.decoder = FrameDecoder()
+            # a table says nothing before the dialer's first message (protocol 6)
+            cast(TcpTransport, self.transport).write(encode_frame({"type": "Probed"}))
 
         def dataReceived(self, data: bytes) -> None:
             for body in self.decoder.feed_bodies(data):
                 greeted = False
                 if not isinstance(body, FrameError):
                     try:
-                        greeted = decode_body(body).get("type") == "Welcomed"
+                        greeted = decode_body(body).get("type") == "Greeted"
                     except FrameError:
                         pass
                 finish(Probe(host, port, True, state["rtt"], greeted))

@@ -6,7 +6,7 @@ spectator learns — could play that seat). Here every case is one line of one t
 
 | role asked | `Phase.LOBBY` (no GameStarted known) | MESH, PLAY, RECOVERY, ENDED (GameStarted known) |
 |------------|-----------------------------------|--------------------------------------------------|
-| spectator  | admitted (a spectator's seat: none)| admitted (a spectator's seat: none)             |
+| spectator  | admitted (a spectator's seat: none) while the table has fewer than `MAX_SPECTATORS` and its address fewer than `MAX_SPECTATORS_PER_ADDRESS` | the same |
 | player     | the host seats it if a seat is open; a mesh dial that beat GameStarted waits | only with this table's id and a proof, on this connection, of the seat's pinned key; not for a seat a bot plays (a redial after a take-over) or one dropped here twice for offences; it replaces a connection I still hold for that seat |
 | rejoin     | refused                           | the seat's key proof, and the committed rejoin token if I hold its hash; not for a seat a bot plays, an expelled one or one dropped here twice for offences |
 
@@ -19,7 +19,18 @@ the dead one. A spectator never holds a seat key that GameStarted pinned, so it 
 take a seat. A peer that is itself a spectator (`Phase.SPECTATE`) admits no one; a
 resuming peer that has not caught up yet knows no table and so admits only spectators.
 
-Tests: tests/net/trust/test_attacks.py (seat hijacks), tests/net/table/test_session.py.
+Why spectators are capped (issue 34): someone with the code opened 800 spectator
+connections; under a 1,024 open-files limit they took the descriptors and a seated
+player's rejoin was refused. Now a table holds at most `MAX_SPECTATORS` (and one address
+`MAX_SPECTATORS_PER_ADDRESS`), a spectator silent for `net.table.spectate.SILENT_AFTER`
+is dropped, and so the listener's connections — at most `MAX_UNPROVEN` strangers, the
+spectators and two per player — stay far below what the open-files budget leaves
+(`net.transport.handshake_limits.accepted_files_limit`): a player's redial or rejoin is
+never refused for want of a descriptor.
+
+Tests: tests/net/table/test_admission.py (the spectator rows), tests/net/trust/test_attacks.py
+(seat hijacks), tests/net/table/test_session.py, tests/net/trust/test_spectator_flood.py
+(800 spectators against a real host under 1,024 open files).
 """
 
 from __future__ import annotations
@@ -31,8 +42,13 @@ from net.lockstep.beacon import H
 from net.table.phase import Phase
 from net.table.shared import Role
 
-HelloRole = Literal["player", "spectator", "rejoin"]     # what a Hello asks to be
 from net.trust.seat_keys import seat_proved
+
+HelloRole = Literal["player", "spectator", "rejoin"]     # what a Hello asks to be
+
+# Friends who watch: a room's worth. Per address: a household behind one router.
+MAX_SPECTATORS = 16
+MAX_SPECTATORS_PER_ADDRESS = 4
 
 
 @dataclass(frozen=True)
@@ -63,6 +79,8 @@ class TableView:
     connected: frozenset[int]    # seats with a live connection here
     # seats dropped here for offences too often to come back (`net.table.report_counting`)
     barred: frozenset[int] = frozenset()
+    spectators: int = 0          # spectators connected here
+    spectators_there: int = 0    # ... from the address this Hello came from
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,11 @@ def admit(view: TableView, cred: Credential) -> Admission:
     if view.my_role == "watch":
         return Admission("join refused: this peer is a spectator")
     if cred.role == "spectator":
+        if view.spectators >= MAX_SPECTATORS:
+            return Admission(f"join refused: this table has its {MAX_SPECTATORS} spectators")
+        if view.spectators_there >= MAX_SPECTATORS_PER_ADDRESS:
+            return Admission("join refused: your address already has "
+                             f"{MAX_SPECTATORS_PER_ADDRESS} spectators here")
         return Admission()
     if view.phase is Phase.LOBBY or view.table is None:
         # before the start (a resuming peer not yet caught up knows no table either)

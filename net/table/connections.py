@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("net.table.session")
 
+# A guest the table told to try again (busy, or its handshake slot given to a newcomer),
+# or whose connection the table closed before the handshake: it tries again this often,
+# saying so each time, at least this many times (issue 34: `join` said nothing for 18 s).
+RETRY_AT_LEAST = 0.5
+RETRY_UNTOLD = 1.0
+RETRY_TIMES = 120
+
 Handler = Callable[["PeerConnection", dict], None]
 
 
@@ -66,6 +73,7 @@ class Connections:
         self.bytes_sent = 0
         self.offence_log: list[tuple[str, str]] = []
         self.refusal: str | None = None
+        self.retries = 0                     # of my first dial to the table
 
     def count_sent(self, n: int) -> None:
         self.bytes_sent += n
@@ -91,8 +99,32 @@ class Connections:
         elif table.role == "watch" and table.source is None:
             self._spectate.watch_elsewhere()
 
+    def _try_again(self, conn: PeerConnection, reason: str, delay: float) -> bool:
+        """A first dial to the table (a guest's to the host, a spectator's) that the table
+        turned away for now: say so, and dial again after `delay`."""
+        table = self._shared
+        role = conn.hello_fields.get("role")
+        first_dial = (table.role == "join" and role == "player" and not table.started) or \
+            (table.role == "watch" and role == "spectator" and table.source is None)
+        if not first_dial or table.closed or self.retries >= RETRY_TIMES:
+            return False
+        try:
+            where = conn.tcp.getPeer()
+            address = (str(where.host), int(where.port))
+        except Exception:
+            return False
+        self.retries += 1
+        delay = max(RETRY_AT_LEAST, delay)
+        self._dialer.dial_later(address[0], address[1], dict(conn.hello_fields), delay)
+        message = f"{reason}; trying again in {round(delay, 1):g} s"
+        log.warning(message)
+        table.callbacks.on_error(message)
+        return True
+
     def refused(self, conn: PeerConnection, reason: str) -> None:
         table = self._shared
+        if conn.refused_retry is not None and self._try_again(conn, reason, conn.refused_retry):
+            return
         if table.role == "resume" and (self._dialer.pending_dials > 0
                                       or any(not c.closed for c in table.conns)):
             # one player said no (it left, say); another may still take me back
@@ -115,7 +147,10 @@ class Connections:
             bot_seats=frozenset(table.lockstep.bots if table.lockstep is not None else ()),
             expelled=frozenset(table.expelled), barred=self._claims.barred(),
             connected=frozenset(c.seat for c in table.conns
-                                if not c.closed and c.seat is not None))
+                                if not c.closed and c.seat is not None),
+            spectators=len(table.spectators),
+            spectators_there=sum(s.remote_host() == conn.remote_host()
+                                 for s in table.spectators))
         cred = Credential(role=hello["role"], peer=hello["peer"], seat=hello["seat"],
                           table=hello["table"], seat_key=hello["seat_key"],
                           seat_proof=hello["seat_proof"], token=hello["token"],
@@ -138,6 +173,7 @@ class Connections:
         if conn.role == "spectator":
             conn.seat = None
             table.spectators.append(conn)
+            self._spectate.police_silence()
             if table.lockstep is not None:
                 conn.send(self._recovery.caught_up(spectator=True))
             elif table.lobby:
@@ -200,6 +236,11 @@ class Connections:
 
     def connection_lost(self, conn: PeerConnection) -> None:
         table = self._shared
+        if conn.dialer and not conn.ready and conn.refused_reason is None \
+                and conn.offended_reason is None:
+            # closed before the handshake without a word: a table at its limits
+            self._try_again(conn, "the table closed the connection before the handshake",
+                            RETRY_UNTOLD)
         if conn in table.spectators:
             table.spectators.remove(conn)
             if not table.started and table.role == "host" and not table.closed:
@@ -266,7 +307,7 @@ class Connections:
     def received(self, conn: PeerConnection, msg: dict) -> None:
         table = self._shared
         kind = msg["type"]
-        if conn.role == "spectator" and not conn.dialer and kind != "ChatSent":
+        if conn.role == "spectator" and not conn.dialer and kind not in ("ChatSent", "Heartbeat"):
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
             return
         if conn.pending_mesh and not table.started:

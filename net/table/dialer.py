@@ -33,6 +33,16 @@ class Dialer:
                                         PeerFactory(self._session, dialer=True, hello=hello),
                                         timeout=10)
 
+    def dial_later(self, host: str, port: int, hello: dict, delay: float) -> None:
+        """A dial `delay` seconds from now, pending from now (a guest told to try again is
+        not given up on while it waits)."""
+        self.pending_dials += 1
+
+        def dial() -> None:
+            self.pending_dials -= 1
+            self.dial(host, port, hello)
+        self._shared.reactor.callLater(delay, dial)
+
     def stop_listening(self) -> None:
         if self.listener is not None:
             self.listener.stopListening()

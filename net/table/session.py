@@ -64,7 +64,13 @@ log = logging.getLogger("net.table.session")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 def new_join_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(5))
+    """8 letters of 32, shown as two groups of four ("K7Q2-M9XD"): 40 bits, so that a
+    guesser held to `net.trust.guess_limit.EXCHANGE_RATE` guesses a second has no
+    real chance in an evening, and the table needs no lock-out that would keep friends
+    out too (issue 34). The dash and the case are ignored when a code is typed
+    (`net.trust.pake.normalized_code`)."""
+    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+    return f"{letters[:4]}-{letters[4:]}"
 
 
 def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:

@@ -1,7 +1,15 @@
 """Spectating: following one player's log step by step, and another player's when that
-one drops.
+one drops; and, on the player's side, dropping spectators that fell silent.
 
-Tests: tests/net/table/test_session.py (spectators), tests/net/lockstep/test_real_engine.py.
+Why spectators beat too (issue 34): a spectator sends nothing else, so 800 connections
+that a stranger opened with the code and then left idle were never told from watchers.
+Now a watching peer sends a `Heartbeat` to the player it follows when it sent nothing for
+`BEAT_EVERY`, and a player drops a spectator silent for `SILENT_AFTER` (a peer that was
+itself stalled judges no one that round). The caps on spectators are admission's
+(`net.table.admission.MAX_SPECTATORS`).
+
+Tests: tests/net/table/test_session.py (spectators), tests/net/lockstep/test_real_engine.py,
+tests/net/table/test_admission.py (silent spectators), tests/net/trust/test_spectator_flood.py.
 """
 
 from __future__ import annotations
@@ -10,12 +18,16 @@ import logging
 from typing import TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import TableState
+from net.table.shared import DelayedCall, TableState, transport_of
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
+
+BEAT_EVERY = 5.0          # seconds a watcher sends nothing before a Heartbeat goes
+SILENT_AFTER = 30.0       # seconds without a frame before a player drops a spectator
+STALL_SLACK = 1.0         # a round this late shows this peer stalled: no one is judged
 
 
 class Spectate:
@@ -26,11 +38,45 @@ class Spectate:
         self._dialer = dialer
         self._watch_address: tuple[str, int] | None = None   # the player first dialled
         self._tried: set[tuple[str, int]] = set()           # players dialled to watch
+        self._round: DelayedCall | None = None              # the beat and silence round
+        self._round_due = 0.0
 
     def watch(self, host: str, port: int) -> None:
         self._watch_address = (host, port)
         self._tried = {(host, port)}
         self._dialer.dial(host, port, {"role": "spectator"})
+        self._next_round()
+
+    def police_silence(self) -> None:
+        """A spectator joined me: its silence is watched from now on."""
+        self._next_round()
+
+    def _next_round(self) -> None:
+        table = self._shared
+        if self._round is not None and self._round.active() or table.closed:
+            return
+        self._round_due = table.reactor.seconds() + BEAT_EVERY
+        self._round = table.reactor.callLater(BEAT_EVERY, self._beat_round)
+
+    def _beat_round(self) -> None:
+        table = self._shared
+        self._round = None
+        if table.closed:
+            return
+        now = table.reactor.seconds()
+        stalled = now - self._round_due > STALL_SLACK
+        for conn in list(table.spectators):
+            if not stalled and not conn.closed and conn.silent_for() > SILENT_AFTER:
+                log.warning("spectator %s silent for %.0f s: dropped", conn.describe(),
+                            conn.silent_for())
+                conn.closed = True
+                transport_of(conn).loseConnection()
+        source = table.source
+        if table.role == "watch" and source is not None and not source.closed \
+                and now - source.last_sent >= BEAT_EVERY:
+            source.send({"type": "Heartbeat"})
+        if table.spectators or table.role == "watch":
+            self._next_round()
 
     def watch_elsewhere(self) -> bool:
         """The player we watched is gone: follow another (its log fills any gap)."""

@@ -14,8 +14,11 @@ from typing import Any, Callable
 PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
-                      # 6: take-overs by signed claims of a majority (TakeoverClaimed),
-                      #    a peer that is behind asks for the inputs it missed (InputsMissed)
+                      # 6 (issue 34): take-overs by signed claims of a majority
+                      #    (TakeoverClaimed), a peer that is behind asks for the inputs it
+                      #    missed (InputsMissed); the dialer's key offer comes first, a
+                      #    refusal may say when to try again, spectators send heartbeats,
+                      #    probes are greeted
 MAX_STEP = 1_000_000
 
 
@@ -119,12 +122,17 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # handshake
     "Welcomed": {"versions": _versions, "peer": ID, "pake": PAKE},
     "KeyOffered": {"pake": PAKE},
+    # a reachability probe (net.reach.reachability) asks, and a listener says it is a
+    # table, at no cost: no key exchange, no guess counted
+    "Probed": {},
+    "Greeted": {"versions": _versions},
     "Hello": {"versions": _versions, "peer": ID,
               "role": _str(12, ("player", "spectator", "rejoin")), "name": _str(40),
               "listen_port": _int(0, 65535), "seat": _opt(SEAT), "token": _opt(B32),
               "table": _opt(ID), "seat_key": _opt(B32), "seat_proof": _opt(SIG)},
     "Accepted": {"peer": ID},
-    "Refused": {"reason": _str(2000)},
+    # retry: seconds after which trying again makes sense (a busy table); None: final
+    "Refused": {"reason": _str(2000), "retry": _opt(_seconds(0, 3600))},
     "Offended": {"reason": _str(500)},
     # lobby (from the host)
     "LobbyChanged": {"lobby": _map},

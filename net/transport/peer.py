@@ -5,13 +5,20 @@ Why here and not in the session: everything a single connection can judge on its
 equality, the offence count) is decided before the session sees a message. The session
 only receives checked messages from a connection that completed the handshake.
 
+The handshake (protocol 6, issue 34): the dialer speaks first. It sends its SPAKE2 half
+(`KeyOffered`) the moment it connects; the listener answers (`Welcomed`: its versions and
+its half) only if `net.trust.guess_limit` lets it, then the dialer's sealed `Hello`
+proves the code. Why the dialer first: before, the listener computed its half for every
+TCP connection before the stranger sent a byte (3.6 ms of the host's CPU each: about 280
+bare connections a second filled its reactor). Now a connection costs the listener
+nothing costly until a well-formed key offer, and the answers to those are rationed.
+
 Tests: tests/net/transport/test_peer.py, tests/net/transport/test_fuzz.py.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from typing import Any, Callable, Protocol as Interface, cast
 
 from twisted.internet.protocol import ClientFactory, Protocol
@@ -19,8 +26,9 @@ from twisted.internet.protocol import ClientFactory, Protocol
 from net.transport import messages
 from net.transport.framing import (MAX_FRAME, FrameDecoder, FrameError, decode_body,
                                    encode_body, frame)
-from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
-                                            STALL_GRACE, OpenFilesBudget,
+from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLINE,
+                                            HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
+                                            KEYED_DEADLINE, STALL_GRACE, OpenFilesBudget,
                                             UnprovenConnections)
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
@@ -54,10 +62,13 @@ class PeerConnection(Protocol):
         self.hello_fields = hello or {}       # what a dialer says about itself
         self.decoder = FrameDecoder(HANDSHAKE_MAX_FRAME)   # MAX_FRAME once proved
         self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
+        self.slot_keyed: Callable[[], None] | None = None     # ... its offer was answered
         self.release_file: Callable[[], None] | None = None   # see OpenFilesBudget
         self._deadline: Any = None     # the handshake's DelayedCall
         self._deadline_due = 0.0
         self._deadline_extended = False
+        self._deadline_length = HANDSHAKE_DEADLINE
+        self._exchange_judged = True   # a listener's answered exchange not yet judged
         self.pake: JoinKeyExchange | None = None
         self.channel: SecureChannel | None = None   # once the key exchange is done
         self.binding: bytes | None = None           # this connection's channel binding
@@ -72,6 +83,8 @@ class PeerConnection(Protocol):
         self.hello: dict | None = None
         self.bytes_sent = 0
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
+        self.refused_reason: str | None = None    # why the remote would not take us
+        self.refused_retry: float | None = None   # a refusal's "try again in" (a busy table)
         self.pending_mesh = False    # a mesh dial that arrived before our GameStarted
         self.dropped_on_purpose = False   # I dropped it (offences, desync, cheating)
         self.redialed = False        # made after the game began here (net.table.liveness)
@@ -88,6 +101,10 @@ class PeerConnection(Protocol):
         awake = getattr(self.session, "awake_seconds", None)
         return awake() if awake is not None and self.session.reactor is not None \
             else self._now()
+
+    def silent_for(self) -> float:
+        """Seconds since the last whole frame from the remote, on the awake clock."""
+        return self._awake_now() - self.last_received
 
     # -------------------------------------------------------------- plumbing
     @property
@@ -154,24 +171,30 @@ class PeerConnection(Protocol):
             self.tcp.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:
             pass
+        # a listener does nothing costly before a stranger's first message: a timer
+        self._set_deadline(HANDSHAKE_DEADLINE if self.dialer else FIRST_MESSAGE_DEADLINE)
+        if self.dialer:
+            self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
+            self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
+
+    def _set_deadline(self, seconds: float) -> None:
         reactor = getattr(self.session, "reactor", None)
-        if reactor is not None:
-            self._deadline_due = reactor.seconds() + HANDSHAKE_DEADLINE
-            self._deadline = reactor.callLater(HANDSHAKE_DEADLINE, self._handshake_overdue)
-        if not self.dialer:
-            limiter = getattr(self.session, "guess_limit", None)
-            wait = limiter.wait_left(self.remote_host()) if limiter is not None else 0.0
-            if wait > 0:
-                # turned away before any key exchange: no work, no log line (the
-                # limiter sums these up)
-                self.send({"type": "Refused", "reason": "join refused: too many wrong join "
-                           f"codes from your address; try again in {math.ceil(wait)} s"})
-                self.closed = True
-                self.tcp.loseConnection()
-                return
-            self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
-            self.send({"type": "Welcomed", "versions": self.session.versions,
-                       "peer": self.session.peer_id, "pake": self.pake.outbound()})
+        if reactor is None:
+            return
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline_length = seconds
+        self._deadline_due = reactor.seconds() + seconds
+        self._deadline_extended = False
+        self._deadline = reactor.callLater(seconds, self._handshake_overdue)
+
+    def evicted(self) -> None:
+        """A newcomer took this silent stranger's handshake slot (`choose_slot`)."""
+        if self.closed:
+            return
+        self.release_slot = None             # the slot is the newcomer's already
+        self._refuse_plain("join refused for now: the table is busy with other connections",
+                           retry=EVICTED_RETRY)
 
     def dataReceived(self, data: bytes) -> None:
         self.decoder.push(data)
@@ -239,6 +262,13 @@ class PeerConnection(Protocol):
             limiter.proved(self.remote_host())    # the table's guess budget spares it
 
     def _leave_handshake(self) -> None:
+        if not self._exchange_judged:
+            # answered, never finished with a Hello: the host's work for nothing, counted
+            # as a wrong code so an address cannot spend exchanges for free
+            self._exchange_judged = True
+            limiter = getattr(self.session, "guess_limit", None)
+            if limiter is not None:
+                limiter.wrong_code(self.remote_host())
         if self._deadline is not None and self._deadline.active():
             self._deadline.cancel()
         self._deadline = None
@@ -257,9 +287,15 @@ class PeerConnection(Protocol):
             self._deadline = self.session.reactor.callLater(STALL_GRACE,
                                                             self._handshake_overdue)
             return
-        log.info("closing %s: no handshake within %g s", self.describe(), HANDSHAKE_DEADLINE)
+        log.info("closing %s: no handshake within %g s", self.describe(), self._deadline_length)
+        if not self.dialer and self.pake is None:
+            # (an older peer waits for the listener to speak first: say why)
+            self._refuse_plain("join refused: no key offer within "
+                               f"{self._deadline_length:g} s of connecting")
+            return
         self.closed = True
         self._dial_settled()
+        self._leave_handshake()
         self.tcp.loseConnection()
 
     def connectionLost(self, reason: Any = None) -> None:
@@ -282,29 +318,37 @@ class PeerConnection(Protocol):
             self.offended_reason = msg["reason"]
             return
         if self.ready:
-            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused"):
+            if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused", "Probed",
+                        "Greeted"):
                 self.offence(f"{kind} after the handshake (replayed?)")
                 return
             self.session.received(self, msg)
             return
         if self.dialer:
-            if kind == "Welcomed" and self.pake is None:
-                self._welcomed(msg)
+            if kind == "Welcomed" and self.channel is None and self.pake is not None:
+                self._welcomed(msg, self.pake)
             elif kind == "Accepted" and self.hello is not None:
                 self._handshake_ended()
                 self._dial_settled()
                 self.session.connection_ready(self)
             elif kind == "Refused":
                 log.warning("join refused by %s: %s", self.describe(), msg["reason"])
+                self.refused_retry = msg["retry"]
                 self.closed = True
                 self._dial_settled()
-                self.session.refused(self, msg["reason"])
+                self._refused_by_remote(msg["reason"])
                 self.tcp.loseConnection()
             else:
                 self.offence(f"{kind} before the handshake completed")
         else:
-            if kind == "KeyOffered" and self.channel is None and self.pake is not None:
-                self._key_offered(msg, self.pake)
+            if kind == "KeyOffered" and self.pake is None:
+                self._key_offered(msg)
+            elif kind == "Probed" and self.pake is None:
+                # a reachability probe: say this is a table, and close
+                self.send({"type": "Greeted", "versions": self.session.versions})
+                self.closed = True
+                self._leave_handshake()
+                self.tcp.loseConnection()
             elif kind == "Hello" and self.hello is None and self.channel is not None:
                 self._hello(msg)
             else:
@@ -315,13 +359,11 @@ class PeerConnection(Protocol):
         the dialer's first sealed frame, so the codes differ (or it is forged); on the
         dialer's side a plain refusal of a wrong code, or a table that is not genuine."""
         if not self.dialer:
+            self._exchange_judged = True
             limiter = getattr(self.session, "guess_limit", None)
             if limiter is not None:
                 limiter.wrong_code(self.remote_host())     # it logs a summary, not each
-            self.channel = None                            # the refusal must be plain
-            self.send({"type": "Refused", "reason": "join refused: the join code is wrong"})
-            self.closed = True
-            self.tcp.loseConnection()
+            self._refuse_plain("join refused: the join code is wrong")
             return
         try:
             msg = messages.check(decode_body(body))
@@ -329,39 +371,56 @@ class PeerConnection(Protocol):
             msg = None
         if msg is not None and msg["type"] == "Refused":
             reason = msg["reason"]
+            self.refused_retry = msg["retry"]
         else:
             reason = f"cannot join: the table's reply could not be authenticated ({exc})"
         self.closed = True
         self._dial_settled()
-        self.session.refused(self, reason)
+        self._refused_by_remote(reason)
         self.tcp.loseConnection()
 
-    def _key_offered(self, msg: dict, pake: JoinKeyExchange) -> None:
+    def _key_offered(self, msg: dict) -> None:
+        """A stranger's first message: answered only if the guess limit lets it (the
+        answer is this side's SPAKE2 half, the costly part)."""
+        limiter = getattr(self.session, "guess_limit", None)
+        if limiter is not None:
+            verdict = limiter.offer(self.remote_host())
+            if not verdict.answer:
+                # turned away before any key exchange: no work, no log line (the
+                # limiter sums these up)
+                self._refuse_plain(verdict.reason or "join refused", retry=verdict.retry_after)
+                return
+        self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
         try:
-            keys = pake.finish(msg["pake"])
+            keys = self.pake.finish(msg["pake"])
         except PakeError as exc:
-            self._refuse(f"join refused: {exc}")
+            self._refuse_plain(f"join refused: {exc}")
             return
+        self.send({"type": "Welcomed", "versions": self.session.versions,
+                   "peer": self.session.peer_id, "pake": self.pake.outbound()})
         self.channel = SecureChannel(keys.send, keys.receive)
         self.binding = keys.binding
+        self._exchange_judged = False
+        if self.slot_keyed is not None:
+            self.slot_keyed()
+        self._set_deadline(KEYED_DEADLINE)
 
-    def _welcomed(self, msg: dict) -> None:
+    def _welcomed(self, msg: dict, pake: JoinKeyExchange) -> None:
         self.remote_peer = msg["peer"]
         differs = version_differences(self.session.versions, msg["versions"],
                                       me="table", them="yours")
         if differs:
             self.closed = True
-            self.session.refused(self, f"cannot join: {differs}")
+            self._dial_settled()
+            self._refused_by_remote(f"cannot join: {differs}")
             self.tcp.loseConnection()
             return
-        self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
-        self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
         try:
-            keys = self.pake.finish(msg["pake"])
+            keys = pake.finish(msg["pake"])
         except PakeError as exc:
             self.closed = True
             self._dial_settled()
-            self.session.refused(self, f"cannot join: {exc}")
+            self._refused_by_remote(f"cannot join: {exc}")
             self.tcp.loseConnection()
             return
         self.channel = SecureChannel(keys.send, keys.receive)
@@ -380,6 +439,7 @@ class PeerConnection(Protocol):
         self.send(hello)
 
     def _hello(self, msg: dict) -> None:
+        self._exchange_judged = True         # the Hello opened: the code was right
         self.hello = msg
         self.remote_peer = msg["peer"]
         self.remote_name = msg["name"]
@@ -396,10 +456,24 @@ class PeerConnection(Protocol):
         self._handshake_ended()
         self.session.connection_ready(self)
 
+    def _refused_by_remote(self, reason: str) -> None:
+        self.refused_reason = reason
+        self.session.refused(self, reason)
+
     def _refuse(self, reason: str) -> None:
         log.warning("refused %s: %s", self.describe(), reason)
-        self.send({"type": "Refused", "reason": reason[:2000]})
+        self.send({"type": "Refused", "reason": reason[:2000], "retry": None})
         self.closed = True
+        self.tcp.loseConnection()
+
+    def _refuse_plain(self, reason: str, retry: float | None = None) -> None:
+        """A refusal before the code was proved: plain (a dialer with a wrong code holds
+        no key to open it), and not logged each time (a flood must not flood the log)."""
+        self.channel = None
+        self.send({"type": "Refused", "reason": reason[:2000],
+                   "retry": None if retry is None else min(3600.0, max(0.0, retry))})
+        self.closed = True
+        self._leave_handshake()
         self.tcp.loseConnection()
 
 
@@ -417,16 +491,21 @@ class PeerFactory(ClientFactory):
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
         # at its cap of unproven connections spends nothing on a new one
         host = str(getattr(addr, "host", "?"))
-        if not self.dialer and not self.files.admit():
-            return None
-        if not self.dialer and not self.unproven.admit(host):
-            self.files.release()
+        if self.dialer:
+            conn = PeerConnection(self.session, self.dialer, self.hello)
+            conn.factory = self
+            return conn
+        if not self.files.admit():
             return None
         conn = PeerConnection(self.session, self.dialer, self.hello)
+        token = self.unproven.admit(host, conn.evicted)
+        if token is None:
+            self.files.release()
+            return None
         conn.factory = self
-        if not self.dialer:
-            conn.release_slot = lambda: self.unproven.release(host)
-            conn.release_file = self.files.release
+        conn.release_slot = lambda: self.unproven.release(token)
+        conn.slot_keyed = lambda: self.unproven.keyed(token)
+        conn.release_file = self.files.release
         return conn
 
     def clientConnectionFailed(self, connector: Any, reason: Any) -> None:

@@ -30,6 +30,12 @@ ID_LISTENER = b"shogun-join/listener"
 MESSAGE_BYTES = 33
 
 
+def normalized_code(code: str) -> str:
+    """The code as the exchange uses it: upper case, without the dashes and spaces a
+    player types or reads aloud ("k7q2-m9xd" is "K7Q2M9XD")."""
+    return "".join(ch for ch in code.upper() if not ch.isspace() and ch != "-")
+
+
 class PakeError(ValueError):
     """The other side's key-exchange message cannot be used; the text says why."""
 
@@ -56,7 +62,7 @@ class JoinKeyExchange:
                  entropy: Callable[[int], bytes] = os.urandom) -> None:
         cls = SPAKE2_A if dialer else SPAKE2_B
         self.dialer = dialer
-        self._spake = cls(code.upper().encode("utf-8"), idA=ID_DIALER, idB=ID_LISTENER,
+        self._spake = cls(normalized_code(code).encode("utf-8"), idA=ID_DIALER, idB=ID_LISTENER,
                           entropy_f=entropy)
         self._outbound = self._spake.start()
 

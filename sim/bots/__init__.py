@@ -7,8 +7,11 @@ it exactly as from a player at the table. Levels (`docs/bots.md`):
 - `easy`: sensible moves picked with a shaky hand (`normal.careless_plan`);
 - `heuristic`: the first sensible bot, kept as the benchmark's baseline (`heuristic.py`);
 - `normal`: the heuristic with a decent player's habits (`normal.py`);
-- `hard`: a search bot, flat Monte Carlo over sampled futures to the year's end (`search.py`);
-- `hard_2025`: the hard bot before issue 29, frozen as a baseline (`hard_2025.py`).
+- `hard`: a search bot, flat Monte Carlo over sampled futures to the year's end, the draft
+  included (`search.py`, `draft_search.py`);
+- `hard_2025`: the hard bot before issue 29, frozen as a baseline (`hard_2025.py`);
+- `hard_2026`: the hard bot before issue 40 (the draft by fixed rules), frozen as a
+  baseline (`hard_2026.py`).
 
 Tests: tests/sim/bots/test_view.py, tests/sim/bots/test_determinism.py,
 tests/cli/test_headless_bots.py.
@@ -27,9 +30,9 @@ from sim.view import view
 if TYPE_CHECKING:
     from sim.bots.search import Settings
 
-BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic", "hard_2025")
+BOT_NAMES = ("random", "easy", "normal", "hard", "heuristic", "hard_2025", "hard_2026")
 LEVELS = ("easy", "normal", "hard")      # what menus offer; the others are baselines
-SEARCHING = ("hard", "hard_2025")
+SEARCHING = ("hard", "hard_2025", "hard_2026")
 
 
 def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
@@ -47,8 +50,10 @@ def choose(state: State, seat: int, bot: str, seed: bytes) -> Command:
 
 
 def _settings(bot: str) -> Settings:
-    from sim.bots import hard_2025, search
-    return hard_2025.SETTINGS if bot == "hard_2025" else search.HARD
+    from sim.bots import hard_2025, hard_2026, search
+    if bot == "hard_2025":
+        return hard_2025.SETTINGS
+    return hard_2026.SETTINGS if bot == "hard_2026" else search.HARD
 
 
 def hard_scores(state: State, seat: int, seed: bytes,
@@ -77,7 +82,7 @@ def decide(seen: State, seat: int, bot: str, rng: ChanceStream) -> Command:
         return (heuristic.draft_take if smart else random_bot.draft_take)(seen, seat, rng)
     if d.kind == DecisionKind.DRAFT_PLACE:
         groups = d.detail["groups"]
-        if bot in ("normal", "normal_2025", "hard", "hard_2025"):
+        if bot in ("normal", "normal_2025", "hard", "hard_2025", "hard_2026"):
             return DraftPlace(seat, normal.draft_place(seen, seat))
         return DraftPlace(seat, groups[0] if smart else rng.choice(groups))
     if d.kind == DecisionKind.SPECIAL:

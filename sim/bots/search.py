@@ -2,7 +2,8 @@
 
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
-pick, a move or battle) the bot makes sensible candidates, then imagines futures
+pick, a move or battle, and since issue 40 a draft take or army-group place:
+`draft_search.py`) the bot makes sensible candidates, then imagines futures
 ("determinizations"): the other players' hidden cards filled with what the `normal` bot
 would have planned, chance drawn from its own stream, the tower from the statistical
 model (`tower_model.py`). Every candidate is played into the same futures (common random
@@ -21,7 +22,7 @@ Scores are integers; the rollout bots use + - * / on floats, which IEEE 754 roun
 exactly alike on every machine, so every peer computes the same decision.
 
 Tests: tests/sim/bots/test_search.py, tests/sim/bots/test_determinism.py,
-tests/sim/bots/test_hard_2025.py.
+tests/sim/bots/test_hard_2025.py, tests/sim/bots/test_draft_search.py.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from sim.bots import heuristic, normal
+from sim.bots import draft_search, heuristic, normal
 from sim.bots.battle_risk import hopeless_fields, outnumbered
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
@@ -43,6 +44,7 @@ from sim.state import BID, DecisionKind, Plan, State
 ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
+DRAFT_BUDGET = 48      # rollouts for a draft decision of `HARD` (issue 40)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,9 @@ class Settings:
     default only if the paired t^2 is above it (0: off). `bids`: the money bids tried
     besides the default plan's. `rollout_bot`: who plays the futures (and the guesses of
     the others' plans). `normal_off`: the normal habits its own candidates leave out.
-    `safe`: drop candidates with a battle card that could force a hopeless attack."""
+    `safe`: drop candidates with a battle card that could force a hopeless attack.
+    `draft_budget`: rollouts (to the end of year 1) for a draft decision (issue 40); 0
+    plays the fixed draft rule unsearched, as every hard bot before issue 40 did."""
     budget: int
     min_worlds: int
     finalists: int
@@ -67,11 +71,12 @@ class Settings:
     rollout_bot: str
     normal_off: frozenset[str]
     safe: bool
+    draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
-                normal_off=frozenset(), safe=True)
+                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET)
 
 
 def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
@@ -95,6 +100,8 @@ def ranked(seen: State, seat: int, seed: bytes,
         candidates = [PickSpecial(seat, p) for p in sorted(positions, key=lambda p: p != first)]
     elif kind == DecisionKind.MOVE:
         candidates = move_candidates(seen, seat, rng, st)
+    elif kind in draft_search.DRAFT_KINDS and st.draft_budget > 0:
+        candidates = draft_search.candidates(seen, seat, rng)
     else:
         return [(decide(seen, seat, st.rollout_bot, rng), 0)]
     if len(candidates) == 1:
@@ -109,9 +116,12 @@ def ranked(seen: State, seat: int, seed: bytes,
 
 
 def budget_for(seen: State, st: Settings) -> int:
-    """Rollouts for this decision: `st.budget`, or with the year horizon that budget per
+    """Rollouts for this decision: `st.draft_budget` for a draft take or place; else
+    `st.budget`, or with the year horizon that budget per
     round left in the year, winter counting as one (a spring rollout plays three rounds
     and a winter, an autumn one a round and a winter: the work per decision stays level)."""
+    if seen.decision.kind in draft_search.DRAFT_KINDS:
+        return st.draft_budget
     if st.horizon == "round":
         return st.budget
     left = max(1, 4 - seen.season)
@@ -274,6 +284,8 @@ def determinize(seen: State, seat: int, rng: ChanceStream,
     """The view with every hidden planned card filled by a guess (the normal bot's plan
     for that seat, where consistent with what is known)."""
     s = seen.copy()
+    if s.draft is not None:   # the deck's unseen cards in a sampled order (issue 40)
+        s.draft = draft_search.deal_deck(s.draft, rng)
     for other, player in enumerate(s.players):
         plan = player.plan
         if other == seat or plan is None or all(plan.known):

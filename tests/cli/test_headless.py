@@ -211,3 +211,12 @@ def test_replay_of_a_save_from_older_rules_says_so_plainly(tmp_path, capsys):
 def test_unreadable_save_is_reported(tmp_path, capsys):
     with pytest.raises(SaveError, match="cannot be read"):
         read_save(tmp_path / "missing.save")
+
+
+def test_the_console_names_the_seats_by_their_colours(capsys):
+    """Issue 37, item 12: `headless` printed P0-P3 where the window says Blue, Orange."""
+    import re
+    assert headless(args(quiet=False, seed=3)) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r"\bP[0-4]\b", out), re.search(r".*\bP[0-4]\b.*", out).group(0)
+    assert "Winner: " in out and any(c in out for c in ("Blue", "Orange", "Black", "White"))

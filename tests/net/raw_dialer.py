@@ -18,15 +18,18 @@ class RawDialer:
         self.channel: SecureChannel | None = None
         self.decoder = FrameDecoder()
 
-    def answer(self, welcome: dict) -> bytes:
-        """The plain KeyOffered for this Welcomed; the channel is up after it."""
+    def offer(self) -> bytes:
+        """The plain KeyOffered a dialer sends the moment it connects (protocol 6)."""
+        return encode_frame({"type": "KeyOffered", "pake": self.pake.outbound()})
+
+    def welcomed(self, welcome: dict) -> None:
+        """The listener's answer to the offer: the channel is up after it."""
         keys = self.pake.finish(welcome["pake"])
         self.channel = SecureChannel(keys.send, keys.receive)
         self.binding = keys.binding
-        return encode_frame({"type": "KeyOffered", "pake": self.pake.outbound()})
 
     def seal(self, msg: dict) -> bytes:
-        assert self.channel is not None, "answer the Welcomed first"
+        assert self.channel is not None, "read the Welcomed first"
         return frame(self.channel.seal(encode_body(msg)))
 
     def read(self, data: bytes) -> list[dict]:

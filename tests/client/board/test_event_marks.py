@@ -93,3 +93,27 @@ def test_winter_chips_never_cover_a_province_name(app, w, h, side):
     bad = [f"a chip covers {n}" for n, nb in names.items() for c in chips
            if c[0] < nb[2] and nb[0] < c[2] and c[1] < nb[3] and nb[1] < c[3]]
     assert not bad, f"{side} {w}x{h}: " + "; ".join(sorted(set(bad)))
+
+
+@pytest.mark.parametrize("w,h", [(960, 640), (1920, 1080)])
+def test_event_tags_on_neighbouring_temples_do_not_overlap(app, w, h, shots):
+    """Issue 37, item 12: "no attack" tags of neighbouring temple provinces ran into each
+    other (and over the names): each tag keeps clear of the others."""
+    view = BoardView(board(), "sun", 4)
+    view.set_rect(0, 190, w - max(280, min(340, w * 0.25)) - max(150, min(210, w * 0.15)),
+                  h - 34 - 190)
+    temples = sorted(board().provinces)[:26]          # the game has 26 temples
+    view.set_state(_board_state(9, {n: ["temple"] for n in temples}))
+    view.rebuild()
+    tags = [t for k, t in _visible(view.texts).items() if k[0] == "ev"]
+    assert len(tags) == 26
+    boxes = [(t.left - 4, t.bottom - 3, t.right + 4, t.top + 3) for t in tags]
+    clash = [(tags[i].text, tags[j].text) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
+             if not (boxes[i][2] <= boxes[j][0] or boxes[j][2] <= boxes[i][0]
+                     or boxes[i][3] <= boxes[j][1] or boxes[j][3] <= boxes[i][1])]
+    import arcade
+    app.clear()
+    view.draw()
+    arcade.get_image(0, 0, app.width, app.height).save(shots / f"event-tags-{w}x{h}.png")
+    assert not clash, f"{w}x{h}: {len(clash)} tags run into each other"
+    assert all(view.left <= t.left and t.right <= view.right for t in tags), "off the map"

@@ -9,7 +9,7 @@ import time
 import arcade
 import pytest
 
-from tests.client.conftest import frame
+from tests.client.conftest import frame, run_until
 
 
 @pytest.mark.slow
@@ -40,3 +40,35 @@ def test_the_viewer_films_the_last_battle_shown(app, tmp_path):
     assert out.suffix == ".mp4"
     codec, size, seconds, _frames = _probe(out)
     assert codec == "h264" and size == (1280, 720) and seconds >= 6.0
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1920, 1080)])
+def test_the_film_button_keeps_off_the_battle_towers_heading(app, tmp_path, W, H, shots):
+    """Issue 37, item 12: "Film this battle [G]" covered the "Battle tower" heading; it
+    sits beside the Rules button, on the map's bottom edge."""
+    import main
+    save = tmp_path / "g.save"
+    assert main.main(["headless", "--seed", "3", "--quiet", "--save", str(save)]) == 0
+    try:
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        app.replay_log(str(save))
+        scene = app.scene
+        app.on_key_press(arcade.key.PAGEDOWN, 0)          # past the tower's fill (the big view)
+        b, t, board = scene.replay_controls.film_btn, scene.tower, scene.board_view
+        assert run_until(app, lambda: b.visible, 30)
+        assert b.right <= t.left or b.top <= t.bottom, "over the tower's column"
+        assert board.left <= b.left and b.right <= board.right and board.bottom <= b.bottom
+        h = scene.help_btn
+        assert h.right <= b.left, "over the Rules button"
+        frame(app, 2)
+        label = b.texts.labels["l"]
+        assert label.font_size * 96 / 72 >= 11 and label.right <= b.right
+        from client.core.node import damage
+        from tests.client.conftest import screenshot
+        damage()                                          # a whole frame, not the tower's part
+        screenshot(app, shots / f"replay-{W}x{H}.png")
+    finally:
+        app.show_menu()
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)

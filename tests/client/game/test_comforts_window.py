@@ -182,7 +182,7 @@ def test_every_field_card_and_button_of_the_planning_table_has_a_tooltip(app, ho
     l, b, w, h = panel.field_rect(0)
     app.on_mouse_motion(l + w / 2, b + h / 2, 0, 0)
     frame(app, 2)
-    assert scene.comforts.tooltip.visible and "palace" in scene.comforts.tooltip.text
+    assert scene.comforts.tooltip.visible and "castle" in scene.comforts.tooltip.text
     screenshot(app, shots / "planning-tooltip.png")
     for name in ("players", "events_panel", "log", "track", "tower", "topbar"):
         node = getattr(scene, name)
@@ -353,3 +353,25 @@ def test_a_replayed_save_steps_back_and_forth_and_jumps_by_round(app, home, tmp_
     assert ctl.shown_step() == rounds[1]
     app.on_key_press(arcade.key.HOME, 0)
     assert ctl.shown_step() == 0
+
+
+def test_ctrl_a_in_the_save_name_replaces_the_suggestion(app, home, shots):
+    """Issue 37, item 12: Ctrl+A did nothing in the save-name field; the suggested name
+    had to be taken back letter by letter."""
+    scene = to_my_plan(app, seed=12)
+    app.on_key_press(arcade.key.S, arcade.key.MOD_CTRL)
+    frame(app)
+    field = scene.dialog.field
+    assert field is not None and field.value
+    app.on_key_press(arcade.key.A, arcade.key.MOD_CTRL)
+    frame(app)
+    screenshot(app, shots / "save-name-selected.png")
+    app.on_text("quick")
+    assert field.value == "quick"
+    app.on_key_press(arcade.key.A, arcade.key.MOD_CTRL)
+    app.on_key_press(arcade.key.BACKSPACE, 0)
+    assert field.value == ""
+    app.on_text("second try")
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app)
+    assert (home / "data" / "saves" / "second try.save").exists()

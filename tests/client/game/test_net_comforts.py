@@ -13,7 +13,7 @@ import pytest
 
 from client.sessions.table_offers import TableCallbacks
 
-from tests.client.conftest import frame, run_until
+from tests.client.conftest import frame, run_until, screenshot
 
 
 @dataclass(frozen=True)
@@ -457,3 +457,57 @@ def test_a_network_table_with_chat_fits_the_window(app, W, H):
     finally:
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (2560, 1440)])
+@pytest.mark.parametrize("role", ["host", "watch"])
+def test_the_chat_line_keeps_off_the_battle_tower(app, W, H, role, shots):
+    """Issue 37, item 5: in a network game the chat line was drawn over the battle view's
+    tower, and its Send button over the tray (also for a spectator at 960)."""
+    table = ComfyTable()
+    session, scene = _table_game(app, table, role=role)
+    try:
+        app.set_size(W, H)
+        app.on_resize(W, H)
+        frame(app, 2)
+        chat = scene.net.chat
+        assert chat.visible
+        scene.battle.active = True               # the battle view: the tower's big column
+        scene.on_layout()
+        frame(app, 2)
+        t = scene.tower
+        for node in (chat, chat.send_btn, chat.field):
+            shown = node.visible and (node.parent is None or node.parent.visible)
+            meets = shown and node.left < t.right and t.left < node.right \
+                and node.bottom < t.top and t.bottom < node.top
+            assert not meets, f"{W}x{H}: {node.name} over the tower"
+        screenshot(app, shots / f"net-battle-view-chat-{role}-{W}x{H}.png")
+        scene.battle.active = False
+        scene.on_layout()
+        frame(app)
+        assert chat.visible
+    finally:
+        scene.battle.active = False
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def test_a_seated_joiner_is_told_so_in_the_lobby(app, shots):
+    """Issue 37, item 12: the joiner's lobby still said "Joining a table" once seated."""
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    from tests.client.conftest import screenshot
+    table = ComfyTable(role="join")
+    table.my_seat = None                         # still knocking at the door
+    session = NetSession(table, "join")
+    app.session = session
+    lobby = LobbyScene(session, "join")
+    app.show(lobby)
+    frame(app, 2)
+    assert lobby.texts.labels["t"].text == "Joining a table"
+    table.my_seat = 2                            # the host gave me a seat
+    lobby.mark_dirty()
+    frame(app, 2)
+    assert lobby.texts.labels["t"].text == "At the table: you are Black", lobby.texts.labels["t"].text
+    screenshot(app, shots / "lobby-seated-joiner.png")
+    app.session = None

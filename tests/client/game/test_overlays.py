@@ -161,3 +161,71 @@ def test_got_it_lasts_through_continue(app, home):
     assert run_until(app, lambda: scene.planning.visible, 30)
     frame(app, 3)
     assert not scene.guide.visible, "the plan's hint is back after Continue"
+
+
+def test_a_tooltip_belongs_to_what_is_under_the_pointer_now(app, home):
+    """Issue 37, item 4: at 960 Suggest's tooltip stayed after the plan was locked, over
+    the special-card choices that took the planning panel's place."""
+    scene = _plan(app, seed=25)
+    _resize(app, 960, 640)
+    b = scene.planning.sugg_btn
+    _move(app, b.left + b.width / 2, b.top - 3)
+    frame(app)
+    tip = scene.comforts.tooltip
+    assert tip.visible and tip.text.startswith("Fill the fields")
+    scene.asker.suggest()
+    scene.planning.lock_btn.pressed.emit()               # the pointer stays where it was
+    assert run_until(app, lambda: not scene.planning.visible, 30)
+    frame(app, 2)
+    assert not (tip.visible and tip.text.startswith("Fill the fields")), \
+        "Suggest's tooltip outlived the planning panel"
+
+
+def test_no_tip_of_what_a_banner_covers(app, home):
+    """The tower's or a province's tooltip stayed over the result banner shown on top of
+    it: under the banner there is no tip of what it covers."""
+    scene = _plan(app, seed=26)
+    _resize(app, 960, 640)
+    scene.banner.show(["Battle in Owari", "The attacker wins"], 30)
+    frame(app)
+    banner, board = scene.banner, scene.board_view
+    under = [n for n in board.shapes["provinces"] if n not in board.excluded
+             and banner.contains(*board.province_centre(n))
+             and board.province_at(*board.province_centre(n)) == n]
+    assert under
+    x, y = board.province_centre(under[0])
+    scene.banner.visible = False
+    _move(app, x, y)
+    frame(app)
+    tip = scene.comforts.tooltip
+    assert tip.visible and under[0] in tip.text
+    scene.banner.show(["Battle in Owari", "The attacker wins"], 30)
+    frame(app, 2)
+    assert not tip.visible, "a province's tip over the banner that covers it"
+
+
+def test_the_tooltip_is_drawn_over_the_tutorial_card(app, home):
+    """The bid field's tooltip was drawn behind the tutorial's card, added to the table
+    after the tooltip."""
+    from client.tutorial.autoplay import coach_of
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.L, 0)
+    frame(app)
+    scene = app.scene
+    coach = coach_of(scene)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    tip = scene.comforts.tooltip
+    assert scene.children.index(tip) > scene.children.index(coach)
+    # a tip whose box reaches over the card: drawn over it
+    card = coach.card
+    l, b, w, h = scene.planning.field_rect(10) if scene.planning.visible else (0, 0, 0, 0)
+    tip.show("The highest bid chooses first.", card.left - 20, card.top - 30)
+    frame(app)
+    bl, bb, bw, bh = tip.box
+    assert bl < card.right and card.left < bl + bw and bb < card.top and card.bottom < bb + bh
+    app.on_draw()
+    for cx, cy in ((bl + 3, bb + 3), (bl + bw - 3, bb + 3), (bl + 3, bb + bh - 3),
+                   (bl + bw - 3, bb + bh - 3)):
+        px = _pixel(app, cx, cy)
+        assert max(abs(a - c) for a, c in zip(px, TIP_FILL)) <= 12, f"covered at {cx},{cy}: {px}"

@@ -84,7 +84,7 @@ def test_a_replay_seek_shows_that_seasons_tower_and_the_log_up_to_there(app, hom
     expected = [line for line in (describe(e) for e in past) if line]
     lines = _lines(scene)
     assert lines[:-1] == expected[-(len(lines) - 1):], "the log goes up to the seek point"
-    assert lines[-1].startswith("Replay: back at step")
+    assert lines[-1].startswith("Replay: at step")
     # and back: the log is cut to the earlier point, not added to
     app.on_key_press(arcade.key.PAGEUP, 0)
     frame(app)

@@ -302,3 +302,115 @@ def test_a_long_turn_order_wraps_instead_of_being_cut(app, W, H):
     for i, a in enumerate(shown):
         for b in shown[i + 1:]:
             assert not _meets(_box(a), _box(b)), (a.text[:20], b.text[:20])
+
+
+def test_action_labels_are_back_in_place_after_the_battle_view_at_960(app):
+    """Issue 37, item 3: after a battle view at 960x640 (a narrow track: long names cut
+    or wrapped) the next round's "Deploy 1", "Palace", "Temple" were drawn shifted right
+    and down over their neighbours: a label kept the corner anchor of its cut form."""
+    rw = max(280, min(340, 960 * 0.25))
+    track = ActionTrack()
+    track.set_rect(0, 180, (960 - rw) * 0.765, 56)       # the battle view
+    track.set_track(["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
+                     "temple", "theatre", "rice", "tax"])
+    track.rebuild()
+    track.set_rect(0, 180, 960 - rw, 56)                 # back to the table, a new round
+    track.set_track(["deploy1", "palace", "temple", "battle_b", "deploy5", "battle_a",
+                     "rice", "deploy3", "tax", "theatre"])
+    track.rebuild()
+    fresh = ActionTrack()
+    fresh.set_rect(0, 180, 960 - rw, 56)
+    fresh.set_track(track.actions)
+    fresh.rebuild()
+    bad = []
+    for k in range(10):
+        t, f = track.texts.labels[("a", k)], fresh.texts.labels[("a", k)]
+        x, w = track.card_x(k)
+        if not _inside(t, x, track.bottom, x + w - 4, track.top):
+            bad.append(f"{t.text!r} leaves card {k + 1}")
+        if abs(t.left - f.left) > 0.5 or abs(t.bottom - f.bottom) > 0.5:
+            bad.append(f"{t.text!r} at {t.left:.0f},{t.bottom:.0f}, not {f.left:.0f},{f.bottom:.0f}")
+    assert not bad, "; ".join(bad)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_the_replay_header_does_not_overlap_itself(app, W, H, lang):
+    """Issue 37, item 7: at 960 "Replay: step 41 of 240 — ← → step, Page Up/Down round,
+    Home start" ran into "speed ×1 [−/+]   PAUSED [Space] ..."; none of it under 11 px."""
+    from lang.i18n import _, use
+    use(lang)
+    try:
+        bar = TopBar()
+        bar.set_rect(0, H - 34, W, 34)
+        status = _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
+                   "start").format(step=41, steps=240)
+        speed = "   ".join((_("speed ×{speed} [−/+]").format(speed="1"), _("PAUSED [Space]"),
+                            _("skip drop [S]"), _("menu [Esc]")))
+        bar.set_info(title=_("Shogun — year {year}, {season}").format(year=1, season=_("autumn")),
+                     status=status, speed=speed)
+        bar.rebuild()
+        t = bar.texts.labels
+        assert t["title"].right <= t["status"].left
+        assert t["status"].right <= t["speed"].left, (t["status"].text, t["speed"].text)
+        assert t["speed"].right <= W - 190
+        assert t["status"].text.startswith(status.split(" — ")[0])
+        for key in ("title", "status", "speed"):
+            assert t[key].font_size * 96 / 72 >= 11, (key, t[key].font_size)
+    finally:
+        use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800)])
+def test_the_turn_order_choices_share_one_type_size_of_11_px_or_more(app, W, H, lang):
+    """Issue 37, item 11: the special-card buttons came in mixed sizes, down to 7 points,
+    and "#1 +1 leger bij verdediging [1]" ran off its button at 960 (nl)."""
+    from client.core import theme
+    from client.game.decisions import DecisionPanel
+    from lang.i18n import _, use
+    use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        panel = DecisionPanel()
+        panel.set_rect(0, 0, W - rw, (220 if H >= 700 else 190) - 58)
+        cards = ("defence", "six_armies", "rice", "attack", "chest")
+        panel.ask(_("Choose your turn-order position and its special card."),
+                  [(f"#{p} {theme.SPECIAL_LABELS[c]}", p, True) for p, c in enumerate(cards, 1)])
+        sizes = set()
+        for b in panel._buttons:
+            b.rebuild()
+            t = b.texts.labels["l"]
+            sizes.add(t.font_size)
+            assert t.font_size * 96 / 72 >= 11, (t.text, t.font_size)
+            assert b.left <= t.left and t.right <= b.right, (t.text, t.left, t.right, b.left, b.right)
+            assert b.bottom >= panel.bottom and b.right <= panel.right
+        assert len(sizes) == 1, sizes
+    finally:
+        use("en")
+
+
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800)])
+def test_a_players_name_is_never_drawn_under_11_px(app, W, H):
+    """Issue 37, item 11: "Bot (Oranje)" shrank to about 7 px at 960 (nl) beside a long
+    special card; the name keeps 11 px (cut if it must) and the bot's level goes first."""
+    from lang.i18n import use
+    use("nl")
+    try:
+        players = 5
+        state = {"players": {str(i): {"money": 12, "rice": 3, "score": 17, "supply": 38,
+                                      "position": i + 1, "special": "defence",
+                                      "cards": CARDS[:9]} for i in range(players)}}
+        panel = PlayersPanel()
+        rw = max(280, min(340, W * 0.25))
+        ph = min(players * 74 + 6, (H - 34) * 0.5)
+        panel.set_rect(W - rw, H - 34 - ph, rw, ph)
+        panel.set_state(state, {i: f"Bot ({n})" for i, n in enumerate(
+            ("Blauw", "Oranje", "Zwart", "Wit", "Magenta"))}, me=(0,),
+            notes={i: "heuristic" for i in range(1, players)})
+        panel.rebuild()
+        for key, t in _texts(panel).items():
+            if key[0] in ("n", "w"):
+                assert t.font_size * 96 / 72 >= 11, (t.text, t.font_size)
+    finally:
+        use("en")

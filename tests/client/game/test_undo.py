@@ -68,6 +68,7 @@ def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
         assert scene.decision.counter[3] == most - 1
         app.on_key_press(*CTRL_Z)
         assert scene.decision.counter[3] == most
+        assert scene.asker.move_target == target, "one Ctrl+Z took back the count and the pick"
     frame(app, 2)
     screenshot(app, shots / "move-undo.png")
     app.on_key_press(*CTRL_Z)                           # the pick: back to the first question
@@ -111,3 +112,29 @@ def test_a_revolt_orders_last_province_is_taken_back(app):
     app.on_key_press(arcade.key.ENTER, 0)               # Done: the order goes to the table
     assert pending(app.session.state).kind != "revolt_order"
     assert any(getattr(c, "provinces", None) == (provinces[0], provinces[1]) for c in app.session.commands)
+
+
+def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots):
+    """Issue 37, item 10: Enter (Go) on Battle/move A or B before a province was clicked
+    did nothing, silently, and nothing said there is no pass (R-EXEC-3: an action is
+    carried out when it can be; Deploy 1's move may stay, and says so with Don't move)."""
+    from sim import game
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    for _ in range(12):
+        assert until_move_decision(app, scene), "never asked where to move"
+        if not game.pending(app.session.state).detail["optional"]:
+            break
+        scene.decision.chosen.emit("stay", None)         # Deploy 1: Don't move
+        frame(app)
+    d = game.pending(app.session.state)
+    assert not d.detail["optional"], "no Battle/move decision came"
+    before = state_hash(app.session.state)
+    prompt = scene.decision.prompt
+    app.on_key_press(arcade.key.ENTER, 0)
+    frame(app, 2)
+    assert scene.decision.prompt != prompt and "highlighted province" in scene.decision.prompt
+    assert "no pass" in scene.decision.prompt
+    assert scene.asking and scene.asking[0] == "move"
+    assert state_hash(app.session.state) == before
+    screenshot(app, shots / "move-go-before-a-target.png")

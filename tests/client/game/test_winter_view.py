@@ -40,5 +40,5 @@ def test_fast_forward_stops_for_the_last_winter_until_the_player_skips_it(app, s
 def test_region_marks_name_the_majorities_per_region():
     scored = [{"seat": 1, "regions": {"brown": {"temple": 2, "palace": 3, "theatre": 0}}},
               {"seat": 0, "regions": {"brown": {"theatre": 1}, "red": {"palace": 2}}}]
-    assert region_marks(scored) == {"brown": [(0, "theatre 1"), (1, "palace 3, temple 2")],
-                                    "red": [(0, "palace 2")]}
+    assert region_marks(scored) == {"brown": [(0, "theatre 1"), (1, "castle 3, temple 2")],
+                                    "red": [(0, "castle 2")]}

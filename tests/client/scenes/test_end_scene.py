@@ -93,7 +93,8 @@ def _meets(a, b):
 
 @pytest.mark.parametrize("lang,W,H", [("en", 960, 640), ("en", 1280, 800), ("en", 1920, 1080),
                                        ("nl", 960, 640), ("ro", 960, 640)])
-def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, lang, W, H):
+def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, lang, W, H,
+                                                                             shots):
     from lang import i18n
     from sim.game import public_state
     from tests.client.conftest import frame
@@ -112,9 +113,12 @@ def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, 
     try:
         texts = [(k, t) for k, t in scene.texts.labels.items() if t.visible and t.text]
         said = " ".join(t.text for _k, t in texts)
-        words = {"en": ("Orange", "a tie goes to the most chests", "Luck of the tower"),
-                 "nl": ("Oranje", "wint wie de meeste geldkisten heeft", "Het grootste gevecht"),
-                 "ro": ("Portocaliu", "câștigă cine are cele mai multe cufere", "Cea mai mare luptă")}
+        words = {"en": ("Orange", "a tie goes to the most chests", "Luck of the tower",
+                        "the points of both winters together"),      # issue 37, item 12
+                 "nl": ("Oranje", "wint wie de meeste geldkisten heeft", "Het grootste gevecht",
+                        "beide winters samen"),
+                 "ro": ("Portocaliu", "câștigă cine are cele mai multe cufere", "Cea mai mare luptă",
+                        "ambelor ierni")}
         for w in words[lang]:
             assert w in said, (lang, w)
         boxes = [("board", scene.board_view)] + [(b.label, b) for b in
@@ -131,6 +135,8 @@ def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, 
                 if n.visible and _meets(a, (n.left, n.bottom, n.right, n.top)):
                     bad.append(f"{t.text[:25]!r} covers {name}")
         assert not bad, f"{W}x{H}: " + "; ".join(bad[:8])
+        from tests.client.conftest import screenshot
+        screenshot(app, shots / f"end-{lang}-{W}x{H}.png")
         assert scene.film_btn.visible
         app.on_key_press(arcade.key.F, 0)
         assert asked == [rec.biggest.number]

@@ -133,3 +133,16 @@ def test_a_game_left_before_its_player_decided_anything_is_not_kept(home):
     save.close()
     Autosave.start(LocalSession(4, "sun", "beginner", (0,), "heuristic", seed=11)).close()
     assert len(named_saves()) == 1
+
+
+def test_continue_says_how_far_the_game_went_in_years_and_seasons(home):
+    """Issue 37, item 12: Continue said "138 steps" where a player counts "year 2,
+    spring"."""
+    from client.sessions.autosave import continue_info
+    session = LocalSession(4, "sun", "beginner", (2,), "heuristic", seed=21)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    save.close()
+    info = continue_info()
+    assert info is not None
+    assert "year 1, spring" in info.title and "step" not in info.title, info.title

@@ -228,3 +228,31 @@ def test_forty_thuds_are_mixed_down_not_added_up():
         tv.cube_landed.emit(0)
     assert [c for c, _ in played] == ["thud"], "not forty thuds at once"
     show.end()
+
+
+@pytest.mark.parametrize("lang,peasant", [("en", "1 Peasant "), ("nl", "1 Boer "),
+                                          ("ro", "1 Fermier ")])
+def test_the_tray_count_fits_the_battle_view_at_960_and_one_peasant_is_singular(app, lang,
+                                                                                  peasant):
+    """Issue 37, item 6: at 960x640 "White 7 — 1 Peasants (and 2 other cubes)" was cut on
+    both sides (worse with players' names), and one peasant read "1 Peasants"."""
+    from client.core import theme
+    from lang.i18n import use
+    res = _attack_drop(b"tray count")
+    use(lang)
+    theme.set_player_names({3: "Alexandra"})
+    try:
+        tv = TowerView(tower.GEOMETRY)
+        tv.set_rect(530, 0, 430, 606)                # the battle view at 960x640
+        tv.set_big(True)
+        tv.play(res.recording, "", (WHITE, 5))
+        tv._counts = {WHITE: 7, 5: 1, 0: 1, 1: 1}
+        tv._draw_words()
+        t = tv._words.labels["n"]
+        x, _b, w, _h = tv.damage_rect()
+        assert x <= t.left and t.right <= x + w, (t.text, t.left, t.right, x, x + w)
+        assert peasant in t.text + " ", t.text
+        assert t.font_size * 96 / 72 >= 11, t.font_size
+    finally:
+        theme.set_player_names(None)
+        use("en")

@@ -84,3 +84,41 @@ def test_skip_ends_the_tutorial():
     assert p.finished and p.current is None
     assert p.decision_asked(DecisionKind.SPECIAL) is None
     assert p.event_played({"event": "WinterStarted", "year": 1}) is None
+
+
+def test_the_tower_lesson_comes_with_the_first_battle_even_when_it_is_the_players_own():
+    """Issue 37, item 1: when the player's own Battle/move came before any other battle,
+    "Battle or move" was shown and "A battle in the tower" passed over for good: the
+    player's battle played with no word about the tower."""
+    p = TutorialProgress()
+    _to_special(p)
+    assert key_of(p.event_played({"event": "ActionStarted", "slot": 1})) == "actions"
+    p.next()
+    assert key_of(p.decision_asked(DecisionKind.MOVE)) == "move"
+    assert p.decision_asked(None) is None                  # my move went in: a battle
+    assert key_of(p.event_played({"event": "TowerDropped", "reason": "battle"})) == "battle"
+    assert p.missed == []
+    p.next()
+    assert p.event_played({"event": "TowerDropped", "reason": "battle"}) is None   # once
+    assert key_of(p.event_played({"event": "WinterStarted", "year": 1})) == "winter"
+    assert p.missed == []
+
+
+def test_a_tower_lesson_whose_battle_never_comes_is_passed_over_at_the_closing_step():
+    p = TutorialProgress()
+    _to_special(p)
+    p.event_played({"event": "ActionStarted", "slot": 1})
+    p.next()
+    p.decision_asked(DecisionKind.MOVE)
+    p.decision_asked(None)
+    assert p.event_played({"event": "YearStarted", "year": 1}) is None     # the game's first
+    assert key_of(p.event_played({"event": "YearStarted", "year": 2})) == "finished"
+    assert p.missed == ["winter", "revolts", "scoring", "battle"]
+    p.next()
+    assert p.finished
+
+
+def test_the_first_years_events_do_not_close_the_tutorial_before_it_starts():
+    p = TutorialProgress()
+    assert p.event_played({"event": "YearStarted", "year": 1, "events": [1, 2, 3, 4]}) is None
+    assert key_of(p.decision_asked(DecisionKind.PLAN)) == "board" and p.missed == []

@@ -82,7 +82,7 @@ def test_the_battle_step_comes_at_a_battle_and_the_winter_steps_at_the_first_win
     _, triggered, _ = played
     assert triggered["battle"]["reason"] == "battle"
     assert triggered["winter"]["year"] == 1
-    assert triggered["finished"]["year"] == 1
+    assert triggered["finished"]["year"] == 2        # the second year's event cards are up
 
 
 def test_the_scripted_game_is_the_same_every_time(played):

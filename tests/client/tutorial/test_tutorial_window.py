@@ -93,6 +93,39 @@ def test_show_me_lays_out_the_scripted_plan_and_the_bid_field_is_outlined(app, h
     assert outlined == scene.planning.field_rect(10)
 
 
+def test_next_waits_until_the_steps_task_is_done_and_says_what_is_missing(app, home, shots):
+    """Issue 37, item 1: Next at "Plan your round" with nothing planned, then Next at
+    "The bid for turn order", left the card gone, the plan empty and nothing saying what
+    to do."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan"
+    app.on_key_press(arcade.key.N, 0)                   # Next, nothing planned
+    frame(app, 2)
+    assert coach.progress.current.key == "plan" and coach.card.visible
+    assert "action fields" in coach.card.missing and "Show me" in coach.card.missing
+    screenshot(app, shots / "tutorial-next-too-soon-960x640.png")
+    coach.card.show_btn.pressed.emit()
+    app.on_key_press(arcade.key.N, 0)
+    frame(app, 2)
+    assert coach.progress.current.key == "bid" and not coach.card.missing
+    app.on_key_press(arcade.key.N, 0)                   # Next before locking the plan
+    frame(app, 2)
+    assert coach.progress.current.key == "bid" and coach.card.visible
+    assert "Enter" in coach.card.missing
+    assert scene.planning.visible and scene.asking is not None and scene.asking[0] == "plan"
+    scene.planning.lock_btn.pressed.emit()              # the task done: the step ends
+    assert run_until(app, lambda: coach.progress.current is not None
+                     and coach.progress.current.key == "special", 60)
+    app.on_key_press(arcade.key.N, 0)                   # Next before choosing a card
+    frame(app, 2)
+    assert coach.progress.current.key == "special" and coach.card.visible
+    assert coach.card.missing
+
+
 @pytest.mark.parametrize("size", [(960, 640), pytest.param((1920, 1080), marks=pytest.mark.slow)])
 def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home, size):
     _resize(app, *size)
@@ -192,3 +225,73 @@ def test_the_window_walks_every_step_of_the_script_in_order(app, home):
     assert run_until(app, lambda: (step_on(scene) or True) and "finished" in coach.progress.shown, 600)
     assert coach.progress.shown == list(script.STEP_KEYS), (coach.progress.shown, coach.progress.missed)
     assert coach.progress.missed == []
+
+
+BUTTON_WORDS = ("Next move", "Play on", "Show me", "Skip tutorial", "Leave tutorial")
+
+
+@pytest.mark.slow
+def test_each_steps_words_agree_with_the_screen(app, home, shots):
+    """Issue 37, item 2: the "actions" card named Next move and Play on, buttons it did not
+    have; at "Scoring" the players panel said Score 0 for everyone and the scoring
+    breakdown went away while the card still asked to look at them; at "One year played"
+    the year-2 event list was empty."""
+    from lang.i18n import _
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    seen: set[str] = set()
+
+    def check() -> bool:
+        st = coach.progress.current
+        if st is not None and st.key not in seen:
+            seen.add(st.key)
+            frame(app, 2)
+            card = coach.card
+            on_card = {_(b.label).split("  [")[0] for b in
+                       (card.next_btn, card.show_btn, card.skip_btn, card.leave_btn,
+                        card.play_on_btn) if b.visible}
+            for words in BUTTON_WORDS:
+                if words in _(st.task):
+                    assert words in on_card, (st.key, words, on_card)
+            if st.key == "scoring":
+                mine = coach.scores[script.ME]
+                assert mine > 0
+                frame(app, 6 * 60)                   # the card asks to look: it all stays
+                shown = scene.players.state["players"][str(script.ME)]["score"]
+                assert shown >= mine, ("the players panel", shown, mine)
+                assert scene.banner.visible and scene.winter.visible, "the breakdown went"
+                screenshot(app, shots / "tutorial-scoring-held-960x640.png")
+            if st.key == "finished":
+                year, _season, events, _cur = scene.events_panel.info
+                assert year == 2 and len(events) == 4, scene.events_panel.info
+                screenshot(app, shots / "tutorial-finished-960x640.png")
+                return True
+        step_on(scene)
+        return False
+    assert run_until(app, check, 900)
+    assert {"scoring", "finished"} <= seen
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_a_long_step_title_wraps_rather_than_being_cut_or_tiny(app, lang):
+    """Issue 37, item 11: the Dutch step-4 title read "Spelersvolgorde en speciale kaar…"
+    in a narrow card; a title too long for one line takes two, at 11 px or more."""
+    from lang.i18n import _, use
+    from client.tutorial.card import TutorialCard
+    use(lang)
+    try:
+        for st, w in ((st, w) for st in script.STEPS for w in (272.0, 330.0)):
+            card = TutorialCard()      # 272: the right-hand column at 960x640
+            card.show_step(_(st.title), _("Step {n} of {total}").format(n=4, total=11),
+                           _(st.text), _(st.task), short_counter="4/11")
+            h = card.needed_height(w, 600)
+            card.set_rect(10, 10, w, h)
+            card.rebuild()
+            head, body = card.texts.labels["h"], card.texts.labels["b"]
+            assert head.text == _(st.title), (st.key, head.text)
+            assert head.font_size * 96 / 72 >= 11, (st.key, head.font_size)
+            assert card.left <= head.left and head.right <= card.right, st.key
+            assert body.top <= head.bottom + 1, (st.key, "the words run into the title")
+    finally:
+        use("en")

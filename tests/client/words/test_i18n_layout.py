@@ -107,7 +107,7 @@ def test_info_panel_scene_fits_the_window(app, planning_scene_in, W, H):
                 season=SEASON_WORDS["spring"].capitalize(), year=1, event=theme.EVENT_TEXT[3]),
             _("Turn order: {order}").format(order=order),
             _("Now: {who} — {what} ({action} from {province})").format(
-                who=theme.SEAT_NAMES[1], what=DECISION_WORDS["move"],
+                who=theme.SEAT_NAMES[1], what=i18n.ngettext(*DECISION_WORDS["move"], 1),
                 action=theme.ACTION_SHORT["battle_a"], province="Awa-Shikoku"),
             _("Hover a province for its tax, rice, free slots and neighbours. "
               "Space pauses; F fast-forwards.")])

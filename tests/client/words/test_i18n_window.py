@@ -108,3 +108,34 @@ def test_the_menu_and_the_rules_read_in_the_language(app, home, shots, lang, tit
     assert app.scene.name == "settings"
     assert not _buttons_fit(app.scene), _buttons_fit(app.scene)
     screenshot(app, shots / f"settings-{lang}.png")
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Echigo  (brown region)"),
+                                        ("nl", "Echigo  (bruine regio)"),
+                                        ("ro", "Echigo  (regiunea maro)")])
+def test_a_provinces_tooltip_names_its_region_in_the_language(app, lang, words):
+    """Issue 37, items 9 and 13: "Echigo (regio brown)", "Kaga (regiunea brown)"."""
+    from client.board.board_view import BoardView
+    from sim.board import board
+    i18n.use(lang)
+    try:
+        view = BoardView(board(), "sun", 4)
+        first = view.tooltip_text("Echigo").split("\n")[0]
+        assert first == words
+    finally:
+        i18n.use("en")
+
+
+def test_settings_name_the_language_a_lang_run_speaks(app, home, monkeypatch):
+    """Issue 37, item 12: with `--lang nl` the settings said "Taal: systeem (English)"
+    while every word on screen was Dutch."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    i18n.use("nl")                                    # what `--lang nl` does
+    app.show_menu()
+    frame(app)
+    app.on_key_press(arcade.key.O, 0)
+    frame(app, 2)
+    scene = app.scene
+    assert scene.name == "settings"
+    label = scene.buttons["language"].label
+    assert "Nederlands" in label and "English" not in label, label

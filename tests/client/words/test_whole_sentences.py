@@ -59,7 +59,7 @@ EXPECTED = {
         "attack_won": "gevecht om Wakasa: P0 5 tegen P1 2 — P0 wint het gevecht, 1 leger overleeft; Wakasa is van P0",
         "moon_start": "Shogun voor 3 spelers op de maankant met de verdeling van de startprovincies; "
                       "ieder begint met 18 geldkisten",
-        "nothing_out": "toren (gevecht): erin 2 P0; er komt niets uit; nu binnen 9",
+        "nothing_out": "toren (gevecht): erin 2 P0; er komt niets uit; nu 9 in de toren",
         "tie": "Winnaars: P0 en P1",
         "battle_a": "P2 vecht/verplaatst (A) vanuit Wakasa",
     },

@@ -175,7 +175,7 @@ def test_netcheck_tells_a_table_from_a_silent_port_and_a_closed_one(tmp_path):
             conn.sendall(greeting)
         conn.recv(1)
         conn.close()
-    hello = encode_frame({"type": "Welcomed", "versions": {}, "peer": b"x" * 16, "pake": b""})
+    hello = encode_frame({"type": "Greeted", "versions": {}})     # (protocol 6)
     for server, greeting in ((greeter, hello), (silent, b"")):
         threading.Thread(target=serve, args=(server, greeting), daemon=True).start()
     done = subprocess.run(

@@ -85,14 +85,13 @@ def test_a_hostile_peer_cannot_disturb_the_game(tmp_path):
         peers.append(host)
         # 1. garbage before any handshake
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            _read_frame(s)
             s.sendall(b"\x00\x00\x00\x03\xc1\xc1\xc1" * 3 + b"\xff\xff\xff\xff")
             time.sleep(0.3)
         # 2. a spectator (right code) that then tries to act
         evil = socket.create_connection(("127.0.0.1", port), timeout=5)
-        welcome = _read_frame(evil)
         raw = RawDialer(P.CODE)
-        evil.sendall(raw.answer(welcome))
+        evil.sendall(raw.offer())              # the dialer speaks first (protocol 6)
+        raw.welcomed(_read_frame(evil))
         evil.sendall(raw.seal(make_hello(local_versions(), b"e" * 16, role="spectator",
                                          name="evil", listen_port=0)))
         assert raw.read(_read_body(evil))[0]["type"] == "Accepted"

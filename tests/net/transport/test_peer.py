@@ -25,6 +25,17 @@ def sent(transport):
     return FrameDecoder().feed(transport.value())
 
 
+def offered(conn, transport, code="ABCDE"):
+    """A dialer's key offer, answered: the dialer with its channel up."""
+    dialer = RawDialer(code)
+    conn.dataReceived(dialer.offer())
+    welcome = sent(transport)[0]
+    assert welcome["type"] == "Welcomed" and len(welcome["pake"]) == 33
+    dialer.welcomed(welcome)
+    transport.clear()
+    return dialer
+
+
 def test_the_host_listens_where_asked():
     reactor, host, conn, transport = listener()
     port, factory, backlog, interface = reactor.tcpServers[0]
@@ -39,13 +50,14 @@ def test_join_dials_the_address_given():
     assert (host, port) == ("10.1.2.3", 9999)      # recorded only: nothing is sent
 
 
-def test_welcome_then_a_good_hello_is_accepted():
+def test_the_listener_says_nothing_before_the_dialers_key_offer():
     reactor, host, conn, transport = listener()
-    welcome = sent(transport)[0]
-    assert welcome["type"] == "Welcomed" and len(welcome["pake"]) == 33
-    dialer = RawDialer("ABCDE")
-    transport.clear()
-    conn.dataReceived(dialer.answer(welcome))
+    assert transport.value() == b"" and conn.pake is None
+
+
+def test_an_offer_then_a_good_hello_is_accepted():
+    reactor, host, conn, transport = listener()
+    dialer = offered(conn, transport)
     conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32)))
     assert [m["type"] for m in dialer.read(transport.value())] == ["Accepted", "LobbyChanged"]
     assert host.lobby["seats"][1]["name"] == "Bo"
@@ -55,12 +67,9 @@ def test_welcome_then_a_good_hello_is_accepted():
 
 def test_a_wrong_code_is_refused_and_disconnected():
     reactor, host, conn, transport = listener()
-    welcome = sent(transport)[0]
-    transport.clear()
-    dialer = RawDialer("WRONG")
-    conn.dataReceived(dialer.answer(welcome))
+    dialer = offered(conn, transport, "WRONG")
     conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16)))
-    assert sent(transport) == [{"type": "Refused",
+    assert sent(transport) == [{"type": "Refused", "retry": None,
                                 "reason": "join refused: the join code is wrong"}]
     assert transport.disconnecting
 
@@ -77,12 +86,22 @@ def test_garbage_before_the_handshake_is_counted_then_dropped():
 
 def test_a_frame_split_byte_by_byte_still_arrives():
     reactor, host, conn, transport = listener()
-    welcome = sent(transport)[0]
-    transport.clear()
     dialer = RawDialer("ABCDE")
-    data = dialer.answer(welcome) + dialer.seal(make_hello(host.versions, b"q" * 16,
+    for byte in (dialer.offer()[i:i + 1] for i in range(len(dialer.offer()))):
+        conn.dataReceived(byte)
+    dialer.welcomed(sent(transport)[0])
+    transport.clear()
+    data = dialer.seal(make_hello(host.versions, b"q" * 16,
                                                            role="spectator", name="Cy"))
     for i in range(len(data)):
         conn.dataReceived(data[i:i + 1])
     assert dialer.read(transport.value())[0]["type"] == "Accepted"
     assert conn in host.spectators
+
+
+def test_a_reachability_probe_is_greeted_without_a_key_exchange():
+    reactor, host, conn, transport = listener()
+    conn.dataReceived(encode_frame({"type": "Probed"}))
+    assert [m["type"] for m in sent(transport)] == ["Greeted"]
+    assert transport.disconnecting and conn.pake is None
+    assert host.guess_limit._records == {}          # no guess counted

@@ -41,7 +41,7 @@ def slowloris(port: int) -> socket.socket | None:
 
 
 def still_open(s: socket.socket) -> bool:
-    """Drains what the host sent (its Welcomed); open unless it reached the end."""
+    """Drains what the host sent (a refusal, before its close); open unless it reached the end."""
     s.setblocking(False)
     try:
         while True:

@@ -1,5 +1,5 @@
-"""Bounded before trust (issue 26): a stranger's frame limit, deadline and cap, on
-twisted.internet.testing transports."""
+"""Bounded before trust (issues 26, 34): a stranger's frame limit, deadlines and slots,
+on twisted.internet.testing transports."""
 
 import struct
 
@@ -7,7 +7,8 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 
 from net.transport.framing import FrameDecoder, encode_frame
-from net.transport.handshake_limits import (HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
+from net.transport.handshake_limits import (FIRST_MESSAGE_DEADLINE, HANDSHAKE_DEADLINE,
+                                            HANDSHAKE_MAX_FRAME, KEYED_DEADLINE,
                                             MAX_UNPROVEN, MAX_UNPROVEN_PER_ADDRESS,
                                             STALL_GRACE)
 from net.transport.peer import PeerConnection, PeerFactory
@@ -37,12 +38,17 @@ def listener():
 
 def handshake(host, conn, transport):
     """An honest dialer's handshake; returns it with the channel up."""
-    welcome = FrameDecoder().feed(transport.value())[0]
-    dialer = RawDialer("ABCDE")
-    transport.clear()
-    conn.dataReceived(dialer.answer(welcome))
+    dialer = offered(conn, transport)
     conn.dataReceived(dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32)))
     assert conn.ready
+    return dialer
+
+
+def offered(conn, transport):
+    dialer = RawDialer("ABCDE")
+    conn.dataReceived(dialer.offer())
+    dialer.welcomed(FrameDecoder().feed(transport.value())[0])
+    transport.clear()
     return dialer
 
 
@@ -67,15 +73,13 @@ def test_a_partial_frame_holds_at_most_the_stranger_limit():
     reactor, host, conn, transport = listener()
     conn.dataReceived(struct.pack(">I", HANDSHAKE_MAX_FRAME) + b"x" * (HANDSHAKE_MAX_FRAME - 1))
     assert not conn.closed and conn.decoder.pending_bytes < HANDSHAKE_MAX_FRAME + 4
-    reactor.advance(HANDSHAKE_DEADLINE)
+    reactor.advance(FIRST_MESSAGE_DEADLINE)
     assert conn.closed and transport.disconnecting
 
 
 def test_after_the_handshake_the_normal_limit_applies_even_within_the_same_read():
     reactor, host, conn, transport = listener()
-    welcome = FrameDecoder().feed(transport.value())[0]
-    dialer = RawDialer("ABCDE")
-    conn.dataReceived(dialer.answer(welcome))
+    dialer = offered(conn, transport)
     hello = dialer.seal(make_hello(host.versions, b"p" * 16, seat_key=b"k" * 32))
     big = dialer.seal({"type": "ChatSent", "text": "x" * 100_000})
     conn.dataReceived(hello + big[:50_000])
@@ -83,17 +87,30 @@ def test_after_the_handshake_the_normal_limit_applies_even_within_the_same_read(
     assert conn.decoder.pending_bytes == 50_000
 
 
-def test_an_idle_stranger_is_closed_at_the_deadline():
+def test_an_idle_stranger_is_closed_when_its_first_message_is_due():
+    """Issue 34: an honest dialer's key offer goes the moment it connects; a stranger
+    silent for FIRST_MESSAGE_DEADLINE (2 s, was the whole handshake's 10 s) is closed,
+    and told why (an older peer that waits for the listener to speak first)."""
     reactor, host, conn, transport = listener()
-    reactor.advance(HANDSHAKE_DEADLINE - 0.1)
+    assert FIRST_MESSAGE_DEADLINE <= 2.0
+    reactor.advance(FIRST_MESSAGE_DEADLINE - 0.1)
     assert not conn.closed and not transport.disconnecting
     reactor.advance(0.1)
     assert conn.closed and transport.disconnecting
+    assert "no key offer" in FrameDecoder().feed(transport.value())[-1]["reason"]
+
+
+def test_an_answered_stranger_that_sends_no_hello_is_closed_and_counted():
+    reactor, host, conn, transport = listener()
+    offered(conn, transport)
+    reactor.advance(KEYED_DEADLINE)
+    assert conn.closed and transport.disconnecting
+    assert host.guess_limit._records["192.168.1.1"].wrong == 1   # the exchange cost: counted
 
 
 def test_a_host_busy_past_the_deadline_reads_the_answer_before_closing():
     reactor, host, conn, transport = listener()
-    reactor.advance(HANDSHAKE_DEADLINE + 5)         # one long stall: the deadline is late
+    reactor.advance(FIRST_MESSAGE_DEADLINE + 5)     # one long stall: the deadline is late
     assert not conn.closed
     handshake(host, conn, transport)                # the answer that waited is read
     reactor.advance(HANDSHAKE_DEADLINE)
@@ -102,7 +119,7 @@ def test_a_host_busy_past_the_deadline_reads_the_answer_before_closing():
 
 def test_a_late_deadline_still_closes_an_idle_stranger():
     reactor, host, conn, transport = listener()
-    reactor.advance(HANDSHAKE_DEADLINE + 5)
+    reactor.advance(FIRST_MESSAGE_DEADLINE + 5)
     reactor.advance(STALL_GRACE)
     assert conn.closed and transport.disconnecting
 
@@ -130,29 +147,50 @@ def built(factory, host_address, port=40000):
     return conn
 
 
-def test_strangers_beyond_the_cap_per_address_are_refused_at_once():
+def test_a_newcomer_beyond_its_addresss_share_takes_that_addresss_oldest_slot():
+    """Issue 34 (was: refused at once, which let slot holders keep a friend out): the
+    address's own oldest silent connection gives its slot and is told to try again."""
     reactor, host = host_session()
     factory = PeerFactory(host, dialer=False)
-    conns = [built(factory, "10.0.0.9") for _ in range(MAX_UNPROVEN_PER_ADDRESS)]
-    assert all(c is not None for c in conns)
-    assert built(factory, "10.0.0.9") is None       # closed before a byte is read
+    conns = []
+    for _ in range(MAX_UNPROVEN_PER_ADDRESS):
+        conns.append(built(factory, "10.0.0.9"))
+        reactor.advance(0.01)
+    newcomer = built(factory, "10.0.0.9")
+    assert newcomer is not None and conns[0].closed and not conns[1].closed
+    refusal = FrameDecoder().feed(conns[0].transport.value())[-1]
+    assert refusal["type"] == "Refused" and refusal["retry"] == 1.0
+    assert factory.unproven.open == MAX_UNPROVEN_PER_ADDRESS
     assert built(factory, "10.0.0.10") is not None  # another address has its own share
-    conns[0].connectionLost(None)                   # a slot comes back when one ends
-    assert built(factory, "10.0.0.9") is not None
 
 
-def test_strangers_beyond_the_overall_cap_are_refused_at_once():
+def test_a_newcomer_at_the_overall_cap_takes_a_slot_from_the_biggest_holder():
     reactor, host = host_session()
     factory = PeerFactory(host, dialer=False)
-    conns = [built(factory, f"10.0.{i // 200}.{i % 200}") for i in range(MAX_UNPROVEN)]
-    assert all(c is not None for c in conns) and factory.unproven.open == MAX_UNPROVEN
-    assert built(factory, "10.9.9.9") is None
-    reactor.advance(HANDSHAKE_DEADLINE)             # the deadline closes them all
-    for c in conns:
+    friend = built(factory, "10.9.9.1")
+    crowd = []
+    for i in range(MAX_UNPROVEN - 1):
+        crowd.append(built(factory, f"10.0.0.{i % 8}"))    # 8 addresses hold the rest
+        reactor.advance(0.01)
+    assert factory.unproven.open == MAX_UNPROVEN
+    newcomer = built(factory, "10.9.9.2")
+    assert newcomer is not None and not friend.closed
+    assert sum(c.closed for c in crowd) == 1 and crowd[0].closed
+    reactor.advance(FIRST_MESSAGE_DEADLINE)         # the deadline closes the silent ones
+    for c in crowd + [friend, newcomer]:
         assert c.closed
         c.connectionLost(None)                      # as Twisted would, once closed
     assert factory.unproven.open == 0
-    assert built(factory, "10.9.9.9") is not None
+
+
+def test_answered_connections_keep_their_slots():
+    reactor, host = host_session()
+    factory = PeerFactory(host, dialer=False, )
+    held = [built(factory, "10.0.0.9") for _ in range(MAX_UNPROVEN_PER_ADDRESS)]
+    for conn in held:
+        offered(conn, conn.transport)
+    assert built(factory, "10.0.0.9") is None       # no silent one to evict: refused
+    assert not any(c.closed for c in held)
 
 
 def test_a_proved_connection_gives_its_slot_back():
@@ -168,14 +206,15 @@ def test_a_proved_connection_gives_its_slot_back():
     assert factory.unproven.open == 0
 
 
-def test_refusals_at_the_cap_are_summed_up_not_logged_each(caplog):
+def test_evictions_at_the_cap_are_summed_up_not_logged_each(caplog):
     reactor, host = host_session()
     factory = PeerFactory(host, dialer=False)
     for _ in range(MAX_UNPROVEN_PER_ADDRESS):
         built(factory, "10.0.0.9")
     caplog.clear()
     for _ in range(500):
-        assert built(factory, "10.0.0.9") is None
+        assert built(factory, "10.0.0.9") is not None
     reactor.advance(10.0)
     lines = [r for r in caplog.records if r.name == "net.transport.handshake_limits"]
-    assert len(lines) == 2 and "refused 500 connections" in lines[-1].getMessage()
+    assert len(lines) == 2 and "500 connections took an older stranger's slot" \
+        in lines[-1].getMessage()

@@ -56,3 +56,35 @@ def swap_unturned(state: State, seat: int) -> State:
             plan = replace(plan, bid=0 if plan.bid else min(1, plan.money))
         player.plan = plan
     return s
+
+
+def draft_states(seed: int, limit: int, kinds: tuple[str, ...] = ("draft_take", "draft_place"),
+                 skip: int = 0) -> list[tuple[State, int]]:
+    """Up to `limit` (state, seat) pairs of draft decisions (takes and places) of a draft
+    game among `normal` bots, after the first `skip` of them."""
+    game = LocalGame(GameConfig(4, "sun", "draft"), seed, dict.fromkeys(range(4), "normal"))
+    found: list[tuple[State, int]] = []
+    seen = 0
+    while game.state.draft is not None and len(found) < limit:
+        d = game.state.decision
+        if d.kind in kinds:
+            if seen >= skip:
+                found.append((game.state, d.seats[0]))
+            seen += 1
+        game.step()
+    return found
+
+
+def heuristic_states(seed: int, kinds: tuple[str, ...], limit: int,
+                     setup: str = "draft") -> list[tuple[State, int]]:
+    """Up to `limit` (state, seat) pairs of decisions of `kinds` in a game of `heuristic`
+    bots, the frozen level: a change to the normal bot does not move them (the frozen
+    hard bots' digests are recorded on them)."""
+    game = LocalGame(GameConfig(4, "sun", setup), seed, dict.fromkeys(range(4), "heuristic"))
+    found: list[tuple[State, int]] = []
+    while not game.over and len(found) < limit:
+        d = game.state.decision
+        if d.kind in kinds:
+            found.append((game.state, d.seats[-1]))
+        game.step()
+    return found

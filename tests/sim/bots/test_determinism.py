@@ -1,5 +1,6 @@
-"""The hard bots (the new `hard` with its year-long rollouts, and the frozen `hard_2025`)
-decide alike on every peer (issue 15, item 3; issue 29, item 6).
+"""The hard bots (the new `hard` with its year-long rollouts and its draft search, and the
+frozen `hard_2025`) decide alike on every peer (issue 15, item 3; issue 29, item 6;
+issue 40: draft takes and army-group places are searched too).
 
 Bot seats in a network game are computed by every peer, so the search's answer must
 depend only on the view, the seed and its fixed budget. The states are built here and
@@ -21,7 +22,7 @@ import pytest
 
 from sim import bots
 from sim.state import encode_state
-from tests.sim.bots.bot_states import decision_states
+from tests.sim.bots.bot_states import decision_states, draft_states
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +42,8 @@ for raw, seat in msgpack.unpackb(sys.stdin.buffer.read()):
 
 def _cases():
     found = (decision_states(11, ("plan",), 2, "draft")
-             + decision_states(11, ("special", "move"), 4, "draft"))
+             + decision_states(11, ("special", "move"), 4, "draft")
+             + draft_states(11, 2, ("draft_take",), skip=3) + draft_states(11, 1, ("draft_place",)))
     return [(encode_state(s), seat) for s, seat in found]
 
 
@@ -63,5 +65,6 @@ def test_hard_decisions_equal_across_processes_and_cpu_paths():
     other_hash = _in_child(payload, PYTHONHASHSEED="977")
     no_avx = _in_child(payload, PYTHONHASHSEED="3", GLIBC_TUNABLES="glibc.cpu.hwcaps=-AVX2,-FMA")
     assert here.count("\n") == 2 * len(cases) and "SubmitPlan" in here
+    assert "DraftTake" in here and "DraftPlace" in here
     assert other_hash == here
     assert no_avx == here

@@ -8,26 +8,13 @@ from __future__ import annotations
 import hashlib
 
 from sim import bots
-from sim.game import GameConfig
-from sim.local import LocalGame
-from sim.state import State
+from tests.sim.bots.bot_states import heuristic_states
 
 RECORDED = "ec62afbe90453da6c3834c9913a9b98db90d01ef9c075e42abab61d85dcd8f48"
 
 
-def _states(seed: int, kinds: tuple[str, ...], limit: int) -> list[tuple[State, int]]:
-    game = LocalGame(GameConfig(4, "sun", "draft"), seed, dict.fromkeys(range(4), "heuristic"))
-    found: list[tuple[State, int]] = []
-    while not game.over and len(found) < limit:
-        d = game.state.decision
-        if d.kind in kinds:
-            found.append((game.state, d.seats[-1]))
-        game.step()
-    return found
-
-
 def test_hard_2025_scores_match_the_recorded_old_hard():
-    found = _states(21, ("plan",), 3) + _states(22, ("special", "move"), 5)
+    found = heuristic_states(21, ("plan",), 3) + heuristic_states(22, ("special", "move"), 5)
     digest = hashlib.sha256()
     for i, (state, seat) in enumerate(found):
         digest.update(repr(bots.hard_scores(state, seat, b"golden/%d" % i, "hard_2025")).encode())
@@ -37,6 +24,6 @@ def test_hard_2025_scores_match_the_recorded_old_hard():
 
 def test_hard_2025_is_a_level_and_plays_a_decision():
     assert "hard_2025" in bots.BOT_NAMES and "hard_2025" not in bots.LEVELS
-    state, seat = _states(21, ("plan",), 1)[0]
+    state, seat = heuristic_states(21, ("plan",), 1)[0]
     assert bots.choose(state, seat, "hard_2025", b"x" * 32) == \
         bots.hard_scores(state, seat, b"x" * 32, "hard_2025")[0][0]
