@@ -81,8 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--text", "--headless", dest="text", action="store_true",
                         help="print the game as text instead of opening the window")
     replay.add_argument("--film", type=int, metavar="N", default=None,
-                        help="render battle N (1 = the first) as an animated GIF (needs --out)")
-    replay.add_argument("--out", metavar="FILE.gif", default=None, help="where --film writes")
+                        help="film battle N (1 = the first) as an MP4, WebM or GIF (needs --out)")
+    replay.add_argument("--out", metavar="FILE.mp4", default=None,
+                        help="where --film writes (.mp4, .webm or .gif)")
+    replay.add_argument("--size", metavar="WxH", default="1280x720",
+                        help="the film's size in pixels (default 1280x720)")
 
     netcheck = sub.add_parser("netcheck", help="which tables or players this machine reaches")
     netcheck.add_argument("addresses", nargs="*", metavar="ADDRESS", help="HOST:PORT to dial")

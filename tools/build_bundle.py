@@ -48,8 +48,10 @@ MAX_ARCHIVE_BYTES = 80 * 1024 * 1024      # what a player is asked to download, 
 LINUX_EXTRAS = ("shogun.desktop", "add-to-menu")     # from packaging/, into the folder
 
 # Distributions the game depends on that packaging/shogun.spec leaves out (the bundle
-# carries compiled catalogues instead of Babel): no licence of theirs is shipped either.
-NOT_SHIPPED = ("babel",)
+# carries compiled catalogues instead of Babel; imageio-ffmpeg's static ffmpeg is a 170 MB
+# GPL program, so a film made from the download is a GIF, docs/bundle.md): no licence of
+# theirs is shipped either. (The spec excludes them by module name: `-` becomes `_`.)
+NOT_SHIPPED = ("babel", "imageio-ffmpeg")
 # Shipped in every bundle without being a dependency of the game: the bootloader.
 BUILD_TOOLS_SHIPPED = ("pyinstaller",)
 _LICENCE_FILE = re.compile(r"^(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)

@@ -12,8 +12,9 @@ chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-ove
 `help-WxH.png` is the rules overlay opened over the planning table. The battle comes as a
 small scene: `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
 `battle-tally` (the tray counted per side), `battle-banner` (the result), `battle-march`
-(the survivors walking in; only when the attacker won); `film-WxH.png` is
-a frame from the middle of `replay SAVE --film 3` (its GIF is kept beside it). `--players 3` shows the
+(the survivors walking in; only when the attacker won); `film-WxH-title.png`,
+`-mid.png` and `-result.png` are frames of `replay SAVE --film 3 --size WxH` (its MP4 kept
+beside them). `--players 3` shows the
 hatched out-of-play provinces; `--colour-blind` the colour-blind board; `--lang nl` (or ro,
 en) the window in that language (file names then end in `-nl`); `--only planning,lobby,…`
 limits the shots.
@@ -187,26 +188,38 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
 
 
 def shoot_film(out: Path, size: tuple[int, int], seed: int) -> None:
-    """A frame of a battle film (`replay SAVE --film 3`), mid-drop, from a headless save;
-    the film is rendered at its own size (960x640 and the caption band), whatever `size`."""
+    """Frames of a battle film (`replay SAVE --film 3 --size WxH`) from a headless save:
+    the title card, the middle of the battle and the result card (`film-WxH-title.png`,
+    `-mid`, `-result`); the MP4 is kept beside them (a GIF without imageio-ffmpeg)."""
     import subprocess
     import tempfile
-    from PIL import Image
     root = Path(__file__).resolve().parent.parent
     tag = f"{size[0]}x{size[1]}{SUFFIX[0]}"
+    even = f"{size[0] // 2 * 2}x{size[1] // 2 * 2}"
     with tempfile.TemporaryDirectory() as tmp:
-        save, gif = Path(tmp) / "g.save", out / f"film-{tag}.gif"
+        save, film = Path(tmp) / "g.save", out / f"film-{tag}.mp4"
         subprocess.run([sys.executable, str(root / "main.py"), "headless", "--seed", str(seed),
                         "--save", str(save), "--quiet"], check=True, capture_output=True)
-        r = subprocess.run([sys.executable, str(root / "main.py"), "replay", str(save), "--film", "3",
-                            "--out", str(gif)], capture_output=True, text=True)
+        from lang.i18n import current
+        r = subprocess.run([sys.executable, str(root / "main.py"), "--lang", current(), "replay",
+                            str(save), "--film", "3", "--out", str(film), "--size", even],
+                           capture_output=True, text=True)
         if r.returncode != 0:
             print(f"{tag}: no film: {r.stderr.strip()}", file=sys.stderr)
             return
-    with Image.open(gif) as im:
-        im.seek(im.n_frames // 2)
-        im.convert("RGB").save(out / f"film-{tag}.png")
-    print(f"saved {out / f'film-{tag}.png'} (and {gif.name})")
+    try:
+        import imageio_ffmpeg  # type: ignore[import-untyped]
+    except ImportError:
+        print(f"saved {film.with_suffix('.gif')} (no imageio-ffmpeg: no frames taken)")
+        return
+    reader = imageio_ffmpeg.read_frames(str(film))
+    meta = reader.__next__()
+    frames = list(reader)
+    w, h = meta["size"]
+    from PIL import Image
+    for name, k in (("title", 15), ("mid", len(frames) // 2), ("result", len(frames) - 15)):
+        Image.frombytes("RGB", (w, h), frames[k]).save(out / f"film-{tag}-{name}.png")
+    print(f"saved {out / f'film-{tag}-title.png'}, -mid, -result (and {film.name})")
 
 
 def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,

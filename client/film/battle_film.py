@@ -1,17 +1,23 @@
-"""A battle of a saved game as an animated GIF, rendered by the window's own table scene
-(issue 28 item 5): `./shogun replay SAVE --film N --out FILE.gif`.
+"""A battle of a saved game as a film worth sending (issue 36 item 5, after issue 28 item 5):
+`./shogun replay SAVE --film N --out FILE.mp4` (or .webm, .gif).
 
-Why the real scene: the film is exactly what the window shows (the board with the
-battle's arrow, the tower with the handful, the pour, the tally, the result banner), not
-a second drawing of it. The save is replayed through `ReplaySession` (a headless or
-window save, or a JSON game log such as a spectator's `--log`), fast-forwarded to the
-N-th battle's drop, which then plays at ×1 while every frame is captured; a band under
-each frame names the battle (province and sides) and, once known, its result. The window
-is hidden and may live on a virtual display (`virtual_display`). Pillow writes the GIF;
-no video library is kept in the project, so there is no .mp4.
+Why the real scene: the film is what the window shows of the battle (the map with the
+battle's arrow and the large tower with the handful, the pour, the tally, the survivors'
+march), not a second drawing of it. Only the battle scene is drawn, the map and the
+tower side by side filling the frame (no top bar, replay header, buttons or panels), at a
+fixed FPS stepped offline (1/FPS of the game's clock per frame, however long a frame
+takes to draw). A title card opens it (year and season, attacker against defender, the
+province) and a result card closes it (who won, what came out of the tower, survivors,
+who holds the province now), both in the player's language (`film_cards`).
 
-`write_battle_film(save_path, battle_number, out_path)` is the one entry point (the
-command line, the replay viewer's "Film this battle" and the end screen's "film it").
+The save is replayed through `ReplaySession` (a headless or window save, or a JSON game
+log such as a spectator's `--log`), fast-forwarded to the N-th battle's drop, which then
+plays at x1. The window is hidden and may live on a virtual display (`virtual_display`:
+Xvfb is started when DISPLAY is unset). Frames go to `film_encoder` as they are made.
+
+`write_battle_film(save_path, battle_number, out_path, size)` is the one entry point (the
+command line, the replay viewer's "Film this battle" and the end screen's "Film it", the
+last two through the command line, naming the file by `film_encoder.films_path`).
 
 Tests: tests/client/film/test_battle_film.py.
 """
@@ -19,126 +25,167 @@ Tests: tests/client/film/test_battle_film.py.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from client.tower.cube_textures import font as _font
-
+from client.film.film_cards import card, title_lines
+from client.film.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
 
-FILM_SIZE = (960, 640)    # the window's smallest size: the film reads on a phone
-FPS = 20                  # frames per second of the film (the scene is stepped by 1/FPS)
-AFTER = 2.2               # seconds of the result (banner, board) at most after the battle
-BAND = 48                 # pixels of the caption band under each frame (two lines)
+FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
+FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
+TITLE = 2.0               # seconds of the title card
+RESULT = 3.0              # seconds of the result card
+AFTER = 2.0               # seconds of the table after the result (the march) at most
+TOWER_SHARE = 0.42        # of the frame's width the tower takes (the map has the rest)
 LIMIT = 600.0             # wall seconds at most to reach the battle (a long save)
 
 
 @dataclass(frozen=True)
 class Film:
-    """What was written: the file, its frame count and size, the battle's words."""
+    """What was written: the file, its frame count and size, the battle's words, and a
+    sentence when the file is not what was asked (no video encoder: a GIF)."""
     path: Path
     frames: int
     size: tuple[int, int]
     title: str
     result: str
+    note: str = ""
 
 
-def _with_band(frame: Image.Image, title: str, result: str) -> Image.Image:
-    """The frame with a dark band under it naming the battle and, once known, its result."""
-    out = Image.new("RGB", (frame.width, frame.height + BAND), (24, 20, 16))
-    out.paste(frame.convert("RGB"), (0, 0))
-    d = ImageDraw.Draw(out)
-    d.text((10, frame.height + 13), title, fill=(255, 240, 200), font=_font(14), anchor="lm")
-    d.text((10, frame.height + 35), result, fill=(255, 210, 120), font=_font(14), anchor="lm")
-    return out
+def parse_size(text: str) -> tuple[int, int]:
+    """'1280x720' -> (1280, 720); ValueError with a sentence for anything else."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        w = h = 0
+    if not (160 <= w <= 3840 and 120 <= h <= 2160) or w % 2 or h % 2:
+        raise ValueError(_("A film's size is WIDTHxHEIGHT in even pixels between 160x120 "
+                           "and 3840x2160, such as 1280x720 (got {size}).").format(size=text))
+    return w, h
 
 
 def write_battle_film(save_path: str | Path, battle_number: int, out_path: str | Path,
                       size: tuple[int, int] = FILM_SIZE, fps: int = FPS) -> Film:
     """Render battle `battle_number` (1 = the first; a revolt counts as a battle) of the
-    saved game at `save_path` into the animated GIF `out_path`. Raises ValueError with a
-    sentence for a missing or unreadable save, a battle number the game does not have, or
-    an output that is not a .gif."""
-    out = Path(out_path)
-    if out.suffix.lower() != ".gif":
-        raise ValueError(_("A film is written as an animated GIF: give a file name ending "
-                           "in .gif (got {name}).").format(name=out.name))
+    saved game at `save_path` into the film `out_path` (.mp4, .webm or .gif). Raises
+    ValueError with a sentence for a missing or unreadable save, a battle number the game
+    does not have, or a name that is not a film's."""
+    fmt = film_format(Path(out_path))
     if battle_number < 1:
         raise ValueError(_("Battles are counted from 1 (got {n}).").format(n=battle_number))
     from client.sessions.replay import ReplaySession
     session = ReplaySession(str(save_path))         # ValueError / SaveError with a sentence
     from client.film.virtual_display import ensure_display
-    ensure_display()
+    ensure_display((max(1920, size[0]), max(1080, size[1])))
     from client.app import App
     from client.core import theme
+    from lang.i18n import current, use
+    language = current()                            # --lang, else the settings' or system's
     app = App(size[0], size[1], visible=False)
+    use(language)                                   # the window applied its settings' choice
     try:
         app.partial_redraw = False                  # every frame whole: it is captured
         labels = {s: theme.SEAT_NAMES[s] for s in range(session.config.players)}
         scene = app.play(session, labels, fast=True)
         scene.sounds.mute = True
-        return _film(app, scene, battle_number, out, fps)
+        film = _Shoot(app, scene, battle_number, fps).shoot(fmt.path)
+        return Film(fmt.path, film[0], size, film[1], film[2], fmt.note)
     finally:
         app.session = None
         app.close()
 
 
-@dataclass
 class _Shoot:
-    """Where the filming is: battles seen, this one filming, its result known, its words."""
-    seen: int = 0
-    filming: bool = False
-    resolved: bool = False
-    title: str = ""
-    result: str = ""
+    """The filming of one battle: find it, then frames until the table is back."""
 
+    def __init__(self, app: Any, scene: Any, number: int, fps: int) -> None:
+        self.app, self.scene, self.number, self.fps = app, scene, number, fps
+        self.seen = 0
+        self.filming = False
+        self.battle: Mapping[str, Any] = {}
+        self.display: Mapping[str, Any] = {}
+        self.resolved: Mapping[str, Any] | None = None
+        scene.moment_reached.connect(self._moment)
 
-def _film(app: Any, scene: Any, number: int, out: Path, fps: int) -> Film:
-    import arcade
-    state = _Shoot()
+    def _moment(self, tag: str) -> None:
+        from client.tower.battle_show import battle_context
+        sc = self.scene
+        e = sc.player.playing_event or {}
+        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not self.filming:
+            self.seen += 1
+            if self.seen == self.number:
+                self.filming = True
+                sc.fast = False                     # this battle at the window's pace
+                self.battle = battle_context(e, sc.player.batch)[0] or {}
+                self.display = dict(sc.shared.display or {})
+        elif tag == "battle" and self.filming and self.resolved is None:
+            self.resolved = dict(e)
 
-    def moment(tag: str) -> None:
-        e = scene.player.playing_event or {}
-        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not state.filming:
-            state.seen += 1
-            if state.seen == number:
-                state.filming = True
-                scene.fast = False                  # this battle at the window's pace
-        elif tag == "battle" and state.filming and not state.resolved:
-            state.resolved = True
-            state.result = " — ".join(scene.banner.lines[2:4])
-    scene.moment_reached.connect(moment)
-    t0, idle = time.time(), 0
-    while not state.filming:
-        if time.time() - t0 > LIMIT:
-            raise ValueError(_("The save took too long to reach battle {n}.").format(n=number))
-        before = (scene.session.step_key(), scene.player.behind)
-        app.on_update(1 / 60)
-        idle = idle + 1 if (scene.session.step_key(), scene.player.behind) == before \
-            and not scene.player.behind else 0
-        if idle > 120 or app.scene is not scene:    # the save ended (or the end screen came)
-            raise ValueError(ngettext("This game has {count} battle; there is no battle {n}.",
-                                      "This game has {count} battles; there is no battle {n}.",
-                                      state.seen).format(count=state.seen, n=number))
-    state.title = _("Battle {n}: {caption}").format(n=number, caption=scene.battle.caption)
-    frames: list[Image.Image] = []
-    after = 0.0
-    while after < AFTER and len(frames) < fps * 60:
-        app.on_update(1 / fps)
-        app.on_draw()
-        shot = arcade.get_image(0, 0, app.width, app.height)
-        frames.append(_with_band(shot, state.title, state.result).quantize(
-            colors=255, method=Image.Quantize.FASTOCTREE))
-        if state.resolved and not scene.tower.playing:
-            after += 1 / fps
-            if not scene.battle.active:             # the table's layout is back: the end
-                break
-    out.parent.mkdir(parents=True, exist_ok=True)
-    frames[0].save(out, save_all=True, append_images=frames[1:], duration=int(1000 / fps),
-                   loop=0, optimize=False)
-    with Image.open(out) as written:                # identical neighbours are merged
-        count, (w, h) = written.n_frames, written.size
-    return Film(out, count, (w, h), state.title, state.result)
+    def _reach(self) -> None:
+        app, sc = self.app, self.scene
+        t0, idle = time.time(), 0
+        while not self.filming:
+            if time.time() - t0 > LIMIT:
+                raise ValueError(_("The save took too long to reach battle {n}.").format(n=self.number))
+            before = (sc.session.step_key(), sc.player.behind)
+            app.on_update(1 / 60)
+            idle = idle + 1 if (sc.session.step_key(), sc.player.behind) == before \
+                and not sc.player.behind else 0
+            if idle > 120 or app.scene is not sc:   # the save ended (or the end screen came)
+                raise ValueError(ngettext("This game has {count} battle; there is no battle {n}.",
+                                          "This game has {count} battles; there is no battle {n}.",
+                                          self.seen).format(count=self.seen, n=self.number))
+
+    def _frame(self) -> Image.Image:
+        """The battle scene alone: the map and the large tower side by side, the whole
+        frame (the scene's own layout is put back at its next change)."""
+        import arcade
+        sc, app = self.scene, self.app
+        W, H = sc.width, sc.height
+        tw = W * TOWER_SHARE
+        sc.board_view.set_rect(0, 0, W - tw, H)
+        sc.tower.set_rect(W - tw, 0, tw, H)
+        app.clear()
+        sc.board_view.draw()
+        sc.tower.draw()
+        return arcade.get_image(0, 0, app.width, app.height)
+
+    def shoot(self, out: Path) -> tuple[int, str, str]:
+        """Frames streamed to the encoder as they are drawn: the title card over the
+        first, the battle, the result card over the last."""
+        from client.game.event_playing import battle_result_lines
+        self._reach()
+        sc, fps = self.scene, self.fps
+        sink = open_sink(out, (self.app.width, self.app.height), fps)
+        try:
+            frame = self._frame()
+            opening = card(frame, title_lines(self.battle, self.display), self.battle.get("attacker"))
+            for _n in range(int(TITLE * fps)):
+                sink.add(opening)
+            after, shot = 0.0, 0
+            while after < AFTER and shot < fps * 60:
+                self.app.on_update(1 / fps)
+                frame = self._frame()
+                sink.add(frame)
+                shot += 1
+                if self.resolved is not None and not sc.tower.playing:
+                    after += 1 / fps
+                    if not sc.battle.active:        # the table's layout is back: the end
+                        break
+            e = self.resolved or {}
+            result = battle_result_lines(e) if e else []
+            if result:
+                winner = {"attacker": e.get("attacker"), "defender": e.get("defender")}.get(
+                    str(e.get("result")))
+                closing = card(frame, [result[0], *result[2:], result[1]], winner)
+                for _n in range(int(RESULT * fps)):
+                    sink.add(closing)
+        finally:
+            count = sink.close()
+        words = _("Battle {n}: {caption}").format(n=self.number, caption=sc.battle.caption)
+        return count, words, " — ".join(result[2:4])

@@ -79,6 +79,34 @@ def tray_counted(e: Event) -> dict[str, int]:
     return {str(c): n for c, n in colour_map(after.tray_after).items()}
 
 
+def battle_result_lines(e: Mapping[str, Any]) -> list[str]:
+    """A battle's result in sentences: where, what came out of the tower, who won, the
+    survivors and who holds the province now (the banner over the map, a film's card)."""
+    prov = e.get("province")
+    kind = e.get("kind")
+    head = (_("Revolt in {province}") if kind == "revolt" else
+            _("Attack on a neutral province in {province}") if kind == "neutral" else
+            _("Battle in {province}")).format(province=prov)
+    att, dfn = e.get("attacker"), e.get("defender")
+    res: str = e.get("result") or ""
+    winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
+    owner = e.get("new_owner")
+    n = int(e.get("survivors", 0))
+    return [head,
+            _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
+                attacker=theme.seat_name(att), a=e.get("attacker_count"),
+                defender=theme.seat_name(dfn), d=e.get("defender_count")),
+            (_("A draw: the province falls empty") if res == "draw" else
+             _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
+             else _("{seat} wins").format(seat=winner)),
+            (ngettext("{n} army survives — {province} belongs to {seat}",
+                      "{n} armies survive — {province} belongs to {seat}", n)
+             if owner is not None else
+             ngettext("{n} army survives — {province} is neutral",
+                      "{n} armies survive — {province} is neutral", n)).format(
+                n=n, province=prov, seat=theme.seat_name(owner) if owner is not None else "")]
+
+
 class EventPlayer:
     def __init__(self, session: GameSession, shared: SceneState, views: TableViews,
                  battle: BattleShow, winter: WinterShow) -> None:
@@ -367,29 +395,8 @@ class EventPlayer:
 
     def battle_banner(self, e: Event) -> None:
         """A battle's result in a few lines over the map."""
-        prov = e.get("province")
-        kind = e.get("kind")
-        head = (_("Revolt in {province}") if kind == "revolt" else
-                _("Attack on a neutral province in {province}") if kind == "neutral" else
-                _("Battle in {province}")).format(province=prov)
-        att, dfn = e.get("attacker"), e.get("defender")
-        res: str = e.get("result") or ""
-        winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
-        owner = e.get("new_owner")
-        n = int(e.get("survivors", 0))
-        lines = [head,
-                 _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
-                     attacker=theme.seat_name(att), a=e.get("attacker_count"),
-                     defender=theme.seat_name(dfn), d=e.get("defender_count")),
-                 (_("A draw: the province falls empty") if res == "draw" else
-                  _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
-                  else _("{seat} wins").format(seat=winner)),
-                 (ngettext("{n} army survives — {province} belongs to {seat}",
-                           "{n} armies survive — {province} belongs to {seat}", n)
-                  if owner is not None else
-                  ngettext("{n} army survives — {province} is neutral",
-                           "{n} armies survive — {province} is neutral", n)).format(
-                     n=n, province=prov, seat=theme.seat_name(owner) if owner is not None else "")]
+        att = e.get("attacker")
+        lines = battle_result_lines(e)
         self.views.banner.show(lines, 2.4 / max(1.0, self.shared.speed if not self.shared.fast else 1000),
                          colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25))
 

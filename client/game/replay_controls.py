@@ -4,7 +4,7 @@ Keys (only when the session is a save being replayed): ← one step back, → pl
 step (its events and tower drop animate again, then the replay pauses), Page Up / Page
 Down the previous / next round, Home the start. Going back re-applies the save's
 commands from the start (`ReplaySession.seek`); the board shows that state at once.
-"Film this battle" (or G) writes the last battle shown as an animated GIF into the films
+"Film this battle" (or G) writes the last battle shown as a film (an MP4; a GIF without imageio-ffmpeg) into the films
 folder, by `./shogun replay SAVE --film N` in a process of its own (a film is rendered in
 a hidden window of its own, and the viewer stays responsive meanwhile).
 
@@ -89,7 +89,7 @@ class ReplayControls:
         damage()
 
     def film(self) -> Path | None:
-        """Film the last battle shown so far; returns the GIF's path (None: no battle yet,
+        """Film the last battle shown so far; returns the film's path (None: no battle yet,
         or a film is still being made)."""
         self.poll()
         if self.filming is not None:
@@ -98,10 +98,10 @@ class ReplayControls:
         if n == 0:
             self.views.log.add_line(_("No battle has been fought yet: step on to one first."), (150, 40, 30))
             return None
-        out = data_dir() / "films" / f"{Path(self.session.path).stem}-battle-{n}.gif"
+        from client.film.film_encoder import film_command, films_path
+        out = films_path(data_dir() / "films", self.session.path, n)
         out.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.Popen([*own_command(), "replay", self.session.path,
-                                 "--film", str(n), "--out", str(out)],
+        proc = subprocess.Popen([*own_command(), *film_command(self.session.path, n, out)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.filming = (proc, out)
         self.views.log.add_line(_("Filming battle {n} into {path} (a few seconds)…").format(

@@ -146,10 +146,10 @@ class EndScene(Node):
         if self.filming is not None:
             return None
         from client.core.settings import data_dir
-        out = data_dir() / "films" / f"{Path(save_path).stem}-battle-{number}.gif"
+        from client.film.film_encoder import film_command, films_path
+        out = films_path(data_dir() / "films", save_path, number)
         out.parent.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.Popen([*own_command(), "replay", save_path, "--film",
-                                 str(number), "--out", str(out)],
+        proc = subprocess.Popen([*own_command(), *film_command(save_path, number, out)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.filming = (proc, out)
         self.note = _("Filming battle {n} into {path} (a few seconds)…").format(n=number, path=out)

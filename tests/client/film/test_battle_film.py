@@ -1,11 +1,14 @@
-"""Films of battles (issue 28 item 5): `replay SAVE --film N --out FILE.gif` renders battle
-N of a saved game as the window shows it, headless (the command starts its own virtual
-display when DISPLAY is unset), from a headless game's save and from a game log (what a
-spectator's `watch --headless --log` writes)."""
+"""Films of battles (issue 28 item 5, issue 36 item 5): `replay SAVE --film N --out F.mp4`
+(or .webm, .gif; `--size WxH`) renders battle N of a saved game as the window's battle
+scene shows it, headless (the command starts its own virtual display when DISPLAY is
+unset), from a headless game's save and from a game log (what a spectator's
+`watch --headless --log` writes). MP4 and WebM are encoded by imageio-ffmpeg's ffmpeg;
+without it the film is a GIF and a sentence says so."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +36,68 @@ def saved_game(tmp_path_factory) -> tuple[Path, Path]:
     return save, log
 
 
+def _probe(path: Path) -> tuple[str, tuple[int, int], float, int]:
+    """(codec, size, seconds, frames) of a video, as imageio-ffmpeg's ffmpeg reads it
+    (every frame decoded: a truncated or corrupt file fails here)."""
+    import imageio_ffmpeg  # type: ignore[import-untyped]
+    r = subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(path),
+                        "-map", "0:v", "-f", "null", "-"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    stream = re.search(r"Stream #0:0.*Video: (\w+).*?, (\d+)x(\d+)", r.stderr)
+    duration = re.search(r"Duration: (\d+):(\d+):([\d.]+)", r.stderr)
+    assert duration is not None, r.stderr
+    hh, mm, ss = duration.groups()
+    frames = int(re.findall(r"frame=\s*(\d+)", r.stderr)[-1])
+    assert stream is not None, r.stderr
+    return (stream.group(1), (int(stream.group(2)), int(stream.group(3))),
+            int(hh) * 3600 + int(mm) * 60 + float(ss), frames)
+
+
+@pytest.mark.slow
+def test_battle_3_becomes_a_720p_mp4_of_6_seconds_or_more_and_at_most_1_5_mb(saved_game, tmp_path):
+    """The film a player sends: H.264 at 1280x720 by default, 30 frames a second, the
+    title card, the battle and the result card; small enough for any chat app."""
+    save, _ = saved_game
+    out = tmp_path / "b.mp4"
+    r = _shogun("replay", str(save), "--film", "3", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    codec, size, seconds, frames = _probe(out)
+    assert codec == "h264" and size == (1280, 720), (codec, size)
+    assert seconds >= 6.0 and frames >= 6 * 30, (seconds, frames)
+    assert out.stat().st_size <= 1.5e6, out.stat().st_size
+    assert "Battle 3: " in r.stdout and "1280x720" in r.stdout, r.stdout
+
+
+@pytest.mark.slow
+def test_the_size_is_honoured_and_a_webm_is_vp9(saved_game, tmp_path):
+    save, _ = saved_game
+    out = tmp_path / "b.webm"
+    r = _shogun("replay", str(save), "--film", "1", "--out", str(out), "--size", "640x360")
+    assert r.returncode == 0, r.stderr
+    codec, size, seconds, _frames = _probe(out)
+    assert codec == "vp9" and size == (640, 360) and seconds >= 6.0, (codec, size, seconds)
+
+
+@pytest.mark.slow
+def test_without_the_encoder_an_mp4_asked_is_a_gif_and_a_sentence_says_so(saved_game, tmp_path):
+    """imageio-ffmpeg missing (its import made to fail): the film is still made, as a GIF
+    beside the asked name, and the player is told why."""
+    save, _ = saved_game
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    code = ("import sys; sys.modules['imageio_ffmpeg'] = None; import main; "
+            "sys.exit(main.main(sys.argv[1:]))")
+    r = subprocess.run([sys.executable, "-c", code, "replay", str(save), "--film", "1",
+                        "--out", str(tmp_path / "b.mp4"), "--size", "480x270"],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "b.mp4").exists()
+    assert "imageio-ffmpeg" in r.stderr and "animated GIF" in r.stderr and "b.gif" in r.stderr
+    frames, size = _frames(tmp_path / "b.gif")
+    assert size == (480, 270) and frames >= 30
+
+
 def _frames(path: Path) -> tuple[int, tuple[int, int]]:
     with Image.open(path) as im:
         assert im.format == "GIF" and im.is_animated
@@ -46,7 +111,7 @@ def test_battle_3_of_a_headless_save_becomes_an_animated_gif(saved_game, tmp_pat
     r = _shogun("replay", str(save), "--film", "3", "--out", str(out))
     assert r.returncode == 0, r.stderr
     frames, (w, h) = _frames(out)
-    assert frames >= 30 and h >= 480, (frames, w, h)
+    assert frames >= 30 and (w, h) == (1280, 720), (frames, w, h)
     assert "Battle 3: " in r.stdout and (" attacks " in r.stdout or " revolt " in r.stdout), r.stdout
     assert "wins" in r.stdout or "draw" in r.stdout, "the result is named"
 
@@ -68,8 +133,11 @@ def test_a_game_log_films_the_same_battle_as_its_save(saved_game, tmp_path):
 
 def test_a_film_asked_wrongly_gets_a_sentence(saved_game, tmp_path):
     save, _ = saved_game
-    r = _shogun("replay", str(save), "--film", "1", "--out", str(tmp_path / "b.mp4"))
-    assert r.returncode == 2 and "animated GIF" in r.stderr and "Traceback" not in r.stderr
+    r = _shogun("replay", str(save), "--film", "1", "--out", str(tmp_path / "b.avi"))
+    assert r.returncode == 2 and ".mp4, .webm or .gif" in r.stderr and "Traceback" not in r.stderr
+    r = _shogun("replay", str(save), "--film", "1", "--out", str(tmp_path / "b.mp4"),
+                "--size", "wide")
+    assert r.returncode == 2 and "WIDTHxHEIGHT" in r.stderr and "Traceback" not in r.stderr
     r = _shogun("replay", str(save), "--film", "1")
     assert r.returncode == 2 and "--out" in r.stderr
     r = _shogun("replay", str(tmp_path / "nothing.save"), "--film", "1", "--out", str(tmp_path / "b.gif"))

@@ -1,5 +1,6 @@
 """The replay viewer's "Film this battle" (issue 28 item 5): the last battle shown is
-filmed into the films folder by a process of its own, and the log says when it is ready."""
+filmed into the films folder by a process of its own, and the log says when it is ready;
+it is the command line's film (issue 36 item 5: an MP4 when imageio-ffmpeg is there)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import time
 
 import arcade
 import pytest
-from PIL import Image
 
 from tests.client.conftest import frame, run_until
 
@@ -35,8 +35,11 @@ def test_the_viewer_films_the_last_battle_shown(app, tmp_path):
         frame(app)
         time.sleep(0.05)
     assert scene.log.lines[-1][0] == f"The film is ready: {out}"
-    with Image.open(out) as gif:
-        assert gif.n_frames >= 30 and gif.height >= 480
+    # the command line's film: an MP4 of the battle scene at 1280x720
+    from tests.client.film.test_battle_film import _probe
+    assert out.suffix == ".mp4"
+    codec, size, seconds, _frames = _probe(out)
+    assert codec == "h264" and size == (1280, 720) and seconds >= 6.0
 
 
 @pytest.mark.parametrize("W,H", [(960, 640), (1920, 1080)])

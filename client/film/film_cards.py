@@ -1,0 +1,73 @@
+"""A film's title card and result card (issue 36 item 5): sentences laid over a darkened,
+blurred frame of the battle itself, in the player's language.
+
+Why over the battle's own frame: the card then opens on (and closes with) the very table
+the film shows, and needs no art of its own.
+
+Tests: tests/client/film/test_film_cards.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
+
+from client.core import theme
+from client.tower.cube_textures import font
+from lang.i18n import _
+
+
+def title_lines(battle: Mapping[str, Any], display: Mapping[str, Any] | None) -> list[str]:
+    """When (year and season), who against whom, where."""
+    # imported here: with it at the top, a mypy run (incremental) lost GameScene's
+    # attribute types in client/tutorial/coach.py (the table scene's import cycle)
+    from client.game.status_lines import SEASON_WORDS
+    d = display or {}
+    season = str(d.get("season") or "")
+    words = SEASON_WORDS.get(season, season)
+    when = _("{season} of year {year}").format(season=words[:1].upper() + words[1:],
+                                                year=d.get("year", 1)) if season else ""
+    kind, prov = battle.get("kind"), battle.get("province")
+    where = (_("Revolt in {province}") if kind == "revolt" else
+             _("Attack on a neutral province in {province}") if kind == "neutral" else
+             _("Battle in {province}")).format(province=prov)
+    who = _("{attacker} against {defender}").format(
+        attacker=theme.seat_name(battle.get("attacker")),
+        defender=theme.seat_name(battle.get("defender")))
+    return [when, who, where]
+
+
+def _colour_of(who: Any) -> tuple[int, int, int]:
+    if who in ("peasant", 5, None):
+        return (230, 220, 200)
+    c = theme.seat_colour(who)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def card(frame: Image.Image, lines: Sequence[str], accent: Any = None) -> Image.Image:
+    """`lines` centred over `frame` darkened and blurred: the first small, the second
+    large (in `accent`'s seat colour when given), the rest medium."""
+    w, h = frame.size
+    k = h / 720
+    base = frame.convert("RGB").filter(ImageFilter.GaussianBlur(6 * k))
+    out = ImageEnhance.Brightness(base).enhance(0.35)
+    d = ImageDraw.Draw(out)
+    sizes = [int(30 * k), int(58 * k)] + [int(32 * k)] * max(0, len(lines) - 2)
+    shown = [(line, s) for line, s in zip(lines, sizes) if line]
+    gap = int(22 * k)
+    total = sum(s for _l, s in shown) + gap * (len(shown) - 1)
+    y = (h - total) / 2
+    for n, (line, s) in enumerate(shown):
+        f = font(s)
+        while f.getlength(line) > w * 0.92 and s > 10:      # a long name still fits
+            s -= 2
+            f = font(s)
+        ink = _colour_of(accent) if (n == 1 and accent is not None) else (255, 244, 220)
+        dark = 0.299 * ink[0] + 0.587 * ink[1] + 0.114 * ink[2] < 110   # Black's name
+        d.text((w / 2, y + s / 2), line, fill=ink, font=f, anchor="mm",
+               stroke_width=max(1, int((3 if dark else 2) * k)),
+               stroke_fill=(235, 225, 205) if dark else (0, 0, 0))
+        y += s + gap
+    return out
