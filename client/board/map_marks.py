@@ -27,8 +27,8 @@ def label_boxes(view, s: float) -> tuple[list, list]:
     names, tokens = [], []
     for name in view.shapes["provinces"]:
         cx, cy = view.province_centre(name)
-        size = view.name_size(name)
-        tw = geo.text_width(name, size) + 2
+        label, size = view.name_label(name)
+        tw = geo.text_width(label, size) + 2
         names.append((cx - tw / 2, cy + 11 * s - 1, cx + tw / 2,
                       cy + 11 * s + size * 96 / 72 * 0.75 + 1))
         r = 10.5 * s * 1.25

@@ -69,8 +69,8 @@ def _name_boxes(v):
     boxes = {}
     for n in v.shapes["provinces"]:
         cx, cy = v.province_centre(n)
-        size = v.name_size(n)
-        tw = geo.text_width(n, size)
+        label, size = v.name_label(n)
+        tw = geo.text_width(label, size)
         boxes[n] = (cx - tw / 2, cy + 11 * s, cx + tw / 2, cy + 11 * s + size * 96 / 72 * 0.75)
     return boxes
 
