@@ -63,5 +63,12 @@ def test_no_word_in_the_planning_screen_is_under_11_px_at_960(app, home, lang):
                 assert board.province_at(x, y) == name         # hovering the name ...
                 tip = board.tooltip_text(name)                  # ... shows this, whole
                 assert label.endswith(".") and tip.startswith(name), (name, label, tip[:40])
+        track = scene.track            # a shortened action card: whole in its tooltip
+        for k, short in track.shortened.items():
+            if short:
+                x, w = track.card_x(k)
+                whole = theme.ACTION_SHORT[track.actions[k]]
+                tip = track.tooltip_at(x + 3, track.bottom + 12) or ""
+                assert tip.startswith(whole), (k, whole, tip)
     finally:
         use("en")
