@@ -73,6 +73,7 @@ class BoardView(Node):
         self._legend: Mesh | None = None
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
+        self._short_names: dict[tuple[str, float], str] = {}     # see `name_label`
         self._ground: list[Mesh | TexturedMesh] = []
         self._water_key: tuple[float, ...] = ()
         self._water: tuple[TexturedMesh, TexturedMesh, Mesh, TexturedMesh] | None = None
@@ -183,6 +184,45 @@ class BoardView(Node):
     def name_size(self, name: str) -> float:
         """A province's name size in points: shrunk where the generator found it too wide."""
         return _pt(8.5 * self.token_scale() * self.shapes.get("label_size", {}).get(name, 1.0))
+
+    def name_label(self, name: str) -> tuple[str, float]:
+        """A province's name as drawn, and its size: never under 11 px (SMALLEST_TYPE).
+        Where the room the generator found is too small for that (a 960x640 window), the
+        name is shortened with a dot ('Shimot.'); its tooltip names it whole (issue 37)."""
+        size = self.name_size(name)
+        floor = theme.SMALLEST_TYPE
+        if size >= floor:
+            return name, size
+        key = (name, size)
+        if key not in self._short_names:
+            # a name the generator kept whole has room to spare, unless it then meets a
+            # neighbour's name; a crowded one has not
+            room = geo.text_width(name, size) * 1.1
+            if self.shapes.get("label_size", {}).get(name, 1.0) >= 1.0 \
+                    and not self._meets_a_name(name, geo.text_width(name, floor), floor):
+                room = geo.text_width(name, floor)
+            label = name
+            for n in range(len(name) - 1, 2, -1):
+                if geo.text_width(label, floor) <= room:
+                    break
+                label = name[:n].rstrip("-") + "."
+            self._short_names[key] = label
+        return self._short_names[key], floor
+
+    def _meets_a_name(self, name: str, width: float, size: float) -> bool:
+        """Would `name`, `width` wide at `size`, run into another province's name (drawn
+        at most 1.1 times its generator's width)?"""
+        s = self.token_scale()
+        cx, cy = self.province_centre(name)
+        h = size * 96 / 72 * 0.75
+        for other in self.shapes["provinces"]:
+            if other == name:
+                continue
+            ox, oy = self.province_centre(other)
+            ow = geo.text_width(other, self.name_size(other)) * 1.1
+            if abs(ox - cx) * 2 < ow + width and abs(oy - cy) < h + 2:
+                return True
+        return False
 
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
@@ -305,16 +345,16 @@ class BoardView(Node):
             info = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
-            size = self.name_size(name)
+            label, size = self.name_label(name)
             ink = theme.text_on(fill) if name not in self.excluded else (70, 70, 70)
-            self.texts.put(("n", name), name, cx, cy + 11 * s, size=size, color=ink,
+            self.texts.put(("n", name), label, cx, cy + 11 * s, size=size, color=ink,
                            anchor_x="center", anchor_y="baseline", bold=True)
             # a halo in the other tone keeps the name legible on paper grain, stripes
             # and region bands
             halo = (250, 246, 236, 190) if sum(ink) < 300 else (25, 22, 20, 190)
             o = max(0.8, 0.9 * s)
             for j, (hx, hy) in enumerate(((-o, -o), (o, -o), (-o, o), (o, o))):
-                self._halo.put(("h", name, j), name, cx + hx, cy + 11 * s + hy, size=size,
+                self._halo.put(("h", name, j), label, cx + hx, cy + 11 * s + hy, size=size,
                                color=halo, anchor_x="center", anchor_y="baseline", bold=True)
             armies = info.get("armies", 0) or 0
             style = style_of(owner)
@@ -324,14 +364,16 @@ class BoardView(Node):
                     (0, 0, 0, 80))                       # its shadow on the paper
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 10.5 * s)), ring)
                 put(geo.fan(geo.shape_outline(style.shape, cx, cy, 8.5 * s)), style.colour)
-                self.texts.put(("a", name), str(armies), cx, cy, size=_pt(9.5 * s),
+                self.texts.put(("a", name), str(armies), cx, cy,
+                               size=max(theme.SMALLEST_TYPE, _pt(9.5 * s)),
                                color=theme.text_on(style.colour), anchor_x="center",
                                anchor_y="center", bold=True)
             if self.colour_blind and style is not None and owner in PATTERNS:
                 lx, ly = cx - 17 * s, cy + 4 * s      # the owner's letter, left of the token
                 put(geo.fan(geo.regular_polygon(lx, ly, 7.5 * s, 16)), (20, 20, 20))
                 put(geo.fan(geo.regular_polygon(lx, ly, 6.4 * s, 16)), (255, 255, 255))
-                self.texts.put(("L", name), style.letter, lx, ly, size=_pt(8.5 * s),
+                self.texts.put(("L", name), style.letter, lx, ly,
+                               size=max(theme.SMALLEST_TYPE, _pt(8.5 * s)),
                                color=(20, 20, 20), anchor_x="center", anchor_y="center",
                                bold=True)
             blds = info.get("buildings", []) or []

@@ -19,24 +19,34 @@ if TYPE_CHECKING:
     from client.core.node import TextCache
 
 
-def _rows(excluded: bool) -> list[list[tuple[str, str]]]:
+def _rows(excluded: bool, narrow: bool = False) -> list[list[tuple[str, str]]]:
     buildings = [("palace", _("Castle")), ("temple", _("Temple")), ("theatre", _("Nō theatre"))]
     seats = [(f"seat:{k}", _(st.name)) for k, st in enumerate(SEATS)] + [("seat:5", _(PEASANTS.name))]
-    if excluded:    # a fourth row rather than a wider box (it would reach Noto)
-        return [buildings, [("unrest", _("Unrest")), ("hatch", _("Out of play"))], seats[:3], seats[3:]]
+    if excluded or narrow:   # a fourth row rather than a wider box (it would reach Noto)
+        more = [("unrest", _("Unrest"))] + ([("hatch", _("Out of play"))] if excluded else [])
+        return [buildings, more, seats[:3], seats[3:]]
     return [buildings + [("unrest", _("Unrest"))], seats[:3], seats[3:]]
+
+
+def _type(s: float) -> float:
+    """The legend's words: with the map, but never under 11 px (issue 37, item 11)."""
+    return max(theme.SMALLEST_TYPE, int(16 * s) / 2)
+
+
+def _row(s: float) -> float:
+    return max(17 * s, _type(s) * 1.6)
 
 
 def _item_width(label: str, s: float) -> float:
     """An entry's width: icon, gap, its word (measured as bold, a little wider), spacing."""
-    return 19 * s + geo.text_width(label, 8 * s) + 8 * s
+    return 19 * s + geo.text_width(label, _type(s)) + 8 * s
 
 
 def legend_rect(view: BoardView, s: float) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) of the legend box in window pixels."""
-    rows = _rows(bool(view.excluded))
+    rows = _rows(bool(view.excluded), _type(s) > int(16 * s) / 2)
     width = max(sum(_item_width(label, s) for _, label in row) for row in rows) + 10 * s
-    height = len(rows) * 17 * s + 8 * s
+    height = len(rows) * _row(s) + 8 * s
     xf = view.transform()
     x0, y0, _x1, _y1 = view.shapes["bounds"]
     left, top = xf(x0, y0)
@@ -51,8 +61,8 @@ def draw_legend(view: BoardView, s: float, text: TextCache) -> Mesh:
     left, bottom, width, height = legend_rect(view, s)
     put(geo.rect(left, bottom, left + width, bottom + height), (60, 55, 50))
     put(geo.rect(left + 1, bottom + 1, left + width - 1, bottom + height - 1), (250, 247, 238))
-    y = bottom + height - 4 * s - 8.5 * s
-    for r, row in enumerate(_rows(bool(view.excluded))):
+    y = bottom + height - 4 * s - _row(s) / 2
+    for r, row in enumerate(_rows(bool(view.excluded), _type(s) > int(16 * s) / 2)):
         x = left + 6 * s
         for kind, label in row:
             ix = x + 7 * s
@@ -78,8 +88,8 @@ def draw_legend(view: BoardView, s: float, text: TextCache) -> Mesh:
                 ring = (150, 150, 150) if sum(st.colour) < 200 else (15, 15, 15)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 6.8 * s)), ring)
                 put(geo.fan(geo.shape_outline(st.shape, ix, y, 5.4 * s)), st.colour)
-            text.put(("legend", r, kind), label, x + 19 * s, y, size=int(16 * s) / 2, color=theme.INK,
+            text.put(("legend", r, kind), label, x + 19 * s, y, size=_type(s), color=theme.INK,
                      anchor_y="center")
             x += _item_width(label, s)
-        y -= 17 * s
+        y -= _row(s)
     return mesh

@@ -12,6 +12,7 @@ from client.board import map_geometry as geo
 from client.core import theme
 from client.board.event_marks import defended_by_special, event_provinces, event_sentence
 from client.core.palette import style_of
+from client.widgets.text_fit import abbreviated
 from lang.i18n import _
 
 EVENT_BADGE = (150, 40, 30)
@@ -27,8 +28,8 @@ def label_boxes(view, s: float) -> tuple[list, list]:
     names, tokens = [], []
     for name in view.shapes["provinces"]:
         cx, cy = view.province_centre(name)
-        size = view.name_size(name)
-        tw = geo.text_width(name, size) + 2
+        label, size = view.name_label(name)
+        tw = geo.text_width(label, size) + 2
         names.append((cx - tw / 2, cy + 11 * s - 1, cx + tw / 2,
                       cy + 11 * s + size * 96 / 72 * 0.75 + 1))
         r = 10.5 * s * 1.25
@@ -70,7 +71,8 @@ def build_winter_marks(view, put, s: float) -> None:
     there, in the seat's colour with its letter and the points it scored, never over a
     province's name or army token or another chip."""
     names, others = label_boxes(view, s)
-    h = 18 * s
+    size = max(theme.SMALLEST_TYPE, _pt(8.5 * s))        # never under 11 px (issue 37)
+    h = max(18 * s, size * 2.1)
     view.mark_boxes = []
     for region, rows in sorted(view.marks.items()):
         cx, cy = view.region_centre(region)
@@ -79,14 +81,14 @@ def build_winter_marks(view, put, s: float) -> None:
             style = style_of(seat)
             colour = style.colour if style else (128, 128, 128)
             label = f"{style.letter if style else '?'}  {text}"
-            w = geo.text_width(label, _pt(8.5 * s)) + 18 * s
+            w = geo.text_width(label, size) + 18 * s
             box = place_chip(view, cx, y, w, h, names, others)
             others.append(box + ("chip",))
             view.mark_boxes.append(box)
             put(geo.rect(*box), (20, 20, 20))
             put(geo.rect(box[0] + 2 * s, box[1] + 1.5 * s, box[2] - 2 * s, box[3] - 1.5 * s), colour)
             view.texts.put(("m", region, k), label, (box[0] + box[2]) / 2,
-                           (box[1] + box[3]) / 2 + 0.5 * s, size=_pt(8.5 * s),
+                           (box[1] + box[3]) / 2 + 0.5 * s, size=size,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center",
                            bold=True)
             y = box[1] - h / 2
@@ -97,29 +99,41 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
     right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
     event = (view.state or {}).get("current_event")
     names, tokens = label_boxes(view, s)
-    placed: list[tuple[float, float, float, float]] = []
+    from client.board.map_legend import legend_rect
+    ll, lb, lw, lh = legend_rect(view, s)
+    placed: list[tuple[float, float, float, float]] = [(ll, lb, ll + lw, lb + lh)]
+    size = max(theme.SMALLEST_TYPE, _pt(7 * s))          # never under 11 px (issue 37)
+    half = max(5.5 * s, size * 0.72)                     # the red tag's half height
+    grown = half / (5.5 * s)                             # the spots further apart with it
 
     def meets(a, b) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-    for name, word in sorted(event_provinces(event, provs).items()):
+    for name, whole in sorted(event_provinces(event, provs).items()):
         cx, cy = view.province_centre(name)
-        w = geo.text_width(word, _pt(7 * s)) + 8 * s
         # under the name's right end; else left, lower or higher: clear of the other tags
         # (neighbouring temples' "no attack" ran into each other), then of names and tokens
-        spots = [(cx + dx * s, cy + dy * s) for dy in (-31.5, -45.0, -18.0, -58.0)
-                 for dx in (12.0, -12.0, 30.0, -30.0)]
+        spots = [(cx + dx * s, cy + dy * s * grown)
+                 for dy in (-31.5, -45.0, -18.0, -58.0, 24.0, 38.0)
+                 for dx in (12.0, -12.0, 30.0, -30.0, 48.0, -48.0)]
+        # with no free spot, the word shortened ('no att.'; the tooltip says it whole)
+        for word in (whole, abbreviated(whole, size, geo.text_width(whole, size) * 0.6)):
+            w = geo.text_width(word, size) + 8 * s
 
-        def box(at: tuple[float, float]) -> tuple[float, float, float, float]:
-            return (at[0] - w / 2 - 3 * s, at[1] - 8 * s, at[0] + w / 2 + 3 * s, at[1] + 8 * s)
-        inside = [p for p in spots if view.left <= box(p)[0] and box(p)[2] <= view.right
-                  and view.bottom <= box(p)[1] and box(p)[3] <= view.top] or spots
-        free = [p for p in inside if not any(meets(box(p), q) for q in placed)]
+            def box(at: tuple[float, float]) -> tuple[float, float, float, float]:
+                return (at[0] - w / 2 - 3 * s, at[1] - half - 4.5 * s, at[0] + w / 2 + 3 * s,
+                        at[1] + half + 4.5 * s)
+            inside = [p for p in spots if view.left <= box(p)[0] and box(p)[2] <= view.right
+                      and view.bottom <= box(p)[1] and box(p)[3] <= view.top] or spots
+            free = [p for p in inside if not any(meets(box(p), q) for q in placed)]
+            if free:
+                break
         clear = [p for p in free if not any(meets(box(p), q) for q in names + tokens)]
         x, y = (clear or free or inside)[0]
         placed.append(box((x, y)))
-        put(geo.rect(x - w / 2 - 1 * s, y - 6.5 * s, x + w / 2 + 1 * s, y + 6.5 * s), (255, 255, 255))
-        put(geo.rect(x - w / 2, y - 5.5 * s, x + w / 2, y + 5.5 * s), EVENT_BADGE)
-        view.texts.put(("ev", name), word, x, y, size=_pt(7 * s), color=(255, 255, 255),
+        put(geo.rect(x - w / 2 - 1 * s, y - half - 1 * s, x + w / 2 + 1 * s, y + half + 1 * s),
+            (255, 255, 255))
+        put(geo.rect(x - w / 2, y - half, x + w / 2, y + half), EVENT_BADGE)
+        view.texts.put(("ev", name), word, x, y, size=size, color=(255, 255, 255),
                        anchor_x="center", anchor_y="center", bold=True)
 
 

@@ -237,6 +237,11 @@ class GameScene(Node):
             column += (self.net.chat,)      # under the log: it goes with it (the tower's room)
         self.battle.layout(W, H, top_h, rw, tw, column,
                            (self.planning, self.decision, self.info, self.track))
+        # over the log; over the big tower's foot while the battle view holds the column
+        if self.log.visible:
+            self.comforts.place_guide(self.log, above=self.events_panel)
+        else:
+            self.comforts.place_guide(self.battle.tower)
         self.refresh_topbar()
 
     # ----------------------------------------------------------------------------- words

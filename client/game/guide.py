@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import arcade
 
+from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache
 from lang.i18n import N_, _
 
@@ -38,6 +39,10 @@ HINTS = {   # marked English; translated when drawn
 }
 
 
+TITLE_PT = 12
+BODY_PT = 10
+
+
 class Guide(Node):
     def __init__(self) -> None:
         super().__init__("guide")
@@ -48,6 +53,8 @@ class Guide(Node):
         self.dismissed = Signal("dismissed")
         self.hint_seen = Signal("hint_seen")
         self.texts = TextCache()
+        self._probe = TextCache()          # measures a hint before the note is sized
+        self._anchor: tuple[float, float, float, float, float] | None = None
         self.next_btn = self.add(Button(N_("Got it"), size=10))
         self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
         self.next_btn.pressed.connect(self._got_it)
@@ -60,6 +67,7 @@ class Guide(Node):
         self.seen.add(kind)
         self.kind = kind
         self.visible = True
+        self._fit()
         self.mark_dirty()
 
     def hide(self) -> None:
@@ -77,25 +85,60 @@ class Guide(Node):
         self.hide()
         self.dismissed.emit()
 
+    def anchor(self, left: float, width: float, top: float, floor: float,
+               ceiling: float) -> None:
+        """Hang the note from (left, top), `width` wide and as tall as its hint needs;
+        one that would reach below `floor` rises instead, up to `ceiling` at most (narrow
+        over the log, Dutch and Romanian need more lines)."""
+        self._anchor = (left, width, top, floor, ceiling)
+        self._fit()
+
+    def _fit(self) -> None:
+        if self._anchor is None:
+            return
+        left, width, top, floor, ceiling = self._anchor
+        h = min(ceiling - floor, self._needed(width))
+        bottom = max(floor, top - h)
+        self.set_rect(left, bottom, width, h)
+
+    def _needed(self, width: float) -> float:
+        """The height the current hint takes at its full type size."""
+        title, body = self._words()
+        probe = self._probe
+        probe.begin()
+        t = probe.put("t", title, 0, 0, size=TITLE_PT, width=max(10, int(width - 24)),
+                      multiline=True, anchor_y="top", bold=True)
+        b = probe.put("b", body, 0, 0, size=BODY_PT, width=max(10, int(width - 24)),
+                      multiline=True, anchor_y="top")
+        probe.end()
+        return 8 + t.content_height + 6 + b.content_height + 8 + 36 + 4
+
+    def _words(self) -> tuple[str, str]:
+        title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
+        return _("Guide: {title}").format(title=title), body
+
     def on_layout(self) -> None:
         room = self.width - 24 - 8
         self.next_btn.set_rect(self.left + 12, self.bottom + 10, min(100, room * 0.4), 26)
         self.off_btn.set_rect(self.next_btn.right + 8, self.bottom + 10, min(150, room * 0.6), 26)
 
     def rebuild(self) -> None:
-        title, body = (_(w) for w in HINTS[self.kind]) if self.kind in HINTS else ("", "")
+        title, body = self._words()
         t = self.texts
         t.begin()
-        from client.widgets.text_fit import put_boxed, put_fitted
-        # longer Dutch and Romanian: smaller type, never past the box's right edge
-        put_fitted(t, "t", _("Guide: {title}").format(title=title), self.left + 12,
-                   self.top - 20, self.width - 24, 12, min_size=8, cut=True, bold=True,
-                   color=(255, 236, 190))
-        put_boxed(t, "b", body, self.left + 12, self.top - 32, self.width - 24,
-                  self.top - 32 - (self.bottom + 40), 10, min_size=8, color=(250, 244, 230))
+        from client.widgets.text_fit import put_boxed
+        # a long title takes two lines; longer Dutch and Romanian: smaller type down to
+        # 11 px, never past the box's edges
+        head = put_boxed(t, "t", title, self.left + 12, self.top - 8, self.width - 24, 40,
+                         TITLE_PT, min_size=theme.SMALLEST_TYPE, bold=True,
+                         color=(255, 236, 190))
+        below = head.bottom - 6
+        put_boxed(t, "b", body, self.left + 12, below, self.width - 24,
+                  below - (self.bottom + 40), BODY_PT, min_size=theme.SMALLEST_TYPE,
+                  color=(250, 244, 230))
         t.end()
 
     def on_draw(self) -> None:
-        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (40, 70, 60, 230))
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (40, 70, 60, 250))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
         self.texts.draw()

@@ -275,28 +275,30 @@ class PlanningPanel(Node):
             put_fitted(t, "h", _("Your plan — click a card, then a field (or drag). Empty fields: "
                                  "no action. Gold coins: cost in chests. Hover for what a field does."),
                        self.left + 8, self.top - 14, self.width - 16, 9.5, cut=True,
-                       color=theme.INK)
+                       min_size=theme.SMALLEST_TYPE, color=theme.INK)
         for k, f in enumerate(FIELDS):
             l, b, w, h = self.field_rect(k)
             label = _("Bid") if f == "bid" else theme.ACTION_SHORT[f]
             coin = 17 if self.costs.get(f) else 0
             small = self.rows > 1
             put_fitted(t, ("fl", k), label, round(l + 4), b + h - (10 if small else 12), w - 7 - coin,
-                       8 if small else 8.5, cut=True,
+                       theme.SMALLEST_TYPE, min_size=theme.SMALLEST_TYPE, cut=True,
                        color=theme.MUTED)
             if coin:
                 cx, cy = self.coin_centre(k)
-                t.put(("fk", k), str(self.costs[f]), cx, cy, size=7.5, bold=True,
+                t.put(("fk", k), str(self.costs[f]), cx, cy, size=theme.SMALLEST_TYPE, bold=True,
                       anchor_x="center", anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
             txt = "—" if c is None else (chests(c) if isinstance(c, int) else str(c))
             put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
                        9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
+                       min_size=theme.SMALLEST_TYPE,
                        bold=c is not None, color=theme.INK)
         used = self.used()
         for c, (l, b, w, h) in self.card_rects():
             put_fitted(t, ("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2,
                        b + h / 2, w - 4, 9, cut=True, anchor_x="center", anchor_y="center",
+                       min_size=theme.SMALLEST_TYPE,
                        color=(150, 150, 150) if (c in used and isinstance(c, str)) else theme.INK)
         if self.problems:
             more = len(self.problems) - 1
@@ -307,7 +309,7 @@ class PlanningPanel(Node):
         # the message keeps to the bottom row, left of the buttons: never over the cards
         room_top = self.cards_top() - self.card_h - 3
         put_boxed(t, "p", msg, self.left + 8, room_top, self.undo_btn.left - self.left - 16,
-                  room_top - self.bottom - 3, 9.5, min_size=7.5,
+                  room_top - self.bottom - 3, 9.5, min_size=theme.SMALLEST_TYPE,
                   color=(180, 30, 20) if self.problems else (30, 120, 40))
         t.end()
 

@@ -92,9 +92,18 @@ class TableComforts:
         # holds the top-left corner)
         self.help_btn.set_rect(8, board_bottom + 6, 100, 28)
         self.save_btn.set_rect(114, board_bottom + 6, 120, 28)
-        self.guide.set_rect(8, H - top_h - 42 - 176, 360, 176)
+        self.guide.set_rect(8, H - top_h - 42 - 176, 360, 176)     # until `place_guide`
         for node in (self.tooltip, self.dialog, self.help):
             node.set_rect(0, 0, W, H)
+
+    def place_guide(self, column: Node, above: Node | None = None) -> None:
+        """The guide hangs from the top of the right-hand column's `column` panel (the
+        game log), reaching up over `above` (the events) only when a hint needs the room:
+        at the map's top left it covered the legend and the provinces its hints talk
+        about (issue 37, item 12)."""
+        ceiling = above.top if above is not None else column.top
+        self.guide.anchor(column.left + 4, column.width - 8, column.top - 4,
+                          column.bottom + 4, ceiling - 4)
 
     def key(self, symbol: int, modifiers: int) -> bool:
         k = arcade.key

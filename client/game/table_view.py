@@ -15,7 +15,7 @@ from client.core import theme
 from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
-from client.widgets.text_fit import put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
+from client.widgets.text_fit import abbreviated, put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
 from client.words.seasons import SEASON_WORDS
 
@@ -151,20 +151,25 @@ class PlayersPanel(CachedPanel):
             if who and room >= geo.text_width(who[:16], FLOOR) * 0.9:   # the level: room or none
                 put_fitted(text, ("w", i), who[:16], wx, top - 19 * k, room, FLOOR,
                            min_size=FLOOR, color=theme.MUTED)
-            put_fitted(text, ("m", i), _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
-                           chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
-                           supply=p.get("supply", 0)),
-                       self.left + 8, top - 37 * k, self.width - 16, 10 * k, color=theme.INK)
+            money = _("Chests {chests}   Rice {rice}   Score {score}   Supply {supply}").format(
+                chests=p.get("money", 0), rice=p.get("rice", 0), score=p.get("score", 0),
+                supply=p.get("supply", 0))
+            for gap in ("   ", "  ", " "):      # closer together before the type goes under 11 px
+                m = put_fitted(text, ("m", i), money.replace("   ", gap), self.left + 8,
+                               top - 37 * k, self.width - 16, 10 * k, min_size=FLOOR,
+                               cut=gap == " ", color=theme.INK)
+                if m.content_width <= self.width - 16 + 0.5:
+                    break
             self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
             if i < n - 1:
                 arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
 
     def _cards(self, text, i: int, cards: list, top: float, bottom: float, k: float) -> None:
-        """The seat's province cards, in the room left in its row: smaller type first, then
-        the list cut short with how many more (hovering the map names every owner)."""
+        """The seat's province cards, in the room left in its row: never under 11 px, the
+        list cut short with how many more (hovering the map names every owner)."""
         width = int(self.width - 14)
         shown = len(cards)
-        size = 8 * k
+        size = max(FLOOR, 8 * k)
         while True:
             more = len(cards) - shown
             listed = ", ".join(cards[:shown])
@@ -177,10 +182,7 @@ class PlayersPanel(CachedPanel):
                          width=width, multiline=True, anchor_y="top")
             if t.content_height <= top - bottom or shown == 0:
                 return
-            if size > 7:
-                size = 7
-            else:
-                shown -= 1
+            shown -= 1                   # never under 11 px: fewer names, "and N more"
 
 
 class ActionTrack(CachedPanel):
@@ -194,6 +196,7 @@ class ActionTrack(CachedPanel):
         self.event = None                       # this round's event card (number)
         self.specials: dict[str, list[int]] = {}   # action -> seats whose special changes it
         self.seat_specials: dict[int, str] = {}
+        self.shortened: dict[int, bool] = {}    # card -> its name drawn shortened
 
     def set_track(self, actions, current: int | None = None, season: str = "") -> None:
         actions = list(actions or [None] * 10)
@@ -226,7 +229,9 @@ class ActionTrack(CachedPanel):
             a = self.actions[k] if k < len(self.actions) else None
             if not (a and cx <= x < cx + w - 4):
                 continue
-            lines = [event_sentence(self.event)] if a in event_actions(self.event) else []
+            lines = [theme.ACTION_SHORT.get(a, a) + "."] if self.shortened.get(k) else []
+            if a in event_actions(self.event):
+                lines.append(event_sentence(self.event))
             for seat in self.specials.get(a, []):
                 special = self.seat_specials.get(seat, "")
                 lines.append(_("{seat} holds the {card} card: {text}").format(
@@ -276,11 +281,11 @@ class ActionTrack(CachedPanel):
             arcade.draw_lbwh_rectangle_outline(x, self.bottom + 6, w - 4, self.height - 12, (80, 60, 50), 1)
             for what, (l, b, r, t) in self.mark_boxes(k):
                 if what == "number":
-                    text.put(("s", k), str(k + 1), l, b + 1, size=8,
+                    text.put(("s", k), str(k + 1), l, b + 1, size=FLOOR,
                              color=(90, 80, 70) if a else (230, 220, 200))
                 elif what == "event":        # this round's event changes this action
-                    arcade.draw_circle_filled((l + r) / 2, (b + t) / 2, 7, (150, 40, 30))
-                    text.put(("ev", k), str(self.event), (l + r) / 2, (b + t) / 2, size=7,
+                    arcade.draw_circle_filled((l + r) / 2, (b + t) / 2, 8, (150, 40, 30))
+                    text.put(("ev", k), str(self.event), (l + r) / 2, (b + t) / 2, size=FLOOR,
                              bold=True, anchor_x="center", anchor_y="center",
                              color=(255, 255, 255))
                 else:                        # a special card acts here
@@ -288,18 +293,18 @@ class ActionTrack(CachedPanel):
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
             lx, ly = self.label_centre(k)
             ink = theme.INK if a else (240, 230, 210)
-            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=7.5,
+            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=FLOOR,
                               bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
-            if name.content_width > w - 9 and " " not in label:     # one long word: smaller
-                put_fitted(text, ("a", k), label, lx, ly, w - 10, 7.5, min_size=6.5, cut=True,
-                           bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
-            elif name.content_width > w - 9:
-                # a narrow card (the battle view at 960 px): the name on two lines under
-                # the marks' row rather than over the next card
-                room_top = self.top - 24
-                put_boxed(text, ("a", k), label, x + 3, room_top, w - 10,
-                          room_top - (self.bottom + 6.5), 8.5, min_size=6.5, bold=bool(a),
-                          align="center", color=ink)
+            if name.content_width > w - 9:
+                # a narrow card (960 px, the battle view): a shortened name ('Gev. B') at
+                # 11 px rather than over the next card or tinier; its tooltip says it whole
+                short = abbreviated(label, FLOOR, w - 12)
+                self.shortened[k] = short != label
+                put_fitted(text, ("a", k), short, lx, ly, w - 10, FLOOR, min_size=FLOOR,
+                           cut=True, bold=bool(a), anchor_x="center", anchor_y="center",
+                           color=ink)
+            else:
+                self.shortened[k] = False
 
 
 class EventsPanel(CachedPanel):
@@ -323,14 +328,14 @@ class EventsPanel(CachedPanel):
                  self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
         put_fitted(text, "h2", _("This year's event cards (right: winter rice loss)"), self.left + 8,
-                   self.top - 33, self.width - 16, 8.5, min_size=6.5, cut=True, color=theme.MUTED)
+                   self.top - 33, self.width - 16, 8.5, min_size=FLOOR, cut=True, color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
             cur = ev == current
             if cur:
                 arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
             put_fitted(text, ("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}", self.left + 8, y,
-                       self.width - 16 - 30, 8.5, min_size=7, cut=True, bold=cur, color=theme.INK)
+                       self.width - 16 - 30, 8.5, min_size=FLOOR, cut=True, bold=cur, color=theme.INK)
             text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
                      bold=cur, color=(120, 80, 20), anchor_x="right")
             y -= 17

@@ -49,3 +49,18 @@ def put_boxed(text: TextCache, key, label: str, left: float, top: float, width: 
             return put_fitted(text, key, words.split(" ")[0], left, top, width, size, min_size,
                               cut=True, anchor_y="top", **kw)
         words = cut + "…"
+
+
+def abbreviated(label: str, size: float, room: float) -> str:
+    """`label` made to fit `room` at `size` by shortening its longest words with a dot
+    ('Gevecht B' -> 'Gev. B'), for a name whose tooltip gives it whole; `label` itself
+    when it fits, or when no word can lose more letters."""
+    from client.board.map_geometry import text_width
+    words = label.split(" ")
+    while text_width(" ".join(words), size) > room:
+        stems = [(len(w.rstrip(".")), i) for i, w in enumerate(words)]
+        longest, i = max(stems)
+        if longest <= 3:
+            break
+        words[i] = words[i].rstrip(".")[:longest - 1].rstrip("-/") + "."
+    return " ".join(words)

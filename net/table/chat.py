@@ -18,12 +18,18 @@ log line per connection per burst. A line from a player is credited to that play
 seat; one it marks as a spectator's (no seat) keeps the name it gives; in the lobby
 the host's word is taken for its guests' lines, and a spectator takes its player's.
 
+Late spectators: each peer keeps the last `RECALLED` lines it showed and sends them in
+one `ChatRecalled` to a spectator when it is admitted, so one who joins late can read
+what was said before (issue 37). The spectator takes them from the player it follows
+only, once: a second player it follows after the first dropped does not repeat them.
+
 Tests: tests/net/table/test_chat.py.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -39,6 +45,7 @@ log = logging.getLogger("net.table.chat")
 MAX_CHARS = 300
 BURST = 5               # lines a connection may send at once ...
 PER_SECONDS = 10.0      # ... and one more line per PER_SECONDS / BURST after that
+RECALLED = 50           # lines kept for a spectator who joins late
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,8 @@ class Chat:
     def __init__(self, shared: TableState) -> None:
         self._shared = shared
         self._buckets: WeakKeyDictionary[PeerConnection, _Bucket] = WeakKeyDictionary()
+        self.recent: deque[ChatLine] = deque(maxlen=RECALLED)   # what a late spectator reads
+        self._recalled = False             # a spectator took its player's recent lines
 
     def send(self, text: str) -> None:
         """Say `text` at the table (lobby or game, player or spectator). Raises ValueError
@@ -102,6 +111,29 @@ class Chat:
     def _wire(line: ChatLine) -> dict:
         return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
                 "text": line.text}
+
+    def recall(self, spectator: PeerConnection) -> None:
+        """A spectator was just admitted: send it the lines said before it came."""
+        if self.recent:
+            spectator.send({"type": "ChatRecalled", "lines": [
+                {"sender": ln.sender, "seat": ln.seat, "text": ln.text} for ln in self.recent]})
+
+    def chat_recalled(self, conn: PeerConnection, msg: dict) -> None:
+        """A `ChatRecalled` arrived: the lines said before this spectator came."""
+        table = self._shared
+        if table.role != "watch" or conn is not table.source:
+            conn.offence("ChatRecalled sent to a peer that is not its spectator")
+            return
+        if self._recalled:             # a second player followed: its lines are not new
+            return
+        self._recalled = True
+        for said in msg["lines"]:
+            try:
+                line = ChatLine(said["sender"], said["seat"], clean(said["text"]))
+            except ValueError as exc:
+                conn.offence(f"recalled chat line refused: {exc}")
+                return
+            self._show(line)
 
     def _deliver(self, line: ChatLine, came_from: PeerConnection | None) -> None:
         """Show `line` here and pass it on to those who would not get it otherwise."""
@@ -120,8 +152,12 @@ class Chat:
         for conn in targets:
             if conn is not came_from and not conn.closed:
                 conn.send(wire)
+        self._show(line)
+
+    def _show(self, line: ChatLine) -> None:
+        self.recent.append(line)
         try:
-            table.callbacks.on_chat_received(line)
+            self._shared.callbacks.on_chat_received(line)
         except Exception:              # the window's problem must not break the table
             log.exception("on_chat_received failed")
 

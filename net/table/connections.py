@@ -57,7 +57,8 @@ class Connections:
     def __init__(self, shared: TableState, dialer: Dialer, lobby: Lobby, handshake: StartHandshake,
                  play: Play, takeover: Takeover, claims: DropClaims, liveness: Liveness,
                  recovery: Recovery, spectate: Spectate, handlers: Mapping[str, Handler],
-                 close_table: Callable[[], None]) -> None:
+                 close_table: Callable[[], None],
+                 recall_chat: Callable[[PeerConnection], None]) -> None:
         self._shared = shared
         self._dialer = dialer
         self._lobby = lobby
@@ -70,6 +71,7 @@ class Connections:
         self._spectate = spectate
         self.handlers = dict(handlers)       # message kind -> the part's method
         self._close_table = close_table      # the session's `close`
+        self._recall_chat = recall_chat      # the recent chat, to a spectator admitted
         self.bytes_sent = 0
         self.offence_log: list[tuple[str, str]] = []
         self.refusal: str | None = None
@@ -178,6 +180,7 @@ class Connections:
                 conn.send(self._recovery.caught_up(spectator=True))
             elif table.lobby:
                 self._lobby_to_watchers(conn)        # the lobby, and the host lists them
+            self._recall_chat(conn)                  # what was said before it came
             return
         table.conns.append(conn)
         hello = conn.hello

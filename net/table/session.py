@@ -220,12 +220,14 @@ class TableSession:
             "StepApplied": self.spectate.step_applied,
             "InputsAwaited": self.deadlines.inputs_awaited,
             "ChatSent": self.chat.chat_sent,
+            "ChatRecalled": self.chat.chat_recalled,
         }
         for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
             handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
         self.connections = Connections(
             shared, self.dialer, self.seating, self.handshake, self.play, self.takeover,
-            self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close)
+            self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close,
+            self.chat.recall)
 
     @classmethod
     def host(cls, opts: SessionOptions, port: int = 7531, players: int = 4, side: str = "sun",

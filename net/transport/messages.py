@@ -14,11 +14,12 @@ from typing import Any, Callable
 PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
-                      # 6 (issue 34): take-overs by signed claims of a majority
+                      # 6 (issue 34, 37): take-overs by signed claims of a majority
                       #    (TakeoverClaimed), a peer that is behind asks for the inputs it
                       #    missed (InputsMissed); the dialer's key offer comes first, a
                       #    refusal may say when to try again, spectators send heartbeats,
-                      #    probes are greeted
+                      #    probes are greeted, a spectator admitted late is sent the
+                      #    recent chat (ChatRecalled)
 MAX_STEP = 1_000_000
 
 
@@ -105,6 +106,20 @@ def _seats(v: Any) -> str | None:
     return None if len(set(v)) == len(v) else "names a seat twice"
 
 
+def _chat_lines(v: Any) -> str | None:
+    """The recent chat lines sent to a spectator as it comes (`net.table.chat`)."""
+    if not isinstance(v, list) or len(v) > 50:
+        return "is not a list of at most 50 chat lines"
+    for said in v:
+        if not isinstance(said, dict) or set(said) != {"sender", "seat", "text"}:
+            return "holds an item that is not a chat line (sender, seat, text)"
+        for field, rule in (("sender", _str(40)), ("seat", _opt(SEAT)), ("text", _str(300))):
+            problem = rule(said[field])
+            if problem:
+                return f"holds a line whose {field} {problem}"
+    return None
+
+
 def _build(v: Any) -> str | None:
     """The physics build a tower vote claims (`net.lockstep.tower_vote`)."""
     return None if v in ("deterministic", "platform") else "is not a physics build"
@@ -167,6 +182,7 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "InputsAwaited": {"step": STEP, "decisions": _seats, "automatic": _seats},
     # table chat (net.table.chat): never part of the game
     "ChatSent": {"sender": _str(40), "seat": _opt(SEAT), "text": _str(300)},
+    "ChatRecalled": {"lines": _chat_lines},
 }
 
 # ----------------------------------------------------------------- plans, field by field

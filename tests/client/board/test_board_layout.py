@@ -35,8 +35,8 @@ def _layout(w: int, h: int, players: int = 4):
         cx, cy = v.province_centre(n)
         r = 10.5 * s * 1.25           # the largest seat shape's reach
         tokens[n] = (cx - r, cy - r, cx + r, cy + r)
-        size = v.name_size(n)
-        tw = geo.text_width(n, size)
+        label, size = v.name_label(n)
+        tw = geo.text_width(label, size)
         names[n] = (cx - tw / 2, cy + 11 * s, cx + tw / 2, cy + 11 * s + size * 96 / 72 * 0.75)
     return v, s, polys, tokens, names
 

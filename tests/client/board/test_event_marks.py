@@ -69,8 +69,8 @@ def _name_boxes(v):
     boxes = {}
     for n in v.shapes["provinces"]:
         cx, cy = v.province_centre(n)
-        size = v.name_size(n)
-        tw = geo.text_width(n, size)
+        label, size = v.name_label(n)
+        tw = geo.text_width(label, size)
         boxes[n] = (cx - tw / 2, cy + 11 * s, cx + tw / 2, cy + 11 * s + size * 96 / 72 * 0.75)
     return boxes
 
@@ -89,6 +89,9 @@ def test_winter_chips_never_cover_a_province_name(app, w, h, side):
     chips = [(t.left, t.bottom, t.right, t.top) for k, t in _visible(v.texts).items()
              if k[0] == "m"]
     assert len(chips) == 3 * len(regions)
+    from client.core import theme                     # never under 11 px (issue 37, item 11)
+    assert all(t.font_size >= theme.SMALLEST_TYPE for k, t in _visible(v.texts).items()
+               if k[0] == "m")
     names = _name_boxes(v)
     bad = [f"a chip covers {n}" for n, nb in names.items() for c in chips
            if c[0] < nb[2] and nb[0] < c[2] and c[1] < nb[3] and nb[1] < c[3]]
@@ -107,6 +110,8 @@ def test_event_tags_on_neighbouring_temples_do_not_overlap(app, w, h, shots):
     view.rebuild()
     tags = [t for k, t in _visible(view.texts).items() if k[0] == "ev"]
     assert len(tags) == 26
+    from client.core import theme                     # never under 11 px (issue 37, item 11)
+    assert all(t.font_size >= theme.SMALLEST_TYPE for t in tags), {t.font_size for t in tags}
     boxes = [(t.left - 4, t.bottom - 3, t.right + 4, t.top + 3) for t in tags]
     clash = [(tags[i].text, tags[j].text) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
              if not (boxes[i][2] <= boxes[j][0] or boxes[j][2] <= boxes[i][0]

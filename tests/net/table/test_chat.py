@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from net.table.chat import MAX_CHARS, ChatLine
+from net.table.chat import MAX_CHARS, RECALLED, ChatLine
 from net.transport.framing import encode_frame
 from net.table.session import SessionOptions, TableSession
 from tests.net.tables import CODE, autoplay, finished, hashes, open_table
@@ -110,3 +110,48 @@ def test_a_line_straight_from_a_player_is_credited_to_its_own_seat(tmp_path):
     to_host.send({"type": "ChatSent", "sender": "host", "seat": 0, "text": "I resign"})
     net.pump()
     assert heard(sessions[0]) == [ChatLine("guest2", 3, "I resign")]
+
+
+def test_a_spectator_who_joins_late_reads_what_was_said_before_it_came(tmp_path):
+    """Issue 37, item 12: the table keeps its recent lines (at most RECALLED) and the
+    player a spectator follows sends them when it is admitted, in the game and in the
+    lobby; the spectator shows each once and passes none of them back."""
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, start=False)
+    sessions[1].send_chat("anyone for a game?")
+    net.pump()
+    early = TableSession.watch(SessionOptions(name="early"), "127.0.0.1:7531", code=CODE,
+                               reactor=net, engine=engine)
+    heard_early = listen([early])
+    net.pump()
+    assert heard_early(early) == [ChatLine("guest0", 1, "anyone for a game?")]
+    sessions[3].on_decision = lambda d, state: None
+    sessions[0].start_game()
+    net.pump()
+    for i in range(RECALLED + 3):      # the host's own lines: no receiver's limit counts
+        sessions[0].send_chat(f"line {i}")
+    net.pump()
+    late = TableSession.watch(SessionOptions(name="late"), "127.0.0.1:7531", code=CODE,
+                              reactor=net, engine=engine)
+    heard = listen(sessions + [late])
+    net.pump()
+    assert late.lockstep is not None
+    expected = [ChatLine("host", 0, f"line {i}") for i in range(RECALLED + 3)]
+    assert heard(late) == expected[-RECALLED:]                 # the last 50, in order
+    assert all(heard(s) == [] for s in sessions)               # nothing echoed back
+    assert heard_early(early)[-1] == ChatLine("host", 0, "line 4")   # 5 a burst
+    late.send_chat("hello, I just came")
+    net.pump()
+    assert heard(late)[-1] == ChatLine("late", None, "hello, I just came")
+    assert heard(sessions[0])[-1] == ChatLine("late", None, "hello, I just came")
+
+
+def test_recalled_chat_from_a_peer_it_does_not_follow_is_an_offence(tmp_path):
+    net, engine, sessions, spy = stalled_table_with_spectator(tmp_path)
+    heard = listen(sessions)
+    to_host = next(c for c in sessions[2].conns if c.seat == 0)
+    to_host.send({"type": "ChatRecalled", "lines": [{"sender": "host", "seat": 0,
+                                                     "text": "I resign"}]})
+    net.pump()
+    reasons = [r for _, r in sessions[0].offence_log]
+    assert any("ChatRecalled" in r for r in reasons), reasons
+    assert heard(sessions[0]) == []
