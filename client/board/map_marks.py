@@ -116,7 +116,7 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
                  for dy in (-31.5, -45.0, -18.0, -58.0, 24.0, 38.0)
                  for dx in (12.0, -12.0, 30.0, -30.0, 48.0, -48.0)]
         # with no free spot, the word shortened ('no att.'; the tooltip says it whole)
-        for word in (whole, abbreviated(whole, size, geo.text_width(whole, size) * 0.6)):
+        for word in (whole, abbreviated(whole, size, geo.text_width(whole, size) * 0.6, geo.text_width)):
             w = geo.text_width(word, size) + 8 * s
 
             def box(at: tuple[float, float]) -> tuple[float, float, float, float]:

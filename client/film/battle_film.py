@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image
 
 from client.film.film_cards import card, title_lines
-from client.film.film_encoder import film_format, open_sink
+from client.core.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well

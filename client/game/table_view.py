@@ -298,7 +298,7 @@ class ActionTrack(CachedPanel):
             if name.content_width > w - 9:
                 # a narrow card (960 px, the battle view): a shortened name ('Gev. B') at
                 # 11 px rather than over the next card or tinier; its tooltip says it whole
-                short = abbreviated(label, FLOOR, w - 12)
+                short = abbreviated(label, FLOOR, w - 12, geo.text_width)
                 self.shortened[k] = short != label
                 put_fitted(text, ("a", k), short, lx, ly, w - 10, FLOOR, min_size=FLOOR,
                            cut=True, bold=bool(a), anchor_x="center", anchor_y="center",

@@ -146,7 +146,7 @@ class EndScene(Node):
         if self.filming is not None:
             return None
         from client.core.settings import data_dir
-        from client.film.film_encoder import film_command, films_path
+        from client.core.film_encoder import film_command, films_path
         out = films_path(data_dir() / "films", save_path, number)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), *film_command(save_path, number, out)],

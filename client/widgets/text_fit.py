@@ -7,6 +7,8 @@ Tests: tests/client/words/test_i18n_layout.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import arcade
 
 from client.core.node import TextCache
@@ -51,13 +53,15 @@ def put_boxed(text: TextCache, key, label: str, left: float, top: float, width: 
         words = cut + "…"
 
 
-def abbreviated(label: str, size: float, room: float) -> str:
+def abbreviated(label: str, size: float, room: float,
+                measure: Callable[[str, float], float]) -> str:
     """`label` made to fit `room` at `size` by shortening its longest words with a dot
     ('Gevecht B' -> 'Gev. B'), for a name whose tooltip gives it whole; `label` itself
-    when it fits, or when no word can lose more letters."""
-    from client.board.map_geometry import text_width
+    when it fits, or when no word can lose more letters. `measure(text, size)` is the
+    drawn width (the map's `client.board.map_geometry.text_width`: widgets sit below the
+    board, so the caller passes it)."""
     words = label.split(" ")
-    while text_width(" ".join(words), size) > room:
+    while measure(" ".join(words), size) > room:
         stems = [(len(w.rstrip(".")), i) for i, w in enumerate(words)]
         longest, i = max(stems)
         if longest <= 3:

@@ -8,7 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from client.film.film_cards import card, title_lines
-from client.film.film_encoder import film_command
+from client.core.film_encoder import film_command
 from lang.i18n import use
 
 ATTACK = {"event": "BattleResolved", "kind": "attack", "province": "Kai", "attacker": 0,

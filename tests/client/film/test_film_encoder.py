@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from client.film.battle_film import parse_size
-from client.film.film_encoder import default_suffix, film_format, films_path
+from client.core.film_encoder import default_suffix, film_format, films_path
 
 
 def test_a_video_is_written_as_asked_when_the_encoder_is_there():

@@ -30,7 +30,7 @@ PLURAL_FORMS = {"nl": "nplurals=2; plural=(n != 1);",
 PENDING: set[str] = set()
 # (file, literal) -> why it is not for translation
 ALLOWED = {
-    ("client/film/film_encoder.py", "+faststart"): "an option given to ffmpeg",
+    ("client/core/film_encoder.py", "+faststart"): "an option given to ffmpeg",
     ("client/scenes/menu.py", "SHOGUN"): "the game's name, as on the box",
     ("client/game/status_lines.py", "Shogun"): "the game's name, as on the box",
     ("client/words/table_names.py", "./shogun join {…}{…}"): "a command typed in a shell",
