@@ -168,7 +168,10 @@ class InputDeadlines:
                 self._takeover.input_overdue(seat, step, limit, what)
         if not watching and ls is not None:
             # an input that did not reach me may have reached the others: ask them
-            # (`net.table.missed_inputs`), before it looks like a silent seat
+            # (`net.table.missed_inputs`), before it looks like a silent seat; so may the
+            # claims that gave a dropped seat to a bot while I was away
+            for seat in self._takeover.claimed_without_agreement():
+                waited.setdefault(seat, float("inf"))
             self._missed.ask(step, waited, now)
             self._takeover.look_again()
 

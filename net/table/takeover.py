@@ -211,6 +211,17 @@ class Takeover:
         if not self._decide(seat):
             self._offline[seat] = again()
 
+    def claimed_without_agreement(self) -> list[int]:
+        """Seats whose countdown ran out here, that the step still waits for, and that no
+        majority has given to a bot here yet: the others may have agreed while I was
+        away (a resumed peer), so their claims are asked for like missed inputs."""
+        ls = self._shared.lockstep
+        if ls is None or ls.following:
+            return []
+        waiting = ls.waiting_for()
+        return sorted(s for s in self._over
+                      if s in waiting and s not in ls.bots and s != self._shared.my_seat)
+
     # ---------------------------------------------------------------- the agreement
     def _in_play(self) -> frozenset[int]:
         table = self._shared
