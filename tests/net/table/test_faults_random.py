@@ -60,6 +60,9 @@ def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay,
           suppress_health_check=list(HealthCheck))
 @given(players=st.integers(3, 5), victim=st.integers(0, 4), at_round=st.integers(0, 4),
        comes_back=st.booleans(), delay=st.floats(0.0, 12.0), partial=st.integers(0, 4))
+# the host killed and resumed after the others gave the third seat (never started) to a
+# bot: it held its own claim alone and waited forever (issue 34's take-over agreement)
+@example(players=3, victim=0, at_round=0, comes_back=True, delay=10.0, partial=1)
 def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back, delay,
                                            partial):
     """Killed between the host's GameStarted and everyone's chain commitments: the others
