@@ -67,7 +67,7 @@ class Shape:
 
 # -- net's sentences, in the order they are tried -------------------------------------------
 SENTENCES: tuple[Sentence | str, ...] = (
-    # -- a refusal at the door (net/table/admission.py, net/transport/peer.py, net/table/connections.py) ----------
+    # -- a refusal at the door (net/table/policy/admission.py, net/transport/peer.py, net/table/connections.py) ----------
     N_("{reason}; trying again in {t} s"),
     N_("join refused for now: {reason}"),
     N_("join refused: {reason}"),

@@ -3,7 +3,7 @@
 Why a part of its own: `net.transport.peer.PeerConnection` calls exactly these methods of its
 session; they route each event to the phase that handles it (lobby, mesh, play,
 recovery, spectating) and decide nothing themselves — admission is
-`net.table.admission.admit`. Which part handles which message kind is one table
+`net.table.policy.admission.admit`. Which part handles which message kind is one table
 (`handlers`), handed in by the session as Twisted's AMP hands `BoxDispatcher` its locator.
 
 Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Protocol
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.python.failure import Failure
 
-from net.table.admission import Credential, TableView, admit
+from net.table.policy.admission import Credential, TableView, admit
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.liveness import Liveness
@@ -137,7 +137,7 @@ class Connections:
 
     def admit(self, conn: PeerConnection, hello: dict) -> str | None:
         """Decide on a Hello that passed the version check (the channel proved the join
-        code): `net.table.admission.admit` decides; a reason refuses."""
+        code): `net.table.policy.admission.admit` decides; a reason refuses."""
         table = self._shared
         info = table.start_info
         seats = {e["seat"]: e for e in info["seats"]} if info is not None else {}

@@ -9,7 +9,7 @@ and the others then pass the seat's messages on to it and its messages on to the
 (`forward`), so the table stays one game.
 
 Which claims count, and what a seat dropped for offences may still do when it redials,
-is one pure policy, `net.table.report_counting`: claims count per accused seat and
+is one pure policy, `net.table.policy.report_counting`: claims count per accused seat and
 reporter (never against an honest reporter, however often the accused misbehaved), a
 seat keeps its offences across redials, and one dropped for offences twice is refused and
 handed to a bot once the table agrees (issue 34 item 2).
@@ -24,7 +24,7 @@ import logging
 from typing import TYPE_CHECKING, Callable
 
 from net.lockstep.core import RELAYABLE
-from net.table.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
+from net.table.policy.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
                                        count_report, offences_carried)
 from net.table.shared import TableState
 

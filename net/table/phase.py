@@ -2,7 +2,7 @@
 
 Why an explicit phase: what a peer accepts and does depended on a handful of flags
 (`start_info`, `lockstep`, a "started resume" flag, the role rewritten on a rejoin);
-a named phase says it in one word, and admission (`net.table.admission`) decides over
+a named phase says it in one word, and admission (`net.table.policy.admission`) decides over
 role × phase × credential.
 
 Tests: tests/net/table/test_session.py (the phase of each role through a game).

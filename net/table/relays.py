@@ -5,7 +5,7 @@ relay they would be a step ahead of a take-over and the table would fork. Every 
 message is signed by its seat, so it proves itself whoever relays it. The same path
 carries the messages of a seat to a player that parted from it alone
 (`net.table.drop_claims`), the inputs a player missed (`net.table.missed_inputs`), and
-the signed claims that gave a seat to a bot (`net.table.takeover_agreement`).
+the signed claims that gave a seat to a bot (`net.table.policy.takeover_agreement`).
 
 Tests: tests/net/table/test_relays.py.
 """

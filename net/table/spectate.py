@@ -6,7 +6,7 @@ that a stranger opened with the code and then left idle were never told from wat
 Now a watching peer sends a `Heartbeat` to the player it follows when it sent nothing for
 `BEAT_EVERY`, and a player drops a spectator silent for `SILENT_AFTER` (a peer that was
 itself stalled judges no one that round). The caps on spectators are admission's
-(`net.table.admission.MAX_SPECTATORS`).
+(`net.table.policy.admission.MAX_SPECTATORS`).
 
 Tests: tests/net/table/test_session.py (spectators), tests/net/lockstep/test_real_engine.py,
 tests/net/table/test_admission.py (silent spectators), tests/net/trust/test_spectator_flood.py.

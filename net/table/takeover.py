@@ -5,7 +5,7 @@ handing a dropped seat to a bot at once. A seat whose input is overdue
 Why one place: a take-over is where a table could split, or where one peer could take a
 present player's seat. Every path to it (a dropped seat's timeout, an overdue input's
 countdown, the host's hand-over) ends in the same agreement
-(`net.table.takeover_agreement.agreed`): each player whose countdown for the seat ran out
+(`net.table.policy.takeover_agreement.agreed`): each player whose countdown for the seat ran out
 on its own clock signs a claim (`TakeoverClaimed`) for the step the table waits at, and
 a bot takes the seat there once claims of more than half of the table's human players
 are held. One peer's claim is never enough, and a peer never gives up its own seat while
@@ -26,7 +26,7 @@ from net.table.drop_claims import DropClaims
 from net.table.expulsion import SeatSigner
 from net.table.liveness import Liveness
 from net.table.shared import DelayedCall, TableState
-from net.table.takeover_agreement import SeatWait, agreed
+from net.table.policy.takeover_agreement import SeatWait, agreed
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -148,7 +148,7 @@ class Takeover:
 
     def hand_barred_seat(self, seat: int) -> None:
         """The table agreed to drop `seat` for offences, and it was dropped here for
-        offences before (`net.table.report_counting`): it will not be let back in, so no
+        offences before (`net.table.policy.report_counting`): it will not be let back in, so no
         rejoin countdown; a bot takes it from the first step that needs it, by the same
         rule as any take-over."""
         table = self._shared
@@ -183,7 +183,7 @@ class Takeover:
 
     def _timed_out(self, seat: int) -> None:
         """`seat`'s countdown ran out here: I claim the take-over (signed), and a bot
-        takes the seat once the table agrees (`net.table.takeover_agreement`). Looked at
+        takes the seat once the table agrees (`net.table.policy.takeover_agreement`). Looked at
         again every second until then: the step may not need the seat yet, or the claims
         of the others may still be on their way."""
         table = self._shared

@@ -6,7 +6,7 @@ import resource
 import pytest
 from twisted.internet.testing import MemoryReactorClock, StringTransport
 
-from net.table.admission import (MAX_SPECTATORS, MAX_SPECTATORS_PER_ADDRESS, Credential,
+from net.table.policy.admission import (MAX_SPECTATORS, MAX_SPECTATORS_PER_ADDRESS, Credential,
                                  TableView, admit)
 from net.table.phase import Phase
 from net.table.session import SessionOptions, TableSession

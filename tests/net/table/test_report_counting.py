@@ -1,4 +1,4 @@
-"""Counting reports of offences (`net.table.report_counting`): each row of the policy's
+"""Counting reports of offences (`net.table.policy.report_counting`): each row of the policy's
 tables is one case here. The wiring is shown by tests/net/trust/test_redial_attack.py
 (a redialling offender as a real process) and tests/net/trust/test_hostile.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from net.table.report_counting import (REPEAT, DropReport, ReportBook, ReportVerdict,
+from net.table.policy.report_counting import (REPEAT, DropReport, ReportBook, ReportVerdict,
                                        SeatRecord, barred, count_report, offences_carried)
 
 ME = 0

@@ -1,10 +1,10 @@
-"""The take-over policy, row by row (net/table/takeover_agreement.py): a bot takes a seat
+"""The take-over policy, row by row (net/table/policy/takeover_agreement.py): a bot takes a seat
 only after the seat's countdown ran out and more than half of the table's human players
 signed that it did; never on one peer's word; never my own seat while I answer."""
 
 import pytest
 
-from net.table.takeover_agreement import SeatWait, agreed
+from net.table.policy.takeover_agreement import SeatWait, agreed
 
 FOUR = frozenset({0, 1, 2, 3})
 THREE = frozenset({0, 1, 2})

@@ -147,7 +147,7 @@ CASES = {
         "names a seat twice"),
     # a take-over claim is one player's word: its own seat's is not its to make, one for
     # another seat is kept and counts only with more than half of the players'
-    # (net/table/takeover_agreement.py); before, one SeatTakenOver gave the seat away
+    # (net/table/policy/takeover_agreement.py); before, one SeatTakenOver gave the seat away
     "take-over of itself": (lambda h: encode_frame(claim(h, HOSTILE)), "cannot send it"),
     "take-over claimed in another seat's name": (lambda h: encode_frame(
         {**claim(h, 1), "seat": 2}), "cannot send it"),
@@ -343,7 +343,7 @@ def test_a_seat_dropped_claim_about_myself_is_ignored(tmp_path):
     """Said once or many times, it changes nothing and is no offence: an honest player
     that dropped me (and redialled me, and dropped me again) says so each time, and
     before, its repeated claims got it dropped ("too many SeatDropped claims", issue 34
-    item 2; net.table.report_counting)."""
+    item 2; net.table.policy.report_counting)."""
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     for _ in range(5):
         send_raw(net, hostile, encode_frame({"type": "SeatDropped", "seat": 0, "reason": "x"}),

@@ -4,7 +4,7 @@ item 2), as a real process on loopback (`tests/net/redialling_peer.py`).
 Before: it was readmitted 20 times, each time with a fresh allowance of offences; the
 honest players' repeated `SeatDropped` claims about it were counted as *their* offences
 ("too many SeatDropped claims"), an honest player was dropped, and the table stalled.
-Now: claims are counted per reporter and accused seat (`net.table.report_counting`), a
+Now: claims are counted per reporter and accused seat (`net.table.policy.report_counting`), a
 seat keeps its offences across redials, a seat dropped for offences twice is refused,
 and a bot plays it by the table's take-over rule; the honest players finish one game."""
 

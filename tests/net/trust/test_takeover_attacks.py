@@ -6,7 +6,7 @@ peer processes on loopback.
   15 s into its plan (tests/net/slow_planner.py), inside its take-over countdown. Before:
   one `SeatTakenOver` and every peer, the victim's own included, gave the seat to a bot
   10 s into the plan. Now the claim is one of the more than half a take-over needs
-  (net/table/takeover_agreement.py); the victim keeps its seat and the game ends with one
+  (net/table/policy/takeover_agreement.py); the victim keeps its seat and the game ends with one
   hash.
 - A link kept from one victim: a player sends its beacon link to everyone but the victim
   (tests/net/withholding_peer.py, `link-from-one`), so the others move on and the victim,

@@ -77,7 +77,7 @@ class TableView:
     bot_seats: frozenset[int]
     expelled: frozenset[int]
     connected: frozenset[int]    # seats with a live connection here
-    # seats dropped here for offences too often to come back (`net.table.report_counting`)
+    # seats dropped here for offences too often to come back (`net.table.policy.report_counting`)
     barred: frozenset[int] = frozenset()
     spectators: int = 0          # spectators connected here
     spectators_there: int = 0    # ... from the address this Hello came from
