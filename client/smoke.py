@@ -7,7 +7,7 @@ no autosave, so the player's Continue game stays as it was), plays on to the fir
 the player is asked for, saves that screen to FILE.png and exits 0. It prints when the
 menu was first drawn (with the CPU time the process has used by then, a figure a loaded
 machine does not inflate much) and when the screenshot was taken, in seconds since the
-command began (benchmarks/bench_bundle.py times a whole start by the first line). Exit 1 when the game never
+command began (benchmarks/start/bench_bundle.py times a whole start by the first line). Exit 1 when the game never
 asks for a plan in time.
 
 Tests: tests/client/test_smoke.py; the bundled game: tests/tools/test_bundle.py.
@@ -37,7 +37,7 @@ def _frame(app: App) -> None:
 
 
 def _say(line: str) -> None:
-    """A progress line in English: tools/check_bundle.py and benchmarks/bench_bundle.py
+    """A progress line in English: tools/check_bundle.py and benchmarks/start/bench_bundle.py
     read it, as scripts read `final state hash` (the player's file is the screenshot)."""
     print(line, flush=True)
 

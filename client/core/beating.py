@@ -8,7 +8,7 @@ of a LAN game host and joiner each counted the other as dropped ("silent for 36 
 though both were there (issue 34 item 2). The long loops of scene building call `beat()`;
 while a network table is open the window has registered its pump here, and `beat()` runs
 it when `EVERY` seconds have passed since the last run, so the reactor's longest stall is
-one step of such a loop, not the whole build (benchmarks/bench_start_stall.py).
+one step of such a loop, not the whole build (benchmarks/start/bench_start_stall.py).
 
 A pump only queues what the table says (the scene reads it on its next update), so it is
 safe between two steps of a build; a beat inside the pump itself does nothing.

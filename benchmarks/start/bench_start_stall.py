@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def spin(stop_at: float) -> None:
@@ -133,7 +133,7 @@ class Sampler:
 
     def run(self) -> None:
         import traceback
-        root = str(Path(__file__).resolve().parent.parent)
+        root = str(Path(__file__).resolve().parents[2])
         while self.running:
             time.sleep(0.02)
             if not self.ticks or time.perf_counter() - self.ticks[-1][0] < 0.3:
