@@ -98,6 +98,8 @@ class Relays:
             conn.offence(f"relayed ChainCommitted for seat {seat} is not signed by seat "
                          f"{seat}'s key (forged)")
             return
+        if not self._handshake.same_start(conn, seat, inner):
+            return
         known = table.chain_ends.get(seat)
         if known is not None:
             if known != inner["chain_end"]:
