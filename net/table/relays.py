@@ -108,12 +108,12 @@ class Relays:
             conn.offence(f"relayed ChainCommitted for seat {seat} is not signed by seat "
                          f"{seat}'s key (forged)")
             return
-        if not self._handshake.same_start(conn, seat, inner):
-            return
         known = table.chain_ends.get(seat)
         if known is not None:
             if known != inner["chain_end"]:
                 self._expulsion.cheated(seat, table.chain_msgs.get(seat), inner)
+            return
+        if not self._handshake.same_start(conn, seat, inner):
             return
         table.chain_msgs[seat] = inner
         table.chain_ends[seat] = inner["chain_end"]

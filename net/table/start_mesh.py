@@ -75,11 +75,12 @@ def check_start(engine: TableEngine, msg: dict) -> None:
 def start_digest(start: dict) -> bytes:
     """What every player must have been given alike (issue 34): the whole start — the
     table, its settings, the seats and their keys, the bots, the turn time and the
-    take-over countdown — but the players' host addresses (each is told them as it
-    reaches them). Each player signs it in its `ChainCommitted`, so a host that gives
-    one player other clocks or settings (equivocation) is found out at the start."""
-    same = {k: v for k, v in start.items() if k != "peers"}
-    same["peers"] = sorted([p["seat"], p["peer"], p["port"]] for p in start["peers"])
+    take-over countdown — but the players' addresses (each is told them as it reaches
+    them) and what a resumed player's start record carries besides. Each player signs it
+    in its `ChainCommitted`, so a host that gives one player other clocks or settings
+    (equivocation) is found out at the start."""
+    same = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
+            if k in start and k != "peers"}
     return hashlib.sha256(b"shogun-start/" + canonical(same)).digest()
 
 
@@ -121,6 +122,7 @@ class StartHandshake:
         self._drain = drain              # messages kept for later, handled now
         self._leave = leave              # close the table, refused for the reason given
         self.host_address: tuple[str, int] | None = None     # a guest's host
+        self.saved_start: dict | None = None    # a resumed player's, until it catches up
 
     def game_started_received(self, conn: PeerConnection, msg: dict) -> None:
         """The host's `GameStarted`."""
@@ -202,7 +204,7 @@ class StartHandshake:
             msg = table.chain_msgs[table.my_seat] = self._signer.sign(
                 {"type": "ChainCommitted", "seat": table.my_seat,
                  "chain_end": table.chain.commitment, "token_hash": H(table.token),
-                 "start": start_digest(table.start_info or {})})
+                 "start": start_digest(table.start_info or self.saved_start or {})})
         conn.send(msg)
 
     def chain_committed(self, conn: PeerConnection, msg: dict) -> None:
@@ -215,13 +217,13 @@ class StartHandshake:
         if not self._signer.signed_by_seat(seat, msg):
             conn.offence(f"ChainCommitted is not signed by seat {seat}'s key")
             return
-        if not self.same_start(conn, seat, msg):
-            return
         old = table.chain_ends.get(seat)
         if old is not None:
             if old != msg["chain_end"] or table.token_hashes[seat] != msg["token_hash"]:
                 conn.offence(f"seat {seat} committed to a second chain")
                 self._expulsion.cheated(seat, table.chain_msgs.get(seat), msg)
+            return
+        if not self.same_start(conn, seat, msg):
             return
         table.chain_msgs[seat] = msg
         table.chain_ends[seat] = msg["chain_end"]

@@ -32,9 +32,10 @@ def changed(path, value):
 
 @pytest.mark.parametrize("start, same", [
     (copy.deepcopy(START), True),
-    # each player is told the others' hosts as it reaches them (the host's own: "")
+    # each player is told the others' addresses as it reaches them (the host's own: "")
     (changed(("peers", 0, "host"), "10.0.0.2"), True),
     (changed(("peers", 0, "host"), ""), True),
+    (changed(("peers", 1, "port"), 7002), True),
     # the clocks: the turn time and the take-over countdown
     (changed(("turn_time",), 300.0), False),
     (changed(("rejoin_timeout",), 600.0), False),
@@ -45,7 +46,8 @@ def changed(path, value):
     (changed(("bot_levels",), [[2, "hard"]]), False),
     (changed(("bot",), "easy"), False),
     (changed(("table",), b"u" * 16), False),
-    (changed(("peers", 1, "port"), 7002), False),
+    # what a resumed player's start record carries besides
+    ({**copy.deepcopy(START), "chain_ends": [[0, b"c" * 32]]}, True),
 ])
 def test_what_the_start_digest_shows(start, same):
     assert (start_digest(start) == start_digest(START)) is same
