@@ -72,10 +72,20 @@ class Relays:
         if inner["type"] == "TakeoverClaimed":      # a claim that gave a seat to a bot
             self._takeover.claim_received(inner)
             return
+        step = table.lockstep.step
         try:
             table.lockstep.receive_relayed(seat, inner)
         except Offence as exc:
             conn.offence(str(exc))
+            return
+        if table.lockstep.step > step and table.conn_for_seat(seat) is not None \
+                and seat not in table.withheld_from_me:
+            # its input, relayed, let my game go on though its own connection lives: it
+            # kept the input from me (`net.table.missed_inputs` asks for it at once now)
+            table.withheld_from_me.add(seat)
+            log.warning("seat %d's input for step %d reached me only through seat %s: from "
+                        "now on I ask the others for seat %d's inputs at once", seat, step,
+                        conn.seat, seat)
 
     def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict) -> None:
         """A dropped seat's chain commitment, relayed: signed by the seat, it proves
@@ -102,6 +112,8 @@ class Relays:
         if known is not None:
             if known != inner["chain_end"]:
                 self._expulsion.cheated(seat, table.chain_msgs.get(seat), inner)
+            return
+        if not self._handshake.same_start(conn, seat, inner):
             return
         table.chain_msgs[seat] = inner
         table.chain_ends[seat] = inner["chain_end"]

@@ -292,6 +292,7 @@ class TableSession:
         s.chain = HashChain(save["secret"])
         s.shared.token = save["token"]
         s.signer.saved_table = save["start"]["table"]
+        s.handshake.saved_start = save["start"]     # the start my chain commitment signs
         if save.get("seat_key") is not None:
             s.seat_key = SeatKey(save["seat_key"])
         s.recovery.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}

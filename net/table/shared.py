@@ -159,6 +159,9 @@ class TableState:
     chain_msgs: dict[int, dict] = field(default_factory=dict)       # its ChainCommitted
     addresses: dict[int, tuple[str, int]] = field(default_factory=dict)
     expelled: set[int] = field(default_factory=set)                 # proved to cheat
+    # seats whose input reached me only by relay while their connection lived: asked for
+    # at once from then on (`net.table.missed_inputs`), so withholding gains nothing
+    withheld_from_me: set[int] = field(default_factory=set)
     buffer: list[tuple[PeerConnection, dict]] = field(default_factory=list)   # for later
 
     @property
