@@ -162,8 +162,10 @@ def test_the_handful_is_shown_before_the_pour_then_tallied_per_side():
     counts = DropPlay(rec, tower.GEOMETRY).tally(tv.out_total)
     assert text.startswith(f"Blue {counts.get(0, 0)} — {counts.get(1, 0)} Orange")
     tv.play(rec, "again", (0, 1), handful=0.5)
-    tv.skip()                                # S during the handful: the whole drop lands
-    assert not tv.playing and tv.landed == tv.out_total
+    tv.skip()                                # S during the handful: every cube lands, the tally
+    assert tv.playing and tv.stage == "tally" and tv.landed == tv.out_total
+    tv.skip()                                # S again: the drop ends
+    assert not tv.playing
 
 
 class _Board:
@@ -244,29 +246,36 @@ def test_forty_thuds_are_mixed_down_not_added_up():
     show.end()
 
 
-@pytest.mark.parametrize("lang,peasant", [("en", "1 Peasant "), ("nl", "1 Boer "),
-                                          ("ro", "1 Fermier ")])
-def test_the_tray_count_fits_the_battle_view_at_960_and_one_peasant_is_singular(app, lang,
-                                                                                  peasant):
-    """Issue 37, item 6: at 960x640 "White 7 — 1 Peasants (and 2 other cubes)" was cut on
-    both sides (worse with players' names), and one peasant read "1 Peasants"."""
+@pytest.mark.parametrize("lang,peasant", [("en", "+ 1 peasant out"), ("nl", "+ 1 boer eruit"),
+                                          ("ro", "+ 1 fermier ieșit")])
+def test_the_counts_fit_the_stages_panels_at_960_and_one_peasant_is_singular(app, lang, peasant):
+    """Issue 37, item 6: at 960x640 the tray's count was cut on both sides (worse with
+    players' names), and one peasant read "1 Peasants"; on the stage (issue 36) each side's
+    count is in its panel, the peasants of neither side under the defender's."""
     from client.core import theme
+    from client.tower.stage_sides import SideFacts
     from lang.i18n import use
     res = _attack_drop(b"tray count")
     use(lang)
     theme.set_player_names({3: "Alexandra"})
     try:
         tv = TowerView(tower.GEOMETRY)
-        tv.set_rect(530, 0, 430, 606)                # the battle view at 960x640
+        tv.set_rect(0, 0, 960, 606)                 # the stage at 960x640
         tv.set_big(True)
-        tv.play(res.recording, "", (WHITE, 5))
+        tv.sides = (SideFacts(WHITE, "Alexandra (White)", "Attacker", "from Kai", 7, 7),
+                    SideFacts(0, "Blue", "Defender", "holds Suruga", 3, 3))
+        tv.play(res.recording, "", (WHITE, 0))
         tv._counts = {WHITE: 7, 5: 1, 0: 1, 1: 1}
         tv._draw_words()
-        t = tv._words.labels["n"]
-        x, _b, w, _h = tv.damage_rect()
-        assert x <= t.left and t.right <= x + w, (t.text, t.left, t.right, x, x + w)
-        assert peasant in t.text + " ", t.text
-        assert t.font_size * 96 / 72 >= 11, t.font_size
+        for key, (left, bottom, width, height) in zip("ad", tv.panel_rects()):
+            for part in ("n", "out"):
+                t = tv._words.labels[(key, part)]
+                assert left <= t.left and t.right <= left + width, (key, part, t.text)
+                assert t.font_size * 96 / 72 >= 11, t.font_size
+        t = tv._words.labels["p"]
+        left, _b, width, _h = tv.panel_rects()[1]
+        assert left <= t.left and t.right <= left + width, t.text
+        assert t.text == peasant
     finally:
         theme.set_player_names(None)
         use("en")
