@@ -77,6 +77,7 @@ class TowerView(Node):
         self._shook = 0
         self._frame = -1
         self._hand_left = 0             # frames the handful's place is still to be repainted
+        self._recount = 0               # frames the panels' counts are still to be repainted
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
         self.cubes = CubeSprites()
@@ -123,7 +124,8 @@ class TowerView(Node):
         not the roofs or the caption, which stay the same during a drop (`play` asks for a
         full repaint when the caption changes). A shake's jolt moves the whole drawing, so
         then the whole view."""
-        if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self.opening < 1.0)):
+        if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self._recount
+                                                       or self.opening < 1.0)):
             return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
         s, ox, _ = self._xf()
         pad = 2 * s + 2
@@ -383,9 +385,10 @@ class TowerView(Node):
         self.cubes.end()
         gathering = self.big and d.gathered < 1.0
         self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
+        self._recount = max(0, self._recount - 1)
         landed = d.landed_by(t)
         if landed != self.landed and self.big:
-            damage()                    # the panels' counts change
+            self._recount = 2           # the panels' counts change: this frame the whole stage
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1

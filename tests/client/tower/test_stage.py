@@ -17,6 +17,16 @@ from sim.tower import drop as tower
 from tests.client.conftest import frame, run_until
 
 
+def frames_until(app, cond, most: int) -> bool:
+    """Draw frames (1/60 s of the game's clock each) until `cond()` holds, at most `most`:
+    bounded by frames, not by wall time, so a loaded machine only makes it slower."""
+    for _ in range(most):
+        if cond():
+            return True
+        frame(app)
+    return cond()
+
+
 @pytest.fixture(scope="module")
 def save(tmp_path_factory):
     import main
@@ -32,7 +42,7 @@ def _my_battle(app, save):
     session = ReplaySession(str(save))
     session.my_seats = (0,)
     scene = app.play(session, {0: "Blue", 1: "Orange", 2: "Black"}, fast=True)
-    assert run_until(app, lambda: not scene.fast and scene.tower.playing, 120), "no battle of mine"
+    assert run_until(app, lambda: not scene.fast and scene.tower.playing, 600), "no battle of mine"
     e = scene.player.playing_event or {}
     battle, _origin = battle_context(e, scene.player.batch)
     assert battle is not None
@@ -40,8 +50,8 @@ def _my_battle(app, save):
 
 
 def _to_the_card(app, scene) -> None:
-    assert run_until(app, lambda: (scene.player.playing_event or {}).get("event") == "BattleResolved"
-                     and scene.banner.visible, 20)
+    assert frames_until(app, lambda: (scene.player.playing_event or {}).get("event") == "BattleResolved"
+                        and scene.banner.visible, 1200)
 
 
 def test_the_stage_takes_the_middle_with_a_panel_per_side(app, save):
@@ -94,10 +104,10 @@ def test_a_battle_can_be_watched_again_in_a_replay(app, save):
     step = scene.session.step_key()
     app.on_key_press(arcade.key.R, 0)          # once more: the same drop on the stage
     assert tv.playing and tv.big and tv.out_total == out and not scene.banner.visible
-    assert run_until(app, lambda: tv.landed > 0, 20)
+    assert frames_until(app, lambda: tv.landed > 0, 1200)
     app.on_key_press(arcade.key.S, 0)
     app.on_key_press(arcade.key.S, 0)
-    assert run_until(app, lambda: scene.banner.visible, 10)
+    assert frames_until(app, lambda: scene.banner.visible, 600)
     assert scene.banner.lines == lines and scene.session.step_key() == step, "nothing in the game moved"
     app.on_key_press(arcade.key.ENTER, 0)
     assert not scene.banner.visible
@@ -106,8 +116,17 @@ def test_a_battle_can_be_watched_again_in_a_replay(app, save):
 def test_in_fast_forward_the_card_shows_for_about_three_seconds_and_the_game_runs_on(app):
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
                              "bots": "heuristic"}, seed=5, fast=True)
-    assert run_until(app, lambda: (scene.player.playing_event or {}).get("event") == "BattleResolved", 120)
-    assert scene.banner.visible and 2.5 <= scene.banner.timer <= 3.0
+    seen: list[tuple[bool, float, bool, str]] = []
+
+    def hook(tag):
+        if tag == "battle" and not seen:
+            b = scene.banner
+            seen.append((b.visible, b.timer, b.sticky, str(scene.player.playing_event.get("province"))))
+    scene.moment_reached.connect(hook)
+    assert run_until(app, lambda: bool(seen), 600), "no battle"
+    visible, timer, sticky, _where = seen[0]
+    assert visible and timer == pytest.approx(3.0) and not sticky, seen
+    frame(app)
     assert scene.player.wait == 0, "fast-forward does not wait for the card"
 
 
