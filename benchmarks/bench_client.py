@@ -76,11 +76,13 @@ def main() -> int:
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
               "defender": 1, "unrest": 0, "attack_card": 1}
     rest = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
+    stage_size = ""
     for _ in range(args.repeats):
         if staged:                    # the whole battle scene, as the game plays it
             caption = scene.battle.start(dropped, rest, {"peasant": 2, "2": 1})
             scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds(),
                              scene.battle.from_tray)
+            stage_size = f"{scene.tower.width:.0f}x{scene.tower.height:.0f}"
         else:
             scene.tower.play(rec, "Benchmark drop")
         while scene.tower.playing:
@@ -97,7 +99,7 @@ def main() -> int:
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"window {width}x{height}, renderer: {ctx.info.RENDERER}; tower "
-          f"{scene.tower.width:.0f}x{scene.tower.height:.0f} px ({'column' if args.small else 'drop only' if not staged else 'battle scene'})")
+          f"{stage_size or f'{scene.tower.width:.0f}x{scene.tower.height:.0f}'} px ({'column' if args.small else 'drop only' if not staged else 'battle scene'})")
     print(f"drop: {sum(thrown.values())} cubes thrown, up to {most} cubes in the tower at once "
           f"(+ tray), {len(rec.frames)} recorded frames, played {args.repeats}x")
     print(f"frames timed: {len(times)} ({app.full_frames - full0} full redraws, "

@@ -250,6 +250,7 @@ class EventPlayer:
                     p["buildings"], p["unrest"] = [], 0
                 v.board_view.set_state(d)
             self.tray = tray_counted(e)
+            v.tower.set_tray(self.tray)    # the counted cubes go back: the tray keeps the rest
             self.moment_reached.emit("battle")
         elif k == "WinterStarted":
             v.banner.show([_("Winter of year {year}").format(year=e["year"]),

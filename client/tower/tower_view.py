@@ -87,7 +87,7 @@ class TowerView(Node):
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
         self.opened_from: tuple[float, float] | None = None      # the stage opens from here
-        self.opening = 0.0              # the stage's opening so far (0 to 1; 1: open)
+        self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
 
     # -- geometry -------------------------------------------------------------------------
