@@ -75,7 +75,7 @@ def main() -> int:
                "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}}
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
               "defender": 1, "unrest": 0, "attack_card": 1}
-    rest = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
+    rest: list[dict[str, object]] = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
     stage_size = ""
     for _ in range(args.repeats):
         if staged:                    # the whole battle scene, as the game plays it
