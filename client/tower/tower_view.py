@@ -535,8 +535,18 @@ class TowerView(Node):
         else:
             self._layer.draw(opaque=True)
         self.cubes.draw()
-        if self.playing and (self.caption or self.big):
+        if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()
+
+    def _panels_clipped(self) -> bool:
+        """A partial repaint of the shaft alone (the window's scissor on the small damage
+        rectangle): the panels' counts lie outside it, so they are not drawn (their
+        textures and text cost a software renderer even when clipped)."""
+        if not self.big:
+            return False
+        scissor = arcade.get_window().ctx.scissor
+        x, y, w, h = self.damage_rect()
+        return scissor is not None and w < self.width - 1
 
     def side_counts(self) -> tuple[int, int, int] | None:
         """The battle's count so far: the attacker's cubes out, the defender's, and the
