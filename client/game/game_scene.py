@@ -378,6 +378,21 @@ class GameScene(Node):
         if self.comforts.blocking:
             return []
         nodes: list[Node] = [self.tower] + ([self.thinking] if self.thinking.visible else [])
-        if any(self.comforts.covers(n) for n in nodes):
-            return []          # the tooltip or guide over the tower: whole frames
+        if any(self.comforts.covers(n) for n in nodes) or self._over_the_stage():
+            return []          # the tooltip, guide or a tutorial card over the tower: whole frames
         return nodes
+
+    def _over_the_stage(self) -> bool:
+        """Something drawn after the tower lies over what a frame of it repaints (a
+        tutorial card over the battle stage): the tower alone would be drawn over it."""
+        kids = self.children
+        x, y, w, h = self.tower.damage_rect()
+
+        def covers(n: Node) -> bool:
+            if not n.visible or n is self.thinking:
+                return False
+            if n.children:
+                return any(covers(c) for c in n.children)
+            return n.width > 0 and n.height > 0 and n.left < x + w and x < n.right \
+                and n.bottom < y + h and y < n.top
+        return self.tower.big and any(covers(n) for n in kids[kids.index(self.tower) + 1:])
