@@ -1,6 +1,11 @@
 """Client frame time during a 60-cube tower animation, at 1280x800, on this machine.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/bench_client.py
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python benchmarks/bench_client.py --size 1920x1080
+
+By default the whole battle scene is played (issue 36 item 6): the stage opening from
+the province, the side panels, the handful gathered and poured in, the pour, the tally
+(`--drop-only`: only the drop in the large view, as before issue 36).
 
 Sets up the real game scene (board, panels, log, tower) of a 4-player game, pauses the
 game, switches to the battle view (the tower large; `--small` keeps it in its column), then plays a recorded drop of 60 thrown cubes (15 of three seats and 15 peasants)
@@ -29,6 +34,8 @@ def main() -> int:
     ap.add_argument("--size", default="1280x800", help="the window's size, WxH")
     ap.add_argument("--small", action="store_true",
                     help="the tower in its column, not the battle view's large tower")
+    ap.add_argument("--drop-only", action="store_true",
+                    help="only the drop in the large view (no stage opening, panels or handful)")
     args = ap.parse_args()
 
     import arcade
@@ -47,7 +54,7 @@ def main() -> int:
         app.on_draw()
     scene.fast = False
     scene.paused = True               # no new events: only the tower moves
-    if not args.small:                # the battle view: the tower large beside the map
+    if not args.small and args.drop_only:       # the large view, the drop alone
         scene.battle.active = True
         scene.tower.set_big(True)
         scene.on_layout()
@@ -61,8 +68,23 @@ def main() -> int:
     ctx = app.ctx
     app.on_draw()                      # one full frame after the setup
     full0, part0 = app.full_frames, app.partial_frames
+    import inspect
+    staged = not args.small and not args.drop_only and \
+        "from_tray" in inspect.signature(scene.tower.play).parameters
+    dropped = {"event": "TowerDropped", "reason": "battle",
+               "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}}
+    battle = {"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
+              "defender": 1, "unrest": 0, "attack_card": 1}
+    rest: list[dict[str, object]] = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
+    stage_size = ""
     for _ in range(args.repeats):
-        scene.tower.play(rec, "Benchmark drop")
+        if staged:                    # the whole battle scene, as the game plays it
+            caption = scene.battle.start(dropped, rest, {"peasant": 2, "2": 1})
+            scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds(),
+                             scene.battle.from_tray)
+            stage_size = f"{scene.tower.width:.0f}x{scene.tower.height:.0f}"
+        else:
+            scene.tower.play(rec, "Benchmark drop")
         while scene.tower.playing:
             t = time.perf_counter()
             app.on_update(1 / 60)
@@ -70,12 +92,14 @@ def main() -> int:
             ctx.finish()
             times.append(time.perf_counter() - t)
             app.flip()
+        if staged:
+            scene.battle.end()
     times.sort()
     med = statistics.median(times) * 1000
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"window {width}x{height}, renderer: {ctx.info.RENDERER}; tower "
-          f"{scene.tower.width:.0f}x{scene.tower.height:.0f} px ({'battle view' if not args.small else 'column'})")
+          f"{stage_size or f'{scene.tower.width:.0f}x{scene.tower.height:.0f}'} px ({'column' if args.small else 'drop only' if not staged else 'battle scene'})")
     print(f"drop: {sum(thrown.values())} cubes thrown, up to {most} cubes in the tower at once "
           f"(+ tray), {len(rec.frames)} recorded frames, played {args.repeats}x")
     print(f"frames timed: {len(times)} ({app.full_frames - full0} full redraws, "

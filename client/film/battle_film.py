@@ -41,7 +41,6 @@ FPS = 30                  # frames per second of the film (the scene is stepped 
 TITLE = 2.0               # seconds of the title card
 RESULT = 3.0              # seconds of the result card
 AFTER = 2.0               # seconds of the table after the result (the march) at most
-TOWER_SHARE = 0.42        # of the frame's width the tower takes (the map has the rest)
 LIMIT = 600.0             # wall seconds at most to reach the battle (a long save)
 
 
@@ -142,17 +141,20 @@ class _Shoot:
                                           self.seen).format(count=self.seen, n=self.number))
 
     def _frame(self) -> Image.Image:
-        """The battle scene alone: the map and the large tower side by side, the whole
-        frame (the scene's own layout is put back at its next change)."""
+        """The battle scene alone, the whole frame: the stage (the tower between the two
+        sides' panels) while the cubes fall, then the map with the arrow and the survivors'
+        march (the scene's own layout is put back at its next change)."""
         import arcade
         sc, app = self.scene, self.app
         W, H = sc.width, sc.height
-        tw = W * TOWER_SHARE
-        sc.board_view.set_rect(0, 0, W - tw, H)
-        sc.tower.set_rect(W - tw, 0, tw, H)
         app.clear()
-        sc.board_view.draw()
-        sc.tower.draw()
+        if sc.tower.big:
+            sc.tower.set_rect(0, 0, W, H)
+            sc.tower.draw()
+        else:
+            sc.board_view.set_rect(0, 0, W, H)
+            sc.board_view.draw()
+            sc.battle.march.draw()
         return arcade.get_image(0, 0, app.width, app.height)
 
     def shoot(self, out: Path) -> tuple[int, str, str]:

@@ -17,6 +17,7 @@ tests/client/game/test_fast_forward_stops.py.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,10 @@ PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved"
         "ActionStarted": 0.5, "ActionRevealed": 0.3, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
         "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
         "PlanRevealed": 0.25, "GameEnded": 1.0}
+
+
+CARD_SECONDS = 6.0    # seconds (at speed 1) a bots-only table shows a battle's result card
+CARD_FAST = 3.0       # real seconds the card shows while fast-forwarding (the game runs on)
 
 
 def log_colour(kind: str) -> tuple[int, int, int]:
@@ -136,6 +141,10 @@ class EventPlayer:
         # names these cubes apart (issue 27 item 4); the public state between batches may
         # already show it thrown. None: not known (a replay jumped), the state's is taken.
         self.tray: dict[str, int] | None = None
+        # the last battle's drop as it began (the event, the batch after it, the tray): R
+        # watches it again; `again` is the result to show once more when it has played
+        self.last_battle: tuple[Event, list[Event], dict[str, int]] | None = None
+        self.again: Event | None = None
 
     @property
     def behind(self) -> bool:
@@ -172,6 +181,7 @@ class EventPlayer:
         self.wait = 0.0
         self.drop_line = None
         self.tray = None
+        self.last_battle, self.again = None, None
         self.shared.over, self.standings = False, None
 
     def play_event(self, e: Event) -> None:
@@ -224,11 +234,12 @@ class EventPlayer:
             d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
             v.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
         elif k == "TowerDropped":
+            self.last_battle = (e, list(self.batch), dict(self.tray or {}))
             self._drop(e, self.battle.start(e, self.batch, self.tray))
             self.tray = tray_dropped(self.tray, e)
         elif k == "BattleResolved":
+            self.battle.resolved(e, sc.speed)      # the stage closes: the card beside the province
             self.battle_banner(e)
-            self.battle.resolved(e, sc.speed)
             if not sc.fast:
                 v.sounds.play("sting")
             if d:
@@ -239,6 +250,7 @@ class EventPlayer:
                     p["buildings"], p["unrest"] = [], 0
                 v.board_view.set_state(d)
             self.tray = tray_counted(e)
+            v.tower.set_tray(self.tray)    # the counted cubes go back: the tray keeps the rest
             self.moment_reached.emit("battle")
         elif k == "WinterStarted":
             v.banner.show([_("Winter of year {year}").format(year=e["year"]),
@@ -360,13 +372,38 @@ class EventPlayer:
                                     (150, 40, 30))
         self.views.tower.set_tray({})
         self.views.tower.play(res.recording, caption, self.battle.sides,
-                              self.battle.handful_seconds())
+                              self.battle.handful_seconds(), self.battle.from_tray)
         self.moment_reached.emit("tower_start")
         if self.shared.fast:
             self.views.tower.skip()
 
+    def watch_again(self) -> bool:
+        """R while a battle's result card is shown: the battle's stage once more (the same
+        recorded drop, nothing in the game changes), then the card again."""
+        e = self.playing_event or {}
+        if e.get("event") != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
+                or self.last_drop is None or self.views.tower.playing or self.shared.fast:
+            return False
+        dropped, rest, tray = self.last_battle
+        self.views.banner.hide()
+        self.again = e
+        caption = self.battle.start(dropped, rest, tray)
+        self.views.tower.set_tray({})
+        recording = self.last_drop[1].recording
+        assert recording is not None             # recorded when it was first shown
+        self.views.tower.play(recording, caption, self.battle.sides, self.battle.handful_seconds(),
+                              self.battle.from_tray)
+        return True
+
     def tower_finished(self) -> None:
-        """The cubes have landed: the drop's line goes to the log."""
+        """The cubes have landed: the drop's line goes to the log (or, a battle watched
+        again, its result card comes back)."""
+        if self.again is not None:
+            e, self.again = self.again, None
+            self.battle.resolved(e, self.shared.speed)
+            self.battle_banner(e)
+            self.views.tower.set_tray(tray_counted(e))
+            return
         if self.drop_line:
             self.views.log.add_line(self.drop_line, theme.INK)
             self.drop_line = None
@@ -394,11 +431,29 @@ class EventPlayer:
         self.wait = max(self.wait, 3.0)
 
     def battle_banner(self, e: Event) -> None:
-        """A battle's result in a few lines over the map."""
+        """A battle's result card beside the province (issue 36 item 3): who won, what came
+        out, the survivors, who holds it now. It stays until the player goes on (Enter or
+        S; R watches the battle again) at a table with my seat or in a replay; a table of
+        bots only goes on by itself after CARD_SECONDS; in fast-forward it shows for
+        about 3 s while the game runs on."""
         att = e.get("attacker")
+        sc = self.shared
         lines = battle_result_lines(e)
-        self.views.banner.show(lines, 2.4 / max(1.0, self.shared.speed if not self.shared.fast else 1000),
-                         colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25))
+        study = getattr(self.session, "study", None) is not None
+        hold = not sc.fast and (bool(self.session.my_seats) or study)
+        if not sc.fast:
+            lines.append(_("Continue [Enter]   Watch again [R]") if self.last_drop is not None
+                         else _("Continue [Enter]"))
+        banner = self.views.banner
+        w = min(460.0, self.views.board_view.width * 0.6)
+        h = 30 + sum(22 * (1 + len(line) // max(20, int(w / 9))) for line in lines)
+        banner.set_rect(*self.battle.card_rect(w, h))
+        banner.show(lines, CARD_FAST if sc.fast else CARD_SECONDS / max(1.0, sc.speed),
+                    colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25), sticky=hold)
+        banner.set_rect(*self.battle.card_rect(w, h))
+        banner.mark_dirty()
+        if not sc.fast:
+            self.wait = math.inf if hold else max(self.wait, CARD_SECONDS)
 
     def summary(self) -> dict[str, Any]:
         """The end screen's figures."""

@@ -76,7 +76,6 @@ class GameScene(Node):
         self.board = board()
         self.topbar = self.add(TopBar())
         self.board_view = self.add(BoardView(self.board, cfg.side, cfg.players))
-        self.tower = self.add(TowerView(GEOMETRY))
         self.players = self.add(PlayersPanel())
         self.events_panel = self.add(EventsPanel())
         self.log = self.add(LogPanel())
@@ -84,6 +83,7 @@ class GameScene(Node):
         self.planning = self.add(PlanningPanel())
         self.decision = self.add(DecisionPanel())
         self.info = self.add(InfoPanel())
+        self.tower = self.add(TowerView(GEOMETRY))       # the battle's stage covers the table
         self.banner = self.add(Banner(held=lambda: self.shared.paused))
         self.thinking = self.add(ThinkingBadge())
         self.views = TableViews(self.topbar, self.board_view, self.tower, self.players,
@@ -115,7 +115,8 @@ class GameScene(Node):
         self.decision.visible = False
         self.banner.visible = False
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
-        self.battle = BattleShow(self.tower, self.board_view, self.sounds, lambda: self.shared.fast)
+        self.battle = BattleShow(self.tower, self.board_view, self.sounds, lambda: self.shared.fast,
+                                 lambda: self.shared.labels)
         self.battle.layout_changed.connect(self.on_layout)
         self.winter.layout_changed.connect(self.on_layout)
         self.player = EventPlayer(session, self.shared, self.views, self.battle, self.winter)
@@ -236,7 +237,8 @@ class GameScene(Node):
         if self.net is not None and self.net.chat is not None:
             column += (self.net.chat,)      # under the log: it goes with it (the tower's room)
         self.battle.layout(W, H, top_h, rw, tw, column,
-                           (self.planning, self.decision, self.info, self.track))
+                           (self.planning, self.decision, self.info, self.track, self.help_btn,
+                            self.comforts.save_btn))
         # over the log; over the big tower's foot while the battle view holds the column
         if self.log.visible:
             self.comforts.place_guide(self.log, above=self.events_panel)
@@ -337,6 +339,10 @@ class GameScene(Node):
         if self.asker.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
             self.asker.unlock_plan() if symbol == k.U else self.asker.release_plan()
             return True
+        if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER) and self.player.skip_result():
+            return True                         # the battle's result card: go on
+        if symbol == k.R and self.player.watch_again():
+            return True
         sc = self.shared
         if symbol == k.SPACE:
             sc.paused = not sc.paused
@@ -372,6 +378,21 @@ class GameScene(Node):
         if self.comforts.blocking:
             return []
         nodes: list[Node] = [self.tower] + ([self.thinking] if self.thinking.visible else [])
-        if any(self.comforts.covers(n) for n in nodes):
-            return []          # the tooltip or guide over the tower: whole frames
+        if any(self.comforts.covers(n) for n in nodes) or self._over_the_stage():
+            return []          # the tooltip, guide or a tutorial card over the tower: whole frames
         return nodes
+
+    def _over_the_stage(self) -> bool:
+        """Something drawn after the tower lies over what a frame of it repaints (a
+        tutorial card over the battle stage): the tower alone would be drawn over it."""
+        kids = self.children
+        x, y, w, h = self.tower.damage_rect()
+
+        def covers(n: Node) -> bool:
+            if not n.visible or n is self.thinking:
+                return False
+            if n.children:
+                return any(covers(c) for c in n.children)
+            return n.width > 0 and n.height > 0 and n.left < x + w and x < n.right \
+                and n.bottom < y + h and y < n.top
+        return self.tower.big and any(covers(n) for n in kids[kids.index(self.tower) + 1:])

@@ -1,11 +1,16 @@
-"""The battle view (issues 13 and 28): while a drop plays, the tower is shown large beside
-the map, the thrown handful is named in a sentence above it (the tray's cubes named apart,
-so the numbers add up to the log's), an arrow on the map runs from the attacking province
-to the target, and each stage has its sound: a rattle for the handful, a clatter for the
+"""The battle as a stage (issues 13, 28 and 36): while a drop plays, the tower takes the
+middle of the window, opening from the province fought over (the camera's move from the
+board), with the attacker's panel left of it and the defender's right of it
+(`stage_sides`: name, province, armies committed, what cards, tray and peasants add, the
+count so far). The handful is gathered from those panels and the tray and poured in at
+the top; the count is read off the tray's colour columns and the panels. The thrown
+handful is also named in a sentence (`handful_sentence`: the tray's cubes named apart, so
+the numbers add up to the log's), an arrow on the map runs from the attacking province to
+the target, and each stage has its sound: a rattle for the handful, a clatter for the
 pour, thuds mixed down as cubes land (`thud_gain`), a click for the tally. The result
-(banner, log line, sting) comes only after the tower's `finished`, i.e. once every cube
-that left has landed in the tray; then the winner's survivors march into the province
-(`march.py`).
+(the card beside the province, log line, sting) comes only after the tower's `finished`,
+once every cube that left has landed in the tray: the stage closes back to the board,
+and the winner's survivors march into the province (`march.py`).
 
 `handful_sentence` is pure (tests call it); `BattleShow` is the scene's helper that enters
 and leaves the large layout. Fast-forward never enters it (the drop is skipped anyway).
@@ -24,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from client.core import theme
 from client.core.node import Node, Signal
 from client.tower.march import MarchView
+from client.tower.stage_sides import stage_sides
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -134,6 +140,18 @@ class ArrowMap(Protocol):
 
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
+    @property
+    def left(self) -> float: ...
+
+    @property
+    def bottom(self) -> float: ...
+
+    @property
+    def right(self) -> float: ...
+
+    @property
+    def top(self) -> float: ...
+
 
 class BattleShow:
     """Enters and leaves the scene's large-tower layout, draws the arrow, plays the cues."""
@@ -142,8 +160,10 @@ class BattleShow:
     HANDFUL = 0.9         # seconds (at speed 1) the thrown handful is shown before the pour
 
     def __init__(self, tower: TowerView, board_view: ArrowMap, sounds: Sounds,
-                 fast: Callable[[], bool]) -> None:
+                 fast: Callable[[], bool],
+                 labels: Callable[[], Mapping[int, str]] = lambda: {}) -> None:
         self.tower = tower
+        self.labels = labels                 # the seats' names ("Anna (Blue)")
         self.board_view = board_view
         self.sounds = sounds
         self.fast = fast                     # fast-forwarding: no large view, no cues
@@ -153,6 +173,9 @@ class BattleShow:
         self.origin: str | None = None
         self.caption = ""
         self.sides: tuple[int, int] | None = None   # the battle's (attacker, defender) codes
+        self.province: str | None = None
+        self.from_tray: dict[int, int] = {}         # the thrown cubes that lay in the tray
+        self._hidden: list[tuple[Node, bool]] = []  # panels under the stage, and their visibility
         self._last_thud = 0.0
         tower.cube_landed.connect(self._landed)
         tower.shaken.connect(lambda: self._cue("clatter"))
@@ -183,13 +206,21 @@ class BattleShow:
         self.origin = origin
         self.caption = handful_sentence(dropped, battle, origin, tray)
         self.sides = battle_sides(battle)
+        self.province = str(battle.get("province")) if battle is not None else None
+        thrown = {str(k): int(v) for k, v in (dropped.get("thrown") or {}).items()}
+        self.from_tray = {(5 if k == "peasant" else int(k)): min(int(n), thrown.get(str(k), 0))
+                          for k, n in (tray or {}).items() if min(int(n), thrown.get(str(k), 0)) > 0}
+        self.tower.sides = stage_sides(dropped, battle, origin, tray, self.labels())
         if not self.fast():
             if battle is not None:
                 colour = theme.seat_colour(battle.get("attacker"))
                 self.board_view.set_arrow(origin, battle.get("province"), colour)
+            where = self.board_view.province_centre(self.province) if self.province else None
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
+            self.tower.open_from(where)
+            self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
 
@@ -200,6 +231,7 @@ class BattleShow:
     def resolved(self, e: Mapping[str, Any], speed: float) -> None:
         """The result is shown: an attacker who took the province marches its survivors
         in from the province it attacked from (the last stage of the scene)."""
+        self.close_stage()
         n = int(e.get("survivors", 0) or 0)
         if self.fast() or not self.active or self.origin is None or n <= 0 \
                 or e.get("result") != "attacker" or e.get("kind") == "revolt":
@@ -209,24 +241,52 @@ class BattleShow:
                          self.board_view.province_centre(str(e.get("province"))),
                          theme.seat_colour(e.get("attacker")), n)
 
+    def close_stage(self) -> None:
+        """The stage closes: the board is back (the result is shown beside the province,
+        the survivors march); the arrow stays until `end`."""
+        if self.tower.big:
+            self.tower.set_big(False)
+            self.layout_changed.emit()
+
     def end(self) -> None:
         """Back to the table's layout (the next event after the result, or a question)."""
         self.march.stop()
         self.board_view.set_arrow(None, None)
         if self.active:
             self.active = False
-            self.tower.set_big(False)
-            self.layout_changed.emit()
+            if self.tower.big:
+                self.tower.set_big(False)
+            self.layout_changed.emit()      # the table's places (the banner's too) are back
+
+    def card_rect(self, w: float, h: float) -> tuple[float, float, float, float]:
+        """The result card's place: beside the province fought over, on the map, never on
+        it (right of it when there is room, else left; as near its height as fits)."""
+        bv = self.board_view
+        if self.province is None:
+            return (bv.left + bv.right - w) / 2, (bv.bottom + bv.top - h) / 2, w, h
+        x, y = bv.province_centre(self.province)
+        gap = 46.0
+        left = x + gap if x + gap + w <= bv.right - 6 else max(bv.left + 6, x - gap - w)
+        if left < x < left + w:               # no room either side: above or below it
+            left = min(max(bv.left + 6, x - w / 2), bv.right - 6 - w)
+            b = y + gap if y + gap + h <= bv.top - 6 else y - gap - h
+            return left, max(bv.bottom + 6, b), w, h
+        b = min(max(bv.bottom + 6, y - h / 2), bv.top - 6 - h)
+        return left, b, w, h
 
     def layout(self, W: float, H: float, top_h: float, rw: float, tw: float,
                column: Sequence[Node], below: Sequence[Node]) -> None:
-        """The large tower takes the right-hand column (the `column` panels: players,
-        events, log, and the small tower's place) from the bottom to the top bar; the map
-        stays in view, and the panels `below` it narrow to its width."""
-        big = self.active
-        for panel in column:
-            panel.visible = not big
+        """The stage takes the window under the top bar (the map, the `column` panels:
+        players, events, log, and the `below` ones: the track, plan and info, hidden under
+        it and given back as they were)."""
+        big = self.tower.big
+        if big and not self._hidden:
+            self._hidden = [(p, p.visible) for p in (*column, *below)]
+            for panel, _was in self._hidden:
+                panel.visible = False
+        elif not big and self._hidden:
+            for panel, was in self._hidden:
+                panel.visible = was
+            self._hidden = []
         if big:
-            self.tower.set_rect(W - rw - tw, 0, rw + tw, H - top_h)
-            for panel in below:
-                panel.set_rect(0, panel.bottom, W - rw - tw, panel.height)
+            self.tower.set_rect(0, 0, W, H - top_h)

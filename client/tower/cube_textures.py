@@ -91,7 +91,7 @@ def cube_mark(code: int) -> arcade.Texture:
     colour, letter = _style(code)
     ink = text_on(colour)
     img = Image.new("RGBA", (PX, PX), colour + (0,))
-    f = font(int(PX * 0.56))
+    f = font(int(PX * 0.64))       # the letter about half the cube (11 px on a 20 px cube)
     halo = Image.new("RGBA", (PX, PX), colour + (0,))
     ImageDraw.Draw(halo).text((PX / 2, PX / 2 + 1), letter, fill=colour + (255,), font=f,
                               anchor="mm", stroke_width=3, stroke_fill=colour + (255,))

@@ -2,11 +2,14 @@
 tower units, with no drawing in it (the tower view and the film draw from it; tests read
 it without a window).
 
-The stages of a battle's drop (issue 28 item 3): the **handful** (the thrown cubes shown
-beside the tower's mouth, grouped by side, before the pour), the **pour** (the recorded
-frames; a cube still in hand stays in the hand until the recording lets it in), the
+The stages of a battle's drop (issues 28 and 36): the **handful** (the thrown cubes are
+gathered from where they come from, the province's side panel and the tray, and carried
+to the tower's top: `gathered`), the **pour** (the recorded frames; a cube still in hand
+waits in a short queue above its entry slot until the recording lets it in), the
 **slides** (a cube that left slides from the exit into its tray place and is counted when
-it gets there: the running tally), and the **tally** held at the end. When the battle is
+it gets there: the running tally), and the **tally** held at the end. In the tray the
+cubes are sorted by colour into columns of COLUMN (`tray_places`: the sides' colours
+first), so a count can be read off the tray. When the battle is
 close (the sides' counts end at most one apart), the last side cubes to come out are shown
 in slow motion (`slow_window`).
 
@@ -26,7 +29,6 @@ TRAY_COLS = 5
 SLIDE = 0.45           # recorded seconds a cube takes from the exit to its tray place
 HOLD = 0.35            # recorded seconds the landed tray stays before the tally hold
 SLOW = 0.35            # the pace of the slow motion, against normal
-HAND_COLS = 5          # cubes in a row of the handful
 
 
 @dataclass(frozen=True)
@@ -45,31 +47,54 @@ def code_of(colour: int | str) -> int:
     return 5 if colour in ("peasant", 5) else int(colour)
 
 
-def tray_slot(geo: dict[str, Any], k: int, n: int = 0) -> tuple[float, float, float]:
-    """Where the k-th of n cubes lies in the tray, and its drawn size (a full tray packs
-    the cubes smaller so that they stay inside the tray's walls)."""
-    room = geo["tray_end"] - geo["width"] - 8
-    cols = max(TRAY_COLS, -(-n // 3))
-    size = min(10.0, room / cols - 0.6)
+COLUMN = 5             # cubes in a column of the tray (counted in fives, as by hand)
+GROUP_GAP = 2.5        # tower units between two colours' columns
+
+
+def tray_places(geo: dict[str, Any], codes: list[int], sides: tuple[int, int] | None = None
+                ) -> list[tuple[float, float, float]]:
+    """Where each of these cubes (colour codes, in landing order) lies in the tray, and
+    its drawn size: sorted by colour into columns of COLUMN, the sides' colours first, the
+    k-th cube of a colour on its colour's k-th place, so the columns grow as cubes land.
+    A crowded tray packs the cubes smaller to keep them inside its walls."""
+    rank = {c: k for k, c in enumerate(sides or ())}
+    counts: dict[int, int] = {}
+    for c in codes:
+        counts[c] = counts.get(c, 0) + 1
+    order = sorted(counts, key=lambda c: (rank.get(c, 9), c))
+    w, end = float(geo["width"]), float(geo["tray_end"])
+    room = end - w - 8
+    rows = max(COLUMN, -(-max(1, len(codes)) // 8))
+    cols = {c: -(-counts[c] // rows) for c in order}
+    n_cols = sum(cols.values())
+    gaps = GROUP_GAP * max(0, len(order) - 1)
+    size = min(10.0, (room - gaps) / max(1, n_cols) - 0.6)
     step = size + 0.6
-    w, end = geo["width"], geo["tray_end"]
-    x = w + 4 + step / 2 + (k % cols) * step
-    floor = geo["exit"]["y0"] * (1 - (x - w) / max(1, end - w))   # the sloping tray
-    return x, floor + 2 + size / 2 + (k // cols) * step, size
+    first: dict[int, float] = {}
+    x = w + 4 + step / 2
+    for c in order:
+        first[c] = x
+        x += cols[c] * step + GROUP_GAP
+    seen: dict[int, int] = {}
+    out = []
+    for c in codes:
+        k = seen.get(c, 0)
+        seen[c] = k + 1
+        cx = first[c] + (k // rows) * step
+        floor = geo["exit"]["y0"] * (1 - (cx - w) / max(1.0, end - w))   # the sloping tray
+        out.append((cx, floor + 2 + size / 2 + (k % rows) * step, size))
+    return out
 
 
-HAND_CUBE = 11.0       # the handful's cubes are drawn a little larger than life
-
-
-def hand_slot(geo: dict[str, Any], k: int) -> tuple[float, float]:
-    """The k-th cube of the handful: rows of HAND_COLS right of the tray's far wall, from
-    the tower's top down (the battle view keeps that room free: `HAND_ROOM`)."""
-    step = HAND_CUBE + 1.5
-    x = geo["tray_end"] + 10 + step / 2 + (k % HAND_COLS) * step
-    return x, geo["top"] - 4 - (k // HAND_COLS) * step
-
-
-HAND_ROOM = 10 + HAND_COLS * (HAND_CUBE + 1.5) + 4     # tower units right of the tray
+def group_tops(geo: dict[str, Any], codes: list[int], sides: tuple[int, int] | None = None
+               ) -> dict[int, tuple[float, float]]:
+    """Each colour's place above its columns in the tray (its count is written there)."""
+    places = tray_places(geo, codes, sides)
+    tops: dict[int, tuple[float, float, float]] = {}
+    for c, (x, y, size) in zip(codes, places):
+        x0, x1, top = tops.get(c, (x, x, y))
+        tops[c] = (min(x0, x), max(x1, x), max(top, y + size / 2))
+    return {c: ((x0 + x1) / 2, top) for c, (x0, x1, top) in tops.items()}
 
 
 class DropPlay:
@@ -83,8 +108,9 @@ class DropPlay:
         self.sides = sides
         self.exits: dict[int, int] = {i: e for i, e in enumerate(rec.exited) if e is not None}
         self.order = sorted(self.exits, key=lambda i: (self.exits[i], i))
-        self.slot = {i: j for j, i in enumerate(self.order)}
         self.out_total = len(self.order)
+        places = tray_places(geo, [code_of(rec.colours[i]) for i in self.order], sides)
+        self.place = {i: places[j] for j, i in enumerate(self.order)}
         self.start = {i: self._last_pose(i, self.exits[i]) for i in self.order}
         self.end_t = max([len(rec.frames) / rec.fps]
                          + [self.exits[i] / rec.fps + SLIDE for i in self.order]) + HOLD
@@ -93,6 +119,9 @@ class DropPlay:
         self.hand = {i: k for k, i in enumerate(
             sorted(thrown, key=lambda i: (rank.get(code_of(rec.colours[i]), 9), rec.colours[i], i)))}
         self.slow_window = self._slow_window()
+        self.origins: dict[int, tuple[float, float]] = {}   # where each thrown cube is gathered from
+        self.gathered = 1.0        # the handful's way from its origins to the top (0 to 1)
+        self._queue = self._entry_queue()
 
     # -- what comes out -------------------------------------------------------------------
     def landed_by(self, t: float) -> int:
@@ -129,6 +158,44 @@ class DropPlay:
         return SLOW if w is not None and w[0] <= t <= w[1] else 1.0
 
     # -- where the cubes are --------------------------------------------------------------
+    def _entry_queue(self) -> dict[int, tuple[float, float, int]]:
+        """Each thrown cube's entry point (its first recorded pose) and its place in the
+        queue of cubes that enter at the same slot (0: the first to go in)."""
+        rec = self.rec
+        out: dict[int, tuple[float, float, int]] = {}
+        slots: dict[int, int] = {}
+        thrown = [i for i in range(rec.inside_before, len(rec.colours)) if rec.entered[i] is not None]
+        for i in sorted(thrown, key=lambda i: (rec.entered[i] or 0, i)):
+            e = rec.entered[i]
+            assert e is not None
+            p = rec.frames[min(e, len(rec.frames) - 1)][i] or (self.geo["width"] / 2, self.geo["top"] - 20, 0.0)
+            slot = int(round(p[0] / 10))
+            out[i] = (p[0], p[1], slots.get(slot, 0))
+            slots[slot] = slots.get(slot, 0) + 1
+        return out
+
+    def waiting_place(self, i: int, f: int) -> tuple[float, float]:
+        """A thrown cube not in yet at frame f: in the queue above its entry point, moving
+        down as those before it go in (the handful poured in at the top, not parked)."""
+        rec = self.rec
+        x, y, rank = self._queue.get(i, (self.geo["width"] / 2, self.geo["top"] - 20, 0))
+        ahead = sum(1 for j, (_x, _y, r) in self._queue.items()
+                    if r < rank and abs(_x - x) < 5 and (rec.entered[j] or 0) > f)
+        return x, y + 6 + (ahead + 1) * (self.geo["cube"] + 1.5)
+
+    def _in_hand(self, i: int, f: int) -> tuple[float, float]:
+        """Where a thrown cube not yet in is drawn: on its way from its origin (while the
+        handful is gathered), then in the queue at the top."""
+        to = self.waiting_place(i, f)
+        src = self.origins.get(i)
+        if src is None or self.gathered >= 1.0:
+            return to
+        k = self.hand.get(i, 0)
+        u = min(1.0, max(0.0, self.gathered * 1.6 - k * 0.6 / max(1, len(self.hand))))
+        e = u * u * (3 - 2 * u)                                   # eased
+        lift = math.sin(u * math.pi) * 40.0                       # an arc, as thrown
+        return src[0] + (to[0] - src[0]) * e, src[1] + (to[1] - src[1]) * e + lift
+
     def frame_at(self, t: float) -> int:
         return max(0, min(len(self.rec.frames) - 1, int(t * self.rec.fps)))
 
@@ -153,13 +220,13 @@ class DropPlay:
             if p is not None:
                 out.append(Pose(code_of(rec.colours[i]), p[0], p[1], p[2], cube, thrown))
             elif in_hand and thrown and ((entered := rec.entered[i]) is None or f < entered):
-                hx, hy = hand_slot(self.geo, self.hand[i])
-                out.append(Pose(code_of(rec.colours[i]), hx, hy, 0.0, HAND_CUBE, True))
+                hx, hy = self._in_hand(i, f)
+                out.append(Pose(code_of(rec.colours[i]), hx, hy, 0.0, cube, True))
         for i in self.order:
             te = self.exits[i] / rec.fps
             if t < te:
                 continue
-            tx, ty, size = tray_slot(self.geo, self.slot[i], self.out_total)
+            tx, ty, size = self.place[i]
             u = min(1.0, (t - te) / SLIDE)
             code = code_of(rec.colours[i])
             if u >= 1.0:

@@ -26,6 +26,8 @@ from PIL import Image
 
 LEFT, RIGHT = 26.0, 8.0       # tower units drawn left of the shaft (roofs) and right of the tray
 BELOW, ABOVE = 12.0, 58.0     # below the tower's floor (the base) and above its lid (the roof)
+STAGE_BELOW, STAGE_ABOVE = 16.0, 20.0   # the battle stage crops to the base and the great roof
+LIGHT = (-0.7, 0.7)           # where the light comes from (the top left): shadows fall away
 PILLAR = 12.0                 # the façade's pillars either side of the window
 
 LACQUER = (122, 38, 30)       # the pagoda's red
@@ -97,8 +99,22 @@ def gravel_texture(w: int = 128, h: int = 32, seed: int = 5) -> arcade.Texture:
                           hash=f"shogun-gravel-{w}-{h}-{seed}")
 
 
+def _shade(c: tuple[int, int, int], k: float) -> tuple[int, int, int]:
+    return (int(c[0] * k), int(c[1] * k), int(c[2] * k))
+
+
 def _capsule(p: Point, q: Point, r: float, fill: tuple[int, int, int], edge: tuple[int, int, int]) -> None:
-    """A segment as the physics sees it (a capsule of radius r), with a lit upper edge."""
+    """A segment as the physics sees it (a capsule of radius r), with a lit upper edge,
+    a side in shade and a soft shadow on the back wall, both away from the light: a
+    solid piece with thickness (issue 36 item 4). The lit face is the capsule itself, at
+    its own place and radius (what the cubes hit)."""
+    dx, dy = -LIGHT[0] * r, -LIGHT[1] * r
+    for k, a, grow in ((2.6, 38, 1.5), (1.6, 60, 1.15)):       # the soft shadow, in two veils
+        arcade.draw_line(p[0] + dx * k, p[1] + dy * k, q[0] + dx * k, q[1] + dy * k, (0, 0, 0, a), 2 * r * grow)
+    side = _shade(fill, 0.55)                                     # the piece's thickness
+    arcade.draw_line(p[0] + dx * 0.7, p[1] + dy * 0.7, q[0] + dx * 0.7, q[1] + dy * 0.7, side, 2 * r)
+    arcade.draw_circle_filled(q[0] + dx * 0.7, q[1] + dy * 0.7, r, side)
+    arcade.draw_circle_filled(p[0] + dx * 0.7, p[1] + dy * 0.7, r, side)
     arcade.draw_line(p[0], p[1], q[0], q[1], fill, 2 * r)
     arcade.draw_circle_filled(p[0], p[1], r, fill)
     arcade.draw_circle_filled(q[0], q[1], r, fill)
@@ -118,17 +134,75 @@ def _roof(pt: Callable[[float, float], Point], s: float, x0: float, x1: float, y
     arcade.draw_line(b[0], b[1], tip_r[0], tip_r[1], ROOF_EDGE, max(1.0, s * 1.5))
 
 
+@lru_cache(maxsize=None)
+def table_texture(w: int = 256, h: int = 128, seed: int = 21) -> arcade.Texture:
+    """A dark wooden tabletop, its boards running away from the viewer."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    grain = 0.5 + 0.5 * np.sin(x * 0.35 + _noise(w, h, seed, 24) * 6.0)
+    seam = (np.mod(x, 64) < 1.5).astype(np.float32)
+    shade = 0.78 + 0.14 * grain - 0.3 * seam + 0.08 * (_noise(w, h, seed + 1, 6) - 0.5)
+    shade *= 0.8 + 0.2 * (y / h)                                 # nearer is lighter
+    rgb = np.stack([shade * 120, shade * 78, shade * 46], axis=-1)
+    return arcade.Texture(Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8)).convert("RGBA"),
+                          hash=f"shogun-table-{w}-{h}-{seed}")
+
+
+@lru_cache(maxsize=None)
+def room_texture(h: int = 128) -> arcade.Texture:
+    """The room behind the table: warm lamplight falling off into the dark."""
+    t = np.linspace(0.0, 1.0, h)[:, None]
+    w = 128
+    xs = np.linspace(-1.0, 1.0, w)[None, :]
+    glow = np.exp(-(xs ** 2) * 1.6) * (0.4 + 0.6 * (1 - t))
+    base = np.array([30, 24, 26])
+    lamp = np.array([96, 72, 52])
+    rgb = base[None, None, :] + (lamp - base)[None, None, :] * glow[:, :, None]
+    return arcade.Texture(Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8)).convert("RGBA"),
+                          hash=f"shogun-room-{h}")
+
+
+@lru_cache(maxsize=None)
+def soft_shadow() -> arcade.Texture:
+    """A round shadow with a soft edge (the tower's on the table, a cube's)."""
+    n = 64
+    y, x = np.mgrid[0:n, 0:n].astype(np.float32)
+    d = np.hypot(x - n / 2 + 0.5, y - n / 2 + 0.5) / (n / 2)
+    a = np.clip(1.0 - d, 0.0, 1.0) ** 1.6 * 150
+    rgba = np.zeros((n, n, 4), np.uint8)
+    rgba[..., 3] = a.astype(np.uint8)
+    return arcade.Texture(Image.fromarray(rgba), hash="shogun-soft-shadow")
+
+
+def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tuple[float, float],
+               foot_y: float) -> None:
+    """The battle stage's background: a room in lamplight, a table whose far edge runs at
+    `table_y`, and the tower's soft shadow on it, cast away from the light, from its foot
+    (`foot`: x0, x1 of its base, at `foot_y`)."""
+    left, bottom, width, height = rect
+    arcade.draw_texture_rect(room_texture(), arcade.LRBT(left, left + width, table_y, bottom + height))
+    arcade.draw_texture_rect(table_texture(), arcade.LRBT(left, left + width, bottom, table_y))
+    arcade.draw_lrbt_rectangle_filled(left, left + width, table_y - 2, table_y + 3, (58, 36, 24))
+    x0, x1 = foot
+    w = x1 - x0
+    arcade.draw_texture_rect(soft_shadow(), arcade.LRBT(x0 - w * 0.1, x1 + w * 0.45, foot_y - w * 0.12,
+                                                        table_y + w * 0.04))
+
+
 def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
-               pt: Callable[[float, float], Point], s: float) -> None:
+               pt: Callable[[float, float], Point], s: float, stage: bool = False) -> None:
     """The whole static tower into the current target. `pt` maps tower units to pixels,
-    `s` is pixels per unit, `rect` the view's (left, bottom, width, height)."""
+    `s` is pixels per unit, `rect` the view's (left, bottom, width, height); `stage`: the
+    battle stage's tower, standing on a table (no sky, no courtyard, no upper roof)."""
     left, bottom, width, height = rect
     W, T, end = float(geo["width"]), float(geo["top"]), float(geo["tray_end"])
     r = float(geo["wall_radius"]) * s
-    arcade.draw_texture_rect(sky_texture(), arcade.LBWH(left, bottom, width, height))
-    # the courtyard: gravel from the tower's foot to the view's right edge
-    g0, g1 = pt(-LEFT, -BELOW), pt(end + RIGHT, 2)
-    arcade.draw_texture_rect(gravel_texture(), arcade.LRBT(left, left + width, bottom, g1[1]))
+    if stage:                   # the table's far edge behind the tower's foot: it stands on it
+        draw_table(rect, pt(0, 60)[1], (pt(-PILLAR - 4, 0)[0], pt(end + 3, 0)[0]), pt(0, -BELOW)[1])
+    else:
+        arcade.draw_texture_rect(sky_texture(), arcade.LBWH(left, bottom, width, height))
+        # the courtyard: gravel from the tower's foot to the view's right edge
+        g0, g1 = pt(-LEFT, -BELOW), pt(end + RIGHT, 2)
+        arcade.draw_texture_rect(gravel_texture(), arcade.LRBT(left, left + width, bottom, g1[1]))
     # the pagoda: the base, the pillars either side of the window, the tiers' roofs
     b0, b1 = pt(-PILLAR - 4, -BELOW), pt(W + PILLAR + 4, 0)
     arcade.draw_lrbt_rectangle_filled(b0[0], b1[0], b0[1], b1[1], STONE)
@@ -150,18 +224,26 @@ def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
         _roof(pt, s, -PILLAR - 8, 0, float(y), 4, 7)               # eaves outside the window
         _roof(pt, s, W, W + PILLAR + 8, float(y), 4, 7)
     _roof(pt, s, -LEFT + 4, W + LEFT - 4, T + 4, 14, 12)           # the great roof
-    _roof(pt, s, -8, W + 8, T + 30, 10, 9)                         # its upper tier
-    spire0, spire1 = pt(W / 2, T + 40), pt(W / 2, T + ABOVE - 4)
-    arcade.draw_line(spire0[0], spire0[1], spire1[0], spire1[1], ROOF_EDGE, max(1.5, s * 2))
-    for k in range(4):                                            # the spire's rings
-        c = pt(W / 2, T + 44 + k * 3.2)
-        arcade.draw_ellipse_filled(c[0], c[1], s * (7 - k), s * 1.6, (176, 150, 90))
+    if not stage:
+        _roof(pt, s, -8, W + 8, T + 30, 10, 9)                     # its upper tier
+        spire0, spire1 = pt(W / 2, T + 40), pt(W / 2, T + ABOVE - 4)
+        arcade.draw_line(spire0[0], spire0[1], spire1[0], spire1[1], ROOF_EDGE, max(1.5, s * 2))
+        for k in range(4):                                        # the spire's rings
+            c = pt(W / 2, T + 44 + k * 3.2)
+            arcade.draw_ellipse_filled(c[0], c[1], s * (7 - k), s * 1.6, (176, 150, 90))
+    else:                       # the mouth the handful is poured into, open in the roof
+        m0, m1 = pt(8, T + 4), pt(W - 8, T + 14)
+        arcade.draw_lrbt_rectangle_filled(m0[0], m1[0], m0[1], m1[1], (20, 14, 12))
+        arcade.draw_lrbt_rectangle_outline(m0[0], m1[0], m0[1], m1[1], ROOF_EDGE, max(1.0, s))
     # the window: the shaft's back wall of planks, shadowed near the walls and under the lid
     w0, w1 = pt(0, 0), pt(W, T)
     arcade.draw_texture_rect(wood_texture(), arcade.LRBT(w0[0], w1[0], w0[1], w1[1]))
     shade = max(2.0, 6 * s)
     arcade.draw_lrbt_rectangle_filled(w0[0], w0[0] + shade, w0[1], w1[1], (0, 0, 0, 70))
     arcade.draw_lrbt_rectangle_filled(w0[0], w1[0], w1[1] - shade, w1[1], (0, 0, 0, 80))
+    for k in range(1, 5):        # the inside darkens towards the bottom, away from the light
+        y0, y1 = pt(0, T * (k - 1) / 5)[1], pt(0, T * k / 5)[1]
+        arcade.draw_lrbt_rectangle_filled(w0[0], w1[0], y0, y1, (0, 0, 0, 14 * (5 - k)))
     # the courtyard tray: a low wooden box the ramp runs into
     floor = geo["parts"]["ramp"][1]
     f0, f1 = pt(*floor[0]), pt(*floor[1])

@@ -25,21 +25,24 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import arcade
 
+from client.core import theme
 from client.core.node import CachedLayer, Node, Signal, TextCache, damage
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
 from client.tower.cube_textures import cube_face, cube_mark
-from client.tower.drop_play import HAND_ROOM, DropPlay, Pose, code_of, tray_slot
+from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
+from client.tower.stage_sides import SideFacts, count_rect, draw_side
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
 
 Stage = Literal["", "handful", "pour", "tally"]    # where a drop is ('': none plays)
-REAL_SECONDS = 1.4     # a typical drop at speed 1 (before the slides and the hold)
+REAL_SECONDS = 5.0     # a drop plays in real time up to this long (issue 36: the pour in real time)
 MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
 JOLT = 0.3             # recorded seconds a shake's jolt lasts
-TALLY = 0.7            # real seconds (at speed 1) a battle's tally stays after the last cube
+TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after the last cube
+OPENING = 0.4          # real seconds the stage takes to open from the province (the camera move)
 
 
 def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
@@ -68,11 +71,13 @@ class TowerView(Node):
         self._rate = 1.0
         self._t = 0.0
         self._pre = 0.0                 # real seconds of the handful still to show
+        self._handful = 0.0             # real seconds the handful takes in all
         self._post = 0.0                # real seconds of the tally still to hold
         self._jolt_t = -1.0
         self._shook = 0
         self._frame = -1
         self._hand_left = 0             # frames the handful's place is still to be repainted
+        self._recount = 0               # frames the panels' counts are still to be repainted
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
         self.cubes = CubeSprites()
@@ -80,24 +85,38 @@ class TowerView(Node):
         self.texts = TextCache()
         self._words = TextCache()
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
+        self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
+        self.opened_from: tuple[float, float] | None = None      # the stage opens from here
+        self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
+        self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
 
     # -- geometry -------------------------------------------------------------------------
-    def _room(self) -> tuple[float, float]:
-        """Pixels kept free above the tower (the caption) and below it (the tray count)."""
-        return (96.0, 30.0) if self.big else (44.0, 4.0)
-
-    def _right(self) -> float:
-        """Tower units drawn right of the tray: the handful's room in the battle view."""
-        return HAND_ROOM if self.big else art.RIGHT
-
     def _xf(self) -> tuple[float, float, float]:
-        w_units = art.LEFT + self.geo["tray_end"] + self._right()
+        w_units = art.LEFT + self.geo["tray_end"] + art.RIGHT
+        if self.big:        # the stage: the tower in the middle, as tall as the view
+            h_units = art.STAGE_BELOW + self.geo["top"] + art.STAGE_ABOVE
+            s = min(self.width * 0.46 / w_units, (self.height - 8) / h_units)
+            ox = self.left + (self.width - w_units * s) / 2 + art.LEFT * s
+            return s, ox, self.bottom + 4 + art.STAGE_BELOW * s
         h_units = art.BELOW + self.geo["top"] + art.ABOVE
-        above, below = self._room()
-        s = min((self.width - 8) / w_units, (self.height - above - below) / h_units)
+        s = min((self.width - 8) / w_units, (self.height - 44 - 14) / h_units)
         ox = self.left + 4 + ((self.width - 8) - w_units * s) / 2 + art.LEFT * s
-        oy = self.bottom + below + art.BELOW * s
-        return s, ox, oy
+        return s, ox, self.bottom + 14 + art.BELOW * s
+
+    def type_scale(self) -> float:
+        """The stage's type grows with the view (1 at 1280x800)."""
+        return max(0.8, min(1.8, self.height / 766))
+
+    def panel_rects(self) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+        """The attacker's panel left of the tower, the defender's right of it."""
+        s, ox, _ = self._xf()
+        x0 = ox - art.LEFT * s
+        x1 = ox + (self.geo["tray_end"] + art.RIGHT) * s
+        gap = 18 * self.type_scale()
+        w = max(60.0, min(420 * self.type_scale(), x0 - self.left - 2 * gap))
+        h = self.height * 0.66
+        b = self.bottom + (self.height - h) * 0.55
+        return (x0 - gap - w, b, w, h), (x1 + gap, b, min(w, self.right - gap - x1 - gap), h)
 
     def damage_rect(self) -> tuple[int, int, int, int]:
         """What a frame of the animation repaints (the window's partial redraw): where
@@ -105,14 +124,14 @@ class TowerView(Node):
         not the roofs or the caption, which stay the same during a drop (`play` asks for a
         full repaint when the caption changes). A shake's jolt moves the whole drawing, so
         then the whole view."""
-        if self.jolt() != (0.0, 0.0):
+        if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self._recount
+                                                       or self.opening < 1.0)):
             return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
         s, ox, _ = self._xf()
         pad = 2 * s + 2
         x0 = max(self.left, ox - pad)
-        right = self._right() if self._hand_left else art.RIGHT     # the hand, while it shows
-        x1 = min(self.right, ox + (self.geo["tray_end"] + right) * s + pad)
-        _, top_y = self._still(0, self.geo["top"])
+        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
+        _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
         y1 = min(self.top, top_y + pad)
         return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
 
@@ -130,26 +149,45 @@ class TowerView(Node):
 
     def _draw_static(self) -> None:
         s = self._xf()[0]
-        art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s)
+        art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s,
+                       stage=self.big)
         self.texts.begin()
         if not self.big:
             self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
                            color=(240, 230, 210), anchor_x="center", bold=True)
             self._draw_inside_counts()
-        tx, ty = self._still((self.geo["width"] + self.geo["tray_end"]) / 2 + 4, -art.BELOW + 1)
-        t = self.texts.put("tray", _("tray"), tx, ty, size=12 if self.big else 8, color=(60, 44, 30),
-                           anchor_x="center")
-        if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
-            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, ty,
-                           size=12 if self.big else 8, color=(60, 44, 30), anchor_x="center")
-        if self.big and self.caption:     # drawn once per drop, not every frame
-            k = max(1.0, min(1.4, self.width / 530))     # grows with the window (whole half-points)
-            arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 90, self.width - 8, 86, (30, 25, 20, 225))
-            self.texts.put("c", self.caption, self.left + 14, self.top - 12, size=int(26 * k) / 2,
-                           bold=True, color=(255, 240, 200), anchor_y="top",
-                           width=int(self.width - 28), multiline=True)
+        self._tray_word()
+        if self.big:
+            k = self.type_scale()
+            if self.sides is not None:
+                for key, facts, rect in zip(("a", "d"), self.sides, self.panel_rects()):
+                    draw_side(self.texts, key, facts, rect, k)
+            elif self.caption:           # a drop that is not a battle (the fill): its sentence
+                left, b, w, h = self.panel_rects()[0]
+                self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
+                               color=(255, 240, 200), anchor_y="top", width=int(w), multiline=True)
         self.texts.end()
         self.texts.draw()
+
+    def tray_word_box(self) -> tuple[float, float, float, float]:
+        """The 'tray' word's box (left, bottom, right, top): under the tray's box, on the
+        base, never across its edge (issue 37: it was 8 pt across the edge)."""
+        t = self.texts.labels.get("tray")
+        if t is None:
+            return (0.0, 0.0, 0.0, 0.0)
+        return (t.left, t.bottom, t.right, t.top)
+
+    def _tray_word(self) -> None:
+        size = 13 * self.type_scale() if self.big else theme.SMALLEST_TYPE
+        _x, foot_y = self._still(0, -6)                     # the tray box's foot
+        mid = (self.geo["width"] + self.geo["tray_end"]) / 2 + 4
+        tx, _y = self._still(mid, 0)
+        colour = (236, 220, 190) if self.big else (40, 30, 22)
+        t = self.texts.put("tray", _("tray"), tx, foot_y - 2, size=size, color=colour,
+                           anchor_x="center", anchor_y="top")
+        if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
+            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, foot_y - 2,
+                           size=size, color=colour, anchor_x="center", anchor_y="top")
 
     def _draw_inside_counts(self) -> None:
         """The small tower's cubes are too small to read: a row under its title says what
@@ -230,13 +268,16 @@ class TowerView(Node):
         return self.stage == "pour" and self.drop is not None and self.drop.pace(self._t) < 1.0
 
     def play(self, recording: Recording, caption: str = "", sides: tuple[int, int] | None = None,
-             handful: float = 0.0) -> None:
+             handful: float = 0.0, from_tray: dict[int, int] | None = None) -> None:
+        """Animate a recorded drop; `from_tray`: how many of the thrown cubes of each
+        colour code were lying in the tray (they are gathered from there)."""
         self.drop = DropPlay(recording, self.geo, sides)
+        self._from_tray = dict(from_tray or {})
         self._fitted.clear()
         dur = len(recording.frames) / recording.fps
         self._rate = min(MAX_RATE, max(1.0, dur / REAL_SECONDS))
         self._t = 0.0
-        self._pre = handful
+        self._pre = self._handful = handful
         self._post = TALLY if sides is not None else 0.0
         self._frame = -1
         self.out_total = self.drop.out_total
@@ -250,18 +291,62 @@ class TowerView(Node):
                 self.mark_dirty()       # the caption lives in the static layer
             damage()
         self.playing = True
+        self._gather_from()
         if handful <= 0:
             self.poured.emit()
         self._show(0.0)
 
+    def _gather_from(self) -> None:
+        """Where each thrown cube is gathered from, in tower units: the attacker's from
+        its panel (the province's armies), the defender's and the peasants' from theirs,
+        the tray's from their places in the tray; none in the small tower."""
+        d = self.drop
+        if d is None or not self.big or self._pre <= 0:
+            if d is not None:
+                d.gathered = 1.0
+            return
+        s, ox, oy = self._xf()
+        rec = d.rec
+        left, right = self.panel_rects()
+        tray_left = dict(self._from_tray)
+        tray_codes: list[int] = []
+        for c, n in sorted(tray_left.items()):
+            tray_codes += [c] * n
+        places = tray_places(self.geo, tray_codes)
+        tray_next: dict[int, int] = {}
+        att = d.sides[0] if d.sides else -1
+        for i in range(len(rec.colours) - 1, rec.inside_before - 1, -1):   # the last thrown: the tray's
+            c = code_of(rec.colours[i])
+            if tray_left.get(c, 0) > 0:
+                tray_left[c] -= 1
+                k = tray_next.get(c, 0)
+                tray_next[c] = k + 1
+                j = [n for n, code in enumerate(tray_codes) if code == c][k]
+                d.origins[i] = places[j][:2]
+                continue
+            lx, lb, lw, lh = left if c == att else right
+            rank = d.hand.get(i, 0)
+            px = lx + lw * (0.2 + 0.6 * ((rank * 37) % 11) / 10)
+            py = lb + lh * (0.25 + 0.1 * ((rank * 17) % 7) / 6)
+            d.origins[i] = ((px - ox) / s, (py - oy) / s)
+        d.gathered = 0.0
+
     def skip(self) -> bool:
-        """Every cube lands at once and the drop ends (S, at any of its stages); False
-        when no drop was playing."""
+        """S: the stage in play ends. During the handful or the pour every cube lands at
+        once and the tally is shown (in the stage, held until S again or its time is up);
+        during the tally the drop ends. False when no drop was playing."""
         if not self.playing or self.drop is None:
             return False
         if self._pre > 0:
             self._pre = 0.0
+            self.drop.gathered = 1.0
             self.poured.emit()
+        if self.big and self.drop.sides is not None and self._t < self.drop.end_t:
+            self._t = self.drop.end_t
+            self._show(self._t)
+            self._post = max(self._post, TALLY)
+            damage()
+            return True
         self._end_play()
         return True
 
@@ -285,8 +370,7 @@ class TowerView(Node):
         self.cubes.begin()
         for colour, x, y, a in self._rest:
             self._put(Pose(code_of(colour), x, y, a, float(self.geo["cube"])), xf)
-        for j, code in enumerate(tray):
-            x, y, size = tray_slot(self.geo, j, len(tray))
+        for code, (x, y, size) in zip(tray, tray_places(self.geo, tray)):
             self._put(Pose(code, x, y, 0.0, size), xf)
         self.cubes.end()
 
@@ -296,13 +380,15 @@ class TowerView(Node):
         assert d is not None, "only while a drop plays"
         xf = self._frame_xf()
         self.cubes.begin()
-        hand = False
         for p in d.poses(t, in_hand=True):
             self._put(p, xf)
-            hand |= p.x > self.geo["tray_end"]
         self.cubes.end()
-        self._hand_left = 2 if hand else max(0, self._hand_left - 1)
+        gathering = self.big and d.gathered < 1.0
+        self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
+        self._recount = max(0, self._recount - 1)
         landed = d.landed_by(t)
+        if landed != self.landed and self.big:
+            self._recount = 2           # the panels' counts change: this frame the whole stage
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1
@@ -374,8 +460,15 @@ class TowerView(Node):
         d = self.drop
         if not self.playing or d is None:
             return
+        if self.opening < 1.0:
+            self.opening = min(1.0, self.opening + dt * self.speed / OPENING)
+            damage()
+            if self.opening < 1.0:
+                return
         if self._pre > 0:
             self._pre -= dt * self.speed
+            d.gathered = 1.0 - max(0.0, self._pre) / max(1e-6, self._handful)
+            self._show(self._t)
             if self._pre <= 0:
                 self.poured.emit()
             return
@@ -398,7 +491,40 @@ class TowerView(Node):
         else:
             self._place_rest()
 
+    def open_from(self, point: tuple[float, float] | None) -> None:
+        """The stage opens from this point of the window (the province fought over) to
+        the whole view over OPENING seconds: the camera's move from the board."""
+        self.opened_from = point
+        self.opening = 0.0 if point is not None and self.big else 1.0
+
+    def opening_rect(self) -> tuple[float, float, float, float]:
+        """What of the stage is shown while it opens (left, bottom, width, height)."""
+        if self.opening >= 1.0 or self.opened_from is None:
+            return self.left, self.bottom, self.width, self.height
+        u = self.opening * self.opening * (3 - 2 * self.opening)
+        fx, fy = self.opened_from
+        r = 30.0
+        l0, b0, r0, t0 = fx - r, fy - r, fx + r, fy + r
+        l = l0 + (self.left - l0) * u
+        b = b0 + (self.bottom - b0) * u
+        return l, b, r0 + (self.right - r0) * u - l, t0 + (self.top - t0) * u - b
+
     def on_draw(self) -> None:
+        if self.big and self.opening < 1.0 and self.opened_from is not None:
+            win = arcade.get_window()
+            ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+            l, b, w, h = self.opening_rect()
+            ctx = win.ctx
+            ctx.scissor = (int(l * ratio), int(b * ratio), max(1, int(w * ratio)), max(1, int(h * ratio)))
+            try:
+                self._draw_scene()
+            finally:
+                ctx.scissor = None
+            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (240, 200, 120), 3)
+            return
+        self._draw_scene()
+
+    def _draw_scene(self) -> None:
         jx, jy = self.jolt()
         if (jx or jy) and self._layer.surface is not None and self._layer.rect is not None:
             arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (34, 30, 44))
@@ -409,31 +535,52 @@ class TowerView(Node):
         else:
             self._layer.draw(opaque=True)
         self.cubes.draw()
-        if self.playing and (self.caption or self.big):
+        if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()
 
+    def _panels_clipped(self) -> bool:
+        """A partial repaint of the shaft alone (the window's scissor on the small damage
+        rectangle): the panels' counts lie outside it, so they are not drawn (their
+        textures and text cost a software renderer even when clipped)."""
+        if not self.big:
+            return False
+        scissor = arcade.get_window().ctx.scissor
+        x, y, w, h = self.damage_rect()
+        return scissor is not None and w < self.width - 1
+
+    def side_counts(self) -> tuple[int, int, int] | None:
+        """The battle's count so far: the attacker's cubes out, the defender's, and the
+        peasants' when they are neither side (None: not a battle)."""
+        d = self.drop
+        if d is None or d.sides is None:
+            return None
+        att, dfn = d.sides
+        a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
+        p = self._counts.get(5, 0) if 5 not in d.sides else 0
+        return a, b, p
+
     def _draw_words(self) -> None:
-        """The caption (the thrown handful in a sentence) and the tray's count so far."""
+        """The live count (each side's, in its panel, in large type; the stage) or the
+        caption (the thrown handful in a sentence; the small tower)."""
         self._words.begin()
         if self.big:
-            k = max(1.0, min(1.4, self.width / 530))
-            forms = self.count_forms()
-            if forms:           # centred in the repainted rectangle, shrunk to fit it
-                x, _, w, _ = self.damage_rect()
-                start = int(24 * k * (1.15 if self.stage == "tally" else 1.0)) / 2
-                for i, count in enumerate(forms):  # a shorter form before type under 11 px
-                    floor = 8.0 if i == len(forms) - 1 else 8.5
-                    key = (w, start, i)  # from the size the last count fitted at: a new
-                    size = self._fitted.get(key, start)   # count is laid out once or twice
-                    while True:
-                        t = self._words.put("n", count, x + w / 2, self.bottom + 8, size=size,
-                                            bold=True, color=(255, 240, 200), anchor_x="center")
-                        if t.content_width <= w - 8 or size <= floor:
-                            break
-                        size -= 0.5
-                    self._fitted[key] = size
-                    if t.content_width <= w - 8:
-                        break
+            counts = self.side_counts()
+            if counts is not None and self.sides is not None and self.stage != "handful":
+                k = self.type_scale()
+                for key, facts, n, rect in zip(("a", "d"), self.sides, counts[:2], self.panel_rects()):
+                    x, y, w, h = count_rect(rect, k)
+                    size = 44 * k
+                    for tex in (cube_face(facts.code), cube_mark(facts.code)):
+                        arcade.draw_texture_rect(tex, arcade.XYWH(x + 14 * k + size / 2, y + h / 2, size, size))
+                    self._words.put((key, "n"), str(n), x + 28 * k + size, y + h / 2, size=40 * k,
+                                    bold=True, color=(255, 244, 222), anchor_y="center")
+                    self._words.put((key, "out"), _("out of the tower"), x + 14 * k, y + h - 4,
+                                    size=11 * k, color=(226, 210, 186), anchor_y="top")
+                if counts[2]:
+                    x, y, w, h = count_rect(self.panel_rects()[1], k)
+                    self._words.put("p", ngettext("+ {n} peasant out", "+ {n} peasants out", counts[2])
+                                    .format(n=counts[2]), x + w - 10 * k, y + h / 2, size=14 * k,
+                                    bold=True, color=(200, 230, 190), anchor_x="right", anchor_y="center")
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,

@@ -297,7 +297,7 @@ class TutorialCoach(Node):
         top, low = board.top - 8 - h, board.bottom + 42          # above the Rules button
         spots = [(x, y, w, h) for x in (board.left + 8, board.right - 8 - w) for y in (top, low)]
         if self.card.mode == "step":              # under the map: below the track, or over it too
-            sw = min(1000.0, board.width + sc.tower.width - 16)
+            sw = min(1000.0, board.width + sc.tower.width - 16, sc.width - 16)   # the stage: the window
             sh = self.card.needed_height(sw, board.bottom - 8)
             if sh > sc.info.height - 8:
                 sh = board.bottom - 8

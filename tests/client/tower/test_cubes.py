@@ -28,7 +28,7 @@ def _still(colour: int, angle: float) -> Recording:
 
 def _cube_pixels(app, angle: float, colour: int = WHITE):
     tv = TowerView(tower.GEOMETRY)
-    tv.set_rect(0, 0, 560, 760)
+    tv.set_rect(0, 0, 1280, 766)                 # the stage at 1280x800
     tv.set_big(True)
     tv.play(_still(colour, angle), "")
     app.clear()
@@ -47,7 +47,7 @@ def _difference(a: list[int], b: list[int]) -> float:
 def test_a_cube_letter_stays_upright_at_every_angle(app):
     """Issue 27 item 9: a White cube turned upside down must still read "W", not "M"."""
     upright, size = _cube_pixels(app, 0.0)
-    assert size >= 14, "the cube is drawn large enough to compare its letter"
+    assert size >= 20, "the cube is drawn at least 20 px at 1280x800 (issue 36 item 2)"
     ink = sum(1 for p in upright if p < 100)
     assert ink > len(upright) * 0.08, "the middle of a White cube shows its dark letter"
     for angle in (math.pi, math.pi / 2, math.radians(135), math.radians(200)):
@@ -125,31 +125,47 @@ def test_the_handful_is_shown_before_the_pour_then_tallied_per_side():
     rec = res.recording
     assert rec is not None
     tv = TowerView(tower.GEOMETRY)
-    tv.set_rect(0, 0, 500, 760)
+    tv.set_rect(0, 0, 1280, 766)
     tv.set_big(True)
     stages: list[str] = []
     poured: list[float] = []
     tv.poured.connect(lambda: poured.append(tv.playback_time))
-    tv.play(rec, "Blue attacks", (0, 1), handful=0.5)
+    tv.play(rec, "Blue attacks", (0, 1), handful=0.5, from_tray={1: 1})
     shown = tv.cubes.shown
     assert tv.stage == "handful" and not poured
     thrown = len(rec.colours) - rec.inside_before
     in_hand = [p for p in shown if p.thrown]
     assert len(in_hand) == thrown, "every thrown cube is in the hand before the pour"
-    s, ox, _ = tv._xf()
-    assert all(p.x > ox + tower.GEOMETRY["width"] * s for p in in_hand), "beside the shaft"
+    # issue 36 item 1: gathered where they come from, not parked right of the tower
+    left, right = tv.panel_rects()
+    s, ox, oy = tv._xf()
+    tray_x = ox + tower.GEOMETRY["width"] * s
+    blue = [p for p in in_hand if p.code == 0]
+    orange = [p for p in in_hand if p.code == 1]
+    assert all(left[0] <= p.x <= left[0] + left[2] for p in blue), "the attacker's from its panel"
+    assert sum(1 for p in orange if right[0] <= p.x <= right[0] + right[2]) == len(orange) - 1
+    assert sum(1 for p in orange if tray_x < p.x < right[0]) == 1, "the tray's cube from the tray"
+    top_y = oy + tower.GEOMETRY["top"] * s
+    for _ in range(int(0.5 * 60) + 30):      # the opening, then the handful's half second
+        if tv.stage != "handful":
+            break
+        tv.on_update(1 / 60)
+    waiting = [p for p in tv.cubes.shown if p.thrown and p.y > top_y]
+    assert waiting and all(ox <= p.x <= tray_x for p in waiting), "they go in at the top"
     while tv.playing:
         tv.on_update(1 / 60)
         if not stages or stages[-1] != tv.stage:
             stages.append(tv.stage)
         if tv.stage == "tally":
             text = tv.count_text()
-    assert stages[:3] == ["handful", "pour", "tally"] and len(poured) == 1
+    assert stages[:2] == ["pour", "tally"] and len(poured) == 1
     counts = DropPlay(rec, tower.GEOMETRY).tally(tv.out_total)
     assert text.startswith(f"Blue {counts.get(0, 0)} — {counts.get(1, 0)} Orange")
     tv.play(rec, "again", (0, 1), handful=0.5)
-    tv.skip()                                # S during the handful: the whole drop lands
-    assert not tv.playing and tv.landed == tv.out_total
+    tv.skip()                                # S during the handful: every cube lands, the tally
+    assert tv.playing and tv.stage == "tally" and tv.landed == tv.out_total
+    tv.skip()                                # S again: the drop ends
+    assert not tv.playing
 
 
 class _Board:
@@ -230,29 +246,36 @@ def test_forty_thuds_are_mixed_down_not_added_up():
     show.end()
 
 
-@pytest.mark.parametrize("lang,peasant", [("en", "1 Peasant "), ("nl", "1 Boer "),
-                                          ("ro", "1 Fermier ")])
-def test_the_tray_count_fits_the_battle_view_at_960_and_one_peasant_is_singular(app, lang,
-                                                                                  peasant):
-    """Issue 37, item 6: at 960x640 "White 7 — 1 Peasants (and 2 other cubes)" was cut on
-    both sides (worse with players' names), and one peasant read "1 Peasants"."""
+@pytest.mark.parametrize("lang,peasant", [("en", "+ 1 peasant out"), ("nl", "+ 1 boer eruit"),
+                                          ("ro", "+ 1 fermier ieșit")])
+def test_the_counts_fit_the_stages_panels_at_960_and_one_peasant_is_singular(app, lang, peasant):
+    """Issue 37, item 6: at 960x640 the tray's count was cut on both sides (worse with
+    players' names), and one peasant read "1 Peasants"; on the stage (issue 36) each side's
+    count is in its panel, the peasants of neither side under the defender's."""
     from client.core import theme
+    from client.tower.stage_sides import SideFacts
     from lang.i18n import use
     res = _attack_drop(b"tray count")
     use(lang)
     theme.set_player_names({3: "Alexandra"})
     try:
         tv = TowerView(tower.GEOMETRY)
-        tv.set_rect(530, 0, 430, 606)                # the battle view at 960x640
+        tv.set_rect(0, 0, 960, 606)                 # the stage at 960x640
         tv.set_big(True)
-        tv.play(res.recording, "", (WHITE, 5))
+        tv.sides = (SideFacts(WHITE, "Alexandra (White)", "Attacker", "from Kai", 7, 7),
+                    SideFacts(0, "Blue", "Defender", "holds Suruga", 3, 3))
+        tv.play(res.recording, "", (WHITE, 0))
         tv._counts = {WHITE: 7, 5: 1, 0: 1, 1: 1}
         tv._draw_words()
-        t = tv._words.labels["n"]
-        x, _b, w, _h = tv.damage_rect()
-        assert x <= t.left and t.right <= x + w, (t.text, t.left, t.right, x, x + w)
-        assert peasant in t.text + " ", t.text
-        assert t.font_size * 96 / 72 >= 11, t.font_size
+        for key, (left, bottom, width, height) in zip("ad", tv.panel_rects()):
+            for part in ("n", "out"):
+                t = tv._words.labels[(key, part)]
+                assert left <= t.left and t.right <= left + width, (key, part, t.text)
+                assert t.font_size * 96 / 72 >= 11, t.font_size
+        t = tv._words.labels["p"]
+        left, _b, width, _h = tv.panel_rects()[1]
+        assert left <= t.left and t.right <= left + width, t.text
+        assert t.text == peasant
     finally:
         theme.set_player_names(None)
         use("en")

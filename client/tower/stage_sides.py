@@ -1,0 +1,152 @@
+"""The two side panels of the battle stage (issue 36 item 1): beside the large tower, the
+attacker on the left and the defender on the right, each with its name and colour, the
+province, the armies it committed, the cubes it threw and what the cards, the tray and the
+peasants add; under them, while the cubes land, the side's count so far in large type.
+
+Why facts apart from drawing: `stage_sides` is pure (tests read it without a window),
+`draw_side` draws one panel into the tower view's cached layer (it changes once per
+battle); the live count is drawn by the tower view each frame it changes.
+
+Tests: tests/client/tower/test_stage.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import arcade
+
+from client.core import theme
+from client.core.node import TextCache
+from lang.i18n import _, ngettext
+
+PEASANT = 5
+
+
+@dataclass(frozen=True)
+class SideFacts:
+    """One side of a battle as its panel says it."""
+    code: int                        # the side's cube colour (5 = peasants)
+    name: str                        # "Anna (Blue)", "Peasants"
+    role: str                        # "Attacker" / "Defender"
+    where: str                       # "from Kai", "holds Suruga", "in Shima"
+    committed: int                   # own cubes thrown (armies, or the revolt's peasants)
+    thrown: int                      # every cube of the side's colour thrown, tray included
+    adds: tuple[str, ...] = field(default_factory=tuple)   # "+1 from the attack card", ...
+
+
+def _n(d: Mapping[str, Any] | None, k: Any) -> int:
+    return int((d or {}).get(str(k), 0) or 0)
+
+
+def _code(v: Any) -> int:
+    return PEASANT if v in ("peasant", None, PEASANT) else int(v)
+
+
+def _name(code: int, labels: Mapping[int, str]) -> str:
+    if code == PEASANT:
+        return _("Peasants")
+    label = labels.get(code)
+    return label or theme.seat_name(code)
+
+
+def stage_sides(dropped: Mapping[str, Any], battle: Mapping[str, Any] | None, origin: str | None,
+                tray_before: Mapping[str, int] | None, labels: Mapping[int, str] | None = None
+                ) -> tuple[SideFacts, SideFacts] | None:
+    """The attacker's and the defender's panels for a battle's drop (None: not a battle,
+    e.g. the tower's fill). Their numbers add up to the handful the log names: a side's
+    `thrown` = `committed` + its card cubes + its colour's cubes from the tray."""
+    if battle is None:
+        return None
+    labels = labels or {}
+    thrown = {str(k): v for k, v in (dropped.get("thrown") or {}).items()}
+    tray = {str(k): min(_n(tray_before, k), _n(thrown, k)) for k in (tray_before or {})}
+    kind, where = battle.get("kind"), str(battle.get("province"))
+    att, dfn = _code(battle.get("attacker")), _code(battle.get("defender"))
+    if kind == "neutral":
+        dfn = PEASANT
+    peasants_in_tray = _n(tray, "peasant")
+    no_unrest = not int(battle.get("unrest", 0) or 0)
+
+    def side(code: int, role: str, place: str, cards: list[tuple[int, str]]) -> SideFacts:
+        key = "peasant" if code == PEASANT else str(code)
+        total = _n(thrown, key)
+        from_tray = _n(tray, key)
+        extra = sum(n for n, _w in cards)
+        adds = [text.format(n=n) for n, text in cards if n > 0]
+        if from_tray:
+            adds.append(ngettext("+{n} cube from the tray", "+{n} cubes from the tray",
+                                 from_tray).format(n=from_tray))
+        return SideFacts(code, _name(code, labels), role, place, max(0, total - from_tray - extra),
+                         total, tuple(adds))
+
+    if kind == "revolt":
+        a = side(att, _("Attacker"), _("revolts in {province}").format(province=where), [])
+        d = side(dfn, _("Defender"), _("holds {province}").format(province=where), [])
+        return a, d
+    a = side(att, _("Attacker"),
+             _("from {province}").format(province=origin) if origin else _("attacks {province}").format(province=where),
+             [(int(battle.get("attack_card", 0) or 0), _("+{n} from the attack card"))])
+    cards = [(int(battle.get("defence_card", 0) or 0), _("+{n} from the defence card")),
+             (int(battle.get("palace_event", 0) or 0), _("+{n} for the palace (event)"))]
+    d = side(dfn, _("Defender"), _("holds {province}").format(province=where), cards)
+    if dfn != PEASANT and peasants_in_tray:          # the tray's peasants: whose are they?
+        note = (ngettext("{n} peasant from the tray counts for the defender",
+                         "{n} peasants from the tray count for the defender", peasants_in_tray)
+                if no_unrest else
+                ngettext("{n} peasant from the tray counts for no one (unrest)",
+                         "{n} peasants from the tray count for no one (unrest)", peasants_in_tray))
+        d = SideFacts(d.code, d.name, d.role, d.where, d.committed, d.thrown,
+                      d.adds + (note.format(n=peasants_in_tray),))
+    return a, d
+
+
+def committed_line(f: SideFacts) -> str:
+    if f.code == PEASANT:
+        return ngettext("{n} peasant thrown in", "{n} peasants thrown in", f.committed).format(n=f.committed)
+    return ngettext("{n} army committed", "{n} armies committed", f.committed).format(n=f.committed)
+
+
+def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float, float, float],
+              k: float) -> float:
+    """One side's panel in `rect` (left, bottom, width, height) at type scale k; returns
+    the y under which the live count is written."""
+    left, bottom, width, height = rect
+    colour = theme.seat_colour("peasant" if f.code == PEASANT else f.code)
+    top = bottom + height
+    arcade.draw_lrbt_rectangle_filled(left + 3, left + width + 3, bottom - 3, top - 3, (0, 0, 0, 70))
+    arcade.draw_lrbt_rectangle_filled(left, left + width, bottom, top, (38, 30, 26, 235))
+    arcade.draw_lrbt_rectangle_filled(left, left + width, top - 10 * k, top, colour)
+    arcade.draw_lrbt_rectangle_outline(left, left + width, bottom, top, (200, 170, 120), 1.5)
+    ink, pale = (255, 244, 222), (226, 210, 186)
+    pad = 12 * k
+    y = top - 18 * k
+    texts.put((key, "role"), f.role.upper(), left + pad, y, size=11 * k, bold=True, color=pale,
+              anchor_y="top")
+    y -= 20 * k
+    t = texts.put((key, "name"), f.name, left + pad, y, size=17 * k, bold=True, color=ink,
+                  anchor_y="top", width=int(width - 2 * pad), multiline=True)
+    y -= t.content_height + 4 * k
+    t = texts.put((key, "where"), f.where, left + pad, y, size=13 * k, color=ink, anchor_y="top",
+                  width=int(width - 2 * pad), multiline=True)
+    y -= t.content_height + 10 * k
+    for j, line in enumerate((committed_line(f), *f.adds)):
+        t = texts.put((key, "l", j), line, left + pad, y, size=12 * k, color=pale if j else ink,
+                      bold=j == 0, anchor_y="top", width=int(width - 2 * pad), multiline=True)
+        y -= t.content_height + 5 * k
+    t = texts.put((key, "thrown"), ngettext("{n} cube into the tower", "{n} cubes into the tower",
+                                            f.thrown).format(n=f.thrown),
+                  left + pad, y - 2 * k, size=12 * k, color=ink, anchor_y="top",
+                  width=int(width - 2 * pad), multiline=True)
+    return y - t.content_height - 14 * k
+
+
+def count_rect(rect: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:
+    """Where a panel's live count is written: its lower part."""
+    left, bottom, width, _h = rect
+    return left + 2, bottom + 2, width - 4, 92 * k
+
+
+LabelsFn = Callable[[], Mapping[int, str]]
