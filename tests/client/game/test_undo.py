@@ -138,3 +138,50 @@ def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(a
     assert scene.asking and scene.asking[0] == "move"
     assert state_hash(app.session.state) == before
     screenshot(app, shots / "move-go-before-a-target.png")
+
+
+
+def test_one_ctrl_z_takes_back_one_thing_in_a_move(app, shots):
+    """Issue 37, item 12: one Ctrl+Z in a move cleared both the count and the target. Each
+    Ctrl+Z takes back the last change only: a count step, or a change of target (back to
+    the target before, with the count it had); a click on the chosen target again changes
+    nothing (it set the count back to the most, and the count's steps were lost)."""
+    from sim import game
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
+                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    for _ in range(12):
+        assert until_move_decision(app, scene), "never asked where to move"
+        targets = game.pending(app.session.state).detail["targets"]
+        if max(targets.values()) > 2 and len(targets) > 1:
+            break
+        scene.asker.province_clicked(min(targets))       # a move of one army: on
+        scene.decision.chosen.emit("go", 1)
+        frame(app)
+    target, most = max(targets.items(), key=lambda kv: kv[1])
+    other = next(t for t in sorted(targets) if t != target)
+    assert most > 2, "no move of three armies or more came"
+    before = state_hash(app.session.state)
+
+    def shown():
+        frame(app, 3)
+        return scene.asker.move_target, scene.decision.counter[3]
+    scene.asker.province_clicked(target)
+    assert shown() == (target, most)
+    app.on_key_press(arcade.key.DOWN, 0)
+    app.on_key_press(arcade.key.DOWN, 0)
+    assert shown() == (target, most - 2)
+    scene.asker.province_clicked(target)                # the same target again: no change
+    assert shown() == (target, most - 2), "a click on the chosen target reset its count"
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most - 1), "one Ctrl+Z took back more than the last count"
+    scene.asker.province_clicked(other)                 # another target: one change
+    assert shown() == (other, targets[other])
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most - 1), "one Ctrl+Z took back the new target and the count"
+    screenshot(app, shots / "move-undo-one-step.png")
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most)
+    app.on_key_press(*CTRL_Z)                           # now the target
+    frame(app, 3)
+    assert scene.asker.move_target is None and scene.asking[0] == "move"
+    assert state_hash(app.session.state) == before
