@@ -330,7 +330,9 @@ class Asker:
     def _say_no_target(self) -> None:
         """Go (or Enter) before a province was clicked: say what is missing rather than
         nothing; a battle/move action has no pass (R-EXEC-3: an action is carried out
-        when it can be), and the player is told so instead of looking for one."""
+        when it can be, and R-EXEC-10 moves at least 1 army), and the player is told so
+        instead of looking for one; Deploy 1's move may be left out (R-EXEC-9), and the
+        player is told which button does that."""
         from sim import game
         dec = self.views.decision
         det = game.pending(self._engine_state()).detail or {}
@@ -338,6 +340,10 @@ class Asker:
         if not det.get("optional"):
             words.append(_("A Battle/move action is carried out whenever it can be: there is "
                            "no pass."))
+        else:            # Deploy 1's move may stay (R-EXEC-9): its button says how
+            key = next((k + 1 for k, o in enumerate(dec.options) if o[1] == "stay"), 2)
+            words.append(_("Or press Don't move [{key}]: the move after Deploy 1 may be left "
+                           "out.").format(key=key))
         dec.ask(" ".join(words), dec.options, counter=dec.counter, default=dec.default,
                 tips=dec.tips)
 

@@ -117,28 +117,45 @@ def test_a_revolt_orders_last_province_is_taken_back(app):
 def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots):
     """Issue 37, item 10: Enter (Go) on Battle/move A or B before a province was clicked
     did nothing, silently, and nothing said there is no pass (R-EXEC-3: an action is
-    carried out when it can be; Deploy 1's move may stay, and says so with Don't move)."""
-    from sim import game
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
-    for _ in range(12):
-        assert until_move_decision(app, scene), "never asked where to move"
-        if not game.pending(app.session.state).detail["optional"]:
-            break
-        scene.decision.chosen.emit("stay", None)         # Deploy 1: Don't move
-        frame(app)
-    d = game.pending(app.session.state)
-    assert not d.detail["optional"], "no Battle/move decision came"
-    before = state_hash(app.session.state)
-    prompt = scene.decision.prompt
-    app.on_key_press(arcade.key.ENTER, 0)
-    frame(app, 2)
-    assert scene.decision.prompt != prompt and "highlighted province" in scene.decision.prompt
-    assert "no pass" in scene.decision.prompt
-    assert scene.asking and scene.asking[0] == "move"
-    assert state_hash(app.session.state) == before
-    screenshot(app, shots / "move-go-before-a-target.png")
-
+    carried out when it can be; R-EXEC-10: at least 1 army moves). Deploy 1's move may
+    stay (R-EXEC-9): there Enter says so and names the Don't move button."""
+    from client.sessions.local import LocalSession
+    from sim.commands import ACTIONS
+    from sim.game import pending
+    from tests.sim.scenario import at_plan, begin_exec, place, plan
+    s = at_plan()
+    place(s, "Shinano", 0, 5)
+    place(s, "Mikawa", 0, 3)
+    state, _ = begin_exec(s, {0: plan(0, deploy1="Shinano", battle_a="Mikawa")},
+                          actions=["deploy1", "battle_a"] + [a for a in ACTIONS if a not in
+                                                             ("deploy1", "battle_a")])
+    assert pending(state).kind == "move" and pending(state).detail["optional"]
+    session = LocalSession(4, "sun", "beginner", (0,), {s: "heuristic" for s in (1, 2, 3)}, 1)
+    session.game.state = state
+    session.queue.clear()
+    session.queue.append(([], state))
+    scene = app.play(session, {s: f"seat {s}" for s in range(4)})
+    said = {}
+    for optional in (True, False):          # Deploy 1's move, then Battle/move A's
+        assert _run_until(app, lambda: scene.asking is not None and scene.asking[0] == "move"
+                          and pending(app.session.state).detail["optional"] is optional, 30)
+        stay = [k + 1 for k, o in enumerate(scene.decision.options) if o[1] == "stay"]
+        before = state_hash(app.session.state)
+        prompt = scene.decision.prompt
+        app.on_key_press(arcade.key.ENTER, 0)
+        frame(app, 2)
+        said[optional] = scene.decision.prompt
+        assert said[optional] != prompt and "highlighted province" in said[optional]
+        assert scene.asking and scene.asking[0] == "move"
+        assert state_hash(app.session.state) == before
+        if optional:
+            assert stay == [2] and "Don't move [2]" in said[True], said[True]
+            app.on_key_press(arcade.key.KEY_2, 0)       # and Don't move does that
+            frame(app, 2)
+        else:
+            assert not stay, "a Battle/move has no Don't move"
+            screenshot(app, shots / "move-go-before-a-target.png")
+    assert "no pass" in said[False] and "no pass" not in said[True], said
 
 
 def test_one_ctrl_z_takes_back_one_thing_in_a_move(app, shots):
