@@ -20,6 +20,9 @@ SAID = [
      "waarin de blokjes echt tuimelen", "die echt tuimelt"),
     ("nl", "Replay: at step {step} of {steps}.", "bij stap", "terug"),
     ("nl", "plan your actions", "plan je acties", ""),
+    ("nl", "red region", "rode regio", "red"),           # item 9/13: the region's colour
+    ("ro", "green region", "regiunea verde", "green"),
+    ("ro", "purple region", "regiunea mov", "purple"),
     ("ro", "Attacking a neutral: 2 peasants", "unei provincii neutre", "neutrei"),
     ("ro", "skip drop [S]", "sari peste aruncare [S]", "turnul"),
     ("ro", "Deploy 5 gives 3, deploy 3 gives 2", "„Desfășoară 5” aduce doar 3 armate", " dă "),
