@@ -6,7 +6,9 @@ Undo button until they are sent to the table; nothing reaches the engine meanwhi
 from __future__ import annotations
 
 import arcade
+import pytest
 
+from client.core import theme
 from sim.game import state_hash
 from tests.client.conftest import frame, until_move_decision, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
@@ -114,11 +116,28 @@ def test_a_revolt_orders_last_province_is_taken_back(app):
     assert any(getattr(c, "provinces", None) == (provinces[0], provinces[1]) for c in app.session.commands)
 
 
-def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots):
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots,
+                                                                                lang):
     """Issue 37, item 10: Enter (Go) on Battle/move A or B before a province was clicked
     did nothing, silently, and nothing said there is no pass (R-EXEC-3: an action is
     carried out when it can be; R-EXEC-10: at least 1 army moves). Deploy 1's move may
-    stay (R-EXEC-9): there Enter says so and names the Don't move button."""
+    stay (R-EXEC-9): there Enter says so and names the Don't move button. At 960x640 the
+    sentence is read whole, above the buttons (its third line hid behind them)."""
+    from lang.i18n import _, use
+    use(lang)
+    app.set_size(960, 640)
+    app.on_resize(960, 640)
+    try:
+        _go_before_a_target(app, shots, lang, _)
+    finally:
+        use("en")
+        app.show_menu()
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def _go_before_a_target(app, shots, lang, _):
     from client.sessions.local import LocalSession
     from sim.commands import ACTIONS
     from sim.game import pending
@@ -126,7 +145,7 @@ def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(a
     s = at_plan()
     place(s, "Shinano", 0, 5)
     place(s, "Mikawa", 0, 3)
-    state, _ = begin_exec(s, {0: plan(0, deploy1="Shinano", battle_a="Mikawa")},
+    state, _events = begin_exec(s, {0: plan(0, deploy1="Shinano", battle_a="Mikawa")},
                           actions=["deploy1", "battle_a"] + [a for a in ACTIONS if a not in
                                                              ("deploy1", "battle_a")])
     assert pending(state).kind == "move" and pending(state).detail["optional"]
@@ -145,17 +164,22 @@ def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(a
         app.on_key_press(arcade.key.ENTER, 0)
         frame(app, 2)
         said[optional] = scene.decision.prompt
-        assert said[optional] != prompt and "highlighted province" in said[optional]
+        p = scene.decision.texts.labels["p"]           # whole, 11 px or more, above the buttons
+        assert p.text == said[optional] and p.font_size >= theme.SMALLEST_TYPE, p.text
+        assert p.bottom >= max(b.top for b in scene.decision._buttons), (p.bottom, p.text)
+        assert said[optional] != prompt
+        assert _("First click a highlighted province: where your armies go.") in said[optional]
         assert scene.asking and scene.asking[0] == "move"
         assert state_hash(app.session.state) == before
         if optional:
-            assert stay == [2] and "Don't move [2]" in said[True], said[True]
+            assert stay == [2] and _("Don't move") + " [2]" in said[True], said[True]
             app.on_key_press(arcade.key.KEY_2, 0)       # and Don't move does that
             frame(app, 2)
         else:
             assert not stay, "a Battle/move has no Don't move"
-            screenshot(app, shots / "move-go-before-a-target.png")
-    assert "no pass" in said[False] and "no pass" not in said[True], said
+            screenshot(app, shots / f"move-go-before-a-target-{lang}.png")
+    no_pass = _("A Battle/move action is carried out whenever it can be: there is no pass.")
+    assert no_pass in said[False] and no_pass not in said[True], said
 
 
 def test_one_ctrl_z_takes_back_one_thing_in_a_move(app, shots):
