@@ -76,6 +76,7 @@ class Asker:
         # the move's earlier targets and their counts, each one Ctrl+Z back (a new target
         # is one change; the count's own steps are the decision panel's)
         self.move_steps: list[MoveStep] = []
+        self.move_prompt = ""          # the move's question (a target picked puts it back)
         self.revolt_order: list[str] = []
         self.held: HeldPlan | None = None
         self.planned_last: int | None = None  # the seat whose plan was last shown (hot-seat cover)
@@ -134,6 +135,7 @@ class Asker:
             opts = [(_("Go [Enter]"), "go", False)]
             if det.get("optional"):
                 opts.append((_("Don't move"), "stay", True))
+            self.move_prompt = prompt
             v.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
         elif d.kind == DecisionKind.SPECIAL:
             cards = det.get("cards", {})
@@ -295,7 +297,8 @@ class Asker:
         if d.detail.get("optional"):
             opts.append((_("Don't move"), "stay", True))
         opts.append((_("Undo"), "undo", True))   # back to the target before, or none
-        v.decision.ask(v.decision.prompt, opts, counter=(_("armies"), 1, hi, count), default="go")
+        v.decision.ask(self.move_prompt or v.decision.prompt, opts,
+                       counter=(_("armies"), 1, hi, count), default="go")
         v.decision.counts = list(counts)
 
     def undo(self) -> bool:

@@ -178,6 +178,9 @@ def _go_before_a_target(app, shots, lang, _):
         else:
             assert not stay, "a Battle/move has no Don't move"
             screenshot(app, shots / f"move-go-before-a-target-{lang}.png")
+            scene.asker.province_clicked(min(pending(app.session.state).detail["targets"]))
+            frame(app)                     # a target picked: the move's question again
+            assert scene.decision.prompt == prompt, scene.decision.prompt
     no_pass = _("A Battle/move action is carried out whenever it can be: there is no pass.")
     assert no_pass in said[False] and no_pass not in said[True], said
 
