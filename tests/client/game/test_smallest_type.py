@@ -187,6 +187,7 @@ def test_no_word_under_11_px_on_any_tutorial_card(app, sized, W, H, lang):
     app.show_menu()
 
 
+@pytest.mark.slow            # a bots' game to its first attack, six times (CI runs it)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("W,H", ENDS)
 def test_no_word_under_11_px_in_the_battle_view(app, sized, W, H, lang):
