@@ -389,7 +389,8 @@ class BoardView(Node):
                 ux, uy = cx + 17 * s, cy + 4 * s
                 put(geo.fan(geo.regular_polygon(ux, uy, 7.5 * s, 16)), (255, 255, 255))
                 put(geo.fan(geo.regular_polygon(ux, uy, 6.2 * s, 16)), theme.UNREST)
-                self.texts.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
+                self.texts.put(("u", name), str(unrest), ux, uy,   # never under 11 px
+                               size=max(theme.SMALLEST_TYPE, _pt(7.5 * s)),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
         from client.board.map_marks import build_event_badges

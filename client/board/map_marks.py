@@ -108,27 +108,34 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
 
     def meets(a, b) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    near = [(dx, dy) for dy in (-31.5, -45.0, -18.0, -58.0, 24.0, 38.0)
+            for dx in (12.0, -12.0, 30.0, -30.0, 48.0, -48.0)]
+    # further out, for a crowded map (every temple shielded on a 960x640 window)
+    far = [(dx, dy) for dy in (-72.0, 52.0, -86.0, 66.0, 0.0, -100.0, 80.0, -114.0, 94.0)
+           for dx in (0.0, 24.0, -24.0, 48.0, -48.0, 72.0, -72.0, 96.0, -96.0, 120.0, -120.0)]
     for name, whole in sorted(event_provinces(event, provs).items()):
         cx, cy = view.province_centre(name)
+        short = abbreviated(whole, size, geo.text_width(whole, size) * 0.6, geo.text_width)
         # under the name's right end; else left, lower or higher: clear of the other tags
-        # (neighbouring temples' "no attack" ran into each other), then of names and tokens
-        spots = [(cx + dx * s, cy + dy * s * grown)
-                 for dy in (-31.5, -45.0, -18.0, -58.0, 24.0, 38.0)
-                 for dx in (12.0, -12.0, 30.0, -30.0, 48.0, -48.0)]
-        # with no free spot, the word shortened ('no att.'; the tooltip says it whole)
-        for word in (whole, abbreviated(whole, size, geo.text_width(whole, size) * 0.6, geo.text_width)):
+        # (neighbouring temples' "no attack" ran into each other) and of the names, and of
+        # the army tokens where it can; with no such spot near, the word shortened ('no
+        # att.'; the tooltip says it whole), then a spot a little further out
+        tiers = [(whole, near, names + tokens), (whole, near, names), (short, near, names + tokens),
+                 (short, near, names), (short, far, names + tokens), (short, far, names),
+                 (short, near + far, [])]
+        for word, offsets, avoid in tiers:
             w = geo.text_width(word, size) + 8 * s
 
-            def box(at: tuple[float, float]) -> tuple[float, float, float, float]:
+            def box(at: tuple[float, float], w: float = w) -> tuple[float, float, float, float]:
                 return (at[0] - w / 2 - 3 * s, at[1] - half - 4.5 * s, at[0] + w / 2 + 3 * s,
                         at[1] + half + 4.5 * s)
+            spots = [(cx + dx * s, cy + dy * s * grown) for dx, dy in offsets]
             inside = [p for p in spots if view.left <= box(p)[0] and box(p)[2] <= view.right
-                      and view.bottom <= box(p)[1] and box(p)[3] <= view.top] or spots
-            free = [p for p in inside if not any(meets(box(p), q) for q in placed)]
+                      and view.bottom <= box(p)[1] and box(p)[3] <= view.top]
+            free = [p for p in inside if not any(meets(box(p), q) for q in placed + avoid)]
             if free:
                 break
-        clear = [p for p in free if not any(meets(box(p), q) for q in names + tokens)]
-        x, y = (clear or free or inside)[0]
+        x, y = (free or inside or spots)[0]
         placed.append(box((x, y)))
         put(geo.rect(x - w / 2 - 1 * s, y - half - 1 * s, x + w / 2 + 1 * s, y + half + 1 * s),
             (255, 255, 255))

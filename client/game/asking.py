@@ -40,6 +40,15 @@ def _plan(seat: int, actions: tuple[object, ...], bid: object) -> SubmitPlan:
     return SubmitPlan(seat, tuple(actions), bid)  # type: ignore[arg-type]  # the engine checks the cards
 
 
+@dataclass(frozen=True)
+class MoveStep:
+    """A move as it stood before its target changed: what one Ctrl+Z goes back to."""
+
+    target: str | None
+    count: int
+    counts: tuple[int, ...]
+
+
 @dataclass
 class HeldPlan:
     """My locked plan, not yet submitted: U unlocks it until the time is up."""
@@ -64,6 +73,10 @@ class Asker:
         self.moment_reached = Signal("moment_reached")
         self.asking: tuple[DecisionKind, int, int] | None = None   # (kind, seat, step) shown to me
         self.move_target: str | None = None
+        # the move's earlier targets and their counts, each one Ctrl+Z back (a new target
+        # is one change; the count's own steps are the decision panel's)
+        self.move_steps: list[MoveStep] = []
+        self.move_prompt = ""          # the move's question (a target picked puts it back)
         self.revolt_order: list[str] = []
         self.held: HeldPlan | None = None
         self.planned_last: int | None = None  # the seat whose plan was last shown (hot-seat cover)
@@ -87,6 +100,7 @@ class Asker:
         self.asking = key
         self.battle.end()
         self.move_target = None
+        self.move_steps = []
         v.info.visible = False
         self.guide.point_at(d.kind)
         pub = self.shared.display or game.public_state(st)
@@ -121,6 +135,7 @@ class Asker:
             opts = [(_("Go [Enter]"), "go", False)]
             if det.get("optional"):
                 opts.append((_("Don't move"), "stay", True))
+            self.move_prompt = prompt
             v.decision.ask(prompt, opts, counter=(_("armies"), 1, 1, 1), default="go")
         elif d.kind == DecisionKind.SPECIAL:
             cards = det.get("cards", {})
@@ -252,15 +267,13 @@ class Asker:
             from sim import game
             d = game.pending(self._engine_state())
             targets = d.detail.get("targets", {})
+            if name == self.move_target:
+                return                  # the chosen target again: its count stays as set
             if name in targets:
-                self.move_target = name
-                v.board_view.set_selected(name)
-                hi = int(targets[name])
-                opts = [(_("Go to {province} [Enter]").format(province=name), "go", True)]
-                if d.detail.get("optional"):
-                    opts.append((_("Don't move"), "stay", True))
-                opts.append((_("Undo"), "undo", True))   # back to choosing the target
-                v.decision.ask(v.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
+                counter = v.decision.counter
+                self.move_steps.append(MoveStep(self.move_target, counter[3] if counter else 1,
+                                                tuple(v.decision.counts)))
+                self._show_target(name, int(targets[name]))
             else:   # say why instead of doing nothing (client/board/why_not.py)
                 from client.board.why_not import why_not_target
                 cfg = self.session.config
@@ -270,6 +283,23 @@ class Asker:
                                               d.detail["action"], name), (180, 30, 20))
         elif kind == DecisionKind.REVOLT_ORDER:
             self.chosen(name, None)
+
+    def _show_target(self, name: str, count: int, counts: tuple[int, ...] = ()) -> None:
+        """The move's question with `name` as its target and `count` armies to go;
+        `counts`: the counter's earlier values (Ctrl+Z steps back through them)."""
+        from sim import game
+        v = self.views
+        d = game.pending(self._engine_state())
+        self.move_target = name
+        v.board_view.set_selected(name)
+        hi = int(d.detail.get("targets", {})[name])
+        opts = [(_("Go to {province} [Enter]").format(province=name), "go", True)]
+        if d.detail.get("optional"):
+            opts.append((_("Don't move"), "stay", True))
+        opts.append((_("Undo"), "undo", True))   # back to the target before, or none
+        v.decision.ask(self.move_prompt or v.decision.prompt, opts,
+                       counter=(_("armies"), 1, hi, count), default="go")
+        v.decision.counts = list(counts)
 
     def undo(self) -> bool:
         """Ctrl+Z or Undo: take back what I chose for the decision shown and have not sent
@@ -285,8 +315,12 @@ class Asker:
         if kind == DecisionKind.MOVE:
             if v.decision.undo_count():
                 return True
-            if self.move_target is not None:
-                self.ask_again()             # no target picked: the first question again
+            if self.move_steps:
+                step = self.move_steps.pop()
+                if step.target is None:
+                    self.ask_again()         # no target picked: the first question again
+                else:                        # the target before, with the count it had
+                    self._show_target(step.target, step.count, step.counts)
                 return True
         if kind == DecisionKind.REVOLT_ORDER and self.revolt_order:
             order = self.revolt_order[:-1]
@@ -299,7 +333,9 @@ class Asker:
     def _say_no_target(self) -> None:
         """Go (or Enter) before a province was clicked: say what is missing rather than
         nothing; a battle/move action has no pass (R-EXEC-3: an action is carried out
-        when it can be), and the player is told so instead of looking for one."""
+        when it can be, and R-EXEC-10 moves at least 1 army), and the player is told so
+        instead of looking for one; Deploy 1's move may be left out (R-EXEC-9), and the
+        player is told which button does that."""
         from sim import game
         dec = self.views.decision
         det = game.pending(self._engine_state()).detail or {}
@@ -307,6 +343,10 @@ class Asker:
         if not det.get("optional"):
             words.append(_("A Battle/move action is carried out whenever it can be: there is "
                            "no pass."))
+        else:            # Deploy 1's move may stay (R-EXEC-9): its button says how
+            key = next((k + 1 for k, o in enumerate(dec.options) if o[1] == "stay"), 2)
+            words.append(_("Or press Don't move [{key}]: the move after Deploy 1 may be left "
+                           "out.").format(key=key))
         dec.ask(" ".join(words), dec.options, counter=dec.counter, default=dec.default,
                 tips=dec.tips)
 

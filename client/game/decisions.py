@@ -17,7 +17,11 @@ import arcade
 
 from client.core import theme
 from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.widgets.text_fit import put_boxed
 from lang.i18n import _
+
+
+BUTTONS_DOWN = 86      # the first row of buttons' bottom, under the panel's top
 
 
 class DecisionPanel(Node):
@@ -116,7 +120,7 @@ class DecisionPanel(Node):
             b.mark_dirty()
         for k, b in enumerate(self._buttons):
             row, col = divmod(k, per_row)
-            b.set_rect(self.left + 10 + col * (bw + 6), self.top - 78 - row * 34, bw, 28)
+            b.set_rect(self.left + 10 + col * (bw + 6), self.top - BUTTONS_DOWN - row * 34, bw, 28)
         if self.counter:
             self._minus.set_rect(self.right - 150, self.top - 44, 32, 28)
             self._plus.set_rect(self.right - 44, self.top - 44, 32, 28)
@@ -124,8 +128,11 @@ class DecisionPanel(Node):
     def rebuild(self) -> None:
         t = self.texts
         t.begin()
-        t.put("p", self.prompt, self.left + 10, self.top - 12, size=11, color=theme.INK,
-              width=int(self.width - 180), multiline=True, anchor_y="top", bold=True)
+        # the question whole above the buttons: smaller type, down to 11 px, before a cut
+        # (a third line of "First click a highlighted province: ..." hid behind them)
+        put_boxed(t, "p", self.prompt, self.left + 10, self.top - 8, self.width - 180,
+                  BUTTONS_DOWN - 28 - 12, 11, min_size=theme.SMALLEST_TYPE, color=theme.INK,
+                  bold=True)
         if self.counter:
             label, lo, hi, v = self.counter
             t.put("cl", label, self.right - 97, self.top - 10, size=8.5, anchor_x="center",

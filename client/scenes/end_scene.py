@@ -244,7 +244,8 @@ class EndScene(Node):
             y -= rh
             self._rows.append((y, rh))
             who = self.summary.get("labels", {}).get(seat, "") or theme.seat_name(seat)
-            put_fitted(t, ("n", i), f"{i + 1}. {who}", left + 30, y, name_w - 6, 12, min_size=8,
+            put_fitted(t, ("n", i), f"{i + 1}. {who}", left + 30, y, name_w - 6, 12,
+                       min_size=theme.SMALLEST_TYPE,
                        cut=True, bold=seat in (rec.winners if rec else self.summary.get("winners", [])),
                        color=theme.INK)
             p = rec.players.get(seat) if rec is not None else None
@@ -262,9 +263,10 @@ class EndScene(Node):
                          min_size=theme.SMALLEST_TYPE, color=theme.MUTED)
         y -= 8 + note.content_height + 30
         t.put("lh", _("Luck of the tower"), left, y, size=12, bold=True, color=theme.INK)
-        put_fitted(t, "lh2", _("own cubes thrown into the tower in battles, and how many came out"),
-                   left, y - 16, width, 9, min_size=7, cut=True, color=theme.MUTED)
-        y -= 20
+        sub = put_boxed(t, "lh2", _("own cubes thrown into the tower in battles, and how many "
+                                    "came out"), left, y - 6, width, 30, 9,
+                        min_size=theme.SMALLEST_TYPE, color=theme.MUTED)
+        y -= 10 + sub.content_height
         self._luck = []
         for i, (seat, _score, _chests) in enumerate(rows):
             y -= 20
@@ -276,7 +278,8 @@ class EndScene(Node):
                                  p.thrown).format(n=p.thrown, out=p.out, pct=pct)
             else:
                 words = _("no battles")
-            put_fitted(t, ("lk", i), words, left + width, y, width * 0.45, 10, min_size=7,
+            put_fitted(t, ("lk", i), words, left + width, y, width * 0.45, 10,
+                       min_size=theme.SMALLEST_TYPE,
                        anchor_x="right", color=theme.INK)
             self._luck.append((seat, y, width * 0.5 - 30, luck or 0.0))
         y -= 34
@@ -284,7 +287,7 @@ class EndScene(Node):
         t.put("bh", _("The biggest battle"), left, y, size=12, bold=True, color=theme.INK)
         words = battle_sentence(b) if b is not None else _("There was no battle in this game.")
         bt = put_boxed(t, "bb", words, left, y - 8, width, max(20.0, y - 8 - 112), 10,
-                       min_size=7.5, color=theme.INK)
+                       min_size=theme.SMALLEST_TYPE, color=theme.INK)
         self._chart(t, left, width, bt.bottom - 18)
 
     def _chart(self, t: TextCache, left: float, width: float, top: float) -> None:

@@ -98,10 +98,22 @@ def test_winter_chips_never_cover_a_province_name(app, w, h, side):
     assert not bad, f"{side} {w}x{h}: " + "; ".join(sorted(set(bad)))
 
 
-@pytest.mark.parametrize("w,h", [(960, 640), (1920, 1080)])
-def test_event_tags_on_neighbouring_temples_do_not_overlap(app, w, h, shots):
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("w,h", [(960, 640), (1280, 800), (1920, 1080)])
+def test_event_tags_on_neighbouring_temples_do_not_overlap(app, w, h, lang, shots):
     """Issue 37, item 12: "no attack" tags of neighbouring temple provinces ran into each
-    other (and over the names): each tag keeps clear of the others."""
+    other and over the names: each tag keeps clear of the others and of every province's
+    name, also where no spot near its province is free (then it is shortened, or goes a
+    little further)."""
+    from lang.i18n import use
+    use(lang)
+    try:
+        _tags_keep_apart(app, w, h, lang, shots)
+    finally:
+        use("en")
+
+
+def _tags_keep_apart(app, w, h, lang, shots):
     view = BoardView(board(), "sun", 4)
     view.set_rect(0, 190, w - max(280, min(340, w * 0.25)) - max(150, min(210, w * 0.15)),
                   h - 34 - 190)
@@ -119,6 +131,11 @@ def test_event_tags_on_neighbouring_temples_do_not_overlap(app, w, h, shots):
     import arcade
     app.clear()
     view.draw()
-    arcade.get_image(0, 0, app.width, app.height).save(shots / f"event-tags-{w}x{h}.png")
+    arcade.get_image(0, 0, app.width, app.height).save(shots / f"event-tags-{w}x{h}-{lang}.png")
     assert not clash, f"{w}x{h}: {len(clash)} tags run into each other"
     assert all(view.left <= t.left and t.right <= view.right for t in tags), "off the map"
+    names = {k[1]: t for k, t in _visible(view.texts).items() if k[0] == "n"}
+    on_names = sorted({f"{t.text!r} on {n}" for t in tags for n, nt in names.items()
+                       if t.left < nt.right and nt.left < t.right and t.bottom < nt.top
+                       and nt.bottom < t.top})
+    assert not on_names, f"{w}x{h} {lang}: " + "; ".join(on_names)

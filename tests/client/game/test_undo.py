@@ -6,7 +6,9 @@ Undo button until they are sent to the table; nothing reaches the engine meanwhi
 from __future__ import annotations
 
 import arcade
+import pytest
 
+from client.core import theme
 from sim.game import state_hash
 from tests.client.conftest import frame, until_move_decision, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
@@ -114,27 +116,116 @@ def test_a_revolt_orders_last_province_is_taken_back(app):
     assert any(getattr(c, "provinces", None) == (provinces[0], provinces[1]) for c in app.session.commands)
 
 
-def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots):
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_go_before_a_target_says_what_is_missing_and_that_a_battle_has_no_pass(app, shots,
+                                                                                lang):
     """Issue 37, item 10: Enter (Go) on Battle/move A or B before a province was clicked
     did nothing, silently, and nothing said there is no pass (R-EXEC-3: an action is
-    carried out when it can be; Deploy 1's move may stay, and says so with Don't move)."""
+    carried out when it can be; R-EXEC-10: at least 1 army moves). Deploy 1's move may
+    stay (R-EXEC-9): there Enter says so and names the Don't move button. At 960x640 the
+    sentence is read whole, above the buttons (its third line hid behind them)."""
+    from lang.i18n import _, use
+    use(lang)
+    app.set_size(960, 640)
+    app.on_resize(960, 640)
+    try:
+        _go_before_a_target(app, shots, lang, _)
+    finally:
+        use("en")
+        app.show_menu()
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def _go_before_a_target(app, shots, lang, _):
+    from client.sessions.local import LocalSession
+    from sim.commands import ACTIONS
+    from sim.game import pending
+    from tests.sim.scenario import at_plan, begin_exec, place, plan
+    s = at_plan()
+    place(s, "Shinano", 0, 5)
+    place(s, "Mikawa", 0, 3)
+    state, _events = begin_exec(s, {0: plan(0, deploy1="Shinano", battle_a="Mikawa")},
+                          actions=["deploy1", "battle_a"] + [a for a in ACTIONS if a not in
+                                                             ("deploy1", "battle_a")])
+    assert pending(state).kind == "move" and pending(state).detail["optional"]
+    session = LocalSession(4, "sun", "beginner", (0,), {s: "heuristic" for s in (1, 2, 3)}, 1)
+    session.game.state = state
+    session.queue.clear()
+    session.queue.append(([], state))
+    scene = app.play(session, {s: f"seat {s}" for s in range(4)})
+    said = {}
+    for optional in (True, False):          # Deploy 1's move, then Battle/move A's
+        assert _run_until(app, lambda: scene.asking is not None and scene.asking[0] == "move"
+                          and pending(app.session.state).detail["optional"] is optional, 30)
+        stay = [k + 1 for k, o in enumerate(scene.decision.options) if o[1] == "stay"]
+        before = state_hash(app.session.state)
+        prompt = scene.decision.prompt
+        app.on_key_press(arcade.key.ENTER, 0)
+        frame(app, 2)
+        said[optional] = scene.decision.prompt
+        p = scene.decision.texts.labels["p"]           # whole, 11 px or more, above the buttons
+        assert p.text == said[optional] and p.font_size >= theme.SMALLEST_TYPE, p.text
+        assert p.bottom >= max(b.top for b in scene.decision._buttons), (p.bottom, p.text)
+        assert said[optional] != prompt
+        assert _("First click a highlighted province: where your armies go.") in said[optional]
+        assert scene.asking and scene.asking[0] == "move"
+        assert state_hash(app.session.state) == before
+        if optional:
+            assert stay == [2] and _("Don't move") + " [2]" in said[True], said[True]
+            app.on_key_press(arcade.key.KEY_2, 0)       # and Don't move does that
+            frame(app, 2)
+        else:
+            assert not stay, "a Battle/move has no Don't move"
+            screenshot(app, shots / f"move-go-before-a-target-{lang}.png")
+            scene.asker.province_clicked(min(pending(app.session.state).detail["targets"]))
+            frame(app)                     # a target picked: the move's question again
+            assert scene.decision.prompt == prompt, scene.decision.prompt
+    no_pass = _("A Battle/move action is carried out whenever it can be: there is no pass.")
+    assert no_pass in said[False] and no_pass not in said[True], said
+
+
+def test_one_ctrl_z_takes_back_one_thing_in_a_move(app, shots):
+    """Issue 37, item 12: one Ctrl+Z in a move cleared both the count and the target. Each
+    Ctrl+Z takes back the last change only: a count step, or a change of target (back to
+    the target before, with the count it had); a click on the chosen target again changes
+    nothing (it set the count back to the most, and the count's steps were lost)."""
     from sim import game
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
                              "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
     for _ in range(12):
         assert until_move_decision(app, scene), "never asked where to move"
-        if not game.pending(app.session.state).detail["optional"]:
+        targets = game.pending(app.session.state).detail["targets"]
+        if max(targets.values()) > 2 and len(targets) > 1:
             break
-        scene.decision.chosen.emit("stay", None)         # Deploy 1: Don't move
+        scene.asker.province_clicked(min(targets))       # a move of one army: on
+        scene.decision.chosen.emit("go", 1)
         frame(app)
-    d = game.pending(app.session.state)
-    assert not d.detail["optional"], "no Battle/move decision came"
+    target, most = max(targets.items(), key=lambda kv: kv[1])
+    other = next(t for t in sorted(targets) if t != target)
+    assert most > 2, "no move of three armies or more came"
     before = state_hash(app.session.state)
-    prompt = scene.decision.prompt
-    app.on_key_press(arcade.key.ENTER, 0)
-    frame(app, 2)
-    assert scene.decision.prompt != prompt and "highlighted province" in scene.decision.prompt
-    assert "no pass" in scene.decision.prompt
-    assert scene.asking and scene.asking[0] == "move"
+
+    def shown():
+        frame(app, 3)
+        return scene.asker.move_target, scene.decision.counter[3]
+    scene.asker.province_clicked(target)
+    assert shown() == (target, most)
+    app.on_key_press(arcade.key.DOWN, 0)
+    app.on_key_press(arcade.key.DOWN, 0)
+    assert shown() == (target, most - 2)
+    scene.asker.province_clicked(target)                # the same target again: no change
+    assert shown() == (target, most - 2), "a click on the chosen target reset its count"
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most - 1), "one Ctrl+Z took back more than the last count"
+    scene.asker.province_clicked(other)                 # another target: one change
+    assert shown() == (other, targets[other])
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most - 1), "one Ctrl+Z took back the new target and the count"
+    screenshot(app, shots / "move-undo-one-step.png")
+    app.on_key_press(*CTRL_Z)
+    assert shown() == (target, most)
+    app.on_key_press(*CTRL_Z)                           # now the target
+    frame(app, 3)
+    assert scene.asker.move_target is None and scene.asking[0] == "move"
     assert state_hash(app.session.state) == before
-    screenshot(app, shots / "move-go-before-a-target.png")

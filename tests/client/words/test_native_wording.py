@@ -20,6 +20,9 @@ SAID = [
      "waarin de blokjes echt tuimelen", "die echt tuimelt"),
     ("nl", "Replay: at step {step} of {steps}.", "bij stap", "terug"),
     ("nl", "plan your actions", "plan je acties", ""),
+    ("nl", "red region", "rode regio", "red"),           # item 9/13: the region's colour
+    ("ro", "green region", "regiunea verde", "green"),
+    ("ro", "purple region", "regiunea mov", "purple"),
     ("ro", "Attacking a neutral: 2 peasants", "unei provincii neutre", "neutrei"),
     ("ro", "skip drop [S]", "sari peste aruncare [S]", "turnul"),
     ("ro", "Deploy 5 gives 3, deploy 3 gives 2", "„Desfășoară 5” aduce doar 3 armate", " dă "),
@@ -88,3 +91,38 @@ def test_the_english_words_call_the_three_point_building_a_castle_as_the_english
     said = describe({"event": "ActionDone", "seat": 0, "action": "palace", "province": "Kii",
                      "paid": 3, "money_gained": 0, "rice_gained": 0, "armies_placed": 0})
     assert said and "castle" in said and "palace" not in said.lower(), said
+
+
+def test_the_info_panel_says_your_actions_when_it_waits_for_me(app):
+    """Issue 37, item 12: "Now: Blue (you) — plan their actions" was said when the game
+    waited for my seat alone (the others had planned); it says "your" ("je" in Dutch),
+    and "their" only while others plan too."""
+    from types import SimpleNamespace
+
+    from client.game.status_lines import StatusLines
+    from lang.i18n import use
+    from sim.state import Decision, DecisionKind
+    from tests.client.conftest import to_my_plan
+    scene = to_my_plan(app)
+    try:
+        for seats, lang, said in (((0,), "en", "Now: Blue (you) — plan your actions"),
+                                  ((0,), "nl", "Nu: Blauw (jij) — plan je acties"),
+                                  ((0, 2), "en", "Now: Blue (you), Black — plan their actions")):
+            use(lang)
+            session = SimpleNamespace(decision=Decision(DecisionKind.PLAN, seats), my_seats=(0,),
+                                      waiting_text="", status="")
+            StatusLines(session, scene.shared, scene.topbar, scene.info).show_info(
+                panel_up=False, behind=False, held_seconds=None)
+            assert any(said in line for line in scene.info.lines), (said, scene.info.lines)
+    finally:
+        use("en")
+        app.show_menu()
+
+
+def test_a_field_is_pointed_at_to_see_what_it_does_in_dutch():
+    """Issue 37, item 13: "Wijs een veld aan voor wat het doet" -> "... om te zien wat het
+    doet"."""
+    text = translations("nl").gettext(
+        "Your plan — click a card, then a field (or drag). Empty fields: no action. Gold "
+        "coins: cost in chests. Hover for what a field does.")
+    assert "Wijs een veld aan om te zien wat het doet" in text, text
