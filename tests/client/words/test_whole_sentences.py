@@ -163,17 +163,10 @@ def test_the_guide_names_the_go_button_by_its_label(lang):
                                         ("ro", "Câștigă fermierii")])
 def test_the_battle_banner_says_the_peasants_win_as_a_plural(lang, says):
     """The banner said "Boeren wint" (the seat's name put into "{seat} wins")."""
-    from types import SimpleNamespace
-
-    from client.game.event_playing import EventPlayer
-    from client.game.table_shared import SceneState
-    shown: list[list[str]] = []
-    views = SimpleNamespace(banner=SimpleNamespace(show=lambda lines, *a, **k: shown.append(lines)))
-    session = SimpleNamespace(config=SimpleNamespace(players=3))
-    player = EventPlayer(session, SceneState({}, {}, 1, False), views, None, None)
+    from client.game.event_playing import battle_result_lines
     try:
         i18n.use(lang)
-        player.battle_banner(BATTLES["revolt_lost"])
+        shown = [battle_result_lines(BATTLES["revolt_lost"])]
     finally:
         i18n.use("en")
     assert shown and shown[0][2] == says
