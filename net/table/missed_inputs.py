@@ -21,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
-from net.table.shared import TableState
+from net.table.shared import Roster, TableSetting, TableState
 from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
@@ -38,8 +38,11 @@ SENT_LIMIT = 20_000   # signatures remembered per asker (what it was already sen
 class MissedInputs:
     """Asking for inputs that did not reach me, and relaying those others missed."""
 
-    def __init__(self, shared: TableState, takeover: Takeover) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 takeover: Takeover) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
         self._takeover = takeover
         self._asked: dict[int, float] = {}          # step -> when I last asked
         self._answered: dict[int, float] = {}       # asker's seat -> when I last answered
@@ -53,26 +56,26 @@ class MissedInputs:
         if not late or now - self._asked.get(step, -ASK_EVERY) < ASK_EVERY:
             return
         if step not in self._asked:
-            connected = [s for s in late if table.conn_for_seat(s) is not None]
+            connected = [s for s in late if self._roster.conn_for_seat(s) is not None]
             if connected:
                 log.info("seat(s) %s sent me nothing for step %d yet: asking the others "
                          "whether it reached them", connected, step)
         self._asked = {s: t for s, t in self._asked.items() if s >= step - 1}
         self._asked[step] = now
-        table.broadcast({"type": "InputsMissed", "step": step, "seats": late})
+        self._roster.broadcast({"type": "InputsMissed", "step": step, "seats": late})
 
     def inputs_missed(self, conn: PeerConnection, msg: dict) -> None:
         """A player's `InputsMissed`: relay what I hold of those seats from that step."""
         table = self._shared
         ls = table.lockstep
         asker = conn.seat
-        if asker is None or conn.role == "spectator" or conn is table.source:
+        if asker is None or conn.role == "spectator" or conn is self._roster.source:
             conn.offence("InputsMissed from a connection without a seat")
             return
         if ls is None or ls.following:
             return
         step = msg["step"]
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         if step < ls.step - STALE_GRACE or step > ls.step + 1 \
                 or now - self._answered.get(asker, -ANSWER_EVERY) < ANSWER_EVERY:
             return

@@ -128,45 +128,39 @@ class Callbacks:
 
 
 @dataclass
-class TableState:
-    """The state more than two parts of the session read or write (see the module doc)."""
+class TableSetting:
+    """What the table runs in, fixed when it is built: the player's options, the reactor,
+    the game, and the owner's callbacks. Read by the parts, written by none."""
     opts: SessionOptions
-    role: Role                        # rewritten to "resume" by a rejoin after a desync
-    is_host: bool                     # opened the table (kept through a rejoin)
-    phase: Phase
     reactor: TableReactor
     engine: TableEngine
+    callbacks: Callbacks = field(default_factory=Callbacks)
+
+
+@dataclass
+class Identity:
+    """Who I am at the table. Written only while the session is built (`TableSession.host`,
+    `join`, `resume`: a resumed peer is the one in its save); the parts read it."""
     name: str
     code: str | None
     peer_id: bytes
     versions: dict[str, str]
     seat_key: SeatKey | None
     save_path: str | None
-    callbacks: Callbacks = field(default_factory=Callbacks)
-    closed: bool = False
-    my_seat: int | None = None
-    lobby: dict[str, Any] = field(default_factory=dict)    # as the host sends it
-    start_info: dict[str, Any] | None = None               # GameStarted, as kept
-    lockstep: Lockstep | None = None
-    conns: list[PeerConnection] = field(default_factory=list)        # ready, players
-    spectators: list[PeerConnection] = field(default_factory=list)
-    source: PeerConnection | None = None       # whom a spectator follows
-    host_conn: PeerConnection | None = None    # a guest's link to the host, in the lobby
-    chain: HashChain | None = None             # my beacon chain ...
-    token: bytes | None = None                 # ... and my rejoin token
-    chain_ends: dict[int, bytes] = field(default_factory=dict)      # seat -> commitment
-    token_hashes: dict[int, bytes] = field(default_factory=dict)
-    chain_msgs: dict[int, dict] = field(default_factory=dict)       # its ChainCommitted
-    addresses: dict[int, tuple[str, int]] = field(default_factory=dict)
-    expelled: set[int] = field(default_factory=set)                 # proved to cheat
-    buffer: list[tuple[PeerConnection, dict]] = field(default_factory=list)   # for later
+    is_host: bool                     # opened the table (kept through a rejoin)
 
-    @property
-    def started(self) -> bool:
-        return self.start_info is not None
 
-    def over(self) -> bool:
-        return self.lockstep is not None and self.lockstep.ended
+class Roster:
+    """The live connections and whom a message goes to. Owned by `net.table.connections`
+    (which adds and removes them as links are made and lost) and `net.table.spectate`
+    (whom a spectator follows); the other parts ask it who is there and broadcast."""
+
+    def __init__(self, callbacks: Callbacks) -> None:
+        self._callbacks = callbacks
+        self.conns: list[PeerConnection] = []          # ready, players
+        self.spectators: list[PeerConnection] = []
+        self.source: PeerConnection | None = None      # whom a spectator follows
+        self.host_conn: PeerConnection | None = None   # a guest's link to the host, in the lobby
 
     def conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
         return next((c for c in self.conns if c.remote_peer == peer and not c.closed), None)
@@ -174,13 +168,44 @@ class TableState:
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         return next((c for c in self.conns if c.seat == seat and not c.closed), None)
 
-    def seat_entry(self, seat: int | None) -> dict | None:
-        if self.start_info is None or seat is None:
-            return None
-        return next((s for s in self.start_info["seats"] if s["seat"] == seat), None)
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        """To every ready player connection (packed once, sealed for each)."""
+        self._callbacks.on_broadcast(msg)
+        body = None
+        for conn in self.conns:
+            if conn.ready:
+                body = body or encode_body(msg)
+                conn.send(msg, body)
 
-    def seat_of_peer(self, peer: bytes | None) -> int | None:
-        seats = self.start_info["seats"] if self.start_info else self.lobby.get("seats", [])
+
+class StartRecord:
+    """The game's start as this peer holds it: `GameStarted` (`info`), my beacon chain and
+    rejoin token, every seat's commitments and addresses. Written by the start handshake
+    (`net.table.start_mesh`) and by recovery (`net.table.recovery`, and a resume from the
+    save); the other parts read it through the questions below."""
+
+    def __init__(self, opts: SessionOptions) -> None:
+        self._opts = opts
+        self.info: dict[str, Any] | None = None                # GameStarted, as kept
+        self.chain: HashChain | None = None                    # my beacon chain ...
+        self.token: bytes | None = None                        # ... and my rejoin token
+        self.chain_ends: dict[int, bytes] = {}                 # seat -> commitment
+        self.token_hashes: dict[int, bytes] = {}
+        self.chain_msgs: dict[int, dict[str, Any]] = {}        # its ChainCommitted
+        self.addresses: dict[int, tuple[str, int]] = {}
+
+    @property
+    def started(self) -> bool:
+        return self.info is not None
+
+    def seat_entry(self, seat: int | None) -> dict[str, Any] | None:
+        if self.info is None or seat is None:
+            return None
+        return next((s for s in self.info["seats"] if s["seat"] == seat), None)
+
+    def seat_of_peer(self, peer: bytes | None, lobby: dict[str, Any]) -> int | None:
+        """`peer`'s seat: in `GameStarted`, or before it in the `lobby`."""
+        seats = self.info["seats"] if self.info else lobby.get("seats", [])
         return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)
 
     def name_of_seat(self, seat: int | None) -> str:
@@ -190,23 +215,54 @@ class TableState:
     def rejoin_timeout(self) -> float:
         """The table's take-over countdown: the host's, as `GameStarted` carried it, so
         every peer shows and applies the same one (my own before the start)."""
-        value = (self.start_info or {}).get("rejoin_timeout")
+        value = (self.info or {}).get("rejoin_timeout")
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value)
-        return self.opts.rejoin_timeout
+        return self._opts.rejoin_timeout
 
     def humans(self) -> list[int]:
-        assert self.start_info is not None
-        return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]
+        assert self.info is not None
+        return [s["seat"] for s in self.info["seats"] if s["kind"] == "human"]
 
-    def broadcast(self, msg: dict) -> None:
-        """To every ready player connection (packed once, sealed for each)."""
-        self.callbacks.on_broadcast(msg)
-        body = None
-        for conn in self.conns:
-            if conn.ready:
-                body = body or encode_body(msg)
-                conn.send(msg, body)
+
+# which phase may follow which (`TableState.enter`): the lobby leads to the start
+# handshake, that to play; a rejoin (resume, or after a desync) recovers and plays on;
+# any game may end. Staying in a phase is no change.
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.LOBBY: frozenset({Phase.MESH, Phase.RECOVERY}),
+    Phase.MESH: frozenset({Phase.PLAY, Phase.RECOVERY, Phase.ENDED}),
+    Phase.PLAY: frozenset({Phase.RECOVERY, Phase.ENDED}),
+    Phase.RECOVERY: frozenset({Phase.PLAY, Phase.ENDED}),
+    Phase.SPECTATE: frozenset({Phase.ENDED}),
+    Phase.ENDED: frozenset({Phase.RECOVERY}),
+}
+
+
+class PhaseError(RuntimeError):
+    """A phase change the table does not allow (`TRANSITIONS`): a bug, named."""
+
+
+@dataclass
+class TableState:
+    """The state several parts read and write that no one part owns (see the module doc):
+    what I do at the table and where it stands. Each part owns the rest (`Roster`,
+    `StartRecord`, `net.table.play.Play`'s early messages, ...)."""
+    role: Role                        # rewritten to "resume" by a rejoin after a desync
+    phase: Phase                      # changed only by `enter`
+    closed: bool = False
+    my_seat: int | None = None
+    lobby: dict[str, Any] = field(default_factory=dict)    # as the host sends it
+    lockstep: Lockstep | None = None
+    expelled: set[int] = field(default_factory=set)        # proved to cheat
+
+    def enter(self, phase: Phase) -> None:
+        """Move to `phase`; PhaseError for a change `TRANSITIONS` does not list."""
+        if phase is not self.phase and phase not in TRANSITIONS[self.phase]:
+            raise PhaseError(f"the table cannot go from {self.phase.value} to {phase.value}")
+        self.phase = phase
+
+    def over(self) -> bool:
+        return self.lockstep is not None and self.lockstep.ended
 
 
 class Delegated(Generic[T]):
@@ -215,12 +271,12 @@ class Delegated(Generic[T]):
     holding that part), read and written there: the object's public surface stays, the
     state stays with its owner."""
 
-    def __init__(self, part: str) -> None:
+    def __init__(self, part: str, name: str = "") -> None:
         self.part = part
-        self.name = ""
+        self.name = name             # the part's name for it, when it is another
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.name = self.name or name
 
     @overload
     def __get__(self, obj: None, owner: type) -> Delegated[T]: ...

@@ -17,8 +17,8 @@ def test_a_link_kept_from_one_player_reaches_it_through_the_others(tmp_path, cap
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
                                        start=False)
     withholder = sessions[WITHHOLDER]
-    everyone = withholder.shared.broadcast
-    withholder.shared.broadcast = lambda m: everyone(m) if m["type"] != "LinkRevealed" \
+    everyone = withholder.roster.broadcast
+    withholder.roster.broadcast = lambda m: everyone(m) if m["type"] != "LinkRevealed" \
         else [c.send(m) for c in withholder.conns if c.ready and c.seat != VICTIM]
     withholder.connections.handlers["InputsMissed"] = lambda conn, msg: None
     sessions[0].start_game()
@@ -39,8 +39,8 @@ def test_every_peer_counts_the_hosts_take_over_countdown(tmp_path):
     same seat showed different times on different screens)."""
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
                                        start=False)
-    sessions[1].shared.opts.rejoin_timeout = 300.0
-    sessions[1].shared.opts.turn_time = 10.0
+    sessions[1].opts.rejoin_timeout = 300.0
+    sessions[1].opts.turn_time = 10.0
     withholder = sessions[2]
     answer = withholder.on_decision
     withholder.on_decision = lambda d, state: None if d.kind == "plan" else answer(d, state)

@@ -36,7 +36,7 @@ def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog
         def send(msg):
             if msg.get("type") != "TowerVoted":
                 return broadcast(msg)
-            conn = cheat.shared.conn_for_seat(0)
+            conn = cheat.roster.conn_for_seat(0)
             if conn is not None:
                 conn.send(msg)
         ls.broadcast = send
