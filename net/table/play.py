@@ -105,25 +105,12 @@ class Play:
         assert info is not None
         kinds = {s["seat"]: s["kind"] for s in info["seats"]}
         levels = {seat: level for seat, level in info.get("bot_levels", [])}
-        callbacks = self._setting.callbacks
-        ls = Lockstep(SeatBots(self._setting.engine, levels, self._liveness.flush_sends),
-                      self._setting.engine.config_from_wire(info["config"]), kinds,
-                      None if following else table.my_seat,
-                      None if following else self._start.chain,
-                      chain_ends, bot=info["bot"], tokens=self._start.token_hashes)
-        ls.following = following
-        ls.broadcast = self._roster.broadcast
-        ls.sign = self._signer.sign
-        ls.verify = self._signer.signed_by_seat
-        ls.on_cheated = self._expulsion.cheated
-        ls.on_events = lambda events, state: callbacks.on_events(events, state)
-        ls.on_decision = lambda d, state: callbacks.on_decision(d, state)
-        ls.on_step = self._step_applied
-        ls.on_desync = self._desync
-        ls.on_offence = self._lockstep_offence
-        ls.on_ended = self._ended
-        ls.on_saved = self._persistence.save
-        return ls
+        return Lockstep(SeatBots(self._setting.engine, levels, self._liveness.flush_sends),
+                        self._setting.engine.config_from_wire(info["config"]), kinds,
+                        None if following else table.my_seat,
+                        None if following else self._start.chain,
+                        chain_ends, bot=info["bot"], tokens=self._start.token_hashes,
+                        host=self, following=following)
 
     def lockstep_message(self, conn: PeerConnection, msg: dict) -> None:
         """A player's game message (`messages.PLAYER_GAME_MESSAGES`) for the lockstep."""
@@ -169,14 +156,36 @@ class Play:
         (BENCHMARKS.md)."""
         return msg["type"] in CHECKED_AT_ONCE or self._claims.forwarded(seat)
 
-    def _lockstep_offence(self, seat: int, reason: str) -> None:
+    # ------------------------------------ the lockstep's host (`net.lockstep.host.LockstepHost`)
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        self._roster.broadcast(msg)
+
+    def sign(self, msg: dict[str, Any]) -> dict[str, Any]:
+        return self._signer.sign(msg)       # looked up each time: tests replace it
+
+    def verify(self, seat: int, msg: dict[str, Any]) -> bool:
+        return self._signer.signed_by_seat(seat, msg)
+
+    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
+        return self._expulsion.cheated(seat, first, second)
+
+    def events_happened(self, events: list[Any], state: Any) -> None:
+        self._setting.callbacks.on_events(events, state)
+
+    def decision_due(self, decision: Any, state: Any) -> None:
+        self._setting.callbacks.on_decision(decision, state)
+
+    def save_due(self) -> None:
+        self._persistence.save()
+
+    def offended(self, seat: int, reason: str) -> None:
         conn = self._roster.conn_for_seat(seat)
         if conn is not None:
             conn.offence(reason)
         else:
             log.warning("rejected input from seat %d: %s", seat, reason)
 
-    def _step_applied(self, entry: dict) -> None:
+    def step_applied(self, entry: dict) -> None:
         if self._roster.spectators:
             watched = for_spectators(entry)
             for conn in self._roster.spectators:
@@ -199,12 +208,12 @@ class Play:
         if changed:
             self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def _ended(self, state: Any) -> None:
+    def ended(self, state: Any) -> None:
         self._shared.enter(Phase.ENDED)
         self._takeover.cancel_all()
         self._setting.callbacks.on_ended(state)
 
-    def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
+    def desync_found(self, seat: int, step: int, mine: str, theirs: str) -> None:
         table = self._shared
         report: dict[str, Any] = {
             "step": step, "seat": seat, "my_seat": table.my_seat, "my_hash": mine,

@@ -212,7 +212,7 @@ class Recovery:
             if conn.seat is None:
                 conn.seat = self._start.seat_of_peer(conn.remote_peer, table.lobby)
         self._setting.callbacks.on_started(ls.config, table.my_seat, ls.state)
-        ls.on_events(ls.initial_events, ls.state)
+        ls.host.events_happened(ls.initial_events, ls.state)
         for entry in msg["log"]:
             ls.replay(entry)
         for s, (next_round, last) in msg["chains"].items():

@@ -8,6 +8,7 @@ from net.lockstep.engine import SimEngine
 from sim.commands import TowerSettled
 from sim.tower.contents import TowerContents
 from tests.net.fakenet import FakeNet
+from tests.net.mesh_harness import HostWith
 from tests.net.tables import finished, hashes, open_table
 
 CHEAT = 3
@@ -31,7 +32,7 @@ def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog
     def only_seat_0_hears_my_votes(*args):
         started(*args)
         ls = cheat.lockstep
-        broadcast = ls.broadcast
+        broadcast = ls.host.broadcast
 
         def send(msg):
             if msg.get("type") != "TowerVoted":
@@ -39,7 +40,7 @@ def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog
             conn = cheat.roster.conn_for_seat(0)
             if conn is not None:
                 conn.send(msg)
-        ls.broadcast = send
+        ls.host = HostWith(ls.host, broadcast=send)
     cheat.on_started = only_seat_0_hears_my_votes
     sessions[0].start_game()
     net.pump()
