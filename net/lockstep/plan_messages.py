@@ -17,8 +17,9 @@ from net.lockstep import commitment, echo
 from net.lockstep.core_view import CoreView, Receiver
 from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
-from net.lockstep.plan_steps import BID, FIELDS, PlanSteps
+from net.lockstep.plan_steps import BID, PlanSteps
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.messages import PLAN_FIELD_NAMES as FIELDS
 from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")

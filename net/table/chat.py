@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from net.table.phase import Phase
@@ -113,7 +113,7 @@ class Chat:
         self._deliver(line, came_from=None)
 
     @staticmethod
-    def _wire(line: ChatLine) -> dict:
+    def _wire(line: ChatLine) -> dict[str, Any]:
         return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
                 "text": line.text}
 
@@ -123,7 +123,7 @@ class Chat:
             spectator.send({"type": "ChatRecalled", "lines": [
                 {"sender": ln.sender, "seat": ln.seat, "text": ln.text} for ln in self.recent]})
 
-    def chat_recalled(self, conn: PeerConnection, msg: dict) -> None:
+    def chat_recalled(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `ChatRecalled` arrived: the lines said before this spectator came."""
         table = self._shared
         if table.role != "watch" or conn is not self._roster.source:
@@ -166,7 +166,7 @@ class Chat:
         except Exception:              # the window's problem must not break the table
             log.exception("on_chat_received failed")
 
-    def chat_sent(self, conn: PeerConnection, msg: dict) -> None:
+    def chat_sent(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `ChatSent` arrived."""
         table = self._shared
         now = self._setting.reactor.seconds()

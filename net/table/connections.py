@@ -12,7 +12,7 @@ Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, TYPE_CHECKING
 
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.python.failure import Failure
@@ -42,7 +42,7 @@ RETRY_AT_LEAST = 0.5
 RETRY_UNTOLD = 1.0
 RETRY_TIMES = 120
 
-Handler = Callable[["PeerConnection", dict], None]
+Handler = Callable[["PeerConnection", dict[str, Any]], None]
 
 
 class Connector(Protocol):
@@ -140,7 +140,7 @@ class Connections:
         self.refusal = reason
         self._setting.callbacks.on_refused(reason)
 
-    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
         """Decide on a Hello that passed the version check (the channel proved the join
         code): `net.table.policy.admission.admit` decides; a reason refuses."""
         table = self._shared
@@ -314,7 +314,7 @@ class Connections:
             self._takeover.said_gone.add(seat)
             self._setting.callbacks.on_paused(reason)
 
-    def received(self, conn: PeerConnection, msg: dict) -> None:
+    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if conn.role == "spectator" and not conn.dialer and kind not in ("ChatSent", "Heartbeat"):
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")

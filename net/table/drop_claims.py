@@ -21,7 +21,7 @@ tests/net/table/test_report_counting.py, tests/net/trust/test_redial_attack.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.core import RELAYABLE
 from net.table.policy.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
@@ -91,7 +91,7 @@ class DropClaims:
         """Someone hears `seat` through me (so its messages must prove themselves)."""
         return bool(self.forwards.get(seat))
 
-    def forward(self, seat: int, msg: dict) -> None:
+    def forward(self, seat: int, msg: dict[str, Any]) -> None:
         """Pass `seat`'s message, just accepted from it, on to the players that parted
         from it alone: they hear it through me."""
         if msg["type"] not in RELAYABLE:
@@ -124,7 +124,7 @@ class DropClaims:
         if conn.seat is not None and reason and not reason.startswith("desync"):
             self.parted.add(conn.seat)
 
-    def seat_dropped(self, conn: PeerConnection, msg: dict) -> None:
+    def seat_dropped(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `SeatDropped` claim from another player (`report_counting.count_report`)."""
         table = self._shared
         seat = msg["seat"]

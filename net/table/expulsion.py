@@ -13,7 +13,7 @@ tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep import signatures
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
@@ -35,9 +35,9 @@ class SeatSigner:
         self._start = start
         self.saved_table: bytes | None = None     # resume: my table before CaughtUp
         # replaceable (a test plays a seat that signs badly): callers look it up each time
-        self.sign: Callable[[dict], dict] = self.sign_as_my_seat
+        self.sign: Callable[[dict[str, Any]], dict[str, Any]] = self.sign_as_my_seat
 
-    def sign_as_my_seat(self, msg: dict) -> dict:
+    def sign_as_my_seat(self, msg: dict[str, Any]) -> dict[str, Any]:
         """My seat's signature on a message I originate (`net.lockstep.signatures`)."""
         table = self._shared
         key = self._me.seat_key
@@ -48,7 +48,7 @@ class SeatSigner:
             return msg
         return signatures.sign(key, table_id, msg)
 
-    def signed_by_seat(self, seat: int, msg: dict) -> bool:
+    def signed_by_seat(self, seat: int, msg: dict[str, Any]) -> bool:
         """`msg` carries `seat`'s signature under the key pinned in GameStarted."""
         entry = self._start.seat_entry(seat)
         return entry is not None and self._start.info is not None \
@@ -67,7 +67,7 @@ class Expulsion:
         self._signer = signer
         self._takeover = takeover
 
-    def cheated(self, seat: int, first: dict | None, second: dict) -> bool:
+    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
         """Two different signed messages from `seat` for one step, or one signed message
         that is a proof by itself (`first` is `second`: a tower vote that breaks the rules
         or contradicts the deterministic drop, `net.lockstep.tower_vote`): if they really
@@ -86,9 +86,11 @@ class Expulsion:
         if seat in table.expelled:
             return True
         table.expelled.add(seat)
-        show = lambda m: {k: (v.hex()[:16] if isinstance(v, bytes) else v)  # noqa: E731
-                          for k, v in m.items()
-                          if k not in ("hash", "sig", "commits", "fields", "outcome")}
+
+        def show(m: dict[str, Any]) -> dict[str, Any]:
+            return {k: (v.hex()[:16] if isinstance(v, bytes) else v)
+                    for k, v in m.items()
+                    if k not in ("hash", "sig", "commits", "fields", "outcome")}
         log.error("CHEATING PROVED: %s (%s, then %s); seat %d is expelled and a bot plays it",
                   reason, show(first), show(second), seat)
         self._setting.callbacks.on_error(f"seat {seat} ({self._start.name_of_seat(seat)}) cheated: "
@@ -105,7 +107,7 @@ class Expulsion:
         self._setting.reactor.callLater(0, self._expel, seat, step, reason)
         return True
 
-    def _reason(self, seat: int, first: dict, second: dict) -> str | None:
+    def _reason(self, seat: int, first: dict[str, Any], second: dict[str, Any]) -> str | None:
         """What `first` and `second` prove against `seat`: a conflict between them, or
         (a tower vote) one of them alone, or it against the vote I heard from the seat.
         "" when a tower vote is a proof I cannot check here (my platform build)."""
@@ -130,7 +132,7 @@ class Expulsion:
             table.lockstep.take_over(seat, max(table.lockstep.step, step or 0))
             self._takeover.maybe_resumed()
 
-    def cheating_proved(self, conn: PeerConnection, msg: dict) -> None:
+    def cheating_proved(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `CheatingProved` from another player: checked here before it counts."""
         table = self._shared
         if conn.seat is None or conn.role == "spectator" or conn is self._roster.source:

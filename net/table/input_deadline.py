@@ -24,7 +24,7 @@ Tests: tests/net/table/test_input_deadline.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.liveness import Liveness
 from net.table.shared import Roster, StartRecord, TableSetting, TableState
@@ -137,7 +137,7 @@ class InputDeadlines:
         for conn in list(self._roster.spectators):
             conn.send(msg)
 
-    def inputs_awaited(self, conn: PeerConnection, msg: dict) -> None:
+    def inputs_awaited(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """`InputsAwaited` from the player I follow (from anyone else: an offence)."""
         if conn is not self._roster.source:
             conn.offence("InputsAwaited from a peer we do not follow")

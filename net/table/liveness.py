@@ -27,7 +27,7 @@ Tests: tests/net/table/test_liveness.py, tests/net/table/test_loopback.py (reset
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.table.dialer import Dialer
 from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
@@ -119,7 +119,7 @@ class Liveness:
                     and not getattr(transport, "disconnecting", False):
                 write_now()
 
-    def heartbeat(self, conn: PeerConnection, msg: dict) -> None:
+    def heartbeat(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `Heartbeat`: nothing to do, receiving it is the point (`last_received`)."""
 
     # ---------------------------------------------------------------- redial

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState, transport_of
@@ -205,7 +205,7 @@ class Lobby:
                 platform.append(seat["seat"])
         return platform
 
-    def lobby_changed_received(self, conn: PeerConnection, msg: dict) -> None:
+    def lobby_changed_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         table = self._shared
         watching = table.role == "watch" and conn is self._roster.source   # a spectator's player
         if (conn is not self._roster.host_conn and not watching) or self._start.started:
@@ -224,7 +224,7 @@ class Lobby:
             spectator.send({"type": "LobbyChanged", "lobby": lobby})
         self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def seat_requested(self, conn: PeerConnection, msg: dict) -> None:
+    def seat_requested(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         table = self._shared
         if table.role != "host" or self._start.started:
             conn.offence("SeatRequested but this is not an open lobby")

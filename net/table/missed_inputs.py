@@ -18,7 +18,7 @@ processes), tests/net/table/test_missed_inputs.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.shared import Roster, TableSetting, TableState
@@ -64,7 +64,7 @@ class MissedInputs:
         self._asked[step] = now
         self._roster.broadcast({"type": "InputsMissed", "step": step, "seats": late})
 
-    def inputs_missed(self, conn: PeerConnection, msg: dict) -> None:
+    def inputs_missed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's `InputsMissed`: relay what I hold of those seats from that step."""
         table = self._shared
         ls = table.lockstep

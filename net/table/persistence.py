@@ -6,6 +6,8 @@ Tests: tests/net/table/test_session.py (resume), tests/store/test_table_save.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import logging
 from pathlib import Path
 
@@ -28,7 +30,7 @@ class Persistence:
         self._log_file: CommandLog | None = None
         self._save_journal: SaveJournal | None = None
 
-    def start_wire(self) -> dict:
+    def start_wire(self) -> dict[str, Any]:
         """The start record as a rejoining peer or a spectator is sent it (`CaughtUp`)."""
         assert self._start.info is not None
         return {**self._start.info,
@@ -61,7 +63,7 @@ class Persistence:
         except OSError as exc:
             log.error("could not write the save %s: %s", self._me.save_path, exc)
 
-    def append_log(self, entry: dict) -> None:
+    def append_log(self, entry: dict[str, Any]) -> None:
         """The command log next to the save: one msgpack entry appended per step."""
         table = self._shared
         if self._me.save_path is None or table.my_seat is None:

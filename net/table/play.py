@@ -78,19 +78,19 @@ class Play:
         self._expulsion = expulsion
         self._liveness = liveness
         self._persistence = persistence
-        self.desyncs: list[dict] = []          # my desync reports
+        self.desyncs: list[dict[str, Any]] = []          # my desync reports
         # game messages that came before the game began here (or while I catch up),
         # handled when it does (`Connections.drain`)
-        self._kept: list[tuple[PeerConnection, dict]] = []
+        self._kept: list[tuple[PeerConnection, dict[str, Any]]] = []
 
-    def keep(self, conn: PeerConnection, msg: dict) -> bool:
+    def keep(self, conn: PeerConnection, msg: dict[str, Any]) -> bool:
         """Keep `msg` for when the game begins here; False when `BUFFER_LIMIT` are kept."""
         if len(self._kept) >= BUFFER_LIMIT:
             return False
         self._kept.append((conn, msg))
         return True
 
-    def take_kept(self) -> list[tuple[PeerConnection, dict]]:
+    def take_kept(self) -> list[tuple[PeerConnection, dict[str, Any]]]:
         """The kept messages, in their order; none are kept after."""
         kept, self._kept = self._kept, []
         return kept
@@ -112,7 +112,7 @@ class Play:
                         chain_ends, bot=info["bot"], tokens=self._start.token_hashes,
                         host=self, following=following)
 
-    def lockstep_message(self, conn: PeerConnection, msg: dict) -> None:
+    def lockstep_message(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's game message (`messages.PLAYER_GAME_MESSAGES`) for the lockstep."""
         table = self._shared
         if conn.role == "spectator" or conn is self._roster.source:
@@ -141,7 +141,7 @@ class Play:
         except ValueError as exc:
             conn.offence(f"rejected {msg['type']}: {exc}")
 
-    def _check_now(self, seat: int, msg: dict) -> bool:
+    def _check_now(self, seat: int, msg: dict[str, Any]) -> bool:
         """Whether a message that came on `seat`'s own connection must have its signature
         checked at once.
 
@@ -185,7 +185,7 @@ class Play:
         else:
             log.warning("rejected input from seat %d: %s", seat, reason)
 
-    def step_applied(self, entry: dict) -> None:
+    def step_applied(self, entry: dict[str, Any]) -> None:
         if self._roster.spectators:
             watched = for_spectators(entry)
             for conn in self._roster.spectators:
@@ -195,7 +195,7 @@ class Play:
             self._seats_became_bots(entry["takeovers"])
         self._setting.callbacks.on_step_applied(entry)
 
-    def _seats_became_bots(self, seats: list) -> None:
+    def _seats_became_bots(self, seats: list[Any]) -> None:
         """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
         the lobby keeps the player's name under `was`. Local only: after the start no
         one sends LobbyChanged."""

@@ -11,7 +11,7 @@ Tests: tests/net/table/test_session.py (resume, rejoin), tests/net/table/test_fa
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.beacon import ChainVerifier
 from net.lockstep.plan_steps import for_spectators
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 
-def _same_step(a: dict, b: dict) -> bool:
+def _same_step(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Two log entries of one step agree: the same hash as it began, the same commands
     and the same take-overs."""
     return a.get("hash") == b.get("hash") and a.get("commands") == b.get("commands") \
@@ -53,9 +53,9 @@ class Recovery:
         self._persistence = persistence
         self._play = play
         self._drain = drain                  # messages kept for later, handled now
-        self.saved_plans: dict[int, tuple[bytes, dict]] = {}   # my plans, from my save
-        self.saved_outbox: dict[int, list[dict]] = {}          # what I had sent, per step
-        self._old_log: list[dict] = []                # my log before a rejoin
+        self.saved_plans: dict[int, tuple[bytes, dict[str, Any]]] = {}   # my plans, from my save
+        self.saved_outbox: dict[int, list[dict[str, Any]]] = {}          # what I had sent, per step
+        self._old_log: list[dict[str, Any]] = []                # my log before a rejoin
         self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
 
     def rejoin(self, table_id: bytes) -> None:
@@ -127,7 +127,7 @@ class Recovery:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def caught_up(self, spectator: bool = False) -> dict:
+    def caught_up(self, spectator: bool = False) -> dict[str, Any]:
         """The `CaughtUp` for a rejoining player or a spectator: the start and my log
         (a spectator's without the bots' seeds, `plan_steps.for_spectators`)."""
         ls = self._shared.lockstep
@@ -137,7 +137,7 @@ class Recovery:
         return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": entries,
                 "chains": chains, "step": ls.step}
 
-    def caught_up_received(self, conn: PeerConnection, msg: dict) -> None:
+    def caught_up_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `CaughtUp` from a player I dialled to rejoin or to watch."""
         table = self._shared
         if not conn.dialer or table.role not in ("watch", "resume"):
@@ -182,14 +182,14 @@ class Recovery:
             self._drain()
             ls.advance()
 
-    def _same_history(self, other: list) -> bool:
+    def _same_history(self, other: list[Any]) -> bool:
         assert self._shared.lockstep is not None
         mine = self._shared.lockstep.log
         if len(other) < len(mine):
             return False
         return all(_same_step(a, b) for a, b in zip(mine, other))
 
-    def _begin_from(self, msg: dict) -> Lockstep:
+    def _begin_from(self, msg: dict[str, Any]) -> Lockstep:
         table = self._shared
         start = msg["start"]
         check_start(self._setting.engine, start)

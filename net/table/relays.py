@@ -13,7 +13,7 @@ Tests: tests/net/table/test_relays.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.lockstep.core import Offence
 from net.table.expulsion import Expulsion, SeatSigner
@@ -45,7 +45,7 @@ class Relays:
         self._expulsion = expulsion
         self._handshake = handshake
 
-    def relayed(self, conn: PeerConnection, msg: dict) -> None:
+    def relayed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `Relayed` message of another seat."""
         table = self._shared
         seat = msg["seat"]
@@ -81,7 +81,7 @@ class Relays:
         except Offence as exc:
             conn.offence(str(exc))
 
-    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict) -> None:
+    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict[str, Any]) -> None:
         """A dropped seat's chain commitment, relayed: signed by the seat, it proves
         itself, so it is taken from any relayer (the links relayed after it can then be
         checked)."""

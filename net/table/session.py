@@ -115,28 +115,29 @@ class TableSession:
     chain = Delegated["HashChain | None"]("start")
     addresses = Delegated["dict[int, tuple[str, int]]"]("start")
     # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
-    on_lobby_changed = Delegated[Callable[[dict], None]]("callbacks")
+    on_lobby_changed = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
-    on_events = Delegated[Callable[[list, Any], None]]("callbacks")
+    on_events = Delegated[Callable[[list[Any], Any], None]]("callbacks")
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
     on_notice = Delegated[Callable[[str], None]]("callbacks")
-    on_desync = Delegated[Callable[[dict], None]]("callbacks")
+    on_desync = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
     on_ended = Delegated[Callable[[Any], None]]("callbacks")
     on_chat_received = Delegated[Callable[[ChatLine], None]]("callbacks")
-    on_broadcast = Delegated[Callable[[dict], None]]("callbacks")
-    on_step_applied = Delegated[Callable[[dict], None]]("callbacks")
+    on_broadcast = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
+    on_step_applied = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     # what one part owns
     listen_port = Delegated[int]("dialer")
     pending_dials = Delegated[int]("dialer")
     bytes_sent = Delegated[int]("connections")
     offence_log = Delegated["list[tuple[str, str]]"]("connections")
     refusal = Delegated["str | None"]("connections")
-    desyncs = Delegated["list[dict]"]("play")
-    sign = Delegated[Callable[[dict], dict]]("signer")   # replaceable (tests/net/trust)
+    desyncs = Delegated["list[dict[str, Any]]"]("play")
+    # replaceable (tests/net/trust)
+    sign = Delegated[Callable[[dict[str, Any]], dict[str, Any]]]("signer")
 
     # the parts (see the module doc)
     shared: TableState
@@ -450,7 +451,7 @@ class TableSession:
     def refused(self, conn: PeerConnection, reason: str) -> None:
         self.connections.refused(conn, reason)
 
-    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
         return self.connections.admit(conn, hello)
 
     def connection_ready(self, conn: PeerConnection) -> None:
@@ -459,5 +460,5 @@ class TableSession:
     def connection_lost(self, conn: PeerConnection) -> None:
         self.connections.connection_lost(conn)
 
-    def received(self, conn: PeerConnection, msg: dict) -> None:
+    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         self.connections.received(conn, msg)

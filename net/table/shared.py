@@ -80,9 +80,9 @@ class TableEngine(Protocol):
 
     def config(self, players: int, side: str, setup: str) -> Any: ...
 
-    def config_wire(self, config: Any) -> dict: ...
+    def config_wire(self, config: Any) -> dict[str, Any]: ...
 
-    def config_from_wire(self, wire: dict) -> Any: ...
+    def config_from_wire(self, wire: dict[str, Any]) -> Any: ...
 
     def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any: ...
 
@@ -110,21 +110,21 @@ class Callbacks:
     """What the table tells its owner (the window, the headless runner): see docs/net.md.
     The owner replaces them; parts call them through this record, so a replacement made
     at any time is the one called."""
-    on_lobby_changed: Callable[[dict], None] = _noop
+    on_lobby_changed: Callable[[dict[str, Any]], None] = _noop
     on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
-    on_events: Callable[[list, Any], None] = _noop
+    on_events: Callable[[list[Any], Any], None] = _noop
     on_decision: Callable[[Any, Any], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop
     on_notice: Callable[[str], None] = _noop     # news for the players that is no pause
-    on_desync: Callable[[dict], None] = _noop
+    on_desync: Callable[[dict[str, Any]], None] = _noop
     on_refused: Callable[[str], None] = _noop
     on_error: Callable[[str], None] = _noop
     on_ended: Callable[[Any], None] = _noop
     on_chat_received: Callable[[ChatLine], None] = _noop
     # hooks for statistics and test harnesses (the runner's round-trip timing)
-    on_broadcast: Callable[[dict], None] = _noop       # before a message goes to all
-    on_step_applied: Callable[[dict], None] = _noop    # a step's log entry, applied
+    on_broadcast: Callable[[dict[str, Any]], None] = _noop       # before a message goes to all
+    on_step_applied: Callable[[dict[str, Any]], None] = _noop    # a step's log entry, applied
 
 
 @dataclass

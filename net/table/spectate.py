@@ -15,7 +15,7 @@ tests/net/table/test_admission.py (silent spectators), tests/net/trust/test_spec
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.dialer import Dialer
 from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
@@ -100,7 +100,7 @@ class Spectate:
         self._setting.callbacks.on_refused("no player left to watch")
         return False
 
-    def step_applied(self, conn: PeerConnection, msg: dict) -> None:
+    def step_applied(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `StepApplied` from the player we follow."""
         table = self._shared
         if conn is not self._roster.source or table.lockstep is None:

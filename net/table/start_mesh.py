@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.beacon import H, HashChain
 from net.table.dialer import Dialer
@@ -39,7 +39,7 @@ START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept
 OPTIONAL_START_KEYS = ("turn_time", "rejoin_timeout")
 
 
-def check_start(engine: TableEngine, msg: dict) -> None:
+def check_start(engine: TableEngine, msg: dict[str, Any]) -> None:
     """A `GameStarted` (or the start record a `CaughtUp` carries) is well formed:
     ValueError says what is wrong."""
     engine.config_from_wire(msg["config"])
@@ -70,7 +70,7 @@ def check_start(engine: TableEngine, msg: dict) -> None:
             raise ValueError("bad peer entry")
 
 
-def start_not_mine(me: Identity, start: dict) -> str | None:
+def start_not_mine(me: Identity, start: dict[str, Any]) -> str | None:
     """Why a start (checked by `check_start`) is not mine to play: my seat missing,
     doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
     my_key = me.seat_key.public if me.seat_key is not None else b""
@@ -103,7 +103,7 @@ class StartHandshake:
         self._leave = leave              # close the table, refused for the reason given
         self.host_address: tuple[str, int] | None = None     # a guest's host
 
-    def game_started_received(self, conn: PeerConnection, msg: dict) -> None:
+    def game_started_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """The host's `GameStarted`."""
         if conn is not self._roster.host_conn or self._start.started:
             conn.offence("GameStarted from a peer that is not the host")
@@ -126,7 +126,7 @@ class StartHandshake:
                 p["host"] = host_addr[0]
         self.game_started(msg)
 
-    def game_started(self, msg: dict) -> None:
+    def game_started(self, msg: dict[str, Any]) -> None:
         table = self._shared
         self._start.info = {k: msg[k] for k in START_KEYS + OPTIONAL_START_KEYS
                             if k in msg or k not in OPTIONAL_START_KEYS}
@@ -184,7 +184,7 @@ class StartHandshake:
                  "chain_end": self._start.chain.commitment, "token_hash": H(self._start.token)})
         conn.send(msg)
 
-    def chain_committed(self, conn: PeerConnection, msg: dict) -> None:
+    def chain_committed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's `ChainCommitted`."""
         table = self._shared
         if not self._start.started or conn.seat is None or msg["seat"] != conn.seat:

@@ -19,7 +19,7 @@ test_takeover_agreement.py (the policy), tests/net/trust/test_takeover_attacks.p
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
@@ -60,7 +60,7 @@ class Takeover:
 
         self._over: set[int] = set()                  # seats whose countdown ran out here
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
-        self._held: dict[tuple[int, int], dict[int, dict]] = {}
+        self._held: dict[tuple[int, int], dict[int, dict[str, Any]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
 
     def is_offline(self, seat: int | None) -> bool:
@@ -201,7 +201,9 @@ class Takeover:
         if table.lockstep is None or table.over() or seat in table.lockstep.bots:
             return
         self._over.add(seat)
-        again = lambda: self._setting.reactor.callLater(1.0, self._timed_out, seat)  # noqa: E731
+
+        def again() -> DelayedCall:
+            return self._setting.reactor.callLater(1.0, self._timed_out, seat)
         if seat not in table.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
@@ -290,7 +292,7 @@ class Takeover:
                     "(a bot plays it once more than half of the players agree)", seat, step)
         self._roster.broadcast(msg)
 
-    def claims_for(self, seat: int, step: int) -> dict[int, dict]:
+    def claims_for(self, seat: int, step: int) -> dict[int, dict[str, Any]]:
         """The signed claims I hold that `seat`'s countdown ran out at `step`
         (claimant -> its `TakeoverClaimed`), mine included."""
         return self._held.get((seat, step), {})
@@ -306,7 +308,7 @@ class Takeover:
             if seat not in ls.bots:
                 self._decide(seat)
 
-    def takeover_claimed(self, conn: PeerConnection, msg: dict) -> None:
+    def takeover_claimed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """Another player's `TakeoverClaimed`."""
         table = self._shared
         if table.lockstep is None and table.role == "resume":
@@ -322,7 +324,7 @@ class Takeover:
             self._begin_without_missing()       # it dropped in the start handshake
         self.claim_received(msg, from_host=conn is self._roster.host_conn or conn.seat == HOST_SEAT)
 
-    def claim_received(self, msg: dict, from_host: bool = False) -> None:
+    def claim_received(self, msg: dict[str, Any], from_host: bool = False) -> None:
         """A checked, signed claim (from its player, or relayed by another). Kept for its
         step; it counts towards the agreement there. A claim from the host for a seat that
         dropped here too is its hand-over: my countdown for that seat ends now, so I

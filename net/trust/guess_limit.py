@@ -58,7 +58,7 @@ EVENING = 12 * 3600.0     # seconds of a long evening, for the bound in the docs
 
 def guessing_chance(seconds: float = EVENING, bits: int = CODE_BITS) -> float:
     """The most a guesser can hope for in `seconds` at the table's rate."""
-    return min(1.0, (EXCHANGE_BURST + EXCHANGE_RATE * seconds) / 2 ** bits)
+    return min(1.0, (EXCHANGE_BURST + EXCHANGE_RATE * seconds) / float(2 ** bits))
 
 
 @dataclass(frozen=True)
