@@ -243,53 +243,68 @@ class Connections:
             self._takeover.back_online(conn.seat)
 
     def connection_lost(self, conn: PeerConnection) -> None:
-        table = self._shared
+        """A link closed: handled by what the link was (a spectator's, the one I watch,
+        a player's) and, for a player's, by where the table stands (before the start, or
+        in the game)."""
         if conn.dialer and not conn.ready and conn.refused_reason is None \
                 and conn.offended_reason is None:
             # closed before the handshake without a word: a table at its limits
             self._try_again(conn, "the table closed the connection before the handshake",
                             RETRY_UNTOLD)
         if conn in self._roster.spectators:
-            self._roster.spectators.remove(conn)
-            if not self._start.started and table.role == "host" and not table.closed:
-                self._lobby.lobby_changed()          # no longer listed as watching
-            return
-        if conn not in self._roster.conns:
-            if conn is self._roster.source and not table.closed and not table.over():
-                self._setting.callbacks.on_paused(
-                    "lost the connection to the peer we were watching")
-                self._spectate.watch_elsewhere()
-            return
-        self._roster.conns.remove(conn)
-        if table.closed:
-            return
-        if self._start.started and table.lockstep is not None and not table.over() \
-                and table.my_seat is not None \
+            self._spectator_lost(conn)
+        elif conn not in self._roster.conns:
+            self._source_lost(conn)
+        else:
+            self._roster.conns.remove(conn)
+            if self._shared.closed:
+                return
+            if self._start.started:
+                self._player_lost_in_game(conn)
+            else:
+                self._player_lost_before_start(conn)
+
+    def _spectator_lost(self, conn: PeerConnection) -> None:
+        table = self._shared
+        self._roster.spectators.remove(conn)
+        if not self._start.started and table.role == "host" and not table.closed:
+            self._lobby.lobby_changed()          # no longer listed as watching
+
+    def _source_lost(self, conn: PeerConnection) -> None:
+        """A link that was neither a player's nor a spectator's: the one I watch, if any."""
+        table = self._shared
+        if conn is self._roster.source and not table.closed and not table.over():
+            self._setting.callbacks.on_paused("lost the connection to the peer we were watching")
+            self._spectate.watch_elsewhere()
+
+    def _player_lost_before_start(self, conn: PeerConnection) -> None:
+        table = self._shared
+        if table.role == "host":
+            for seat in table.lobby["seats"]:
+                if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
+                    seat.update(kind="open", name="", peer=None, key=None)
+            self._lobby.lobby_changed()
+        elif conn is self._roster.host_conn:
+            # the table is gone for me. Close the mesh connections of players that did
+            # get the host's GameStarted too, or my seat would look alive to them.
+            self._close_table()
+            self.refusal = "the host left before the game started"
+            self._setting.callbacks.on_refused(self.refusal)
+
+    def _player_lost_in_game(self, conn: PeerConnection) -> None:
+        table = self._shared
+        if table.lockstep is not None and not table.over() and table.my_seat is not None \
                 and not any(c.seat is not None for c in self._roster.conns) \
                 and (self._play.desyncs or (conn.offended_reason or "").startswith("desync")):
             # everyone dropped me because my state disagreed with theirs: come back and
             # catch up from their history, like a restarted peer
             self._setting.reactor.callLater(1.0, self._recovery.rejoin_all)
-        if not self._start.started:
-            if table.role == "host":
-                for seat in table.lobby["seats"]:
-                    if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
-                        seat.update(kind="open", name="", peer=None, key=None)
-                self._lobby.lobby_changed()
-            elif conn is self._roster.host_conn:
-                # the table is gone for me. Close the mesh connections of players that did
-                # get the host's GameStarted too, or my seat would look alive to them.
-                self._close_table()
-                self.refusal = "the host left before the game started"
-                self._setting.callbacks.on_refused(self.refusal)
-            return
         seat = conn.seat
         if seat is None or self._roster.conn_for_seat(seat) is not None:
             return
         if table.lockstep is not None and seat in table.lockstep.bots:
             return
-        if table.my_seat is not None and seat in self._start.chain_ends \
-                and (table.lockstep is None or seat not in table.lockstep.bots):
+        if table.my_seat is not None and seat in self._start.chain_ends:
             # its chain commitment too: a player that began without it cannot check the
             # links relayed below (it dropped in the start handshake)
             signed = self._start.chain_msgs.get(seat)
@@ -302,6 +317,10 @@ class Connections:
                 self._roster.broadcast({"type": "Relayed", "seat": seat, "message": m})
         if table.over():
             return
+        self._seat_parted(conn, seat)
+
+    def _seat_parted(self, conn: PeerConnection, seat: int) -> None:
+        """A seat's player left mid-game: redial it if I may, and start its countdown."""
         self._claims.parted_by_offence(conn)
         if self._liveness.may_redial(conn):
             self._setting.reactor.callLater(0.2, self._liveness.redial, seat)
@@ -320,7 +339,7 @@ class Connections:
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
             return
         if conn.pending_mesh and not self._start.started:
-            if not self._play.keep(conn, msg):
+            if not self._play.early.keep(conn, msg):
                 conn.drop("too many messages before the game started")
             return
         handler = self.handlers.get(kind)
@@ -331,6 +350,6 @@ class Connections:
 
     def drain(self) -> None:
         """Handle the messages kept for later (they came before the game began here)."""
-        for conn, msg in self._play.take_kept():
+        for conn, msg in self._play.early.take():
             if not conn.closed:
                 self.received(conn, msg)

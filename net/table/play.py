@@ -60,6 +60,31 @@ class SeatBots:
         return value
 
 
+class EarlyMessages:
+    """Game messages that came before the game began here (or while I catch up), kept in
+    their order and handled when it does (`Connections.drain`); at most `BUFFER_LIMIT`.
+    Play's: the connections, the relays and recovery keep, take and forget through it."""
+
+    def __init__(self) -> None:
+        self._kept: list[tuple[PeerConnection, dict[str, Any]]] = []
+
+    def keep(self, conn: PeerConnection, msg: dict[str, Any]) -> bool:
+        """Keep `msg` for when the game begins here; False when `BUFFER_LIMIT` are kept."""
+        if len(self._kept) >= BUFFER_LIMIT:
+            return False
+        self._kept.append((conn, msg))
+        return True
+
+    def take(self) -> list[tuple[PeerConnection, dict[str, Any]]]:
+        """The kept messages, in their order; none are kept after."""
+        kept, self._kept = self._kept, []
+        return kept
+
+    def forget(self) -> None:
+        """A rejoin starts over: what came for the game I left is not for the new one."""
+        self._kept = []
+
+
 class Play:
     """The running game: the lockstep, what goes into it, and what it reports."""
 
@@ -79,25 +104,7 @@ class Play:
         self._liveness = liveness
         self._persistence = persistence
         self.desyncs: list[dict[str, Any]] = []          # my desync reports
-        # game messages that came before the game began here (or while I catch up),
-        # handled when it does (`Connections.drain`)
-        self._kept: list[tuple[PeerConnection, dict[str, Any]]] = []
-
-    def keep(self, conn: PeerConnection, msg: dict[str, Any]) -> bool:
-        """Keep `msg` for when the game begins here; False when `BUFFER_LIMIT` are kept."""
-        if len(self._kept) >= BUFFER_LIMIT:
-            return False
-        self._kept.append((conn, msg))
-        return True
-
-    def take_kept(self) -> list[tuple[PeerConnection, dict[str, Any]]]:
-        """The kept messages, in their order; none are kept after."""
-        kept, self._kept = self._kept, []
-        return kept
-
-    def forget_kept(self) -> None:
-        """A rejoin starts over: what came for the game I left is not for the new one."""
-        self._kept = []
+        self.early = EarlyMessages()
 
     def make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
         table = self._shared
@@ -120,7 +127,7 @@ class Play:
             return
         if table.lockstep is None or table.phase is Phase.RECOVERY:
             if not (self._start.started or table.role == "resume") \
-                    or not self.keep(conn, msg):
+                    or not self.early.keep(conn, msg):
                 conn.offence(f"{msg['type']} before the game started")
             return
         if conn.seat is None:

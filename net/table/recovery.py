@@ -87,7 +87,7 @@ class Recovery:
         table.role = "resume"
         table.enter(Phase.RECOVERY)
         table.lockstep = None
-        self._play.forget_kept()
+        self._play.early.forget()
         assert self._start.info is not None
         self.rejoin(self._start.info["table"])
 

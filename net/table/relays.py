@@ -54,7 +54,7 @@ class Relays:
             return
         if table.lockstep is None and self._start.started and conn.seat is not None \
                 and conn.role != "spectator" and seat != conn.seat \
-                and self._play.keep(conn, msg):
+                and self._play.early.keep(conn, msg):
             # a dropped seat's last input, relayed before the game began here: kept for
             # then, or I would fork from the players that got it
             return

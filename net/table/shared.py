@@ -1,14 +1,16 @@
-"""What the parts of a table session share: one declared record, `TableState`.
+"""What the parts of a table session share, each record with its owner.
 
-Why one record and not a shared `self`: the session is built from parts (lobby, mesh,
-play, take-overs, liveness, recovery, ...), each owning its own state. What several of
-them truly read and write — my seat, the phase, the lockstep, the connections by seat,
-the start record and the commitments in it, the callbacks, the reactor — lives here,
-named and typed in one place, and is handed to each part; everything else is a part's
-own. The lookups every part needs (a seat's connection, a seat's entry, the human
-seats) are read-only questions over this record, so they are answered here too.
+Why records with owners and not one shared `self` (or one record of everything): the
+session is built from parts (lobby, mesh, play, take-overs, liveness, recovery, ...),
+each owning its own state. What several of them need is declared here, split by who
+writes it: `TableState` (what I do at the table and where it stands: no one part owns
+it; the phase changes only through `TableState.enter`), `Roster` (the live connections,
+written by the connections part), `StartRecord` (the game's start, written by the start
+handshake and recovery), `Identity` (who I am) and `TableSetting` (options, reactor,
+game, callbacks: read only). Each part is handed only the records it uses, so its
+constructor says what it reaches; `tools/seams/net_figures.py` counts it.
 
-Tests: tests/net/table/test_session.py (through `TableSession`).
+Tests: tests/net/table/test_shared.py, tests/net/table/test_session.py.
 """
 
 from __future__ import annotations
@@ -139,8 +141,9 @@ class TableSetting:
 
 @dataclass
 class Identity:
-    """Who I am at the table. Written only while the session is built (`TableSession.host`,
-    `join`, `resume`: a resumed peer is the one in its save); the parts read it."""
+    """Who I am at the table. Written while the session is built (`TableSession.host`,
+    `join`, `resume`: a resumed peer is the one in its save), and the save's path when the
+    game starts (`net.table.start_mesh`); the parts read it."""
     name: str
     code: str | None
     peer_id: bytes
@@ -182,7 +185,8 @@ class StartRecord:
     """The game's start as this peer holds it: `GameStarted` (`info`), my beacon chain and
     rejoin token, every seat's commitments and addresses. Written by the start handshake
     (`net.table.start_mesh`) and by recovery (`net.table.recovery`, and a resume from the
-    save); the other parts read it through the questions below."""
+    save), and by `net.table.relays` for a seat's commitment another player passes on; the
+    other parts read it through the questions below."""
 
     def __init__(self, opts: SessionOptions) -> None:
         self._opts = opts

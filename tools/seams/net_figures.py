@@ -66,6 +66,50 @@ def shared_fields() -> dict[str, list[str]]:
     return {f: users.get(f, []) for f in fields}
 
 
+OWNED = {"_roster": "Roster", "_start": "StartRecord", "_me": "Identity",
+         "_setting": "TableSetting"}
+MUTATORS = {"append", "remove", "pop", "clear", "update", "add", "discard", "setdefault"}
+
+
+def _on_record(node: ast.expr, attr: str) -> bool:
+    """`node` is `self.<attr>.field` or something inside it (`self._start.chain_ends[s]`)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute) and node.attr == attr \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return True
+        node = node.value
+    return False
+
+
+def owned_records() -> dict[str, tuple[list[str], list[str]]]:
+    """Each owned record: the parts that use it, and those that write one of its fields."""
+    found: dict[str, tuple[list[str], list[str]]] = {n: ([], []) for n in OWNED.values()}
+    for path in sorted((ROOT / "net/table").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for attr, name in OWNED.items():
+            users, writers = found[name]
+            uses_it = any(isinstance(n, ast.Attribute) and n.attr == attr
+                          for n in ast.walk(tree))
+            writes = False
+            for node in ast.walk(tree):
+                targets: list[ast.expr] = []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [node.target]
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in MUTATORS:
+                    targets = [node.func.value]
+                writes |= any(isinstance(t, (ast.Attribute, ast.Subscript))
+                              and _on_record(t.value if isinstance(t, ast.Attribute) else t,
+                                             attr) for t in targets)
+            if uses_it:
+                users.append(path.stem)
+            if writes:
+                writers.append(path.stem)
+    return found
+
+
 def class_attributes(root: Path) -> list[tuple[int, str]]:
     sizes = []
     for path in sorted(root.rglob("*.py")):
@@ -96,6 +140,9 @@ def main() -> None:
     for name, users in sorted(fields.items(), key=lambda kv: -len(kv[1])):
         if "--all" in sys.argv or len(users) >= 3:
             print(f"  {name:14} {len(users):2}  {' '.join(users)}")
+    print("records with owners, passed to the parts that need them (users; writers):")
+    for name, (users, writers) in owned_records().items():
+        print(f"  {name:13} {len(users):2} parts; written by {' '.join(writers) or 'none'}")
     sizes = class_attributes(ROOT / "net")
     print("largest classes in net/ (attributes):")
     for n, name in sizes[:6]:
