@@ -130,12 +130,20 @@ class TowerVote:
         reason = self.judge(msg["seat"], msg, at[1], at[2] if self.deterministic else None)
         if reason is None and msg.get("build") == DETERMINISTIC and not self.deterministic:
             return ""
-        if reason and step == core.step:
-            # the vote is void here too: the drop no longer waits for it (a vote that
-            # reached another peer only would otherwise hold me at this step for good)
-            self._judged.setdefault(step, {})[msg["seat"]] = reason
-            core.box(step).votes.pop(msg["seat"], None)
+        if reason:
+            self.void(msg["seat"], step, reason)
         return reason
+
+    def void(self, seat: int, step: int, reason: str) -> None:
+        """A proof against `seat`'s vote at the drop of `step`: the drop no longer waits for
+        it, whether I heard the vote or not (a vote that reached another peer only, or a
+        proof that outran the votes, would otherwise hold me at this step for good), and
+        a vote of that seat arriving later is ignored. Every peer holding the proof
+        decides the drop from the same voters."""
+        if step < self.core.step:
+            return
+        self._judged.setdefault(step, {})[seat] = reason
+        self.core.box(step).votes.pop(seat, None)
 
     # ------------------------------------------------------------------ the step
     def _my_drop(self, d: PendingDecision) -> EngineCommand:

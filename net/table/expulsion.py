@@ -99,6 +99,8 @@ class Expulsion:
                          "second": second})
         step = second.get("step")
         if second.get("type") == "TowerVoted" and isinstance(step, int):
+            if table.lockstep is not None:
+                table.lockstep.tower.void(seat, step, reason)
             step += 1
             if table.lockstep is not None and step >= table.lockstep.step:
                 # taken over as the step after the drop begins, on every peer alike,

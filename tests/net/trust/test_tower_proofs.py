@@ -21,12 +21,15 @@ class VotesNothingOut(SimEngine):
         return TowerSettled((), TowerContents(()))
 
 
-def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog):
+def _play_with_votes_heard_by_seat_0(tmp_path, engine, prepare=lambda cheat: None) -> None:
+    """A 4-player table where seat `CHEAT` plays `engine` and sends its tower votes to
+    seat 0 only; the honest seats must finish with one hash and the cheater expelled."""
     net = FakeNet()
     _, _, sessions = open_table(players=4, engine=SimEngine(), net=net, tmp_path=tmp_path,
                                 start=False)
     cheat = sessions[CHEAT]
-    cheat.engine = VotesNothingOut()
+    cheat.engine = engine
+    prepare(cheat)
     started = cheat.on_started
 
     def only_seat_0_hears_my_votes(*args):
@@ -48,5 +51,37 @@ def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog
     assert finished(honest) and len(hashes(honest)) == 1
     for s in honest:
         assert CHEAT in s.expelled and CHEAT in s.lockstep.bots
+
+
+def test_a_rule_breaking_vote_seen_by_one_peer_is_proved_to_all(tmp_path, caplog):
+    _play_with_votes_heard_by_seat_0(tmp_path, VotesNothingOut())
     assert caplog.text.count(f"CHEATING PROVED: seat {CHEAT} signed a tower outcome that "
                              "breaks the rules") == 3
+
+
+class VotesTwice(SimEngine):
+    """A modified client that follows its honest vote with a second, different one."""
+
+    session = None
+
+    def settle(self, decision):
+        honest = super().settle(decision)
+        session = self.session
+        ls = session.lockstep
+        steered = TowerSettled((), TowerContents(()))
+        vote = {"type": "TowerVoted", "step": ls.step, "seat": ls.my_seat,
+                "outcome": self.to_wire(steered), "hash": ls.hash, "build": "deterministic"}
+        session.reactor.callLater(0, ls.broadcast, session.sign(vote))
+        return honest
+
+
+def test_two_votes_proved_second_hand_void_the_cheaters_vote_on_every_peer(tmp_path, caplog):
+    """Only seat 0 hears the cheater's two different signed votes; seats 1 and 2 learn of
+    them from seat 0's `CheatingProved` and never receive either vote. The proof voids the
+    seat's vote at that drop on every peer, so no one waits for it. Before: seats 1 and 2
+    waited at the drop for the expelled seat's vote until its rejoin timeout (the CI hang
+    of test_tower_attacks.py's two-votes attack, when the proof outran the votes)."""
+    engine = VotesTwice()
+    _play_with_votes_heard_by_seat_0(tmp_path, engine,
+                                     lambda cheat: setattr(engine, "session", cheat))
+    assert caplog.text.count(f"CHEATING PROVED: seat {CHEAT} signed two different") == 3
