@@ -71,7 +71,7 @@ class VotesTwice(SimEngine):
         steered = TowerSettled((), TowerContents(()))
         vote = {"type": "TowerVoted", "step": ls.step, "seat": ls.my_seat,
                 "outcome": self.to_wire(steered), "hash": ls.hash, "build": "deterministic"}
-        session.reactor.callLater(0, ls.broadcast, session.sign(vote))
+        session.reactor.callLater(0, ls.host.broadcast, session.sign(vote))
         return honest
 
 
