@@ -216,7 +216,8 @@ def run(args: argparse.Namespace,
 
     def on_refused(reason: str) -> None:
         print(_("refused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
-        if not session.started or command == "watch":
+        if not session.started or command == "watch" or session.closed:
+            # (closed: the table was left, e.g. a start the host gave me alone)
             out.code = 1
             reactor.callLater(0, stop)
 

@@ -5,7 +5,10 @@ sent its beacon link to everyone but one victim left the victim a step behind: t
 others moved on and then waited for the victim, whose countdown ran out on their clocks,
 so the victim lost its seat while the withholder kept its own (issue 34 item 1). Now a
 peer that waits `ASK_AFTER` seconds for a seat's input says so (`InputsMissed`, again
-every `ASK_EVERY` seconds while it waits); every player that holds that seat's signed
+every `ASK_EVERY` seconds while it waits) — or, for a seat already caught withholding
+from it (an input of it came only by relay, `MissedInputs.withheld_from_me`), at once
+whenever the step waits for that seat alone, and again at every look (a repeat
+withholder gains nothing: the victim no longer waits `ASK_AFTER` a step); every player that holds that seat's signed
 messages for the step relays them (`Relayed`: signed, they prove themselves from any
 relayer), its own included, and the claims that gave the seat to a bot if it did. So
 withholding from one victim costs the victim a few seconds, not its seat, and the log of
@@ -35,6 +38,24 @@ ANSWER_EVERY = 0.5    # a player's asks I answer at most this often (each costs 
 SENT_LIMIT = 20_000   # signatures remembered per asker (what it was already sent)
 
 
+def seats_to_ask(waited: dict[int, float], me: int | None, withheld: set[int],
+                 since_asked: float) -> list[int]:
+    """The seats whose inputs I ask the table for now (none: do not ask yet).
+
+    | the step waits for (not me)          | asked last              | ask for                        |
+    |--------------------------------------|-------------------------|--------------------------------|
+    | only seats caught withholding from me | any time before         | them, at once                  |
+    | others too                           | `ASK_EVERY` s ago or more | those waited `ASK_AFTER` s or more |
+    | others too                           | less than `ASK_EVERY` s | nobody yet                     |
+    """
+    others = sorted(s for s in waited if s != me)
+    if others and all(s in withheld for s in others):
+        return others
+    if since_asked < ASK_EVERY:
+        return []
+    return [s for s in others if waited[s] >= ASK_AFTER]
+
+
 class MissedInputs:
     """Asking for inputs that did not reach me, and relaying those others missed."""
 
@@ -47,13 +68,26 @@ class MissedInputs:
         self._asked: dict[int, float] = {}          # step -> when I last asked
         self._answered: dict[int, float] = {}       # asker's seat -> when I last answered
         self._sent: dict[int, set[bytes]] = {}      # asker's seat -> signatures sent to it
+        # seats whose input reached me only by relay while their connection lived: asked
+        # for at once from then on, so withholding gains nothing (`withheld`, from relays)
+        self.withheld_from_me: set[int] = set()
+
+    def withheld(self, seat: int, step: int, relayer: int | None) -> None:
+        """`seat`'s input for `step` reached me only through `relayer`, though its own
+        connection lives: it kept the input from me."""
+        if seat not in self.withheld_from_me:
+            self.withheld_from_me.add(seat)
+            log.warning("seat %d's input for step %d reached me only through seat %s: from "
+                        "now on I ask the others for seat %d's inputs at once", seat, step,
+                        relayer, seat)
 
     def ask(self, step: int, waited: dict[int, float], now: float) -> None:
         """The step waits for these seats (seat -> seconds waited): ask the table for
         the inputs of those it waited for `ASK_AFTER` seconds or more."""
         table = self._shared
-        late = sorted(s for s, t in waited.items() if t >= ASK_AFTER and s != table.my_seat)
-        if not late or now - self._asked.get(step, -ASK_EVERY) < ASK_EVERY:
+        late = seats_to_ask(waited, table.my_seat, self.withheld_from_me,
+                            now - self._asked.get(step, -ASK_EVERY))
+        if not late:
             return
         if step not in self._asked:
             connected = [s for s in late if self._roster.conn_for_seat(s) is not None]

@@ -17,6 +17,7 @@ from typing import Any, TYPE_CHECKING
 
 from net.lockstep.core import Offence
 from net.table.expulsion import Expulsion, SeatSigner
+from net.table.missed_inputs import MissedInputs
 from net.table.play import Play
 from net.table.shared import Roster, StartRecord, TableState
 from net.table.start_mesh import StartHandshake
@@ -35,8 +36,9 @@ class Relays:
     def __init__(self, shared: TableState, roster: Roster, start: StartRecord,
                  signer: SeatSigner,
                  expulsion: Expulsion, handshake: StartHandshake, takeover: Takeover,
-                 play: Play) -> None:
+                 play: Play, missed: MissedInputs) -> None:
         self._shared = shared
+        self._missed = missed        # told of a seat that withholds its inputs from me
         self._play = play            # keeps a relayed input that came before the game began
         self._roster = roster
         self._start = start
@@ -76,10 +78,16 @@ class Relays:
         if inner["type"] == "TakeoverClaimed":      # a claim that gave a seat to a bot
             self._takeover.claim_received(inner)
             return
+        step = table.lockstep.step
         try:
             table.lockstep.receive_relayed(seat, inner)
         except Offence as exc:
             conn.offence(str(exc))
+            return
+        if table.lockstep.step > step and self._roster.conn_for_seat(seat) is not None:
+            # its input, relayed, let my game go on though its own connection lives: it
+            # kept the input from me (`net.table.missed_inputs` asks for it at once now)
+            self._missed.withheld(seat, step, conn.seat)
 
     def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict[str, Any]) -> None:
         """A dropped seat's chain commitment, relayed: signed by the seat, it proves
@@ -106,6 +114,8 @@ class Relays:
         if known is not None:
             if known != inner["chain_end"]:
                 self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), inner)
+            return
+        if not self._handshake.same_start(conn, seat, inner):
             return
         self._start.chain_msgs[seat] = inner
         self._start.chain_ends[seat] = inner["chain_end"]

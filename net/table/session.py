@@ -214,7 +214,7 @@ class TableSession:
                                         self.liveness, self.persistence, self.play,
                                         self.recovery, drain, leave=self._refuse_start)
         self.relays = Relays(shared, roster, start, self.signer, self.expulsion, self.handshake,
-                             self.takeover, self.play)
+                             self.takeover, self.play, self.missed)
         self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
         self.spectate = Spectate(shared, setting, roster, start, self.dialer)
         self.chat = Chat(shared, setting, me, roster, start)
@@ -305,6 +305,7 @@ class TableSession:
         s.chain = HashChain(save["secret"])
         s.start.token = save["token"]
         s.signer.saved_table = save["start"]["table"]
+        s.handshake.saved_start = save["start"]     # the start my chain commitment signs
         if save.get("seat_key") is not None:
             s.seat_key = SeatKey(save["seat_key"])
         s.recovery.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}

@@ -9,11 +9,13 @@ Tests: tests/net/table/test_session.py (the start, drops in the handshake).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.beacon import H, HashChain
+from net.lockstep.commitment import canonical
 from net.table.dialer import Dialer
 from net.table.input_deadline import turn_time_problem
 from net.table.expulsion import Expulsion, SeatSigner
@@ -70,6 +72,29 @@ def check_start(engine: TableEngine, msg: dict[str, Any]) -> None:
             raise ValueError("bad peer entry")
 
 
+def start_digest(start: dict[str, Any]) -> bytes:
+    """What every player must have been given alike (issue 34): the whole start — the
+    table, its settings, the seats and their keys, the bots, the turn time and the
+    take-over countdown — but the players' addresses (each is told them as it reaches
+    them) and what a resumed player's start record carries besides. Each player signs it
+    in its `ChainCommitted`, so a host that gives one player other clocks or settings
+    (equivocation) is found out at the start."""
+    same = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
+            if k in start and k != "peers"}
+    return hashlib.sha256(b"shogun-start/" + canonical(same)).digest()
+
+
+def start_differs(seat: int, from_host: bool) -> str:
+    """The sentence when seat `seat`'s signed start digest is not mine."""
+    if from_host:
+        return ("the host signed a different start from the one it sent you (another turn "
+                "time, take-over countdown or settings), so the players would not play one "
+                "game; you left the table")
+    return (f"seat {seat} was given a different start (another turn time, take-over "
+            "countdown or settings), so it cannot play at this table; a bot takes the seat "
+            "if it does not come back")
+
+
 def start_not_mine(me: Identity, start: dict[str, Any]) -> str | None:
     """Why a start (checked by `check_start`) is not mine to play: my seat missing,
     doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
@@ -102,6 +127,7 @@ class StartHandshake:
         self._drain = drain              # messages kept for later, handled now
         self._leave = leave              # close the table, refused for the reason given
         self.host_address: tuple[str, int] | None = None     # a guest's host
+        self.saved_start: dict[str, Any] | None = None    # a resumed player's, until it catches up
 
     def game_started_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """The host's `GameStarted`."""
@@ -181,7 +207,8 @@ class StartHandshake:
         if msg is None:
             msg = self._start.chain_msgs[table.my_seat] = self._signer.sign(
                 {"type": "ChainCommitted", "seat": table.my_seat,
-                 "chain_end": self._start.chain.commitment, "token_hash": H(self._start.token)})
+                 "chain_end": self._start.chain.commitment, "token_hash": H(self._start.token),
+                 "start": start_digest(self._start.info or self.saved_start or {})})
         conn.send(msg)
 
     def chain_committed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
@@ -200,6 +227,8 @@ class StartHandshake:
                 conn.offence(f"seat {seat} committed to a second chain")
                 self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), msg)
             return
+        if not self.same_start(conn, seat, msg):
+            return
         self._start.chain_msgs[seat] = msg
         self._start.chain_ends[seat] = msg["chain_end"]
         self._start.token_hashes[seat] = msg["token_hash"]
@@ -211,6 +240,26 @@ class StartHandshake:
             table.lockstep.add_chain(seat, msg["chain_end"], self._start.token_hashes[seat])
         self.maybe_begin()
         self._recovery.catch_up_early_rejoiners()
+
+    def same_start(self, conn: PeerConnection, seat: int, signed: dict[str, Any]) -> bool:
+        """Was `seat` given my start? If the host's signed digest differs, the host lied
+        to me or to the others: I leave. If another player's does, that player was lied
+        to (or lies): it does not play here, and its seat is taken over like an absent
+        one's. Never an offence: the host, not the sender, may be at fault."""
+        table = self._shared
+        if self._start.info is None or signed["start"] == start_digest(self._start.info):
+            return True
+        from_host = self._roster.host_conn is not None and self._roster.host_conn.seat == seat
+        sentence = start_differs(seat, from_host)
+        log.warning("%s", sentence)
+        if from_host:
+            self._leave(conn, sentence)
+        else:
+            self._setting.callbacks.on_error(sentence)
+            direct = self._roster.conn_for_seat(seat)
+            if direct is not None:
+                direct.drop(f"seat {seat} was given a different start", offender=False)
+        return False
 
     def maybe_begin(self, without_missing: bool = False) -> None:
         """Begin once every player's chain commitment is here — or, after a player dropped

@@ -33,6 +33,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from net.trust.guess_limit import address_group
+
 try:
     import resource
 except ImportError:             # not on Windows: there the C runtime's limit is far off
@@ -112,10 +114,12 @@ def choose_slot(strangers: Sequence[Stranger], address: str, limit: int = MAX_UN
     |-------------------|---------------------|-------------------------|
     | room              | room                | a free one              |
     | any               | full                | this address's oldest silent one; none silent: refused |
-    | full              | room                | the oldest silent one of the address holding the most (ties: the oldest); none silent anywhere: refused |
+    | full              | room                | the oldest silent one of the address group holding the most (ties: the oldest); none silent anywhere: refused |
 
     Silent: no key offer answered yet. An answered one is never evicted: its exchange
-    is spent host work, and its Hello is due within `KEYED_DEADLINE`.
+    is spent host work, and its Hello is due within `KEYED_DEADLINE`. A group: an IPv4
+    /24 or IPv6 /48 (`address_group`), so a flood from rotating addresses of one network
+    evicts its own connections, not a friend's offer waiting in the guess limit's line.
     """
     def oldest_silent(indices: list[int]) -> int | None:
         silent = [i for i in indices if not strangers[i].keyed]
@@ -130,7 +134,7 @@ def choose_slot(strangers: Sequence[Stranger], address: str, limit: int = MAX_UN
     by_address: dict[str, list[int]] = {}
     for i, s in enumerate(strangers):
         if not s.keyed:
-            by_address.setdefault(s.address, []).append(i)
+            by_address.setdefault(address_group(s.address), []).append(i)
     if not by_address:
         return SlotChoice(False)
     crowd = max(by_address.values(),

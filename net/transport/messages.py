@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+PROTOCOL = 7          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
                       # 6 (issue 34, 37): take-overs by signed claims of a majority
@@ -19,7 +19,10 @@ PROTOCOL = 6          # 2: SPAKE2 join, sealed frames, seat keys, signatures, ec
                       #    missed (InputsMissed); the dialer's key offer comes first, a
                       #    refusal may say when to try again, spectators send heartbeats,
                       #    probes are greeted, a spectator admitted late is sent the
-                      #    recent chat (ChatRecalled)
+                      #    recent chat (ChatRecalled);
+                      # 7 (issue 34): a chain commitment carries the digest of the start
+                      #    its player was given (`start`), so a host that gives one
+                      #    player other clocks or settings is found out
 MAX_STEP = 1_000_000
 
 
@@ -157,7 +160,8 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
                     "turn_time": _seconds(10, 86_400),      # the table's turn timer
                     "rejoin_timeout": _seconds(1, 86_400)},  # and its take-over countdown
     # game start: every player's beacon commitment and rejoin token hash
-    "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "sig": SIG},
+    "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "start": B32,
+                       "sig": SIG},
     # lockstep
     "LinkRevealed": {"step": STEP, "seat": SEAT, "link": B32, "hash": HASH, "sig": SIG},
     "CommandSent": {"step": STEP, "seat": SEAT, "command": _map, "hash": HASH, "sig": SIG},

@@ -30,6 +30,7 @@ from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLIN
                                             HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
                                             KEYED_DEADLINE, STALL_GRACE, OpenFilesBudget,
                                             UnprovenConnections)
+from net.trust.guess_limit import BUSY, DROPPED_RETRY, OfferVerdict
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
 from net.transport.versions import version_differences
@@ -92,6 +93,7 @@ class PeerConnection(Protocol):
         self._deadline = HandshakeDeadline()
         self._exchange_judged = True   # a listener's answered exchange not yet judged
         self.pake: JoinKeyExchange | None = None
+        self._in_line: Any = None      # a listener's key offer waiting for a token
         self.channel: SecureChannel | None = None   # once the key exchange is done
         self.binding: bytes | None = None           # this connection's channel binding
         self.ready = False
@@ -279,6 +281,11 @@ class PeerConnection(Protocol):
             limiter.proved(self.remote_host())    # the table's guess budget spares it
 
     def _leave_handshake(self) -> None:
+        if self._in_line is not None:
+            limiter = getattr(self.session, "guess_limit", None)
+            if limiter is not None:
+                limiter.withdraw(self._in_line)
+            self._in_line = None
         if not self._exchange_judged:
             # answered, never finished with a Hello: the host's work for nothing, counted
             # as a wrong code so an address cannot spend exchanges for free
@@ -304,6 +311,9 @@ class PeerConnection(Protocol):
                                                            self._handshake_overdue)
             return
         log.info("closing %s: no handshake within %g s", self.describe(), deadline.length)
+        if self._in_line is not None:
+            self._refuse_plain(BUSY, retry=DROPPED_RETRY)
+            return
         if not self.dialer and self.pake is None:
             # (an older peer waits for the listener to speak first: say why)
             self._refuse_plain("join refused: no key offer within "
@@ -357,7 +367,7 @@ class PeerConnection(Protocol):
             else:
                 self.offence(f"{kind} before the handshake completed")
         else:
-            if kind == "KeyOffered" and self.pake is None:
+            if kind == "KeyOffered" and self.pake is None and self._in_line is None:
                 self._key_offered(msg)
             elif kind == "Probed" and self.pake is None:
                 # a reachability probe: say this is a table, and close
@@ -396,16 +406,30 @@ class PeerConnection(Protocol):
         self.tcp.loseConnection()
 
     def _key_offered(self, msg: dict[str, Any]) -> None:
-        """A stranger's first message: answered only if the guess limit lets it (the
-        answer is this side's SPAKE2 half, the costly part)."""
+        """A stranger's first message: answered only when the guess limit lets it (the
+        answer is this side's SPAKE2 half, the costly part), at once or in its turn."""
         limiter = getattr(self.session, "guess_limit", None)
-        if limiter is not None:
-            verdict = limiter.offer(self.remote_host())
-            if not verdict.answer:
-                # turned away before any key exchange: no work, no log line (the
-                # limiter sums these up)
+        if limiter is None:
+            self._answer_offer(msg)
+            return
+
+        def answer() -> None:
+            self._in_line = None
+            if not self.closed:
+                self._answer_offer(msg)
+
+        def refuse(verdict: OfferVerdict) -> None:
+            # turned away before any key exchange: no work, no log line (the limiter
+            # sums these up)
+            self._in_line = None
+            if not self.closed:
                 self._refuse_plain(verdict.reason or "join refused", retry=verdict.retry_after)
-                return
+        self._in_line = limiter.offer(self.remote_host(), answer, refuse)
+        if self._in_line is not None:
+            # waiting for its group's turn (about groups in line / rate seconds)
+            self._set_deadline(HANDSHAKE_DEADLINE)
+
+    def _answer_offer(self, msg: dict[str, Any]) -> None:
         self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
         try:
             keys = self.pake.finish(msg["pake"])

@@ -15,9 +15,15 @@ the code's size must make the guesses harmless instead. So:
   at most 432,000 codes in a 12-hour evening: a chance of 432,000 / 2**40, under 1 in
   2.5 million, to find the code. The rate also bounds the host's CPU under a guessing
   flood (`EXCHANGE_RATE` exchanges a second, a fifth of a core at worst);
-- a stranger refused for want of a token is told when to try again (a fraction of a
-  second), and `join` tries again visibly; a friend competes with a guesser only for
-  tokens, and gets one within a few tries of a guesser as fast as the table's CPU;
+- a stranger's offer that finds no token waits in line (issue 34, the key-offer flood):
+  offers wait per address group (an IPv4 /24, an IPv6 /48: what one attacker gets
+  cheaply) and the tokens go round the groups, the group served longest ago first
+  (`next_group`). Why not refuse and let the stranger race again: a flood of
+  precomputed offers at 1,000 a second won nearly every token that way, and a friend
+  got in at 1 try in 100. In line a friend waits about (groups waiting) / `EXCHANGE_RATE`
+  seconds, however fast any one group offers. The line holds at most `MAX_IN_LINE`
+  offers; beyond it the oldest offer of the group with the most waiting is turned away
+  (`overflow_group`) and told to try again;
 - one address still waits after `FREE_GUESSES` wrong codes, doubling, up to `MAX_WAIT`
   (a guesser from one address gains nothing from the shared tokens); an exchange
   answered but never finished with a Hello counts as a wrong code (the host did the
@@ -29,19 +35,22 @@ Why one summary line: logging each guess lets a guesser flood the log (31,800 li
 15 s were measured), so the limiter counts and writes one line per `SUMMARY_AFTER`
 seconds of activity.
 
-The decision is one pure function, `decide_offer`, over typed records.
+The decisions are pure functions over typed records: `decide_offer` (answer, refuse or
+wait in line), `next_group` (whose turn), `overflow_group` (who gives way).
 
-Tests: tests/net/trust/test_guess_budget.py (the decision's table, in-memory floods),
-tests/net/trust/test_guess_flood.py (a real host and a real guesser process),
+Tests: tests/net/trust/test_guess_budget.py (the decisions' tables, in-memory floods),
+tests/net/trust/test_door_attacks.py (a real host, real guesser and flooder processes),
 tests/net/trust/test_attacks.py (online guessing).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
+from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable, Sequence
 
 log = logging.getLogger("net.trust.guess_limit")
 
@@ -54,6 +63,22 @@ EXCHANGE_RATE = 10.0      # key offers from strangers answered per second, at mo
 EXCHANGE_BURST = 20.0     # ... and at once after a calm spell
 CODE_BITS = 40            # a generated join code's entropy (8 of 32 letters)
 EVENING = 12 * 3600.0     # seconds of a long evening, for the bound in the docs
+MAX_IN_LINE = 64          # strangers' offers waiting for a token (as many as handshake slots)
+DROPPED_RETRY = 0.5       # seconds: an offer turned away from a full line tries again after
+BUSY = "join refused for now: the table is busy answering other joiners"
+
+
+def address_group(address: str) -> str:
+    """The group an address is served in: its IPv4 /24 or IPv6 /48 (an attacker's many
+    addresses usually share one); anything else (a test's name) is its own group."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 48
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def guessing_chance(seconds: float = EVENING, bits: int = CODE_BITS) -> float:
@@ -88,32 +113,71 @@ class OfferVerdict:
     tokens: Tokens                # the bucket after this offer
     retry_after: float = 0.0      # refused: seconds until trying again makes sense
     reason: str | None = None     # refused: why, for the dialer
+    in_line: bool = False         # not answered yet: waits for its group's turn
 
 
-def decide_offer(record: AddressRecord | None, tokens: Tokens, offer: KeyOffer) -> OfferVerdict:
-    """Whether a key offer is answered (the host computes its SPAKE2 half).
+def refilled(tokens: Tokens, now: float) -> Tokens:
+    """The bucket at `now`: `EXCHANGE_RATE` tokens a second, at most `EXCHANGE_BURST`."""
+    return Tokens(min(EXCHANGE_BURST, tokens.left + (now - tokens.at) * EXCHANGE_RATE), now)
 
-    | the address                   | the table's tokens | verdict                            |
-    |-------------------------------|--------------------|------------------------------------|
-    | waiting after wrong codes     | any                | refused until its wait ends        |
-    | proved the code here          | any                | answered, no token spent           |
-    | a stranger                    | one left           | answered, one token spent          |
-    | a stranger                    | none left          | refused until the next token comes |
+
+def decide_offer(record: AddressRecord | None, tokens: Tokens, offer: KeyOffer,
+                 waiting: int = 0) -> OfferVerdict:
+    """Whether a key offer is answered (the host computes its SPAKE2 half); `waiting`:
+    strangers' offers already in line.
+
+    | the address                   | the table's tokens              | verdict                         |
+    |-------------------------------|---------------------------------|---------------------------------|
+    | waiting after wrong codes     | any                             | refused until its wait ends     |
+    | proved the code here          | any                             | answered, no token spent        |
+    | a stranger                    | one left, no one in line        | answered, one token spent       |
+    | a stranger                    | none left, or others in line    | waits in line for its turn      |
     """
-    left = min(EXCHANGE_BURST, tokens.left + (offer.now - tokens.at) * EXCHANGE_RATE)
-    refilled = Tokens(left, offer.now)
+    now_tokens = refilled(tokens, offer.now)
     if record is not None and record.allowed_at > offer.now:
         wait = record.allowed_at - offer.now
-        return OfferVerdict(False, refilled, wait,
+        return OfferVerdict(False, now_tokens, wait,
                             "join refused: too many wrong join codes from your address; "
                             f"try again in {math.ceil(wait)} s")
     if offer.proved:
-        return OfferVerdict(True, refilled)
-    if left >= 1.0:
-        return OfferVerdict(True, replace(refilled, left=left - 1.0))
-    wait = (1.0 - left) / EXCHANGE_RATE
-    return OfferVerdict(False, refilled, wait,
-                        "join refused for now: the table is busy answering other joiners")
+        return OfferVerdict(True, now_tokens)
+    if now_tokens.left >= 1.0 and waiting == 0:
+        return OfferVerdict(True, replace(now_tokens, left=now_tokens.left - 1.0))
+    return OfferVerdict(False, now_tokens, in_line=True)
+
+
+@dataclass(frozen=True)
+class GroupInLine:
+    """One address group's offers waiting for a token, as the line's choices see them."""
+    group: str
+    waiting: int
+    first_since: float                # when its oldest waiting offer came
+    served_at: float | None = None    # when an offer of this group was last answered
+
+
+def next_group(line: Sequence[GroupInLine]) -> int:
+    """Whose offer a new token answers (an index in `line`, which is not empty).
+
+    | the groups waiting                   | served next                              |
+    |--------------------------------------|------------------------------------------|
+    | one never served (or forgotten)      | it (ties: the one waiting longest)       |
+    | all served before                    | the one served longest ago               |
+
+    So the tokens go round the groups: a group offering 1,000 a second gets one answer
+    a round, as a friend's group with its one offer does.
+    """
+    return min(range(len(line)), key=lambda i: (
+        line[i].served_at if line[i].served_at is not None else -math.inf,
+        line[i].first_since))
+
+
+def overflow_group(line: Sequence[GroupInLine]) -> int:
+    """Whose oldest offer gives way when the line is full: the group with the most
+    waiting (ties: the one served last), never a group with one offer while another
+    has more."""
+    return max(range(len(line)), key=lambda i: (
+        line[i].waiting,
+        line[i].served_at if line[i].served_at is not None else -math.inf))
 
 
 def after_wrong_code(record: AddressRecord | None, now: float) -> AddressRecord:
@@ -134,8 +198,21 @@ class _Summary:
     due: bool = False
 
 
+class OfferInLine:
+    """A stranger's key offer waiting for a token: `answer` computes the table's half,
+    `refuse` turns it away (the line was full) with the verdict to pass on."""
+
+    def __init__(self, address: str, since: float, answer: Callable[[], None],
+                 refuse: Callable[[OfferVerdict], None]) -> None:
+        self.address = address
+        self.group = address_group(address)
+        self.since = since
+        self.answer = answer
+        self.refuse = refuse
+
+
 class GuessLimiter:
-    """The table's records for `decide_offer`, and its summary line."""
+    """The table's records for `decide_offer`, its line of offers, and its summary line."""
 
     def __init__(self, reactor: Any) -> None:
         self.reactor = reactor
@@ -143,17 +220,90 @@ class GuessLimiter:
         self._proved: set[str] = set()       # addresses that proved the code here
         self._tokens = Tokens(EXCHANGE_BURST, reactor.seconds() if reactor else 0.0)
         self._summary = _Summary()
+        self._line: dict[str, deque[OfferInLine]] = {}    # group -> offers, oldest first
+        self._served_at: dict[str, float] = {}            # group -> last answered
+        self._waiting = 0
+        self._serving: Any = None                         # the DelayedCall of the next token
 
-    def offer(self, address: str) -> OfferVerdict:
-        """May a key offer from `address` be answered now? Counts a refused one."""
+    def offer(self, address: str, answer: Callable[[], None],
+              refuse: Callable[[OfferVerdict], None]) -> OfferInLine | None:
+        """A key offer from `address`: answered now (`answer` is called), refused now
+        (`refuse`), or put in line; then the returned ticket is answered or refused later,
+        unless `withdraw`n first (its connection closed)."""
+        now = self.reactor.seconds()
         verdict = decide_offer(self._records.get(address), self._tokens,
-                               KeyOffer(address, address in self._proved,
-                                        self.reactor.seconds()))
+                               KeyOffer(address, address in self._proved, now), self._waiting)
         self._tokens = verdict.tokens
-        if not verdict.answer:
-            self._summary.turned_away += 1
-            self._summary_later()
-        return verdict
+        if verdict.answer:
+            answer()
+            return None
+        if not verdict.in_line:
+            self._turned_away()
+            refuse(verdict)
+            return None
+        if self._waiting >= MAX_IN_LINE:
+            self._drop_one()
+        ticket = OfferInLine(address, now, answer, refuse)
+        self._line.setdefault(ticket.group, deque()).append(ticket)
+        self._waiting += 1
+        self._serve_later()
+        return ticket
+
+    def withdraw(self, ticket: OfferInLine) -> None:
+        """Its connection closed while it waited."""
+        queue = self._line.get(ticket.group)
+        if queue is not None and ticket in queue:
+            queue.remove(ticket)
+            self._waiting -= 1
+            if not queue:
+                del self._line[ticket.group]
+
+    def _groups(self) -> list[GroupInLine]:
+        return [GroupInLine(group, len(queue), queue[0].since, self._served_at.get(group))
+                for group, queue in self._line.items()]
+
+    def _pop(self, group: str) -> OfferInLine:
+        queue = self._line[group]
+        ticket = queue.popleft()
+        self._waiting -= 1
+        if not queue:
+            del self._line[group]
+        return ticket
+
+    def _drop_one(self) -> None:
+        groups = self._groups()
+        ticket = self._pop(groups[overflow_group(groups)].group)
+        self._turned_away()
+        ticket.refuse(OfferVerdict(False, self._tokens, DROPPED_RETRY, BUSY))
+
+    def _serve_later(self) -> None:
+        if self._serving is not None and self._serving.active():
+            return
+        tokens = refilled(self._tokens, self.reactor.seconds())
+        wait = max(0.0, (1.0 - tokens.left) / EXCHANGE_RATE)
+        self._serving = self.reactor.callLater(wait, self._serve)
+
+    def _serve(self) -> None:
+        """Tokens came back: answer offers in line, one group after the other."""
+        self._serving = None
+        now = self.reactor.seconds()
+        self._tokens = refilled(self._tokens, now)
+        while self._waiting and self._tokens.left >= 1.0:
+            groups = self._groups()
+            group = groups[next_group(groups)].group
+            ticket = self._pop(group)
+            self._tokens = replace(self._tokens, left=self._tokens.left - 1.0)
+            if group not in self._served_at and len(self._served_at) >= MAX_ADDRESSES:
+                self._served_at.pop(next(iter(self._served_at)))
+            self._served_at.pop(group, None)
+            self._served_at[group] = now
+            ticket.answer()
+        if self._waiting:
+            self._serve_later()
+
+    def _turned_away(self) -> None:
+        self._summary.turned_away += 1
+        self._summary_later()
 
     def proved(self, address: str) -> None:
         """`address` proved the code at this table: it spends no token from now on."""

@@ -1,6 +1,8 @@
 """A lying host as a process (issue 34 item 4): it seats players like any host, then pins
 a key of its own (whose secret it holds) on seat 1 in `GameStarted`, so that it could sign
-seat 1's plans while seat 1's player believes the seat is theirs.
+seat 1's plans while seat 1's player believes the seat is theirs. With `LIE=turn_time` in
+its environment it pins the true keys but sends seat 1 alone a `GameStarted` with another
+turn time (equivocation: seat 1 would show and apply other clocks than the table).
 
 Run as: python tests/net/lying_host.py host --headless --players 3 ...
 
@@ -9,6 +11,7 @@ Used by tests/net/trust/test_own_seat.py.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -35,8 +38,21 @@ def prepare(session: TableSession) -> None:
         lobby_changed(lobby)
 
     def lying_start() -> None:
-        session.lobby["seats"][VICTIM]["key"] = forged.public
-        print(f"forged key pinned on seat {VICTIM}", flush=True)
+        if os.environ.get("LIE") == "turn_time":
+            victim = session.roster.conn_for_peer(session.lobby["seats"][VICTIM]["peer"])
+            assert victim is not None
+            send = victim.send
+
+            def other_clock(msg: dict, body: bytes | None = None) -> None:
+                if msg.get("type") == "GameStarted":
+                    msg, body = {**msg, "turn_time": msg["turn_time"] * 5}, None
+                    print(f"turn time {msg['turn_time']:g} s sent to seat {VICTIM} alone",
+                          flush=True)
+                send(msg, body)
+            victim.send = other_clock           # type: ignore[method-assign]
+        else:
+            session.lobby["seats"][VICTIM]["key"] = forged.public
+            print(f"forged key pinned on seat {VICTIM}", flush=True)
         honest_start()
 
     session.on_lobby_changed = on_lobby_changed

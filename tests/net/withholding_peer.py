@@ -7,7 +7,9 @@ tests of issue 26 item 4). SHOGUN_TEST_WITHHOLD says which:
 - `link-from-one`: its beacon link of the third chance step, from one victim only
   (SHOGUN_TEST_VICTIM_SEAT): everyone else gets it, so the table moves on and the victim,
   a step behind, looks silent to them (issue 34 item 1). It never answers the victim's
-  asks for what it missed (`InputsMissed`), as a withholder would not.
+  asks for what it missed (`InputsMissed`), as a withholder would not;
+- `links-from-one`: the same, for every beacon link of the game from the third on (a
+  repeat withholder: each costs the victim a wait).
 
 Everything else it does as the headless runner does; its heartbeats keep it "alive".
 
@@ -46,8 +48,9 @@ def prepare(session: TableSession) -> None:
         return
     send = Lockstep.send
     links: list[int] = []
-    if what == "link-from-one":
-        _keep_from_one(session, int(os.environ["SHOGUN_TEST_VICTIM_SEAT"]))
+    if what in ("link-from-one", "links-from-one"):
+        _keep_from_one(session, int(os.environ["SHOGUN_TEST_VICTIM_SEAT"]),
+                       every=what == "links-from-one")
         return
 
     def withholding_send(lockstep: Lockstep, msg: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +63,7 @@ def prepare(session: TableSession) -> None:
     setattr(Lockstep, "send", withholding_send)     # the withholder's own program
 
 
-def _keep_from_one(session: TableSession, victim: int) -> None:
+def _keep_from_one(session: TableSession, victim: int, every: bool = False) -> None:
     send = Lockstep.send
     links: list[int] = []
 
@@ -68,7 +71,7 @@ def _keep_from_one(session: TableSession, victim: int) -> None:
         if msg.get("type") != "LinkRevealed":
             return send(lockstep, msg)
         links.append(msg["step"])
-        if len(set(links)) != 3:
+        if len(set(links)) < 3 or (len(set(links)) > 3 and not every):
             return send(lockstep, msg)
         print(f"withholding my beacon link of step {msg['step']} from seat {victim}",
               flush=True)

@@ -12,7 +12,11 @@ Run: `python tests/net/trust/stranger_attacker.py MODE PORT SECONDS [CODE]`, MOD
 - `spectators`: 800 spectator connections with the right CODE, 4 from each of 200
   addresses, held in silence; prints "spectators N admitted, R refused" when done;
 - `connect`: bare connections from rotating addresses, opened and closed, 500 a second;
-  prints "connections N" when done.
+  prints "connections N" when done;
+- `offers`: one precomputed key offer sent again and again, as fast as the table takes
+  them, from the 250 addresses of 127.0.5.0/24 (one network), 200 connections in flight,
+  each closed and opened anew the moment the table answers or refuses it; prints
+  "offers N: W answered, T turned away" every second.
 """
 
 from __future__ import annotations
@@ -170,6 +174,57 @@ def connect_flood(port: int, seconds: float, rate: float = 500.0) -> None:
     print(f"connections {n}", flush=True)
 
 
+def offers(port: int, seconds: float, in_flight: int = 200) -> None:
+    sel = selectors.DefaultSelector()
+    offer = RawDialer("WRONGCOD").offer()          # precomputed: no work per offer
+    sent = answered = turned = 0
+
+    def open_one() -> None:
+        nonlocal sent
+        sent += 1
+        s = socket.socket()
+        s.setblocking(False)
+        s.bind((f"127.0.5.{1 + sent % 250}", 0))
+        try:
+            s.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        except OSError:
+            s.close()
+            return
+        sel.register(s, selectors.EVENT_WRITE)
+
+    for _ in range(in_flight):
+        open_one()
+    end = next_print = time.monotonic()
+    end += seconds
+    while time.monotonic() < end:
+        for key, events in sel.select(0.2):
+            s = key.fileobj
+            if events & selectors.EVENT_WRITE:
+                try:
+                    s.send(offer)              # type: ignore[union-attr]
+                    sel.modify(s, selectors.EVENT_READ)
+                    continue
+                except OSError:
+                    data = b""
+            else:
+                try:
+                    data = s.recv(65536)       # type: ignore[union-attr]
+                except OSError:
+                    data = b""
+            if b"Welcomed" in data:
+                answered += 1
+            else:
+                turned += 1
+            sel.unregister(s)
+            s.close()                          # type: ignore[union-attr]
+            open_one()
+        if time.monotonic() >= next_print:
+            print(f"offers {sent}: {answered} answered, {turned} turned away", flush=True)
+            next_print += 1.0
+
+
 def main() -> None:
     mode, port, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     if mode == "guess":
@@ -183,6 +238,8 @@ def main() -> None:
             s.close()
     elif mode == "connect":
         connect_flood(port, seconds)
+    elif mode == "offers":
+        offers(port, seconds)
     else:
         raise SystemExit(f"unknown mode {mode}")
 

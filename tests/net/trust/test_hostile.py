@@ -6,6 +6,7 @@ import struct
 import pytest
 
 from net.lockstep import commitment
+from net.table.start_mesh import start_digest
 from net.transport.framing import MAX_FRAME, encode_frame
 from net.transport.messages import PLAN_FIELD_NAMES
 from sim.commands import ACTIONS, SubmitPlan
@@ -183,7 +184,8 @@ def test_a_second_signed_chain_commitment_is_a_proof_and_expels(tmp_path, caplog
     """Two chain commitments could steer the beacon; signed, they prove the cheat."""
     net, engine, honest, hostile = table_with_hostile(tmp_path)
     send_raw(net, hostile, encode_frame({"type": "ChainCommitted", "seat": HOSTILE,
-                                         "chain_end": b"c" * 32, "token_hash": b"t" * 32}),
+                                         "chain_end": b"c" * 32, "token_hash": b"t" * 32,
+                                         "start": start_digest(hostile.start_info)}),
              to=0)
     net.pump()
     assert "second chain" in reasons(honest[0])[0]

@@ -8,6 +8,8 @@ start); and, with `--runslow`, the lying host as a real process
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from net.table.session import SessionOptions, TableSession
@@ -133,5 +135,48 @@ def test_a_real_joiner_refuses_a_real_lying_hosts_start(tmp_path):
         assert "a key that is not yours" in said, said[-2000:]
         assert "Traceback" not in said
         assert "game started" not in victim.text()
+    finally:
+        processes.kill_all(peers)
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_a_real_lying_host_cannot_give_one_joiner_other_clocks(tmp_path):
+    """The host (`tests/net/lying_host.py`, LIE=turn_time) sends seat 1 alone a start
+    with five times the turn time. Before (protocol 6), seat 1 began the game showing and
+    applying other clocks than the table. Now every chain commitment carries the signed
+    digest of its player's start: seat 1 sees that the host signed another start and
+    leaves, saying so, and the others play on with a bot in seat 1."""
+    port = processes.free_port()
+    host = processes.Peer("host", ["host", "--headless", "--port", str(port), "--code",
+                                   processes.CODE, "--players", "3", "--bots", "0",
+                                   "--turn-time", "60", "--rejoin-timeout", "20",
+                                   "--save", str(tmp_path / "host.save")],
+                          tmp_path, script=processes.ROOT / "tests" / "net" / "lying_host.py",
+                          env={"LIE": "turn_time"})
+    peers = [host]
+    try:
+        host.wait_for(r"table open on port", 60)
+        victim = processes.join(tmp_path, port, "guest0", timeout=20)
+        peers.append(victim)
+        host.wait_for(r"seated: 2 players", 60)     # the victim is seat 1
+        other = processes.join(tmp_path, port, "guest1", timeout=20)
+        peers.append(other)
+        host.wait_for(r"turn time 300 s sent to seat 1 alone", 90)
+        try:
+            victim.proc.wait(90)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("seat 1 played the host's other start:\n"
+                                 + victim.errors()[-2000:]) from None
+        said = victim.errors()
+        assert victim.proc.returncode != 0
+        assert "the host signed a different start" in said, said[-2000:]
+        assert "Traceback" not in said
+        assert "game started" not in victim.text()
+        # the others are not wedged: seat 1 never came, so a bot plays it, and they end
+        # with one hash
+        processes.wait_all([host, other], 300)
+        hashes = {host.final_hash(), other.final_hash()}
+        assert len(hashes) == 1 and None not in hashes, other.errors()[-2000:]
     finally:
         processes.kill_all(peers)

@@ -121,3 +121,42 @@ def test_a_link_kept_from_one_victim_costs_the_victim_nothing(tmp_path):
     assert re.search(rf"seat {victim_seat} missed seat {w_seat}'s input for step \d+, which "
                      "reached me: relayed", host.errors()), host.errors()[-3000:]
     _one_hash(peers, unfinished)
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_a_repeat_withholder_is_caught_once_and_then_gains_little(tmp_path):
+    """The withholder keeps every beacon link from the third on from one victim, all game
+    long, and ignores the victim's asks. The victim catches it at the first (the link
+    came only by relay) and from then on asks for its links as soon as the step waits
+    for it alone, instead of waiting `ASK_AFTER` each time. Figures printed (no timed
+    assertion): links withheld, and the victim's game time."""
+    host, port = P.host(tmp_path, 3, timeout=60.0)
+    peers = [host]
+    try:
+        victim = P.join(tmp_path, port, "victim", timeout=60.0)
+        peers.append(victim)
+        time.sleep(2.0)
+        victim_seat = 1                                      # seated first
+        withholder = P.Peer("withholder", ["join", f"127.0.0.1:{port}", "--code", P.CODE,
+                                           "--headless", "--rejoin-timeout", "60",
+                                           "--save", str(tmp_path / "withholder.save")],
+                            tmp_path, {"SHOGUN_TEST_WITHHOLD": "links-from-one",
+                                       "SHOGUN_TEST_VICTIM_SEAT": str(victim_seat)},
+                            script=NET / "withholding_peer.py")
+        peers.append(withholder)
+        assert _seat(victim) == victim_seat
+        began = time.monotonic()
+        w_seat = _seat(withholder)
+        unfinished = _wait(peers, 280)
+        took = time.monotonic() - began
+    finally:
+        P.kill_all(peers)
+    kept = len(re.findall(r"withholding my beacon link of step", withholder.text()))
+    print(f"\n{kept} links kept from the victim; the game took {took:.1f} s")
+    assert kept >= 2, withholder.text()[-2000:]
+    _nobody_took(victim_seat, peers)
+    _nobody_took(w_seat, peers)
+    assert f"from now on I ask the others for seat {w_seat}'s inputs at once" \
+        in victim.errors(), victim.errors()[-3000:]
+    _one_hash(peers, unfinished)
