@@ -22,10 +22,11 @@ import io
 import locale
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, overload
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "shogun"
@@ -65,7 +66,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
-def system_language(environ=None) -> str:
+def system_language(environ: Mapping[str, str] | None = None) -> str:
     """The supported language of the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, then
     the OS's own setting), English when none of ours is named."""
     env = os.environ if environ is None else environ
@@ -129,30 +130,36 @@ def N_(message: str) -> str:
     return message
 
 
-class Translated(Mapping):
+class Translated(Mapping[Any, str]):
     """A read-only table of marked (`N_`) English words that answers in the current language
     at each lookup, so a module-level table follows a language switch at once."""
 
-    def __init__(self, table: Mapping) -> None:
+    def __init__(self, table: Mapping[Any, str]) -> None:
         self._table = dict(table)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> str:
         return _(self._table[key])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._table)
 
     def __len__(self) -> int:
         return len(self._table)
 
 
-class TranslatedList(Sequence):
+class TranslatedList(Sequence[str]):
     """A list of marked English words answering in the current language (see `Translated`)."""
 
-    def __init__(self, items) -> None:
+    def __init__(self, items: Iterable[str]) -> None:
         self._items = tuple(items)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
             return [_(w) for w in self._items[index]]
         return _(self._items[index])

@@ -18,7 +18,7 @@ tests/cli/test_headless.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from lang.i18n import N_, _
 
@@ -38,7 +38,7 @@ class SaveError(ValueError):
         self.fields = fields
         super().__init__(self._line(lambda text: text))
 
-    def _line(self, tr: Any) -> str:
+    def _line(self, tr: Callable[[str], str]) -> str:
         try:
             problem = tr(self.problem).format(**self.fields) if self.fields else tr(self.problem)
         except (KeyError, IndexError, ValueError):      # a broken translation: English

@@ -36,7 +36,7 @@ class CommandStep:
         core = self.core
         if box.command is not None:
             if box.command[2] != msg["command"] or box.command[0] != seat:
-                core.on_cheated(seat, core.earlier(step, seat, "CommandSent"), msg)
+                core.host.cheated(seat, core.earlier(step, seat, "CommandSent"), msg)
                 raise Offence(f"second, different command for step {step}")
             return False
         try:

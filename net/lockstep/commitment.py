@@ -21,13 +21,14 @@ NONCE_BYTES = 32
 
 def canonical(obj: Any) -> bytes:
     """Canonical msgpack: maps with sorted keys, bytes as bin."""
-    return msgpack.packb(_sorted(obj), use_bin_type=True)
+    packed: bytes = msgpack.packb(_sorted(obj), use_bin_type=True)
+    return packed
 
 
 _PLAIN = frozenset({bytes, str, int, bool, float, type(None)})   # packed as they are
 
 
-def _key_order(key: Any) -> tuple:
+def _key_order(key: Any) -> tuple[Any, ...]:
     return str(type(key)), key
 
 

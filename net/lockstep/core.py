@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Callable
+from dataclasses import dataclass
 
 from net.lockstep.beacon import ChainVerifier, HashChain
 from net.lockstep.chance_step import ChanceStep
@@ -32,6 +32,7 @@ from net.lockstep.desync import DesyncWatch
 from net.lockstep.engine import (Applied, EngineCommand, EngineConfig, EngineEvent,
                                   EngineState, GameEngine, PendingDecision)
 from net.lockstep.heard import Heard
+from net.lockstep.host import LockstepHost, QuietHost
 from net.lockstep.inputs import RELAYABLE, Inputs
 from net.lockstep.links import BeaconLinks
 from net.lockstep.outbox import Outbox
@@ -48,6 +49,14 @@ log = logging.getLogger("net.lockstep.core")
 SAVE_EVERY = 25       # steps between saves of the command log
 
 
+@dataclass
+class _Answers:
+    """The core's questions asked at every message, answered once per state (or per take-over)."""
+    hash: tuple[EngineState, tuple[int, ...], str] | None = None
+    decision: tuple[EngineState, PendingDecision] | None = None
+    contributors: tuple[int, list[int]] | None = None
+
+
 class Lockstep:
     """One peer's view of the game: state, command log, inboxes, and its own outbox."""
 
@@ -55,7 +64,9 @@ class Lockstep:
 
     def __init__(self, game: GameEngine, config: EngineConfig, kinds: dict[int, str],
                  my_seat: int | None, chain: HashChain | None, chain_ends: dict[int, bytes],
-                 bot: str = "heuristic", tokens: dict[int, bytes] | None = None) -> None:
+                 bot: str = "heuristic", tokens: dict[int, bytes] | None = None,
+                 host: LockstepHost | None = None, following: bool = False) -> None:
+        self.host: LockstepHost = host if host is not None else QuietHost()   # my way out
         self.game = game
         self.config = config
         self.kinds = dict(kinds)                 # seat -> "human" | "bot"
@@ -71,26 +82,10 @@ class Lockstep:
         self.inbox: dict[int, StepInbox] = {}
         self.heard = Heard()                     # what each seat said, per step
         self.ended = False
-        self.following = False                   # spectators apply StepApplied only
-        # callbacks, set by the owner
-        self.broadcast: Callable[[Wire], None] = lambda msg: None
-        self.on_events: Callable[[list[EngineEvent], EngineState], None] = \
-            lambda events, state: None
-        self.on_decision: Callable[[PendingDecision, EngineState], None] = \
-            lambda d, state: None
-        self.on_step: Callable[[Wire], None] = lambda entry: None
-        self.on_desync: Callable[[int, int, str, str], None] = lambda *a: None
-        self.on_offence: Callable[[int, str], None] = lambda seat, reason: None
-        self.on_ended: Callable[[EngineState], None] = lambda state: None
-        self.on_saved: Callable[[], None] = lambda: None
-        self.sign: Callable[[Wire], Wire] = lambda msg: msg
-        self.verify: Callable[[int, Wire], bool] = lambda seat, msg: True
-        self.on_cheated: Callable[[int, Wire | None, Wire], object] = lambda *a: None
+        self.following = following               # spectators apply StepApplied only
         self.initial_events: list[EngineEvent] = events
         self._asked: int | None = None
-        self._hash_cache: tuple[EngineState, tuple[int, ...], str] | None = None
-        self._decision_cache: tuple[EngineState, PendingDecision] | None = None
-        self._contributors: tuple[int, list[int]] | None = None
+        self._cached = _Answers()                # hash, decision, contributors: per state
         self._pending_takeovers: list[int] = []   # seats taken over in the current step
         # the parts, each with its own state
         self.links = BeaconLinks(self, chain_ends, tokens or {})
@@ -144,28 +139,28 @@ class Lockstep:
         caught at once. (A take-over during a step shows from the next step on: messages
         sent before it carry the hash the step began with.) Cached per state."""
         bots = self._step_bots
-        cached = self._hash_cache
+        cached = self._cached.hash
         if cached is None or cached[0] is not self.state or cached[1] != bots:
             state_hash = self.game.state_hash(self.state)
             if bots:
                 state_hash = hashlib.sha256(
                     f"{state_hash}/bots/{','.join(map(str, bots))}".encode()).hexdigest()
-            cached = self._hash_cache = (self.state, bots, state_hash)
+            cached = self._cached.hash = (self.state, bots, state_hash)
         return cached[2]
 
     def decision(self) -> PendingDecision:
         """The engine's pending decision, asked once per state (every message checks it)."""
-        cached = self._decision_cache
+        cached = self._cached.decision
         if cached is None or cached[0] is not self.state:
-            cached = self._decision_cache = (self.state, self.game.pending(self.state))
+            cached = self._cached.decision = (self.state, self.game.pending(self.state))
         return cached[1]
 
     def contributors(self) -> list[int]:
         """Seats whose beacon links make the seeds: humans not taken over by a bot. (Asked
         for every message; kept until a seat is taken over: `bots` only ever grows.)"""
-        cached = self._contributors
+        cached = self._cached.contributors
         if cached is None or cached[0] != len(self.bots):
-            cached = self._contributors = (len(self.bots), sorted(
+            cached = self._cached.contributors = (len(self.bots), sorted(
                 s for s, k in self.kinds.items() if k == "human" and s not in self.bots))
         return list(cached[1])
 
@@ -205,7 +200,7 @@ class Lockstep:
     # ------------------------------------------------------------------ my inputs
     def start(self) -> None:
         """Announce the initial events and run to the first step that needs input."""
-        self.on_events(self.initial_events, self.state)
+        self.host.events_happened(self.initial_events, self.state)
         self.advance()
 
     def submit(self, command: EngineCommand) -> None:
@@ -255,7 +250,7 @@ class Lockstep:
         once: a nested advance)."""
         if self._asked != self.step:
             self._asked = self.step
-            self.on_decision(d, self.state)
+            self.host.decision_due(d, self.state)
 
     def ask_again(self) -> None:
         """My plan was taken back: the next advance asks for one again."""
@@ -276,7 +271,7 @@ class Lockstep:
         carry its signature. Most were taken from the seat's own connection unchecked
         (`net.table.play.Play._check_now`); a relayed one must prove itself to the receiver,
         who would otherwise take my relay for a forgery."""
-        return self.heard.signed_from(seat, since, self.verify)
+        return self.heard.signed_from(seat, since, self.host.verify)
 
     def take_over(self, seat: int, step: int) -> bool:
         """A bot plays `seat` from `step` on (after the rejoin timeout). True if applied now."""
@@ -302,8 +297,8 @@ class Lockstep:
                         and self.my_seat not in self.bots:
                     self.send({"type": "GameFinished", "step": self.step,
                                "seat": self.my_seat, "hash": self.hash})
-                self.on_saved()
-                self.on_ended(self.state)
+                self.host.save_due()
+                self.host.ended(self.state)
                 return
             box = self.box(self.step)
             for seat in sorted(box.takeovers):
@@ -358,10 +353,10 @@ class Lockstep:
         self._step_bots = tuple(sorted(self.bots))
         if beacon:
             self.round += 1
-        self.on_step(entry)
-        self.on_events(events, self.state)
+        self.host.step_applied(entry)
+        self.host.events_happened(events, self.state)
         if self.step % SAVE_EVERY == 0:
-            self.on_saved()
+            self.host.save_due()
         if not self.following:
             self._entered_step()
 
@@ -377,7 +372,7 @@ class Lockstep:
                + self.plan_messages.check_early(d, box) + self.commands.check_early(d, box))
         for seat, reason in bad:
             log.warning("rejected early message from seat %d: %s", seat, reason)
-            self.on_offence(seat, reason)
+            self.host.offended(seat, reason)
 
     # ------------------------------------------------------------------ replay
     def replay(self, entry: Wire) -> None:
@@ -402,4 +397,4 @@ class Lockstep:
         self._apply_entry(dict(entry), commands, d.kind in (DecisionKind.CHANCE, DecisionKind.PLAN))
         if self.decision().kind == DecisionKind.OVER and not self.ended:
             self.ended = True
-            self.on_ended(self.state)
+            self.host.ended(self.state)

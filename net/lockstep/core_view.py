@@ -4,8 +4,8 @@ Why: the parts (`links`, `chance_step`, `command_step`, `tower_vote`, `plan_step
 `plan_messages`, `outbox`, `desync`, `inputs`) each own their state and are built with
 the core they serve, the way Twisted's AMP hands `BoxDispatcher` its locator. This
 Protocol is all they may read or call on it, so a reader sees each part's reach at a
-glance, and mypy checks it. The callbacks are read at call time: the owner sets them after
-construction, and tests swap them mid-game.
+glance, and mypy checks it. What the lockstep needs from the peer it runs in is
+`core.host` (`net.lockstep.host.LockstepHost`), read at call time: tests swap it mid-game.
 
 Tests: tests/net/lockstep/test_core.py (every part through `Lockstep`).
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable, Protocol
 
 from net.lockstep.beacon import HashChain
+from net.lockstep.host import LockstepHost
 from net.lockstep.engine import Applied, EngineCommand, EngineState, GameEngine, PendingDecision
 from net.lockstep.step_inbox import StepInbox, Wire
 
@@ -41,13 +42,7 @@ class CoreView(Protocol):
     inbox: dict[int, StepInbox]
     log: list[Wire]
     chain: HashChain | None
-    sign: Callable[[Wire], Wire]
-    verify: Callable[[int, Wire], bool]
-    broadcast: Callable[[Wire], None]
-    on_saved: Callable[[], None]
-    on_offence: Callable[[int, str], None]
-    on_desync: Callable[[int, int, str, str], None]
-    on_cheated: Callable[[int, Wire | None, Wire], object]
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
 
     @property
     def hash(self) -> str: ...

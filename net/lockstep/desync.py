@@ -49,7 +49,7 @@ class DesyncWatch:
         core = self.core
         if theirs is not None and theirs != core.hash:
             self.forget(seat)
-            core.on_desync(seat, core.step, core.hash, theirs)
+            core.host.desync_found(seat, core.step, core.hash, theirs)
             self._state_mine()
 
     def _state_mine(self) -> None:
@@ -74,7 +74,7 @@ class DesyncWatch:
         if entry is None or entry.get("step") != step or entry.get("hash") == theirs:
             return
         self.forget(seat)
-        self.core.on_desync(seat, step, entry["hash"], theirs)
+        self.core.host.desync_found(seat, step, entry["hash"], theirs)
 
     def forget(self, seat: int) -> None:
         """Drop what a seat whose history differs from mine said for this step and later.

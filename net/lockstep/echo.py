@@ -14,7 +14,7 @@ Tests: tests/net/lockstep/test_echo.py, tests/net/lockstep/test_field_reveal.py.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -23,7 +23,7 @@ class EchoError(ValueError):
     """An echo that is not well formed; the text says what is wrong with it."""
 
 
-def compact(held: list[dict], my_hash: str) -> list[list]:
+def compact(held: list[dict[str, Any]], my_hash: str) -> list[list[Any]]:
     """The commitments I hold as the echo carries them: [seat, lock, field digests,
     signature]. The rest of each signed message (type, step, the state hash) is the
     echo's own, so a receiver rebuilds it; only commitments made from my state go in
@@ -32,13 +32,14 @@ def compact(held: list[dict], my_hash: str) -> list[list]:
             if m.get("hash") == my_hash and "sig" in m]
 
 
-def lock_sum(items: list[list]) -> int:
+def lock_sum(items: list[list[Any]]) -> int:
     """The echo's `lock`: the sum of the locks it holds. A seat that unlocks and relocks
     raises it, so a later echo (after a relock) is told from a second, different one."""
     return sum(item[1] for item in items)
 
 
-def rebuilt(msg: dict, seat: int, lock: int, fields: list, sig: bytes) -> dict:
+def rebuilt(msg: dict[str, Any], seat: int, lock: int, fields: list[Any],
+            sig: bytes) -> dict[str, Any]:
     return {"type": "PlanCommitted", "step": msg["step"], "seat": seat, "lock": lock,
             "fields": fields, "hash": msg["hash"], "sig": sig}
 
@@ -51,10 +52,11 @@ def _well_formed(item: object) -> bool:
             and isinstance(item[3], bytes) and len(item[3]) == 64)
 
 
-def content(msg: dict, step: int, verify: Callable[[int, dict], bool]) -> dict[int, dict]:
+def content(msg: dict[str, Any], step: int,
+            verify: Callable[[int, dict[str, Any]], bool]) -> dict[int, dict[str, Any]]:
     """The signed commitments an echo holds, by seat, checked: one per seat, each signed
     by the seat it names (so an echo cannot claim a commitment nobody made)."""
-    out: dict[int, dict] = {}
+    out: dict[int, dict[str, Any]] = {}
     for item in msg["commits"]:
         if not _well_formed(item):
             raise EchoError(f"echo for step {step} holds an entry that is not [seat, lock, "
@@ -72,8 +74,8 @@ def content(msg: dict, step: int, verify: Callable[[int, dict], bool]) -> dict[i
     return out
 
 
-def differing(mine: dict | None, echoes: dict[int, dict[int, dict]],
-              seat: int) -> Iterator[tuple[dict, dict]]:
+def differing(mine: dict[str, Any] | None, echoes: dict[int, dict[int, dict[str, Any]]],
+              seat: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """(my commitment of `seat`, another player's echoed one) for each echo that differs
     at the same lock (a relock is a new commitment, not a second one)."""
     if mine is None:
@@ -87,7 +89,7 @@ def differing(mine: dict | None, echoes: dict[int, dict[int, dict]],
             yield mine, theirs
 
 
-def agree(echoes: dict[int, dict[int, dict]], commits: dict[int, dict],
+def agree(echoes: dict[int, dict[int, dict[str, Any]]], commits: dict[int, dict[str, Any]],
           echoers: list[int], humans: list[int]) -> bool:
     """Every echoer echoed, and holds exactly the commitments I hold for `humans`."""
     for c in echoers:
@@ -101,7 +103,7 @@ def agree(echoes: dict[int, dict[int, dict]], commits: dict[int, dict],
     return True
 
 
-def unlock_after_echo(echoed: dict, unlocked: dict) -> str | None:
+def unlock_after_echo(echoed: dict[str, Any], unlocked: dict[str, Any]) -> str | None:
     """If the signed `unlocked` (PlanUnlocked) takes back a commitment its seat had
     already echoed in the signed `echoed` (CommitsEchoed) of the same step, the sentence
     saying so; else None.

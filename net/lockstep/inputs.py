@@ -131,7 +131,7 @@ class Inputs:
                 log.info("ignored %s for step %d from seat %d: already had it", kind, step,
                          seat)
                 return
-            if earlier is not None and earlier != msg and core.on_cheated(seat, earlier, msg):
+            if earlier is not None and earlier != msg and core.host.cheated(seat, earlier, msg):
                 return      # a second, different signed message for a step I applied: a proof
             if resent and step >= core.step - STALE_GRACE:
                 log.info("ignored stale %s for step %d from seat %d (now at %d)",

@@ -74,11 +74,11 @@ class Outbox:
     def send(self, msg: Wire) -> Wire:
         """Keep it, then send it. A choice (plan, command) is saved first, so a restarted
         peer repeats exactly what it said; links follow from the saved chain secret."""
-        msg = self.core.sign(msg)
+        msg = self.core.host.sign(msg)
         self.sent.setdefault(msg["step"], []).append(msg)
         if msg["type"] in SAVED_FIRST:
-            self.core.on_saved()
-        self.core.broadcast(msg)
+            self.core.host.save_due()
+        self.core.host.broadcast(msg)
         return msg
 
     def said(self, step: int, kind: str) -> bool:

@@ -17,8 +17,9 @@ from net.lockstep import commitment, echo
 from net.lockstep.core_view import CoreView, Receiver
 from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
-from net.lockstep.plan_steps import BID, FIELDS, PlanSteps
+from net.lockstep.plan_steps import BID, PlanSteps
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.messages import PLAN_FIELD_NAMES as FIELDS
 from sim.state import DecisionKind
 
 log = logging.getLogger("net.lockstep.core")
@@ -60,7 +61,7 @@ class PlanMessages:
         if old is not None:
             if old["lock"] == msg["lock"]:
                 if old["fields"] != msg["fields"]:
-                    self.core.on_cheated(seat, old, msg)
+                    self.core.host.cheated(seat, old, msg)
                     raise Offence(f"seat {seat} committed twice with different digests")
                 return False
             if old["lock"] > msg["lock"]:
@@ -78,7 +79,7 @@ class PlanMessages:
     def on_unlocked(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
         own = box.echoes.get(seat, {}).get(seat)  # it echoed this lock: it held them all
         if own is not None and own["lock"] >= msg["lock"]:
-            self.core.on_cheated(seat, box.echo_msgs.get(seat), msg)
+            self.core.host.cheated(seat, box.echo_msgs.get(seat), msg)
             raise Offence(f"seat {seat} unlocked its plan after every plan was locked")
         held = box.commits.get(seat)
         if held is not None and held["lock"] > msg["lock"]:
@@ -94,7 +95,7 @@ class PlanMessages:
         before = box.echo_locks.get(seat)
         if before is not None and msg["lock"] <= before:
             if msg["lock"] == before and box.echoes.get(seat) != content:
-                core.on_cheated(seat, box.echo_msgs.get(seat), msg)
+                core.host.cheated(seat, box.echo_msgs.get(seat), msg)
                 raise Offence(f"seat {seat} echoed two different sets of commitments")
             return False
         box.echoes[seat], box.echo_locks[seat], box.echo_msgs[seat] = content, msg["lock"], msg
@@ -115,7 +116,7 @@ class PlanMessages:
         core = self.core
         if seat in box.reveals:
             if box.reveals[seat] != (msg["salt"], msg["card"]):
-                core.on_cheated(seat, core.earlier(step, seat, "BidOpened"), msg)
+                core.host.cheated(seat, core.earlier(step, seat, "BidOpened"), msg)
                 raise Offence(f"seat {seat} opened its bid twice differently")
             return False
         held = box.commits.get(seat)
@@ -128,7 +129,7 @@ class PlanMessages:
             return False
         if not commitment.field_matches(held["fields"][BID], msg["salt"], seat, step,
                                         "bid", msg["card"]):
-            core.on_cheated(seat, held, msg)
+            core.host.cheated(seat, held, msg)
             raise Offence(f"seat {seat}'s opened bid does not match its commitment")
         self.links.take(box, seat, msg["link"], step)
         box.reveals[seat] = (msg["salt"], msg["card"])
@@ -149,7 +150,7 @@ class PlanMessages:
     def on_field_opened(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
         if box.opening is not None:
             if box.opening != msg:
-                self.core.on_cheated(seat, box.opening, msg)
+                self.core.host.cheated(seat, box.opening, msg)
                 raise Offence(f"seat {seat} opened two different cards for step {step}")
             return False
         if step == self.core.step:
@@ -172,7 +173,7 @@ class PlanMessages:
                           f"commit (step {msg['plan']}, lock {msg['lock']})")
         if not commitment.field_matches(held["fields"][FIELDS.index(field)], msg["salt"],
                                         seat, held["step"], field, msg["card"]):
-            self.core.on_cheated(seat, held, msg)
+            self.core.host.cheated(seat, held, msg)
             raise Offence(f"seat {seat}'s opened {field} field does not match its "
                           "commitment")
 
@@ -183,7 +184,7 @@ class PlanMessages:
         held = self.core.box(step).commits
 
         def verify(seat: int, full: Wire) -> bool:
-            return held.get(seat) == full or self.core.verify(seat, full)
+            return held.get(seat) == full or self.core.host.verify(seat, full)
         try:
             return echo.content(msg, step, verify)
         except echo.EchoError as exc:
@@ -193,7 +194,7 @@ class PlanMessages:
         """A commitment of `seat` that differs from one another player echoed is a proof
         that `seat` committed twice (each is signed)."""
         for mine, theirs in echo.differing(box.commits.get(seat), box.echoes, seat):
-            self.core.on_cheated(seat, mine, theirs)
+            self.core.host.cheated(seat, mine, theirs)
 
     def _i_plan(self, step: int) -> bool:
         """Must my seat commit at `step`? (A reveal before my commitment is premature.)"""

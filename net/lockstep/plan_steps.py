@@ -324,7 +324,7 @@ class PlanSteps:
             except ValueError as exc:
                 log.warning("seat %d opened a card the rules refuse (%s); it counts as a "
                             "money card", seat, exc)
-                self.core.on_offence(seat, f"opened card refused: {exc}")
+                self.core.host.offended(seat, f"opened card refused: {exc}")
                 command = None
         if command is None:
             command = game.forfeit_field(seat, field)
@@ -366,5 +366,5 @@ class PlanSteps:
         still to come (a rejoining peer catching up)."""
         for msg in entry.get("commits") or []:
             if isinstance(msg, dict) and msg.get("type") == "PlanCommitted" \
-                    and isinstance(msg.get("seat"), int) and self.core.verify(msg["seat"], msg):
+                    and isinstance(msg.get("seat"), int) and self.core.host.verify(msg["seat"], msg):
                 self.field_commits[msg["seat"]] = msg

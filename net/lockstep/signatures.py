@@ -60,7 +60,9 @@ def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
             or a.get("seat") != b.get("seat") or a.get("step") != b.get("step") \
             or a.get("hash") != b.get("hash"):
         return None
-    strip = lambda m: canonical({k: v for k, v in m.items() if k != "sig"})  # noqa: E731
+
+    def strip(m: dict[str, Any]) -> bytes:
+        return canonical({k: v for k, v in m.items() if k != "sig"})
     if strip(a) == strip(b):
         return None
     where = f" for step {a['step']}" if "step" in a else ""

@@ -78,7 +78,7 @@ class TowerVote:
         held = box.votes.get(seat)
         if held is not None or self._judged.get(step, {}).get(seat) is not None:
             if held is not None and held != msg:
-                if not self.core.on_cheated(seat, held, msg):
+                if not self.core.host.cheated(seat, held, msg):
                     raise Offence(f"seat {seat} voted two different tower outcomes for step {step}")
             return False
         box.votes[seat] = msg
@@ -176,7 +176,7 @@ class TowerVote:
                 del box.votes[seat]
                 log.error("tower vote of seat %d refused at step %d: %s", seat, core.step,
                           reason)
-                core.on_cheated(seat, msg, msg)
+                core.host.cheated(seat, msg, msg)
         voters = [s for s in core.contributors() if judged.get(s) is None]
         if any(s not in box.votes for s in voters):
             return False

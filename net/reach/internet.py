@@ -100,7 +100,7 @@ class StartGate:
         from net.reach.reachability import check_lobby
         check_lobby(self.reactor, self.session).addCallbacks(self._judged, self._broken)
 
-    def _judged(self, result: tuple[list, list[str]]) -> None:
+    def _judged(self, result: tuple[list[Any], list[str]]) -> None:
         players, failures = result
         if self.session.started or not self.session.lobby_full():
             self.checking = False
@@ -120,7 +120,7 @@ class StartGate:
         self._refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
 
 
-def reseat(session: Any, players: list, say: Callable[[str], None]) -> None:
+def reseat(session: Any, players: list[Any], say: Callable[[str], None]) -> None:
     """Move the players who can be dialled to the lower seats (net/reach/reachability.py,
     `mesh_order`), so every pair with one such player connects. It runs before
     `start_game`, whose GameStarted carries the seats to everyone."""

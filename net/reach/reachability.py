@@ -56,7 +56,7 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
     """Dial HOST:PORT; a Deferred that fires with a Probe (never errs)."""
     from twisted.internet import defer, protocol
 
-    done: defer.Deferred = defer.Deferred()
+    done: defer.Deferred[Any] = defer.Deferred()
     began = time.perf_counter()
     state: dict[str, Any] = {}
 
@@ -91,8 +91,8 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
 
     class Factory(protocol.ClientFactory):
         def buildProtocol(self, addr: Any) -> Dialler:
-            state["protocol"] = Dialler()
-            return state["protocol"]
+            dialler = state["protocol"] = Dialler()
+            return dialler
 
         def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
             finish(Probe(host, port, False, error=_plain(reason.getErrorMessage())))

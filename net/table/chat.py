@@ -31,13 +31,13 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from net.table.phase import Phase
 
 if TYPE_CHECKING:
-    from net.table.shared import TableState
+    from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.chat")
@@ -92,8 +92,13 @@ class _Bucket:
 class Chat:
     """Says and passes on the table's chat lines (see the module doc)."""
 
-    def __init__(self, shared: TableState) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._buckets: WeakKeyDictionary[PeerConnection, _Bucket] = WeakKeyDictionary()
         self.recent: deque[ChatLine] = deque(maxlen=RECALLED)   # what a late spectator reads
         self._recalled = False             # a spectator took its player's recent lines
@@ -104,11 +109,11 @@ class Chat:
         table = self._shared
         if table.closed:
             raise ValueError("you have left the table")
-        line = ChatLine(table.name[:40], table.my_seat, clean(text))
+        line = ChatLine(self._me.name[:40], table.my_seat, clean(text))
         self._deliver(line, came_from=None)
 
     @staticmethod
-    def _wire(line: ChatLine) -> dict:
+    def _wire(line: ChatLine) -> dict[str, Any]:
         return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
                 "text": line.text}
 
@@ -118,10 +123,10 @@ class Chat:
             spectator.send({"type": "ChatRecalled", "lines": [
                 {"sender": ln.sender, "seat": ln.seat, "text": ln.text} for ln in self.recent]})
 
-    def chat_recalled(self, conn: PeerConnection, msg: dict) -> None:
+    def chat_recalled(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `ChatRecalled` arrived: the lines said before this spectator came."""
         table = self._shared
-        if table.role != "watch" or conn is not table.source:
+        if table.role != "watch" or conn is not self._roster.source:
             conn.offence("ChatRecalled sent to a peer that is not its spectator")
             return
         if self._recalled:             # a second player followed: its lines are not new
@@ -140,15 +145,15 @@ class Chat:
         table = self._shared
         wire = self._wire(line)
         targets: list[PeerConnection] = []
-        mine = came_from is None or came_from in table.spectators
+        mine = came_from is None or came_from in self._roster.spectators
         if table.role == "watch":
-            if came_from is None and table.source is not None:
-                targets.append(table.source)          # my own line: to the player I follow
+            if came_from is None and self._roster.source is not None:
+                targets.append(self._roster.source)          # my own line: to the player I follow
         else:
-            hub = table.phase is Phase.LOBBY and table.is_host
+            hub = table.phase is Phase.LOBBY and self._me.is_host
             if mine or hub:
-                targets += [c for c in table.conns if c.ready]
-            targets += table.spectators
+                targets += [c for c in self._roster.conns if c.ready]
+            targets += self._roster.spectators
         for conn in targets:
             if conn is not came_from and not conn.closed:
                 conn.send(wire)
@@ -157,14 +162,14 @@ class Chat:
     def _show(self, line: ChatLine) -> None:
         self.recent.append(line)
         try:
-            self._shared.callbacks.on_chat_received(line)
+            self._setting.callbacks.on_chat_received(line)
         except Exception:              # the window's problem must not break the table
             log.exception("on_chat_received failed")
 
-    def chat_sent(self, conn: PeerConnection, msg: dict) -> None:
+    def chat_sent(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `ChatSent` arrived."""
         table = self._shared
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         bucket = self._buckets.get(conn)
         if bucket is None:
             bucket = self._buckets[conn] = _Bucket(now)
@@ -179,16 +184,16 @@ class Chat:
         except ValueError as exc:
             conn.offence(f"chat line refused: {exc}")
             return
-        trusted = conn is table.source or (conn is table.host_conn
+        trusted = conn is self._roster.source or (conn is self._roster.host_conn
                                            and table.phase is Phase.LOBBY)
         if trusted:
             line = ChatLine(msg["sender"], msg["seat"], text)
-        elif conn in table.spectators:
+        elif conn in self._roster.spectators:
             line = ChatLine(conn.remote_name, None, text)
         elif msg["seat"] is None:      # a player passing on its spectator's line
             line = ChatLine(msg["sender"], None, text)
         else:                          # straight from a player: its own line, its own seat
-            name = table.name_of_seat(conn.seat) if table.start_info is not None \
+            name = self._start.name_of_seat(conn.seat) if self._start.info is not None \
                 and conn.seat is not None else conn.remote_name
             line = ChatLine(name, conn.seat, text)
         self._deliver(line, came_from=conn)

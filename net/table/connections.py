@@ -12,7 +12,7 @@ Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol, TYPE_CHECKING
 
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.python.failure import Failure
@@ -22,9 +22,9 @@ from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
-from net.table.play import BUFFER_LIMIT, Play
+from net.table.play import Play
 from net.table.recovery import Recovery
-from net.table.shared import TableState, transport_of
+from net.table.shared import Roster, StartRecord, TableSetting, TableState, transport_of
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
@@ -42,7 +42,7 @@ RETRY_AT_LEAST = 0.5
 RETRY_UNTOLD = 1.0
 RETRY_TIMES = 120
 
-Handler = Callable[["PeerConnection", dict], None]
+Handler = Callable[["PeerConnection", dict[str, Any]], None]
 
 
 class Connector(Protocol):
@@ -54,12 +54,16 @@ class Connector(Protocol):
 class Connections:
     """The session's side of every `PeerConnection` (see the module doc)."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, lobby: Lobby, handshake: StartHandshake,
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 start: StartRecord, dialer: Dialer, lobby: Lobby, handshake: StartHandshake,
                  play: Play, takeover: Takeover, claims: DropClaims, liveness: Liveness,
                  recovery: Recovery, spectate: Spectate, handlers: Mapping[str, Handler],
                  close_table: Callable[[], None],
                  recall_chat: Callable[[PeerConnection], None]) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
+        self._start = start
         self._dialer = dialer
         self._lobby = lobby
         self._handshake = handshake
@@ -93,12 +97,13 @@ class Connections:
             log.info(message)               # redialled every second: not a warning each
             return
         log.warning(message)
-        table.callbacks.on_error(message)
-        if table.role in ("join", "watch", "resume") and not table.started and not table.conns \
-                and self._dialer.pending_dials == 0 and table.source is None:
+        self._setting.callbacks.on_error(message)
+        if table.role in ("join", "watch", "resume") and not self._start.started \
+                and not self._roster.conns \
+                and self._dialer.pending_dials == 0 and self._roster.source is None:
             self.refusal = message
-            table.callbacks.on_refused(message)
-        elif table.role == "watch" and table.source is None:
+            self._setting.callbacks.on_refused(message)
+        elif table.role == "watch" and self._roster.source is None:
             self._spectate.watch_elsewhere()
 
     def _try_again(self, conn: PeerConnection, reason: str, delay: float) -> bool:
@@ -106,8 +111,8 @@ class Connections:
         turned away for now: say so, and dial again after `delay`."""
         table = self._shared
         role = conn.hello_fields.get("role")
-        first_dial = (table.role == "join" and role == "player" and not table.started) or \
-            (table.role == "watch" and role == "spectator" and table.source is None)
+        first_dial = (table.role == "join" and role == "player" and not self._start.started) or \
+            (table.role == "watch" and role == "spectator" and self._roster.source is None)
         if not first_dial or table.closed or self.retries >= RETRY_TIMES:
             return False
         try:
@@ -120,7 +125,7 @@ class Connections:
         self._dialer.dial_later(address[0], address[1], dict(conn.hello_fields), delay)
         message = f"{reason}; trying again in {round(delay, 1):g} s"
         log.warning(message)
-        table.callbacks.on_error(message)
+        self._setting.callbacks.on_error(message)
         return True
 
     def refused(self, conn: PeerConnection, reason: str) -> None:
@@ -128,31 +133,31 @@ class Connections:
         if conn.refused_retry is not None and self._try_again(conn, reason, conn.refused_retry):
             return
         if table.role == "resume" and (self._dialer.pending_dials > 0
-                                      or any(not c.closed for c in table.conns)):
+                                      or any(not c.closed for c in self._roster.conns)):
             # one player said no (it left, say); another may still take me back
             log.warning("rejoin refused by %s: %s", conn.describe(), reason)
             return
         self.refusal = reason
-        table.callbacks.on_refused(reason)
+        self._setting.callbacks.on_refused(reason)
 
-    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
         """Decide on a Hello that passed the version check (the channel proved the join
         code): `net.table.policy.admission.admit` decides; a reason refuses."""
         table = self._shared
-        info = table.start_info
+        info = self._start.info
         seats = {e["seat"]: e for e in info["seats"]} if info is not None else {}
         view = TableView(
             my_role=table.role, closed=table.closed, phase=table.phase,
             open_seat=any(s["kind"] == "open" for s in table.lobby.get("seats", [])),
             table=info["table"] if info is not None else None, seats=seats,
-            token_hashes=dict(table.token_hashes),
+            token_hashes=dict(self._start.token_hashes),
             bot_seats=frozenset(table.lockstep.bots if table.lockstep is not None else ()),
             expelled=frozenset(table.expelled), barred=self._claims.barred(),
-            connected=frozenset(c.seat for c in table.conns
+            connected=frozenset(c.seat for c in self._roster.conns
                                 if not c.closed and c.seat is not None),
-            spectators=len(table.spectators),
+            spectators=len(self._roster.spectators),
             spectators_there=sum(s.remote_host() == conn.remote_host()
-                                 for s in table.spectators))
+                                 for s in self._roster.spectators))
         cred = Credential(role=hello["role"], peer=hello["peer"], seat=hello["seat"],
                           table=hello["table"], seat_key=hello["seat_key"],
                           seat_proof=hello["seat_proof"], token=hello["token"],
@@ -161,7 +166,7 @@ class Connections:
         if verdict.pending_mesh:
             conn.pending_mesh = True
         if verdict.replaces is not None:
-            old = table.conn_for_seat(verdict.replaces)
+            old = self._roster.conn_for_seat(verdict.replaces)
             if old is not None:
                 old.closed = True
                 transport_of(old).loseConnection()
@@ -174,7 +179,7 @@ class Connections:
             return
         if conn.role == "spectator":
             conn.seat = None
-            table.spectators.append(conn)
+            self._roster.spectators.append(conn)
             self._spectate.police_silence()
             if table.lockstep is not None:
                 conn.send(self._recovery.caught_up(spectator=True))
@@ -182,13 +187,13 @@ class Connections:
                 self._lobby_to_watchers(conn)        # the lobby, and the host lists them
             self._recall_chat(conn)                  # what was said before it came
             return
-        table.conns.append(conn)
+        self._roster.conns.append(conn)
         hello = conn.hello
         assert hello is not None             # a listener's connection is ready after it
-        if conn.pending_mesh and not table.started:
+        if conn.pending_mesh and not self._start.started:
             conn.seat = hello["seat"]
             return
-        if not table.started:                     # the host seats a newcomer
+        if not self._start.started:                     # the host seats a newcomer
             seat = next(s for s in table.lobby["seats"] if s["kind"] == "open")
             seat.update(kind="human", name=conn.remote_name, peer=conn.remote_peer,
                         key=hello["seat_key"])
@@ -199,7 +204,7 @@ class Connections:
         self._claims.seat_connected(conn, MAX_OFFENCES)
         if conn.role == "rejoin":
             self._recovery.rejoined(conn)
-        elif table.chain is not None:
+        elif self._start.chain is not None:
             self._handshake.send_chain(conn)
             if table.lockstep is not None:
                 self._liveness.reconnected(conn)
@@ -219,17 +224,17 @@ class Connections:
         assert conn.hello is not None        # a dialer's connection is ready after Accepted
         role = conn.hello["role"]
         if role == "spectator":
-            table.source = conn
+            self._roster.source = conn
             return
-        table.conns.append(conn)
-        if role == "player" and not table.started:
-            table.host_conn = conn
+        self._roster.conns.append(conn)
+        if role == "player" and not self._start.started:
+            self._roster.host_conn = conn
             conn.seat = None
             return
-        conn.seat = table.seat_of_peer(conn.remote_peer)
-        conn.remote_name = table.name_of_seat(conn.seat)
+        conn.seat = self._start.seat_of_peer(conn.remote_peer, table.lobby)
+        conn.remote_name = self._start.name_of_seat(conn.seat)
         self._claims.seat_connected(conn, MAX_OFFENCES)
-        if role in ("player", "rejoin") and table.chain is not None:
+        if role in ("player", "rejoin") and self._start.chain is not None:
             # a rejoin repeats it: the player may have dropped before it got there
             self._handshake.send_chain(conn)
         if role == "player" and table.lockstep is not None:
@@ -238,86 +243,104 @@ class Connections:
             self._takeover.back_online(conn.seat)
 
     def connection_lost(self, conn: PeerConnection) -> None:
-        table = self._shared
+        """A link closed: handled by what the link was (a spectator's, the one I watch,
+        a player's) and, for a player's, by where the table stands (before the start, or
+        in the game)."""
         if conn.dialer and not conn.ready and conn.refused_reason is None \
                 and conn.offended_reason is None:
             # closed before the handshake without a word: a table at its limits
             self._try_again(conn, "the table closed the connection before the handshake",
                             RETRY_UNTOLD)
-        if conn in table.spectators:
-            table.spectators.remove(conn)
-            if not table.started and table.role == "host" and not table.closed:
-                self._lobby.lobby_changed()          # no longer listed as watching
-            return
-        if conn not in table.conns:
-            if conn is table.source and not table.closed and not table.over():
-                table.callbacks.on_paused("lost the connection to the peer we were watching")
-                self._spectate.watch_elsewhere()
-            return
-        table.conns.remove(conn)
-        if table.closed:
-            return
-        if table.started and table.lockstep is not None and not table.over() \
-                and table.my_seat is not None and not any(c.seat is not None for c in table.conns) \
+        if conn in self._roster.spectators:
+            self._spectator_lost(conn)
+        elif conn not in self._roster.conns:
+            self._source_lost(conn)
+        else:
+            self._roster.conns.remove(conn)
+            if self._shared.closed:
+                return
+            if self._start.started:
+                self._player_lost_in_game(conn)
+            else:
+                self._player_lost_before_start(conn)
+
+    def _spectator_lost(self, conn: PeerConnection) -> None:
+        table = self._shared
+        self._roster.spectators.remove(conn)
+        if not self._start.started and table.role == "host" and not table.closed:
+            self._lobby.lobby_changed()          # no longer listed as watching
+
+    def _source_lost(self, conn: PeerConnection) -> None:
+        """A link that was neither a player's nor a spectator's: the one I watch, if any."""
+        table = self._shared
+        if conn is self._roster.source and not table.closed and not table.over():
+            self._setting.callbacks.on_paused("lost the connection to the peer we were watching")
+            self._spectate.watch_elsewhere()
+
+    def _player_lost_before_start(self, conn: PeerConnection) -> None:
+        table = self._shared
+        if table.role == "host":
+            for seat in table.lobby["seats"]:
+                if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
+                    seat.update(kind="open", name="", peer=None, key=None)
+            self._lobby.lobby_changed()
+        elif conn is self._roster.host_conn:
+            # the table is gone for me. Close the mesh connections of players that did
+            # get the host's GameStarted too, or my seat would look alive to them.
+            self._close_table()
+            self.refusal = "the host left before the game started"
+            self._setting.callbacks.on_refused(self.refusal)
+
+    def _player_lost_in_game(self, conn: PeerConnection) -> None:
+        table = self._shared
+        if table.lockstep is not None and not table.over() and table.my_seat is not None \
+                and not any(c.seat is not None for c in self._roster.conns) \
                 and (self._play.desyncs or (conn.offended_reason or "").startswith("desync")):
             # everyone dropped me because my state disagreed with theirs: come back and
             # catch up from their history, like a restarted peer
-            table.reactor.callLater(1.0, self._recovery.rejoin_all)
-        if not table.started:
-            if table.role == "host":
-                for seat in table.lobby["seats"]:
-                    if seat["peer"] == conn.remote_peer and seat["kind"] == "human":
-                        seat.update(kind="open", name="", peer=None, key=None)
-                self._lobby.lobby_changed()
-            elif conn is table.host_conn:
-                # the table is gone for me. Close the mesh connections of players that did
-                # get the host's GameStarted too, or my seat would look alive to them.
-                self._close_table()
-                self.refusal = "the host left before the game started"
-                table.callbacks.on_refused(self.refusal)
-            return
+            self._setting.reactor.callLater(1.0, self._recovery.rejoin_all)
         seat = conn.seat
-        if seat is None or table.conn_for_seat(seat) is not None:
+        if seat is None or self._roster.conn_for_seat(seat) is not None:
             return
         if table.lockstep is not None and seat in table.lockstep.bots:
             return
-        if table.my_seat is not None and seat in table.chain_ends \
-                and (table.lockstep is None or seat not in table.lockstep.bots):
+        if table.my_seat is not None and seat in self._start.chain_ends:
             # its chain commitment too: a player that began without it cannot check the
             # links relayed below (it dropped in the start handshake)
-            signed = table.chain_msgs.get(seat)
+            signed = self._start.chain_msgs.get(seat)
             if signed is not None:
-                table.broadcast({"type": "Relayed", "seat": seat, "message": signed})
+                self._roster.broadcast({"type": "Relayed", "seat": seat, "message": signed})
         if table.lockstep is not None and table.my_seat is not None:
             # pass on what the dropped seat sent me lately, in case it reached me and not
             # the others (see Lockstep.receive_relayed) — even if my game is over
             for m in table.lockstep.heard_from(seat, table.lockstep.step - 4):
-                table.broadcast({"type": "Relayed", "seat": seat, "message": m})
+                self._roster.broadcast({"type": "Relayed", "seat": seat, "message": m})
         if table.over():
             return
+        self._seat_parted(conn, seat)
+
+    def _seat_parted(self, conn: PeerConnection, seat: int) -> None:
+        """A seat's player left mid-game: redial it if I may, and start its countdown."""
         self._claims.parted_by_offence(conn)
         if self._liveness.may_redial(conn):
-            table.reactor.callLater(0.2, self._liveness.redial, seat)
+            self._setting.reactor.callLater(0.2, self._liveness.redial, seat)
         if not self._takeover.is_offline(seat):
-            timeout = table.rejoin_timeout()
+            timeout = self._start.rejoin_timeout()
             self._takeover.start_timeout(seat, timeout)
-            reason = (f"seat {seat} ({table.name_of_seat(seat)}) dropped; waiting up to "
+            reason = (f"seat {seat} ({self._start.name_of_seat(seat)}) dropped; waiting up to "
                       f"{timeout:g} s for it to rejoin")
             log.warning(reason)
             self._takeover.said_gone.add(seat)
-            table.callbacks.on_paused(reason)
+            self._setting.callbacks.on_paused(reason)
 
-    def received(self, conn: PeerConnection, msg: dict) -> None:
-        table = self._shared
+    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if conn.role == "spectator" and not conn.dialer and kind not in ("ChatSent", "Heartbeat"):
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")
             return
-        if conn.pending_mesh and not table.started:
-            if len(table.buffer) >= BUFFER_LIMIT:
+        if conn.pending_mesh and not self._start.started:
+            if not self._play.early.keep(conn, msg):
                 conn.drop("too many messages before the game started")
-                return
-            table.buffer.append((conn, msg))
             return
         handler = self.handlers.get(kind)
         if handler is None:
@@ -327,8 +350,6 @@ class Connections:
 
     def drain(self) -> None:
         """Handle the messages kept for later (they came before the game began here)."""
-        table = self._shared
-        pending, table.buffer = table.buffer, []
-        for conn, msg in pending:
+        for conn, msg in self._play.early.take():
             if not conn.closed:
                 self.received(conn, msg)

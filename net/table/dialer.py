@@ -10,30 +10,32 @@ Tests: tests/net/table/test_session.py, tests/net/transport/test_peer.py.
 
 from __future__ import annotations
 
-from net.table.shared import ListeningPort, TableState
+from typing import Any
+
+from net.table.shared import ListeningPort, TableSetting
 from net.transport.peer import PeerFactory
 
 
 class Dialer:
-    def __init__(self, shared: TableState, session: object) -> None:
-        self._shared = shared
+    def __init__(self, setting: TableSetting, session: object) -> None:
+        self._setting = setting
         self._session = session          # what each connection reports to
         self.listener: ListeningPort | None = None
         self.listen_port = 0
         self.pending_dials = 0           # connections being attempted
 
     def listen(self, port: int) -> None:
-        self.listener = self._shared.reactor.listenTCP(
-            port, PeerFactory(self._session, dialer=False), interface=self._shared.opts.interface)
+        self.listener = self._setting.reactor.listenTCP(
+            port, PeerFactory(self._session, dialer=False), interface=self._setting.opts.interface)
         self.listen_port = self.listener.getHost().port
 
-    def dial(self, host: str, port: int, hello: dict) -> None:
+    def dial(self, host: str, port: int, hello: dict[str, Any]) -> None:
         self.pending_dials += 1
-        self._shared.reactor.connectTCP(host, port,
+        self._setting.reactor.connectTCP(host, port,
                                         PeerFactory(self._session, dialer=True, hello=hello),
                                         timeout=10)
 
-    def dial_later(self, host: str, port: int, hello: dict, delay: float) -> None:
+    def dial_later(self, host: str, port: int, hello: dict[str, Any], delay: float) -> None:
         """A dial `delay` seconds from now, pending from now (a guest told to try again is
         not given up on while it waits)."""
         self.pending_dials += 1
@@ -41,7 +43,7 @@ class Dialer:
         def dial() -> None:
             self.pending_dials -= 1
             self.dial(host, port, hello)
-        self._shared.reactor.callLater(delay, dial)
+        self._setting.reactor.callLater(delay, dial)
 
     def stop_listening(self) -> None:
         if self.listener is not None:

@@ -21,12 +21,12 @@ tests/net/table/test_report_counting.py, tests/net/trust/test_redial_attack.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.core import RELAYABLE
 from net.table.policy.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
                                        count_report, offences_carried)
-from net.table.shared import TableState
+from net.table.shared import Roster, StartRecord, TableState
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -37,8 +37,10 @@ log = logging.getLogger("net.table.session")
 class DropClaims:
     """Who says it dropped whom, and whose messages I pass on to whom because of it."""
 
-    def __init__(self, shared: TableState) -> None:
+    def __init__(self, shared: TableState, roster: Roster, start: StartRecord) -> None:
         self._shared = shared
+        self._roster = roster
+        self._start = start
         # accused seat -> seats that dropped it since it last came back here
         self.drop_claims: dict[int, set[int]] = {}
         self.forwards: dict[int, set[int]] = {}      # seat -> seats I pass its messages to
@@ -50,7 +52,7 @@ class DropClaims:
 
     def claims_carry(self, seat: int) -> bool:
         """More than half of the table's other players say they dropped `seat`."""
-        return carries(frozenset(self._shared.humans()), seat,
+        return carries(frozenset(self._start.humans()), seat,
                        frozenset(self.drop_claims.get(seat, ())))
 
     def record(self, seat: int) -> SeatRecord:
@@ -63,7 +65,7 @@ class DropClaims:
     def offence_counted(self, conn: PeerConnection) -> None:
         """A seated player's offence counts against its seat, not only its connection."""
         seat = conn.seat
-        if self._shared.started and seat is not None and conn.role != "spectator":
+        if self._start.started and seat is not None and conn.role != "spectator":
             r = self.record(seat)
             self.records[seat] = SeatRecord(max(r.offences + 1, conn.offences), r.drops)
 
@@ -89,13 +91,13 @@ class DropClaims:
         """Someone hears `seat` through me (so its messages must prove themselves)."""
         return bool(self.forwards.get(seat))
 
-    def forward(self, seat: int, msg: dict) -> None:
+    def forward(self, seat: int, msg: dict[str, Any]) -> None:
         """Pass `seat`'s message, just accepted from it, on to the players that parted
         from it alone: they hear it through me."""
         if msg["type"] not in RELAYABLE:
             return
         for target in self.forwards.get(seat, ()):
-            conn = self._shared.conn_for_seat(target)
+            conn = self._roster.conn_for_seat(target)
             if conn is not None:
                 conn.send({"type": "Relayed", "seat": seat, "message": msg})
 
@@ -104,8 +106,8 @@ class DropClaims:
         more than half of the other players did so. Until then only my own connection
         is gone: I do not play its seat with a bot myself (the others still hear it)."""
         table = self._shared
-        if table.started and conn.seat is not None and conn.role != "spectator" \
-                and conn is not table.source and table.my_seat is not None:
+        if self._start.started and conn.seat is not None and conn.role != "spectator" \
+                and conn is not self._roster.source and table.my_seat is not None:
             seat = conn.seat
             self._dropped(seat)
             self.drop_claims.setdefault(seat, set()).add(table.my_seat)
@@ -113,7 +115,7 @@ class DropClaims:
                 self.parted.add(seat)
             elif seat in self.barred():
                 self.seat_barred(seat)
-            table.broadcast({"type": "SeatDropped", "seat": seat, "reason": reason[:500]})
+            self._roster.broadcast({"type": "SeatDropped", "seat": seat, "reason": reason[:500]})
 
     def parted_by_offence(self, conn: PeerConnection) -> None:
         """A player dropped me for offences (not for a desync): we are parted, the
@@ -122,15 +124,15 @@ class DropClaims:
         if conn.seat is not None and reason and not reason.startswith("desync"):
             self.parted.add(conn.seat)
 
-    def seat_dropped(self, conn: PeerConnection, msg: dict) -> None:
+    def seat_dropped(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `SeatDropped` claim from another player (`report_counting.count_report`)."""
         table = self._shared
         seat = msg["seat"]
-        info = table.start_info
+        info = self._start.info
         book = ReportBook(
             started=info is not None, my_seat=table.my_seat,
             seats=frozenset(e["seat"] for e in info["seats"]) if info else frozenset(),
-            humans=frozenset(table.humans()) if info else frozenset(),
+            humans=frozenset(self._start.humans()) if info else frozenset(),
             bots=frozenset(table.lockstep.bots if table.lockstep is not None else ()),
             counted={s: frozenset(r) for s, r in self.drop_claims.items()})
         verdict = count_report(book, DropReport(reporter=conn.seat, accused=seat))
@@ -144,7 +146,7 @@ class DropClaims:
             return          # told before (or about a bot's seat): nothing new
         assert conn.seat is not None
         self.drop_claims.setdefault(seat, set()).add(conn.seat)
-        other = table.conn_for_seat(seat)
+        other = self._roster.conn_for_seat(seat)
         if verdict.carries:
             self.parted.discard(seat)
             for s in (seat, *self.forwards.pop(seat, ())):

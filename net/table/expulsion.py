@@ -13,10 +13,10 @@ tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep import signatures
-from net.table.shared import TableState
+from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.transport import messages
 
 if TYPE_CHECKING:
@@ -29,40 +29,45 @@ log = logging.getLogger("net.table.session")
 class SeatSigner:
     """Signs what my seat originates and checks other seats' signatures."""
 
-    def __init__(self, shared: TableState) -> None:
+    def __init__(self, shared: TableState, me: Identity, start: StartRecord) -> None:
         self._shared = shared
+        self._me = me
+        self._start = start
         self.saved_table: bytes | None = None     # resume: my table before CaughtUp
         # replaceable (a test plays a seat that signs badly): callers look it up each time
-        self.sign: Callable[[dict], dict] = self.sign_as_my_seat
+        self.sign: Callable[[dict[str, Any]], dict[str, Any]] = self.sign_as_my_seat
 
-    def sign_as_my_seat(self, msg: dict) -> dict:
+    def sign_as_my_seat(self, msg: dict[str, Any]) -> dict[str, Any]:
         """My seat's signature on a message I originate (`net.lockstep.signatures`)."""
         table = self._shared
-        key = table.seat_key
-        table_id = table.start_info["table"] if table.start_info is not None \
+        key = self._me.seat_key
+        table_id = self._start.info["table"] if self._start.info is not None \
             else self.saved_table
         if key is None or table_id is None \
                 or msg.get("type") not in signatures.SIGNED or msg.get("seat") != table.my_seat:
             return msg
         return signatures.sign(key, table_id, msg)
 
-    def signed_by_seat(self, seat: int, msg: dict) -> bool:
+    def signed_by_seat(self, seat: int, msg: dict[str, Any]) -> bool:
         """`msg` carries `seat`'s signature under the key pinned in GameStarted."""
-        table = self._shared
-        entry = table.seat_entry(seat)
-        return entry is not None and table.start_info is not None \
-            and signatures.signed_by(entry.get("key"), table.start_info["table"], msg)
+        entry = self._start.seat_entry(seat)
+        return entry is not None and self._start.info is not None \
+            and signatures.signed_by(entry.get("key"), self._start.info["table"], msg)
 
 
 class Expulsion:
     """Proofs of cheating: checked, passed on, and the cheater expelled."""
 
-    def __init__(self, shared: TableState, signer: SeatSigner, takeover: Takeover) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 start: StartRecord, signer: SeatSigner, takeover: Takeover) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
+        self._start = start
         self._signer = signer
         self._takeover = takeover
 
-    def cheated(self, seat: int, first: dict | None, second: dict) -> bool:
+    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
         """Two different signed messages from `seat` for one step, or one signed message
         that is a proof by itself (`first` is `second`: a tower vote that breaks the rules
         or contradicts the deterministic drop, `net.lockstep.tower_vote`): if they really
@@ -72,7 +77,7 @@ class Expulsion:
         the reveal lets no one past a commitment that differs between players; a drop's
         vote is void at once, so its seat goes from the step after the drop)."""
         table = self._shared
-        if first is None or seat == table.my_seat or not table.started:
+        if first is None or seat == table.my_seat or not self._start.started:
             return False
         reason = self._reason(seat, first, second)
         if not reason or not (self._signer.signed_by_seat(seat, first)
@@ -81,14 +86,16 @@ class Expulsion:
         if seat in table.expelled:
             return True
         table.expelled.add(seat)
-        show = lambda m: {k: (v.hex()[:16] if isinstance(v, bytes) else v)  # noqa: E731
-                          for k, v in m.items()
-                          if k not in ("hash", "sig", "commits", "fields", "outcome")}
+
+        def show(m: dict[str, Any]) -> dict[str, Any]:
+            return {k: (v.hex()[:16] if isinstance(v, bytes) else v)
+                    for k, v in m.items()
+                    if k not in ("hash", "sig", "commits", "fields", "outcome")}
         log.error("CHEATING PROVED: %s (%s, then %s); seat %d is expelled and a bot plays it",
                   reason, show(first), show(second), seat)
-        table.callbacks.on_error(f"seat {seat} ({table.name_of_seat(seat)}) cheated: "
+        self._setting.callbacks.on_error(f"seat {seat} ({self._start.name_of_seat(seat)}) cheated: "
                                  f"{reason}; it is expelled and a bot plays its seat")
-        table.broadcast({"type": "CheatingProved", "seat": seat, "first": first,
+        self._roster.broadcast({"type": "CheatingProved", "seat": seat, "first": first,
                          "second": second})
         step = second.get("step")
         if second.get("type") == "TowerVoted" and isinstance(step, int):
@@ -99,10 +106,10 @@ class Expulsion:
                 # taken over as the step after the drop begins, on every peer alike,
                 # however far the expulsion below lets me run on before it happens
                 table.lockstep.box(step).takeovers.add(seat)
-        table.reactor.callLater(0, self._expel, seat, step, reason)
+        self._setting.reactor.callLater(0, self._expel, seat, step, reason)
         return True
 
-    def _reason(self, seat: int, first: dict, second: dict) -> str | None:
+    def _reason(self, seat: int, first: dict[str, Any], second: dict[str, Any]) -> str | None:
         """What `first` and `second` prove against `seat`: a conflict between them, or
         (a tower vote) one of them alone, or it against the vote I heard from the seat.
         "" when a tower vote is a proof I cannot check here (my platform build)."""
@@ -119,7 +126,7 @@ class Expulsion:
 
     def _expel(self, seat: int, step: int | None, reason: str) -> None:
         table = self._shared
-        conn = table.conn_for_seat(seat)
+        conn = self._roster.conn_for_seat(seat)
         if conn is not None:
             conn.drop(f"you are expelled: {reason}"[:500], offender=False)
         self._takeover.cancel_timeout(seat)
@@ -127,10 +134,10 @@ class Expulsion:
             table.lockstep.take_over(seat, max(table.lockstep.step, step or 0))
             self._takeover.maybe_resumed()
 
-    def cheating_proved(self, conn: PeerConnection, msg: dict) -> None:
+    def cheating_proved(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `CheatingProved` from another player: checked here before it counts."""
         table = self._shared
-        if conn.seat is None or conn.role == "spectator" or conn is table.source:
+        if conn.seat is None or conn.role == "spectator" or conn is self._roster.source:
             conn.offence("CheatingProved from a connection without a seat")
             return
         seat = msg["seat"]

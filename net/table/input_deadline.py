@@ -24,10 +24,10 @@ Tests: tests/net/table/test_input_deadline.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.liveness import Liveness
-from net.table.shared import TableState
+from net.table.shared import Roster, StartRecord, TableSetting, TableState
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
@@ -56,9 +56,13 @@ def turn_time_problem(seconds: object) -> str | None:
 class InputDeadlines:
     """The clock of each seat the current step waits for; a clock run out is reported."""
 
-    def __init__(self, shared: TableState, liveness: Liveness, takeover: Takeover,
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 start: StartRecord, liveness: Liveness, takeover: Takeover,
                  missed: MissedInputs) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
+        self._start = start
         self._liveness = liveness
         self._takeover = takeover
         self._missed = missed
@@ -70,11 +74,11 @@ class InputDeadlines:
 
     def turn_time(self) -> float:
         """The table's turn timer: the host's, as `GameStarted` carried it."""
-        info = self._shared.start_info or {}
+        info = self._start.info or {}
         value = info.get("turn_time")
         if isinstance(value, (int, float)) and turn_time_problem(value) is None:
             return float(value)
-        return self._shared.opts.turn_time
+        return self._setting.opts.turn_time
 
     def watching(self) -> bool:
         """A spectator (or a peer following the table): it keeps the clocks to show them,
@@ -114,7 +118,7 @@ class InputDeadlines:
         watching = self.watching()
         waits: dict[int, tuple[bool, float]] = {}
         for seat, human in self.awaited().items():
-            if not watching and seat != table.my_seat and table.conn_for_seat(seat) is None \
+            if not watching and seat != table.my_seat and self._roster.conn_for_seat(seat) is None \
                     and not self._takeover.is_overdue(seat):
                 continue
             waits[seat] = (human, self.turn_time() if human else AUTO_INPUT_TIME)
@@ -124,18 +128,18 @@ class InputDeadlines:
         """What the step awaits, to my spectators (they cannot see commitments)."""
         table = self._shared
         ls = table.lockstep
-        if not table.spectators or ls is None or self.watching():
+        if not self._roster.spectators or ls is None or self.watching():
             return
         seats = self.awaited()
         msg = {"type": "InputsAwaited", "step": ls.step,
                "decisions": sorted(s for s, human in seats.items() if human),
                "automatic": sorted(s for s, human in seats.items() if not human)}
-        for conn in list(table.spectators):
+        for conn in list(self._roster.spectators):
             conn.send(msg)
 
-    def inputs_awaited(self, conn: PeerConnection, msg: dict) -> None:
+    def inputs_awaited(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """`InputsAwaited` from the player I follow (from anyone else: an offence)."""
-        if conn is not self._shared.source:
+        if conn is not self._roster.source:
             conn.offence("InputsAwaited from a peer we do not follow")
             return
         told = {s: True for s in msg["decisions"]}

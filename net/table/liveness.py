@@ -27,10 +27,11 @@ Tests: tests/net/table/test_liveness.py, tests/net/table/test_loopback.py (reset
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import DelayedCall, TableState, transport_of
+from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
+                              transport_of)
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -47,8 +48,12 @@ RESEND_STEPS = 4          # my messages of this many steps back go out on a new 
 class Liveness:
     """Heartbeats, the clock of the time this peer was awake, redials, the majority rule."""
 
-    def __init__(self, shared: TableState, dialer: Dialer) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 start: StartRecord, dialer: Dialer) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
+        self._start = start
         self._dialer = dialer
         self._beat: DelayedCall | None = None   # the next heartbeat
         self._beat_due = 0.0                    # when it should run
@@ -60,13 +65,13 @@ class Liveness:
     def awake_seconds(self) -> float:
         """The reactor's clock less the time this peer was stalled (`last_received` is
         read on this clock, so silence counts only while I could have heard)."""
-        return self._shared.reactor.seconds() - self._stalled
+        return self._setting.reactor.seconds() - self._stalled
 
     def start_heartbeat(self) -> None:
         table = self._shared
         if self._beat is None and not table.closed:
-            self._beat_due = table.reactor.seconds() + HEARTBEAT_EVERY
-            self._beat = table.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
+            self._beat_due = self._setting.reactor.seconds() + HEARTBEAT_EVERY
+            self._beat = self._setting.reactor.callLater(HEARTBEAT_EVERY, self._heartbeat)
 
     def stop(self) -> None:
         if self._beat is not None and self._beat.active():
@@ -77,14 +82,14 @@ class Liveness:
         self._beat = None
         if table.closed or table.over():
             return
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         late = now - self._beat_due
         if late > STALL_SLACK:
             self._stalled += late
             log.info("this peer was busy for %.1f s; its players' silence is counted "
                      "from now", late + HEARTBEAT_EVERY)
         awake = self.awake_seconds()
-        for conn in list(table.conns):
+        for conn in list(self._roster.conns):
             if not conn.ready or conn.closed:
                 continue        # (a resuming peer does not know its players' seats yet)
             silent = awake - conn.last_received
@@ -104,7 +109,7 @@ class Liveness:
         computed the next step's bot move for seconds held that input back all the while:
         the players waiting for it saw it silent, and the table could not compute the
         step together."""
-        for conn in self._shared.conns:
+        for conn in self._roster.conns:
             transport = conn.transport
             write_now = getattr(transport, "doWrite", None)     # IWriteDescriptor
             # (not while it closes: its last write would then end the connection, which
@@ -114,7 +119,7 @@ class Liveness:
                     and not getattr(transport, "disconnecting", False):
                 write_now()
 
-    def heartbeat(self, conn: PeerConnection, msg: dict) -> None:
+    def heartbeat(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `Heartbeat`: nothing to do, receiving it is the point (`last_received`)."""
 
     # ---------------------------------------------------------------- redial
@@ -126,21 +131,21 @@ class Liveness:
         return (table.lockstep is not None and not table.over() and table.my_seat is not None
                 and seat is not None and seat < table.my_seat and not conn.dropped_on_purpose
                 and conn.offended_reason is None and seat not in table.expelled
-                and seat not in table.lockstep.bots and seat in table.addresses
+                and seat not in table.lockstep.bots and seat in self._start.addresses
                 and table.role in ("host", "join"))
 
     def redial(self, seat: int) -> None:
         table = self._shared
         if table.closed or table.over() or table.lockstep is None \
                 or seat in table.lockstep.bots or seat in table.expelled \
-                or table.conn_for_seat(seat) is not None:
+                or self._roster.conn_for_seat(seat) is not None:
             return
-        assert table.start_info is not None
-        host, port = table.addresses[seat]
+        assert self._start.info is not None
+        host, port = self._start.addresses[seat]
         self.redialling.add((host, port))
         self._dialer.dial(host, port, {"role": "player", "seat": table.my_seat,
-                                       "table": table.start_info["table"]})
-        table.reactor.callLater(REDIAL_EVERY, self.redial, seat)
+                                       "table": self._start.info["table"]})
+        self._setting.reactor.callLater(REDIAL_EVERY, self.redial, seat)
 
     def reconnected(self, conn: PeerConnection) -> None:
         """A player connection made after the game began here (a redial, or a mesh dial
@@ -157,8 +162,8 @@ class Liveness:
         """The human seats on my side (me and the players I am connected to, `seat`
         left out), and all the table's human seats."""
         table = self._shared
-        humans = table.humans()
-        live = {table.my_seat} | {c.seat for c in table.conns if c.ready and not c.closed
+        humans = self._start.humans()
+        live = {table.my_seat} | {c.seat for c in self._roster.conns if c.ready and not c.closed
                                   and c.seat is not None and c.seat != seat}
         return {s for s in live if s is not None} & set(humans), humans
 
@@ -174,5 +179,5 @@ class Liveness:
                       "bot may take a seat only on a side with more than half of the "
                       "players; waiting for the others")
             log.warning(reason)
-            self._shared.callbacks.on_paused(reason)
+            self._setting.callbacks.on_paused(reason)
         return False

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import TableState, transport_of
+from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState, transport_of
 from net.table.start_mesh import StartHandshake
 
 if TYPE_CHECKING:
@@ -25,8 +25,13 @@ log = logging.getLogger("net.table.session")
 class Lobby:
     """The seats before the start: the host's to decide, the guests' to follow."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, handshake: StartHandshake) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord, dialer: Dialer, handshake: StartHandshake) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._dialer = dialer           # my listening port goes into GameStarted
         self._handshake = handshake
 
@@ -36,7 +41,7 @@ class Lobby:
         """Host only, before the start: change the table. `bot_levels`: seat -> level
         for bot seats (`set_bot_level`)."""
         table = self._shared
-        if table.role != "host" or table.started:
+        if table.role != "host" or self._start.started:
             raise ValueError("only the host can change the table before the start")
         lobby = table.lobby
         old_levels = {s["seat"]: s.get("level") for s in lobby["seats"] if s["kind"] == "bot"}
@@ -58,7 +63,7 @@ class Lobby:
                 self._seat_conn(h["peer"], i)
             for i in range(players - bots, players):
                 seats[i].update(kind="bot", name=f"bot {i}",
-                                level=old_levels.get(i) or table.opts.bot)
+                                level=old_levels.get(i) or self._setting.opts.bot)
             lobby["players"], lobby["seats"] = players, seats
         for seat, level in (bot_levels or {}).items():
             self._check_bot_level(seat, level)
@@ -70,7 +75,7 @@ class Lobby:
         """Host only, before the start: the level (`easy`, `normal`, `hard`) of the bot
         that plays bot seat `seat`. Every peer plays that seat at that level."""
         table = self._shared
-        if table.role != "host" or table.started:
+        if table.role != "host" or self._start.started:
             raise ValueError("only the host can choose the bots' levels, before the start")
         self._check_bot_level(seat, level)
         table.lobby["seats"][seat]["level"] = level
@@ -90,9 +95,9 @@ class Lobby:
     def request_seat(self, seat: int) -> None:
         table = self._shared
         if table.role == "host":
-            self._move_seat(table.peer_id, seat)
-        elif table.host_conn is not None:
-            table.host_conn.send({"type": "SeatRequested", "seat": seat})
+            self._move_seat(self._me.peer_id, seat)
+        elif self._roster.host_conn is not None:
+            self._roster.host_conn.send({"type": "SeatRequested", "seat": seat})
 
     def move_players(self, moves: dict[int, int]) -> None:
         """Host only, before the start: move players between seats at once, `{old seat:
@@ -102,7 +107,7 @@ class Lobby:
         dialled the lower seats. ValueError (a sentence) for anything else; nothing moves
         then."""
         table = self._shared
-        if table.role != "host" or table.started:
+        if table.role != "host" or self._start.started:
             raise ValueError("only the host can move players, before the start")
         seats = table.lobby["seats"]
         for old, new in moves.items():
@@ -134,7 +139,7 @@ class Lobby:
     def start_game(self) -> None:
         """Host only: every seat must be filled (humans or bots)."""
         table = self._shared
-        if table.role != "host" or table.started:
+        if table.role != "host" or self._start.started:
             raise ValueError("only the host starts, once")
         if not self.lobby_full():
             raise ValueError("there are open seats")
@@ -142,11 +147,11 @@ class Lobby:
         for seat in table.lobby["seats"]:
             if seat["kind"] != "human":
                 continue
-            if seat["peer"] == table.peer_id:
-                peers.append({"peer": table.peer_id, "host": "",
+            if seat["peer"] == self._me.peer_id:
+                peers.append({"peer": self._me.peer_id, "host": "",
                               "port": self._dialer.listen_port, "seat": seat["seat"]})
             else:
-                conn = table.conn_for_peer(seat["peer"])
+                conn = self._roster.conn_for_peer(seat["peer"])
                 assert conn is not None and conn.hello is not None   # a seated guest
                 peers.append({"peer": seat["peer"], "host": transport_of(conn).getPeer().host,
                               "port": conn.hello["listen_port"], "seat": seat["seat"]})
@@ -155,14 +160,14 @@ class Lobby:
                "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
                           "peer": s["peer"], "key": s.get("key")}
                          for s in table.lobby["seats"]],
-               "peers": peers, "bot": table.opts.bot,
-               "turn_time": table.lobby.get("turn_time", table.opts.turn_time),
-               "rejoin_timeout": table.opts.rejoin_timeout,
-               "bot_levels": [[s["seat"], s.get("level") or table.opts.bot]
+               "peers": peers, "bot": self._setting.opts.bot,
+               "turn_time": table.lobby.get("turn_time", self._setting.opts.turn_time),
+               "rejoin_timeout": self._setting.opts.rejoin_timeout,
+               "bot_levels": [[s["seat"], s.get("level") or self._setting.opts.bot]
                               for s in table.lobby["seats"] if s["kind"] == "bot"]}
-        msg["config"] = table.engine.config_wire(table.engine.config(
+        msg["config"] = self._setting.engine.config_wire(self._setting.engine.config(
             table.lobby["players"], table.lobby["side"], table.lobby["setup"]))
-        for conn in table.conns:
+        for conn in self._roster.conns:
             conn.send(msg)
         self._handshake.game_started(msg)
 
@@ -174,11 +179,12 @@ class Lobby:
             table.lobby["tower_vote"] = bool(platform)
         if table.role == "host":
             # who watches (names only) is listed, and the watchers are told the lobby too
-            table.lobby["watchers"] = [str(c.remote_name)[:40] for c in table.spectators][:16]
+            table.lobby["watchers"] = [str(c.remote_name)[:40]
+                                       for c in self._roster.spectators][:16]
             wire = {**table.lobby, "seats": [dict(s) for s in table.lobby["seats"]]}
-            for conn in table.conns + table.spectators:
+            for conn in self._roster.conns + self._roster.spectators:
                 conn.send({"type": "LobbyChanged", "lobby": wire})
-        table.callbacks.on_lobby_changed(table.lobby)
+        self._setting.callbacks.on_lobby_changed(table.lobby)
 
     def _platform_seats(self) -> list[int]:
         """The seated players whose handshake says their physics is not the verified
@@ -187,8 +193,8 @@ class Lobby:
         (`net.lockstep.tower_vote`). Everyone else's drops are computed, not voted."""
         from sim.tower.build import verified
         table = self._shared
-        said: dict[bytes | None, dict[str, str]] = {table.peer_id: table.versions}
-        for conn in table.conns:
+        said: dict[bytes | None, dict[str, str]] = {self._me.peer_id: self._me.versions}
+        for conn in self._roster.conns:
             if conn.hello is not None and conn.role == "player":
                 said[conn.remote_peer] = conn.hello.get("versions", {})
         platform = []
@@ -199,10 +205,10 @@ class Lobby:
                 platform.append(seat["seat"])
         return platform
 
-    def lobby_changed_received(self, conn: PeerConnection, msg: dict) -> None:
+    def lobby_changed_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         table = self._shared
-        watching = table.role == "watch" and conn is table.source   # a spectator's player
-        if (conn is not table.host_conn and not watching) or table.started:
+        watching = table.role == "watch" and conn is self._roster.source   # a spectator's player
+        if (conn is not self._roster.host_conn and not watching) or self._start.started:
             conn.offence("LobbyChanged from a peer that is not the host")
             return
         lobby = msg["lobby"]
@@ -212,15 +218,15 @@ class Lobby:
             conn.offence("LobbyChanged with malformed seats")
             return
         table.lobby = lobby
-        mine = [s["seat"] for s in seats if s.get("peer") == table.peer_id]
+        mine = [s["seat"] for s in seats if s.get("peer") == self._me.peer_id]
         table.my_seat = mine[0] if mine else None
-        for spectator in table.spectators:      # a guest's own watchers see the lobby too
+        for spectator in self._roster.spectators:      # a guest's own watchers see the lobby too
             spectator.send({"type": "LobbyChanged", "lobby": lobby})
-        table.callbacks.on_lobby_changed(table.lobby)
+        self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def seat_requested(self, conn: PeerConnection, msg: dict) -> None:
+    def seat_requested(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         table = self._shared
-        if table.role != "host" or table.started:
+        if table.role != "host" or self._start.started:
             conn.offence("SeatRequested but this is not an open lobby")
             return
         self._move_seat(conn.remote_peer, msg["seat"])
@@ -240,8 +246,8 @@ class Lobby:
 
     def _seat_conn(self, peer: bytes | None, seat: int) -> None:
         table = self._shared
-        if peer == table.peer_id:
+        if peer == self._me.peer_id:
             table.my_seat = seat
-        conn = table.conn_for_peer(peer)
+        conn = self._roster.conn_for_peer(peer)
         if conn is not None:
             conn.seat = seat

@@ -6,7 +6,7 @@ others moved on and then waited for the victim, whose countdown ran out on their
 so the victim lost its seat while the withholder kept its own (issue 34 item 1). Now a
 peer that waits `ASK_AFTER` seconds for a seat's input says so (`InputsMissed`, again
 every `ASK_EVERY` seconds while it waits) — or, for a seat already caught withholding
-from it (an input of it came only by relay, `TableState.withheld_from_me`), at once
+from it (an input of it came only by relay, `MissedInputs.withheld_from_me`), at once
 whenever the step waits for that seat alone, and again at every look (a repeat
 withholder gains nothing: the victim no longer waits `ASK_AFTER` a step); every player that holds that seat's signed
 messages for the step relays them (`Relayed`: signed, they prove themselves from any
@@ -21,10 +21,10 @@ processes), tests/net/table/test_missed_inputs.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
-from net.table.shared import TableState
+from net.table.shared import Roster, TableSetting, TableState
 from net.table.takeover import Takeover
 
 if TYPE_CHECKING:
@@ -59,42 +59,57 @@ def seats_to_ask(waited: dict[int, float], me: int | None, withheld: set[int],
 class MissedInputs:
     """Asking for inputs that did not reach me, and relaying those others missed."""
 
-    def __init__(self, shared: TableState, takeover: Takeover) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 takeover: Takeover) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
         self._takeover = takeover
         self._asked: dict[int, float] = {}          # step -> when I last asked
         self._answered: dict[int, float] = {}       # asker's seat -> when I last answered
         self._sent: dict[int, set[bytes]] = {}      # asker's seat -> signatures sent to it
+        # seats whose input reached me only by relay while their connection lived: asked
+        # for at once from then on, so withholding gains nothing (`withheld`, from relays)
+        self.withheld_from_me: set[int] = set()
+
+    def withheld(self, seat: int, step: int, relayer: int | None) -> None:
+        """`seat`'s input for `step` reached me only through `relayer`, though its own
+        connection lives: it kept the input from me."""
+        if seat not in self.withheld_from_me:
+            self.withheld_from_me.add(seat)
+            log.warning("seat %d's input for step %d reached me only through seat %s: from "
+                        "now on I ask the others for seat %d's inputs at once", seat, step,
+                        relayer, seat)
 
     def ask(self, step: int, waited: dict[int, float], now: float) -> None:
         """The step waits for these seats (seat -> seconds waited): ask the table for
         the inputs of those it waited for `ASK_AFTER` seconds or more."""
         table = self._shared
-        late = seats_to_ask(waited, table.my_seat, table.withheld_from_me,
+        late = seats_to_ask(waited, table.my_seat, self.withheld_from_me,
                             now - self._asked.get(step, -ASK_EVERY))
         if not late:
             return
         if step not in self._asked:
-            connected = [s for s in late if table.conn_for_seat(s) is not None]
+            connected = [s for s in late if self._roster.conn_for_seat(s) is not None]
             if connected:
                 log.info("seat(s) %s sent me nothing for step %d yet: asking the others "
                          "whether it reached them", connected, step)
         self._asked = {s: t for s, t in self._asked.items() if s >= step - 1}
         self._asked[step] = now
-        table.broadcast({"type": "InputsMissed", "step": step, "seats": late})
+        self._roster.broadcast({"type": "InputsMissed", "step": step, "seats": late})
 
-    def inputs_missed(self, conn: PeerConnection, msg: dict) -> None:
+    def inputs_missed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's `InputsMissed`: relay what I hold of those seats from that step."""
         table = self._shared
         ls = table.lockstep
         asker = conn.seat
-        if asker is None or conn.role == "spectator" or conn is table.source:
+        if asker is None or conn.role == "spectator" or conn is self._roster.source:
             conn.offence("InputsMissed from a connection without a seat")
             return
         if ls is None or ls.following:
             return
         step = msg["step"]
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         if step < ls.step - STALE_GRACE or step > ls.step + 1 \
                 or now - self._answered.get(asker, -ANSWER_EVERY) < ANSWER_EVERY:
             return

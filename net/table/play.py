@@ -19,7 +19,7 @@ from net.table.expulsion import Expulsion, SeatSigner
 from net.table.liveness import Liveness
 from net.table.persistence import Persistence
 from net.table.phase import Phase
-from net.table.shared import TableEngine, TableState
+from net.table.shared import Identity, Roster, StartRecord, TableEngine, TableSetting, TableState
 from net.table.takeover import Takeover
 from store.table_save import write_desync_report
 
@@ -60,58 +60,75 @@ class SeatBots:
         return value
 
 
+class EarlyMessages:
+    """Game messages that came before the game began here (or while I catch up), kept in
+    their order and handled when it does (`Connections.drain`); at most `BUFFER_LIMIT`.
+    Play's: the connections, the relays and recovery keep, take and forget through it."""
+
+    def __init__(self) -> None:
+        self._kept: list[tuple[PeerConnection, dict[str, Any]]] = []
+
+    def keep(self, conn: PeerConnection, msg: dict[str, Any]) -> bool:
+        """Keep `msg` for when the game begins here; False when `BUFFER_LIMIT` are kept."""
+        if len(self._kept) >= BUFFER_LIMIT:
+            return False
+        self._kept.append((conn, msg))
+        return True
+
+    def take(self) -> list[tuple[PeerConnection, dict[str, Any]]]:
+        """The kept messages, in their order; none are kept after."""
+        kept, self._kept = self._kept, []
+        return kept
+
+    def forget(self) -> None:
+        """A rejoin starts over: what came for the game I left is not for the new one."""
+        self._kept = []
+
+
 class Play:
     """The running game: the lockstep, what goes into it, and what it reports."""
 
-    def __init__(self, shared: TableState, signer: SeatSigner, claims: DropClaims,
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord, signer: SeatSigner, claims: DropClaims,
                  takeover: Takeover, expulsion: Expulsion, liveness: Liveness,
                  persistence: Persistence) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._signer = signer
         self._claims = claims
         self._takeover = takeover
         self._expulsion = expulsion
         self._liveness = liveness
         self._persistence = persistence
-        self.desyncs: list[dict] = []          # my desync reports
+        self.desyncs: list[dict[str, Any]] = []          # my desync reports
+        self.early = EarlyMessages()
 
     def make_lockstep(self, chain_ends: dict[int, bytes], following: bool = False) -> Lockstep:
         table = self._shared
-        info = table.start_info
+        info = self._start.info
         assert info is not None
         kinds = {s["seat"]: s["kind"] for s in info["seats"]}
         levels = {seat: level for seat, level in info.get("bot_levels", [])}
-        callbacks = table.callbacks
-        ls = Lockstep(SeatBots(table.engine, levels, self._liveness.flush_sends),
-                      table.engine.config_from_wire(info["config"]), kinds,
-                      None if following else table.my_seat, None if following else table.chain,
-                      chain_ends, bot=info["bot"], tokens=table.token_hashes)
-        ls.following = following
-        ls.broadcast = table.broadcast
-        ls.sign = self._signer.sign
-        ls.verify = self._signer.signed_by_seat
-        ls.on_cheated = self._expulsion.cheated
-        ls.on_events = lambda events, state: callbacks.on_events(events, state)
-        ls.on_decision = lambda d, state: callbacks.on_decision(d, state)
-        ls.on_step = self._step_applied
-        ls.on_desync = self._desync
-        ls.on_offence = self._lockstep_offence
-        ls.on_ended = self._ended
-        ls.on_saved = self._persistence.save
-        return ls
+        return Lockstep(SeatBots(self._setting.engine, levels, self._liveness.flush_sends),
+                        self._setting.engine.config_from_wire(info["config"]), kinds,
+                        None if following else table.my_seat,
+                        None if following else self._start.chain,
+                        chain_ends, bot=info["bot"], tokens=self._start.token_hashes,
+                        host=self, following=following)
 
-    def lockstep_message(self, conn: PeerConnection, msg: dict) -> None:
+    def lockstep_message(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's game message (`messages.PLAYER_GAME_MESSAGES`) for the lockstep."""
         table = self._shared
-        if conn.role == "spectator" or conn is table.source:
+        if conn.role == "spectator" or conn is self._roster.source:
             conn.offence(f"{msg['type']} from a connection without a seat")
             return
         if table.lockstep is None or table.phase is Phase.RECOVERY:
-            if not (table.started or table.role == "resume") \
-                    or len(table.buffer) >= BUFFER_LIMIT:
+            if not (self._start.started or table.role == "resume") \
+                    or not self.early.keep(conn, msg):
                 conn.offence(f"{msg['type']} before the game started")
-                return
-            table.buffer.append((conn, msg))
             return
         if conn.seat is None:
             conn.offence(f"{msg['type']} from a connection without a seat")
@@ -131,7 +148,7 @@ class Play:
         except ValueError as exc:
             conn.offence(f"rejected {msg['type']}: {exc}")
 
-    def _check_now(self, seat: int, msg: dict) -> bool:
+    def _check_now(self, seat: int, msg: dict[str, Any]) -> bool:
         """Whether a message that came on `seat`'s own connection must have its signature
         checked at once.
 
@@ -146,25 +163,46 @@ class Play:
         (BENCHMARKS.md)."""
         return msg["type"] in CHECKED_AT_ONCE or self._claims.forwarded(seat)
 
-    def _lockstep_offence(self, seat: int, reason: str) -> None:
-        conn = self._shared.conn_for_seat(seat)
+    # ------------------------------------ the lockstep's host (`net.lockstep.host.LockstepHost`)
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        self._roster.broadcast(msg)
+
+    def sign(self, msg: dict[str, Any]) -> dict[str, Any]:
+        return self._signer.sign(msg)       # looked up each time: tests replace it
+
+    def verify(self, seat: int, msg: dict[str, Any]) -> bool:
+        return self._signer.signed_by_seat(seat, msg)
+
+    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
+        return self._expulsion.cheated(seat, first, second)
+
+    def events_happened(self, events: list[Any], state: Any) -> None:
+        self._setting.callbacks.on_events(events, state)
+
+    def decision_due(self, decision: Any, state: Any) -> None:
+        self._setting.callbacks.on_decision(decision, state)
+
+    def save_due(self) -> None:
+        self._persistence.save()
+
+    def offended(self, seat: int, reason: str) -> None:
+        conn = self._roster.conn_for_seat(seat)
         if conn is not None:
             conn.offence(reason)
         else:
             log.warning("rejected input from seat %d: %s", seat, reason)
 
-    def _step_applied(self, entry: dict) -> None:
-        table = self._shared
-        if table.spectators:
+    def step_applied(self, entry: dict[str, Any]) -> None:
+        if self._roster.spectators:
             watched = for_spectators(entry)
-            for conn in table.spectators:
+            for conn in self._roster.spectators:
                 conn.send({"type": "StepApplied", "entry": watched})
         self._persistence.append_log(entry)
         if entry.get("takeovers"):
             self._seats_became_bots(entry["takeovers"])
-        table.callbacks.on_step_applied(entry)
+        self._setting.callbacks.on_step_applied(entry)
 
-    def _seats_became_bots(self, seats: list) -> None:
+    def _seats_became_bots(self, seats: list[Any]) -> None:
         """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
         the lobby keeps the player's name under `was`. Local only: after the start no
         one sends LobbyChanged."""
@@ -175,21 +213,21 @@ class Play:
                 entry.update(kind="bot", was=entry.get("name", ""), taken_over=True)
                 changed = True
         if changed:
-            table.callbacks.on_lobby_changed(table.lobby)
+            self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def _ended(self, state: Any) -> None:
-        self._shared.phase = Phase.ENDED
+    def ended(self, state: Any) -> None:
+        self._shared.enter(Phase.ENDED)
         self._takeover.cancel_all()
-        self._shared.callbacks.on_ended(state)
+        self._setting.callbacks.on_ended(state)
 
-    def _desync(self, seat: int, step: int, mine: str, theirs: str) -> None:
+    def desync_found(self, seat: int, step: int, mine: str, theirs: str) -> None:
         table = self._shared
         report: dict[str, Any] = {
             "step": step, "seat": seat, "my_seat": table.my_seat, "my_hash": mine,
-            "their_hash": theirs, "versions": table.versions,
+            "their_hash": theirs, "versions": self._me.versions,
             "log": table.lockstep.log if table.lockstep else []}
-        base = table.opts.report_dir or (str(Path(table.save_path).parent)
-                                         if table.save_path else os.getcwd())
+        base = self._setting.opts.report_dir or (str(Path(self._me.save_path).parent)
+                                         if self._me.save_path else os.getcwd())
         try:
             report["path"] = write_desync_report(base, report)
         except OSError as exc:
@@ -197,7 +235,7 @@ class Play:
         log.error("DESYNC at step %d: seat %d has %s, I have %s (report %s)",
                   step, seat, theirs, mine, report.get("path"))
         self.desyncs.append(report)
-        table.callbacks.on_desync(report)
-        conn = table.conn_for_seat(seat)
+        self._setting.callbacks.on_desync(report)
+        conn = self._roster.conn_for_seat(seat)
         if conn is not None:
             conn.drop(f"desync at step {step}: your state hash differs from mine", offender=False)

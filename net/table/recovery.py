@@ -11,7 +11,7 @@ Tests: tests/net/table/test_session.py (resume, rejoin), tests/net/table/test_fa
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.beacon import ChainVerifier
 from net.lockstep.plan_steps import for_spectators
@@ -19,7 +19,7 @@ from net.table.dialer import Dialer
 from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import Play
-from net.table.shared import TableState
+from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start, start_not_mine
 from net.table.takeover import Takeover
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 
-def _same_step(a: dict, b: dict) -> bool:
+def _same_step(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Two log entries of one step agree: the same hash as it began, the same commands
     and the same take-overs."""
     return a.get("hash") == b.get("hash") and a.get("commands") == b.get("commands") \
@@ -40,26 +40,31 @@ def _same_step(a: dict, b: dict) -> bool:
 class Recovery:
     """Rejoining my seat, catching up, and giving my log to a player that rejoins."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, takeover: Takeover,
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord, dialer: Dialer, takeover: Takeover,
                  persistence: Persistence, play: Play, drain: Callable[[], None]) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._dialer = dialer
         self._takeover = takeover
         self._persistence = persistence
         self._play = play
         self._drain = drain                  # messages kept for later, handled now
-        self.saved_plans: dict[int, tuple[bytes, dict]] = {}   # my plans, from my save
-        self.saved_outbox: dict[int, list[dict]] = {}          # what I had sent, per step
-        self._old_log: list[dict] = []                # my log before a rejoin
+        self.saved_plans: dict[int, tuple[bytes, dict[str, Any]]] = {}   # my plans, from my save
+        self.saved_outbox: dict[int, list[dict[str, Any]]] = {}          # what I had sent, per step
+        self._old_log: list[dict[str, Any]] = []                # my log before a rejoin
         self._early_rejoiners: list[PeerConnection] = []   # rejoined in the handshake
 
     def rejoin(self, table_id: bytes) -> None:
         """Dial every other player as the seat I hold at table `table_id` (a resume, or
         a rejoin after a desync)."""
         table = self._shared
-        hello = {"role": "rejoin", "seat": table.my_seat, "token": table.token,
+        hello = {"role": "rejoin", "seat": table.my_seat, "token": self._start.token,
                  "table": table_id}
-        for seat, (host, port) in sorted(table.addresses.items()):
+        for seat, (host, port) in sorted(self._start.addresses.items()):
             if seat != table.my_seat:
                 self._dialer.dial(host, port, hello)
 
@@ -68,33 +73,33 @@ class Recovery:
         table = self._shared
         old = table.lockstep
         if table.closed or table.over() or old is None \
-                or any(c.seat is not None and not c.closed for c in table.conns):
+                or any(c.seat is not None and not c.closed for c in self._roster.conns):
             return
         if not [s for s, kind in old.kinds.items() if kind == "human" and s != table.my_seat
                 and s not in old.bots and s not in table.expelled]:
             return      # the others are bots or cheaters I expelled: nobody to rejoin
         log.warning("dropped by every player: rejoining seat %d", table.my_seat)
-        table.callbacks.on_paused("dropped by the other players; rejoining and catching up")
+        self._setting.callbacks.on_paused("dropped by the other players; rejoining and catching up")
         self._old_log = list(old.log)
         self.saved_plans = dict(old.my_plans)
         self.saved_outbox = {step: list(msgs) for step, msgs in old.sent.items()}
         self._takeover.cancel_all()
         table.role = "resume"
-        table.phase = Phase.RECOVERY
+        table.enter(Phase.RECOVERY)
         table.lockstep = None
-        table.buffer = []
-        assert table.start_info is not None
-        self.rejoin(table.start_info["table"])
+        self._play.early.forget()
+        assert self._start.info is not None
+        self.rejoin(self._start.info["table"])
 
     def rejoined(self, conn: PeerConnection) -> None:
         """A dropped player proved its seat: give it the log, then my current messages."""
         table = self._shared
         seat = conn.seat
         assert seat is not None
-        conn.remote_name = table.name_of_seat(seat)
+        conn.remote_name = self._start.name_of_seat(seat)
         log.warning("seat %d rejoined", seat)
         self._takeover.back_online(seat)
-        if table.lockstep is None or seat not in table.chain_ends:
+        if table.lockstep is None or seat not in self._start.chain_ends:
             # it dropped in the start handshake: the log follows once the game has begun
             # here and its commitment (which it sends again) has arrived
             self._early_rejoiners.append(conn)
@@ -114,15 +119,15 @@ class Recovery:
             return
         waiting = []
         for conn in self._early_rejoiners:
-            if conn.closed or conn not in table.conns:
+            if conn.closed or conn not in self._roster.conns:
                 continue
-            if conn.seat in table.chain_ends:
+            if conn.seat in self._start.chain_ends:
                 self._send_caught_up(conn)
             else:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def caught_up(self, spectator: bool = False) -> dict:
+    def caught_up(self, spectator: bool = False) -> dict[str, Any]:
         """The `CaughtUp` for a rejoining player or a spectator: the start and my log
         (a spectator's without the bots' seeds, `plan_steps.for_spectators`)."""
         ls = self._shared.lockstep
@@ -132,13 +137,13 @@ class Recovery:
         return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": entries,
                 "chains": chains, "step": ls.step}
 
-    def caught_up_received(self, conn: PeerConnection, msg: dict) -> None:
+    def caught_up_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `CaughtUp` from a player I dialled to rejoin or to watch."""
         table = self._shared
         if not conn.dialer or table.role not in ("watch", "resume"):
             conn.offence("CaughtUp sent to a peer that did not ask")
             return
-        if table.role == "watch" and conn is not table.source:
+        if table.role == "watch" and conn is not self._roster.source:
             conn.offence("CaughtUp from a peer we do not follow")
             return
         recovering = table.phase is Phase.RECOVERY     # the first catch-up of a rejoin
@@ -160,15 +165,15 @@ class Recovery:
                 ls.replay(entry)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("could not catch up from %s: %s", conn.describe(), exc)
-            table.callbacks.on_error(f"could not catch up: {exc}")
+            self._setting.callbacks.on_error(f"could not catch up: {exc}")
             return
         if table.role == "resume":
             ls.following = False
-            ls.chain = table.chain
+            ls.chain = self._start.chain
             ls.my_seat = table.my_seat
             if recovering:
                 if table.phase is Phase.RECOVERY:
-                    table.phase = Phase.PLAY
+                    table.enter(Phase.PLAY)
                 self._restore_my_step(ls)
                 self._takeover.watch_absent_seats()
             else:
@@ -177,48 +182,49 @@ class Recovery:
             self._drain()
             ls.advance()
 
-    def _same_history(self, other: list) -> bool:
+    def _same_history(self, other: list[Any]) -> bool:
         assert self._shared.lockstep is not None
         mine = self._shared.lockstep.log
         if len(other) < len(mine):
             return False
         return all(_same_step(a, b) for a, b in zip(mine, other))
 
-    def _begin_from(self, msg: dict) -> Lockstep:
+    def _begin_from(self, msg: dict[str, Any]) -> Lockstep:
         table = self._shared
         start = msg["start"]
-        check_start(table.engine, start)
-        problem = start_not_mine(table, start) if table.role == "resume" else None
+        check_start(self._setting.engine, start)
+        problem = start_not_mine(self._me, start) if table.role == "resume" else None
         if problem is not None:
             raise ValueError(problem)
-        table.start_info = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
+        self._start.info = {k: start[k] for k in START_KEYS + OPTIONAL_START_KEYS
                             if k in start or k not in OPTIONAL_START_KEYS}
-        table.chain_ends = {s: e for s, e in start["chain_ends"]}
-        table.token_hashes = {s: t for s, t in start["token_hashes"]}
-        if table.role == "resume" and (table.chain is None or table.my_seat is None or
-                                       table.chain_ends.get(table.my_seat)
-                                       != table.chain.commitment):
+        self._start.chain_ends = {s: e for s, e in start["chain_ends"]}
+        self._start.token_hashes = {s: t for s, t in start["token_hashes"]}
+        if table.role == "resume" and (self._start.chain is None or table.my_seat is None or
+                                       self._start.chain_ends.get(table.my_seat)
+                                       != self._start.chain.commitment):
             raise ValueError("my saved chain does not match my commitment at this table")
         for p in start["peers"]:
-            table.addresses.setdefault(p["seat"], (p["host"], p["port"]))
-        ls = self._play.make_lockstep(table.chain_ends, following=True)
+            self._start.addresses.setdefault(p["seat"], (p["host"], p["port"]))
+        ls = self._play.make_lockstep(self._start.chain_ends, following=True)
         table.lockstep = ls
-        for conn in table.conns:
+        for conn in self._roster.conns:
             if conn.seat is None:
-                conn.seat = table.seat_of_peer(conn.remote_peer)
-        table.callbacks.on_started(ls.config, table.my_seat, ls.state)
-        ls.on_events(ls.initial_events, ls.state)
+                conn.seat = self._start.seat_of_peer(conn.remote_peer, table.lobby)
+        self._setting.callbacks.on_started(ls.config, table.my_seat, ls.state)
+        ls.host.events_happened(ls.initial_events, ls.state)
         for entry in msg["log"]:
             ls.replay(entry)
         for s, (next_round, last) in msg["chains"].items():
-            v = ChainVerifier(table.chain_ends[int(s)])
+            v = ChainVerifier(self._start.chain_ends[int(s)])
             v.next_round, v.last = next_round, last
             ls.verifiers[int(s)] = v
-        if table.role == "resume" and table.chain is not None and table.my_seat is not None:
+        if table.role == "resume" and self._start.chain is not None and table.my_seat is not None:
             # my own links: trust my chain, not the peer
-            v = ChainVerifier(table.chain.commitment)
+            v = ChainVerifier(self._start.chain.commitment)
             v.next_round = ls.round
-            v.last = table.chain.link(ls.round - 1) if ls.round else table.chain.commitment
+            chain = self._start.chain
+            v.last = chain.link(ls.round - 1) if ls.round else chain.commitment
             ls.verifiers[table.my_seat] = v
         return ls
 
@@ -235,4 +241,4 @@ class Recovery:
         ls.my_plans.update(self.saved_plans)
         ls.restore_outbox(self.saved_outbox)
         for m in ls.resend_from(ls.step):
-            self._shared.broadcast(m)
+            self._roster.broadcast(m)

@@ -13,12 +13,13 @@ Tests: tests/net/table/test_relays.py.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.lockstep.core import Offence
 from net.table.expulsion import Expulsion, SeatSigner
-from net.table.play import BUFFER_LIMIT
-from net.table.shared import TableState
+from net.table.missed_inputs import MissedInputs
+from net.table.play import Play
+from net.table.shared import Roster, StartRecord, TableState
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import messages
@@ -32,29 +33,34 @@ log = logging.getLogger("net.table.session")
 class Relays:
     """Takes the messages other players relay for a seat (each signed by that seat)."""
 
-    def __init__(self, shared: TableState, signer: SeatSigner, expulsion: Expulsion,
-                 handshake: StartHandshake, takeover: Takeover) -> None:
+    def __init__(self, shared: TableState, roster: Roster, start: StartRecord,
+                 signer: SeatSigner,
+                 expulsion: Expulsion, handshake: StartHandshake, takeover: Takeover,
+                 play: Play, missed: MissedInputs) -> None:
         self._shared = shared
+        self._missed = missed        # told of a seat that withholds its inputs from me
+        self._play = play            # keeps a relayed input that came before the game began
+        self._roster = roster
+        self._start = start
         self._takeover = takeover
         self._signer = signer
         self._expulsion = expulsion
         self._handshake = handshake
 
-    def relayed(self, conn: PeerConnection, msg: dict) -> None:
+    def relayed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `Relayed` message of another seat."""
         table = self._shared
         seat = msg["seat"]
         if isinstance(msg["message"], dict) and msg["message"].get("type") == "ChainCommitted":
             self._relayed_chain(conn, seat, msg["message"])
             return
-        if table.lockstep is None and table.started and conn.seat is not None \
+        if table.lockstep is None and self._start.started and conn.seat is not None \
                 and conn.role != "spectator" and seat != conn.seat \
-                and len(table.buffer) < BUFFER_LIMIT:
+                and self._play.early.keep(conn, msg):
             # a dropped seat's last input, relayed before the game began here: kept for
             # then, or I would fork from the players that got it
-            table.buffer.append((conn, msg))
             return
-        if conn.seat is None or conn.role == "spectator" or conn is table.source \
+        if conn.seat is None or conn.role == "spectator" or conn is self._roster.source \
                 or table.lockstep is None or seat == conn.seat:
             conn.offence("Relayed from a connection that cannot relay")
             return
@@ -78,22 +84,18 @@ class Relays:
         except Offence as exc:
             conn.offence(str(exc))
             return
-        if table.lockstep.step > step and table.conn_for_seat(seat) is not None \
-                and seat not in table.withheld_from_me:
+        if table.lockstep.step > step and self._roster.conn_for_seat(seat) is not None:
             # its input, relayed, let my game go on though its own connection lives: it
             # kept the input from me (`net.table.missed_inputs` asks for it at once now)
-            table.withheld_from_me.add(seat)
-            log.warning("seat %d's input for step %d reached me only through seat %s: from "
-                        "now on I ask the others for seat %d's inputs at once", seat, step,
-                        conn.seat, seat)
+            self._missed.withheld(seat, step, conn.seat)
 
-    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict) -> None:
+    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict[str, Any]) -> None:
         """A dropped seat's chain commitment, relayed: signed by the seat, it proves
         itself, so it is taken from any relayer (the links relayed after it can then be
         checked)."""
         table = self._shared
-        if conn.seat is None or conn.role == "spectator" or conn is table.source \
-                or not table.started or seat == conn.seat:
+        if conn.seat is None or conn.role == "spectator" or conn is self._roster.source \
+                or not self._start.started or seat == conn.seat:
             conn.offence("Relayed from a connection that cannot relay")
             return
         try:
@@ -101,23 +103,23 @@ class Relays:
         except messages.BadMessage as exc:
             conn.offence(f"relayed message is malformed: {exc}")
             return
-        if inner["seat"] != seat or seat == table.my_seat or seat not in table.humans():
+        if inner["seat"] != seat or seat == table.my_seat or seat not in self._start.humans():
             conn.offence(f"relayed chain commitment for seat {inner['seat']} is not relayable")
             return
         if not self._signer.signed_by_seat(seat, inner):
             conn.offence(f"relayed ChainCommitted for seat {seat} is not signed by seat "
                          f"{seat}'s key (forged)")
             return
-        known = table.chain_ends.get(seat)
+        known = self._start.chain_ends.get(seat)
         if known is not None:
             if known != inner["chain_end"]:
-                self._expulsion.cheated(seat, table.chain_msgs.get(seat), inner)
+                self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), inner)
             return
         if not self._handshake.same_start(conn, seat, inner):
             return
-        table.chain_msgs[seat] = inner
-        table.chain_ends[seat] = inner["chain_end"]
-        table.token_hashes[seat] = inner["token_hash"]
+        self._start.chain_msgs[seat] = inner
+        self._start.chain_ends[seat] = inner["chain_end"]
+        self._start.token_hashes[seat] = inner["token_hash"]
         if table.lockstep is not None:
             table.lockstep.add_chain(seat, inner["chain_end"], inner["token_hash"])
         self._handshake.maybe_begin()

@@ -42,8 +42,9 @@ from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
 from net.table.relays import Relays
-from net.table.shared import (Callbacks, Delegated, Role, SessionOptions, TableEngine,
-                              TableReactor, TableState, transport_of)
+from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, SessionOptions,
+                              StartRecord, TableEngine, TableReactor, TableSetting, TableState,
+                              transport_of)
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
@@ -88,56 +89,62 @@ class TableSession:
     """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
 
     # what several parts share (`net.table.shared.TableState`)
-    opts = Delegated[SessionOptions]("shared")
     role = Delegated[Role]("shared")
-    is_host = Delegated[bool]("shared")
     phase = Delegated[Phase]("shared")
-    reactor = Delegated[TableReactor]("shared")
-    engine = Delegated[TableEngine]("shared")
-    name = Delegated[str]("shared")
-    code = Delegated["str | None"]("shared")
-    peer_id = Delegated[bytes]("shared")
-    versions = Delegated["dict[str, str]"]("shared")
-    seat_key = Delegated["SeatKey | None"]("shared")
-    save_path = Delegated["str | None"]("shared")
     closed = Delegated[bool]("shared")
     my_seat = Delegated["int | None"]("shared")
     lobby = Delegated["dict[str, Any]"]("shared")
-    start_info = Delegated["dict[str, Any] | None"]("shared")
     lockstep = Delegated["Lockstep | None"]("shared")
-    conns = Delegated["list[PeerConnection]"]("shared")
-    spectators = Delegated["list[PeerConnection]"]("shared")
-    source = Delegated["PeerConnection | None"]("shared")
-    host_conn = Delegated["PeerConnection | None"]("shared")
-    chain = Delegated["HashChain | None"]("shared")
-    addresses = Delegated["dict[int, tuple[str, int]]"]("shared")
     expelled = Delegated["set[int]"]("shared")
+    # what the table runs in, who I am, who is there, how the game began (`net.table.shared`)
+    opts = Delegated[SessionOptions]("setting")
+    reactor = Delegated[TableReactor]("setting")
+    engine = Delegated[TableEngine]("setting")
+    is_host = Delegated[bool]("me")
+    name = Delegated[str]("me")
+    code = Delegated["str | None"]("me")
+    peer_id = Delegated[bytes]("me")
+    versions = Delegated["dict[str, str]"]("me")
+    seat_key = Delegated["SeatKey | None"]("me")
+    save_path = Delegated["str | None"]("me")
+    conns = Delegated["list[PeerConnection]"]("roster")
+    spectators = Delegated["list[PeerConnection]"]("roster")
+    source = Delegated["PeerConnection | None"]("roster")
+    host_conn = Delegated["PeerConnection | None"]("roster")
+    start_info = Delegated["dict[str, Any] | None"]("start", "info")
+    chain = Delegated["HashChain | None"]("start")
+    addresses = Delegated["dict[int, tuple[str, int]]"]("start")
     # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
-    on_lobby_changed = Delegated[Callable[[dict], None]]("callbacks")
+    on_lobby_changed = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
-    on_events = Delegated[Callable[[list, Any], None]]("callbacks")
+    on_events = Delegated[Callable[[list[Any], Any], None]]("callbacks")
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
     on_notice = Delegated[Callable[[str], None]]("callbacks")
-    on_desync = Delegated[Callable[[dict], None]]("callbacks")
+    on_desync = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
     on_ended = Delegated[Callable[[Any], None]]("callbacks")
     on_chat_received = Delegated[Callable[[ChatLine], None]]("callbacks")
-    on_broadcast = Delegated[Callable[[dict], None]]("callbacks")
-    on_step_applied = Delegated[Callable[[dict], None]]("callbacks")
+    on_broadcast = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
+    on_step_applied = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     # what one part owns
     listen_port = Delegated[int]("dialer")
     pending_dials = Delegated[int]("dialer")
     bytes_sent = Delegated[int]("connections")
     offence_log = Delegated["list[tuple[str, str]]"]("connections")
     refusal = Delegated["str | None"]("connections")
-    desyncs = Delegated["list[dict]"]("play")
-    sign = Delegated[Callable[[dict], dict]]("signer")   # replaceable (tests/net/trust)
+    desyncs = Delegated["list[dict[str, Any]]"]("play")
+    # replaceable (tests/net/trust)
+    sign = Delegated[Callable[[dict[str, Any]], dict[str, Any]]]("signer")
 
     # the parts (see the module doc)
     shared: TableState
+    setting: TableSetting
+    me: Identity
+    roster: Roster
+    start: StartRecord
     callbacks: Callbacks
     dialer: Dialer
     signer: SeatSigner
@@ -166,45 +173,51 @@ class TableSession:
         prepare = getattr(engine, "prepare", None)
         if prepare is not None:        # the game's files, read before any stranger comes
             prepare()
+        self.setting = setting = TableSetting(opts=opts, reactor=reactor, engine=engine)
+        self.callbacks = setting.callbacks
+        self.me = me = Identity(
+            name=opts.name, code=opts.code, peer_id=os.urandom(16),
+            versions=local_versions(getattr(engine, "name", "shogun")),
+            seat_key=SeatKey() if role != "watch" else None, save_path=opts.save_path,
+            is_host=role == "host")
+        self.roster = roster = Roster(setting.callbacks)
+        self.start = start = StartRecord(opts)
         self.shared = shared = TableState(
-            opts=opts, role=role, is_host=role == "host",
-            phase=(Phase.SPECTATE if role == "watch" else
-                   Phase.RECOVERY if role == "resume" else Phase.LOBBY),
-            reactor=reactor, engine=engine, name=opts.name, code=opts.code,
-            peer_id=os.urandom(16), versions=local_versions(getattr(engine, "name", "shogun")),
-            seat_key=SeatKey() if role != "watch" else None, save_path=opts.save_path)
-        self.callbacks = shared.callbacks
+            role=role, phase=(Phase.SPECTATE if role == "watch" else
+                              Phase.RECOVERY if role == "resume" else Phase.LOBBY))
         self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
         self.advert: Advertisement | None = None     # set by the runner (cli.runner)
         # the parts, each built with the parts it calls; a call upwards (to a part built
         # later) is a function handed in, looked up when called
-        self.dialer = Dialer(shared, self)
-        self.signer = SeatSigner(shared)
-        self.persistence = Persistence(shared, self.dialer)
-        self.claims = DropClaims(shared)
-        self.liveness = Liveness(shared, self.dialer)
-        self.takeover = Takeover(shared, self.liveness, self.claims, self.signer,
+        self.dialer = Dialer(setting, self)
+        self.signer = SeatSigner(shared, me, start)
+        self.persistence = Persistence(shared, me, start, self.dialer)
+        self.claims = DropClaims(shared, roster, start)
+        self.liveness = Liveness(shared, setting, roster, start, self.dialer)
+        self.takeover = Takeover(shared, setting, me, roster, start, self.liveness, self.claims,
+                                 self.signer,
                                  begin_without_missing=lambda: self.handshake.maybe_begin(
                                      without_missing=True))
         self.claims.seat_barred = self.takeover.hand_barred_seat
-        self.missed = MissedInputs(shared, self.takeover)
-        self.deadlines = InputDeadlines(shared, self.liveness, self.takeover, self.missed)
+        self.missed = MissedInputs(shared, setting, roster, self.takeover)
+        self.deadlines = InputDeadlines(shared, setting, roster, start, self.liveness,
+                                        self.takeover, self.missed)
         self.liveness.ticked = self.deadlines.tick
-        self.expulsion = Expulsion(shared, self.signer, self.takeover)
-        self.play = Play(shared, self.signer, self.claims, self.takeover, self.expulsion,
-                         self.liveness, self.persistence)
+        self.expulsion = Expulsion(shared, setting, roster, start, self.signer, self.takeover)
+        self.play = Play(shared, setting, me, roster, start, self.signer, self.claims,
+                         self.takeover, self.expulsion, self.liveness, self.persistence)
         drain = lambda: self.connections.drain()       # noqa: E731
-        self.recovery = Recovery(shared, self.dialer, self.takeover, self.persistence,
-                                 self.play, drain)
-        self.handshake = StartHandshake(shared, self.dialer, self.signer, self.expulsion,
-                                        self.takeover, self.liveness, self.persistence,
-                                        self.play, self.recovery, drain,
-                                        leave=self._refuse_start)
-        self.relays = Relays(shared, self.signer, self.expulsion, self.handshake,
-                             self.takeover)
-        self.seating = Lobby(shared, self.dialer, self.handshake)
-        self.spectate = Spectate(shared, self.dialer)
-        self.chat = Chat(shared)
+        self.recovery = Recovery(shared, setting, me, roster, start, self.dialer, self.takeover,
+                                 self.persistence, self.play, drain)
+        self.handshake = StartHandshake(shared, setting, me, roster, start, self.dialer,
+                                        self.signer, self.expulsion, self.takeover,
+                                        self.liveness, self.persistence, self.play,
+                                        self.recovery, drain, leave=self._refuse_start)
+        self.relays = Relays(shared, roster, start, self.signer, self.expulsion, self.handshake,
+                             self.takeover, self.play, self.missed)
+        self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
+        self.spectate = Spectate(shared, setting, roster, start, self.dialer)
+        self.chat = Chat(shared, setting, me, roster, start)
         handlers: dict[str, Handler] = {       # message kind -> the part that takes it
             "LobbyChanged": self.seating.lobby_changed_received,
             "SeatRequested": self.seating.seat_requested,
@@ -225,9 +238,9 @@ class TableSession:
         for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
             handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
         self.connections = Connections(
-            shared, self.dialer, self.seating, self.handshake, self.play, self.takeover,
-            self.claims, self.liveness, self.recovery, self.spectate, handlers, self.close,
-            self.chat.recall)
+            shared, setting, roster, start, self.dialer, self.seating, self.handshake, self.play,
+            self.takeover, self.claims, self.liveness, self.recovery, self.spectate, handlers,
+            self.close, self.chat.recall)
 
     @classmethod
     def host(cls, opts: SessionOptions, port: int = 7531, players: int = 4, side: str = "sun",
@@ -290,7 +303,7 @@ class TableSession:
         s.code = save["code"]
         s.my_seat = save["seat"]
         s.chain = HashChain(save["secret"])
-        s.shared.token = save["token"]
+        s.start.token = save["token"]
         s.signer.saved_table = save["start"]["table"]
         s.handshake.saved_start = save["start"]     # the start my chain commitment signs
         if save.get("seat_key") is not None:
@@ -317,7 +330,7 @@ class TableSession:
 
     @property
     def started(self) -> bool:
-        return self.shared.started
+        return self.start.started
 
     @property
     def decision(self) -> Any:
@@ -341,7 +354,7 @@ class TableSession:
 
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         """The live connection to `seat`'s player, if any."""
-        return self.shared.conn_for_seat(seat)
+        return self.roster.conn_for_seat(seat)
 
     def submit(self, command: Any) -> None:
         if self.lockstep is None:
@@ -439,7 +452,7 @@ class TableSession:
     def refused(self, conn: PeerConnection, reason: str) -> None:
         self.connections.refused(conn, reason)
 
-    def admit(self, conn: PeerConnection, hello: dict) -> str | None:
+    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
         return self.connections.admit(conn, hello)
 
     def connection_ready(self, conn: PeerConnection) -> None:
@@ -448,5 +461,5 @@ class TableSession:
     def connection_lost(self, conn: PeerConnection) -> None:
         self.connections.connection_lost(conn)
 
-    def received(self, conn: PeerConnection, msg: dict) -> None:
+    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         self.connections.received(conn, msg)

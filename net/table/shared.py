@@ -1,14 +1,16 @@
-"""What the parts of a table session share: one declared record, `TableState`.
+"""What the parts of a table session share, each record with its owner.
 
-Why one record and not a shared `self`: the session is built from parts (lobby, mesh,
-play, take-overs, liveness, recovery, ...), each owning its own state. What several of
-them truly read and write — my seat, the phase, the lockstep, the connections by seat,
-the start record and the commitments in it, the callbacks, the reactor — lives here,
-named and typed in one place, and is handed to each part; everything else is a part's
-own. The lookups every part needs (a seat's connection, a seat's entry, the human
-seats) are read-only questions over this record, so they are answered here too.
+Why records with owners and not one shared `self` (or one record of everything): the
+session is built from parts (lobby, mesh, play, take-overs, liveness, recovery, ...),
+each owning its own state. What several of them need is declared here, split by who
+writes it: `TableState` (what I do at the table and where it stands: no one part owns
+it; the phase changes only through `TableState.enter`), `Roster` (the live connections,
+written by the connections part), `StartRecord` (the game's start, written by the start
+handshake and recovery), `Identity` (who I am) and `TableSetting` (options, reactor,
+game, callbacks: read only). Each part is handed only the records it uses, so its
+constructor says what it reaches; `tools/seams/net_figures.py` counts it.
 
-Tests: tests/net/table/test_session.py (through `TableSession`).
+Tests: tests/net/table/test_shared.py, tests/net/table/test_session.py.
 """
 
 from __future__ import annotations
@@ -80,9 +82,9 @@ class TableEngine(Protocol):
 
     def config(self, players: int, side: str, setup: str) -> Any: ...
 
-    def config_wire(self, config: Any) -> dict: ...
+    def config_wire(self, config: Any) -> dict[str, Any]: ...
 
-    def config_from_wire(self, wire: dict) -> Any: ...
+    def config_from_wire(self, wire: dict[str, Any]) -> Any: ...
 
     def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any: ...
 
@@ -110,66 +112,58 @@ class Callbacks:
     """What the table tells its owner (the window, the headless runner): see docs/net.md.
     The owner replaces them; parts call them through this record, so a replacement made
     at any time is the one called."""
-    on_lobby_changed: Callable[[dict], None] = _noop
+    on_lobby_changed: Callable[[dict[str, Any]], None] = _noop
     on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
-    on_events: Callable[[list, Any], None] = _noop
+    on_events: Callable[[list[Any], Any], None] = _noop
     on_decision: Callable[[Any, Any], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop
     on_notice: Callable[[str], None] = _noop     # news for the players that is no pause
-    on_desync: Callable[[dict], None] = _noop
+    on_desync: Callable[[dict[str, Any]], None] = _noop
     on_refused: Callable[[str], None] = _noop
     on_error: Callable[[str], None] = _noop
     on_ended: Callable[[Any], None] = _noop
     on_chat_received: Callable[[ChatLine], None] = _noop
     # hooks for statistics and test harnesses (the runner's round-trip timing)
-    on_broadcast: Callable[[dict], None] = _noop       # before a message goes to all
-    on_step_applied: Callable[[dict], None] = _noop    # a step's log entry, applied
+    on_broadcast: Callable[[dict[str, Any]], None] = _noop       # before a message goes to all
+    on_step_applied: Callable[[dict[str, Any]], None] = _noop    # a step's log entry, applied
 
 
 @dataclass
-class TableState:
-    """The state more than two parts of the session read or write (see the module doc)."""
+class TableSetting:
+    """What the table runs in, fixed when it is built: the player's options, the reactor,
+    the game, and the owner's callbacks. Read by the parts, written by none."""
     opts: SessionOptions
-    role: Role                        # rewritten to "resume" by a rejoin after a desync
-    is_host: bool                     # opened the table (kept through a rejoin)
-    phase: Phase
     reactor: TableReactor
     engine: TableEngine
+    callbacks: Callbacks = field(default_factory=Callbacks)
+
+
+@dataclass
+class Identity:
+    """Who I am at the table. Written while the session is built (`TableSession.host`,
+    `join`, `resume`: a resumed peer is the one in its save), and the save's path when the
+    game starts (`net.table.start_mesh`); the parts read it."""
     name: str
     code: str | None
     peer_id: bytes
     versions: dict[str, str]
     seat_key: SeatKey | None
     save_path: str | None
-    callbacks: Callbacks = field(default_factory=Callbacks)
-    closed: bool = False
-    my_seat: int | None = None
-    lobby: dict[str, Any] = field(default_factory=dict)    # as the host sends it
-    start_info: dict[str, Any] | None = None               # GameStarted, as kept
-    lockstep: Lockstep | None = None
-    conns: list[PeerConnection] = field(default_factory=list)        # ready, players
-    spectators: list[PeerConnection] = field(default_factory=list)
-    source: PeerConnection | None = None       # whom a spectator follows
-    host_conn: PeerConnection | None = None    # a guest's link to the host, in the lobby
-    chain: HashChain | None = None             # my beacon chain ...
-    token: bytes | None = None                 # ... and my rejoin token
-    chain_ends: dict[int, bytes] = field(default_factory=dict)      # seat -> commitment
-    token_hashes: dict[int, bytes] = field(default_factory=dict)
-    chain_msgs: dict[int, dict] = field(default_factory=dict)       # its ChainCommitted
-    addresses: dict[int, tuple[str, int]] = field(default_factory=dict)
-    expelled: set[int] = field(default_factory=set)                 # proved to cheat
-    # seats whose input reached me only by relay while their connection lived: asked for
-    # at once from then on (`net.table.missed_inputs`), so withholding gains nothing
-    withheld_from_me: set[int] = field(default_factory=set)
-    buffer: list[tuple[PeerConnection, dict]] = field(default_factory=list)   # for later
+    is_host: bool                     # opened the table (kept through a rejoin)
 
-    @property
-    def started(self) -> bool:
-        return self.start_info is not None
 
-    def over(self) -> bool:
-        return self.lockstep is not None and self.lockstep.ended
+class Roster:
+    """The live connections and whom a message goes to. Owned by `net.table.connections`
+    (which adds and removes them as links are made and lost) and `net.table.spectate`
+    (whom a spectator follows); the other parts ask it who is there and broadcast."""
+
+    def __init__(self, callbacks: Callbacks) -> None:
+        self._callbacks = callbacks
+        self.conns: list[PeerConnection] = []          # ready, players
+        self.spectators: list[PeerConnection] = []
+        self.source: PeerConnection | None = None      # whom a spectator follows
+        self.host_conn: PeerConnection | None = None   # a guest's link to the host, in the lobby
 
     def conn_for_peer(self, peer: bytes | None) -> PeerConnection | None:
         return next((c for c in self.conns if c.remote_peer == peer and not c.closed), None)
@@ -177,13 +171,45 @@ class TableState:
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         return next((c for c in self.conns if c.seat == seat and not c.closed), None)
 
-    def seat_entry(self, seat: int | None) -> dict | None:
-        if self.start_info is None or seat is None:
-            return None
-        return next((s for s in self.start_info["seats"] if s["seat"] == seat), None)
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        """To every ready player connection (packed once, sealed for each)."""
+        self._callbacks.on_broadcast(msg)
+        body = None
+        for conn in self.conns:
+            if conn.ready:
+                body = body or encode_body(msg)
+                conn.send(msg, body)
 
-    def seat_of_peer(self, peer: bytes | None) -> int | None:
-        seats = self.start_info["seats"] if self.start_info else self.lobby.get("seats", [])
+
+class StartRecord:
+    """The game's start as this peer holds it: `GameStarted` (`info`), my beacon chain and
+    rejoin token, every seat's commitments and addresses. Written by the start handshake
+    (`net.table.start_mesh`) and by recovery (`net.table.recovery`, and a resume from the
+    save), and by `net.table.relays` for a seat's commitment another player passes on; the
+    other parts read it through the questions below."""
+
+    def __init__(self, opts: SessionOptions) -> None:
+        self._opts = opts
+        self.info: dict[str, Any] | None = None                # GameStarted, as kept
+        self.chain: HashChain | None = None                    # my beacon chain ...
+        self.token: bytes | None = None                        # ... and my rejoin token
+        self.chain_ends: dict[int, bytes] = {}                 # seat -> commitment
+        self.token_hashes: dict[int, bytes] = {}
+        self.chain_msgs: dict[int, dict[str, Any]] = {}        # its ChainCommitted
+        self.addresses: dict[int, tuple[str, int]] = {}
+
+    @property
+    def started(self) -> bool:
+        return self.info is not None
+
+    def seat_entry(self, seat: int | None) -> dict[str, Any] | None:
+        if self.info is None or seat is None:
+            return None
+        return next((s for s in self.info["seats"] if s["seat"] == seat), None)
+
+    def seat_of_peer(self, peer: bytes | None, lobby: dict[str, Any]) -> int | None:
+        """`peer`'s seat: in `GameStarted`, or before it in the `lobby`."""
+        seats = self.info["seats"] if self.info else lobby.get("seats", [])
         return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)
 
     def name_of_seat(self, seat: int | None) -> str:
@@ -193,23 +219,54 @@ class TableState:
     def rejoin_timeout(self) -> float:
         """The table's take-over countdown: the host's, as `GameStarted` carried it, so
         every peer shows and applies the same one (my own before the start)."""
-        value = (self.start_info or {}).get("rejoin_timeout")
+        value = (self.info or {}).get("rejoin_timeout")
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             return float(value)
-        return self.opts.rejoin_timeout
+        return self._opts.rejoin_timeout
 
     def humans(self) -> list[int]:
-        assert self.start_info is not None
-        return [s["seat"] for s in self.start_info["seats"] if s["kind"] == "human"]
+        assert self.info is not None
+        return [s["seat"] for s in self.info["seats"] if s["kind"] == "human"]
 
-    def broadcast(self, msg: dict) -> None:
-        """To every ready player connection (packed once, sealed for each)."""
-        self.callbacks.on_broadcast(msg)
-        body = None
-        for conn in self.conns:
-            if conn.ready:
-                body = body or encode_body(msg)
-                conn.send(msg, body)
+
+# which phase may follow which (`TableState.enter`): the lobby leads to the start
+# handshake, that to play; a rejoin (resume, or after a desync) recovers and plays on;
+# any game may end. Staying in a phase is no change.
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.LOBBY: frozenset({Phase.MESH, Phase.RECOVERY}),
+    Phase.MESH: frozenset({Phase.PLAY, Phase.RECOVERY, Phase.ENDED}),
+    Phase.PLAY: frozenset({Phase.RECOVERY, Phase.ENDED}),
+    Phase.RECOVERY: frozenset({Phase.PLAY, Phase.ENDED}),
+    Phase.SPECTATE: frozenset({Phase.ENDED}),
+    Phase.ENDED: frozenset({Phase.RECOVERY}),
+}
+
+
+class PhaseError(RuntimeError):
+    """A phase change the table does not allow (`TRANSITIONS`): a bug, named."""
+
+
+@dataclass
+class TableState:
+    """The state several parts read and write that no one part owns (see the module doc):
+    what I do at the table and where it stands. Each part owns the rest (`Roster`,
+    `StartRecord`, `net.table.play.Play`'s early messages, ...)."""
+    role: Role                        # rewritten to "resume" by a rejoin after a desync
+    phase: Phase                      # changed only by `enter`
+    closed: bool = False
+    my_seat: int | None = None
+    lobby: dict[str, Any] = field(default_factory=dict)    # as the host sends it
+    lockstep: Lockstep | None = None
+    expelled: set[int] = field(default_factory=set)        # proved to cheat
+
+    def enter(self, phase: Phase) -> None:
+        """Move to `phase`; PhaseError for a change `TRANSITIONS` does not list."""
+        if phase is not self.phase and phase not in TRANSITIONS[self.phase]:
+            raise PhaseError(f"the table cannot go from {self.phase.value} to {phase.value}")
+        self.phase = phase
+
+    def over(self) -> bool:
+        return self.lockstep is not None and self.lockstep.ended
 
 
 class Delegated(Generic[T]):
@@ -218,12 +275,12 @@ class Delegated(Generic[T]):
     holding that part), read and written there: the object's public surface stays, the
     state stays with its owner."""
 
-    def __init__(self, part: str) -> None:
+    def __init__(self, part: str, name: str = "") -> None:
         self.part = part
-        self.name = ""
+        self.name = name             # the part's name for it, when it is another
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.name = self.name or name
 
     @overload
     def __get__(self, obj: None, owner: type) -> Delegated[T]: ...

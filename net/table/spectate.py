@@ -15,10 +15,11 @@ tests/net/table/test_admission.py (silent spectators), tests/net/trust/test_spec
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from net.table.dialer import Dialer
-from net.table.shared import DelayedCall, TableState, transport_of
+from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
+                              transport_of)
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -33,8 +34,12 @@ STALL_SLACK = 1.0         # a round this late shows this peer stalled: no one is
 class Spectate:
     """A watching peer's player to follow, and the steps it passes on."""
 
-    def __init__(self, shared: TableState, dialer: Dialer) -> None:
+    def __init__(self, shared: TableState, setting: TableSetting, roster: Roster,
+                 start: StartRecord, dialer: Dialer) -> None:
         self._shared = shared
+        self._setting = setting
+        self._roster = roster
+        self._start = start
         self._dialer = dialer
         self._watch_address: tuple[str, int] | None = None   # the player first dialled
         self._tried: set[tuple[str, int]] = set()           # players dialled to watch
@@ -55,50 +60,50 @@ class Spectate:
         table = self._shared
         if self._round is not None and self._round.active() or table.closed:
             return
-        self._round_due = table.reactor.seconds() + BEAT_EVERY
-        self._round = table.reactor.callLater(BEAT_EVERY, self._beat_round)
+        self._round_due = self._setting.reactor.seconds() + BEAT_EVERY
+        self._round = self._setting.reactor.callLater(BEAT_EVERY, self._beat_round)
 
     def _beat_round(self) -> None:
         table = self._shared
         self._round = None
         if table.closed:
             return
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         stalled = now - self._round_due > STALL_SLACK
-        for conn in list(table.spectators):
+        for conn in list(self._roster.spectators):
             if not stalled and not conn.closed and conn.silent_for() > SILENT_AFTER:
                 log.warning("spectator %s silent for %.0f s: dropped", conn.describe(),
                             conn.silent_for())
                 conn.closed = True
                 transport_of(conn).loseConnection()
-        source = table.source
+        source = self._roster.source
         if table.role == "watch" and source is not None and not source.closed \
                 and now - source.last_sent >= BEAT_EVERY:
             source.send({"type": "Heartbeat"})
-        if table.spectators or table.role == "watch":
+        if self._roster.spectators or table.role == "watch":
             self._next_round()
 
     def watch_elsewhere(self) -> bool:
         """The player we watched is gone: follow another (its log fills any gap)."""
         table = self._shared
-        if table.role != "watch" or table.start_info is None or table.closed or table.over():
+        if table.role != "watch" or self._start.info is None or table.closed or table.over():
             return False
         assert self._watch_address is not None
-        for p in table.start_info["peers"]:
+        for p in self._start.info["peers"]:
             addr = (p["host"] or self._watch_address[0], p["port"])
             if addr not in self._tried:
                 self._tried.add(addr)
-                table.source = None
+                self._roster.source = None
                 log.warning("following the game through %s:%d now", *addr)
                 self._dialer.dial(addr[0], addr[1], {"role": "spectator"})
                 return True
-        table.callbacks.on_refused("no player left to watch")
+        self._setting.callbacks.on_refused("no player left to watch")
         return False
 
-    def step_applied(self, conn: PeerConnection, msg: dict) -> None:
+    def step_applied(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A `StepApplied` from the player we follow."""
         table = self._shared
-        if conn is not table.source or table.lockstep is None:
+        if conn is not self._roster.source or table.lockstep is None:
             conn.offence("StepApplied from a peer we do not follow")
             return
         entry = msg["entry"]
@@ -108,4 +113,4 @@ class Spectate:
             table.lockstep.replay(entry)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("spectated step rejected: %s", exc)
-            table.callbacks.on_desync({"step": table.lockstep.step, "reason": str(exc)})
+            self._setting.callbacks.on_desync({"step": table.lockstep.step, "reason": str(exc)})

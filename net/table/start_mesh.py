@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
@@ -23,7 +23,7 @@ from net.table.liveness import Liveness
 from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import Play
-from net.table.shared import TableEngine, TableState
+from net.table.shared import Identity, Roster, StartRecord, TableEngine, TableSetting, TableState
 from net.table.takeover import Takeover
 from net.trust.own_seat import PinnedSeat, own_seat
 from net.trust.seat_keys import seat_proved
@@ -41,7 +41,7 @@ START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept
 OPTIONAL_START_KEYS = ("turn_time", "rejoin_timeout")
 
 
-def check_start(engine: TableEngine, msg: dict) -> None:
+def check_start(engine: TableEngine, msg: dict[str, Any]) -> None:
     """A `GameStarted` (or the start record a `CaughtUp` carries) is well formed:
     ValueError says what is wrong."""
     engine.config_from_wire(msg["config"])
@@ -72,7 +72,7 @@ def check_start(engine: TableEngine, msg: dict) -> None:
             raise ValueError("bad peer entry")
 
 
-def start_digest(start: dict) -> bytes:
+def start_digest(start: dict[str, Any]) -> bytes:
     """What every player must have been given alike (issue 34): the whole start — the
     table, its settings, the seats and their keys, the bots, the turn time and the
     take-over countdown — but the players' addresses (each is told them as it reaches
@@ -95,22 +95,27 @@ def start_differs(seat: int, from_host: bool) -> str:
             "if it does not come back")
 
 
-def start_not_mine(table: TableState, start: dict) -> str | None:
+def start_not_mine(me: Identity, start: dict[str, Any]) -> str | None:
     """Why a start (checked by `check_start`) is not mine to play: my seat missing,
     doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
-    my_key = table.seat_key.public if table.seat_key is not None else b""
-    return own_seat([PinnedSeat.of(s) for s in start["seats"]], table.peer_id, my_key).problem
+    my_key = me.seat_key.public if me.seat_key is not None else b""
+    return own_seat([PinnedSeat.of(s) for s in start["seats"]], me.peer_id, my_key).problem
 
 
 class StartHandshake:
     """From the host's `GameStarted` to the first step."""
 
-    def __init__(self, shared: TableState, dialer: Dialer, signer: SeatSigner,
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord, dialer: Dialer, signer: SeatSigner,
                  expulsion: Expulsion, takeover: Takeover, liveness: Liveness,
                  persistence: Persistence, play: Play, recovery: Recovery,
                  drain: Callable[[], None],
                  leave: Callable[[PeerConnection, str], None]) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._dialer = dialer
         self._signer = signer
         self._expulsion = expulsion
@@ -122,21 +127,20 @@ class StartHandshake:
         self._drain = drain              # messages kept for later, handled now
         self._leave = leave              # close the table, refused for the reason given
         self.host_address: tuple[str, int] | None = None     # a guest's host
-        self.saved_start: dict | None = None    # a resumed player's, until it catches up
+        self.saved_start: dict[str, Any] | None = None    # a resumed player's, until it catches up
 
-    def game_started_received(self, conn: PeerConnection, msg: dict) -> None:
+    def game_started_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """The host's `GameStarted`."""
-        table = self._shared
-        if conn is not table.host_conn or table.started:
+        if conn is not self._roster.host_conn or self._start.started:
             conn.offence("GameStarted from a peer that is not the host")
             return
         try:
-            check_start(table.engine, msg)
+            check_start(self._setting.engine, msg)
         except ValueError as exc:
-            table.callbacks.on_error(f"the host's GameStarted is malformed: {exc}")
+            self._setting.callbacks.on_error(f"the host's GameStarted is malformed: {exc}")
             conn.offence(f"malformed GameStarted: {exc}")
             return
-        problem = start_not_mine(table, msg)
+        problem = start_not_mine(self._me, msg)
         if problem is not None:
             log.warning("refusing the host's GameStarted: %s", problem)
             self._leave(conn, problem)
@@ -148,21 +152,21 @@ class StartHandshake:
                 p["host"] = host_addr[0]
         self.game_started(msg)
 
-    def game_started(self, msg: dict) -> None:
+    def game_started(self, msg: dict[str, Any]) -> None:
         table = self._shared
-        table.start_info = {k: msg[k] for k in START_KEYS + OPTIONAL_START_KEYS
+        self._start.info = {k: msg[k] for k in START_KEYS + OPTIONAL_START_KEYS
                             if k in msg or k not in OPTIONAL_START_KEYS}
-        table.phase = Phase.MESH
+        table.enter(Phase.MESH)
         table.lobby["started"] = True
-        table.my_seat = my_seat = table.seat_of_peer(table.peer_id)
+        table.my_seat = my_seat = self._start.seat_of_peer(self._me.peer_id, table.lobby)
         assert my_seat is not None
         for p in msg["peers"]:
-            table.addresses[p["seat"]] = (p["host"], p["port"])
-        for conn in list(table.conns):
+            self._start.addresses[p["seat"]] = (p["host"], p["port"])
+        for conn in list(self._roster.conns):
             if conn.pending_mesh:
                 conn.pending_mesh = False
                 assert conn.hello is not None
-                entry = table.seat_entry(conn.hello["seat"])
+                entry = self._start.seat_entry(conn.hello["seat"])
                 if conn.hello["table"] != msg["table"] or entry is None \
                         or entry["peer"] != conn.remote_peer:
                     conn.drop("mesh connection for another table or seat")
@@ -171,24 +175,24 @@ class StartHandshake:
                                    conn.binding or b"", conn.hello["seat_proof"]):
                     conn.drop(f"mesh connection without seat {entry['seat']}'s key")
                     continue
-            if conn.seat is None or conn is table.host_conn:
-                conn.seat = table.seat_of_peer(conn.remote_peer)
-        table.chain = HashChain()
-        table.token = os.urandom(32)
-        table.chain_ends[my_seat] = table.chain.commitment
-        table.token_hashes[my_seat] = H(table.token)
-        if table.save_path is None:
-            table.save_path = default_save_path(table.name)
+            if conn.seat is None or conn is self._roster.host_conn:
+                conn.seat = self._start.seat_of_peer(conn.remote_peer, table.lobby)
+        self._start.chain = HashChain()
+        self._start.token = os.urandom(32)
+        self._start.chain_ends[my_seat] = self._start.chain.commitment
+        self._start.token_hashes[my_seat] = H(self._start.token)
+        if self._me.save_path is None:
+            self._me.save_path = default_save_path(self._me.name)
         self._persistence.save()   # before the commitment goes out: a restart keeps this chain
         # a player that never shows up (its GameStarted was lost with the host, say) is
         # treated like one that dropped: after the rejoin timeout a bot takes its seat
         self._takeover.watch_absent_seats()
         # the mesh: dial every player with a lower seat we are not yet connected to
         for p in msg["peers"]:
-            if p["seat"] < my_seat and table.conn_for_peer(p["peer"]) is None:
+            if p["seat"] < my_seat and self._roster.conn_for_peer(p["peer"]) is None:
                 self._dialer.dial(p["host"], p["port"], {"role": "player", "seat": my_seat,
                                                          "table": msg["table"]})
-        for conn in table.conns:
+        for conn in self._roster.conns:
             self.send_chain(conn)
         self._liveness.start_heartbeat()
         self._drain()
@@ -197,62 +201,62 @@ class StartHandshake:
     def send_chain(self, conn: PeerConnection) -> None:
         """My signed chain commitment (made once, repeated to whoever needs it)."""
         table = self._shared
-        assert table.my_seat is not None and table.chain is not None \
-            and table.token is not None
-        msg = table.chain_msgs.get(table.my_seat)
+        assert table.my_seat is not None and self._start.chain is not None \
+            and self._start.token is not None
+        msg = self._start.chain_msgs.get(table.my_seat)
         if msg is None:
-            msg = table.chain_msgs[table.my_seat] = self._signer.sign(
+            msg = self._start.chain_msgs[table.my_seat] = self._signer.sign(
                 {"type": "ChainCommitted", "seat": table.my_seat,
-                 "chain_end": table.chain.commitment, "token_hash": H(table.token),
-                 "start": start_digest(table.start_info or self.saved_start or {})})
+                 "chain_end": self._start.chain.commitment, "token_hash": H(self._start.token),
+                 "start": start_digest(self._start.info or self.saved_start or {})})
         conn.send(msg)
 
-    def chain_committed(self, conn: PeerConnection, msg: dict) -> None:
+    def chain_committed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """A player's `ChainCommitted`."""
         table = self._shared
-        if not table.started or conn.seat is None or msg["seat"] != conn.seat:
+        if not self._start.started or conn.seat is None or msg["seat"] != conn.seat:
             conn.offence(f"ChainCommitted for seat {msg['seat']} from {conn.seat}")
             return
         seat = msg["seat"]
         if not self._signer.signed_by_seat(seat, msg):
             conn.offence(f"ChainCommitted is not signed by seat {seat}'s key")
             return
-        old = table.chain_ends.get(seat)
+        old = self._start.chain_ends.get(seat)
         if old is not None:
-            if old != msg["chain_end"] or table.token_hashes[seat] != msg["token_hash"]:
+            if old != msg["chain_end"] or self._start.token_hashes[seat] != msg["token_hash"]:
                 conn.offence(f"seat {seat} committed to a second chain")
-                self._expulsion.cheated(seat, table.chain_msgs.get(seat), msg)
+                self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), msg)
             return
         if not self.same_start(conn, seat, msg):
             return
-        table.chain_msgs[seat] = msg
-        table.chain_ends[seat] = msg["chain_end"]
-        table.token_hashes[seat] = msg["token_hash"]
-        if table.conn_for_seat(seat) is not None:
+        self._start.chain_msgs[seat] = msg
+        self._start.chain_ends[seat] = msg["chain_end"]
+        self._start.token_hashes[seat] = msg["token_hash"]
+        if self._roster.conn_for_seat(seat) is not None:
             self._takeover.cancel_timeout(seat)     # it showed up: no take-over
         if table.lockstep is not None:
             # the game began here without it (the seat dropped in the handshake and has
             # come back): its links can be checked from now on
-            table.lockstep.add_chain(seat, msg["chain_end"], table.token_hashes[seat])
+            table.lockstep.add_chain(seat, msg["chain_end"], self._start.token_hashes[seat])
         self.maybe_begin()
         self._recovery.catch_up_early_rejoiners()
 
-    def same_start(self, conn: PeerConnection, seat: int, signed: dict) -> bool:
+    def same_start(self, conn: PeerConnection, seat: int, signed: dict[str, Any]) -> bool:
         """Was `seat` given my start? If the host's signed digest differs, the host lied
         to me or to the others: I leave. If another player's does, that player was lied
         to (or lies): it does not play here, and its seat is taken over like an absent
         one's. Never an offence: the host, not the sender, may be at fault."""
         table = self._shared
-        if table.start_info is None or signed["start"] == start_digest(table.start_info):
+        if self._start.info is None or signed["start"] == start_digest(self._start.info):
             return True
-        from_host = table.host_conn is not None and table.host_conn.seat == seat
+        from_host = self._roster.host_conn is not None and self._roster.host_conn.seat == seat
         sentence = start_differs(seat, from_host)
         log.warning("%s", sentence)
         if from_host:
             self._leave(conn, sentence)
         else:
-            table.callbacks.on_error(sentence)
-            direct = table.conn_for_seat(seat)
+            self._setting.callbacks.on_error(sentence)
+            direct = self._roster.conn_for_seat(seat)
             if direct is not None:
                 direct.drop(f"seat {seat} was given a different start", offender=False)
         return False
@@ -264,15 +268,16 @@ class StartHandshake:
         takes it over, at the same step as at the players that did get its commitment."""
         table = self._shared
         if table.lockstep is not None or table.role not in ("host", "join") \
-                or table.start_info is None:
+                or self._start.info is None:
             return        # a resumed peer begins from the log it is sent (CaughtUp)
-        if not without_missing and not all(s in table.chain_ends for s in table.humans()):
+        start = self._start
+        if not without_missing and not all(s in start.chain_ends for s in start.humans()):
             return
-        table.lockstep = ls = self._play.make_lockstep(table.chain_ends)
-        table.phase = Phase.PLAY
-        log.info("game begins: seat %s of %d", table.my_seat, len(table.start_info["seats"]))
-        table.callbacks.on_started(ls.config, table.my_seat, ls.state)
-        for conn in table.spectators:
+        table.lockstep = ls = self._play.make_lockstep(self._start.chain_ends)
+        table.enter(Phase.PLAY)
+        log.info("game begins: seat %s of %d", table.my_seat, len(self._start.info["seats"]))
+        self._setting.callbacks.on_started(ls.config, table.my_seat, ls.state)
+        for conn in self._roster.spectators:
             conn.send(self._recovery.caught_up(spectator=True))
         ls.start()
         self._drain()

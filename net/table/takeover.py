@@ -19,13 +19,13 @@ test_takeover_agreement.py (the policy), tests/net/trust/test_takeover_attacks.p
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import SeatSigner
 from net.table.liveness import Liveness
-from net.table.shared import DelayedCall, TableState
+from net.table.shared import DelayedCall, Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.policy.takeover_agreement import SeatWait, agreed
 
 if TYPE_CHECKING:
@@ -39,9 +39,14 @@ HOST_SEAT = 0       # the host sits at seat 0 (`TableSession.host`)
 class Takeover:
     """The offline seats, when a bot may take each, and the take-overs themselves."""
 
-    def __init__(self, shared: TableState, liveness: Liveness, claims: DropClaims,
+    def __init__(self, shared: TableState, setting: TableSetting, me: Identity, roster: Roster,
+                 start: StartRecord, liveness: Liveness, claims: DropClaims,
                  signer: SeatSigner, begin_without_missing: Callable[[], None]) -> None:
         self._shared = shared
+        self._setting = setting
+        self._me = me
+        self._roster = roster
+        self._start = start
         self._liveness = liveness
         self._claims = claims
         self._signer = signer
@@ -55,7 +60,7 @@ class Takeover:
 
         self._over: set[int] = set()                  # seats whose countdown ran out here
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
-        self._held: dict[tuple[int, int], dict[int, dict]] = {}
+        self._held: dict[tuple[int, int], dict[int, dict[str, Any]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
 
     def is_offline(self, seat: int | None) -> bool:
@@ -75,16 +80,15 @@ class Takeover:
         """The table waited `waited` seconds for `seat`'s input at `step`: the seat counts
         as silent, connected or not. The rejoin countdown runs (every window shows it);
         when it ends a bot takes the seat by the majority rule, unless the input came."""
-        table = self._shared
         if seat in self._overdue or seat in self._offline:
             return
         self._overdue[seat] = step
-        timeout = table.rejoin_timeout()
+        timeout = self._start.rejoin_timeout()
         self.start_timeout(seat, timeout)
-        reason = (f"seat {seat} ({table.name_of_seat(seat)}) sent nothing for {waited:g} s; "
+        reason = (f"seat {seat} ({self._start.name_of_seat(seat)}) sent nothing for {waited:g} s; "
                   f"a bot takes the seat in {timeout:g} s unless it plays")
         log.warning("%s (%s)", reason, what)
-        table.callbacks.on_paused(reason)
+        self._setting.callbacks.on_paused(reason)
 
     def input_arrived(self, seat: int) -> None:
         """An overdue seat's input came (or the step moved on): its countdown stops."""
@@ -92,7 +96,7 @@ class Takeover:
             return
         self._over.discard(seat)
         log.info("seat %d played after all: its take-over countdown stops", seat)
-        if self._shared.conn_for_seat(seat) is not None or seat == self._shared.my_seat:
+        if self._roster.conn_for_seat(seat) is not None or seat == self._shared.my_seat:
             self.cancel_timeout(seat)
             self.maybe_resumed()
 
@@ -113,7 +117,7 @@ class Takeover:
         Empty when no seat is offline. A seat only this peer parted from (a drop for
         offences the others did not join) has no countdown: no bot takes it from here.
         For the window's countdown."""
-        now = self._shared.reactor.seconds()
+        now = self._setting.reactor.seconds()
         return {seat: max(0.0, self._deadline.get(seat, now) - now)
                 for seat in sorted(self._offline)
                 if seat not in self._claims.parted or self._claims.claims_carry(seat)}
@@ -125,7 +129,7 @@ class Takeover:
         a bot at once, one that still answers someone does not. Raises ValueError with a
         sentence for the player when the host's side holds no majority of the table."""
         table = self._shared
-        if not table.is_host:
+        if not self._me.is_host:
             raise ValueError("only the host can hand a seat to a bot")
         if table.lockstep is None or table.over():
             raise ValueError("there is no game running in which to hand over a seat")
@@ -133,8 +137,8 @@ class Takeover:
             raise ValueError("you cannot hand your own seat to a bot")
         if seat in table.lockstep.bots:
             raise ValueError(f"seat {seat} is already played by a bot")
-        name = table.name_of_seat(seat)
-        if seat not in self._offline or table.conn_for_seat(seat) is not None:
+        name = self._start.name_of_seat(seat)
+        if seat not in self._offline or self._roster.conn_for_seat(seat) is not None:
             raise ValueError(f"{name} (seat {seat}) is not offline; only a dropped "
                              "player's seat can be handed to a bot")
         live, humans = self._liveness.live_players(seat)
@@ -152,21 +156,21 @@ class Takeover:
         rejoin countdown; a bot takes it from the first step that needs it, by the same
         rule as any take-over."""
         table = self._shared
-        now = table.reactor.seconds()
+        now = self._setting.reactor.seconds()
         if table.lockstep is None or table.over() or seat in table.lockstep.bots \
                 or seat == table.my_seat \
                 or (seat in self._offline and self._deadline.get(seat, now + 1.0) <= now):
             return              # (its countdown has run out already)
         self.cancel_timeout(seat)
         self.start_timeout(seat, 0.0)
-        reason = (f"seat {seat} ({table.name_of_seat(seat)}) was dropped twice for "
+        reason = (f"seat {seat} ({self._start.name_of_seat(seat)}) was dropped twice for "
                   "offences; a bot takes the seat")
         log.warning(reason)
-        table.callbacks.on_paused(reason)
+        self._setting.callbacks.on_paused(reason)
 
     def start_timeout(self, seat: int, timeout: float) -> None:
         """`seat` went offline: a bot may take it once `timeout` seconds have passed."""
-        reactor = self._shared.reactor
+        reactor = self._setting.reactor
         self._deadline[seat] = reactor.seconds() + timeout
         self._offline[seat] = reactor.callLater(timeout, self._timed_out, seat)
 
@@ -176,10 +180,10 @@ class Takeover:
         waiting for while I was away, is taken over like any dropped seat."""
         table = self._shared
         bots = table.lockstep.bots if table.lockstep is not None else set()
-        for seat in table.humans():
+        for seat in self._start.humans():
             if seat != table.my_seat and seat not in bots and seat not in self._offline \
-                    and table.conn_for_seat(seat) is None:
-                self.start_timeout(seat, table.rejoin_timeout())
+                    and self._roster.conn_for_seat(seat) is None:
+                self.start_timeout(seat, self._start.rejoin_timeout())
 
     def _timed_out(self, seat: int) -> None:
         """`seat`'s countdown ran out here: I claim the take-over (signed), and a bot
@@ -189,7 +193,7 @@ class Takeover:
         table = self._shared
         self._offline.pop(seat, None)
         overdue = seat in self._overdue
-        if (table.conn_for_seat(seat) is not None and not overdue
+        if (self._roster.conn_for_seat(seat) is not None and not overdue
                 and seat != table.my_seat) or table.closed:
             return
         if table.lockstep is None:
@@ -197,7 +201,9 @@ class Takeover:
         if table.lockstep is None or table.over() or seat in table.lockstep.bots:
             return
         self._over.add(seat)
-        again = lambda: table.reactor.callLater(1.0, self._timed_out, seat)  # noqa: E731
+
+        def again() -> DelayedCall:
+            return self._setting.reactor.callLater(1.0, self._timed_out, seat)
         if seat not in table.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
@@ -226,7 +232,7 @@ class Takeover:
     def _in_play(self) -> frozenset[int]:
         table = self._shared
         bots = table.lockstep.bots if table.lockstep is not None else set()
-        return frozenset(s for s in table.humans() if s not in bots)
+        return frozenset(s for s in self._start.humans() if s not in bots)
 
     def _decide(self, seat: int) -> bool:
         """Claim `seat`'s take-over if its countdown ran out here, and take it over if
@@ -284,9 +290,9 @@ class Takeover:
         self._held.setdefault((seat, step), {})[me] = msg
         log.warning("seat %d's countdown ran out here at step %d: I claim its take-over "
                     "(a bot plays it once more than half of the players agree)", seat, step)
-        table.broadcast(msg)
+        self._roster.broadcast(msg)
 
-    def claims_for(self, seat: int, step: int) -> dict[int, dict]:
+    def claims_for(self, seat: int, step: int) -> dict[int, dict[str, Any]]:
         """The signed claims I hold that `seat`'s countdown ran out at `step`
         (claimant -> its `TakeoverClaimed`), mine included."""
         return self._held.get((seat, step), {})
@@ -302,23 +308,23 @@ class Takeover:
             if seat not in ls.bots:
                 self._decide(seat)
 
-    def takeover_claimed(self, conn: PeerConnection, msg: dict) -> None:
+    def takeover_claimed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
         """Another player's `TakeoverClaimed`."""
         table = self._shared
         if table.lockstep is None and table.role == "resume":
             return                  # the log I am catching up from carries the take-over
-        if conn.seat is None or conn.role == "spectator" or conn is table.source \
+        if conn.seat is None or conn.role == "spectator" or conn is self._roster.source \
                 or msg["seat"] != conn.seat or msg["absent"] == conn.seat:
             conn.offence("TakeoverClaimed from a connection that cannot send it")
             return
         if not self._signer.signed_by_seat(conn.seat, msg):
             conn.offence(f"TakeoverClaimed is not signed by seat {conn.seat}'s key")
             return
-        if table.lockstep is None and table.conn_for_seat(msg["absent"]) is None:
+        if table.lockstep is None and self._roster.conn_for_seat(msg["absent"]) is None:
             self._begin_without_missing()       # it dropped in the start handshake
-        self.claim_received(msg, from_host=conn is table.host_conn or conn.seat == HOST_SEAT)
+        self.claim_received(msg, from_host=conn is self._roster.host_conn or conn.seat == HOST_SEAT)
 
-    def claim_received(self, msg: dict, from_host: bool = False) -> None:
+    def claim_received(self, msg: dict[str, Any], from_host: bool = False) -> None:
         """A checked, signed claim (from its player, or relayed by another). Kept for its
         step; it counts towards the agreement there. A claim from the host for a seat that
         dropped here too is its hand-over: my countdown for that seat ends now, so I
@@ -332,7 +338,7 @@ class Takeover:
         self._held.setdefault((seat, step), {})[claimant] = msg
         log.warning("seat %d claims seat %d's take-over at step %d (held: seats %s)",
                     claimant, seat, step, sorted(self._held[(seat, step)]))
-        if from_host and seat != table.my_seat and table.conn_for_seat(seat) is None \
+        if from_host and seat != table.my_seat and self._roster.conn_for_seat(seat) is None \
                 and seat in self._offline and seat not in self._over:
             log.warning("the host hands the dropped seat %d to a bot; it dropped here too",
                         seat)
@@ -347,9 +353,9 @@ class Takeover:
             # every peer that said the seat dropped says it is back (a player whose
             # window was busy, counted as gone, must not stay "dropped" on screen)
             self.said_gone.discard(seat)
-            news = f"seat {seat} ({self._shared.name_of_seat(seat)}) is back"
+            news = f"seat {seat} ({self._start.name_of_seat(seat)}) is back"
             log.warning(news)
-            self._shared.callbacks.on_notice(news)
+            self._setting.callbacks.on_notice(news)
         if seat in self._overdue:
             return          # connected is not enough: its countdown stops when it plays
         self.cancel_timeout(seat)
@@ -364,4 +370,4 @@ class Takeover:
 
     def maybe_resumed(self) -> None:
         if not self._offline:
-            self._shared.callbacks.on_resumed()
+            self._setting.callbacks.on_resumed()

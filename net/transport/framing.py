@@ -26,7 +26,7 @@ class FrameError(ValueError):
 
 def encode_body(message: dict[str, Any]) -> bytes:
     """One message as msgpack (bin type for bytes), within the size limit."""
-    body = msgpack.packb(message, use_bin_type=True)
+    body: bytes = msgpack.packb(message, use_bin_type=True)
     if len(body) > MAX_BODY:
         raise FrameError(f"frame of {len(body)} bytes exceeds the limit of {MAX_BODY}")
     return body

@@ -54,10 +54,35 @@ class TcpTransport(Interface):
     def setTcpNoDelay(self, enabled: bool) -> None: ...
 
 
+class HandshakeDeadline:
+    """The handshake's timer: when it is due, how long it was, and whether it was stretched
+    once already for a peer that was busy (see `PeerConnection._handshake_overdue`)."""
+
+    def __init__(self) -> None:
+        self.call: Any = None              # the DelayedCall, while one is pending
+        self.due = 0.0
+        self.extended = False
+        self.length = HANDSHAKE_DEADLINE
+
+    def set(self, reactor: Any, seconds: float, overdue: Callable[[], None]) -> None:
+        """Due `seconds` from now (replacing a pending one): then `overdue` is called."""
+        if self.call is not None and self.call.active():
+            self.call.cancel()
+        self.length = seconds
+        self.due = reactor.seconds() + seconds
+        self.extended = False
+        self.call = reactor.callLater(seconds, overdue)
+
+    def cancel(self) -> None:
+        if self.call is not None and self.call.active():
+            self.call.cancel()
+        self.call = None
+
+
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
-    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+    def __init__(self, session: Any, dialer: bool, hello: dict[str, Any] | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
@@ -65,10 +90,7 @@ class PeerConnection(Protocol):
         self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
         self.slot_keyed: Callable[[], None] | None = None     # ... its offer was answered
         self.release_file: Callable[[], None] | None = None   # see OpenFilesBudget
-        self._deadline: Any = None     # the handshake's DelayedCall
-        self._deadline_due = 0.0
-        self._deadline_extended = False
-        self._deadline_length = HANDSHAKE_DEADLINE
+        self._deadline = HandshakeDeadline()
         self._exchange_judged = True   # a listener's answered exchange not yet judged
         self.pake: JoinKeyExchange | None = None
         self._in_line: Any = None      # a listener's key offer waiting for a token
@@ -82,7 +104,7 @@ class PeerConnection(Protocol):
         self.remote_name = "?"
         self.role = "player"                 # the remote's role
         self.seat: int | None = None         # the remote's seat, once known
-        self.hello: dict | None = None
+        self.hello: dict[str, Any] | None = None
         self.bytes_sent = 0
         self.offended_reason: str | None = None   # why the remote dropped us, if it said
         self.refused_reason: str | None = None    # why the remote would not take us
@@ -129,7 +151,7 @@ class PeerConnection(Protocol):
         except Exception:
             return "?"
 
-    def send(self, msg: dict, body: bytes | None = None) -> None:
+    def send(self, msg: dict[str, Any], body: bytes | None = None) -> None:
         """Sealed once the key exchange is done; only the exchange itself (and a refusal
         of a wrong code, which cannot be sealed with a key the dialer lacks) is plain.
         `body`: `msg` already packed (a broadcast packs once for every player)."""
@@ -183,12 +205,7 @@ class PeerConnection(Protocol):
         reactor = getattr(self.session, "reactor", None)
         if reactor is None:
             return
-        if self._deadline is not None and self._deadline.active():
-            self._deadline.cancel()
-        self._deadline_length = seconds
-        self._deadline_due = reactor.seconds() + seconds
-        self._deadline_extended = False
-        self._deadline = reactor.callLater(seconds, self._handshake_overdue)
+        self._deadline.set(reactor, seconds, self._handshake_overdue)
 
     def evicted(self) -> None:
         """A newcomer took this silent stranger's handshake slot (`choose_slot`)."""
@@ -276,32 +293,31 @@ class PeerConnection(Protocol):
             limiter = getattr(self.session, "guess_limit", None)
             if limiter is not None:
                 limiter.wrong_code(self.remote_host())
-        if self._deadline is not None and self._deadline.active():
-            self._deadline.cancel()
-        self._deadline = None
+        self._deadline.cancel()
         if self.release_slot is not None:
             self.release_slot()
             self.release_slot = None
 
     def _handshake_overdue(self) -> None:
-        self._deadline = None
+        deadline = self._deadline
+        deadline.call = None
         if self.closed or self.ready:
             return
-        if self._now() - self._deadline_due > STALL_GRACE and not self._deadline_extended:
+        if self._now() - deadline.due > STALL_GRACE and not deadline.extended:
             # this peer was busy (a long drop, a slow bot) and fires its timers before it
             # reads: the remote's answer may be waiting unread, so read it first
-            self._deadline_extended = True
-            self._deadline = self.session.reactor.callLater(STALL_GRACE,
-                                                            self._handshake_overdue)
+            deadline.extended = True
+            deadline.call = self.session.reactor.callLater(STALL_GRACE,
+                                                           self._handshake_overdue)
             return
-        log.info("closing %s: no handshake within %g s", self.describe(), self._deadline_length)
+        log.info("closing %s: no handshake within %g s", self.describe(), deadline.length)
         if self._in_line is not None:
             self._refuse_plain(BUSY, retry=DROPPED_RETRY)
             return
         if not self.dialer and self.pake is None:
             # (an older peer waits for the listener to speak first: say why)
             self._refuse_plain("join refused: no key offer within "
-                               f"{self._deadline_length:g} s of connecting")
+                               f"{deadline.length:g} s of connecting")
             return
         self.closed = True
         self._dial_settled()
@@ -321,7 +337,7 @@ class PeerConnection(Protocol):
         self.session.connection_lost(self)
 
     # -------------------------------------------------------------- handshake
-    def _handle(self, msg: dict) -> None:
+    def _handle(self, msg: dict[str, Any]) -> None:
         kind = msg["type"]
         if kind == "Offended":
             log.warning("%s says we offended: %s", self.describe(), msg["reason"])
@@ -389,7 +405,7 @@ class PeerConnection(Protocol):
         self._refused_by_remote(reason)
         self.tcp.loseConnection()
 
-    def _key_offered(self, msg: dict) -> None:
+    def _key_offered(self, msg: dict[str, Any]) -> None:
         """A stranger's first message: answered only when the guess limit lets it (the
         answer is this side's SPAKE2 half, the costly part), at once or in its turn."""
         limiter = getattr(self.session, "guess_limit", None)
@@ -413,7 +429,7 @@ class PeerConnection(Protocol):
             # waiting for its group's turn (about groups in line / rate seconds)
             self._set_deadline(HANDSHAKE_DEADLINE)
 
-    def _answer_offer(self, msg: dict) -> None:
+    def _answer_offer(self, msg: dict[str, Any]) -> None:
         self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
         try:
             keys = self.pake.finish(msg["pake"])
@@ -429,7 +445,7 @@ class PeerConnection(Protocol):
             self.slot_keyed()
         self._set_deadline(KEYED_DEADLINE)
 
-    def _welcomed(self, msg: dict, pake: JoinKeyExchange) -> None:
+    def _welcomed(self, msg: dict[str, Any], pake: JoinKeyExchange) -> None:
         self.remote_peer = msg["peer"]
         differs = version_differences(self.session.versions, msg["versions"],
                                       me="table", them="yours")
@@ -462,7 +478,7 @@ class PeerConnection(Protocol):
         self.hello = hello
         self.send(hello)
 
-    def _hello(self, msg: dict) -> None:
+    def _hello(self, msg: dict[str, Any]) -> None:
         self._exchange_judged = True         # the Hello opened: the code was right
         self.hello = msg
         self.remote_peer = msg["peer"]
@@ -504,7 +520,7 @@ class PeerConnection(Protocol):
 class PeerFactory(ClientFactory):
     """Builds connections for a session; `dialer` and the Hello fields fix the role."""
 
-    def __init__(self, session: Any, dialer: bool, hello: dict | None = None) -> None:
+    def __init__(self, session: Any, dialer: bool, hello: dict[str, Any] | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello = hello

@@ -83,7 +83,7 @@ def address_group(address: str) -> str:
 
 def guessing_chance(seconds: float = EVENING, bits: int = CODE_BITS) -> float:
     """The most a guesser can hope for in `seconds` at the table's rate."""
-    return min(1.0, (EXCHANGE_BURST + EXCHANGE_RATE * seconds) / 2 ** bits)
+    return min(1.0, (EXCHANGE_BURST + EXCHANGE_RATE * seconds) / float(2 ** bits))
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class JoinKeyExchange:
         self.dialer = dialer
         self._spake = cls(normalized_code(code).encode("utf-8"), idA=ID_DIALER, idB=ID_LISTENER,
                           entropy_f=entropy)
-        self._outbound = self._spake.start()
+        self._outbound: bytes = self._spake.start()
 
     def outbound(self) -> bytes:
         return self._outbound

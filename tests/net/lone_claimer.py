@@ -34,7 +34,7 @@ def claim_alone(session: TableSession, seat: int, step: int) -> None:
                                    "seat": session.my_seat, "absent": seat, "hash": ls.hash})
     else:
         msg = {"type": "SeatTakenOver", "step": step, "seat": seat}
-    session.shared.broadcast(msg)
+    session.roster.broadcast(msg)
     print(f"claimed seat {seat} for a bot alone at step {step}", flush=True)
 
 

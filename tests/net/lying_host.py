@@ -39,7 +39,7 @@ def prepare(session: TableSession) -> None:
 
     def lying_start() -> None:
         if os.environ.get("LIE") == "turn_time":
-            victim = session.shared.conn_for_peer(session.lobby["seats"][VICTIM]["peer"])
+            victim = session.roster.conn_for_peer(session.lobby["seats"][VICTIM]["peer"])
             assert victim is not None
             send = victim.send
 

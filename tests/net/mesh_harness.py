@@ -20,7 +20,46 @@ from net.lockstep.core import Lockstep, Offence
 from net.trust.seat_keys import SeatKey
 
 TABLE = b"t" * 16
+from net.lockstep.host import QuietHost
 from tests.net.fake_game import FakeEngine
+
+
+class HostWith:
+    """A lockstep host that is `host` except for the hooks given by name (a test's way to
+    watch or bend one way out of the lockstep): `ls.host = HostWith(ls.host, broadcast=f)`."""
+
+    def __init__(self, host: Any, **hooks: Callable[..., Any]) -> None:
+        self._host = host
+        self.__dict__.update(hooks)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._host, name)
+
+
+class MeshHost(QuietHost):
+    """A mesh player's host: its seat's key, the in-memory network, and the mesh's records."""
+
+    def __init__(self, mesh: Mesh, seat: int) -> None:
+        self.mesh = mesh
+        self.seat = seat
+
+    def sign(self, msg: Any) -> Any:
+        return signatures.sign(self.mesh.keys[self.seat], TABLE, msg)
+
+    def verify(self, seat: int, msg: Any) -> bool:
+        return signatures.signed_by(self.mesh.keys[seat].public, TABLE, msg)
+
+    def broadcast(self, msg: Any) -> None:
+        self.mesh._broadcast(self.seat, msg)
+
+    def offended(self, seat: int, reason: str) -> None:
+        self.mesh.offences.append((self.seat, seat, reason))
+
+    def desync_found(self, seat: int, step: int, mine: str, theirs: str) -> None:
+        self.mesh.desyncs.append((self.seat, seat, step, mine, theirs))
+
+    def decision_due(self, decision: Any, state: Any) -> None:
+        self.mesh._decide(self.seat, decision, state)
 
 
 class Mesh:
@@ -42,14 +81,8 @@ class Mesh:
         self.down: set[int] = set()
         self.keys = {s: SeatKey(bytes([s + 7]) * 32) for s in self.humans}
         for s in self.humans:
-            p = Lockstep(self.engine, self.config, kinds, s, self.chains[s], ends)
-            p.sign = (lambda seat: lambda msg: signatures.sign(self.keys[seat], TABLE, msg))(s)
-            p.verify = lambda seat, msg: signatures.signed_by(self.keys[seat].public, TABLE, msg)
-            p.broadcast = (lambda seat: lambda msg: self._broadcast(seat, msg))(s)
-            p.on_offence = (lambda seat: lambda off, reason: self.offences.append((seat, off, reason)))(s)
-            p.on_desync = (lambda seat: lambda *a: self.desyncs.append((seat,) + a))(s)
-            p.on_decision = (lambda seat: lambda d, st: self._decide(seat, d, st))(s)
-            self.peers[s] = p
+            self.peers[s] = Lockstep(self.engine, self.config, kinds, s, self.chains[s], ends,
+                                     host=MeshHost(self, s))
         self.policy: dict[int, Callable] = {}   # seat -> function(state, decision) -> command
         self.auto = True
 

@@ -99,7 +99,7 @@ class CheatEngine(SimEngine):
                 "outcome": self.to_wire(steered), "hash": state_hash}
         if hasattr(self, "deterministic"):      # (before issue 25 a vote named no build)
             vote["build"] = "deterministic" if self.deterministic else "platform"
-        self.session.shared.broadcast(self.session.sign(vote))
+        self.session.roster.broadcast(self.session.sign(vote))
         print(f"second vote sent for step {step}", flush=True)
 
 

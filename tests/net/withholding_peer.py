@@ -31,6 +31,7 @@ from main import build_parser  # noqa: E402
 from cli import runner  # noqa: E402
 from net.lockstep.core import Lockstep  # noqa: E402
 from net.table.session import TableSession  # noqa: E402
+from tests.net.mesh_harness import HostWith  # noqa: E402
 
 
 def prepare(session: TableSession) -> None:
@@ -74,17 +75,17 @@ def _keep_from_one(session: TableSession, victim: int, every: bool = False) -> N
             return send(lockstep, msg)
         print(f"withholding my beacon link of step {msg['step']} from seat {victim}",
               flush=True)
-        everyone = lockstep.broadcast
+        everyone = lockstep.host
 
         def all_but_the_victim(m: dict[str, Any]) -> None:
             for c in list(session.conns):
                 if c.ready and c.seat != victim:
                     c.send(m)
-        lockstep.broadcast = all_but_the_victim
+        lockstep.host = HostWith(everyone, broadcast=all_but_the_victim)
         try:
             return send(lockstep, msg)
         finally:
-            lockstep.broadcast = everyone
+            lockstep.host = everyone
     setattr(Lockstep, "send", send_to_all_but_the_victim)     # the withholder's program
     missed = getattr(session, "missed", None)
     if missed is not None:              # nor does it answer the victim's asks

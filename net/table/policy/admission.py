@@ -36,7 +36,7 @@ Tests: tests/net/table/test_admission.py (the spectator rows), tests/net/trust/t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from net.lockstep.beacon import H
 from net.table.phase import Phase
@@ -72,7 +72,7 @@ class TableView:
     phase: Phase
     open_seat: bool              # the lobby has an open seat
     table: bytes | None          # GameStarted's table id; None before it is known
-    seats: dict[int, dict]       # seat -> GameStarted entry (kind, peer, key)
+    seats: dict[int, dict[str, Any]]    # seat -> GameStarted entry (kind, peer, key)
     token_hashes: dict[int, bytes]
     bot_seats: frozenset[int]
     expelled: frozenset[int]

@@ -121,7 +121,7 @@ def test_a_peer_catching_up_from_the_log_turns_the_bots_cards_as_planned(tmp_pat
                                                                               monkeypatch)
     host = sessions[0].lockstep
     fresh = Lockstep(host.game, host.config, host.kinds, None, None,
-                     sessions[0].shared.chain_ends, bot=host.bot)
+                     sessions[0].start.chain_ends, bot=host.bot)
     fresh.following = True
     compared = 0
     for entry in host.log:

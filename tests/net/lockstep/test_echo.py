@@ -9,7 +9,7 @@ import pytest
 from net.lockstep import echo
 from net.lockstep import signatures
 from net.lockstep.core import Offence
-from tests.net.mesh_harness import TABLE
+from tests.net.mesh_harness import TABLE, HostWith
 from tests.net.lockstep.test_field_reveal import _plan, _plan_step_mesh, _pump_without
 
 
@@ -33,8 +33,9 @@ def test_an_echo_carrying_a_commitment_its_seat_did_not_sign_is_refused():
     held = p1.inbox[step].commits
     assert set(held) == {0, 1, 2}
     checked = []
-    verify = p1.verify
-    p1.verify = lambda seat, msg: checked.append(seat) or verify(seat, msg)
+    verify = p1.host.verify
+    p1.host = HostWith(p1.host, verify=lambda seat, msg:
+                       checked.append(seat) or verify(seat, msg))
     forged = dict(held[0], fields=[bytes(32)] * len(held[0]["fields"]))   # seat 0's signature
     with pytest.raises(Offence, match="not signed by seat 0"):
         p1.receive(2, _echo_from(m, 2, step, [forged, held[1], held[2]]))

@@ -14,7 +14,7 @@ from net.lockstep.core import Offence
 from net.lockstep.plan_steps import ALL_LOCKED
 from sim.commands import ACTIONS, PLAN_FIELDS, ForfeitField, SubmitPlan, to_wire
 from tests.net.fakenet import FakeNet
-from tests.net.mesh_harness import TABLE, Mesh
+from tests.net.mesh_harness import TABLE, HostWith, Mesh
 from tests.net.tables import finished, hashes, open_table
 
 
@@ -95,8 +95,9 @@ def _mesh_at_an_opening(seat=1):
     m = Mesh(3)
     held = []
     p = m.peers[seat]
-    real = p.broadcast
-    p.broadcast = lambda msg: held.append(msg) if msg["type"] == "FieldOpened" else real(msg)
+    real = p.host.broadcast
+    p.host = HostWith(p.host, broadcast=lambda msg: held.append(msg)
+                      if msg["type"] == "FieldOpened" else real(msg))
     m.run()
     others = [q for s, q in m.peers.items() if s != seat]
     assert held and all(q.decision().kind == "open" and q.decision().seats == (seat,)
@@ -113,7 +114,8 @@ def test_a_forged_opening_is_refused_and_proves_the_cheat():
     m, genuine, others = _mesh_at_an_opening(seat=1)
     cheated = []
     p0 = others[0]
-    p0.on_cheated = lambda seat, first, second: cheated.append((seat, first, second))
+    p0.host = HostWith(p0.host, cheated=lambda seat, first, second:
+                       cheated.append((seat, first, second)))
     other_card = "Forged" if genuine["card"] != "Forged" else "Other"
     forged = _resigned(m, 1, genuine, card=other_card)
     with pytest.raises(Offence, match="opened tax field does not match its commitment"):
@@ -148,7 +150,7 @@ def test_an_opening_sent_ahead_is_checked_when_its_step_comes():
                       hash=m.peers[1].log[genuine["step"] + 1]["hash"])
     p0.receive(1, ahead)                                    # kept for later, unchecked yet
     offences = []
-    p0.on_offence = lambda seat, reason: offences.append((seat, reason))
+    p0.host = HostWith(p0.host, offended=lambda seat, reason: offences.append((seat, reason)))
     p0.receive(1, genuine)
     assert offences and offences[0][0] == 1 and "card to turn now" in offences[0][1]
 
@@ -301,7 +303,8 @@ def test_an_unlock_after_the_seats_own_echo_is_a_proof_of_cheating():
     _pump_without(m, b"BidOpened")
     q1 = m.peers[1]
     proofs = []
-    q1.on_cheated = lambda seat, first, second: proofs.append((seat, first, second))
+    q1.host = HostWith(q1.host, cheated=lambda seat, first, second:
+                       proofs.append((seat, first, second)))
     late = signatures.sign(m.keys[0], TABLE, {"type": "PlanUnlocked", "step": q1.step,
                                               "seat": 0, "lock": 0, "hash": q1.hash})
     with pytest.raises(Offence):
@@ -468,7 +471,7 @@ def test_my_plan_is_the_plan_locked_this_round_and_none_before_the_lock():
             wrong.append((entry["step"], p0.my_plan(), locked[-1]))
 
     m.policy[0] = plan_of_0
-    p0.on_step = stepped
+    p0.host = HostWith(p0.host, step_applied=stepped)
     m.run()
     assert all(p.ended for p in m.peers.values()) and len(set(m.hashes().values())) == 1
     assert len(locked) == 3 and before_lock == [None, None, None]
@@ -497,7 +500,8 @@ def test_an_echo_is_saved_before_it_goes_out():
     m = _plan_step_mesh()
     p0 = m.peers[0]
     saved_with = []
-    p0.on_saved = lambda: saved_with.append([msg["type"] for msg in p0.sent.get(p0.step, [])])
+    p0.host = HostWith(p0.host, save_due=lambda: saved_with.append(
+        [msg["type"] for msg in p0.sent.get(p0.step, [])]))
     for s in (0, 1, 2):
         m.peers[s].submit(_plan(s, 1))
     _pump_without(m, b"BidOpened")

@@ -20,8 +20,8 @@ def test_a_link_kept_from_one_player_reaches_it_through_the_others(tmp_path, cap
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
                                        start=False)
     withholder = sessions[WITHHOLDER]
-    everyone = withholder.shared.broadcast
-    withholder.shared.broadcast = lambda m: everyone(m) if m["type"] != "LinkRevealed" \
+    everyone = withholder.roster.broadcast
+    withholder.roster.broadcast = lambda m: everyone(m) if m["type"] != "LinkRevealed" \
         else [c.send(m) for c in withholder.conns if c.ready and c.seat != VICTIM]
     withholder.connections.handlers["InputsMissed"] = lambda conn, msg: None
     sessions[0].start_game()
@@ -42,8 +42,8 @@ def test_every_peer_counts_the_hosts_take_over_countdown(tmp_path):
     same seat showed different times on different screens)."""
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=20.0,
                                        start=False)
-    sessions[1].shared.opts.rejoin_timeout = 300.0
-    sessions[1].shared.opts.turn_time = 10.0
+    sessions[1].opts.rejoin_timeout = 300.0
+    sessions[1].opts.turn_time = 10.0
     withholder = sessions[2]
     answer = withholder.on_decision
     withholder.on_decision = lambda d, state: None if d.kind == "plan" else answer(d, state)
@@ -84,14 +84,14 @@ def _game_seconds(tmp_path, withhold: bool, caplog) -> tuple[float, int]:
     kept = []
     if withhold:
         withholder = sessions[WITHHOLDER]
-        everyone = withholder.shared.broadcast
+        everyone = withholder.roster.broadcast
 
         def all_but_the_victim(m):
             if m["type"] != "LinkRevealed":
                 return everyone(m)
             kept.append(m["step"])
             return [c.send(m) for c in withholder.conns if c.ready and c.seat != VICTIM]
-        withholder.shared.broadcast = all_but_the_victim
+        withholder.roster.broadcast = all_but_the_victim
         withholder.connections.handlers["InputsMissed"] = lambda conn, msg: None
     sessions[0].start_game()
     net.pump()

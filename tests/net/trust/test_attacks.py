@@ -21,6 +21,7 @@ from net.transport.versions import local_versions
 from net.table.session import CODE_ALPHABET, SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
+from tests.net.mesh_harness import HostWith
 from tests.net.tables import CODE, autoplay, finished, hashes, open_table
 
 
@@ -303,14 +304,14 @@ def test_an_unlock_after_its_own_echo_is_proved_and_expelled(tmp_path, caplog):
     from tests.net.tables import bot_seed
     net, engine, honest, cheat, step = _cheating_table(tmp_path)
     ls = cheat.lockstep
-    send = ls.broadcast
+    send = ls.host.broadcast
 
     def echo_then_unlock(msg):
         send(msg)
         if msg["type"] == "CommitsEchoed" and msg["seat"] == 3:
             send(cheat.sign({"type": "PlanUnlocked", "step": msg["step"], "seat": 3,
                              "lock": 0, "hash": msg["hash"]}))
-    ls.broadcast = echo_then_unlock
+    ls.host = HostWith(ls.host, broadcast=echo_then_unlock)
     cheat.submit(engine.choose(ls.state, 3, "x", bot_seed(cheat, step)))
     net.pump()
     for s in honest:

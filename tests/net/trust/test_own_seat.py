@@ -67,7 +67,7 @@ def test_a_joiner_refuses_a_start_that_pins_another_key_on_its_seat():
     assert refusals and "a key that is not yours" in refusals[0], refusals
     assert victim.closed and victim.lockstep is None
     assert victim.refusal == refusals[0]
-    assert 1 not in other.shared.chain_ends        # it never took part in the start
+    assert 1 not in other.start.chain_ends        # it never took part in the start
 
 
 def test_an_honest_start_is_not_refused():

@@ -8,6 +8,7 @@ from net.lockstep.engine import SimEngine
 from sim.commands import TowerSettled
 from sim.tower.contents import TowerContents
 from tests.net.fakenet import FakeNet
+from tests.net.mesh_harness import HostWith
 from tests.net.tables import finished, hashes, open_table
 
 CHEAT = 3
@@ -34,15 +35,15 @@ def _play_with_votes_heard_by_seat_0(tmp_path, engine, prepare=lambda cheat: Non
     def only_seat_0_hears_my_votes(*args):
         started(*args)
         ls = cheat.lockstep
-        broadcast = ls.broadcast
+        broadcast = ls.host.broadcast
 
         def send(msg):
             if msg.get("type") != "TowerVoted":
                 return broadcast(msg)
-            conn = cheat.shared.conn_for_seat(0)
+            conn = cheat.roster.conn_for_seat(0)
             if conn is not None:
                 conn.send(msg)
-        ls.broadcast = send
+        ls.host = HostWith(ls.host, broadcast=send)
     cheat.on_started = only_seat_0_hears_my_votes
     sessions[0].start_game()
     net.pump()
@@ -70,7 +71,7 @@ class VotesTwice(SimEngine):
         steered = TowerSettled((), TowerContents(()))
         vote = {"type": "TowerVoted", "step": ls.step, "seat": ls.my_seat,
                 "outcome": self.to_wire(steered), "hash": ls.hash, "build": "deterministic"}
-        session.reactor.callLater(0, ls.broadcast, session.sign(vote))
+        session.reactor.callLater(0, ls.host.broadcast, session.sign(vote))
         return honest
 
 
