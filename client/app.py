@@ -389,7 +389,7 @@ class App(arcade.Window):
             self.scene.update(min(dt, 0.1))
 
     def on_draw(self) -> None:
-        from client.core.node import Damage
+        from client.core.damage import Damage
         scene = self.scene
         animated: list[Node] = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and not self._force_full and animated

@@ -27,7 +27,11 @@ from client.core import theme
 from client.board.map_legend import draw_legend
 from client.board.map_textures import TexturedMesh
 from client.core.gpu_mesh import Mesh
-from client.core.node import CachedLayer, Node, Signal, TextCache, damage
+from client.core.cached_layer import CachedLayer
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.palette import PATTERNS, style_of
 from client.board.shapes import MapTransform, load_shapes, point_in_poly
 from lang.i18n import N_, Translated, _, ngettext

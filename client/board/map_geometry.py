@@ -205,7 +205,7 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 def _bold_font() -> ImageFont.FreeTypeFont | None:
     from PIL import ImageFont
 
-    from client.core.node import bold_font_files
+    from client.core.text_cache import bold_font_files
     for name in bold_font_files():
         try:
             return ImageFont.truetype(name, 100)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from client.core import theme
-from client.core.node import Signal
+from client.core.signal import Signal
 from client.words.sentences import for_players, plural, problem_text
 from lang.i18n import _
 from sim.state import DecisionKind

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from client.core import theme
-from client.core.node import Signal
+from client.core.signal import Signal
 from client.game.status_lines import active_seats
 from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe

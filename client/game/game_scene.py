@@ -37,7 +37,9 @@ from typing import Any
 import arcade
 
 from client.board.board_view import BoardView
-from client.core.node import Button, Node, NodeT, Signal
+from client.core.button import Button
+from client.core.node import Node, NodeT
+from client.core.signal import Signal
 from client.core.settings import SPEEDS
 from client.core.sound import Sounds
 from client.game.asking import Asker, HeldPlan

@@ -14,7 +14,10 @@ from __future__ import annotations
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from lang.i18n import N_, _
 
 HINTS = {   # marked English; translated when drawn

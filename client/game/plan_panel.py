@@ -21,7 +21,12 @@ import arcade
 
 from client.core import theme
 from client.core.card_facts import action_costs, chests
-from client.core.node import Button, Node, Signal, TextCache, damage, draw_panel
+from client.core.button import Button
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from client.core.node import Button, damage
+from client.core.button import Button
+from client.core.damage import damage
 from client.core.own_command import own_command
 from client.core.settings import data_dir
 from lang.i18n import N_, _

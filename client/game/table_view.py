@@ -12,7 +12,11 @@ import arcade
 from client.board import map_geometry as geo
 from client.board.tokens import seat_token
 from client.core import theme
-from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
+from client.core.cached_layer import CachedLayer
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
 from client.widgets.text_fit import abbreviated, put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)

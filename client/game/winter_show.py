@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable
 import arcade
 
 from client.core import theme
-from client.core.node import Node, Signal, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.game.status_lines import active_seats
 from lang.i18n import N_, _
 

@@ -23,7 +23,11 @@ import arcade
 
 from client.board.tokens import seat_token
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.button import Button
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.own_command import own_command
 from client.scenes.end_record import BattleRecord, EndRecord, end_record
 from client.widgets.text_fit import put_boxed, put_fitted

@@ -15,7 +15,11 @@ import arcade
 
 from client.core import theme
 from client.words.net_words import for_players as net_said
-from client.core.node import Button, Node, Signal, TextCache, damage
+from client.core.button import Button
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _, ngettext
 

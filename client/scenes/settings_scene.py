@@ -18,7 +18,10 @@ import arcade
 
 from client.core import theme
 from client.widgets.text_field import TextField
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.settings import SPEEDS, UI_SCALES, Settings
 from lang.i18n import LANGUAGES, N_, _, current, system_language, use
 

@@ -25,7 +25,11 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import arcade
 
-from client.core.node import CachedLayer, Node, Signal, TextCache, damage
+from client.core.cached_layer import CachedLayer
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
 from client.tower.cube_textures import cube_face, cube_mark

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import arcade
 
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.theme import SMALLEST_TYPE
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import arcade
 
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 
 
 def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from client.core import theme
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 from tests.client.conftest import frame, to_my_plan
 
 # the tower's 'tray' word belongs to client/tower, changed elsewhere at the time (issue 37)
