@@ -35,6 +35,9 @@ from client.core.text_cache import TextCache
 from client.core.palette import PATTERNS, style_of
 from client.board.shapes import MapTransform, load_shapes, point_in_poly
 from lang.i18n import N_, Translated, _, ngettext
+from client.board.map_marks import build_event_badges
+from client.board.map_marks import build_winter_marks
+from client.board.map_marks import province_notes
 
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
@@ -396,7 +399,6 @@ class BoardView(Node):
                 self.texts.put(("u", name), str(unrest), ux, uy, size=_pt(7.5 * s),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
-        from client.board.map_marks import build_event_badges
         build_event_badges(self, put, provs, s)
         if self.arrow:
             self._build_arrow(put, s)
@@ -408,7 +410,6 @@ class BoardView(Node):
         self._halo.end()
 
     def _build_marks(self, put, s: float) -> None:
-        from client.board.map_marks import build_winter_marks
         build_winter_marks(self, put, s)
 
     def _draw_map(self) -> None:
@@ -460,7 +461,6 @@ class BoardView(Node):
             _("Neighbours: {list}").format(list=", ".join(
                 _("{province} (by sea)").format(province=n) if n in sea else n for n in nb)),
         ]
-        from client.board.map_marks import province_notes
         lines += province_notes(self, name)
         return "\n".join(lines)
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from client.core.text_cache import bold_font_files
 
 if TYPE_CHECKING:
     from PIL import ImageFont
@@ -205,7 +206,6 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 def _bold_font() -> ImageFont.FreeTypeFont | None:
     from PIL import ImageFont
 
-    from client.core.text_cache import bold_font_files
     for name in bold_font_files():
         try:
             return ImageFont.truetype(name, 100)

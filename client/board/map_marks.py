@@ -14,6 +14,7 @@ from client.board.event_marks import defended_by_special, event_provinces, event
 from client.core.palette import style_of
 from client.widgets.text_fit import abbreviated
 from lang.i18n import _
+from client.board.map_legend import legend_rect
 
 EVENT_BADGE = (150, 40, 30)
 
@@ -99,7 +100,6 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
     right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
     event = (view.state or {}).get("current_event")
     names, tokens = label_boxes(view, s)
-    from client.board.map_legend import legend_rect
     ll, lb, lw, lh = legend_rect(view, s)
     placed: list[tuple[float, float, float, float]] = [(ll, lb, ll + lw, lb + lh)]
     size = max(theme.SMALLEST_TYPE, _pt(7 * s))          # never under 11 px (issue 37)

@@ -21,6 +21,15 @@ from client.core.signal import Signal
 from client.words.sentences import for_players, plural, problem_text
 from lang.i18n import _
 from sim.state import DecisionKind
+from sim.commands import SubmitPlan
+from sim import game
+from sim.legal import plan_problems
+from client.words.rules_text import SPECIAL_TIPS
+from sim.commands import IllegalCommand
+from client.words.net_words import for_players
+from sim import bots
+from client.board.why_not import why_not_target
+from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
 
 if TYPE_CHECKING:
     from client.game.guide import Guide
@@ -36,7 +45,6 @@ UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long 
 
 def _plan(seat: int, actions: tuple[object, ...], bid: object) -> SubmitPlan:
     """The planning panel's fields as a command; the engine checks what they hold."""
-    from sim.commands import SubmitPlan
     return SubmitPlan(seat, tuple(actions), bid)  # type: ignore[arg-type]  # the engine checks the cards
 
 
@@ -76,7 +84,6 @@ class Asker:
 
     def ask(self) -> None:
         """Show the decision the engine waits for from one of my seats (once per step)."""
-        from sim import game
         v = self.views
         st = self._engine_state()
         d = game.pending(st)
@@ -99,7 +106,6 @@ class Asker:
             v.planning.visible = True
 
             def check(actions: tuple[object, ...], bid: object, seat: int = seat) -> list[str]:
-                from sim.legal import plan_problems
                 problems = plan_problems(self._engine_state(), _plan(seat, actions, bid))
                 return [for_players(p.text).rstrip(".") + "." for p in problems]
             v.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
@@ -126,7 +132,6 @@ class Asker:
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
-            from client.words.rules_text import SPECIAL_TIPS
             tips = {p: _("Place {n} in turn order. {card}").format(
                         n=p, card=SPECIAL_TIPS.get(cards.get(str(p)), "")).strip()
                     for p in det.get("positions", [])}
@@ -171,14 +176,12 @@ class Asker:
 
     def submit(self, cmd: Command) -> None:
         """Send a command; a refusal is said in the log and the question asked again."""
-        from sim.commands import IllegalCommand
         try:
             self.session.submit(cmd)
         except ValueError as exc:      # the engine's IllegalCommand, or the table's refusal
             if isinstance(exc, IllegalCommand):
                 reason = problem_text(exc)
             else:
-                from client.words.net_words import for_players
                 reason = for_players(str(exc))
             self.views.log.add_line(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
             self.views.sounds.play("refused")
@@ -228,8 +231,6 @@ class Asker:
 
     def suggest(self) -> None:
         """B: a legal plan from the heuristic bot on the planning fields."""
-        from sim import bots
-        from sim.commands import SubmitPlan
         if not self.asking:
             return
         seat = self.asking[1]
@@ -249,7 +250,6 @@ class Asker:
         if kind == DecisionKind.PLAN:
             v.planning.select_card(name)
         elif kind == DecisionKind.MOVE:
-            from sim import game
             d = game.pending(self._engine_state())
             targets = d.detail.get("targets", {})
             if name in targets:
@@ -262,7 +262,6 @@ class Asker:
                 opts.append((_("Undo"), "undo", True))   # back to choosing the target
                 v.decision.ask(v.decision.prompt, opts, counter=(_("armies"), 1, hi, hi), default="go")
             else:   # say why instead of doing nothing (client/board/why_not.py)
-                from client.board.why_not import why_not_target
                 cfg = self.session.config
                 v.log.add_line(why_not_target(v.board_view.board, cfg.side, cfg.players,
                                               self.shared.display or game.public_state(self._engine_state()),
@@ -300,7 +299,6 @@ class Asker:
         """Go (or Enter) before a province was clicked: say what is missing rather than
         nothing; a battle/move action has no pass (R-EXEC-3: an action is carried out
         when it can be), and the player is told so instead of looking for one."""
-        from sim import game
         dec = self.views.decision
         det = game.pending(self._engine_state()).detail or {}
         words = [_("First click a highlighted province: where your armies go.")]
@@ -312,7 +310,6 @@ class Asker:
 
     def chosen(self, value: Any, count: int | None) -> None:
         """An answer from the decision panel (or a province for the revolt order)."""
-        from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
         if not self.asking:
             return
         kind, seat = self.asking[0], self.asking[1]
@@ -333,7 +330,6 @@ class Asker:
         elif kind == DecisionKind.DRAFT_PLACE:
             self.submit(DraftPlace(seat, int(value)))
         elif kind == DecisionKind.REVOLT_ORDER:
-            from sim import game
             provs = game.pending(self._engine_state()).detail.get("provinces", [])
             if value == "done" or len(self.revolt_order) == len(provs):
                 self.submit(OrderRevolts(seat, tuple(self.revolt_order)))

@@ -22,6 +22,7 @@ from client.core.panel import draw_panel
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from lang.i18n import _
+from client.board.map_geometry import text_width
 
 
 class DecisionPanel(Node):
@@ -104,7 +105,6 @@ class DecisionPanel(Node):
         """The options in one row of buttons of one type size (the turn-order choices came
         in mixed sizes, down to 7 points); when their words do not fit at 11 px, two rows
         of wider buttons."""
-        from client.board.map_geometry import text_width
         floor = theme.SMALLEST_TYPE
         n = max(1, len(self._buttons))
         words = [_(b.label) for b in self._buttons]

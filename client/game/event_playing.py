@@ -27,6 +27,13 @@ from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe
 from client.words.sentences import plural
 from lang.i18n import _, ngettext
+from sim.rules.battle_count import count_battle
+from sim.state import COLOURS, PEASANT, colour_map
+from sim.state import colour_map
+from client.tower.battle_show import battle_context
+from sim.game import public_state
+from sim.tower import drop as tower
+from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
@@ -65,8 +72,6 @@ def tray_dropped(before: dict[str, int] | None, e: Event) -> dict[str, int]:
 def tray_counted(e: Event) -> dict[str, int]:
     """The tray after a battle: its sides' cubes counted off, what did not count stays
     (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
-    from sim.rules.battle_count import count_battle
-    from sim.state import COLOURS, PEASANT, colour_map
 
     def code(side: Any) -> int | None:
         return PEASANT if side == "peasant" else None if side is None else int(side)
@@ -268,7 +273,6 @@ class EventPlayer:
     def my_battle(self, dropped: Event) -> str | None:
         """The province of the battle this drop decides when one of my seats fights in it
         (attacks, defends, or faces a revolt), else None."""
-        from client.tower.battle_show import battle_context
         battle, _origin = battle_context(dropped, self.batch)
         mine = self.session.my_seats
         if battle is None or not mine:
@@ -295,7 +299,6 @@ class EventPlayer:
 
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
-        from sim.game import public_state
         self.battle.end()
         self.batch_played.emit()
         state, self.batch_state = self.batch_state, None
@@ -308,7 +311,6 @@ class EventPlayer:
         """Show an engine state at once: its public part on the board and panels, and the
         cubes resting inside the tower where the state has them (after Continue or a
         replay's seek no drop has drawn them)."""
-        from sim.game import public_state
         self.views.tower.show_contents(state.tower.to_wire())
         self.show_state(public_state(state))
 
@@ -344,8 +346,6 @@ class EventPlayer:
         rep = e.get("replay")
         if not rep:
             return
-        from sim.tower import drop as tower
-        from sim.tower.contents import TowerContents
         res = tower.drop(TowerContents.from_wire(rep["before"]),
                          {int(c): int(n) for c, n in rep["thrown"]},
                          bytes.fromhex(rep["seed"]), record=True)
@@ -410,7 +410,6 @@ class EventPlayer:
 
 def _differs(e: Mapping[str, Any], res: Any) -> bool:
     """My re-run of a drop (`res`) does not end as the table's outcome in the log (`e`)."""
-    from sim.state import colour_map
     return colour_map(res.out) != (e.get("out") or {}) or \
         colour_map(res.contents.counts()) != (e.get("inside_after") or {})
 

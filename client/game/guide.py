@@ -19,6 +19,7 @@ from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from lang.i18n import N_, _
+from client.widgets.text_fit import put_boxed
 
 HINTS = {   # marked English; translated when drawn
     "plan": (N_("Plan your round"),
@@ -129,7 +130,6 @@ class Guide(Node):
         title, body = self._words()
         t = self.texts
         t.begin()
-        from client.widgets.text_fit import put_boxed
         # a long title takes two lines; longer Dutch and Romanian: smaller type down to
         # 11 px, never past the box's edges
         head = put_boxed(t, "t", title, self.left + 12, self.top - 8, self.width - 24, 40,

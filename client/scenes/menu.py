@@ -23,6 +23,11 @@ from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from client.widgets.text_field import TextField
 from lang.i18n import N_, _, ngettext
+from client.scenes.help_scene import HelpOverlay
+from client.core.settings import LastGame
+from client.words.table_names import setup_word, side_word
+from sim.board import board
+from client.words.rules_text import three_player_choice
 
 if TYPE_CHECKING:
     from client.core.settings import LastGame
@@ -82,7 +87,6 @@ class MenuScene(Node):
         self.b_tutorial = self.add(Button(N_("Learn to play  [L]"), size=12, key=arcade.key.L,
                                           color=(190, 225, 170)))
         self.save_buttons: list[Button] = []
-        from client.scenes.help_scene import HelpOverlay
         self.help = self.add(HelpOverlay())     # last: drawn over everything, gets input first
         self.b_players.pressed.connect(self._cycle_players)
         self.b_side.pressed.connect(lambda: self._set(side="moon" if self.side == "sun" else "sun"))
@@ -123,7 +127,6 @@ class MenuScene(Node):
 
     def last_game(self) -> LastGame:
         """The options as they stand, to remember for next time."""
-        from client.core.settings import LastGame
         return LastGame(self.players, self.side, self.setup, tuple(self.seat_kinds))
 
     def options(self) -> dict:
@@ -155,12 +158,9 @@ class MenuScene(Node):
     def _labels(self) -> None:
         self.board_note = ""      # under the three seats: a side whose 3-player list we chose
         if self.players == 3:
-            from sim.board import board
             if self.side in board().excluded_3p_chosen:    # say so before the game starts
-                from client.words.rules_text import three_player_choice
                 self.board_note = three_player_choice(self.side)
         self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
-        from client.words.table_names import setup_word, side_word
         self.b_side.set_label(_("Board side: {side}").format(side=side_word(self.side)))
         self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(self.setup)))
         for k, b in enumerate(self.b_seats):

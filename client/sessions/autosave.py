@@ -28,6 +28,8 @@ from sim.game import pending, state_hash
 from sim.local import LocalGame
 from sim.state import DecisionKind, GameConfig
 from client.words.seasons import SEASON_WORDS
+from sim import game
+from sim.state import SEASONS
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
 
@@ -190,8 +192,6 @@ def describe_save(path: Path) -> SaveInfo | None:
 def how_far(saved: SavedGame) -> str:
     """Where a save's game stands, as a player counts it ("year 2, spring"; "the game is
     over"), from its commands re-applied (well under a second); "" if they do not apply."""
-    from sim import game
-    from sim.state import SEASONS
     try:
         state, _events = game.new_game(saved.config)
         for cmd in saved.commands:

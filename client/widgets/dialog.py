@@ -19,6 +19,7 @@ from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from lang.i18n import N_, _
+from client.widgets.text_field import TextField
 
 if TYPE_CHECKING:
     from client.widgets.text_field import TextField
@@ -42,7 +43,6 @@ class Dialog(Node):
         (a starting value), a one-line text box is shown and its text is answered too.
         `opaque` hides everything behind the dialog (a hot-seat handover)."""
         self.opaque = opaque
-        from client.widgets.text_field import TextField
         for b in self.buttons:
             self.remove(b)
         if self.field is not None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from client.core import theme
 from lang.i18n import N_, _
+from net.reach.addresses import reachable_addresses
+from net.reach.addresses import Reachable
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
@@ -46,11 +48,9 @@ def join_command(dial: str, code: str | None) -> str:
 def table_addresses(port: int, mapped=()) -> list:
     """Where friends can reach this table (`net.reach.addresses.Reachable`, most widely
     reachable first): a router's mapping, global IPv6, then the LAN."""
-    from net.reach.addresses import reachable_addresses
     try:
         return reachable_addresses(port, mapped)
     except Exception:          # no interface list on this system: loopback only
-        from net.reach.addresses import Reachable
         return [Reachable("127.0.0.1", port, "this machine", "lo")]
 
 
