@@ -280,9 +280,8 @@ class App(arcade.Window):
                            (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
-        # heavy (the end screen's charts), loaded when a game ends
-        from client.scenes.end_record import session_events
-        from client.scenes.end_scene import EndScene, record_for
+        from client.scenes.end_record import session_events  # heavy: the end screen,
+        from client.scenes.end_scene import EndScene, record_for  # loaded when a game ends
         session = self.session
         study = session.study if session is not None else None
         save_path: str | Path | None = study.path if study is not None else None   # a replayed save

@@ -17,7 +17,7 @@ import numpy as np
 from client.core.text_cache import bold_font_files
 
 if TYPE_CHECKING:
-    from PIL import ImageFont
+    from PIL import ImageFont  # Pillow: only when a label is measured
 
 Point = tuple[float, float]
 

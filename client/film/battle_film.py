@@ -85,9 +85,9 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
     if battle_number < 1:
         raise ValueError(_("Battles are counted from 1 (got {n}).").format(n=battle_number))
     session = ReplaySession(str(save_path))         # ValueError / SaveError with a sentence
-    from client.film.virtual_display import ensure_display
+    from client.film.virtual_display import ensure_display  # Xvfb: only for a film
     ensure_display((max(1920, size[0]), max(1080, size[1])))
-    from client.app import App
+    from client.app import App  # the window, after the display exists
     language = current()                            # --lang, else the settings' or system's
     app = App(size[0], size[1], visible=False)
     use(language)                                   # the window applied its settings' choice

@@ -17,7 +17,7 @@ from store.game_save import SaveError
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.film.virtual_display import NoDisplay
+    from client.film.virtual_display import NoDisplay  # Xvfb: only for a film
     if not args.out:
         print(_("error: --film needs --out FILE.mp4 (where the film goes; .webm and .gif "
                 "also do)"), file=sys.stderr)

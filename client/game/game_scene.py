@@ -68,7 +68,7 @@ class GameScene(Node):
                  fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
                  can_save: bool = False, guide: bool = False, sounds: Sounds | None = None) -> None:
         super().__init__("game")
-        from sim.tower.drop import GEOMETRY
+        from sim.tower.drop import GEOMETRY  # pymunk: when the table opens
         self.session = session
         self.leave_chosen = Signal("leave_chosen")
         self.ended = Signal("ended")

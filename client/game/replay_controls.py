@@ -99,7 +99,7 @@ class ReplayControls:
         if n == 0:
             self.views.log.add_line(_("No battle has been fought yet: step on to one first."), (150, 40, 30))
             return None
-        from client.core.film_encoder import film_command, films_path
+        from client.core.film_encoder import film_command, films_path  # imageio: only for a film
         out = films_path(data_dir() / "films", self.session.path, n)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), *film_command(self.session.path, n, out)],

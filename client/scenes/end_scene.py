@@ -151,7 +151,7 @@ class EndScene(Node):
         the note under the battle says when it is ready."""
         if self.filming is not None:
             return None
-        from client.core.film_encoder import film_command, films_path
+        from client.core.film_encoder import film_command, films_path  # imageio: only for a film
         out = films_path(data_dir() / "films", save_path, number)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), *film_command(save_path, number, out)],

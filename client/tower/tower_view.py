@@ -196,7 +196,7 @@ class TowerView(Node):
         """Show these resting contents now (a `TowerContents` wire list: a resumed game, a
         replay's seek), so the tower is drawn as the state has it; a drop in play keeps
         playing (its own last frame is the same contents)."""
-        from sim.tower.physics import ANGLE_SCALE, POS_SCALE
+        from sim.tower.physics import ANGLE_SCALE, POS_SCALE  # pymunk: with the first drop
         cubes = TowerContents.from_wire(list(wire or [])).cubes
         self._rest = [(c.colour, c.x / POS_SCALE, c.y / POS_SCALE, c.angle / ANGLE_SCALE * 2 * math.pi)
                       for c in cubes]
