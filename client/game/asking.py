@@ -26,7 +26,7 @@ from sim import game
 from sim.legal import plan_problems
 from client.words.rules_text import SPECIAL_TIPS
 from sim.commands import IllegalCommand
-from client.words.net_words import for_players
+from client.words.net_words import for_players as net_said
 from sim import bots
 from client.board.why_not import why_not_target
 from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
@@ -182,7 +182,7 @@ class Asker:
             if isinstance(exc, IllegalCommand):
                 reason = problem_text(exc)
             else:
-                reason = for_players(str(exc))
+                reason = net_said(str(exc))
             self.views.log.add_line(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
             self.views.sounds.play("refused")
             self.asking = None
