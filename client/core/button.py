@@ -22,7 +22,9 @@ class Button(Node):
     as its marked English (`Button(N_("Start"))`) and follows a language switch."""
 
     def __init__(self, label: str, name: str = "", *, size: float = 12,
-                 color=(235, 228, 210), hover=(250, 244, 225), text_color=(25, 25, 25),
+                 color: tuple[int, int, int] = (235, 228, 210),
+                 hover: tuple[int, int, int] = (250, 244, 225),
+                 text_color: tuple[int, int, int] = (25, 25, 25),
                  key: int | None = None) -> None:
         super().__init__(name or f"button:{label}")
         self.label = label

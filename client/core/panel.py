@@ -10,6 +10,7 @@ import arcade
 
 
 def draw_panel(left: float, bottom: float, width: float, height: float,
-               fill=(246, 240, 226), border=(120, 105, 85)) -> None:
+               fill: tuple[int, int, int] = (246, 240, 226),
+               border: tuple[int, int, int] = (120, 105, 85)) -> None:
     arcade.draw_lbwh_rectangle_filled(left, bottom, width, height, fill)
     arcade.draw_lbwh_rectangle_outline(left, bottom, width, height, border, 1)

@@ -15,6 +15,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from lang.i18n import _
 from platformdirs import user_config_dir
@@ -83,7 +84,7 @@ class Settings:
     last_game: LastGame = field(default_factory=LastGame)
 
 
-def _check(name: str, value, default):
+def _check(name: str, value: Any, default: Any) -> Any:
     """The value if it fits the field, else raise ValueError naming what is wrong."""
     if name == "last_game":
         if not isinstance(value, dict):

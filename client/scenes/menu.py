@@ -12,7 +12,7 @@ tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_bo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -30,6 +30,9 @@ from sim.board import board
 from client.words.rules_text import three_player_choice
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from client.sessions.autosave import SaveInfo
     from client.core.settings import LastGame
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
@@ -113,7 +116,7 @@ class MenuScene(Node):
                                   else N_("Continue"))
         self.on_layout()
 
-    def show_saves(self, saves) -> None:
+    def show_saves(self, saves: Sequence[SaveInfo]) -> None:
         """Named saves (newest first): a button each that loads it."""
         for b in self.save_buttons:
             self.remove(b)
@@ -137,7 +140,7 @@ class MenuScene(Node):
                 "address": self.f_address.value.strip() or None,
                 "code": self.f_code.value.strip() or None}
 
-    def _set(self, **kw) -> None:
+    def _set(self, **kw: Any) -> None:
         for k, v in kw.items():
             setattr(self, k, v)
         if self.setup == "beginner" and self.side == "moon":
@@ -255,7 +258,7 @@ class MenuScene(Node):
               anchor_y="top")
         t.end()
 
-    def show_tables(self, tables) -> None:
+    def show_tables(self, tables: Sequence[Any]) -> None:
         """LAN tables found: one button each; a click fills in the address."""
         for b in self.table_buttons:
             self.remove(b)

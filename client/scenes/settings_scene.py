@@ -12,6 +12,7 @@ Tests: tests/client/words/test_i18n_window.py.
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 import arcade
@@ -42,7 +43,7 @@ HINTS = {"name": N_("shown for your seat at the table"),
          "guide_done": N_("the hints that point at what to do next")}
 
 
-def _cycle(values, current, step: int = 1):
+def _cycle(values: Sequence[Any], current: Any, step: int = 1) -> Any:
     k = values.index(current) if current in values else 0
     return values[(k + step) % len(values)]
 

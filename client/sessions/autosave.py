@@ -26,7 +26,8 @@ from client.core.settings import data_dir
 from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
 from sim.local import LocalGame
-from sim.state import DecisionKind, GameConfig
+from sim.commands import Command
+from sim.state import DecisionKind, GameConfig, State
 from client.words.seasons import SEASON_WORDS
 from sim import game
 from sim.state import SEASONS
@@ -100,7 +101,7 @@ class Autosave:
             writer.command(cmd, h)
         return cls(session, writer)
 
-    def _on_command(self, cmd, state) -> None:
+    def _on_command(self, cmd: Command, state: State) -> None:
         if self.closed:
             return
         self.writer.command(cmd, state_hash(state))

@@ -9,7 +9,7 @@ Tests: tests/client/game/test_comforts_window.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -62,7 +62,7 @@ class Dialog(Node):
         self.on_layout()
         self.mark_dirty()
 
-    def _answer(self, value) -> None:
+    def _answer(self, value: Any) -> None:
         text = self.field.value if self.field is not None else None
         self.visible = False
         self.mark_dirty()
