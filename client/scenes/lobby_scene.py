@@ -24,6 +24,7 @@ from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _, ngettext
 from client.widgets.chat_box import ChatBox
 from net.reach import portmap
+from net.reach.addresses import DEFAULT_PORT
 from client.sessions.network import _reactor
 from client.words.table_names import join_lines
 from client.words.table_names import join_offers, table_addresses
@@ -133,7 +134,7 @@ class LobbyScene(Node):
 
     def join_offers(self) -> list[tuple[str, str]]:
         if self._join_lines is None:
-            port = self.session.table.listen_port or 7531
+            port = self.session.table.listen_port or DEFAULT_PORT
             self._join_lines = join_offers(port, self.session.table.join_code,
                                            table_addresses(port, self._mapped))
         return self._join_lines
