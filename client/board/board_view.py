@@ -80,6 +80,7 @@ class BoardView(Node):
         self._legend: Mesh | None = None
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
+        self.mark_boxes: list[tuple[float, float, float, float]] = []   # winter marks (map_marks)
         self._short_names: dict[tuple[str, float], str] = {}     # see `name_label`
         self._ground: list[Mesh | TexturedMesh] = []
         self._water_key: tuple[float, ...] = ()

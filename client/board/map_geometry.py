@@ -17,7 +17,7 @@ import numpy as np
 from client.core.text_cache import bold_font_files
 
 if TYPE_CHECKING:
-    from PIL import ImageFont  # Pillow: only when a label is measured
+    from PIL import ImageFont
 
 Point = tuple[float, float]
 
@@ -204,7 +204,7 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 
 @lru_cache(maxsize=1)
 def _bold_font() -> ImageFont.FreeTypeFont | None:
-    from PIL import ImageFont
+    from PIL import ImageFont  # Pillow: only when a label is measured
 
     for name in bold_font_files():
         try:
