@@ -12,6 +12,9 @@ import argparse
 import os
 import sys
 
+from net.reach.addresses import DEFAULT_PORT
+from net.table.options import BOT, REJOIN_TIMEOUT, TURN_TIME, TableOptions
+
 
 def _game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
@@ -22,11 +25,11 @@ def _game_options(p: argparse.ArgumentParser) -> None:
 def _peer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window (a bot peer)")
     p.add_argument("--name", default=None, help="the name others see for --headless (default: a given name)")
-    p.add_argument("--bot", default="heuristic", help="bot for --headless: easy, normal, hard (or random, heuristic, hard_2025, hard_2026)")
+    p.add_argument("--bot", default=BOT, help="bot for --headless: easy, normal, hard (or random, heuristic, hard_2025, hard_2026)")
     p.add_argument("--log", metavar="FILE", help="write the JSON game log")
     p.add_argument("--save", metavar="FILE", help="keep a save of the command log")
     p.add_argument("--resume", metavar="FILE", help="resume from a save and rejoin")
-    p.add_argument("--rejoin-timeout", type=float, default=120.0,
+    p.add_argument("--rejoin-timeout", type=float, default=REJOIN_TIMEOUT,
                    help="seconds a dropped peer may take to rejoin before a bot plays it")
 
 
@@ -51,14 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     headless.add_argument("--quiet", action="store_true", help="print only the final standings")
 
     host = sub.add_parser("host", help="open a table")
-    host.add_argument("--port", type=int, default=7531)
+    host.add_argument("--port", type=int, default=DEFAULT_PORT)
     host.add_argument("--code", default=None)
     _game_options(host)
     host.add_argument("--bots", type=int, default=0, help="bot seats at the table")
     host.add_argument("--bot-level", action="append", default=None, metavar="LEVEL",
                       help="level of each bot seat (repeat, or once for all): easy, normal, hard")
     host.add_argument("--seed", type=int, default=None, help="(tests) fixed local entropy")
-    host.add_argument("--turn-time", type=float, default=300.0, metavar="SECONDS",
+    host.add_argument("--turn-time", type=float, default=TURN_TIME, metavar="SECONDS",
                       help="seconds each player has for a decision before a bot may take "
                            "the seat (the table's timer, shown to everyone; 10 to 86400)")
     _peer_options(host)
@@ -89,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     netcheck = sub.add_parser("netcheck", help="which tables or players this machine reaches")
     netcheck.add_argument("addresses", nargs="*", metavar="ADDRESS", help="HOST:PORT to dial")
-    netcheck.add_argument("--port", type=int, default=7531, help="the port a table here uses")
+    netcheck.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port a table here uses")
     netcheck.add_argument("--timeout", type=float, default=3.0, help="seconds per address")
     netcheck.add_argument("--no-router", action="store_true", help="do not ask the router")
 
@@ -107,12 +110,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def table_options(args: argparse.Namespace) -> TableOptions:
+    """`host`, `join` or `watch`'s options as the one record the window and the headless
+    peer read (what a sub-command does not ask keeps the record's default)."""
+    given = vars(args)
+    fields = {name: given[name] for name in (
+        "address", "code", "table", "port", "players", "side", "setup", "bots", "seed",
+        "turn_time", "rejoin_timeout", "bot", "log", "save", "resume") if name in given}
+    return TableOptions(command=args.command, name=(args.name or "").strip()[:40],
+                        bot_levels=tuple(given.get("bot_level") or ()), **fields)
+
+
 def _no_window_here(explain: bool = True) -> bool:
     """On Linux a window needs an X (or Wayland) display; say so plainly instead of
     letting pyglet fail deep inside its import."""
     if not sys.platform.startswith("linux"):
         return False
-    import os
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return False
     if not explain:
@@ -127,12 +140,13 @@ def _no_window_here(explain: bool = True) -> bool:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from lang.i18n import use
-    use(getattr(args, "lang", None))        # the window re-applies its settings' choice
+    lang: str | None = getattr(args, "lang", None)       # absent unless given (SUPPRESS)
+    use(lang)        # the window re-applies its settings' choice
     command = args.command or "play"
     if command == "headless":
         from cli.headless import run
         return run(args)
-    if command == "replay" and getattr(args, "film", None) is not None:
+    if command == "replay" and args.film is not None:
         from client.film.command import run as film
         return film(args)
     if command == "replay" and (args.verify or args.text):
@@ -154,25 +168,26 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     if command in ("host", "join", "watch"):
         if args.headless:
-            from cli.runner import run
-            return run(args)
+            from cli.runner import run as run_peer
+            return run_peer(table_options(args))
         if _no_window_here():
             return 2
-        from client.app import run
-        return run(args)
-    if args.command is None:
-        args = build_parser().parse_args(["play"] + (["--lang", args.lang] if getattr(args, "lang", None) else []))
-        args.command = None     # no sub-command: the window opens the menu, not a game
+        from client.app import run as run_window
+        return run_window(table_options(args), lang=lang)
     if _no_window_here():
         return 2
-    from client.app import run
-    return run(args)
+    from client.app import LocalOptions, run as run_window
+    if command == "replay":
+        return run_window(args.file, lang=lang)
+    if args.command is None:    # no sub-command: the window opens the menu, not a game
+        return run_window(None, lang=lang)
+    return run_window(LocalOptions(players=args.players, side=args.side, setup=args.setup,
+                            seat=args.seat, bots=args.bots, seed=args.seed), lang=lang)
 
 
 if __name__ == "__main__":
     try:
         sys.exit(main())
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)

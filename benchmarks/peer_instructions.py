@@ -131,12 +131,12 @@ def peer_main(argv: list[str]) -> int:
     import cli.runner as runner
     original_run = runner.run
 
-    def run(args, prepare=None) -> int:
+    def run(options, prepare=None) -> int:
         def chained(session) -> None:
             if prepare is not None:
                 prepare(session)
             count_the_game(session, counter)
-        return original_run(args, chained)
+        return original_run(options, chained)
     runner.run = run
     import main
     return main.main(argv)

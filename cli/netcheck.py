@@ -18,6 +18,9 @@ from typing import Any, Callable, Protocol, cast
 from client.words.net_words import for_players
 from lang.i18n import _, ngettext
 from net.reach.addresses import AddressError, parse_address, reachable_addresses
+from net.reach.reachability import probe_all
+from net.reach.portmap import PortMapError, PortMapper
+from net.reach import discovery
 
 
 class CheckReactor(Protocol):
@@ -40,7 +43,6 @@ def run(args: Any) -> int:
     for r in reachable_addresses(args.port):
         print(f"  {r.dial:<40} {r.scope} ({r.interface})")
     if not args.no_router:
-        from net.reach.portmap import PortMapError, PortMapper
         try:
             public = PortMapper(discover_ms=1500).router_address()
             print(_("The router offers port mappings; its public address is {address}.").format(
@@ -48,16 +50,14 @@ def run(args: Any) -> int:
         except PortMapError as exc:
             print(for_players(str(exc)))
     if not targets and os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off":
-        from net.reach import discovery
         tables = discovery.browse(timeout=2.0)
         targets = [parse_address(t.address) for t in tables]
         if not tables:
             print(_("No table announces itself on this network; give addresses to check."))
     if not targets:
         return 0
-    from twisted.internet import reactor as twisted_reactor
+    from twisted.internet import reactor as twisted_reactor  # installs the reactor: only when dialling
 
-    from net.reach.reachability import probe_all
     reactor = cast(CheckReactor, twisted_reactor)
     result: dict[str, Any] = {}
 

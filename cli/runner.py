@@ -14,22 +14,36 @@ Tests: tests/cli/test_runner_options.py, tests/cli/test_runner_names.py, tests/n
 
 from __future__ import annotations
 
-import argparse
 import gc
 import hashlib
 import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
+from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, cast
+
+from twisted.internet.error import CannotListenError
+from twisted.internet.threads import deferToThread
 
 from cli.net_stats import GameStats, WaitLog
 from client.words.net_words import for_players
 from lang.i18n import _
+from lang.names import readable_name
+from net.lockstep.engine import SimEngine
+from net.reach import discovery
+from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
+from net.reach.table_choice import choose_table
+from net.table.chat import ChatLine
+from net.table.options import TableOptions
+from net.table.session import SessionOptions, TableSession
+from sim.bots import BOT_NAMES
+from sim.commands import from_wire
+from sim.game import apply, new_game, state_hash
+from store.game_log import GameLog
+from store.game_save import SaveWriter    # the replay file's writer, loaded before strangers come
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
-    from net.table.session import SessionOptions, TableSession
     from net.table.shared import TableReactor
 
     class HeadlessReactor(TableReactor, Protocol):
@@ -57,202 +71,156 @@ def _setup_logging() -> None:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
 
-def session_options(args: argparse.Namespace, bot: str, interface: str = "") -> SessionOptions:
+def session_options(options: TableOptions, interface: str = "") -> SessionOptions:
     """The peer's options; its name is `--name`, or a readable given name (every log line
     and the lobby show it: "Kenji (Orange)", never "join-normal-28346")."""
-    from lang.names import readable_name
-    from net.table.session import SessionOptions
-    name = (getattr(args, "name", None) or "").strip()[:40] or readable_name(os.getpid())
-    return SessionOptions(name=name, code=args.code, rejoin_timeout=args.rejoin_timeout,
-                          save_path=args.save, interface=interface, bot=bot,
-                          turn_time=getattr(args, "turn_time", 300.0))
+    return SessionOptions(name=options.name or readable_name(os.getpid()), code=options.code,
+                          rejoin_timeout=options.rejoin_timeout, save_path=options.save,
+                          interface=interface, bot=options.bot, turn_time=options.turn_time)
 
 
-def run(args: argparse.Namespace,
-        prepare: Callable[[TableSession], None] | None = None) -> int:
+def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = None) -> int:
     """Play one headless peer to the end. `prepare(session)`, if given, is called once the
     runner has set its callbacks (test harnesses chain onto the session's public hooks)."""
     _setup_logging()
+    # imported here: importing Twisted's reactor installs it, which only a peer that runs should do
     from twisted.internet import reactor as twisted_reactor
-    from twisted.internet.error import CannotListenError
-
-    from net.lockstep.engine import SimEngine
-    from net.table.session import TableSession
-    from sim.bots import BOT_NAMES
-    import store.game_save  # noqa: F401  (the replay file's writer, loaded before strangers come)
-
-    bot = getattr(args, "bot", "heuristic") or "heuristic"
-    if isinstance(bot, list):
-        bot = bot[0]
-    if bot not in BOT_NAMES:
+    if options.bot not in BOT_NAMES:
         print(_("error: there is no bot called {name}; choose from {names}").format(
-            name=bot, names=", ".join(BOT_NAMES)), file=sys.stderr)
+            name=options.bot, names=", ".join(BOT_NAMES)), file=sys.stderr)
         return 2
     reactor = cast("HeadlessReactor", twisted_reactor)
     engine = SimEngine()
-    from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
-    discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
-    command = args.command
-    opts = session_options(args, bot, interface)
-    out = Outcome()
-    game_seed = getattr(args, "seed", None)
     stats_path = os.environ.get("SHOGUN_NET_STATS")
-    stats = GameStats(waits=WaitLog() if stats_path else None)
-
-    session: TableSession
     try:
-        if args.resume:
-            session = TableSession.resume(opts, args.resume, reactor=reactor, engine=engine)
-            print(_("resuming seat {seat} from {file}").format(seat=session.my_seat, file=args.resume),
-                  flush=True)
-        elif command == "host":
-            session = TableSession.host(opts, port=args.port, players=args.players,
-                                        side=args.side, setup=args.setup, bots=args.bots,
-                                        reactor=reactor, engine=engine)
-            print(_("table open on port {port}; join code {code}").format(
-                port=session.listen_port, code=session.join_code), flush=True)
-            problem = _set_bot_levels(session, getattr(args, "bot_level", None))
-            if problem:
-                print(_("error: {reason}").format(reason=problem), file=sys.stderr)
-                return 2
-            if discovery:
-                _advertise(session)
-        else:
-            address = args.address
-            if address is None:
-                address = _choose_table(getattr(args, "table", None))
-                if address is None:
-                    return 2
-            if command == "join":
-                session = TableSession.join(opts, address, code=args.code, reactor=reactor,
-                                            engine=engine)
-            else:
-                session = TableSession.watch(opts, address, code=args.code, reactor=reactor,
-                                             engine=engine)
+        session = _open_table(options, interface, reactor, engine)
     except (OSError, ValueError, KeyError, CannotListenError) as exc:
         print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
+    if session is None:
+        return 2
+    if options.command != "watch":
+        announce(reactor, session, options.command, interface)
+    peer = HeadlessPeer(session, options, reactor, engine,
+                        GameStats(waits=WaitLog() if stats_path else None))
+    if prepare is not None:
+        prepare(session)
+    reactor.run()
+    peer.close_log()
+    if stats_path:
+        peer.stats.write(stats_path, session.bytes_sent, peer.out.hash, len(session.offence_log))
+    return peer.out.code
 
-    if command != "watch":
-        announce(reactor, session, command, interface)
-    gate = StartGate(reactor, session)
-    from store.game_log import GameLog
-    game_log = None
-    if args.log:
-        game_log = GameLog(open(args.log, "w", encoding="utf-8"))
 
-    def stop() -> None:
-        if reactor.running and not out.stopping:
-            out.stopping = True
-            reactor.stop()
+def _open_table(options: TableOptions, interface: str, reactor: HeadlessReactor,
+                engine: SimEngine) -> TableSession | None:
+    """The table the options ask for: resumed, hosted (its bot levels set, announced on
+    the LAN), joined or watched. None when it cannot be (said on stderr)."""
+    opts = session_options(options, interface)
+    if options.resume:
+        session = TableSession.resume(opts, options.resume, reactor=reactor, engine=engine)
+        print(_("resuming seat {seat} from {file}").format(seat=session.my_seat, file=options.resume),
+              flush=True)
+        return session
+    if options.command == "host":
+        session = TableSession.host(opts, port=options.port, players=options.players,
+                                    side=options.side, setup=options.setup, bots=options.bots,
+                                    reactor=reactor, engine=engine)
+        print(_("table open on port {port}; join code {code}").format(
+            port=session.listen_port, code=session.join_code), flush=True)
+        problem = _set_bot_levels(session, list(options.bot_levels))
+        if problem:
+            print(_("error: {reason}").format(reason=problem), file=sys.stderr)
+            return None
+        if os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off":
+            _advertise(session)
+        return session
+    address = options.address or _choose_table(options.table)
+    if address is None:
+        return None
+    if options.command == "join":
+        return TableSession.join(opts, address, code=options.code, reactor=reactor, engine=engine)
+    return TableSession.watch(opts, address, code=options.code, reactor=reactor, engine=engine)
 
-    def on_lobby(lobby: dict) -> None:
-        if command == "host" and not session.started and session.lobby_full():
-            reactor.callLater(0, _start)
 
-    def _start() -> None:
-        if not session.started and session.lobby_full():
-            gate.start(_start_now, _unreachable)
+class HeadlessPeer:
+    """A player at a table without a window: the table's callbacks, filled as the window's
+    network session (`client.sessions.network.NetSession`) fills them, but answered in the
+    terminal and by a bot. It starts the game when the host's lobby is full, plays its
+    seat, writes the game log, and stops the reactor when the game (or the chance of one)
+    is over; `out` is how the run ends."""
 
-    def _start_now() -> None:
+    def __init__(self, session: TableSession, options: TableOptions, reactor: HeadlessReactor,
+                 engine: SimEngine, stats: GameStats) -> None:
+        self.session = session
+        self.options = options
+        self.command = options.command
+        self.reactor = reactor
+        self.engine = engine
+        self.stats = stats
+        self.out = Outcome()
+        self.gate = StartGate(reactor, session)
+        self.log_file: IO[str] | None = None
+        self.game_log: GameLog | None = None
+        self._open_log()
+        self.seen_waiting: dict[tuple[int, int], int] = {}    # (step, seat) -> seconds seen waiting
+        session.on_lobby_changed = self.lobby_changed
+        session.on_started = self.game_started
+        session.on_events = self.events
+        session.on_decision = self.decision
+        session.on_paused = self.paused
+        session.on_notice = self.notice
+        session.on_desync = self.desync
+        session.on_refused = self.refused
+        session.on_error = self.error
+        session.on_ended = self.ended
+        session.on_chat_received = self.chat_received
+        session.on_step_applied = self.step_applied
+        session.on_broadcast = stats.broadcast
+        reactor.callLater(1.0, self.say_countdowns)
+
+    def stop(self) -> None:
+        if self.reactor.running and not self.out.stopping:
+            self.out.stopping = True
+            self.reactor.stop()
+
+    def _open_log(self) -> None:
+        """The JSON game log (`--log`), written from its start."""
+        self.close_log()
+        if self.options.log:
+            self.log_file = open(self.options.log, "w", encoding="utf-8")
+            self.game_log = GameLog(self.log_file)
+
+    def close_log(self) -> None:
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+
+    # -- the lobby and the start --------------------------------------------------------------
+    def lobby_changed(self, lobby: dict) -> None:
+        if self.command == "host" and not self.session.started and self.session.lobby_full():
+            self.reactor.callLater(0, self.start)
+
+    def start(self) -> None:
+        if not self.session.started and self.session.lobby_full():
+            self.gate.start(self.start_now, self.unreachable)
+
+    def start_now(self) -> None:
         print(_("all seats taken: the game starts"), flush=True)
-        session.start_game()
+        self.session.start_game()
 
-    def _unreachable(failures: list[str]) -> None:   # issue 16: reported before the start
+    def unreachable(self, failures: list[str]) -> None:   # issue 16: reported before the start
         for line in failures:
             print(_("cannot start: {reason}").format(reason=for_players(line)), file=sys.stderr, flush=True)
-        out.code = 1
-        session.close()
-        reactor.callLater(0.2, stop)
+        self.out.code = 1
+        self.session.close()
+        self.reactor.callLater(0.2, self.stop)
 
-    def on_events(events: list, state: Any) -> None:
-        if game_log is not None:
-            game_log.write(events)
-
-    def on_decision(decision: Any, state: Any) -> None:
-        assert session.lockstep is not None      # decisions come from the running game
-        reactor.callLater(0, _act, session.lockstep.step)
-
-    def _act(step: int) -> None:
-        ls = session.lockstep
-        if ls is None or ls.ended or ls.step != step:
-            return
-        d = ls.decision()
-        seat = session.my_seat
-        if seat is None or seat not in d.seats:
-            return
-        if game_seed is not None:
-            seed = hashlib.sha256(f"net-bot/{game_seed}/{seat}/{step}".encode()).digest()
-        else:
-            seed = os.urandom(32)
-        session.flush_sends()           # what I said goes out before my bot thinks
-        try:
-            session.submit(engine.choose(ls.state, seat, bot, seed))
-        except ValueError as exc:
-            log.error("my bot's command was refused: %s", exc)
-
-    def on_step(entry: dict) -> None:
-        ls = session.lockstep
-        stats.step_applied(entry, session.my_seat, ls.bots if ls is not None else ())
-
-    def on_ended(state: Any) -> None:
-        h = engine.state_hash(state)
-        print(f"final state hash {h}", flush=True)
-        for seat, score, money in engine.standings(state):
-            print("  " + _("seat {seat}: {points} points, {money} money").format(
-                seat=seat, points=score, money=money), flush=True)
-        out.code = 0
-        out.hash = h
-        stats.game_ended()
-        if session.save_path and session.lockstep is not None:
-            reactor.callLater(0, _write_replay, session.save_path + ".replay",
-                              session.lockstep)
-        reactor.callLater(0.2, _finish)
-
-    def _finish() -> None:
-        session.close()
-        reactor.callLater(0.2, stop)
-
-    def on_refused(reason: str) -> None:
-        print(_("refused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
-        if not session.started or command == "watch" or session.closed:
-            # (closed: the table was left, e.g. a start the host gave me alone)
-            out.code = 1
-            reactor.callLater(0, stop)
-
-    def on_paused(reason: str) -> None:
-        print(_("paused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
-
-    def on_desync(report: dict) -> None:
-        print(_("the games differ: {where}").format(where=report.get("path", report)), file=sys.stderr,
-              flush=True)
-
-    def on_error(message: str) -> None:
-        print(_("error: {reason}").format(reason=for_players(message)), file=sys.stderr, flush=True)
-        if not session.started and not session.conns and session.source is None \
-                and session.pending_dials == 0 and command != "host":
-            reactor.callLater(0, stop)
-
-    session.on_lobby_changed = on_lobby
-    session.on_events = on_events
-    session.on_decision = on_decision
-    session.on_ended = on_ended
-    session.on_refused = on_refused
-    session.on_paused = on_paused
-    session.on_notice = lambda news: print(for_players(news), file=sys.stderr, flush=True)
-    session.on_desync = on_desync
-    session.on_error = on_error
-    # the table's chat, so a headless player (and a test) sees what people say
-    session.on_chat_received = lambda line: print(
-        (_("chat: {name} (seat {seat}): {text}") if line.seat is not None else _("chat: {name}: {text}"))
-        .format(name=line.sender, seat=line.seat, text=line.text), flush=True)
-    def on_started(config: Any, seat: int | None, state: Any) -> None:
-        nonlocal game_log
-        if game_log is not None and game_log.seq > 0:
+    def game_started(self, config: Any, seat: int | None, state: Any) -> None:
+        if self.game_log is not None and self.game_log.seq > 0:
             # caught up again from the start (a rejoin after a desync): rewrite the log
-            game_log._stream.close()
-            game_log = GameLog(open(args.log, "w", encoding="utf-8"))
+            self._open_log()
         # Everything made so far (modules, the lobby, the mesh) lives for the whole game:
         # moved out of the cyclic collector's reach, its full passes no longer walk it
         # (~0.03 s of a peer's CPU per game, BENCHMARKS.md). A local game does the same.
@@ -261,46 +229,113 @@ def run(args: argparse.Namespace,
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        stats.game_started()
+        self.stats.game_started()
         print(_("game started: seat {seat}").format(seat=seat) if seat is not None
               else _("watching the game"), flush=True)
-    session.on_started = on_started
-    seen_waiting: dict[tuple[int, int], int] = {}     # (step, seat) -> seconds seen waiting
 
-    def say_countdowns() -> None:
+    # -- the game -----------------------------------------------------------------------------
+    def events(self, events: list, state: Any) -> None:
+        if self.game_log is not None:
+            self.game_log.write(events)
+
+    def decision(self, decision: Any, state: Any) -> None:
+        assert self.session.lockstep is not None      # decisions come from the running game
+        self.reactor.callLater(0, self.act, self.session.lockstep.step)
+
+    def act(self, step: int) -> None:
+        """My bot's command for my seat, if the table still waits for it at `step`."""
+        session = self.session
+        ls = session.lockstep
+        if ls is None or ls.ended or ls.step != step:
+            return
+        d = ls.decision()
+        seat = session.my_seat
+        if seat is None or seat not in d.seats:
+            return
+        if self.options.seed is not None:
+            seed = hashlib.sha256(f"net-bot/{self.options.seed}/{seat}/{step}".encode()).digest()
+        else:
+            seed = os.urandom(32)
+        session.flush_sends()           # what I said goes out before my bot thinks
+        try:
+            session.submit(self.engine.choose(ls.state, seat, self.options.bot, seed))
+        except ValueError as exc:
+            log.error("my bot's command was refused: %s", exc)
+
+    def step_applied(self, entry: dict) -> None:
+        ls = self.session.lockstep
+        self.stats.step_applied(entry, self.session.my_seat, ls.bots if ls is not None else ())
+
+    def say_countdowns(self) -> None:
         """What a window shows as a countdown (`input_countdown`), said once per awaited
         input that is late (seen for 3 s): whom the table waits for and how long."""
+        session = self.session
         ls = session.lockstep
         if session.closed or (ls is not None and ls.ended):
             return
         if ls is not None:
             for seat, left in sorted(session.input_countdown().items()):
                 key = (ls.step, seat)
-                seen_waiting[key] = seen_waiting.get(key, 0) + 1
-                if seen_waiting[key] == 3:
+                self.seen_waiting[key] = self.seen_waiting.get(key, 0) + 1
+                if self.seen_waiting[key] == 3:
                     print(_("waiting for seat {seat}: {seconds} s left").format(seat=seat, seconds=f"{left:.0f}"),
                           flush=True)
-        reactor.callLater(1.0, say_countdowns)
-    reactor.callLater(1.0, say_countdowns)
-    session.on_step_applied = on_step
-    session.on_broadcast = stats.broadcast
-    if prepare is not None:
-        prepare(session)
+        self.reactor.callLater(1.0, self.say_countdowns)
 
-    reactor.run()
-    if game_log is not None:
-        game_log._stream.close()
-    if stats_path:
-        stats.write(stats_path, session.bytes_sent, out.hash, len(session.offence_log))
-    return out.code
+    def ended(self, state: Any) -> None:
+        h = self.engine.state_hash(state)
+        print(f"final state hash {h}", flush=True)
+        for seat, score, money in self.engine.standings(state):
+            print("  " + _("seat {seat}: {points} points, {money} money").format(
+                seat=seat, points=score, money=money), flush=True)
+        self.out.code = 0
+        self.out.hash = h
+        self.stats.game_ended()
+        session = self.session
+        if session.save_path and session.lockstep is not None:
+            self.reactor.callLater(0, _write_replay, session.save_path + ".replay",
+                                   session.lockstep)
+        self.reactor.callLater(0.2, self.finish)
+
+    def finish(self) -> None:
+        self.session.close()
+        self.reactor.callLater(0.2, self.stop)
+
+    # -- what the table says ------------------------------------------------------------------
+    def refused(self, reason: str) -> None:
+        print(_("refused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
+        if not self.session.started or self.command == "watch" or self.session.closed:
+            # (closed: the table was left, e.g. a start the host gave me alone)
+            self.out.code = 1
+            self.reactor.callLater(0, self.stop)
+
+    def paused(self, reason: str) -> None:
+        print(_("paused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
+
+    def notice(self, news: str) -> None:
+        print(for_players(news), file=sys.stderr, flush=True)
+
+    def desync(self, report: dict) -> None:
+        print(_("the games differ: {where}").format(where=report.get("path", report)), file=sys.stderr,
+              flush=True)
+
+    def error(self, message: str) -> None:
+        print(_("error: {reason}").format(reason=for_players(message)), file=sys.stderr, flush=True)
+        s = self.session
+        if not s.started and not s.conns and s.source is None \
+                and s.pending_dials == 0 and self.command != "host":
+            self.reactor.callLater(0, self.stop)
+
+    def chat_received(self, line: ChatLine) -> None:
+        """The table's chat, so a headless player (and a test) sees what people say."""
+        print((_("chat: {name} (seat {seat}): {text}") if line.seat is not None
+               else _("chat: {name}: {text}")).format(name=line.sender, seat=line.seat, text=line.text),
+              flush=True)
 
 
 def _write_replay(path: str, lockstep: Lockstep) -> None:
     """The finished game in `store.game_save`'s format, so `main.py replay FILE --verify`
     re-simulates a network game too (chance seeds are in the log as Chance commands)."""
-    from store.game_save import SaveWriter
-    from sim.commands import from_wire
-    from sim.game import apply, new_game, state_hash
     try:
         config = lockstep.config
         writer = SaveWriter.create(path, config, "net", ["heuristic"] * config.players,
@@ -340,10 +375,6 @@ def _set_bot_levels(session: TableSession, levels: list[str] | None) -> str | No
 
 def _advertise(session: TableSession) -> None:
     """Announce the table on the LAN (zeroconf, in a thread: registering blocks)."""
-    from twisted.internet.threads import deferToThread
-
-    from net.reach import discovery
-
     def done(advert: discovery.Advertisement) -> None:
         session.advert = advert
 
@@ -354,8 +385,6 @@ def _advertise(session: TableSession) -> None:
 
 def _choose_table(wanted: str | None) -> str | None:
     """The LAN tables, and the one the user names or picks (never silently the first)."""
-    from net.reach import discovery
-    from net.reach.table_choice import choose_table
     ask = (lambda question: input(question)) if sys.stdin.isatty() else None
     choice = choose_table(discovery.browse(timeout=3.0), wanted, ask)
     print(choice.message if choice.address else _("error: {reason}").format(reason=choice.message),

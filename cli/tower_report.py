@@ -12,11 +12,13 @@ Tests: tests/cli/test_tower_report.py.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 
 from sim.tower import drop as tower, stats as tower_stats
 from sim.tower.stats import BATTLES, Game, Summary
+from sim.tower.build import selftest_line
 
 BIG_DROPS = 40           # 60-cube throws into a tower holding 15 (the test runs 500)
 
@@ -31,7 +33,6 @@ def _plural(n: int, word: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "selftest", False):
-        from sim.tower.build import selftest_line
         print(selftest_line())
         return 0
     drops = max(BATTLES, int(args.drops))
@@ -96,9 +97,8 @@ COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c8c8c")
 
 def draw_tower(ax, contents: tower.TowerContents | None = None) -> None:
     """The tower's cross-section from GEOMETRY, with cubes drawn at their poses."""
-    import math
 
-    from matplotlib.patches import Polygon
+    from matplotlib.patches import Polygon  # matplotlib: only for --plot
 
     geometry = tower.GEOMETRY
     width = geometry["wall_radius"] * 2
@@ -126,9 +126,9 @@ def draw_tower(ax, contents: tower.TowerContents | None = None) -> None:
 
 
 def _plot(path: str, s: Summary, games: list[Game], outs: list[int]) -> None:
-    import matplotlib
+    import matplotlib  # matplotlib: only for --plot
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # (after choosing the Agg backend)
 
     fig = plt.figure(figsize=(14, 8))
     grid = fig.add_gridspec(2, 3, width_ratios=(0.8, 1.3, 1.3))

@@ -1,10 +1,14 @@
 """The window: one Arcade window showing one scene at a time (menu, settings, table, end).
 
-`run(args)` is what `main.py` calls. The window forwards Arcade's input and clock to the
-current scene's node tree; scenes signal up (start a game, leave, quit) and the App
-swaps scenes. The App owns the player's settings (`client.core.settings`) and the running
-local game's autosave (`client.sessions.autosave`): every local game is saved as it goes. The Twisted reactor, when a network session exists, is driven from here
-(`net_pump`) on every frame — the one place the client touches the reactor.
+`run(start)` is what `main.py` calls, with a typed start: a table's options
+(`net.table.options.TableOptions`), a local game's (`LocalOptions`), a file to replay, or
+None for the menu. The window forwards Arcade's input and clock to the current scene's
+node tree; scenes signal up (start a game, leave, quit) and the App swaps scenes. How a
+session is built (and what is said when it cannot be) is `client.session_factory`'s. The
+App owns the player's settings (`client.core.settings`) and the running local game's
+autosave (`client.sessions.autosave`): every local game is saved as it goes. The Twisted
+reactor, when a network session exists, is driven from here (`net_pump`) on every frame —
+the one place the client touches the reactor.
 
 Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_window.py.
 """
@@ -13,11 +17,8 @@ from __future__ import annotations
 
 import gc
 import os
-import time
-from dataclasses import replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
@@ -25,24 +26,46 @@ import pyglet
 
 from client.core import theme
 from client.core.beating import BEATING
+from client.core.damage import Damage
 from client.core.node import Node
+from client.core.settings import Settings, load_settings, save_settings
+from client.core.sound import Sounds
+from client.core.ui_scale import effective_scale, install, window_size_for_screen
+from client.scenes.lan_search import LanSearch
+from client.scenes.menu import MenuScene
+from client.scenes.settings_scene import SettingsScene
+from client.sessions.autosave import Autosave, autosave_path, continue_info, named_saves, save_named
+from client.sessions.interface import GameSession
 from lang.i18n import _, use
+from net.table.options import TableOptions
+from sim.game import public_state
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
-    import argparse
-
-    from client.core.settings import Settings
     from client.game.game_scene import GameScene
-    from client.scenes.menu import MenuScene
-    from client.sessions.autosave import Autosave
-    from client.sessions.interface import GameSession
     from client.sessions.local import LocalSession
     from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
 # the one icon: this window's, the bundle's and the Linux menu entry's (tools/make_icon.py)
 ICON = Path(__file__).resolve().parents[1] / "assets" / "icon.png"
+
+
+@dataclass(frozen=True)
+class LocalOptions:
+    """`play`'s options from the command line: me at one seat, one bot level for the rest."""
+    players: int = 4
+    side: str = "sun"
+    setup: str = "beginner"
+    seat: int = 0
+    bots: str = "normal"
+    seed: int | None = None
+
+    def menu_form(self) -> dict[str, Any]:
+        """The same game as the menu asks for it (what `App.start_local` takes)."""
+        return {"players": self.players, "side": self.side, "setup": self.setup,
+                "humans": [self.seat],
+                "bots": {s: self.bots for s in range(self.players) if s != self.seat}}
 
 
 class App(arcade.Window):
@@ -59,7 +82,6 @@ class App(arcade.Window):
         self.reload_settings()
         self.ui_scale = 1.0
         self.apply_ui_scale()
-        from client.scenes.lan_search import LanSearch
         self.lan_search = LanSearch()
         self.on_scene_changed: Callable[[Node], None] | None = None     # tests hook: fn(scene)
         self._drawn_serial = -1
@@ -70,14 +92,12 @@ class App(arcade.Window):
 
     def reload_settings(self) -> None:
         """Read the settings file (a damaged one gives the defaults and a message)."""
-        from client.core.settings import load_settings
         self.settings, self.settings_message = load_settings()
         use(self.settings.language or None)     # "" follows the system locale
 
     def apply_ui_scale(self) -> None:
         """Draw at the settings' interface scale (fitted to the window); scenes get the
         logical size."""
-        from client.core.ui_scale import effective_scale, install
         scale = effective_scale(self.settings.ui_scale, self.width, self.height)
         if scale != self.ui_scale or scale != 1.0:
             self.ui_scale = scale
@@ -123,10 +143,6 @@ class App(arcade.Window):
         BEATING.keep(None)
 
     def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
-        from dataclasses import asdict
-
-        from client.sessions.autosave import continue_info, named_saves
-        from client.scenes.menu import MenuScene
         self.close_session()
         if defaults is None:
             defaults = asdict(self.settings.last_game)
@@ -146,9 +162,9 @@ class App(arcade.Window):
         menu.continue_chosen.connect(self.continue_game)
         menu.tutorial_chosen.connect(self.start_tutorial)
         menu.settings_chosen.connect(self.show_settings)
-        menu.host_chosen.connect(lambda o: self.start_net("host", o))
-        menu.join_chosen.connect(lambda o: self.start_net("join", o))
-        menu.watch_chosen.connect(lambda o: self.start_net("watch", o))
+        menu.host_chosen.connect(lambda o: self._start_net_from_menu("host", o))
+        menu.join_chosen.connect(lambda o: self._start_net_from_menu("join", o))
+        menu.watch_chosen.connect(lambda o: self._start_net_from_menu("watch", o))
         menu.load_chosen.connect(self.load_save)
         menu.replay_chosen.connect(self.replay_log)
         menu.quit_chosen.connect(self.close)
@@ -159,7 +175,6 @@ class App(arcade.Window):
 
     def update_settings(self, settings: Settings) -> None:
         """Keep and write the settings; a folder that cannot be written is said, not fatal."""
-        from client.core.settings import save_settings
         self.settings = settings
         try:
             save_settings(settings)
@@ -167,7 +182,6 @@ class App(arcade.Window):
             self.settings_message = _("Could not write your settings ({reason}).").format(reason=exc.strerror)
 
     def show_settings(self) -> None:
-        from client.scenes.settings_scene import SettingsScene
         scene = SettingsScene(self.settings)
 
         def done(new: Settings | None) -> None:
@@ -182,20 +196,7 @@ class App(arcade.Window):
         scene.finished.connect(done)
         self.show(scene)
 
-    def _labels(self, players: int, humans: Sequence[int]) -> dict[int, str]:
-        """{seat: "Aiko (Blue)" / "You (Blue)" / "Bot (Orange)"} for a local game; the
-        chosen name goes to my seat when I am the only person at this window."""
-        from client.words.table_names import seat_title
-        name = self.settings.name.strip() if len(humans) == 1 else ""
-        return {s: seat_title(s, "human" if s in humans else "bot", name,
-                              me=s in humans and len(humans) == 1) for s in range(players)}
-
-    def _names(self, humans: Sequence[int]) -> dict[int, str]:
-        name = self.settings.name.strip()
-        return {humans[0]: name} if name and len(humans) == 1 else {}
-
     def _start_autosave(self, session: LocalSession, saved: SavedGame | None = None) -> None:
-        from client.sessions.autosave import Autosave
         try:
             self.autosave = Autosave.start(session, saved=saved)
         except OSError as exc:
@@ -203,41 +204,38 @@ class App(arcade.Window):
             self.settings_message = _("This game cannot be saved ({reason}).").format(reason=exc.strerror)
 
     def continue_game(self) -> None:
-        from client.sessions.autosave import autosave_path
         self.load_save(str(autosave_path()))
     def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
                     fast: bool = False, autosave: bool = True) -> GameScene:
-        """A local game; `autosave=False` (the smoke check) leaves the player's autosave
-        as it was."""
-        from client.sessions.local import LocalSession
-        humans = tuple(opts.get("humans", (0,)))
-        bots = opts.get("bots") or {}
-        if isinstance(bots, str):
-            bots = {s: bots for s in range(opts["players"]) if s not in humans}
-        seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
-        session = LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
-        labels = self._labels(opts["players"], humans)
+        """A local game from the menu's options; `autosave=False` (the smoke check) leaves
+        the player's autosave as it was."""
+        from client import session_factory as make      # heavy: see the module's docstring
+        session = make.local_game(opts, seed)
         if autosave:
             self._start_autosave(session)
-        return self.play(session, labels, fast=fast, names=self._names(humans))
+        return self._play_local(session, fast=fast)
+
+    def _play_local(self, session: GameSession, fast: bool = False) -> GameScene:
+        """A game at this window: my seats named as the settings say."""
+        from client import session_factory as make      # heavy: see the module's docstring
+        name, humans = self.settings.name, session.my_seats
+        return self.play(session, make.seat_labels(session.config.players, humans, name),
+                         fast=fast, names=make.seat_names(humans, name))
 
     def start_tutorial(self) -> GameScene:
         """Learn to play: the tutorial's scripted game with its coach (not autosaved, so
         Continue keeps the player's own game; the guide pop-ups give way to the coach)."""
-        from client.tutorial.coach import TutorialCoach
-        from client.tutorial.scripted_game import new_session
+        from client import session_factory as make      # heavy: see the module's docstring
+        from client.tutorial.coach import TutorialCoach  # heavy: the coach, loaded with the tutorial
         self.close_session()
-        session = new_session()
-        scene = self.play(session, self._labels(session.config.players, session.my_seats),
-                          names=self._names(session.my_seats))
+        scene = self._play_local(make.tutorial())
         scene.guide.enabled_guide = False
         scene.add(TutorialCoach(scene))
         return scene
 
     def play(self, session: GameSession, labels: dict[int, str] | None = None, fast: bool = False,
              names: dict[int, str] | None = None) -> GameScene:
-        from client.game.game_scene import GameScene
-        from client.core.sound import Sounds
+        from client.game.game_scene import GameScene  # heavy (~0.7 s): loaded when the first game starts
         theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
         self.session = session
         scene = GameScene(session, labels=labels, fast_forward=fast,
@@ -270,8 +268,7 @@ class App(arcade.Window):
             self.update_settings(replace(self.settings, guide_seen=(*self.settings.guide_seen, kind)))
 
     def save_named(self, name: str) -> None:
-        from client.sessions.autosave import save_named
-        from client.game.game_scene import GameScene
+        from client.game.game_scene import GameScene  # heavy: loaded with the first game
         if self.autosave is None or not isinstance(self.scene, GameScene):
             return
         try:
@@ -283,19 +280,18 @@ class App(arcade.Window):
                            (30, 110, 40))
 
     def show_end(self, summary: dict) -> None:
-        from client.scenes.end_scene import EndScene
-        save_path = getattr(self.session, "path", None)       # a replayed save
+        from client.scenes.end_record import session_events  # heavy: the end screen,
+        from client.scenes.end_scene import EndScene, record_for  # loaded when a game ends
+        session = self.session
+        study = session.study if session is not None else None
+        save_path: str | Path | None = study.path if study is not None else None   # a replayed save
         if self.autosave is not None:
             save_path = self.autosave.path                     # last-game.save once over
             self.autosave.close()
             self.autosave = None
-        from client.scenes.end_record import session_events
-        from client.scenes.end_scene import record_for
-        session = self.session
-        state = getattr(session, "state", None) if session is not None else None
+        state = session.state if session is not None else None
         final = None
         if state is not None:
-            from sim.game import public_state
             final = dict(public_state(state))
         end = EndScene(summary, record_for(summary, session_events(session)), final,
                        session.config.side if session is not None else "sun")
@@ -307,12 +303,10 @@ class App(arcade.Window):
 
     def search_lan(self) -> None:
         """Browse for tables in a thread; results reach the menu later (`_browse_poll`)."""
-        from client.scenes.menu import MenuScene
         if self.lan_search.start() and isinstance(self.scene, MenuScene):
             self.scene.set_message(_("Searching the LAN for tables…"))
 
     def _browse_poll(self) -> None:
-        from client.scenes.menu import MenuScene
         done, res = self.lan_search.poll()
         if done and isinstance(self.scene, MenuScene):
             if isinstance(res, Exception):
@@ -320,62 +314,53 @@ class App(arcade.Window):
             else:
                 self.scene.show_tables(res or [])
 
-    def start_net(self, command: str, opts: dict) -> None:
-        if command in ("join", "watch") and not opts.get("address") and not opts.get("resume"):
+    def _start_net_from_menu(self, command: str, opts: dict[str, Any]) -> None:
+        from client import session_factory as make      # heavy: see the module's docstring
+        self.start_net(make.table_options(command, opts))
+
+    def start_net(self, options: TableOptions) -> None:
+        """Host, join or watch a table, under the name chosen in the settings."""
+        if options.command != "host" and not options.address and not options.resume:
             self.search_lan()
             return
         # the game scene's modules now, before any connection, not in the frame the game
         # starts in (about a second of imports; issue 34 item 2)
         import client.game.game_scene  # noqa: F401
+        from client import session_factory as make  # heavy: see the module's docstring
+        from client.scenes.lobby_scene import LobbyScene  # heavy: loaded when a table opens
         try:
-            from client.sessions.network import NetSession
-            session = NetSession.open(command, {**opts, "name": self.settings.name.strip()})
-        except Exception as exc:   # net missing or refused at once: say so in the menu
-            from client.words.net_words import said
-            from client.words.sentences import problem_text
-            what = {"host": _("Could not host: {reason}"), "join": _("Could not join: {reason}"),
-                    "watch": _("Could not watch: {reason}")}.get(command, _("Could not start: {reason}"))
-            self.show_menu(message=what.format(reason=said(str(exc)) or problem_text(exc)))
+            session = make.table(replace(options, name=self.settings.name.strip()))
+        except make.NotStarted as exc:
+            self.show_menu(message=str(exc))
             return
-        from client.scenes.lobby_scene import LobbyScene
         self.close_session()
         self.session = session
         # the network beats while the window builds the game scene (issue 34 item 2)
         BEATING.keep(session.net_pump)
-        lobby = LobbyScene(session, command)
+        lobby = LobbyScene(session, options.command)
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave_chosen.connect(lambda: self.show_menu())
         self.show(lobby)
 
     def load_save(self, path: str) -> None:
         """Play on from a save (checking every state hash); it becomes the autosave."""
-        from store.game_save import SaveError
-        from client.sessions.replay import resume_local
-        if not path:
-            self.show_menu(message=_("Type the save's file name in the box first."))
-            return
+        from client import session_factory as make      # heavy: see the module's docstring
         try:
-            session, saved = resume_local(path)
-        except (SaveError, ValueError, OSError) as exc:      # the save's line and problem
-            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
-            self.show_menu(message=_("Cannot load {path}: {reason}").format(path=path, reason=reason))
+            session, saved = make.saved_game(path)
+        except make.NotStarted as exc:
+            self.show_menu(message=str(exc))
             return
         self.close_session()
-        humans = session.my_seats
-        labels = self._labels(session.config.players, humans)
         if session.decision.kind != DecisionKind.OVER:
             self._start_autosave(session, saved)
-        self.play(session, labels, names=self._names(humans))
+        self._play_local(session)
 
     def replay_log(self, path: str) -> None:
+        from client import session_factory as make      # heavy: see the module's docstring
         try:
-            from client.sessions.replay import ReplaySession
-            session = ReplaySession(path)
-        except Exception as exc:
-            from store.save_error import SaveError
-            reason = exc.said() if isinstance(exc, SaveError) else str(exc)
-            self.show_menu(message=_("Cannot replay {path}: {reason}").format(
-                path=path or _("(no file)"), reason=reason))
+            session = make.replay(path)
+        except make.NotStarted as exc:
+            self.show_menu(message=str(exc))
             return
         self.close_session()
         self.play(session, {s: theme.SEAT_NAMES[s] for s in range(session.config.players)})
@@ -389,7 +374,6 @@ class App(arcade.Window):
             self.scene.update(min(dt, 0.1))
 
     def on_draw(self) -> None:
-        from client.core.node import Damage
         scene = self.scene
         animated: list[Node] = scene.animated_nodes() if scene is not None else []
         if (self.partial_redraw and not self._force_full and animated
@@ -461,7 +445,6 @@ def open_window(visible: bool = True) -> App:
     """The window sized to the screen it opens on and centred there (a fixed size is off
     the edges of a small screen and a small window in the corner of a large one); the
     automatic interface scale follows the size."""
-    from client.core.ui_scale import window_size_for_screen
     screen_width, screen_height = arcade.get_display_size()
     width, height = window_size_for_screen(screen_width, screen_height)
     app = App(width, height, visible=visible)
@@ -469,34 +452,23 @@ def open_window(visible: bool = True) -> App:
     return app
 
 
-def run(args: argparse.Namespace) -> int:
-    """Open the window. `args` is main.py's namespace (play, host, join, watch or replay)."""
-    command = getattr(args, "command", None) or "play"
+def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None) -> int:
+    """Open the window on what `main.py` asks: a table's options (host, join, watch), a
+    local game's (play), a file to replay, or None for the menu. `lang`: `--lang`."""
     app = open_window()
-    if getattr(args, "lang", None):      # --lang wins over the settings for this run
-        use(args.lang)
+    if lang:      # --lang wins over the settings for this run
+        use(lang)
     if app.settings.fullscreen:
         app.set_fullscreen(True)
-    if getattr(args, "command", None) == "play":
+    if isinstance(start, LocalOptions):
         # `main.py [--lang L] play ...`: straight into the game with the given options
-        bots = getattr(args, "bots", "heuristic")
-        seat = getattr(args, "seat", 0)
-        opts = {"players": args.players, "side": args.side, "setup": args.setup,
-                "humans": [seat], "bots": {s: bots for s in range(args.players) if s != seat}}
-        app.start_local(opts, seed=getattr(args, "seed", None))
-    elif command in ("host", "join", "watch"):
-        opts = {"players": getattr(args, "players", 4), "side": getattr(args, "side", "sun"),
-                "setup": getattr(args, "setup", "beginner"), "bots": getattr(args, "bots", 0),
-                "address": getattr(args, "address", None), "code": getattr(args, "code", None),
-                "port": getattr(args, "port", 7531), "log": getattr(args, "log", None),
-                "save": getattr(args, "save", None), "resume": getattr(args, "resume", None),
-                "rejoin_timeout": getattr(args, "rejoin_timeout", 120.0),
-                "turn_time": getattr(args, "turn_time", 300.0)}
-        if command != "host" and not opts["address"] and not opts["resume"]:
-            app.show_menu({"code": opts["code"]})      # pick a table from the LAN list
-        app.start_net(command, opts)
-    elif command == "replay":
-        app.replay_log(args.file)     # a save or a JSON game log, in the viewer
+        app.start_local(start.menu_form(), seed=start.seed)
+    elif isinstance(start, TableOptions):
+        if start.command != "host" and not start.address and not start.resume:
+            app.show_menu({"code": start.code})      # pick a table from the LAN list
+        app.start_net(start)
+    elif isinstance(start, str):
+        app.replay_log(start)     # a save or a JSON game log, in the viewer
     else:
         app.show_menu()      # the options last used (remembered in the settings)
     arcade.run()

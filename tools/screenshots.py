@@ -92,6 +92,7 @@ def _run_until(app, cond, seconds: float) -> bool:
 
 
 from client.sessions.table_offers import TableCallbacks  # noqa: E402  (after the path)
+from net.reach.addresses import DEFAULT_PORT  # noqa: E402
 
 
 class _StandInTable(TableCallbacks):
@@ -107,7 +108,7 @@ class _StandInTable(TableCallbacks):
             pass
         self.my_seat: int | None = 0
         self.join_code: str | None = "k7q2"
-        self.listen_port = 7531
+        self.listen_port = DEFAULT_PORT
         names = ["Aiko", "", "Ben", "Cleo", "Dai"]
         self.lobby = {"players": players, "side": "sun", "setup": "beginner", "seats": [
             {"seat": k, "kind": "bot" if k == 1 else "human", "name": names[k]}

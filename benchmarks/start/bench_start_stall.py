@@ -49,6 +49,7 @@ def main() -> int:
     from twisted.internet import reactor
 
     from client.app import App
+    from net.table.options import TableOptions
     from tests.net import processes as P
 
     app = App(1280, 800, visible=False)
@@ -63,8 +64,8 @@ def main() -> int:
             ticks.append((time.perf_counter(), phase[0]))
             original()
         setattr(reactor, "runUntilCurrent", noted)
-        app.start_net("host", {"players": 3, "side": "sun", "setup": "beginner", "bots": 0,
-                               "port": 0, "rejoin_timeout": 60})
+        app.start_net(TableOptions("host", players=3, side="sun", setup="beginner", bots=0,
+                                   port=0, rejoin_timeout=60))
         table = getattr(app.session, "table")
         joiners = [P.Peer(f"joiner{i}", ["join", f"127.0.0.1:{table.listen_port}", "--code",
                                          table.join_code, "--headless", "--rejoin-timeout",

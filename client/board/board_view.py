@@ -27,10 +27,17 @@ from client.core import theme
 from client.board.map_legend import draw_legend
 from client.board.map_textures import TexturedMesh
 from client.core.gpu_mesh import Mesh
-from client.core.node import CachedLayer, Node, Signal, TextCache, damage
+from client.core.cached_layer import CachedLayer
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.palette import PATTERNS, style_of
 from client.board.shapes import MapTransform, load_shapes, point_in_poly
 from lang.i18n import N_, Translated, _, ngettext
+from client.board.map_marks import build_event_badges
+from client.board.map_marks import build_winter_marks
+from client.board.map_marks import province_notes
 
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
@@ -73,6 +80,7 @@ class BoardView(Node):
         self._legend: Mesh | None = None
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
+        self.mark_boxes: list[tuple[float, float, float, float]] = []   # winter marks (map_marks)
         self._short_names: dict[tuple[str, float], str] = {}     # see `name_label`
         self._ground: list[Mesh | TexturedMesh] = []
         self._water_key: tuple[float, ...] = ()
@@ -393,7 +401,6 @@ class BoardView(Node):
                                size=max(theme.SMALLEST_TYPE, _pt(7.5 * s)),
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
-        from client.board.map_marks import build_event_badges
         build_event_badges(self, put, provs, s)
         if self.arrow:
             self._build_arrow(put, s)
@@ -405,7 +412,6 @@ class BoardView(Node):
         self._halo.end()
 
     def _build_marks(self, put, s: float) -> None:
-        from client.board.map_marks import build_winter_marks
         build_winter_marks(self, put, s)
 
     def _draw_map(self) -> None:
@@ -457,7 +463,6 @@ class BoardView(Node):
             _("Neighbours: {list}").format(list=", ".join(
                 _("{province} (by sea)").format(province=n) if n in sea else n for n in nb)),
         ]
-        from client.board.map_marks import province_notes
         lines += province_notes(self, name)
         return "\n".join(lines)
 

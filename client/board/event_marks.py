@@ -8,6 +8,8 @@ Tests: tests/client/board/test_event_marks.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from client.core import theme
 from client.core.card_facts import event_effects
 from lang.i18n import N_, _
@@ -29,7 +31,7 @@ SPECIAL_ACTIONS = {"chest": ("tax",), "rice": ("rice",), "six_armies": ("deploy5
 EFFECT_BUILDING = {"temple_shield": ("temple", N_("no attack")), "palace_defence": ("palace", "+1")}
 
 
-def event_actions(event) -> tuple[str, ...]:
+def event_actions(event: Any) -> tuple[str, ...]:
     """The actions this round's event card changes."""
     try:
         return EFFECT_ACTIONS.get(event_effects().get(int(event), ""), ())
@@ -46,7 +48,7 @@ def special_owners(players: dict) -> dict[str, list[int]]:
     return out
 
 
-def event_provinces(event, provinces: dict) -> dict[str, str]:
+def event_provinces(event: Any, provinces: dict) -> dict[str, str]:
     """{province: badge word} for provinces this round's event changes (temples that cannot
     be attacked, palaces defended by one more army)."""
     try:
@@ -60,7 +62,7 @@ def event_provinces(event, provinces: dict) -> dict[str, str]:
             if building in (p.get("buildings") or []) and p.get("owner") is not None}
 
 
-def event_sentence(event) -> str:
+def event_sentence(event: Any) -> str:
     """This round's event for a tooltip, as one sentence."""
     text = theme.EVENT_TEXT.get(event) if event is not None else None
     return _("This round's event: {event}.").format(event=text) if text else ""

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from client.core.text_cache import bold_font_files
 
 if TYPE_CHECKING:
     from PIL import ImageFont
@@ -203,9 +204,8 @@ def dashes(pts: list[Point], dash: float) -> list[tuple[Point, Point]]:
 
 @lru_cache(maxsize=1)
 def _bold_font() -> ImageFont.FreeTypeFont | None:
-    from PIL import ImageFont
+    from PIL import ImageFont  # Pillow: only when a label is measured
 
-    from client.core.node import bold_font_files
     for name in bold_font_files():
         try:
             return ImageFont.truetype(name, 100)

@@ -16,7 +16,7 @@ from lang.i18n import _
 
 if TYPE_CHECKING:
     from client.board.board_view import BoardView
-    from client.core.node import TextCache
+    from client.core.text_cache import TextCache
 
 
 def _rows(excluded: bool, narrow: bool = False) -> list[list[tuple[str, str]]]:

@@ -8,12 +8,21 @@ Tests: tests/client/board/test_event_marks.py, tests/client/game/test_winter_vie
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from client.board import map_geometry as geo
 from client.core import theme
 from client.board.event_marks import defended_by_special, event_provinces, event_sentence
 from client.core.palette import style_of
 from client.widgets.text_fit import abbreviated
 from lang.i18n import _
+from client.board.map_legend import legend_rect
+
+if TYPE_CHECKING:
+    from client.board.board_view import BoardView
+
+Put = Callable[..., None]    # adds a shape of one colour to the map's mesh
 
 EVENT_BADGE = (150, 40, 30)
 
@@ -22,7 +31,7 @@ def _pt(size: float) -> float:
     return max(1.0, int(size * 2) / 2)
 
 
-def label_boxes(view, s: float) -> tuple[list, list]:
+def label_boxes(view: BoardView, s: float) -> tuple[list, list]:
     """(names, tokens): (left, bottom, right, top) of every province name and army token
     as drawn (a name's box a little generous)."""
     names, tokens = [], []
@@ -37,13 +46,14 @@ def label_boxes(view, s: float) -> tuple[list, list]:
     return names, tokens
 
 
-def _clear(box, taken) -> bool:
+def _clear(box: Sequence[Any], taken: Iterable[Sequence[Any]]) -> bool:
     """No overlap with any box in `taken` (boxes may carry a tag after their 4 numbers)."""
     return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
                    for b in taken)
 
 
-def place_chip(view, cx: float, cy: float, w: float, h: float, names, others) -> tuple:
+def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names: list[Any],
+               others: list[Any]) -> tuple:
     """The box nearest (cx, cy) of size w x h inside the map, clear of the province names
     and of `others` (tokens, chips already placed) — or, in a crowded small map, clear of
     the names at least (the first free spot on a widening ring of tries)."""
@@ -66,7 +76,7 @@ def place_chip(view, cx: float, cy: float, w: float, h: float, names, others) ->
     return boxes[0] if boxes else (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def build_winter_marks(view, put, s: float) -> None:
+def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
     """Winter scoring: near each region's middle, a chip per seat holding a majority
     there, in the seat's colour with its letter and the points it scored, never over a
     province's name or army token or another chip."""
@@ -94,19 +104,18 @@ def build_winter_marks(view, put, s: float) -> None:
             y = box[1] - h / 2
 
 
-def build_event_badges(view, put, provs: dict, s: float) -> None:
+def build_event_badges(view: BoardView, put: Put, provs: dict, s: float) -> None:
     """This round's event on the provinces it changes: a small red tag under the name's
     right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
     event = (view.state or {}).get("current_event")
     names, tokens = label_boxes(view, s)
-    from client.board.map_legend import legend_rect
     ll, lb, lw, lh = legend_rect(view, s)
     placed: list[tuple[float, float, float, float]] = [(ll, lb, ll + lw, lb + lh)]
     size = max(theme.SMALLEST_TYPE, _pt(7 * s))          # never under 11 px (issue 37)
     half = max(5.5 * s, size * 0.72)                     # the red tag's half height
     grown = half / (5.5 * s)                             # the spots further apart with it
 
-    def meets(a, b) -> bool:
+    def meets(a: Sequence[float], b: Sequence[float]) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
     near = [(dx, dy) for dy in (-31.5, -45.0, -18.0, -58.0, 24.0, 38.0)
             for dx in (12.0, -12.0, 30.0, -30.0, 48.0, -48.0)]
@@ -144,7 +153,7 @@ def build_event_badges(view, put, provs: dict, s: float) -> None:
                        anchor_x="center", anchor_y="center", bold=True)
 
 
-def province_notes(view, name: str) -> list[str]:
+def province_notes(view: BoardView, name: str) -> list[str]:
     """Tooltip lines: how this round's event and the special cards change this province."""
     state = view.state or {}
     provs = state.get("provinces", {})

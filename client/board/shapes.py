@@ -6,6 +6,7 @@ Tests: tests/client/board/test_shapes_asset.py, tests/client/board/test_map_bord
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def load_shapes() -> dict:
     return data
 
 
-def point_in_poly(x: float, y: float, poly) -> bool:
+def point_in_poly(x: float, y: float, poly: Sequence[tuple[float, float]]) -> bool:
     inside = False
     n = len(poly)
     j = n - 1

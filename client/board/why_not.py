@@ -9,24 +9,25 @@ Tests: tests/client/board/test_why_not.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from client.core.theme import seat_name
 from lang.i18n import N_, Translated, _
+from sim.board import Board
 
 ACTION_WORDS = Translated({"deploy1": N_("Deploy/move 1"), "battle_a": N_("Battle/move A"),
                            "battle_b": N_("Battle/move B")})
 
 
-def _listing(names) -> str:
+def _listing(names: Iterable[str]) -> str:
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
-def why_not_target(board, side: str, players: int, public: Mapping[str, Any], seat: int, origin: str,
+def why_not_target(board: Board, side: str, players: int, public: Mapping[str, Any], seat: int, origin: str,
                    action: str, name: str) -> str:
     """A sentence saying why armies from `origin` cannot go to `name` for `action`."""
     provs = (public or {}).get("provinces", {})

@@ -23,6 +23,7 @@ import pyglet
 from pyglet.graphics.shader import ShaderProgram
 
 from client.core.beating import beat
+from pyglet.text.layout.base import layout_fragment_source
 
 _vertex_source = """#version 330 core
     in vec3 position;
@@ -71,7 +72,6 @@ def text_program(scale: float) -> ShaderProgram:
     """The shader for glyphs rasterised at `scale` (one per scale and GL context). At
     scale 1 it only snaps glyphs to whole pixels: pyglet's own shader draws a label at a
     fractional position with a column of a glyph lost ("Settsu" losing its u's edge)."""
-    from pyglet.text.layout.base import layout_fragment_source
     ctx = pyglet.gl.current_context
     key = (id(ctx), round(scale, 4))
     program = _programs.get(key)

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from lang.i18n import _
+from lang.i18n import current
 
 VIDEO = (".mp4", ".webm")
 SUFFIXES = (*VIDEO, ".gif")
@@ -72,7 +73,6 @@ def default_suffix() -> str:
 def film_command(save_path: str | Path, number: int, out: Path) -> list[str]:
     """The arguments after the program for the window's film buttons: the command line's
     film, in the window's language (which a --lang or the settings may have chosen)."""
-    from lang.i18n import current
     return ["--lang", current(), "replay", str(save_path), "--film", str(number),
             "--out", str(out)]
 

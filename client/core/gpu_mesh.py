@@ -10,13 +10,16 @@ Tests: tests/client/board/test_board_layout.py (the board draws through it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 import arcade
 from arcade.gl import Buffer, BufferDescription, Geometry
 
 
-def vertex_block(pts, colour) -> np.ndarray | None:
+def vertex_block(pts: ArrayLike, colour: Sequence[int]) -> np.ndarray | None:
     """Points (x, y pairs) and one RGB(A) colour as the rows of a vertex buffer
     (x, y, r, g, b, a as float32), or None for no points."""
     a = np.asarray(pts, dtype="f4").reshape(-1, 2)
@@ -37,7 +40,7 @@ class Mesh:
         self._geometry: Geometry | None = None
         self._buffer: Buffer | None = None
 
-    def add(self, pts, colour) -> None:
+    def add(self, pts: ArrayLike, colour: Sequence[int]) -> None:
         block = vertex_block(pts, colour)
         if block is not None:
             self._parts.append(block)

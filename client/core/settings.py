@@ -15,8 +15,12 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 from lang.i18n import _
+from platformdirs import user_config_dir
+from platformdirs import user_data_dir
+from lang.i18n import LANGUAGES
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 UI_SCALES = (0.0, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)   # 0: automatic (grows with the window)
@@ -29,7 +33,6 @@ def config_dir() -> Path:
     home = os.environ.get("SHOGUN_HOME")
     if home:
         return Path(home).expanduser() / "config"
-    from platformdirs import user_config_dir
     return Path(user_config_dir("shogun", appauthor=False))
 
 
@@ -37,7 +40,6 @@ def data_dir() -> Path:
     home = os.environ.get("SHOGUN_HOME")
     if home:
         return Path(home).expanduser() / "data"
-    from platformdirs import user_data_dir
     return Path(user_data_dir("shogun", appauthor=False))
 
 
@@ -82,7 +84,7 @@ class Settings:
     last_game: LastGame = field(default_factory=LastGame)
 
 
-def _check(name: str, value, default):
+def _check(name: str, value: Any, default: Any) -> Any:
     """The value if it fits the field, else raise ValueError naming what is wrong."""
     if name == "last_game":
         if not isinstance(value, dict):
@@ -117,7 +119,6 @@ def _check(name: str, value, default):
             raise ValueError(f"should be one of {', '.join(f'{s:g}' for s in SPEEDS)}")
         return float(value)
     if name == "language":
-        from lang.i18n import LANGUAGES
         if value != "" and value not in LANGUAGES:
             raise ValueError(f"should be one of {', '.join(LANGUAGES)} (or empty for the system's)")
         return value

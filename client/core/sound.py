@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
+import arcade
 
 if TYPE_CHECKING:
     from arcade import Sound
@@ -50,7 +51,6 @@ class Sounds:
         if not self.on or cue not in CUES:
             return
         try:
-            import arcade
             snd = self._loaded.get(cue)
             if snd is None:
                 snd = self._loaded[cue] = arcade.load_sound(CUES[cue])

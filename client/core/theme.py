@@ -4,6 +4,7 @@ Tests: tests/client/core/test_colour_blind.py, tests/client/core/test_palette.py
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
@@ -49,7 +50,7 @@ EVENT_TEXT = card_facts.event_short()
 EVENT_RICE_LOSS = card_facts.event_rice_loss()
 
 
-def seat_colour(who) -> tuple[int, int, int]:
+def seat_colour(who: Any) -> tuple[int, int, int]:
     if who == "peasant" or who == 5:
         return PEASANT
     try:
@@ -68,7 +69,7 @@ def set_player_names(names: dict[int, str] | None) -> None:
     PLAYER_NAMES.update({int(s): n.strip() for s, n in (names or {}).items() if n and n.strip()})
 
 
-def seat_name(who) -> str:
+def seat_name(who: Any) -> str:
     if who == "peasant" or who == 5:
         return _("Peasants")
     if who is None:
@@ -81,7 +82,7 @@ def seat_name(who) -> str:
     return f"{name} ({colour})" if name else colour
 
 
-def text_on(colour) -> tuple[int, int, int]:
+def text_on(colour: tuple[int, ...]) -> tuple[int, int, int]:
     r, g, b = colour[:3]
     return (20, 20, 20) if (0.3 * r + 0.59 * g + 0.11 * b) > 140 else (250, 250, 250)
 

@@ -35,6 +35,12 @@ from PIL import Image
 from client.film.film_cards import card, title_lines
 from client.core.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
+from client.sessions.replay import ReplaySession
+from client.core import theme
+from lang.i18n import current, use
+from client.tower.battle_show import battle_context
+import arcade
+from client.game.event_playing import battle_result_lines
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
@@ -77,13 +83,10 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
     fmt = film_format(Path(out_path))
     if battle_number < 1:
         raise ValueError(_("Battles are counted from 1 (got {n}).").format(n=battle_number))
-    from client.sessions.replay import ReplaySession
     session = ReplaySession(str(save_path))         # ValueError / SaveError with a sentence
-    from client.film.virtual_display import ensure_display
+    from client.film.virtual_display import ensure_display  # Xvfb: only for a film
     ensure_display((max(1920, size[0]), max(1080, size[1])))
-    from client.app import App
-    from client.core import theme
-    from lang.i18n import current, use
+    from client.app import App  # the window, after the display exists
     language = current()                            # --lang, else the settings' or system's
     app = App(size[0], size[1], visible=False)
     use(language)                                   # the window applied its settings' choice
@@ -112,7 +115,6 @@ class _Shoot:
         scene.moment_reached.connect(self._moment)
 
     def _moment(self, tag: str) -> None:
-        from client.tower.battle_show import battle_context
         sc = self.scene
         e = sc.player.playing_event or {}
         if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not self.filming:
@@ -144,7 +146,6 @@ class _Shoot:
         """The battle scene alone, the whole frame: the stage (the tower between the two
         sides' panels) while the cubes fall, then the map with the arrow and the survivors'
         march (the scene's own layout is put back at its next change)."""
-        import arcade
         sc, app = self.scene, self.app
         W, H = sc.width, sc.height
         app.clear()
@@ -160,7 +161,6 @@ class _Shoot:
     def shoot(self, out: Path) -> tuple[int, str, str]:
         """Frames streamed to the encoder as they are drawn: the title card over the
         first, the battle, the result card over the last."""
-        from client.game.event_playing import battle_result_lines
         self._reach()
         sc, fps = self.scene, self.fps
         sink = open_sink(out, (self.app.width, self.app.height), fps)

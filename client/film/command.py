@@ -12,12 +12,12 @@ import argparse
 import sys
 
 from lang.i18n import _
+from client.film.battle_film import parse_size, write_battle_film
+from store.game_save import SaveError
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.film.battle_film import parse_size, write_battle_film
-    from client.film.virtual_display import NoDisplay
-    from store.game_save import SaveError
+    from client.film.virtual_display import NoDisplay  # Xvfb: only for a film
     if not args.out:
         print(_("error: --film needs --out FILE.mp4 (where the film goes; .webm and .gif "
                 "also do)"), file=sys.stderr)

@@ -17,10 +17,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from client.core import theme
-from client.core.node import Signal
+from client.core.signal import Signal
 from client.words.sentences import for_players, plural, problem_text
 from lang.i18n import _
 from sim.state import DecisionKind
+from sim.commands import SubmitPlan
+from sim import game
+from sim.legal import plan_problems
+from client.words.rules_text import SPECIAL_TIPS
+from sim.commands import IllegalCommand
+from client.words.net_words import for_players as net_said
+from sim import bots
+from client.board.why_not import why_not_target
+from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
 
 if TYPE_CHECKING:
     from client.game.guide import Guide
@@ -36,7 +45,6 @@ UNLOCK_SECONDS = 4.0     # a locked plan against bots can be unlocked this long 
 
 def _plan(seat: int, actions: tuple[object, ...], bid: object) -> SubmitPlan:
     """The planning panel's fields as a command; the engine checks what they hold."""
-    from sim.commands import SubmitPlan
     return SubmitPlan(seat, tuple(actions), bid)  # type: ignore[arg-type]  # the engine checks the cards
 
 
@@ -89,7 +97,6 @@ class Asker:
 
     def ask(self) -> None:
         """Show the decision the engine waits for from one of my seats (once per step)."""
-        from sim import game
         v = self.views
         st = self._engine_state()
         d = game.pending(st)
@@ -113,7 +120,6 @@ class Asker:
             v.planning.visible = True
 
             def check(actions: tuple[object, ...], bid: object, seat: int = seat) -> list[str]:
-                from sim.legal import plan_problems
                 problems = plan_problems(self._engine_state(), _plan(seat, actions, bid))
                 return [for_players(p.text).rstrip(".") + "." for p in problems]
             v.planning.start(seat, me.get("cards", []), me.get("money", 0), check)
@@ -141,7 +147,6 @@ class Asker:
             cards = det.get("cards", {})
             opts = [(f"#{p} {theme.SPECIAL_LABELS.get(cards.get(str(p)), cards.get(str(p)))}", p, True)
                     for p in det.get("positions", [])]
-            from client.words.rules_text import SPECIAL_TIPS
             tips = {p: _("Place {n} in turn order. {card}").format(
                         n=p, card=SPECIAL_TIPS.get(cards.get(str(p)), "")).strip()
                     for p in det.get("positions", [])}
@@ -186,15 +191,13 @@ class Asker:
 
     def submit(self, cmd: Command) -> None:
         """Send a command; a refusal is said in the log and the question asked again."""
-        from sim.commands import IllegalCommand
         try:
             self.session.submit(cmd)
         except ValueError as exc:      # the engine's IllegalCommand, or the table's refusal
             if isinstance(exc, IllegalCommand):
                 reason = problem_text(exc)
             else:
-                from client.words.net_words import for_players
-                reason = for_players(str(exc))
+                reason = net_said(str(exc))
             self.views.log.add_line(_("Not allowed: {reason}").format(reason=reason), (180, 30, 20))
             self.views.sounds.play("refused")
             self.asking = None
@@ -243,8 +246,6 @@ class Asker:
 
     def suggest(self) -> None:
         """B: a legal plan from the heuristic bot on the planning fields."""
-        from sim import bots
-        from sim.commands import SubmitPlan
         if not self.asking:
             return
         seat = self.asking[1]
@@ -264,7 +265,6 @@ class Asker:
         if kind == DecisionKind.PLAN:
             v.planning.select_card(name)
         elif kind == DecisionKind.MOVE:
-            from sim import game
             d = game.pending(self._engine_state())
             targets = d.detail.get("targets", {})
             if name == self.move_target:
@@ -275,7 +275,6 @@ class Asker:
                                                 tuple(v.decision.counts)))
                 self._show_target(name, int(targets[name]))
             else:   # say why instead of doing nothing (client/board/why_not.py)
-                from client.board.why_not import why_not_target
                 cfg = self.session.config
                 v.log.add_line(why_not_target(v.board_view.board, cfg.side, cfg.players,
                                               self.shared.display or game.public_state(self._engine_state()),
@@ -336,7 +335,6 @@ class Asker:
         when it can be, and R-EXEC-10 moves at least 1 army), and the player is told so
         instead of looking for one; Deploy 1's move may be left out (R-EXEC-9), and the
         player is told which button does that."""
-        from sim import game
         dec = self.views.decision
         det = game.pending(self._engine_state()).detail or {}
         words = [_("First click a highlighted province: where your armies go.")]
@@ -352,7 +350,6 @@ class Asker:
 
     def chosen(self, value: Any, count: int | None) -> None:
         """An answer from the decision panel (or a province for the revolt order)."""
-        from sim.commands import ChooseMove, DraftPlace, DraftTake, OrderRevolts, PickSpecial
         if not self.asking:
             return
         kind, seat = self.asking[0], self.asking[1]
@@ -373,7 +370,6 @@ class Asker:
         elif kind == DecisionKind.DRAFT_PLACE:
             self.submit(DraftPlace(seat, int(value)))
         elif kind == DecisionKind.REVOLT_ORDER:
-            from sim import game
             provs = game.pending(self._engine_state()).detail.get("provinces", [])
             if value == "done" or len(self.revolt_order) == len(provs):
                 self.submit(OrderRevolts(seat, tuple(self.revolt_order)))

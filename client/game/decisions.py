@@ -16,9 +16,14 @@ from __future__ import annotations
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.button import Button
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.widgets.text_fit import put_boxed
 from lang.i18n import _
+from client.board.map_geometry import text_width
 
 
 BUTTONS_DOWN = 86      # the first row of buttons' bottom, under the panel's top
@@ -104,7 +109,6 @@ class DecisionPanel(Node):
         """The options in one row of buttons of one type size (the turn-order choices came
         in mixed sizes, down to 7 points); when their words do not fit at 11 px, two rows
         of wider buttons."""
-        from client.board.map_geometry import text_width
         floor = theme.SMALLEST_TYPE
         n = max(1, len(self._buttons))
         words = [_(b.label) for b in self._buttons]

@@ -18,16 +18,24 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from client.core import theme
-from client.core.node import Signal
+from client.core.signal import Signal
 from client.game.status_lines import active_seats
 from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe
 from client.words.sentences import plural
 from lang.i18n import _, ngettext
+from sim import events as ev
+from sim.rules.battle_count import count_battle
+from sim.state import COLOURS, PEASANT, colour_map
+from sim.state import colour_map
+from client.tower.battle_show import battle_context
+from sim.game import public_state
+from sim.tower import drop as tower
+from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
@@ -56,7 +64,7 @@ def log_colour(kind: str) -> tuple[int, int, int]:
     return theme.INK
 
 
-def tray_dropped(before: dict[str, int] | None, e: Event) -> dict[str, int]:
+def tray_dropped(before: dict[str, int] | None, e: ev.TowerDropped) -> dict[str, int]:
     """The tray after a drop: what came out of a battle (which threw the tray's cubes in
     first); after the tower's fill it is empty (R-SETUP-6: what came out goes back)."""
     if e.get("reason") not in ("battle", "revolt"):
@@ -67,11 +75,9 @@ def tray_dropped(before: dict[str, int] | None, e: Event) -> dict[str, int]:
     return {c: n for c, n in tray.items() if n}
 
 
-def tray_counted(e: Event) -> dict[str, int]:
+def tray_counted(e: ev.BattleResolved) -> dict[str, int]:
     """The tray after a battle: its sides' cubes counted off, what did not count stays
     (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
-    from sim.rules.battle_count import count_battle
-    from sim.state import COLOURS, PEASANT, colour_map
 
     def code(side: Any) -> int | None:
         return PEASANT if side == "peasant" else None if side is None else int(side)
@@ -132,11 +138,11 @@ class EventPlayer:
         self.playing_event: Event | None = None  # the event being played (tests read it)
         self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
-        self.last_drop: tuple[dict[str, Any], DropResult] | None = None   # the newest drop
+        self.last_drop: tuple[ev.TowerReplay, DropResult] | None = None   # the newest drop
         self.current_slot: int | None = None
         self.score_history: dict[int, list[int]] = {s: [0] for s in range(session.config.players)}
-        self.scoring: list[Event] = []           # this winter's Scored events so far
-        self.standings: Event | None = None      # the GameEnded event
+        self.scoring: list[ev.Scored] = []       # this winter's Scored events so far
+        self.standings: ev.GameEnded | None = None
         # the tray as the events left it: the next battle throws it in, and its headline
         # names these cubes apart (issue 27 item 4); the public state between batches may
         # already show it thrown. None: not known (a replay jumped), the state's is taken.
@@ -185,102 +191,142 @@ class EventPlayer:
         self.shared.over, self.standings = False, None
 
     def play_event(self, e: Event) -> None:
-        """Show one event: its log line, its change to the board, its banner or drop."""
-        v, sc = self.views, self.shared
-        k: str = e.get("event") or ""
+        """Show one event: its log line, its change to the board, its banner or drop. The
+        event is narrowed by its name to its record in `sim.events` (`_SHOWN`), whose keys
+        mypy checks in the handler."""
+        kind = str(e.get("event") or "")
         self.playing_event = e
-        if k == "TowerDropped":
+        if kind == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
-            if sc.fast and self.my_battle(e) is not None:
+            mine = self.my_battle(e) if self.shared.fast else None
+            if mine is not None:
                 self.stop_fast(_("Fast-forward stops: your battle in {province}.").format(
-                    province=self.my_battle(e)))
-        if self.battle.active and k != "BattleResolved":
+                    province=mine))
+        if self.battle.active and kind != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
-        if k == "Resumed":
+        if kind == "Resumed":
             self.restore_log(e.get("past") or ())    # the game so far, then "continues"
         line = describe(e)
-        if line and k == "TowerDropped" and e.get("replay"):
+        if line and kind == "TowerDropped" and e.get("replay"):
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
-            v.log.add_line(line, log_colour(k))
-        self.wait = PACE.get(k, 0.0)
-        d = sc.display
-        if k == "Snapshot" and isinstance(e.get("state"), dict):
+            self.views.log.add_line(line, log_colour(kind))
+        self.wait = PACE.get(kind, 0.0)
+        shown = _SHOWN.get(kind)
+        if shown is not None:
+            shown(self, e)
+        if self.shared.fast:
+            self.wait = 0.0
+
+    # -- each kind of event, as its record ------------------------------------------------
+    # The board between two engine states: the display copy is patched as events play
+    # (armies moved, a province taken) and replaced by the engine's public state when the
+    # batch ends (`finish_batch`).
+    def _board_changed(self) -> None:
+        if self.shared.display:
+            self.views.board_view.set_state(self.shared.display)
+
+    def show_snapshot(self, e: ev.Snapshot) -> None:
+        if isinstance(e.get("state"), dict):
             self.show_state(e["state"])
-        elif k == "ProvinceClaimed" and d:
+
+    def show_province_claimed(self, e: ev.ProvinceClaimed) -> None:
+        d = self.shared.display
+        if d:
             d["provinces"][e["province"]].update(owner=e["seat"], armies=e["armies"])
-            v.board_view.set_state(d)
-        elif k == "Moved" and d:
+            self._board_changed()
+
+    def show_moved(self, e: ev.Moved) -> None:
+        d = self.shared.display
+        if d:
             d["provinces"][e["from"]]["armies"] -= e["count"]
             to = d["provinces"][e["to"]]
             if to.get("owner") == e["seat"]:
                 to["armies"] += e["count"]
-            v.board_view.set_state(d)
-        elif k == "ActionDone" and d and e.get("armies_placed"):
+            self._board_changed()
+
+    def show_action_done(self, e: ev.ActionDone) -> None:
+        d = self.shared.display
+        if d and e.get("armies_placed"):
             d["provinces"][e["province"]]["armies"] += e["armies_placed"]
-            v.board_view.set_state(d)
-        elif k in ("ActionStarted", "ActionRevealed"):
-            if k == "ActionStarted":
-                self.current_slot = e.get("slot")
-            if d:
-                acts = list(d.get("actions") or [None] * 10)
-                acts[e["slot"] - 1] = e["action"]
-                d["actions"] = acts
-            v.track.set_track(d.get("actions") if d else None, self.current_slot, "")
-        elif k == "RoundStarted":
-            self.current_slot = None
-        elif k == "YearStarted" and d:
+            self._board_changed()
+
+    def show_action_turned(self, e: ev.ActionStarted | ev.ActionRevealed) -> None:
+        """An action's slot on the track: started (it is the current one) or revealed."""
+        d = self.shared.display
+        if e["event"] == "ActionStarted":
+            self.current_slot = e["slot"]
+        if d:
+            acts = list(d.get("actions") or [None] * 10)
+            acts[e["slot"] - 1] = e["action"]
+            d["actions"] = acts
+        self.views.track.set_track(d.get("actions") if d else None, self.current_slot, "")
+
+    def show_round_started(self, e: ev.RoundStarted) -> None:
+        self.current_slot = None
+
+    def show_year_started(self, e: ev.YearStarted) -> None:
+        d = self.shared.display
+        if d:
             d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
-            v.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
-        elif k == "TowerDropped":
-            self.last_battle = (e, list(self.batch), dict(self.tray or {}))
-            self._drop(e, self.battle.start(e, self.batch, self.tray))
-            self.tray = tray_dropped(self.tray, e)
-        elif k == "BattleResolved":
-            self.battle.resolved(e, sc.speed)      # the stage closes: the card beside the province
-            self.battle_banner(e)
-            if not sc.fast:
-                v.sounds.play("sting")
-            if d:
-                p = d["provinces"][e["province"]]
-                p["owner"] = e.get("new_owner")
-                p["armies"] = e.get("survivors", 0) if e.get("new_owner") is not None else 0
-                if e.get("new_owner") is None:
-                    p["buildings"], p["unrest"] = [], 0
-                v.board_view.set_state(d)
-            self.tray = tray_counted(e)
-            v.tower.set_tray(self.tray)    # the counted cubes go back: the tray keeps the rest
-            self.moment_reached.emit("battle")
-        elif k == "WinterStarted":
-            v.banner.show([_("Winter of year {year}").format(year=e["year"]),
-                              _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])],
-                             2.5 / max(1.0, sc.speed), colour=(40, 60, 90))
-        elif k == "Shortage":
-            v.banner.show([_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
-                              ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(
-                                  n=e["revolts"], provinces=", ".join(e.get("drawn", []) or []))],
-                             2.0 / max(1.0, sc.speed), colour=(90, 50, 30))
-        elif k == "Scored":
-            self.score_history.setdefault(e["seat"], [0]).append(e["score"])
-            self.scoring.append(e)
-            if not any(x.get("event") == "Scored" for x in self.batch):
-                last = any(x.get("event") == "GameEnded" for x in self.batch)
-                if last and sc.fast:
-                    self.stop_fast(_("Fast-forward stops for the final scoring."))
-                self.winter.show(self.scoring, last)
-                self.scoring_banner()
-        elif k == "GameEnded":
-            sc.over = True
-            self.standings = e
-            v.sounds.play("ended")
-        if sc.fast:
-            self.wait = 0.0
+            self.views.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
+
+    def show_tower_dropped(self, e: ev.TowerDropped) -> None:
+        self.last_battle = (e, list(self.batch), dict(self.tray or {}))
+        self._drop(e, self.battle.start(e, self.batch, self.tray))
+        self.tray = tray_dropped(self.tray, e)
+
+    def show_battle_resolved(self, e: ev.BattleResolved) -> None:
+        sc = self.shared
+        self.battle.resolved(e, sc.speed)      # the stage closes: the card beside the province
+        self.battle_banner(e)
+        if not sc.fast:
+            self.views.sounds.play("sting")
+        d = sc.display
+        if d:
+            p = d["provinces"][e["province"]]
+            owner = e.get("new_owner")
+            p["owner"] = owner
+            p["armies"] = e.get("survivors", 0) if owner is not None else 0
+            if owner is None:
+                p["buildings"], p["unrest"] = [], 0
+            self._board_changed()
+        self.tray = tray_counted(e)
+        self.views.tower.set_tray(self.tray)   # the counted cubes go back: the tray keeps the rest
+        self.moment_reached.emit("battle")
+
+    def show_winter_started(self, e: ev.WinterStarted) -> None:
+        self.views.banner.show(
+            [_("Winter of year {year}").format(year=e["year"]),
+             _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])],
+            2.5 / max(1.0, self.shared.speed), colour=(40, 60, 90))
+
+    def show_shortage(self, e: ev.Shortage) -> None:
+        self.views.banner.show(
+            [_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
+             ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(
+                 n=e["revolts"], provinces=", ".join(e.get("drawn", []) or []))],
+            2.0 / max(1.0, self.shared.speed), colour=(90, 50, 30))
+
+    def show_scored(self, e: ev.Scored) -> None:
+        self.score_history.setdefault(e["seat"], [0]).append(e["score"])
+        self.scoring.append(e)
+        if not any(x.get("event") == "Scored" for x in self.batch):
+            last = any(x.get("event") == "GameEnded" for x in self.batch)
+            if last and self.shared.fast:
+                self.stop_fast(_("Fast-forward stops for the final scoring."))
+            self.winter.show(self.scoring, last)
+            self.scoring_banner()
+
+    def show_game_ended(self, e: ev.GameEnded) -> None:
+        self.shared.over = True
+        self.standings = e
+        self.views.sounds.play("ended")
 
     def my_battle(self, dropped: Event) -> str | None:
         """The province of the battle this drop decides when one of my seats fights in it
         (attacks, defends, or faces a revolt), else None."""
-        from client.tower.battle_show import battle_context
         battle, _origin = battle_context(dropped, self.batch)
         mine = self.session.my_seats
         if battle is None or not mine:
@@ -307,7 +353,6 @@ class EventPlayer:
 
     def finish_batch(self) -> None:
         """The batch has been played: the board shows the state it led to."""
-        from sim.game import public_state
         self.battle.end()
         self.batch_played.emit()
         state, self.batch_state = self.batch_state, None
@@ -320,7 +365,6 @@ class EventPlayer:
         """Show an engine state at once: its public part on the board and panels, and the
         cubes resting inside the tower where the state has them (after Continue or a
         replay's seek no drop has drawn them)."""
-        from sim.game import public_state
         self.views.tower.show_contents(state.tower.to_wire())
         self.show_state(public_state(state))
 
@@ -352,12 +396,10 @@ class EventPlayer:
             self.tray = {str(c): int(n) for c, n in (tower.get("tray") or {}).items()}
         self.display_changed.emit()
 
-    def _drop(self, e: Event, caption: str) -> None:
+    def _drop(self, e: ev.TowerDropped, caption: str) -> None:
         rep = e.get("replay")
         if not rep:
             return
-        from sim.tower import drop as tower
-        from sim.tower.contents import TowerContents
         res = tower.drop(TowerContents.from_wire(rep["before"]),
                          {int(c): int(n) for c, n in rep["thrown"]},
                          bytes.fromhex(rep["seed"]), record=True)
@@ -430,7 +472,7 @@ class EventPlayer:
                          colour=(35, 55, 45))
         self.wait = max(self.wait, 3.0)
 
-    def battle_banner(self, e: Event) -> None:
+    def battle_banner(self, e: ev.BattleResolved) -> None:
         """A battle's result card beside the province (issue 36 item 3): who won, what came
         out, the survivors, who holds it now. It stays until the player goes on (Enter or
         S; R watches the battle again) at a table with my seat or in a replay; a table of
@@ -457,15 +499,14 @@ class EventPlayer:
 
     def summary(self) -> dict[str, Any]:
         """The end screen's figures."""
-        e = self.standings or {}
-        return {"scores": e.get("scores", {}), "money": e.get("money", {}),
-                "winners": e.get("winners", []), "history": self.score_history,
+        e = self.standings
+        return {"scores": e.get("scores", {}) if e else {}, "money": e.get("money", {}) if e else {},
+                "winners": e.get("winners", []) if e else [], "history": self.score_history,
                 "labels": self.shared.labels, "players": self.session.config.players}
 
 
-def _differs(e: Mapping[str, Any], res: Any) -> bool:
+def _differs(e: ev.TowerDropped, res: DropResult) -> bool:
     """My re-run of a drop (`res`) does not end as the table's outcome in the log (`e`)."""
-    from sim.state import colour_map
     return colour_map(res.out) != (e.get("out") or {}) or \
         colour_map(res.contents.counts()) != (e.get("inside_after") or {})
 
@@ -481,4 +522,24 @@ _DIFFERS = {
     "model": lambda: _("The players' computers settled this drop differently and no "
                        "majority agreed, so the drop was settled from its random seed; the "
                        "animation is this computer's, the tray shows the table's drop."),
+}
+
+
+# what each kind of event shows, by its name (a kind not here has only its log line); the
+# one place an event is narrowed from its name to its record
+_SHOWN: dict[str, Callable[[EventPlayer, Any], None]] = {
+    "Snapshot": EventPlayer.show_snapshot,
+    "ProvinceClaimed": EventPlayer.show_province_claimed,
+    "Moved": EventPlayer.show_moved,
+    "ActionDone": EventPlayer.show_action_done,
+    "ActionStarted": EventPlayer.show_action_turned,
+    "ActionRevealed": EventPlayer.show_action_turned,
+    "RoundStarted": EventPlayer.show_round_started,
+    "YearStarted": EventPlayer.show_year_started,
+    "TowerDropped": EventPlayer.show_tower_dropped,
+    "BattleResolved": EventPlayer.show_battle_resolved,
+    "WinterStarted": EventPlayer.show_winter_started,
+    "Shortage": EventPlayer.show_shortage,
+    "Scored": EventPlayer.show_scored,
+    "GameEnded": EventPlayer.show_game_ended,
 }

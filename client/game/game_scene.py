@@ -37,7 +37,9 @@ from typing import Any
 import arcade
 
 from client.board.board_view import BoardView
-from client.core.node import Button, Node, NodeT, Signal
+from client.core.button import Button
+from client.core.node import Node, NodeT
+from client.core.signal import Signal
 from client.core.settings import SPEEDS
 from client.core.sound import Sounds
 from client.game.asking import Asker, HeldPlan
@@ -57,6 +59,8 @@ from client.tower.battle_show import BattleShow
 from client.tower.tower_view import TowerView
 from client.widgets.thinking import ThinkingBadge
 from client.words.table_names import seat_title
+from sim.board import board
+from client.sessions.replay import ReplaySession
 
 
 class GameScene(Node):
@@ -64,8 +68,7 @@ class GameScene(Node):
                  fast_forward: bool = False, speed: float = 1.0, confirm_leave: bool = True,
                  can_save: bool = False, guide: bool = False, sounds: Sounds | None = None) -> None:
         super().__init__("game")
-        from sim.board import board
-        from sim.tower.drop import GEOMETRY
+        from sim.tower.drop import GEOMETRY  # pymunk: when the table opens
         self.session = session
         self.leave_chosen = Signal("leave_chosen")
         self.ended = Signal("ended")
@@ -332,7 +335,6 @@ class GameScene(Node):
             self.refresh_topbar()
             return True
         if self.replay_controls is None and symbol in (k.LEFT, k.PAGEUP, k.PAGEDOWN, k.HOME):
-            from client.sessions.replay import ReplaySession
             if isinstance(self.session, ReplaySession):     # a game log: say why not
                 self.log.add_line(self.session.forward_only_note(), (150, 40, 30))
                 return True

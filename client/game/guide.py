@@ -14,8 +14,12 @@ from __future__ import annotations
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from lang.i18n import N_, _
+from client.widgets.text_fit import put_boxed
 
 HINTS = {   # marked English; translated when drawn
     "plan": (N_("Plan your round"),
@@ -126,7 +130,6 @@ class Guide(Node):
         title, body = self._words()
         t = self.texts
         t.begin()
-        from client.widgets.text_fit import put_boxed
         # a long title takes two lines; longer Dutch and Romanian: smaller type down to
         # 11 px, never past the box's edges
         head = put_boxed(t, "t", title, self.left + 12, self.top - 8, self.width - 24, 40,

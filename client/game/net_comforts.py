@@ -16,7 +16,10 @@ import arcade
 from client.core import theme
 from client.widgets.chat_box import ChatBox
 from client.words.net_words import for_players as net_said
-from client.core.node import Button, Node, TextCache, damage
+from client.core.button import Button
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.text_cache import TextCache
 from client.sessions.table_offers import TableOffers
 from lang.i18n import N_, _, ngettext
 

@@ -21,9 +21,16 @@ import arcade
 
 from client.core import theme
 from client.core.card_facts import action_costs, chests
-from client.core.node import Button, Node, Signal, TextCache, damage, draw_panel
+from client.core.button import Button
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
+from client.words.rules_text import action_tips
+from client.board.map_geometry import text_width
 
 ACTIONS = ("palace", "temple", "theatre", "rice", "tax",
            "deploy5", "deploy3", "deploy1", "battle_a", "battle_b")
@@ -48,7 +55,6 @@ class PlanningPanel(Node):
         self.texts = TextCache()
         self._ghost = TextCache()
         self.costs = action_costs()
-        from client.words.rules_text import action_tips
         self.tips = action_tips()
         self.lock_btn = self.add(Button(N_("Lock plan  [Enter]"), key=arcade.key.ENTER, size=11))
         self.sugg_btn = self.add(Button(N_("Suggest  [B]"), key=arcade.key.B, size=11))
@@ -186,7 +192,6 @@ class PlanningPanel(Node):
         """The hand's cards in a row: each province card as wide as its name needs
         (a long name like Awa-Shikoku is not cut to "Awa-Shi…" while Kaga has room to
         spare), all shrunk alike when the row is short (issue 27, item 12)."""
-        from client.board.map_geometry import text_width
         cards = self.all_cards()
         prov = [c for c in cards if isinstance(c, str)]
         mw = 34

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from client.core.node import Button, damage
+from client.core.button import Button
+from client.core.damage import damage
 from client.core.own_command import own_command
 from client.core.settings import data_dir
 from lang.i18n import N_, _
@@ -98,7 +99,7 @@ class ReplayControls:
         if n == 0:
             self.views.log.add_line(_("No battle has been fought yet: step on to one first."), (150, 40, 30))
             return None
-        from client.core.film_encoder import film_command, films_path
+        from client.core.film_encoder import film_command, films_path  # imageio: only for a film
         out = films_path(data_dir() / "films", self.session.path, n)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), *film_command(self.session.path, n, out)],

@@ -18,7 +18,9 @@ import arcade
 from client.widgets.dialog import Dialog
 from client.game.guide import Guide
 from client.scenes.help_scene import HelpOverlay
-from client.core.node import Button, Node, Signal
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
 from client.widgets.tooltip import Tooltip
 from lang.i18n import N_, _
 

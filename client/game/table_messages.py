@@ -11,7 +11,9 @@ from collections.abc import Callable
 import arcade
 
 from client.core import theme
-from client.core.node import Node, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.text_cache import TextCache
 from client.game.table_view import CachedPanel
 from client.board import map_geometry as geo
 from client.widgets.text_fit import put_boxed, put_fitted

@@ -12,12 +12,20 @@ import arcade
 from client.board import map_geometry as geo
 from client.board.tokens import seat_token
 from client.core import theme
-from client.core.node import CachedLayer, Node, Signal, TextCache, draw_panel
+from client.core.cached_layer import CachedLayer
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
 from client.widgets.text_fit import abbreviated, put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
 from client.words.seasons import SEASON_WORDS
+from client.board.event_marks import special_owners
+from client.core.card_facts import special_texts
+from client.board.event_marks import event_actions, event_sentence
+from client.board.event_marks import event_actions
 
 
 class CachedPanel(Node):
@@ -206,7 +214,6 @@ class ActionTrack(CachedPanel):
 
     def set_marks(self, event, players: dict | None) -> None:
         """Mark the cards this round's event and the players' special cards change."""
-        from client.board.event_marks import special_owners
         specials = special_owners(players or {})
         self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
                               if p.get("special")}
@@ -220,8 +227,6 @@ class ActionTrack(CachedPanel):
 
     def tooltip_at(self, x: float, y: float) -> str | None:
         """What this round's event and the special cards do to the card under the mouse."""
-        from client.core.card_facts import special_texts
-        from client.board.event_marks import event_actions, event_sentence
         if not (self.visible and self.contains(x, y)):
             return None
         for k in range(10):
@@ -244,7 +249,6 @@ class ActionTrack(CachedPanel):
         """What card k carries besides its name, (what, (left, bottom, right, top)): its
         number, the event's badge and the special cards' tokens, all in the card's top
         row, so the action's name below has the card's whole width (issue 27, item 12)."""
-        from client.board.event_marks import event_actions
         x, w = self.card_x(k)
         a = self.actions[k] if k < len(self.actions) else None
         top = self.top - 9

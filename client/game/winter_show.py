@@ -18,9 +18,13 @@ from typing import TYPE_CHECKING, Any, Callable
 import arcade
 
 from client.core import theme
-from client.core.node import Node, Signal, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.game.status_lines import active_seats
 from lang.i18n import N_, _
+from client.board.map_geometry import text_width
 
 if TYPE_CHECKING:
     from client.game.table_shared import SceneState, TableViews
@@ -177,7 +181,6 @@ class WinterShow(Node):
         self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
         self.texts.end()
-        from client.board.map_geometry import text_width
         w = max(320, text_width(title, 15) * 1.1 + 40)     # bold, a little generous
         arcade.draw_lbwh_rectangle_filled(bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30, (35, 55, 45, 230))
         self.texts.draw()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client.sessions.interface import GameSession
+from sim.game import apply, new_game
 
 Event = Mapping[str, Any]
 
@@ -137,7 +138,6 @@ def end_record(events: Iterable[Event], players: int) -> EndRecord:
 
 def game_events(config: Any, commands: Sequence[Any]) -> list[Event]:
     """Every event of a game, re-run from its start with its commands (deterministic)."""
-    from sim.game import apply, new_game
     state, events = new_game(config)
     out: list[Event] = list(events)
     for cmd in commands:

@@ -23,11 +23,19 @@ import arcade
 
 from client.board.tokens import seat_token
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache, draw_panel
+from client.core.button import Button
+from client.core.node import Node
+from client.core.panel import draw_panel
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.own_command import own_command
 from client.scenes.end_record import BattleRecord, EndRecord, end_record
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
+from client.board.board_view import BoardView
+from sim.board import board
+from client.core.settings import data_dir
+from client.board.map_geometry import text_width
 
 
 def listed(names: list[str]) -> str:
@@ -101,8 +109,6 @@ class EndScene(Node):
         self.texts = TextCache()
         self.board_view: Node | None = None
         if final_state is not None:
-            from client.board.board_view import BoardView
-            from sim.board import board
             bv = BoardView(board(), side, int(summary.get("players", 4)))
             bv.set_state(final_state)
             bv.enabled = False            # a picture of the end, not a table to play on
@@ -145,8 +151,7 @@ class EndScene(Node):
         the note under the battle says when it is ready."""
         if self.filming is not None:
             return None
-        from client.core.settings import data_dir
-        from client.core.film_encoder import film_command, films_path
+        from client.core.film_encoder import film_command, films_path  # imageio: only for a film
         out = films_path(data_dir() / "films", save_path, number)
         out.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.Popen([*own_command(), *film_command(save_path, number, out)],
@@ -227,7 +232,6 @@ class EndScene(Node):
         y = top
         put_fitted(t, "tp", _("Player"), left + 30, y, name_w - 6, 11, min_size=7, bold=True,
                    color=theme.INK)
-        from client.board.map_geometry import text_width
         # narrow columns (960 px, longer Dutch words): the headings in two staggered rows,
         # each with two columns' room, rather than cut
         stagger = any(text_width(_(word), 9) > col_w - 6 for _key, word in cols)

@@ -13,7 +13,10 @@ from typing import Any
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.words.rules_text import sections
 from lang.i18n import N_, _, current
 

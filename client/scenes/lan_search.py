@@ -31,7 +31,7 @@ class LanSearch:
 
         def work() -> None:
             try:
-                from net.reach.discovery import browse
+                from net.reach.discovery import browse  # zeroconf: only when the LAN is searched
                 self._result = browse(self.seconds)
             except Exception as exc:       # shown to the player as "LAN search failed: …"
                 self._result = exc

@@ -15,9 +15,27 @@ import arcade
 
 from client.core import theme
 from client.words.net_words import for_players as net_said
-from client.core.node import Button, Node, Signal, TextCache, damage
+from client.core.button import Button
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _, ngettext
+from client.widgets.chat_box import ChatBox
+from net.reach import portmap
+from net.reach.addresses import DEFAULT_PORT
+from client.sessions.network import _reactor
+from client.words.table_names import join_lines
+from client.words.table_names import join_offers, table_addresses
+from sim.bots import LEVELS
+from sim.board import board
+from client.words.rules_text import three_player_choice
+from net.table.session import TableSession
+from net.reach.internet import StartGate
+from client.words.table_names import setup_word, side_word
+from client.words.table_names import seat_title
+from client.widgets.text_fit import put_fitted
 
 if TYPE_CHECKING:
     from net.reach.internet import StartGate
@@ -53,7 +71,6 @@ class LobbyScene(Node):
         self.b_start.pressed.connect(self.request_start)
         self.b_back.pressed.connect(self.leave_chosen.emit)
         self.error = ""
-        from client.widgets.chat_box import ChatBox
         self.chat = self.add(ChatBox())
         self.chat.sent.connect(self.send_chat)
         self.said: list[str] = []          # the chat lines shown, oldest first
@@ -72,12 +89,10 @@ class LobbyScene(Node):
 
     # -- the router (issue 16): friends outside this home reach us through a mapped port ---
     def _ask_router(self) -> None:
-        from net.reach import portmap
         interface = self.session.offers.interface
         port = self.session.table.listen_port
         if not port or not portmap.wanted(interface):
             return
-        from client.sessions.network import _reactor
 
         def mapped(m) -> None:
             self._mapped = [(m.public_host, m.public_port)]
@@ -114,14 +129,12 @@ class LobbyScene(Node):
     def join_lines(self) -> list[str]:
         """How friends join (host only): a heading, then the exact command for each
         address with where it works from."""
-        from client.words.table_names import join_lines
         return join_lines(0, None, []) + [
             _("{command}    ({where})").format(command=c, where=w) for c, w in self.join_offers()]
 
     def join_offers(self) -> list[tuple[str, str]]:
         if self._join_lines is None:
-            from client.words.table_names import join_offers, table_addresses
-            port = self.session.table.listen_port or 7531
+            port = self.session.table.listen_port or DEFAULT_PORT
             self._join_lines = join_offers(port, self.session.table.join_code,
                                            table_addresses(port, self._mapped))
         return self._join_lines
@@ -145,7 +158,6 @@ class LobbyScene(Node):
 
     def cycle_level(self, seat: int) -> None:
         """The host's next level for a bot seat."""
-        from sim.bots import LEVELS
         seats = self._lobby().get("seats", [])
         now = seats[seat].get("level") if seat < len(seats) else None
         level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
@@ -159,8 +171,6 @@ class LobbyScene(Node):
     def board_note(self) -> str:
         """A 3-player table on a side whose provinces out of play this edition chose (the
         rulebooks' lists are pictures): said before the game starts."""
-        from sim.board import board
-        from client.words.rules_text import three_player_choice
         lobby = self._lobby()
         side = lobby.get("side")
         if lobby.get("players") != 3 or side not in board().excluded_3p_chosen:
@@ -170,13 +180,10 @@ class LobbyScene(Node):
     def request_start(self) -> None:
         """Start once every pair of players is known to connect (net/reach/internet.py
         `StartGate`); a pair that cannot is named here instead of a game that never begins."""
-        from net.table.session import TableSession
         table = self.session.table
         if not isinstance(table, TableSession):
             return self._start_now()
         if self._gate is None:
-            from client.sessions.network import _reactor
-            from net.reach.internet import StartGate
             self._gate = StartGate(_reactor(), table, say=self.table_said)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
@@ -233,7 +240,6 @@ class LobbyScene(Node):
     def rebuild(self) -> None:
         lobby = self._lobby()
         self.b_players.set_label(_("Players: {n}").format(n=lobby.get("players", "?")))
-        from client.words.table_names import setup_word, side_word
         self.b_side.set_label(_("Board side: {side}").format(side=side_word(lobby.get("side", "?"))))
         self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(lobby.get("setup", "?"))))
         bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
@@ -257,7 +263,6 @@ class LobbyScene(Node):
         if self.is_host:
             t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
-            from client.widgets.text_fit import put_fitted
             room = self.width / 2 - 40 - 96           # the left column, clear of the buttons
             t.put("c1", _("Friends join with one of these:"), 80, self.height - 134, size=10,
                   color=theme.MUTED)
@@ -276,7 +281,6 @@ class LobbyScene(Node):
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         y = self.height - 250
-        from client.words.table_names import seat_title
         for k, seat in enumerate(lobby.get("seats", [])):
             kind = seat["kind"]
             mine = seat["seat"] in self.session.my_seats

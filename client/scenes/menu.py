@@ -12,16 +12,27 @@ tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_bo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.widgets.text_field import TextField
 from lang.i18n import N_, _, ngettext
+from client.scenes.help_scene import HelpOverlay
+from client.core.settings import LastGame
+from client.words.table_names import setup_word, side_word
+from sim.board import board
+from client.words.rules_text import three_player_choice
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from client.sessions.autosave import SaveInfo
     from client.core.settings import LastGame
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
@@ -79,7 +90,6 @@ class MenuScene(Node):
         self.b_tutorial = self.add(Button(N_("Learn to play  [L]"), size=12, key=arcade.key.L,
                                           color=(190, 225, 170)))
         self.save_buttons: list[Button] = []
-        from client.scenes.help_scene import HelpOverlay
         self.help = self.add(HelpOverlay())     # last: drawn over everything, gets input first
         self.b_players.pressed.connect(self._cycle_players)
         self.b_side.pressed.connect(lambda: self._set(side="moon" if self.side == "sun" else "sun"))
@@ -106,7 +116,7 @@ class MenuScene(Node):
                                   else N_("Continue"))
         self.on_layout()
 
-    def show_saves(self, saves) -> None:
+    def show_saves(self, saves: Sequence[SaveInfo]) -> None:
         """Named saves (newest first): a button each that loads it."""
         for b in self.save_buttons:
             self.remove(b)
@@ -120,7 +130,6 @@ class MenuScene(Node):
 
     def last_game(self) -> LastGame:
         """The options as they stand, to remember for next time."""
-        from client.core.settings import LastGame
         return LastGame(self.players, self.side, self.setup, tuple(self.seat_kinds))
 
     def options(self) -> dict:
@@ -131,7 +140,7 @@ class MenuScene(Node):
                 "address": self.f_address.value.strip() or None,
                 "code": self.f_code.value.strip() or None}
 
-    def _set(self, **kw) -> None:
+    def _set(self, **kw: Any) -> None:
         for k, v in kw.items():
             setattr(self, k, v)
         if self.setup == "beginner" and self.side == "moon":
@@ -152,12 +161,9 @@ class MenuScene(Node):
     def _labels(self) -> None:
         self.board_note = ""      # under the three seats: a side whose 3-player list we chose
         if self.players == 3:
-            from sim.board import board
             if self.side in board().excluded_3p_chosen:    # say so before the game starts
-                from client.words.rules_text import three_player_choice
                 self.board_note = three_player_choice(self.side)
         self.b_players.set_label(_("Players: {n}  [P]").format(n=self.players))
-        from client.words.table_names import setup_word, side_word
         self.b_side.set_label(_("Board side: {side}").format(side=side_word(self.side)))
         self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(self.setup)))
         for k, b in enumerate(self.b_seats):
@@ -252,7 +258,7 @@ class MenuScene(Node):
               anchor_y="top")
         t.end()
 
-    def show_tables(self, tables) -> None:
+    def show_tables(self, tables: Sequence[Any]) -> None:
         """LAN tables found: one button each; a click fills in the address."""
         for b in self.table_buttons:
             self.remove(b)

@@ -12,13 +12,17 @@ Tests: tests/client/words/test_i18n_window.py.
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 import arcade
 
 from client.core import theme
 from client.widgets.text_field import TextField
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.settings import SPEEDS, UI_SCALES, Settings
 from lang.i18n import LANGUAGES, N_, _, current, system_language, use
 
@@ -39,7 +43,7 @@ HINTS = {"name": N_("shown for your seat at the table"),
          "guide_done": N_("the hints that point at what to do next")}
 
 
-def _cycle(values, current, step: int = 1):
+def _cycle(values: Sequence[Any], current: Any, step: int = 1) -> Any:
     k = values.index(current) if current in values else 0
     return values[(k + step) % len(values)]
 

@@ -26,8 +26,11 @@ from client.core.settings import data_dir
 from lang.i18n import _, ngettext
 from sim.game import pending, state_hash
 from sim.local import LocalGame
-from sim.state import DecisionKind, GameConfig
+from sim.commands import Command
+from sim.state import DecisionKind, GameConfig, State
 from client.words.seasons import SEASON_WORDS
+from sim import game
+from sim.state import SEASONS
 
 FILL_IN_BOT = "heuristic"    # named in the header for human seats: a headless resume plays them
 
@@ -98,7 +101,7 @@ class Autosave:
             writer.command(cmd, h)
         return cls(session, writer)
 
-    def _on_command(self, cmd, state) -> None:
+    def _on_command(self, cmd: Command, state: State) -> None:
         if self.closed:
             return
         self.writer.command(cmd, state_hash(state))
@@ -190,8 +193,6 @@ def describe_save(path: Path) -> SaveInfo | None:
 def how_far(saved: SavedGame) -> str:
     """Where a save's game stands, as a player counts it ("year 2, spring"; "the game is
     over"), from its commands re-applied (well under a second); "" if they do not apply."""
-    from sim import game
-    from sim.state import SEASONS
     try:
         state, _events = game.new_game(saved.config)
         for cmd in saved.commands:

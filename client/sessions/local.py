@@ -18,6 +18,11 @@ from typing import TYPE_CHECKING, Callable
 from client.sessions.interface import Batch, Event, OfflineSession
 from sim import game
 from sim.state import DecisionKind
+from sim.local import LocalGame
+import time
+from sim import bots
+from sim.local import bot_seed
+from sim.commands import SubmitPlan
 
 if TYPE_CHECKING:
     from client.sessions.interface import Seeking
@@ -33,7 +38,6 @@ class LocalSession(OfflineSession):
     def __init__(self, players: int = 4, side: str = "sun", setup: str = "beginner",
                  human_seats: tuple[int, ...] | list[int] = (0,),
                  bot: str | dict[int, str] = "heuristic", seed: int = 1) -> None:
-        from sim.local import LocalGame
         self.config = game.GameConfig(players=players, side=side, setup=setup)
         self.my_seats = tuple(human_seats)
         self.bots: dict[int, str] = dict(bot) if isinstance(bot, dict) else {
@@ -99,10 +103,7 @@ class LocalSession(OfflineSession):
         return True
 
     def _think(self, wait: float | None) -> Sequence[Event] | None:
-        import time
 
-        from sim import bots
-        from sim.local import bot_seed
         if self._thinking is not None and self._thinking[1] is not self.game.state:
             self._thinking = None          # a person's command came in meanwhile: decide again
         if self._thinking is None:
@@ -129,7 +130,6 @@ class LocalSession(OfflineSession):
     def my_plan(self, seat: int) -> SubmitPlan | None:
         """`seat`'s locked plan of this round (the whole plan is in the local state)."""
         plan = self.game.state.players[seat].plan if seat in self.my_seats else None
-        from sim.commands import SubmitPlan
         return None if plan is None else SubmitPlan(seat, tuple(plan.actions), plan.bid)
 
     def submit(self, cmd: Command) -> None:

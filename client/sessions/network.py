@@ -9,14 +9,22 @@ tests/client/core/test_reactor_threads.py, tests/client/sessions/test_watch_wind
 
 from __future__ import annotations
 
+import functools
+import os
+import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from client.core.beating import BEATING
+from client.core.theme import seat_name
 from client.sessions.interface import Batch
 from client.sessions.table_offers import NetTable, PlanMark, TableOffers, seats_at
 from client.words.net_words import for_players as net_said
+from client.words.table_names import lobby_titles
 from lang.i18n import _, ngettext
+from lang.names import readable_name
+from net.table.options import TableOptions
+from net.table.session import SessionOptions, TableSession
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
@@ -31,11 +39,10 @@ def _reactor() -> Any:
     It is never stopped, so its thread pool (port mapping, name lookups) gets daemon
     threads: a closed window must end the program, not wait for idle pool threads."""
     global _reactor_started
+    # imported here: importing Twisted's reactor installs it, which only a table should do
     from twisted.internet import reactor
     if not _reactor_started:
         _reactor_started = True
-        import functools
-        import threading
         reactor.getThreadPool().threadFactory = functools.partial(threading.Thread, daemon=True)
         try:
             reactor.startRunning(installSignalHandlers=False)
@@ -85,37 +92,26 @@ class NetSession:
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
-    def open(cls, command: str, opts: dict[str, Any]) -> "NetSession":
-        from net.table.session import SessionOptions, TableSession
+    def open(cls, options: TableOptions) -> "NetSession":
+        """Open, join or watch a table as the options say (`options.name`: the name the
+        player chose in the settings, never the computer's user name)."""
         reactor = _reactor()
-        # the name the player chose in the settings (never the computer's user name)
-        import os
-        from lang.names import readable_name
-        name = (opts.get("name") or "").strip() or readable_name(os.getpid())
-        so = SessionOptions(name=name, code=opts.get("code"),
-                            rejoin_timeout=float(opts.get("rejoin_timeout") or 120.0),
-                            turn_time=float(opts.get("turn_time") or 300.0),
-                            save_path=opts.get("save"))
-        table: Any
-        if opts.get("resume"):
-            return cls(TableSession.resume(so, opts["resume"], reactor=reactor), "resume")
-        if command == "host":
-            bots = opts.get("bots", 0)
-            if isinstance(bots, dict):
-                bots = len(bots)
-            port = opts.get("port")
-            table = TableSession.host(so, port=7531 if port is None else int(port),
-                                      players=int(opts.get("players", 4)), side=opts.get("side", "sun"),
-                                      setup=opts.get("setup", "beginner"), bots=int(bots or 0),
-                                      reactor=reactor)
-            return cls(table, "host")
-        address = opts.get("address")
-        if not address:
+        so = SessionOptions(name=options.name.strip() or readable_name(os.getpid()),
+                            code=options.code, rejoin_timeout=options.rejoin_timeout,
+                            turn_time=options.turn_time, save_path=options.save)
+        if options.resume:
+            return cls(TableSession.resume(so, options.resume, reactor=reactor), "resume")
+        if options.command == "host":
+            return cls(TableSession.host(so, port=options.port, players=options.players,
+                                         side=options.side, setup=options.setup,
+                                         bots=options.bots, reactor=reactor), "host")
+        if not options.address:
             raise ValueError(_("Give a table address (HOST:PORT), or pick one from the LAN list."))
-        if command == "join":
-            table = TableSession.join(so, address, code=opts.get("code"), reactor=reactor)
-            return cls(table, "join")
-        return cls(TableSession.watch(so, address, code=opts.get("code"), reactor=reactor), "watch")
+        if options.command == "join":
+            return cls(TableSession.join(so, options.address, code=options.code,
+                                         reactor=reactor), "join")
+        return cls(TableSession.watch(so, options.address, code=options.code, reactor=reactor),
+                   "watch")
 
     # -- callbacks from the table (reactor thread = our thread) ------------------------------
     def _status(self, text: str) -> None:
@@ -204,7 +200,6 @@ class NetSession:
             # each awaited input's deadline, shown to everyone (issue 26 item 4)
             left = self.table.input_countdown()
             if waiting and not self.waiting_for_me():
-                from client.core.theme import seat_name
                 self.status = ""  # shown by the scene's info panel
                 self.waiting_text = _("Waiting for {who}").format(who=", ".join(seat_name(s) for s in waiting))
                 if left:
@@ -260,7 +255,6 @@ class NetSession:
 
     def labels(self) -> dict[int, str]:
         """{seat: "Aiko (Blue)" / "Bot (Orange)" / "Blue"} from the table's seats."""
-        from client.words.table_names import lobby_titles
         return lobby_titles({"seats": self.seats()}, self.my_seats)
 
     def names(self) -> dict[int, str]:

@@ -22,6 +22,12 @@ from client.sessions.interface import Batch, Event, OfflineSession
 from lang.i18n import _
 from sim import game
 from sim.state import DecisionKind
+from store.game_save import replay_into
+from store.game_save import read_save
+from client.sessions.local import LocalSession
+from store.game_log import is_log, read_log
+from sim.local import LocalGame
+from store.game_save import read_save, replay_into
 
 if TYPE_CHECKING:
     from client.sessions.local import LocalSession
@@ -48,7 +54,6 @@ class ReplaySession(OfflineSession):
         self._events: list[dict[str, Any]] = []
         self._state: game.State | None
         self._commands: list[Command] | None
-        from store.game_log import is_log, read_log
         if is_log(p):      # every event checked as it is read: a hostile log is a SaveError
             self._events = [row.event for row in read_log(p)]
             start = self._events[0]
@@ -63,8 +68,6 @@ class ReplaySession(OfflineSession):
             first, _events = game.new_game(self.config)
             self.queue.append(([{"event": "Snapshot", "state": game.public_state(first)}], None))
         else:
-            from sim.local import LocalGame
-            from store.game_save import read_save, replay_into
             saved = read_save(p)
             # every command applied and its hash checked now, so a damaged or hostile save
             # is a message at once, never a failure halfway through the film
@@ -205,9 +208,6 @@ def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, Save
     """A LocalSession continuing a save: people at the save's human seats (or at `seat`),
     the save's bots elsewhere. Every command is re-applied and its state hash checked
     (a `SaveError` names the first one that differs). Returns (session, saved)."""
-    from store.game_save import replay_into
-    from store.game_save import read_save
-    from client.sessions.local import LocalSession
     source = Path(path).expanduser()
     saved = read_save(source)
     players = saved.config.players

@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from client.core import theme
-from client.core.node import Node, Signal
+from client.core.node import Node
+from client.core.signal import Signal
 from client.tower.march import MarchView
 from client.tower.stage_sides import stage_sides
 from lang.i18n import _, ngettext

@@ -20,7 +20,7 @@ from typing import Any
 import arcade
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from client.core.node import bold_font_files
+from client.core.text_cache import bold_font_files
 from client.core.palette import style_of
 from client.core.theme import text_on
 

@@ -14,7 +14,9 @@ import math
 
 import arcade
 
-from client.core.node import Node, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.text_cache import TextCache
 
 MARCH = 0.9          # seconds (at speed 1) the armies take from one province to the other
 TOKENS = 5           # at most this many tokens walk (the number on the leader says how many)

@@ -26,13 +26,19 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 import arcade
 
 from client.core import theme
-from client.core.node import CachedLayer, Node, Signal, TextCache, damage
+from client.core.cached_layer import CachedLayer
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
 from client.tower.cube_textures import cube_face, cube_mark
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.stage_sides import SideFacts, count_rect, draw_side
 from lang.i18n import _, ngettext
+from sim.tower.contents import TowerContents
+from client.core.theme import seat_name, SEAT_NAMES
 
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
@@ -228,8 +234,7 @@ class TowerView(Node):
         """Show these resting contents now (a `TowerContents` wire list: a resumed game, a
         replay's seek), so the tower is drawn as the state has it; a drop in play keeps
         playing (its own last frame is the same contents)."""
-        from sim.tower.contents import TowerContents
-        from sim.tower.physics import ANGLE_SCALE, POS_SCALE
+        from sim.tower.physics import ANGLE_SCALE, POS_SCALE  # pymunk: with the first drop
         cubes = TowerContents.from_wire(list(wire or [])).cubes
         self._rest = [(c.colour, c.x / POS_SCALE, c.y / POS_SCALE, c.angle / ANGLE_SCALE * 2 * math.pi)
                       for c in cubes]
@@ -422,7 +427,6 @@ class TowerView(Node):
     def count_forms(self) -> list[str]:
         """The tray's count, longest first: in full; without the cubes of neither side;
         with the sides' colours for the players' names (a narrow battle view)."""
-        from client.core.theme import seat_name, SEAT_NAMES
         if not self.playing or not self._counts:
             return []
         d = self.drop

@@ -17,6 +17,7 @@ import arcade
 
 from client.tutorial.scripted_game import scripted_choice
 from sim.commands import ChooseMove, OrderRevolts, PickSpecial, SubmitPlan
+from client.tutorial.coach import TutorialCoach
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
 
 def coach_of(scene: GameScene) -> TutorialCoach:
-    from client.tutorial.coach import TutorialCoach
     found = [c for c in scene.children if isinstance(c, TutorialCoach)]
     if not found:
         raise ValueError("this table has no tutorial coach (start it with App.start_tutorial)")

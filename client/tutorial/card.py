@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import arcade
 
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from client.core.theme import SMALLEST_TYPE
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_
+from lang.i18n import _
 
 FILL = (40, 70, 60)
 EDGE = (240, 200, 120)
@@ -105,7 +109,6 @@ class TutorialCard(Node):
         self.on_layout()
 
     def task_line(self) -> str:
-        from lang.i18n import _
         if self.missing:
             return _("Not yet: {missing}").format(missing=after_colon(self.missing))
         return _("Now: {task}").format(task=after_colon(self.task)) if self.task else ""
@@ -120,7 +123,6 @@ class TutorialCard(Node):
         `most`; smaller type fits them into less)."""
         if self.mode == "bar":
             return min(most, 56 + self._measure(self.body, width - 24, 10.5))
-        from lang.i18n import _
         words = self._measure(self.body, width - 24, 10.5)
         task = self._measure(self.task_line(), width - 24, 10.5, bold=True)
         if self.mode == "step" and self._measure(self.heading, 10**6, 13, bold=True) > width - 24 - 60:
@@ -140,7 +142,6 @@ class TutorialCard(Node):
         """The visible buttons with the width each label needs, in one row, or two when
         one row would shrink them (a long translation in a narrow card): Next and Show me
         above, Skip and Leave below."""
-        from lang.i18n import _
         row = [b for b in (self.next_btn, self.show_btn, self.play_on_btn, self.skip_btn,
                            self.leave_btn) if b.visible]
         need = [(b, arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width + 14.0)
@@ -165,7 +166,6 @@ class TutorialCard(Node):
         self.mark_dirty()
 
     def rebuild(self) -> None:
-        from lang.i18n import _
         t = self.texts
         t.begin()
         inner = self.width - 24

@@ -28,6 +28,7 @@ from client.tutorial.card import TutorialCard
 from client.tutorial.progress import TutorialProgress
 from client.tutorial.script import Step
 from lang.i18n import N_, _, ngettext
+from client.words.describe import describe
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
@@ -124,7 +125,6 @@ class TutorialCoach(Node):
         elif self.stepping and kind in self.move_events and e.get("seat") != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
-            from client.words.describe import describe
             who = self.scene.labels.get(int(e["seat"])) or str(e["seat"])
             done = describe(e) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))

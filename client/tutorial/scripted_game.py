@@ -14,6 +14,7 @@ from client.sessions.local import LocalSession
 from client.tutorial import script
 from sim.commands import Command, SubmitPlan
 from sim.state import DecisionKind, State
+from sim import bots
 
 
 def new_session() -> LocalSession:
@@ -34,7 +35,6 @@ def is_first_round(state: State) -> bool:
 def scripted_choice(state: State, seat: int = script.ME) -> Command:
     """The script's answer for the player: the tutorial's plan in the first spring, else
     what the planning panel's Suggest (the heuristic bot, the same seed) would do."""
-    from sim import bots
     if state.decision.kind == DecisionKind.PLAN and is_first_round(state):
         return first_plan()
     return bots.choose(state, seat, "heuristic", script.SUGGEST_SEED)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import arcade
 
 from client.widgets.text_field import TextField
-from client.core.node import Button, Node, Signal
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
 from lang.i18n import N_, _
 
 MAX_CHARS = 200

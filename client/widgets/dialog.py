@@ -9,13 +9,17 @@ Tests: tests/client/game/test_comforts_window.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
 from client.core import theme
-from client.core.node import Button, Node, Signal, TextCache
+from client.core.button import Button
+from client.core.node import Node
+from client.core.signal import Signal
+from client.core.text_cache import TextCache
 from lang.i18n import N_, _
+from client.widgets.text_field import TextField
 
 if TYPE_CHECKING:
     from client.widgets.text_field import TextField
@@ -39,7 +43,6 @@ class Dialog(Node):
         (a starting value), a one-line text box is shown and its text is answered too.
         `opaque` hides everything behind the dialog (a hot-seat handover)."""
         self.opaque = opaque
-        from client.widgets.text_field import TextField
         for b in self.buttons:
             self.remove(b)
         if self.field is not None:
@@ -59,7 +62,7 @@ class Dialog(Node):
         self.on_layout()
         self.mark_dirty()
 
-    def _answer(self, value) -> None:
+    def _answer(self, value: Any) -> None:
         text = self.field.value if self.field is not None else None
         self.visible = False
         self.mark_dirty()

@@ -8,7 +8,8 @@ from __future__ import annotations
 import arcade
 
 from client.core import theme
-from client.core.node import Node, TextCache
+from client.core.node import Node
+from client.core.text_cache import TextCache
 from lang.i18n import _
 
 

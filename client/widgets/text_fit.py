@@ -8,14 +8,15 @@ Tests: tests/client/words/test_i18n_layout.py.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import arcade
 
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 
 
-def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float, size: float,
-               min_size: float = 6.5, cut: bool = False, **kw) -> arcade.Text:
+def put_fitted(text: TextCache, key: Any, label: str, x: float, y: float, room: float, size: float,
+               min_size: float = 6.5, cut: bool = False, **kw: Any) -> arcade.Text:
     """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide;
     with `cut`, a label still too wide at `min_size` loses letters at its end ("…")."""
     t = text.put(key, label, x, y, size=size, **kw)
@@ -32,8 +33,8 @@ def put_fitted(text: TextCache, key, label: str, x: float, y: float, room: float
     return t
 
 
-def put_boxed(text: TextCache, key, label: str, left: float, top: float, width: float,
-              height: float, size: float, min_size: float = 7.0, **kw) -> arcade.Text:
+def put_boxed(text: TextCache, key: Any, label: str, left: float, top: float, width: float,
+              height: float, size: float, min_size: float = 7.0, **kw: Any) -> arcade.Text:
     """A wrapped paragraph at (left, top) inside width x height: smaller type first, then
     cut at a word with "…" until it fits."""
     words = label

@@ -14,7 +14,9 @@ import time
 import arcade
 
 from client.core import theme
-from client.core.node import Node, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.text_cache import TextCache
 from lang.i18n import _
 
 SHOW_AFTER = 0.12     # seconds of thinking before the badge appears

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import arcade
 
-from client.core.node import Node, TextCache, damage
+from client.core.damage import damage
+from client.core.node import Node
+from client.core.text_cache import TextCache
 from lang.i18n import _
 
 WIDTH = 300

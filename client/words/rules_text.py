@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from client.core.card_facts import action_costs, chests, event_rice_loss, event_texts
 from lang.i18n import N_, Translated, _, ngettext
+from sim.board import board
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,6 @@ SPECIAL_TIPS = Translated({   # each lookup answers in the player's language
 
 
 def _revolt_lines() -> list[str]:
-    from sim.board import board
     out = []
     for lo, hi, revolts, extra in board().revolt_table:
         short = f"{lo}" if hi == lo else (f"{lo}–{hi}" if hi is not None else
@@ -76,7 +76,6 @@ def three_player_lines() -> list[str]:
     """Which provinces are out of play with 3 players, per side, and where the list comes
     from: the sun side's from the rulebook; the moon side's is this edition's choice,
     since the rulebooks give that list only as a picture (`assets/board.json`)."""
-    from sim.board import board
     b = board()
     out = []
     for side in ("sun", "moon"):
@@ -91,7 +90,6 @@ def three_player_lines() -> list[str]:
 
 def three_player_choice(side: str) -> str:
     """The sentence for a side whose 3-player list is this edition's choice."""
-    from sim.board import board
     names = ", ".join(board().excluded_3p[side])
     return (_("Sun side: the rulebooks show the provinces out of play only in a picture, so "
               "this edition chose them: {provinces}.") if side == "sun" else

@@ -7,8 +7,13 @@ Tests: tests/client/game/test_net_comforts.py, tests/client/scenes/test_lobby_wi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from client.core import theme
 from lang.i18n import N_, _
+from net.reach.addresses import reachable_addresses
+from net.reach.addresses import Reachable
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
@@ -25,7 +30,7 @@ def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
     return colour
 
 
-def lobby_titles(lobby: dict, my_seats=(), my_name: str = "") -> dict[int, str]:
+def lobby_titles(lobby: dict, my_seats: Sequence[int] = (), my_name: str = "") -> dict[int, str]:
     """{seat: title} for a network table's lobby (seats as `net.table.session` lists them)."""
     out = {}
     for s in lobby.get("seats", []) or []:
@@ -43,14 +48,12 @@ def join_command(dial: str, code: str | None) -> str:
     return f"./shogun join {dial}{code_part}"
 
 
-def table_addresses(port: int, mapped=()) -> list:
+def table_addresses(port: int, mapped: Sequence[Any] = ()) -> list:
     """Where friends can reach this table (`net.reach.addresses.Reachable`, most widely
     reachable first): a router's mapping, global IPv6, then the LAN."""
-    from net.reach.addresses import reachable_addresses
     try:
         return reachable_addresses(port, mapped)
     except Exception:          # no interface list on this system: loopback only
-        from net.reach.addresses import Reachable
         return [Reachable("127.0.0.1", port, "this machine", "lo")]
 
 

@@ -27,6 +27,7 @@ import logging
 from typing import Any, TYPE_CHECKING
 
 from net.table.liveness import Liveness
+from net.table.options import TURN_TIME   # the default turn timer (kept here for its readers)
 from net.table.shared import Roster, StartRecord, TableSetting, TableState
 from sim.state import DecisionKind
 
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 AUTO_INPUT_TIME = 10.0    # seconds for an input a program sends without its player
-TURN_TIME = 300.0         # the default turn timer: seconds for a player's decision
 MIN_TURN_TIME = 10.0      # a turn timer the table accepts: 10 s to a day
 MAX_TURN_TIME = 86_400.0
 _AUTOMATIC = (DecisionKind.CHANCE, DecisionKind.TOWER, DecisionKind.OPEN)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from main import build_parser  # noqa: E402
+from main import build_parser, table_options  # noqa: E402
 from cli import runner  # noqa: E402
 from net.table.session import TableSession  # noqa: E402
 
@@ -45,4 +45,4 @@ def prepare(session: TableSession) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(runner.run(build_parser().parse_args(sys.argv[1:]), prepare=prepare))
+    sys.exit(runner.run(table_options(build_parser().parse_args(sys.argv[1:])), prepare=prepare))

@@ -9,7 +9,7 @@ import arcade
 import numpy as np
 import pytest
 
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 from client.core.ui_scale import install
 
 SCALE = 1.35

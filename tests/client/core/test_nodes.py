@@ -2,7 +2,8 @@
 
 import os
 
-from client.core.node import Node, Signal
+from client.core.node import Node
+from client.core.signal import Signal
 
 
 def test_signal_calls_slots_in_order_and_disconnects():
@@ -76,7 +77,7 @@ def test_pillow_finds_bold_dejavu_in_the_games_own_files_first(monkeypatch):
     from PIL import ImageFont
 
     from client.board import map_geometry
-    from client.core.node import bold_font_files
+    from client.core.text_cache import bold_font_files
     from client.tower import cube_textures
     first = bold_font_files()[0]
     assert first.endswith("DejaVuSans-Bold.ttf") and os.path.isabs(first) and os.path.isfile(first)

@@ -13,7 +13,7 @@ from tests.client.conftest import frame, run_until
 
 @pytest.mark.parametrize("W,H", [(1920, 1080), (1280, 800)])
 def test_a_partial_frame_equals_a_full_one_under_the_scale(app, W, H):
-    from client.core.node import damage
+    from client.core.damage import damage
     from sim.tower import drop as tower
     if not app.partial_redraw:
         pytest.skip("this renderer repaints everything (no partial redraw)")

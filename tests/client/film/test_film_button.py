@@ -64,7 +64,7 @@ def test_the_film_button_keeps_off_the_battle_towers_heading(app, tmp_path, W, H
         frame(app, 2)
         label = b.texts.labels["l"]
         assert label.font_size * 96 / 72 >= 11 and label.right <= b.right
-        from client.core.node import damage
+        from client.core.damage import damage
         from tests.client.conftest import screenshot
         damage()                                          # a whole frame, not the tower's part
         screenshot(app, shots / f"replay-{W}x{H}.png")

@@ -6,6 +6,7 @@ everyone, the host's hand-over, chat in the log (never in the game), network und
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 from dataclasses import dataclass
 
 import arcade
@@ -422,15 +423,14 @@ def test_the_player_name_comes_from_the_settings(monkeypatch):
             seen["name"] = so.name
             raise RuntimeError("stop here")
 
-    import net.table.session
-    monkeypatch.setattr(net.table.session, "TableSession", FakeTableSession)
+    monkeypatch.setattr(net_session, "TableSession", FakeTableSession)
     monkeypatch.setattr(net_session, "_reactor", lambda: None)
     monkeypatch.setattr("getpass.getuser", lambda: "os-user")
     with pytest.raises(RuntimeError):
-        net_session.NetSession.open("host", {"name": "Aiko", "port": 0})
+        net_session.NetSession.open(TableOptions("host", name="Aiko", port=0))
     assert seen["name"] == "Aiko"
     with pytest.raises(RuntimeError):
-        net_session.NetSession.open("host", {"port": 0})
+        net_session.NetSession.open(TableOptions("host", port=0))
     from lang.names import NAMES
     assert seen["name"] in NAMES                 # a readable name, never the OS user's
 

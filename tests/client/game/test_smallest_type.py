@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from client.core import theme
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 from tests.client.conftest import frame, to_my_plan
 
 # every node, the tower included (its "tray" word was 8 pt across the tray: issue 37)

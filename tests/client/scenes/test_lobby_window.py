@@ -5,6 +5,7 @@ check (issue 15 item 1, issue 16 items 1 and 4)."""
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 from contextlib import contextmanager
 
 import pytest
@@ -19,7 +20,7 @@ def hosted_lobby(app, monkeypatch, bots):
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")        # no router outside this machine
     from client.scenes.lobby_scene import LobbyScene
     from client.sessions.network import NetSession
-    session = NetSession.open("host", {"port": 0, "players": 3, "bots": bots, "name": "Aiko"})
+    session = NetSession.open(TableOptions("host", port=0, players=3, bots=bots, name="Aiko"))
     app.session = session
     scene = LobbyScene(session, "host")
     app.show(scene)

@@ -4,6 +4,7 @@ chose them (issue 27, item 16): the rulebooks give that list only as a picture, 
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import json
 from pathlib import Path
 
@@ -38,8 +39,7 @@ def test_the_lobby_says_so_for_a_moon_side_three_player_table(app, monkeypatch, 
     from client.scenes.lobby_scene import LobbyScene
     from client.sessions.network import NetSession
     from tests.client.conftest import frame, screenshot
-    session = NetSession.open("host", {"port": 0, "players": players, "side": side,
-                                       "setup": "draft", "bots": players - 1, "name": "Aiko"})
+    session = NetSession.open(TableOptions("host", port=0, players=players, side=side, setup="draft", bots=players - 1, name="Aiko"))
     app.session = session
     try:
         scene = LobbyScene(session, "host")

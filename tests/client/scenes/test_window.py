@@ -3,6 +3,7 @@ synthetic mouse/keyboard input, and (slow) a whole bot game to the end screen.""
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import time
 
 import arcade
@@ -168,8 +169,7 @@ def test_replaying_a_save_and_a_log(app, tmp_path):
 @pytest.mark.network
 def test_hosting_a_table_in_the_window_plays_over_the_network(app, shots):
     """Host with two bot seats on loopback: lobby, start, then plan through lockstep."""
-    app.start_net("host", {"players": 3, "side": "sun", "setup": "beginner", "bots": 2,
-                           "port": 0})
+    app.start_net(TableOptions("host", players=3, side="sun", setup="beginner", bots=2, port=0))
     assert app.scene.name == "lobby", getattr(app.scene, "message", "")
     frame(app, 3)
     screenshot(app, shots / "lobby.png")

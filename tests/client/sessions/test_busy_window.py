@@ -10,6 +10,7 @@ of its work (`client.core.beating`)."""
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import time
 
 import arcade
@@ -38,8 +39,7 @@ def test_a_window_busy_building_the_game_is_not_counted_as_dropped(app, tmp_path
         time.sleep(SLOW_PROVINCE)
         return real_earclip(points)
     assert SLOW_PROVINCE * 46 > SILENT_AFTER
-    app.start_net("host", {"players": 3, "side": "sun", "setup": "beginner", "bots": 0,
-                           "port": 0})
+    app.start_net(TableOptions("host", players=3, side="sun", setup="beginner", bots=0, port=0))
     table = app.session.table
     peers = [_joiner(tmp_path, table.listen_port, table.join_code, f"guest{i}")
              for i in range(2)]

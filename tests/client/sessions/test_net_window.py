@@ -7,6 +7,7 @@ window can lock its plan, unlock it and lock it again while not every plan is in
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import time
 
 import arcade
@@ -39,8 +40,7 @@ def _joiner(tmp_path, port: int, code: str, name: str, script=None) -> P.Peer:
 
 @pytest.mark.network           # real processes: run with --runslow (about 5 s)
 def test_the_window_chats_locks_unlocks_and_relocks_at_a_real_network_table(app, tmp_path):
-    app.start_net("host", {"players": 3, "side": "sun", "setup": "beginner", "bots": 0,
-                           "port": 0})
+    app.start_net(TableOptions("host", players=3, side="sun", setup="beginner", bots=0, port=0))
     assert app.scene.name == "lobby", getattr(app.scene, "message", "")
     table = app.session.table
     peers = [_joiner(tmp_path, table.listen_port, table.join_code, "steady"),

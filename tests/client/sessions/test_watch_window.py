@@ -5,6 +5,7 @@ names the people by their names, in the players panel and on chat lines, never "
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import pytest
 
 from tests.client.conftest import frame, run_until, screenshot
@@ -17,13 +18,12 @@ def table(app, monkeypatch):
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
     from client.scenes.lobby_scene import LobbyScene
     from client.sessions.network import NetSession
-    host = NetSession.open("host", {"port": 0, "players": 3, "bots": 2, "name": "Aiko"})
+    host = NetSession.open(TableOptions("host", port=0, players=3, bots=2, name="Aiko"))
     app.session = host
     scene = LobbyScene(host, "host")
     app.show(scene)
     frame(app, 2)
-    watcher = NetSession.open("watch", {"address": f"127.0.0.1:{host.table.listen_port}",
-                                        "code": host.table.join_code, "name": "Chiyo"})
+    watcher = NetSession.open(TableOptions("watch", address=f"127.0.0.1:{host.table.listen_port}", code=host.table.join_code, name="Chiyo"))
     try:
         yield host, scene, watcher
     finally:
@@ -68,15 +68,14 @@ def test_a_watcher_who_comes_after_the_start_names_the_people_too(app, monkeypat
     """It never saw the lobby: the names come from the table's start record."""
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
     from client.sessions.network import NetSession
-    host = NetSession.open("host", {"port": 0, "players": 3, "bots": 2, "name": "Aiko"})
+    host = NetSession.open(TableOptions("host", port=0, players=3, bots=2, name="Aiko"))
     app.session = host
     watcher = None
     try:
         frame(app, 2)
         host.table.start_game()
         assert run_until(app, lambda: host.started, 20)
-        watcher = NetSession.open("watch", {"address": f"127.0.0.1:{host.table.listen_port}",
-                                            "code": host.table.join_code, "name": "Chiyo"})
+        watcher = NetSession.open(TableOptions("watch", address=f"127.0.0.1:{host.table.listen_port}", code=host.table.join_code, name="Chiyo"))
         assert run_until(app, lambda: watcher.started, 20), watcher.status
         assert watcher.labels() == {0: "Aiko (Blue)", 1: "Bot (Orange)", 2: "Bot (Black)"}
         assert watcher.names() == {0: "Aiko"}
@@ -92,7 +91,7 @@ def test_a_host_without_a_chosen_name_is_named_like_any_player(app, monkeypatch)
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
     from client.sessions.network import NetSession
     from lang.names import NAMES
-    host = NetSession.open("host", {"port": 0, "players": 3, "bots": 2, "name": "  "})
+    host = NetSession.open(TableOptions("host", port=0, players=3, bots=2, name="  "))
     app.session = host
     try:
         frame(app, 2)

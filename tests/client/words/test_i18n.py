@@ -34,9 +34,9 @@ ALLOWED = {
     ("client/scenes/menu.py", "SHOGUN"): "the game's name, as on the box",
     ("client/game/status_lines.py", "Shogun"): "the game's name, as on the box",
     ("client/words/table_names.py", "./shogun join {…}{…}"): "a command typed in a shell",
-    ("client/core/node.py", "DejaVu Sans"): "a font name",
-    ("client/core/node.py", "Liberation Sans"): "a font name",
-    ("client/core/node.py", "Arial"): "a font name",
+    ("client/core/text_cache.py", "DejaVu Sans"): "a font name",
+    ("client/core/text_cache.py", "Liberation Sans"): "a font name",
+    ("client/core/text_cache.py", "Arial"): "a font name",
     ("client/core/sound.py", "{…}.wav"): "a file name",
     ("cli/headless.py", "final state hash {…}"): "read by scripts and tests, like the JSON log",
     ("cli/replay.py", "verified {…} commands: every state hash matches; final state hash {…}"):

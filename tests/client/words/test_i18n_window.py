@@ -40,7 +40,7 @@ def _buttons_fit(scene) -> list[str]:
 def test_the_window_font_has_every_letter_of_the_three_languages(app):
     import pyglet
 
-    from client.core.node import BUNDLED_FONTS, FONT
+    from client.core.text_cache import BUNDLED_FONTS, FONT
     assert BUNDLED_FONTS, "matplotlib's DejaVu Sans should be registered"
     for weight in ("normal", "bold"):
         font = pyglet.font.load(FONT, 12, weight=weight)

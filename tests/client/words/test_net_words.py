@@ -8,6 +8,7 @@ Dutch and Romanian. A new sentence in net/ without a shape fails here."""
 
 from __future__ import annotations
 
+from net.table.options import TableOptions
 import ast
 from pathlib import Path
 
@@ -309,7 +310,7 @@ def test_hand_over_and_unlock_refusals_go_to_the_log_in_romanian(app):
 def test_a_bad_address_is_explained_in_the_menu_in_dutch(app):
     i18n.use("nl")
     try:
-        app.start_net("join", {"address": "[2001:db8::1", "code": "abcd"})
+        app.start_net(TableOptions("join", address="[2001:db8::1", code="abcd"))
         message = app.scene.message
     finally:
         i18n.use("en")
