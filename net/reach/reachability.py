@@ -120,6 +120,8 @@ def _plain(message: str) -> str:
         return "no answer (a router or firewall drops the connection)"
     if "unreachable" in low or "no route" in low:
         return "no route to that address from here"
+    if "error occurred while connecting" in low:    # e.g. a router with no route answered
+        return "the connection could not be made (no route to that address from here)"
     if "dns" in low or "name" in low and "resolve" in low:
         return "the name could not be looked up"
     return message.strip().rstrip(".")

@@ -191,16 +191,22 @@ class Invitations:
         w = self.current = _wormhole(self.reactor, self.options)
         w.allocate_code(2)
         w.get_code().addCallbacks(self._code_shown, lambda f: None)
-        # queued by magic-wormhole until a friend's key is established
-        w.send_message(Offer(self.table_code, self.addresses(),
-                             self.options.relay_allowed).to_bytes())
+        # once a friend's program is there (the key agreed): the addresses as they are
+        # then, a router's mapping included when it came after the code was shown
+        w.get_versions().addCallbacks(
+            lambda _versions: w.send_message(Offer(self.table_code, self.addresses(),
+                                                   self.options.relay_allowed).to_bytes()),
+            lambda _failure: None)
         w.get_message().addCallbacks(lambda data: self._answered(w, data),
                                      lambda f: self._failed(w, f))
 
     def _code_shown(self, code: str) -> None:
-        self.code = code
-        self.say(f"Friends anywhere join with: ./shogun join {code}    "
-                 f"(by code, through the rendezvous {self.options.mailbox})")
+        first, self.code = self.code is None, code
+        if first:
+            self.say(f"Friends anywhere join with: ./shogun join {code}    "
+                     f"(by code, through the rendezvous {self.options.mailbox})")
+        else:
+            self.say(f"The next friend joins with: ./shogun join {code}")
 
     def _answered(self, w: Any, data: bytes) -> None:
         self.current = None
@@ -262,6 +268,13 @@ class Invitations:
 
 
 # ----------------------------------------------------------------------------- friend
+async def _closed(w: Any) -> None:
+    try:
+        await w.close()
+    except Exception:         # an unhappy close: nothing more to say to the host
+        pass
+
+
 def choose_direct(offer: Offer, probes: list[Any]) -> Reachable | None:
     """The first of the host's addresses (most widely reachable first) where a Shogun
     table answered our probe."""
@@ -317,7 +330,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         reason = (f"no direct path to the table ({tried}), and {who}. The host can forward "
                   "its TCP port on the router, or both can use IPv6 or one VPN; see docs/net.md.")
         w.send_message(Choice("none", reason).to_bytes())
-        w.close().addErrback(lambda f: None)
+        await _closed(w)          # the answer reaches the mailbox before this program ends
         raise RendezvousError(reason)
     w.send_message(Choice("relay").to_bytes())
     links: list[Link] = []

@@ -28,6 +28,8 @@ class Servers:
     mailbox_url: str              # ws://HOST:PORT/v1, for --rendezvous
     relay_address: str            # HOST:PORT, for --relay
     relay_log: Path
+    workdir: Path
+    preexec: Callable[[], None] | None = None
 
     def stop(self) -> None:
         for proc in (self.mailbox, self.relay):
@@ -44,6 +46,15 @@ class Servers:
         if self.relay.poll() is None:
             self.relay.kill()
             self.relay.wait(5)
+
+    def restart_relay(self, timeout: float = 60.0) -> None:
+        """A new relay process on the same address (its operator restarted it)."""
+        self.stop_relay()
+        host, _, port = self.relay_address.rpartition(":")
+        self.relay, self.relay_log = _twistd(
+            self.workdir, "relay-again", ["transitrelay", "--port",
+                                          f"tcp:{port}:interface={host}"], self.preexec)
+        _wait_listening(self.relay, self.relay_log, f"on {port}", timeout)
 
 
 def _twistd(workdir: Path, name: str, plugin: list[str],
@@ -79,7 +90,7 @@ def start(workdir: Path, host: str, mailbox_port: int, relay_port: int,
         workdir, "relay", ["transitrelay", "--port", f"tcp:{relay_port}:interface={host}"],
         preexec)
     servers = Servers(mailbox, relay, f"ws://{host}:{mailbox_port}/v1",
-                      f"{host}:{relay_port}", relay_log)
+                      f"{host}:{relay_port}", relay_log, workdir, preexec)
     try:
         _wait_listening(mailbox, mailbox_log, f"on {mailbox_port}", timeout)
         _wait_listening(relay, relay_log, f"on {relay_port}", timeout)
