@@ -34,12 +34,15 @@ tests/net/reach/test_internet_rendezvous.py (homes behind NAT in network namespa
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.tunnel import Forwarder, Link, link_of, serve_table
+
+log = logging.getLogger("net.reach.rendezvous")
 
 # magic-wormhole's convention: an application id shaped like a domain and a path, so
 # this game's codes never meet another program's on a shared mailbox
@@ -67,10 +70,8 @@ class RendezvousOptions:
 
 def relay_hint(address: str) -> str:
     """`--relay HOST:PORT` (or `[IPv6]:PORT`) in magic-wormhole's hint form."""
-    from net.reach.addresses import AddressError, parse_address
+    from net.reach.addresses import parse_address
     host, port = parse_address(address, default_port=4001)
-    if not host:
-        raise AddressError(f"{address!r} has no host")
     return f"tcp:{format_address(host, port)}"
 
 
@@ -160,7 +161,8 @@ def _plain_failure(failure: Any, mailbox: str) -> str:
     if failure.check(LonelyError):
         return "nobody was there with that code"
     if failure.check(ServerConnectionError):
-        return f"the rendezvous {mailbox} cannot be reached"
+        url = mailbox
+        return f"the rendezvous {url} cannot be reached"
     return failure.getErrorMessage()
 
 
@@ -203,8 +205,9 @@ class Invitations:
     def _code_shown(self, code: str) -> None:
         first, self.code = self.code is None, code
         if first:
+            url = self.options.mailbox
             self.say(f"Friends anywhere join with: ./shogun join {code}    "
-                     f"(by code, through the rendezvous {self.options.mailbox})")
+                     f"(by code, through the rendezvous {url})")
         else:
             self.say(f"The next friend joins with: ./shogun join {code}")
 
@@ -213,12 +216,12 @@ class Invitations:
         try:
             choice = Choice.from_bytes(data)
         except RendezvousError as exc:
-            self.say(f"a friend's answer over the rendezvous was refused: {exc}")
+            log.warning("a friend's answer over the rendezvous was refused: %s", exc)
             w.close().addErrback(lambda f: None)
             self.reactor.callLater(0, self.open)
             return
         self.friends += 1
-        number = self.friends
+        friend = self.friends
         if choice.path == "direct":
             self.say("a friend who typed the code dials the table directly")
             w.close().addErrback(lambda f: None)
@@ -226,8 +229,7 @@ class Invitations:
             self.say(f"a friend who typed the code cannot reach the table: {choice.reason}")
             w.close().addErrback(lambda f: None)
         elif not self.options.relay_allowed:
-            self.say("a friend asked for the relay, which this table does not allow "
-                     "(--direct-only)")
+            log.warning("a friend asked for the relay, which this table does not allow")
             w.close().addErrback(lambda f: None)
         else:
             self.say("a friend who typed the code cannot dial the table directly: "
@@ -235,12 +237,14 @@ class Invitations:
 
             def status(update: Any) -> None:
                 link = link_of(update)
-                before = self.links.get(number)
-                self.links[number] = link
+                before = self.links.get(friend)
+                self.links[friend] = link
                 if link.connected and link != before:
-                    self.say(f"friend {number} is connected {link.sentence()}")
+                    self.say(f"friend {friend} is connected through the relay {link.where}"
+                             if link.through_relay else f"friend {friend} is connected "
+                             f"directly through magic-wormhole ({link.where})")
                 elif before is not None and before.connected and not link.connected:
-                    self.say(f"friend {number}'s link is down; magic-wormhole redials it")
+                    self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
             dilated = w.dilate(transit_relay_location=self.options.relay,
                                on_status_update=status)
             serve_table(self.reactor, dilated, self.table_host, self.table_port)
@@ -252,7 +256,8 @@ class Invitations:
             self.current = None
         if self.closed:
             return
-        self.say(f"the invitation code {self.code or ''} no longer works: "
+        code = self.code or ""
+        self.say(f"the invitation code {code} no longer works: "
                  f"{_plain_failure(failure, self.options.mailbox)}")
         w.close().addErrback(lambda f: None)
         self.reactor.callLater(1.0, self.open)
@@ -284,9 +289,12 @@ def choose_direct(offer: Offer, probes: list[Any]) -> Reachable | None:
     return None
 
 
-_SCOPES = {"public": "the host's router forwards it", "global IPv6": "over IPv6",
-           "LAN": "on the same home network", "LAN IPv6": "on the same home network, IPv6",
-           "this machine": "on this machine"}
+# how a direct path is said, by the scope of the address (net/reach/addresses.py)
+_DIRECTLY = {"public": "directly at {address} through the host's router, round trip {rtt}",
+             "global IPv6": "directly at {address} over IPv6, round trip {rtt}",
+             "LAN": "directly at {address} on the same home network, round trip {rtt}",
+             "LAN IPv6": "directly at {address} on the same home network, round trip {rtt}",
+             "this machine": "directly at {address} on this machine, round trip {rtt}"}
 
 
 def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
@@ -301,7 +309,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
     from net.reach.reachability import probe_all
     w = _wormhole(reactor, options)
     w.set_code(invite.strip())
-    say(f"looking for the table by code at the rendezvous {options.mailbox}")
+    url = options.mailbox
+    say(f"looking for the table by code at the rendezvous {url}")
     try:
         data = await w.get_message()
     except Exception as exc:
@@ -320,15 +329,17 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         w.send_message(Choice("direct").to_bytes())
         w.close().addErrback(lambda f: None)
         rtt = next(p.round_trip for a, p in zip(offer.addresses, probes) if a == direct)
-        how = f"directly at {direct.dial} ({_SCOPES.get(direct.scope, direct.scope)})" + \
-            (f", round trip {rtt * 1000:.1f} ms" if rtt is not None else "")
+        how = _DIRECTLY.get(direct.scope, _DIRECTLY["LAN"]).format(
+            address=direct.dial, rtt=f"{(rtt or 0) * 1000:.1f} ms")
         return Arrival(direct.dial, offer.code, how)
     tried = "; ".join(p.sentence() for p in probes) or "the host gave no address"
     if not offer.relay or options.direct_only:
-        who = "you asked for --direct-only" if options.direct_only else \
-            "the host allows no relay (it runs with --direct-only)"
-        reason = (f"no direct path to the table ({tried}), and {who}. The host can forward "
-                  "its TCP port on the router, or both can use IPv6 or one VPN; see docs/net.md.")
+        reason = (f"no direct path to the table ({tried}), and you asked for --direct-only. The "
+                  "host can forward its TCP port on the router, or both can use IPv6 or one "
+                  "VPN; see docs/net.md." if options.direct_only else
+                  f"no direct path to the table ({tried}), and the host allows no relay (it runs "
+                  "with --direct-only). The host can forward its TCP port on the router, or "
+                  "both can use IPv6 or one VPN; see docs/net.md.")
         w.send_message(Choice("none", reason).to_bytes())
         await _closed(w)          # the answer reaches the mailbox before this program ends
         raise RendezvousError(reason)
@@ -339,6 +350,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
     forwarder = Forwarder(reactor, dilated)
     await dilated.when_dilated()
     connected = [link for link in links if link.connected]
-    how = connected[-1].sentence() if connected else "through magic-wormhole"
+    how = "through magic-wormhole" if not connected else \
+        f"through the relay {connected[-1].where}" if connected[-1].through_relay else \
+        f"directly through magic-wormhole ({connected[-1].where})"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
                    wormhole=w, forwarder=forwarder)

@@ -38,21 +38,19 @@ class Link:
     through_relay: bool
     description: str      # magic-wormhole's hint: "->relay:tcp:HOST:PORT", "->tcp:HOST:PORT"
 
-    def sentence(self) -> str:
-        if not self.connected:
-            return "not connected"
-        where = self.description.split("tcp:", 1)[-1]
-        if self.through_relay:
-            return f"through the relay {where}"
-        return f"directly ({where})"
+    @property
+    def where(self) -> str:
+        """HOST:PORT of the relay or of the other side."""
+        return self.description.split("tcp:", 1)[-1]
 
 
 def link_of(status: Any) -> Link:
     """A magic-wormhole `DilationStatus` read as a `Link`."""
-    from wormhole._status import ConnectedPeer
-    peer = getattr(status, "peer_connection", None)
-    if isinstance(peer, ConnectedPeer):
-        return Link(True, "relay" in peer.hint_description, peer.hint_description)
+    # only magic-wormhole's `ConnectedPeer` has a hint description (its status classes
+    # live in a private module, so it is read by what it holds)
+    hint = getattr(getattr(status, "peer_connection", None), "hint_description", None)
+    if isinstance(hint, str):
+        return Link(True, "relay" in hint, hint)
     return Link(False, False, "")
 
 
