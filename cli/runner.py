@@ -91,7 +91,7 @@ def run(args: argparse.Namespace,
     reactor = cast("HeadlessReactor", twisted_reactor)
     engine = SimEngine()
     from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
-    from net.reach.rendezvous import Invitations, RendezvousOptions, is_invite
+    from net.reach.rendezvous import Invitations, is_invite
     from cli import by_code
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     discovery = os.environ.get("SHOGUN_NET_DISCOVERY", "on") != "off"
@@ -101,8 +101,9 @@ def run(args: argparse.Namespace,
     game_seed = getattr(args, "seed", None)
     stats_path = os.environ.get("SHOGUN_NET_STATS")
     stats = GameStats(waits=WaitLog() if stats_path else None)
-    try:
-        rendezvous = by_code.options(args, interface)     # issue 39: friends anywhere
+    invite = getattr(args, "address", None) if command == "join" and not args.resume else None
+    try:                                                   # issue 39: friends anywhere
+        rendezvous = by_code.options(args, interface, needed=is_invite(invite))
     except ValueError as exc:
         print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
@@ -307,10 +308,9 @@ def run(args: argparse.Namespace,
         if prepare is not None:
             prepare(session)
 
-    invite = getattr(args, "address", None) if command == "join" and not args.resume else None
     if is_invite(invite):
-        assert invite is not None
-        by_code.join_later(reactor, rendezvous or RendezvousOptions(), invite,
+        assert invite is not None and rendezvous is not None
+        by_code.join_later(reactor, rendezvous, invite,
                            open_session, drive, out, stop)
     else:
         made = open_session(getattr(args, "address", None), args.code)

@@ -187,8 +187,24 @@ class Invitations:
         self.friends = 0
         self.closed = False
 
+    CHECK_EVERY = 2.0     # seconds: a code is shown only while a seat is open
+
     def open(self) -> None:
-        if self.closed or self.current is not None or not self.seats_open():
+        """Show a code now if a seat is open, and keep checking: the shown code is
+        withdrawn once the table is full, a new one shown if a seat opens again."""
+        self._show()
+        if not self.closed:
+            self.reactor.callLater(self.CHECK_EVERY, self.open)
+
+    def _show(self) -> None:
+        if self.closed:
+            return
+        if not self.seats_open():
+            if self.current is not None:
+                w, self.current = self.current, None
+                w.close().addErrback(lambda f: None)
+            return
+        if self.current is not None:
             return
         w = self.current = _wormhole(self.reactor, self.options)
         w.allocate_code(2)
@@ -218,7 +234,7 @@ class Invitations:
         except RendezvousError as exc:
             log.warning("a friend's answer over the rendezvous was refused: %s", exc)
             w.close().addErrback(lambda f: None)
-            self.reactor.callLater(0, self.open)
+            self.reactor.callLater(0, self._show)
             return
         self.friends += 1
         friend = self.friends
@@ -249,18 +265,17 @@ class Invitations:
                                on_status_update=status)
             serve_table(self.reactor, dilated, self.table_host, self.table_port)
             self.tunnels.append(w)
-        self.reactor.callLater(0, self.open)
+        self.reactor.callLater(0, self._show)
 
     def _failed(self, w: Any, failure: Any) -> None:
-        if self.current is w:
-            self.current = None
-        if self.closed:
-            return
+        if self.current is not w or self.closed:
+            return            # withdrawn (the table is full) or closed with the table
+        self.current = None
         code = self.code or ""
         self.say(f"the invitation code {code} no longer works: "
                  f"{_plain_failure(failure, self.options.mailbox)}")
         w.close().addErrback(lambda f: None)
-        self.reactor.callLater(1.0, self.open)
+        self.reactor.callLater(1.0, self._show)
 
     def close(self) -> None:
         """When the table closes: the shown code and every tunnel."""
