@@ -220,6 +220,25 @@ class Lab:
         self.sh(pc, "ip", "addr", "add", f"{address}/24", "dev", "eth0")
         return pc, address
 
+    def delay_to_internet(self, ns: str, delay: float) -> None:
+        """Every TCP connection namespace `ns` opens to the lab's internet (11.0.0.0/24)
+        passes the delay hub (tests/net/delay_hub.py) started in `ns`: `delay` seconds
+        each way, as a slow access line would (this kernel has no netem)."""
+        from tests.net import delay_hub
+        rules = self.workdir / f"delayhub-{ns}.nft"
+        rules.write_text(delay_hub.RULES.replace("ip daddr 127.0.0.0/8",
+                                                 f"ip daddr {WAN_PREFIX}.0/24"))
+        self.sh(ns, "nft", "-f", str(rules))
+        root = Path(__file__).resolve().parents[2]
+        log = f"delayhub-{ns}.log"
+        self.spawn(ns, ["env", f"PYTHONPATH={root}", sys.executable, "-m",
+                        "tests.net.delay_hub", str(delay)], log)
+        end = time.monotonic() + 20
+        while "delay hub on port" not in (self.workdir / log).read_text():
+            if time.monotonic() > end:
+                raise RuntimeError(f"the delay hub did not start: {(self.workdir / log).read_text()}")
+            time.sleep(0.05)
+
     def ipv6_computer(self) -> tuple[str, str]:
         """A computer on the internet bridge with a global IPv6 address and no IPv4 at
         all (IPv6 needs no NAT): (namespace, address)."""
