@@ -39,12 +39,13 @@ INTERNET_ENV = {"SHOGUN_NET_INTERFACE": ""}
 CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
 
 
-def one_game(relay: bool, delay: float) -> dict:
+def one_game(relay: bool, delay: float, relay_no_delay: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-relay-") as tmp:
         work = Path(tmp)
         with Lab(work) as lab:
             ns, address = lab.public_computer()
-            servers = wormhole_servers.start(work, address, 4000, 4001, preexec=enter(ns))
+            servers = wormhole_servers.start(work, address, 4000, 4001, preexec=enter(ns),
+                                             relay_no_delay=relay_no_delay)
             try:
                 homes = [lab.home(upnp=not relay, symmetric=relay),
                          lab.home(upnp=False, symmetric=True)]
@@ -86,17 +87,21 @@ def main() -> int:
     parser.add_argument("--delay", type=float, default=0.04, help="seconds each way on the "
                         "friend's line (0.04: +80 ms per round trip)")
     parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--relay-no-delay", action="store_true",
+                        help="run the relay with Nagle's algorithm off (magic-wormhole-transit-"
+                             "relay 0.5.0 leaves it on): the relay server's share of the cost")
     args = parser.parse_args()
     missing = missing_reason()
     if missing:
         print(f"cannot run: {missing}", file=sys.stderr)
         return 2
     print(f"3-player games (host, a friend by code, a bot); +{2 * args.delay * 1000:g} ms per "
-          "round trip on the friend's line")
+          "round trip on the friend's line" + ("; the relay with TCP_NODELAY"
+                                               if args.relay_no_delay else ""))
     results: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
     for g in range(args.games):
         for relay in (False, True):
-            r = one_game(relay, args.delay)
+            r = one_game(relay, args.delay, args.relay_no_delay)
             results[relay].append(r)
             print(f"game {g + 1}, {'relay ' if relay else 'direct'}: {r['seconds']:.2f} s in "
                   f"game, {r['waits']} waits, median wait {r['median_wait'] * 1000:.1f} ms "

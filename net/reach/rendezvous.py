@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -290,6 +291,17 @@ class Invitations:
 
 
 # ----------------------------------------------------------------------------- friend
+ANSWER_WAIT = 120.0     # seconds a friend waits for the host's offer (env: tests)
+
+
+def answer_wait() -> float:
+    """How long `join CODE` waits for a table to answer (SHOGUN_NET_RENDEZVOUS_WAIT)."""
+    try:
+        return max(1.0, float(os.environ.get("SHOGUN_NET_RENDEZVOUS_WAIT", ANSWER_WAIT)))
+    except ValueError:
+        return ANSWER_WAIT
+
+
 async def _closed(w: Any) -> None:
     try:
         await w.close()
@@ -324,12 +336,20 @@ def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
 async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe_all
+    from twisted.internet import defer
     w = _wormhole(reactor, options)
     w.set_code(invite.strip())
     url = options.mailbox
     say(f"looking for the table by code at the rendezvous {url}")
+    wait = answer_wait()
     try:
-        data = await w.get_message()
+        data = await w.get_message().addTimeout(wait, reactor)
+    except defer.TimeoutError:
+        w.close().addErrback(lambda f: None)
+        seconds = f"{wait:g}"
+        raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
+                              f"table still open, and can this computer reach the "
+                              f"rendezvous {url}?") from None
     except Exception as exc:
         from twisted.python.failure import Failure
         w.close().addErrback(lambda f: None)

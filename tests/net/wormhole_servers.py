@@ -57,10 +57,28 @@ class Servers:
         _wait_listening(self.relay, self.relay_log, f"on {port}", timeout)
 
 
+# the transit relay with Nagle's algorithm off on its connections (0.5.0 leaves it on):
+# for benchmarks/reach/bench_relay.py --relay-no-delay, to tell the relay's share apart
+_NO_DELAY_TWISTD = """
+import sys
+from wormhole_transit_relay import transit_server
+made = transit_server.TransitConnection.connectionMade
+def connectionMade(self):
+    self.transport.setTcpNoDelay(True)
+    made(self)
+transit_server.TransitConnection.connectionMade = connectionMade
+from twisted.scripts.twistd import run
+sys.argv[0] = "twistd"
+run()
+"""
+
+
 def _twistd(workdir: Path, name: str, plugin: list[str],
-            preexec: Callable[[], None] | None) -> tuple[subprocess.Popen, Path]:
+            preexec: Callable[[], None] | None,
+            no_delay: bool = False) -> tuple[subprocess.Popen, Path]:
     log = workdir / f"{name}.log"
-    proc = subprocess.Popen([TWISTD, "-n", "--pidfile=", "--logfile", str(log), *plugin],
+    command = [sys.executable, "-c", _NO_DELAY_TWISTD] if no_delay else [TWISTD]
+    proc = subprocess.Popen([*command, "-n", "--pidfile=", "--logfile", str(log), *plugin],
                             cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                             preexec_fn=preexec)
     return proc, log
@@ -80,7 +98,8 @@ def _wait_listening(proc: subprocess.Popen, log: Path, marker: str, timeout: flo
 
 
 def start(workdir: Path, host: str, mailbox_port: int, relay_port: int,
-          preexec: Callable[[], None] | None = None, timeout: float = 60.0) -> Servers:
+          preexec: Callable[[], None] | None = None, timeout: float = 60.0,
+          relay_no_delay: bool = False) -> Servers:
     """Both servers listening on HOST (an IPv4 address)."""
     mailbox, mailbox_log = _twistd(
         workdir, "mailbox", ["wormhole-mailbox", "--port",
@@ -88,7 +107,7 @@ def start(workdir: Path, host: str, mailbox_port: int, relay_port: int,
                              "--channel-db", str(workdir / "mailbox.sqlite")], preexec)
     relay, relay_log = _twistd(
         workdir, "relay", ["transitrelay", "--port", f"tcp:{relay_port}:interface={host}"],
-        preexec)
+        preexec, relay_no_delay)
     servers = Servers(mailbox, relay, f"ws://{host}:{mailbox_port}/v1",
                       f"{host}:{relay_port}", relay_log, workdir, preexec)
     try:

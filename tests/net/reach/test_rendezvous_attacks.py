@@ -65,3 +65,17 @@ def test_a_stranger_with_the_nameplate_but_not_the_words_learns_nothing_and_cann
         host.errors()[-1500:] + friend.errors()[-1500:]
     assert host.final_hash() is not None and host.final_hash() == friend.final_hash()
     assert "game started: seat 1" in friend.text()
+
+
+def test_a_code_nobody_answers_is_said_plainly_after_the_wait(servers, tmp_path):
+    where = ["--rendezvous", servers.mailbox_url, "--relay", servers.relay_address]
+    friend = P.Peer("friend", ["join", "97-nobody-here", "--headless", *where], tmp_path,
+                    {**LOOPBACK, "SHOGUN_NET_RENDEZVOUS_WAIT": "3"})
+    try:
+        friend.proc.wait(60)
+    finally:
+        P.kill_all([friend])
+    assert friend.proc.returncode == 1
+    assert "error: cannot join by code: no table answered that code within 3 s: is the " \
+           "host's table still open, and can this computer reach the rendezvous " \
+           f"{servers.mailbox_url}?" in friend.errors(), friend.errors()
