@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from net.reach.addresses import Reachable, format_address
-from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
-                              serve_table)
+from net.reach.tunnel import Forwarder, Link, link_of, serve_table
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -151,7 +150,6 @@ class Arrival:
 
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
-    no_delay_on_dilated_connections()
     return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
 

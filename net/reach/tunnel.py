@@ -54,28 +54,6 @@ def link_of(status: Any) -> Link:
     return Link(False, False, "")
 
 
-def no_delay_on_dilated_connections() -> None:
-    """Nagle's algorithm off on magic-wormhole's own TCP connections (direct or to the relay).
-
-    Why: magic-wormhole 0.24 leaves it on, so a small frame written while the previous one
-    is not yet acknowledged waits for that acknowledgement: over the relay with 80 ms
-    round trips the lockstep, which sends small frames and waits for answers, took 1.35
-    times as long per step as a direct link (BENCHMARKS.md). The table's own connections
-    set TCP_NODELAY for the same reason. Patched once, on the class, as no option exists."""
-    from wormhole._dilation.connection import DilatedConnectionProtocol as Dilated
-    if getattr(Dilated, "_shogun_no_delay", False):
-        return
-    made = Dilated.connectionMade
-
-    def connectionMade(self: Any) -> None:
-        no_delay = getattr(self.transport, "setTcpNoDelay", None)
-        if no_delay is not None:
-            no_delay(True)
-        made(self)
-    Dilated.connectionMade = connectionMade
-    Dilated._shogun_no_delay = True
-
-
 class _End(protocol.Protocol):
     """One end of a splice: what arrives before the other end exists is kept for it.
 
