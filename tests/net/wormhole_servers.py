@@ -47,15 +47,6 @@ class Servers:
             self.relay.kill()
             self.relay.wait(5)
 
-    def restart_relay(self, timeout: float = 60.0) -> None:
-        """A new relay process on the same address (its operator restarted it)."""
-        self.stop_relay()
-        host, _, port = self.relay_address.rpartition(":")
-        self.relay, self.relay_log = _twistd(
-            self.workdir, "relay-again", ["transitrelay", "--port",
-                                          f"tcp:{port}:interface={host}"], self.preexec)
-        _wait_listening(self.relay, self.relay_log, f"on {port}", timeout)
-
 
 # the transit relay with Nagle's algorithm off on its connections (0.5.0 leaves it on):
 # for benchmarks/reach/bench_relay.py --relay-no-delay, to tell the relay's share apart

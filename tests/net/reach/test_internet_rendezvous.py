@@ -142,29 +142,32 @@ def test_a_direct_only_host_says_plainly_why_a_friend_cannot_join(lab, public, t
 @needs_lab
 def test_a_relay_that_dies_mid_game_is_a_dropped_link_never_two_games(lab, public, tmp_path):
     """The relay is killed while the friend plays through it: both players pause (a
-    dropped link; with two players neither side is a majority, so no bot takes a seat and
-    nobody plays on alone). Its operator restarts it: magic-wormhole reconnects through it,
-    the table plays on and ends with one hash."""
+    dropped link). With two players neither side is a majority: when the rejoin timeout
+    has passed, neither gives the other's seat to a bot and neither plays on alone.
+
+    (The link does not come back by itself: magic-wormhole 0.24's Dilation tries every
+    path once after a break and, the relay being gone, waits for ever; docs/net.md.)"""
     homes = [lab.home(upnp=False, symmetric=True) for _ in range(2)]
-    host = _host(homes[0], tmp_path, public)
+    host = _host(homes[0], tmp_path, public, rejoin_timeout=10)
     peers = [host]
     try:
         code = host.wait_for(CODE_LINE, 60).group(1)
-        friend = _friend(homes[1], tmp_path, public, code)
+        friend = _friend(homes[1], tmp_path, public, code, rejoin_timeout=10)
         peers.append(friend)
         host.wait_for(r"game started: seat 0", 120)
         friend.wait_for(r"game started: seat 1", 60)
-        time.sleep(2)
         public.stop_relay()
         _wait_err(host, "paused: seat 1", 60)
         _wait_err(friend, "paused: seat 0", 60)
+        # the rejoin timeout ran out on both sides: each claims, neither has a majority
+        _wait_err(host, "a bot may take a seat only on a side with more than half", 90)
+        _wait_err(friend, "a bot may take a seat only on a side with more than half", 90)
+        assert host.proc.poll() is None and friend.proc.poll() is None
         assert host.final_hash() is None and friend.final_hash() is None
-        public.restart_relay()
-        _finish(peers)
+        assert "seat 1 is played by a bot" not in host.errors()
+        assert "seat 0 is played by a bot" not in friend.errors()
     finally:
         P.kill_all(peers)
-    assert host.text().count("friend 1 is connected through the relay") >= 2, host.text()
-    assert "take-over" not in host.errors() or "bot plays seat 1" not in host.errors()
 
 
 def _wait_err(peer, text, timeout):
