@@ -215,9 +215,9 @@ SENTENCES: tuple[Sentence | str, ...] = (
              fields={"address": r"\S+"}),
     Sentence(N_("directly at {address} on this machine, round trip {rtt}"),
              fields={"address": r"\S+"}),
-    N_("through the relay {where}"),
-    N_("directly through magic-wormhole ({where})"),
-    N_("through magic-wormhole"),
+    N_("through the relay {where}, round trip {rtt}"),
+    N_("directly through magic-wormhole ({where}), round trip {rtt}"),
+    N_("through magic-wormhole, round trip {rtt}"),
     N_("no direct path to the table ({tried}), and you asked for --direct-only. The host can "
        "forward its TCP port on the router, or both can use IPv6 or one VPN; see docs/net.md."),
     N_("no direct path to the table ({tried}), and the host allows no relay (it runs with "

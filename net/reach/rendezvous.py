@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from net.reach.addresses import Reachable, format_address
-from net.reach.tunnel import Forwarder, Link, link_of, serve_table
+from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
+                              serve_table)
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -150,6 +151,7 @@ class Arrival:
 
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
+    no_delay_on_dilated_connections()
     return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
 
@@ -333,7 +335,7 @@ def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
 
 async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
-    from net.reach.reachability import probe_all
+    from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
     w = _wormhole(reactor, options)
     w.set_code(invite.strip())
@@ -384,9 +386,14 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                        on_status_update=lambda update: links.append(link_of(update)))
     forwarder = Forwarder(reactor, dilated)
     await dilated.when_dilated()
+    # the round trip through the tunnel: the table's greeting to a probe (no guess counted)
+    through = await probe(reactor, forwarder.host, forwarder.port, timeout=10.0)
+    rtt = f"{through.answered_in * 1000:.1f} ms" if through.greeted and \
+        through.answered_in is not None else "unknown"
     connected = [link for link in links if link.connected]
-    how = "through magic-wormhole" if not connected else \
-        f"through the relay {connected[-1].where}" if connected[-1].through_relay else \
-        f"directly through magic-wormhole ({connected[-1].where})"
+    how = f"through magic-wormhole, round trip {rtt}" if not connected else \
+        f"through the relay {connected[-1].where}, round trip {rtt}" \
+        if connected[-1].through_relay else \
+        f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
                    wormhole=w, forwarder=forwarder)

@@ -90,8 +90,8 @@ def test_two_homes_behind_symmetric_nat_play_by_code_through_the_relay(lab, publ
     finally:
         P.kill_all(peers)
     friend = peers[1]
-    assert re.search(r"reached the table by code: through the relay 11\.0\.0\.\d+:4001",
-                     friend.text()), friend.text()
+    assert re.search(r"reached the table by code: through the relay 11\.0\.0\.\d+:4001, "
+                     r"round trip [\d.]+ ms", friend.text()), friend.text()
     assert re.search(r"friend 1 is connected through the relay", host.text()), host.text()
     assert "game started: seat 1" in friend.text()
 
