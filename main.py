@@ -33,6 +33,18 @@ def _peer_options(p: argparse.ArgumentParser) -> None:
                    help="seconds a dropped peer may take to rejoin before a bot plays it")
 
 
+def _rendezvous_options(p: argparse.ArgumentParser) -> None:
+    """Join by code across the internet (issue 39, cli/by_code.py)."""
+    p.add_argument("--rendezvous", metavar="URL", default=None,
+                   help="the magic-wormhole mailbox that introduces players by code "
+                        "(default: the public one, ws://relay.magic-wormhole.io:4000/v1)")
+    p.add_argument("--relay", metavar="HOST:PORT", default=None,
+                   help="the magic-wormhole transit relay, used only when no direct "
+                        "connection works (default: the public one)")
+    p.add_argument("--direct-only", action="store_true",
+                   help="never use a relay: a friend who cannot connect directly cannot join")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shogun", description="Networked Shogun")
     sub = parser.add_subparsers(dest="command")
@@ -65,13 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seconds each player has for a decision before a bot may take "
                            "the seat (the table's timer, shown to everyone; 10 to 86400)")
     _peer_options(host)
+    _rendezvous_options(host)
 
     join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")
-    join.add_argument("address", nargs="?")
+    join.add_argument("address", nargs="?", help="HOST:PORT, or the code the host shows "
+                      "(7-guitarist-revenge) for a table anywhere")
     join.add_argument("--code", default=None)
     join.add_argument("--table", metavar="NAME", default=None,
                       help="without ADDRESS: the LAN table of this name (asked when several)")
     _peer_options(join)
+    _rendezvous_options(join)
 
     watch = sub.add_parser("watch", help="spectate a table")
     watch.add_argument("address")
@@ -116,7 +131,8 @@ def table_options(args: argparse.Namespace) -> TableOptions:
     given = vars(args)
     fields = {name: given[name] for name in (
         "address", "code", "table", "port", "players", "side", "setup", "bots", "seed",
-        "turn_time", "rejoin_timeout", "bot", "log", "save", "resume") if name in given}
+        "turn_time", "rejoin_timeout", "bot", "log", "save", "resume", "rendezvous", "relay",
+        "direct_only") if name in given}
     return TableOptions(command=args.command, name=(args.name or "").strip()[:40],
                         bot_levels=tuple(given.get("bot_level") or ()), **fields)
 

@@ -19,12 +19,13 @@ import hashlib
 import logging
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from twisted.internet.error import CannotListenError
 from twisted.internet.threads import deferToThread
 
+from cli import by_code
 from cli.net_stats import GameStats, WaitLog
 from client.words.net_words import for_players
 from lang.i18n import _
@@ -32,6 +33,7 @@ from lang.names import readable_name
 from net.lockstep.engine import SimEngine
 from net.reach import discovery
 from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
+from net.reach.rendezvous import Invitations, is_invite
 from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
 from net.table.options import TableOptions
@@ -93,24 +95,63 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     engine = SimEngine()
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     stats_path = os.environ.get("SHOGUN_NET_STATS")
-    try:
-        session = _open_table(options, interface, reactor, engine)
-    except (OSError, ValueError, KeyError, CannotListenError) as exc:
+    invite = options.address if options.command == "join" and not options.resume else None
+    try:                                                   # issue 39: friends anywhere
+        rendezvous = by_code.options(options, interface, needed=is_invite(invite))
+    except ValueError as exc:
         print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
-    if session is None:
-        return 2
-    if options.command != "watch":
-        announce(reactor, session, options.command, interface)
-    peer = HeadlessPeer(session, options, reactor, engine,
-                        GameStats(waits=WaitLog() if stats_path else None))
-    if prepare is not None:
-        prepare(session)
+    out = Outcome()
+    stats = GameStats(waits=WaitLog() if stats_path else None)
+    peers: list[HeadlessPeer] = []
+    invitations: list[Invitations] = []     # the host's codes for friends anywhere
+
+    def stop() -> None:
+        if reactor.running and not out.stopping:
+            out.stopping = True
+            reactor.stop()
+
+    def open_session(address: str | None, code: str | None) -> TableSession | int:
+        """The table session (host, join, watch, resume), or the exit code of a bad start."""
+        try:
+            session = _open_table(replace(options, address=address, code=code), interface,
+                                  reactor, engine)
+        except (OSError, ValueError, KeyError, CannotListenError) as exc:
+            print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
+            return 2
+        return 2 if session is None else session
+
+    def close_invitations() -> None:
+        for friends in invitations:
+            friends.close()
+
+    def drive(session: TableSession) -> None:
+        """The peer's part once its table session exists: announced, invited, played."""
+        if options.command != "watch":
+            mapper = announce(reactor, session, options.command, interface)
+            if options.command == "host" and rendezvous is not None:
+                invitations.append(by_code.invite_friends(reactor, session, rendezvous,
+                                                          interface, mapper))
+        peers.append(HeadlessPeer(session, options, reactor, engine, stats, out,
+                                  on_finish=close_invitations))
+        if prepare is not None:
+            prepare(session)
+
+    if is_invite(invite):
+        assert invite is not None and rendezvous is not None
+        by_code.join_later(reactor, rendezvous, invite, open_session, drive, out, stop)
+    else:
+        made = open_session(options.address, options.code)
+        if isinstance(made, int):
+            return made
+        drive(made)
     reactor.run()
-    peer.close_log()
-    if stats_path:
-        peer.stats.write(stats_path, session.bytes_sent, peer.out.hash, len(session.offence_log))
-    return peer.out.code
+    for peer in peers:
+        peer.close_log()
+    if stats_path and peers:
+        session = peers[0].session
+        stats.write(stats_path, session.bytes_sent, out.hash, len(session.offence_log))
+    return out.code
 
 
 def _open_table(options: TableOptions, interface: str, reactor: HeadlessReactor,
@@ -152,14 +193,16 @@ class HeadlessPeer:
     is over; `out` is how the run ends."""
 
     def __init__(self, session: TableSession, options: TableOptions, reactor: HeadlessReactor,
-                 engine: SimEngine, stats: GameStats) -> None:
+                 engine: SimEngine, stats: GameStats, out: Outcome,
+                 on_finish: Callable[[], None] = lambda: None) -> None:
         self.session = session
         self.options = options
         self.command = options.command
         self.reactor = reactor
         self.engine = engine
         self.stats = stats
-        self.out = Outcome()
+        self.out = out
+        self.on_finish = on_finish      # what else ends with the table (a host's invitations)
         self.gate = StartGate(reactor, session)
         self.log_file: IO[str] | None = None
         self.game_log: GameLog | None = None
@@ -299,6 +342,7 @@ class HeadlessPeer:
 
     def finish(self) -> None:
         self.session.close()
+        self.on_finish()
         self.reactor.callLater(0.2, self.stop)
 
     # -- what the table says ------------------------------------------------------------------

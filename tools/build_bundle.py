@@ -51,7 +51,9 @@ LINUX_EXTRAS = ("shogun.desktop", "add-to-menu")     # from packaging/, into the
 # carries compiled catalogues instead of Babel; imageio-ffmpeg's static ffmpeg is a 170 MB
 # GPL program, so a film made from the download is a GIF, docs/bundle.md): no licence of
 # theirs is shipped either. (The spec excludes them by module name: `-` becomes `_`.)
-NOT_SHIPPED = ("babel", "imageio-ffmpeg")
+# iterable-io and zipstream-ng (LGPL-3.0) are requirements of magic-wormhole that only its
+# own file-transfer command line imports; the game (net/reach/rendezvous.py) never does.
+NOT_SHIPPED = ("babel", "imageio-ffmpeg", "iterable-io", "zipstream-ng")
 # Shipped in every bundle without being a dependency of the game: the bootloader.
 BUILD_TOOLS_SHIPPED = ("pyinstaller",)
 _LICENCE_FILE = re.compile(r"^(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from client.core import theme
 from client.core.signal import Signal
@@ -31,7 +31,6 @@ from lang.i18n import _, ngettext
 from sim import events as ev
 from sim.rules.battle_count import count_battle
 from sim.state import COLOURS, PEASANT, colour_map
-from sim.state import colour_map
 from client.tower.battle_show import battle_context
 from sim.game import public_state
 from sim.tower import drop as tower
@@ -150,7 +149,7 @@ class EventPlayer:
         # the last battle's drop as it began (the event, the batch after it, the tray): R
         # watches it again; `again` is the result to show once more when it has played
         self.last_battle: tuple[Event, list[Event], dict[str, int]] | None = None
-        self.again: Event | None = None
+        self.again: ev.BattleResolved | None = None
 
     @property
     def behind(self) -> bool:
@@ -428,7 +427,7 @@ class EventPlayer:
             return False
         dropped, rest, tray = self.last_battle
         self.views.banner.hide()
-        self.again = e
+        self.again = cast(ev.BattleResolved, e)     # its name was checked above
         caption = self.battle.start(dropped, rest, tray)
         self.views.tower.set_tray({})
         recording = self.last_drop[1].recording

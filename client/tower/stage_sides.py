@@ -19,7 +19,7 @@ from typing import Any
 import arcade
 
 from client.core import theme
-from client.core.node import TextCache
+from client.core.text_cache import TextCache
 from lang.i18n import _, ngettext
 
 PEASANT = 5

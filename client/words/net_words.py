@@ -201,6 +201,44 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("Asking the router for a port mapping failed: {why}."),
     N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
        "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
+    # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
+    N_("Friends anywhere join with: ./shogun join {code}    (by code, through the rendezvous {url})"),
+    N_("The next friend joins with: ./shogun join {code}"),
+    N_("a friend who typed the code dials the table directly"),
+    N_("a friend who typed the code cannot reach the table: {reason}"),
+    N_("a friend who typed the code cannot dial the table directly: connecting through "
+       "magic-wormhole (direct if it can, else the relay)"),
+    N_("friend {friend} is connected through the relay {where}"),
+    N_("friend {friend} is connected directly through magic-wormhole ({where})"),
+    N_("friend {friend}'s link is down; magic-wormhole redials it"),
+    N_("the invitation code {code} no longer works: {why}"),
+    N_("looking for the table by code at the rendezvous {url}"),
+    Sentence(N_("directly at {address} through the host's router, round trip {rtt}"),
+             fields={"address": r"\S+"}),
+    Sentence(N_("directly at {address} over IPv6, round trip {rtt}"), fields={"address": r"\S+"}),
+    Sentence(N_("directly at {address} on the same home network, round trip {rtt}"),
+             fields={"address": r"\S+"}),
+    Sentence(N_("directly at {address} on this machine, round trip {rtt}"),
+             fields={"address": r"\S+"}),
+    N_("through the relay {where}, round trip {rtt}"),
+    N_("directly through magic-wormhole ({where}), round trip {rtt}"),
+    N_("through magic-wormhole, round trip {rtt}"),
+    N_("no direct path to the table ({tried}), and you asked for --direct-only. The host can "
+       "forward its TCP port on the router, or both can use IPv6 or one VPN; see docs/net.md."),
+    N_("no direct path to the table ({tried}), and the host allows no relay (it runs with "
+       "--direct-only). The host can forward its TCP port on the router, or both can use IPv6 "
+       "or one VPN; see docs/net.md."),
+    N_("the host's offer is not readable"),
+    N_("the code belongs to a program that is not a Shogun table of this version"),
+    N_("the host's offer is malformed"),
+    N_("the host's offer has a malformed address"),
+    N_("the friend's answer is not readable"),
+    N_("the friend's answer is malformed"),
+    N_("the code is wrong (or someone else used it first); ask the host for the code it shows now"),
+    N_("nobody was there with that code"),
+    N_("the rendezvous {url} cannot be reached"),
+    N_("no table answered that code within {seconds} s: is the host's table still open, and "
+       "can this computer reach the rendezvous {url}?"),
 )
 
 

@@ -38,6 +38,8 @@ class Probe:
     round_trip: float | None = None     # seconds for the TCP handshake
     greeted: bool = False               # a Shogun table answered (not just an open port)
     error: str = ""
+    answered_in: float | None = None    # seconds from sending `Probed` to the answer: the
+                                        # round trip through a tunnel, whose TCP end is local
 
     @property
     def over(self) -> str:
@@ -73,6 +75,7 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
             self.decoder = FrameDecoder()
             # a table says nothing before the dialer's first message (protocol 6)
             cast(TcpTransport, self.transport).write(encode_frame({"type": "Probed"}))
+            state["asked"] = time.perf_counter()
 
         def dataReceived(self, data: bytes) -> None:
             for body in self.decoder.feed_bodies(data):
@@ -82,7 +85,8 @@ def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) ->
                         greeted = decode_body(body).get("type") == "Greeted"
                     except FrameError:
                         pass
-                finish(Probe(host, port, True, state["rtt"], greeted))
+                finish(Probe(host, port, True, state["rtt"], greeted,
+                             answered_in=time.perf_counter() - state["asked"]))
                 cast(TcpTransport, self.transport).loseConnection()
                 return
 
@@ -120,6 +124,8 @@ def _plain(message: str) -> str:
         return "no answer (a router or firewall drops the connection)"
     if "unreachable" in low or "no route" in low:
         return "no route to that address from here"
+    if "error occurred while connecting" in low:    # e.g. a router with no route answered
+        return "the connection could not be made (no route to that address from here)"
     if "dns" in low or "name" in low and "resolve" in low:
         return "the name could not be looked up"
     return message.strip().rstrip(".")

@@ -48,3 +48,6 @@ class TableOptions:
     log: str | None = None              # write the JSON game log here
     save: str | None = None             # keep a save of the command log here
     resume: str | None = None           # resume from this save and rejoin
+    rendezvous: str | None = None       # the magic-wormhole mailbox (None: the public one)
+    relay: str | None = None            # its transit relay, HOST:PORT (None: the public one)
+    direct_only: bool = False           # never through a relay (issue 39)

@@ -149,7 +149,9 @@ class StartHandshake:
         host_addr = self.host_address
         for p in msg["peers"]:
             if p["host"] == "":
-                p["host"] = host_addr[0]
+                # where I reached the host: its listen port may differ (a router's
+                # mapping, the loopback port of a tunnel: net/reach/tunnel.py)
+                p["host"], p["port"] = host_addr
         self.game_started(msg)
 
     def game_started(self, msg: dict[str, Any]) -> None:

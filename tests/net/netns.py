@@ -10,7 +10,8 @@ addresses (11.0.0.0/24) must look public because miniupnpd refuses to map ports 
 private or reserved external address; no packet can leave the lab, as nothing in it is
 connected to the machine's interfaces.
 
-Used by tests/net/reach/test_internet_latency.py, test_internet_nat.py, benchmarks/bench_latency.py.
+Used by tests/net/reach/test_internet_latency.py, test_internet_nat.py,
+test_internet_rendezvous.py, benchmarks/bench_latency.py.
 """
 
 from __future__ import annotations
@@ -154,9 +155,12 @@ class Lab:
             self.sh(self.wan, "ip", "link", "set", "br0", "up")
         return self.wan
 
-    def home(self, upnp: bool = True, allowed: str = "1024-65535") -> Home:
+    def home(self, upnp: bool = True, allowed: str = "1024-65535",
+             symmetric: bool = False) -> Home:
         """A home behind a masquerading router (with miniupnpd when `upnp`, mapping only
-        the internal ports `allowed`)."""
+        the internal ports `allowed`). `symmetric`: the router picks a random public port
+        for every connection (nft `masquerade fully-random`, a symmetric NAT: no hole
+        punching can guess the port); otherwise it keeps the source port when it can."""
         self._homes += 1
         n = self._homes
         wan = self.internet()
@@ -172,7 +176,9 @@ class Lab:
         self.sh(pc, "ip", "route", "add", "default", "via", f"{lan}.1")
         self.sh(router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
         rules = self.workdir / f"router{n}.nft"
-        rules.write_text(ROUTER_RULES)
+        rules.write_text(ROUTER_RULES.replace('oifname "wan" masquerade',
+                                              'oifname "wan" masquerade fully-random')
+                         if symmetric else ROUTER_RULES)
         self.sh(router, "nft", "-f", str(rules))
         if upnp:
             conf = self.workdir / f"miniupnpd{n}.conf"
@@ -200,6 +206,38 @@ class Lab:
                 raise RuntimeError(f"the delay hub did not start: {(self.workdir / log).read_text()}")
             time.sleep(0.05)
         return ns
+
+    def public_computer(self) -> tuple[str, str]:
+        """A computer on the internet bridge with a public IPv4 address and no router (the
+        rendezvous servers' machine, issue 39): (namespace, address)."""
+        self._homes += 1
+        n = self._homes
+        wan = self.internet()
+        pc = self.ns(f"s{n}")
+        self.link(pc, "eth0", wan, f"port{n}")
+        self.sh(wan, "ip", "link", "set", f"port{n}", "master", "br0")
+        address = f"{WAN_PREFIX}.{100 + n}"
+        self.sh(pc, "ip", "addr", "add", f"{address}/24", "dev", "eth0")
+        return pc, address
+
+    def delay_to_internet(self, ns: str, delay: float) -> None:
+        """Every TCP connection namespace `ns` opens to the lab's internet (11.0.0.0/24)
+        passes the delay hub (tests/net/delay_hub.py) started in `ns`: `delay` seconds
+        each way, as a slow access line would (this kernel has no netem)."""
+        from tests.net import delay_hub
+        rules = self.workdir / f"delayhub-{ns}.nft"
+        rules.write_text(delay_hub.RULES.replace("ip daddr 127.0.0.0/8",
+                                                 f"ip daddr {WAN_PREFIX}.0/24"))
+        self.sh(ns, "nft", "-f", str(rules))
+        root = Path(__file__).resolve().parents[2]
+        log = f"delayhub-{ns}.log"
+        self.spawn(ns, ["env", f"PYTHONPATH={root}", sys.executable, "-m",
+                        "tests.net.delay_hub", str(delay)], log)
+        end = time.monotonic() + 20
+        while "delay hub on port" not in (self.workdir / log).read_text():
+            if time.monotonic() > end:
+                raise RuntimeError(f"the delay hub did not start: {(self.workdir / log).read_text()}")
+            time.sleep(0.05)
 
     def ipv6_computer(self) -> tuple[str, str]:
         """A computer on the internet bridge with a global IPv6 address and no IPv4 at

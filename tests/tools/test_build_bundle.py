@@ -139,7 +139,8 @@ def test_add_to_menu_writes_an_entry_with_this_folders_game_and_icon(tmp_path):
 
 def test_the_licences_of_everything_shipped_go_with_it(tmp_path):
     written = build_bundle.collect_licences(tmp_path)
-    for name in ("arcade", "pymunk", "pyglet", "twisted", "zeroconf", "pyinstaller", "python"):
+    for name in ("arcade", "pymunk", "pyglet", "twisted", "zeroconf", "pyinstaller", "python",
+                 "magic-wormhole", "noiseprotocol", "spake2"):
         assert name in written and any((tmp_path / name).iterdir()), name
     assert "babel" not in written and "imageio-ffmpeg" not in written and "pytest" not in written and "mypy" not in written
     bootloader = (tmp_path / "pyinstaller" / "COPYING.txt").read_text()

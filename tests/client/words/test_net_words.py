@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 NET = ROOT / "net"
 
 # calls whose string arguments are sentences for a player
-SENTENCE_CALLS = {"ValueError", "PakeError", "PortMapError", "AddressError", "SaveError", "Admission", "OwnSeat", "on_paused",
+SENTENCE_CALLS = {"ValueError", "PakeError", "PortMapError", "AddressError", "SaveError", "Admission", "OwnSeat", "RendezvousError", "on_paused",
                   "on_refused", "refused", "_refuse", "_refuse_plain", "_try_again", "on_failed", "say"}
 # net modules whose ValueErrors never reach a window (wire checks, replay, the engine
 # wrapper): file -> why

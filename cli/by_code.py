@@ -1,0 +1,104 @@
+"""`host` and `join CODE` across the internet (issue 39): the headless runner's side of
+net/reach/rendezvous.py.
+
+Why a module of its own: the runner makes a table session at once, but a friend who
+typed a code learns where to dial (and the table's join code) only after the rendezvous
+answered, so its session is made later, in the running reactor (`join_later`).
+
+Tests: tests/cli/test_by_code.py, tests/net/reach/test_internet_rendezvous.py.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Callable
+
+from client.words.net_words import for_players
+from lang.i18n import _
+from net.reach.addresses import Reachable, reachable_addresses
+from net.reach.rendezvous import (PUBLIC_MAILBOX, PUBLIC_RELAY, Arrival, Invitations,
+                                  RendezvousError, RendezvousOptions, join_by_code,
+                                  relay_hint)
+
+if TYPE_CHECKING:
+    from cli.runner import Outcome
+    from net.table.options import TableOptions
+    from net.reach.portmap import PortMapper
+    from net.table.session import TableSession
+
+
+def _loopback(interface: str) -> bool:
+    return interface.startswith("127.") or interface == "::1"
+
+
+def options(args: TableOptions, interface: str,
+            needed: bool = False) -> RendezvousOptions | None:
+    """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
+    table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
+    typed). ValueError says what is wrong with a given option."""
+    mailbox = args.rendezvous
+    relay = args.relay
+    if mailbox is None and not needed and (
+            os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or _loopback(interface)):
+        return None
+    if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
+        raise ValueError(f"--rendezvous {mailbox!r} is not a mailbox address; give "
+                         "ws://HOST:PORT/v1")
+    return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
+                             relay_hint(relay) if relay else PUBLIC_RELAY,
+                             args.direct_only)
+
+
+def _say(line: str) -> None:
+    print(for_players(line), flush=True)
+
+
+def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOptions,
+                   interface: str, mapper: PortMapper | None) -> Invitations:
+    """Host: show a code for friends anywhere while seats are open."""
+    def addresses() -> list[Reachable]:
+        if _loopback(interface):
+            return [Reachable(interface, session.listen_port, "this machine", "lo")]
+        mapped = [] if mapper is None or mapper.mapping is None else \
+            [(mapper.mapping.public_host, mapper.mapping.public_port)]
+        return reachable_addresses(session.listen_port, mapped)
+
+    table_host = interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
+    friends = Invitations(reactor, rendezvous, session.join_code or "", session.listen_port,
+                          addresses, lambda: not session.started and not session.lobby_full()
+                          and not session.closed, _say, table_host)
+    friends.open()
+    return friends
+
+
+def join_later(reactor: Any, rendezvous: RendezvousOptions, invite: str,
+               open_session: Callable[[str | None, str | None], TableSession | int],
+               drive: Callable[[TableSession], None], out: Outcome,
+               stop: Callable[[], None]) -> list[Arrival]:
+    """Friend: once the reactor runs, find the table by code, then make the session.
+    The list returned holds the arrival (its wormhole stays open for the relay path)."""
+    held: list[Arrival] = []
+
+    def arrived(arrival: Arrival) -> None:
+        held.append(arrival)
+        print(_("reached the table by code: {how}").format(how=for_players(arrival.how)),
+              flush=True)
+        made = open_session(arrival.address, arrival.code)
+        if isinstance(made, int):
+            out.code = made
+            stop()
+            return
+        drive(made)
+
+    def failed(failure: Any) -> None:
+        reason = failure.getErrorMessage() if failure.check(RendezvousError) else \
+            failure.getTraceback()
+        print(_("error: cannot join by code: {reason}").format(reason=for_players(reason)),
+              file=sys.stderr, flush=True)
+        out.code = 1
+        stop()
+
+    reactor.callWhenRunning(lambda: join_by_code(reactor, rendezvous, invite, _say)
+                            .addCallbacks(arrived, failed))
+    return held

@@ -1,0 +1,399 @@
+"""Join codes that work across the internet: a magic-wormhole mailbox introduces host and friend.
+
+Why: a friend behind carrier-grade NAT, a router with UPnP off or a guest network cannot
+be dialled and cannot dial the host (issue 39). magic-wormhole (Twisted, maintained) gives
+what the table lacks: a mailbox server where two programs holding the same short code
+meet (its own SPAKE2 between the two, so the mailbox learns nothing), and a transit
+relay, used only when no direct connection works. No server of ours: by default the
+public ones the magic-wormhole project offers to applications, under this game's own
+application id; `--rendezvous URL --relay HOST:PORT` point elsewhere.
+
+How one friend joins (`Invitations` on the host, `join_by_code` on the friend):
+
+1. The host asks the mailbox for a code ("7-guitarist-revenge") and prints it.
+2. The friend types it. Over the wormhole (encrypted under its key) the host sends an
+   `Offer`: the table's own join code (40 bits) and every address it may be dialled at
+   (router mapping, IPv6, LAN; net/reach/addresses.py).
+3. The friend probes those addresses (net/reach/reachability.py). The first that a
+   Shogun table answers is joined directly, as `join ADDRESS --code C` would be.
+4. Otherwise both sides dilate the wormhole (net/reach/tunnel.py): a direct connection
+   if one of magic-wormhole's own hints works (for instance the friend can be dialled
+   when the host cannot), else the transit relay. With `--direct-only` (either side)
+   there is no step 4 and the friend reads why it cannot join.
+
+Either way the table's handshake then runs as always: its SPAKE2 with the table's code
+between the two players, every frame sealed end to end. A wormhole code serves one
+friend (a mailbox nameplate joins two programs): once it is used, or someone typed a
+wrong one (the wormhole then fails on both sides, so a stranger gets one guess per
+code), the host prints the next code while seats are open.
+
+Tests: tests/net/reach/test_rendezvous.py (the records, and a loopback mailbox and relay),
+tests/net/reach/test_internet_rendezvous.py (homes behind NAT in network namespaces).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from net.reach.addresses import Reachable, format_address
+from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
+                              serve_table)
+
+log = logging.getLogger("net.reach.rendezvous")
+
+# magic-wormhole's convention: an application id shaped like a domain and a path, so
+# this game's codes never meet another program's on a shared mailbox
+APP_ID = "shogun-board-game.net/table/v1"
+PUBLIC_MAILBOX = "ws://relay.magic-wormhole.io:4000/v1"
+PUBLIC_RELAY = "tcp:transit.magic-wormhole.io:4001"
+OFFER_VERSION = 1
+INVITE_PATTERN = re.compile(r"^\d+-[A-Za-z]+(-[A-Za-z]+)+$")
+
+
+class RendezvousError(Exception):
+    """A friend could not join by code; the message is a sentence for the player."""
+
+
+@dataclass(frozen=True)
+class RendezvousOptions:
+    mailbox: str = PUBLIC_MAILBOX
+    relay: str | None = PUBLIC_RELAY          # magic-wormhole's form "tcp:HOST:PORT"
+    direct_only: bool = False
+
+    @property
+    def relay_allowed(self) -> bool:
+        return not self.direct_only and self.relay is not None
+
+
+def relay_hint(address: str) -> str:
+    """`--relay HOST:PORT` (or `[IPv6]:PORT`) in magic-wormhole's hint form."""
+    from net.reach.addresses import parse_address
+    host, port = parse_address(address, default_port=4001)
+    return f"tcp:{format_address(host, port)}"
+
+
+def is_invite(text: str | None) -> bool:
+    """`join 7-guitarist-revenge`: a wormhole code, not HOST:PORT."""
+    return text is not None and INVITE_PATTERN.match(text.strip()) is not None
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the host tells a friend over the wormhole (sealed under the wormhole key)."""
+    code: str                                  # the table's own join code
+    addresses: list[Reachable] = field(default_factory=list)
+    relay: bool = True                         # the host allows the relay path
+
+    def to_bytes(self) -> bytes:
+        return json.dumps({"shogun": OFFER_VERSION, "code": self.code, "relay": self.relay,
+                           "addresses": [[a.host, a.port, a.scope] for a in self.addresses]}
+                          ).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Offer:
+        """The host's offer; RendezvousError names what is wrong with a bad one."""
+        try:
+            raw = json.loads(data)
+        except ValueError:
+            raise RendezvousError("the host's offer is not readable") from None
+        if not isinstance(raw, dict) or raw.get("shogun") != OFFER_VERSION:
+            raise RendezvousError("the code belongs to a program that is not a Shogun table "
+                                  "of this version")
+        code, relay, addresses = raw.get("code"), raw.get("relay"), raw.get("addresses")
+        if not isinstance(code, str) or not 0 < len(code) <= 64 or not isinstance(relay, bool) \
+                or not isinstance(addresses, list) or len(addresses) > 32:
+            raise RendezvousError("the host's offer is malformed")
+        found = []
+        for a in addresses:
+            if not (isinstance(a, list) and len(a) == 3 and isinstance(a[0], str)
+                    and len(a[0]) <= 64 and isinstance(a[1], int) and 0 < a[1] < 65536
+                    and isinstance(a[2], str) and len(a[2]) <= 32):
+                raise RendezvousError("the host's offer has a malformed address")
+            found.append(Reachable(a[0], a[1], a[2]))
+        return cls(code, found, relay)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the friend answers: how it will reach the table."""
+    path: str                   # "direct", "relay" or "none"
+    reason: str = ""            # for "none": the sentence the friend read
+
+    def to_bytes(self) -> bytes:
+        return json.dumps({"path": self.path, "reason": self.reason[:2000]}).encode()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Choice:
+        try:
+            raw = json.loads(data)
+        except ValueError:
+            raise RendezvousError("the friend's answer is not readable") from None
+        if not isinstance(raw, dict) or raw.get("path") not in ("direct", "relay", "none") \
+                or not isinstance(raw.get("reason", ""), str):
+            raise RendezvousError("the friend's answer is malformed")
+        return cls(raw["path"], raw.get("reason", "")[:2000])
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """Where the friend's table session dials, and how that reaches the host."""
+    address: str                # HOST:PORT for `TableSession.join`
+    code: str                   # the table's join code
+    how: str                    # a sentence: "directly at 11.0.0.1:7531 (...)", "through the relay ..."
+    wormhole: Any = None        # kept open while the relay path is used
+    forwarder: Forwarder | None = None
+
+
+def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
+    import wormhole
+    no_delay_on_dilated_connections()
+    return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
+                           versions={"shogun-table": OFFER_VERSION})
+
+
+def _plain_failure(failure: Any, mailbox: str) -> str:
+    from wormhole.errors import LonelyError, ServerConnectionError, WrongPasswordError
+    if failure.check(WrongPasswordError):
+        return "the code is wrong (or someone else used it first); ask the host for the " \
+               "code it shows now"
+    if failure.check(LonelyError):
+        return "nobody was there with that code"
+    if failure.check(ServerConnectionError):
+        url = mailbox
+        return f"the rendezvous {url} cannot be reached"
+    return failure.getErrorMessage()
+
+
+# ------------------------------------------------------------------------------- host
+class Invitations:
+    """The host's open invitation: one wormhole code at a time, the next once it is used.
+
+    `addresses()` gives the table's direct addresses when a friend arrives (a router
+    mapping may come late); `seats_open()` says whether another friend is wanted."""
+
+    def __init__(self, reactor: Any, options: RendezvousOptions, table_code: str,
+                 table_port: int, addresses: Callable[[], list[Reachable]],
+                 seats_open: Callable[[], bool], say: Callable[[str], None],
+                 table_host: str = "127.0.0.1") -> None:
+        self.reactor, self.options = reactor, options
+        self.table_code, self.table_port, self.table_host = table_code, table_port, table_host
+        self.addresses, self.seats_open, self.say = addresses, seats_open, say
+        self.current: Any = None               # the wormhole whose code is shown
+        self.code: str | None = None
+        self.tunnels: list[Any] = []           # dilated wormholes carrying a friend
+        self.links: dict[int, Link] = {}       # friend number -> how its tunnel is connected
+        self.friends = 0
+        self.closed = False
+
+    CHECK_EVERY = 2.0     # seconds: a code is shown only while a seat is open
+
+    def open(self) -> None:
+        """Show a code now if a seat is open, and keep checking: the shown code is
+        withdrawn once the table is full, a new one shown if a seat opens again."""
+        self._show()
+        if not self.closed:
+            self.reactor.callLater(self.CHECK_EVERY, self.open)
+
+    def _show(self) -> None:
+        if self.closed:
+            return
+        if not self.seats_open():
+            if self.current is not None:
+                w, self.current = self.current, None
+                w.close().addErrback(lambda f: None)
+            return
+        if self.current is not None:
+            return
+        w = self.current = _wormhole(self.reactor, self.options)
+        w.allocate_code(2)
+        w.get_code().addCallbacks(self._code_shown, lambda f: None)
+        # once a friend's program is there (the key agreed): the addresses as they are
+        # then, a router's mapping included when it came after the code was shown
+        w.get_versions().addCallbacks(
+            lambda _versions: w.send_message(Offer(self.table_code, self.addresses(),
+                                                   self.options.relay_allowed).to_bytes()),
+            lambda _failure: None)
+        w.get_message().addCallbacks(lambda data: self._answered(w, data),
+                                     lambda f: self._failed(w, f))
+
+    def _code_shown(self, code: str) -> None:
+        first, self.code = self.code is None, code
+        if first:
+            url = self.options.mailbox
+            self.say(f"Friends anywhere join with: ./shogun join {code}    "
+                     f"(by code, through the rendezvous {url})")
+        else:
+            self.say(f"The next friend joins with: ./shogun join {code}")
+
+    def _answered(self, w: Any, data: bytes) -> None:
+        self.current = None
+        try:
+            choice = Choice.from_bytes(data)
+        except RendezvousError as exc:
+            log.warning("a friend's answer over the rendezvous was refused: %s", exc)
+            w.close().addErrback(lambda f: None)
+            self.reactor.callLater(0, self._show)
+            return
+        self.friends += 1
+        friend = self.friends
+        if choice.path == "direct":
+            self.say("a friend who typed the code dials the table directly")
+            w.close().addErrback(lambda f: None)
+        elif choice.path == "none":
+            self.say(f"a friend who typed the code cannot reach the table: {choice.reason}")
+            w.close().addErrback(lambda f: None)
+        elif not self.options.relay_allowed:
+            log.warning("a friend asked for the relay, which this table does not allow")
+            w.close().addErrback(lambda f: None)
+        else:
+            self.say("a friend who typed the code cannot dial the table directly: "
+                     "connecting through magic-wormhole (direct if it can, else the relay)")
+
+            def status(update: Any) -> None:
+                link = link_of(update)
+                before = self.links.get(friend)
+                self.links[friend] = link
+                if link.connected and link != before:
+                    self.say(f"friend {friend} is connected through the relay {link.where}"
+                             if link.through_relay else f"friend {friend} is connected "
+                             f"directly through magic-wormhole ({link.where})")
+                elif before is not None and before.connected and not link.connected:
+                    self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
+            dilated = w.dilate(transit_relay_location=self.options.relay,
+                               on_status_update=status)
+            serve_table(self.reactor, dilated, self.table_host, self.table_port)
+            self.tunnels.append(w)
+        self.reactor.callLater(0, self._show)
+
+    def _failed(self, w: Any, failure: Any) -> None:
+        if self.current is not w or self.closed:
+            return            # withdrawn (the table is full) or closed with the table
+        self.current = None
+        code = self.code or ""
+        self.say(f"the invitation code {code} no longer works: "
+                 f"{_plain_failure(failure, self.options.mailbox)}")
+        w.close().addErrback(lambda f: None)
+        self.reactor.callLater(1.0, self._show)
+
+    def close(self) -> None:
+        """When the table closes: the shown code and every tunnel."""
+        self.closed = True
+        for w in [self.current, *self.tunnels]:
+            if w is not None:
+                w.close().addErrback(lambda f: None)
+        self.current = None
+        self.tunnels.clear()
+
+
+# ----------------------------------------------------------------------------- friend
+ANSWER_WAIT = 120.0     # seconds a friend waits for the host's offer (env: tests)
+
+
+def answer_wait() -> float:
+    """How long `join CODE` waits for a table to answer (SHOGUN_NET_RENDEZVOUS_WAIT)."""
+    try:
+        return max(1.0, float(os.environ.get("SHOGUN_NET_RENDEZVOUS_WAIT", ANSWER_WAIT)))
+    except ValueError:
+        return ANSWER_WAIT
+
+
+async def _closed(w: Any) -> None:
+    try:
+        await w.close()
+    except Exception:         # an unhappy close: nothing more to say to the host
+        pass
+
+
+def choose_direct(offer: Offer, probes: list[Any]) -> Reachable | None:
+    """The first of the host's addresses (most widely reachable first) where a Shogun
+    table answered our probe."""
+    for address, probe in zip(offer.addresses, probes):
+        if probe.greeted:
+            return address
+    return None
+
+
+# how a direct path is said, by the scope of the address (net/reach/addresses.py)
+_DIRECTLY = {"public": "directly at {address} through the host's router, round trip {rtt}",
+             "global IPv6": "directly at {address} over IPv6, round trip {rtt}",
+             "LAN": "directly at {address} on the same home network, round trip {rtt}",
+             "LAN IPv6": "directly at {address} on the same home network, round trip {rtt}",
+             "this machine": "directly at {address} on this machine, round trip {rtt}"}
+
+
+def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
+                 say: Callable[[str], None]) -> Any:
+    """Friend: a Deferred firing with an `Arrival` (or failing with RendezvousError)."""
+    from twisted.internet import defer
+    return defer.Deferred.fromCoroutine(_join_by_code(reactor, options, invite, say))
+
+
+async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
+                        say: Callable[[str], None]) -> Arrival:
+    from net.reach.reachability import probe, probe_all
+    from twisted.internet import defer
+    w = _wormhole(reactor, options)
+    w.set_code(invite.strip())
+    url = options.mailbox
+    say(f"looking for the table by code at the rendezvous {url}")
+    wait = answer_wait()
+    try:
+        data = await w.get_message().addTimeout(wait, reactor)
+    except defer.TimeoutError:
+        w.close().addErrback(lambda f: None)
+        seconds = f"{wait:g}"
+        raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
+                              f"table still open, and can this computer reach the "
+                              f"rendezvous {url}?") from None
+    except Exception as exc:
+        from twisted.python.failure import Failure
+        w.close().addErrback(lambda f: None)
+        raise RendezvousError(_plain_failure(Failure(exc), options.mailbox)) from None
+    try:
+        offer = Offer.from_bytes(data)
+    except RendezvousError:
+        w.close().addErrback(lambda f: None)
+        raise
+    probes = await probe_all(reactor, [(a.host, a.port) for a in offer.addresses]) \
+        if offer.addresses else []
+    direct = choose_direct(offer, probes)
+    if direct is not None:
+        w.send_message(Choice("direct").to_bytes())
+        w.close().addErrback(lambda f: None)
+        rtt = next(p.round_trip for a, p in zip(offer.addresses, probes) if a == direct)
+        how = _DIRECTLY.get(direct.scope, _DIRECTLY["LAN"]).format(
+            address=direct.dial, rtt=f"{(rtt or 0) * 1000:.1f} ms")
+        return Arrival(direct.dial, offer.code, how)
+    tried = "; ".join(p.sentence() for p in probes) or "the host gave no address"
+    if not offer.relay or options.direct_only:
+        reason = (f"no direct path to the table ({tried}), and you asked for --direct-only. The "
+                  "host can forward its TCP port on the router, or both can use IPv6 or one "
+                  "VPN; see docs/net.md." if options.direct_only else
+                  f"no direct path to the table ({tried}), and the host allows no relay (it runs "
+                  "with --direct-only). The host can forward its TCP port on the router, or "
+                  "both can use IPv6 or one VPN; see docs/net.md.")
+        w.send_message(Choice("none", reason).to_bytes())
+        await _closed(w)          # the answer reaches the mailbox before this program ends
+        raise RendezvousError(reason)
+    w.send_message(Choice("relay").to_bytes())
+    links: list[Link] = []
+    dilated = w.dilate(transit_relay_location=options.relay,
+                       on_status_update=lambda update: links.append(link_of(update)))
+    forwarder = Forwarder(reactor, dilated)
+    await dilated.when_dilated()
+    # the round trip through the tunnel: the table's greeting to a probe (no guess counted)
+    through = await probe(reactor, forwarder.host, forwarder.port, timeout=10.0)
+    rtt = f"{through.answered_in * 1000:.1f} ms" if through.greeted and \
+        through.answered_in is not None else "unknown"
+    connected = [link for link in links if link.connected]
+    how = f"through magic-wormhole, round trip {rtt}" if not connected else \
+        f"through the relay {connected[-1].where}, round trip {rtt}" \
+        if connected[-1].through_relay else \
+        f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
+    return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
+                   wormhole=w, forwarder=forwarder)

@@ -1,0 +1,181 @@
+"""The table's TCP connections carried over a dilated magic-wormhole (the relay path).
+
+Why a module of its own: the table knows only TCP addresses. When a friend cannot dial
+the host's table directly, both sides "dilate" the wormhole that introduced them
+(magic-wormhole's long-lived connection: a direct TCP connection when one of its hints
+answers, else the transit relay) and this module joins the ends, as `fowl` does:
+
+- the friend listens on a port of its own loopback (`Forwarder`); every TCP connection
+  its table session makes there (the join, and each redial after a dropped link) opens
+  one subchannel of the dilated wormhole;
+- the host answers each subchannel with a TCP connection to its own table port
+  (`serve_table`).
+
+The bytes carried are the table's own frames, sealed end to end by the table's key
+exchange; the dilated connection adds its own Noise encryption under the wormhole key.
+The relay sees neither key. When the dilated connection breaks, magic-wormhole redials
+it (a new "generation") and the subchannels wait; the table's own heartbeats see the
+silence and treat it as any dropped link.
+
+Tests: tests/net/reach/test_tunnel.py (loopback, a mailbox and a relay in the test's
+reactor), tests/net/reach/test_internet_rendezvous.py (homes behind NAT).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet import protocol
+
+SUBPROTOCOL = "shogun-table"      # the subchannels' name on both sides
+
+
+@dataclass(frozen=True)
+class Link:
+    """How the dilated wormhole is connected right now (from magic-wormhole's status)."""
+    connected: bool
+    through_relay: bool
+    description: str      # magic-wormhole's hint: "->relay:tcp:HOST:PORT", "->tcp:HOST:PORT"
+
+    @property
+    def where(self) -> str:
+        """HOST:PORT of the relay or of the other side."""
+        return self.description.split("tcp:", 1)[-1]
+
+
+def link_of(status: Any) -> Link:
+    """A magic-wormhole `DilationStatus` read as a `Link`."""
+    # only magic-wormhole's `ConnectedPeer` has a hint description (its status classes
+    # live in a private module, so it is read by what it holds)
+    hint = getattr(getattr(status, "peer_connection", None), "hint_description", None)
+    if isinstance(hint, str):
+        return Link(True, "relay" in hint, hint)
+    return Link(False, False, "")
+
+
+def no_delay_on_dilated_connections() -> None:
+    """Nagle's algorithm off on magic-wormhole's own TCP connections (direct or to the relay).
+
+    Why: magic-wormhole 0.24 leaves it on, so a small record written while the previous one
+    is not yet acknowledged waits for that acknowledgement (up to the peer's delayed-ACK
+    time, 40 ms on Linux). Measured in the lab with no added delay, the round trip of a
+    probe through the relay: 77 ms as magic-wormhole leaves it, 54 ms with this, 5 ms when
+    the relay also sets TCP_NODELAY (magic-wormhole-transit-relay 0.5.0 does not; the
+    public relay's part is not ours to change). The table's own connections set
+    TCP_NODELAY for the same reason. Patched once, on the class: there is no option."""
+    from wormhole._dilation.connection import DilatedConnectionProtocol as Dilated
+    if getattr(Dilated, "_shogun_no_delay", False):
+        return
+    made = Dilated.connectionMade
+
+    def connectionMade(self: Any) -> None:
+        no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if no_delay is not None:
+            no_delay(True)
+        made(self)
+    Dilated.connectionMade = connectionMade
+    Dilated._shogun_no_delay = True
+
+
+
+class _End(protocol.Protocol):
+    """One end of a splice: what arrives before the other end exists is kept for it.
+
+    Why not twisted.protocols.portforward: it pauses the accepting side until the other
+    connects, and pausing a subchannel fails in magic-wormhole 0.24 (its inbound flow
+    control calls a method its connection does not have). The table's frames are small
+    and bounded (1 MiB), so keeping them in memory for the few milliseconds is fine."""
+
+    def __init__(self) -> None:
+        self.other: _End | None = None
+        self.waiting: list[bytes] = []
+        self.lost = False
+
+    @property
+    def wire(self) -> Any:
+        """The transport: a TCP connection or a subchannel (zope interfaces, read as Any)."""
+        return self.transport
+
+    def connectionMade(self) -> None:
+        no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if no_delay is not None:          # a TCP end: the frames are small, latency counts
+            no_delay(True)
+
+    def dataReceived(self, data: bytes) -> None:
+        if self.other is None:
+            self.waiting.append(data)
+        else:
+            self.other.wire.write(data)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self.lost = True
+        if self.other is not None:
+            self.other.wire.loseConnection()
+
+
+def _splice(first: _End, second: _End) -> None:
+    """Join two ends once the second is connected."""
+    first.other, second.other = second, first
+    for data in first.waiting:
+        second.wire.write(data)
+    first.waiting.clear()
+    if first.lost:
+        second.wire.loseConnection()
+
+
+def _connect_other_end(first: _End, endpoint: Any) -> None:
+    """Connect `endpoint` and splice it to `first`; close `first` when it fails."""
+    from twisted.internet.protocol import Factory
+    d = endpoint.connect(Factory.forProtocol(_End))
+    d.addCallbacks(lambda second: _splice(first, second),
+                   lambda _failure: first.wire.loseConnection())
+
+
+class _ToTable(_End):
+    """Host: a subchannel the friend opened; its other end is the table's TCP port."""
+
+    def connectionMade(self) -> None:
+        from twisted.internet.endpoints import TCP4ClientEndpoint, TCP6ClientEndpoint
+        server: _TableServer = self.factory
+        kind = TCP6ClientEndpoint if ":" in server.table_host else TCP4ClientEndpoint
+        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port))
+
+
+class _TableServer(protocol.Factory):
+    protocol = _ToTable
+
+    def __init__(self, reactor: Any, table_host: str, table_port: int) -> None:
+        self.reactor, self.table_host, self.table_port = reactor, table_host, table_port
+
+
+def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int) -> Any:
+    """Host: every subchannel the friend opens becomes a TCP connection to the table.
+    A Deferred that fires once listening."""
+    return dilated.listener_for(SUBPROTOCOL).listen(
+        _TableServer(reactor, table_host, table_port))
+
+
+class _ToSubchannel(_End):
+    """Friend: one of the table session's local connections, carried over a new subchannel."""
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        forwarder: Forwarder = self.factory.forwarder
+        _connect_other_end(self, forwarder.dilated.connector_for(SUBPROTOCOL))
+
+
+class Forwarder:
+    """Friend: a loopback port whose connections reach the host's table."""
+
+    def __init__(self, reactor: Any, dilated: Any, interface: str = "127.0.0.1") -> None:
+        self.dilated = dilated
+        factory = protocol.Factory()
+        factory.protocol = _ToSubchannel
+        factory.forwarder = self             # type: ignore[attr-defined]
+        self.listener = reactor.listenTCP(0, factory, interface=interface)
+        self.host = interface
+        self.port: int = self.listener.getHost().port
+
+    def close(self) -> None:
+        self.listener.stopListening()
