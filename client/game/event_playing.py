@@ -342,9 +342,14 @@ class EventPlayer:
         self.views.log.add_line(why, (30, 70, 140))
         self.display_changed.emit()
 
+    @property
+    def result_shown(self) -> bool:
+        """A battle's result card is on show and the table waits for it to go."""
+        return (self.playing_event or {}).get("event") == "BattleResolved" and self.wait > 0
+
     def skip_result(self) -> bool:
-        """S while a battle's result is shown: on to what follows (the banner goes)."""
-        if (self.playing_event or {}).get("event") != "BattleResolved" or self.wait <= 0:
+        """S (or Enter) while a battle's result is shown: on to what follows (the card goes)."""
+        if not self.result_shown:
             return False
         self.wait = 0.0
         self.views.banner.hide()

@@ -67,11 +67,15 @@ def answer(scene: GameScene) -> bool:
 
 def step_on(scene: GameScene) -> str | None:
     """One move of the script's player at the tutorial: Next on a step card (Show me
-    first on the plan step), Next move between opponents' moves, or the answer to a
+    first on the plan step), Next move between opponents' moves, Enter on a battle's
+    result card (it waits for the player since issue 36), or the answer to a
     decision. Returns the key of the step on show (None between steps)."""
     coach = coach_of(scene)
     st = coach.progress.current
     if scene.comforts.blocking:
+        return st.key if st else None
+    if scene.player.result_shown:
+        scene.on_key_press(arcade.key.ENTER, 0)    # the battle's result card: Continue [Enter]
         return st.key if st else None
     if st is not None:
         if st.key == "plan":
