@@ -108,26 +108,37 @@ def test_a_resuming_player_refuses_a_start_with_another_key_on_its_seat(tmp_path
     assert any("a key that is not yours" in e for e in errors), errors
 
 
+def _lying_host_table(tmp_path, host_args: list[str], env: dict) -> list[processes.Peer]:
+    """A 3-seat table hosted by `tests/net/lying_host.py` (its lie chosen by `env`), then
+    the victim (seat 1) and another joiner: the host, the victim and the other."""
+    port = processes.free_port()
+    host = processes.Peer("host", ["host", "--headless", "--port", str(port), "--code",
+                                   processes.CODE, "--players", "3", "--bots", "0",
+                                   *host_args, "--rejoin-timeout", "20",
+                                   "--save", str(tmp_path / "host.save")],
+                          tmp_path, script=processes.ROOT / "tests" / "net" / "lying_host.py",
+                          env=env)
+    peers = [host]
+    try:
+        host.wait_for(r"table open on port", 60)
+        peers.append(processes.join(tmp_path, port, "guest0", timeout=20))
+        host.wait_for(r"seated: 2 players", 60)     # the victim is seat 1
+        peers.append(processes.join(tmp_path, port, "guest1", timeout=20))
+    except BaseException:
+        processes.kill_all(peers)
+        raise
+    return peers
+
+
 # ---------------------------------------------------------------- a real lying host
 @pytest.mark.slow
 @pytest.mark.network
 def test_a_real_joiner_refuses_a_real_lying_hosts_start(tmp_path):
     """Three processes: the host (`tests/net/lying_host.py`) pins a key of its own on
     seat 1. Seat 1 refuses with the sentence and exits non-zero, never begins the game."""
-    port = processes.free_port()
-    host = processes.Peer("host", ["host", "--headless", "--port", str(port), "--code",
-                                   processes.CODE, "--players", "3", "--bots", "0",
-                                   "--rejoin-timeout", "20",
-                                   "--save", str(tmp_path / "host.save")],
-                          tmp_path, script=processes.ROOT / "tests" / "net" / "lying_host.py")
-    peers = [host]
+    peers = _lying_host_table(tmp_path, [], {})
+    host, victim, other = peers
     try:
-        host.wait_for(r"table open on port", 60)
-        victim = processes.join(tmp_path, port, "guest0", timeout=20)
-        peers.append(victim)
-        host.wait_for(r"seated: 2 players", 60)     # the victim is seat 1
-        other = processes.join(tmp_path, port, "guest1", timeout=20)
-        peers.append(other)
         host.wait_for(r"forged key pinned on seat 1", 90)
         victim.proc.wait(90)
         said = victim.errors()
@@ -147,21 +158,9 @@ def test_a_real_lying_host_cannot_give_one_joiner_other_clocks(tmp_path):
     applying other clocks than the table. Now every chain commitment carries the signed
     digest of its player's start: seat 1 sees that the host signed another start and
     leaves, saying so, and the others play on with a bot in seat 1."""
-    port = processes.free_port()
-    host = processes.Peer("host", ["host", "--headless", "--port", str(port), "--code",
-                                   processes.CODE, "--players", "3", "--bots", "0",
-                                   "--turn-time", "60", "--rejoin-timeout", "20",
-                                   "--save", str(tmp_path / "host.save")],
-                          tmp_path, script=processes.ROOT / "tests" / "net" / "lying_host.py",
-                          env={"LIE": "turn_time"})
-    peers = [host]
+    peers = _lying_host_table(tmp_path, ["--turn-time", "60"], {"LIE": "turn_time"})
+    host, victim, other = peers
     try:
-        host.wait_for(r"table open on port", 60)
-        victim = processes.join(tmp_path, port, "guest0", timeout=20)
-        peers.append(victim)
-        host.wait_for(r"seated: 2 players", 60)     # the victim is seat 1
-        other = processes.join(tmp_path, port, "guest1", timeout=20)
-        peers.append(other)
         host.wait_for(r"turn time 300 s sent to seat 1 alone", 90)
         try:
             victim.proc.wait(90)
