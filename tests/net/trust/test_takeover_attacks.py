@@ -92,6 +92,17 @@ def test_one_players_claim_does_not_take_a_slow_but_present_players_seat(tmp_pat
             p.errors()[-3000:]
 
 
+def _withholder(tmp_path, port: int, mode: str, victim_seat: int) -> P.Peer:
+    """A joiner (`tests/net/withholding_peer.py`) that keeps its beacon links from the
+    victim's seat as `mode` says."""
+    return P.Peer("withholder", ["join", f"127.0.0.1:{port}", "--code", P.CODE,
+                                 "--headless", "--rejoin-timeout", "60",
+                                 "--save", str(tmp_path / "withholder.save")],
+                  tmp_path, {"SHOGUN_TEST_WITHHOLD": mode,
+                             "SHOGUN_TEST_VICTIM_SEAT": str(victim_seat)},
+                  script=NET / "withholding_peer.py")
+
+
 @pytest.mark.slow
 @pytest.mark.network
 def test_a_link_kept_from_one_victim_costs_the_victim_nothing(tmp_path):
@@ -102,12 +113,7 @@ def test_a_link_kept_from_one_victim_costs_the_victim_nothing(tmp_path):
         peers.append(victim)
         time.sleep(2.0)
         victim_seat = 1                                      # seated first
-        withholder = P.Peer("withholder", ["join", f"127.0.0.1:{port}", "--code", P.CODE,
-                                           "--headless", "--rejoin-timeout", "60",
-                                           "--save", str(tmp_path / "withholder.save")],
-                            tmp_path, {"SHOGUN_TEST_WITHHOLD": "link-from-one",
-                                       "SHOGUN_TEST_VICTIM_SEAT": str(victim_seat)},
-                            script=NET / "withholding_peer.py")
+        withholder = _withholder(tmp_path, port, "link-from-one", victim_seat)
         peers.append(withholder)
         assert _seat(victim) == victim_seat
         w_seat = _seat(withholder)
@@ -138,12 +144,7 @@ def test_a_repeat_withholder_is_caught_once_and_then_gains_little(tmp_path):
         peers.append(victim)
         time.sleep(2.0)
         victim_seat = 1                                      # seated first
-        withholder = P.Peer("withholder", ["join", f"127.0.0.1:{port}", "--code", P.CODE,
-                                           "--headless", "--rejoin-timeout", "60",
-                                           "--save", str(tmp_path / "withholder.save")],
-                            tmp_path, {"SHOGUN_TEST_WITHHOLD": "links-from-one",
-                                       "SHOGUN_TEST_VICTIM_SEAT": str(victim_seat)},
-                            script=NET / "withholding_peer.py")
+        withholder = _withholder(tmp_path, port, "links-from-one", victim_seat)
         peers.append(withholder)
         assert _seat(victim) == victim_seat
         began = time.monotonic()
