@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from typing import Any
+from typing import Any, Mapping
 
 import msgpack
 
@@ -97,7 +97,7 @@ def field_matches(digest: bytes, salt: Any, seat: int, step: int, field: str,
     return hmac.compare_digest(digest, field_digest(salt, seat, step, field, card))
 
 
-def opening_mismatch(committed: dict[str, Any], opened: dict[str, Any],
+def opening_mismatch(committed: Mapping[str, Any], opened: Mapping[str, Any],
                      fields: tuple[str, ...]) -> str | None:
     """If the signed `opened` (BidOpened / FieldOpened) does not match the signed
     `committed` (PlanCommitted) it claims to open, the sentence saying so; else None.

@@ -14,7 +14,7 @@ Tests: tests/net/lockstep/test_echo.py, tests/net/lockstep/test_field_reveal.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 log = logging.getLogger("net.lockstep.core")
 
@@ -103,7 +103,7 @@ def agree(echoes: dict[int, dict[int, dict[str, Any]]], commits: dict[int, dict[
     return True
 
 
-def unlock_after_echo(echoed: dict[str, Any], unlocked: dict[str, Any]) -> str | None:
+def unlock_after_echo(echoed: Mapping[str, Any], unlocked: Mapping[str, Any]) -> str | None:
     """If the signed `unlocked` (PlanUnlocked) takes back a commitment its seat had
     already echoed in the signed `echoed` (CommitsEchoed) of the same step, the sentence
     saying so; else None.

@@ -13,7 +13,7 @@ Tests: tests/net/trust/test_signature_checks.py, tests/net/trust/test_attacks.py
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from net.lockstep import commitment, echo
 from net.lockstep.commitment import canonical
@@ -27,7 +27,7 @@ SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanUnlocked", "BidOpene
 MANY_PER_STEP = frozenset({"TakeoverClaimed"})
 
 
-def _signed_bytes(table: bytes, msg: dict[str, Any]) -> bytes:
+def _signed_bytes(table: bytes, msg: Mapping[str, Any]) -> bytes:
     return b"shogun-msg/" + table + canonical({k: v for k, v in msg.items() if k != "sig"})
 
 
@@ -38,11 +38,11 @@ def sign(key: SeatKey, table: bytes, msg: dict[str, Any]) -> dict[str, Any]:
     return msg
 
 
-def signed_by(public: bytes | None, table: bytes, msg: dict[str, Any]) -> bool:
+def signed_by(public: bytes | None, table: bytes, msg: Mapping[str, Any]) -> bool:
     return verify(public, _signed_bytes(table, msg), msg.get("sig"))
 
 
-def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+def conflict(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
     """If `a` and `b` are two different messages one seat may send only once (same kind,
     seat and step, made from the same state), the sentence saying so; else None.
     Signatures are checked by the caller. A plan opening that does not match the seat's
@@ -61,7 +61,7 @@ def conflict(a: dict[str, Any], b: dict[str, Any]) -> str | None:
             or a.get("hash") != b.get("hash"):
         return None
 
-    def strip(m: dict[str, Any]) -> bytes:
+    def strip(m: Mapping[str, Any]) -> bytes:
         return canonical({k: v for k, v in m.items() if k != "sig"})
     if strip(a) == strip(b):
         return None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any, TypedDict
+from typing import Any, Mapping, TypedDict
 
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision
@@ -94,7 +94,7 @@ class TowerVote:
         return bad
 
     # ------------------------------------------------------------------ checking
-    def judge(self, seat: int, msg: Wire, state: EngineState, mine: EngineCommand | None
+    def judge(self, seat: int, msg: Mapping[str, Any], state: EngineState, mine: EngineCommand | None
               ) -> str | None:
         """Why `seat`'s signed vote `msg` is a proof of cheating by itself, or None.
         `mine`: the drop as the deterministic build computes it (None: I cannot tell)."""
@@ -112,7 +112,7 @@ class TowerVote:
                     f"differs from the drop that build computes")
         return None
 
-    def proves(self, msg: Wire) -> str | None:
+    def proves(self, msg: Mapping[str, Any]) -> str | None:
         """A `TowerVoted` sent as a proof by another peer: the reason if it is one by
         itself, "" if I cannot check it here (not my step, or a deterministic claim on my
         platform build), None if it proves nothing."""

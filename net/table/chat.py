@@ -35,6 +35,7 @@ from typing import Any, TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from net.table.phase import Phase
+from net.transport.message_records import ChatRecalled, ChatSent
 
 if TYPE_CHECKING:
     from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
@@ -123,7 +124,7 @@ class Chat:
             spectator.send({"type": "ChatRecalled", "lines": [
                 {"sender": ln.sender, "seat": ln.seat, "text": ln.text} for ln in self.recent]})
 
-    def chat_recalled(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def chat_recalled(self, conn: PeerConnection, msg: ChatRecalled) -> None:
         """A `ChatRecalled` arrived: the lines said before this spectator came."""
         table = self._shared
         if table.role != "watch" or conn is not self._roster.source:
@@ -166,7 +167,7 @@ class Chat:
         except Exception:              # the window's problem must not break the table
             log.exception("on_chat_received failed")
 
-    def chat_sent(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def chat_sent(self, conn: PeerConnection, msg: ChatSent) -> None:
         """A `ChatSent` arrived."""
         table = self._shared
         now = self._setting.reactor.seconds()

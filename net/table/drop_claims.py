@@ -27,6 +27,7 @@ from net.lockstep.core import RELAYABLE
 from net.table.policy.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
                                        count_report, offences_carried)
 from net.table.shared import Roster, StartRecord, TableState
+from net.transport.message_records import SeatDropped
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -124,7 +125,7 @@ class DropClaims:
         if conn.seat is not None and reason and not reason.startswith("desync"):
             self.parted.add(conn.seat)
 
-    def seat_dropped(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def seat_dropped(self, conn: PeerConnection, msg: SeatDropped) -> None:
         """A `SeatDropped` claim from another player (`report_counting.count_report`)."""
         table = self._shared
         seat = msg["seat"]

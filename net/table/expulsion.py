@@ -13,11 +13,12 @@ tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, TYPE_CHECKING
+from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep import signatures
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.transport import messages
+from net.transport.message_records import CheatingProved
 
 if TYPE_CHECKING:
     from net.table.takeover import Takeover
@@ -48,7 +49,7 @@ class SeatSigner:
             return msg
         return signatures.sign(key, table_id, msg)
 
-    def signed_by_seat(self, seat: int, msg: dict[str, Any]) -> bool:
+    def signed_by_seat(self, seat: int, msg: Mapping[str, Any]) -> bool:
         """`msg` carries `seat`'s signature under the key pinned in GameStarted."""
         entry = self._start.seat_entry(seat)
         return entry is not None and self._start.info is not None \
@@ -67,7 +68,7 @@ class Expulsion:
         self._signer = signer
         self._takeover = takeover
 
-    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
+    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> bool:
         """Two different signed messages from `seat` for one step, or one signed message
         that is a proof by itself (`first` is `second`: a tower vote that breaks the rules
         or contradicts the deterministic drop, `net.lockstep.tower_vote`): if they really
@@ -87,7 +88,7 @@ class Expulsion:
             return True
         table.expelled.add(seat)
 
-        def show(m: dict[str, Any]) -> dict[str, Any]:
+        def show(m: Mapping[str, Any]) -> dict[str, Any]:
             return {k: (v.hex()[:16] if isinstance(v, bytes) else v)
                     for k, v in m.items()
                     if k not in ("hash", "sig", "commits", "fields", "outcome")}
@@ -109,7 +110,7 @@ class Expulsion:
         self._setting.reactor.callLater(0, self._expel, seat, step, reason)
         return True
 
-    def _reason(self, seat: int, first: dict[str, Any], second: dict[str, Any]) -> str | None:
+    def _reason(self, seat: int, first: Mapping[str, Any], second: Mapping[str, Any]) -> str | None:
         """What `first` and `second` prove against `seat`: a conflict between them, or
         (a tower vote) one of them alone, or it against the vote I heard from the seat.
         "" when a tower vote is a proof I cannot check here (my platform build)."""
@@ -134,7 +135,7 @@ class Expulsion:
             table.lockstep.take_over(seat, max(table.lockstep.step, step or 0))
             self._takeover.maybe_resumed()
 
-    def cheating_proved(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def cheating_proved(self, conn: PeerConnection, msg: CheatingProved) -> None:
         """A `CheatingProved` from another player: checked here before it counts."""
         table = self._shared
         if conn.seat is None or conn.role == "spectator" or conn is self._roster.source:

@@ -29,6 +29,7 @@ from typing import Any, TYPE_CHECKING
 from net.table.liveness import Liveness
 from net.table.options import TURN_TIME   # the default turn timer (kept here for its readers)
 from net.table.shared import Roster, StartRecord, TableSetting, TableState
+from net.transport.message_records import InputsAwaited
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ class InputDeadlines:
         for conn in list(self._roster.spectators):
             conn.send(msg)
 
-    def inputs_awaited(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def inputs_awaited(self, conn: PeerConnection, msg: InputsAwaited) -> None:
         """`InputsAwaited` from the player I follow (from anyone else: an offence)."""
         if conn is not self._roster.source:
             conn.offence("InputsAwaited from a peer we do not follow")

@@ -32,6 +32,7 @@ from typing import Any, Callable, TYPE_CHECKING
 from net.table.dialer import Dialer
 from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
                               transport_of)
+from net.transport.message_records import Heartbeat
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -119,7 +120,7 @@ class Liveness:
                     and not getattr(transport, "disconnecting", False):
                 write_now()
 
-    def heartbeat(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def heartbeat(self, conn: PeerConnection, msg: Heartbeat) -> None:
         """A `Heartbeat`: nothing to do, receiving it is the point (`last_received`)."""
 
     # ---------------------------------------------------------------- redial

@@ -15,6 +15,7 @@ from typing import Any, TYPE_CHECKING
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState, transport_of
 from net.table.start_mesh import StartHandshake
+from net.transport.message_records import GameStarted, LobbyChanged, SeatRequested
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -155,7 +156,7 @@ class Lobby:
                 assert conn is not None and conn.hello is not None   # a seated guest
                 peers.append({"peer": seat["peer"], "host": transport_of(conn).getPeer().host,
                               "port": conn.hello["listen_port"], "seat": seat["seat"]})
-        msg = {"type": "GameStarted", "table": os.urandom(16),
+        msg: GameStarted = {"type": "GameStarted", "table": os.urandom(16),
                "config": {k: table.lobby[k] for k in ("players", "side", "setup")},
                "seats": [{"seat": s["seat"], "kind": s["kind"], "name": s["name"],
                           "peer": s["peer"], "key": s.get("key")}
@@ -205,7 +206,7 @@ class Lobby:
                 platform.append(seat["seat"])
         return platform
 
-    def lobby_changed_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def lobby_changed_received(self, conn: PeerConnection, msg: LobbyChanged) -> None:
         table = self._shared
         watching = table.role == "watch" and conn is self._roster.source   # a spectator's player
         if (conn is not self._roster.host_conn and not watching) or self._start.started:
@@ -224,7 +225,7 @@ class Lobby:
             spectator.send({"type": "LobbyChanged", "lobby": lobby})
         self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def seat_requested(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def seat_requested(self, conn: PeerConnection, msg: SeatRequested) -> None:
         table = self._shared
         if table.role != "host" or self._start.started:
             conn.offence("SeatRequested but this is not an open lobby")

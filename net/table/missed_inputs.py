@@ -26,6 +26,7 @@ from typing import Any, TYPE_CHECKING
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.shared import Roster, TableSetting, TableState
 from net.table.takeover import Takeover
+from net.transport.message_records import InputsMissed, as_wire
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -98,7 +99,7 @@ class MissedInputs:
         self._asked[step] = now
         self._roster.broadcast({"type": "InputsMissed", "step": step, "seats": late})
 
-    def inputs_missed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def inputs_missed(self, conn: PeerConnection, msg: InputsMissed) -> None:
         """A player's `InputsMissed`: relay what I hold of those seats from that step."""
         table = self._shared
         ls = table.lockstep
@@ -126,7 +127,7 @@ class MissedInputs:
             else:
                 held = ls.heard_from(seat, step)
                 for s in range(step, ls.step + 1):      # the claims that gave it to a bot
-                    held += [m for m in self._takeover.claims_for(seat, s).values()
+                    held += [as_wire(m) for m in self._takeover.claims_for(seat, s).values()
                              if m["seat"] != asker]
                 # mine go as they are; another player's, relayed (signed, they prove it)
                 frames = [(m, m if m["seat"] == table.my_seat else

@@ -22,6 +22,7 @@ from net.table.play import Play
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start, start_not_mine
 from net.table.takeover import Takeover
+from net.transport.message_records import CaughtUp
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
@@ -137,7 +138,7 @@ class Recovery:
         return {"type": "CaughtUp", "start": self._persistence.start_wire(), "log": entries,
                 "chains": chains, "step": ls.step}
 
-    def caught_up_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def caught_up_received(self, conn: PeerConnection, msg: CaughtUp) -> None:
         """A `CaughtUp` from a player I dialled to rejoin or to watch."""
         table = self._shared
         if not conn.dialer or table.role not in ("watch", "resume"):
@@ -189,7 +190,7 @@ class Recovery:
             return False
         return all(_same_step(a, b) for a, b in zip(mine, other))
 
-    def _begin_from(self, msg: dict[str, Any]) -> Lockstep:
+    def _begin_from(self, msg: CaughtUp) -> Lockstep:
         table = self._shared
         start = msg["start"]
         check_start(self._setting.engine, start)

@@ -23,6 +23,7 @@ from net.table.shared import Roster, StartRecord, TableState
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import messages
+from net.transport.message_records import Relayed, as_wire, checked
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -47,7 +48,7 @@ class Relays:
         self._expulsion = expulsion
         self._handshake = handshake
 
-    def relayed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def relayed(self, conn: PeerConnection, msg: Relayed) -> None:
         """A `Relayed` message of another seat."""
         table = self._shared
         seat = msg["seat"]
@@ -56,7 +57,7 @@ class Relays:
             return
         if table.lockstep is None and self._start.started and conn.seat is not None \
                 and conn.role != "spectator" and seat != conn.seat \
-                and self._play.early.keep(conn, msg):
+                and self._play.early.keep(conn, as_wire(msg)):
             # a dropped seat's last input, relayed before the game began here: kept for
             # then, or I would fork from the players that got it
             return
@@ -67,7 +68,7 @@ class Relays:
         # taken even while the seat still looks connected here: its drop may reach me
         # after the relay does. Signed by the seat, it proves itself, from any relayer.
         try:
-            inner = messages.check(msg["message"])
+            inner = checked(msg["message"])
         except messages.BadMessage as exc:
             conn.offence(f"relayed message is malformed: {exc}")
             return
@@ -80,7 +81,7 @@ class Relays:
             return
         step = table.lockstep.step
         try:
-            table.lockstep.receive_relayed(seat, inner)
+            table.lockstep.receive_relayed(seat, as_wire(inner))
         except Offence as exc:
             conn.offence(str(exc))
             return
@@ -99,27 +100,29 @@ class Relays:
             conn.offence("Relayed from a connection that cannot relay")
             return
         try:
-            inner = messages.check(inner)
+            chain = checked(inner)
         except messages.BadMessage as exc:
             conn.offence(f"relayed message is malformed: {exc}")
             return
-        if inner["seat"] != seat or seat == table.my_seat or seat not in self._start.humans():
-            conn.offence(f"relayed chain commitment for seat {inner['seat']} is not relayable")
+        if chain["type"] != "ChainCommitted":     # the caller saw its type
             return
-        if not self._signer.signed_by_seat(seat, inner):
+        if chain["seat"] != seat or seat == table.my_seat or seat not in self._start.humans():
+            conn.offence(f"relayed chain commitment for seat {chain['seat']} is not relayable")
+            return
+        if not self._signer.signed_by_seat(seat, chain):
             conn.offence(f"relayed ChainCommitted for seat {seat} is not signed by seat "
                          f"{seat}'s key (forged)")
             return
         known = self._start.chain_ends.get(seat)
         if known is not None:
-            if known != inner["chain_end"]:
-                self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), inner)
+            if known != chain["chain_end"]:
+                self._expulsion.cheated(seat, self._start.chain_msgs.get(seat), chain)
             return
-        if not self._handshake.same_start(conn, seat, inner):
+        if not self._handshake.same_start(conn, seat, chain):
             return
-        self._start.chain_msgs[seat] = inner
-        self._start.chain_ends[seat] = inner["chain_end"]
-        self._start.token_hashes[seat] = inner["token_hash"]
+        self._start.chain_msgs[seat] = chain
+        self._start.chain_ends[seat] = chain["chain_end"]
+        self._start.token_hashes[seat] = chain["token_hash"]
         if table.lockstep is not None:
-            table.lockstep.add_chain(seat, inner["chain_end"], inner["token_hash"])
+            table.lockstep.add_chain(seat, chain["chain_end"], chain["token_hash"])
         self._handshake.maybe_begin()

@@ -48,7 +48,9 @@ from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, Sess
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
+from net.transport import message_records as records
 from net.transport import messages
+from net.transport.message_records import handles
 from net.transport.versions import local_versions
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
@@ -218,23 +220,23 @@ class TableSession:
         self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
         self.spectate = Spectate(shared, setting, roster, start, self.dialer)
         self.chat = Chat(shared, setting, me, roster, start)
-        handlers: dict[str, Handler] = {       # message kind -> the part that takes it
-            "LobbyChanged": self.seating.lobby_changed_received,
-            "SeatRequested": self.seating.seat_requested,
-            "GameStarted": self.handshake.game_started_received,
-            "ChainCommitted": self.handshake.chain_committed,
-            "TakeoverClaimed": self.takeover.takeover_claimed,
-            "InputsMissed": self.missed.inputs_missed,
-            "Relayed": self.relays.relayed,
-            "CheatingProved": self.expulsion.cheating_proved,
-            "SeatDropped": self.claims.seat_dropped,
-            "Heartbeat": self.liveness.heartbeat,
-            "CaughtUp": self.recovery.caught_up_received,
-            "StepApplied": self.spectate.step_applied,
-            "InputsAwaited": self.deadlines.inputs_awaited,
-            "ChatSent": self.chat.chat_sent,
-            "ChatRecalled": self.chat.chat_recalled,
-        }
+        handlers: dict[str, Handler] = dict((      # message kind -> the part that takes it
+            handles(records.LobbyChanged, self.seating.lobby_changed_received),
+            handles(records.SeatRequested, self.seating.seat_requested),
+            handles(records.GameStarted, self.handshake.game_started_received),
+            handles(records.ChainCommitted, self.handshake.chain_committed),
+            handles(records.TakeoverClaimed, self.takeover.takeover_claimed),
+            handles(records.InputsMissed, self.missed.inputs_missed),
+            handles(records.Relayed, self.relays.relayed),
+            handles(records.CheatingProved, self.expulsion.cheating_proved),
+            handles(records.SeatDropped, self.claims.seat_dropped),
+            handles(records.Heartbeat, self.liveness.heartbeat),
+            handles(records.CaughtUp, self.recovery.caught_up_received),
+            handles(records.StepApplied, self.spectate.step_applied),
+            handles(records.InputsAwaited, self.deadlines.inputs_awaited),
+            handles(records.ChatSent, self.chat.chat_sent),
+            handles(records.ChatRecalled, self.chat.chat_recalled),
+        ))
         for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
             handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
         self.connections = Connections(

@@ -16,7 +16,7 @@ Tests: tests/net/table/test_shared.py, tests/net/table/test_session.py.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Protocol, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Mapping, Protocol, TypeVar, cast, overload
 
 from net.table.phase import Phase
 from net.transport.framing import encode_body
@@ -195,7 +195,7 @@ class StartRecord:
         self.token: bytes | None = None                        # ... and my rejoin token
         self.chain_ends: dict[int, bytes] = {}                 # seat -> commitment
         self.token_hashes: dict[int, bytes] = {}
-        self.chain_msgs: dict[int, dict[str, Any]] = {}        # its ChainCommitted
+        self.chain_msgs: dict[int, Mapping[str, Any]] = {}        # its ChainCommitted
         self.addresses: dict[int, tuple[str, int]] = {}
 
     @property

@@ -20,6 +20,7 @@ from typing import Any, TYPE_CHECKING
 from net.table.dialer import Dialer
 from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
                               transport_of)
+from net.transport.message_records import StepApplied
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -100,7 +101,7 @@ class Spectate:
         self._setting.callbacks.on_refused("no player left to watch")
         return False
 
-    def step_applied(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def step_applied(self, conn: PeerConnection, msg: StepApplied) -> None:
         """A `StepApplied` from the player we follow."""
         table = self._shared
         if conn is not self._roster.source or table.lockstep is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from typing import Any, Callable, TYPE_CHECKING
+from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
@@ -27,6 +27,7 @@ from net.table.shared import Identity, Roster, StartRecord, TableEngine, TableSe
 from net.table.takeover import Takeover
 from net.trust.own_seat import PinnedSeat, own_seat
 from net.trust.seat_keys import seat_proved
+from net.transport.message_records import ChainCommitted, GameStarted, as_wire
 from store.table_save import default_save_path
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept
 OPTIONAL_START_KEYS = ("turn_time", "rejoin_timeout")
 
 
-def check_start(engine: TableEngine, msg: dict[str, Any]) -> None:
+def check_start(engine: TableEngine, msg: Mapping[str, Any]) -> None:
     """A `GameStarted` (or the start record a `CaughtUp` carries) is well formed:
     ValueError says what is wrong."""
     engine.config_from_wire(msg["config"])
@@ -95,7 +96,7 @@ def start_differs(seat: int, from_host: bool) -> str:
             "if it does not come back")
 
 
-def start_not_mine(me: Identity, start: dict[str, Any]) -> str | None:
+def start_not_mine(me: Identity, start: Mapping[str, Any]) -> str | None:
     """Why a start (checked by `check_start`) is not mine to play: my seat missing,
     doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
     my_key = me.seat_key.public if me.seat_key is not None else b""
@@ -129,7 +130,7 @@ class StartHandshake:
         self.host_address: tuple[str, int] | None = None     # a guest's host
         self.saved_start: dict[str, Any] | None = None    # a resumed player's, until it catches up
 
-    def game_started_received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def game_started_received(self, conn: PeerConnection, msg: GameStarted) -> None:
         """The host's `GameStarted`."""
         if conn is not self._roster.host_conn or self._start.started:
             conn.offence("GameStarted from a peer that is not the host")
@@ -154,10 +155,11 @@ class StartHandshake:
                 p["host"], p["port"] = host_addr
         self.game_started(msg)
 
-    def game_started(self, msg: dict[str, Any]) -> None:
+    def game_started(self, msg: GameStarted) -> None:
         table = self._shared
-        self._start.info = {k: msg[k] for k in START_KEYS + OPTIONAL_START_KEYS
-                            if k in msg or k not in OPTIONAL_START_KEYS}
+        wire = as_wire(msg)
+        self._start.info = {k: wire[k] for k in START_KEYS + OPTIONAL_START_KEYS
+                            if k in wire or k not in OPTIONAL_START_KEYS}
         table.enter(Phase.MESH)
         table.lobby["started"] = True
         table.my_seat = my_seat = self._start.seat_of_peer(self._me.peer_id, table.lobby)
@@ -213,7 +215,7 @@ class StartHandshake:
                  "start": start_digest(self._start.info or self.saved_start or {})})
         conn.send(msg)
 
-    def chain_committed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def chain_committed(self, conn: PeerConnection, msg: ChainCommitted) -> None:
         """A player's `ChainCommitted`."""
         table = self._shared
         if not self._start.started or conn.seat is None or msg["seat"] != conn.seat:
@@ -243,7 +245,7 @@ class StartHandshake:
         self.maybe_begin()
         self._recovery.catch_up_early_rejoiners()
 
-    def same_start(self, conn: PeerConnection, seat: int, signed: dict[str, Any]) -> bool:
+    def same_start(self, conn: PeerConnection, seat: int, signed: ChainCommitted) -> bool:
         """Was `seat` given my start? If the host's signed digest differs, the host lied
         to me or to the others: I leave. If another player's does, that player was lied
         to (or lies): it does not play here, and its seat is taken over like an absent

@@ -19,7 +19,7 @@ test_takeover_agreement.py (the policy), tests/net/trust/test_takeover_attacks.p
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, TYPE_CHECKING
+from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
@@ -27,6 +27,7 @@ from net.table.expulsion import SeatSigner
 from net.table.liveness import Liveness
 from net.table.shared import DelayedCall, Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.policy.takeover_agreement import SeatWait, agreed
+from net.transport.message_records import TakeoverClaimed
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
@@ -60,7 +61,7 @@ class Takeover:
 
         self._over: set[int] = set()                  # seats whose countdown ran out here
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
-        self._held: dict[tuple[int, int], dict[int, dict[str, Any]]] = {}
+        self._held: dict[tuple[int, int], dict[int, Mapping[str, Any]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
 
     def is_offline(self, seat: int | None) -> bool:
@@ -292,7 +293,7 @@ class Takeover:
                     "(a bot plays it once more than half of the players agree)", seat, step)
         self._roster.broadcast(msg)
 
-    def claims_for(self, seat: int, step: int) -> dict[int, dict[str, Any]]:
+    def claims_for(self, seat: int, step: int) -> dict[int, Mapping[str, Any]]:
         """The signed claims I hold that `seat`'s countdown ran out at `step`
         (claimant -> its `TakeoverClaimed`), mine included."""
         return self._held.get((seat, step), {})
@@ -308,7 +309,7 @@ class Takeover:
             if seat not in ls.bots:
                 self._decide(seat)
 
-    def takeover_claimed(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def takeover_claimed(self, conn: PeerConnection, msg: TakeoverClaimed) -> None:
         """Another player's `TakeoverClaimed`."""
         table = self._shared
         if table.lockstep is None and table.role == "resume":
@@ -324,7 +325,7 @@ class Takeover:
             self._begin_without_missing()       # it dropped in the start handshake
         self.claim_received(msg, from_host=conn is self._roster.host_conn or conn.seat == HOST_SEAT)
 
-    def claim_received(self, msg: dict[str, Any], from_host: bool = False) -> None:
+    def claim_received(self, msg: TakeoverClaimed, from_host: bool = False) -> None:
         """A checked, signed claim (from its player, or relayed by another). Kept for its
         step; it counts towards the agreement there. A claim from the host for a seat that
         dropped here too is its hand-over: my countdown for that seat ends now, so I

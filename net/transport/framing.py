@@ -11,7 +11,7 @@ Tests: tests/net/transport/test_framing.py, tests/net/transport/test_fuzz.py.
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Mapping
 
 import msgpack
 
@@ -24,7 +24,7 @@ class FrameError(ValueError):
     """A frame that cannot be accepted: the reason names what was wrong."""
 
 
-def encode_body(message: dict[str, Any]) -> bytes:
+def encode_body(message: Mapping[str, Any]) -> bytes:
     """One message as msgpack (bin type for bytes), within the size limit."""
     body: bytes = msgpack.packb(message, use_bin_type=True)
     if len(body) > MAX_BODY:

@@ -6,7 +6,7 @@ type checker, so a part reads `msg["step"]` as an int rather than as Any. The tw
 in agreement by tests/net/transport/test_message_records.py (same kinds, same fields).
 
 A checked message is cast to its record once, where it is handed to the part that takes
-its kind (`handles`, `receives`, or `record` for a branch on the kind); the maps stored,
+its kind (`handles`, or `checked` where a part branches on the kind); the maps stored,
 signed and relayed stay `Wire`.
 
 Tests: tests/net/transport/test_message_records.py.
@@ -14,8 +14,9 @@ Tests: tests/net/transport/test_message_records.py.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, TypedDict, TypeVar, cast
+from typing import Any, Callable, Literal, Mapping, TypedDict, TypeVar, cast
 
+from net.transport import messages
 from net.transport.messages import PlanCard
 
 Wire = dict[str, Any]     # a message map, checked by `net.transport.messages.check`
@@ -296,11 +297,6 @@ def kind_of(record: type[Any]) -> str:
     return record.__name__
 
 
-def record(msg: Wire) -> Message:
-    """A checked message as its typed record (narrowed by `msg["type"] == ...`)."""
-    return cast(Message, msg)
-
-
 def handles(record: type[M], handle: Callable[[C, M], R]) -> tuple[str, Callable[[C, Wire], R]]:
     """A table entry: the kind of `record` and its handler, taking the checked map.
 
@@ -308,3 +304,14 @@ def handles(record: type[M], handle: Callable[[C, M], R]) -> tuple[str, Callable
     exactly the record's fields, so the handler may read it as the record.
     """
     return kind_of(record), cast(Callable[[C, Wire], R], handle)
+
+
+def checked(msg: Wire) -> Message:
+    """`messages.check`, its answer read as the record of its kind: the one cast for a
+    message checked where it arrives (narrowed then by `msg["type"] == ...`)."""
+    return cast(Message, messages.check(msg))
+
+
+def as_wire(msg: Mapping[str, Any]) -> Wire:
+    """A record as the map it is (no copy), for the parts that keep, sign or pass on maps."""
+    return cast(Wire, msg)

@@ -19,7 +19,7 @@ Tests: tests/net/transport/test_peer.py, tests/net/transport/test_fuzz.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Protocol as Interface, cast
+from typing import Any, Callable, Mapping, Protocol as Interface, cast
 
 from twisted.internet.protocol import ClientFactory, Protocol
 
@@ -151,7 +151,7 @@ class PeerConnection(Protocol):
         except Exception:
             return "?"
 
-    def send(self, msg: dict[str, Any], body: bytes | None = None) -> None:
+    def send(self, msg: Mapping[str, Any], body: bytes | None = None) -> None:
         """Sealed once the key exchange is done; only the exchange itself (and a refusal
         of a wrong code, which cannot be sealed with a key the dialer lacks) is plain.
         `body`: `msg` already packed (a broadcast packs once for every player)."""
