@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from net.reach.addresses import DEFAULT_PORT
+
 log = logging.getLogger("net.reach.portmap")
 
 DESCRIPTION = "Shogun table"
@@ -57,7 +59,7 @@ class PortMapper:
     def router_address(self) -> str:
         """The public address of a router that offers mappings (nothing is mapped);
         PortMapError when there is none, for `netcheck`."""
-        return self._router(7531)[1]
+        return self._router(DEFAULT_PORT)[1]
 
     def _router(self, port: int) -> tuple[Any, str]:
         upnp = self._factory()

@@ -26,6 +26,7 @@ import secrets
 from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from net.lockstep.beacon import HashChain
+from net.reach.addresses import DEFAULT_PORT, parse_address   # IPv4, [IPv6]:port, names
 from net.table.chat import Chat, ChatLine
 from twisted.python.failure import Failure
 
@@ -74,11 +75,6 @@ def new_join_code() -> str:
     (`net.trust.pake.normalized_code`)."""
     letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
     return f"{letters[:4]}-{letters[4:]}"
-
-
-def parse_address(address: str, default_port: int = 7531) -> tuple[str, int]:
-    from net.reach.addresses import parse_address as parse   # IPv4, [IPv6]:port, names (issue 16)
-    return parse(address, default_port)
 
 
 class Advertisement(Protocol):
@@ -245,7 +241,7 @@ class TableSession:
             self.close, self.chat.recall)
 
     @classmethod
-    def host(cls, opts: SessionOptions, port: int = 7531, players: int = 4, side: str = "sun",
+    def host(cls, opts: SessionOptions, port: int = DEFAULT_PORT, players: int = 4, side: str = "sun",
              setup: str = "beginner", bots: int = 0, reactor: TableReactor | None = None,
              engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "host", reactor, engine)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Mapping, Protocol, TypeVar, cast, overload
 
+from net.table.options import REJOIN_TIMEOUT, TURN_TIME
 from net.table.phase import Phase
 from net.transport.framing import encode_body
 
@@ -95,8 +96,8 @@ class TableEngine(Protocol):
 class SessionOptions:
     name: str = "player"
     code: str | None = None
-    rejoin_timeout: float = 120.0
-    turn_time: float = 300.0         # seconds for a player's decision (the host's is the table's)
+    rejoin_timeout: float = REJOIN_TIMEOUT
+    turn_time: float = TURN_TIME        # seconds for a player's decision (the host's is the table's)
     save_path: str | None = None
     interface: str = ""              # where players listen; tests use "127.0.0.1"
     bot: str = "heuristic"           # the bot that plays bot seats
