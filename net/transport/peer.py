@@ -5,13 +5,8 @@ Why here and not in the session: everything a single connection can judge on its
 equality, the offence count) is decided before the session sees a message. The session
 only receives checked messages from a connection that completed the handshake.
 
-The handshake (protocol 6, issue 34): the dialer speaks first. It sends its SPAKE2 half
-(`KeyOffered`) the moment it connects; the listener answers (`Welcomed`: its versions and
-its half) only if `net.trust.guess_limit` lets it, then the dialer's sealed `Hello`
-proves the code. Why the dialer first: before, the listener computed its half for every
-TCP connection before the stranger sent a byte (3.6 ms of the host's CPU each: about 280
-bare connections a second filled its reactor). Now a connection costs the listener
-nothing costly until a well-formed key offer, and the answers to those are rationed.
+The join handshake itself (who speaks first, the key exchange, its deadline and its
+turn in the guess limit's line) is `net.transport.join_handshake`.
 
 Tests: tests/net/transport/test_peer.py, tests/net/transport/test_fuzz.py.
 """
@@ -23,17 +18,12 @@ from typing import Any, Callable, Mapping, Protocol as Interface, cast
 
 from twisted.internet.protocol import ClientFactory, Protocol
 
-from net.transport import messages
-from net.transport.framing import (MAX_FRAME, FrameDecoder, FrameError, decode_body,
-                                   encode_body, frame)
-from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLINE,
-                                            HANDSHAKE_DEADLINE, HANDSHAKE_MAX_FRAME,
-                                            KEYED_DEADLINE, STALL_GRACE, OpenFilesBudget,
+from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_body, frame
+from net.transport.handshake_limits import (HANDSHAKE_MAX_FRAME, OpenFilesBudget,
                                             UnprovenConnections)
-from net.trust.guess_limit import BUSY, DROPPED_RETRY, OfferVerdict
-from net.trust.pake import JoinKeyExchange, PakeError
-from net.trust.seat_keys import prove_seat
-from net.transport.versions import version_differences
+from net.transport.join_handshake import JoinHandshake
+from net.transport import messages
+from net.transport.message_records import Message, as_wire, checked
 from net.trust.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.transport.peer")
@@ -54,31 +44,6 @@ class TcpTransport(Interface):
     def setTcpNoDelay(self, enabled: bool) -> None: ...
 
 
-class HandshakeDeadline:
-    """The handshake's timer: when it is due, how long it was, and whether it was stretched
-    once already for a peer that was busy (see `PeerConnection._handshake_overdue`)."""
-
-    def __init__(self) -> None:
-        self.call: Any = None              # the DelayedCall, while one is pending
-        self.due = 0.0
-        self.extended = False
-        self.length = HANDSHAKE_DEADLINE
-
-    def set(self, reactor: Any, seconds: float, overdue: Callable[[], None]) -> None:
-        """Due `seconds` from now (replacing a pending one): then `overdue` is called."""
-        if self.call is not None and self.call.active():
-            self.call.cancel()
-        self.length = seconds
-        self.due = reactor.seconds() + seconds
-        self.extended = False
-        self.call = reactor.callLater(seconds, overdue)
-
-    def cancel(self) -> None:
-        if self.call is not None and self.call.active():
-            self.call.cancel()
-        self.call = None
-
-
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
@@ -87,17 +52,11 @@ class PeerConnection(Protocol):
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
         self.decoder = FrameDecoder(HANDSHAKE_MAX_FRAME)   # MAX_FRAME once proved
-        self.release_slot: Callable[[], None] | None = None   # see UnprovenConnections
-        self.slot_keyed: Callable[[], None] | None = None     # ... its offer was answered
         self.release_file: Callable[[], None] | None = None   # see OpenFilesBudget
-        self._deadline = HandshakeDeadline()
-        self._exchange_judged = True   # a listener's answered exchange not yet judged
-        self.pake: JoinKeyExchange | None = None
-        self._in_line: Any = None      # a listener's key offer waiting for a token
+        self.handshake = JoinHandshake(self)   # until the remote is admitted
         self.channel: SecureChannel | None = None   # once the key exchange is done
         self.binding: bytes | None = None           # this connection's channel binding
         self.ready = False
-        self._settled = False          # a dial's handshake has ended (see _dial_settled)
         self.closed = False
         self.offences = 0
         self.remote_peer: bytes | None = None
@@ -195,25 +154,7 @@ class PeerConnection(Protocol):
             self.tcp.setTcpNoDelay(True)     # small frames, latency matters
         except Exception:
             pass
-        # a listener does nothing costly before a stranger's first message: a timer
-        self._set_deadline(HANDSHAKE_DEADLINE if self.dialer else FIRST_MESSAGE_DEADLINE)
-        if self.dialer:
-            self.pake = JoinKeyExchange(self.session.code or "", dialer=True)
-            self.send({"type": "KeyOffered", "pake": self.pake.outbound()})
-
-    def _set_deadline(self, seconds: float) -> None:
-        reactor = getattr(self.session, "reactor", None)
-        if reactor is None:
-            return
-        self._deadline.set(reactor, seconds, self._handshake_overdue)
-
-    def evicted(self) -> None:
-        """A newcomer took this silent stranger's handshake slot (`choose_slot`)."""
-        if self.closed:
-            return
-        self.release_slot = None             # the slot is the newcomer's already
-        self._refuse_plain("join refused for now: the table is busy with other connections",
-                           retry=EVICTED_RETRY)
+        self.handshake.began()
 
     def dataReceived(self, data: bytes) -> None:
         self.decoder.push(data)
@@ -235,7 +176,7 @@ class PeerConnection(Protocol):
                     body = self.channel.open(body)
                 except ChannelError as exc:
                     if not self.ready:
-                        self._unopened_in_handshake(body, exc)
+                        self.handshake.unopened(body, exc)
                         return
                     self.offence(str(exc))
                     continue
@@ -249,7 +190,7 @@ class PeerConnection(Protocol):
                 self.offence(str(exc))
                 continue
             try:
-                msg = messages.check(item)
+                msg = checked(item)
             except messages.BadMessage as exc:
                 self.offence(str(exc))
                 continue
@@ -258,88 +199,28 @@ class PeerConnection(Protocol):
             except OSError as exc:
                 # this machine failed (no file descriptor left, a full disk): never the
                 # sender's offence (issue 26 item 2)
-                log.error("this machine could not handle %s from %s: %s", msg.get("type"),
+                log.error("this machine could not handle %s from %s: %s", msg["type"],
                           self.describe(), exc)
             except Exception as exc:     # a bug must not take the peer down
-                log.exception("error handling %s from %s", msg.get("type"), self.describe())
-                self.offence(f"could not handle {msg.get('type')}: {exc}"[:300])
-
-    def _dial_settled(self) -> None:
-        """A dial counts as pending until its handshake ends, either way: the session
-        gives up on a table only when no dial may still succeed."""
-        if self.dialer and not self._settled:
-            self._settled = True
-            self.session.pending_dials -= 1
-
-    def _handshake_ended(self) -> None:
-        """The remote proved the join code and was admitted: the normal limits apply."""
-        self.ready = True
-        self.decoder.max_frame = MAX_FRAME
-        self._leave_handshake()
-        limiter = getattr(self.session, "guess_limit", None)
-        if not self.dialer and limiter is not None:
-            limiter.proved(self.remote_host())    # the table's guess budget spares it
-
-    def _leave_handshake(self) -> None:
-        if self._in_line is not None:
-            limiter = getattr(self.session, "guess_limit", None)
-            if limiter is not None:
-                limiter.withdraw(self._in_line)
-            self._in_line = None
-        if not self._exchange_judged:
-            # answered, never finished with a Hello: the host's work for nothing, counted
-            # as a wrong code so an address cannot spend exchanges for free
-            self._exchange_judged = True
-            limiter = getattr(self.session, "guess_limit", None)
-            if limiter is not None:
-                limiter.wrong_code(self.remote_host())
-        self._deadline.cancel()
-        if self.release_slot is not None:
-            self.release_slot()
-            self.release_slot = None
-
-    def _handshake_overdue(self) -> None:
-        deadline = self._deadline
-        deadline.call = None
-        if self.closed or self.ready:
-            return
-        if self._now() - deadline.due > STALL_GRACE and not deadline.extended:
-            # this peer was busy (a long drop, a slow bot) and fires its timers before it
-            # reads: the remote's answer may be waiting unread, so read it first
-            deadline.extended = True
-            deadline.call = self.session.reactor.callLater(STALL_GRACE,
-                                                           self._handshake_overdue)
-            return
-        log.info("closing %s: no handshake within %g s", self.describe(), deadline.length)
-        if self._in_line is not None:
-            self._refuse_plain(BUSY, retry=DROPPED_RETRY)
-            return
-        if not self.dialer and self.pake is None:
-            # (an older peer waits for the listener to speak first: say why)
-            self._refuse_plain("join refused: no key offer within "
-                               f"{deadline.length:g} s of connecting")
-            return
-        self.closed = True
-        self._dial_settled()
-        self._leave_handshake()
-        self.tcp.loseConnection()
+                log.exception("error handling %s from %s", msg["type"], self.describe())
+                self.offence(f"could not handle {msg['type']}: {exc}"[:300])
 
     def connectionLost(self, reason: Any = None) -> None:
         self.closed = True
-        self._leave_handshake()
+        self.handshake.leave()
         if self.release_file is not None:
             self.release_file()
             self.release_file = None
-        self._dial_settled()
+        self.handshake.dial_settled()
         if self.decoder.pending_bytes:
             log.warning("connection from %s closed inside a truncated frame (%d bytes)",
                         self.describe(), self.decoder.pending_bytes)
         self.session.connection_lost(self)
 
     # -------------------------------------------------------------- handshake
-    def _handle(self, msg: dict[str, Any]) -> None:
+    def _handle(self, msg: Message) -> None:
         kind = msg["type"]
-        if kind == "Offended":
+        if msg["type"] == "Offended":
             log.warning("%s says we offended: %s", self.describe(), msg["reason"])
             self.offended_reason = msg["reason"]
             return
@@ -348,173 +229,9 @@ class PeerConnection(Protocol):
                         "Greeted"):
                 self.offence(f"{kind} after the handshake (replayed?)")
                 return
-            self.session.received(self, msg)
+            self.session.received(self, as_wire(msg))
             return
-        if self.dialer:
-            if kind == "Welcomed" and self.channel is None and self.pake is not None:
-                self._welcomed(msg, self.pake)
-            elif kind == "Accepted" and self.hello is not None:
-                self._handshake_ended()
-                self._dial_settled()
-                self.session.connection_ready(self)
-            elif kind == "Refused":
-                log.warning("join refused by %s: %s", self.describe(), msg["reason"])
-                self.refused_retry = msg["retry"]
-                self.closed = True
-                self._dial_settled()
-                self._refused_by_remote(msg["reason"])
-                self.tcp.loseConnection()
-            else:
-                self.offence(f"{kind} before the handshake completed")
-        else:
-            if kind == "KeyOffered" and self.pake is None and self._in_line is None:
-                self._key_offered(msg)
-            elif kind == "Probed" and self.pake is None:
-                # a reachability probe: say this is a table, and close
-                self.send({"type": "Greeted", "versions": self.session.versions})
-                self.closed = True
-                self._leave_handshake()
-                self.tcp.loseConnection()
-            elif kind == "Hello" and self.hello is None and self.channel is not None:
-                self._hello(msg)
-            else:
-                self.offence(f"{kind} before the handshake completed")
-
-    def _unopened_in_handshake(self, body: bytes, exc: ChannelError) -> None:
-        """A frame that does not open before the handshake ended: on the listener's side
-        the dialer's first sealed frame, so the codes differ (or it is forged); on the
-        dialer's side a plain refusal of a wrong code, or a table that is not genuine."""
-        if not self.dialer:
-            self._exchange_judged = True
-            limiter = getattr(self.session, "guess_limit", None)
-            if limiter is not None:
-                limiter.wrong_code(self.remote_host())     # it logs a summary, not each
-            self._refuse_plain("join refused: the join code is wrong")
-            return
-        try:
-            msg = messages.check(decode_body(body))
-        except (FrameError, messages.BadMessage):
-            msg = None
-        if msg is not None and msg["type"] == "Refused":
-            reason = msg["reason"]
-            self.refused_retry = msg["retry"]
-        else:
-            reason = f"cannot join: the table's reply could not be authenticated ({exc})"
-        self.closed = True
-        self._dial_settled()
-        self._refused_by_remote(reason)
-        self.tcp.loseConnection()
-
-    def _key_offered(self, msg: dict[str, Any]) -> None:
-        """A stranger's first message: answered only when the guess limit lets it (the
-        answer is this side's SPAKE2 half, the costly part), at once or in its turn."""
-        limiter = getattr(self.session, "guess_limit", None)
-        if limiter is None:
-            self._answer_offer(msg)
-            return
-
-        def answer() -> None:
-            self._in_line = None
-            if not self.closed:
-                self._answer_offer(msg)
-
-        def refuse(verdict: OfferVerdict) -> None:
-            # turned away before any key exchange: no work, no log line (the limiter
-            # sums these up)
-            self._in_line = None
-            if not self.closed:
-                self._refuse_plain(verdict.reason or "join refused", retry=verdict.retry_after)
-        self._in_line = limiter.offer(self.remote_host(), answer, refuse)
-        if self._in_line is not None:
-            # waiting for its group's turn (about groups in line / rate seconds)
-            self._set_deadline(HANDSHAKE_DEADLINE)
-
-    def _answer_offer(self, msg: dict[str, Any]) -> None:
-        self.pake = JoinKeyExchange(self.session.code or "", dialer=False)
-        try:
-            keys = self.pake.finish(msg["pake"])
-        except PakeError as exc:
-            self._refuse_plain(f"join refused: {exc}")
-            return
-        self.send({"type": "Welcomed", "versions": self.session.versions,
-                   "peer": self.session.peer_id, "pake": self.pake.outbound()})
-        self.channel = SecureChannel(keys.send, keys.receive)
-        self.binding = keys.binding
-        self._exchange_judged = False
-        if self.slot_keyed is not None:
-            self.slot_keyed()
-        self._set_deadline(KEYED_DEADLINE)
-
-    def _welcomed(self, msg: dict[str, Any], pake: JoinKeyExchange) -> None:
-        self.remote_peer = msg["peer"]
-        differs = version_differences(self.session.versions, msg["versions"],
-                                      me="table", them="yours")
-        if differs:
-            self.closed = True
-            self._dial_settled()
-            self._refused_by_remote(f"cannot join: {differs}")
-            self.tcp.loseConnection()
-            return
-        try:
-            keys = pake.finish(msg["pake"])
-        except PakeError as exc:
-            self.closed = True
-            self._dial_settled()
-            self._refused_by_remote(f"cannot join: {exc}")
-            self.tcp.loseConnection()
-            return
-        self.channel = SecureChannel(keys.send, keys.receive)
-        self.binding = keys.binding
-        key = getattr(self.session, "seat_key", None)
-        hello = {"type": "Hello", "versions": self.session.versions,
-                 "peer": self.session.peer_id, "role": "player", "name": self.session.name,
-                 "listen_port": self.session.listen_port, "seat": None, "token": None,
-                 "table": None, "seat_key": key.public if key is not None else None,
-                 "seat_proof": None}
-        hello.update(self.hello_fields)
-        if key is not None and hello["table"] is not None and hello["seat"] is not None:
-            # a seat after the start: prove it holds the seat's key, on this connection
-            hello["seat_proof"] = prove_seat(key, hello["table"], hello["seat"], self.binding)
-        self.hello = hello
-        self.send(hello)
-
-    def _hello(self, msg: dict[str, Any]) -> None:
-        self._exchange_judged = True         # the Hello opened: the code was right
-        self.hello = msg
-        self.remote_peer = msg["peer"]
-        self.remote_name = msg["name"]
-        self.role = msg["role"]
-        differs = version_differences(self.session.versions, msg["versions"])
-        if differs:
-            self._refuse(f"join refused: {differs}")
-            return
-        reason = self.session.admit(self, msg)
-        if reason:
-            self._refuse(reason)
-            return
-        self.send({"type": "Accepted", "peer": self.session.peer_id})
-        self._handshake_ended()
-        self.session.connection_ready(self)
-
-    def _refused_by_remote(self, reason: str) -> None:
-        self.refused_reason = reason
-        self.session.refused(self, reason)
-
-    def _refuse(self, reason: str) -> None:
-        log.warning("refused %s: %s", self.describe(), reason)
-        self.send({"type": "Refused", "reason": reason[:2000], "retry": None})
-        self.closed = True
-        self.tcp.loseConnection()
-
-    def _refuse_plain(self, reason: str, retry: float | None = None) -> None:
-        """A refusal before the code was proved: plain (a dialer with a wrong code holds
-        no key to open it), and not logged each time (a flood must not flood the log)."""
-        self.channel = None
-        self.send({"type": "Refused", "reason": reason[:2000],
-                   "retry": None if retry is None else min(3600.0, max(0.0, retry))})
-        self.closed = True
-        self._leave_handshake()
-        self.tcp.loseConnection()
+        self.handshake.received(msg)
 
 
 class PeerFactory(ClientFactory):
@@ -538,13 +255,13 @@ class PeerFactory(ClientFactory):
         if not self.files.admit():
             return None
         conn = PeerConnection(self.session, self.dialer, self.hello)
-        token = self.unproven.admit(host, conn.evicted)
+        token = self.unproven.admit(host, conn.handshake.evicted)
         if token is None:
             self.files.release()
             return None
         conn.factory = self
-        conn.release_slot = lambda: self.unproven.release(token)
-        conn.slot_keyed = lambda: self.unproven.keyed(token)
+        conn.handshake.release_slot = lambda: self.unproven.release(token)
+        conn.handshake.slot_keyed = lambda: self.unproven.keyed(token)
         conn.release_file = self.files.release
         return conn
 

@@ -52,7 +52,7 @@ def test_join_dials_the_address_given():
 
 def test_the_listener_says_nothing_before_the_dialers_key_offer():
     reactor, host, conn, transport = listener()
-    assert transport.value() == b"" and conn.pake is None
+    assert transport.value() == b"" and conn.handshake.pake is None
 
 
 def test_an_offer_then_a_good_hello_is_accepted():
@@ -106,5 +106,5 @@ def test_a_reachability_probe_is_greeted_without_a_key_exchange():
     reactor, host, conn, transport = listener()
     conn.dataReceived(encode_frame({"type": "Probed"}))
     assert [m["type"] for m in sent(transport)] == ["Greeted"]
-    assert transport.disconnecting and conn.pake is None
+    assert transport.disconnecting and conn.handshake.pake is None
     assert host.guess_limit._records == {}          # no guess counted
