@@ -11,7 +11,8 @@ collaborators it calls: `net.table.dialer` (listen, dial), `net.table.expulsion`
 `net.table.takeover` (offline seats, bots taking seats), `net.table.play` (the lockstep),
 `net.table.recovery` (rejoin, catch-up), `net.table.start_mesh` (GameStarted to the first
 step), `net.table.relays`, `net.table.lobby` (seats, start), `net.table.spectate`,
-`net.table.chat`, and `net.table.connections` (what `net.transport.peer` calls). What
+`net.table.chat`, and `net.table.connections` (what `net.transport.peer` calls);
+what each role does first (host, join, watch, resume) is `net.table.opening`. What
 several parts share is one record, `net.table.shared.TableState`. This module keeps the
 constructors and the client API, delegating to the parts.
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from net.lockstep.beacon import HashChain
@@ -30,14 +30,17 @@ from net.reach.addresses import DEFAULT_PORT, parse_address   # IPv4, [IPv6]:por
 from net.table.chat import Chat, ChatLine
 from twisted.python.failure import Failure
 
-from net.table.connections import Connections, Connector, Handler
+from net.table.connections import Connections, Connector
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
-from net.table.input_deadline import InputDeadlines, turn_time_problem
+from net.table.input_deadline import InputDeadlines
 from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
+from net.table import message_routes
+from net.table import opening
+from net.table.opening import CODE_ALPHABET, new_join_code   # (their readers import them here)
 from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, Play
@@ -49,9 +52,6 @@ from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, Sess
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
-from net.transport import message_records as records
-from net.transport import messages
-from net.transport.message_records import handles
 from net.transport.versions import local_versions
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
@@ -61,21 +61,10 @@ if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
 
-__all__ = ["BUFFER_LIMIT", "ChatLine", "Phase", "SessionOptions", "TableSession"]
+__all__ = ["BUFFER_LIMIT", "CODE_ALPHABET", "ChatLine", "Phase", "SessionOptions", "TableSession",
+           "new_join_code", "parse_address"]
 
 log = logging.getLogger("net.table.session")
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-def new_join_code() -> str:
-    """8 letters of 32, shown as two groups of four ("K7Q2-M9XD"): 40 bits, so that a
-    guesser held to `net.trust.guess_limit.EXCHANGE_RATE` guesses a second has no
-    real chance in an evening, and the table needs no lock-out that would keep friends
-    out too (issue 34). The dash and the case are ignored when a code is typed
-    (`net.trust.pake.normalized_code`)."""
-    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
-    return f"{letters[:4]}-{letters[4:]}"
-
 
 class Advertisement(Protocol):
     """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
@@ -216,25 +205,7 @@ class TableSession:
         self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
         self.spectate = Spectate(shared, setting, roster, start, self.dialer)
         self.chat = Chat(shared, setting, me, roster, start)
-        handlers: dict[str, Handler] = dict((      # message kind -> the part that takes it
-            handles(records.LobbyChanged, self.seating.lobby_changed_received),
-            handles(records.SeatRequested, self.seating.seat_requested),
-            handles(records.GameStarted, self.handshake.game_started_received),
-            handles(records.ChainCommitted, self.handshake.chain_committed),
-            handles(records.TakeoverClaimed, self.takeover.takeover_claimed),
-            handles(records.InputsMissed, self.missed.inputs_missed),
-            handles(records.Relayed, self.relays.relayed),
-            handles(records.CheatingProved, self.expulsion.cheating_proved),
-            handles(records.SeatDropped, self.claims.seat_dropped),
-            handles(records.Heartbeat, self.liveness.heartbeat),
-            handles(records.CaughtUp, self.recovery.caught_up_received),
-            handles(records.StepApplied, self.spectate.step_applied),
-            handles(records.InputsAwaited, self.deadlines.inputs_awaited),
-            handles(records.ChatSent, self.chat.chat_sent),
-            handles(records.ChatRecalled, self.chat.chat_recalled),
-        ))
-        for kind in messages.PLAYER_GAME_MESSAGES - handlers.keys():
-            handlers[kind] = self.play.lockstep_message     # the lockstep's own traffic
+        handlers = message_routes.routes(self)
         self.connections = Connections(
             shared, setting, roster, start, self.dialer, self.seating, self.handshake, self.play,
             self.takeover, self.claims, self.liveness, self.recovery, self.spectate, handlers,
@@ -245,25 +216,7 @@ class TableSession:
              setup: str = "beginner", bots: int = 0, reactor: TableReactor | None = None,
              engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "host", reactor, engine)
-        s.code = opts.code or new_join_code()
-        if not 0 <= bots < players:
-            raise ValueError("bots must leave at least one human seat")
-        assert s.seat_key is not None
-        seats: list[dict[str, Any]] = [{"seat": i, "kind": "bot" if i >= players - bots else "open",
-                  "name": f"bot {i}" if i >= players - bots else "", "peer": None, "key": None}
-                 for i in range(players)]
-        seats[0].update(kind="human", name=s.name, peer=s.peer_id, key=s.seat_key.public)
-        for seat in seats:
-            if seat["kind"] == "bot":
-                seat["level"] = opts.bot
-        problem = turn_time_problem(opts.turn_time)
-        if problem is not None:
-            raise ValueError(problem)
-        s.lobby = {"players": players, "side": side, "setup": setup, "code": s.code,
-                   "started": False, "seats": seats, "tower_vote": False,
-                   "platform_seats": [], "turn_time": opts.turn_time}
-        s.my_seat = 0
-        s.dialer.listen(port)
+        opening.hosted(s, port, players, side, setup, bots)
         return s
 
     @classmethod
@@ -271,11 +224,7 @@ class TableSession:
              reactor: TableReactor | None = None,
              engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "join", reactor, engine)
-        s.code = code if code is not None else opts.code
-        s.dialer.listen(0)
-        host, port = parse_address(address)
-        s.handshake.host_address = (host, port)
-        s.dialer.dial(host, port, {"role": "player"})
+        opening.joined(s, address, code)
         return s
 
     @classmethod
@@ -283,10 +232,7 @@ class TableSession:
               reactor: TableReactor | None = None,
               engine: TableEngine | None = None) -> TableSession:
         s = cls(opts, "watch", reactor, engine)
-        s.code = code if code is not None else opts.code
-        host, port = parse_address(address)
-        s.spectate.watch(host, port)
-        s.liveness.start_heartbeat()   # no frames to send: it runs the input clocks it shows
+        opening.watched(s, address, code)
         return s
 
     @classmethod
@@ -295,26 +241,7 @@ class TableSession:
         """Rejoin my seat after a crash, from my local save."""
         save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
-        s.save_path = save_path
-        s.peer_id = save["peer"]
-        s.name = save["name"]
-        s.code = save["code"]
-        s.my_seat = save["seat"]
-        s.chain = HashChain(save["secret"])
-        s.start.token = save["token"]
-        s.signer.saved_table = save["start"]["table"]
-        s.handshake.saved_start = save["start"]     # the start my chain commitment signs
-        if save.get("seat_key") is not None:
-            s.seat_key = SeatKey(save["seat_key"])
-        s.recovery.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
-        s.recovery.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
-        s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
-        try:
-            s.dialer.listen(save.get("listen_port", 0))
-        except Exception:
-            s.dialer.listen(0)
-        s.recovery.rejoin(save["start"]["table"])
-        s.liveness.start_heartbeat()   # silent while it waits to catch up, it would be dropped
+        opening.resumed(s, save_path, save)
         return s
 
     # ------------------------------------------------------------ the client's API

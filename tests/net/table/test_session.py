@@ -4,7 +4,7 @@
 import pytest
 
 from net.transport import messages
-from net.transport import peer as peer_mod
+from net.transport import join_handshake
 from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
 from tests.net.fakenet import FakeNet
@@ -123,12 +123,12 @@ def test_a_deterministic_build_with_another_digest_counts_as_platform():
 def test_the_listener_checks_versions_too():
     net, engine, host, guest = host_and_guest()
     guest.versions = {**guest.versions, "pymunk": "0.0"}    # after its own check would pass
-    original = peer_mod.version_differences
-    peer_mod.version_differences = lambda a, b, **kw: None if kw else original(a, b)
+    original = join_handshake.version_differences
+    join_handshake.version_differences = lambda a, b, **kw: None if kw else original(a, b)
     try:
         reasons = refusals(net, guest)
     finally:
-        peer_mod.version_differences = original
+        join_handshake.version_differences = original
     assert len(reasons) == 1 and reasons[0].startswith("join refused: pymunk differs: yours 0.0")
 
 
