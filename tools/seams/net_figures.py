@@ -1,12 +1,15 @@
 """The figures issue 35 sets for net/: how many fields of the table's shared record
-three or more parts use, and the largest classes by attribute count.
+three or more parts use, the largest classes by attribute count, the longest modules,
+and how many message lookups (`msg["step"]`, `msg.get("seat")`) read an untyped map.
 
 Why a script: the targets ("at most 8 shared fields used by three or more parts", "no
 product class over 30 attributes") are counted the same way before and after a change.
 A *part* is a module of net/table other than the record's own; a *use* is an attribute
 read or written on the record (`self._shared.X`, or a local bound to `self._shared`),
 or, in the session, a `Delegated("shared")` attribute. An attribute of a class is a
-name assigned on `self` in its methods or annotated in its body.
+name assigned on `self` in its methods or annotated in its body. A message lookup is
+typed when, in its function, `msg` is annotated with a record of
+`net.transport.message_records` (or `Message`) or bound by `checked(...)`; else untyped.
 
 Run: .venv/bin/python tools/seams/net_figures.py [--all]
 """
@@ -133,6 +136,66 @@ def class_attributes(root: Path) -> list[tuple[int, str]]:
     return sorted(sizes, reverse=True)
 
 
+RECORDS_MODULE = ROOT / "net/transport/message_records.py"
+
+
+def _record_names() -> set[str]:
+    if not RECORDS_MODULE.exists():
+        return set()
+    tree = ast.parse(RECORDS_MODULE.read_text())
+    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)} | {"Message"}
+
+
+def _key_lookups(fn: ast.AST, name: str) -> int:
+    """`name["key"]` and `name.get("key"...)` in `fn` (nested functions included)."""
+    count = 0
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id == name and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, str):
+            count += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "get" and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == name and node.args \
+                and isinstance(node.args[0], ast.Constant):
+            count += 1
+    return count
+
+
+def message_lookups(root: Path) -> tuple[int, int]:
+    """(typed, untyped) lookups on a local named `msg` in the modules under `root`."""
+    records = _record_names()
+    typed = untyped = 0
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        outer = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and not any(f in ast.walk(g) and f is not g for g in ast.walk(tree)
+                             if isinstance(g, (ast.FunctionDef, ast.AsyncFunctionDef)))]
+        for fn in outer:
+            n = _key_lookups(fn, "msg")
+            if not n:
+                continue
+            annotations = [a.annotation for a in ast.walk(fn)
+                           if isinstance(a, ast.arg) and a.arg == "msg" and a.annotation]
+            annotations += [a.annotation for a in ast.walk(fn) if isinstance(a, ast.AnnAssign)
+                            and isinstance(a.target, ast.Name) and a.target.id == "msg"]
+            bound = any(isinstance(a, ast.Assign) and isinstance(a.value, ast.Call)
+                        and isinstance(a.value.func, ast.Name) and a.value.func.id == "checked"
+                        and any(isinstance(t, ast.Name) and t.id == "msg" for t in a.targets)
+                        for a in ast.walk(fn))
+            named = {x.id for ann in annotations for x in ast.walk(ann) if isinstance(x, ast.Name)}
+            if bound or named & records:
+                typed += n
+            else:
+                untyped += n
+    return typed, untyped
+
+
+def longest_modules(root: Path) -> list[tuple[int, str]]:
+    return sorted(((len(p.read_text().splitlines()), str(p.relative_to(ROOT)))
+                   for p in root.rglob("*.py")), reverse=True)
+
+
 def main() -> None:
     fields = shared_fields()
     wide = {f: u for f, u in fields.items() if len(u) >= 3}
@@ -147,6 +210,12 @@ def main() -> None:
     print("largest classes in net/ (attributes):")
     for n, name in sizes[:6]:
         print(f"  {n:3}  {name}")
+    print("longest modules in net/ (lines):")
+    for n, name in longest_modules(ROOT / "net")[:5]:
+        print(f"  {n:4}  {name}")
+    typed, untyped = message_lookups(ROOT / "net")
+    print(f"msg lookups in net/: {typed + untyped}; on a message record: {typed}; "
+          f"on an untyped map: {untyped}")
 
 
 if __name__ == "__main__":
