@@ -31,6 +31,7 @@ from client.words.table_names import join_offers, table_addresses
 from sim.bots import LEVELS
 from sim.board import board
 from client.words.rules_text import three_player_choice
+from net.table.lobby_record import TableLobby
 from net.table.session import TableSession
 from net.reach.internet import StartGate
 from client.words.table_names import setup_word, side_word
@@ -64,9 +65,9 @@ class LobbyScene(Node):
         self.b_back = self.add(Button(N_("Leave  [Esc]"), size=12, key=arcade.key.ESCAPE))
         for b in (self.b_players, self.b_side, self.b_setup, self.b_bots, self.b_start):
             b.visible = self.is_host
-        self.b_players.pressed.connect(lambda: self.change_lobby(players=3 + (self._lobby().get("players", 4) - 2) % 3))
-        self.b_side.pressed.connect(lambda: self.change_lobby(side="moon" if self._lobby().get("side") == "sun" else "sun"))
-        self.b_setup.pressed.connect(lambda: self.change_lobby(setup="draft" if self._lobby().get("setup") == "beginner" else "beginner"))
+        self.b_players.pressed.connect(lambda: self.change_lobby(players=3 + ((self._lobby().players or 4) - 2) % 3))
+        self.b_side.pressed.connect(lambda: self.change_lobby(side="moon" if self._lobby().side == "sun" else "sun"))
+        self.b_setup.pressed.connect(lambda: self.change_lobby(setup="draft" if self._lobby().setup == "beginner" else "beginner"))
         self.b_bots.pressed.connect(self._cycle_bots)
         self.b_start.pressed.connect(self.request_start)
         self.b_back.pressed.connect(self.leave_chosen.emit)
@@ -139,8 +140,8 @@ class LobbyScene(Node):
                                            table_addresses(port, self._mapped))
         return self._join_lines
 
-    def _lobby(self) -> dict:
-        return self.session.lobby or {}
+    def _lobby(self) -> TableLobby:
+        return self.session.lobby
 
     def change_lobby(self, **kw: Any) -> None:
         """The host changes the table (players, side, setup, bots); net may refuse."""
@@ -153,13 +154,12 @@ class LobbyScene(Node):
 
     def _cycle_bots(self) -> None:
         lobby = self._lobby()
-        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
-        self.change_lobby(bots=(bots + 1) % max(1, lobby.get("players", 4)))
+        self.change_lobby(bots=(lobby.bots() + 1) % max(1, lobby.players or 4))
 
     def cycle_level(self, seat: int) -> None:
         """The host's next level for a bot seat."""
-        seats = self._lobby().get("seats", [])
-        now = seats[seat].get("level") if seat < len(seats) else None
+        seats = self._lobby().seats
+        now = seats[seat].level if seat < len(seats) else None
         level = LEVELS[(LEVELS.index(now) + 1) % len(LEVELS)] if now in LEVELS else LEVELS[0]
         try:
             self.session.offers.set_bot_level(seat, level)
@@ -172,8 +172,8 @@ class LobbyScene(Node):
         """A 3-player table on a side whose provinces out of play this edition chose (the
         rulebooks' lists are pictures): said before the game starts."""
         lobby = self._lobby()
-        side = lobby.get("side")
-        if lobby.get("players") != 3 or side not in board().excluded_3p_chosen:
+        side = lobby.side
+        if lobby.players != 3 or side not in board().excluded_3p_chosen:
             return ""
         return three_player_choice(str(side))
 
@@ -239,18 +239,17 @@ class LobbyScene(Node):
 
     def rebuild(self) -> None:
         lobby = self._lobby()
-        self.b_players.set_label(_("Players: {n}").format(n=lobby.get("players", "?")))
-        self.b_side.set_label(_("Board side: {side}").format(side=side_word(lobby.get("side", "?"))))
-        self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(lobby.get("setup", "?"))))
-        bots = sum(1 for s in lobby.get("seats", []) if s["kind"] == "bot")
-        self.b_bots.set_label(_("Bot seats: {n}").format(n=bots))
-        seats = lobby.get("seats", [])
+        self.b_players.set_label(_("Players: {n}").format(n=lobby.players if lobby.players is not None else "?"))
+        self.b_side.set_label(_("Board side: {side}").format(side=side_word(lobby.side if lobby.side is not None else "?")))
+        self.b_setup.set_label(_("Setup: {setup}").format(setup=setup_word(lobby.setup if lobby.setup is not None else "?")))
+        self.b_bots.set_label(_("Bot seats: {n}").format(n=lobby.bots()))
+        seats = lobby.seats
         for seat, b in enumerate(self.b_levels):
-            is_bot = seat < len(seats) and seats[seat]["kind"] == "bot"
+            is_bot = seat < len(seats) and seats[seat].kind == "bot"
             b.visible = self.is_host and is_bot
             if b.visible:
                 b.set_label(_("level: {level}").format(
-                    level=_(LEVEL_WORDS.get(seats[seat].get("level") or "normal", "normal"))))
+                    level=_(LEVEL_WORDS.get(seats[seat].level or "normal", "normal"))))
         t = self.texts
         t.begin()
         title = TITLES.get(self.command) or _("Table")
@@ -281,20 +280,20 @@ class LobbyScene(Node):
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         y = self.height - 250
-        for k, seat in enumerate(lobby.get("seats", [])):
-            kind = seat["kind"]
-            mine = seat["seat"] in self.session.my_seats
+        for k, entry in enumerate(lobby.seats):
+            kind = entry.kind
+            mine = entry.seat in self.session.my_seats
             if kind == "open":
-                who = _("{colour}: open — waiting for a player").format(colour=theme.SEAT_NAMES[seat["seat"]])
+                who = _("{colour}: open — waiting for a player").format(colour=theme.SEAT_NAMES[entry.seat])
             else:
-                who = seat_title(seat["seat"], kind, seat.get("name") or "", me=mine)
-                if mine and who != seat_title(seat["seat"], "", me=True):
+                who = seat_title(entry.seat, kind, entry.name, me=mine)
+                if mine and who != seat_title(entry.seat, "", me=True):
                     who = _("{name} — you").format(name=who)
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         watchers = self.session.watchers()
         if watchers:
-            k = len(lobby.get("seats", []))
+            k = len(lobby.seats)
             t.put("w", ngettext("Watching: {names}", "Watching: {names}", len(watchers)).format(
                       names=", ".join(n or _("someone") for n in watchers)),
                   80, y - 36 * k, size=12, color=theme.MUTED,
@@ -307,14 +306,14 @@ class LobbyScene(Node):
                       )
         note = self.board_note()
         if note:     # only at 3 seats: room under the seats (and the watchers' line)
-            k = len(lobby.get("seats", [])) + (1 if watchers else 0)
+            k = len(lobby.seats) + (1 if watchers else 0)
             t.put("bn", note, 80, y - 36 * k + 8, size=11, color=theme.MUTED,
                   width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
-        turn_time = lobby.get("turn_time")
-        if isinstance(turn_time, (int, float)) and turn_time > 0:
-            t.put("tt", turn_time_sentence(float(turn_time)), self.width / 2 + 60, 120, size=11,
+        turn_time = lobby.turn_time
+        if turn_time is not None and turn_time > 0:
+            t.put("tt", turn_time_sentence(turn_time), self.width / 2 + 60, 120, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
-        if lobby.get("tower_vote"):
+        if lobby.tower_vote:
             t.put("tv", _("Tower results are agreed by vote on this table: these computers "
                     "round the physics differently."), self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
@@ -331,8 +330,8 @@ class LobbyScene(Node):
         arcade.draw_lbwh_rectangle_filled(0, 0, self.width, self.height, theme.BG)
         lobby = self._lobby()
         y = self.height - 250
-        for k, seat in enumerate(lobby.get("seats", [])):
-            arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat["seat"]])
+        for k, seat in enumerate(lobby.seats):
+            arcade.draw_lbwh_rectangle_filled(80, y - 36 * k - 4, 20, 20, theme.SEAT_COLOURS[seat.seat])
             arcade.draw_lbwh_rectangle_outline(80, y - 36 * k - 4, 20, 20, (0, 0, 0), 1)
         self.texts.draw()
 

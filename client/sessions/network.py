@@ -13,7 +13,7 @@ import functools
 import os
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from client.core.beating import BEATING
 from client.core.theme import seat_name
@@ -23,6 +23,7 @@ from client.words.net_words import for_players as net_said
 from client.words.table_names import lobby_titles
 from lang.i18n import _, ngettext
 from lang.names import readable_name
+from net.table.lobby_record import LobbySeat, StartInfo, TableLobby
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
 from sim.state import DecisionKind
@@ -69,7 +70,7 @@ class NetSession:
         self.waiting_text = ""
         self.ended = False
         self.refused: str | None = None
-        self.lobby: dict[str, Any] = dict(table.lobby or {})
+        self.lobby = TableLobby.from_wire(table.lobby)
         self.batches = 0
         self.mark = PlanMark()
         self.offers = TableOffers(table, role, self.mark)
@@ -88,7 +89,7 @@ class NetSession:
         table.on_error = lambda message: self.messages.append(str(message))
         table.on_ended = lambda state: setattr(self, "ended", True)
         if self.lobby:
-            self.lobby_changed(self.lobby)
+            self.lobby_changed(table.lobby)
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -123,11 +124,12 @@ class NetSession:
         self._status(_("Paused: {reason}").format(reason=net_said(reason)))
         self.offers.notices.append(reason)
 
-    def lobby_changed(self, lobby: dict[str, Any]) -> None:
-        """The table's lobby changed: keep it and say how many seats are open."""
-        self.lobby = dict(lobby)
+    def lobby_changed(self, lobby: Mapping[str, Any]) -> None:
+        """The table's lobby changed: keep it (read once, as a record) and say how many
+        seats are open."""
+        self.lobby = TableLobby.from_wire(lobby)
         if not self.started:
-            open_seats = sum(1 for s in lobby.get("seats", []) if s["kind"] == "open")
+            open_seats = self.lobby.open_seats()
             self.status = (ngettext("Lobby: {n} open seat", "Lobby: {n} open seats", open_seats).format(
                                n=open_seats) if open_seats
                            else (_("Everyone is here — start the game") if self.role == "host"
@@ -243,29 +245,25 @@ class NetSession:
             except Exception as exc:   # a network fault must not take the window down
                 self.messages.append(f"network: {exc}")
 
-    def seats(self) -> list[dict[str, Any]]:
+    def seats(self) -> tuple[LobbySeat, ...]:
         """The table's seats: the start record's once the game runs (it is what the game
         was started with, and a spectator who came late never saw the lobby), else the
         lobby's."""
-        seats = self.lobby.get("seats") or []
-        start = self.table.start_info
-        if isinstance(start, dict) and start.get("seats"):
-            seats = start["seats"]
-        return [s for s in seats if isinstance(s, dict) and isinstance(s.get("seat"), int)]
+        start = StartInfo.from_wire(self.table.start_info)
+        return start.seats if start is not None and start.seats else self.lobby.seats
 
     def labels(self) -> dict[int, str]:
         """{seat: "Aiko (Blue)" / "Bot (Orange)" / "Blue"} from the table's seats."""
-        return lobby_titles({"seats": self.seats()}, self.my_seats)
+        return lobby_titles(self.seats(), self.my_seats)
 
     def names(self) -> dict[int, str]:
         """{seat: chosen name} of the people at the table (for log lines)."""
-        return {int(s["seat"]): s.get("name") or "" for s in self.seats()
-                if s.get("kind") == "human" and s.get("name") and s.get("name") != "Player"}
+        return {s.seat: s.name for s in self.seats()
+                if s.kind == "human" and s.name and s.name != "Player"}
 
     def watchers(self) -> list[str]:
         """The names of those watching the table (the host lists them in the lobby)."""
-        names = self.lobby.get("watchers") or []
-        return [str(n)[:40] for n in names if isinstance(n, str)][:16] if isinstance(names, list) else []
+        return list(self.lobby.watchers)
 
     def close(self) -> None:
         if self.port_mapper is not None:       # the router keeps a mapping otherwise

@@ -14,6 +14,7 @@ from client.core import theme
 from lang.i18n import N_, _
 from net.reach.addresses import reachable_addresses
 from net.reach.addresses import Reachable
+from net.table.lobby_record import LobbySeat
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
@@ -30,14 +31,14 @@ def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:
     return colour
 
 
-def lobby_titles(lobby: dict, my_seats: Sequence[int] = (), my_name: str = "") -> dict[int, str]:
-    """{seat: title} for a network table's lobby (seats as `net.table.session` lists them)."""
+def lobby_titles(seats: Sequence[LobbySeat], my_seats: Sequence[int] = (),
+                 my_name: str = "") -> dict[int, str]:
+    """{seat: title} for a network table's seats (its lobby's, or its start's)."""
     out = {}
-    for s in lobby.get("seats", []) or []:
-        seat = int(s["seat"])
-        mine = seat in my_seats
-        name = my_name if mine and my_name else s.get("name") or ""
-        out[seat] = seat_title(seat, s.get("kind", ""), name, me=mine)
+    for s in seats:
+        mine = s.seat in my_seats
+        name = my_name if mine and my_name else s.name
+        out[s.seat] = seat_title(s.seat, s.kind, name, me=mine)
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any, Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -43,7 +44,7 @@ def prepare(session: TableSession) -> None:
             assert victim is not None
             send = victim.send
 
-            def other_clock(msg: dict, body: bytes | None = None) -> None:
+            def other_clock(msg: Mapping[str, Any], body: bytes | None = None) -> None:
                 if msg.get("type") == "GameStarted":
                     msg, body = {**msg, "turn_time": msg["turn_time"] * 5}, None
                     print(f"turn time {msg['turn_time']:g} s sent to seat {VICTIM} alone",

@@ -34,7 +34,7 @@ def table(app, monkeypatch):
 def test_a_watcher_sees_the_lobby_and_the_host_lists_it(app, table, shots):
     from client.scenes.lobby_scene import LobbyScene
     host, scene, watcher = table
-    assert run_until(app, lambda: bool(watcher.lobby.get("seats")), 20), watcher.status
+    assert run_until(app, lambda: bool(watcher.lobby.seats), 20), watcher.status
     assert watcher.status != "Connecting…"
     assert watcher.labels()[0] == "Aiko (Blue)"
     assert run_until(app, lambda: host.watchers() == ["Chiyo"], 10)
@@ -95,7 +95,7 @@ def test_a_host_without_a_chosen_name_is_named_like_any_player(app, monkeypatch)
     app.session = host
     try:
         frame(app, 2)
-        name = host.lobby["seats"][0]["name"]
+        name = host.lobby.seats[0].name
         assert name in NAMES
         assert host.names() == {0: name}
         assert host.labels()[0] == f"{name} (Blue)"
