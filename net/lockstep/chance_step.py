@@ -14,6 +14,7 @@ from net.lockstep.core_view import CoreView
 from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.message_records import LinkRevealed
 from sim.state import DecisionKind
 
 
@@ -24,7 +25,7 @@ class ChanceStep:
         self.core = core
         self.links = links
 
-    def on_link_revealed(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_link_revealed(self, seat: int, msg: LinkRevealed, box: StepInbox, step: int) -> bool:
         if seat in box.links:
             if box.links[seat] != msg["link"]:
                 raise Offence(f"seat {seat} revealed two links for step {step}")

@@ -13,6 +13,7 @@ import hashlib
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import Applied, EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.message_records import CommandSent
 from sim.state import DecisionKind
 
 
@@ -32,7 +33,7 @@ class CommandStep:
         core.send({"type": "CommandSent", "step": core.step, "seat": core.my_seat,
                    "command": wire, "hash": core.hash})
 
-    def on_command_sent(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_command_sent(self, seat: int, msg: CommandSent, box: StepInbox, step: int) -> bool:
         core = self.core
         if box.command is not None:
             if box.command[2] != msg["command"] or box.command[0] != seat:

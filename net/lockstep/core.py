@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from net.lockstep.beacon import ChainVerifier, HashChain
 from net.lockstep.chance_step import ChanceStep
 from net.lockstep.command_step import CommandStep
-from net.lockstep.core_view import Receiver, StepRunner
+from net.lockstep.core_view import Receiver, StepRunner, receives
+from net.transport import message_records as records
 from net.lockstep.desync import DesyncWatch
 from net.lockstep.engine import (Applied, EngineCommand, EngineConfig, EngineEvent,
                                   EngineState, GameEngine, PendingDecision)
@@ -96,12 +97,12 @@ class Lockstep:
         self.tower = TowerVote(self)
         self.plans = PlanSteps(self, self.links)
         self.plan_messages = PlanMessages(self, self.plans, self.links)
-        receivers: dict[str, Receiver] = {
-            "HashStated": self.desync.on_hash_stated,
-            "GameFinished": self.desync.on_game_finished,
-            "LinkRevealed": self.chance.on_link_revealed,
-            "TowerVoted": self.tower.on_voted,
-            "CommandSent": self.commands.on_command_sent,
+        receivers: dict[str, Receiver] = {**dict((
+            receives(records.HashStated, self.desync.on_hash_stated),
+            receives(records.GameFinished, self.desync.on_game_finished),
+            receives(records.LinkRevealed, self.chance.on_link_revealed),
+            receives(records.TowerVoted, self.tower.on_voted),
+            receives(records.CommandSent, self.commands.on_command_sent))),
             **self.plan_messages.receivers()}
         self.inputs = Inputs(self, self.heard, self.desync, receivers)
         self._runners: dict[str, StepRunner] = {

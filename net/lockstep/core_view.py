@@ -12,18 +12,27 @@ Tests: tests/net/lockstep/test_core.py (every part through `Lockstep`).
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Protocol, TypeVar, cast
 
 from net.lockstep.beacon import HashChain
 from net.lockstep.host import LockstepHost
 from net.lockstep.engine import Applied, EngineCommand, EngineState, GameEngine, PendingDecision
 from net.lockstep.step_inbox import StepInbox, Wire
+from net.transport.message_records import kind_of
 
 # a part's handler of one message kind: (seat, msg, the step's inbox, step) -> True when
 # the message is new input (the core then files it, compares its hash and advances)
 Receiver = Callable[[int, Wire, StepInbox, int], bool]
 # a part's runner of one decision kind: (decision, inbox) -> True when the step applied
 StepRunner = Callable[[PendingDecision, StepInbox], bool]
+M = TypeVar("M")
+
+
+def receives(record: type[M], receive: Callable[[int, M, StepInbox, int], bool]
+             ) -> tuple[str, Receiver]:
+    """A table entry: the kind of `record` and its receiver, taking the checked map (the
+    one cast: `net.transport.messages.check` has shown the map has the record's fields)."""
+    return kind_of(record), cast(Receiver, receive)
 
 
 class CoreView(Protocol):

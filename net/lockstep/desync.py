@@ -11,10 +11,13 @@ Tests: tests/net/lockstep/test_field_reveal.py (a desynced peer), tests/net/tabl
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from net.lockstep.core_view import CoreView
 from net.lockstep.heard import Heard
 from net.lockstep.outbox import Outbox
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.message_records import GameFinished, HashStated
 
 
 class DesyncWatch:
@@ -26,19 +29,19 @@ class DesyncWatch:
         self.heard = heard
 
     # ------------------------------------------------------------------ receivers
-    def on_hash_stated(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_hash_stated(self, seat: int, msg: HashStated, box: StepInbox, step: int) -> bool:
         """A seat's hash at a step I have not applied yet (`HashStated`)."""
         self._take_hash(seat, msg, box, step)
         return False
 
-    def on_game_finished(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_game_finished(self, seat: int, msg: GameFinished, box: StepInbox, step: int) -> bool:
         """The last step's hash, which no later message carries (`GameFinished`)."""
         if step == self.core.step and not self.core.ended:
             raise Offence(f"seat {seat} says the game ended at step {step}; it has not")
         self._take_hash(seat, msg, box, step)
         return False
 
-    def _take_hash(self, seat: int, msg: Wire, box: StepInbox, step: int) -> None:
+    def _take_hash(self, seat: int, msg: Mapping[str, Any], box: StepInbox, step: int) -> None:
         box.hashes[seat] = msg["hash"]
         if step == self.core.step:
             self.compare(seat, msg["hash"])

@@ -38,7 +38,7 @@ def lock_sum(items: list[list[Any]]) -> int:
     return sum(item[1] for item in items)
 
 
-def rebuilt(msg: dict[str, Any], seat: int, lock: int, fields: list[Any],
+def rebuilt(msg: Mapping[str, Any], seat: int, lock: int, fields: list[Any],
             sig: bytes) -> dict[str, Any]:
     return {"type": "PlanCommitted", "step": msg["step"], "seat": seat, "lock": lock,
             "fields": fields, "hash": msg["hash"], "sig": sig}
@@ -52,7 +52,7 @@ def _well_formed(item: object) -> bool:
             and isinstance(item[3], bytes) and len(item[3]) == 64)
 
 
-def content(msg: dict[str, Any], step: int,
+def content(msg: Mapping[str, Any], step: int,
             verify: Callable[[int, dict[str, Any]], bool]) -> dict[int, dict[str, Any]]:
     """The signed commitments an echo holds, by seat, checked: one per seat, each signed
     by the seat it names (so an echo cannot claim a commitment nobody made)."""

@@ -15,7 +15,7 @@ Tests: tests/net/lockstep/test_core.py (through `tests/net/mesh_harness.py`'s ho
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Mapping, Protocol
 
 from net.lockstep.engine import EngineEvent, EngineState, PendingDecision
 from net.lockstep.step_inbox import Wire
@@ -33,7 +33,7 @@ class LockstepHost(Protocol):
     def verify(self, seat: int, msg: Wire) -> bool:
         """Whether `msg` carries `seat`'s signature."""
 
-    def cheated(self, seat: int, first: Wire | None, second: Wire) -> object:
+    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
         """A proof that `seat` cheated (two signed messages for one step, or one that is a
         proof by itself); true when the host took it as one."""
 
@@ -72,7 +72,7 @@ class QuietHost:
     def verify(self, seat: int, msg: Wire) -> bool:
         return True
 
-    def cheated(self, seat: int, first: Wire | None, second: Wire) -> object:
+    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
         return None
 
     def offended(self, seat: int, reason: str) -> None:

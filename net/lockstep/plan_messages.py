@@ -12,13 +12,17 @@ tests/net/trust/test_attacks.py.
 from __future__ import annotations
 
 import logging
+from typing import Any, Mapping
 
 from net.lockstep import commitment, echo
-from net.lockstep.core_view import CoreView, Receiver
+from net.lockstep.core_view import CoreView, Receiver, receives
 from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.plan_steps import BID, PlanSteps
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport import message_records as records
+from net.transport.message_records import (BidOpened, CommitsEchoed, FieldOpened, PlanCommitted,
+                                           PlanUnlocked, as_wire)
 from net.transport.messages import PLAN_FIELD_NAMES as FIELDS
 from sim.state import DecisionKind
 
@@ -37,10 +41,12 @@ class PlanMessages:
 
     def receivers(self) -> dict[str, Receiver]:
         """One receiver per plan kind; a harmless repeat is logged and goes no further."""
-        handlers: dict[str, Receiver] = {
-            "PlanCommitted": self.on_committed, "PlanUnlocked": self.on_unlocked,
-            "CommitsEchoed": self.on_echoed, "BidOpened": self.on_bid_opened,
-            "FieldOpened": self.on_field_opened}
+        handlers: dict[str, Receiver] = dict((
+            receives(records.PlanCommitted, self.on_committed),
+            receives(records.PlanUnlocked, self.on_unlocked),
+            receives(records.CommitsEchoed, self.on_echoed),
+            receives(records.BidOpened, self.on_bid_opened),
+            receives(records.FieldOpened, self.on_field_opened)))
         return {kind: self._noting_repeats(kind, handle) for kind, handle in handlers.items()}
 
     @staticmethod
@@ -53,7 +59,7 @@ class PlanMessages:
         return receive
 
     # ------------------------------------------------------------------ receivers
-    def take_commit(self, box: StepInbox, seat: int, msg: Wire) -> bool:
+    def take_commit(self, box: StepInbox, seat: int, msg: Mapping[str, Any]) -> bool:
         """A signed commitment of `seat` (sent by it, or carried by an echo)."""
         if msg["lock"] <= box.unlocked.get(seat, -1):
             return False                        # withdrawn already
@@ -69,14 +75,14 @@ class PlanMessages:
         own = box.echoes.get(seat, {}).get(seat)      # the seat's own lock in its echo
         if own is not None and msg["lock"] > own["lock"]:
             raise Offence(f"seat {seat} locked a new plan after every plan was locked")
-        box.commits[seat] = msg
+        box.commits[seat] = as_wire(msg)
         self._compare_echoes(box, seat)
         return True
 
-    def on_committed(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_committed(self, seat: int, msg: PlanCommitted, box: StepInbox, step: int) -> bool:
         return self.take_commit(box, seat, msg)
 
-    def on_unlocked(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_unlocked(self, seat: int, msg: PlanUnlocked, box: StepInbox, step: int) -> bool:
         own = box.echoes.get(seat, {}).get(seat)  # it echoed this lock: it held them all
         if own is not None and own["lock"] >= msg["lock"]:
             self.core.host.cheated(seat, box.echo_msgs.get(seat), msg)
@@ -89,7 +95,7 @@ class PlanMessages:
         box.unlocked[seat] = max(box.unlocked.get(seat, -1), msg["lock"])
         return True
 
-    def on_echoed(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_echoed(self, seat: int, msg: CommitsEchoed, box: StepInbox, step: int) -> bool:
         core = self.core
         content = self.echo_content(msg, step)
         before = box.echo_locks.get(seat)
@@ -98,7 +104,7 @@ class PlanMessages:
                 core.host.cheated(seat, box.echo_msgs.get(seat), msg)
                 raise Offence(f"seat {seat} echoed two different sets of commitments")
             return False
-        box.echoes[seat], box.echo_locks[seat], box.echo_msgs[seat] = content, msg["lock"], msg
+        box.echoes[seat], box.echo_locks[seat], box.echo_msgs[seat] = content, msg["lock"], as_wire(msg)
         d = core.decision() if step == core.step else None
         for other, held in content.items():
             if other != core.my_seat and d is not None and d.kind == DecisionKind.PLAN \
@@ -112,7 +118,7 @@ class PlanMessages:
             self._compare_echoes(box, other)
         return True
 
-    def on_bid_opened(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_bid_opened(self, seat: int, msg: BidOpened, box: StepInbox, step: int) -> bool:
         core = self.core
         if seat in box.reveals:
             if box.reveals[seat] != (msg["salt"], msg["card"]):
@@ -147,7 +153,7 @@ class PlanMessages:
             except Offence as exc:
                 log.warning("early bid of seat %d refused: %s", seat, exc)
 
-    def on_field_opened(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_field_opened(self, seat: int, msg: FieldOpened, box: StepInbox, step: int) -> bool:
         if box.opening is not None:
             if box.opening != msg:
                 self.core.host.cheated(seat, box.opening, msg)
@@ -155,11 +161,11 @@ class PlanMessages:
             return False
         if step == self.core.step:
             self.check_opening(seat, msg)
-        box.opening = msg
+        box.opening = as_wire(msg)
         return True
 
     # ------------------------------------------------------------------ checks
-    def check_opening(self, seat: int, msg: Wire) -> None:
+    def check_opening(self, seat: int, msg: Mapping[str, Any]) -> None:
         """A `FieldOpened` for the current step: the card the engine asks for, matching
         the seat's signed commitment of this round. Raises Offence."""
         d = self.core.decision()
@@ -177,7 +183,7 @@ class PlanMessages:
             raise Offence(f"seat {seat}'s opened {field} field does not match its "
                           "commitment")
 
-    def echo_content(self, msg: Wire, step: int) -> dict[int, Wire]:
+    def echo_content(self, msg: Mapping[str, Any], step: int) -> dict[int, Wire]:
         """An echo's commitments, each checked against its seat's signature. A commitment
         equal, signature and all, to the one I hold for the seat (checked when it came,
         or my own) needs no second check: the same bytes verify the same way."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.lockstep.engine import Applied, EngineCommand
+from net.transport.message_records import BidOpened
 from net.transport.messages import PlanCard
 
 Wire = dict[str, Any]     # a message map, checked by `net.transport.messages.check`
@@ -32,7 +33,7 @@ class StepInbox:
     reveals: dict[int, tuple[bytes, PlanCard]] = field(default_factory=dict)   # opened bids
     # bids opened before my own commitment: the others may have given my seat to a bot
     # (its commitment is theirs) before I did; read once my seat has committed
-    early_reveals: dict[int, Wire] = field(default_factory=dict)
+    early_reveals: dict[int, BidOpened] = field(default_factory=dict)
     links: dict[int, bytes] = field(default_factory=dict)
     command: tuple[int, EngineCommand, Wire] | None = None
     votes: dict[int, Wire] = field(default_factory=dict)   # seat -> its TowerVoted

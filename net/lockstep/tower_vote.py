@@ -34,6 +34,7 @@ from typing import Any, Mapping, TypedDict
 from net.lockstep.core_view import CoreView
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
+from net.transport.message_records import TowerVoted, as_wire
 from sim.commands import TowerSettled
 from sim.state import DecisionKind
 
@@ -74,14 +75,14 @@ class TowerVote:
         return bool(getattr(self.core.game, "deterministic", False))
 
     # ------------------------------------------------------------------ receiving
-    def on_voted(self, seat: int, msg: Wire, box: StepInbox, step: int) -> bool:
+    def on_voted(self, seat: int, msg: TowerVoted, box: StepInbox, step: int) -> bool:
         held = box.votes.get(seat)
         if held is not None or self._judged.get(step, {}).get(seat) is not None:
             if held is not None and held != msg:
                 if not self.core.host.cheated(seat, held, msg):
                     raise Offence(f"seat {seat} voted two different tower outcomes for step {step}")
             return False
-        box.votes[seat] = msg
+        box.votes[seat] = as_wire(msg)
         return True
 
     def check_early(self, d: PendingDecision, box: StepInbox) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from net.lockstep.core import Lockstep, Offence
 from net.lockstep.plan_steps import for_spectators
@@ -173,7 +173,8 @@ class Play:
     def verify(self, seat: int, msg: dict[str, Any]) -> bool:
         return self._signer.signed_by_seat(seat, msg)
 
-    def cheated(self, seat: int, first: dict[str, Any] | None, second: dict[str, Any]) -> bool:
+    def cheated(self, seat: int, first: Mapping[str, Any] | None,
+                second: Mapping[str, Any]) -> bool:
         return self._expulsion.cheated(seat, first, second)
 
     def events_happened(self, events: list[Any], state: Any) -> None:
