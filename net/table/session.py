@@ -30,7 +30,7 @@ from net.reach.addresses import DEFAULT_PORT, parse_address   # IPv4, [IPv6]:por
 from net.table.chat import Chat, ChatLine
 from twisted.python.failure import Failure
 
-from net.table.connections import Connections, Connector
+from net.table.connections import Connections, Connector, routes
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
@@ -38,7 +38,6 @@ from net.table.input_deadline import InputDeadlines
 from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness
 from net.table.lobby import Lobby
-from net.table import message_routes
 from net.table import opening
 from net.table.opening import CODE_ALPHABET, new_join_code   # (their readers import them here)
 from net.table.persistence import Persistence
@@ -205,7 +204,7 @@ class TableSession:
         self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
         self.spectate = Spectate(shared, setting, roster, start, self.dialer)
         self.chat = Chat(shared, setting, me, roster, start)
-        handlers = message_routes.routes(self)
+        handlers = routes(self)
         self.connections = Connections(
             shared, setting, roster, start, self.dialer, self.seating, self.handshake, self.play,
             self.takeover, self.claims, self.liveness, self.recovery, self.spectate, handlers,
