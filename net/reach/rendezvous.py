@@ -38,11 +38,14 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
                               serve_table)
+
+if TYPE_CHECKING:
+    from net.table.options import TableOptions
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -68,6 +71,33 @@ class RendezvousOptions:
     @property
     def relay_allowed(self) -> bool:
         return not self.direct_only and self.relay is not None
+
+
+def relay_only() -> bool:
+    """(tests) SHOGUN_NET_RELAY_ONLY=1: act as if no direct path worked, so that the relay
+    carries the table even on loopback: the friend dials none of the host's addresses, and
+    neither side listens for magic-wormhole's own direct connections (`no_listen`)."""
+    return os.environ.get("SHOGUN_NET_RELAY_ONLY", "") == "1"
+
+
+def options_for(args: TableOptions, interface: str,
+                needed: bool = False) -> RendezvousOptions | None:
+    """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
+    table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
+    typed). ValueError says what is wrong with a given option. (`host`/`join` on the
+    command line and the window's menu, whose Settings give the same three fields.)"""
+    mailbox = args.rendezvous
+    relay = args.relay
+    loopback = interface.startswith("127.") or interface == "::1"
+    if mailbox is None and not needed and (
+            os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or loopback):
+        return None
+    if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
+        raise ValueError(f"--rendezvous {mailbox!r} is not a mailbox address; give "
+                         "ws://HOST:PORT/v1")
+    return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
+                             relay_hint(relay) if relay else PUBLIC_RELAY,
+                             args.direct_only)
 
 
 def relay_hint(address: str) -> str:
@@ -265,7 +295,7 @@ class Invitations:
                 elif before is not None and before.connected and not link.connected:
                     self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
             dilated = w.dilate(transit_relay_location=self.options.relay,
-                               on_status_update=status)
+                               no_listen=relay_only(), on_status_update=status)
             serve_table(self.reactor, dilated, self.table_host, self.table_port)
             self.tunnels.append(w)
         self.reactor.callLater(0, self._show)
@@ -360,7 +390,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         w.close().addErrback(lambda f: None)
         raise
     probes = await probe_all(reactor, [(a.host, a.port) for a in offer.addresses]) \
-        if offer.addresses else []
+        if offer.addresses and not relay_only() else []
     direct = choose_direct(offer, probes)
     if direct is not None:
         w.send_message(Choice("direct").to_bytes())
@@ -382,7 +412,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         raise RendezvousError(reason)
     w.send_message(Choice("relay").to_bytes())
     links: list[Link] = []
-    dilated = w.dilate(transit_relay_location=options.relay,
+    dilated = w.dilate(transit_relay_location=options.relay, no_listen=relay_only(),
                        on_status_update=lambda update: links.append(link_of(update)))
     forwarder = Forwarder(reactor, dilated)
     await dilated.when_dilated()
