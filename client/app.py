@@ -383,7 +383,7 @@ class App(arcade.Window):
             return
         search.pump()
         if not search.done:
-            if search.lines and isinstance(self.scene, MenuScene):
+            if len(search.lines) > 1 and isinstance(self.scene, MenuScene):   # after "looking…"
                 self.scene.set_message(search.lines[-1])
             return
         self.code_search = None
