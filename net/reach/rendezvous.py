@@ -93,7 +93,7 @@ def options_for(args: TableOptions, interface: str,
             os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or loopback):
         return None
     if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
-        raise ValueError(f"--rendezvous {mailbox!r} is not a mailbox address; give "
+        raise ValueError(f"the rendezvous {mailbox} is not a mailbox address; give "
                          "ws://HOST:PORT/v1")
     return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
                              relay_hint(relay) if relay else PUBLIC_RELAY,
