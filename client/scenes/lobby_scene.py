@@ -41,6 +41,12 @@ if TYPE_CHECKING:
     from net.reach.internet import StartGate
 
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+# how a peer is connected (net/reach/peer_links.py), as the lobby says it
+LINK_WORDS = Translated({"this machine": N_("on this machine"), "LAN": N_("LAN"),
+                         "direct": N_("direct"), "UPnP": N_("UPnP"), "relay": N_("relay"),
+                         "direct through magic-wormhole": N_("direct through magic-wormhole"),
+                         "through magic-wormhole": N_("through magic-wormhole")})
+LINKS_EVERY = 1.0        # seconds between looks at the links (their round trips change)
 TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
                      "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
 
@@ -85,6 +91,8 @@ class LobbyScene(Node):
         self.router_note = ""
         self._gate: StartGate | None = None
         self._invite_code: str | None = None    # the wormhole code in the join lines
+        self.links: dict[int, str] = {}          # seat -> how its player is connected, said
+        self._links_due = 0.0
         if self.is_host:
             self._ask_router()
             self._invite_friends()
@@ -133,6 +141,20 @@ class LobbyScene(Node):
             return reachable_addresses(table.listen_port, self._mapped)
         # kept with the session: App closes the code and every tunnel with the table
         self.session.invitations = invite_friends(table, rendezvous, addresses, self.table_said)
+
+    def look_at_links(self) -> dict[int, str]:
+        """{seat: "relay, round trip 48 ms"} for each player I hold a link to."""
+        from net.reach.peer_links import table_links
+        table = self.session.table
+        if not isinstance(table, TableSession):
+            return {}
+        said = {}
+        for seat, link in table_links(table, self.session.invitations, self.session.arrival,
+                                      mapped=bool(self._mapped)).items():
+            kind = LINK_WORDS.get(link.kind, link.kind)
+            said[seat] = kind if link.rtt is None else _("{kind}, round trip {ms} ms").format(
+                kind=kind, ms=f"{link.rtt * 1000:.0f}" if link.rtt >= 0.0005 else "<1")
+        return said
 
     def connection_line(self) -> str:
         """A friend who joined by code: how its link to the table goes, and its round trip."""
@@ -256,13 +278,18 @@ class LobbyScene(Node):
             seat = line.seat
             who = (s.labels().get(seat) if seat is not None else None) or line.sender
             self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=line.text))
+        self._links_due -= dt
+        if self._links_due <= 0:
+            self._links_due = LINKS_EVERY
+            self.links = self.look_at_links()
         invitations = s.invitations
         code = invitations.code if invitations is not None and not invitations.closed and \
             invitations.current is not None else None
         if code != self._invite_code:
             self._invite_code, self._join_lines = code, None
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
-                 self.router_note, self._join_lines is None, s.arrival is not None)
+                 self.router_note, self._join_lines is None, s.arrival is not None,
+                 tuple(sorted(self.links.items())))
         if shown != self._shown:
             self._shown = shown
             self.mark_dirty()
@@ -337,6 +364,8 @@ class LobbyScene(Node):
                 who = seat_title(seat["seat"], kind, seat.get("name") or "", me=mine)
                 if mine and who != seat_title(seat["seat"], "", me=True):
                     who = _("{name} — you").format(name=who)
+                elif not mine and seat["seat"] in self.links:
+                    who = _("{name} — {link}").format(name=who, link=self.links[seat["seat"]])
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         watchers = self.session.watchers()

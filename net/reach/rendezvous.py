@@ -177,6 +177,9 @@ class Arrival:
     how: str                    # a sentence: "directly at 11.0.0.1:7531 (...)", "through the relay ..."
     wormhole: Any = None        # kept open while the relay path is used
     forwarder: Forwarder | None = None
+    round_trip: float | None = None     # seconds, measured when joining (probe answered)
+    tunnel: str | None = None   # through magic-wormhole: "relay", "direct" or "unknown";
+                                # None: no tunnel
 
 
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
@@ -217,6 +220,7 @@ class Invitations:
         self.code: str | None = None
         self.tunnels: list[Any] = []           # dilated wormholes carrying a friend
         self.links: dict[int, Link] = {}       # friend number -> how its tunnel is connected
+        self.tunnelled: dict[int, int] = {}    # source port at the table -> friend number
         self.friends = 0
         self.closed = False
 
@@ -296,7 +300,8 @@ class Invitations:
                     self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
             dilated = w.dilate(transit_relay_location=self.options.relay,
                                no_listen=relay_only(), on_status_update=status)
-            serve_table(self.reactor, dilated, self.table_host, self.table_port)
+            serve_table(self.reactor, dilated, self.table_host, self.table_port,
+                        lambda port: self.tunnelled.__setitem__(port, friend))
             self.tunnels.append(w)
         self.reactor.callLater(0, self._show)
 
@@ -398,7 +403,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         rtt = next(p.round_trip for a, p in zip(offer.addresses, probes) if a == direct)
         how = _DIRECTLY.get(direct.scope, _DIRECTLY["LAN"]).format(
             address=direct.dial, rtt=f"{(rtt or 0) * 1000:.1f} ms")
-        return Arrival(direct.dial, offer.code, how)
+        return Arrival(direct.dial, offer.code, how, round_trip=rtt)
     tried = "; ".join(p.sentence() for p in probes) or "the host gave no address"
     if not offer.relay or options.direct_only:
         reason = (f"no direct path to the table ({tried}), and you asked for --direct-only. The "
@@ -426,4 +431,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         if connected[-1].through_relay else \
         f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
-                   wormhole=w, forwarder=forwarder)
+                   wormhole=w, forwarder=forwarder,
+                   round_trip=through.answered_in if through.greeted else None,
+                   tunnel=("relay" if connected[-1].through_relay else "direct") if connected
+                   else "unknown")

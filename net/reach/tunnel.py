@@ -24,7 +24,7 @@ reactor), tests/net/reach/test_internet_rendezvous.py (homes behind NAT).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from twisted.internet import protocol
 
@@ -124,12 +124,17 @@ def _splice(first: _End, second: _End) -> None:
         second.wire.loseConnection()
 
 
-def _connect_other_end(first: _End, endpoint: Any) -> None:
+def _connect_other_end(first: _End, endpoint: Any,
+                       then: Callable[[_End], None] | None = None) -> None:
     """Connect `endpoint` and splice it to `first`; close `first` when it fails."""
     from twisted.internet.protocol import Factory
+
+    def connected(second: _End) -> None:
+        if then is not None:
+            then(second)
+        _splice(first, second)
     d = endpoint.connect(Factory.forProtocol(_End))
-    d.addCallbacks(lambda second: _splice(first, second),
-                   lambda _failure: first.wire.loseConnection())
+    d.addCallbacks(connected, lambda _failure: first.wire.loseConnection())
 
 
 class _ToTable(_End):
@@ -139,21 +144,26 @@ class _ToTable(_End):
         from twisted.internet.endpoints import TCP4ClientEndpoint, TCP6ClientEndpoint
         server: _TableServer = self.factory
         kind = TCP6ClientEndpoint if ":" in server.table_host else TCP4ClientEndpoint
-        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port))
+        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port),
+                           lambda second: server.connected(second.wire.getHost().port))
 
 
 class _TableServer(protocol.Factory):
     protocol = _ToTable
 
-    def __init__(self, reactor: Any, table_host: str, table_port: int) -> None:
+    def __init__(self, reactor: Any, table_host: str, table_port: int,
+                 connected: Callable[[int], None]) -> None:
         self.reactor, self.table_host, self.table_port = reactor, table_host, table_port
+        self.connected = connected
 
 
-def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int) -> Any:
-    """Host: every subchannel the friend opens becomes a TCP connection to the table.
+def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int,
+                connected: Callable[[int], None] = lambda _port: None) -> Any:
+    """Host: every subchannel the friend opens becomes a TCP connection to the table
+    (`connected(its local port)`: the table sees the friend come from that port).
     A Deferred that fires once listening."""
     return dilated.listener_for(SUBPROTOCOL).listen(
-        _TableServer(reactor, table_host, table_port))
+        _TableServer(reactor, table_host, table_port, connected))
 
 
 class _ToSubchannel(_End):

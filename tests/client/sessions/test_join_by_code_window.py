@@ -86,8 +86,9 @@ def test_settings_refuse_a_rendezvous_that_is_no_mailbox_address(app, home):
 def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path):
     _set_rendezvous_in_settings(app, servers)
     where = ["--rendezvous", servers.mailbox_url, "--relay", servers.relay_address]
-    host = P.Peer("host", ["host", "--headless", "--port", "0", "--players", "3", "--bots", "1",
+    host = P.Peer("host", ["host", "--headless", "--port", "0", "--players", "3",
                            "--rejoin-timeout", "60", *where], tmp_path, RELAY_ONLY)
+    friend = None
     try:
         code = host.wait_for(CODE_LINE, 60).group(1)
         menu = app.scene
@@ -102,8 +103,15 @@ def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path
         assert session.arrival is not None
         assert re.search(rf"through the relay 127\.0\.0\.1:{relay_port}, round trip \d",
                          session.arrival.how), session.arrival.how
-        assert "through the relay" in app.scene.connection_line()
-        # the host's table is full once the window sits: its headless host starts the game
+        lobby = app.scene
+        assert "through the relay" in lobby.connection_line()
+        # the lobby says how I reach the host (seat 0): the relay, and the round trip
+        assert run_until(app, lambda: re.fullmatch(r"relay, round trip (\d+|<1) ms",
+                                                   lobby.links.get(0, "")), 30), lobby.links
+        # a second friend by the next code fills the table: the headless host starts
+        again = host.wait_for(r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)",
+                              60).group(1)
+        friend = P.Peer("friend", ["join", again, "--headless", *where], tmp_path, RELAY_ONLY)
         assert run_until(app, lambda: session.started, 120), host.text()[-1500:]
         host.wait_for(r"game started", 30)
         assert run_until(app, lambda: app.scene.name == "game", 60)
@@ -113,7 +121,7 @@ def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path
     finally:
         app.show_menu()                                     # leaving closes the table
         frame(app, 2)
-        host.kill()
+        P.kill_all([host] + ([friend] if friend is not None else []))
         time.sleep(0.1)
 
 
@@ -136,6 +144,9 @@ def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
         assert run_until(app, session.table.lobby_full, 120), friend.text() + friend.errors()[-1500:]
         assert "reached the table by code: through the relay" in friend.text()
         assert any("is connected through the relay" in line for line in lobby.said), lobby.said
+        # the lobby names the friend's link; the host has no end-to-end round trip of a
+        # tunnel (the friend measured it when it joined)
+        assert run_until(app, lambda: lobby.links.get(1) == "relay", 30), lobby.links
         assert run_until(app, lambda: not lobby.join_offers()[0][0].startswith(
             f"./shogun join {code}"), 30)                   # the table is full: no code shown
         app.on_key_press(arcade.key.ENTER, 0)               # start the game
@@ -146,4 +157,26 @@ def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
         frame(app, 2)
         if friend is not None:
             friend.kill()
+        time.sleep(0.1)
+
+
+def test_the_lobby_says_a_friend_on_this_machine_and_the_round_trip(app, home, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
+    app.start_net(TableOptions("host", players=3, bots=1, port=0))
+    lobby, session = app.scene, app.session
+    assert lobby.name == "lobby" and session.invitations is None     # no rendezvous: none asked
+    friend = P.Peer("friend", ["join", f"127.0.0.1:{session.table.listen_port}", "--code",
+                               session.table.join_code, "--headless"], tmp_path)
+    try:
+        assert run_until(app, session.table.lobby_full, 60), friend.text() + friend.errors()
+        assert run_until(app, lambda: re.fullmatch(r"on this machine, round trip (\d+|<1) ms",
+                                                   lobby.links.get(1, "")), 30), lobby.links
+        frame(app, 2)
+        seat_line = lobby.texts.labels[("seat", 1)].text
+        assert seat_line.endswith("— " + lobby.links[1]), seat_line
+    finally:
+        app.show_menu()
+        frame(app, 2)
+        friend.kill()
         time.sleep(0.1)
