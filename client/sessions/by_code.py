@@ -66,6 +66,8 @@ class CodeSearch:
 
 def close_arrival(arrival: Arrival) -> None:
     """The tunnel of a friend who joined by code (when the relay path was used)."""
+    if arrival.redial is not None:
+        arrival.redial.stop()
     if arrival.forwarder is not None:
         arrival.forwarder.close()
     if arrival.wormhole is not None:

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from net.reach.addresses import Reachable, format_address
-from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
-                              serve_table)
+from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
+                              no_delay_on_dilated_connections, serve_table)
 
 if TYPE_CHECKING:
     from net.table.options import TableOptions
@@ -180,6 +180,7 @@ class Arrival:
     round_trip: float | None = None     # seconds, measured when joining (probe answered)
     tunnel: str | None = None   # through magic-wormhole: "relay", "direct" or "unknown";
                                 # None: no tunnel
+    redial: RelayRedial | None = None   # dials the relay again after a break
 
 
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
@@ -221,6 +222,7 @@ class Invitations:
         self.tunnels: list[Any] = []           # dilated wormholes carrying a friend
         self.links: dict[int, Link] = {}       # friend number -> how its tunnel is connected
         self.tunnelled: dict[int, int] = {}    # source port at the table -> friend number
+        self.redials: list[RelayRedial] = []
         self.friends = 0
         self.closed = False
 
@@ -302,6 +304,8 @@ class Invitations:
                                no_listen=relay_only(), on_status_update=status)
             serve_table(self.reactor, dilated, self.table_host, self.table_port,
                         lambda port: self.tunnelled.__setitem__(port, friend))
+            if self.options.relay_allowed:
+                self.redials.append(RelayRedial(self.reactor, dilated))
             self.tunnels.append(w)
         self.reactor.callLater(0, self._show)
 
@@ -318,6 +322,8 @@ class Invitations:
     def close(self) -> None:
         """When the table closes: the shown code and every tunnel."""
         self.closed = True
+        for redial in self.redials:
+            redial.stop()
         for w in [self.current, *self.tunnels]:
             if w is not None:
                 w.close().addErrback(lambda f: None)
@@ -420,6 +426,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
     dilated = w.dilate(transit_relay_location=options.relay, no_listen=relay_only(),
                        on_status_update=lambda update: links.append(link_of(update)))
     forwarder = Forwarder(reactor, dilated)
+    redial = RelayRedial(reactor, dilated)
     await dilated.when_dilated()
     # the round trip through the tunnel: the table's greeting to a probe (no guess counted)
     through = await probe(reactor, forwarder.host, forwarder.port, timeout=10.0)
@@ -431,7 +438,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         if connected[-1].through_relay else \
         f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
-                   wormhole=w, forwarder=forwarder,
+                   wormhole=w, forwarder=forwarder, redial=redial,
                    round_trip=through.answered_in if through.greeted else None,
                    tunnel=("relay" if connected[-1].through_relay else "direct") if connected
                    else "unknown")

@@ -79,6 +79,49 @@ def no_delay_on_dilated_connections() -> None:
 
 
 
+REDIAL_RELAY_EVERY = 3.0     # seconds between looks at a tunnel that is not connected
+
+
+class RelayRedial:
+    """Dial the relay again while a dilated wormhole is not connected.
+
+    Why: magic-wormhole 0.24's Dilation dials the relay once per connection generation. When
+    the relay dies mid-game both sides start a new generation at once, find the relay gone,
+    and then wait for ever: a relay that comes back (restarted, or the path to it healed)
+    is never dialled again, and the table stays paused. Every `every` seconds, while there
+    is no connection and no attempt open, this hands the relay hint to the generation's
+    connector again (`got_hints`: its own input for hints, which dials them while it is
+    connecting and is ignored once it is connected). magic-wormhole offers no option for
+    it, so the manager and connector are read by their attribute names (0.24)."""
+
+    def __init__(self, reactor: Any, dilated: Any, every: float = REDIAL_RELAY_EVERY) -> None:
+        from twisted.internet.task import LoopingCall
+        self.dilated = dilated
+        self.redials = 0
+        self.loop = LoopingCall(self.look)
+        self.loop.clock = reactor
+        self.loop.start(every, now=False)
+
+    def look(self) -> None:
+        manager = getattr(self.dilated, "_manager", None)
+        connector = getattr(manager, "_connector", None)
+        if connector is None or getattr(manager, "_connection", None) is not None:
+            return
+        relays = getattr(connector, "_transit_relays", None)
+        if not relays or getattr(connector, "_pending_connections", None) \
+                or getattr(connector, "_winning_connection", None) is not None:
+            return                  # no relay, an attempt is open, or it is connected
+        try:
+            connector.got_hints(relays)
+        except Exception:           # a stopped connector (the wormhole closed) takes none
+            return
+        self.redials += 1
+
+    def stop(self) -> None:
+        if self.loop.running:
+            self.loop.stop()
+
+
 class _End(protocol.Protocol):
     """One end of a splice: what arrives before the other end exists is kept for it.
 
