@@ -42,7 +42,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
-                              no_delay_on_dilated_connections, serve_table)
+                              no_delay_on_dilated_connections,
+                              say_when_records_fail_authentication, serve_table)
 
 if TYPE_CHECKING:
     from net.table.options import TableOptions
@@ -186,6 +187,7 @@ class Arrival:
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
     no_delay_on_dilated_connections()
+    say_when_records_fail_authentication()
     return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
 

@@ -26,9 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import logging
+
 from twisted.internet import protocol
 
 SUBPROTOCOL = "shogun-table"      # the subchannels' name on both sides
+log = logging.getLogger("net.reach.tunnel")
+TAMPERED = ("a record through the tunnel failed its authentication (bytes altered, added or "
+            "dropped on the way: by the relay or the network); nothing of it reached the "
+            "table, and magic-wormhole connects the tunnel again")
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,30 @@ def no_delay_on_dilated_connections() -> None:
 
 
 REDIAL_RELAY_EVERY = 3.0     # seconds between looks at a tunnel that is not connected
+
+
+_observing = False
+
+
+def say_when_records_fail_authentication() -> None:
+    """Log, in this program's log, each record the tunnel refused because its Noise check
+    failed.
+
+    Why: magic-wormhole drops such a connection (and reconnects) but says so only in
+    Twisted's log, which this program does not show: a relay that tampers with the table's
+    bytes would look like a flaky link. The table's own frames are sealed as well (its own
+    key exchange), so nothing the relay alters, adds or drops reaches a game."""
+    global _observing
+    if _observing:
+        return
+    _observing = True
+    from twisted.logger import globalLogPublisher
+
+    def observe(event: dict[str, Any]) -> None:
+        why = event.get("why")
+        if isinstance(why, str) and why.startswith("bad inbound noise"):
+            log.warning(TAMPERED)
+    globalLogPublisher.addObserver(observe)
 
 
 class RelayRedial:
