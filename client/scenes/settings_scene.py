@@ -171,8 +171,9 @@ class SettingsScene(Node):
         return super().key_press(symbol, modifiers)
 
     def _step(self) -> float:
-        """Row spacing: 50 in a tall window, tighter in a short one (Save stays free)."""
-        return max(30.0, min(50.0, (self.height - 150 - 100) / (len(ROWS) - 1)))
+        """Row spacing: 50 in a tall window, tighter in a short one (Save and the message
+        line under the rows stay free)."""
+        return max(30.0, min(50.0, (self.height - 150 - 135) / (len(ROWS) - 1)))
 
     def on_layout(self) -> None:
         x = self.width / 2 + 10

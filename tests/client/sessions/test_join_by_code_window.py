@@ -24,7 +24,7 @@ import pytest
 
 from net.reach.rendezvous import is_invite
 from net.table.options import TableOptions
-from tests.client.conftest import frame, run_until
+from tests.client.conftest import frame, run_until, screenshot
 from tests.net import processes as P
 from tests.net import wormhole_servers
 
@@ -161,7 +161,7 @@ def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
 
 
 def test_the_lobby_says_a_friend_on_this_machine_and_the_round_trip(app, home, tmp_path,
-                                                                    monkeypatch):
+                                                                    monkeypatch, shots):
     monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
     app.start_net(TableOptions("host", players=3, bots=1, port=0))
     lobby, session = app.scene, app.session
@@ -175,6 +175,7 @@ def test_the_lobby_says_a_friend_on_this_machine_and_the_round_trip(app, home, t
         frame(app, 2)
         seat_line = lobby.texts.labels[("seat", 1)].text
         assert seat_line.endswith("— " + lobby.links[1]), seat_line
+        screenshot(app, shots / "lobby-links.png")
     finally:
         app.show_menu()
         frame(app, 2)
