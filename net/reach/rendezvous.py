@@ -38,15 +38,12 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication, serve_table)
-
-if TYPE_CHECKING:
-    from net.table.options import TableOptions
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -81,7 +78,21 @@ def relay_only() -> bool:
     return os.environ.get("SHOGUN_NET_RELAY_ONLY", "") == "1"
 
 
-def options_for(args: TableOptions, interface: str,
+class AskedReach(Protocol):
+    """What a player asked of the rendezvous (`net.table.options.TableOptions` has these;
+    named here, not imported: net.reach sits below net.table)."""
+
+    @property
+    def rendezvous(self) -> str | None: ...
+
+    @property
+    def relay(self) -> str | None: ...
+
+    @property
+    def direct_only(self) -> bool: ...
+
+
+def options_for(args: AskedReach, interface: str,
                 needed: bool = False) -> RendezvousOptions | None:
     """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
     table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
