@@ -10,16 +10,15 @@ Tests: tests/cli/test_by_code.py, tests/net/reach/test_internet_rendezvous.py.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
 from client.words.net_words import for_players
 from lang.i18n import _
 from net.reach.addresses import Reachable, reachable_addresses
-from net.reach.rendezvous import (PUBLIC_MAILBOX, PUBLIC_RELAY, Arrival, Invitations,
-                                  RendezvousError, RendezvousOptions, join_by_code,
-                                  relay_hint)
+from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
+                                  join_by_code)
+from net.reach.rendezvous import options_for as options  # noqa: F401  (the runner's name)
 
 if TYPE_CHECKING:
     from cli.runner import Outcome
@@ -30,24 +29,6 @@ if TYPE_CHECKING:
 
 def _loopback(interface: str) -> bool:
     return interface.startswith("127.") or interface == "::1"
-
-
-def options(args: TableOptions, interface: str,
-            needed: bool = False) -> RendezvousOptions | None:
-    """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
-    table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
-    typed). ValueError says what is wrong with a given option."""
-    mailbox = args.rendezvous
-    relay = args.relay
-    if mailbox is None and not needed and (
-            os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or _loopback(interface)):
-        return None
-    if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
-        raise ValueError(f"--rendezvous {mailbox!r} is not a mailbox address; give "
-                         "ws://HOST:PORT/v1")
-    return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
-                             relay_hint(relay) if relay else PUBLIC_RELAY,
-                             args.direct_only)
 
 
 def _say(line: str) -> None:

@@ -83,6 +83,7 @@ class App(arcade.Window):
         self.ui_scale = 1.0
         self.apply_ui_scale()
         self.lan_search = LanSearch()
+        self.code_search: Any = None        # a friend's search for a table by code (issue 39)
         self.on_scene_changed: Callable[[Node], None] | None = None     # tests hook: fn(scene)
         self._drawn_serial = -1
         self._force_full = True
@@ -134,6 +135,9 @@ class App(arcade.Window):
             self.on_scene_changed(scene)
 
     def close_session(self) -> None:
+        if self.code_search is not None:
+            self.code_search.cancel()
+            self.code_search = None
         if self.autosave is not None:
             self.autosave.close()          # the file stays: Continue picks it up
             self.autosave = None
@@ -318,10 +322,23 @@ class App(arcade.Window):
         from client import session_factory as make      # heavy: see the module's docstring
         self.start_net(make.table_options(command, opts))
 
+    def with_settings(self, options: TableOptions) -> TableOptions:
+        """The options under the name chosen in the settings, and the settings' rendezvous,
+        relay and "direct only" where the command line gave none."""
+        s = self.settings
+        return replace(options, name=s.name.strip(),
+                       rendezvous=options.rendezvous or s.rendezvous or None,
+                       relay=options.relay or s.relay or None,
+                       direct_only=options.direct_only or s.direct_only)
+
     def start_net(self, options: TableOptions) -> None:
         """Host, join or watch a table, under the name chosen in the settings."""
+        from net.reach.rendezvous import is_invite
         if options.command != "host" and not options.address and not options.resume:
             self.search_lan()
+            return
+        if options.command == "join" and is_invite(options.address) and not options.resume:
+            self.search_by_code(options)
             return
         # the game scene's modules now, before any connection, not in the frame the game
         # starts in (about a second of imports; issue 34 item 2)
@@ -329,7 +346,7 @@ class App(arcade.Window):
         from client import session_factory as make  # heavy: see the module's docstring
         from client.scenes.lobby_scene import LobbyScene  # heavy: loaded when a table opens
         try:
-            session = make.table(replace(options, name=self.settings.name.strip()))
+            session = make.table(self.with_settings(options))
         except make.NotStarted as exc:
             self.show_menu(message=str(exc))
             return
@@ -341,6 +358,46 @@ class App(arcade.Window):
         lobby.started.connect(lambda: self.play(session, session.labels(), names=session.names()))
         lobby.leave_chosen.connect(lambda: self.show_menu())
         self.show(lobby)
+
+    def search_by_code(self, options: TableOptions) -> None:
+        """Find the table behind a code through the rendezvous; the lobby opens once it
+        answered (`_code_search_poll`), the menu says why not otherwise."""
+        from client.sessions.by_code import CodeSearch
+        self.close_session()
+        if not isinstance(self.scene, MenuScene):
+            self.show_menu()
+        try:
+            self.code_search = CodeSearch(self.with_settings(options))
+        except ValueError as exc:
+            from client.words.net_words import for_players
+            self.show_menu(message=_("Could not join: {reason}").format(
+                reason=for_players(str(exc))))
+            return
+        if isinstance(self.scene, MenuScene):
+            self.scene.set_message(_("Looking for the table with code {code}…").format(
+                code=(options.address or "").strip()))
+
+    def _code_search_poll(self) -> None:
+        search = self.code_search
+        if search is None:
+            return
+        search.pump()
+        if not search.done:
+            if len(search.lines) > 1 and isinstance(self.scene, MenuScene):   # after "looking…"
+                self.scene.set_message(search.lines[-1])
+            return
+        self.code_search = None
+        if search.failure is not None:
+            self.show_menu(message=_("Could not join: {reason}").format(reason=search.failure))
+            return
+        arrival = search.arrival
+        self.start_net(replace(search.options, address=arrival.address, code=arrival.code))
+        session = self.session
+        if session is not None and hasattr(session, "arrival"):
+            session.arrival = arrival                  # closed with the table
+        else:
+            from client.sessions.by_code import close_arrival
+            close_arrival(arrival)
 
     def load_save(self, path: str) -> None:
         """Play on from a save (checking every state hash); it becomes the autosave."""
@@ -368,6 +425,7 @@ class App(arcade.Window):
     # -- arcade events --------------------------------------------------------------------
     def on_update(self, dt: float) -> None:
         self._browse_poll()
+        self._code_search_poll()
         if self.session is not None:
             self.session.net_pump()
         if self.scene is not None:

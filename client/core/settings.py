@@ -81,6 +81,10 @@ class Settings:
     guide_done: bool = False       # the first-game guide was dismissed
     guide_seen: tuple[str, ...] = ()   # the guide's hints answered with "Got it"
     language: str = ""             # "" follows the system locale; else a lang.i18n.LANGUAGES code
+    # join by code across the internet (issue 39): "" is magic-wormhole's public mailbox/relay
+    rendezvous: str = ""           # the mailbox, ws://HOST:PORT/v1
+    relay: str = ""                # its transit relay, HOST:PORT
+    direct_only: bool = False      # never through a relay
     last_game: LastGame = field(default_factory=LastGame)
 
 
@@ -122,6 +126,15 @@ def _check(name: str, value: Any, default: Any) -> Any:
         if value != "" and value not in LANGUAGES:
             raise ValueError(f"should be one of {', '.join(LANGUAGES)} (or empty for the system's)")
         return value
+    if name == "rendezvous":
+        if not isinstance(value, str) or len(value) > 200 or \
+                (value and not value.startswith(("ws://", "wss://"))):
+            raise ValueError("should be a mailbox address ws://HOST:PORT/v1 (or empty)")
+        return value
+    if name == "relay":
+        if not isinstance(value, str) or len(value) > 200 or (value and not _is_address(value)):
+            raise ValueError("should be HOST:PORT (or empty)")
+        return value
     if name == "guide_seen":
         if not isinstance(value, list) or not all(isinstance(k, str) and len(k) < 40 for k in value):
             raise ValueError("should be a list of hint names")
@@ -131,6 +144,15 @@ def _check(name: str, value: Any, default: Any) -> Any:
             raise ValueError(f"should be one of {', '.join(f'{s:g}' for s in UI_SCALES)}")
         return float(value)
     return value
+
+
+def _is_address(text: str) -> bool:
+    from net.reach.addresses import AddressError, parse_address
+    try:
+        parse_address(text, default_port=4001)
+    except (AddressError, ValueError):
+        return False
+    return True
 
 
 def load_settings(path: Path | None = None) -> tuple[Settings, str]:

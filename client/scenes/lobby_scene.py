@@ -26,7 +26,7 @@ from client.widgets.chat_box import ChatBox
 from net.reach import portmap
 from net.reach.addresses import DEFAULT_PORT
 from client.sessions.network import _reactor
-from client.words.table_names import join_lines
+from client.words.table_names import join_command, join_lines
 from client.words.table_names import join_offers, table_addresses
 from sim.bots import LEVELS
 from sim.board import board
@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     from net.reach.internet import StartGate
 
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+# how a peer is connected (net/reach/peer_links.py), as the lobby says it
+LINK_WORDS = Translated({"this machine": N_("on this machine"), "LAN": N_("LAN"),
+                         "direct": N_("direct"), "UPnP": N_("UPnP"), "relay": N_("relay"),
+                         "direct through magic-wormhole": N_("direct through magic-wormhole"),
+                         "through magic-wormhole": N_("through magic-wormhole")})
+LINKS_EVERY = 1.0        # seconds between looks at the links (their round trips change)
 TITLES = Translated({"host": N_("Your table"), "join": N_("Joining a table"),
                      "watch": N_("Watching a table"), "resume": N_("Rejoining your table")})
 
@@ -85,8 +91,12 @@ class LobbyScene(Node):
         self._mapped: list[tuple[str, int]] = []   # (public ip, port) the router forwards
         self.router_note = ""
         self._gate: StartGate | None = None
+        self._invite_code: str | None = None    # the wormhole code in the join lines
+        self.links: dict[int, str] = {}          # seat -> how its player is connected, said
+        self._links_due = 0.0
         if self.is_host:
             self._ask_router()
+            self._invite_friends()
 
     # -- the router (issue 16): friends outside this home reach us through a mapped port ---
     def _ask_router(self) -> None:
@@ -106,6 +116,53 @@ class LobbyScene(Node):
             self.mark_dirty()
         # kept with the session: the game needs the mapping too; App closes it with the table
         self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
+
+    # -- friends anywhere (issue 39): a code through the rendezvous ---------------------------
+    def _invite_friends(self) -> None:
+        """Show a wormhole code friends anywhere type in Join (the settings' rendezvous, or
+        the public one; none for a table on loopback only or SHOGUN_NET_RENDEZVOUS=off)."""
+        from client.sessions.by_code import invite_friends
+        from net.reach.addresses import Reachable, reachable_addresses
+        from net.reach.rendezvous import options_for
+        table, options = self.session.table, self.session.table_options
+        if not isinstance(table, TableSession) or options is None or not table.listen_port:
+            return
+        interface = table.opts.interface
+        try:
+            rendezvous = options_for(options, interface)
+        except ValueError as exc:
+            self.error = net_said(str(exc))
+            return
+        if rendezvous is None:
+            return
+
+        def addresses() -> list[Reachable]:
+            if interface.startswith("127.") or interface == "::1":
+                return [Reachable(interface, table.listen_port, "this machine", "lo")]
+            return reachable_addresses(table.listen_port, self._mapped)
+        # kept with the session: App closes the code and every tunnel with the table
+        self.session.invitations = invite_friends(table, rendezvous, addresses, self.table_said)
+
+    def look_at_links(self) -> dict[int, str]:
+        """{seat: "relay, round trip 48 ms"} for each player I hold a link to."""
+        from net.reach.peer_links import table_links
+        table = self.session.table
+        if not isinstance(table, TableSession):
+            return {}
+        said = {}
+        for seat, link in table_links(table, self.session.invitations, self.session.arrival,
+                                      mapped=bool(self._mapped)).items():
+            kind = LINK_WORDS.get(link.kind, link.kind)
+            said[seat] = kind if link.rtt is None else _("{kind}, round trip {ms} ms").format(
+                kind=kind, ms=f"{link.rtt * 1000:.0f}" if link.rtt >= 0.0005 else "<1")
+        return said
+
+    def connection_line(self) -> str:
+        """A friend who joined by code: how its link to the table goes, and its round trip."""
+        arrival = self.session.arrival
+        if arrival is None:
+            return ""
+        return _("Reached the table {how}").format(how=net_said(arrival.how))
 
     def send_chat(self, text: str) -> None:
         try:
@@ -138,6 +195,9 @@ class LobbyScene(Node):
             port = self.session.table.listen_port or DEFAULT_PORT
             self._join_lines = join_offers(port, self.session.table.join_code,
                                            table_addresses(port, self._mapped))
+            if self._invite_code:      # friends anywhere: the code first (it works everywhere)
+                self._join_lines.insert(0, (join_command(self._invite_code, None),
+                                            _("anywhere: by code, through the rendezvous")))
         return self._join_lines
 
     def _lobby(self) -> TableLobby:
@@ -218,8 +278,18 @@ class LobbyScene(Node):
             seat = line.seat
             who = (s.labels().get(seat) if seat is not None else None) or line.sender
             self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=line.text))
+        self._links_due -= dt
+        if self._links_due <= 0:
+            self._links_due = LINKS_EVERY
+            self.links = self.look_at_links()
+        invitations = s.invitations
+        code = invitations.code if invitations is not None and not invitations.closed and \
+            invitations.current is not None else None
+        if code != self._invite_code:
+            self._invite_code, self._join_lines = code, None
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
-                 self.router_note, self._join_lines is None)
+                 self.router_note, self._join_lines is None, s.arrival is not None,
+                 tuple(sorted(self.links.items())))
         if shown != self._shown:
             self._shown = shown
             self.mark_dirty()
@@ -277,6 +347,10 @@ class LobbyScene(Node):
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         status = (self.session.refused and _("Refused: {reason}").format(reason=net_said(self.session.refused))
                   or self.session.status)
+        how = self.connection_line()
+        if how:
+            t.put("how", how, 80, self.height - 112, size=11, color=theme.MUTED,
+                  width=int(self.width / 2 - 100), multiline=True)
         t.put("s", status or "", 80, self.height - 200, size=13, color=(30, 70, 140), bold=True,
               width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
         y = self.height - 250
@@ -289,6 +363,8 @@ class LobbyScene(Node):
                 who = seat_title(entry.seat, kind, entry.name, me=mine)
                 if mine and who != seat_title(entry.seat, "", me=True):
                     who = _("{name} — you").format(name=who)
+                elif not mine and seat["seat"] in self.links:
+                    who = _("{name} — {link}").format(name=who, link=self.links[seat["seat"]])
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         watchers = self.session.watchers()

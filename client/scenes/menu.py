@@ -73,7 +73,7 @@ class MenuScene(Node):
         self.b_seats = [self.add(Button("", size=11)) for _ in range(5)]
         self.b_start = self.add(Button(N_("Start local game  [Enter]"), size=14, key=arcade.key.ENTER,
                                        color=(250, 214, 120)))
-        self.f_address = self.add(TextField(N_("Table address (empty: search the LAN)"), d.get("address", "") or ""))
+        self.f_address = self.add(TextField(N_("Table address or code (empty: search the LAN)"), d.get("address", "") or ""))
         self.f_code = self.add(TextField(N_("Join code"), d.get("code", "") or ""))
         self.f_path = self.add(TextField(N_("Save or log file"), ""))
         self.b_host = self.add(Button(N_("Host a table  [H]"), size=12, key=arcade.key.H))

@@ -1,12 +1,13 @@
 """The settings screen: name, language, colour, pace, sound, scale, colour-blind mode,
-fullscreen, asking before leaving, and the first-game guide.
+fullscreen, asking before leaving, the first-game guide, and where friends meet to join by
+code (the rendezvous, its relay, direct links only: issue 39).
 
 A new language applies at once (the screen redraws in it); Cancel goes back to the old one.
 
 Edits a copy; `done(settings)` on Save (Enter), `done(None)` on Cancel (Esc). The App
 writes the file and applies what it can at once (fullscreen, the pace of new games).
 
-Tests: tests/client/words/test_i18n_window.py.
+Tests: tests/client/words/test_i18n_window.py, tests/client/sessions/test_join_by_code_window.py.
 """
 
 from __future__ import annotations
@@ -27,11 +28,14 @@ from client.core.settings import SPEEDS, UI_SCALES, Settings
 from lang.i18n import LANGUAGES, N_, _, current, system_language, use
 
 ROWS = ("name", "language", "colour", "animation_speed", "volume", "mute", "ui_scale", "colour_blind",
-        "fullscreen", "confirm_leave", "guide_done")
+        "fullscreen", "confirm_leave", "guide_done", "rendezvous", "relay", "direct_only")
+TYPED = ("name", "rendezvous", "relay")      # the rows typed into a text field
 LABELS = {"name": N_("Your name"), "language": N_("Language"), "colour": N_("Preferred colour"), "animation_speed": N_("Animation speed"),
           "volume": N_("Sound volume"), "mute": N_("Sound"), "ui_scale": N_("Interface scale"),
           "colour_blind": N_("Colour-blind mode"), "fullscreen": N_("Fullscreen"),
-          "confirm_leave": N_("Ask before leaving a game"), "guide_done": N_("First-game guide")}
+          "confirm_leave": N_("Ask before leaving a game"), "guide_done": N_("First-game guide"),
+          "rendezvous": N_("Rendezvous (join by code)"), "relay": N_("Relay"),
+          "direct_only": N_("Direct links only")}
 HINTS = {"name": N_("shown for your seat at the table"),
          "language": N_("the game's words; at first the system's language"),
          "colour": N_("the seat you take in a new local game"),
@@ -40,7 +44,10 @@ HINTS = {"name": N_("shown for your seat at the table"),
          "ui_scale": N_("size of everything; automatic grows it with the window"),
          "colour_blind": N_("stripes per owner and letters on the map"),
          "fullscreen": "", "confirm_leave": N_("Esc asks first; the game is saved either way"),
-         "guide_done": N_("the hints that point at what to do next")}
+         "guide_done": N_("the hints that point at what to do next"),
+         "rendezvous": N_("ws://HOST:PORT/v1; empty: the public one"),
+         "relay": N_("HOST:PORT; empty: the public one"),
+         "direct_only": N_("never play through a relay")}
 
 
 def _cycle(values: Sequence[Any], current: Any, step: int = 1) -> Any:
@@ -55,9 +62,13 @@ class SettingsScene(Node):
         self.message = message
         self.finished = Signal("finished")
         self.texts = TextCache()
-        self.f_name = self.add(TextField("", settings.name, name="settings:name"))
+        self.fields = {row: self.add(TextField("", getattr(settings, row), name=f"settings:{row}"))
+                       for row in TYPED}
+        self.f_name = self.fields["name"]
         self.buttons: dict[str, Button] = {}
-        for row in ROWS[1:]:
+        for row in ROWS:
+            if row in TYPED:
+                continue
             b = self.add(Button("", name=f"settings:{row}", size=12))
             b.pressed.connect(lambda row=row: self._change(row, 1))
             self.buttons[row] = b
@@ -66,7 +77,7 @@ class SettingsScene(Node):
         self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
                                         color=(250, 214, 120)))
         self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
-        self.save_btn.pressed.connect(lambda: self.finished.emit(self.current()))
+        self.save_btn.pressed.connect(self._save)
         self.cancel_btn.pressed.connect(self._cancel)
         self._language_before = current()
         self._labels()
@@ -77,7 +88,33 @@ class SettingsScene(Node):
         self.finished.emit(None)
 
     def current(self) -> Settings:
-        return replace(self.settings, name=self.f_name.value.strip()[:40])
+        """The settings as edited; a rendezvous or relay that is no address is not kept
+        (the message says so, and Save waits)."""
+        return replace(self.settings, name=self.f_name.value.strip()[:40],
+                       rendezvous=self.fields["rendezvous"].value.strip()[:200],
+                       relay=self.fields["relay"].value.strip()[:200])
+
+    def problem(self) -> str:
+        """Why the typed rendezvous or relay cannot be saved ("" when both are fine)."""
+        from client.core.settings import _check
+        s = self.current()
+        for row, said in (("rendezvous", _("The rendezvous should be ws://HOST:PORT/v1, or empty "
+                                           "for the public one.")),
+                          ("relay", _("The relay should be HOST:PORT, or empty for the public "
+                                      "one."))):
+            try:
+                _check(row, getattr(s, row), "")
+            except ValueError:
+                return said
+        return ""
+
+    def _save(self) -> None:
+        problem = self.problem()
+        if problem:
+            self.message = problem
+            self.mark_dirty()
+            return
+        self.finished.emit(self.current())
 
     def _change(self, row: str, step: int) -> None:
         s = self.settings
@@ -113,7 +150,8 @@ class SettingsScene(Node):
                 "ui_scale": f"{int(s.ui_scale * 100)} %" if s.ui_scale else N_("automatic"),
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
                 "confirm_leave": N_("yes") if s.confirm_leave else N_("no"),
-                "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown")}
+                "guide_done": N_("hidden (click to show again)") if s.guide_done else N_("shown"),
+                "direct_only": N_("yes") if s.direct_only else N_("no (the relay when needed)")}
         if current() != chosen:        # `--lang` for this run: the words shown are those
             text["language"] = _("{language} for this run (--lang)").format(
                 language=LANGUAGES.get(current(), current()))
@@ -123,31 +161,34 @@ class SettingsScene(Node):
         self.mark_dirty()
 
     def type_text(self, text: str) -> bool:
-        return self.f_name.type_text(text)
+        return any(f.type_text(text) for f in self.fields.values())
 
     def key_press(self, symbol: int, modifiers: int) -> bool:
-        if self.f_name.focused:           # typing a name: Enter/Esc only end the typing
-            self.f_name.key_press(symbol, modifiers)
-            return True
+        for f in self.fields.values():
+            if f.focused:                 # typing: Enter/Esc only end the typing
+                f.key_press(symbol, modifiers)
+                return True
         return super().key_press(symbol, modifiers)
 
     def _step(self) -> float:
-        """Row spacing: 50 in a tall window, tighter in a short one (Save stays free)."""
-        return max(38.0, min(50.0, (self.height - 150 - 100) / (len(ROWS) - 1)))
+        """Row spacing: 50 in a tall window, tighter in a short one (Save and the message
+        line under the rows stay free)."""
+        return max(30.0, min(50.0, (self.height - 150 - 135) / (len(ROWS) - 1)))
 
     def on_layout(self) -> None:
         x = self.width / 2 + 10
         y = self.height - 150
         step = self._step()
+        box = min(34.0, step - 4)
         for k, row in enumerate(ROWS):
             top = y - step * k
-            if row == "name":
-                self.f_name.set_rect(x, top, 260, 34)
+            if row in TYPED:
+                self.fields[row].set_rect(x, top, 260, box)
             elif row == "volume":
-                self.vol_down.set_rect(x, top, 40, 34)
-                self.buttons[row].set_rect(x + 48, top, 212, 34)
+                self.vol_down.set_rect(x, top, 40, box)
+                self.buttons[row].set_rect(x + 48, top, 212, box)
             else:
-                self.buttons[row].set_rect(x, top, 260, 34)
+                self.buttons[row].set_rect(x, top, 260, box)
         self.save_btn.set_rect(self.width / 2 - 230, 40, 220, 44)
         self.cancel_btn.set_rect(self.width / 2 + 10, 40, 220, 44)
         self.mark_dirty()

@@ -52,6 +52,20 @@ def _reactor() -> Any:
     return reactor
 
 
+def pump_reactor(errors: list[str]) -> None:
+    """Run what is due on the reactor, without blocking (once a frame, and between the
+    steps of long work: `client.core.beating`); a network fault is kept in `errors`."""
+    reactor = _reactor()
+    with BEATING.pumping() as free:
+        if not free:
+            return
+        try:
+            reactor.runUntilCurrent()
+            reactor.doIteration(0)
+        except Exception as exc:   # a network fault must not take the window down
+            errors.append(f"network: {exc}")
+
+
 class NetSession:
     """A seat (or a spectator's chair) at a network table: the table's callbacks queue
     event batches and words for the scene."""
@@ -75,6 +89,9 @@ class NetSession:
         self.mark = PlanMark()
         self.offers = TableOffers(table, role, self.mark)
         self.port_mapper: Any = None      # the lobby's router mapping, closed with the table
+        self.invitations: Any = None      # the host's code for friends anywhere (issue 39)
+        self.arrival: Any = None          # joined by code: how, and the relay's tunnel
+        self.table_options: TableOptions | None = None    # as opened (the lobby's rendezvous)
         self.messages: list[str] = []
         table.on_chat_received = self.offers.chat_received
         table.on_lobby_changed = self.lobby_changed
@@ -103,9 +120,11 @@ class NetSession:
         if options.resume:
             return cls(TableSession.resume(so, options.resume, reactor=reactor), "resume")
         if options.command == "host":
-            return cls(TableSession.host(so, port=options.port, players=options.players,
-                                         side=options.side, setup=options.setup,
-                                         bots=options.bots, reactor=reactor), "host")
+            hosted = cls(TableSession.host(so, port=options.port, players=options.players,
+                                           side=options.side, setup=options.setup,
+                                           bots=options.bots, reactor=reactor), "host")
+            hosted.table_options = options
+            return hosted
         if not options.address:
             raise ValueError(_("Give a table address (HOST:PORT), or pick one from the LAN list."))
         if options.command == "join":
@@ -235,15 +254,7 @@ class NetSession:
 
     def net_pump(self) -> None:
         """Once a frame, and between the steps of long work (`client.core.beating`)."""
-        reactor = _reactor()
-        with BEATING.pumping() as free:
-            if not free:
-                return
-            try:
-                reactor.runUntilCurrent()
-                reactor.doIteration(0)
-            except Exception as exc:   # a network fault must not take the window down
-                self.messages.append(f"network: {exc}")
+        pump_reactor(self.messages)
 
     def seats(self) -> tuple[LobbySeat, ...]:
         """The table's seats: the start record's once the game runs (it is what the game
@@ -269,8 +280,15 @@ class NetSession:
         if self.port_mapper is not None:       # the router keeps a mapping otherwise
             self.port_mapper.close()
             self.port_mapper = None
+        if self.invitations is not None:
+            self.invitations.close()
+            self.invitations = None
         try:
             self.table.close()
         except Exception:
             pass
+        if self.arrival is not None:          # after the table: its links go first
+            from client.sessions.by_code import close_arrival
+            close_arrival(self.arrival)
+            self.arrival = None
         self.net_pump()

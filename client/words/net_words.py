@@ -237,6 +237,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the code is wrong (or someone else used it first); ask the host for the code it shows now"),
     N_("nobody was there with that code"),
     N_("the rendezvous {url} cannot be reached"),
+    N_("the rendezvous {url} is not a mailbox address; give ws://HOST:PORT/v1"),
     N_("no table answered that code within {seconds} s: is the host's table still open, and "
        "can this computer reach the rendezvous {url}?"),
 )

@@ -38,11 +38,12 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
-from net.reach.tunnel import (Forwarder, Link, link_of, no_delay_on_dilated_connections,
-                              serve_table)
+from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
+                              no_delay_on_dilated_connections,
+                              say_when_records_fail_authentication, serve_table)
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -68,6 +69,47 @@ class RendezvousOptions:
     @property
     def relay_allowed(self) -> bool:
         return not self.direct_only and self.relay is not None
+
+
+def relay_only() -> bool:
+    """(tests) SHOGUN_NET_RELAY_ONLY=1: act as if no direct path worked, so that the relay
+    carries the table even on loopback: the friend dials none of the host's addresses, and
+    neither side listens for magic-wormhole's own direct connections (`no_listen`)."""
+    return os.environ.get("SHOGUN_NET_RELAY_ONLY", "") == "1"
+
+
+class AskedReach(Protocol):
+    """What a player asked of the rendezvous (`net.table.options.TableOptions` has these;
+    named here, not imported: net.reach sits below net.table)."""
+
+    @property
+    def rendezvous(self) -> str | None: ...
+
+    @property
+    def relay(self) -> str | None: ...
+
+    @property
+    def direct_only(self) -> bool: ...
+
+
+def options_for(args: AskedReach, interface: str,
+                needed: bool = False) -> RendezvousOptions | None:
+    """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
+    table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
+    typed). ValueError says what is wrong with a given option. (`host`/`join` on the
+    command line and the window's menu, whose Settings give the same three fields.)"""
+    mailbox = args.rendezvous
+    relay = args.relay
+    loopback = interface.startswith("127.") or interface == "::1"
+    if mailbox is None and not needed and (
+            os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or loopback):
+        return None
+    if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
+        raise ValueError(f"the rendezvous {mailbox} is not a mailbox address; give "
+                         "ws://HOST:PORT/v1")
+    return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
+                             relay_hint(relay) if relay else PUBLIC_RELAY,
+                             args.direct_only)
 
 
 def relay_hint(address: str) -> str:
@@ -147,11 +189,16 @@ class Arrival:
     how: str                    # a sentence: "directly at 11.0.0.1:7531 (...)", "through the relay ..."
     wormhole: Any = None        # kept open while the relay path is used
     forwarder: Forwarder | None = None
+    round_trip: float | None = None     # seconds, measured when joining (probe answered)
+    tunnel: str | None = None   # through magic-wormhole: "relay", "direct" or "unknown";
+                                # None: no tunnel
+    redial: RelayRedial | None = None   # dials the relay again after a break
 
 
 def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
     no_delay_on_dilated_connections()
+    say_when_records_fail_authentication()
     return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
 
@@ -187,6 +234,8 @@ class Invitations:
         self.code: str | None = None
         self.tunnels: list[Any] = []           # dilated wormholes carrying a friend
         self.links: dict[int, Link] = {}       # friend number -> how its tunnel is connected
+        self.tunnelled: dict[int, int] = {}    # source port at the table -> friend number
+        self.redials: list[RelayRedial] = []
         self.friends = 0
         self.closed = False
 
@@ -265,8 +314,11 @@ class Invitations:
                 elif before is not None and before.connected and not link.connected:
                     self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
             dilated = w.dilate(transit_relay_location=self.options.relay,
-                               on_status_update=status)
-            serve_table(self.reactor, dilated, self.table_host, self.table_port)
+                               no_listen=relay_only(), on_status_update=status)
+            serve_table(self.reactor, dilated, self.table_host, self.table_port,
+                        lambda port: self.tunnelled.__setitem__(port, friend))
+            if self.options.relay_allowed:
+                self.redials.append(RelayRedial(self.reactor, dilated))
             self.tunnels.append(w)
         self.reactor.callLater(0, self._show)
 
@@ -283,6 +335,8 @@ class Invitations:
     def close(self) -> None:
         """When the table closes: the shown code and every tunnel."""
         self.closed = True
+        for redial in self.redials:
+            redial.stop()
         for w in [self.current, *self.tunnels]:
             if w is not None:
                 w.close().addErrback(lambda f: None)
@@ -360,7 +414,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         w.close().addErrback(lambda f: None)
         raise
     probes = await probe_all(reactor, [(a.host, a.port) for a in offer.addresses]) \
-        if offer.addresses else []
+        if offer.addresses and not relay_only() else []
     direct = choose_direct(offer, probes)
     if direct is not None:
         w.send_message(Choice("direct").to_bytes())
@@ -368,7 +422,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         rtt = next(p.round_trip for a, p in zip(offer.addresses, probes) if a == direct)
         how = _DIRECTLY.get(direct.scope, _DIRECTLY["LAN"]).format(
             address=direct.dial, rtt=f"{(rtt or 0) * 1000:.1f} ms")
-        return Arrival(direct.dial, offer.code, how)
+        return Arrival(direct.dial, offer.code, how, round_trip=rtt)
     tried = "; ".join(p.sentence() for p in probes) or "the host gave no address"
     if not offer.relay or options.direct_only:
         reason = (f"no direct path to the table ({tried}), and you asked for --direct-only. The "
@@ -382,9 +436,10 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         raise RendezvousError(reason)
     w.send_message(Choice("relay").to_bytes())
     links: list[Link] = []
-    dilated = w.dilate(transit_relay_location=options.relay,
+    dilated = w.dilate(transit_relay_location=options.relay, no_listen=relay_only(),
                        on_status_update=lambda update: links.append(link_of(update)))
     forwarder = Forwarder(reactor, dilated)
+    redial = RelayRedial(reactor, dilated)
     await dilated.when_dilated()
     # the round trip through the tunnel: the table's greeting to a probe (no guess counted)
     through = await probe(reactor, forwarder.host, forwarder.port, timeout=10.0)
@@ -396,4 +451,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         if connected[-1].through_relay else \
         f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
-                   wormhole=w, forwarder=forwarder)
+                   wormhole=w, forwarder=forwarder, redial=redial,
+                   round_trip=through.answered_in if through.greeted else None,
+                   tunnel=("relay" if connected[-1].through_relay else "direct") if connected
+                   else "unknown")

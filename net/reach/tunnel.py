@@ -24,11 +24,17 @@ reactor), tests/net/reach/test_internet_rendezvous.py (homes behind NAT).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, cast
+
+import logging
 
 from twisted.internet import protocol
 
 SUBPROTOCOL = "shogun-table"      # the subchannels' name on both sides
+log = logging.getLogger("net.reach.tunnel")
+TAMPERED = ("a record through the tunnel failed its authentication (bytes altered, added or "
+            "dropped on the way: by the relay or the network); nothing of it reached the "
+            "table, and magic-wormhole connects the tunnel again")
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,74 @@ def no_delay_on_dilated_connections() -> None:
 
 
 
+REDIAL_RELAY_EVERY = 3.0     # seconds between looks at a tunnel that is not connected
+
+
+_observing = False
+
+
+def say_when_records_fail_authentication() -> None:
+    """Log, in this program's log, each record the tunnel refused because its Noise check
+    failed.
+
+    Why: magic-wormhole drops such a connection (and reconnects) but says so only in
+    Twisted's log, which this program does not show: a relay that tampers with the table's
+    bytes would look like a flaky link. The table's own frames are sealed as well (its own
+    key exchange), so nothing the relay alters, adds or drops reaches a game."""
+    global _observing
+    if _observing:
+        return
+    _observing = True
+    from twisted.logger import globalLogPublisher
+
+    def observe(event: dict[str, Any]) -> None:
+        why = event.get("why")
+        if isinstance(why, str) and why.startswith("bad inbound noise"):
+            log.warning(TAMPERED)
+    # a plain callable serves as an observer (Twisted's interfaces are zope's: cast)
+    globalLogPublisher.addObserver(cast(Any, observe))
+
+
+class RelayRedial:
+    """Dial the relay again while a dilated wormhole is not connected.
+
+    Why: magic-wormhole 0.24's Dilation dials the relay once per connection generation. When
+    the relay dies mid-game both sides start a new generation at once, find the relay gone,
+    and then wait for ever: a relay that comes back (restarted, or the path to it healed)
+    is never dialled again, and the table stays paused. Every `every` seconds, while there
+    is no connection and no attempt open, this hands the relay hint to the generation's
+    connector again (`got_hints`: its own input for hints, which dials them while it is
+    connecting and is ignored once it is connected). magic-wormhole offers no option for
+    it, so the manager and connector are read by their attribute names (0.24)."""
+
+    def __init__(self, reactor: Any, dilated: Any, every: float = REDIAL_RELAY_EVERY) -> None:
+        from twisted.internet.task import LoopingCall
+        self.dilated = dilated
+        self.redials = 0
+        self.loop = LoopingCall(self.look)
+        self.loop.clock = reactor
+        self.loop.start(every, now=False)
+
+    def look(self) -> None:
+        manager = getattr(self.dilated, "_manager", None)
+        connector = getattr(manager, "_connector", None)
+        if connector is None or getattr(manager, "_connection", None) is not None:
+            return
+        relays = getattr(connector, "_transit_relays", None)
+        if not relays or getattr(connector, "_pending_connections", None) \
+                or getattr(connector, "_winning_connection", None) is not None:
+            return                  # no relay, an attempt is open, or it is connected
+        try:
+            connector.got_hints(relays)
+        except Exception:           # a stopped connector (the wormhole closed) takes none
+            return
+        self.redials += 1
+
+    def stop(self) -> None:
+        if self.loop.running:
+            self.loop.stop()
+
+
 class _End(protocol.Protocol):
     """One end of a splice: what arrives before the other end exists is kept for it.
 
@@ -124,12 +198,17 @@ def _splice(first: _End, second: _End) -> None:
         second.wire.loseConnection()
 
 
-def _connect_other_end(first: _End, endpoint: Any) -> None:
+def _connect_other_end(first: _End, endpoint: Any,
+                       then: Callable[[_End], None] | None = None) -> None:
     """Connect `endpoint` and splice it to `first`; close `first` when it fails."""
     from twisted.internet.protocol import Factory
+
+    def connected(second: _End) -> None:
+        if then is not None:
+            then(second)
+        _splice(first, second)
     d = endpoint.connect(Factory.forProtocol(_End))
-    d.addCallbacks(lambda second: _splice(first, second),
-                   lambda _failure: first.wire.loseConnection())
+    d.addCallbacks(connected, lambda _failure: first.wire.loseConnection())
 
 
 class _ToTable(_End):
@@ -139,21 +218,26 @@ class _ToTable(_End):
         from twisted.internet.endpoints import TCP4ClientEndpoint, TCP6ClientEndpoint
         server: _TableServer = self.factory
         kind = TCP6ClientEndpoint if ":" in server.table_host else TCP4ClientEndpoint
-        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port))
+        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port),
+                           lambda second: server.connected(second.wire.getHost().port))
 
 
 class _TableServer(protocol.Factory):
     protocol = _ToTable
 
-    def __init__(self, reactor: Any, table_host: str, table_port: int) -> None:
+    def __init__(self, reactor: Any, table_host: str, table_port: int,
+                 connected: Callable[[int], None]) -> None:
         self.reactor, self.table_host, self.table_port = reactor, table_host, table_port
+        self.connected = connected
 
 
-def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int) -> Any:
-    """Host: every subchannel the friend opens becomes a TCP connection to the table.
+def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int,
+                connected: Callable[[int], None] = lambda _port: None) -> Any:
+    """Host: every subchannel the friend opens becomes a TCP connection to the table
+    (`connected(its local port)`: the table sees the friend come from that port).
     A Deferred that fires once listening."""
     return dilated.listener_for(SUBPROTOCOL).listen(
-        _TableServer(reactor, table_host, table_port))
+        _TableServer(reactor, table_host, table_port, connected))
 
 
 class _ToSubchannel(_End):

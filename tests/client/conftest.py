@@ -43,6 +43,14 @@ def shogun_home(tmp_path_factory):
         os.environ["SHOGUN_HOME"] = old
 
 
+@pytest.fixture(autouse=True)
+def no_public_rendezvous(monkeypatch):
+    """A window that hosts asks magic-wormhole's public mailbox for a code friends anywhere
+    can type (issue 39); window tests reach nothing outside this machine, so it is off
+    unless a test gives a rendezvous of its own (tests/net/wormhole_servers.py)."""
+    monkeypatch.setenv("SHOGUN_NET_RENDEZVOUS", "off")
+
+
 @pytest.fixture(scope="session")
 def app():
     _private_display()   # here, not at import: pytest-xvfb sets DISPLAY during configure

@@ -41,6 +41,14 @@ class Servers:
                     proc.kill()
                     proc.wait(5)
 
+    def restart_relay(self, timeout: float = 60.0) -> None:
+        """A relay again at the same address (restarted, or the path to it healed)."""
+        host, port = self.relay_address.rsplit(":", 1)
+        self.relay, self.relay_log = _twistd(
+            self.workdir, f"relay-again-{self.relay.pid}",
+            ["transitrelay", "--port", f"tcp:{port}:interface={host}"], self.preexec)
+        _wait_listening(self.relay, self.relay_log, f"on {port}", timeout)
+
     def stop_relay(self) -> None:
         """The relay dies (SIGKILL): every connection through it breaks at once."""
         if self.relay.poll() is None:

@@ -145,8 +145,8 @@ def test_a_relay_that_dies_mid_game_is_a_dropped_link_never_two_games(lab, publi
     dropped link). With two players neither side is a majority: when the rejoin timeout
     has passed, neither gives the other's seat to a bot and neither plays on alone.
 
-    (The link does not come back by itself: magic-wormhole 0.24's Dilation tries every
-    path once after a break and, the relay being gone, waits for ever; docs/net.md.)"""
+    (The relay stays dead here. One that comes back carries the game on to one hash:
+    tests/net/reach/test_relay_break.py.)"""
     homes = [lab.home(upnp=False, symmetric=True) for _ in range(2)]
     host = _host(homes[0], tmp_path, public, rejoin_timeout=10)
     peers = [host]
