@@ -363,8 +363,8 @@ class LobbyScene(Node):
                 who = seat_title(entry.seat, kind, entry.name, me=mine)
                 if mine and who != seat_title(entry.seat, "", me=True):
                     who = _("{name} — you").format(name=who)
-                elif not mine and seat["seat"] in self.links:
-                    who = _("{name} — {link}").format(name=who, link=self.links[seat["seat"]])
+                elif not mine and entry.seat in self.links:
+                    who = _("{name} — {link}").format(name=who, link=self.links[entry.seat])
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         watchers = self.session.watchers()

@@ -204,16 +204,21 @@ def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
 
 
 def _plain_failure(failure: Any, mailbox: str) -> str:
+    """Says a rendezvous failure (a Twisted Failure or the exception itself) as a sentence."""
     from wormhole.errors import LonelyError, ServerConnectionError, WrongPasswordError
-    if failure.check(WrongPasswordError):
+    if isinstance(failure, BaseException):
+        error: BaseException = failure
+    else:
+        error = failure.value
+    if isinstance(error, WrongPasswordError):
         return "the code is wrong (or someone else used it first); ask the host for the " \
                "code it shows now"
-    if failure.check(LonelyError):
+    if isinstance(error, LonelyError):
         return "nobody was there with that code"
-    if failure.check(ServerConnectionError):
+    if isinstance(error, ServerConnectionError):
         url = mailbox
         return f"the rendezvous {url} cannot be reached"
-    return failure.getErrorMessage()
+    return str(error)
 
 
 # ------------------------------------------------------------------------------- host
@@ -405,9 +410,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                               f"table still open, and can this computer reach the "
                               f"rendezvous {url}?") from None
     except Exception as exc:
-        from twisted.python.failure import Failure
         w.close().addErrback(lambda f: None)
-        raise RendezvousError(_plain_failure(Failure(exc), options.mailbox)) from None
+        raise RendezvousError(_plain_failure(exc, options.mailbox)) from None
     try:
         offer = Offer.from_bytes(data)
     except RendezvousError:
