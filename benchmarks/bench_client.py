@@ -97,7 +97,7 @@ def main() -> int:
             spent = time.perf_counter() - t
             times.append(spent)
             cpu = time.process_time() - c
-            kind = "opening" if opening else (tv.stage or "end")
+            kind: str = "opening" if opening else (tv.stage or "end")
             kind += " full" if app.full_frames != full else " partial"
             if tv.landed != landed:
                 kind += " +count"          # a cube landed: the panels' counts changed

@@ -24,6 +24,8 @@ import math
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import arcade
+from arcade.camera import CameraData, OrthographicProjectionData, OrthographicProjector
+from arcade.types import LBWH
 
 from client.core import theme
 from client.core.cached_layer import CachedLayer
@@ -48,7 +50,10 @@ REAL_SECONDS = 5.0     # a drop plays in real time up to this long (issue 36: th
 MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
 JOLT = 0.3             # recorded seconds a shake's jolt lasts
 TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after the last cube
-OPENING = 0.4          # real seconds the stage takes to open from the province (the camera move)
+OPENING = 0.5          # real seconds of the camera's move from the province to the stage
+BOARD_ZOOM = 2.6       # how far the camera moves in on the board while the stage opens
+STAGE_FROM = 0.08      # the stage's size, against the view's, when it appears at the province
+TILE = 48              # the handful's repaint is counted in tiles of this many pixels
 
 
 def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
@@ -95,6 +100,10 @@ class TowerView(Node):
         self.opened_from: tuple[float, float] | None = None      # the stage opens from here
         self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
+        self._backdrop: CachedLayer | None = None    # the board's picture, zoomed into while opening
+        self._whole = 0                 # frames the whole stage is still to be repainted
+        self._hand_tiles: set[tuple[int, int]] = set()           # the handful's tiles last frame
+        self._hand_rects: list[tuple[int, int, int, int]] = []   # and what they repaint this one
 
     # -- geometry -------------------------------------------------------------------------
     def _xf(self) -> tuple[float, float, float]:
@@ -140,6 +149,84 @@ class TowerView(Node):
         _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
         y1 = min(self.top, top_y + pad)
         return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
+
+    def damage_rects(self) -> list[tuple[int, int, int, int]]:
+        """What a frame of the stage repaints, in pieces (issue 36 item 6: a whole stage
+        costs llvmpipe 10-20 ms): the shaft and tray; the two panels' counts when a cube
+        landed; the tiles the handful's cubes cross (where they were and are); the whole
+        stage only while the camera moves in and on the frame after."""
+        if not self.big or self.jolt() != (0.0, 0.0):
+            return [self.damage_rect()]
+        if self.opening < 1.0 or self._whole:
+            return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
+        rects = [self._shaft_rect()]
+        if self._recount:
+            rects += self._count_rects()
+        return rects + self._hand_rects
+
+    def _shaft_rect(self) -> tuple[int, int, int, int]:
+        s, ox, _ = self._xf()
+        pad = 2 * s + 2
+        x0 = max(self.left, ox - pad)
+        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
+        _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
+        y1 = min(self.top, top_y + pad)
+        return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
+
+    def _count_rects(self) -> list[tuple[int, int, int, int]]:
+        """The panels' live counts (each panel's lower part)."""
+        k = self.type_scale()
+        out = []
+        for rect in self.panel_rects():
+            x, y, w, h = count_rect(rect, k)
+            out.append((int(x) - 1, int(y) - 1, int(w) + 3, int(h) + 3))
+        return out
+
+    def _handful_tiles(self) -> set[tuple[int, int]]:
+        """The TILE-pixel tiles the thrown cubes outside the shaft's rectangle cover (a
+        cube's glow included)."""
+        x, _y, w, _h = self._shaft_rect()
+        tiles: set[tuple[int, int]] = set()
+        for p in self.cubes.shown:
+            r = 0.9 * p.size + 2
+            if not p.thrown or (x <= p.x - r and p.x + r <= x + w):
+                continue
+            for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
+                for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
+                    tiles.add((tx, ty))
+        return tiles
+
+    def _tile_rects(self, tiles: set[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+        """Tiles as few rectangles: runs along each row, stacked where rows' runs match."""
+        runs: list[tuple[int, int, int]] = []            # (first x tile, last x tile, row)
+        for ty in sorted({t[1] for t in tiles}):
+            row = sorted(tx for tx, y in tiles if y == ty)
+            start = prev = row[0]
+            for tx in row[1:] + [None]:
+                if tx is not None and tx == prev + 1:
+                    prev = tx
+                    continue
+                runs.append((start, prev, ty))
+                if tx is not None:
+                    start = prev = tx
+        boxes: dict[tuple[int, int], tuple[int, int]] = {}   # (x0, x1) -> (first row, last row)
+        out: list[tuple[int, int, int, int]] = []
+        for x0, x1, ty in runs:
+            b = boxes.get((x0, x1))
+            if b is not None and b[1] == ty - 1:
+                boxes[(x0, x1)] = (b[0], ty)
+                continue
+            if b is not None:
+                out.append((x0, b[0], x1, b[1]))
+            boxes[(x0, x1)] = (ty, ty)
+        out += [(x0, y0, x1, y1) for (x0, x1), (y0, y1) in boxes.items()]
+        rects = []
+        for x0, y0, x1, y1 in out:
+            left, bottom = max(self.left, x0 * TILE), max(self.bottom, y0 * TILE)
+            right, top = min(self.right, (x1 + 1) * TILE), min(self.top, (y1 + 1) * TILE)
+            if right > left and top > bottom:
+                rects.append((int(left), int(bottom), int(right - left) + 1, int(top - bottom) + 1))
+        return rects
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -391,6 +478,10 @@ class TowerView(Node):
         gathering = self.big and d.gathered < 1.0
         self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
         self._recount = max(0, self._recount - 1)
+        self._whole = max(0, self._whole - 1)
+        tiles = self._handful_tiles() if self.big else set()
+        self._hand_rects = self._tile_rects(tiles | self._hand_tiles) if tiles or self._hand_tiles else []
+        self._hand_tiles = tiles
         landed = d.landed_by(t)
         if landed != self.landed and self.big:
             self._recount = 2           # the panels' counts change: this frame the whole stage
@@ -466,9 +557,9 @@ class TowerView(Node):
             return
         if self.opening < 1.0:
             self.opening = min(1.0, self.opening + dt * self.speed / OPENING)
-            damage()
             if self.opening < 1.0:
                 return
+            self._whole = 2             # the stage as it is, unscaled, over the last move
         if self._pre > 0:
             self._pre -= dt * self.speed
             d.gathered = 1.0 - max(0.0, self._pre) / max(1e-6, self._handful)
@@ -495,38 +586,89 @@ class TowerView(Node):
         else:
             self._place_rest()
 
-    def open_from(self, point: tuple[float, float] | None) -> None:
-        """The stage opens from this point of the window (the province fought over) to
-        the whole view over OPENING seconds: the camera's move from the board."""
+    def open_from(self, point: tuple[float, float] | None,
+                  backdrop: CachedLayer | None = None) -> None:
+        """The camera moves in from this point of the window (the province fought over)
+        to the stage over OPENING seconds: the board (`backdrop`: its cached picture)
+        zooms in on the province, and the stage grows out of it to the whole view."""
         self.opened_from = point
+        self._backdrop = backdrop
         self.opening = 0.0 if point is not None and self.big else 1.0
 
     def opening_rect(self) -> tuple[float, float, float, float]:
-        """What of the stage is shown while it opens (left, bottom, width, height)."""
+        """Where the stage is drawn while the camera moves in (left, bottom, width,
+        height): a small picture of it at the province, growing to the whole view as the
+        board behind it is zoomed into."""
         if self.opening >= 1.0 or self.opened_from is None:
             return self.left, self.bottom, self.width, self.height
-        u = self.opening * self.opening * (3 - 2 * self.opening)
+        u = self._eased()
+        k = STAGE_FROM + (1 - STAGE_FROM) * u
+        sx, sy = self._board_xf()[1:]
         fx, fy = self.opened_from
-        r = 30.0
-        l0, b0, r0, t0 = fx - r, fy - r, fx + r, fy + r
-        l = l0 + (self.left - l0) * u
-        b = b0 + (self.bottom - b0) * u
-        return l, b, r0 + (self.right - r0) * u - l, t0 + (self.top - t0) * u - b
+        cx, cy = self.left + self.width / 2, self.bottom + self.height / 2
+        w, h = self.width * k, self.height * k
+        # the stage's middle: where the province is on the zoomed board, on its way to the view's
+        mx = (fx * self._board_xf()[0] + sx) * (1 - u) + cx * u
+        my = (fy * self._board_xf()[0] + sy) * (1 - u) + cy * u
+        left = min(max(self.left, mx - w / 2), self.right - w)
+        bottom = min(max(self.bottom, my - h / 2), self.top - h)
+        return left, bottom, w, h
+
+    def _eased(self) -> float:
+        u = self.opening
+        return u * u * (3 - 2 * u)
+
+    def _board_xf(self) -> tuple[float, float, float]:
+        """The camera on the board while it moves in: a point p of the board is drawn at
+        p * zoom + offset; the province moves from its place towards the view's middle."""
+        u = self._eased()
+        z = 1 + (BOARD_ZOOM - 1) * u
+        fx, fy = self.opened_from or (self.left + self.width / 2, self.bottom + self.height / 2)
+        cx, cy = self.left + self.width / 2, self.bottom + self.height / 2
+        px, py = fx + (cx - fx) * u, fy + (cy - fy) * u          # where the province is drawn
+        return z, px - fx * z, py - fy * z
 
     def on_draw(self) -> None:
         if self.big and self.opening < 1.0 and self.opened_from is not None:
-            win = arcade.get_window()
-            ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-            l, b, w, h = self.opening_rect()
-            ctx = win.ctx
-            ctx.scissor = (int(l * ratio), int(b * ratio), max(1, int(w * ratio)), max(1, int(h * ratio)))
-            try:
-                self._draw_scene()
-            finally:
-                ctx.scissor = None
-            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (240, 200, 120), 3)
+            self._draw_opening()
             return
         self._draw_scene()
+
+    def _draw_opening(self) -> None:
+        """One frame of the camera's move: the board zoomed (where the stage is not), then
+        the whole stage drawn scaled into `opening_rect`. Each pixel of the view is
+        filled once, so a frame costs what one picture of the stage costs."""
+        win = arcade.get_window()
+        ctx = win.ctx
+        px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+        outer = (self.left, self.bottom, self.width, self.height)
+        inner = self.opening_rect()
+        scissor = ctx.scissor
+        z, offx, offy = self._board_xf()
+        bd = self._backdrop
+        board = (0.0, 0.0, 0.0, 0.0)
+        if bd is not None and bd.rect is not None:
+            bl, bb, bw, bh = bd.rect
+            board = (bl * z + offx, bb * z + offy, bw * z, bh * z)
+        try:
+            for strip in _minus(outer, inner):
+                for bare in _minus(strip, board):           # no board there: the table
+                    arcade.draw_lbwh_rectangle_filled(*bare, theme.BG)
+                if bd is not None and bd.surface is not None:
+                    _camera(win, z, offx, offy).use()
+                    ctx.scissor = _pixels(strip, px)      # after the camera: its use resets it
+                    bd.draw(opaque=True, smooth=True)
+                    win.default_camera.use()
+                    ctx.scissor = scissor
+            k = inner[2] / max(1.0, self.width)
+            _camera(win, k, inner[0] - self.left * k, inner[1] - self.bottom * k).use()
+            ctx.scissor = _pixels(inner, px)
+            self._layer.draw(opaque=True, smooth=True)
+            self.cubes.draw()
+        finally:
+            win.default_camera.use()
+            ctx.scissor = scissor
+        arcade.draw_lbwh_rectangle_outline(*inner, (240, 200, 120), 2)
 
     def _draw_scene(self) -> None:
         jx, jy = self.jolt()
@@ -543,14 +685,19 @@ class TowerView(Node):
             self._draw_words()
 
     def _panels_clipped(self) -> bool:
-        """A partial repaint of the shaft alone (the window's scissor on the small damage
-        rectangle): the panels' counts lie outside it, so they are not drawn (their
-        textures and text cost a software renderer even when clipped)."""
+        """A partial repaint that misses the panels' counts (the window's scissor on the
+        shaft or a tile of the handful): they are not drawn (their textures and text cost
+        a software renderer even when clipped)."""
         if not self.big:
             return False
-        scissor = arcade.get_window().ctx.scissor
-        x, y, w, h = self.damage_rect()
-        return scissor is not None and w < self.width - 1
+        win = arcade.get_window()
+        scissor = win.ctx.scissor
+        if scissor is None:
+            return False
+        px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+        x, y, w, h = scissor
+        return not any(x < (cx + cw) * px and cx * px < x + w and y < (cy + ch) * px and cy * px < y + h
+                       for cx, cy, cw, ch in self._count_rects())
 
     def side_counts(self) -> tuple[int, int, int] | None:
         """The battle's count so far: the attacker's cubes out, the defender's, and the
@@ -591,3 +738,33 @@ class TowerView(Node):
                             color=(255, 240, 200), anchor_x="center")
         self._words.end()
         self._words.draw()
+
+
+def _minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]
+           ) -> list[tuple[float, float, float, float]]:
+    """`outer` less `inner` as at most four rectangles (left, bottom, width, height)."""
+    l, b, w, h = outer
+    r, t = l + w, b + h
+    il, ib = max(l, inner[0]), max(b, inner[1])
+    ir, it = min(r, inner[0] + inner[2]), min(t, inner[1] + inner[3])
+    if ir <= il or it <= ib:
+        return [outer] if w > 0 and h > 0 else []
+    out = [(l, it, w, t - it), (l, b, w, ib - b), (l, ib, il - l, it - ib), (ir, ib, r - ir, it - ib)]
+    return [q for q in out if q[2] > 0.5 and q[3] > 0.5]
+
+
+def _pixels(rect: tuple[float, float, float, float], k: float) -> tuple[int, int, int, int]:
+    """A rectangle of the window's logical units as the framebuffer's scissor."""
+    x0, y0 = int(rect[0] * k), int(rect[1] * k)
+    return x0, y0, max(1, int((rect[0] + rect[2]) * k + 0.999) - x0), max(1, int((rect[1] + rect[3]) * k + 0.999) - y0)
+
+
+def _camera(win: arcade.Window, zoom: float, offx: float, offy: float) -> OrthographicProjector:
+    """A camera that draws a point p of the window's logical plane at p * zoom + offset."""
+    scale = getattr(win, "ui_scale", 1.0)
+    wl, hl = win.width / scale, win.height / scale
+    return OrthographicProjector(
+        view=CameraData(),
+        projection=OrthographicProjectionData(-offx / zoom, (wl - offx) / zoom,
+                                              -offy / zoom, (hl - offy) / zoom, -100, 100),
+        viewport=LBWH(0, 0, win.width, win.height))
