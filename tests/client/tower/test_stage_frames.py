@@ -14,7 +14,7 @@ from __future__ import annotations
 import arcade
 import pytest
 
-from client.tower.stage_sides import SideFacts, handful_places, stage_sides
+from client.tower.stage_sides import SideFacts, count_rect, stage_sides
 from client.tower.tower_view import TowerView
 from sim.tower import drop as tower
 from tests.client.conftest import frame
@@ -57,7 +57,6 @@ def test_a_cube_landing_repaints_the_counts_not_the_whole_stage():
             landings += 1
             rects = tv.damage_rects()
             for panel in tv.panel_rects():        # both counts (each panel's lower part)
-                from client.tower.stage_sides import count_rect
                 x, y, w, h = count_rect(panel, tv.type_scale())
                 assert _inside((x + 2, y + 2), rects) and _inside((x + w - 2, y + h - 2), rects)
             assert _area(rects) < 0.5 * W * H, f"{_area(rects) / (W * H):.0%} of the stage repainted"
@@ -148,6 +147,7 @@ def test_the_result_card_is_opaque(app):
 def test_a_panel_shows_the_cubes_its_side_threw_in_its_middle(box):
     """Item 4: the panel's middle (empty at large sizes) holds the side's thrown cubes, its
     own then what cards and tray added, as large as fit, inside the box, apart."""
+    from client.tower.stage_sides import handful_places
     f = SideFacts(0, "Anna (Blue)", "Attacker", "from Totomi", 7, 9, ("+1 from the attack card",))
     places = handful_places(f, box, 1.0)
     left, bottom, width, height = box
