@@ -138,9 +138,10 @@ def test_the_result_card_is_opaque(app):
         app.clear()
         arcade.draw_lbwh_rectangle_filled(0, 0, 600, 400, under)
         banner.draw()
-        seen.append(arcade.get_image(110, app.height - 112, 1, 1).convert("RGB").getpixel((0, 0)))
+        seen.append(arcade.get_image(110, 106, 1, 1).convert("RGB").getpixel((0, 0)))
     app._force_full = True
     assert seen[0] == seen[1], f"the card shows what is under it: {seen}"
+    assert seen[0] == (60, 40, 30), "the card's own colour (inside it, under no text)"
 
 
 @pytest.mark.parametrize("box", [(20, 200, 230, 90), (30, 220, 330, 230), (40, 230, 420, 300)])
