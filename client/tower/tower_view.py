@@ -626,7 +626,15 @@ class TowerView(Node):
         fx, fy = self.opened_from or (self.left + self.width / 2, self.bottom + self.height / 2)
         cx, cy = self.left + self.width / 2, self.bottom + self.height / 2
         px, py = fx + (cx - fx) * u, fy + (cy - fy) * u          # where the province is drawn
-        return z, px - fx * z, py - fy * z
+        offx, offy = px - fx * z, py - fy * z
+        bd = self._backdrop.rect if self._backdrop is not None else None
+        if bd is not None:       # once the zoomed board is larger than the view, it fills it
+            bl, bb, bw, bh = bd
+            if bw * z >= self.width:
+                offx = min(max(offx, self.right - (bl + bw) * z), self.left - bl * z)
+            if bh * z >= self.height:
+                offy = min(max(offy, self.top - (bb + bh) * z), self.bottom - bb * z)
+        return z, offx, offy
 
     def on_draw(self) -> None:
         if self.big and self.opening < 1.0 and self.opened_from is not None:
