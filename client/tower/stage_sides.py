@@ -1,13 +1,14 @@
 """The two side panels of the battle stage (issue 36 item 1): beside the large tower, the
 attacker on the left and the defender on the right, each with its name and colour, the
 province, the armies it committed, the cubes it threw and what the cards, the tray and the
-peasants add; under them, while the cubes land, the side's count so far in large type.
+peasants add; in the middle the thrown cubes themselves (`handful_places`: its own, then
+the added ones); under them, while the cubes land, the side's count so far in large type.
 
 Why facts apart from drawing: `stage_sides` is pure (tests read it without a window),
 `draw_side` draws one panel into the tower view's cached layer (it changes once per
 battle); the live count is drawn by the tower view each frame it changes.
 
-Tests: tests/client/tower/test_stage.py.
+Tests: tests/client/tower/test_stage.py, tests/client/tower/test_stage_frames.py.
 """
 
 from __future__ import annotations

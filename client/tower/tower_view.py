@@ -15,7 +15,13 @@ Pace: at speed 1 a drop plays in about REAL_SECONDS (a real pour takes a second 
 the recording's own clock (its `fps`) is run faster for long drops, never slower, except
 in a close battle's slow motion. `stage` says where a drop is: 'handful', 'pour', 'tally'.
 
-Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py.
+On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
+(`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
+the tiles the handful crosses; the opening is a camera move drawn from two cached
+pictures (the board's, the stage's), each pixel once (issue 36 item 6).
+
+Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py,
+tests/client/tower/test_stage_frames.py.
 """
 
 from __future__ import annotations
@@ -24,8 +30,6 @@ import math
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import arcade
-from arcade.camera import CameraData, OrthographicProjectionData, OrthographicProjector
-from arcade.types import LBWH
 
 from client.core import theme
 from client.core.cached_layer import CachedLayer
@@ -37,6 +41,7 @@ from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
 from client.tower.cube_textures import cube_face, cube_mark
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
+from client.tower.stage_repaint import TILE, camera, minus, pixels, tile_rects
 from client.tower.stage_sides import SideFacts, count_rect, draw_side
 from lang.i18n import _, ngettext
 from sim.tower.contents import TowerContents
@@ -53,7 +58,6 @@ TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after 
 OPENING = 0.5          # real seconds of the camera's move from the province to the stage
 BOARD_ZOOM = 2.6       # how far the camera moves in on the board while the stage opens
 STAGE_FROM = 0.08      # the stage's size, against the view's, when it appears at the province
-TILE = 48              # the handful's repaint is counted in tiles of this many pixels
 
 
 def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
@@ -195,38 +199,6 @@ class TowerView(Node):
                 for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
                     tiles.add((tx, ty))
         return tiles
-
-    def _tile_rects(self, tiles: set[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-        """Tiles as few rectangles: runs along each row, stacked where rows' runs match."""
-        runs: list[tuple[int, int, int]] = []            # (first x tile, last x tile, row)
-        for ty in sorted({t[1] for t in tiles}):
-            row = sorted(tx for tx, y in tiles if y == ty)
-            start = prev = row[0]
-            for tx in row[1:] + [None]:
-                if tx is not None and tx == prev + 1:
-                    prev = tx
-                    continue
-                runs.append((start, prev, ty))
-                if tx is not None:
-                    start = prev = tx
-        boxes: dict[tuple[int, int], tuple[int, int]] = {}   # (x0, x1) -> (first row, last row)
-        out: list[tuple[int, int, int, int]] = []
-        for x0, x1, ty in runs:
-            b = boxes.get((x0, x1))
-            if b is not None and b[1] == ty - 1:
-                boxes[(x0, x1)] = (b[0], ty)
-                continue
-            if b is not None:
-                out.append((x0, b[0], x1, b[1]))
-            boxes[(x0, x1)] = (ty, ty)
-        out += [(x0, y0, x1, y1) for (x0, x1), (y0, y1) in boxes.items()]
-        rects = []
-        for x0, y0, x1, y1 in out:
-            left, bottom = max(self.left, x0 * TILE), max(self.bottom, y0 * TILE)
-            right, top = min(self.right, (x1 + 1) * TILE), min(self.top, (y1 + 1) * TILE)
-            if right > left and top > bottom:
-                rects.append((int(left), int(bottom), int(right - left) + 1, int(top - bottom) + 1))
-        return rects
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -480,7 +452,7 @@ class TowerView(Node):
         self._recount = max(0, self._recount - 1)
         self._whole = max(0, self._whole - 1)
         tiles = self._handful_tiles() if self.big else set()
-        self._hand_rects = self._tile_rects(tiles | self._hand_tiles) if tiles or self._hand_tiles else []
+        self._hand_rects = tile_rects(tiles | self._hand_tiles, (self.left, self.bottom, self.right, self.top)) if tiles or self._hand_tiles else []
         self._hand_tiles = tiles
         landed = d.landed_by(t)
         if landed != self.landed and self.big:
@@ -659,18 +631,18 @@ class TowerView(Node):
             bl, bb, bw, bh = bd.rect
             board = (bl * z + offx, bb * z + offy, bw * z, bh * z)
         try:
-            for strip in _minus(outer, inner):
-                for bare in _minus(strip, board):           # no board there: the table
+            for strip in minus(outer, inner):
+                for bare in minus(strip, board):           # no board there: the table
                     arcade.draw_lbwh_rectangle_filled(*bare, theme.BG)
                 if bd is not None and bd.surface is not None:
-                    _camera(win, z, offx, offy).use()
-                    ctx.scissor = _pixels(strip, px)      # after the camera: its use resets it
+                    camera(win, z, offx, offy).use()
+                    ctx.scissor = pixels(strip, px)      # after the camera: its use resets it
                     bd.draw(opaque=True, smooth=True)
                     win.default_camera.use()
                     ctx.scissor = scissor
             k = inner[2] / max(1.0, self.width)
-            _camera(win, k, inner[0] - self.left * k, inner[1] - self.bottom * k).use()
-            ctx.scissor = _pixels(inner, px)
+            camera(win, k, inner[0] - self.left * k, inner[1] - self.bottom * k).use()
+            ctx.scissor = pixels(inner, px)
             self._layer.draw(opaque=True, smooth=True)
             self.cubes.draw()
         finally:
@@ -747,32 +719,3 @@ class TowerView(Node):
         self._words.end()
         self._words.draw()
 
-
-def _minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]
-           ) -> list[tuple[float, float, float, float]]:
-    """`outer` less `inner` as at most four rectangles (left, bottom, width, height)."""
-    l, b, w, h = outer
-    r, t = l + w, b + h
-    il, ib = max(l, inner[0]), max(b, inner[1])
-    ir, it = min(r, inner[0] + inner[2]), min(t, inner[1] + inner[3])
-    if ir <= il or it <= ib:
-        return [outer] if w > 0 and h > 0 else []
-    out = [(l, it, w, t - it), (l, b, w, ib - b), (l, ib, il - l, it - ib), (ir, ib, r - ir, it - ib)]
-    return [q for q in out if q[2] > 0.5 and q[3] > 0.5]
-
-
-def _pixels(rect: tuple[float, float, float, float], k: float) -> tuple[int, int, int, int]:
-    """A rectangle of the window's logical units as the framebuffer's scissor."""
-    x0, y0 = int(rect[0] * k), int(rect[1] * k)
-    return x0, y0, max(1, int((rect[0] + rect[2]) * k + 0.999) - x0), max(1, int((rect[1] + rect[3]) * k + 0.999) - y0)
-
-
-def _camera(win: arcade.Window, zoom: float, offx: float, offy: float) -> OrthographicProjector:
-    """A camera that draws a point p of the window's logical plane at p * zoom + offset."""
-    scale = getattr(win, "ui_scale", 1.0)
-    wl, hl = win.width / scale, win.height / scale
-    return OrthographicProjector(
-        view=CameraData(),
-        projection=OrthographicProjectionData(-offx / zoom, (wl - offx) / zoom,
-                                              -offy / zoom, (hl - offy) / zoom, -100, 100),
-        viewport=LBWH(0, 0, win.width, win.height))

@@ -1,0 +1,83 @@
+"""How the battle stage repaints less than itself (issue 36 item 6): on a software renderer
+(llvmpipe) a frame costs the pixels it fills, and a whole stage costs 10-20 ms. The
+handful's cubes are repainted tile by tile (`tile_rects`), the opening's camera move
+fills each pixel once (`minus`: the board only where the stage is not), drawn through
+cameras that scale the cached pictures (`camera`) under the framebuffer's scissor
+(`pixels`).
+
+Tests: tests/client/tower/test_stage_frames.py.
+"""
+
+from __future__ import annotations
+
+import arcade
+from arcade.camera import CameraData, OrthographicProjectionData, OrthographicProjector
+from arcade.types import LBWH
+
+TILE = 48              # the handful's repaint is counted in tiles of this many pixels
+
+
+def tile_rects(tiles: set[tuple[int, int]], bounds: tuple[float, float, float, float]
+               ) -> list[tuple[int, int, int, int]]:
+    """Tiles as few rectangles (left, bottom, width, height), inside `bounds` (left,
+    bottom, right, top): runs along each row, stacked where rows' runs match."""
+    runs: list[tuple[int, int, int]] = []            # (first x tile, last x tile, row)
+    for ty in sorted({t[1] for t in tiles}):
+        row = sorted(tx for tx, y in tiles if y == ty)
+        start = prev = row[0]
+        for tx in row[1:] + [None]:
+            if tx is not None and tx == prev + 1:
+                prev = tx
+                continue
+            runs.append((start, prev, ty))
+            if tx is not None:
+                start = prev = tx
+    boxes: dict[tuple[int, int], tuple[int, int]] = {}   # (x0, x1) -> (first row, last row)
+    out: list[tuple[int, int, int, int]] = []
+    for x0, x1, ty in runs:
+        b = boxes.get((x0, x1))
+        if b is not None and b[1] == ty - 1:
+            boxes[(x0, x1)] = (b[0], ty)
+            continue
+        if b is not None:
+            out.append((x0, b[0], x1, b[1]))
+        boxes[(x0, x1)] = (ty, ty)
+    out += [(x0, y0, x1, y1) for (x0, x1), (y0, y1) in boxes.items()]
+    rects = []
+    bl, bb, br, bt = bounds
+    for x0, y0, x1, y1 in out:
+        left, bottom = max(bl, x0 * TILE), max(bb, y0 * TILE)
+        right, top = min(br, (x1 + 1) * TILE), min(bt, (y1 + 1) * TILE)
+        if right > left and top > bottom:
+            rects.append((int(left), int(bottom), int(right - left) + 1, int(top - bottom) + 1))
+    return rects
+
+
+def minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]
+          ) -> list[tuple[float, float, float, float]]:
+    """`outer` less `inner` as at most four rectangles (left, bottom, width, height)."""
+    l, b, w, h = outer
+    r, t = l + w, b + h
+    il, ib = max(l, inner[0]), max(b, inner[1])
+    ir, it = min(r, inner[0] + inner[2]), min(t, inner[1] + inner[3])
+    if ir <= il or it <= ib:
+        return [outer] if w > 0 and h > 0 else []
+    out = [(l, it, w, t - it), (l, b, w, ib - b), (l, ib, il - l, it - ib), (ir, ib, r - ir, it - ib)]
+    return [q for q in out if q[2] > 0.5 and q[3] > 0.5]
+
+
+def pixels(rect: tuple[float, float, float, float], k: float) -> tuple[int, int, int, int]:
+    """A rectangle of the window's logical units as the framebuffer's scissor."""
+    x0, y0 = int(rect[0] * k), int(rect[1] * k)
+    return x0, y0, max(1, int((rect[0] + rect[2]) * k + 0.999) - x0), max(1, int((rect[1] + rect[3]) * k + 0.999) - y0)
+
+
+def camera(win: arcade.Window, zoom: float, offx: float, offy: float) -> OrthographicProjector:
+    """A camera that draws a point p of the window's logical plane at p * zoom + offset."""
+    scale = getattr(win, "ui_scale", 1.0)
+    wl, hl = win.width / scale, win.height / scale
+    return OrthographicProjector(
+        view=CameraData(),
+        projection=OrthographicProjectionData(-offx / zoom, (wl - offx) / zoom,
+                                              -offy / zoom, (hl - offy) / zoom, -100, 100),
+        viewport=LBWH(0, 0, win.width, win.height))
