@@ -112,9 +112,9 @@ def committed_line(f: SideFacts) -> str:
 
 
 def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float, float, float],
-              k: float) -> float:
+              k: float) -> list[tuple[int, float, float, float]]:
     """One side's panel in `rect` (left, bottom, width, height) at type scale k; returns
-    the y under which the live count is written."""
+    where it drew the side's thrown cubes (the handful is gathered from there)."""
     left, bottom, width, height = rect
     colour = theme.seat_colour("peasant" if f.code == PEASANT else f.code)
     top = bottom + height
@@ -155,7 +155,7 @@ def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float
         x, yy = ((ax + bx) / 2, by) if ay == by else (ax + size * 1.25, ay)
         texts.put((key, "plus"), "+", x, yy, size=max(9.0, size * 0.6), bold=True, color=pale,
                   anchor_x="center", anchor_y="center")
-    return y
+    return places
 
 
 def handful_places(f: SideFacts, box: tuple[float, float, float, float], k: float

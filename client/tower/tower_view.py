@@ -104,6 +104,7 @@ class TowerView(Node):
         self.opened_from: tuple[float, float] | None = None      # the stage opens from here
         self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
+        self._icons: dict[str, list[tuple[int, float, float, float]]] = {}   # the panels' cubes
         self._backdrop: CachedLayer | None = None    # the board's picture, zoomed into while opening
         self._whole = 0                 # frames the whole stage is still to be repainted
         self._hand_tiles: set[tuple[int, int]] = set()           # the handful's tiles last frame
@@ -226,7 +227,9 @@ class TowerView(Node):
             k = self.type_scale()
             if self.sides is not None:
                 for key, facts, rect in zip(("a", "d"), self.sides, self.panel_rects()):
-                    draw_side(self.texts, key, facts, rect, k)
+                    self._icons[key] = draw_side(self.texts, key, facts, rect, k)
+                if self.drop is not None and self.drop.gathered < 1.0:
+                    self._set_origins()     # the handful leaves from the cubes just drawn
             elif self.caption:           # a drop that is not a battle (the fill): its sentence
                 left, b, w, h = self.panel_rects()[0]
                 self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
@@ -369,6 +372,14 @@ class TowerView(Node):
             if d is not None:
                 d.gathered = 1.0
             return
+        self._set_origins()
+        d.gathered = 0.0
+
+    def _set_origins(self) -> None:
+        """The thrown cubes' origins (see `_gather_from`): a side's own from the cubes its
+        panel shows (`handful_places`, once the panel is drawn), in their order."""
+        d = self.drop
+        assert d is not None
         s, ox, oy = self._xf()
         rec = d.rec
         left, right = self.panel_rects()
@@ -379,6 +390,9 @@ class TowerView(Node):
         places = tray_places(self.geo, tray_codes)
         tray_next: dict[int, int] = {}
         att = d.sides[0] if d.sides else -1
+        icons = {side: [p for p in self._icons.get(side, []) if p[0] == code]
+                 for side, code in zip(("a", "d"), d.sides or ())}
+        used = {"a": 0, "d": 0}
         for i in range(len(rec.colours) - 1, rec.inside_before - 1, -1):   # the last thrown: the tray's
             c = code_of(rec.colours[i])
             if tray_left.get(c, 0) > 0:
@@ -388,12 +402,18 @@ class TowerView(Node):
                 j = [n for n, code in enumerate(tray_codes) if code == c][k]
                 d.origins[i] = places[j][:2]
                 continue
+            side = "a" if c == att else "d"
+            mine = icons.get(side, [])
+            if used[side] < len(mine) and mine[used[side]][0] == c:
+                _c, px, py, _size = mine[used[side]]
+                used[side] += 1
+                d.origins[i] = ((px - ox) / s, (py - oy) / s)
+                continue
             lx, lb, lw, lh = left if c == att else right
             rank = d.hand.get(i, 0)
             px = lx + lw * (0.2 + 0.6 * ((rank * 37) % 11) / 10)
             py = lb + lh * (0.25 + 0.1 * ((rank * 17) % 7) / 6)
             d.origins[i] = ((px - ox) / s, (py - oy) / s)
-        d.gathered = 0.0
 
     def skip(self) -> bool:
         """S: the stage in play ends. During the handful or the pour every cube lands at
