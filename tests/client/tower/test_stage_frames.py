@@ -164,3 +164,20 @@ def test_a_panel_shows_the_cubes_its_side_threw_in_its_middle(box):
     own, added = places[f.committed - 1], places[f.committed]
     assert own[2] != added[2] or added[1] - own[1] > 2 * own[3], "a gap before the added cubes"
     assert handful_places(f, (0, 0, 40, 5), 1.0) == [], "no room: none drawn"
+
+
+def test_the_handful_leaves_from_the_cubes_its_panel_shows(app):
+    """Gathered where it comes from: each side's own thrown cubes start on the cubes its
+    panel draws (not at scattered spots of the panel)."""
+    tv = _stage()
+    app.clear()
+    tv.draw()                                     # the panels, and their cubes, drawn
+    app._force_full = True
+    d = tv.drop
+    assert d is not None and tv.sides is not None
+    s, ox, oy = tv._xf()
+    starts = {(round(ox + x * s), round(oy + y * s)) for x, y in d.origins.values()}
+    for f, key in zip(tv.sides, ("a", "d")):
+        drawn = {(round(x), round(y)) for code, x, y, _size in tv._icons[key] if code == f.code}
+        assert len(drawn) == f.thrown
+        assert len(drawn & starts) >= f.committed, f"{key}: the cubes leave from elsewhere"
