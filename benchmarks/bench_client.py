@@ -12,7 +12,12 @@ game, switches to the battle view (the tower large; `--small` keeps it in its co
 through the tower view several times. Per frame it times the window's update + draw,
 including `ctx.finish()` so the software renderer's work (Mesa llvmpipe) is counted, not
 just queued. On a software renderer the window repaints only the animated tower while
-nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for comparison). Prints the median and 99th percentile frame time and the peak RSS.
+nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for comparison;
+`SHOGUN_ANTIALIAS=1` a multisampled window, as before issue 36). Prints the median and
+99th percentile frame time and the peak RSS, and per frame kind (the stage: opening,
+handful, pour, tally; whole window or partial; +count when a cube landed) the count and
+the wall and CPU time: on a loaded machine the CPU time shows the work, the wall time
+mostly the wait for a core.
 """
 
 from __future__ import annotations
