@@ -14,6 +14,8 @@ import arcade
 from arcade.camera import CameraData, OrthographicProjectionData, OrthographicProjector
 from arcade.types import LBWH
 
+from client.tower.drop_play import Pose
+
 TILE = 48              # the handful's repaint is counted in tiles of this many pixels
 
 
@@ -51,6 +53,21 @@ def tile_rects(tiles: set[tuple[int, int]], bounds: tuple[float, float, float, f
         if right > left and top > bottom:
             rects.append((int(left), int(bottom), int(right - left) + 1, int(top - bottom) + 1))
     return rects
+
+
+def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tuple[int, int]]:
+    """The TILE-pixel tiles the thrown cubes outside the shaft's rectangle cover (a
+    cube's glow included): what a frame of the handful repaints beside the shaft."""
+    x, _y, w, _h = shaft
+    tiles: set[tuple[int, int]] = set()
+    for p in shown:
+        r = 0.9 * p.size + 2
+        if not p.thrown or (x <= p.x - r and p.x + r <= x + w):
+            continue
+        for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
+            for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
+                tiles.add((tx, ty))
+    return tiles
 
 
 def minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]

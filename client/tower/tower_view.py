@@ -17,8 +17,10 @@ in a close battle's slow motion. `stage` says where a drop is: 'handful', 'pour'
 
 On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
 (`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
-the tiles the handful crosses; the opening is a camera move drawn from two cached
-pictures (the board's, the stage's), each pixel once (issue 36 item 6).
+the tiles the handful crosses (`stage_repaint`); the opening is a camera move
+(`stage_opening`). Where things sit: `stage_layout`; the count in words: `stage_tally`;
+where the handful is gathered from: `handful_origins`; the still picture's words:
+`tower_labels`.
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py,
 tests/client/tower/test_stage_frames.py.
@@ -27,7 +29,7 @@ tests/client/tower/test_stage_frames.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import arcade
 
@@ -37,15 +39,19 @@ from client.core.damage import damage
 from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
+from client.tower import stage_layout as layout
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
-from client.tower.cube_textures import cube_face, cube_mark
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
-from client.tower.stage_repaint import TILE, camera, minus, pixels, tile_rects
-from client.tower.stage_sides import SideFacts, count_rect, draw_side
-from lang.i18n import _, ngettext
+from client.tower.handful_origins import Icon, place_origins
+from client.tower.stage_layout import Box
+from client.tower.stage_opening import Opening
+from client.tower.stage_repaint import handful_tiles, tile_rects
+from client.tower.stage_sides import SideFacts, draw_side
+from client.tower.stage_tally import count_forms, draw_panel_counts, side_counts
+from client.tower.tower_labels import draw_inside_counts, put_tray_word
+from lang.i18n import _
 from sim.tower.contents import TowerContents
-from client.core.theme import seat_name, SEAT_NAMES
 
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
@@ -55,16 +61,6 @@ REAL_SECONDS = 5.0     # a drop plays in real time up to this long (issue 36: th
 MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
 JOLT = 0.3             # recorded seconds a shake's jolt lasts
 TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after the last cube
-OPENING = 0.5          # real seconds of the camera's move from the province to the stage
-BOARD_ZOOM = 2.6       # how far the camera moves in on the board while the stage opens
-STAGE_FROM = 0.08      # the stage's size, against the view's, when it appears at the province
-
-
-def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
-    """"3 Blue", "1 Peasant" (the peasants' name counts: one peasant is singular)."""
-    if colour == 5:
-        return ngettext("{n} Peasant", "{n} Peasants", n).format(n=n)
-    return f"{n} {named(colour)}"
 
 
 class TowerView(Node):
@@ -101,59 +97,37 @@ class TowerView(Node):
         self._words = TextCache()
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
-        self.opened_from: tuple[float, float] | None = None      # the stage opens from here
-        self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
+        self._opening = Opening()       # the camera's move in from the province
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
-        self._icons: dict[str, list[tuple[int, float, float, float]]] = {}   # the panels' cubes
-        self._backdrop: CachedLayer | None = None    # the board's picture, zoomed into while opening
+        self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
         self._whole = 0                 # frames the whole stage is still to be repainted
         self._hand_tiles: set[tuple[int, int]] = set()           # the handful's tiles last frame
         self._hand_rects: list[tuple[int, int, int, int]] = []   # and what they repaint this one
 
     # -- geometry -------------------------------------------------------------------------
+    def _box(self) -> Box:
+        return self.left, self.bottom, self.width, self.height
+
     def _xf(self) -> tuple[float, float, float]:
-        w_units = art.LEFT + self.geo["tray_end"] + art.RIGHT
-        if self.big:        # the stage: the tower in the middle, as tall as the view
-            h_units = art.STAGE_BELOW + self.geo["top"] + art.STAGE_ABOVE
-            s = min(self.width * 0.46 / w_units, (self.height - 8) / h_units)
-            ox = self.left + (self.width - w_units * s) / 2 + art.LEFT * s
-            return s, ox, self.bottom + 4 + art.STAGE_BELOW * s
-        h_units = art.BELOW + self.geo["top"] + art.ABOVE
-        s = min((self.width - 8) / w_units, (self.height - 44 - 14) / h_units)
-        ox = self.left + 4 + ((self.width - 8) - w_units * s) / 2 + art.LEFT * s
-        return s, ox, self.bottom + 14 + art.BELOW * s
+        return layout.tower_xf(self.geo, self._box(), self.big)
 
     def type_scale(self) -> float:
         """The stage's type grows with the view (1 at 1280x800)."""
-        return max(0.8, min(1.8, self.height / 766))
+        return layout.type_scale(self.height)
 
-    def panel_rects(self) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+    def panel_rects(self) -> tuple[Box, Box]:
         """The attacker's panel left of the tower, the defender's right of it."""
-        s, ox, _ = self._xf()
-        x0 = ox - art.LEFT * s
-        x1 = ox + (self.geo["tray_end"] + art.RIGHT) * s
-        gap = 18 * self.type_scale()
-        w = max(60.0, min(420 * self.type_scale(), x0 - self.left - 2 * gap))
-        h = self.height * 0.66
-        b = self.bottom + (self.height - h) * 0.55
-        return (x0 - gap - w, b, w, h), (x1 + gap, b, min(w, self.right - gap - x1 - gap), h)
+        return layout.panel_rects(self.geo, self._box(), self.big)
 
     def damage_rect(self) -> tuple[int, int, int, int]:
         """What a frame of the animation repaints (the window's partial redraw): where
-        cubes can be (the shaft, the handful beside it, the tray) and the count below;
-        not the roofs or the caption, which stay the same during a drop (`play` asks for a
+        cubes can be and the count below (`stage_layout.shaft_rect`; `play` asks for a
         full repaint when the caption changes). A shake's jolt moves the whole drawing, so
         then the whole view."""
         if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self._recount
-                                                       or self.opening < 1.0)):
+                                                       or self._opening.moving)):
             return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
-        s, ox, _ = self._xf()
-        pad = 2 * s + 2
-        x0 = max(self.left, ox - pad)
-        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
-        _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
-        y1 = min(self.top, top_y + pad)
-        return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
+        return layout.shaft_rect(self.geo, self._box(), self.big)
 
     def damage_rects(self) -> list[tuple[int, int, int, int]]:
         """What a frame of the stage repaints, in pieces (issue 36 item 6: a whole stage
@@ -162,44 +136,12 @@ class TowerView(Node):
         stage only while the camera moves in and on the frame after."""
         if not self.big or self.jolt() != (0.0, 0.0):
             return [self.damage_rect()]
-        if self.opening < 1.0 or self._whole:
+        if self._opening.moving or self._whole:
             return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
-        rects = [self._shaft_rect()]
+        rects = [layout.shaft_rect(self.geo, self._box(), self.big)]
         if self._recount:
-            rects += self._count_rects()
+            rects += layout.count_rects(self.geo, self._box(), self.big)
         return rects + self._hand_rects
-
-    def _shaft_rect(self) -> tuple[int, int, int, int]:
-        s, ox, _ = self._xf()
-        pad = 2 * s + 2
-        x0 = max(self.left, ox - pad)
-        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
-        _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
-        y1 = min(self.top, top_y + pad)
-        return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
-
-    def _count_rects(self) -> list[tuple[int, int, int, int]]:
-        """The panels' live counts (each panel's lower part)."""
-        k = self.type_scale()
-        out = []
-        for rect in self.panel_rects():
-            x, y, w, h = count_rect(rect, k)
-            out.append((int(x) - 1, int(y) - 1, int(w) + 3, int(h) + 3))
-        return out
-
-    def _handful_tiles(self) -> set[tuple[int, int]]:
-        """The TILE-pixel tiles the thrown cubes outside the shaft's rectangle cover (a
-        cube's glow included)."""
-        x, _y, w, _h = self._shaft_rect()
-        tiles: set[tuple[int, int]] = set()
-        for p in self.cubes.shown:
-            r = 0.9 * p.size + 2
-            if not p.thrown or (x <= p.x - r and p.x + r <= x + w):
-                continue
-            for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
-                for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
-                    tiles.add((tx, ty))
-        return tiles
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -221,8 +163,10 @@ class TowerView(Node):
         if not self.big:
             self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
                            color=(240, 230, 210), anchor_x="center", bold=True)
-            self._draw_inside_counts()
-        self._tray_word()
+            draw_inside_counts(self.texts, self._rest, self._box())
+        put_tray_word(self.texts, self.geo, self._still, self.right,
+                      13 * self.type_scale() if self.big else theme.SMALLEST_TYPE,
+                      (236, 220, 190) if self.big else (40, 30, 22))
         if self.big:
             k = self.type_scale()
             if self.sides is not None:
@@ -244,36 +188,6 @@ class TowerView(Node):
         if t is None:
             return (0.0, 0.0, 0.0, 0.0)
         return (t.left, t.bottom, t.right, t.top)
-
-    def _tray_word(self) -> None:
-        size = 13 * self.type_scale() if self.big else theme.SMALLEST_TYPE
-        _x, foot_y = self._still(0, -6)                     # the tray box's foot
-        mid = (self.geo["width"] + self.geo["tray_end"]) / 2 + 4
-        tx, _y = self._still(mid, 0)
-        colour = (236, 220, 190) if self.big else (40, 30, 22)
-        t = self.texts.put("tray", _("tray"), tx, foot_y - 2, size=size, color=colour,
-                           anchor_x="center", anchor_y="top")
-        if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
-            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, foot_y - 2,
-                           size=size, color=colour, anchor_x="center", anchor_y="top")
-
-    def _draw_inside_counts(self) -> None:
-        """The small tower's cubes are too small to read: a row under its title says what
-        is inside, a readable cube (face and letter) and a count per colour."""
-        counts: dict[int, int] = {}
-        for colour, *_pose in self._rest:
-            counts[code_of(colour)] = counts.get(code_of(colour), 0) + 1
-        if not counts:
-            return
-        size, gap = 13.0, 30.0
-        x = self.left + self.width / 2 - gap * len(counts) / 2 + size / 2
-        y = self.top - 34
-        for code, n in sorted(counts.items()):
-            for tex in (cube_face(code), cube_mark(code)):
-                arcade.draw_texture_rect(tex, arcade.XYWH(x, y, size, size))
-            self.texts.put(("n", code), str(n), x + size / 2 + 2, y, size=8.5, bold=True,
-                           color=(240, 230, 210), anchor_y="center")
-            x += gap
 
     # -- inputs ---------------------------------------------------------------------------
     def set_speed(self, speed: float) -> None:
@@ -380,40 +294,7 @@ class TowerView(Node):
         panel shows (`handful_places`, once the panel is drawn), in their order."""
         d = self.drop
         assert d is not None
-        s, ox, oy = self._xf()
-        rec = d.rec
-        left, right = self.panel_rects()
-        tray_left = dict(self._from_tray)
-        tray_codes: list[int] = []
-        for c, n in sorted(tray_left.items()):
-            tray_codes += [c] * n
-        places = tray_places(self.geo, tray_codes)
-        tray_next: dict[int, int] = {}
-        att = d.sides[0] if d.sides else -1
-        icons = {side: [p for p in self._icons.get(side, []) if p[0] == code]
-                 for side, code in zip(("a", "d"), d.sides or ())}
-        used = {"a": 0, "d": 0}
-        for i in range(len(rec.colours) - 1, rec.inside_before - 1, -1):   # the last thrown: the tray's
-            c = code_of(rec.colours[i])
-            if tray_left.get(c, 0) > 0:
-                tray_left[c] -= 1
-                k = tray_next.get(c, 0)
-                tray_next[c] = k + 1
-                j = [n for n, code in enumerate(tray_codes) if code == c][k]
-                d.origins[i] = places[j][:2]
-                continue
-            side = "a" if c == att else "d"
-            mine = icons.get(side, [])
-            if used[side] < len(mine) and mine[used[side]][0] == c:
-                _c, px, py, _size = mine[used[side]]
-                used[side] += 1
-                d.origins[i] = ((px - ox) / s, (py - oy) / s)
-                continue
-            lx, lb, lw, lh = left if c == att else right
-            rank = d.hand.get(i, 0)
-            px = lx + lw * (0.2 + 0.6 * ((rank * 37) % 11) / 10)
-            py = lb + lh * (0.25 + 0.1 * ((rank * 17) % 7) / 6)
-            d.origins[i] = ((px - ox) / s, (py - oy) / s)
+        place_origins(d, self.geo, self._xf(), self.panel_rects(), self._icons, self._from_tray)
 
     def skip(self) -> bool:
         """S: the stage in play ends. During the handful or the pour every cube lands at
@@ -471,7 +352,8 @@ class TowerView(Node):
         self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
         self._recount = max(0, self._recount - 1)
         self._whole = max(0, self._whole - 1)
-        tiles = self._handful_tiles() if self.big else set()
+        shaft = layout.shaft_rect(self.geo, self._box(), self.big)
+        tiles = handful_tiles(self.cubes.shown, shaft) if self.big else set()
         self._hand_rects = tile_rects(tiles | self._hand_tiles, (self.left, self.bottom, self.right, self.top)) if tiles or self._hand_tiles else []
         self._hand_tiles = tiles
         landed = d.landed_by(t)
@@ -510,26 +392,10 @@ class TowerView(Node):
     def count_forms(self) -> list[str]:
         """The tray's count, longest first: in full; without the cubes of neither side;
         with the sides' colours for the players' names (a narrow battle view)."""
-        if not self.playing or not self._counts:
+        if not self.playing:
             return []
         d = self.drop
-        if d is not None and d.sides is not None:
-            att, dfn = d.sides
-            a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
-            rest = sum(self._counts.values()) - a - b
-            out = []
-            for named in (seat_name, lambda c: SEAT_NAMES[c] if 0 <= c < len(SEAT_NAMES)
-                          else seat_name(c)):
-                names = {"attacker": seat_name("peasant") if att == 5 else named(att), "a": a,
-                         "defended": cubes_of(b, dfn, named), "n": rest}
-                if rest:
-                    out.append(ngettext("{attacker} {a} — {defended} (and {n} other cube)",
-                                        "{attacker} {a} — {defended} (and {n} other cubes)",
-                                        rest).format(**names))
-                out.append(_("{attacker} {a} — {defended}").format(**names))
-            return list(dict.fromkeys(out))
-        parts = [cubes_of(n, c, seat_name) for c, n in sorted(self._counts.items())]
-        return [_("Out: {cubes}").format(cubes=", ".join(parts))]
+        return count_forms(self._counts, d.sides if d is not None else None)
 
     def _end_play(self) -> None:
         d = self.drop
@@ -547,9 +413,8 @@ class TowerView(Node):
         d = self.drop
         if not self.playing or d is None:
             return
-        if self.opening < 1.0:
-            self.opening = min(1.0, self.opening + dt * self.speed / OPENING)
-            if self.opening < 1.0:
+        if self._opening.moving:
+            if not self._opening.advance(dt * self.speed):
                 return
             self._whole = 2             # the stage as it is, unscaled, over the last move
         if self._pre > 0:
@@ -581,94 +446,24 @@ class TowerView(Node):
     def open_from(self, point: tuple[float, float] | None,
                   backdrop: CachedLayer | None = None) -> None:
         """The camera moves in from this point of the window (the province fought over)
-        to the stage over OPENING seconds: the board (`backdrop`: its cached picture)
-        zooms in on the province, and the stage grows out of it to the whole view."""
-        self.opened_from = point
-        self._backdrop = backdrop
-        self.opening = 0.0 if point is not None and self.big else 1.0
+        to the stage: the board (`backdrop`: its cached picture) zooms in on the
+        province, and the stage grows out of it to the whole view (`stage_opening`)."""
+        self._opening.start(point, backdrop, self.big)
 
-    def opening_rect(self) -> tuple[float, float, float, float]:
-        """Where the stage is drawn while the camera moves in (left, bottom, width,
-        height): a small picture of it at the province, growing to the whole view as the
-        board behind it is zoomed into."""
-        if self.opening >= 1.0 or self.opened_from is None:
-            return self.left, self.bottom, self.width, self.height
-        u = self._eased()
-        k = STAGE_FROM + (1 - STAGE_FROM) * u
-        sx, sy = self._board_xf()[1:]
-        fx, fy = self.opened_from
-        cx, cy = self.left + self.width / 2, self.bottom + self.height / 2
-        w, h = self.width * k, self.height * k
-        # the stage's middle: where the province is on the zoomed board, on its way to the view's
-        mx = (fx * self._board_xf()[0] + sx) * (1 - u) + cx * u
-        my = (fy * self._board_xf()[0] + sy) * (1 - u) + cy * u
-        left = min(max(self.left, mx - w / 2), self.right - w)
-        bottom = min(max(self.bottom, my - h / 2), self.top - h)
-        return left, bottom, w, h
+    @property
+    def opening(self) -> float:
+        """The stage's opening so far (0 to 1; 1: open)."""
+        return self._opening.progress
 
-    def _eased(self) -> float:
-        u = self.opening
-        return u * u * (3 - 2 * u)
-
-    def _board_xf(self) -> tuple[float, float, float]:
-        """The camera on the board while it moves in: a point p of the board is drawn at
-        p * zoom + offset; the province moves from its place towards the view's middle."""
-        u = self._eased()
-        z = 1 + (BOARD_ZOOM - 1) * u
-        fx, fy = self.opened_from or (self.left + self.width / 2, self.bottom + self.height / 2)
-        cx, cy = self.left + self.width / 2, self.bottom + self.height / 2
-        px, py = fx + (cx - fx) * u, fy + (cy - fy) * u          # where the province is drawn
-        offx, offy = px - fx * z, py - fy * z
-        bd = self._backdrop.rect if self._backdrop is not None else None
-        if bd is not None:       # once the zoomed board is larger than the view, it fills it
-            bl, bb, bw, bh = bd
-            if bw * z >= self.width:
-                offx = min(max(offx, self.right - (bl + bw) * z), self.left - bl * z)
-            if bh * z >= self.height:
-                offy = min(max(offy, self.top - (bb + bh) * z), self.bottom - bb * z)
-        return z, offx, offy
+    def opening_rect(self) -> Box:
+        """Where the stage is drawn while the camera moves in (the whole view once open)."""
+        return self._opening.stage_rect(self._box())
 
     def on_draw(self) -> None:
-        if self.big and self.opening < 1.0 and self.opened_from is not None:
-            self._draw_opening()
+        if self.big and self._opening.moving and self._opening.opened_from is not None:
+            self._opening.draw(self._box(), self._layer, self.cubes)
             return
         self._draw_scene()
-
-    def _draw_opening(self) -> None:
-        """One frame of the camera's move: the board zoomed (where the stage is not), then
-        the whole stage drawn scaled into `opening_rect`. Each pixel of the view is
-        filled once, so a frame costs what one picture of the stage costs."""
-        win = arcade.get_window()
-        ctx = win.ctx
-        px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-        outer = (self.left, self.bottom, self.width, self.height)
-        inner = self.opening_rect()
-        scissor = ctx.scissor
-        z, offx, offy = self._board_xf()
-        bd = self._backdrop
-        board = (0.0, 0.0, 0.0, 0.0)
-        if bd is not None and bd.rect is not None:
-            bl, bb, bw, bh = bd.rect
-            board = (bl * z + offx, bb * z + offy, bw * z, bh * z)
-        try:
-            for strip in minus(outer, inner):
-                for bare in minus(strip, board):           # no board there: the table
-                    arcade.draw_lbwh_rectangle_filled(*bare, theme.BG)
-                if bd is not None and bd.surface is not None:
-                    camera(win, z, offx, offy).use()
-                    ctx.scissor = pixels(strip, px)      # after the camera: its use resets it
-                    bd.draw(opaque=True, smooth=True)
-                    win.default_camera.use()
-                    ctx.scissor = scissor
-            k = inner[2] / max(1.0, self.width)
-            camera(win, k, inner[0] - self.left * k, inner[1] - self.bottom * k).use()
-            ctx.scissor = pixels(inner, px)
-            self._layer.draw(opaque=True, smooth=True)
-            self.cubes.draw()
-        finally:
-            win.default_camera.use()
-            ctx.scissor = scissor
-        arcade.draw_lbwh_rectangle_outline(*inner, (240, 200, 120), 2)
 
     def _draw_scene(self) -> None:
         jx, jy = self.jolt()
@@ -697,7 +492,7 @@ class TowerView(Node):
         px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
         x, y, w, h = scissor
         return not any(x < (cx + cw) * px and cx * px < x + w and y < (cy + ch) * px and cy * px < y + h
-                       for cx, cy, cw, ch in self._count_rects())
+                       for cx, cy, cw, ch in layout.count_rects(self.geo, self._box(), self.big))
 
     def side_counts(self) -> tuple[int, int, int] | None:
         """The battle's count so far: the attacker's cubes out, the defender's, and the
@@ -705,10 +500,7 @@ class TowerView(Node):
         d = self.drop
         if d is None or d.sides is None:
             return None
-        att, dfn = d.sides
-        a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
-        p = self._counts.get(5, 0) if 5 not in d.sides else 0
-        return a, b, p
+        return side_counts(self._counts, d.sides)
 
     def _draw_words(self) -> None:
         """The live count (each side's, in its panel, in large type; the stage) or the
@@ -717,21 +509,8 @@ class TowerView(Node):
         if self.big:
             counts = self.side_counts()
             if counts is not None and self.sides is not None and self.stage != "handful":
-                k = self.type_scale()
-                for key, facts, n, rect in zip(("a", "d"), self.sides, counts[:2], self.panel_rects()):
-                    x, y, w, h = count_rect(rect, k)
-                    size = 44 * k
-                    for tex in (cube_face(facts.code), cube_mark(facts.code)):
-                        arcade.draw_texture_rect(tex, arcade.XYWH(x + 14 * k + size / 2, y + h / 2, size, size))
-                    self._words.put((key, "n"), str(n), x + 28 * k + size, y + h / 2, size=40 * k,
-                                    bold=True, color=(255, 244, 222), anchor_y="center")
-                    self._words.put((key, "out"), _("out of the tower"), x + 14 * k, y + h - 4,
-                                    size=11 * k, color=(226, 210, 186), anchor_y="top")
-                if counts[2]:
-                    x, y, w, h = count_rect(self.panel_rects()[1], k)
-                    self._words.put("p", ngettext("+ {n} peasant out", "+ {n} peasants out", counts[2])
-                                    .format(n=counts[2]), x + w - 10 * k, y + h / 2, size=14 * k,
-                                    bold=True, color=(200, 230, 190), anchor_x="right", anchor_y="center")
+                draw_panel_counts(self._words, self.sides, counts, self.panel_rects(),
+                                  self.type_scale())
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,
