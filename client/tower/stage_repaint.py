@@ -70,6 +70,19 @@ def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tu
     return tiles
 
 
+def scissor_misses(rects: list[tuple[int, int, int, int]]) -> bool:
+    """The window's partial repaint (its scissor) misses all these rectangles (False
+    when the whole window is repainted)."""
+    win = arcade.get_window()
+    scissor = win.ctx.scissor
+    if scissor is None:
+        return False
+    px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+    x, y, w, h = scissor
+    return not any(x < (cx + cw) * px and cx * px < x + w and y < (cy + ch) * px and cy * px < y + h
+                   for cx, cy, cw, ch in rects)
+
+
 def minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]
           ) -> list[tuple[float, float, float, float]]:
     """`outer` less `inner` as at most four rectangles (left, bottom, width, height)."""
@@ -98,3 +111,38 @@ def camera(win: arcade.Window, zoom: float, offx: float, offy: float) -> Orthogr
         projection=OrthographicProjectionData(-offx / zoom, (wl - offx) / zoom,
                                               -offy / zoom, (hl - offy) / zoom, -100, 100),
         viewport=LBWH(0, 0, win.width, win.height))
+
+
+class StageRepaint:
+    """What the next frames of the stage repaint, counted as the drop's frames are shown:
+    the handful's place while it is gathered and just after, the panels' counts when a
+    cube landed, the tiles the handful's cubes crossed, the whole stage after the opening."""
+
+    def __init__(self) -> None:
+        self.hand_left: int = 0         # frames the handful's place is still to be repainted
+        self.recount: int = 0           # frames the panels' counts are still to be repainted
+        self.whole: int = 0             # frames the whole stage is still to be repainted
+        self.hand_rects: list[tuple[int, int, int, int]] = []   # the handful's tiles, this frame
+        self._hand_tiles: set[tuple[int, int]] = set()          # the handful's tiles last frame
+
+    def framed(self, gathering: bool, tiles: set[tuple[int, int]],
+               bounds: tuple[float, float, float, float], landed: bool) -> None:
+        """A frame was shown: `tiles` the handful covers now (`handful_tiles`), `bounds`
+        the view (left, bottom, right, top), `landed` whether a cube landed in it."""
+        self.hand_left = 2 if gathering else max(0, self.hand_left - 1)
+        self.recount = max(0, self.recount - 1)
+        self.whole = max(0, self.whole - 1)
+        self.hand_rects = (tile_rects(tiles | self._hand_tiles, bounds)
+                           if tiles or self._hand_tiles else [])
+        self._hand_tiles = tiles
+        if landed:
+            self.recount = 2            # the panels' counts change
+
+    def opened(self) -> None:
+        """The camera's move has ended: the stage as it is, unscaled, over the last move."""
+        self.whole = 2
+
+    def rects(self, shaft: tuple[int, int, int, int], counts: list[tuple[int, int, int, int]]
+              ) -> list[tuple[int, int, int, int]]:
+        """The pieces of this frame once the stage is open and still (no whole repaint)."""
+        return [shaft] + (counts if self.recount else []) + self.hand_rects

@@ -11,9 +11,9 @@ counted below). Signals up: `poured` when the handful goes in, `finished` when a
 played out and every cube that left has landed in the tray; `cube_landed(colour)` as
 each one lands; `shaken` at each of the recording's shakes (the drawing jolts too).
 
-Pace: at speed 1 a drop plays in about REAL_SECONDS (a real pour takes a second or two);
-the recording's own clock (its `fps`) is run faster for long drops, never slower, except
-in a close battle's slow motion. `stage` says where a drop is: 'handful', 'pour', 'tally'.
+Pace (`drop_clock`): at speed 1 a drop plays in about REAL_SECONDS, faster for long
+drops, slower only in a close battle's slow motion. `stage` says where a drop is:
+'handful', 'pour', 'tally'.
 
 On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
 (`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
@@ -29,7 +29,7 @@ tests/client/tower/test_stage_frames.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -42,11 +42,12 @@ from client.core.text_cache import TextCache
 from client.tower import stage_layout as layout
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
+from client.tower.drop_clock import TALLY, DropClock, Stage
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening
-from client.tower.stage_repaint import handful_tiles, tile_rects
+from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_tally import count_forms, draw_panel_counts, side_counts
 from client.tower.tower_labels import draw_inside_counts, put_tray_word
@@ -56,53 +57,37 @@ from sim.tower.contents import TowerContents
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
 
-Stage = Literal["", "handful", "pour", "tally"]    # where a drop is ('': none plays)
-REAL_SECONDS = 5.0     # a drop plays in real time up to this long (issue 36: the pour in real time)
-MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
-JOLT = 0.3             # recorded seconds a shake's jolt lasts
-TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after the last cube
 
 
 class TowerView(Node):
     def __init__(self, geometry: dict) -> None:
         super().__init__("tower")
-        self.geo = geometry
-        self.finished = Signal("finished")
-        self.poured = Signal("poured")
-        self.cube_landed = Signal("cube_landed")
-        self.shaken = Signal("shaken")
-        self.big = False
-        self.out_total = 0
-        self.landed = 0
-        self.speed = 1.0
-        self.caption = ""
-        self.playing = False
+        self.geo: dict = geometry
+        self.finished: Signal = Signal("finished")
+        self.poured: Signal = Signal("poured")
+        self.cube_landed: Signal = Signal("cube_landed")
+        self.shaken: Signal = Signal("shaken")
+        self.big: bool = False
+        self.out_total: int = 0
+        self.landed: int = 0
+        self.speed: float = 1.0
+        self.caption: str = ""
+        self.playing: bool = False
         self.drop: DropPlay | None = None
-        self._counts: dict[int, int] = {}
-        self._rate = 1.0
-        self._t = 0.0
-        self._pre = 0.0                 # real seconds of the handful still to show
-        self._handful = 0.0             # real seconds the handful takes in all
-        self._post = 0.0                # real seconds of the tally still to hold
-        self._jolt_t = -1.0
-        self._shook = 0
-        self._frame = -1
-        self._hand_left = 0             # frames the handful's place is still to be repainted
-        self._recount = 0               # frames the panels' counts are still to be repainted
+        self._counts: dict[int, int] = {}                        # colour code -> cubes landed
+        self._clock: DropClock = DropClock()                     # the drop's time as it plays
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
-        self.cubes = CubeSprites()
-        self._layer = CachedLayer()
-        self.texts = TextCache()
-        self._words = TextCache()
+        self.cubes: CubeSprites = CubeSprites()
+        self._layer: CachedLayer = CachedLayer()                 # the still picture
+        self.texts: TextCache = TextCache()                      # the still picture's words
+        self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
-        self._opening = Opening()       # the camera's move in from the province
+        self._opening: Opening = Opening()                       # the camera's move in
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
         self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
-        self._whole = 0                 # frames the whole stage is still to be repainted
-        self._hand_tiles: set[tuple[int, int]] = set()           # the handful's tiles last frame
-        self._hand_rects: list[tuple[int, int, int, int]] = []   # and what they repaint this one
+        self._repaint: StageRepaint = StageRepaint()             # what the next frames repaint
 
     # -- geometry -------------------------------------------------------------------------
     def _box(self) -> Box:
@@ -124,7 +109,7 @@ class TowerView(Node):
         cubes can be and the count below (`stage_layout.shaft_rect`; `play` asks for a
         full repaint when the caption changes). A shake's jolt moves the whole drawing, so
         then the whole view."""
-        if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self._recount
+        if self.jolt() != (0.0, 0.0) or (self.big and (self._repaint.hand_left or self._repaint.recount
                                                        or self._opening.moving)):
             return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
         return layout.shaft_rect(self.geo, self._box(), self.big)
@@ -136,12 +121,10 @@ class TowerView(Node):
         stage only while the camera moves in and on the frame after."""
         if not self.big or self.jolt() != (0.0, 0.0):
             return [self.damage_rect()]
-        if self._opening.moving or self._whole:
+        if self._opening.moving or self._repaint.whole:
             return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
-        rects = [layout.shaft_rect(self.geo, self._box(), self.big)]
-        if self._recount:
-            rects += layout.count_rects(self.geo, self._box(), self.big)
-        return rects + self._hand_rects
+        return self._repaint.rects(layout.shaft_rect(self.geo, self._box(), self.big),
+                                   layout.count_rects(self.geo, self._box(), self.big))
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -229,24 +212,24 @@ class TowerView(Node):
     def progress(self) -> float:
         """The share of the drop's recorded frames shown so far (0 when none plays)."""
         d = self.drop
-        return self._frame / len(d.rec.frames) if d is not None and d.rec.frames else 0.0
+        return self._clock.frame / len(d.rec.frames) if d is not None and d.rec.frames else 0.0
 
     @property
     def playback_time(self) -> float:
         """Seconds of the recording shown so far (of the drop playing)."""
-        return self._t
+        return self._clock.t
 
     @property
     def stage(self) -> Stage:
         """Where the drop in play is: 'handful', 'pour', 'tally' ('' when none plays)."""
         if not self.playing or self.drop is None:
             return ""
-        return "handful" if self._pre > 0 else "tally" if self._t >= self.drop.end_t else "pour"
+        return self._clock.stage(self.drop.end_t)
 
     @property
     def slow_motion(self) -> bool:
         """The close battle's last cubes are being shown slowly."""
-        return self.stage == "pour" and self.drop is not None and self.drop.pace(self._t) < 1.0
+        return self.stage == "pour" and self.drop is not None and self.drop.pace(self._clock.t) < 1.0
 
     def play(self, recording: Recording, caption: str = "", sides: tuple[int, int] | None = None,
              handful: float = 0.0, from_tray: dict[int, int] | None = None) -> None:
@@ -255,17 +238,10 @@ class TowerView(Node):
         self.drop = DropPlay(recording, self.geo, sides)
         self._from_tray = dict(from_tray or {})
         self._fitted.clear()
-        dur = len(recording.frames) / recording.fps
-        self._rate = min(MAX_RATE, max(1.0, dur / REAL_SECONDS))
-        self._t = 0.0
-        self._pre = self._handful = handful
-        self._post = TALLY if sides is not None else 0.0
-        self._frame = -1
+        self._clock.start(recording, handful, sides is not None)
         self.out_total = self.drop.out_total
         self.landed = 0
         self._counts = {}
-        self._shook = 0
-        self._jolt_t = -1.0
         if caption != self.caption:
             self.caption = caption
             if self.big:
@@ -282,7 +258,7 @@ class TowerView(Node):
         its panel (the province's armies), the defender's and the peasants' from theirs,
         the tray's from their places in the tray; none in the small tower."""
         d = self.drop
-        if d is None or not self.big or self._pre <= 0:
+        if d is None or not self.big or self._clock.pre <= 0:
             if d is not None:
                 d.gathered = 1.0
             return
@@ -302,14 +278,14 @@ class TowerView(Node):
         during the tally the drop ends. False when no drop was playing."""
         if not self.playing or self.drop is None:
             return False
-        if self._pre > 0:
-            self._pre = 0.0
+        if self._clock.pre > 0:
+            self._clock.pre = 0.0
             self.drop.gathered = 1.0
             self.poured.emit()
-        if self.big and self.drop.sides is not None and self._t < self.drop.end_t:
-            self._t = self.drop.end_t
-            self._show(self._t)
-            self._post = max(self._post, TALLY)
+        if self.big and self.drop.sides is not None and self._clock.t < self.drop.end_t:
+            self._clock.t = self.drop.end_t
+            self._show(self._clock.t)
+            self._clock.post = max(self._clock.post, TALLY)
             damage()
             return True
         self._end_play()
@@ -348,40 +324,25 @@ class TowerView(Node):
         for p in d.poses(t, in_hand=True):
             self._put(p, xf)
         self.cubes.end()
-        gathering = self.big and d.gathered < 1.0
-        self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
-        self._recount = max(0, self._recount - 1)
-        self._whole = max(0, self._whole - 1)
         shaft = layout.shaft_rect(self.geo, self._box(), self.big)
-        tiles = handful_tiles(self.cubes.shown, shaft) if self.big else set()
-        self._hand_rects = tile_rects(tiles | self._hand_tiles, (self.left, self.bottom, self.right, self.top)) if tiles or self._hand_tiles else []
-        self._hand_tiles = tiles
         landed = d.landed_by(t)
-        if landed != self.landed and self.big:
-            self._recount = 2           # the panels' counts change: this frame the whole stage
+        self._repaint.framed(self.big and d.gathered < 1.0,
+                             handful_tiles(self.cubes.shown, shaft) if self.big else set(),
+                             (self.left, self.bottom, self.right, self.top),
+                             landed != self.landed and self.big)
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1
             self.landed += 1
             self.cube_landed.emit("peasant" if c == 5 else c)
         f = d.frame_at(t)
-        shakes = [k for k in (d.rec.shakes or ()) if k <= f]
-        while self._shook < len(shakes):
-            self._jolt_t = t
-            self._shook += 1
+        for _shake in range(self._clock.shakes_to_show(sum(1 for k in (d.rec.shakes or ()) if k <= f))):
             self.shaken.emit()
-        self._frame = f
+        self._clock.frame = f
 
     def jolt(self) -> tuple[float, float]:
         """The drawing's offset in pixels while the tower is being knocked (a shake)."""
-        if not self.playing or self._jolt_t < 0:
-            return 0.0, 0.0
-        u = (self._t - self._jolt_t) / JOLT
-        if u >= 1.0:
-            return 0.0, 0.0
-        s, _, _ = self._xf()
-        a = 4.0 * s * (1 - u)
-        return a * math.sin(u * 9 * math.pi), 0.4 * a * math.cos(u * 7 * math.pi)
+        return self._clock.jolt(self._xf()[0]) if self.playing else (0.0, 0.0)
 
     def count_text(self) -> str:
         """The tray so far: per side in a battle ("Blue 4 — 3 Orange (and 1 other cube)"),
@@ -400,7 +361,7 @@ class TowerView(Node):
     def _end_play(self) -> None:
         d = self.drop
         assert d is not None
-        self._t = d.end_t
+        self._clock.t = d.end_t
         self._show(d.end_t)
         self._rest = d.resting()
         if not self.big:
@@ -416,30 +377,30 @@ class TowerView(Node):
         if self._opening.moving:
             if not self._opening.advance(dt * self.speed):
                 return
-            self._whole = 2             # the stage as it is, unscaled, over the last move
-        if self._pre > 0:
-            self._pre -= dt * self.speed
-            d.gathered = 1.0 - max(0.0, self._pre) / max(1e-6, self._handful)
-            self._show(self._t)
-            if self._pre <= 0:
+            self._repaint.opened()
+        if self._clock.pre > 0:
+            self._clock.pre -= dt * self.speed
+            d.gathered = 1.0 - max(0.0, self._clock.pre) / max(1e-6, self._clock.handful)
+            self._show(self._clock.t)
+            if self._clock.pre <= 0:
                 self.poured.emit()
             return
-        if self._t >= d.end_t:                      # the tally holds
-            self._post -= dt * self.speed
-            if self._post <= 0:
+        if self._clock.t >= d.end_t:                      # the tally holds
+            self._clock.post -= dt * self.speed
+            if self._clock.post <= 0:
                 self._end_play()
             return
         jolting = self.jolt() != (0.0, 0.0)
-        self._t = min(d.end_t, self._t + dt * self.speed * self._rate * d.pace(self._t))
-        self._show(self._t)
+        self._clock.t = min(d.end_t, self._clock.t + dt * self.speed * self._clock.rate * d.pace(self._clock.t))
+        self._show(self._clock.t)
         if jolting and self.jolt() == (0.0, 0.0):
             damage()                # the jolt is over: the whole view back in its place
-        if self._t >= d.end_t and self._post <= 0:
+        if self._clock.t >= d.end_t and self._clock.post <= 0:
             self._end_play()
 
     def on_layout(self) -> None:
         if self.playing and self.drop is not None:
-            self._show(self._t)
+            self._show(self._clock.t)
         else:
             self._place_rest()
 
@@ -483,16 +444,7 @@ class TowerView(Node):
         """A partial repaint that misses the panels' counts (the window's scissor on the
         shaft or a tile of the handful): they are not drawn (their textures and text cost
         a software renderer even when clipped)."""
-        if not self.big:
-            return False
-        win = arcade.get_window()
-        scissor = win.ctx.scissor
-        if scissor is None:
-            return False
-        px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-        x, y, w, h = scissor
-        return not any(x < (cx + cw) * px and cx * px < x + w and y < (cy + ch) * px and cy * px < y + h
-                       for cx, cy, cw, ch in layout.count_rects(self.geo, self._box(), self.big))
+        return self.big and scissor_misses(layout.count_rects(self.geo, self._box(), self.big))
 
     def side_counts(self) -> tuple[int, int, int] | None:
         """The battle's count so far: the attacker's cubes out, the defender's, and the
