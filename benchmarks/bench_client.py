@@ -12,7 +12,12 @@ game, switches to the battle view (the tower large; `--small` keeps it in its co
 through the tower view several times. Per frame it times the window's update + draw,
 including `ctx.finish()` so the software renderer's work (Mesa llvmpipe) is counted, not
 just queued. On a software renderer the window repaints only the animated tower while
-nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for comparison). Prints the median and 99th percentile frame time and the peak RSS.
+nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for comparison;
+`SHOGUN_ANTIALIAS=1` a multisampled window, as before issue 36). Prints the median and
+99th percentile frame time and the peak RSS, and per frame kind (the stage: opening,
+handful, pour, tally; whole window or partial; +count when a cube landed) the count and
+the wall and CPU time: on a loaded machine the CPU time shows the work, the wall time
+mostly the wait for a core.
 """
 
 from __future__ import annotations
@@ -77,6 +82,8 @@ def main() -> int:
               "defender": 1, "unrest": 0, "attack_card": 1}
     rest: list[dict[str, object]] = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
     stage_size = ""
+    kinds: dict[str, list[float]] = {}    # frame kind -> its frames' times (the structure)
+    cpus: dict[str, list[float]] = {}     # the same frames' CPU time (all threads, llvmpipe's too)
     for _ in range(args.repeats):
         if staged:                    # the whole battle scene, as the game plays it
             caption = scene.battle.start(dropped, rest, {"peasant": 2, "2": 1})
@@ -86,11 +93,21 @@ def main() -> int:
         else:
             scene.tower.play(rec, "Benchmark drop")
         while scene.tower.playing:
-            t = time.perf_counter()
+            tv = scene.tower
+            opening, landed, full = tv.opening < 1.0, tv.landed, app.full_frames
+            t, c = time.perf_counter(), time.process_time()
             app.on_update(1 / 60)
             app.on_draw()
             ctx.finish()
-            times.append(time.perf_counter() - t)
+            spent = time.perf_counter() - t
+            times.append(spent)
+            cpu = time.process_time() - c
+            kind: str = "opening" if opening else (tv.stage or "end")
+            kind += " full" if app.full_frames != full else " partial"
+            if tv.landed != landed:
+                kind += " +count"          # a cube landed: the panels' counts changed
+            kinds.setdefault(kind, []).append(spent)
+            cpus.setdefault(kind, []).append(cpu)
             app.flip()
         if staged:
             scene.battle.end()
@@ -106,6 +123,22 @@ def main() -> int:
           f"{app.partial_frames - part0} tower-only; partial redraw "
           f"{'on' if app.partial_redraw else 'off'})")
     print(f"update+draw per frame: median {med:.2f} ms, p99 {p99:.2f} ms, max {times[-1] * 1000:.2f} ms")
+    print("per frame kind (stage; whole window or partial repaint; +count: a cube landed), wall "
+          "time and CPU time of the process (the renderer's threads included: on a loaded "
+          "machine the CPU time shows the work, the wall time the wait for a core):")
+    print(f"  {'kind':<26}{'frames':>7}{'median':>10}{'p99':>10}{'max':>10}"
+          f"{'cpu med':>10}{'cpu p99':>10}")
+    for kind, ts in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        ts.sort()
+        cs = sorted(cpus[kind])
+        print(f"  {kind:<26}{len(ts):>7}{statistics.median(ts) * 1000:>8.2f}ms"
+              f"{ts[min(len(ts) - 1, int(len(ts) * 0.99))] * 1000:>8.2f}ms{ts[-1] * 1000:>8.2f}ms"
+              f"{statistics.median(cs) * 1000:>8.2f}ms{cs[min(len(cs) - 1, int(len(cs) * 0.99))] * 1000:>8.2f}ms")
+    allc = sorted(c for cs in cpus.values() for c in cs)
+    print(f"CPU per frame: median {statistics.median(allc) * 1000:.2f} ms, "
+          f"p99 {allc[min(len(allc) - 1, int(len(allc) * 0.99))] * 1000:.2f} ms; "
+          f"window multisampled: {app.config.samples or 0}x")
+    print(f"load average: {' '.join(f'{v:.2f}' for v in __import__('os').getloadavg())}")
     print(f"peak RSS: {rss:.0f} MB")
     app.close()
     return 0

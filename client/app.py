@@ -68,10 +68,31 @@ class LocalOptions:
                 "bots": {s: self.bots for s in range(self.players) if s != self.seat}}
 
 
+def _antialiasing() -> bool:
+    """Multisampling only on a graphics card. On a software renderer (Mesa's llvmpipe) a
+    4x multisampled window makes every pixel filled cost about twice (a clear ten times:
+    issue 36 item 6), and what it would smooth is little: the map, the tower and the
+    panels are drawn from offscreen layers, which have none. `SHOGUN_ANTIALIAS=0/1`
+    decides instead of the probe (a hidden 1x1 window asked for its renderer)."""
+    mode = os.environ.get("SHOGUN_ANTIALIAS", "auto")
+    if mode in ("0", "1"):
+        return mode == "1"
+    try:
+        probe = pyglet.window.Window(width=1, height=1, visible=False)
+        try:
+            renderer = (pyglet.gl.gl_info.get_renderer() or "").lower()
+        finally:
+            probe.close()
+    except Exception:             # no display or no GL: the window's own error says so
+        return True
+    return not any(k in renderer for k in ("llvmpipe", "softpipe", "swrast"))
+
+
 class App(arcade.Window):
     def __init__(self, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1],
                  visible: bool = True, title: str = "Shogun") -> None:
-        super().__init__(width, height, title, resizable=True, visible=visible, vsync=False)
+        super().__init__(width, height, title, resizable=True, visible=visible, vsync=False,
+                         antialiasing=_antialiasing())
         self.set_minimum_size(960, 640)
         self.set_icon(pyglet.image.load(str(ICON)))
         self.background_color = theme.BG
@@ -440,10 +461,10 @@ class App(arcade.Window):
             # framebuffer's pixels: the interface scale and the screen's pixel ratio)
             k = self.ui_scale * self.get_pixel_ratio()
             for node in animated:
-                x, y, w, h = node.damage_rect()        # a node may repaint less than its box
-                x0, y0 = int(x * k), int(y * k)
-                self.ctx.scissor = (x0, y0, int((x + w) * k + 1) - x0, int((y + h) * k + 1) - y0)
-                node.draw()
+                for x, y, w, h in node.damage_rects():   # a node may repaint less than its box
+                    x0, y0 = int(x * k), int(y * k)
+                    self.ctx.scissor = (x0, y0, int((x + w) * k + 1) - x0, int((y + h) * k + 1) - y0)
+                    node.draw()
             self.ctx.scissor = None
             self.partial_frames += 1
             return

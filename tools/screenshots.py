@@ -10,7 +10,7 @@ of its first battle drop (the battle view), `winter-WxH.png` during the final sc
 network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN join command,
 chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
 `help-WxH.png` is the rules overlay opened over the planning table. The battle comes as a
-small scene: `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
+small scene: `battle-opening` (the camera moving in), `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
 `battle-tally` (the tray counted per side), `battle-banner` (the result), `battle-march`
 (the survivors walking in; only when the attacker won); `film-WxH-title.png`,
 `-mid.png` and `-result.png` are frames of `replay SAVE --film 3 --size WxH` (its MP4 kept
@@ -265,7 +265,8 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
     scene.moment_reached.connect(on_shot)
     tower = scene.tower
     # the battle as a scene: the handful before the pour, mid-drop, the tally, the banner
-    stages = [("battle-handful", lambda: seen and tower.stage == "handful"),
+    stages = [("battle-opening", lambda: seen and tower.big and 0.4 < tower.opening < 0.8),
+              ("battle-handful", lambda: seen and tower.stage == "handful" and tower.opening >= 1),
               ("battle", lambda: seen and tower.stage == "pour"
                and (tower.landed or tower.progress > 0.5)),
               ("battle-tally", lambda: seen and tower.stage == "tally"),

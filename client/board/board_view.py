@@ -414,6 +414,11 @@ class BoardView(Node):
     def _build_marks(self, put, s: float) -> None:
         build_winter_marks(self, put, s)
 
+    @property
+    def picture(self) -> CachedLayer:
+        """The map as last drawn (the battle stage's camera zooms into it)."""
+        return self._layer
+
     def _draw_map(self) -> None:
         for part in self._ground:
             part.draw()

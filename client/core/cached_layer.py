@@ -43,16 +43,18 @@ class CachedLayer:
             fn()
         win.default_camera.use()
 
-    def draw(self, opaque: bool = False) -> None:
+    def draw(self, opaque: bool = False, smooth: bool = False) -> None:
         """`opaque`: the layer covers its rectangle, so it is copied without blending or
-        filtering (pixel for pixel), which costs a software renderer about a third less."""
+        filtering (pixel for pixel), which costs a software renderer about a third less;
+        `smooth`: filtered all the same (drawn scaled, under a camera that zooms)."""
         if self.surface is None:
             return
         if not opaque:
+            self.surface._pixelated = False
             self.surface.draw()
             return
         ctx = self.surface.ctx
-        self.surface._pixelated = True
+        self.surface._pixelated = not smooth
         ctx.disable(ctx.BLEND)
         try:
             self.surface.draw()

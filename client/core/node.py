@@ -177,6 +177,12 @@ class Node:
         than its box): its box."""
         return (int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)
 
+    def damage_rects(self) -> list[tuple[int, int, int, int]]:
+        """The rectangles a frame of its animation repaints: its `damage_rect`, or several
+        small ones where their bounding box would be most of the window (a software
+        renderer's cost is the pixels it fills)."""
+        return [self.damage_rect()]
+
     def animated_nodes(self) -> list[Node]:
         """Nodes that change every frame on their own (the window repaints only these
         when nothing else changed)."""

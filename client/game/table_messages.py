@@ -69,7 +69,10 @@ class Banner(Node):
         self.texts.end()
 
     def on_draw(self) -> None:
-        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (*self.colour, 225))
+        # opaque, with a shadow: readable over any province (issue 36 item 3: it was
+        # translucent, the map's colours and names showed through)
+        arcade.draw_lbwh_rectangle_filled(self.left + 4, self.bottom - 4, self.width, self.height, (0, 0, 0, 110))
+        arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, self.colour)
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (240, 200, 120), 2)
         self.texts.draw()
 

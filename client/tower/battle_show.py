@@ -34,6 +34,7 @@ from client.tower.stage_sides import stage_sides
 from lang.i18n import _, ngettext
 
 if TYPE_CHECKING:
+    from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
     from client.tower.tower_view import TowerView
 
@@ -142,6 +143,9 @@ class ArrowMap(Protocol):
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
     @property
+    def picture(self) -> CachedLayer: ...
+
+    @property
     def left(self) -> float: ...
 
     @property
@@ -220,7 +224,7 @@ class BattleShow:
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
-            self.tower.open_from(where)
+            self.tower.open_from(where, self.board_view.picture)
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption

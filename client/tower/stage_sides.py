@@ -1,13 +1,14 @@
 """The two side panels of the battle stage (issue 36 item 1): beside the large tower, the
 attacker on the left and the defender on the right, each with its name and colour, the
 province, the armies it committed, the cubes it threw and what the cards, the tray and the
-peasants add; under them, while the cubes land, the side's count so far in large type.
+peasants add; in the middle the thrown cubes themselves (`handful_places`: its own, then
+the added ones); under them, while the cubes land, the side's count so far in large type.
 
 Why facts apart from drawing: `stage_sides` is pure (tests read it without a window),
 `draw_side` draws one panel into the tower view's cached layer (it changes once per
 battle); the live count is drawn by the tower view each frame it changes.
 
-Tests: tests/client/tower/test_stage.py.
+Tests: tests/client/tower/test_stage.py, tests/client/tower/test_stage_frames.py.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import arcade
 
 from client.core import theme
 from client.core.text_cache import TextCache
+from client.tower.cube_textures import cube_face, cube_mark
 from lang.i18n import _, ngettext
 
 PEASANT = 5
@@ -110,9 +112,9 @@ def committed_line(f: SideFacts) -> str:
 
 
 def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float, float, float],
-              k: float) -> float:
+              k: float) -> list[tuple[int, float, float, float]]:
     """One side's panel in `rect` (left, bottom, width, height) at type scale k; returns
-    the y under which the live count is written."""
+    where it drew the side's thrown cubes (the handful is gathered from there)."""
     left, bottom, width, height = rect
     colour = theme.seat_colour("peasant" if f.code == PEASANT else f.code)
     top = bottom + height
@@ -140,7 +142,59 @@ def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float
                                             f.thrown).format(n=f.thrown),
                   left + pad, y - 2 * k, size=12 * k, color=ink, anchor_y="top",
                   width=int(width - 2 * pad), multiline=True)
-    return y - t.content_height - 14 * k
+    y -= t.content_height + 14 * k
+    _x, count_b, _w, count_h = count_rect(rect, k)
+    places = handful_places(f, (left + pad, count_b + count_h + 6 * k, width - 2 * pad,
+                                y - (count_b + count_h + 6 * k)), k)
+    for code, x, yy, size in places:
+        for tex in (cube_face(code), cube_mark(code)):
+            arcade.draw_texture_rect(tex, arcade.XYWH(x, yy, size, size))
+    if 0 < f.committed < len(places):        # the "+" between its own cubes and the added ones
+        _c, ax, ay, size = places[f.committed - 1]
+        _c, bx, by, _s = places[f.committed]
+        x, yy = ((ax + bx) / 2, by) if ay == by else (ax + size * 1.25, ay)
+        texts.put((key, "plus"), "+", x, yy, size=max(9.0, size * 0.6), bold=True, color=pale,
+                  anchor_x="center", anchor_y="center")
+    return places
+
+
+def handful_places(f: SideFacts, box: tuple[float, float, float, float], k: float
+                   ) -> list[tuple[int, float, float, float]]:
+    """The side's thrown cubes drawn in the panel's middle (issue 36 item 4: it was empty
+    at large sizes): its own cubes, a gap, then what the cards and the tray added; as
+    large as the box lets them be (at most 34 px at type scale 1), in rows, centred in
+    the box (left, bottom, width, height). Empty when they would be smaller than 9 px.
+    Each is (colour code, x, y, size)."""
+    left, bottom, width, height = box
+    n = f.thrown
+    if n <= 0 or width <= 0 or height <= 0:
+        return []
+    gapped = f.committed and n > f.committed        # one slot's gap before the extra cubes
+    slots = n + (1 if gapped else 0)
+    size = 34.0 * k
+    while size >= 9:
+        per = max(1, int(width // (size * 1.25)))
+        rows = -(-slots // per)
+        if rows * size * 1.25 <= height:
+            break
+        size -= 1
+    else:
+        return []
+    step = size * 1.25
+    per = max(1, int(width // step))
+    rows = -(-slots // per)
+    top = bottom + height / 2 + rows * step / 2 - step / 2
+    out = []
+    slot = 0
+    for j in range(n):
+        if gapped and j == f.committed:
+            slot += 1
+        row, col = divmod(slot, per)
+        in_row = min(per, slots - row * per)
+        x0 = left + width / 2 - in_row * step / 2 + step / 2
+        out.append((f.code, x0 + col * step, top - row * step, size))
+        slot += 1
+    return out
 
 
 def count_rect(rect: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:

@@ -11,17 +11,25 @@ counted below). Signals up: `poured` when the handful goes in, `finished` when a
 played out and every cube that left has landed in the tray; `cube_landed(colour)` as
 each one lands; `shaken` at each of the recording's shakes (the drawing jolts too).
 
-Pace: at speed 1 a drop plays in about REAL_SECONDS (a real pour takes a second or two);
-the recording's own clock (its `fps`) is run faster for long drops, never slower, except
-in a close battle's slow motion. `stage` says where a drop is: 'handful', 'pour', 'tally'.
+Pace (`drop_clock`): at speed 1 a drop plays in about REAL_SECONDS, faster for long
+drops, slower only in a close battle's slow motion. `stage` says where a drop is:
+'handful', 'pour', 'tally'.
 
-Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py.
+On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
+(`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
+the tiles the handful crosses (`stage_repaint`); the opening is a camera move
+(`stage_opening`). Where things sit: `stage_layout`; the count in words: `stage_tally`;
+where the handful is gathered from: `handful_origins`; the still picture's words:
+`tower_labels`.
+
+Tests: tests/client/tower/test_battle_view.py, tests/client/tower/test_cubes.py,
+tests/client/tower/test_stage_frames.py.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -31,115 +39,92 @@ from client.core.damage import damage
 from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
+from client.tower import stage_layout as layout
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
-from client.tower.cube_textures import cube_face, cube_mark
+from client.tower.drop_clock import TALLY, DropClock, Stage
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
-from client.tower.stage_sides import SideFacts, count_rect, draw_side
-from lang.i18n import _, ngettext
+from client.tower.handful_origins import Icon, place_origins
+from client.tower.stage_layout import Box
+from client.tower.stage_opening import Opening
+from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
+from client.tower.stage_sides import SideFacts, draw_side
+from client.tower.stage_tally import count_forms, draw_panel_counts, side_counts
+from client.tower.tower_labels import draw_inside_counts, put_tray_word
+from lang.i18n import _
 from sim.tower.contents import TowerContents
-from client.core.theme import seat_name, SEAT_NAMES
 
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
 
-Stage = Literal["", "handful", "pour", "tally"]    # where a drop is ('': none plays)
-REAL_SECONDS = 5.0     # a drop plays in real time up to this long (issue 36: the pour in real time)
-MAX_RATE = 4.0         # at most this many recorded seconds per second at speed 1
-JOLT = 0.3             # recorded seconds a shake's jolt lasts
-TALLY = 1.6            # real seconds (at speed 1) a battle's tally stays after the last cube
-OPENING = 0.4          # real seconds the stage takes to open from the province (the camera move)
-
-
-def cubes_of(n: int, colour: int, named: Callable[[int], str]) -> str:
-    """"3 Blue", "1 Peasant" (the peasants' name counts: one peasant is singular)."""
-    if colour == 5:
-        return ngettext("{n} Peasant", "{n} Peasants", n).format(n=n)
-    return f"{n} {named(colour)}"
 
 
 class TowerView(Node):
     def __init__(self, geometry: dict) -> None:
         super().__init__("tower")
-        self.geo = geometry
-        self.finished = Signal("finished")
-        self.poured = Signal("poured")
-        self.cube_landed = Signal("cube_landed")
-        self.shaken = Signal("shaken")
-        self.big = False
-        self.out_total = 0
-        self.landed = 0
-        self.speed = 1.0
-        self.caption = ""
-        self.playing = False
+        self.geo: dict = geometry
+        self.finished: Signal = Signal("finished")
+        self.poured: Signal = Signal("poured")
+        self.cube_landed: Signal = Signal("cube_landed")
+        self.shaken: Signal = Signal("shaken")
+        self.big: bool = False
+        self.out_total: int = 0
+        self.landed: int = 0
+        self.speed: float = 1.0
+        self.caption: str = ""
+        self.playing: bool = False
         self.drop: DropPlay | None = None
-        self._counts: dict[int, int] = {}
-        self._rate = 1.0
-        self._t = 0.0
-        self._pre = 0.0                 # real seconds of the handful still to show
-        self._handful = 0.0             # real seconds the handful takes in all
-        self._post = 0.0                # real seconds of the tally still to hold
-        self._jolt_t = -1.0
-        self._shook = 0
-        self._frame = -1
-        self._hand_left = 0             # frames the handful's place is still to be repainted
-        self._recount = 0               # frames the panels' counts are still to be repainted
+        self._counts: dict[int, int] = {}                        # colour code -> cubes landed
+        self._clock: DropClock = DropClock()                     # the drop's time as it plays
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
-        self.cubes = CubeSprites()
-        self._layer = CachedLayer()
-        self.texts = TextCache()
-        self._words = TextCache()
+        self.cubes: CubeSprites = CubeSprites()
+        self._layer: CachedLayer = CachedLayer()                 # the still picture
+        self.texts: TextCache = TextCache()                      # the still picture's words
+        self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
-        self.opened_from: tuple[float, float] | None = None      # the stage opens from here
-        self.opening = 1.0              # the stage's opening so far (0 to 1; 1: open)
+        self._opening: Opening = Opening()                       # the camera's move in
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
+        self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
+        self._repaint: StageRepaint = StageRepaint()             # what the next frames repaint
 
     # -- geometry -------------------------------------------------------------------------
+    def _box(self) -> Box:
+        return self.left, self.bottom, self.width, self.height
+
     def _xf(self) -> tuple[float, float, float]:
-        w_units = art.LEFT + self.geo["tray_end"] + art.RIGHT
-        if self.big:        # the stage: the tower in the middle, as tall as the view
-            h_units = art.STAGE_BELOW + self.geo["top"] + art.STAGE_ABOVE
-            s = min(self.width * 0.46 / w_units, (self.height - 8) / h_units)
-            ox = self.left + (self.width - w_units * s) / 2 + art.LEFT * s
-            return s, ox, self.bottom + 4 + art.STAGE_BELOW * s
-        h_units = art.BELOW + self.geo["top"] + art.ABOVE
-        s = min((self.width - 8) / w_units, (self.height - 44 - 14) / h_units)
-        ox = self.left + 4 + ((self.width - 8) - w_units * s) / 2 + art.LEFT * s
-        return s, ox, self.bottom + 14 + art.BELOW * s
+        return layout.tower_xf(self.geo, self._box(), self.big)
 
     def type_scale(self) -> float:
         """The stage's type grows with the view (1 at 1280x800)."""
-        return max(0.8, min(1.8, self.height / 766))
+        return layout.type_scale(self.height)
 
-    def panel_rects(self) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+    def panel_rects(self) -> tuple[Box, Box]:
         """The attacker's panel left of the tower, the defender's right of it."""
-        s, ox, _ = self._xf()
-        x0 = ox - art.LEFT * s
-        x1 = ox + (self.geo["tray_end"] + art.RIGHT) * s
-        gap = 18 * self.type_scale()
-        w = max(60.0, min(420 * self.type_scale(), x0 - self.left - 2 * gap))
-        h = self.height * 0.66
-        b = self.bottom + (self.height - h) * 0.55
-        return (x0 - gap - w, b, w, h), (x1 + gap, b, min(w, self.right - gap - x1 - gap), h)
+        return layout.panel_rects(self.geo, self._box(), self.big)
 
     def damage_rect(self) -> tuple[int, int, int, int]:
         """What a frame of the animation repaints (the window's partial redraw): where
-        cubes can be (the shaft, the handful beside it, the tray) and the count below;
-        not the roofs or the caption, which stay the same during a drop (`play` asks for a
+        cubes can be and the count below (`stage_layout.shaft_rect`; `play` asks for a
         full repaint when the caption changes). A shake's jolt moves the whole drawing, so
         then the whole view."""
-        if self.jolt() != (0.0, 0.0) or (self.big and (self._hand_left or self._recount
-                                                       or self.opening < 1.0)):
+        if self.jolt() != (0.0, 0.0) or (self.big and (self._repaint.hand_left or self._repaint.recount
+                                                       or self._opening.moving)):
             return int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1
-        s, ox, _ = self._xf()
-        pad = 2 * s + 2
-        x0 = max(self.left, ox - pad)
-        x1 = min(self.right, ox + (self.geo["tray_end"] + art.RIGHT) * s + pad)
-        _, top_y = self._still(0, self.geo["top"] + (art.STAGE_ABOVE if self.big else 0))
-        y1 = min(self.top, top_y + pad)
-        return int(x0), int(self.bottom), int(x1 - x0) + 1, int(y1 - self.bottom) + 1
+        return layout.shaft_rect(self.geo, self._box(), self.big)
+
+    def damage_rects(self) -> list[tuple[int, int, int, int]]:
+        """What a frame of the stage repaints, in pieces (issue 36 item 6: a whole stage
+        costs llvmpipe 10-20 ms): the shaft and tray; the two panels' counts when a cube
+        landed; the tiles the handful's cubes cross (where they were and are); the whole
+        stage only while the camera moves in and on the frame after."""
+        if not self.big or self.jolt() != (0.0, 0.0):
+            return [self.damage_rect()]
+        if self._opening.moving or self._repaint.whole:
+            return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
+        return self._repaint.rects(layout.shaft_rect(self.geo, self._box(), self.big),
+                                   layout.count_rects(self.geo, self._box(), self.big))
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -161,13 +146,17 @@ class TowerView(Node):
         if not self.big:
             self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
                            color=(240, 230, 210), anchor_x="center", bold=True)
-            self._draw_inside_counts()
-        self._tray_word()
+            draw_inside_counts(self.texts, self._rest, self._box())
+        put_tray_word(self.texts, self.geo, self._still, self.right,
+                      13 * self.type_scale() if self.big else theme.SMALLEST_TYPE,
+                      (236, 220, 190) if self.big else (40, 30, 22))
         if self.big:
             k = self.type_scale()
             if self.sides is not None:
                 for key, facts, rect in zip(("a", "d"), self.sides, self.panel_rects()):
-                    draw_side(self.texts, key, facts, rect, k)
+                    self._icons[key] = draw_side(self.texts, key, facts, rect, k)
+                if self.drop is not None and self.drop.gathered < 1.0:
+                    self._set_origins()     # the handful leaves from the cubes just drawn
             elif self.caption:           # a drop that is not a battle (the fill): its sentence
                 left, b, w, h = self.panel_rects()[0]
                 self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
@@ -182,36 +171,6 @@ class TowerView(Node):
         if t is None:
             return (0.0, 0.0, 0.0, 0.0)
         return (t.left, t.bottom, t.right, t.top)
-
-    def _tray_word(self) -> None:
-        size = 13 * self.type_scale() if self.big else theme.SMALLEST_TYPE
-        _x, foot_y = self._still(0, -6)                     # the tray box's foot
-        mid = (self.geo["width"] + self.geo["tray_end"]) / 2 + 4
-        tx, _y = self._still(mid, 0)
-        colour = (236, 220, 190) if self.big else (40, 30, 22)
-        t = self.texts.put("tray", _("tray"), tx, foot_y - 2, size=size, color=colour,
-                           anchor_x="center", anchor_y="top")
-        if t.right > self.right - 3:      # a longer word ("opvangschaal") keeps inside the panel
-            self.texts.put("tray", _("tray"), self.right - 3 - t.content_width / 2, foot_y - 2,
-                           size=size, color=colour, anchor_x="center", anchor_y="top")
-
-    def _draw_inside_counts(self) -> None:
-        """The small tower's cubes are too small to read: a row under its title says what
-        is inside, a readable cube (face and letter) and a count per colour."""
-        counts: dict[int, int] = {}
-        for colour, *_pose in self._rest:
-            counts[code_of(colour)] = counts.get(code_of(colour), 0) + 1
-        if not counts:
-            return
-        size, gap = 13.0, 30.0
-        x = self.left + self.width / 2 - gap * len(counts) / 2 + size / 2
-        y = self.top - 34
-        for code, n in sorted(counts.items()):
-            for tex in (cube_face(code), cube_mark(code)):
-                arcade.draw_texture_rect(tex, arcade.XYWH(x, y, size, size))
-            self.texts.put(("n", code), str(n), x + size / 2 + 2, y, size=8.5, bold=True,
-                           color=(240, 230, 210), anchor_y="center")
-            x += gap
 
     # -- inputs ---------------------------------------------------------------------------
     def set_speed(self, speed: float) -> None:
@@ -253,24 +212,24 @@ class TowerView(Node):
     def progress(self) -> float:
         """The share of the drop's recorded frames shown so far (0 when none plays)."""
         d = self.drop
-        return self._frame / len(d.rec.frames) if d is not None and d.rec.frames else 0.0
+        return self._clock.frame / len(d.rec.frames) if d is not None and d.rec.frames else 0.0
 
     @property
     def playback_time(self) -> float:
         """Seconds of the recording shown so far (of the drop playing)."""
-        return self._t
+        return self._clock.t
 
     @property
     def stage(self) -> Stage:
         """Where the drop in play is: 'handful', 'pour', 'tally' ('' when none plays)."""
         if not self.playing or self.drop is None:
             return ""
-        return "handful" if self._pre > 0 else "tally" if self._t >= self.drop.end_t else "pour"
+        return self._clock.stage(self.drop.end_t)
 
     @property
     def slow_motion(self) -> bool:
         """The close battle's last cubes are being shown slowly."""
-        return self.stage == "pour" and self.drop is not None and self.drop.pace(self._t) < 1.0
+        return self.stage == "pour" and self.drop is not None and self.drop.pace(self._clock.t) < 1.0
 
     def play(self, recording: Recording, caption: str = "", sides: tuple[int, int] | None = None,
              handful: float = 0.0, from_tray: dict[int, int] | None = None) -> None:
@@ -279,17 +238,10 @@ class TowerView(Node):
         self.drop = DropPlay(recording, self.geo, sides)
         self._from_tray = dict(from_tray or {})
         self._fitted.clear()
-        dur = len(recording.frames) / recording.fps
-        self._rate = min(MAX_RATE, max(1.0, dur / REAL_SECONDS))
-        self._t = 0.0
-        self._pre = self._handful = handful
-        self._post = TALLY if sides is not None else 0.0
-        self._frame = -1
+        self._clock.start(recording, handful, sides is not None)
         self.out_total = self.drop.out_total
         self.landed = 0
         self._counts = {}
-        self._shook = 0
-        self._jolt_t = -1.0
         if caption != self.caption:
             self.caption = caption
             if self.big:
@@ -306,35 +258,19 @@ class TowerView(Node):
         its panel (the province's armies), the defender's and the peasants' from theirs,
         the tray's from their places in the tray; none in the small tower."""
         d = self.drop
-        if d is None or not self.big or self._pre <= 0:
+        if d is None or not self.big or self._clock.pre <= 0:
             if d is not None:
                 d.gathered = 1.0
             return
-        s, ox, oy = self._xf()
-        rec = d.rec
-        left, right = self.panel_rects()
-        tray_left = dict(self._from_tray)
-        tray_codes: list[int] = []
-        for c, n in sorted(tray_left.items()):
-            tray_codes += [c] * n
-        places = tray_places(self.geo, tray_codes)
-        tray_next: dict[int, int] = {}
-        att = d.sides[0] if d.sides else -1
-        for i in range(len(rec.colours) - 1, rec.inside_before - 1, -1):   # the last thrown: the tray's
-            c = code_of(rec.colours[i])
-            if tray_left.get(c, 0) > 0:
-                tray_left[c] -= 1
-                k = tray_next.get(c, 0)
-                tray_next[c] = k + 1
-                j = [n for n, code in enumerate(tray_codes) if code == c][k]
-                d.origins[i] = places[j][:2]
-                continue
-            lx, lb, lw, lh = left if c == att else right
-            rank = d.hand.get(i, 0)
-            px = lx + lw * (0.2 + 0.6 * ((rank * 37) % 11) / 10)
-            py = lb + lh * (0.25 + 0.1 * ((rank * 17) % 7) / 6)
-            d.origins[i] = ((px - ox) / s, (py - oy) / s)
+        self._set_origins()
         d.gathered = 0.0
+
+    def _set_origins(self) -> None:
+        """The thrown cubes' origins (see `_gather_from`): a side's own from the cubes its
+        panel shows (`handful_places`, once the panel is drawn), in their order."""
+        d = self.drop
+        assert d is not None
+        place_origins(d, self.geo, self._xf(), self.panel_rects(), self._icons, self._from_tray)
 
     def skip(self) -> bool:
         """S: the stage in play ends. During the handful or the pour every cube lands at
@@ -342,14 +278,14 @@ class TowerView(Node):
         during the tally the drop ends. False when no drop was playing."""
         if not self.playing or self.drop is None:
             return False
-        if self._pre > 0:
-            self._pre = 0.0
+        if self._clock.pre > 0:
+            self._clock.pre = 0.0
             self.drop.gathered = 1.0
             self.poured.emit()
-        if self.big and self.drop.sides is not None and self._t < self.drop.end_t:
-            self._t = self.drop.end_t
-            self._show(self._t)
-            self._post = max(self._post, TALLY)
+        if self.big and self.drop.sides is not None and self._clock.t < self.drop.end_t:
+            self._clock.t = self.drop.end_t
+            self._show(self._clock.t)
+            self._clock.post = max(self._clock.post, TALLY)
             damage()
             return True
         self._end_play()
@@ -388,35 +324,25 @@ class TowerView(Node):
         for p in d.poses(t, in_hand=True):
             self._put(p, xf)
         self.cubes.end()
-        gathering = self.big and d.gathered < 1.0
-        self._hand_left = 2 if gathering else max(0, self._hand_left - 1)
-        self._recount = max(0, self._recount - 1)
+        shaft = layout.shaft_rect(self.geo, self._box(), self.big)
         landed = d.landed_by(t)
-        if landed != self.landed and self.big:
-            self._recount = 2           # the panels' counts change: this frame the whole stage
+        self._repaint.framed(self.big and d.gathered < 1.0,
+                             handful_tiles(self.cubes.shown, shaft) if self.big else set(),
+                             (self.left, self.bottom, self.right, self.top),
+                             landed != self.landed and self.big)
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1
             self.landed += 1
             self.cube_landed.emit("peasant" if c == 5 else c)
         f = d.frame_at(t)
-        shakes = [k for k in (d.rec.shakes or ()) if k <= f]
-        while self._shook < len(shakes):
-            self._jolt_t = t
-            self._shook += 1
+        for _shake in range(self._clock.shakes_to_show(sum(1 for k in (d.rec.shakes or ()) if k <= f))):
             self.shaken.emit()
-        self._frame = f
+        self._clock.frame = f
 
     def jolt(self) -> tuple[float, float]:
         """The drawing's offset in pixels while the tower is being knocked (a shake)."""
-        if not self.playing or self._jolt_t < 0:
-            return 0.0, 0.0
-        u = (self._t - self._jolt_t) / JOLT
-        if u >= 1.0:
-            return 0.0, 0.0
-        s, _, _ = self._xf()
-        a = 4.0 * s * (1 - u)
-        return a * math.sin(u * 9 * math.pi), 0.4 * a * math.cos(u * 7 * math.pi)
+        return self._clock.jolt(self._xf()[0]) if self.playing else (0.0, 0.0)
 
     def count_text(self) -> str:
         """The tray so far: per side in a battle ("Blue 4 — 3 Orange (and 1 other cube)"),
@@ -427,31 +353,15 @@ class TowerView(Node):
     def count_forms(self) -> list[str]:
         """The tray's count, longest first: in full; without the cubes of neither side;
         with the sides' colours for the players' names (a narrow battle view)."""
-        if not self.playing or not self._counts:
+        if not self.playing:
             return []
         d = self.drop
-        if d is not None and d.sides is not None:
-            att, dfn = d.sides
-            a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
-            rest = sum(self._counts.values()) - a - b
-            out = []
-            for named in (seat_name, lambda c: SEAT_NAMES[c] if 0 <= c < len(SEAT_NAMES)
-                          else seat_name(c)):
-                names = {"attacker": seat_name("peasant") if att == 5 else named(att), "a": a,
-                         "defended": cubes_of(b, dfn, named), "n": rest}
-                if rest:
-                    out.append(ngettext("{attacker} {a} — {defended} (and {n} other cube)",
-                                        "{attacker} {a} — {defended} (and {n} other cubes)",
-                                        rest).format(**names))
-                out.append(_("{attacker} {a} — {defended}").format(**names))
-            return list(dict.fromkeys(out))
-        parts = [cubes_of(n, c, seat_name) for c, n in sorted(self._counts.items())]
-        return [_("Out: {cubes}").format(cubes=", ".join(parts))]
+        return count_forms(self._counts, d.sides if d is not None else None)
 
     def _end_play(self) -> None:
         d = self.drop
         assert d is not None
-        self._t = d.end_t
+        self._clock.t = d.end_t
         self._show(d.end_t)
         self._rest = d.resting()
         if not self.big:
@@ -464,67 +374,55 @@ class TowerView(Node):
         d = self.drop
         if not self.playing or d is None:
             return
-        if self.opening < 1.0:
-            self.opening = min(1.0, self.opening + dt * self.speed / OPENING)
-            damage()
-            if self.opening < 1.0:
+        if self._opening.moving:
+            if not self._opening.advance(dt * self.speed):
                 return
-        if self._pre > 0:
-            self._pre -= dt * self.speed
-            d.gathered = 1.0 - max(0.0, self._pre) / max(1e-6, self._handful)
-            self._show(self._t)
-            if self._pre <= 0:
+            self._repaint.opened()
+        if self._clock.pre > 0:
+            self._clock.pre -= dt * self.speed
+            d.gathered = 1.0 - max(0.0, self._clock.pre) / max(1e-6, self._clock.handful)
+            self._show(self._clock.t)
+            if self._clock.pre <= 0:
                 self.poured.emit()
             return
-        if self._t >= d.end_t:                      # the tally holds
-            self._post -= dt * self.speed
-            if self._post <= 0:
+        if self._clock.t >= d.end_t:                      # the tally holds
+            self._clock.post -= dt * self.speed
+            if self._clock.post <= 0:
                 self._end_play()
             return
         jolting = self.jolt() != (0.0, 0.0)
-        self._t = min(d.end_t, self._t + dt * self.speed * self._rate * d.pace(self._t))
-        self._show(self._t)
+        self._clock.t = min(d.end_t, self._clock.t + dt * self.speed * self._clock.rate * d.pace(self._clock.t))
+        self._show(self._clock.t)
         if jolting and self.jolt() == (0.0, 0.0):
             damage()                # the jolt is over: the whole view back in its place
-        if self._t >= d.end_t and self._post <= 0:
+        if self._clock.t >= d.end_t and self._clock.post <= 0:
             self._end_play()
 
     def on_layout(self) -> None:
         if self.playing and self.drop is not None:
-            self._show(self._t)
+            self._show(self._clock.t)
         else:
             self._place_rest()
 
-    def open_from(self, point: tuple[float, float] | None) -> None:
-        """The stage opens from this point of the window (the province fought over) to
-        the whole view over OPENING seconds: the camera's move from the board."""
-        self.opened_from = point
-        self.opening = 0.0 if point is not None and self.big else 1.0
+    def open_from(self, point: tuple[float, float] | None,
+                  backdrop: CachedLayer | None = None) -> None:
+        """The camera moves in from this point of the window (the province fought over)
+        to the stage: the board (`backdrop`: its cached picture) zooms in on the
+        province, and the stage grows out of it to the whole view (`stage_opening`)."""
+        self._opening.start(point, backdrop, self.big)
 
-    def opening_rect(self) -> tuple[float, float, float, float]:
-        """What of the stage is shown while it opens (left, bottom, width, height)."""
-        if self.opening >= 1.0 or self.opened_from is None:
-            return self.left, self.bottom, self.width, self.height
-        u = self.opening * self.opening * (3 - 2 * self.opening)
-        fx, fy = self.opened_from
-        r = 30.0
-        l0, b0, r0, t0 = fx - r, fy - r, fx + r, fy + r
-        l = l0 + (self.left - l0) * u
-        b = b0 + (self.bottom - b0) * u
-        return l, b, r0 + (self.right - r0) * u - l, t0 + (self.top - t0) * u - b
+    @property
+    def opening(self) -> float:
+        """The stage's opening so far (0 to 1; 1: open)."""
+        return self._opening.progress
+
+    def opening_rect(self) -> Box:
+        """Where the stage is drawn while the camera moves in (the whole view once open)."""
+        return self._opening.stage_rect(self._box())
 
     def on_draw(self) -> None:
-        if self.big and self.opening < 1.0 and self.opened_from is not None:
-            win = arcade.get_window()
-            ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-            l, b, w, h = self.opening_rect()
-            ctx = win.ctx
-            ctx.scissor = (int(l * ratio), int(b * ratio), max(1, int(w * ratio)), max(1, int(h * ratio)))
-            try:
-                self._draw_scene()
-            finally:
-                ctx.scissor = None
-            arcade.draw_lbwh_rectangle_outline(l, b, w, h, (240, 200, 120), 3)
+        if self.big and self._opening.moving and self._opening.opened_from is not None:
+            self._opening.draw(self._box(), self._layer, self.cubes)
             return
         self._draw_scene()
 
@@ -543,14 +441,10 @@ class TowerView(Node):
             self._draw_words()
 
     def _panels_clipped(self) -> bool:
-        """A partial repaint of the shaft alone (the window's scissor on the small damage
-        rectangle): the panels' counts lie outside it, so they are not drawn (their
-        textures and text cost a software renderer even when clipped)."""
-        if not self.big:
-            return False
-        scissor = arcade.get_window().ctx.scissor
-        x, y, w, h = self.damage_rect()
-        return scissor is not None and w < self.width - 1
+        """A partial repaint that misses the panels' counts (the window's scissor on the
+        shaft or a tile of the handful): they are not drawn (their textures and text cost
+        a software renderer even when clipped)."""
+        return self.big and scissor_misses(layout.count_rects(self.geo, self._box(), self.big))
 
     def side_counts(self) -> tuple[int, int, int] | None:
         """The battle's count so far: the attacker's cubes out, the defender's, and the
@@ -558,10 +452,7 @@ class TowerView(Node):
         d = self.drop
         if d is None or d.sides is None:
             return None
-        att, dfn = d.sides
-        a, b = self._counts.get(att, 0), self._counts.get(dfn, 0)
-        p = self._counts.get(5, 0) if 5 not in d.sides else 0
-        return a, b, p
+        return side_counts(self._counts, d.sides)
 
     def _draw_words(self) -> None:
         """The live count (each side's, in its panel, in large type; the stage) or the
@@ -570,24 +461,12 @@ class TowerView(Node):
         if self.big:
             counts = self.side_counts()
             if counts is not None and self.sides is not None and self.stage != "handful":
-                k = self.type_scale()
-                for key, facts, n, rect in zip(("a", "d"), self.sides, counts[:2], self.panel_rects()):
-                    x, y, w, h = count_rect(rect, k)
-                    size = 44 * k
-                    for tex in (cube_face(facts.code), cube_mark(facts.code)):
-                        arcade.draw_texture_rect(tex, arcade.XYWH(x + 14 * k + size / 2, y + h / 2, size, size))
-                    self._words.put((key, "n"), str(n), x + 28 * k + size, y + h / 2, size=40 * k,
-                                    bold=True, color=(255, 244, 222), anchor_y="center")
-                    self._words.put((key, "out"), _("out of the tower"), x + 14 * k, y + h - 4,
-                                    size=11 * k, color=(226, 210, 186), anchor_y="top")
-                if counts[2]:
-                    x, y, w, h = count_rect(self.panel_rects()[1], k)
-                    self._words.put("p", ngettext("+ {n} peasant out", "+ {n} peasants out", counts[2])
-                                    .format(n=counts[2]), x + w - 10 * k, y + h / 2, size=14 * k,
-                                    bold=True, color=(200, 230, 190), anchor_x="right", anchor_y="center")
+                draw_panel_counts(self._words, self.sides, counts, self.panel_rects(),
+                                  self.type_scale())
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,
                             color=(255, 240, 200), anchor_x="center")
         self._words.end()
         self._words.draw()
+

@@ -180,6 +180,11 @@ class _Board:
     def province_centre(self, name: str) -> tuple[float, float]:
         return {"Kai": (100.0, 100.0), "Suruga": (300.0, 200.0)}[name]
 
+    @property
+    def picture(self):
+        from client.core.cached_layer import CachedLayer
+        return CachedLayer()           # never drawn: no picture of a map
+
 
 def test_the_winner_marches_its_survivors_into_the_province_it_took():
     from client.core.sound import Sounds

@@ -1,0 +1,183 @@
+"""The battle stage's frames (issue 36 items 2-4 and 6): a software renderer's cost is the
+pixels a frame fills, so the frames that used to repaint the whole stage now repaint
+their own small rectangles: a cube landing repaints the shaft and the two counts, the
+handful repaints the tiles its cubes cross; the opening is a camera move (the stage grows
+as a picture, its proportions kept, out of the zoomed board) drawn without whole-window
+frames. The result card is opaque; the side panels show the cubes each side threw in
+their middle.
+
+Counted in rectangles and frames, never in milliseconds (benchmarks/bench_client.py
+times them)."""
+
+from __future__ import annotations
+
+import arcade
+import pytest
+
+from client.tower.stage_sides import SideFacts, count_rect, stage_sides
+from client.tower.tower_view import TowerView
+from sim.tower import drop as tower
+from tests.client.conftest import frame
+
+W, H = 1280, 766
+
+
+def _stage(handful: float = 0.9) -> TowerView:
+    rec = tower.drop(tower.EMPTY, {0: 8, 1: 6, 5: 2}, b"stage-frames".ljust(32, b"."), record=True).recording
+    assert rec is not None
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(0, 0, W, H)
+    tv.set_big(True)
+    dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 8, "1": 6, "peasant": 2}}
+    battle = {"event": "BattleResolved", "kind": "attack", "province": "Mikawa", "attacker": 0,
+              "defender": 1, "attack_card": 1, "unrest": 0}
+    tv.sides = stage_sides(dropped, battle, "Totomi", {}, {})
+    tv.play(rec, "", (0, 1), handful=handful)
+    return tv
+
+
+def _area(rects) -> int:
+    return sum(w * h for _x, _y, w, h in rects)
+
+
+def _inside(point: tuple[float, float], rects) -> bool:
+    px, py = point
+    return any(x <= px <= x + w and y <= py <= y + h for x, y, w, h in rects)
+
+
+def test_a_cube_landing_repaints_the_counts_not_the_whole_stage():
+    tv = _stage(handful=0.0)
+    landings = 0
+    for _ in range(3000):
+        before = tv.landed
+        tv.on_update(1 / 60)
+        if not tv.playing:
+            break
+        if tv.landed != before:
+            landings += 1
+            rects = tv.damage_rects()
+            for panel in tv.panel_rects():        # both counts (each panel's lower part)
+                x, y, w, h = count_rect(panel, tv.type_scale())
+                assert _inside((x + 2, y + 2), rects) and _inside((x + w - 2, y + h - 2), rects)
+            assert _area(rects) < 0.5 * W * H, f"{_area(rects) / (W * H):.0%} of the stage repainted"
+    assert landings >= 5
+
+
+def test_the_handful_repaints_only_the_tiles_its_cubes_cross():
+    tv = _stage()
+    seen = 0
+    last: list[tuple[float, float]] = []
+    while tv.playing and tv.stage in ("handful", ""):
+        tv.on_update(1 / 60)
+        rects = tv.damage_rects()
+        now = [(p.x, p.y) for p in tv.cubes.shown if p.thrown and p.y <= H]   # in the view
+        if tv.stage == "handful":
+            seen += 1
+            for point in now + last:              # where each cube is, and where it was
+                assert _inside(point, rects), point
+            assert _area(rects) < 0.6 * W * H, f"{_area(rects) / (W * H):.0%} of the stage repainted"
+        last = now
+    assert seen > 20
+
+
+def test_the_opening_grows_the_stage_as_a_picture_out_of_the_province():
+    """A camera move, not a window opening: the stage keeps its proportions as it grows
+    (scaled, not cropped), from a small picture near the province to the whole view."""
+    tv = _stage()
+    tv.open_from((300.0, 300.0))
+    sizes = []
+    while tv.opening < 1.0:
+        left, bottom, w, h = tv.opening_rect()
+        sizes.append(w)
+        assert w / h == pytest.approx(W / H, rel=0.02), "the stage is scaled, not cropped"
+        assert tv.left <= left and left + w <= tv.right + 0.01
+        tv.on_update(1 / 60)
+    assert sizes[0] < 0.15 * W and sizes == sorted(sizes)
+    assert 0.4 <= len(sizes) / 60 <= 0.6, "the move takes 0.4 to 0.6 s"
+    assert tv.opening_rect() == (tv.left, tv.bottom, tv.width, tv.height)
+
+
+def test_the_opening_draws_no_whole_window_frames(app):
+    """The camera move repaints the stage (its pixels once), not the window: on a software
+    renderer the window's partial redraw stays on through it."""
+    if not app.partial_redraw:
+        pytest.skip("the window repaints everything on this renderer")
+    scene = app.start_local({"players": 3, "side": "sun", "setup": "beginner", "humans": [],
+                             "bots": "heuristic"}, seed=3, fast=True)
+    frame(app, 5)
+    scene.fast = False
+    scene.paused = True
+    rec = tower.drop(tower.EMPTY, {0: 5, 1: 4}, b"opening".ljust(32, b"."), record=True).recording
+    assert rec is not None
+    dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 5, "1": 4}}
+    rest = [{"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
+             "defender": 1, "unrest": 0}]
+    caption = scene.battle.start(dropped, rest, {})
+    scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds())
+    assert scene.tower.opening < 1.0
+    frame(app, 2)                                 # the layout's change: the whole window
+    full = app.full_frames
+    n = 0
+    while scene.tower.opening < 1.0 and n < 100:
+        frame(app)
+        n += 1
+    assert n >= 10 and app.full_frames == full, f"{app.full_frames - full} whole-window frames"
+    scene.battle.end()
+    app.show_menu()
+
+
+def test_the_result_card_is_opaque(app):
+    """Readable over any province: what lies under the card does not show through."""
+    from client.game.table_messages import Banner
+    app.show_menu()
+    banner = Banner()
+    banner.set_rect(100, 100, 300, 120)
+    banner.show(["Attack on Mikawa", "Blue wins"], colour=(60, 40, 30))
+    seen = []
+    for under in ((220, 30, 30), (30, 200, 60)):
+        app.clear()
+        arcade.draw_lbwh_rectangle_filled(0, 0, 600, 400, under)
+        banner.draw()
+        seen.append(arcade.get_image(110, 106, 1, 1).convert("RGB").getpixel((0, 0)))
+    app._force_full = True
+    assert seen[0] == seen[1], f"the card shows what is under it: {seen}"
+    assert seen[0] == (60, 40, 30), "the card's own colour (inside it, under no text)"
+
+
+@pytest.mark.parametrize("box", [(20, 200, 230, 90), (30, 220, 330, 230), (40, 230, 420, 300)])
+def test_a_panel_shows_the_cubes_its_side_threw_in_its_middle(box):
+    """Item 4: the panel's middle (empty at large sizes) holds the side's thrown cubes, its
+    own then what cards and tray added, as large as fit, inside the box, apart."""
+    from client.tower.stage_sides import handful_places
+    f = SideFacts(0, "Anna (Blue)", "Attacker", "from Totomi", 7, 9, ("+1 from the attack card",))
+    places = handful_places(f, box, 1.0)
+    left, bottom, width, height = box
+    assert len(places) == f.thrown and {p[0] for p in places} == {0}
+    for _c, x, y, size in places:
+        assert size >= 9
+        assert left <= x - size / 2 and x + size / 2 <= left + width
+        assert bottom <= y - size / 2 and y + size / 2 <= bottom + height
+    for a in places:
+        for b in places:
+            if a is not b:
+                assert abs(a[1] - b[1]) >= a[3] or abs(a[2] - b[2]) >= a[3], "cubes apart"
+    own, added = places[f.committed - 1], places[f.committed]
+    assert own[2] != added[2] or added[1] - own[1] > 2 * own[3], "a gap before the added cubes"
+    assert handful_places(f, (0, 0, 40, 5), 1.0) == [], "no room: none drawn"
+
+
+def test_the_handful_leaves_from_the_cubes_its_panel_shows(app):
+    """Gathered where it comes from: each side's own thrown cubes start on the cubes its
+    panel draws (not at scattered spots of the panel)."""
+    tv = _stage()
+    app.clear()
+    tv.draw()                                     # the panels, and their cubes, drawn
+    app._force_full = True
+    d = tv.drop
+    assert d is not None and tv.sides is not None
+    s, ox, oy = tv._xf()
+    starts = {(round(ox + x * s), round(oy + y * s)) for x, y in d.origins.values()}
+    for f, key in zip(tv.sides, ("a", "d")):
+        drawn = {(round(x), round(y)) for code, x, y, _size in tv._icons[key] if code == f.code}
+        assert len(drawn) == f.thrown
+        assert len(drawn & starts) >= f.committed, f"{key}: the cubes leave from elsewhere"
