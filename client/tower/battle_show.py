@@ -38,17 +38,17 @@ if TYPE_CHECKING:
     from client.tower.tower_view import TowerView
 
 
-def _n(thrown: dict, colour) -> int:
+def _n(thrown: dict, colour: object) -> int:
     return int((thrown or {}).get(str(colour), 0) or 0)
 
 
-def _cubes(n: int, colour) -> str:
+def _cubes(n: int, colour: object) -> str:
     if colour in ("peasant", 5):
         return ngettext("{n} peasant", "{n} peasants", n).format(n=n)
     return f"{n} {theme.seat_name(colour)}"
 
 
-def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
+def _part(thrown: dict, tray: dict, colour: object, extra: int) -> str | None:
     """'7 Blue + 1 extra': the colour's own cubes (the tray's not counted) and extras."""
     own = _n(thrown, colour) - _n(tray, colour) - extra
     if own <= 0 and extra <= 0:
