@@ -40,6 +40,7 @@ OTHER_RECORDS = {
     "client/session_factory.py", "client/core/settings.py",     # lobby, start info, options
     "client/game/asking.py", "client/game/status_lines.py",     # a decision's details
     "client/scenes/end_scene.py",                                # the end screen's summary
+    "client/words/table_names.py",                               # the lobby's seats
 }
 UNTYPED_EVENT_ALIASES = ("client.sessions.interface.Event", "client.scenes.end_record.Event")
 
@@ -67,7 +68,7 @@ def event_reads() -> tuple[list[str], list[str]]:
     from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr, StrExpr
     from mypy.options import Options
     from mypy.server.subexpr import get_subexpressions
-    from mypy.types import (AnyType, Instance, TypeAliasType, TypedDictType, UnionType,
+    from mypy.types import (AnyType, Instance, Type, TypeAliasType, TypedDictType, UnionType,
                             get_proper_type)
 
     options = Options()
@@ -83,20 +84,20 @@ def event_reads() -> tuple[list[str], list[str]]:
     finally:
         os.chdir(cwd)
 
-    def is_record(t: object) -> bool:
-        p = get_proper_type(t)  # type: ignore[arg-type]
+    def is_record(t: Type) -> bool:
+        p = get_proper_type(t)
         if isinstance(p, TypedDictType):
             return p.fallback.type.fullname.startswith("sim.events.")
         if isinstance(p, UnionType):
             return bool(p.items) and all(is_record(i) for i in p.items)
         return False
 
-    def untyped_alias(t: object) -> bool:
+    def untyped_alias(t: Type | None) -> bool:
         return isinstance(t, TypeAliasType) and t.alias is not None \
             and t.alias.fullname in UNTYPED_EVENT_ALIASES
 
-    def untyped(t: object) -> bool:
-        p = get_proper_type(t)  # type: ignore[arg-type]
+    def untyped(t: Type) -> bool:
+        p = get_proper_type(t)
         if isinstance(p, AnyType):
             return True
         if isinstance(p, UnionType):
@@ -126,7 +127,7 @@ def event_reads() -> tuple[list[str], list[str]]:
             where = f"{path}:{node.line} {key}"
             if t is not None and is_record(t):
                 checked.append(where)
-            elif untyped_alias(t) or key == "event" or (key in only_events and untyped(t)
+            elif untyped_alias(t) or key == "event" or (key in only_events and t is not None and untyped(t)
                                                           and path not in OTHER_RECORDS):
                 unchecked.append(where)
     return unchecked, checked
