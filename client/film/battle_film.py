@@ -28,7 +28,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -40,7 +40,8 @@ from client.core import theme
 from lang.i18n import current, use
 from client.tower.battle_show import battle_context
 import arcade
-from client.game.event_playing import battle_result_lines
+from client.game.battle_results import battle_result_lines
+from sim import events as ev
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
@@ -111,7 +112,7 @@ class _Shoot:
         self.filming = False
         self.battle: Mapping[str, Any] = {}
         self.display: Mapping[str, Any] = {}
-        self.resolved: Mapping[str, Any] | None = None
+        self.resolved: ev.BattleResolved | None = None
         scene.moment_reached.connect(self._moment)
 
     def _moment(self, tag: str) -> None:
@@ -125,7 +126,7 @@ class _Shoot:
                 self.battle = battle_context(e, sc.player.batch)[0] or {}
                 self.display = dict(sc.shared.display or {})
         elif tag == "battle" and self.filming and self.resolved is None:
-            self.resolved = dict(e)
+            self.resolved = cast(ev.BattleResolved, dict(e))   # the moment of a BattleResolved
 
     def _reach(self) -> None:
         app, sc = self.app, self.scene
@@ -179,11 +180,10 @@ class _Shoot:
                     after += 1 / fps
                     if not sc.battle.active:        # the table's layout is back: the end
                         break
-            e = self.resolved or {}
+            e = self.resolved
             result = battle_result_lines(e) if e else []
-            if result:
-                winner = {"attacker": e.get("attacker"), "defender": e.get("defender")}.get(
-                    str(e.get("result")))
+            if e and result:
+                winner = {"attacker": e["attacker"], "defender": e["defender"]}.get(e["result"])
                 closing = card(frame, [result[0], *result[2:], result[1]], winner)
                 for _n in range(int(RESULT * fps)):
                     sink.add(closing)
