@@ -110,7 +110,7 @@ class _Shoot:
         self.app, self.scene, self.number, self.fps = app, scene, number, fps
         self.seen = 0
         self.filming = False
-        self.battle: Mapping[str, Any] = {}
+        self.battle: ev.BattleResolved | None = None
         self.display: Mapping[str, Any] = {}
         self.resolved: ev.BattleResolved | None = None
         scene.moment_reached.connect(self._moment)
@@ -118,12 +118,13 @@ class _Shoot:
     def _moment(self, tag: str) -> None:
         sc = self.scene
         e = sc.player.playing_event or {}
-        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not self.filming:
+        if tag == "tower_coming" and cast(ev.TowerDropped, e).get("reason") in ("battle", "revolt") \
+                and not self.filming:                   # the moment of a TowerDropped
             self.seen += 1
             if self.seen == self.number:
                 self.filming = True
                 sc.fast = False                     # this battle at the window's pace
-                self.battle = battle_context(e, sc.player.batch)[0] or {}
+                self.battle = battle_context(e, sc.player.batch)[0]
                 self.display = dict(sc.shared.display or {})
         elif tag == "battle" and self.filming and self.resolved is None:
             self.resolved = cast(ev.BattleResolved, dict(e))   # the moment of a BattleResolved
@@ -167,7 +168,9 @@ class _Shoot:
         sink = open_sink(out, (self.app.width, self.app.height), fps)
         try:
             frame = self._frame()
-            opening = card(frame, title_lines(self.battle, self.display), self.battle.get("attacker"))
+            b = self.battle             # found with the drop: its batch holds the result
+            opening = card(frame, title_lines(b, self.display) if b else [],
+                           b["attacker"] if b else None)
             for _n in range(int(TITLE * fps)):
                 sink.add(opening)
             after, shot = 0.0, 0

@@ -62,6 +62,7 @@ class EventPlayer:
         self.batch_state: State | None = None    # the state the batch leads to
         self.batch_pending = False               # the batch's end is still to be shown
         self.playing_event: Event | None = None  # the event being played (tests read it)
+        self.playing_kind = ""                   # its name
         self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
         self.last_drop: tuple[ev.TowerReplay, DropResult] | None = None   # the newest drop
@@ -75,7 +76,7 @@ class EventPlayer:
         self.tray: dict[str, int] | None = None
         # the last battle's drop as it began (the event, the batch after it, the tray): R
         # watches it again; `again` is the result to show once more when it has played
-        self.last_battle: tuple[Event, list[Event], dict[str, int]] | None = None
+        self.last_battle: tuple[ev.TowerDropped, list[Event], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
 
     @property
@@ -121,7 +122,7 @@ class EventPlayer:
         event is narrowed by its name to its record in `sim.events` (`_SHOWN`), whose keys
         mypy checks in the handler."""
         kind = str(e.get("event") or "")
-        self.playing_event = e
+        self.playing_event, self.playing_kind = e, kind
         if kind == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
             mine = self.my_battle(e) if self.shared.fast else None
@@ -133,7 +134,7 @@ class EventPlayer:
         if kind == "Resumed":
             self.restore_log(e.get("past") or ())    # the game so far, then "continues"
         line = describe(e)
-        if line and kind == "TowerDropped" and e.get("replay"):
+        if line and kind == "TowerDropped" and cast(ev.TowerDropped, e).get("replay"):
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
@@ -210,8 +211,9 @@ class EventPlayer:
     def show_scored(self, e: ev.Scored) -> None:
         self.score_history.setdefault(e["seat"], [0]).append(e["score"])
         self.scoring.append(e)
-        if not any(x.get("event") == "Scored" for x in self.batch):
-            last = any(x.get("event") == "GameEnded" for x in self.batch)
+        coming = {x.get("event") for x in self.batch}
+        if "Scored" not in coming:
+            last = "GameEnded" in coming
             if last and self.shared.fast:
                 self.stop_fast(_("Fast-forward stops for the final scoring."))
             self.winter.show(self.scoring, last)
@@ -239,7 +241,7 @@ class EventPlayer:
     @property
     def result_shown(self) -> bool:
         """A battle's result card is on show and the table waits for it to go."""
-        return (self.playing_event or {}).get("event") == "BattleResolved" and self.wait > 0
+        return self.playing_kind == "BattleResolved" and self.wait > 0
 
     def skip_result(self) -> bool:
         """S (or Enter) while a battle's result is shown: on to what follows (the card goes)."""
@@ -320,7 +322,7 @@ class EventPlayer:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
         e = self.playing_event or {}
-        if e.get("event") != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
+        if self.playing_kind != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
                 or self.last_drop is None or self.views.tower.playing or self.shared.fast:
             return False
         dropped, rest, tray = self.last_battle
