@@ -20,7 +20,12 @@ script cannot tell it from a read of the board. The key rule is not applied in
 `OTHER_RECORDS`, modules whose untyped reads are of other records that share key names
 with events (the lobby and start info, a decision's details, settings, the end summary).
 
-Run: .venv/bin/python tools/seams/client_figures.py [--list]   (about 30 s: a mypy build)
+With --patches: how often the board the table patches by hand as events play
+(client/game/display_patches.py, from the public state before the step) differs from the
+engine's public view after the same event (`sim.viewed.apply_viewed`), province by
+province, over whole seeded bot games: the cost of the second copy of the rules.
+
+Run: .venv/bin/python tools/seams/client_figures.py [--list] [--patches]   (about 30 s: a mypy build)
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import ast
 import os
 import sys
 import typing
+from typing import Any
 from collections import Counter
 from pathlib import Path
 
@@ -162,7 +168,55 @@ def longest_modules(n: int = 8) -> list[tuple[int, str]]:
     return sorted(sizes, reverse=True)[:n]
 
 
+def patch_divergence(games: int = 3) -> tuple[int, int, int, int]:
+    """(steps, province checks, checks that differ, steps with a difference) over `games`
+    whole 4-player bot games: after each event, every province of the patched copy
+    against the engine's view."""
+    import copy
+
+    from client.game import display_patches as patches
+    from sim.game import GameConfig
+    from sim.local import LocalGame
+    from sim.snapshot import public_state
+    from sim.viewed import apply_viewed
+
+    steps = checks = wrong = wrong_steps = 0
+    for seed in range(games):
+        game = LocalGame(GameConfig(4, "sun", "beginner"), seed, dict.fromkeys(range(4), "normal"))
+        while (cmd := game.automatic_command()) is not None:
+            before = game.state
+            _after, events, views = apply_viewed(before, cmd)
+            game.submit(cmd)
+            shown: dict[str, Any] = copy.deepcopy(dict(public_state(before)))
+            differs = False
+            for e, view in zip(events, views):
+                if e["event"] == "ProvinceClaimed" or e["event"] == "Moved" \
+                        or e["event"] == "ActionDone":
+                    patches.patch_board(shown, e)
+                elif e["event"] == "BattleResolved":
+                    patches.resolve_battle(shown, e)
+                elif e["event"] == "ActionStarted" or e["event"] == "ActionRevealed":
+                    patches.turn_action(shown, e)
+                elif e["event"] == "YearStarted":
+                    patches.start_year(shown, e)
+                elif e["event"] == "Snapshot":
+                    shown = copy.deepcopy(dict(e["state"]))
+                for name, province in view["provinces"].items():
+                    checks += 1
+                    if shown["provinces"][name] != province:
+                        wrong += 1
+                        differs = True
+            steps += 1
+            wrong_steps += differs
+    return steps, checks, wrong, wrong_steps
+
+
 def main() -> None:
+    if "--patches" in sys.argv:
+        steps, checks, wrong, wrong_steps = patch_divergence()
+        print(f"the table's patched board against the engine's view after each event: "
+              f"{wrong} of {checks} province checks differ, in {wrong_steps} of {steps} steps")
+        return
     listing = "--list" in sys.argv
     unchecked, checked = event_reads()
     print(f"string-keyed event reads in client/ that mypy does not check: {len(unchecked)}")
