@@ -12,7 +12,7 @@ Tests: tests/client/game/test_winter_view.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
