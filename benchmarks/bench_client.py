@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,6 +46,7 @@ def main() -> int:
 
     import arcade
     from client.app import App
+    from sim import events as ev
     from sim.tower import drop as tower
 
     width, height = (int(v) for v in args.size.split("x"))
@@ -76,8 +78,9 @@ def main() -> int:
     import inspect
     staged = not args.small and not args.drop_only and \
         "from_tray" in inspect.signature(scene.tower.play).parameters
-    dropped = {"event": "TowerDropped", "reason": "battle",
-               "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}}
+    dropped = cast(ev.TowerDropped, {   # the keys the stage reads
+        "event": "TowerDropped", "reason": "battle",
+        "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}})
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
               "defender": 1, "unrest": 0, "attack_card": 1}
     rest: list[dict[str, object]] = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]

@@ -19,6 +19,9 @@ Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_cl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 import arcade
 import numpy as np
 
@@ -36,8 +39,11 @@ from client.core.palette import PATTERNS, style_of
 from client.board.shapes import MapTransform, load_shapes, point_in_poly
 from lang.i18n import N_, Translated, _, ngettext
 from client.board.map_marks import build_event_badges
-from client.board.map_marks import build_winter_marks
+from client.board.map_marks import Put, build_winter_marks
 from client.board.map_marks import province_notes
+
+if TYPE_CHECKING:
+    from sim.board import Board
 
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
@@ -53,7 +59,7 @@ def _pt(size: float) -> float:
     return max(1.0, int(size * 2) / 2)
 
 
-def owner_fill(owner) -> tuple[int, int, int]:
+def owner_fill(owner: int | str | None) -> tuple[int, int, int]:
     """A province's fill: its owner's colour (slightly softened so names stay readable)."""
     style = style_of(owner)
     if owner is None or style is None:
@@ -62,7 +68,7 @@ def owner_fill(owner) -> tuple[int, int, int]:
 
 
 class BoardView(Node):
-    def __init__(self, board, side: str = "sun", players: int = 4) -> None:
+    def __init__(self, board: Board, side: str = "sun", players: int = 4) -> None:
         super().__init__("board")
         self.board = board
         self.side = side
@@ -107,7 +113,8 @@ class BoardView(Node):
         self.state = state
         self.mark_dirty()
 
-    def set_highlight(self, names, colour=(255, 215, 0)) -> None:
+    def set_highlight(self, names: Iterable[str] | None,
+                      colour: tuple[int, int, int] = (255, 215, 0)) -> None:
         names = set(names or ())
         if names != self.highlight or colour != self.highlight_colour:
             self.highlight = names
@@ -151,7 +158,7 @@ class BoardView(Node):
         ux, uy = (x1 - x0) / d, (y1 - y0) / d
         return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
 
-    def _build_arrow(self, put, s: float) -> None:
+    def _build_arrow(self, put: Put, s: float) -> None:
         arrow = self.arrow
         if arrow is None:
             return
@@ -411,7 +418,7 @@ class BoardView(Node):
         self.texts.end()
         self._halo.end()
 
-    def _build_marks(self, put, s: float) -> None:
+    def _build_marks(self, put: Put, s: float) -> None:
         build_winter_marks(self, put, s)
 
     @property

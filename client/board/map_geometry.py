@@ -10,10 +10,12 @@ Tests: tests/client/board/test_board_layout.py, tests/client/board/test_event_ma
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 from client.core.text_cache import bold_font_files
 
 if TYPE_CHECKING:
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 
 
-def thick_lines(segments, width: float):
+def thick_lines(segments: ArrayLike, width: float) -> np.ndarray:
     """Quads (as triangles, a (6n, 2) array) for a list of ((x1,y1),(x2,y2)) segments."""
     seg = np.asarray(segments, dtype="f8").reshape(-1, 2, 2)
     if not len(seg):
@@ -36,7 +38,7 @@ def thick_lines(segments, width: float):
     return np.stack([a, b, c, a, c, e], axis=1).reshape(-1, 2)
 
 
-def polyline_segments(pts, closed: bool = False) -> list[tuple[Point, Point]]:
+def polyline_segments(pts: Sequence[Point], closed: bool = False) -> list[tuple[Point, Point]]:
     n = len(pts)
     segs = [(pts[i], pts[i + 1]) for i in range(n - 1)]
     if closed and n > 2:
@@ -142,7 +144,7 @@ def stripes(poly: list[Point], spacing: float, angle: float) -> list[tuple[Point
     return segs
 
 
-def inner_band(poly, centre: Point, width: float):
+def inner_band(poly: ArrayLike, centre: Point, width: float) -> np.ndarray:
     """Triangles of a strip just inside a province outline (the outline moved `width` toward
     the province's centre; each cell is star-shaped around it). Used to show the region."""
     p = np.asarray(poly, dtype="f8")
@@ -155,13 +157,13 @@ def inner_band(poly, centre: Point, width: float):
     return np.stack([p, pn, inn, p, inn, inner], axis=1).reshape(-1, 2)
 
 
-def segments_of(line) -> np.ndarray:
+def segments_of(line: ArrayLike) -> np.ndarray:
     """(n-1, 2, 2) segments of an open polyline given as an (n, 2) array."""
     a = np.asarray(line, dtype="f8")
     return np.stack([a[:-1], a[1:]], axis=1)
 
 
-def _inside(x: float, y: float, poly) -> bool:
+def _inside(x: float, y: float, poly: Sequence[Point]) -> bool:
     inside, j = False, len(poly) - 1
     for i in range(len(poly)):
         (xi, yi), (xj, yj) = poly[i], poly[j]
@@ -171,7 +173,7 @@ def _inside(x: float, y: float, poly) -> bool:
     return inside
 
 
-def route_ends(path, poly_a, poly_b) -> tuple[int, int]:
+def route_ends(path: Sequence[Point], poly_a: Sequence[Point], poly_b: Sequence[Point]) -> tuple[int, int]:
     """Indices bounding the part of a route's path between province a and province b,
     keeping one point inside each so the route is seen to land there."""
     i0 = 0

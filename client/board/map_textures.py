@@ -17,9 +17,11 @@ Tests: tests/client/board/test_map_look.py.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import arcade
 import numpy as np
+from numpy.typing import ArrayLike
 from arcade.gl import BufferDescription, Geometry, Texture2D
 
 from client.core.beating import beat
@@ -128,7 +130,7 @@ class TexturedMesh:
         self._parts: list[np.ndarray] = []
         self._geometry: Geometry | None = None
 
-    def add(self, pts, colour) -> None:
+    def add(self, pts: ArrayLike, colour: Sequence[int]) -> None:
         block = vertex_block(pts, colour)
         if block is not None:
             self._parts.append(block)

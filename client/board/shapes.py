@@ -56,7 +56,8 @@ class MapTransform:
     """Maps board space (x east, y south) into a screen rectangle, keeping the aspect
     ratio after stretching y by `y_stretch` (the printed board is wider than Japan)."""
 
-    def __init__(self, bounds, left, bottom, width, height, y_stretch: float = 1.3) -> None:
+    def __init__(self, bounds: Sequence[float], left: float, bottom: float, width: float,
+                 height: float, y_stretch: float = 1.3) -> None:
         x0, y0, x1, y1 = bounds
         self.x0, self.y0 = x0, y0
         bw, bh = x1 - x0, (y1 - y0) * y_stretch

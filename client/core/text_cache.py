@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 import pyglet
+from arcade.types import RGBA255, RGBOrA255
 
 from client.core.crisp_text import CrispText, window_text_scale
 
@@ -40,7 +41,7 @@ class TextCache:
         self._used = set()
 
     def put(self, key: Any, text: str, x: float, y: float, *, size: float = 11,
-            color=(20, 20, 20, 255), anchor_x: str = "left", anchor_y: str = "baseline",
+            color: RGBOrA255 = (20, 20, 20, 255), anchor_x: str = "left", anchor_y: str = "baseline",
             bold: bool = False, width: int | None = None, multiline: bool = False,
             align: str = "left") -> CrispText:
         self._used.add(key)
@@ -67,7 +68,7 @@ class TextCache:
             t.position = (x, y)
         if t.font_size != size:
             t.font_size = size
-        col = tuple(color) if len(color) == 4 else tuple(color) + (255,)
+        col: RGBA255 = color if len(color) == 4 else (*color, 255)
         if tuple(t.color) != col:
             t.color = col
         if t.bold != bold:

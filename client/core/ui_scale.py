@@ -12,8 +12,10 @@ tests/client/scenes/test_window_size.py.
 
 from __future__ import annotations
 
+import arcade
 from arcade.camera.default import DefaultProjector
-from arcade.types import LBWH
+from arcade.context import ArcadeContext
+from arcade.types import LBWH, Rect
 from pyglet.math import Mat4
 
 MIN_LOGICAL = (960, 640)     # the smallest layout the scenes are made for
@@ -23,17 +25,17 @@ SCREEN_SHARE = 0.9           # of each side of the screen: room for the desktop'
 
 
 class ScaledProjector(DefaultProjector):
-    def __init__(self, scale: float, *, context=None) -> None:
+    def __init__(self, scale: float, *, context: ArcadeContext | None = None) -> None:
         self.scale = scale
         super().__init__(context=context)
         self.viewport = self._viewport
 
     @property
-    def viewport(self):
+    def viewport(self) -> Rect:
         return self._viewport
 
     @viewport.setter
-    def viewport(self, viewport) -> None:
+    def viewport(self, viewport: Rect) -> None:
         self._viewport = viewport
         self._projection_matrix = Mat4.orthogonal_projection(
             0, viewport.width / self.scale, 0, viewport.height / self.scale, -100, 100)
@@ -68,7 +70,7 @@ def effective_scale(wanted: float, width: int, height: int) -> float:
     return max(0.5, min(wanted, fit)) if wanted > 1 else wanted
 
 
-def install(window, scale: float) -> ScaledProjector:
+def install(window: arcade.Window, scale: float) -> ScaledProjector:
     """Make `scale` the window's drawing scale (1.0: as before)."""
     ctx = window.ctx
     proj = ScaledProjector(scale, context=ctx)

@@ -28,7 +28,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -40,7 +40,8 @@ from client.core import theme
 from lang.i18n import current, use
 from client.tower.battle_show import battle_context
 import arcade
-from client.game.event_playing import battle_result_lines
+from client.game.battle_results import battle_result_lines
+from sim import events as ev
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
@@ -109,23 +110,24 @@ class _Shoot:
         self.app, self.scene, self.number, self.fps = app, scene, number, fps
         self.seen = 0
         self.filming = False
-        self.battle: Mapping[str, Any] = {}
+        self.battle: ev.BattleResolved | None = None
         self.display: Mapping[str, Any] = {}
-        self.resolved: Mapping[str, Any] | None = None
+        self.resolved: ev.BattleResolved | None = None
         scene.moment_reached.connect(self._moment)
 
     def _moment(self, tag: str) -> None:
         sc = self.scene
         e = sc.player.playing_event or {}
-        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") and not self.filming:
+        if tag == "tower_coming" and cast(ev.TowerDropped, e).get("reason") in ("battle", "revolt") \
+                and not self.filming:                   # the moment of a TowerDropped
             self.seen += 1
             if self.seen == self.number:
                 self.filming = True
                 sc.fast = False                     # this battle at the window's pace
-                self.battle = battle_context(e, sc.player.batch)[0] or {}
+                self.battle = battle_context(e, sc.player.batch)[0]
                 self.display = dict(sc.shared.display or {})
         elif tag == "battle" and self.filming and self.resolved is None:
-            self.resolved = dict(e)
+            self.resolved = cast(ev.BattleResolved, dict(e))   # the moment of a BattleResolved
 
     def _reach(self) -> None:
         app, sc = self.app, self.scene
@@ -166,7 +168,9 @@ class _Shoot:
         sink = open_sink(out, (self.app.width, self.app.height), fps)
         try:
             frame = self._frame()
-            opening = card(frame, title_lines(self.battle, self.display), self.battle.get("attacker"))
+            b = self.battle             # found with the drop: its batch holds the result
+            opening = card(frame, title_lines(b, self.display) if b else [],
+                           b["attacker"] if b else None)
             for _n in range(int(TITLE * fps)):
                 sink.add(opening)
             after, shot = 0.0, 0
@@ -179,11 +183,10 @@ class _Shoot:
                     after += 1 / fps
                     if not sc.battle.active:        # the table's layout is back: the end
                         break
-            e = self.resolved or {}
+            e = self.resolved
             result = battle_result_lines(e) if e else []
-            if result:
-                winner = {"attacker": e.get("attacker"), "defender": e.get("defender")}.get(
-                    str(e.get("result")))
+            if e and result:
+                winner = {"attacker": e["attacker"], "defender": e["defender"]}.get(e["result"])
                 closing = card(frame, [result[0], *result[2:], result[1]], winner)
                 for _n in range(int(RESULT * fps)):
                     sink.add(closing)

@@ -17,9 +17,10 @@ from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
 from client.core import theme
 from client.tower.cube_textures import font
 from lang.i18n import _
+from sim import events as ev
 
 
-def title_lines(battle: Mapping[str, Any], display: Mapping[str, Any] | None) -> list[str]:
+def title_lines(battle: ev.BattleResolved, display: Mapping[str, Any] | None) -> list[str]:
     """When (year and season), who against whom, where."""
     # imported here: with it at the top, a mypy run (incremental) lost GameScene's
     # attribute types in client/tutorial/coach.py (the table scene's import cycle)

@@ -13,6 +13,9 @@ tests/client/game/test_undo.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 import arcade
 
 from client.core import theme
@@ -47,7 +50,9 @@ class DecisionPanel(Node):
         self._minus.pressed.connect(lambda: self.set_counter(self.counter[3] - 1) if self.counter else None)
         self._plus.pressed.connect(lambda: self.set_counter(self.counter[3] + 1) if self.counter else None)
 
-    def ask(self, prompt: str, options, counter=None, default=None, tips=None) -> None:
+    def ask(self, prompt: str, options: Iterable[tuple[str, Any, bool]],
+            counter: Sequence[Any] | None = None, default: Any = None,
+            tips: Mapping[Any, str] | None = None) -> None:
         """`tips`: {option value: a sentence} shown when the mouse is over that option."""
         self.prompt = prompt
         self.tips = dict(tips or {})
@@ -93,7 +98,7 @@ class DecisionPanel(Node):
         self.mark_dirty()
         return True
 
-    def _choose(self, value) -> None:
+    def _choose(self, value: Any) -> None:
         self.chosen.emit(value, self.counter[3] if self.counter else None)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:

@@ -1,8 +1,8 @@
 """Playing the session's event batches onto the table, one event at a time at a readable
-pace: the log line, the board patched by `Moved`/`ActionDone`/`BattleResolved`, a tower
-drop handed to the battle view, banners, winter scoring, the end. `EventPlayer` is the
-scene's part for this and owns the batch in play; it only shows what the engine did (the
-display state is a copy of the public state).
+pace (event_pace.py): the log line, the board's copy patched (display_patches.py), a
+tower drop handed to the battle view, the cards (result_cards.py), the end. `EventPlayer`
+is the scene's part for this and owns the batch in play; it only shows what the engine
+did (the display state is a copy of the public state).
 
 Signals up: `batch_started()`, `batch_played()` (before the board shows its state),
 `display_changed()` (the scene refreshes its words), `game_ended(summary)`,
@@ -26,15 +26,14 @@ from client.core.signal import Signal
 from client.game.status_lines import active_seats
 from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe
-from client.words.sentences import plural
-from lang.i18n import _, ngettext
+from client.game import display_patches as patches
+from client.game import result_cards as cards
+from client.game.battle_results import (DROP_DIFFERS_SAID, drop_differs, province_fought_by,
+                                       replay_drop, tray_counted, tray_dropped)
+from client.game.event_pace import CARD_SECONDS, PACE, log_colour
+from lang.i18n import _
 from sim import events as ev
-from sim.rules.battle_count import count_battle
-from sim.state import COLOURS, PEASANT, colour_map
-from client.tower.battle_show import battle_context
 from sim.game import public_state
-from sim.tower import drop as tower
-from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
@@ -43,78 +42,6 @@ if TYPE_CHECKING:
     from sim.state import State
     from sim.tower.drop import DropResult
 
-# seconds an event holds the stage at speed 1
-PACE = {"ActionDone": 0.45, "ActionLapsed": 0.35, "Moved": 0.5, "BattleResolved": 2.2,
-        "ActionStarted": 0.5, "ActionRevealed": 0.3, "TurnOrderSet": 0.9, "EventDrawn": 0.9, "RoundStarted": 0.8,
-        "YearStarted": 1.2, "WinterStarted": 1.5, "Shortage": 1.2, "Scored": 0.9,
-        "PlanRevealed": 0.25, "GameEnded": 1.0}
-
-
-CARD_SECONDS = 6.0    # seconds (at speed 1) a bots-only table shows a battle's result card
-CARD_FAST = 3.0       # real seconds the card shows while fast-forwarding (the game runs on)
-
-
-def log_colour(kind: str) -> tuple[int, int, int]:
-    """The log line's colour for an event kind: battles red, the calendar blue."""
-    if kind in ("BattleResolved", "Shortage"):
-        return (150, 40, 30)
-    if kind in ("YearStarted", "RoundStarted", "WinterStarted", "GameEnded"):
-        return (30, 70, 140)
-    return theme.INK
-
-
-def tray_dropped(before: dict[str, int] | None, e: ev.TowerDropped) -> dict[str, int]:
-    """The tray after a drop: what came out of a battle (which threw the tray's cubes in
-    first); after the tower's fill it is empty (R-SETUP-6: what came out goes back)."""
-    if e.get("reason") not in ("battle", "revolt"):
-        return {}
-    tray: dict[str, int] = {}
-    for c, n in (e.get("out") or {}).items():
-        tray[str(c)] = tray.get(str(c), 0) + int(n)
-    return {c: n for c, n in tray.items() if n}
-
-
-def tray_counted(e: ev.BattleResolved) -> dict[str, int]:
-    """The tray after a battle: its sides' cubes counted off, what did not count stays
-    (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
-
-    def code(side: Any) -> int | None:
-        return PEASANT if side == "peasant" else None if side is None else int(side)
-    out = [0] * COLOURS
-    for c, n in (e.get("out") or {}).items():
-        out[PEASANT if c == "peasant" else int(c)] += int(n)
-    kind = e.get("kind") or "attack"
-    defender = None if kind == "neutral" else code(e.get("defender"))
-    after = count_battle(kind, code(e.get("attacker")) or 0, defender, out, int(e.get("unrest", 0) or 0))
-    return {str(c): n for c, n in colour_map(after.tray_after).items()}
-
-
-def battle_result_lines(e: Mapping[str, Any]) -> list[str]:
-    """A battle's result in sentences: where, what came out of the tower, who won, the
-    survivors and who holds the province now (the banner over the map, a film's card)."""
-    prov = e.get("province")
-    kind = e.get("kind")
-    head = (_("Revolt in {province}") if kind == "revolt" else
-            _("Attack on a neutral province in {province}") if kind == "neutral" else
-            _("Battle in {province}")).format(province=prov)
-    att, dfn = e.get("attacker"), e.get("defender")
-    res: str = e.get("result") or ""
-    winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
-    owner = e.get("new_owner")
-    n = int(e.get("survivors", 0))
-    return [head,
-            _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
-                attacker=theme.seat_name(att), a=e.get("attacker_count"),
-                defender=theme.seat_name(dfn), d=e.get("defender_count")),
-            (_("A draw: the province falls empty") if res == "draw" else
-             _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
-             else _("{seat} wins").format(seat=winner)),
-            (ngettext("{n} army survives — {province} belongs to {seat}",
-                      "{n} armies survive — {province} belongs to {seat}", n)
-             if owner is not None else
-             ngettext("{n} army survives — {province} is neutral",
-                      "{n} armies survive — {province} is neutral", n)).format(
-                n=n, province=prov, seat=theme.seat_name(owner) if owner is not None else "")]
 
 
 class EventPlayer:
@@ -135,6 +62,7 @@ class EventPlayer:
         self.batch_state: State | None = None    # the state the batch leads to
         self.batch_pending = False               # the batch's end is still to be shown
         self.playing_event: Event | None = None  # the event being played (tests read it)
+        self.playing_kind = ""                   # its name
         self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
         self.last_drop: tuple[ev.TowerReplay, DropResult] | None = None   # the newest drop
@@ -148,7 +76,7 @@ class EventPlayer:
         self.tray: dict[str, int] | None = None
         # the last battle's drop as it began (the event, the batch after it, the tray): R
         # watches it again; `again` is the result to show once more when it has played
-        self.last_battle: tuple[Event, list[Event], dict[str, int]] | None = None
+        self.last_battle: tuple[ev.TowerDropped, list[Event], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
 
     @property
@@ -194,7 +122,7 @@ class EventPlayer:
         event is narrowed by its name to its record in `sim.events` (`_SHOWN`), whose keys
         mypy checks in the handler."""
         kind = str(e.get("event") or "")
-        self.playing_event = e
+        self.playing_event, self.playing_kind = e, kind
         if kind == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
             mine = self.my_battle(e) if self.shared.fast else None
@@ -206,7 +134,7 @@ class EventPlayer:
         if kind == "Resumed":
             self.restore_log(e.get("past") or ())    # the game so far, then "continues"
         line = describe(e)
-        if line and kind == "TowerDropped" and e.get("replay"):
+        if line and kind == "TowerDropped" and cast(ev.TowerDropped, e).get("replay"):
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
@@ -219,9 +147,8 @@ class EventPlayer:
             self.wait = 0.0
 
     # -- each kind of event, as its record ------------------------------------------------
-    # The board between two engine states: the display copy is patched as events play
-    # (armies moved, a province taken) and replaced by the engine's public state when the
-    # batch ends (`finish_batch`).
+    # The board's copy is patched as events play (display_patches.py) and replaced by the
+    # engine's public state when the batch ends (`finish_batch`).
     def _board_changed(self) -> None:
         if self.shared.display:
             self.views.board_view.set_state(self.shared.display)
@@ -230,25 +157,10 @@ class EventPlayer:
         if isinstance(e.get("state"), dict):
             self.show_state(e["state"])
 
-    def show_province_claimed(self, e: ev.ProvinceClaimed) -> None:
+    def show_on_board(self, e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> None:
+        """Armies placed or moved, a province claimed: the board's copy patched."""
         d = self.shared.display
-        if d:
-            d["provinces"][e["province"]].update(owner=e["seat"], armies=e["armies"])
-            self._board_changed()
-
-    def show_moved(self, e: ev.Moved) -> None:
-        d = self.shared.display
-        if d:
-            d["provinces"][e["from"]]["armies"] -= e["count"]
-            to = d["provinces"][e["to"]]
-            if to.get("owner") == e["seat"]:
-                to["armies"] += e["count"]
-            self._board_changed()
-
-    def show_action_done(self, e: ev.ActionDone) -> None:
-        d = self.shared.display
-        if d and e.get("armies_placed"):
-            d["provinces"][e["province"]]["armies"] += e["armies_placed"]
+        if d and patches.patch_board(d, e):
             self._board_changed()
 
     def show_action_turned(self, e: ev.ActionStarted | ev.ActionRevealed) -> None:
@@ -257,9 +169,7 @@ class EventPlayer:
         if e["event"] == "ActionStarted":
             self.current_slot = e["slot"]
         if d:
-            acts = list(d.get("actions") or [None] * 10)
-            acts[e["slot"] - 1] = e["action"]
-            d["actions"] = acts
+            patches.turn_action(d, e)
         self.views.track.set_track(d.get("actions") if d else None, self.current_slot, "")
 
     def show_round_started(self, e: ev.RoundStarted) -> None:
@@ -268,7 +178,7 @@ class EventPlayer:
     def show_year_started(self, e: ev.YearStarted) -> None:
         d = self.shared.display
         if d:
-            d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
+            patches.start_year(d, e)
             self.views.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
 
     def show_tower_dropped(self, e: ev.TowerDropped) -> None:
@@ -284,35 +194,26 @@ class EventPlayer:
             self.views.sounds.play("sting")
         d = sc.display
         if d:
-            p = d["provinces"][e["province"]]
-            owner = e.get("new_owner")
-            p["owner"] = owner
-            p["armies"] = e.get("survivors", 0) if owner is not None else 0
-            if owner is None:
-                p["buildings"], p["unrest"] = [], 0
+            patches.resolve_battle(d, e)
             self._board_changed()
         self.tray = tray_counted(e)
         self.views.tower.set_tray(self.tray)   # the counted cubes go back: the tray keeps the rest
         self.moment_reached.emit("battle")
 
     def show_winter_started(self, e: ev.WinterStarted) -> None:
-        self.views.banner.show(
-            [_("Winter of year {year}").format(year=e["year"]),
-             _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])],
-            2.5 / max(1.0, self.shared.speed), colour=(40, 60, 90))
+        self.views.banner.show(cards.winter_lines(e), 2.5 / max(1.0, self.shared.speed),
+                               colour=(40, 60, 90))
 
     def show_shortage(self, e: ev.Shortage) -> None:
-        self.views.banner.show(
-            [_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
-             ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(
-                 n=e["revolts"], provinces=", ".join(e.get("drawn", []) or []))],
-            2.0 / max(1.0, self.shared.speed), colour=(90, 50, 30))
+        self.views.banner.show(cards.shortage_lines(e), 2.0 / max(1.0, self.shared.speed),
+                               colour=(90, 50, 30))
 
     def show_scored(self, e: ev.Scored) -> None:
         self.score_history.setdefault(e["seat"], [0]).append(e["score"])
         self.scoring.append(e)
-        if not any(x.get("event") == "Scored" for x in self.batch):
-            last = any(x.get("event") == "GameEnded" for x in self.batch)
+        coming = {x.get("event") for x in self.batch}
+        if "Scored" not in coming:
+            last = "GameEnded" in coming
             if last and self.shared.fast:
                 self.stop_fast(_("Fast-forward stops for the final scoring."))
             self.winter.show(self.scoring, last)
@@ -326,12 +227,7 @@ class EventPlayer:
     def my_battle(self, dropped: Event) -> str | None:
         """The province of the battle this drop decides when one of my seats fights in it
         (attacks, defends, or faces a revolt), else None."""
-        battle, _origin = battle_context(dropped, self.batch)
-        mine = self.session.my_seats
-        if battle is None or not mine:
-            return None
-        fighting = (battle.get("attacker"), battle.get("defender"))
-        return str(battle.get("province")) if any(s in mine for s in fighting) else None
+        return province_fought_by(self.session.my_seats, dropped, self.batch)
 
     def stop_fast(self, why: str) -> None:
         """Fast-forward ends here (the player's own battle, the final scoring): this plays
@@ -345,7 +241,7 @@ class EventPlayer:
     @property
     def result_shown(self) -> bool:
         """A battle's result card is on show and the table waits for it to go."""
-        return (self.playing_event or {}).get("event") == "BattleResolved" and self.wait > 0
+        return self.playing_kind == "BattleResolved" and self.wait > 0
 
     def skip_result(self) -> bool:
         """S (or Enter) while a battle's result is shown: on to what follows (the card goes)."""
@@ -404,17 +300,16 @@ class EventPlayer:
         rep = e.get("replay")
         if not rep:
             return
-        res = tower.drop(TowerContents.from_wire(rep["before"]),
-                         {int(c): int(n) for c, n in rep["thrown"]},
-                         bytes.fromhex(rep["seed"]), record=True)
+        res = replay_drop(rep)
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
         self.applied_tray = None
-        if _differs(e, res):
+        if drop_differs(e, res):
             # the table applied another outcome than my physics (a platform build outvoted,
             # or a drop settled from its seed): say so; the tray shows the table's
             self.applied_tray = dict(e.get("out") or {})
-            self.views.log.add_line(_DIFFERS.get(str(e.get("decided_by")), _DIFFERS["physics"])(),
+            self.views.log.add_line(DROP_DIFFERS_SAID.get(str(e.get("decided_by")),
+                                                           DROP_DIFFERS_SAID["physics"])(),
                                     (150, 40, 30))
         self.views.tower.set_tray({})
         self.views.tower.play(res.recording, caption, self.battle.sides,
@@ -427,7 +322,7 @@ class EventPlayer:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
         e = self.playing_event or {}
-        if e.get("event") != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
+        if self.playing_kind != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
                 or self.last_drop is None or self.views.tower.playing or self.shared.fast:
             return False
         dropped, rest, tray = self.last_battle
@@ -460,20 +355,9 @@ class EventPlayer:
 
     def scoring_banner(self) -> None:
         """This winter's scores, under the map (the majorities are marked on it)."""
-        year = (self.shared.display or {}).get("year", "")
-        lines = [_("Winter scoring — year {year}").format(year=year)]
-        for e in sorted(self.scoring, key=lambda x: -x.get("gained", 0)):
-            # the majorities are marked on the map (client/game/winter_show.py); here the sums
-            lines.append(_("{seat} +{gained} (now {score}): {provinces}, {buildings}, "
-                           "{majority} for majorities").format(
-                seat=theme.seat_name(e["seat"]), gained=e["gained"], score=e["score"],
-                provinces=plural(e["provinces"], "province"), buildings=plural(e["buildings"], "building"),
-                majority=e.get("majority_points", 0)))
+        cards.show_scoring_card(self.views, self.scoring, (self.shared.display or {}).get("year", ""),
+                                self.shared.speed if not self.shared.fast else 1.0)
         self.scoring = []
-        i = self.views.info             # below the map (the marks are on it), over the info panel
-        self.views.banner.set_rect(i.left, i.bottom, i.width, i.height)
-        self.views.banner.show(lines, 4.0 / max(1.0, self.shared.speed if not self.shared.fast else 1.0),
-                         colour=(35, 55, 45))
         self.wait = max(self.wait, 3.0)
 
     def battle_banner(self, e: ev.BattleResolved) -> None:
@@ -482,22 +366,11 @@ class EventPlayer:
         S; R watches the battle again) at a table with my seat or in a replay; a table of
         bots only goes on by itself after CARD_SECONDS; in fast-forward it shows for
         about 3 s while the game runs on."""
-        att = e.get("attacker")
         sc = self.shared
-        lines = battle_result_lines(e)
         study = getattr(self.session, "study", None) is not None
         hold = not sc.fast and (bool(self.session.my_seats) or study)
-        if not sc.fast:
-            lines.append(_("Continue [Enter]   Watch again [R]") if self.last_drop is not None
-                         else _("Continue [Enter]"))
-        banner = self.views.banner
-        w = min(460.0, self.views.board_view.width * 0.6)
-        h = 30 + sum(22 * (1 + len(line) // max(20, int(w / 9))) for line in lines)
-        banner.set_rect(*self.battle.card_rect(w, h))
-        banner.show(lines, CARD_FAST if sc.fast else CARD_SECONDS / max(1.0, sc.speed),
-                    colour=theme.mix((40, 30, 25), theme.seat_colour(att), 0.25), sticky=hold)
-        banner.set_rect(*self.battle.card_rect(w, h))
-        banner.mark_dirty()
+        cards.show_battle_card(self.views, self.battle, e, fast=sc.fast, speed=sc.speed,
+                               hold=hold, can_watch=self.last_drop is not None)
         if not sc.fast:
             self.wait = math.inf if hold else max(self.wait, CARD_SECONDS)
 
@@ -509,33 +382,13 @@ class EventPlayer:
                 "labels": self.shared.labels, "players": self.session.config.players}
 
 
-def _differs(e: ev.TowerDropped, res: DropResult) -> bool:
-    """My re-run of a drop (`res`) does not end as the table's outcome in the log (`e`)."""
-    return colour_map(res.out) != (e.get("out") or {}) or \
-        colour_map(res.contents.counts()) != (e.get("inside_after") or {})
-
-
-# what the log says when my drop is not the table's, by how the table decided it
-_DIFFERS = {
-    "physics": lambda: _("This computer's physics settled the drop differently; the table "
-                         "applied the drop of the players' deterministic physics, and the "
-                         "tray shows that one."),
-    "majority": lambda: _("This computer's physics settled the drop differently; the table "
-                          "applied the drop most players' computers agreed on, and the tray "
-                          "shows that one."),
-    "model": lambda: _("The players' computers settled this drop differently and no "
-                       "majority agreed, so the drop was settled from its random seed; the "
-                       "animation is this computer's, the tray shows the table's drop."),
-}
-
-
 # what each kind of event shows, by its name (a kind not here has only its log line); the
 # one place an event is narrowed from its name to its record
 _SHOWN: dict[str, Callable[[EventPlayer, Any], None]] = {
     "Snapshot": EventPlayer.show_snapshot,
-    "ProvinceClaimed": EventPlayer.show_province_claimed,
-    "Moved": EventPlayer.show_moved,
-    "ActionDone": EventPlayer.show_action_done,
+    "ProvinceClaimed": EventPlayer.show_on_board,
+    "Moved": EventPlayer.show_on_board,
+    "ActionDone": EventPlayer.show_on_board,
     "ActionStarted": EventPlayer.show_action_turned,
     "ActionRevealed": EventPlayer.show_action_turned,
     "RoundStarted": EventPlayer.show_round_started,

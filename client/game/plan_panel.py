@@ -15,7 +15,7 @@ tests/client/game/test_undo.py.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import arcade
 
@@ -71,7 +71,8 @@ class PlanningPanel(Node):
         self.undo_btn.tip = N_("Take back the last change on the fields [Ctrl+Z].")
 
     # -- inputs ---------------------------------------------------------------------------
-    def start(self, seat: int, cards, money: int, check) -> None:
+    def start(self, seat: int, cards: Iterable[str], money: int,
+              check: Callable[[tuple[object, ...], object], list[str]]) -> None:
         self.seat, self.cards, self.money, self.check = seat, list(cards), money, check
         self.reset()
         self.history = []             # a new plan: nothing to take back
@@ -89,7 +90,7 @@ class PlanningPanel(Node):
         self.reset()
         self._changed(before)
 
-    def load(self, actions, bid) -> None:
+    def load(self, actions: Iterable[object], bid: object) -> None:
         before = dict(self.fields)
         self.fields = {a: p for a, p in zip(ACTIONS, actions)}
         self.fields["bid"] = bid
@@ -112,14 +113,14 @@ class PlanningPanel(Node):
             self.history.append(before)
             del self.history[:-200]
 
-    def select_card(self, card) -> None:
+    def select_card(self, card: object) -> None:
         if card is not None and card not in self.all_cards():
             return
         self.selected = None if card == self.selected else card
         self.card_selected.emit(self.selected)
         self.mark_dirty()
 
-    def assign(self, field: str, card) -> None:
+    def assign(self, field: str, card: object) -> None:
         before = dict(self.fields)
         if field != "bid" and isinstance(card, int):
             card = None                     # a money card on an action field: no action

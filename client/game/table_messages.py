@@ -6,7 +6,7 @@ Tests: tests/client/game/test_table_layout.py, tests/client/words/test_i18n_layo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import arcade
 
@@ -33,7 +33,8 @@ class Banner(Node):
         self.sticky = False
         self.texts = TextCache()
 
-    def show(self, lines, seconds: float = 2.0, colour=(40, 30, 25), sticky: bool = False) -> None:
+    def show(self, lines: Iterable[str | None], seconds: float = 2.0,
+             colour: tuple[int, int, int] = (40, 30, 25), sticky: bool = False) -> None:
         self.lines = [l for l in lines if l]
         if self.parent is not None:
             est = sum(1 + len(l) // max(20, int(self.width / 7.5)) for l in self.lines)
@@ -84,13 +85,13 @@ class InfoPanel(CachedPanel):
         super().__init__("info")
         self.lines: list[str] = []
 
-    def set_lines(self, lines) -> None:
+    def set_lines(self, lines: Iterable[str]) -> None:
         lines = list(lines)
         if lines != self.lines:
             self.lines = lines
             self.mark_dirty()
 
-    def paint(self, text) -> None:
+    def paint(self, text: TextCache) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (240, 233, 216))
         arcade.draw_lbwh_rectangle_outline(self.left, self.bottom, self.width, self.height, (120, 105, 85), 1)
         lines = self.lines[:6]

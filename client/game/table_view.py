@@ -7,6 +7,8 @@ Tests: tests/client/game/test_table_layout.py, tests/client/board/test_event_mar
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import arcade
 
 from client.board import map_geometry as geo
@@ -59,12 +61,12 @@ class TopBar(CachedPanel):
         super().__init__("topbar")
         self.info = {"title": "Shogun", "status": "", "speed": ""}
 
-    def set_info(self, **kw) -> None:
+    def set_info(self, **kw: str) -> None:
         if any(self.info.get(k) != v for k, v in kw.items()):
             self.info.update(kw)
             self.mark_dirty()
 
-    def paint(self, text) -> None:
+    def paint(self, text: TextCache) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height, (60, 40, 35))
         y = self.bottom + self.height / 2
         title = text.put("title", self.info["title"], self.left + 10, y, size=13, bold=True,
@@ -78,6 +80,7 @@ class TopBar(CachedPanel):
         end = self.right - 200
         status_words = self.info["status"]
         scale = 1.0
+        status: arcade.Text
         while True:
             speed = text.put("speed", self.info["speed"], end, y, size=10 * scale,
                              color=(230, 220, 200), anchor_x="right", anchor_y="center")
@@ -110,7 +113,7 @@ class PlayersPanel(CachedPanel):
         self.me: tuple[int, ...] = ()
 
     def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
-                  active=(), me=(), notes: dict[int, str] | None = None) -> None:
+                  active: Iterable[int] = (), me: Iterable[int] = (), notes: dict[int, str] | None = None) -> None:
         """`labels`: {seat: title} ("Aiko (Blue)", "Bot (Orange)"); `notes`: a short
         muted word after it (a bot's level)."""
         self.state = state
@@ -122,7 +125,7 @@ class PlayersPanel(CachedPanel):
         self.me = tuple(me)
         self.mark_dirty()
 
-    def paint(self, text) -> None:
+    def paint(self, text: TextCache) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height)
         if not self.state:
             return
@@ -172,7 +175,7 @@ class PlayersPanel(CachedPanel):
             if i < n - 1:
                 arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
 
-    def _cards(self, text, i: int, cards: list, top: float, bottom: float, k: float) -> None:
+    def _cards(self, text: TextCache, i: int, cards: list, top: float, bottom: float, k: float) -> None:
         """The seat's province cards, in the room left in its row: never under 11 px, the
         list cut short with how many more (hovering the map names every owner)."""
         width = int(self.width - 14)
@@ -201,18 +204,19 @@ class ActionTrack(CachedPanel):
         self.actions: list = [None] * 10
         self.current: int | None = None
         self.season = ""
-        self.event = None                       # this round's event card (number)
+        self.event: int | None = None           # this round's event card (number)
         self.specials: dict[str, list[int]] = {}   # action -> seats whose special changes it
         self.seat_specials: dict[int, str] = {}
         self.shortened: dict[int, bool] = {}    # card -> its name drawn shortened
 
-    def set_track(self, actions, current: int | None = None, season: str = "") -> None:
+    def set_track(self, actions: Iterable[str | None] | None, current: int | None = None,
+                  season: str = "") -> None:
         actions = list(actions or [None] * 10)
         if actions != self.actions or current != self.current or season != self.season:
             self.actions, self.current, self.season = actions, current, season
             self.mark_dirty()
 
-    def set_marks(self, event, players: dict | None) -> None:
+    def set_marks(self, event: int | None, players: dict | None) -> None:
         """Mark the cards this round's event and the players' special cards change."""
         specials = special_owners(players or {})
         self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
@@ -271,7 +275,7 @@ class ActionTrack(CachedPanel):
         x, w = self.card_x(k)
         return x + (w - 4) / 2, self.bottom + 6 + (self.height - 12 - 18) / 2
 
-    def paint(self, text) -> None:
+    def paint(self, text: TextCache) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
         text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
         w = (self.width - 100) / 10
@@ -316,13 +320,14 @@ class EventsPanel(CachedPanel):
         super().__init__("events")
         self.info: tuple = ()
 
-    def set_events(self, year, season, events, current) -> None:
+    def set_events(self, year: int | None, season: str | None, events: Iterable[int] | None,
+                   current: int | None) -> None:
         info = (year, season, tuple(events or ()), current)
         if info != self.info:
             self.info = info
             self.mark_dirty()
 
-    def paint(self, text) -> None:
+    def paint(self, text: TextCache) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(240, 232, 214))
         if not self.info:
             return

@@ -12,7 +12,7 @@ Tests: tests/client/game/test_winter_view.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
@@ -24,6 +24,7 @@ from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from client.game.status_lines import active_seats
 from lang.i18n import N_, _
+from sim import events as ev
 from client.board.map_geometry import text_width
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ HOLD = 3.5          # seconds an ordinary winter's scoring stays (speed 1)
 HOLD_LAST = 4.5     # the last winter's scoring: held even in fast-forward
 
 
-def region_marks(scored: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, str]]]:
+def region_marks(scored: Sequence[ev.Scored]) -> dict[str, list[tuple[int, str]]]:
     """region -> [(seat, "castle 3, temple 2")] from the `Scored` events' `regions`."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for e in sorted(scored, key=lambda e: e["seat"]):
@@ -76,7 +77,7 @@ class WinterShow(Node):
     def holding(self) -> bool:
         return self.visible and self.left_s > 0
 
-    def show(self, scored: Sequence[Mapping[str, Any]], last: bool) -> None:
+    def show(self, scored: Sequence[ev.Scored], last: bool) -> None:
         bv = self.views.board_view
         bv.set_marks(region_marks(scored))
         self.flights = []

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from client.sessions.interface import GameSession
+from sim import events as ev
 from sim.game import apply, new_game
 
 Event = Mapping[str, Any]
@@ -94,43 +95,47 @@ def end_record(events: Iterable[Event], players: int) -> EndRecord:
     thrown: dict[str, int] = {}
     for e in events:
         kind = e.get("event")
+        # narrowed by its name to its sim.events record (a log's keys are read with defaults)
         if kind == "YearStarted":
-            year = int(e.get("year", year))
-        elif kind == "TowerDropped" and e.get("reason") in ("battle", "revolt"):
-            thrown = dict(e.get("thrown", {}))
+            year = int(cast(ev.YearStarted, e).get("year", year))
+        elif kind == "TowerDropped" and (drop := cast(ev.TowerDropped, e)).get("reason") in (
+                "battle", "revolt"):
+            thrown = dict(drop.get("thrown", {}))
             for colour, n in thrown.items():
                 seat = _seat_of(colour)
                 if seat in rec:
                     rec[seat].thrown += int(n)
-            for colour, n in (e.get("out") or {}).items():
+            for colour, n in (drop.get("out") or {}).items():
                 seat = _seat_of(colour)
                 if seat in rec:
                     rec[seat].out += int(n)
         elif kind == "BattleResolved":
+            r = cast(ev.BattleResolved, e)
             battles += 1
-            cubes = sum(int(n) for n in (e.get("thrown") or thrown).values())
-            b = BattleRecord(battles, str(e.get("province")), str(e.get("kind")),
-                             e.get("attacker", "peasant"), e.get("defender", "peasant"), cubes,
-                             int(e.get("attacker_count", 0)), int(e.get("defender_count", 0)),
-                             str(e.get("result")), year)
+            cubes = sum(int(n) for n in (r.get("thrown") or thrown).values())
+            b = BattleRecord(battles, str(r.get("province")), str(r.get("kind")),
+                             r.get("attacker", "peasant"), r.get("defender", "peasant"), cubes,
+                             int(r.get("attacker_count", 0)), int(r.get("defender_count", 0)),
+                             str(r.get("result")), year)
             if biggest is None or b.cubes > biggest.cubes:
                 biggest = b
             thrown = {}
-        elif kind == "Scored" and int(e["seat"]) in rec:
-            p = rec[int(e["seat"])]
-            p.provinces += int(e.get("provinces", 0))
-            p.buildings += int(e.get("buildings", 0))
-            p.majorities += int(e.get("majority_points", 0))
-            p.regions = {r: dict(k) for r, k in (e.get("regions") or {}).items()}
-            p.score = int(e.get("score", p.score))
+        elif kind == "Scored" and int((sc := cast(ev.Scored, e))["seat"]) in rec:
+            p = rec[int(sc["seat"])]
+            p.provinces += int(sc.get("provinces", 0))
+            p.buildings += int(sc.get("buildings", 0))
+            p.majorities += int(sc.get("majority_points", 0))
+            p.regions = {r: dict(k) for r, k in (sc.get("regions") or {}).items()}
+            p.score = int(sc.get("score", p.score))
             p.history.append(p.score)
         elif kind == "GameEnded":
-            scores = {int(k): int(v) for k, v in e.get("scores", {}).items()}
-            money = {int(k): int(v) for k, v in e.get("money", {}).items()}
+            ended = cast(ev.GameEnded, e)
+            scores = {int(k): int(v) for k, v in ended.get("scores", {}).items()}
+            money = {int(k): int(v) for k, v in ended.get("money", {}).items()}
             for s, p in rec.items():
                 p.score = scores.get(s, p.score)
                 p.chests = money.get(s, p.chests)
-            winners = [int(w) for w in e.get("winners", [])]
+            winners = [int(w) for w in ended.get("winners", [])]
             best = max(scores.values(), default=0)
             top = sorted(s for s, v in scores.items() if v == best)
     return EndRecord(rec, winners, top, biggest, battles)

@@ -105,7 +105,7 @@ class LobbyScene(Node):
         if not port or not portmap.wanted(interface):
             return
 
-        def mapped(m) -> None:
+        def mapped(m: portmap.Mapping) -> None:
             self._mapped = [(m.public_host, m.public_port)]
             self._join_lines = None
             self.router_note = ""

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from client.sessions.interface import Batch, Event, OfflineSession
 from lang.i18n import _
+from sim import events as ev
 from sim import game
 from sim.state import DecisionKind
 from store.game_save import replay_into
@@ -119,7 +120,8 @@ class ReplaySession(OfflineSession):
                 self._step += 1
                 batch.append(e)
                 # a drop goes with its battle's result, so the battle view names the sides
-                if e.get("event") == "TowerDropped" and e.get("reason") in ("battle", "revolt"):
+                if e.get("event") == "TowerDropped" \
+                        and cast(ev.TowerDropped, e).get("reason") in ("battle", "revolt"):
                     continue
                 if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from client.core import theme
 from client.core.node import Node
@@ -32,6 +32,7 @@ from client.core.signal import Signal
 from client.tower.march import MarchView
 from client.tower.stage_sides import stage_sides
 from lang.i18n import _, ngettext
+from sim import events as ev
 
 if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
@@ -39,17 +40,17 @@ if TYPE_CHECKING:
     from client.tower.tower_view import TowerView
 
 
-def _n(thrown: dict, colour) -> int:
+def _n(thrown: dict, colour: object) -> int:
     return int((thrown or {}).get(str(colour), 0) or 0)
 
 
-def _cubes(n: int, colour) -> str:
+def _cubes(n: int, colour: object) -> str:
     if colour in ("peasant", 5):
         return ngettext("{n} peasant", "{n} peasants", n).format(n=n)
     return f"{n} {theme.seat_name(colour)}"
 
 
-def _part(thrown: dict, tray: dict, colour, extra: int) -> str | None:
+def _part(thrown: dict, tray: dict, colour: object, extra: int) -> str | None:
     """'7 Blue + 1 extra': the colour's own cubes (the tray's not counted) and extras."""
     own = _n(thrown, colour) - _n(tray, colour) - extra
     if own <= 0 and extra <= 0:
@@ -62,7 +63,7 @@ def _colour(k: str) -> int | str:
     return "peasant" if k == "peasant" else int(k)
 
 
-def handful_sentence(dropped: Mapping[str, Any], battle: Mapping[str, Any] | None, origin: str | None,
+def handful_sentence(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, origin: str | None,
                      tray_before: dict | None) -> str:
     """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
     1 extra, 3 White; from the tray: 1 Blue, 1 peasant". Its numbers add up to the cubes
@@ -104,23 +105,25 @@ def handful_sentence(dropped: Mapping[str, Any], battle: Mapping[str, Any] | Non
 
 
 def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
-                   ) -> tuple[Mapping[str, Any] | None, str | None]:
+                   ) -> tuple[ev.BattleResolved | None, str | None]:
     """The BattleResolved that follows a drop in its batch, and the attacking province
     (the ActionDone that names the target as `attacked`)."""
-    battle = origin = None
+    battle: ev.BattleResolved | None = None
+    origin: str | None = None
     for e in rest:
         k = e.get("event")
         if k == "TowerDropped":
             break
         if k == "BattleResolved" and battle is None:
-            battle = e
-        elif k == "ActionDone" and battle is not None and e.get("attacked") == battle.get("province"):
-            origin = e.get("province")
+            battle = cast(ev.BattleResolved, e)     # its name was checked
+        elif k == "ActionDone" and battle is not None \
+                and (done := cast(ev.ActionDone, e)).get("attacked") == battle.get("province"):
+            origin = done.get("province")
             break
     return battle, origin
 
 
-def battle_sides(battle: Mapping[str, Any] | None) -> tuple[int, int] | None:
+def battle_sides(battle: ev.BattleResolved | None) -> tuple[int, int] | None:
     """A battle's (attacker, defender) as cube colour codes (5 = peasants)."""
     if battle is None:
         return None
@@ -203,7 +206,7 @@ class BattleShow:
         if self.active:
             self._cue("tally")
 
-    def start(self, dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]],
+    def start(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
               tray: dict[str, int] | None) -> str:
         """A drop begins: name the handful (`tray`: the tray's cubes before the battle threw
         them in), draw the arrow, go large (unless fast)."""
@@ -233,7 +236,7 @@ class BattleShow:
         """How long the thrown handful is shown before the pour (none when fast)."""
         return 0.0 if self.fast() or not self.active else self.HANDFUL
 
-    def resolved(self, e: Mapping[str, Any], speed: float) -> None:
+    def resolved(self, e: ev.BattleResolved, speed: float) -> None:
         """The result is shown: an attacker who took the province marches its survivors
         in from the province it attacked from (the last stage of the scene)."""
         self.close_stage()

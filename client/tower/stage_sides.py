@@ -23,6 +23,7 @@ from client.core import theme
 from client.core.text_cache import TextCache
 from client.tower.cube_textures import cube_face, cube_mark
 from lang.i18n import _, ngettext
+from sim import events as ev
 
 PEASANT = 5
 
@@ -54,7 +55,7 @@ def _name(code: int, labels: Mapping[int, str]) -> str:
     return label or theme.seat_name(code)
 
 
-def stage_sides(dropped: Mapping[str, Any], battle: Mapping[str, Any] | None, origin: str | None,
+def stage_sides(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, origin: str | None,
                 tray_before: Mapping[str, int] | None, labels: Mapping[int, str] | None = None
                 ) -> tuple[SideFacts, SideFacts] | None:
     """The attacker's and the defender's panels for a battle's drop (None: not a battle,

@@ -18,7 +18,7 @@ Tests: tests/client/tutorial/test_tutorial_window.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import arcade
 
@@ -29,6 +29,7 @@ from client.tutorial.progress import TutorialProgress
 from client.tutorial.script import Step
 from lang.i18n import N_, _, ngettext
 from client.words.describe import describe
+from sim import events as ev
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
@@ -110,22 +111,25 @@ class TutorialCoach(Node):
         """The events of `batch` (in order) no longer waiting to be played."""
         while batch and id(batch[0]) not in waiting:
             e = batch.pop(0)
-            self._event(e, any(x.get("event") == e.get("event") for x in batch))
+            kind = e.get("event")
+            self._event(e, kind, any(x.get("event") == kind for x in batch))
 
-    def _event(self, e: Event, more: bool) -> None:
-        kind = e.get("event")
+    def _event(self, e: Event, kind: object, more: bool) -> None:
+        """`kind`: its name, which narrows it to its sim.events record."""
         if kind == "Scored":
-            self.scores[int(e["seat"])] = int(e.get("gained", 0))
+            scored = cast(ev.Scored, e)
+            self.scores[int(scored["seat"])] = int(scored.get("gained", 0))
         st = self.progress.event_played(e, more)
         if st is not None:
             self._show(st, e)
             return
         if kind == "RoundEnded":
             self.stepping = False                # one round watched move by move is enough
-        elif self.stepping and kind in self.move_events and e.get("seat") != self.me \
+        elif self.stepping and kind in self.move_events \
+                and (moved := cast("ev.ActionDone | ev.ActionLapsed", e)).get("seat") != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
-            who = self.scene.labels.get(int(e["seat"])) or str(e["seat"])
+            who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
             done = describe(e) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
             self._layout()

@@ -15,7 +15,7 @@ Tests: tests/client/tutorial/test_progress.py, tests/client/tutorial/test_script
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from client.tutorial.script import STEPS, Step
@@ -68,7 +68,7 @@ class TutorialProgress:
                            not (s.trigger.last and more_of_kind),
                            replace_current=True)
 
-    def _reach(self, matches, replace_current: bool = False) -> Step | None:
+    def _reach(self, matches: Callable[[Step], bool], replace_current: bool = False) -> Step | None:
         if self.skipped or (self.current is not None and not replace_current):
             return None
         for i in self.waiting:

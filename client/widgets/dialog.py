@@ -9,6 +9,7 @@ Tests: tests/client/game/test_comforts_window.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import arcade
@@ -38,7 +39,7 @@ class Dialog(Node):
         self.opaque = False
         self.texts = TextCache()
 
-    def ask(self, title: str, lines, choices, text: str | None = None, opaque: bool = False) -> None:
+    def ask(self, title: str, lines: Iterable[str], choices: Iterable[tuple[str, Any]], text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
         (a starting value), a one-line text box is shown and its text is answered too.
         `opaque` hides everything behind the dialog (a hot-seat handover)."""

@@ -163,7 +163,7 @@ def test_the_guide_names_the_go_button_by_its_label(lang):
                                         ("ro", "Câștigă fermierii")])
 def test_the_battle_banner_says_the_peasants_win_as_a_plural(lang, says):
     """The banner said "Boeren wint" (the seat's name put into "{seat} wins")."""
-    from client.game.event_playing import battle_result_lines
+    from client.game.battle_results import battle_result_lines
     try:
         i18n.use(lang)
         shown = [battle_result_lines(BATTLES["revolt_lost"])]

@@ -1,0 +1,59 @@
+"""What an event changes in the table's copy of the public state while a batch plays:
+armies placed and moved, a province claimed or taken in battle, an action's slot turned,
+a new year's event cards. The copy is replaced by the engine's public state when the
+batch ends (`EventPlayer.finish_batch`), so a patch only has to look right until then.
+
+Why apart: these are the only places the client restates a consequence of the rules (a
+second, unchecked copy); issue 35 item 2 wants them gone, the board shown from the
+engine's public view after each event. Kept in one module they are easy to find and to
+compare with `sim`.
+
+Tests: tests/client/game/test_display_patches.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim import events as ev
+
+
+def patch_board(d: dict[str, Any], e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> bool:
+    """The board after armies are placed or moved, or a province claimed; False when the
+    event changed nothing on it (an action that placed no armies)."""
+    provinces = d["provinces"]
+    if e["event"] == "ProvinceClaimed":
+        provinces[e["province"]].update(owner=e["seat"], armies=e["armies"])
+    elif e["event"] == "Moved":
+        provinces[e["from"]]["armies"] -= e["count"]
+        to = provinces[e["to"]]
+        if to.get("owner") == e["seat"]:
+            to["armies"] += e["count"]
+    elif e.get("armies_placed"):
+        provinces[e["province"]]["armies"] += e["armies_placed"]
+    else:
+        return False
+    return True
+
+
+def resolve_battle(d: dict[str, Any], e: ev.BattleResolved) -> None:
+    """The province after a battle: its new owner with the survivors, or neutral and
+    emptied (no armies, buildings or unrest)."""
+    p = d["provinces"][e["province"]]
+    owner = e.get("new_owner")
+    p["owner"] = owner
+    p["armies"] = e.get("survivors", 0) if owner is not None else 0
+    if owner is None:
+        p["buildings"], p["unrest"] = [], 0
+
+
+def turn_action(d: dict[str, Any], e: ev.ActionStarted | ev.ActionRevealed) -> None:
+    """The action track with the event's slot turned face up."""
+    acts = list(d.get("actions") or [None] * 10)
+    acts[e["slot"] - 1] = e["action"]
+    d["actions"] = acts
+
+
+def start_year(d: dict[str, Any], e: ev.YearStarted) -> None:
+    """A new year: its number and its four event cards, none current yet."""
+    d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
