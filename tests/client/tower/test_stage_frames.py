@@ -11,11 +11,14 @@ times them)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import arcade
 import pytest
 
 from client.tower.stage_sides import SideFacts, count_rect, stage_sides
 from client.tower.tower_view import TowerView
+from sim.events import BattleResolved, TowerDropped
 from sim.tower import drop as tower
 from tests.client.conftest import frame
 
@@ -31,7 +34,7 @@ def _stage(handful: float = 0.9) -> TowerView:
     dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 8, "1": 6, "peasant": 2}}
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Mikawa", "attacker": 0,
               "defender": 1, "attack_card": 1, "unrest": 0}
-    tv.sides = stage_sides(dropped, battle, "Totomi", {}, {})
+    tv.sides = stage_sides(cast(TowerDropped, dropped), cast(BattleResolved, battle), "Totomi", {}, {})
     tv.play(rec, "", (0, 1), handful=handful)
     return tv
 
