@@ -11,6 +11,7 @@ Tests: tests/sim/test_narrate.py, tests/client/words/test_whole_sentences.py.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
@@ -141,139 +142,238 @@ def lapse_reason(reason: str, tr: Translator = ENGLISH) -> str:
     return reason
 
 
+@dataclass(frozen=True)
+class Narration:
+    """How one reader wants events said: `who` names a seat (or "peasant"), `tr` translates."""
+    who: Callable[[object], str]
+    tr: Translator
+
+    def action_word(self, name: str) -> str:
+        return _lower(self.tr.gettext(ACTION_WORDS[name]))
+
+
 def describe(e: Mapping[str, Any], who: Callable[[object], str] = who,
              tr: Translator = ENGLISH) -> str | None:
     """One line (or a few) for an event; `who` names a seat or "peasant" (a UI passes its
-    own, e.g. colour names); `tr` translates (see the module's docstring)."""
+    own, e.g. colour names); `tr` translates (see the module's docstring). Events no
+    reader needs told (e.g. a shuffled deck) have no narrator and give None."""
     _ = tr.gettext
-    ngettext = tr.ngettext
     if who is globals()["who"]:
         def who(c: object, _plain: Callable[[object], str] = who) -> str:
             return _("peasants") if c == "peasant" or c is None else _plain(c)
-    def action_word(name: str) -> str:
-        return _lower(_(ACTION_WORDS[name]))
+    narrator = NARRATORS.get(e["event"])
+    return narrator(e, Narration(who, tr)) if narrator else None
 
-    kind = e["event"]
-    if kind == "GameStarted":
-        # whole phrases per side and setup: a language declines "the sun's side" its own way
-        side = _("the sun side") if e["side"] == "sun" else _("the moon side")
-        setup = _("the beginner setup") if e["setup"] == "beginner" else _("the draft setup")
-        return ngettext("Shogun for {players} player on {side} with {setup}; each starts with "
-                        "{chests}", "Shogun for {players} players on {side} with {setup}; each "
-                        "starts with {chests}", e["players"]).format(
-            players=e["players"], side=side, setup=setup,
-            chests=chests(next(iter(e["money"].values())), tr))
-    if kind == "ProvinceClaimed":
-        return "  " + _("{who} claims {province} with {armies}").format(
-            who=who(e["seat"]), province=e["province"], armies=armies(e["armies"], tr))
-    if kind == "DraftEnded":
-        return "  " + _("The draft is over")
-    if kind == "DraftCardsTurned":
-        return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
-    if kind == "TowerDropped":
-        out = sum(e["out"].values())        # the verb agrees with what comes out (ro: iese/ies)
-        line = (ngettext("tower ({reason}): in {thrown}; out {out}; inside now {inside}",
-                         "tower ({reason}): in {thrown}; out {out}; inside now {inside}", out)
-                if out else _("tower ({reason}): in {thrown}; nothing comes out; inside now {inside}"))
-        return "    " + line.format(
-            reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
-            thrown=_cubes(e["thrown"], who, tr), out=_cubes(e["out"], who, tr),
-            inside=sum(e["inside_after"].values()))
-    if kind == "YearStarted":
-        return "== " + _("Year {year}: events {events}").format(
-            year=e["year"], events=", ".join(map(str, e["events"])))
-    if kind == "RoundStarted":
-        row = ", ".join(action_word(a) for a in e.get("actions", []))
-        specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
-                             for i, c in enumerate(e["specials"]))
-        return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
-                         "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
-                                              year=e["year"], actions=row, specials=specials)
-    if kind == "EventDrawn":
-        card = cards().events[e["event_card"]]
-        return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
-    if kind == "BidsRevealed":
-        return "  " + _("Bids: {bids}").format(
-            bids=", ".join(f"{who(int(s))} {b}" for s, b in e["bids"].items()))
-    if kind == "TurnOrderSet":
-        order = " > ".join(f"{who(s)} ({_(SPECIAL_WORDS[c]) if (c := e['specials'][str(s)]) else '-'})"
-                           for s in e["order"])
-        return "  " + _("Turn order: {order}").format(order=order)
-    if kind == "ActionStarted":
-        return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=action_word(e["action"]))
-    if kind == "ActionRevealed":
-        return "  " + _("action {slot} is turned face up: {action}").format(
-            slot=e["slot"], action=action_word(e["action"]))
-    if kind == "ActionDone":
-        gains = []
-        if e["paid"]:
-            gains.append(_("pays {n}").format(n=e["paid"]))
-        if e["money_gained"]:
-            gains.append("+" + chests(e["money_gained"], tr))
-        if e["rice_gained"]:
-            gains.append(_("+{n} rice").format(n=e["rice_gained"]))
-        if e["armies_placed"]:
-            gains.append("+" + armies(e["armies_placed"], tr))
-        if e.get("moved_to"):
-            gains.append(_("moves to {province}").format(province=e["moved_to"]))
-        if e.get("attacked"):
-            gains.append({"attacker": _("attacked {province} and won"),
-                          "defender": _("attacked {province} and was beaten back"),
-                          "draw": _("attacked {province} and drew")}[e["result"]].format(
-                province=e["attacked"]))
-        if e.get("revolt_lost"):
-            gains.append(_("lost the province to a revolt"))
-        does = DOES[e["action"]]
-        line = _(does).format(who=who(e["seat"]), province=e["province"])
-        return "    " + line + (f": {', '.join(gains)}" if gains else "")
-    if kind == "ActionLapsed":
-        return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
-            who=who(e["seat"]), action=action_word(e["action"]), province=e["province"],
-            reason=lapse_reason(e["reason"], tr))
-    if kind == "Moved":
-        return "    " + _("{who} moves {armies} from {origin} to {target}").format(
-            who=who(e["seat"]), armies=armies(e["count"], tr), origin=e["from"], target=e["to"])
-    if kind == "BattleResolved":
-        return "    " + battle_line(e, who, tr)
-    if kind == "FieldForfeited":
-        if e["field"] == "bid":
-            line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
-                     "seat over): it counts as a money card")
-        else:
-            line = _("{who}'s {action} card cannot be turned (the player left and a bot took "
-                     "the seat over): it counts as a money card")
-        action = "" if e["field"] == "bid" else action_word(e["field"])
-        return "    " + line.format(who=who(e["seat"]), action=action)
-    if kind == "WinterStarted":
-        return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
-            year=e["year"], event=e["event_card"], rice=e["rice_loss"])
-    if kind == "Shortage":
-        line = ngettext("{who} has {rice} rice for {n} province: short {short}, revolts in "
-                        "{where}", "{who} has {rice} rice for {n} provinces: short {short}, "
-                        "revolts in {where}", e["provinces"]).format(
-            who=who(e["seat"]), rice=e["rice"], n=e["provinces"], short=e["shortage"],
-            where=", ".join(e["drawn"]))
-        if e["extra_peasants"]:
-            line += " " + ngettext("(+{n} peasant each)", "(+{n} peasants each)",
-                                   e["extra_peasants"]).format(n=e["extra_peasants"])
-        return "  " + line
-    if kind == "Scored":
-        return "  " + _("{who} scores {gained} ({provinces}, {buildings}, {majority}) = "
-                        "{score}").format(
-            who=who(e["seat"]), gained=e["gained"],
-            provinces=ngettext("{n} province", "{n} provinces", e["provinces"]).format(n=e["provinces"]),
-            buildings=ngettext("{n} building", "{n} buildings", e["buildings"]).format(n=e["buildings"]),
-            majority=_("{n} for majorities").format(n=e["majority_points"]), score=e["score"])
-    if kind == "GameEnded":
-        standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
-        lines = ["== " + _("Final standings")]
-        for rank, s in enumerate(standings, 1):
-            points = ngettext("{n} point", "{n} points", e["scores"][s]).format(n=e["scores"][s])
-            lines.append(f"  {rank}. {who(int(s))}: {points}, {chests(e['money'][s], tr)}")
-        lines.append("  " + ngettext("Winner: {names}", "Winners: {names}", len(e["winners"])).format(
-            names=_listing([who(w) for w in e["winners"]], tr)))
-        return "\n".join(lines)
-    return None
+
+def _game_started(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    ngettext = say.tr.ngettext
+    # whole phrases per side and setup: a language declines "the sun's side" its own way
+    side = _("the sun side") if e["side"] == "sun" else _("the moon side")
+    setup = _("the beginner setup") if e["setup"] == "beginner" else _("the draft setup")
+    return ngettext("Shogun for {players} player on {side} with {setup}; each starts with "
+                    "{chests}", "Shogun for {players} players on {side} with {setup}; each "
+                    "starts with {chests}", e["players"]).format(
+        players=e["players"], side=side, setup=setup,
+        chests=chests(next(iter(e["money"].values())), say.tr))
+
+
+def _province_claimed(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("{who} claims {province} with {armies}").format(
+        who=say.who(e["seat"]), province=e["province"], armies=armies(e["armies"], say.tr))
+
+
+def _draft_ended(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("The draft is over")
+
+
+def _draft_cards_turned(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("face up: {provinces}").format(provinces=", ".join(p for p in e["up"] if p))
+
+
+def _tower_dropped(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    ngettext = say.tr.ngettext
+    out = sum(e["out"].values())        # the verb agrees with what comes out (ro: iese/ies)
+    line = (ngettext("tower ({reason}): in {thrown}; out {out}; inside now {inside}",
+                     "tower ({reason}): in {thrown}; out {out}; inside now {inside}", out)
+            if out else _("tower ({reason}): in {thrown}; nothing comes out; inside now {inside}"))
+    return "    " + line.format(
+        reason=_(TOWER_REASONS.get(e["reason"], e["reason"])),
+        thrown=_cubes(e["thrown"], say.who, say.tr), out=_cubes(e["out"], say.who, say.tr),
+        inside=sum(e["inside_after"].values()))
+
+
+def _year_started(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "== " + _("Year {year}: events {events}").format(
+        year=e["year"], events=", ".join(map(str, e["events"])))
+
+
+def _round_started(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    row = ", ".join(say.action_word(a) for a in e.get("actions", []))
+    specials = ", ".join(f"{i + 1}:{_(SPECIAL_WORDS[c]) if c else '-'}"
+                         for i, c in enumerate(e["specials"]))
+    return "-- " + _("{season} of year {year}. Face-up actions: {actions}. Specials "
+                     "{specials}").format(season=_(SEASONS.get(e["season"], e["season"])),
+                                          year=e["year"], actions=row, specials=specials)
+
+
+def _event_drawn(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    card = cards().events[e["event_card"]]
+    return "  " + _("Event {number}: {text}").format(number=e["event_card"], text=_(card.text))
+
+
+def _bids_revealed(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("Bids: {bids}").format(
+        bids=", ".join(f"{say.who(int(s))} {b}" for s, b in e["bids"].items()))
+
+
+def _turn_order_set(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    order = " > ".join(f"{say.who(s)} ({_(SPECIAL_WORDS[c]) if (c := e['specials'][str(s)]) else '-'})"
+                       for s in e["order"])
+    return "  " + _("Turn order: {order}").format(order=order)
+
+
+def _action_started(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("Action {slot}: {action}").format(slot=e["slot"], action=say.action_word(e["action"]))
+
+
+def _action_revealed(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "  " + _("action {slot} is turned face up: {action}").format(
+        slot=e["slot"], action=say.action_word(e["action"]))
+
+
+def _action_done(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    gains = []
+    if e["paid"]:
+        gains.append(_("pays {n}").format(n=e["paid"]))
+    if e["money_gained"]:
+        gains.append("+" + chests(e["money_gained"], say.tr))
+    if e["rice_gained"]:
+        gains.append(_("+{n} rice").format(n=e["rice_gained"]))
+    if e["armies_placed"]:
+        gains.append("+" + armies(e["armies_placed"], say.tr))
+    if e.get("moved_to"):
+        gains.append(_("moves to {province}").format(province=e["moved_to"]))
+    if e.get("attacked"):
+        gains.append({"attacker": _("attacked {province} and won"),
+                      "defender": _("attacked {province} and was beaten back"),
+                      "draw": _("attacked {province} and drew")}[e["result"]].format(
+            province=e["attacked"]))
+    if e.get("revolt_lost"):
+        gains.append(_("lost the province to a revolt"))
+    does = DOES[e["action"]]
+    line = _(does).format(who=say.who(e["seat"]), province=e["province"])
+    return "    " + line + (f": {', '.join(gains)}" if gains else "")
+
+
+def _action_lapsed(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "    " + _("{who}: {action} in {province} lapses ({reason})").format(
+        who=say.who(e["seat"]), action=say.action_word(e["action"]), province=e["province"],
+        reason=lapse_reason(e["reason"], say.tr))
+
+
+def _moved(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "    " + _("{who} moves {armies} from {origin} to {target}").format(
+        who=say.who(e["seat"]), armies=armies(e["count"], say.tr), origin=e["from"], target=e["to"])
+
+
+def _battle_resolved(e: Mapping[str, Any], say: Narration) -> str:
+    return "    " + battle_line(e, say.who, say.tr)
+
+
+def _field_forfeited(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    if e["field"] == "bid":
+        line = _("{who}'s bid card cannot be turned (the player left and a bot took the "
+                 "seat over): it counts as a money card")
+    else:
+        line = _("{who}'s {action} card cannot be turned (the player left and a bot took "
+                 "the seat over): it counts as a money card")
+    action = "" if e["field"] == "bid" else say.action_word(e["field"])
+    return "    " + line.format(who=say.who(e["seat"]), action=action)
+
+
+def _winter_started(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    return "== " + _("Winter of year {year}: event {event} costs {rice} rice").format(
+        year=e["year"], event=e["event_card"], rice=e["rice_loss"])
+
+
+def _shortage(e: Mapping[str, Any], say: Narration) -> str:
+    ngettext = say.tr.ngettext
+    line = ngettext("{who} has {rice} rice for {n} province: short {short}, revolts in "
+                    "{where}", "{who} has {rice} rice for {n} provinces: short {short}, "
+                    "revolts in {where}", e["provinces"]).format(
+        who=say.who(e["seat"]), rice=e["rice"], n=e["provinces"], short=e["shortage"],
+        where=", ".join(e["drawn"]))
+    if e["extra_peasants"]:
+        line += " " + ngettext("(+{n} peasant each)", "(+{n} peasants each)",
+                               e["extra_peasants"]).format(n=e["extra_peasants"])
+    return "  " + line
+
+
+def _scored(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    ngettext = say.tr.ngettext
+    return "  " + _("{who} scores {gained} ({provinces}, {buildings}, {majority}) = "
+                    "{score}").format(
+        who=say.who(e["seat"]), gained=e["gained"],
+        provinces=ngettext("{n} province", "{n} provinces", e["provinces"]).format(n=e["provinces"]),
+        buildings=ngettext("{n} building", "{n} buildings", e["buildings"]).format(n=e["buildings"]),
+        majority=_("{n} for majorities").format(n=e["majority_points"]), score=e["score"])
+
+
+def _game_ended(e: Mapping[str, Any], say: Narration) -> str:
+    _ = say.tr.gettext
+    ngettext = say.tr.ngettext
+    standings = sorted(e["scores"], key=lambda s: (-e["scores"][s], -e["money"][s]))
+    lines = ["== " + _("Final standings")]
+    for rank, s in enumerate(standings, 1):
+        points = ngettext("{n} point", "{n} points", e["scores"][s]).format(n=e["scores"][s])
+        lines.append(f"  {rank}. {say.who(int(s))}: {points}, {chests(e['money'][s], say.tr)}")
+    lines.append("  " + ngettext("Winner: {names}", "Winners: {names}", len(e["winners"])).format(
+        names=_listing([say.who(w) for w in e["winners"]], say.tr)))
+    return "\n".join(lines)
+
+
+# what each event kind says: one narrator per kind, so a new event is a new line here
+NARRATORS: dict[str, Callable[[Mapping[str, Any], Narration], str]] = {
+    "GameStarted": _game_started,
+    "ProvinceClaimed": _province_claimed,
+    "DraftEnded": _draft_ended,
+    "DraftCardsTurned": _draft_cards_turned,
+    "TowerDropped": _tower_dropped,
+    "YearStarted": _year_started,
+    "RoundStarted": _round_started,
+    "EventDrawn": _event_drawn,
+    "BidsRevealed": _bids_revealed,
+    "TurnOrderSet": _turn_order_set,
+    "ActionStarted": _action_started,
+    "ActionRevealed": _action_revealed,
+    "ActionDone": _action_done,
+    "ActionLapsed": _action_lapsed,
+    "Moved": _moved,
+    "BattleResolved": _battle_resolved,
+    "FieldForfeited": _field_forfeited,
+    "WinterStarted": _winter_started,
+    "Shortage": _shortage,
+    "Scored": _scored,
+    "GameEnded": _game_ended,
+}
 
 
 def battle_line(e: Mapping[str, Any], who: Callable[[object], str], tr: Translator) -> str:

@@ -25,3 +25,11 @@ def test_narration_speaks_the_players_language(config, seed):
     for line in lines:
         for pattern, what in BAD:
             assert not pattern.search(line), f"{what} in: {line}"
+
+
+def test_each_narrator_is_for_an_event_the_engine_declares():
+    """A narrator keyed by a misspelt name would never speak; sim.events lists the names."""
+    from sim.events import EVENT_NAMES
+    from sim.narrate import NARRATORS
+    assert set(NARRATORS) <= set(EVENT_NAMES)
+    assert {"BattleResolved", "TowerDropped", "GameEnded"} <= set(NARRATORS)
