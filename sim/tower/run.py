@@ -81,6 +81,27 @@ def _borrow_buffer() -> pymunk.batch.Buffer:
         return pymunk.batch.Buffer()
 
 
+_REST_FIELDS = pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY
+
+
+def _all_calm(space: pymunk.Space, velocities: pymunk.batch.Buffer) -> bool:
+    """Whether every body in the tower moves and spins slower than rest: read in one batch
+    call (per-body attribute reads cost more than the step at these counts)."""
+    velocities.clear()
+    pymunk.batch.get_space_bodies(space, _REST_FIELDS, velocities)
+    v = memoryview(velocities.float_buf()).cast("d")
+    for k in range(0, len(v), 3):
+        if v[k] * v[k] + v[k + 1] * v[k + 1] + P.SPIN_WEIGHT * v[k + 2] * v[k + 2] > _REST_SQ:
+            return False
+    return True
+
+
+def _poses(bodies: Sequence[pymunk.Body], live: Sequence[bool]) -> list[Pose | None]:
+    """Each cube's (x, y, angle), or None for a cube that has left the tower."""
+    return [(b.position.x, b.position.y, b.angle) if live[i] else None
+            for i, b in enumerate(bodies)]
+
+
 def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequence[int],
              stream: ChanceStream | None, record: bool = False,
              probe: Callable[[pymunk.Space], None] | None = None) -> Run:
@@ -111,8 +132,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
     space.add_collision_handler(P.CUBE_TYPE, P.OUT_TYPE).begin = on_out
 
     def snapshot() -> None:
-        run.frames.append(tuple((b.position.x, b.position.y, b.angle) if live[i] else None
-                                for i, b in enumerate(bodies)))
+        run.frames.append(tuple(_poses(bodies, live)))
 
     slots = G.ENTRY_SLOTS
     row_bb = pymunk.BB(0, G.ENTRY_Y - G.CUBE * 1.2, G.WIDTH, G.TOP)
@@ -136,7 +156,6 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
 
     next_thrown = 0
     velocities = _borrow_buffer()
-    fields = pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY
     calm_checks = 0
     steps = 0
     if record:
@@ -176,15 +195,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
         if record and steps % P.FRAME_EVERY == 0:
             snapshot()
         if steps % P.REST_EVERY == 0:
-            velocities.clear()
-            pymunk.batch.get_space_bodies(space, fields, velocities)
-            v = memoryview(velocities.float_buf()).cast("d")
-            calm = True
-            for k in range(0, len(v), 3):
-                if v[k] * v[k] + v[k + 1] * v[k + 1] + P.SPIN_WEIGHT * v[k + 2] * v[k + 2] > _REST_SQ:
-                    calm = False
-                    break
-            calm_checks = calm_checks + 1 if calm else 0
+            calm_checks = calm_checks + 1 if _all_calm(space, velocities) else 0
             if calm_checks >= P.REST_CHECKS:
                 if next_thrown < len(to_throw):
                     if entry_blocked():          # a jam at the funnel: cubes in hand
@@ -200,8 +211,7 @@ def simulate(start: Sequence[tuple[int, float, float, float]], to_throw: Sequenc
     if record and steps % P.FRAME_EVERY != 0:
         snapshot()
     run.steps = steps
-    run.poses = [(b.position.x, b.position.y, b.angle) if live[i] else None
-                 for i, b in enumerate(bodies)]
+    run.poses = _poses(bodies, live)
     run.not_entered = list(to_throw[next_thrown:])
     _tear_down(space, bodies, shapes, live)
     index_of.clear()
