@@ -10,7 +10,7 @@ Tests: tests/net/lockstep/test_core.py, tests/net/lockstep/test_beacon_commitmen
 from __future__ import annotations
 
 from net.lockstep.beacon import combine
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import ChanceCore
 from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
@@ -21,7 +21,7 @@ from sim.state import DecisionKind
 class ChanceStep:
     """Reveals my link, takes the others', and draws once they are all in."""
 
-    def __init__(self, core: CoreView, links: BeaconLinks) -> None:
+    def __init__(self, core: ChanceCore, links: BeaconLinks) -> None:
         self.core = core
         self.links = links
 

@@ -10,7 +10,7 @@ Tests: tests/net/lockstep/test_core.py, tests/net/trust/test_hostile.py.
 from __future__ import annotations
 
 import hashlib
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import CommandCore
 from net.lockstep.engine import Applied, EngineCommand, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
 from net.transport.message_records import CommandSent
@@ -20,7 +20,7 @@ from sim.state import DecisionKind
 class CommandStep:
     """The single-seat step (the default runner: any decision kind without its own)."""
 
-    def __init__(self, core: CoreView) -> None:
+    def __init__(self, core: CommandCore) -> None:
         self.core = core
 
     def submit(self, command: EngineCommand, wire: Wire, result: Applied) -> None:

@@ -2,9 +2,10 @@
 
 Why: the parts (`links`, `chance_step`, `command_step`, `tower_vote`, `plan_steps`,
 `plan_messages`, `outbox`, `desync`, `inputs`) each own their state and are built with
-the core they serve, the way Twisted's AMP hands `BoxDispatcher` its locator. This
-Protocol is all they may read or call on it, so a reader sees each part's reach at a
-glance, and mypy checks it. What the lockstep needs from the peer it runs in is
+the core they serve, the way Twisted's AMP hands `BoxDispatcher` its locator. Each part
+has its own Protocol below (`LinksCore`, `PlanCore`, ...): all it may read or call on the
+core (`net.lockstep.core.Lockstep`), so a reader sees each part's reach at a glance, and
+mypy checks it where the part is built. What the lockstep needs from the peer it runs in is
 `core.host` (`net.lockstep.host.LockstepHost`), read at call time: tests swap it mid-game.
 
 Tests: tests/net/lockstep/test_core.py (every part through `Lockstep`).
@@ -35,22 +36,134 @@ def receives(record: type[M], receive: Callable[[int, M, StepInbox, int], bool]
     return kind_of(record), cast(Receiver, receive)
 
 
-class CoreView(Protocol):
-    """The lockstep core as its parts use it (`net.lockstep.core.Lockstep`)."""
+# Each part's own view: the members of the core that part reaches, and no more (mypy checks
+# `Lockstep` against each where the part is built).
+
+class LinksCore(Protocol):
+    """What `links` (BeaconLinks) reads and calls of the core."""
+
+    my_seat: int | None
+
+    kinds: dict[int, str]
+
+    step: int
+
+    round: int
+
+    chain: HashChain | None
+
+    def contributors(self) -> list[int]: ...
+
+
+class ChanceCore(Protocol):
+    """What `chance_step` (ChanceStep) reads and calls of the core."""
 
     game: GameEngine
-    bot: str
+
     my_seat: int | None
-    bots: set[int]
-    kinds: dict[int, str]
+
     state: EngineState
+
     step: int
-    round: int
+
+    @property
+    def hash(self) -> str: ...
+
+    def contributors(self) -> list[int]: ...
+
+    def send(self, msg: Wire) -> Wire: ...
+
+    def commit_step(self, commands: list[EngineCommand], beacon: bool,
+                    result: Applied | None = None,
+                    commits: list[Wire] | None = None,
+                    bot_seed: bytes | None = None) -> None: ...
+
+
+class CommandCore(Protocol):
+    """What `command_step` (CommandStep) reads and calls of the core."""
+
+    game: GameEngine
+
+    bot: str
+
+    my_seat: int | None
+
+    bots: set[int]
+
+    state: EngineState
+
+    step: int
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    @property
+    def hash(self) -> str: ...
+
+    def box(self, step: int) -> StepInbox: ...
+
+    def send(self, msg: Wire) -> Wire: ...
+
+    def ask(self, d: PendingDecision) -> None: ...
+
+    def commit_step(self, commands: list[EngineCommand], beacon: bool,
+                    result: Applied | None = None,
+                    commits: list[Wire] | None = None,
+                    bot_seed: bytes | None = None) -> None: ...
+
+    def earlier(self, step: int, seat: int, kind: str) -> Wire | None: ...
+
+
+class TowerVoteCore(Protocol):
+    """What `tower_vote` (TowerVote) reads and calls of the core."""
+
+    game: GameEngine
+
+    my_seat: int | None
+
+    state: EngineState
+
+    step: int
+
     ended: bool
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    @property
+    def hash(self) -> str: ...
+
+    def decision(self) -> PendingDecision: ...
+
+    def contributors(self) -> list[int]: ...
+
+    def box(self, step: int) -> StepInbox: ...
+
+    def send(self, msg: Wire) -> Wire: ...
+
+    def commit_step(self, commands: list[EngineCommand], beacon: bool,
+                    result: Applied | None = None,
+                    commits: list[Wire] | None = None,
+                    bot_seed: bytes | None = None) -> None: ...
+
+
+class PlanCore(Protocol):
+    """What `plan_steps` (PlanSteps) reads and calls of the core."""
+
+    game: GameEngine
+
+    bot: str
+
+    my_seat: int | None
+
+    bots: set[int]
+
+    state: EngineState
+
+    step: int
+
+    ended: bool
+
     following: bool
-    inbox: dict[int, StepInbox]
-    log: list[Wire]
-    chain: HashChain | None
+
     host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
 
     @property
@@ -74,5 +187,82 @@ class CoreView(Protocol):
                     result: Applied | None = None,
                     commits: list[Wire] | None = None,
                     bot_seed: bytes | None = None) -> None: ...
+
+
+class PlanMessagesCore(Protocol):
+    """What `plan_messages` (PlanMessages) reads and calls of the core."""
+
+    my_seat: int | None
+
+    bots: set[int]
+
+    step: int
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    def decision(self) -> PendingDecision: ...
+
+    def box(self, step: int) -> StepInbox: ...
+
+    def earlier(self, step: int, seat: int, kind: str) -> Wire | None: ...
+
+
+class OutboxCore(Protocol):
+    """What `outbox` (Outbox) reads and calls of the core."""
+
+    game: GameEngine
+
+    my_seat: int | None
+
+    step: int
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    def box(self, step: int) -> StepInbox: ...
+
+
+class DesyncCore(Protocol):
+    """What `desync` (DesyncWatch) reads and calls of the core."""
+
+    my_seat: int | None
+
+    bots: set[int]
+
+    step: int
+
+    ended: bool
+
+    following: bool
+
+    inbox: dict[int, StepInbox]
+
+    log: list[Wire]
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    @property
+    def hash(self) -> str: ...
+
+    def send(self, msg: Wire) -> Wire: ...
+
+
+class InputsCore(Protocol):
+    """What `inputs` (Inputs) reads and calls of the core."""
+
+    bots: set[int]
+
+    kinds: dict[int, str]
+
+    step: int
+
+    following: bool
+
+    host: LockstepHost        # the way out (`net.lockstep.host`), read at call time
+
+    def decision(self) -> PendingDecision: ...
+
+    def box(self, step: int) -> StepInbox: ...
+
+    def advance(self) -> None: ...
 
     def earlier(self, step: int, seat: int, kind: str) -> Wire | None: ...

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import DesyncCore
 from net.lockstep.heard import Heard
 from net.lockstep.outbox import Outbox
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
@@ -23,7 +23,7 @@ from net.transport.message_records import GameFinished, HashStated
 class DesyncWatch:
     """Compares hashes and forgets what a seat with another history said."""
 
-    def __init__(self, core: CoreView, outbox: Outbox, heard: Heard) -> None:
+    def __init__(self, core: DesyncCore, outbox: Outbox, heard: Heard) -> None:
         self.core = core
         self.outbox = outbox
         self.heard = heard

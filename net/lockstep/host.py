@@ -7,7 +7,7 @@ Twisted's `BoxDispatcher(locator)`: the dispatcher is given whom it reports to w
 built. The table's host is `net.table.play.Play`; a lockstep without a table (tests, a
 replay) takes `QuietHost`.
 
-The parts of the lockstep (`net.lockstep.core_view.CoreView`) reach the host through
+The parts of the lockstep (their views of the core: `net.lockstep.core_view`) reach the host through
 `core.host`, read at call time: a test may put another host in its place mid-game.
 
 Tests: tests/net/lockstep/test_core.py (through `tests/net/mesh_harness.py`'s host).

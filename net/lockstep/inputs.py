@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from net.lockstep.core_view import CoreView, Receiver
+from net.lockstep.core_view import InputsCore, Receiver
 from net.lockstep.desync import DesyncWatch
 from net.lockstep.engine import PendingDecision
 from net.lockstep.heard import Heard
@@ -96,7 +96,7 @@ def turn_offence(kind: str, d: PendingDecision, seat: int) -> str | None:
 class Inputs:
     """Checks a message from a seat and hands it to the receiver of its kind."""
 
-    def __init__(self, core: CoreView, heard: Heard, desync: DesyncWatch,
+    def __init__(self, core: InputsCore, heard: Heard, desync: DesyncWatch,
                  receivers: dict[str, Receiver]) -> None:
         self.core = core
         self.heard = heard

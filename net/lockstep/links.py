@@ -11,7 +11,7 @@ Tests: tests/net/lockstep/test_beacon_commitment.py, tests/net/lockstep/test_cor
 from __future__ import annotations
 
 from net.lockstep.beacon import CHAIN_LENGTH, BeaconError, ChainVerifier
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import LinksCore
 from net.lockstep.engine import PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox
 from sim.state import DecisionKind
@@ -20,7 +20,7 @@ from sim.state import DecisionKind
 class BeaconLinks:
     """Every seat's chain verifier; my own link of each round."""
 
-    def __init__(self, core: CoreView, chain_ends: dict[int, bytes],
+    def __init__(self, core: LinksCore, chain_ends: dict[int, bytes],
                  tokens: dict[int, bytes]) -> None:
         self.core = core
         length = core.chain.length if core.chain else CHAIN_LENGTH

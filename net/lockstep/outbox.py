@@ -13,47 +13,47 @@ from __future__ import annotations
 from typing import Callable
 
 from net.lockstep import echo
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import OutboxCore
 from net.lockstep.step_inbox import STALE_GRACE, StepInbox, Wire
 
 SAVED_FIRST = frozenset({"PlanCommitted", "PlanUnlocked", "CommandSent", "CommitsEchoed"})
 
 # a kind of my own message -> how it fills my inbox again after a restart
-Restorer = Callable[[CoreView, StepInbox, int, Wire], None]
+Restorer = Callable[[OutboxCore, StepInbox, int, Wire], None]
 
 
-def _commit(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _commit(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.commits[me] = m
 
 
-def _unlock(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _unlock(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.commits.pop(me, None)
     box.unlocked[me] = m["lock"]
 
 
-def _echo(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _echo(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.echoes[me] = {c[0]: echo.rebuilt(m, *c) for c in m["commits"]}
     box.echo_locks[me], box.echo_msgs[me] = m["lock"], m
 
 
-def _bid(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _bid(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.reveals[me] = (m["salt"], m["card"])
     box.links[me] = m["link"]
 
 
-def _opening(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _opening(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.opening = m
 
 
-def _link(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _link(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.links[me] = m["link"]
 
 
-def _command(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _command(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.command = (me, core.game.from_wire(m["command"]), m["command"])
 
 
-def _vote(core: CoreView, box: StepInbox, me: int, m: Wire) -> None:
+def _vote(core: OutboxCore, box: StepInbox, me: int, m: Wire) -> None:
     box.votes[me] = m
 
 
@@ -67,7 +67,7 @@ RESTORERS: dict[str, Restorer] = {
 class Outbox:
     """My messages per step, and how they leave."""
 
-    def __init__(self, core: CoreView) -> None:
+    def __init__(self, core: OutboxCore) -> None:
         self.core = core
         self.sent: dict[int, list[Wire]] = {}
 

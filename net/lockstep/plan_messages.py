@@ -15,7 +15,7 @@ import logging
 from typing import Any, Mapping
 
 from net.lockstep import commitment, echo
-from net.lockstep.core_view import CoreView, Receiver, receives
+from net.lockstep.core_view import PlanMessagesCore, Receiver, receives
 from net.lockstep.engine import PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.plan_steps import BID, PlanSteps
@@ -34,7 +34,7 @@ PLAN_KINDS = ("PlanCommitted", "PlanUnlocked", "CommitsEchoed", "BidOpened", "Fi
 class PlanMessages:
     """Files the plan messages a step's inbox holds, refusing the ones that cheat."""
 
-    def __init__(self, core: CoreView, plans: PlanSteps, links: BeaconLinks) -> None:
+    def __init__(self, core: PlanMessagesCore, plans: PlanSteps, links: BeaconLinks) -> None:
         self.core = core
         self.plans = plans
         self.links = links

@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 from net.lockstep import commitment, echo
 from net.lockstep.beacon import combine
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import PlanCore
 from net.lockstep.engine import EngineCommand, EngineEvent, EngineState, PendingDecision
 from net.lockstep.links import BeaconLinks
 from net.lockstep.step_inbox import StepInbox, Wire
@@ -63,7 +63,7 @@ def for_spectators(entry: Wire) -> Wire:
 class PlanSteps:
     """My plans and the plan and card-opening steps; what the table committed to."""
 
-    def __init__(self, core: CoreView, links: BeaconLinks) -> None:
+    def __init__(self, core: PlanCore, links: BeaconLinks) -> None:
         self.core = core
         self.links = links
         self.my_plans: dict[int, tuple[bytes, Wire]] = {}   # step -> (nonce, plan wire)

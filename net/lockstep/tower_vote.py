@@ -31,7 +31,7 @@ import logging
 from dataclasses import replace
 from typing import Any, Mapping, TypedDict
 
-from net.lockstep.core_view import CoreView
+from net.lockstep.core_view import TowerVoteCore
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision
 from net.lockstep.step_inbox import Offence, StepInbox, Wire
 from net.transport.message_records import TowerVoted, as_wire
@@ -61,7 +61,7 @@ def _key(command: Any) -> tuple[Any, Any]:
 class TowerVote:
     """My vote, the others' (checked), the applied outcome, and where the votes differed."""
 
-    def __init__(self, core: CoreView) -> None:
+    def __init__(self, core: TowerVoteCore) -> None:
         self.core = core
         self.disagreements: list[TowerDisagreement] = []   # steps where voters' drops differed
         self._mine: tuple[int, EngineCommand, Wire] | None = None   # (step, TowerSettled, wire)
