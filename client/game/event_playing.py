@@ -1,8 +1,9 @@
 """Playing the session's event batches onto the table, one event at a time at a readable
-pace (event_pace.py): the log line, the board's copy patched (display_patches.py), a
+pace (event_pace.py): the log line, the board as the engine's public view after the
+event (the batch's `views`; patched by display_patches.py where a game log has none), a
 tower drop handed to the battle view, the cards (result_cards.py), the end. `EventPlayer`
 is the scene's part for this and owns the batch in play; it only shows what the engine
-did (the display state is a copy of the public state).
+did (the display state is the engine's public view).
 
 Signals up: `batch_started()`, `batch_played()` (before the board shows its state),
 `display_changed()` (the scene refreshes its words), `game_ended(summary)`,
