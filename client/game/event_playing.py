@@ -12,7 +12,7 @@ screenshots there).
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
 tests/client/words/test_i18n_layout.py, tests/client/game/test_restored_table.py,
-tests/client/game/test_fast_forward_stops.py.
+tests/client/game/test_fast_forward_stops.py, tests/client/game/test_viewed_board.py.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Optional abilities are explicit members, not attributes that may be missing:
 The client never changes game state itself: the engine (`sim.game.apply`) does, here or
 on every peer.
 
-Tests: tests/client/sessions/test_interface.py.
+Tests: tests/client/sessions/test_interface.py, tests/client/sessions/test_batch_views.py.
 """
 
 from __future__ import annotations
