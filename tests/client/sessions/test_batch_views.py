@@ -79,3 +79,31 @@ def test_a_network_table_plays_the_step_again_for_its_views() -> None:
     table.on_step_applied({"step": len(game.commands), "commands": []})
     table.on_events(list(events), game.state)
     assert net.queue.popleft().views is None
+
+
+def test_a_real_table_on_loopback_gives_its_window_and_a_watcher_the_views(app, monkeypatch) -> None:
+    """The same through real tables in this process: the host's steps (chance and the bots'
+    answers until the host must plan) and a watcher's, each batch's views as its events."""
+    from net.table.options import TableOptions
+    from client.sessions.network import NetSession
+    from tests.client.conftest import frame, run_until
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
+    host = NetSession.open(TableOptions("host", port=0, players=3, bots=2, name="Aiko"))
+    app.session = host
+    watcher = None
+    try:
+        frame(app, 2)
+        watcher = NetSession.open(TableOptions("watch", address=f"127.0.0.1:{host.table.listen_port}",
+                                               code=host.table.join_code, name="Chiyo"))
+        host.table.start_game()
+        assert run_until(app, lambda: host.decision is not None and 0 in host.decision.seats
+                         and watcher.batches >= host.batches, 30), host.status
+        for session in (host, watcher):
+            batches = list(session.queue)
+            steps = [b for b in batches[1:] if b.events]
+            assert len(steps) >= 2, [len(b.events) for b in batches]
+            assert all(b.views is not None and len(b.views) == len(b.events) for b in steps)
+    finally:
+        if watcher is not None:
+            watcher.close()
+        app.close_session()
