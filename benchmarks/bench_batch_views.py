@@ -36,7 +36,7 @@ def main() -> int:
         per: dict[bool, list[float]] = {False: [], True: []}
         for seed in range(1, args.games + 1):
             for viewed in (False, True):
-                local.viewed_batch = viewed_batch if viewed else plain    # type: ignore[assignment]
+                local.viewed_batch = viewed_batch if viewed else plain
                 s = local.LocalSession(4, "sun", "beginner", (), bot, seed=seed)
                 t0 = time.perf_counter()
                 n = 0

@@ -27,9 +27,9 @@ def test_the_board_shows_the_engines_view_after_every_event(app) -> None:
     def recorded(e: Any) -> None:
         play_event(e)
         board = scene.board_view.state or {}
-        shown.append((str(e.get("event")), copy.deepcopy(board.get("provinces"))))
+        shown.append((str(e.get("event")), copy.deepcopy(board.get("provinces") or {})))
 
-    scene.player.play_event = recorded      # type: ignore[method-assign]
+    scene.player.play_event = recorded
     assert run_until(app, lambda: (len(session.commands) >= STEPS and not scene.player.behind)
                      or scene.shared.over, 240)
 
