@@ -48,7 +48,7 @@ def viewed_batch(before: State, commands: Sequence[Command], events: Sequence[Ev
     """The batch of `commands` applied to `before`, with the engine's view after each
     event: the step is played once more by `sim.viewed.apply_viewed` (~0.6 ms), so the
     engine, not the client, says what the board was. The views are dropped (None) if
-    replay does not make the same events: never a wrong board."""
+    the replay does not make the same events: never a wrong board."""
     state = before
     replayed: list[Event] = []
     views: list[PublicState] = []
