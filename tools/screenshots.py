@@ -91,6 +91,7 @@ def _run_until(app, cond, seconds: float) -> bool:
     return cond()
 
 
+from client.sessions.interface import Batch  # noqa: E402  (after the path)
 from client.sessions.table_offers import TableCallbacks  # noqa: E402  (after the path)
 from net.reach.addresses import DEFAULT_PORT  # noqa: E402
 
@@ -179,7 +180,7 @@ def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
         _save(app, out / f"lobby-{tag}.png")
     if "pause" in only:
         session.game_started(table.cfg, 0, table.state)
-        session.queue.append(([], table.state))
+        session.queue.append(Batch([], table.state))
         scene = app.play(session, session.labels(), names=session.names())
         _run_until(app, lambda: scene.planning.visible, 10)
         table.countdown = {2: 87.4}

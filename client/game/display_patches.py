@@ -1,12 +1,14 @@
-"""What an event changes in the table's copy of the public state while a batch plays:
-armies placed and moved, a province claimed or taken in battle, an action's slot turned,
-a new year's event cards. The copy is replaced by the engine's public state when the
-batch ends (`EventPlayer.finish_batch`), so a patch only has to look right until then.
+"""What an event changes in the table's copy of the public state while a batch plays,
+for the batches no engine step made (a game log, a game's set-up): armies placed and
+moved, a province claimed or taken in battle, an action's slot turned, a new year's event
+cards. The copy is replaced by the engine's public state (or the log's next Snapshot)
+when the batch ends, so a patch only has to look right until then.
 
 Why apart: these are the only places the client restates a consequence of the rules (a
-second, unchecked copy); issue 35 item 2 wants them gone, the board shown from the
-engine's public view after each event. Kept in one module they are easy to find and to
-compare with `sim`.
+second, unchecked copy, which misses unrest and buildings: `tools/seams/client_figures.py
+--patches`). A batch of an engine step carries the engine's public view after each
+event instead (`client.sessions.interface.Batch.views`, issue 35 item 2) and none of
+this runs for it.
 
 Tests: tests/client/game/test_display_patches.py.
 """

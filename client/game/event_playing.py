@@ -1,8 +1,9 @@
 """Playing the session's event batches onto the table, one event at a time at a readable
-pace (event_pace.py): the log line, the board's copy patched (display_patches.py), a
+pace (event_pace.py): the log line, the board as the engine's public view after the
+event (the batch's `views`; patched by display_patches.py where a game log has none), a
 tower drop handed to the battle view, the cards (result_cards.py), the end. `EventPlayer`
 is the scene's part for this and owns the batch in play; it only shows what the engine
-did (the display state is a copy of the public state).
+did (the display state is the engine's public view).
 
 Signals up: `batch_started()`, `batch_played()` (before the board shows its state),
 `display_changed()` (the scene refreshes its words), `game_ended(summary)`,
@@ -11,7 +12,7 @@ screenshots there).
 
 Tests: tests/client/tower/test_battle_view.py, tests/client/scenes/test_window.py,
 tests/client/words/test_i18n_layout.py, tests/client/game/test_restored_table.py,
-tests/client/game/test_fast_forward_stops.py.
+tests/client/game/test_fast_forward_stops.py, tests/client/game/test_viewed_board.py.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from sim.game import public_state
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
     from client.sessions.interface import Event, GameSession
+    from sim.snapshot import PublicState
     from client.tower.battle_show import BattleShow
     from sim.state import State
     from sim.tower.drop import DropResult
@@ -60,6 +62,10 @@ class EventPlayer:
         self.wait = 0.0                          # seconds (at speed 1) the stage still holds
         self.batch: list[Event] = []             # events of the batch not played yet
         self.batch_state: State | None = None    # the state the batch leads to
+        # the engine's public view after each event not played yet (None: not known, the
+        # board's copy is patched by display_patches.py) and the one after the event played
+        self.batch_views: list[PublicState] | None = None
+        self.view: PublicState | None = None
         self.batch_pending = False               # the batch's end is still to be shown
         self.playing_event: Event | None = None  # the event being played (tests read it)
         self.playing_kind = ""                   # its name
@@ -92,6 +98,7 @@ class EventPlayer:
             if self.wait > 0:
                 return False
         if self.batch:
+            self.view = self.batch_views.pop(0) if self.batch_views else None
             self.play_event(self.batch.pop(0))
             return True
         if self.batch_pending:
@@ -100,9 +107,10 @@ class EventPlayer:
             return True
         q = self.session.queue
         if q:
-            events, state = q.popleft()
+            events, state, views = q.popleft()
             self.batch = list(events)
             self.batch_state = state
+            self.batch_views = list(views) if views is not None else None
             self.batch_pending = True
             self.batch_started.emit()
             return True
@@ -111,6 +119,7 @@ class EventPlayer:
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""
         self.batch, self.batch_pending, self.batch_state = [], False, None
+        self.batch_views, self.view = None, None
         self.wait = 0.0
         self.drop_line = None
         self.tray = None
@@ -140,6 +149,8 @@ class EventPlayer:
         if line:
             self.views.log.add_line(line, log_colour(kind))
         self.wait = PACE.get(kind, 0.0)
+        if self.view is not None and kind != "Snapshot":
+            self.show_view(self.view)
         shown = _SHOWN.get(kind)
         if shown is not None:
             shown(self, e)
@@ -147,11 +158,19 @@ class EventPlayer:
             self.wait = 0.0
 
     # -- each kind of event, as its record ------------------------------------------------
-    # The board's copy is patched as events play (display_patches.py) and replaced by the
-    # engine's public state when the batch ends (`finish_batch`).
+    # The board shows the engine's public view after each event (`show_view`) where the
+    # session sends it; else (a game log, a game's set-up) its copy is patched as events
+    # play (display_patches.py) and replaced by the engine's public state at the batch's end.
     def _board_changed(self) -> None:
         if self.shared.display:
             self.views.board_view.set_state(self.shared.display)
+
+    def show_view(self, view: PublicState) -> None:
+        """The engine's public view after the event being played: the board shows it (the
+        track and the year's cards follow their events, the players panel and the tower
+        the batch's end, as before)."""
+        self.shared.display = d = cast(dict[str, Any], view)
+        self.views.board_view.set_state(d)
 
     def show_snapshot(self, e: ev.Snapshot) -> None:
         if isinstance(e.get("state"), dict):
@@ -160,7 +179,7 @@ class EventPlayer:
     def show_on_board(self, e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> None:
         """Armies placed or moved, a province claimed: the board's copy patched."""
         d = self.shared.display
-        if d and patches.patch_board(d, e):
+        if self.view is None and d and patches.patch_board(d, e):
             self._board_changed()
 
     def show_action_turned(self, e: ev.ActionStarted | ev.ActionRevealed) -> None:
@@ -168,7 +187,7 @@ class EventPlayer:
         d = self.shared.display
         if e["event"] == "ActionStarted":
             self.current_slot = e["slot"]
-        if d:
+        if d and self.view is None:
             patches.turn_action(d, e)
         self.views.track.set_track(d.get("actions") if d else None, self.current_slot, "")
 
@@ -178,7 +197,8 @@ class EventPlayer:
     def show_year_started(self, e: ev.YearStarted) -> None:
         d = self.shared.display
         if d:
-            patches.start_year(d, e)
+            if self.view is None:
+                patches.start_year(d, e)
             self.views.events_panel.set_events(d["year"], d.get("season"), d["events"], None)
 
     def show_tower_dropped(self, e: ev.TowerDropped) -> None:
@@ -193,7 +213,7 @@ class EventPlayer:
         if not sc.fast:
             self.views.sounds.play("sting")
         d = sc.display
-        if d:
+        if d and self.view is None:
             patches.resolve_battle(d, e)
             self._board_changed()
         self.tray = tray_counted(e)

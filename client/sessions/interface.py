@@ -9,25 +9,59 @@ Optional abilities are explicit members, not attributes that may be missing:
 The client never changes game state itself: the engine (`sim.game.apply`) does, here or
 on every peer.
 
-Tests: tests/client/sessions/test_interface.py.
+Tests: tests/client/sessions/test_interface.py, tests/client/sessions/test_batch_views.py.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from sim.commands import IllegalCommand
+from sim.viewed import apply_viewed
 
 if TYPE_CHECKING:
     from client.sessions.table_offers import TableOffers
     from sim.commands import Command
+    from sim.snapshot import PublicState
     from sim.state import Decision, GameConfig, State
 
-# one batch the scene animates: the events (records as the engine and the game log write
-# them; the scene only reads them) and the state they lead to (None for a replayed game
-# log: its Snapshots rule)
 Event = Mapping[str, Any]
-Batch = tuple[Sequence[Event], "State | None"]
+
+
+class Batch(NamedTuple):
+    """One batch the scene animates: the events (records as the engine and the game log
+    write them; the scene only reads them), the state they lead to (None for a replayed
+    game log: its Snapshots rule) and the engine's public view right after each event
+    (`sim.viewed`), which the board shows as the event plays. `views` is None where no
+    engine step made the events (a game log, a game's set-up, a resumed game): the board
+    then changes as display_patches.py says until the batch's end."""
+
+    events: Sequence[Event]
+    state: State | None
+    views: Sequence[PublicState] | None = None
+
+
+def viewed_batch(before: State, commands: Sequence[Command], events: Sequence[Event],
+                 after: State) -> Batch:
+    """The batch of `commands` applied to `before`, with the engine's view after each
+    event: the step is played once more by `sim.viewed.apply_viewed` (~0.6 ms), so the
+    engine, not the client, says what the board was. The views are dropped (None) if
+    the replay does not make the same events: never a wrong board."""
+    state = before
+    replayed: list[Event] = []
+    views: list[PublicState] = []
+    try:
+        for command in commands:
+            state, more, seen = apply_viewed(state, command)
+            replayed.extend(more)
+            views.extend(seen)
+    except IllegalCommand:
+        return Batch(events, after)
+    if replayed != list(events):
+        return Batch(events, after)
+    return Batch(events, after, views)
 
 
 class Seeking(Protocol):

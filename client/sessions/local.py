@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from client.sessions.interface import Batch, Event, OfflineSession
+from client.sessions.interface import Batch, Event, OfflineSession, viewed_batch
 from sim import game
 from sim.state import DecisionKind
 from sim.local import LocalGame
@@ -49,7 +49,7 @@ class LocalSession(OfflineSession):
         # fn(command, state) after each command (autosave)
         self.command_applied: list[Callable[[Command, State], None]] = []
         self.game = LocalGame(self.config, seed, self.bots)
-        self.queue.append((list(self.game.first_events), self.game.state))
+        self.queue.append(Batch(list(self.game.first_events), self.game.state))
         # a worker thread for bots' decisions (pump(wait=…))
         self._pool: cf.ThreadPoolExecutor | None = None
         # (future, state it decides for, seat)
@@ -92,14 +92,14 @@ class LocalSession(OfflineSession):
         False after at most s seconds if it is not ready (call again next frame): a hard
         bot's second of search never freezes the window. The command is the same either
         way (the bot's seed depends on the command count, its view on the state)."""
+        before = self.game.state
         if wait is None and self._thinking is None:
             events: Sequence[Event] | None = self.game.step()
         else:
             events = self._think(wait)
         if events is None:
             return False
-        self.queue.append((events, self.game.state))
-        self._applied()
+        self._queue_step(before, events)
         return True
 
     def _think(self, wait: float | None) -> Sequence[Event] | None:
@@ -133,11 +133,13 @@ class LocalSession(OfflineSession):
         return None if plan is None else SubmitPlan(seat, tuple(plan.actions), plan.bid)
 
     def submit(self, cmd: Command) -> None:
+        before = self.game.state
         events = self.game.submit(cmd)
-        self.queue.append((events, self.game.state))
-        self._applied()
+        self._queue_step(before, events)
 
-    def _applied(self) -> None:
+    def _queue_step(self, before: State, events: Sequence[Event]) -> None:
+        """The step just applied, queued with the engine's view after each event."""
+        self.queue.append(viewed_batch(before, self.game.commands[-1:], events, self.game.state))
         for fn in self.command_applied:
             fn(self.game.commands[-1], self.game.state)
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from client.core.beating import BEATING
 from client.core.theme import seat_name
-from client.sessions.interface import Batch
+from client.sessions.interface import Batch, viewed_batch
 from client.sessions.table_offers import NetTable, PlanMark, TableOffers, seats_at
 from client.words.net_words import for_players as net_said
 from client.words.table_names import lobby_titles
@@ -26,6 +26,7 @@ from lang.names import readable_name
 from net.table.lobby_record import LobbySeat, StartInfo, TableLobby
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
+from sim.commands import from_wire
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
@@ -97,6 +98,9 @@ class NetSession:
         table.on_lobby_changed = self.lobby_changed
         table.on_started = self.game_started
         table.on_events = self._events
+        table.on_step_applied = self._step_applied
+        self._shown_state: State | None = None          # the state the last batch led to
+        self._step_commands: list[Command] | None = None  # the commands of the step applied
         table.on_paused = self._paused
         table.on_notice = self.offers.notices.append
         table.on_resumed = lambda: self._status("")
@@ -162,9 +166,21 @@ class NetSession:
         self.mark.started = True
         self.status = ""
 
+    def _step_applied(self, entry: dict[str, Any]) -> None:
+        """A step's log entry: its commands, to play it again with the views (`_events`)."""
+        self._step_commands = [from_wire(c) for c in entry.get("commands") or ()]
+
     def _events(self, events: list[dict[str, Any]], state: State) -> None:
+        """A batch from the table; the step is played again here from the state the last
+        batch led to, for the engine's view after each event (net's own apply and its
+        consensus are untouched; `viewed_batch` drops the views if the replay differs)."""
         self.batches += 1
-        self.queue.append((list(events), state))
+        before, commands = self._shown_state, self._step_commands
+        self._shown_state, self._step_commands = state, None
+        if before is not None and commands is not None:
+            self.queue.append(viewed_batch(before, commands, list(events), state))
+        else:
+            self.queue.append(Batch(list(events), state))
 
     def _refused(self, reason: str) -> None:
         self.refused = reason            # net's words (another peer's, maybe): said again when shown

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from client.sessions.interface import Batch, Event, OfflineSession
+from sim.viewed import apply_viewed
 from lang.i18n import _
 from sim import events as ev
 from sim import game
@@ -67,7 +68,7 @@ class ReplaySession(OfflineSession):
             # Snapshot comes only after the set-up, the tower's fill and the year's cards
             # (an empty map, an empty players panel and " of year 1" for seconds)
             first, _events = game.new_game(self.config)
-            self.queue.append(([{"event": "Snapshot", "state": game.public_state(first)}], None))
+            self.queue.append(Batch([{"event": "Snapshot", "state": game.public_state(first)}], None))
         else:
             saved = read_save(p)
             # every command applied and its hash checked now, so a damaged or hostile save
@@ -76,7 +77,7 @@ class ReplaySession(OfflineSession):
             self.config = saved.config
             self._commands = list(saved.commands)
             self._state, events = game.new_game(self.config)
-            self.queue.append((events, self._state))
+            self.queue.append(Batch(events, self._state))
             self.status = _("Replaying a saved game")
 
     @property
@@ -126,16 +127,17 @@ class ReplaySession(OfflineSession):
                 if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):
                     break
-            self.queue.append((batch, None))
+            self.queue.append(Batch(batch, None))
             return True
         assert self._state is not None      # a save: the engine's state from the start
         if self._step >= len(self._commands):
             if game.pending(self._state).kind != DecisionKind.OVER:
                 self.status = _("End of the save")
             return False
-        self._state, events = game.apply(self._state, self._commands[self._step])
+        command = self._commands[self._step]
+        self._state, events, views = apply_viewed(self._state, command)
         self._step += 1
-        self.queue.append((events, self._state))
+        self.queue.append(Batch(events, self._state, views))
         return True
 
     def submit(self, cmd: Command) -> None:
@@ -225,5 +227,5 @@ def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, Save
     # the events so far ride on the Resumed event: the log is restored from them, not replayed
     tail = [e for e in events if e.get("event") == "GameEnded"]
     past = [e for e in events if e.get("event") != "GameEnded"]
-    session.queue.append(([{"event": "Resumed", "past": past}] + list(tail), session.game.state))
+    session.queue.append(Batch([{"event": "Resumed", "past": past}] + list(tail), session.game.state))
     return session, saved

@@ -54,6 +54,7 @@ class TableCallbacks(Protocol):
     on_refused: Callable[[str], None] = _unset
     on_error: Callable[[str], None] = _unset
     on_ended: Callable[[Any], None] = _unset
+    on_step_applied: Callable[[dict[str, Any]], None] = _unset
 
 
 class ListenOptions(Protocol):

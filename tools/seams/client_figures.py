@@ -20,10 +20,13 @@ script cannot tell it from a read of the board. The key rule is not applied in
 `OTHER_RECORDS`, modules whose untyped reads are of other records that share key names
 with events (the lobby and start info, a decision's details, settings, the end summary).
 
-With --patches: how often the board the table patches by hand as events play
-(client/game/display_patches.py, from the public state before the step) differs from the
-engine's public view after the same event (`sim.viewed.apply_viewed`), province by
-province, over whole seeded bot games: the cost of the second copy of the rules.
+With --patches: how often the board would differ from the engine's public view after
+each event (`sim.viewed.apply_viewed`), province by province, over whole seeded bot games,
+(a) if it were patched by hand from the public state before the step
+(client/game/display_patches.py: what the table did before issue 35 item 2, and still
+does for a game log, which has no engine steps) and (b) as the table shows it now: the
+views a `LocalSession` queues with each batch (`client.sessions.interface.Batch`), with
+how many of the engine steps' batches carry them.
 
 Run: .venv/bin/python tools/seams/client_figures.py [--list] [--patches]   (about 30 s: a mypy build)
 """
@@ -211,11 +214,43 @@ def patch_divergence(games: int = 3) -> tuple[int, int, int, int]:
     return steps, checks, wrong, wrong_steps
 
 
+def session_divergence(games: int = 3) -> tuple[int, int, int, int]:
+    """(batches of engine steps, those with views, province checks, checks that differ)
+    over `games` whole 4-player bot games played by a `LocalSession`: the board its
+    batches give the table after each event against the engine's view, computed apart."""
+    from client.sessions.local import LocalSession
+    from sim.game import new_game
+    from sim.viewed import apply_viewed
+
+    batches = viewed = checks = wrong = 0
+    for seed in range(games):
+        session = LocalSession(4, "sun", "beginner", (), "normal", seed)
+        while session.pump():
+            pass
+        state, _first = new_game(session.config)
+        session.queue.popleft()                   # the set-up: no engine step
+        for command, batch in zip(session.commands, session.queue):
+            state, events, views = apply_viewed(state, command)
+            batches += 1
+            if batch.views is None:
+                continue
+            viewed += 1
+            for shown, view in zip(batch.views, views):
+                for name, province in view["provinces"].items():
+                    checks += 1
+                    wrong += shown["provinces"][name] != province
+    return batches, viewed, checks, wrong
+
+
 def main() -> None:
     if "--patches" in sys.argv:
         steps, checks, wrong, wrong_steps = patch_divergence()
-        print(f"the table's patched board against the engine's view after each event: "
-              f"{wrong} of {checks} province checks differ, in {wrong_steps} of {steps} steps")
+        print(f"a board patched by hand (display_patches.py) against the engine's view after "
+              f"each event: {wrong} of {checks} province checks differ, in {wrong_steps} of "
+              f"{steps} steps")
+        batches, viewed, checks, wrong = session_divergence()
+        print(f"the board a local session's batches give the table: {viewed} of {batches} "
+              f"engine steps carry the engine's views; {wrong} of {checks} province checks differ")
         return
     listing = "--list" in sys.argv
     unchecked, checked = event_reads()

@@ -6,6 +6,7 @@ everyone, the host's hand-over, chat in the log (never in the game), network und
 
 from __future__ import annotations
 
+from client.sessions.interface import Batch
 from net.table.options import TableOptions
 from dataclasses import dataclass
 
@@ -138,7 +139,7 @@ def _table_game(app, table, role="host"):
     session = NetSession(table, role)
     session.lobby_changed(table.lobby)
     session.game_started(table.cfg, table.my_seat, table.state)
-    session.queue.append(([], table.state))
+    session.queue.append(Batch([], table.state))
     app.session = session
     scene = app.play(session, session.labels(), names=session.names())
     return session, scene

@@ -9,6 +9,7 @@ import arcade
 import pytest
 
 from client.core import theme
+from client.sessions.interface import Batch
 from sim.game import state_hash
 from tests.client.conftest import frame, until_move_decision, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
@@ -95,7 +96,7 @@ def test_a_revolt_orders_last_province_is_taken_back(app):
     session = LocalSession(4, "sun", "beginner", (1,), {s: "heuristic" for s in (0, 2, 3)}, 1)
     session.game.state = state
     session.queue.clear()
-    session.queue.append(([], state))
+    session.queue.append(Batch([], state))
     scene = app.play(session, {s: f"seat {s}" for s in range(4)})
     assert _run_until(app, lambda: scene.asking is not None and scene.asking[0] == "revolt_order", 20)
     provinces = list(pending(state).detail["provinces"])
@@ -152,7 +153,7 @@ def _go_before_a_target(app, shots, lang, _):
     session = LocalSession(4, "sun", "beginner", (0,), {s: "heuristic" for s in (1, 2, 3)}, 1)
     session.game.state = state
     session.queue.clear()
-    session.queue.append(([], state))
+    session.queue.append(Batch([], state))
     scene = app.play(session, {s: f"seat {s}" for s in range(4)})
     said = {}
     for optional in (True, False):          # Deploy 1's move, then Battle/move A's

@@ -176,7 +176,7 @@ def test_a_local_game_gives_the_end_screen_every_event_and_a_counted_game_none()
     try:
         while len(session.commands) < 12:
             assert session.pump()
-        shown = [e for events, _state in session.queue for e in events]
+        shown = [e for batch in session.queue for e in batch.events]
         assert session_events(session) == shown
         counted = SimpleNamespace(config=session.config, commands=[None] * 12)
         assert session_events(counted) is None

@@ -28,7 +28,7 @@ def play_script(max_commands: int = 400):
     try:
         while len(s.commands) < max_commands and "finished" not in prog.shown:
             while s.queue:
-                events, _state = s.queue.popleft()
+                events = s.queue.popleft().events
                 for i, e in enumerate(events):
                     more = any(x.get("event") == e.get("event") for x in events[i + 1:])
                     st = prog.event_played(e, more)
