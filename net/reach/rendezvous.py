@@ -195,7 +195,7 @@ class Arrival:
     redial: RelayRedial | None = None   # dials the relay again after a break
 
 
-def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
+def wormhole_for(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
     no_delay_on_dilated_connections()
     say_when_records_fail_authentication()
@@ -263,7 +263,7 @@ class Invitations:
             return
         if self.current is not None:
             return
-        w = self.current = _wormhole(self.reactor, self.options)
+        w = self.current = wormhole_for(self.reactor, self.options)
         w.allocate_code(2)
         w.get_code().addCallbacks(self._code_shown, lambda f: None)
         # once a friend's program is there (the key agreed): the addresses as they are
@@ -396,7 +396,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
-    w = _wormhole(reactor, options)
+    w = wormhole_for(reactor, options)
     w.set_code(invite.strip())
     url = options.mailbox
     say(f"looking for the table by code at the rendezvous {url}")

@@ -159,6 +159,10 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
                     "bot": _str(40), "bot_levels": _list(5),
                     "turn_time": _seconds(10, 86_400),      # the table's turn timer
                     "rejoin_timeout": _seconds(1, 86_400)},  # and its take-over countdown
+    # two friends with no path but a wormhole of their own (net/reach/pair_tunnels.py): the
+    # host asks both (code None) before GameStarted; the serving seat answers with the
+    # wormhole code, which the host passes on to the dialling seat
+    "PairTunnelOpened": {"serving": SEAT, "dialling": SEAT, "code": _opt(_str(100))},
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "start": B32,
                        "sig": SIG},
