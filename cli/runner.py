@@ -136,6 +136,7 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
                     port for friends in invitations for port in friends.tunnelled}
             # two friends who both came by code get a wormhole of their own (issue 39)
             session.pair_links.options = rendezvous
+            session.pair_links.say = by_code.say
         peers.append(HeadlessPeer(session, options, reactor, engine, stats, out,
                                   on_finish=close_invitations))
         if prepare is not None:

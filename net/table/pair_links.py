@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection
 
 from net.reach.pair_tunnels import PairTunnel
 from net.reach.rendezvous import RendezvousOptions, relay_only, wormhole_for
-from net.reach.tunnel import Forwarder, RelayRedial, serve_table
+from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.transport.message_records import PairTunnelOpened
@@ -48,6 +48,7 @@ class PairLinks:
         # set by the runner when the table may use the relay (cli/runner.py)
         self.options: RendezvousOptions | None = None
         self.tunnelled_ports: Callable[[], Collection[int]] = lambda: ()   # host: Invitations'
+        self.say: Callable[[str], None] = log.info          # a headless peer prints it
         self.asked: set[PairTunnel] = set()          # host: the pairs it asked for
         self.through_tunnel: set[int] = set()        # seats I dial through a pair tunnel
         self.ends: dict[int, tuple[str, int]] = {}   # such a seat -> my end's loopback port
@@ -115,9 +116,19 @@ class PairLinks:
         self.wormholes.append(w)
         return w
 
-    def _dilate(self, w: Any) -> Any:
+    def _dilate(self, w: Any, other: int) -> Any:
         assert self.options is not None
-        dilated = w.dilate(transit_relay_location=self.options.relay, no_listen=relay_only())
+        seen: list[Link] = []
+
+        def status(update: Any) -> None:
+            link = link_of(update)
+            if link.connected and (not seen or seen[-1] != link):
+                self.say(f"the tunnel to seat {other} is connected through the relay "
+                         f"{link.where}" if link.through_relay else
+                         f"the tunnel to seat {other} is connected directly ({link.where})")
+            seen.append(link)
+        dilated = w.dilate(transit_relay_location=self.options.relay, no_listen=relay_only(),
+                           on_status_update=status)
         self.redials.append(RelayRedial(self._setting.reactor, dilated))
         return dilated
 
@@ -136,10 +147,10 @@ class PairLinks:
                 host.send({"type": "PairTunnelOpened", "serving": pair.serving,
                            "dialling": pair.dialling, "code": code})
         w.get_code().addCallbacks(code_allocated, lambda f: None)
-        serve_table(self._setting.reactor, self._dilate(w), "127.0.0.1",
+        serve_table(self._setting.reactor, self._dilate(w, pair.dialling), "127.0.0.1",
                     self._dialer.listen_port)
-        log.info("a tunnel of our own for seat %d: its code goes through the host",
-                 pair.dialling)
+        self.say(f"seat {pair.dialling} cannot dial this table directly: a tunnel of our "
+                 "own through magic-wormhole, its code passed on by the host")
 
     def _claim(self, pair: PairTunnel, code: str | None) -> None:
         """The dialling player: claim the code, dial the other through my end."""
@@ -148,10 +159,11 @@ class PairLinks:
             return
         w = self._wormhole()
         w.set_code(code)
-        forwarder = Forwarder(self._setting.reactor, self._dilate(w))
+        forwarder = Forwarder(self._setting.reactor, self._dilate(w, pair.serving))
         self.forwarders.append(forwarder)
         self.ends[pair.serving] = (forwarder.host, forwarder.port)
-        log.info("dialling seat %d through a tunnel of our own", pair.serving)
+        self.say(f"seat {pair.serving} cannot be dialled directly: dialling it through a "
+                 "tunnel of our own (magic-wormhole)")
         self.dial_ends()
 
     def dial_ends(self) -> None:
