@@ -107,9 +107,9 @@ class StartGate:
     def _check(self) -> None:
         from net.reach.reachability import check_lobby
         links = self._pair_links
-        ports = links.tunnelled_ports() if links is not None else ()
-        check_lobby(self.reactor, self.session, tunnelled_ports=ports).addCallbacks(
-            self._judged, self._broken)
+        checked = check_lobby(self.reactor, self.session) if links is None else \
+            check_lobby(self.reactor, self.session, tunnelled_ports=links.tunnelled_ports())
+        checked.addCallbacks(self._judged, self._broken)
 
     def _judged(self, result: tuple[list[Any], list[str]]) -> None:
         players, failures = result

@@ -116,16 +116,17 @@ class PairLinks:
         self.wormholes.append(w)
         return w
 
-    def _dilate(self, w: Any, other: int) -> Any:
+    def _dilate(self, w: Any, seat: int) -> Any:
         assert self.options is not None
         seen: list[Link] = []
 
         def status(update: Any) -> None:
             link = link_of(update)
             if link.connected and (not seen or seen[-1] != link):
-                self.say(f"the tunnel to seat {other} is connected through the relay "
-                         f"{link.where}" if link.through_relay else
-                         f"the tunnel to seat {other} is connected directly ({link.where})")
+                where = link.where
+                self.say(f"the tunnel to seat {seat} is connected through the relay {where}"
+                         if link.through_relay else
+                         f"the tunnel to seat {seat} is connected directly ({where})")
             seen.append(link)
         dilated = w.dilate(transit_relay_location=self.options.relay, no_listen=relay_only(),
                            on_status_update=status)
@@ -147,9 +148,10 @@ class PairLinks:
                 host.send({"type": "PairTunnelOpened", "serving": pair.serving,
                            "dialling": pair.dialling, "code": code})
         w.get_code().addCallbacks(code_allocated, lambda f: None)
-        serve_table(self._setting.reactor, self._dilate(w, pair.dialling), "127.0.0.1",
+        seat = pair.dialling
+        serve_table(self._setting.reactor, self._dilate(w, seat), "127.0.0.1",
                     self._dialer.listen_port)
-        self.say(f"seat {pair.dialling} cannot dial this table directly: a tunnel of our "
+        self.say(f"seat {seat} cannot dial this table directly: a tunnel of our "
                  "own through magic-wormhole, its code passed on by the host")
 
     def _claim(self, pair: PairTunnel, code: str | None) -> None:
@@ -159,10 +161,11 @@ class PairLinks:
             return
         w = self._wormhole()
         w.set_code(code)
-        forwarder = Forwarder(self._setting.reactor, self._dilate(w, pair.serving))
+        seat = pair.serving
+        forwarder = Forwarder(self._setting.reactor, self._dilate(w, seat))
         self.forwarders.append(forwarder)
-        self.ends[pair.serving] = (forwarder.host, forwarder.port)
-        self.say(f"seat {pair.serving} cannot be dialled directly: dialling it through a "
+        self.ends[seat] = (forwarder.host, forwarder.port)
+        self.say(f"seat {seat} cannot be dialled directly: dialling it through a "
                  "tunnel of our own (magic-wormhole)")
         self.dial_ends()
 
