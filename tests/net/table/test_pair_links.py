@@ -28,7 +28,7 @@ class Conn:
 LOBBY = {"seats": [{"seat": s, "peer": bytes([s + 1]) * 16} for s in range(3)]}
 
 
-def _links(role: str, me_seat: int, conns: list[Conn], host_conn: Conn | None = None):
+def _links(role, me_seat, conns, host_conn=None):
     from net.table.shared import StartRecord
     start = StartRecord(SimpleNamespace())
     shared = SimpleNamespace(lobby=LOBBY, role=role, my_seat=None)
