@@ -220,6 +220,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
        "(magic-wormhole)"),
     N_("the tunnel to seat {seat} is connected through the relay {where}"),
     N_("the tunnel to seat {seat} is connected directly ({where})"),
+    N_("the tunnel to seat {seat} could not be opened: {why}"),
     Sentence(N_("directly at {address} through the host's router, round trip {rtt}"),
              fields={"address": r"\S+"}),
     Sentence(N_("directly at {address} over IPv6, round trip {rtt}"), fields={"address": r"\S+"}),

@@ -24,7 +24,7 @@ import logging
 from typing import Any, Callable, Collection
 
 from net.reach.pair_tunnels import PairTunnel
-from net.reach.rendezvous import RendezvousOptions, relay_only, wormhole_for
+from net.reach.rendezvous import RendezvousOptions, plain_failure, relay_only, wormhole_for
 from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
@@ -130,6 +130,15 @@ class PairLinks:
             seen.append(link)
         dilated = w.dilate(transit_relay_location=self.options.relay, no_listen=relay_only(),
                            on_status_update=status)
+        mailbox = self.options.mailbox
+
+        def failed(failure: Any) -> None:
+            # a wrong code (altered on the way, or a stranger's guess) fails the wormhole on
+            # both sides: said here; the seat is then absent, like any player who never came
+            if not self._shared.closed:
+                why = plain_failure(failure, mailbox)
+                self.say(f"the tunnel to seat {seat} could not be opened: {why}")
+        w.get_versions().addErrback(failed)
         self.redials.append(RelayRedial(self._setting.reactor, dilated))
         return dilated
 

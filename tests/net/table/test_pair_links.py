@@ -84,3 +84,50 @@ def test_without_the_relay_a_serving_player_opens_no_wormhole():
     links, _ = _links("join", 1, [host], host_conn=host)
     links.pair_tunnel_opened(host, _msg())      # options None: --direct-only or no rendezvous
     assert links.wormholes == [] and host.sent == []
+
+
+def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatch):
+    """The host passes on a code the serving player never made: the wormhole's own key
+    agreement fails (magic-wormhole's WrongPasswordError), the player says so, dials
+    nothing through it, and the seat stays absent (taken over like any that never came)."""
+    from twisted.internet import defer
+    from wormhole.errors import WrongPasswordError
+
+    import net.table.pair_links as pair_links
+    from net.reach.rendezvous import RendezvousOptions
+
+    class Wormhole:
+        def set_code(self, code):
+            self.code = code
+
+        def dilate(self, **kwargs):
+            return object()
+
+        def get_versions(self):
+            return defer.fail(WrongPasswordError())
+
+        def close(self):
+            return defer.succeed(None)
+
+    class End:
+        host, port = "127.0.0.1", 40000
+
+        def __init__(self, reactor, dilated):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: Wormhole())
+    monkeypatch.setattr(pair_links, "Forwarder", End)
+    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, dialed = _links("join", 2, [host], host_conn=host)
+    links._shared.closed = False
+    links.options = RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001")
+    said: list[str] = []
+    links.say = said.append
+    links.pair_tunnel_opened(host, _msg())
+    links.pair_tunnel_opened(host, _msg("4-altered-code"))
+    assert "the tunnel to seat 1 could not be opened: the code is wrong" in " ".join(said), said
+    assert dialed == [] and not host.offences      # the game has not started: nothing dialled
