@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from net.reach import portmap
-from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
 from net.reach.addresses import Reachable, join_lines, reachable_addresses
+from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
 
 
 def default_interface() -> str:
