@@ -31,7 +31,7 @@ def _loopback(interface: str) -> bool:
     return interface.startswith("127.") or interface == "::1"
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
     print(for_players(line), flush=True)
 
 
@@ -48,7 +48,7 @@ def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOp
     table_host = interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
     friends = Invitations(reactor, rendezvous, session.join_code or "", session.listen_port,
                           addresses, lambda: not session.started and not session.lobby_full()
-                          and not session.closed, _say, table_host)
+                          and not session.closed, say, table_host)
     friends.open()
     return friends
 
@@ -80,6 +80,6 @@ def join_later(reactor: Any, rendezvous: RendezvousOptions, invite: str,
         out.code = 1
         stop()
 
-    reactor.callWhenRunning(lambda: join_by_code(reactor, rendezvous, invite, _say)
+    reactor.callWhenRunning(lambda: join_by_code(reactor, rendezvous, invite, say)
                             .addCallbacks(arrived, failed))
     return held

@@ -416,6 +416,10 @@ class App(arcade.Window):
         session = self.session
         if session is not None and hasattr(session, "arrival"):
             session.arrival = arrival                  # closed with the table
+            # a friend by code may be asked for a wormhole to another (net/table/pair_links.py)
+            table = getattr(session, "table", None)
+            if table is not None:
+                table.pair_links.options = search.rendezvous
         else:
             from client.sessions.by_code import close_arrival
             close_arrival(arrival)

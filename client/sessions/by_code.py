@@ -35,6 +35,7 @@ class CodeSearch:
         rendezvous = options_for(options, "", needed=True)
         assert rendezvous is not None and options.address is not None
         self.options = options
+        self.rendezvous = rendezvous        # also for a pair tunnel the host may ask for
         self.lines: list[str] = []          # what the search said so far (the menu shows the last)
         self.arrival: Arrival | None = None
         self.failure: str | None = None

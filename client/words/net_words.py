@@ -213,6 +213,14 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("friend {friend}'s link is down; magic-wormhole redials it"),
     N_("the invitation code {code} no longer works: {why}"),
     N_("looking for the table by code at the rendezvous {url}"),
+    # a tunnel per pair of friends who came by code (net/table/pair_links.py)
+    N_("seat {seat} cannot dial this table directly: a tunnel of our own through "
+       "magic-wormhole, its code passed on by the host"),
+    N_("seat {seat} cannot be dialled directly: dialling it through a tunnel of our own "
+       "(magic-wormhole)"),
+    N_("the tunnel to seat {seat} is connected through the relay {where}"),
+    N_("the tunnel to seat {seat} is connected directly ({where})"),
+    N_("the tunnel to seat {seat} could not be opened: {why}"),
     Sentence(N_("directly at {address} through the host's router, round trip {rtt}"),
              fields={"address": r"\S+"}),
     Sentence(N_("directly at {address} over IPv6, round trip {rtt}"), fields={"address": r"\S+"}),

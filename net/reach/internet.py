@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import socket
 import sys
+from dataclasses import replace
 from typing import Any, Callable
 
 from net.reach import portmap
 from net.reach.addresses import Reachable, join_lines, reachable_addresses
+from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
 
 
 def default_interface() -> str:
@@ -96,12 +98,30 @@ class StartGate:
         self._start, self._refuse = start, refuse
         self._check()
 
+    @property
+    def _pair_links(self) -> Any:
+        """The session's pair tunnels (net/table/pair_links.py) when it offers the relay."""
+        links = getattr(self.session, "pair_links", None)
+        return links if links is not None and links.relay_allowed else None
+
     def _check(self) -> None:
         from net.reach.reachability import check_lobby
-        check_lobby(self.reactor, self.session).addCallbacks(self._judged, self._broken)
+        links = self._pair_links
+        checked = check_lobby(self.reactor, self.session) if links is None else \
+            check_lobby(self.reactor, self.session, tunnelled_ports=links.tunnelled_ports())
+        checked.addCallbacks(self._judged, self._broken)
 
     def _judged(self, result: tuple[list[Any], list[str]]) -> None:
         players, failures = result
+        tunnels: list[PairTunnel] = []
+        links = self._pair_links
+        if links is not None:
+            # two friends who both came by code: a wormhole of their own (issue 39)
+            from net.reach.reachability import mesh_order, unreachable_pairs
+            moves = mesh_order(players)
+            seated = [replace(p, seat=moves.get(p.seat, p.seat)) for p in players]
+            tunnels = tunnel_pairs(seated, True)
+            failures = unreachable_pairs(seated, covered(tunnels))
         if self.session.started or not self.session.lobby_full():
             self.checking = False
         elif failures and self.tries < self.RETRIES:
@@ -113,6 +133,8 @@ class StartGate:
                 self._refuse(failures)
             else:
                 reseat(self.session, players, self.say)
+                if tunnels:
+                    links.ask(tunnels)     # before GameStarted, on the same connections
                 self._start()
 
     def _broken(self, failure: Any) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, cast
+from typing import Any, Collection, Iterable, cast
 
 from net.reach.addresses import format_address, plain_host
 from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_frame
@@ -147,15 +147,20 @@ class Player:
     host: str
     port: int
     accepts: bool        # the host could dial its listen address
+    by_code: bool = False    # it reached the host through a wormhole tunnel (issue 39)
 
 
-def unreachable_pairs(players: list[Player]) -> list[str]:
+def unreachable_pairs(players: list[Player],
+                      tunnelled: Collection[frozenset[int]] = ()) -> list[str]:
     """One sentence per pair where neither player can be dialled: no seat order helps
-    them (`mesh_order` puts the players who can be dialled in the lower seats)."""
+    them (`mesh_order` puts the players who can be dialled in the lower seats), unless
+    the pair's seats are `tunnelled` (a wormhole of their own: net/reach/pair_tunnels.py)."""
     out = []
     closed = [p for p in sorted(players, key=lambda p: p.seat) if not p.accepts]
     for i, a in enumerate(closed):
         for b in closed[i + 1:]:
+            if frozenset((a.seat, b.seat)) in tunnelled:
+                continue
             out.append(f"{a.name} and {b.name} cannot reach each other: neither can be "
                        f"dialled from outside their own network ({a.name} at "
                        f"{format_address(a.host, a.port)}, {b.name} at "
@@ -194,17 +199,33 @@ def lobby_players(session: Any) -> list[tuple[int, str, str, int]]:
     return found
 
 
-def check_lobby(reactor: Any, session: Any, timeout: float = PROBE_TIMEOUT) -> Any:
+def tunnelled_seats(session: Any, tunnelled_ports: Collection[int]) -> set[int]:
+    """The seats whose player reached the host through one of the host's wormhole
+    tunnels: its connection comes from a source port a tunnel made
+    (`Invitations.tunnelled`)."""
+    by_peer = {conn.remote_peer: conn for conn in session.conns}
+    found = set()
+    for seat in session.lobby["seats"]:
+        conn = by_peer.get(seat.get("peer"))
+        if conn is not None and conn.transport is not None \
+                and conn.transport.getPeer().port in tunnelled_ports:
+            found.add(seat["seat"])
+    return found
+
+
+def check_lobby(reactor: Any, session: Any, timeout: float = PROBE_TIMEOUT,
+                tunnelled_ports: Collection[int] = ()) -> Any:
     """Host only, before the start: probe every joiner's announced address from here.
     A Deferred of (players, sentences for the pairs that cannot connect)."""
     seated = lobby_players(session)
     targets = [(h, p) for _, _, h, p in seated if h]
+    by_code = tunnelled_seats(session, tunnelled_ports)
 
     def judged(probes: list[Probe]) -> tuple[list[Player], list[str]]:
         it = iter(probes)
         players = []
         for seat, name, h, p in seated:
             ok = True if not h else next(it).greeted
-            players.append(Player(seat, name, h, p, ok))
+            players.append(Player(seat, name, h, p, ok, seat in by_code))
         return players, unreachable_pairs(players)
     return probe_all(reactor, targets, timeout).addCallback(judged)

@@ -195,7 +195,7 @@ class Arrival:
     redial: RelayRedial | None = None   # dials the relay again after a break
 
 
-def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
+def wormhole_for(reactor: Any, options: RendezvousOptions) -> Any:
     import wormhole
     no_delay_on_dilated_connections()
     say_when_records_fail_authentication()
@@ -203,13 +203,12 @@ def _wormhole(reactor: Any, options: RendezvousOptions) -> Any:
                            versions={"shogun-table": OFFER_VERSION})
 
 
-def _plain_failure(failure: Any, mailbox: str) -> str:
+def plain_failure(failure: Any, mailbox: str) -> str:
     """Says a rendezvous failure (a Twisted Failure or the exception itself) as a sentence."""
+    from twisted.python.failure import Failure
     from wormhole.errors import LonelyError, ServerConnectionError, WrongPasswordError
-    if isinstance(failure, BaseException):
-        error: BaseException = failure
-    else:
-        error = failure.value
+    # a Failure is a BaseException itself (Twisted 24): ask for it first
+    error: BaseException | None = failure.value if isinstance(failure, Failure) else failure
     if isinstance(error, WrongPasswordError):
         return "the code is wrong (or someone else used it first); ask the host for the " \
                "code it shows now"
@@ -263,7 +262,7 @@ class Invitations:
             return
         if self.current is not None:
             return
-        w = self.current = _wormhole(self.reactor, self.options)
+        w = self.current = wormhole_for(self.reactor, self.options)
         w.allocate_code(2)
         w.get_code().addCallbacks(self._code_shown, lambda f: None)
         # once a friend's program is there (the key agreed): the addresses as they are
@@ -333,7 +332,7 @@ class Invitations:
         self.current = None
         code = self.code or ""
         self.say(f"the invitation code {code} no longer works: "
-                 f"{_plain_failure(failure, self.options.mailbox)}")
+                 f"{plain_failure(failure, self.options.mailbox)}")
         w.close().addErrback(lambda f: None)
         self.reactor.callLater(1.0, self._show)
 
@@ -396,7 +395,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
-    w = _wormhole(reactor, options)
+    w = wormhole_for(reactor, options)
     w.set_code(invite.strip())
     url = options.mailbox
     say(f"looking for the table by code at the rendezvous {url}")
@@ -411,7 +410,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                               f"rendezvous {url}?") from None
     except Exception as exc:
         w.close().addErrback(lambda f: None)
-        raise RendezvousError(_plain_failure(exc, options.mailbox)) from None
+        raise RendezvousError(plain_failure(exc, options.mailbox)) from None
     try:
         offer = Offer.from_bytes(data)
     except RendezvousError:

@@ -66,6 +66,7 @@ def routes(s: TableSession) -> dict[str, Handler]:
         handles(records.LobbyChanged, s.seating.lobby_changed_received),
         handles(records.SeatRequested, s.seating.seat_requested),
         handles(records.GameStarted, s.handshake.game_started_received),
+        handles(records.PairTunnelOpened, s.pair_links.pair_tunnel_opened),
         handles(records.ChainCommitted, s.handshake.chain_committed),
         handles(records.TakeoverClaimed, s.takeover.takeover_claimed),
         handles(records.InputsMissed, s.missed.inputs_missed),

@@ -44,6 +44,7 @@ from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, Play
 from net.table.recovery import Recovery
+from net.table.pair_links import PairLinks
 from net.table.relays import Relays
 from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, SessionOptions,
                               StartRecord, TableEngine, TableReactor, TableSetting, TableState,
@@ -143,6 +144,7 @@ class TableSession:
     recovery: Recovery
     handshake: StartHandshake
     relays: Relays
+    pair_links: PairLinks
     seating: Lobby
     spectate: Spectate
     chat: Chat
@@ -195,10 +197,12 @@ class TableSession:
         drain = lambda: self.connections.drain()       # noqa: E731
         self.recovery = Recovery(shared, setting, me, roster, start, self.dialer, self.takeover,
                                  self.persistence, self.play, drain)
+        self.pair_links = PairLinks(shared, setting, me, roster, start, self.dialer)
         self.handshake = StartHandshake(shared, setting, me, roster, start, self.dialer,
                                         self.signer, self.expulsion, self.takeover,
                                         self.liveness, self.persistence, self.play,
-                                        self.recovery, drain, leave=self._refuse_start)
+                                        self.recovery, drain, leave=self._refuse_start,
+                                        pair_links=self.pair_links)
         self.relays = Relays(shared, roster, start, self.signer, self.expulsion, self.handshake,
                              self.takeover, self.play, self.missed)
         self.seating = Lobby(shared, setting, me, roster, start, self.dialer, self.handshake)
@@ -349,6 +353,7 @@ class TableSession:
                 transport_of(conn).loseConnection()
         self.persistence.close()
         self.dialer.stop_listening()
+        self.pair_links.close()
         if self.advert is not None:
             self.advert.close()
 

@@ -31,6 +31,7 @@ from net.transport.message_records import ChainCommitted, GameStarted, as_wire
 from store.table_save import default_save_path
 
 if TYPE_CHECKING:
+    from net.table.pair_links import PairLinks
     from net.table.recovery import Recovery
     from net.transport.peer import PeerConnection
 
@@ -111,7 +112,8 @@ class StartHandshake:
                  expulsion: Expulsion, takeover: Takeover, liveness: Liveness,
                  persistence: Persistence, play: Play, recovery: Recovery,
                  drain: Callable[[], None],
-                 leave: Callable[[PeerConnection, str], None]) -> None:
+                 leave: Callable[[PeerConnection, str], None],
+                 pair_links: PairLinks | None = None) -> None:
         self._shared = shared
         self._setting = setting
         self._me = me
@@ -127,6 +129,7 @@ class StartHandshake:
         self._recovery = recovery
         self._drain = drain              # messages kept for later, handled now
         self._leave = leave              # close the table, refused for the reason given
+        self._pair_links = pair_links    # seats dialled through a tunnel of our own (issue 39)
         self.host_address: tuple[str, int] | None = None     # a guest's host
         self.saved_start: dict[str, Any] | None = None    # a resumed player's, until it catches up
 
@@ -191,11 +194,16 @@ class StartHandshake:
         # a player that never shows up (its GameStarted was lost with the host, say) is
         # treated like one that dropped: after the rejoin timeout a bot takes its seat
         self._takeover.watch_absent_seats()
-        # the mesh: dial every player with a lower seat we are not yet connected to
+        # the mesh: dial every player with a lower seat we are not yet connected to (one
+        # the host gave us a tunnel to is dialled through it: net/table/pair_links.py)
+        through_tunnel = self._pair_links.through_tunnel if self._pair_links else set()
         for p in msg["peers"]:
-            if p["seat"] < my_seat and self._roster.conn_for_peer(p["peer"]) is None:
+            if p["seat"] < my_seat and self._roster.conn_for_peer(p["peer"]) is None \
+                    and p["seat"] not in through_tunnel:
                 self._dialer.dial(p["host"], p["port"], {"role": "player", "seat": my_seat,
                                                          "table": msg["table"]})
+        if self._pair_links is not None:
+            self._pair_links.dial_ends()
         for conn in self._roster.conns:
             self.send_chain(conn)
         self._liveness.start_heartbeat()

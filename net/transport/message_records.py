@@ -102,6 +102,13 @@ class GameStarted(TypedDict):
     rejoin_timeout: float
 
 
+class PairTunnelOpened(TypedDict):
+    type: Literal["PairTunnelOpened"]
+    serving: int
+    dialling: int
+    code: str | None
+
+
 class ChainCommitted(TypedDict):
     type: Literal["ChainCommitted"]
     seat: int
@@ -281,7 +288,7 @@ class FieldOpened(TypedDict):
 
 Message = (
     Welcomed | KeyOffered | Probed | Greeted | Hello | Accepted | Refused | Offended |
-    LobbyChanged | SeatRequested | GameStarted | ChainCommitted | LinkRevealed |
+    LobbyChanged | SeatRequested | GameStarted | PairTunnelOpened | ChainCommitted | LinkRevealed |
     CommandSent | TowerVoted | TakeoverClaimed | InputsMissed | Heartbeat | GameFinished
     | CheatingProved | Relayed | SeatDropped | CaughtUp | StepApplied | InputsAwaited |
     ChatSent | ChatRecalled | PlanCommitted | PlanUnlocked | CommitsEchoed | BidOpened |

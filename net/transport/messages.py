@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 7          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+PROTOCOL = 8          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
                       # 6 (issue 34, 37): take-overs by signed claims of a majority
@@ -22,7 +22,9 @@ PROTOCOL = 7          # 2: SPAKE2 join, sealed frames, seat keys, signatures, ec
                       #    recent chat (ChatRecalled);
                       # 7 (issue 34): a chain commitment carries the digest of the start
                       #    its player was given (`start`), so a host that gives one
-                      #    player other clocks or settings is found out
+                      #    player other clocks or settings is found out;
+                      # 8 (issue 39): two friends by code get a wormhole of their own, its
+                      #    code passed on by the host (PairTunnelOpened)
 MAX_STEP = 1_000_000
 
 
@@ -159,6 +161,10 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
                     "bot": _str(40), "bot_levels": _list(5),
                     "turn_time": _seconds(10, 86_400),      # the table's turn timer
                     "rejoin_timeout": _seconds(1, 86_400)},  # and its take-over countdown
+    # two friends with no path but a wormhole of their own (net/reach/pair_tunnels.py): the
+    # host asks both (code None) before GameStarted; the serving seat answers with the
+    # wormhole code, which the host passes on to the dialling seat
+    "PairTunnelOpened": {"serving": SEAT, "dialling": SEAT, "code": _opt(_str(100))},
     # game start: every player's beacon commitment and rejoin token hash
     "ChainCommitted": {"seat": SEAT, "chain_end": B32, "token_hash": B32, "start": B32,
                        "sig": SIG},

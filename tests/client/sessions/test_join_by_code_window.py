@@ -101,6 +101,8 @@ def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path
         session = app.session
         relay_port = servers.relay_address.rsplit(":", 1)[1]
         assert session.arrival is not None
+        # it can serve or claim a pair tunnel the host asks for (net/table/pair_links.py)
+        assert session.table.pair_links.relay_allowed
         assert re.search(rf"through the relay 127\.0\.0\.1:{relay_port}, round trip \d",
                          session.arrival.how), session.arrival.how
         lobby = app.scene

@@ -176,3 +176,43 @@ def _wait_err(peer, text, timeout):
         assert time.monotonic() < end and peer.proc.poll() is None, \
             peer.text()[-1000:] + peer.errors()[-2000:]
         time.sleep(0.1)
+
+
+NEXT_CODE_LINE = r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+
+
+@needs_lab
+def test_three_homes_behind_symmetric_nat_play_by_code_with_a_tunnel_per_pair(
+        lab, public, tmp_path):
+    """Host and two friends, each behind symmetric NAT with no UPnP: nobody can dial
+    anybody. Each friend reaches the host through its own tunnel; the two friends get a
+    wormhole of their own (the host passes its code on), so the start check lets the
+    table start, and the 3-player game ends with one hash. (Before the pair tunnel the
+    host refused: `friend and friend2 cannot reach each other`.)"""
+    homes = [lab.home(upnp=False, symmetric=True) for _ in range(3)]
+    host = P.Peer("host", ["host", "--headless", "--port", "7531", "--players", "3",
+                           "--bots", "0", "--rejoin-timeout", "60",
+                           "--save", str(tmp_path / "host.save"), *_where(public)],
+                  tmp_path, INTERNET_ENV, preexec=enter(homes[0].pc))
+    peers = [host]
+    try:
+        code = host.wait_for(CODE_LINE, 60).group(1)
+        peers.append(_friend(homes[1], tmp_path, public, code))
+        host.wait_for(r"friend 1 is connected through the relay", 120)
+        second = host.wait_for(NEXT_CODE_LINE, 60).group(1)
+        peers.append(P.Peer("friend2", ["join", second, "--headless", "--rejoin-timeout",
+                                        "60", "--save", str(tmp_path / "friend2.save"),
+                                        *_where(public)],
+                            tmp_path, INTERNET_ENV, preexec=enter(homes[2].pc)))
+        _finish(peers, timeout=420)
+    finally:
+        P.kill_all(peers)
+    assert "cannot reach each other" not in host.text() + host.errors()
+    friend, friend2 = peers[1], peers[2]
+    assert "game started: seat 1" in friend.text() and "game started: seat 2" in friend2.text()
+    assert "seat 2 cannot dial this table directly: a tunnel of our own" in friend.text()
+    assert "seat 1 cannot be dialled directly: dialling it through a tunnel of our own" \
+        in friend2.text()
+    for peer, other in ((friend, 2), (friend2, 1)):
+        assert re.search(f"the tunnel to seat {other} is connected through the relay "
+                         r"11\.0\.0\.\d+:4001", peer.text()), peer.text()

@@ -140,3 +140,14 @@ def test_the_link_says_whether_it_goes_through_the_relay(hint, relay, where):
     link = link_of(_Status(_Connected(hint)))
     assert link.connected and link.through_relay is relay and link.where == where
     assert not link_of(_Status(object())).connected
+
+
+def test_a_failure_is_said_as_a_sentence_whether_twisted_wraps_it_or_not():
+    """Twisted's Failure is a BaseException itself (Twisted 24): it was said as its repr
+    (`[Failure instance: ...]`) to a host whose invitation a wrong code spoiled."""
+    from twisted.python.failure import Failure
+    from wormhole.errors import WrongPasswordError
+
+    from net.reach.rendezvous import plain_failure
+    for failure in (WrongPasswordError(), Failure(WrongPasswordError())):
+        assert plain_failure(failure, "ws://m/v1").startswith("the code is wrong"), failure

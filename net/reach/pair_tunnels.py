@@ -1,0 +1,50 @@
+"""Which pairs of friends get a wormhole tunnel of their own, and who opens it (issue 39).
+
+Why: a friend who joined by code through magic-wormhole is reached by the host through
+that friend's own tunnel; the other friends see it nowhere. Two such friends (say three
+homes behind symmetric NAT) have no path to each other, and the mesh needs one TCP
+connection per pair. When the host's table allows the relay, such a pair gets a fresh
+wormhole on the same mailbox and relay: the player the mesh has dialled (the lower seat,
+`net.table.start_mesh`) allocates its code and serves its own table port through it;
+the host passes the code on to the other (`PairTunnelOpened`), who claims it and dials
+the loopback port of its end as it would a direct address. The table's own key exchange
+and seat proof still run end to end over it: a host that alters the code only produces
+a link that fails (and is reported like any dropped link), never a false peer.
+
+The decision is one pure function over typed records (`tunnel_pairs`); the wormholes
+are `net.table.pair_links`'s.
+
+Tests: tests/net/reach/test_pair_tunnels.py (the decision, table-driven),
+tests/net/reach/test_internet_rendezvous.py (three homes behind symmetric NAT).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from net.reach.reachability import Player
+
+
+@dataclass(frozen=True)
+class PairTunnel:
+    """One pair of players joined by a wormhole of their own."""
+    serving: int     # the lower seat: the mesh dials it; it allocates the code, serves its table
+    dialling: int    # the higher seat: claims the code, dials through its end's loopback port
+
+
+def tunnel_pairs(players: Sequence[Player], relay_allowed: bool) -> list[PairTunnel]:
+    """Every pair where neither player can be dialled and both came by code (each holds
+    the rendezvous settings and reaches the host through a tunnel), when the host's table
+    allows the relay; the lower seat opens the wormhole. Seats as the game starts (after
+    `mesh_order`)."""
+    if not relay_allowed:
+        return []
+    closed = sorted((p for p in players if not p.accepts and p.by_code),
+                    key=lambda p: p.seat)
+    return [PairTunnel(a.seat, b.seat) for i, a in enumerate(closed) for b in closed[i + 1:]]
+
+
+def covered(tunnels: Sequence[PairTunnel]) -> set[frozenset[int]]:
+    """The pairs (as seat sets) the tunnels join, for `unreachable_pairs`."""
+    return {frozenset((t.serving, t.dialling)) for t in tunnels}

@@ -1,0 +1,133 @@
+"""The pair tunnels' messages (net/table/pair_links.py, issue 39): the host asks both players
+of a pair, passes on only the code of a pair it asked for and only from that pair's
+serving seat; a player takes `PairTunnelOpened` from its host only. (The wormholes
+themselves: tests/net/reach/test_internet_rendezvous.py, three homes behind NAT.)"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from net.reach.pair_tunnels import PairTunnel
+from net.table.pair_links import PairLinks
+
+
+class Conn:
+    def __init__(self, peer: bytes) -> None:
+        self.remote_peer, self.closed = peer, False
+        self.sent: list[dict] = []
+        self.offences: list[str] = []
+        self.seat = None
+
+    def send(self, msg: dict) -> None:
+        self.sent.append(msg)
+
+    def offence(self, why: str) -> None:
+        self.offences.append(why)
+
+
+LOBBY = {"seats": [{"seat": s, "peer": bytes([s + 1]) * 16} for s in range(3)]}
+
+
+def _links(role, me_seat, conns, host_conn=None):
+    from net.table.shared import StartRecord
+    start = StartRecord(SimpleNamespace())
+    shared = SimpleNamespace(lobby=LOBBY, role=role, my_seat=None)
+    me = SimpleNamespace(is_host=role == "host", peer_id=bytes([me_seat + 1]) * 16)
+    roster = SimpleNamespace(conns=conns, host_conn=host_conn,
+                             conn_for_seat=lambda seat: None)
+    dialed: list = []
+    dialer = SimpleNamespace(listen_port=7000, dial=lambda *a: dialed.append(a))
+    return PairLinks(shared, SimpleNamespace(reactor=None), me, roster, start, dialer), dialed
+
+
+def _msg(code=None, serving=1, dialling=2):
+    return {"type": "PairTunnelOpened", "serving": serving, "dialling": dialling, "code": code}
+
+
+def test_the_host_asks_both_players_of_a_pair_and_passes_on_the_code():
+    one, two = Conn(LOBBY["seats"][1]["peer"]), Conn(LOBBY["seats"][2]["peer"])
+    links, _ = _links("host", 0, [one, two])
+    links.ask([PairTunnel(1, 2)])
+    assert one.sent == [_msg()] and two.sent == [_msg()]
+    links.pair_tunnel_opened(one, _msg("4-purple-sausage"))
+    assert two.sent[-1] == _msg("4-purple-sausage") and not one.offences
+
+
+def test_the_host_passes_on_no_code_it_did_not_ask_for_nor_one_from_the_other_seat():
+    one, two = Conn(LOBBY["seats"][1]["peer"]), Conn(LOBBY["seats"][2]["peer"])
+    links, _ = _links("host", 0, [one, two])
+    links.pair_tunnel_opened(one, _msg("4-purple-sausage"))        # never asked
+    links.ask([PairTunnel(1, 2)])
+    links.pair_tunnel_opened(two, _msg("4-purple-sausage"))        # not the serving seat
+    assert one.offences and two.offences
+    assert one.sent == [_msg()] and two.sent == [_msg()]           # only the asks
+
+
+def test_a_player_takes_it_from_its_host_only():
+    host, other = Conn(LOBBY["seats"][0]["peer"]), Conn(LOBBY["seats"][1]["peer"])
+    links, _ = _links("join", 2, [host, other], host_conn=host)
+    links.pair_tunnel_opened(other, _msg())
+    assert other.offences and links.through_tunnel == set()
+    links.pair_tunnel_opened(host, _msg())
+    assert links.through_tunnel == {1}          # seat 1 is not dialled at its address
+
+
+def test_a_code_for_a_pair_the_host_did_not_announce_is_an_offence():
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, _ = _links("join", 2, [host], host_conn=host)
+    links.pair_tunnel_opened(host, _msg("4-purple-sausage"))
+    assert host.offences and links.ends == {}
+
+
+def test_without_the_relay_a_serving_player_opens_no_wormhole():
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, _ = _links("join", 1, [host], host_conn=host)
+    links.pair_tunnel_opened(host, _msg())      # options None: --direct-only or no rendezvous
+    assert links.wormholes == [] and host.sent == []
+
+
+def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatch):
+    """The host passes on a code the serving player never made: the wormhole's own key
+    agreement fails (magic-wormhole's WrongPasswordError), the player says so, dials
+    nothing through it, and the seat stays absent (taken over like any that never came)."""
+    from twisted.internet import defer
+    from wormhole.errors import WrongPasswordError
+
+    import net.table.pair_links as pair_links
+    from net.reach.rendezvous import RendezvousOptions
+
+    class Wormhole:
+        def set_code(self, code):
+            self.code = code
+
+        def dilate(self, **kwargs):
+            return object()
+
+        def get_versions(self):
+            return defer.fail(WrongPasswordError())
+
+        def close(self):
+            return defer.succeed(None)
+
+    class End:
+        host, port = "127.0.0.1", 40000
+
+        def __init__(self, reactor, dilated):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: Wormhole())
+    monkeypatch.setattr(pair_links, "Forwarder", End)
+    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, dialed = _links("join", 2, [host], host_conn=host)
+    links._shared.closed = False
+    links.options = RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001")
+    said: list[str] = []
+    links.say = said.append
+    links.pair_tunnel_opened(host, _msg())
+    links.pair_tunnel_opened(host, _msg("4-altered-code"))
+    assert "the tunnel to seat 1 could not be opened: the code is wrong" in " ".join(said), said
+    assert dialed == [] and not host.offences      # the game has not started: nothing dialled
