@@ -36,6 +36,7 @@ from client.scenes.menu import MenuScene
 from client.scenes.settings_scene import SettingsScene
 from client.sessions.autosave import Autosave, autosave_path, continue_info, named_saves, save_named
 from client.sessions.interface import GameSession
+from client.words.net_words import for_players
 from lang.i18n import _, use
 from net.table.options import TableOptions
 from sim.game import public_state
@@ -390,7 +391,6 @@ class App(arcade.Window):
         try:
             self.code_search = CodeSearch(self.with_settings(options))
         except ValueError as exc:
-            from client.words.net_words import for_players
             self.show_menu(message=_("Could not join: {reason}").format(
                 reason=for_players(str(exc))))
             return

@@ -21,6 +21,7 @@ from lang.i18n import _
 from platformdirs import user_config_dir
 from platformdirs import user_data_dir
 from lang.i18n import LANGUAGES
+from net.reach.addresses import AddressError, parse_address
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 UI_SCALES = (0.0, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0)   # 0: automatic (grows with the window)
@@ -88,7 +89,7 @@ class Settings:
     last_game: LastGame = field(default_factory=LastGame)
 
 
-def _check(name: str, value: Any, default: Any) -> Any:
+def checked_value(name: str, value: Any, default: Any) -> Any:
     """The value if it fits the field, else raise ValueError naming what is wrong."""
     if name == "last_game":
         if not isinstance(value, dict):
@@ -147,7 +148,6 @@ def _check(name: str, value: Any, default: Any) -> Any:
 
 
 def _is_address(text: str) -> bool:
-    from net.reach.addresses import AddressError, parse_address
     try:
         parse_address(text, default_port=4001)
     except (AddressError, ValueError):
@@ -181,7 +181,7 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str]:
         if f.name not in data:
             continue
         try:
-            values[f.name] = _check(f.name, data[f.name], getattr(defaults, f.name))
+            values[f.name] = checked_value(f.name, data[f.name], getattr(defaults, f.name))
         except ValueError as exc:
             wrong.append(f"{f.name.replace('_', ' ')} {exc}")
     message = ""

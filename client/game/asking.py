@@ -286,7 +286,6 @@ class Asker:
     def _show_target(self, name: str, count: int, counts: tuple[int, ...] = ()) -> None:
         """The move's question with `name` as its target and `count` armies to go;
         `counts`: the counter's earlier values (Ctrl+Z steps back through them)."""
-        from sim import game
         v = self.views
         d = game.pending(self._engine_state())
         self.move_target = name

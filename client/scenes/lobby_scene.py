@@ -24,7 +24,10 @@ from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _, ngettext
 from client.widgets.chat_box import ChatBox
 from net.reach import portmap
-from net.reach.addresses import DEFAULT_PORT
+from net.reach.addresses import DEFAULT_PORT, Reachable, reachable_addresses
+from net.reach.peer_links import table_links
+from net.reach.rendezvous import options_for
+from client.sessions.by_code import invite_friends
 from client.sessions.network import _reactor
 from client.words.table_names import join_command, join_lines
 from client.words.table_names import join_offers, table_addresses
@@ -121,9 +124,6 @@ class LobbyScene(Node):
     def _invite_friends(self) -> None:
         """Show a wormhole code friends anywhere type in Join (the settings' rendezvous, or
         the public one; none for a table on loopback only or SHOGUN_NET_RENDEZVOUS=off)."""
-        from client.sessions.by_code import invite_friends
-        from net.reach.addresses import Reachable, reachable_addresses
-        from net.reach.rendezvous import options_for
         table, options = self.session.table, self.session.table_options
         if not isinstance(table, TableSession) or options is None or not table.listen_port:
             return
@@ -145,7 +145,6 @@ class LobbyScene(Node):
 
     def look_at_links(self) -> dict[int, str]:
         """{seat: "relay, round trip 48 ms"} for each player I hold a link to."""
-        from net.reach.peer_links import table_links
         table = self.session.table
         if not isinstance(table, TableSession):
             return {}

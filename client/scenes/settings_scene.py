@@ -24,7 +24,7 @@ from client.core.button import Button
 from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
-from client.core.settings import SPEEDS, UI_SCALES, Settings
+from client.core.settings import SPEEDS, UI_SCALES, Settings, checked_value
 from lang.i18n import LANGUAGES, N_, _, current, system_language, use
 
 ROWS = ("name", "language", "colour", "animation_speed", "volume", "mute", "ui_scale", "colour_blind",
@@ -96,14 +96,13 @@ class SettingsScene(Node):
 
     def problem(self) -> str:
         """Why the typed rendezvous or relay cannot be saved ("" when both are fine)."""
-        from client.core.settings import _check
         s = self.current()
         for row, said in (("rendezvous", _("The rendezvous should be ws://HOST:PORT/v1, or empty "
                                            "for the public one.")),
                           ("relay", _("The relay should be HOST:PORT, or empty for the public "
                                       "one."))):
             try:
-                _check(row, getattr(s, row), "")
+                checked_value(row, getattr(s, row), "")
             except ValueError:
                 return said
         return ""
