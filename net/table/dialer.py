@@ -14,10 +14,11 @@ from typing import Any
 
 from net.table.shared import ListeningPort, TableSetting
 from net.transport.peer import PeerFactory
+from net.transport.peer_reports import PeerOwner
 
 
 class Dialer:
-    def __init__(self, setting: TableSetting, session: object) -> None:
+    def __init__(self, setting: TableSetting, session: PeerOwner) -> None:
         self._setting = setting
         self._session = session          # what each connection reports to
         self.listener: ListeningPort | None = None

@@ -52,6 +52,7 @@ from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, Sess
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
+from net.transport.peer_reports import PeerReports
 from net.transport.versions import local_versions
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
@@ -149,6 +150,7 @@ class TableSession:
     spectate: Spectate
     chat: Chat
     connections: Connections
+    reports: PeerReports
 
     def __init__(self, opts: SessionOptions, role: Role, reactor: TableReactor | None = None,
                  engine: TableEngine | None = None) -> None:
@@ -213,6 +215,13 @@ class TableSession:
             shared, setting, roster, start, self.dialer, self.seating, self.handshake, self.play,
             self.takeover, self.claims, self.liveness, self.recovery, self.spectate, handlers,
             self.close, self.chat.recall)
+        # what every connection of this table reports, straight to the part that takes it
+        c = self.connections
+        self.reports = PeerReports(
+            received=c.received, lost=c.connection_lost, ready=c.connection_ready,
+            refused=c.refused, admit=c.admit, dial_failed=c.dial_failed,
+            offence_logged=c.offence_logged, offender_dropped=self.claims.offender_dropped,
+            bytes_sent=c.count_sent, awake_seconds=self.liveness.awake_seconds)
 
     @classmethod
     def host(cls, opts: SessionOptions, port: int = DEFAULT_PORT, players: int = 4, side: str = "sun",
@@ -362,33 +371,4 @@ class TableSession:
         self.close()
         self.connections.refused(conn, reason)
 
-    # ------------------------------------------- what `net.transport.peer` calls
-    def awake_seconds(self) -> float:
-        return self.liveness.awake_seconds()
 
-    def count_sent(self, n: int) -> None:
-        self.connections.count_sent(n)
-
-    def offence_logged(self, conn: PeerConnection, reason: str) -> None:
-        self.connections.offence_logged(conn, reason)
-
-    def offender_dropped(self, conn: PeerConnection, reason: str) -> None:
-        self.claims.offender_dropped(conn, reason)
-
-    def dial_failed(self, connector: Connector, reason: Failure) -> None:
-        self.connections.dial_failed(connector, reason)
-
-    def refused(self, conn: PeerConnection, reason: str) -> None:
-        self.connections.refused(conn, reason)
-
-    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
-        return self.connections.admit(conn, hello)
-
-    def connection_ready(self, conn: PeerConnection) -> None:
-        self.connections.connection_ready(conn)
-
-    def connection_lost(self, conn: PeerConnection) -> None:
-        self.connections.connection_lost(conn)
-
-    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
-        self.connections.received(conn, msg)

@@ -80,7 +80,7 @@ class JoinHandshake:
 
     @property
     def _limiter(self) -> Any:
-        return getattr(self.conn.session, "guess_limit", None)
+        return self.conn.session.guess_limit
 
     def began(self) -> None:
         """The TCP connection is up: a listener does nothing costly before a stranger's
@@ -92,7 +92,7 @@ class JoinHandshake:
             conn.send({"type": "KeyOffered", "pake": self.pake.outbound()})
 
     def _set_deadline(self, seconds: float) -> None:
-        reactor = getattr(self.conn.session, "reactor", None)
+        reactor = self.conn.session.reactor
         if reactor is None:
             return
         self.deadline.set(reactor, seconds, self._handshake_overdue)
@@ -178,7 +178,7 @@ class JoinHandshake:
             elif kind == "Accepted" and conn.hello is not None:
                 self._ended()
                 self.dial_settled()
-                conn.session.connection_ready(conn)
+                conn.session.reports.ready(conn)
             elif msg["type"] == "Refused":
                 log.warning("join refused by %s: %s", conn.describe(), msg["reason"])
                 conn.refused_retry = msg["retry"]
@@ -290,8 +290,8 @@ class JoinHandshake:
             return
         conn.channel = SecureChannel(keys.send, keys.receive)
         conn.binding = keys.binding
-        key = getattr(conn.session, "seat_key", None)
-        hello = {"type": "Hello", "versions": conn.session.versions,
+        key = conn.session.seat_key
+        hello: dict[str, Any] = {"type": "Hello", "versions": conn.session.versions,
                  "peer": conn.session.peer_id, "role": "player", "name": conn.session.name,
                  "listen_port": conn.session.listen_port, "seat": None, "token": None,
                  "table": None, "seat_key": key.public if key is not None else None,
@@ -314,17 +314,17 @@ class JoinHandshake:
         if differs:
             self._refuse(f"join refused: {differs}")
             return
-        reason = conn.session.admit(conn, msg)
+        reason = conn.session.reports.admit(conn, as_wire(msg))
         if reason:
             self._refuse(reason)
             return
         conn.send({"type": "Accepted", "peer": conn.session.peer_id})
         self._ended()
-        conn.session.connection_ready(conn)
+        conn.session.reports.ready(conn)
 
     def _refused_by_remote(self, reason: str) -> None:
         self.conn.refused_reason = reason
-        self.conn.session.refused(self.conn, reason)
+        self.conn.session.reports.refused(self.conn, reason)
 
     def _refuse(self, reason: str) -> None:
         conn = self.conn

@@ -24,6 +24,7 @@ from net.transport.handshake_limits import (HANDSHAKE_MAX_FRAME, OpenFilesBudget
 from net.transport.join_handshake import JoinHandshake
 from net.transport import messages
 from net.transport.message_records import Message, as_wire, checked
+from net.transport.peer_reports import PeerOwner
 from net.trust.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.transport.peer")
@@ -47,7 +48,7 @@ class TcpTransport(Interface):
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
-    def __init__(self, session: Any, dialer: bool, hello: dict[str, Any] | None = None) -> None:
+    def __init__(self, session: PeerOwner, dialer: bool, hello: dict[str, Any] | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
@@ -76,12 +77,12 @@ class PeerConnection(Protocol):
         self.last_sent = now
 
     def _now(self) -> float:
-        reactor = getattr(self.session, "reactor", None)
-        return reactor.seconds() if reactor is not None else 0.0
+        reactor = self.session.reactor
+        return float(reactor.seconds()) if reactor is not None else 0.0
 
     def _awake_now(self) -> float:
         """The session's clock of the time it was awake (`Liveness.awake_seconds`)."""
-        awake = getattr(self.session, "awake_seconds", None)
+        awake = self.session.reports.awake_seconds
         return awake() if awake is not None and self.session.reactor is not None \
             else self._now()
 
@@ -124,7 +125,7 @@ class PeerConnection(Protocol):
         data = frame(self.channel.seal(body) if self.channel is not None else body)
         self.last_sent = self._now()
         self.bytes_sent += len(data)
-        self.session.count_sent(len(data))
+        self.session.reports.bytes_sent(len(data))
         self.tcp.write(data)
 
     def drop(self, reason: str, offender: bool = True) -> None:
@@ -137,14 +138,14 @@ class PeerConnection(Protocol):
         self.closed = True
         self.tcp.loseConnection()
         if offender:
-            self.session.offender_dropped(self, reason)
+            self.session.reports.offender_dropped(self, reason)
 
     def offence(self, reason: str) -> None:
         """Log a rejected input; drop the sender after MAX_OFFENCES."""
         self.offences += 1
         log.warning("rejected input from %s: %s (offence %d of %d)",
                     self.describe(), reason, self.offences, MAX_OFFENCES)
-        self.session.offence_logged(self, reason)
+        self.session.reports.offence_logged(self, reason)
         if self.offences >= MAX_OFFENCES:
             self.drop(f"too many offences, last: {reason}")
 
@@ -166,7 +167,7 @@ class PeerConnection(Protocol):
             if isinstance(body, FrameError):
                 if self.decoder.broken:
                     self.offences = MAX_OFFENCES
-                    self.session.offence_logged(self, str(body))
+                    self.session.reports.offence_logged(self, str(body))
                     self.drop(str(body))
                     return
                 self.offence(str(body))
@@ -215,7 +216,7 @@ class PeerConnection(Protocol):
         if self.decoder.pending_bytes:
             log.warning("connection from %s closed inside a truncated frame (%d bytes)",
                         self.describe(), self.decoder.pending_bytes)
-        self.session.connection_lost(self)
+        self.session.reports.lost(self)
 
     # -------------------------------------------------------------- handshake
     def _handle(self, msg: Message) -> None:
@@ -229,7 +230,7 @@ class PeerConnection(Protocol):
                         "Greeted"):
                 self.offence(f"{kind} after the handshake (replayed?)")
                 return
-            self.session.received(self, as_wire(msg))
+            self.session.reports.received(self, as_wire(msg))
             return
         self.handshake.received(msg)
 
@@ -237,12 +238,12 @@ class PeerConnection(Protocol):
 class PeerFactory(ClientFactory):
     """Builds connections for a session; `dialer` and the Hello fields fix the role."""
 
-    def __init__(self, session: Any, dialer: bool, hello: dict[str, Any] | None = None) -> None:
+    def __init__(self, session: PeerOwner, dialer: bool, hello: dict[str, Any] | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello = hello
-        self.unproven = UnprovenConnections(getattr(session, "reactor", None))
-        self.files = OpenFilesBudget(getattr(session, "reactor", None))
+        self.unproven = UnprovenConnections(session.reactor)
+        self.files = OpenFilesBudget(session.reactor)
 
     def buildProtocol(self, addr: Any) -> PeerConnection | None:
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
@@ -266,7 +267,7 @@ class PeerFactory(ClientFactory):
         return conn
 
     def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
-        self.session.dial_failed(connector, reason)
+        self.session.reports.dial_failed(connector, reason)
 
     def clientConnectionLost(self, connector: Any, reason: Any) -> None:
         pass

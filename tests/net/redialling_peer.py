@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import struct
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -115,7 +116,7 @@ def prepare(session: TableSession) -> None:
             return
         refused(reason)
 
-    ready = session.connection_ready
+    ready = session.reports.ready
 
     def connection_ready(conn: PeerConnection) -> None:
         ready(conn)
@@ -124,7 +125,7 @@ def prepare(session: TableSession) -> None:
 
     session.on_started = on_started
     session.on_refused = on_refused
-    session.connection_ready = connection_ready     # type: ignore[method-assign]
+    session.reports = replace(session.reports, ready=connection_ready)
     # it redials on its own schedule (`look`), not by the session's mesh rule
     session.liveness.may_redial = lambda conn: False       # type: ignore[method-assign]
 

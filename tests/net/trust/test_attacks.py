@@ -13,10 +13,12 @@ import hmac
 import logging
 import os
 import random
+from dataclasses import replace
 
 import msgpack
 
 from net.transport.peer import PeerFactory
+from net.transport.peer_reports import PeerReports
 from net.transport.versions import local_versions
 from net.table.session import CODE_ALPHABET, SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
@@ -134,7 +136,13 @@ class _Guesser:
         self.code, self.peer_id, self.name = code, b"g" * 16, "guesser"
         self.versions = local_versions("fake")
         self.listen_port, self.pending_dials, self.seat_key = 0, 0, None
+        self.reactor, self.guess_limit = None, None
         self.refusals: list[str] = []
+        self.reports = PeerReports(
+            received=lambda conn, msg: None, lost=self.connection_lost,
+            ready=self.connection_ready, refused=self.refused, admit=lambda conn, hello: None,
+            dial_failed=self.dial_failed, offence_logged=self.offence_logged,
+            offender_dropped=lambda conn, reason: None, bytes_sent=self.count_sent)
 
     def refused(self, conn, reason):
         self.refusals.append(reason)
@@ -281,8 +289,9 @@ def test_different_commitments_to_different_peers_are_proved_and_expelled(tmp_pa
     expels the cheater, logs the proof, and the three honest players finish one game."""
     net, engine, honest, cheat, step = _cheating_table(tmp_path)
     heard = []
-    received = cheat.received
-    cheat.received = lambda conn, msg: (heard.append(msg["type"]), received(conn, msg))
+    received = cheat.reports.received
+    cheat.reports = replace(cheat.reports, received=lambda conn, msg: (
+        heard.append(msg["type"]), received(conn, msg))[-1])
     _commit(cheat, step, b"x" * 32, to={0})
     _commit(cheat, step, b"y" * 32, to={1, 2})
     net.pump()
