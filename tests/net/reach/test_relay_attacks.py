@@ -21,22 +21,12 @@ import pytest
 
 from net.reach.tunnel import TAMPERED
 from tests.net import processes as P
-from tests.net import wormhole_servers
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
 ENV = {"SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_RELAY_ONLY": "1"}
 ATTACKER = P.ROOT / "tests" / "net" / "reach" / "tampering_relay.py"
-
-
-@pytest.fixture
-def servers(tmp_path):
-    started = wormhole_servers.start(tmp_path, "127.0.0.1", P.free_port(), P.free_port())
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 @pytest.mark.parametrize("mode", ["alter", "inject", "drop"])

@@ -17,21 +17,11 @@ import time
 import pytest
 
 from tests.net import processes as P
-from tests.net import wormhole_servers
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
 ENV = {"SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_RELAY_ONLY": "1"}
-
-
-@pytest.fixture
-def servers(tmp_path):
-    started = wormhole_servers.start(tmp_path, "127.0.0.1", P.free_port(), P.free_port())
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 def _wait_err(peer: P.Peer, text: str, timeout: float) -> None:

@@ -14,21 +14,11 @@ import re
 import pytest
 
 from tests.net import processes as P
-from tests.net import wormhole_servers
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 CODE_LINE = r"join (\d+)-([a-z]+-[a-z]+)\s"
 LOOPBACK = {"SHOGUN_NET_INTERFACE": "127.0.0.1"}
-
-
-@pytest.fixture
-def servers(tmp_path):
-    started = wormhole_servers.start(tmp_path, "127.0.0.1", P.free_port(), P.free_port())
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 def test_a_stranger_with_the_nameplate_but_not_the_words_learns_nothing_and_cannot_join(

@@ -1,0 +1,22 @@
+"""What the reach tests share: a magic-wormhole mailbox server and transit relay of their
+own on 127.0.0.1 (the pip packages' `twistd` plugins, `tests/net/wormhole_servers.py`),
+started for one test and stopped after it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.net import processes as P
+from tests.net import wormhole_servers
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[wormhole_servers.Servers]:
+    started = wormhole_servers.start(tmp_path, "127.0.0.1", P.free_port(), P.free_port())
+    try:
+        yield started
+    finally:
+        started.stop()
