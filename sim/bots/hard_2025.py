@@ -1,6 +1,6 @@
 """The hard bot as it was before issue 29, frozen as a baseline (as `heuristic` is).
 
-Why: the new hard bot's strength is measured against the old one (`benchmarks/
+Why: the new hard bot's strength is measured against the old one (`benchmarks/bots/
 bot_strength.py --lines hard:hard_2025`), so the old one must stay what it was. It is the
 same search (`search.py`) with the settings it had then: rollouts to the end of the round
 only, 192 rollouts a decision, bids 1 and 2 besides the default, a switch only on t^2 > 2,

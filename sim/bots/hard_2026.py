@@ -2,7 +2,7 @@
 
 Why: the new hard bot searches its draft decisions (`draft_search.py`), and its strength
 is measured against the hard bot that took draft cards and placed its army groups by the
-fixed rules (`benchmarks/bot_strength.py --lines hard:hard_2026`), so that one must stay
+fixed rules (`benchmarks/bots/bot_strength.py --lines hard:hard_2026`), so that one must stay
 what it was: `search.HARD` of issue 29 (year-long rollouts, 320 round-lengths a decision,
 bids 0-3, t > 1, the hopeless-battle filter) with the draft unsearched.
 `tests/sim/bots/test_hard_2026.py` checks that it scores every searched decision exactly

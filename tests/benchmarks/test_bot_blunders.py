@@ -1,4 +1,4 @@
-"""`benchmarks/bot_strength.py --out` (resumable runs) and `benchmarks/bot_blunders.py`
+"""`benchmarks/bots/bot_strength.py --out` (resumable runs) and `benchmarks/bots/bot_blunders.py`
 (issue 29): a stopped run continues where it stopped, and the blunder counter counts
 outnumbered attacks (R-BATTLE-2, R-BATTLE-3), all-pay bid rounds (R-BID-1, R-BID-2) and
 lapsed rice actions from the logs."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from benchmarks import bot_strength
-from benchmarks.bot_blunders import Counts, count_game
+from benchmarks.bots import bot_strength
+from benchmarks.bots.bot_blunders import Counts, count_game
 
 
 def _battle(attacker, defender, thrown, result, kind="player", unrest=0):

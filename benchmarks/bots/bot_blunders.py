@@ -13,7 +13,7 @@ for the three opponents' seats of the same games:
 - lapsed rice actions: the seat's rice actions that lapsed (R-EXEC-3, R-EXEC-4: the
   province lost or changed hands before its turn, a revolt lost), of its rice actions.
 
-Usage: .venv/bin/python benchmarks/bot_blunders.py results.jsonl
+Usage: .venv/bin/python benchmarks/bots/bot_blunders.py results.jsonl
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
    CPU seconds of whole games with one hard bot (issue 29: median <= 0.5 s, max <= 2 s,
    a game <= 30 s).
 
-Usage: .venv/bin/python benchmarks/bench_bots.py [--games 3] [--samples 12] [--whole 2]
+Usage: .venv/bin/python benchmarks/bots/bench_bots.py [--games 3] [--samples 12] [--whole 2]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim import bots  # noqa: E402
 from sim.bots import search  # noqa: E402

@@ -13,11 +13,11 @@ the wall time includes waiting for a core; the load average is printed at the st
 
 Incremental runs (issue 29): with `--out FILE` every finished game is appended to FILE
 as one JSON line (line, game number, seat, share, times) and its event log is written
-gzipped to FILE's `.logs/` folder (for `benchmarks/bot_blunders.py`); a run started
+gzipped to FILE's `.logs/` folder (for `benchmarks/bots/bot_blunders.py`); a run started
 again with the same FILE skips the games already there, so a stopped run continues where
 it stopped. `--summary` only reads FILE and prints the lines' figures.
 
-Usage: .venv/bin/python benchmarks/bot_strength.py [--games 200] [--jobs 2]
+Usage: .venv/bin/python benchmarks/bots/bot_strength.py [--games 200] [--jobs 2]
        [--offset 0] [--budget N] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
        [--out results.jsonl [--summary]] [--set field=value,...]
 """
@@ -35,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim import bots  # noqa: E402
 from sim.game import GameConfig  # noqa: E402
