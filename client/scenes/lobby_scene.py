@@ -34,7 +34,7 @@ from client.words.table_names import join_offers, table_addresses
 from sim.bots import LEVELS
 from sim.board import board
 from client.words.rules_text import three_player_choice
-from net.table.lobby_record import TableLobby
+from net.table.before_start.lobby_record import TableLobby
 from net.table.session import TableSession
 from net.reach.internet import StartGate
 from client.words.table_names import setup_word, side_word

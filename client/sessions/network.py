@@ -23,7 +23,7 @@ from client.words.net_words import for_players as net_said
 from client.words.table_names import lobby_titles
 from lang.i18n import _, ngettext
 from lang.names import readable_name
-from net.table.lobby_record import LobbySeat, StartInfo, TableLobby
+from net.table.before_start.lobby_record import LobbySeat, StartInfo, TableLobby
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
 from sim.commands import from_wire

@@ -129,7 +129,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
                  "only {live} of {n} players are connected here: a bot may take a seat only on a side "
                  "with more than half of the players; waiting for the others")),
     N_("dropped by the other players; rejoining and catching up"),
-    # -- the lobby (net/table/lobby.py, net/table/session.py) ------------------------------------------
+    # -- the lobby (net/table/before_start/lobby.py, net/table/session.py) ----------------
     N_("only the host can change the table before the start"),
     N_("not enough seats for the players already here"),
     N_("only the host can choose the bots' levels, before the start"),

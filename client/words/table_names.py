@@ -14,7 +14,7 @@ from client.core import theme
 from lang.i18n import N_, _
 from net.reach.addresses import reachable_addresses
 from net.reach.addresses import Reachable
-from net.table.lobby_record import LobbySeat
+from net.table.before_start.lobby_record import LobbySeat
 
 
 def seat_title(seat: int, kind: str, name: str = "", me: bool = False) -> str:

@@ -21,7 +21,7 @@ from net.table.policy.admission import Credential, TableView, admit
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
 from net.table.liveness import Liveness
-from net.table.lobby import Lobby
+from net.table.before_start.lobby import Lobby
 from net.table.play import Play
 from net.table.recovery import Recovery
 from net.table.shared import Roster, StartRecord, TableSetting, TableState, transport_of

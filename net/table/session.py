@@ -10,9 +10,9 @@ collaborators it calls: `net.table.dialer` (listen, dial), `net.table.expulsion`
 `net.table.drop_claims`, `net.table.liveness` (heartbeats, redials, the no-split rule),
 `net.table.takeover` (offline seats, bots taking seats), `net.table.play` (the lockstep),
 `net.table.recovery` (rejoin, catch-up), `net.table.start_mesh` (GameStarted to the first
-step), `net.table.relays`, `net.table.lobby` (seats, start), `net.table.spectate`,
+step), `net.table.relays`, `net.table.before_start.lobby` (seats, start), `net.table.spectate`,
 `net.table.chat`, and `net.table.connections` (what `net.transport.peer` calls);
-what each role does first (host, join, watch, resume) is `net.table.opening`. What
+what each role does first (host, join, watch, resume) is `net.table.before_start.opening`. What
 several parts share is one record, `net.table.shared.TableState`. This module keeps the
 constructors and the client API, delegating to the parts.
 
@@ -37,9 +37,9 @@ from net.table.expulsion import Expulsion, SeatSigner
 from net.table.input_deadline import InputDeadlines
 from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness
-from net.table.lobby import Lobby
-from net.table import opening
-from net.table.opening import CODE_ALPHABET, new_join_code   # (their readers import them here)
+from net.table.before_start.lobby import Lobby
+from net.table.before_start import opening
+from net.table.before_start.opening import CODE_ALPHABET, new_join_code   # (their readers import them here)
 from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, Play

@@ -5,7 +5,7 @@ Why: a window reads seats, levels, the turn timer and the watchers through these
 bent a field the table sends, the window would show another table than the one it joined.
 """
 
-from net.table.lobby_record import LobbySeat, StartInfo, TableLobby
+from net.table.before_start.lobby_record import LobbySeat, StartInfo, TableLobby
 from tests.net.tables import open_table
 
 

@@ -1,7 +1,7 @@
 """The lobby and the start as typed records: what a window reads of a table's seats.
 
 Why records: the lobby travels as a map (`LobbyChanged`, checked only as a map with a
-list of seats by `net.table.lobby`), and the start as `GameStarted`'s fields; a reader
+list of seats by `net.table.before_start.lobby`), and the start as `GameStarted`'s fields; a reader
 of raw maps guesses at keys and defaults in every place it looks. `from_wire` reads a
 map once, forgiving what a lobby may lack (a table still being set up), and `to_wire`
 gives the map back in the shape the table sends.
@@ -51,7 +51,7 @@ def seats_from_wire(seats: object) -> tuple[LobbySeat, ...]:
 
 @dataclass(frozen=True)
 class TableLobby:
-    """The table before its start, as the host last said (`net.table.lobby`)."""
+    """The table before its start, as the host last said (`net.table.before_start.lobby`)."""
     players: int | None = None
     side: str | None = None
     setup: str | None = None
