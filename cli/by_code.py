@@ -18,6 +18,7 @@ from lang.i18n import _
 from net.reach.addresses import Reachable, reachable_addresses
 from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
                                   join_by_code)
+from net.reach.tunnel import table_end
 from net.reach.rendezvous import options_for as options  # noqa: F401  (the runner's name)
 
 if TYPE_CHECKING:
@@ -37,7 +38,8 @@ def say(line: str) -> None:
 
 def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOptions,
                    interface: str, mapper: PortMapper | None) -> Invitations:
-    """Host: show a code for friends anywhere while seats are open."""
+    """Host: show a code for friends anywhere while seats are open; two friends by code
+    who cannot dial each other get a tunnel of their own (net/table/pair_links.py)."""
     def addresses() -> list[Reachable]:
         if _loopback(interface):
             return [Reachable(interface, session.listen_port, "this machine", "lo")]
@@ -45,11 +47,11 @@ def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOp
             [(mapper.mapping.public_host, mapper.mapping.public_port)]
         return reachable_addresses(session.listen_port, mapped)
 
-    table_host = interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
     friends = Invitations(reactor, rendezvous, session.join_code or "", session.listen_port,
                           addresses, lambda: not session.started and not session.lobby_full()
-                          and not session.closed, say, table_host)
+                          and not session.closed, say, table_end(interface))
     friends.open()
+    session.pair_links.use_relay(rendezvous, lambda: friends.tunnelled, say)
     return friends
 
 

@@ -132,11 +132,9 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
             if options.command == "host" and rendezvous is not None:
                 invitations.append(by_code.invite_friends(reactor, session, rendezvous,
                                                           interface, mapper))
-                session.pair_links.tunnelled_ports = lambda: {
-                    port for friends in invitations for port in friends.tunnelled}
-            # two friends who both came by code get a wormhole of their own (issue 39)
-            session.pair_links.options = rendezvous
-            session.pair_links.say = by_code.say
+            else:
+                # a friend by code may be asked for a wormhole to another (issue 39)
+                session.pair_links.use_relay(rendezvous, say=by_code.say)
         peers.append(HeadlessPeer(session, options, reactor, engine, stats, out,
                                   on_finish=close_invitations))
         if prepare is not None:

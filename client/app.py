@@ -419,7 +419,7 @@ class App(arcade.Window):
             # a friend by code may be asked for a wormhole to another (net/table/pair_links.py)
             table = getattr(session, "table", None)
             if table is not None:
-                table.pair_links.options = search.rendezvous
+                table.pair_links.use_relay(search.rendezvous)
         else:
             from client.sessions.by_code import close_arrival
             close_arrival(arrival)

@@ -20,6 +20,7 @@ from client.words.net_words import for_players
 from net.reach.addresses import Reachable
 from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
                                   join_by_code, options_for)
+from net.reach.tunnel import table_end
 
 if TYPE_CHECKING:
     from net.table.options import TableOptions
@@ -79,11 +80,12 @@ def invite_friends(table: TableSession, rendezvous: RendezvousOptions,
                    addresses: Callable[[], list[Reachable]],
                    say: Callable[[str], None]) -> Invitations:
     """Host: a wormhole code for friends anywhere while seats are open (`Invitations.code`
-    is the one shown)."""
+    is the one shown); the start check plans a tunnel of their own for two friends by
+    code who cannot dial each other (net/table/pair_links.py), as a headless host's does."""
     interface = table.opts.interface
-    table_host = interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
     friends = Invitations(_reactor(), rendezvous, table.join_code or "", table.listen_port,
                           addresses, lambda: not table.started and not table.lobby_full()
-                          and not table.closed, say, table_host)
+                          and not table.closed, say, table_end(interface))
     friends.open()
+    table.pair_links.use_relay(rendezvous, lambda: friends.tunnelled, say)
     return friends

@@ -231,6 +231,12 @@ class _TableServer(protocol.Factory):
         self.connected = connected
 
 
+def table_end(interface: str) -> str:
+    """Where a tunnel's far end connects to this machine's table: its listen interface,
+    or loopback when it listens on every address."""
+    return interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
+
+
 def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int,
                 connected: Callable[[int], None] = lambda _port: None) -> Any:
     """Host: every subchannel the friend opens becomes a TCP connection to the table

@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection
 
 from net.reach.pair_tunnels import PairTunnel
 from net.reach.rendezvous import RendezvousOptions, plain_failure, relay_only, wormhole_for
-from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table
+from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table, table_end
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
 from net.transport.message_records import PairTunnelOpened
@@ -45,7 +45,8 @@ class PairLinks:
         self._roster = roster
         self._start = start
         self._dialer = dialer
-        # set by the runner when the table may use the relay (cli/runner.py)
+        # given by `use_relay` once the table's rendezvous is known (cli/runner.py, the
+        # window's lobby and code search): none, no pair tunnel
         self.options: RendezvousOptions | None = None
         self.tunnelled_ports: Callable[[], Collection[int]] = lambda: ()   # host: Invitations'
         self.say: Callable[[str], None] = log.info          # a headless peer prints it
@@ -55,6 +56,20 @@ class PairLinks:
         self.wormholes: list[Any] = []
         self.redials: list[RelayRedial] = []
         self.forwarders: list[Forwarder] = []
+
+    def use_relay(self, options: RendezvousOptions | None,
+                  tunnelled_ports: Callable[[], Collection[int]] | None = None,
+                  say: Callable[[str], None] | None = None) -> None:
+        """The table's rendezvous and relay (None: no pair tunnel). Why not given at
+        construction: the session exists before the rendezvous is chosen (a friend learns
+        it from the code search, a hosting window from its settings), and the host's
+        `tunnelled_ports` (the source ports of its friends' tunnels, which tell the start
+        check who came by code) belong to its `Invitations`, opened after the table."""
+        self.options = options
+        if tunnelled_ports is not None:
+            self.tunnelled_ports = tunnelled_ports
+        if say is not None:
+            self.say = say
 
     @property
     def relay_allowed(self) -> bool:
@@ -158,8 +173,8 @@ class PairLinks:
                            "dialling": pair.dialling, "code": code})
         w.get_code().addCallbacks(code_allocated, lambda f: None)
         seat = pair.dialling
-        serve_table(self._setting.reactor, self._dilate(w, seat), "127.0.0.1",
-                    self._dialer.listen_port)
+        serve_table(self._setting.reactor, self._dilate(w, seat),
+                    table_end(self._setting.opts.interface), self._dialer.listen_port)
         self.say(f"seat {seat} cannot dial this table directly: a tunnel of our "
                  "own through magic-wormhole, its code passed on by the host")
 

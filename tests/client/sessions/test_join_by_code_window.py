@@ -11,7 +11,10 @@ choice itself is shown in network namespaces: tests/net/reach/test_internet_rend
 - the window joins by the code a headless host printed, typed in the menu's join field:
   the lobby says it reached the table through the relay, and the game starts;
 - the window hosts: its lobby shows a code first among the join lines, a headless friend
-  joins with it through the relay, and the game starts.
+  joins with it through the relay, and the game starts;
+- the window hosts two friends by code who cannot dial each other: its start check plans a
+  tunnel of their own (net/table/pair_links.py), as a headless host's does, and the game
+  starts instead of "… cannot reach each other".
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 import arcade
 import pytest
 
+from net.reach.reachability import lobby_players
 from net.reach.rendezvous import is_invite
 from net.table.options import TableOptions
 from tests.client.conftest import frame, run_until, screenshot
@@ -160,6 +164,69 @@ def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
         if friend is not None:
             friend.kill()
         time.sleep(0.1)
+
+
+def _established_to(host: str, port: int) -> bool:
+    """A TCP connection to HOST:PORT is established on this machine (Linux's table)."""
+    a, b, c, d = (int(part) for part in host.split("."))
+    local = f"{d:02X}{c:02X}{b:02X}{a:02X}:{port:04X}"
+    with open("/proc/net/tcp") as table:
+        return any(row.split()[1] == local and row.split()[3] == "01"
+                   for row in list(table)[1:])
+
+
+def test_the_window_hosts_two_friends_by_code_who_cannot_dial_each_other(
+        app, home, servers, tmp_path):
+    """Each friend listens on 127.0.0.2 only, while the host sees it at 127.0.0.1 (its
+    tunnel's end): the host's probe of its table is refused, as for a home behind
+    symmetric NAT. Before the window planned pair tunnels its lobby said `The game cannot
+    start: … cannot reach each other`."""
+    _set_rendezvous_in_settings(app, servers)
+    app.start_net(TableOptions("host", players=3, bots=0, port=0))
+    assert app.scene.name == "lobby", getattr(app.scene, "message", "")
+    lobby, session = app.scene, app.session
+    links = session.table.pair_links
+    assert links.relay_allowed and links.options is not None
+    assert (links.options.mailbox, links.options.relay) == \
+        (servers.mailbox_url, f"tcp:{servers.relay_address}")
+    behind_nat = {**RELAY_ONLY, "SHOGUN_NET_INTERFACE": "127.0.0.2"}
+    friends: list[P.Peer] = []
+    try:
+        for n in (1, 2):
+            assert run_until(app, lambda: session.table.lobby_full() or lobby.join_offers()
+                             and is_invite(lobby.join_offers()[0][0].removeprefix(
+                                 "./shogun join ")) and len(session.invitations.tunnelled)
+                             == n - 1, 120), lobby.join_offers()
+            code = lobby.join_offers()[0][0].removeprefix("./shogun join ")
+            friends.append(P.Peer(f"friend{n}", [
+                "join", code, "--headless", "--rejoin-timeout", "60", "--rendezvous",
+                servers.mailbox_url, "--relay", servers.relay_address], tmp_path, behind_nat))
+            assert run_until(app, lambda: len(session.invitations.tunnelled) == n, 120), \
+                friends[-1].text() + friends[-1].errors()[-1500:]
+        assert run_until(app, session.table.lobby_full, 120)
+        first_port = next(port for seat, _name, _host, port in lobby_players(session.table)
+                          if seat == 1)
+        # the start check knows who came by code: the source ports of the host's tunnels
+        assert set(links.tunnelled_ports()) == set(session.invitations.tunnelled)
+        app.on_key_press(arcade.key.ENTER, 0)               # start the game
+        assert run_until(app, lambda: app.scene.name == "game", 120), lobby.error
+        first, second = friends
+        first.wait_for(r"game started: seat 1", 60)
+        second.wait_for(r"game started: seat 2", 60)
+        first.wait_for(r"seat 2 cannot dial this table directly: a tunnel of our own", 60)
+        second.wait_for(r"seat 1 cannot be dialled directly: dialling it through a tunnel "
+                        r"of our own", 60)
+        second.wait_for(r"the tunnel to seat 1 is connected through the relay", 120)
+        # the mesh's link between the two: the tunnel's far end reached friend 1's table
+        # (only there: the host dials no friend, its probes went to 127.0.0.1)
+        assert run_until(app, lambda: _established_to("127.0.0.2", first_port), 60), \
+            first.errors()[-1500:] + second.errors()[-1500:]
+    finally:
+        app.show_menu()
+        frame(app, 2)
+        P.kill_all(friends)
+        time.sleep(0.1)
+    assert "cannot reach each other" not in lobby.error
 
 
 def test_the_lobby_says_a_friend_on_this_machine_and_the_round_trip(app, home, tmp_path,
