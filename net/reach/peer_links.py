@@ -6,9 +6,11 @@ depends on where it came from. A friend who joined by code through magic-wormhol
 the host's table from a loopback port of the host's own tunnel (net/reach/tunnel.py), so
 the host tells a tunnelled link by its source port (`Invitations.tunnelled` records the
 ports of the connections its tunnels made) and asks the tunnel whether it goes through the
-relay. Every other link is a direct TCP connection, named by the other end's address.
+relay. Two friends joined by a tunnel of their own (a pair tunnel, net/table/pair_links.py)
+see each other at a loopback port too; theirs is told by the other's seat. Every other
+link is a direct TCP connection, named by the other end's address.
 
-The decision (`link_kind`) is pure over a typed record; the round trip of a direct link is
+The decisions (`tunnel_of`, `link_kind`) are pure over typed records; the round trip of a direct link is
 the kernel's own smoothed estimate for that TCP connection (TCP_INFO, Linux; nothing is
 sent for it). A tunnelled link's round trip is what the friend measured through the tunnel
 when it joined (a probe answered by the table: `Arrival.how`); the host has no end-to-end
@@ -22,10 +24,11 @@ from __future__ import annotations
 import ipaddress
 import socket
 import struct
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 from net.reach.addresses import plain_host
+from net.reach.tunnel import Link
 
 # the kinds, as the lobby says them
 THIS_MACHINE, LAN, DIRECT, UPNP, RELAY, WORMHOLE_DIRECT, WORMHOLE = (
@@ -81,6 +84,37 @@ def tcp_round_trip(transport: Any) -> float | None:
     return micros / 1e6 if micros else None
 
 
+def tunnel_state(link: Link | None) -> str:
+    """A tunnel's state as `LinkFacts.tunnel` says it, from magic-wormhole's last status."""
+    if link is None or not link.connected:
+        return "unknown"
+    return "relay" if link.through_relay else "direct"
+
+
+@dataclass(frozen=True)
+class Tunnels:
+    """The wormhole tunnels this peer holds, by what tells their connections apart."""
+    to_host: str | None = None        # friend by code: its own tunnel's state (`Arrival.tunnel`)
+    by_source_port: Mapping[int, Link | None] = field(default_factory=dict)
+    #   host: its friends' tunnels, by the source port its table sees each one come from
+    by_seat: Mapping[int, Link] = field(default_factory=dict)
+    #   a pair tunnel (net/table/pair_links.py), by the other player's seat: both ends see
+    #   that link come from or go to a loopback port of their own
+
+
+def tunnel_of(seat: int, source_port: int, tunnels: Tunnels) -> str | None:
+    """The state of the tunnel that carries my link to `seat` (None: a plain TCP link).
+    A link from the host's tunnel, from a pair tunnel, or my own tunnel to the host (seat
+    0) is named by that tunnel, not by its loopback end ("on this machine")."""
+    if tunnels.to_host is not None and seat == 0:
+        return tunnels.to_host
+    if source_port in tunnels.by_source_port:
+        return tunnel_state(tunnels.by_source_port[source_port])
+    if seat in tunnels.by_seat:
+        return tunnel_state(tunnels.by_seat[seat])
+    return None
+
+
 def table_links(table: Any, invitations: Any = None, arrival: Any = None,
                 mapped: bool = False) -> dict[int, PeerLink]:
     """{seat: how its player is connected to me} for every seat I hold a live link to.
@@ -93,6 +127,12 @@ def table_links(table: Any, invitations: Any = None, arrival: Any = None,
     if roster.host_conn is not None and not roster.host_conn.closed \
             and roster.host_conn not in conns:
         conns.append(roster.host_conn)
+    tunnels = Tunnels(
+        to_host=arrival.tunnel if arrival is not None else None,
+        by_source_port={} if invitations is None else {
+            port: invitations.links.get(friend)
+            for port, friend in invitations.tunnelled.items()},
+        by_seat=dict(getattr(getattr(table, "pair_links", None), "links", {})))
     found: dict[int, PeerLink] = {}
     for conn in conns:
         seat = conn.seat if conn.seat is not None else (0 if conn is roster.host_conn else None)
@@ -103,15 +143,13 @@ def table_links(table: Any, invitations: Any = None, arrival: Any = None,
             remote = tcp.getPeer()
         except Exception:
             continue
-        tunnel, rtt = None, None
-        if arrival is not None and arrival.tunnel is not None and seat == 0:
-            tunnel, rtt = arrival.tunnel, arrival.round_trip      # my tunnel to the host
-        elif invitations is not None and remote.port in invitations.tunnelled:
-            link = invitations.links.get(invitations.tunnelled[remote.port])
-            tunnel = "unknown" if link is None or not link.connected else \
-                "relay" if link.through_relay else "direct"
-        else:
+        tunnel = tunnel_of(seat, remote.port, tunnels)
+        if tunnel is None:
             rtt = tcp_round_trip(tcp)
+        elif tunnels.to_host is not None and seat == 0:
+            rtt = arrival.round_trip        # measured through my tunnel when I joined
+        else:
+            rtt = None
         kind = link_kind(LinkFacts(str(remote.host), tunnel, mapped, not conn.dialer))
         found[seat] = PeerLink(kind, rtt)
     return found

@@ -56,6 +56,8 @@ class PairLinks:
         self.wormholes: list[Any] = []
         self.redials: list[RelayRedial] = []
         self.forwarders: list[Forwarder] = []
+        # seat -> how the pair tunnel to it is connected (the lobby names the link by it)
+        self.links: dict[int, Link] = {}
 
     def use_relay(self, options: RendezvousOptions | None,
                   tunnelled_ports: Callable[[], Collection[int]] | None = None,
@@ -134,9 +136,10 @@ class PairLinks:
     def _dilate(self, w: Any, seat: int) -> Any:
         assert self.options is not None
         seen: list[Link] = []
+        self.links[seat] = Link(False, False, "")
 
         def status(update: Any) -> None:
-            link = link_of(update)
+            link = self.links[seat] = link_of(update)
             if link.connected and (not seen or seen[-1] != link):
                 where = link.where
                 self.say(f"the tunnel to seat {seat} is connected through the relay {where}"

@@ -1,6 +1,8 @@
-"""How each peer is connected, as the lobby says it (issue 39): the decision over what a
-connection's end knows, and the kernel's round trip of a real loopback TCP connection.
-The window shows them: tests/client/sessions/test_join_by_code_window.py."""
+"""How each peer is connected, as the lobby says it (issue 39): which tunnel carries a link,
+the decision over what a connection's end knows, and the kernel's round trip of a real
+loopback TCP connection. The window shows them:
+tests/client/sessions/test_join_by_code_window.py; a pair tunnel's link:
+tests/net/table/test_pair_links.py."""
 
 from __future__ import annotations
 
@@ -9,7 +11,12 @@ import sys
 
 import pytest
 
-from net.reach.peer_links import LinkFacts, link_kind, tcp_round_trip
+from net.reach.peer_links import LinkFacts, Tunnels, link_kind, tcp_round_trip, tunnel_of
+from net.reach.tunnel import Link
+
+RELAYED = Link(True, True, "->relay:tcp:203.0.113.9:4001")
+DIRECT = Link(True, False, "->tcp:11.0.0.2:40112")
+DOWN = Link(False, False, "")
 
 
 @pytest.mark.parametrize("facts, kind", [
@@ -31,6 +38,25 @@ from net.reach.peer_links import LinkFacts, link_kind, tcp_round_trip
 ])
 def test_a_link_is_named_by_where_its_other_end_is(facts, kind):
     assert link_kind(facts) == kind
+
+
+@pytest.mark.parametrize("seat, source_port, tunnels, state", [
+    (1, 7531, Tunnels(), None),                                       # a plain TCP link
+    (0, 40001, Tunnels(to_host="relay"), "relay"),                    # my tunnel to the host
+    (1, 40001, Tunnels(to_host="relay"), None),                       # ... carries seat 0 only
+    (1, 40001, Tunnels(by_source_port={40001: RELAYED}), "relay"),    # host: a friend's tunnel
+    (1, 40001, Tunnels(by_source_port={40001: DIRECT}), "direct"),
+    (1, 40001, Tunnels(by_source_port={40001: None}), "unknown"),     # no status yet
+    (1, 40002, Tunnels(by_source_port={40001: RELAYED}), None),       # another connection
+    (2, 40003, Tunnels(by_seat={2: RELAYED}), "relay"),               # a pair tunnel to seat 2
+    (2, 40003, Tunnels(by_seat={2: DIRECT}), "direct"),
+    (2, 40003, Tunnels(by_seat={2: DOWN}), "unknown"),                # redialling
+    (1, 40003, Tunnels(by_seat={2: RELAYED}), None),                  # seat 1: not through it
+    (0, 40003, Tunnels(to_host="direct", by_seat={0: RELAYED}), "direct"),
+])
+def test_a_tunnelled_link_is_named_by_its_tunnel_not_its_loopback_end(
+        seat, source_port, tunnels, state):
+    assert tunnel_of(seat, source_port, tunnels) == state
 
 
 class _Transport:

@@ -124,10 +124,66 @@ def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatc
     host = Conn(LOBBY["seats"][0]["peer"])
     links, dialed = _links("join", 2, [host], host_conn=host)
     links._shared.closed = False
-    links.options = RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001")
     said: list[str] = []
-    links.say = said.append
+    links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
+                    say=said.append)
     links.pair_tunnel_opened(host, _msg())
     links.pair_tunnel_opened(host, _msg("4-altered-code"))
     assert "the tunnel to seat 1 could not be opened: the code is wrong" in " ".join(said), said
     assert dialed == [] and not host.offences      # the game has not started: nothing dialled
+
+
+def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
+    """The dialling player reaches seat 1 at its end's loopback port: the lobby says
+    `relay` once magic-wormhole's status says so (before: `on this machine`), and no
+    round trip (the kernel's would be the loopback's)."""
+    from twisted.internet import defer
+
+    import net.table.pair_links as pair_links
+    from net.reach.peer_links import PeerLink, table_links
+    from net.reach.rendezvous import RendezvousOptions
+
+    statuses: list = []
+
+    class Wormhole:
+        def set_code(self, code):
+            pass
+
+        def dilate(self, on_status_update, **kwargs):
+            statuses.append(on_status_update)
+            return object()
+
+        def get_versions(self):
+            return defer.Deferred()
+
+    class End:
+        host, port = "127.0.0.1", 40000
+
+        def __init__(self, reactor, dilated):
+            pass
+
+    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: Wormhole())
+    monkeypatch.setattr(pair_links, "Forwarder", End)
+    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, _ = _links("join", 2, [host], host_conn=host)
+    links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
+                    say=lambda line: None)
+    links.pair_tunnel_opened(host, _msg())
+    links.pair_tunnel_opened(host, _msg("4-purple-sausage"))
+
+    class Tcp:                      # my connection to seat 1, through my end of the tunnel
+        def getPeer(self):
+            return SimpleNamespace(host="127.0.0.1", port=End.port)
+
+    to_one = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=True)
+    table = SimpleNamespace(roster=SimpleNamespace(conns=[to_one], host_conn=None),
+                            pair_links=links)
+    assert table_links(table)[1].kind == "through magic-wormhole"    # no status yet
+    [status] = statuses
+    status(SimpleNamespace(peer_connection=SimpleNamespace(
+        hint_description="->relay:tcp:203.0.113.9:4001")))
+    assert table_links(table)[1] == PeerLink("relay", None)
+    status(SimpleNamespace(peer_connection=SimpleNamespace(
+        hint_description="->tcp:11.0.0.3:41000")))
+    assert table_links(table)[1].kind == "direct through magic-wormhole"
