@@ -10,11 +10,13 @@ relay. Two friends joined by a tunnel of their own (a pair tunnel, net/table/pai
 see each other at a loopback port too; theirs is told by the other's seat. Every other
 link is a direct TCP connection, named by the other end's address.
 
-The decisions (`tunnel_of`, `link_kind`) are pure over typed records; the round trip of a direct link is
-the kernel's own smoothed estimate for that TCP connection (TCP_INFO, Linux; nothing is
-sent for it). A tunnelled link's round trip is what the friend measured through the tunnel
-when it joined (a probe answered by the table: `Arrival.how`); the host has no end-to-end
-measure of it and says so.
+The decisions (`tunnel_of`, `link_kind`) are pure over typed records; the round trip of a
+direct link is the kernel's own smoothed estimate for that TCP connection (TCP_INFO,
+Linux; nothing is sent for it). The kernel's estimate of a tunnelled link measures only
+the loopback hop to the tunnel's end, so its round trip is timed end to end instead: a
+sealed ping answered by the other table (`net.transport.round_trip`), on this peer's
+reactor clock; until the first answer a friend shows what it measured through its tunnel
+when it joined (a probe answered by the table: `Arrival.how`).
 
 Tests: tests/net/reach/test_peer_links.py, tests/client/sessions/test_join_by_code_window.py.
 """
@@ -84,6 +86,18 @@ def tcp_round_trip(transport: Any) -> float | None:
     return micros / 1e6 if micros else None
 
 
+def tunnel_round_trip(conn: Any) -> float | None:
+    """A tunnelled link's round trip: the last ping answered on that sealed connection
+    (`net.transport.round_trip`), and a new ping asked for the next look (one at a time:
+    the lobby looks every second)."""
+    round_trip = getattr(conn, "round_trip", None)
+    if round_trip is None:
+        return None
+    round_trip.ask()
+    measured: float | None = round_trip.measured
+    return measured
+
+
 def tunnel_state(link: Link | None) -> str:
     """A tunnel's state as `LinkFacts.tunnel` says it, from magic-wormhole's last status."""
     if link is None or not link.connected:
@@ -146,10 +160,10 @@ def table_links(table: Any, invitations: Any = None, arrival: Any = None,
         tunnel = tunnel_of(seat, remote.port, tunnels)
         if tunnel is None:
             rtt = tcp_round_trip(tcp)
-        elif tunnels.to_host is not None and seat == 0:
-            rtt = arrival.round_trip        # measured through my tunnel when I joined
         else:
-            rtt = None
+            rtt = tunnel_round_trip(conn)
+            if rtt is None and tunnels.to_host is not None and seat == 0:
+                rtt = arrival.round_trip    # measured through my tunnel when I joined
         kind = link_kind(LinkFacts(str(remote.host), tunnel, mapped, not conn.dialer))
         found[seat] = PeerLink(kind, rtt)
     return found

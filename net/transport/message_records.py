@@ -165,6 +165,16 @@ class Heartbeat(TypedDict):
     type: Literal["Heartbeat"]
 
 
+class Pinged(TypedDict):
+    type: Literal["Pinged"]
+    ping: int
+
+
+class PingAnswered(TypedDict):
+    type: Literal["PingAnswered"]
+    ping: int
+
+
 class GameFinished(TypedDict):
     type: Literal["GameFinished"]
     step: int
@@ -289,7 +299,8 @@ class FieldOpened(TypedDict):
 Message = (
     Welcomed | KeyOffered | Probed | Greeted | Hello | Accepted | Refused | Offended |
     LobbyChanged | SeatRequested | GameStarted | PairTunnelOpened | ChainCommitted | LinkRevealed |
-    CommandSent | TowerVoted | TakeoverClaimed | InputsMissed | Heartbeat | GameFinished
+    CommandSent | TowerVoted | TakeoverClaimed | InputsMissed | Heartbeat | Pinged |
+    PingAnswered | GameFinished
     | CheatingProved | Relayed | SeatDropped | CaughtUp | StepApplied | InputsAwaited |
     ChatSent | ChatRecalled | PlanCommitted | PlanUnlocked | CommitsEchoed | BidOpened |
     HashStated | FieldOpened)

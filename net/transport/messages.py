@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-PROTOCOL = 8          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
+PROTOCOL = 9          # 2: SPAKE2 join, sealed frames, seat keys, signatures, echo; 3: plan fields;
                       # 4: bot plans face down (committed, opened card by card);
                       # 5: a spectator is told which inputs the table awaits;
                       # 6 (issue 34, 37): take-overs by signed claims of a majority
@@ -25,7 +25,10 @@ PROTOCOL = 8          # 2: SPAKE2 join, sealed frames, seat keys, signatures, ec
                       #    player other clocks or settings is found out;
                       # 8 (issue 39): two friends by code get a wormhole of their own, its
                       #    code passed on by the host (PairTunnelOpened)
+                      # 9 (issue 39): a connection's round trip, end to end through any
+                      #    tunnel: Pinged and PingAnswered (net/transport/round_trip.py)
 MAX_STEP = 1_000_000
+MAX_PING = 2 ** 31 - 1     # a ping's number (net/transport/round_trip.py)
 
 
 class BadMessage(ValueError):
@@ -180,6 +183,10 @@ SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     # holds them relays them (signed, they prove themselves)
     "InputsMissed": {"step": STEP, "seats": _seats},
     "Heartbeat": {},
+    # a connection's round trip, end to end (net/transport/round_trip.py): the asker's
+    # number comes back in the answer; at most a few answered a second
+    "Pinged": {"ping": _int(1, MAX_PING)},
+    "PingAnswered": {"ping": _int(1, MAX_PING)},
     "GameFinished": {"step": STEP, "seat": SEAT, "hash": HASH, "sig": SIG},
     # two different signed messages from one seat for one step: every peer expels it
     "CheatingProved": {"seat": SEAT, "first": _map, "second": _map},

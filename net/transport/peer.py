@@ -25,6 +25,7 @@ from net.transport.join_handshake import JoinHandshake
 from net.transport import messages
 from net.transport.message_records import Message, as_wire, checked
 from net.transport.peer_reports import PeerOwner
+from net.transport.round_trip import RoundTrip
 from net.trust.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.transport.peer")
@@ -75,6 +76,8 @@ class PeerConnection(Protocol):
         now = self._now()
         self.last_received = self._awake_now()   # for heartbeats (net.table.liveness)
         self.last_sent = now
+        # the link's round trip end to end, asked for by the lobby (issue 39: a tunnel's)
+        self.round_trip = RoundTrip(self._now, self.send, self.describe)
 
     def _now(self) -> float:
         reactor = self.session.reactor
@@ -229,6 +232,12 @@ class PeerConnection(Protocol):
             if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused", "Probed",
                         "Greeted"):
                 self.offence(f"{kind} after the handshake (replayed?)")
+                return
+            if msg["type"] == "Pinged":          # the connection's own (round_trip.py)
+                self.round_trip.pinged(msg["ping"])
+                return
+            if msg["type"] == "PingAnswered":
+                self.round_trip.answered(msg["ping"])
                 return
             self.session.reports.received(self, as_wire(msg))
             return

@@ -81,3 +81,33 @@ def test_the_round_trip_is_the_kernels_estimate_for_that_connection():
             rtt = tcp_round_trip(_Transport(client))
     assert rtt is not None and 0 < rtt < 1.0        # loopback: well under a second
     assert tcp_round_trip(object()) is None         # no socket (a subchannel, a fake)
+
+
+def test_the_host_shows_a_tunnelled_friends_round_trip_timed_by_a_sealed_ping():
+    """The host sees the friend at its tunnel's loopback end: the kernel's estimate would
+    be the loopback's. The lobby's look asks a ping on that connection and shows the time
+    to its answer, on the host's clock (before: `relay` with no round trip)."""
+    from types import SimpleNamespace
+
+    from twisted.internet.task import Clock
+
+    from net.reach.peer_links import PeerLink, table_links
+    from net.transport.round_trip import RoundTrip
+
+    clock, sent = Clock(), []
+
+    class Tcp:                        # the friend's connection, from the tunnel's port
+        def getPeer(self):
+            return SimpleNamespace(host="127.0.0.1", port=40001)
+
+    friend = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=False,
+                             round_trip=RoundTrip(clock.seconds, sent.append))
+    table = SimpleNamespace(roster=SimpleNamespace(conns=[friend], host_conn=None))
+    invitations = SimpleNamespace(tunnelled={40001: 1}, links={1: RELAYED})
+    assert table_links(table, invitations) == {1: PeerLink("relay", None)}   # asked
+    assert sent == [{"type": "Pinged", "ping": 1}]
+    clock.advance(0.190)
+    friend.round_trip.answered(1)
+    clock.advance(1.0)
+    assert table_links(table, invitations)[1].kind == "relay"
+    assert abs(table_links(table, invitations)[1].rtt - 0.190) < 1e-9

@@ -149,6 +149,15 @@ CASES = {
     # a take-over claim is one player's word: its own seat's is not its to make, one for
     # another seat is kept and counts only with more than half of the players'
     # (net/table/policy/takeover_agreement.py); before, one SeatTakenOver gave the seat away
+    # a connection's own ping (net/transport/round_trip.py): checked like every message
+    "ping with a number that is no int": (lambda h: encode_frame(
+        {"type": "Pinged", "ping": "1"}), "field 'ping' is a str"),
+    "ping with a number out of range": (lambda h: encode_frame(
+        {"type": "Pinged", "ping": 2 ** 40}), "field 'ping' 1099511627776 is out of range"),
+    "ping answer with an extra field": (lambda h: encode_frame(
+        {"type": "PingAnswered", "ping": 1, "sent_at": 0.0}), "unexpected fields"),
+    "ping answer without its number": (lambda h: encode_frame({"type": "PingAnswered"}),
+                                       "missing field 'ping'"),
     "take-over of itself": (lambda h: encode_frame(claim(h, HOSTILE)), "cannot send it"),
     "take-over claimed in another seat's name": (lambda h: encode_frame(
         {**claim(h, 1), "seat": 2}), "cannot send it"),
@@ -178,6 +187,29 @@ def test_each_hostile_input_is_rejected_with_a_reason(tmp_path, case, caplog):
         assert fragment in caplog.text                  # logged
     assert [s.lockstep.hash for s in honest] == before  # nothing changed
     assert not (victim.lockstep.bots & {0, 1, 2})
+
+
+def test_pings_in_a_loop_and_answers_to_no_ping_cost_the_table_nothing(tmp_path, caplog):
+    """A hostile player pings in a loop: a few are answered (the answer budget), the rest
+    ignored with one log line, never an offence; answers to pings nobody sent measure
+    nothing. The honest players' game is untouched."""
+    from net.transport.round_trip import ANSWER_BURST
+    net, engine, honest, hostile = table_with_hostile(tmp_path)
+    before = [s.lockstep.hash for s in honest]
+    victim = honest[0]
+    to_victim = next(c for c in hostile.conns if c.seat == 0)
+    answers: list[int] = []
+    to_victim.round_trip.answered = answers.append      # what comes back to the pinger
+    send_raw(net, hostile, b"".join(encode_frame({"type": "Pinged", "ping": n})
+                                    for n in range(1, 51)), to=0)
+    send_raw(net, hostile, encode_frame({"type": "PingAnswered", "ping": 99}), to=0)
+    from_hostile = next(c for c in victim.conns if c.seat == HOSTILE)
+    assert answers == list(range(1, int(ANSWER_BURST) + 1))
+    assert from_hostile.round_trip.ignored == 50 - int(ANSWER_BURST)
+    assert caplog.text.count("pings faster than") == 1
+    assert from_hostile.round_trip.measured is None
+    assert reasons(victim) == [] and not from_hostile.closed
+    assert [s.lockstep.hash for s in honest] == before
 
 
 def test_a_second_signed_chain_commitment_is_a_proof_and_expels(tmp_path, caplog):
