@@ -99,6 +99,16 @@ def run_until(app, cond, seconds: float) -> bool:
     return cond()
 
 
+def heard(app, peer, pattern: str, seconds: float) -> None:
+    """Wait for `pattern` in a peer process's output while the window keeps running (its
+    frames drive the reactor: a window that stops pumping sends nothing and soon looks
+    dropped)."""
+    import re
+    if not run_until(app, lambda: re.search(pattern, peer.text()), seconds):
+        raise AssertionError(f"{peer.name}: no {pattern!r} in output:\n{peer.text()}\n"
+                             f"{peer.errors()[-2000:]}")
+
+
 @pytest.fixture
 def home(app, tmp_path, monkeypatch):
     """A fresh settings/data folder for each test, and the window reading it."""

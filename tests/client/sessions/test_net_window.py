@@ -13,21 +13,12 @@ import time
 import arcade
 import pytest
 
-from tests.client.conftest import frame, run_until
+from tests.client.conftest import frame, heard, run_until
 from tests.net import processes as P
 
 
 def _log_text(scene) -> str:
     return "\n".join(line for line, _ in scene.log.lines)
-
-
-def _heard(app, peer: P.Peer, pattern: str, seconds: float) -> None:
-    """Wait for `pattern` in a peer's output while the window keeps running (its frames
-    drive the reactor: a window that stops pumping sends nothing and soon looks dropped)."""
-    import re
-    if not run_until(app, lambda: re.search(pattern, peer.text()), seconds):
-        raise AssertionError(f"{peer.name}: no {pattern!r} in output:\n{peer.text()}\n"
-                             f"{peer.errors()[-2000:]}")
 
 
 def _joiner(tmp_path, port: int, code: str, name: str, script=None) -> P.Peer:
@@ -54,7 +45,7 @@ def test_the_window_chats_locks_unlocks_and_relocks_at_a_real_network_table(app,
         scene = app.scene
         scene.fast = True
         assert run_until(app, lambda: scene.planning.visible, 60), app.session.status
-        _heard(app, peers[1], "holding my plan", 30)
+        heard(app, peers[1], "holding my plan", 30)
 
         # a chat line from the window: in its own log panel, and at both other players
         app.on_key_press(arcade.key.T, 0)
@@ -67,7 +58,7 @@ def test_the_window_chats_locks_unlocks_and_relocks_at_a_real_network_table(app,
         assert "good luck" in _log_text(scene)
         assert scene.planning.visible                       # Enter sent the line, not my plan
         for p in peers:
-            _heard(app, p, r"chat: .*\(seat 0\): good luck", 20)
+            heard(app, p, r"chat: .*\(seat 0\): good luck", 20)
 
         # lock a plan: it goes to the table at once, and the slow player still plans
         app.on_key_press(arcade.key.B, 0)                   # the suggested plan
@@ -99,7 +90,7 @@ def test_the_window_chats_locks_unlocks_and_relocks_at_a_real_network_table(app,
         app.on_text("go")
         frame(app)
         app.on_key_press(arcade.key.ENTER, 0)
-        _heard(app, peers[1], "planning now", 20)
+        heard(app, peers[1], "planning now", 20)
         assert run_until(app, lambda: table.lockstep.step > step, 30), table.waiting_for()
         assert table.lockstep.log[step]["commands"]           # the plan step was applied
         assert not table.desyncs and not table.offence_log
