@@ -41,8 +41,8 @@ def prepare(session: TableSession) -> None:
                 continue
             if id(conn) not in counted:        # count the answers that come back
                 counted.add(id(conn))
-                conn.round_trip.answered = lambda ping: counts.__setitem__(
-                    "answered", counts["answered"] + 1)
+                setattr(conn.round_trip, "answered", lambda ping: counts.__setitem__(
+                    "answered", counts["answered"] + 1))
             for n in range(1, PINGS + 1):
                 conn.send({"type": "Pinged", "ping": n})
             counts["pinged"] += PINGS
