@@ -416,10 +416,12 @@ class App(arcade.Window):
         session = self.session
         if session is not None and hasattr(session, "arrival"):
             session.arrival = arrival                  # closed with the table
-            # a friend by code may be asked for a wormhole to another (net/table/pair_links.py)
+            # a friend by code may be asked for a wormhole to another (net/table/pair_links.py);
+            # how it goes is the table's news (the game's log: the lobby is gone by then)
             table = getattr(session, "table", None)
             if table is not None:
-                table.pair_links.use_relay(search.rendezvous)
+                table.pair_links.use_relay(search.rendezvous,
+                                           say=lambda line: table.on_notice(line))
         else:
             from client.sessions.by_code import close_arrival
             close_arrival(arrival)

@@ -105,8 +105,12 @@ def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path
         session = app.session
         relay_port = servers.relay_address.rsplit(":", 1)[1]
         assert session.arrival is not None
-        # it can serve or claim a pair tunnel the host asks for (net/table/pair_links.py)
+        # it can serve or claim a pair tunnel the host asks for (net/table/pair_links.py),
+        # and says how that goes in the game's log (the table's news)
         assert session.table.pair_links.relay_allowed
+        session.table.pair_links.say("the tunnel to seat 2 is connected through the relay "
+                                     "127.0.0.1:4001")
+        assert session.offers.notices[-1].startswith("the tunnel to seat 2 is connected")
         assert re.search(rf"through the relay 127\.0\.0\.1:{relay_port}, round trip \d",
                          session.arrival.how), session.arrival.how
         lobby = app.scene
