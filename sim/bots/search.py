@@ -44,7 +44,8 @@ from sim.state import BID, DecisionKind, Plan, State
 ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
-DRAFT_BUDGET = 48      # rollouts for a draft decision of `HARD` (issue 40)
+DRAFT_BUDGET = 144     # rollouts (to the end of spring) for a draft decision of `HARD` (issue 40)
+DRAFT_MORE = 216       # ... and for its second look when the first leaves it undecided
 
 
 @dataclass(frozen=True)
@@ -72,11 +73,14 @@ class Settings:
     normal_off: frozenset[str]
     safe: bool
     draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
+    draft_horizon: str = "year"    # how far a draft decision's futures are played
+    draft_more: int = 0            # rollouts of a draft decision's second look (0: none)
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
-                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET)
+                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET,
+                draft_horizon="round", draft_more=DRAFT_MORE)
 
 
 def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
@@ -108,11 +112,46 @@ def ranked(seen: State, seat: int, seed: bytes,
         return [(candidates[0], 0)]
     per_world: list[list[int]] = [[] for _ in candidates]
     totals = score(seen, seat, candidates, seed, per_world, st)
+    if kind in draft_search.DRAFT_KINDS:
+        draft_second_look(seen, seat, candidates, seed, totals, per_world, st)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
     if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
         order.remove(0)
         order.insert(0, 0)
     return [(candidates[i], totals[i]) for i in order]
+
+
+def draft_second_look(seen: State, seat: int, candidates: list[Command], seed: bytes,
+                      totals: list[int], per_world: list[list[int]], st: Settings) -> None:
+    """Play `st.draft_more` further futures, shared by every candidate, when the first
+    look leaves the draft decision undecided (`undecided`); add them to the totals.
+    Why: a draft rollout is noisy (the paired difference of two candidates over one future
+    has a spread of about 14 points, issue 40), so a fixed share of futures either wastes
+    them on clear choices or decides close ones by luck. The extra futures go where the
+    test is near its line; a decision costs the first look's budget most of the time."""
+    n = len(candidates)
+    played = len(per_world[0])
+    if st.draft_more <= 0 or n < 2 or n > st.finalists or any(len(w) != played for w in per_world):
+        return
+    challenger = min(range(1, n), key=lambda i: (-totals[i], i))
+    if not undecided(per_world[challenger], per_world[0], st.prefer_t2):
+        return
+    more = max(st.min_worlds, st.draft_more // n)
+    _play(seen, seat, candidates, range(n), range(played, played + more), seed, totals,
+          per_world, st)
+
+
+def undecided(mine: list[int], default: list[int], prefer_t2: int) -> bool:
+    """Is the paired test of `clearly_better` near its line: the candidate ahead of the
+    default, its t^2 above a fifth of `prefer_t2` and below three times it?"""
+    diffs = [a - b for a, b in zip(mine, default)]
+    n = len(diffs)
+    total = sum(diffs)
+    if n < 2 or total <= 0 or prefer_t2 <= 0:
+        return False
+    spread = n * sum(d * d for d in diffs) - total * total
+    strength = total * total * (n - 1)   # t^2 = strength / spread
+    return 5 * strength > prefer_t2 * spread and strength < 3 * prefer_t2 * spread
 
 
 def budget_for(seen: State, st: Settings) -> int:
@@ -334,7 +373,8 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
-    by_year = st.horizon == "year"
+    drafting = base.decision.kind in draft_search.DRAFT_KINDS
+    by_year = (st.draft_horizon if drafting else st.horizon) == "year"
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
     planned = dict(planned or {})
     s = base.copy()
@@ -408,6 +448,7 @@ def evaluate(s: State, seat: int, shortage: bool = True) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize", "evaluate",
+__all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize",
+           "draft_second_look", "evaluate", "undecided",
            "plan_candidates", "ranked", "rollout", "rollouts", "score",
            "worlds"]
