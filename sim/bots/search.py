@@ -373,8 +373,7 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
-    drafting = base.decision.kind in draft_search.DRAFT_KINDS
-    by_year = (st.draft_horizon if drafting else st.horizon) == "year"
+    by_year = horizon_for(base, st) == "year"
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
     planned = dict(planned or {})
     s = base.copy()
@@ -408,6 +407,15 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
             cmd = decide(s, d.seats[0], bot, rng)
         advance_in_place(s, cmd)
     return evaluate(s, seat, shortage=s.year == year or not by_year)
+
+
+def horizon_for(base: State, st: Settings) -> str:
+    """How far a rollout from `base` plays: a draft decision's futures to
+    `st.draft_horizon`, every other decision's to `st.horizon`. Why a draft's are shorter:
+    against a 200-future oracle played to the end of year 1, futures stopped after spring
+    chose better for the same CPU (a third of the cost each, three times as many of them;
+    `benchmarks/bots/draft_regret.py`, issue 40)."""
+    return st.draft_horizon if base.decision.kind in draft_search.DRAFT_KINDS else st.horizon
 
 
 def evaluate(s: State, seat: int, shortage: bool = True) -> int:
@@ -449,6 +457,6 @@ def evaluate(s: State, seat: int, shortage: bool = True) -> int:
 
 
 __all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize",
-           "draft_second_look", "evaluate", "undecided",
+           "draft_second_look", "evaluate", "horizon_for", "undecided",
            "plan_candidates", "ranked", "rollout", "rollouts", "score",
            "worlds"]
