@@ -9,7 +9,6 @@ Tests: tests/sim/rules/test_battle.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.events import BattleResolved
 from sim.rules.battle_count import count_battle
@@ -17,6 +16,7 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
 from sim.rules.flow import Events, give_back, wait_chance
+from sim.progress import evolve
 from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
                        State, colour_map)
 
@@ -43,7 +43,7 @@ def drop_decision(s: State, reason: str | None = None) -> Decision:
 
 def on_tower_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     assert s.battle is not None
-    s.battle = replace(s.battle, seed=bytes(seed))
+    s.battle = evolve(s.battle, seed=bytes(seed))
 
 
 def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
@@ -63,7 +63,7 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
         "replay": {"before": before.to_wire(),
                    "thrown": [[c, n] for c, n in enumerate(b.held) if n],
                    "seed": b.seed.hex()}})
-    s.battle = replace(b, held=NO_CUBES, thrown=b.held, settled=True)
+    s.battle = evolve(b, held=NO_CUBES, thrown=b.held, settled=True)
 
 
 def _throw_tray(s: State, held: list[int]) -> tuple[int, ...]:
@@ -174,7 +174,7 @@ def _side(colour: int | None) -> int | str:
 def mark_changed(s: State, name: str) -> None:
     """R-EXEC-4: the card moves at once; the old owner's action there lapses this round."""
     if s.round is not None and name not in s.round.changed:
-        s.round = replace(s.round, changed=tuple(sorted(s.round.changed + (name,))))
+        s.round = evolve(s.round, changed=tuple(sorted(s.round.changed + (name,))))
 
 
 def neutralise(s: State, name: str) -> None:

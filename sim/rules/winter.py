@@ -10,7 +10,6 @@ Tests: tests/sim/rules/test_winter.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.board import board
 from sim.cards import cards
@@ -19,6 +18,7 @@ from sim.commands import OrderRevolts
 from sim.rules import battle
 from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
 from sim.snapshot import public_state
+from sim.progress import evolve
 from sim.state import DecisionKind, State, WinterProgress
 
 
@@ -37,7 +37,7 @@ def stage_winter(s: State, events: Events) -> Next:
         seat = s.turn_order[w.idx]
         if battle.settled(s):
             battle.resolve(s, events)
-            s.winter = replace(w, revolts=w.revolts[1:])
+            s.winter = evolve(w, revolts=w.revolts[1:])
             continue
         if s.battle is not None:
             return battle.drop_decision(s)
@@ -47,16 +47,16 @@ def stage_winter(s: State, events: Events) -> Next:
             revolts, extra = board().revolts_for(shortage)
             revolts = min(revolts, owned)
             if revolts == 0:
-                s.winter = replace(w, idx=w.idx + 1)
+                s.winter = evolve(w, idx=w.idx + 1)
                 continue
-            s.winter = replace(w, shortage=shortage, count=revolts, extra=extra)
+            s.winter = evolve(w, shortage=shortage, count=revolts, extra=extra)
             return wait_chance("revolts", seat=seat, count=revolts)
         if w.revolts:
             if not w.ordered:
                 return wait(DecisionKind.REVOLT_ORDER, (seat,), provinces=list(w.revolts))
             battle.begin_revolt(s, w.revolts[0], w.extra, then="")
             return battle.drop_decision(s)
-        s.winter = replace(w, idx=w.idx + 1, drawn=False, ordered=False)
+        s.winter = evolve(w, idx=w.idx + 1, drawn=False, ordered=False)
     return "scoring"
 
 
@@ -66,12 +66,12 @@ def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Event
     seat = s.turn_order[w.idx]
     owned = s.cards_of(seat)
     drawn = stream.sample(owned, w.count)
-    s.winter = replace(w, revolts=tuple(drawn), drawn=True, ordered=len(drawn) < 2)
+    s.winter = evolve(w, revolts=tuple(drawn), drawn=True, ordered=len(drawn) < 2)
     events.append({"event": "Shortage", "seat": seat, "rice": s.players[seat].rice,
                    "provinces": len(owned), "shortage": w.shortage, "revolts": w.count,
                    "extra_peasants": w.extra, "drawn": list(drawn)})
 
 
 def on_order(s: State, cmd: OrderRevolts, events: Events) -> None:
-    s.winter = replace(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
+    s.winter = evolve(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
     events.append({"event": "RevoltsOrdered", "seat": cmd.seat, "order": list(cmd.provinces)})
