@@ -10,7 +10,7 @@ Tests: tests/sim/rules/test_battle.py.
 from __future__ import annotations
 
 
-from sim.events import BattleResolved
+from sim.events import BattleResolved, recorded
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
@@ -55,14 +55,15 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     out = cmd.out_counts()
     for colour, n in out.items():
         s.tray[colour] += n
-    events.append({
-        "event": "TowerDropped", "reason": _REASON[b.kind],
-        "thrown": colour_map(b.held), "out": colour_map(out),
-        "inside_after": colour_map(cmd.contents.counts()),
-        "decided_by": cmd.decided_by,
-        "replay": {"before": before.to_wire(),
-                   "thrown": [[c, n] for c, n in enumerate(b.held) if n],
-                   "seed": b.seed.hex()}})
+    if recorded(events):     # (not for a look-ahead: `Unrecorded`)
+        events.append({
+            "event": "TowerDropped", "reason": _REASON[b.kind],
+            "thrown": colour_map(b.held), "out": colour_map(out),
+            "inside_after": colour_map(cmd.contents.counts()),
+            "decided_by": cmd.decided_by,
+            "replay": {"before": before.to_wire(),
+                       "thrown": [[c, n] for c, n in enumerate(b.held) if n],
+                       "seed": b.seed.hex()}})
     s.battle = evolve(b, held=NO_CUBES, thrown=b.held, settled=True)
 
 
@@ -153,15 +154,16 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
     else:
         prov.armies = outcome.survivors if kind != "neutral" else 0
 
-    resolved: BattleResolved = {
-        "event": "BattleResolved", "kind": kind, "province": name,
-        "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
-        "thrown": colour_map(bt.thrown), "out": colour_map(out),
-        "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
-        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
-    for extra, n in bt.extras:
-        resolved[extra] = n
-    events.append(resolved)
+    if recorded(events):
+        resolved: BattleResolved = {
+            "event": "BattleResolved", "kind": kind, "province": name,
+            "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
+            "thrown": colour_map(bt.thrown), "out": colour_map(out),
+            "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
+            "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
+        for extra, n in bt.extras:
+            resolved[extra] = n
+        events.append(resolved)
     s.battle = None
     return bt, outcome.result
 

@@ -16,8 +16,7 @@ from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
 from sim.rules import battle
-from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
-from sim.snapshot import public_state
+from sim.rules.flow import Events, Next, current_winter, snapshot, wait, wait_chance
 from sim.progress import evolve
 from sim.state import DecisionKind, State, WinterProgress
 
@@ -28,7 +27,7 @@ def stage_winter(s: State, events: Events) -> Next:
         loss = cards().events[leftover].rice_loss   # R-EVENT-2: only its rice loss applies
         events.append({"event": "WinterStarted", "year": s.year, "rice_loss": loss,
                        "event_card": leftover})
-        events.append({"event": "Snapshot", "state": public_state(s)})
+        snapshot(s, events)
         for p in s.players:                          # R-WINTER-1
             p.rice = max(0, p.rice - loss)
         s.winter = WinterProgress()
