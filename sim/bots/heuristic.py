@@ -25,8 +25,29 @@ def action_cost(action: str) -> int:
     return card_facts().action[action].cost
 
 
-def neighbours_in_play(state: State, name: str) -> list[str]:
-    return [n for n in board().neighbours[state.config.side][name] if n in state.provinces]
+def neighbours_in_play(state: State, name: str) -> tuple[str, ...]:
+    """The province's neighbours that are in play, board order."""
+    near = _NEAR.get((state.config.side, state.config.players))
+    if near is None or len(near) != len(state.provinces):
+        near = _near_in_play(state)
+    return near[name]
+
+
+# (side, players) -> each province in play's neighbours in play. Why a cache: the bots ask
+# for a province's neighbours several times a plan, in every step of every rollout of the
+# hard bot (issue 40), and the provinces in play never change in a game: they are the
+# board's for its side and player count (R-SETUP-2, `Board.in_play`; nothing adds or
+# removes one). A state holding another number of provinces is answered uncached.
+_NEAR: dict[tuple[str, int], dict[str, tuple[str, ...]]] = {}
+
+
+def _near_in_play(state: State) -> dict[str, tuple[str, ...]]:
+    side, provinces = state.config.side, state.provinces
+    near = {name: tuple(n for n in board().neighbours[side][name] if n in provinces)
+            for name in provinces}
+    if set(provinces) == set(board().in_play(side, state.config.players)):
+        _NEAR[(side, state.config.players)] = near
+    return near
 
 
 def enemy_threat(state: State, seat: int, name: str) -> int:
@@ -63,8 +84,7 @@ def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float
         # prefer targets in regions where we already build
         if my_regions is None:    # once a call (a speed-up: the same count)
             my_regions = [board().region_of(m, side) for m in state.cards_of(seat)]
-        region = board().region_of(n, side)
-        value += 0.2 * sum(1 for r in my_regions if r == region)
+        value += 0.2 * my_regions.count(board().region_of(n, side))
         if value > best[0]:
             best = (value, n, movable)
     return best
