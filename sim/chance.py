@@ -46,11 +46,15 @@ class ChanceStream:
         draw tens of thousands of times per decision, issue 40); the same draws in the
         same order as the module's description."""
         if not self._left:
-            block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._left = list(_WORDS.unpack(block))
-            self._left.reverse()
+            self._next64_refill()
         return self._left.pop()
+
+    def _next64_refill(self) -> None:
+        """The next block's four draws, last first."""
+        block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+        self._counter += 1
+        self._left = list(_WORDS.unpack(block))
+        self._left.reverse()
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n)."""
@@ -70,7 +74,9 @@ class ChanceStream:
         limit = (_SPAN // n) * n
         out: list[int] = []
         while len(out) < k:
-            x = self._next64()
+            if not self._left:
+                self._next64_refill()
+            x = self._left.pop()
             if x < limit:
                 out.append(x % n)
         return out

@@ -60,13 +60,21 @@ def enemy_threat(state: State, seat: int, name: str) -> int:
     return worst
 
 
-def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float, str | None, int]:
-    """(value, target, count) of the best attack from `name` with `movable` armies."""
+def regions_of(state: State, names: list[str]) -> list[str]:
+    """The region of each province named, in order."""
+    b, side = board(), state.config.side
+    return [b.region_of(n, side) for n in names]
+
+
+def best_attack(state: State, seat: int, name: str, movable: int,
+                my_regions: list[str] | None = None) -> tuple[float, str | None, int]:
+    """(value, target, count) of the best attack from `name` with `movable` armies.
+    `my_regions`: the regions of the seat's provinces, one a province (`regions_of`), when
+    the caller has them (a plan weighs an attack from each of its provinces)."""
     best: tuple[float, str | None, int] = (0.0, None, 0)
     if movable < 2:          # no margin of 2 against any defence (a speed-up: same answer)
         return best
     side = state.config.side
-    my_regions: list[str] | None = None
     for n in neighbours_in_play(state, name):
         p = state.provinces[n]
         if p.owner == seat:
@@ -83,7 +91,7 @@ def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float
             value += 1.0  # taking a rival's province hurts them too
         # prefer targets in regions where we already build
         if my_regions is None:    # once a call (a speed-up: the same count)
-            my_regions = [board().region_of(m, side) for m in state.cards_of(seat)]
+            my_regions = regions_of(state, state.cards_of(seat))
         value += 0.2 * my_regions.count(board().region_of(n, side))
         if value > best[0]:
             best = (value, n, movable)

@@ -27,7 +27,8 @@ from __future__ import annotations
 from sim.board import REGIONS, board
 from sim.bots import bidding, random_bot
 from sim.bots.battle_risk import forced_loss, slot_of
-from sim.bots.heuristic import action_cost, best_attack, enemy_threat, neighbours_in_play
+from sim.bots.heuristic import (action_cost, best_attack, enemy_threat, neighbours_in_play,
+                                regions_of)
 from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS, SubmitPlan
@@ -74,7 +75,7 @@ def majority_bonus(state: State, seat: int, kind: str, name: str,
     table = region_counts(state) if counted is None else counted
     counts = table.get((kind, region)) or [0] * len(state.players)
     mine = counts[seat]
-    rival = max((c for i, c in enumerate(counts) if i != seat), default=0)
+    rival = max(counts[:seat] + counts[seat + 1:], default=0)
     points = card_facts().building[kind].majority_points
     if mine + 1 > rival and mine <= rival:      # takes or breaks into the lead
         return 0.45 * points + 0.4
@@ -109,6 +110,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
 
     scores: dict[tuple[str, str], float] = {}
     counted = region_counts(state)
+    my_regions = regions_of(state, cards)
     worst = 0      # the worst exposure (threat - armies + 1), for the bid's `+1 defence`
     for name in cards:
         p = provinces[name]
@@ -136,7 +138,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         for action, base, k_exp, k_front in (("deploy5", 1.5, 1.0, 1.2), ("deploy3", 1.2, 0.8, 1.0),
                                              ("deploy1", 0.6, 0.4, 0.3)):
             scores[(action, name)] = base + k_exp * exposure + k_front * frontier
-        value, target, _ = best_attack(state, seat, name, p.armies - 1)
+        value, target, _ = best_attack(state, seat, name, p.armies - 1, my_regions)
         if target is not None:
             for action, base in (("battle_a", 2.5), ("battle_b", 2.4)):
                 if "safe" in skip or not forced_loss(state, seat, name, action):
