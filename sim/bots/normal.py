@@ -152,12 +152,13 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     wanted_specials = []
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     threshold = 0.0 if last_round else 0.5
+    slots = _slots(state)
     for (action, name), value in ranked:
         if action in plan or name in used or value <= threshold or (action, name) in forbid:
             continue
         trial = dict(plan)
         trial[action] = name
-        if not careless and "order" not in skip and not _affordable(state, seat, trial):
+        if not careless and "order" not in skip and not _affordable(state, seat, trial, slots):
             continue
         if (careless or "order" in skip) and sum(action_cost(a) for a in trial) > me.money:
             continue
@@ -224,15 +225,25 @@ def _fill(state: State, seat: int, plan: dict[str, str], need: int, spare_cards:
         plan[action] = spare_cards.pop(i)
 
 
-def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:
+def _slots(state: State) -> dict[str, int]:
+    """`slot_of` for tax and each spending action (a plan asks `_affordable` of each
+    greedy pick: the row does not change meanwhile)."""
+    return {a: slot_of(state, a) for a in ("tax",) + SPENDING}
+
+
+def _affordable(state: State, seat: int, plan: dict[str, str],
+                slots: dict[str, int] | None = None) -> bool:
     """Can every spending action in `plan` be paid at its slot? Tax counts only from a
-    face-up slot before the spend (hidden slots come in unknown order)."""
+    face-up slot before the spend (hidden slots come in unknown order). `slots`: the
+    `slot_of` of tax and the spending actions (`_slots`), when the caller has them."""
+    if slots is None:
+        slots = _slots(state)
     money = state.players[seat].money
     tax_slot, tax_gain = 99, 0
     if "tax" in plan:
-        tax_slot = slot_of(state, "tax")
+        tax_slot = slots["tax"]
         tax_gain = tax_yield(board().provinces[plan["tax"]].tax, None, None)
-    spends = sorted((slot_of(state, a), a) for a in plan if a in SPENDING)
+    spends = sorted((slots[a], a) for a in plan if a in SPENDING)
     for slot, action in spends:
         if tax_slot < slot:
             money += tax_gain
