@@ -10,14 +10,15 @@ its own seeds (futures the oracle did not see); its regret on a decision is the 
 best mean minus the oracle's mean of its choice, in evaluation units (12 = 1 point of
 "my score minus the best rival's" at the end of year 1). Printed: each searcher's mean
 regret with a 95% bootstrap interval over the states, how often it leaves the rule, and
-its CPU per decision. The oracle's own noise (about 12 units on a difference with 200
+its CPU per decision, and the paired difference of each newer searcher's regret from
+`year48`'s (the change's worth). The oracle's own noise (about 12 units on a difference with 200
 futures) puts a floor under every regret; compare searchers with each other.
 
 Searchers: `rule` (the fixed draft rule, `hard_2026`), `year48` (the first draft search:
 48 futures to the end of year 1), `spring144` (144 futures to the end of spring, no second
 look) and `hard` (`search.HARD` as it is).
 
-Usage: .venv/bin/python benchmarks/bots/draft_regret.py [--games 11,12,13,14,15,16]
+Usage: .venv/bin/python benchmarks/bots/draft_regret.py [--games 11,12,...,20]
        [--per-game 8] [--oracle 200] [--repeats 3] [--cache oracle.jsonl]
 """
 
@@ -79,7 +80,7 @@ def interval(values: list[float], rng: random.Random) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="11,12,13,14,15,16")
+    ap.add_argument("--games", default="11,12,13,14,15,16,17,18,19,20")
     ap.add_argument("--per-game", type=int, default=8)
     ap.add_argument("--oracle", type=int, default=200)
     ap.add_argument("--repeats", type=int, default=3)
@@ -134,6 +135,12 @@ def main() -> None:
             line += (f", CPU a decision median {statistics.median(cpu[name]):.2f} s, "
                      f"max {max(cpu[name]):.2f} s")
         print(line)
+    base = regrets["year48"]
+    for name in ("spring144", "hard"):
+        diffs = [a - b for a, b in zip(regrets[name], base)]
+        lo, hi = interval(diffs, rng)
+        print(f"  {name} minus year48, paired over the states: {statistics.fmean(diffs):+.1f} "
+              f"units (95% CI {lo:+.1f} to {hi:+.1f}; below 0: less regret)")
 
 
 if __name__ == "__main__":
