@@ -9,7 +9,8 @@ would have planned, chance drawn from its own stream, the tower from the statist
 model (`tower_model.py`). Every candidate is played into the same futures (common random
 numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
 — the end of the year, through winter's rice and scoring (the game's end in year 2), for
-`HARD`; the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The
+`HARD` (a draft decision's to the end of spring: `horizon_for`); the end of the round for
+the frozen `hard_2025` — and scored by `evaluate`. The
 budget (rollouts, `budget_for`) goes half to every candidate and half to the best
 `finalists` (successive halving). The best total wins, but the `normal` bot's own choice
 (candidate 0) is kept unless the winner beats it by more than the noise
@@ -60,7 +61,9 @@ class Settings:
     the others' plans). `normal_off`: the normal habits its own candidates leave out.
     `safe`: drop candidates with a battle card that could force a hopeless attack.
     `draft_budget`: rollouts (to the end of year 1) for a draft decision (issue 40); 0
-    plays the fixed draft rule unsearched, as every hard bot before issue 40 did."""
+    plays the fixed draft rule unsearched, as every hard bot before issue 40 did.
+    `draft_horizon`: how far a draft decision's futures play ("round": spring's end).
+    `draft_more`: a draft decision's further rollouts when the first look is undecided."""
     budget: int
     min_worlds: int
     finalists: int
