@@ -16,11 +16,13 @@ Tests: tests/sim/test_determinism.py (the same seed, the same game in every proc
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
 SEED_BYTES = 32
 _SPAN = 1 << 64
+_WORDS = struct.Struct(">4Q")   # a block as four big-endian 8-byte draws
 
 
 def derive_seed(parent: bytes, label: str) -> bytes:
@@ -36,15 +38,23 @@ class ChanceStream:
             raise ValueError(f"a chance seed must be {SEED_BYTES} bytes")
         self._seed = bytes(seed)
         self._counter = 0
-        self._buffer = b""
+        self._left: list[int] = []   # the current block's draws not yet taken, last first
 
     def _next64(self) -> int:
-        if len(self._buffer) < 8:
-            self._buffer += hashlib.sha256(
-                self._seed + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-        x, self._buffer = int.from_bytes(self._buffer[:8], "big"), self._buffer[8:]
-        return x
+        """The next 8 bytes as an integer. A block is split into its four draws at once
+        (a list popped from the end, not bytes sliced per draw: the hard bot's rollouts
+        draw tens of thousands of times per decision, issue 40); the same draws in the
+        same order as the module's description."""
+        if not self._left:
+            self._next64_refill()
+        return self._left.pop()
+
+    def _next64_refill(self) -> None:
+        """The next block's four draws, last first."""
+        block = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+        self._counter += 1
+        self._left = list(_WORDS.unpack(block))
+        self._left.reverse()
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n)."""
@@ -55,6 +65,21 @@ class ChanceStream:
             x = self._next64()
             if x < limit:
                 return x % n
+
+    def draws_below(self, n: int, k: int) -> list[int]:
+        """`k` draws of `below(n)`, the same numbers in the same order, in one call (the
+        hard bot's tower model draws once per cube, issue 40)."""
+        if n <= 0:
+            raise ValueError("draws_below() needs n >= 1")
+        limit = (_SPAN // n) * n
+        out: list[int] = []
+        while len(out) < k:
+            if not self._left:
+                self._next64_refill()
+            x = self._left.pop()
+            if x < limit:
+                out.append(x % n)
+        return out
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

@@ -7,8 +7,12 @@
    CPU seconds per hard decision (median, p95, max per kind) on seeded states, and the
    CPU seconds of whole games with one hard bot (issue 29: median <= 0.5 s, max <= 2 s,
    a game <= 30 s).
+3. Draft decisions (issue 40): CPU seconds of `search.ranked` with `HARD` on the draft
+   takes and places of a seeded draft game, and the draft rollouts (to the end of year 1)
+   per CPU second that makes.
 
 Usage: .venv/bin/python benchmarks/bots/bench_bots.py [--games 3] [--samples 12] [--whole 2]
+       [--draft 8]
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim import bots  # noqa: E402
-from sim.bots import search  # noqa: E402
+from sim.bots import draft_search, search  # noqa: E402
 from sim.chance import ChanceStream  # noqa: E402
 from sim.fast import advance_apply, advance_in_place  # noqa: E402
 from sim.game import GameConfig, apply  # noqa: E402
@@ -64,7 +68,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=12, help="hard decisions timed per kind")
     ap.add_argument("--whole", type=int, default=2,
                     help="whole games with one hard bot (and 3 normal) to time")
+    ap.add_argument("--draft", type=int, default=8,
+                    help="draft takes (and as many places) of a seeded game to time")
     args = ap.parse_args()
+    if args.draft:
+        draft_figures(args.draft)
     games = logs(args.games)
     total = sum(len(g.commands) for g in games)
     print(f"{args.games} normal-bot games, {total} commands")
@@ -106,6 +114,36 @@ def main() -> None:
             pass
         print(f"  a whole game, hard in seat {i % 4} and 3 normal: "
               f"{time.process_time() - start:.1f} s CPU (target <= 30 s)")
+
+
+def draft_figures(limit: int) -> None:
+    """The hard bot's draft decisions: every take and place of a seeded draft game among
+    normal bots, up to `limit` of each, searched from the deciding seat's view."""
+    game = LocalGame(GameConfig(4, "sun", "draft"), 77, dict.fromkeys(range(4), "normal"))
+    samples: dict[str, list[float]] = {"draft_take": [], "draft_place": []}
+    rollouts, cpu = 0, 0.0
+    while game.state.draft is not None:
+        d = game.state.decision
+        if d.kind in samples and len(samples[d.kind]) < limit:
+            seat = d.seats[0]
+            seen = view(game.state, seat)
+            seed = hashlib.sha256(b"bench-draft/%d" % len(game.commands)).digest()
+            start = time.process_time()
+            search.ranked(seen, seat, seed)
+            took = time.process_time() - start
+            samples[d.kind].append(took)
+            cands = draft_search.candidates(seen, seat, ChanceStream(
+                hashlib.sha256(b"hard/" + seed).digest()))
+            if len(cands) > 1:
+                cpu += took
+                rollouts += search.rollouts(len(cands), search.budget_for(seen, search.HARD),
+                                           search.HARD)
+        game.step()
+    print(f"hard bot: {rollouts / cpu:,.0f} draft rollouts (to the end of year 1) per CPU "
+          f"second, {1000 * cpu / rollouts:.2f} ms each")
+    for kind, ts in samples.items():
+        print(f"  hard '{kind}' decision CPU time over {len(ts)}: median "
+              f"{statistics.median(ts):.2f} s, max {max(ts):.2f} s")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ Tests: tests/sim/bots/test_bidding.py.
 
 from __future__ import annotations
 
+from functools import cache
+
 from sim.bots.heuristic import enemy_threat
 from sim.state import State
 
@@ -45,6 +47,7 @@ def card_worth(state: State, seat: int, plan: dict[str, str], want_rice: bool,
             "defence": min(1.2, 0.1 + 0.15 * max(0, exposure))}
 
 
+@cache       # pure integers, asked again in every plan of every rollout (issue 40)
 def _comb(n: int, k: int) -> int:
     if k < 0 or k > n:
         return 0
@@ -84,9 +87,14 @@ def ahead_odds(state: State, seat: int, my_rank: int,
     `priors`: the rivals' bid-rank priors (`rival_priors`), when already made."""
     dist = [1.0]
     for prior in rival_priors(state, seat) if priors is None else priors:
-        weight = sum(w for _, w in prior)
-        ahead = sum(w for r, w in prior if r > my_rank) + 0.5 * sum(w for r, w in prior
-                                                                    if r == my_rank)
+        weight = above = level = 0     # integer sums: exact in any order
+        for rank, w in prior:
+            weight += w
+            if rank > my_rank:
+                above += w
+            elif rank == my_rank:
+                level += w
+        ahead = above + 0.5 * level
         q = ahead / weight
         nxt = [0.0] * (len(dist) + 1)
         for k, p in enumerate(dist):

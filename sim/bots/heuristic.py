@@ -25,8 +25,29 @@ def action_cost(action: str) -> int:
     return card_facts().action[action].cost
 
 
-def neighbours_in_play(state: State, name: str) -> list[str]:
-    return [n for n in board().neighbours[state.config.side][name] if n in state.provinces]
+def neighbours_in_play(state: State, name: str) -> tuple[str, ...]:
+    """The province's neighbours that are in play, board order."""
+    near = _NEAR.get((state.config.side, state.config.players))
+    if near is None or len(near) != len(state.provinces):
+        near = _near_in_play(state)
+    return near[name]
+
+
+# (side, players) -> each province in play's neighbours in play. Why a cache: the bots ask
+# for a province's neighbours several times a plan, in every step of every rollout of the
+# hard bot (issue 40), and the provinces in play never change in a game: they are the
+# board's for its side and player count (R-SETUP-2, `Board.in_play`; nothing adds or
+# removes one). A state holding another number of provinces is answered uncached.
+_NEAR: dict[tuple[str, int], dict[str, tuple[str, ...]]] = {}
+
+
+def _near_in_play(state: State) -> dict[str, tuple[str, ...]]:
+    side, provinces = state.config.side, state.provinces
+    near = {name: tuple(n for n in board().neighbours[side][name] if n in provinces)
+            for name in provinces}
+    if set(provinces) == set(board().in_play(side, state.config.players)):
+        _NEAR[(side, state.config.players)] = near
+    return near
 
 
 def enemy_threat(state: State, seat: int, name: str) -> int:
@@ -39,13 +60,21 @@ def enemy_threat(state: State, seat: int, name: str) -> int:
     return worst
 
 
-def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float, str | None, int]:
-    """(value, target, count) of the best attack from `name` with `movable` armies."""
+def regions_of(state: State, names: list[str]) -> list[str]:
+    """The region of each province named, in order."""
+    b, side = board(), state.config.side
+    return [b.region_of(n, side) for n in names]
+
+
+def best_attack(state: State, seat: int, name: str, movable: int,
+                my_regions: list[str] | None = None) -> tuple[float, str | None, int]:
+    """(value, target, count) of the best attack from `name` with `movable` armies.
+    `my_regions`: the regions of the seat's provinces, one a province (`regions_of`), when
+    the caller has them (a plan weighs an attack from each of its provinces)."""
     best: tuple[float, str | None, int] = (0.0, None, 0)
     if movable < 2:          # no margin of 2 against any defence (a speed-up: same answer)
         return best
     side = state.config.side
-    my_regions: list[str] | None = None
     for n in neighbours_in_play(state, name):
         p = state.provinces[n]
         if p.owner == seat:
@@ -62,9 +91,8 @@ def best_attack(state: State, seat: int, name: str, movable: int) -> tuple[float
             value += 1.0  # taking a rival's province hurts them too
         # prefer targets in regions where we already build
         if my_regions is None:    # once a call (a speed-up: the same count)
-            my_regions = [board().region_of(m, side) for m in state.cards_of(seat)]
-        region = board().region_of(n, side)
-        value += 0.2 * sum(1 for r in my_regions if r == region)
+            my_regions = regions_of(state, state.cards_of(seat))
+        value += 0.2 * my_regions.count(board().region_of(n, side))
         if value > best[0]:
             best = (value, n, movable)
     return best

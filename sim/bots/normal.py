@@ -27,7 +27,8 @@ from __future__ import annotations
 from sim.board import REGIONS, board
 from sim.bots import bidding, random_bot
 from sim.bots.battle_risk import forced_loss, slot_of
-from sim.bots.heuristic import action_cost, best_attack, enemy_threat, neighbours_in_play
+from sim.bots.heuristic import (action_cost, best_attack, enemy_threat, neighbours_in_play,
+                                regions_of)
 from sim.cards import cards as card_facts
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS, SubmitPlan
@@ -74,7 +75,7 @@ def majority_bonus(state: State, seat: int, kind: str, name: str,
     table = region_counts(state) if counted is None else counted
     counts = table.get((kind, region)) or [0] * len(state.players)
     mine = counts[seat]
-    rival = max((c for i, c in enumerate(counts) if i != seat), default=0)
+    rival = max(counts[:seat] + counts[seat + 1:], default=0)
     points = card_facts().building[kind].majority_points
     if mine + 1 > rival and mine <= rival:      # takes or breaks into the lead
         return 0.45 * points + 0.4
@@ -109,6 +110,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
 
     scores: dict[tuple[str, str], float] = {}
     counted = region_counts(state)
+    my_regions = regions_of(state, cards)
     worst = 0      # the worst exposure (threat - armies + 1), for the bid's `+1 defence`
     for name in cards:
         p = provinces[name]
@@ -136,7 +138,7 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
         for action, base, k_exp, k_front in (("deploy5", 1.5, 1.0, 1.2), ("deploy3", 1.2, 0.8, 1.0),
                                              ("deploy1", 0.6, 0.4, 0.3)):
             scores[(action, name)] = base + k_exp * exposure + k_front * frontier
-        value, target, _ = best_attack(state, seat, name, p.armies - 1)
+        value, target, _ = best_attack(state, seat, name, p.armies - 1, my_regions)
         if target is not None:
             for action, base in (("battle_a", 2.5), ("battle_b", 2.4)):
                 if "safe" in skip or not forced_loss(state, seat, name, action):
@@ -150,12 +152,13 @@ def plan(state: State, seat: int, rng: ChanceStream, careless: bool = False,
     wanted_specials = []
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     threshold = 0.0 if last_round else 0.5
+    slots = _slots(state)
     for (action, name), value in ranked:
         if action in plan or name in used or value <= threshold or (action, name) in forbid:
             continue
         trial = dict(plan)
         trial[action] = name
-        if not careless and "order" not in skip and not _affordable(state, seat, trial):
+        if not careless and "order" not in skip and not _affordable(state, seat, trial, slots):
             continue
         if (careless or "order" in skip) and sum(action_cost(a) for a in trial) > me.money:
             continue
@@ -222,15 +225,25 @@ def _fill(state: State, seat: int, plan: dict[str, str], need: int, spare_cards:
         plan[action] = spare_cards.pop(i)
 
 
-def _affordable(state: State, seat: int, plan: dict[str, str]) -> bool:
+def _slots(state: State) -> dict[str, int]:
+    """`slot_of` for tax and each spending action (a plan asks `_affordable` of each
+    greedy pick: the row does not change meanwhile)."""
+    return {a: slot_of(state, a) for a in ("tax",) + SPENDING}
+
+
+def _affordable(state: State, seat: int, plan: dict[str, str],
+                slots: dict[str, int] | None = None) -> bool:
     """Can every spending action in `plan` be paid at its slot? Tax counts only from a
-    face-up slot before the spend (hidden slots come in unknown order)."""
+    face-up slot before the spend (hidden slots come in unknown order). `slots`: the
+    `slot_of` of tax and the spending actions (`_slots`), when the caller has them."""
+    if slots is None:
+        slots = _slots(state)
     money = state.players[seat].money
     tax_slot, tax_gain = 99, 0
     if "tax" in plan:
-        tax_slot = slot_of(state, "tax")
+        tax_slot = slots["tax"]
         tax_gain = tax_yield(board().provinces[plan["tax"]].tax, None, None)
-    spends = sorted((slot_of(state, a), a) for a in plan if a in SPENDING)
+    spends = sorted((slots[a], a) for a in plan if a in SPENDING)
     for slot, action in spends:
         if tax_slot < slot:
             money += tax_gain

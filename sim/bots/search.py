@@ -9,7 +9,8 @@ would have planned, chance drawn from its own stream, the tower from the statist
 model (`tower_model.py`). Every candidate is played into the same futures (common random
 numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
 — the end of the year, through winter's rice and scoring (the game's end in year 2), for
-`HARD`; the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The
+`HARD` (a draft decision's to the end of spring: `horizon_for`); the end of the round for
+the frozen `hard_2025` — and scored by `evaluate`. The
 budget (rollouts, `budget_for`) goes half to every candidate and half to the best
 `finalists` (successive halving). The best total wins, but the `normal` bot's own choice
 (candidate 0) is kept unless the winner beats it by more than the noise
@@ -44,7 +45,8 @@ from sim.state import BID, DecisionKind, Plan, State
 ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
-DRAFT_BUDGET = 48      # rollouts for a draft decision of `HARD` (issue 40)
+DRAFT_BUDGET = 144     # rollouts (to the end of spring) for a draft decision of `HARD` (issue 40)
+DRAFT_MORE = 216       # ... and for its second look when the first leaves it undecided
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,9 @@ class Settings:
     the others' plans). `normal_off`: the normal habits its own candidates leave out.
     `safe`: drop candidates with a battle card that could force a hopeless attack.
     `draft_budget`: rollouts (to the end of year 1) for a draft decision (issue 40); 0
-    plays the fixed draft rule unsearched, as every hard bot before issue 40 did."""
+    plays the fixed draft rule unsearched, as every hard bot before issue 40 did.
+    `draft_horizon`: how far a draft decision's futures play ("round": spring's end).
+    `draft_more`: a draft decision's further rollouts when the first look is undecided."""
     budget: int
     min_worlds: int
     finalists: int
@@ -72,11 +76,14 @@ class Settings:
     normal_off: frozenset[str]
     safe: bool
     draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
+    draft_horizon: str = "year"    # how far a draft decision's futures are played
+    draft_more: int = 0            # rollouts of a draft decision's second look (0: none)
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
-                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET)
+                normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET,
+                draft_horizon="round", draft_more=DRAFT_MORE)
 
 
 def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
@@ -108,11 +115,46 @@ def ranked(seen: State, seat: int, seed: bytes,
         return [(candidates[0], 0)]
     per_world: list[list[int]] = [[] for _ in candidates]
     totals = score(seen, seat, candidates, seed, per_world, st)
+    if kind in draft_search.DRAFT_KINDS:
+        draft_second_look(seen, seat, candidates, seed, totals, per_world, st)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
     if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
         order.remove(0)
         order.insert(0, 0)
     return [(candidates[i], totals[i]) for i in order]
+
+
+def draft_second_look(seen: State, seat: int, candidates: list[Command], seed: bytes,
+                      totals: list[int], per_world: list[list[int]], st: Settings) -> None:
+    """Play `st.draft_more` further futures, shared by every candidate, when the first
+    look leaves the draft decision undecided (`undecided`); add them to the totals.
+    Why: a draft rollout is noisy (the paired difference of two candidates over one future
+    has a spread of about 14 points, issue 40), so a fixed share of futures either wastes
+    them on clear choices or decides close ones by luck. The extra futures go where the
+    test is near its line; a decision costs the first look's budget most of the time."""
+    n = len(candidates)
+    played = len(per_world[0])
+    if st.draft_more <= 0 or n < 2 or n > st.finalists or any(len(w) != played for w in per_world):
+        return
+    challenger = min(range(1, n), key=lambda i: (-totals[i], i))
+    if not undecided(per_world[challenger], per_world[0], st.prefer_t2):
+        return
+    more = max(st.min_worlds, st.draft_more // n)
+    _play(seen, seat, candidates, range(n), range(played, played + more), seed, totals,
+          per_world, st)
+
+
+def undecided(mine: list[int], default: list[int], prefer_t2: int) -> bool:
+    """Is the paired test of `clearly_better` near its line: the candidate ahead of the
+    default, its t^2 above a fifth of `prefer_t2` and below three times it?"""
+    diffs = [a - b for a, b in zip(mine, default)]
+    n = len(diffs)
+    total = sum(diffs)
+    if n < 2 or total <= 0 or prefer_t2 <= 0:
+        return False
+    spread = n * sum(d * d for d in diffs) - total * total
+    strength = total * total * (n - 1)   # t^2 = strength / spread
+    return 5 * strength > prefer_t2 * spread and strength < 3 * prefer_t2 * spread
 
 
 def budget_for(seen: State, st: Settings) -> int:
@@ -334,7 +376,7 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
-    by_year = st.horizon == "year"
+    by_year = horizon_for(base, st) == "year"
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
     planned = dict(planned or {})
     s = base.copy()
@@ -368,6 +410,15 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
             cmd = decide(s, d.seats[0], bot, rng)
         advance_in_place(s, cmd)
     return evaluate(s, seat, shortage=s.year == year or not by_year)
+
+
+def horizon_for(base: State, st: Settings) -> str:
+    """How far a rollout from `base` plays: a draft decision's futures to
+    `st.draft_horizon`, every other decision's to `st.horizon`. Why a draft's are shorter:
+    against a 200-future oracle played to the end of year 1, futures stopped after spring
+    chose better for the same CPU (a third of the cost each, three times as many of them;
+    `benchmarks/bots/draft_regret.py`, issue 40)."""
+    return st.draft_horizon if base.decision.kind in draft_search.DRAFT_KINDS else st.horizon
 
 
 def evaluate(s: State, seat: int, shortage: bool = True) -> int:
@@ -408,6 +459,7 @@ def evaluate(s: State, seat: int, shortage: bool = True) -> int:
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)
 
 
-__all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize", "evaluate",
+__all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize",
+           "draft_second_look", "evaluate", "horizon_for", "undecided",
            "plan_candidates", "ranked", "rollout", "rollouts", "score",
            "worlds"]

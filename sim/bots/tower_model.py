@@ -29,19 +29,16 @@ def model_drop(before: dict[int, int], thrown: dict[int, int],
     through, loose = rates(inside_total)
     out: dict[int, int] = {}
     inside: dict[int, int] = {}
+    # one draw per cube, colour by colour: the cubes inside first, then the thrown ones
+    draws = rng.draws_below(1024, inside_total + sum(thrown.values()))
+    at = 0
     for colour in sorted(set(before) | set(thrown)):
-        stay = 0
-        gone = 0
-        for _ in range(before.get(colour, 0)):
-            if rng.below(1024) < loose:
-                gone += 1
-            else:
-                stay += 1
-        for _ in range(thrown.get(colour, 0)):
-            if rng.below(1024) < through:
-                gone += 1
-            else:
-                stay += 1
+        there, falling = before.get(colour, 0), thrown.get(colour, 0)
+        gone = sum(1 for x in draws[at:at + there] if x < loose)
+        at += there
+        gone += sum(1 for x in draws[at:at + falling] if x < through)
+        at += falling
+        stay = there + falling - gone
         if gone:
             out[colour] = gone
         if stay:

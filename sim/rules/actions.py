@@ -12,7 +12,6 @@ Tests: tests/sim/rules/test_exec.py, tests/sim/rules/test_examples.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.board import board
 from sim.cards import cards
@@ -22,6 +21,7 @@ from sim.rules import battle
 from sim.rules.flow import Events, Next, current_round, done, lapse, wait_chance
 from sim.rules.movement import start_move
 from sim.rules.planning import field_to_open, reveal_plans
+from sim.progress import evolve
 from sim.state import BUILDINGS, Decision, State
 
 FACE_UP = 5
@@ -80,11 +80,11 @@ def stage_exec(s: State, events: Events) -> Next:
         assert action is not None                # turned before its slot (R-ACTCARD-2)
         if r.step == "start":
             events.append({"event": "ActionStarted", "slot": r.slot + 1, "action": action})
-            s.round = r = replace(r, step="act", turn=0)
+            s.round = r = evolve(r, step="act", turn=0)
         if r.turn >= len(s.turn_order):          # everyone did this slot (R-EXEC-1)
             if r.slot < FACE_UP and s.action_row[r.slot + FACE_UP] is None:
                 return wait_chance("action", slot=r.slot + FACE_UP + 1)   # R-ACTCARD-2
-            s.round = replace(r, slot=r.slot + 1, step="start", turn=0)
+            s.round = evolve(r, slot=r.slot + 1, step="start", turn=0)
             continue
         seat = s.turn_order[r.turn]
         index = ACTIONS.index(action)
@@ -101,7 +101,7 @@ def stage_exec(s: State, events: Events) -> Next:
             return waiting
         r = s.round
         assert r is not None
-        s.round = replace(r, turn=r.turn + 1)
+        s.round = evolve(r, turn=r.turn + 1)
 
 
 def on_action_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
@@ -152,7 +152,7 @@ def start_action(s: State, seat: int, action: str, events: Events) -> Decision |
     if card.kind == "collect":                   # R-EXEC-6/7: a revolt first
         if prov.unrest:
             battle.begin_revolt(s, name, extra=0, then=action)
-            s.round = replace(r, step="battle")
+            s.round = evolve(r, step="battle")
             return battle.drop_decision(s)
         collect(s, seat, action, name, events)
         return None
@@ -204,4 +204,4 @@ def _after_battle(s: State, events: Events) -> None:
         assert bt.attacker is not None and bt.origin is not None
         done(events, bt.attacker, bt.action, bt.origin, attacked=bt.province, result=result)
     r = current_round(s)
-    s.round = replace(r, step="act", turn=r.turn + 1)
+    s.round = evolve(r, step="act", turn=r.turn + 1)

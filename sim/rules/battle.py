@@ -9,14 +9,14 @@ Tests: tests/sim/rules/test_battle.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
-from sim.events import BattleResolved
+from sim.events import BattleResolved, recorded
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
 from sim.rules.flow import Events, give_back, wait_chance
+from sim.progress import evolve
 from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
                        State, colour_map)
 
@@ -43,7 +43,7 @@ def drop_decision(s: State, reason: str | None = None) -> Decision:
 
 def on_tower_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> None:
     assert s.battle is not None
-    s.battle = replace(s.battle, seed=bytes(seed))
+    s.battle = evolve(s.battle, seed=bytes(seed))
 
 
 def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
@@ -55,15 +55,16 @@ def on_settled(s: State, cmd: TowerSettled, events: Events) -> None:
     out = cmd.out_counts()
     for colour, n in out.items():
         s.tray[colour] += n
-    events.append({
-        "event": "TowerDropped", "reason": _REASON[b.kind],
-        "thrown": colour_map(b.held), "out": colour_map(out),
-        "inside_after": colour_map(cmd.contents.counts()),
-        "decided_by": cmd.decided_by,
-        "replay": {"before": before.to_wire(),
-                   "thrown": [[c, n] for c, n in enumerate(b.held) if n],
-                   "seed": b.seed.hex()}})
-    s.battle = replace(b, held=NO_CUBES, thrown=b.held, settled=True)
+    if recorded(events):     # (not for a look-ahead: `Unrecorded`)
+        events.append({
+            "event": "TowerDropped", "reason": _REASON[b.kind],
+            "thrown": colour_map(b.held), "out": colour_map(out),
+            "inside_after": colour_map(cmd.contents.counts()),
+            "decided_by": cmd.decided_by,
+            "replay": {"before": before.to_wire(),
+                       "thrown": [[c, n] for c, n in enumerate(b.held) if n],
+                       "seed": b.seed.hex()}})
+    s.battle = evolve(b, held=NO_CUBES, thrown=b.held, settled=True)
 
 
 def _throw_tray(s: State, held: list[int]) -> tuple[int, ...]:
@@ -153,15 +154,16 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
     else:
         prov.armies = outcome.survivors if kind != "neutral" else 0
 
-    resolved: BattleResolved = {
-        "event": "BattleResolved", "kind": kind, "province": name,
-        "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
-        "thrown": colour_map(bt.thrown), "out": colour_map(out),
-        "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
-        "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
-    for extra, n in bt.extras:
-        resolved[extra] = n
-    events.append(resolved)
+    if recorded(events):
+        resolved: BattleResolved = {
+            "event": "BattleResolved", "kind": kind, "province": name,
+            "attacker": _side(attacker), "defender": _side(defender), "unrest": bt.unrest,
+            "thrown": colour_map(bt.thrown), "out": colour_map(out),
+            "attacker_count": outcome.attacker_count, "defender_count": outcome.defender_count,
+            "result": outcome.result, "survivors": outcome.survivors, "new_owner": new_owner}
+        for extra, n in bt.extras:
+            resolved[extra] = n
+        events.append(resolved)
     s.battle = None
     return bt, outcome.result
 
@@ -174,7 +176,7 @@ def _side(colour: int | None) -> int | str:
 def mark_changed(s: State, name: str) -> None:
     """R-EXEC-4: the card moves at once; the old owner's action there lapses this round."""
     if s.round is not None and name not in s.round.changed:
-        s.round = replace(s.round, changed=tuple(sorted(s.round.changed + (name,))))
+        s.round = evolve(s.round, changed=tuple(sorted(s.round.changed + (name,))))
 
 
 def neutralise(s: State, name: str) -> None:

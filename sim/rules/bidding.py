@@ -10,13 +10,13 @@ Tests: tests/sim/rules/test_bid.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import PickSpecial
 from sim.legal import free_positions
 from sim.rules.flow import Events, Next, current_round, locked_plan, wait, wait_chance
+from sim.progress import evolve
 from sim.state import BID, DecisionKind, PlayerState, State
 
 
@@ -65,7 +65,7 @@ def stage_bids(s: State, events: Events) -> Next:
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)}})
     ranked = tuple(tuple(groups[r]) for r in sorted(groups, reverse=True))
     s.ranking = [seat for group in ranked for seat in group]
-    s.round = replace(current_round(s), rank_groups=ranked, pick=0)
+    s.round = evolve(current_round(s), rank_groups=ranked, pick=0)
     return "ties"
 
 
@@ -80,7 +80,7 @@ def on_ties_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) 
     """R-BID-2: equal bids are ordered by shuffled daimyo cards."""
     r = current_round(s)
     s.ranking = [seat for g in r.rank_groups for seat in stream.shuffle(list(g))]
-    s.round = replace(r, rank_groups=tuple((seat,) for seat in s.ranking))
+    s.round = evolve(r, rank_groups=tuple((seat,) for seat in s.ranking))
     events.append({"event": "TiesBroken", "ranking": list(s.ranking)})
 
 
@@ -98,7 +98,7 @@ def stage_special(s: State, events: Events) -> Next:
                    "specials": {str(i): p.special for i, p in enumerate(s.players)},
                    "paid": {str(i): p.bid_paid for i, p in enumerate(s.players)},
                    "pick_order": list(current_round(s).pick_order)})
-    s.round = replace(current_round(s), slot=0, turn=0, step="start")
+    s.round = evolve(current_round(s), slot=0, turn=0, step="start")
     return "exec"
 
 
@@ -111,7 +111,7 @@ def take_special(s: State, seat: int, position: int) -> None:
     p = s.players[seat]
     p.position, p.special = position, s.specials_row[position - 1]
     r = current_round(s)
-    s.round = replace(r, pick=r.pick + 1, pick_order=r.pick_order + (seat,))
+    s.round = evolve(r, pick=r.pick + 1, pick_order=r.pick_order + (seat,))
 
 
 def on_pick(s: State, cmd: PickSpecial, events: Events) -> None:

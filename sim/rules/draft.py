@@ -10,12 +10,12 @@ Tests: tests/sim/rules/test_setup.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.chance import ChanceStream
 from sim.commands import DraftPlace, DraftTake
 from sim.rules.flow import Events, Next, wait, wait_chance
 from sim.rules.setup import claim
+from sim.progress import evolve
 from sim.state import DecisionKind, DraftProgress, State
 
 
@@ -38,7 +38,7 @@ def stage_draft(s: State, events: Events) -> Next:
         for i in range(2):  # only put-under cards or none left: no chance needed
             if up[i] is None and bottom:
                 up[i] = bottom.pop(0)
-        d = s.draft = replace(d, up=(up[0], up[1]), bottom=tuple(bottom), need="take")
+        d = s.draft = evolve(d, up=(up[0], up[1]), bottom=tuple(bottom), need="take")
     n = len(s.players)
     seat = d.pick % n
     if d.need == "take":
@@ -63,7 +63,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
     unknown = list(d.unknown)
     if d.need == "deck":
         taken = unknown.pop(stream.below(len(unknown)))
-        s.draft = replace(d, unknown=tuple(unknown), taken=taken, need="place")
+        s.draft = evolve(d, unknown=tuple(unknown), taken=taken, need="place")
         events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "deck"})
         return
@@ -74,7 +74,7 @@ def on_chance(s: State, stream: ChanceStream, seed: bytes, events: Events) -> No
                 up[i] = unknown.pop(stream.below(len(unknown)))
             elif bottom:
                 up[i] = bottom.pop(0)
-    s.draft = replace(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
+    s.draft = evolve(d, unknown=tuple(unknown), bottom=tuple(bottom), up=(up[0], up[1]),
                       need="take")
     events.append({"event": "DraftCardsTurned", "up": up})
 
@@ -89,24 +89,24 @@ def on_take(s: State, cmd: DraftTake, events: Events) -> None:
     seat = cmd.seat
     if cmd.choice == "refresh":
         turned = tuple(c for c in d.up if c is not None)    # both: a refresh needs two
-        s.draft = replace(d, bottom=d.bottom + turned, up=(None, None),
+        s.draft = evolve(d, bottom=d.bottom + turned, up=(None, None),
                           faced=_faced(d, seat, None), need="up")
         events.append({"event": "DraftCardsRefreshed", "seat": seat})
         return
-    d = replace(d, faced=_faced(d, seat, d.up))
+    d = evolve(d, faced=_faced(d, seat, d.up))
     if cmd.choice in ("up0", "up1"):
         i = int(cmd.choice[-1])
         up = list(d.up)
         taken, up[i] = up[i], None
         assert taken is not None             # the card is there (legal.check)
-        s.draft = replace(d, taken=taken, up=(up[0], up[1]), need="place")
+        s.draft = evolve(d, taken=taken, up=(up[0], up[1]), need="place")
         events.append({"event": "DraftCardTaken", "seat": seat, "province": taken,
                        "from": "face_up"})
         return
     if d.unknown:
-        s.draft = replace(d, need="deck")
+        s.draft = evolve(d, need="deck")
         return
-    s.draft = replace(d, taken=d.bottom[0], bottom=d.bottom[1:], need="place")
+    s.draft = evolve(d, taken=d.bottom[0], bottom=d.bottom[1:], need="place")
     events.append({"event": "DraftCardTaken", "seat": seat, "province": d.bottom[0],
                    "from": "deck"})
 
@@ -119,4 +119,4 @@ def on_place(s: State, cmd: DraftPlace, events: Events) -> None:
     groups.remove(cmd.armies)
     player.groups = tuple(groups)
     claim(s, cmd.seat, d.taken, cmd.armies, events)
-    s.draft = replace(d, taken=None, pick=d.pick + 1, need="up")
+    s.draft = evolve(d, taken=None, pick=d.pick + 1, need="up")

@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Unpack
 
-from sim.events import ActionDone, ActionLapsed, ActionOutcome, Events
+from sim.events import ActionDone, ActionLapsed, ActionOutcome, Events, recorded
+from sim.snapshot import public_state
 from sim.state import (PEASANT, Decision, DecisionKind, Plan, RoundProgress, Stage, State,
                        WinterProgress)
 
 Next = Stage | Decision
 
 __all__ = ["Events", "Next", "current_round", "current_winter", "done", "give_back", "lapse",
-           "locked_plan", "wait", "wait_chance"]
+           "locked_plan", "snapshot", "wait", "wait_chance"]
 
 
 def wait_chance(purpose: str, **detail: Any) -> Decision:
@@ -74,3 +75,9 @@ def done(events: Events, seat: int, action: str, province: str, paid: int = 0,
                           "province": province, "paid": paid, "money_gained": money,
                           "rice_gained": rice, "armies_placed": armies, **outcome}
     events.append(record)
+
+
+def snapshot(s: State, events: Events) -> None:
+    """The public state as a Snapshot event (left out of a look-ahead's `Unrecorded`)."""
+    if recorded(events):
+        events.append({"event": "Snapshot", "state": public_state(s)})

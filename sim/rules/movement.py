@@ -10,13 +10,13 @@ Tests: tests/sim/rules/test_exec.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from sim.commands import ChooseMove
 from sim.legal import move_targets
 from sim.rules import battle
 from sim.rules.flow import Events, current_round, done, lapse, wait
+from sim.progress import evolve
 from sim.state import Decision, DecisionKind, State
 
 
@@ -48,7 +48,7 @@ def start_move(s: State, seat: int, action: str, name: str, events: Events) -> D
 
 def _ask(s: State, seat: int, name: str, action: str, targets: dict[str, int],
          optional: bool) -> Decision:
-    s.round = replace(current_round(s), step="move")
+    s.round = evolve(current_round(s), step="move")
     detail: dict[str, Any] = {"from": name, "action": action, "targets": targets,
                               "optional": optional}
     return wait(DecisionKind.MOVE, (seat,), **detail)
@@ -59,7 +59,7 @@ def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
     origin, action = d["from"], d["action"]
     seat = cmd.seat
     r = current_round(s)
-    finished = replace(r, step="act", turn=r.turn + 1)
+    finished = evolve(r, step="act", turn=r.turn + 1)
     if cmd.target is None:
         done(events, seat, action, origin, paid=1, armies=1)
         s.round = finished
@@ -77,4 +77,4 @@ def on_choose(s: State, cmd: ChooseMove, events: Events) -> None:
         s.round = finished
         return
     battle.begin_attack(s, seat, origin, cmd.target, cmd.count, action)
-    s.round = replace(r, step="battle")
+    s.round = evolve(r, step="battle")

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
-from sim.rules.flow import Events, Next, wait_chance
-from sim.snapshot import public_state
+from sim.rules.flow import Events, Next, snapshot, wait_chance
 from sim.state import SEASONS, SPECIALS, RoundProgress, State
 
 
@@ -48,7 +47,7 @@ def on_round_chance(s: State, stream: ChanceStream, seed: bytes, events: Events)
     s.round = RoundProgress()
     events.append({"event": "RoundStarted", "year": s.year, "season": SEASONS[s.season],
                    "specials": list(s.specials_row), "actions": s.action_row[:5]})
-    events.append({"event": "Snapshot", "state": public_state(s)})
+    snapshot(s, events)
 
 
 def stage_round_end(s: State, events: Events) -> Next:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from sim.board import REGIONS, board
 from sim.cards import cards
-from sim.rules.flow import Events, Next
-from sim.snapshot import public_state
+from sim.rules.flow import Events, Next, snapshot
 from sim.state import State
 
 
@@ -41,7 +40,7 @@ def majorities(s: State) -> tuple[list[int], list[dict[str, dict[str, int]]]]:
 
 def stage_scoring(s: State, events: Events) -> Next:
     majority, per_region = majorities(s)
-    events.append({"event": "Snapshot", "state": public_state(s)})
+    snapshot(s, events)
     for seat, p in enumerate(s.players):
         owned = s.cards_of(seat)
         buildings = sum(len(s.provinces[n].buildings) for n in owned)
@@ -64,7 +63,7 @@ def stage_scoring(s: State, events: Events) -> Next:
     best = [i for i, p in enumerate(s.players) if p.score == top]
     richest = max(s.players[i].money for i in best)
     s.winners = [i for i in best if s.players[i].money == richest]
-    events.append({"event": "Snapshot", "state": public_state(s)})
+    snapshot(s, events)
     events.append({"event": "GameEnded",
                    "scores": {str(i): p.score for i, p in enumerate(s.players)},
                    "money": {str(i): p.money for i, p in enumerate(s.players)},

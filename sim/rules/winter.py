@@ -10,15 +10,14 @@ Tests: tests/sim/rules/test_winter.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from sim.board import board
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import OrderRevolts
 from sim.rules import battle
-from sim.rules.flow import Events, Next, current_winter, wait, wait_chance
-from sim.snapshot import public_state
+from sim.rules.flow import Events, Next, current_winter, snapshot, wait, wait_chance
+from sim.progress import evolve
 from sim.state import DecisionKind, State, WinterProgress
 
 
@@ -28,7 +27,7 @@ def stage_winter(s: State, events: Events) -> Next:
         loss = cards().events[leftover].rice_loss   # R-EVENT-2: only its rice loss applies
         events.append({"event": "WinterStarted", "year": s.year, "rice_loss": loss,
                        "event_card": leftover})
-        events.append({"event": "Snapshot", "state": public_state(s)})
+        snapshot(s, events)
         for p in s.players:                          # R-WINTER-1
             p.rice = max(0, p.rice - loss)
         s.winter = WinterProgress()
@@ -37,7 +36,7 @@ def stage_winter(s: State, events: Events) -> Next:
         seat = s.turn_order[w.idx]
         if battle.settled(s):
             battle.resolve(s, events)
-            s.winter = replace(w, revolts=w.revolts[1:])
+            s.winter = evolve(w, revolts=w.revolts[1:])
             continue
         if s.battle is not None:
             return battle.drop_decision(s)
@@ -47,16 +46,16 @@ def stage_winter(s: State, events: Events) -> Next:
             revolts, extra = board().revolts_for(shortage)
             revolts = min(revolts, owned)
             if revolts == 0:
-                s.winter = replace(w, idx=w.idx + 1)
+                s.winter = evolve(w, idx=w.idx + 1)
                 continue
-            s.winter = replace(w, shortage=shortage, count=revolts, extra=extra)
+            s.winter = evolve(w, shortage=shortage, count=revolts, extra=extra)
             return wait_chance("revolts", seat=seat, count=revolts)
         if w.revolts:
             if not w.ordered:
                 return wait(DecisionKind.REVOLT_ORDER, (seat,), provinces=list(w.revolts))
             battle.begin_revolt(s, w.revolts[0], w.extra, then="")
             return battle.drop_decision(s)
-        s.winter = replace(w, idx=w.idx + 1, drawn=False, ordered=False)
+        s.winter = evolve(w, idx=w.idx + 1, drawn=False, ordered=False)
     return "scoring"
 
 
@@ -66,12 +65,12 @@ def on_revolts_chance(s: State, stream: ChanceStream, seed: bytes, events: Event
     seat = s.turn_order[w.idx]
     owned = s.cards_of(seat)
     drawn = stream.sample(owned, w.count)
-    s.winter = replace(w, revolts=tuple(drawn), drawn=True, ordered=len(drawn) < 2)
+    s.winter = evolve(w, revolts=tuple(drawn), drawn=True, ordered=len(drawn) < 2)
     events.append({"event": "Shortage", "seat": seat, "rice": s.players[seat].rice,
                    "provinces": len(owned), "shortage": w.shortage, "revolts": w.count,
                    "extra_peasants": w.extra, "drawn": list(drawn)})
 
 
 def on_order(s: State, cmd: OrderRevolts, events: Events) -> None:
-    s.winter = replace(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
+    s.winter = evolve(current_winter(s), revolts=tuple(cmd.provinces), ordered=True)
     events.append({"event": "RevoltsOrdered", "seat": cmd.seat, "order": list(cmd.provinces)})

@@ -17,10 +17,10 @@ from sim.commands import DraftPlace, DraftTake
 from sim.legal import check
 from sim.state import DecisionKind, State
 from sim.view import view
-from tests.sim.bots.bot_states import draft_states
+from tests.sim.bots.bot_states import decision_states, draft_states
 
 # a small budget keeps the tests quick; the search is the same
-SMALL = replace(search.HARD, draft_budget=12, min_worlds=2)
+SMALL = replace(search.HARD, draft_budget=12, draft_more=12, min_worlds=2)
 RNG_SEED = b"\x07" * 32
 
 
@@ -131,3 +131,68 @@ def test_only_what_the_seat_can_see_moves_the_draft_search(takes, data):
     shuffled.draft = replace(d, unknown=tuple(order))
     assert search.ranked(view(shuffled, seat), seat, b"v", SMALL) == \
         search.ranked(view(state, seat), seat, b"v", SMALL)
+
+
+def test_draft_futures_stop_after_spring_and_the_others_at_the_year_end(takes, places):
+    """`HARD` plays a draft decision's futures to the end of the first round (spring), a
+    plan's to the end of the year; `hard_2026` (no draft search) keeps the year."""
+    state, seat = takes[0]
+    assert search.horizon_for(view(state, seat), search.HARD) == "round"
+    assert search.horizon_for(view(places[0][0], places[0][1]), search.HARD) == "round"
+    plan_state, plan_seat = decision_states(11, ("plan",), 1, "draft")[0]
+    assert search.horizon_for(view(plan_state, plan_seat), search.HARD) == "year"
+    assert search.HARD.horizon == "year"
+
+
+def test_a_draft_future_ends_when_summer_begins(takes):
+    """The round horizon from a draft decision: the rollout plays the rest of the draft, the
+    tower fill and spring; a longer horizon scores another state (year 1's winter)."""
+    state, seat = takes[0]
+    seen = view(state, seat)
+    first = draft_search.rule_choice(seen, seat, ChanceStream(RNG_SEED))
+    base = search.determinize(seen, seat, ChanceStream(RNG_SEED))
+    spring = search.rollout(base, seat, first, RNG_SEED, None, SMALL)
+    year = search.rollout(base, seat, first, RNG_SEED, None, replace(SMALL, draft_horizon="year"))
+    assert spring != year
+
+
+@pytest.mark.parametrize("diffs, near", [
+    ([0] * 8, False),                                  # no difference at all
+    ([-5, -3, -8, -1, -6, -2, -4, -7], False),         # the default ahead
+    ([40, 42, 39, 41, 40, 38, 43, 41], False),         # clearly better (t^2 far above 3)
+    ([30, -20, 25, -10, 15, -25, 20, -5], True),       # ahead, t^2 about 0.25: near the line
+    ([60, -50, 55, -45, 50, -40, 45, -55], False),     # ahead by a hair (t^2 below 0.2)
+    ([5], False),                                      # one future tells nothing
+])
+def test_undecided_is_the_paired_test_near_its_line(diffs, near):
+    default = [100 + i for i in range(len(diffs))]
+    mine = [d + b for d, b in zip(diffs, default)]
+    assert search.undecided(mine, default, prefer_t2=1) is near
+
+
+def test_a_second_look_plays_more_futures_only_when_undecided(takes):
+    """The extra futures are shared by every candidate (common random numbers kept), added
+    to the totals, and not played when the first look decided."""
+    state, seat = takes[0]
+    seen = view(state, seat)
+    cands = draft_search.candidates(seen, seat, ChanceStream(RNG_SEED))
+    n = len(cands)
+    close = [[100, 130, 80, 125, 90, 115, 70, 120]] + \
+        [[100, 100, 100, 100, 100, 100, 100, 100]] * (n - 1)
+    close[1] = [130, 110, 105, 115, 120, 95, 110, 105]     # ahead of the rule, t^2 about 0.67
+    assert search.undecided(close[1], close[0], SMALL.prefer_t2)
+    per_world = [list(w) for w in close]
+    totals = [sum(w) for w in per_world]
+    search.draft_second_look(seen, seat, cands, b"x", totals, per_world, SMALL)
+    more = max(SMALL.min_worlds, SMALL.draft_more // n)
+    assert [len(w) for w in per_world] == [8 + more] * n
+    assert totals == [sum(w) for w in per_world]
+    decided = [[100] * 8] + [[50] * 8] * (n - 1)
+    per_world = [list(w) for w in decided]
+    totals = [sum(w) for w in per_world]
+    search.draft_second_look(seen, seat, cands, b"x", totals, per_world, SMALL)
+    assert [len(w) for w in per_world] == [8] * n
+    off = replace(SMALL, draft_more=0)
+    per_world = [list(w) for w in close]
+    search.draft_second_look(seen, seat, cands, b"x", [sum(w) for w in per_world], per_world, off)
+    assert [len(w) for w in per_world] == [8] * n
