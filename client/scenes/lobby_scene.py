@@ -262,7 +262,8 @@ class LobbyScene(Node):
         self.mark_dirty()
 
     def table_said(self, line: str) -> None:
-        self.said.append(net_said(line))
+        said = net_said(line)     # the table's lines start lower-case (they are log lines too)
+        self.said.append(said[:1].upper() + said[1:])
         self.mark_dirty()
 
     def on_update(self, dt: float) -> None:
@@ -374,11 +375,15 @@ class LobbyScene(Node):
                   80, y - 36 * k, size=12, color=theme.MUTED,
                   width=int(self.width / 2 - 100), multiline=True, anchor_y="bottom")
         if self.chat is not None:
-            t.put("ch", _("Chat"), 80, 40 + 30 + 8 + 18 * min(5, len(self.said)) + 6, size=11,
-                  bold=True, color=theme.INK)
+            # the newest line lowest; a long sentence wraps in the left column (unwrapped,
+            # it ran under the turn timer's sentence on the right)
+            room = int(self.width / 2 - 40)
+            bottom: float = 40 + 30 + 8
             for k, line in enumerate(self.said[-5:][::-1]):
-                t.put(("said", k), line, 80, 40 + 30 + 8 + 18 * k, size=10, color=(70, 50, 120),
-                      )
+                said = t.put(("said", k), line, 80, bottom, size=10, color=(70, 50, 120),
+                             width=room, multiline=True, anchor_y="bottom")
+                bottom += said.content_height + 2
+            t.put("ch", _("Chat"), 80, bottom + 6, size=11, bold=True, color=theme.INK)
         note = self.board_note()
         if note:     # only at 3 seats: room under the seats (and the watchers' line)
             k = len(lobby.seats) + (1 if watchers else 0)

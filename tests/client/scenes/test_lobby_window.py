@@ -67,3 +67,24 @@ def test_start_passes_the_reachability_check_and_the_game_begins(lobby):
     app, session, scene = lobby
     scene.request_start()
     assert run_until(app, lambda: session.started, 20), scene.error
+
+
+def test_a_long_chat_sentence_wraps_in_the_left_column(lobby):
+    """The table's sentences in the chat (a friend connecting through magic-wormhole runs to
+    130 letters) once ran under the turn timer's sentence in the right column."""
+    app, session, scene = lobby
+    scene.table_said("a friend who typed the code cannot dial the table directly: connecting "
+                     "through magic-wormhole (direct if it can, else the relay)")
+    scene.table_said("friend 1 is connected through the relay 127.0.0.1:56203")
+    frame(app, 3)
+    right_column = scene.width / 2 + 60
+    lines = [label for key, label in scene.texts.labels.items()
+             if isinstance(key, tuple) and key[0] == "said"]
+    assert len(lines) == 2
+    for label in lines:
+        assert label.left + label.content_width < right_column, label.text
+    assert scene.said[-1].startswith("Friend 1 is connected")          # a sentence's capital
+    newest, older = sorted(lines, key=lambda label: label.bottom)
+    assert older.bottom >= newest.bottom + newest.content_height        # stacked, not drawn over
+    title = scene.texts.labels["ch"]
+    assert title.y > older.bottom + older.content_height

@@ -136,7 +136,7 @@ def test_the_window_joins_by_code_through_the_relay(app, home, servers, tmp_path
 
 
 def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
-        app, home, servers, tmp_path):
+        app, home, servers, tmp_path, shots):
     _set_rendezvous_in_settings(app, servers)
     app.start_net(TableOptions("host", players=3, bots=1, port=0))
     assert app.scene.name == "lobby", getattr(app.scene, "message", "")
@@ -158,6 +158,8 @@ def test_the_window_hosts_and_a_friend_joins_with_the_code_its_lobby_shows(
         # ping through the tunnel: the kernel's would be the loopback hop's)
         assert run_until(app, lambda: re.fullmatch(r"relay, round trip (\d+|<1) ms",
                                                    lobby.links.get(1, "")), 30), lobby.links
+        frame(app, 2)
+        screenshot(app, shots / "lobby-relay-link.png")
         assert run_until(app, lambda: not lobby.join_offers()[0][0].startswith(
             f"./shogun join {code}"), 30)                   # the table is full: no code shown
         app.on_key_press(arcade.key.ENTER, 0)               # start the game
