@@ -18,6 +18,7 @@ from lang.i18n import _
 from net.reach.addresses import Reachable, reachable_addresses
 from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
                                   join_by_code)
+from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
 from net.reach.rendezvous import options_for as options  # noqa: F401  (the runner's name)
 
@@ -38,8 +39,9 @@ def say(line: str) -> None:
 
 def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOptions,
                    interface: str, mapper: PortMapper | None) -> Invitations:
-    """Host: show a code for friends anywhere while seats are open; two friends by code
-    who cannot dial each other get a tunnel of their own (net/table/pair_links.py)."""
+    """Host: show a code for friends anywhere while seats are open, and one for a friend
+    by code away from the game (to rejoin with `--resume`); two friends by code who
+    cannot dial each other get a tunnel of their own (net/table/pair_links.py)."""
     def addresses() -> list[Reachable]:
         if _loopback(interface):
             return [Reachable(interface, session.listen_port, "this machine", "lo")]
@@ -47,9 +49,10 @@ def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOp
             [(mapper.mapping.public_host, mapper.mapping.public_port)]
         return reachable_addresses(session.listen_port, mapped)
 
+    by_code = FriendsByCode(session, lambda: friends.tunnelled)
     friends = Invitations(reactor, rendezvous, session.join_code or "", session.listen_port,
                           addresses, lambda: not session.started and not session.lobby_full()
-                          and not session.closed, say, table_end(interface))
+                          and not session.closed, say, table_end(interface), by_code.absent)
     friends.open()
     session.pair_links.use_relay(rendezvous, lambda: friends.tunnelled, say)
     return friends

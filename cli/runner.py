@@ -33,6 +33,7 @@ from lang.names import readable_name
 from net.lockstep.engine import SimEngine
 from net.reach import discovery
 from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
+from net.reach.addresses import parse_address
 from net.reach.rendezvous import Invitations, is_invite
 from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
@@ -95,7 +96,9 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     engine = SimEngine()
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     stats_path = os.environ.get("SHOGUN_NET_STATS")
-    invite = options.address if options.command == "join" and not options.resume else None
+    # a code, also with --resume: a friend by code finds the table again through a new
+    # tunnel (its old one died with its program; issue 39)
+    invite = options.address if options.command == "join" else None
     try:                                                   # issue 39: friends anywhere
         rendezvous = by_code.options(options, interface, needed=is_invite(invite))
     except ValueError as exc:
@@ -115,7 +118,8 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
         """The table session (host, join, watch, resume), or the exit code of a bad start."""
         try:
             session = _open_table(replace(options, address=address, code=code), interface,
-                                  reactor, engine)
+                                  reactor, engine,
+                                  host_at=address if is_invite(invite) else None)
         except (OSError, ValueError, KeyError, CannotListenError) as exc:
             print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
             return 2
@@ -158,12 +162,14 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
 
 
 def _open_table(options: TableOptions, interface: str, reactor: HeadlessReactor,
-                engine: SimEngine) -> TableSession | None:
-    """The table the options ask for: resumed, hosted (its bot levels set, announced on
-    the LAN), joined or watched. None when it cannot be (said on stderr)."""
+                engine: SimEngine, host_at: str | None = None) -> TableSession | None:
+    """The table the options ask for: resumed (the host dialled at `host_at` when given:
+    the end of a tunnel found by code), hosted (its bot levels set, announced on the
+    LAN), joined or watched. None when it cannot be (said on stderr)."""
     opts = session_options(options, interface)
     if options.resume:
-        session = TableSession.resume(opts, options.resume, reactor=reactor, engine=engine)
+        session = TableSession.resume(opts, options.resume, reactor=reactor, engine=engine,
+                                      host_at=parse_address(host_at) if host_at else None)
         print(_("resuming seat {seat} from {file}").format(seat=session.my_seat, file=options.resume),
               flush=True)
         return session

@@ -20,6 +20,7 @@ from client.words.net_words import for_players
 from net.reach.addresses import Reachable
 from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
                                   join_by_code, options_for)
+from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
 
 if TYPE_CHECKING:
@@ -80,12 +81,23 @@ def invite_friends(table: TableSession, rendezvous: RendezvousOptions,
                    addresses: Callable[[], list[Reachable]],
                    say: Callable[[str], None]) -> Invitations:
     """Host: a wormhole code for friends anywhere while seats are open (`Invitations.code`
-    is the one shown); the start check plans a tunnel of their own for two friends by
-    code who cannot dial each other (net/table/pair_links.py), as a headless host's does."""
+    is the one shown, and a code for a friend by code away from the game, said in the
+    game's log, to rejoin with `--resume`); the start check plans a tunnel of their own
+    for two friends by code who cannot dial each other (net/table/pair_links.py), as a
+    headless host's does."""
     interface = table.opts.interface
+    by_code = FriendsByCode(table, lambda: friends.tunnelled)
+
+    def said(line: str) -> None:
+        """In the lobby, its list; once the game is on, the game's log (a friend's rejoin
+        line comes while the game waits for it)."""
+        if table.started:
+            table.on_notice(line)
+        else:
+            say(line)
     friends = Invitations(_reactor(), rendezvous, table.join_code or "", table.listen_port,
                           addresses, lambda: not table.started and not table.lobby_full()
-                          and not table.closed, say, table_end(interface))
+                          and not table.closed, said, table_end(interface), by_code.absent)
     friends.open()
     table.pair_links.use_relay(rendezvous, lambda: friends.tunnelled, say)
     return friends

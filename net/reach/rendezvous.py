@@ -225,13 +225,18 @@ class Invitations:
     """The host's open invitation: one wormhole code at a time, the next once it is used.
 
     `addresses()` gives the table's direct addresses when a friend arrives (a router
-    mapping may come late); `seats_open()` says whether another friend is wanted."""
+    mapping may come late); `seats_open()` says whether another friend is wanted;
+    `rejoining()` the seats of friends by code away from the game, who need a code to
+    come back with `--resume` (their tunnel died with their program:
+    net/reach/rejoin_by_code.py)."""
 
     def __init__(self, reactor: Any, options: RendezvousOptions, table_code: str,
                  table_port: int, addresses: Callable[[], list[Reachable]],
                  seats_open: Callable[[], bool], say: Callable[[str], None],
-                 table_host: str = "127.0.0.1") -> None:
+                 table_host: str = "127.0.0.1",
+                 rejoining: Callable[[], list[int]] = lambda: []) -> None:
         self.reactor, self.options = reactor, options
+        self.rejoining = rejoining
         self.table_code, self.table_port, self.table_host = table_code, table_port, table_host
         self.addresses, self.seats_open, self.say = addresses, seats_open, say
         self.current: Any = None               # the wormhole whose code is shown
@@ -255,7 +260,8 @@ class Invitations:
     def _show(self) -> None:
         if self.closed:
             return
-        if not self.seats_open():
+        away = self.rejoining()          # asked every time: it keeps track of who came by code
+        if not self.seats_open() and not away:
             if self.current is not None:
                 w, self.current = self.current, None
                 w.close().addErrback(lambda f: None)
@@ -276,7 +282,10 @@ class Invitations:
 
     def _code_shown(self, code: str) -> None:
         first, self.code = self.code is None, code
-        if first:
+        away = self.rejoining()
+        if away:             # one code, one friend: the next code names the next seat away
+            self.say(f"Seat {away[0]} rejoins with: ./shogun join {code} --resume SAVE")
+        elif first:
             url = self.options.mailbox
             self.say(f"Friends anywhere join with: ./shogun join {code}    "
                      f"(by code, through the rendezvous {url})")

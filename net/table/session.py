@@ -249,11 +249,14 @@ class TableSession:
 
     @classmethod
     def resume(cls, opts: SessionOptions, save_path: str, reactor: TableReactor | None = None,
-               engine: TableEngine | None = None) -> TableSession:
-        """Rejoin my seat after a crash, from my local save."""
+               engine: TableEngine | None = None,
+               host_at: tuple[str, int] | None = None) -> TableSession:
+        """Rejoin my seat after a crash, from my local save. `host_at`: where the host's
+        seat is dialled instead of the saved address (a friend by code: the saved one
+        was its old tunnel's end, gone with its program; issue 39)."""
         save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
-        opening.resumed(s, save_path, save)
+        opening.resumed(s, save_path, save, host_at)
         return s
 
     # ------------------------------------------------------------ the client's API

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from net.lockstep.beacon import HashChain
 from net.reach.addresses import parse_address   # IPv4, [IPv6]:port, names
 from net.table.input_deadline import turn_time_problem
+from net.table.takeover import HOST_SEAT
 from net.trust.seat_keys import SeatKey
 
 if TYPE_CHECKING:
@@ -77,8 +78,10 @@ def watched(s: TableSession, address: str, code: str | None) -> None:
     s.liveness.start_heartbeat()   # no frames to send: it runs the input clocks it shows
 
 
-def resumed(s: TableSession, save_path: str, save: dict[str, Any]) -> None:
-    """My seat again after a crash, from my local save: who I was, my chain, my plans."""
+def resumed(s: TableSession, save_path: str, save: dict[str, Any],
+            host_at: tuple[str, int] | None = None) -> None:
+    """My seat again after a crash, from my local save: who I was, my chain, my plans;
+    the host dialled at `host_at` when given (a new tunnel's end), not where the save says."""
     s.save_path = save_path
     s.peer_id = save["peer"]
     s.name = save["name"]
@@ -93,6 +96,8 @@ def resumed(s: TableSession, save_path: str, save: dict[str, Any]) -> None:
     s.recovery.saved_plans = {step: (nonce, wire) for step, nonce, wire in save["plans"]}
     s.recovery.saved_outbox = {step: msgs for step, msgs in save.get("outbox", [])}
     s.addresses = {seat: (host, port) for seat, host, port in save["addresses"]}
+    if host_at is not None:
+        s.addresses[HOST_SEAT] = host_at
     try:
         s.dialer.listen(save.get("listen_port", 0))
     except Exception:

@@ -1,0 +1,91 @@
+"""A friend who came by code rejoins after a restart with `--resume` (issue 39).
+
+Its tunnel died with its program (magic-wormhole's Dilation does not outlive it), and its
+save holds that tunnel's loopback end as the host's address. So the host keeps its
+invitation open while a seat of a friend by code is away from the game and says
+`Seat 1 rejoins with: ./shogun join CODE --resume SAVE` (net/reach/rejoin_by_code.py,
+`Invitations`); the friend with `--resume` and a code finds the table by code first and
+dials the host at the new tunnel's end (cli/by_code.py, `TableSession.resume(host_at=)`).
+The rejoin through it is the table's own: role `rejoin`, the saved token and seat key.
+
+Real processes with a mailbox and relay of their own on 127.0.0.1 (tests/net/reach/
+conftest.py); SHOGUN_NET_RELAY_ONLY=1 so that the friend dials nothing directly.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from net.reach.rejoin_by_code import absent_by_code
+from tests.net import processes as P
+
+
+@pytest.mark.parametrize("by_code, offline, started, closed, away", [
+    ({1}, [1], True, False, [1]),            # a friend by code left mid-game: a code for it
+    ({1, 2}, [2, 1], True, False, [1, 2]),   # two away: the lowest seat is named first
+    ({1}, [2], True, False, []),             # seat 2 came by address: it dials the host again
+    (set(), [1], True, False, []),
+    ({1}, [], True, False, []),              # everyone is here
+    ({1}, [1], False, False, []),            # before the start a seat that leaves is open again
+    ({1}, [1], True, True, []),              # the table is closed
+])
+def test_a_code_is_wanted_for_each_friend_by_code_away_from_the_game(
+        by_code, offline, started, closed, away):
+    assert absent_by_code(by_code, offline, started, closed) == away
+
+
+CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join (\d+-[a-z]+-[a-z]+) --resume SAVE"
+ENV = {"SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_RELAY_ONLY": "1"}
+
+
+def _wait_err(peer: P.Peer, text: str, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while text not in peer.errors():
+        assert time.monotonic() < end and peer.proc.poll() is None, \
+            peer.text()[-1000:] + peer.errors()[-2000:]
+        time.sleep(0.1)
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_friend_by_code_killed_mid_game_rejoins_with_a_new_code(servers, tmp_path):
+    where = ["--rendezvous", servers.mailbox_url, "--relay", servers.relay_address,
+             "--rejoin-timeout", "300"]
+    save = tmp_path / "friend.save"
+    host = P.Peer("host", ["host", "--headless", "--port", "0", "--players", "3", "--bots", "1",
+                           "--save", str(tmp_path / "host.save"), *where], tmp_path, ENV)
+    peers = [host]
+    try:
+        code = host.wait_for(CODE_LINE, 60).group(1)
+        friend = P.Peer("friend", ["join", code, "--headless", "--save", str(save), *where],
+                        tmp_path, ENV)
+        peers.append(friend)
+        friend.wait_for(r"reached the table by code: through the relay", 120)
+        friend.wait_for(r"game started: seat 1", 120)
+        log = tmp_path / "friend.save.log"
+        end = time.monotonic() + 120
+        while time.monotonic() < end and (not log.exists() or log.stat().st_size < 3000):
+            time.sleep(0.01)                          # mid-game: some steps applied
+        friend.kill()
+        assert friend.proc.returncode == -9
+        _wait_err(host, "paused: seat 1", 120)        # two humans: no majority, no bot
+        new_code = host.wait_for(REJOIN_LINE, 120).group(1)
+        assert new_code != code
+        back = P.Peer("friend-resumed", ["join", new_code, "--headless", "--resume", str(save),
+                                         *where], tmp_path, ENV)
+        peers.append(back)
+        P.wait_all([host, back], 400)
+    finally:
+        P.kill_all(peers)
+    finished = [host, back]
+    assert [p.proc.returncode for p in finished] == [0, 0], \
+        [(p.name, p.text()[-800:], p.errors()[-2000:]) for p in finished]
+    finals = {p.name: p.final_hash() for p in finished}
+    assert None not in finals.values() and len(set(finals.values())) == 1, finals
+    assert "reached the table by code: through the relay" in back.text()
+    assert "resuming seat 1" in back.text()
+    assert "seat 1 is played by a bot" not in host.errors()      # the friend came back
+    assert "friend 2 is connected through the relay" in host.text()   # through a new tunnel
