@@ -204,6 +204,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
     N_("Friends anywhere join with: ./shogun join {code}    (by code, through the rendezvous {url})"),
     N_("The next friend joins with: ./shogun join {code}"),
+    N_("Seat {seat} rejoins with: ./shogun join {code} --resume SAVE"),
     N_("a friend who typed the code dials the table directly"),
     N_("a friend who typed the code cannot reach the table: {reason}"),
     N_("a friend who typed the code cannot dial the table directly: connecting through "

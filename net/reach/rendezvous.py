@@ -237,6 +237,10 @@ class Invitations:
                  rejoining: Callable[[], list[int]] = lambda: []) -> None:
         self.reactor, self.options = reactor, options
         self.rejoining = rejoining
+        self.away: list[int] = []              # seats away that still wait for a code
+        self.away_before = 0                   # how many seats were away at the last look
+        self.rejoin_tunnels: list[float] = []  # when a tunnel opened for a seat away
+        self.shown_for_rejoin = False          # the code shown is for a seat away
         self.table_code, self.table_port, self.table_host = table_code, table_port, table_host
         self.addresses, self.seats_open, self.say = addresses, seats_open, say
         self.current: Any = None               # the wormhole whose code is shown
@@ -249,6 +253,7 @@ class Invitations:
         self.closed = False
 
     CHECK_EVERY = 2.0     # seconds: a code is shown only while a seat is open
+    REJOIN_GRACE = 60.0   # seconds a tunnel opened for a seat away has to bring it back
 
     def open(self) -> None:
         """Show a code now if a seat is open, and keep checking: the shown code is
@@ -260,7 +265,7 @@ class Invitations:
     def _show(self) -> None:
         if self.closed:
             return
-        away = self.rejoining()          # asked every time: it keeps track of who came by code
+        away = self.away = self._still_away(self.rejoining())   # asked at every look
         if not self.seats_open() and not away:
             if self.current is not None:
                 w, self.current = self.current, None
@@ -280,11 +285,23 @@ class Invitations:
         w.get_message().addCallbacks(lambda data: self._answered(w, data),
                                      lambda f: self._failed(w, f))
 
+    def _still_away(self, away: list[int]) -> list[int]:
+        """The seats away for which no tunnel is under way: a friend who came back
+        through a new tunnel is still away until its rejoin is through, and needs no
+        second code meanwhile."""
+        now = self.reactor.seconds()
+        back = max(0, self.away_before - len(away))
+        self.away_before = len(away)
+        self.rejoin_tunnels = [t for t in self.rejoin_tunnels[back:]
+                               if now - t < self.REJOIN_GRACE]
+        return away[len(self.rejoin_tunnels):]
+
     def _code_shown(self, code: str) -> None:
         first, self.code = self.code is None, code
-        away = self.rejoining()
-        if away:             # one code, one friend: the next code names the next seat away
-            self.say(f"Seat {away[0]} rejoins with: ./shogun join {code} --resume SAVE")
+        self.shown_for_rejoin = bool(self.away)
+        if self.away:        # one code, one friend: the next code names the next seat away
+            seat = self.away[0]
+            self.say(f"Seat {seat} rejoins with: ./shogun join {code} --resume SAVE")
         elif first:
             url = self.options.mailbox
             self.say(f"Friends anywhere join with: ./shogun join {code}    "
@@ -303,6 +320,8 @@ class Invitations:
             return
         self.friends += 1
         friend = self.friends
+        if self.shown_for_rejoin and choice.path != "none":
+            self.rejoin_tunnels.append(self.reactor.seconds())
         if choice.path == "direct":
             self.say("a friend who typed the code dials the table directly")
             w.close().addErrback(lambda f: None)
