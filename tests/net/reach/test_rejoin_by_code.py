@@ -89,3 +89,93 @@ def test_a_friend_by_code_killed_mid_game_rejoins_with_a_new_code(servers, tmp_p
     assert "resuming seat 1" in back.text()
     assert "seat 1 is played by a bot" not in host.errors()      # the friend came back
     assert "friend 2 is connected through the relay" in host.text()   # through a new tunnel
+
+
+class _Wormhole:
+    """A wormhole that answers when the test says (the mailbox is not the point here)."""
+
+    def __init__(self) -> None:
+        from twisted.internet.defer import Deferred
+        self.code: Deferred = Deferred()
+        self.message: Deferred = Deferred()
+        self.closed = False
+
+    def allocate_code(self, _length: int) -> None:
+        pass
+
+    def get_code(self):
+        return self.code
+
+    def get_versions(self):
+        from twisted.internet.defer import Deferred
+        return Deferred()
+
+    def get_message(self):
+        return self.message
+
+    def send_message(self, _data: bytes) -> None:
+        pass
+
+    def close(self):
+        from twisted.internet.defer import succeed
+        self.closed = True
+        return succeed(None)
+
+
+def _invitations(monkeypatch, away: list[int]):
+    from twisted.internet.task import Clock
+
+    from net.reach import rendezvous
+    made: list[_Wormhole] = []
+
+    def wormhole_for(_reactor, _options):
+        made.append(_Wormhole())
+        return made[-1]
+    monkeypatch.setattr(rendezvous, "wormhole_for", wormhole_for)
+    said: list[str] = []
+    clock = Clock()
+    friends = rendezvous.Invitations(clock, rendezvous.RendezvousOptions(), "CODE", 7531,
+                                     lambda: [], lambda: False, said.append,
+                                     rejoining=lambda: list(away))
+    friends.open()
+    return friends, clock, made, said
+
+
+def test_a_seat_away_gets_one_code_and_no_second_while_its_friend_comes_back(monkeypatch):
+    from net.reach.rendezvous import Choice
+    away = [1]
+    friends, clock, made, said = _invitations(monkeypatch, away)
+    assert len(made) == 1
+    made[0].code.callback("3-apple-pie")
+    assert said == ["Seat 1 rejoins with: ./shogun join 3-apple-pie --resume SAVE"]
+    made[0].message.callback(Choice("direct").to_bytes())   # the friend is on its way
+    clock.advance(0)
+    for _ in range(10):
+        clock.advance(friends.CHECK_EVERY)     # its rejoin is not through yet: no new code
+    assert len(made) == 1
+    away.clear()                               # it is back
+    clock.advance(friends.CHECK_EVERY)
+    assert len(made) == 1
+    away.append(1)                             # away again: a new code for it
+    clock.advance(friends.CHECK_EVERY)
+    assert len(made) == 2
+    made[1].code.callback("4-banana-split")
+    assert said[-1] == "Seat 1 rejoins with: ./shogun join 4-banana-split --resume SAVE"
+    friends.close()
+
+
+def test_a_friend_who_took_the_code_but_never_came_back_gets_another(monkeypatch):
+    from net.reach.rendezvous import Choice
+    friends, clock, made, said = _invitations(monkeypatch, [1])
+    made[0].code.callback("3-apple-pie")
+    made[0].message.callback(Choice("direct").to_bytes())
+    clock.advance(friends.REJOIN_GRACE + friends.CHECK_EVERY)
+    assert len(made) == 2
+    friends.close()
+
+
+def test_no_seat_away_no_code_once_the_game_is_on(monkeypatch):
+    friends, clock, made, said = _invitations(monkeypatch, [])
+    clock.advance(10 * friends.CHECK_EVERY)
+    assert made == [] and said == []
+    friends.close()
