@@ -78,8 +78,17 @@ def test_a_friend_by_code_killed_mid_game_rejoins_with_a_new_code(servers, tmp_p
                                          *where], tmp_path, ENV)
         peers.append(back)
         P.wait_all([host, back], 400)
+        # the host is gone: its code is stale now, and said so in a sentence
+        stale = P.Peer("friend-stale", ["join", new_code, "--headless", "--resume", str(save),
+                                        *where], tmp_path,
+                       {**ENV, "SHOGUN_NET_RENDEZVOUS_WAIT": "5"})
+        peers.append(stale)
+        P.wait_all([stale], 120)
     finally:
         P.kill_all(peers)
+    assert stale.proc.returncode == 1
+    assert "error: cannot join by code: " in stale.errors() and \
+        "Traceback" not in stale.errors(), stale.errors()[-2000:]
     finished = [host, back]
     assert [p.proc.returncode for p in finished] == [0, 0], \
         [(p.name, p.text()[-800:], p.errors()[-2000:]) for p in finished]
