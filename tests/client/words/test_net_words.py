@@ -278,7 +278,7 @@ def test_the_lobby_shows_net_errors_and_the_start_check_in_dutch(dutch_lobby, sh
                         "all can join one VPN (ZeroTier, Tailscale); see docs/net.md."])
     assert "kunnen elkaar niet bereiken" in scene.error and "10.0.0.3:7531" in scene.error
     scene.table_said("seats changed so that every pair can connect: Bo takes seat 0")
-    assert scene.said[-1] == "plaatsen gewisseld zodat elk paar verbinding kan maken: Bo neemt plaats 0"
+    assert scene.said[-1] == "Plaatsen gewisseld zodat elk paar verbinding kan maken: Bo neemt plaats 0"
     scene.router_note = net_words.for_players(
         "The router has no public address yet (not online?); " + portmap.FIXES.format(port=7531) + ".")
     scene.mark_dirty()
