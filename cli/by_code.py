@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from client.words.net_words import for_players
 from lang.i18n import _
 from net.reach.addresses import Reachable, reachable_addresses
-from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
-                                  join_by_code)
+from net.reach.invitations import Invitations
+from net.reach.rendezvous import (Arrival, RendezvousError, RendezvousOptions, join_by_code)
 from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
 from net.reach.rendezvous import options_for as options  # noqa: F401  (the runner's name)

@@ -34,7 +34,8 @@ from net.lockstep.engine import SimEngine
 from net.reach import discovery
 from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
 from net.reach.addresses import parse_address
-from net.reach.rendezvous import Invitations, is_invite
+from net.reach.invitations import Invitations
+from net.reach.rendezvous import is_invite
 from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
 from net.table.options import TableOptions

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from client.sessions.network import _reactor, pump_reactor
 from client.words.net_words import for_players
 from net.reach.addresses import Reachable
-from net.reach.rendezvous import (Arrival, Invitations, RendezvousError, RendezvousOptions,
-                                  join_by_code, options_for)
+from net.reach.invitations import Invitations
+from net.reach.rendezvous import (Arrival, RendezvousError, RendezvousOptions, join_by_code, options_for)
 from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
 

@@ -47,9 +47,9 @@ class _Table:
 
 def test_the_rejoin_line_goes_to_the_games_log(monkeypatch):
     from client.sessions import by_code
-    from net.reach import rendezvous, rejoin_by_code
+    from net.reach import invitations, rejoin_by_code
     made: list[_Wormhole] = []
-    monkeypatch.setattr(rendezvous, "wormhole_for",
+    monkeypatch.setattr(invitations, "wormhole_for",
                         lambda _reactor, _options: made.append(_Wormhole()) or made[-1])
     monkeypatch.setattr(by_code, "_reactor", Clock)
     monkeypatch.setattr(rejoin_by_code.FriendsByCode, "look",

@@ -134,18 +134,18 @@ class _Wormhole:
 def _invitations(monkeypatch, away: list[int]):
     from twisted.internet.task import Clock
 
-    from net.reach import rendezvous
+    from net.reach import invitations, rendezvous
     made: list[_Wormhole] = []
 
     def wormhole_for(_reactor, _options):
         made.append(_Wormhole())
         return made[-1]
-    monkeypatch.setattr(rendezvous, "wormhole_for", wormhole_for)
+    monkeypatch.setattr(invitations, "wormhole_for", wormhole_for)
     said: list[str] = []
     clock = Clock()
-    friends = rendezvous.Invitations(clock, rendezvous.RendezvousOptions(), "CODE", 7531,
-                                     lambda: [], lambda: False, said.append,
-                                     rejoining=lambda: list(away))
+    friends = invitations.Invitations(clock, rendezvous.RendezvousOptions(), "CODE", 7531,
+                                      lambda: [], lambda: False, said.append,
+                                      rejoining=lambda: list(away))
     friends.open()
     return friends, clock, made, said
 
