@@ -63,6 +63,14 @@ class Peer:
         raise TimeoutError(f"{self.name}: no {pattern!r} in output:\n{self.text()}\n"
                            f"{self.errors()[-2000:]}")
 
+    def wait_for_error(self, text: str, timeout: float) -> None:
+        """Wait until `text` is in the process's log (stderr), while it runs."""
+        end = time.monotonic() + timeout
+        while text not in self.errors():
+            assert time.monotonic() < end and self.proc.poll() is None, \
+                f"{self.name}: no {text!r} in its log:\n" + self.text()[-1000:] + self.errors()[-2000:]
+            time.sleep(0.1)
+
     def final_hash(self) -> str | None:
         m = re.search(r"final state hash ([0-9a-f]{64})", self.text())
         return m.group(1) if m else None

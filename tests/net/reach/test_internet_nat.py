@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -77,14 +76,8 @@ def _three_homes(homes, tmp_path, bo_ready):
 
 def _asked_its_router(bo):
     """Bo has dialled in and asked its router (which has no UPnP)."""
-    _wait_err(bo, "No router answered", 30)
+    bo.wait_for_error("No router answered", 30)
 
-
-def _wait_err(peer, text, timeout):
-    end = time.monotonic() + timeout
-    while text not in peer.errors():
-        assert time.monotonic() < end and peer.proc.poll() is None, peer.errors()
-        time.sleep(0.1)
 
 
 def _finish(peers, timeout=240):

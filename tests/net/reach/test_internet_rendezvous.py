@@ -9,7 +9,6 @@ types it; headless bot peers play as real processes, as a player would run them.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -157,11 +156,11 @@ def test_a_relay_that_dies_mid_game_is_a_dropped_link_never_two_games(lab, publi
         host.wait_for(r"game started: seat 0", 120)
         friend.wait_for(r"game started: seat 1", 60)
         public.stop_relay()
-        _wait_err(host, "paused: seat 1", 60)
-        _wait_err(friend, "paused: seat 0", 60)
+        host.wait_for_error("paused: seat 1", 60)
+        friend.wait_for_error("paused: seat 0", 60)
         # the rejoin timeout ran out on both sides: each claims, neither has a majority
-        _wait_err(host, "a bot may take a seat only on a side with more than half", 90)
-        _wait_err(friend, "a bot may take a seat only on a side with more than half", 90)
+        host.wait_for_error("a bot may take a seat only on a side with more than half", 90)
+        friend.wait_for_error("a bot may take a seat only on a side with more than half", 90)
         assert host.proc.poll() is None and friend.proc.poll() is None
         assert host.final_hash() is None and friend.final_hash() is None
         assert "seat 1 is played by a bot" not in host.errors()
@@ -169,13 +168,6 @@ def test_a_relay_that_dies_mid_game_is_a_dropped_link_never_two_games(lab, publi
     finally:
         P.kill_all(peers)
 
-
-def _wait_err(peer, text, timeout):
-    end = time.monotonic() + timeout
-    while text not in peer.errors():
-        assert time.monotonic() < end and peer.proc.poll() is None, \
-            peer.text()[-1000:] + peer.errors()[-2000:]
-        time.sleep(0.1)
 
 
 NEXT_CODE_LINE = r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)"

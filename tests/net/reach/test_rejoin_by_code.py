@@ -20,6 +20,7 @@ import pytest
 
 from net.reach.rejoin_by_code import absent_by_code
 from tests.net import processes as P
+from tests.net.reach.conftest import CODE_LINE, RELAY_ONLY as ENV
 
 
 @pytest.mark.parametrize("by_code, offline, started, closed, away", [
@@ -36,17 +37,8 @@ def test_a_code_is_wanted_for_each_friend_by_code_away_from_the_game(
     assert absent_by_code(by_code, offline, started, closed) == away
 
 
-CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
 REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join (\d+-[a-z]+-[a-z]+) --resume SAVE"
-ENV = {"SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_RELAY_ONLY": "1"}
 
-
-def _wait_err(peer: P.Peer, text: str, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while text not in peer.errors():
-        assert time.monotonic() < end and peer.proc.poll() is None, \
-            peer.text()[-1000:] + peer.errors()[-2000:]
-        time.sleep(0.1)
 
 
 @pytest.mark.network
@@ -71,7 +63,7 @@ def test_a_friend_by_code_killed_mid_game_rejoins_with_a_new_code(servers, tmp_p
             time.sleep(0.01)                          # mid-game: some steps applied
         friend.kill()
         assert friend.proc.returncode == -9
-        _wait_err(host, "paused: seat 1", 120)        # two humans: no majority, no bot
+        host.wait_for_error("paused: seat 1", 120)        # two humans: no majority, no bot
         new_code = host.wait_for(REJOIN_LINE, 120).group(1)
         assert new_code != code
         back = P.Peer("friend-resumed", ["join", new_code, "--headless", "--resume", str(save),

@@ -12,24 +12,15 @@ When the relay stays dead the table never splits: tests/net/reach/test_internet_
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from tests.net import processes as P
+from tests.net.reach.conftest import CODE_LINE, RELAY_ONLY as ENV
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
-CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
-ENV = {"SHOGUN_NET_INTERFACE": "127.0.0.1", "SHOGUN_NET_RELAY_ONLY": "1"}
 
-
-def _wait_err(peer: P.Peer, text: str, timeout: float) -> None:
-    end = time.monotonic() + timeout
-    while text not in peer.errors():
-        assert time.monotonic() < end and peer.proc.poll() is None, \
-            peer.text()[-1000:] + peer.errors()[-2000:]
-        time.sleep(0.1)
 
 
 def test_a_relay_that_comes_back_carries_the_game_on_to_one_hash(servers, tmp_path):
@@ -48,8 +39,8 @@ def test_a_relay_that_comes_back_carries_the_game_on_to_one_hash(servers, tmp_pa
         host.wait_for(r"game started: seat 0", 120)
         friend.wait_for(r"game started: seat 1", 60)
         servers.stop_relay()
-        _wait_err(host, "paused: seat 1", 60)
-        _wait_err(friend, "paused: seat 0", 60)
+        host.wait_for_error("paused: seat 1", 60)
+        friend.wait_for_error("paused: seat 0", 60)
         servers.restart_relay()
         P.wait_all(peers, 400)
     finally:

@@ -93,7 +93,6 @@ def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatc
     from twisted.internet import defer
     from wormhole.errors import WrongPasswordError
 
-    import net.table.pair_links as pair_links
     from net.reach.rendezvous import RendezvousOptions
 
     class Wormhole:
@@ -109,20 +108,7 @@ def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatc
         def close(self):
             return defer.succeed(None)
 
-    class End:
-        host, port = "127.0.0.1", 40000
-
-        def __init__(self, reactor, dilated):
-            pass
-
-        def close(self):
-            pass
-
-    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: Wormhole())
-    monkeypatch.setattr(pair_links, "Forwarder", End)
-    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
-    host = Conn(LOBBY["seats"][0]["peer"])
-    links, dialed = _links("join", 2, [host], host_conn=host)
+    host, links, dialed = _dialler_with(monkeypatch, Wormhole())
     links._shared.closed = False
     said: list[str] = []
     links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
@@ -139,7 +125,6 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
     round trip (the kernel's would be the loopback's)."""
     from twisted.internet import defer
 
-    import net.table.pair_links as pair_links
     from net.reach.peer_links import PeerLink, table_links
     from net.reach.rendezvous import RendezvousOptions
 
@@ -156,17 +141,7 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
         def get_versions(self):
             return defer.Deferred()
 
-    class End:
-        host, port = "127.0.0.1", 40000
-
-        def __init__(self, reactor, dilated):
-            pass
-
-    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: Wormhole())
-    monkeypatch.setattr(pair_links, "Forwarder", End)
-    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
-    host = Conn(LOBBY["seats"][0]["peer"])
-    links, _ = _links("join", 2, [host], host_conn=host)
+    host, links, _ = _dialler_with(monkeypatch, Wormhole())
     links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
                     say=lambda line: None)
     links.pair_tunnel_opened(host, _msg())
@@ -174,7 +149,7 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
 
     class Tcp:                      # my connection to seat 1, through my end of the tunnel
         def getPeer(self):
-            return SimpleNamespace(host="127.0.0.1", port=End.port)
+            return SimpleNamespace(host="127.0.0.1", port=_End.port)
 
     to_one = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=True)
     table = SimpleNamespace(roster=SimpleNamespace(conns=[to_one], host_conn=None),
@@ -187,3 +162,26 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
     status(SimpleNamespace(peer_connection=SimpleNamespace(
         hint_description="->tcp:11.0.0.3:41000")))
     assert table_links(table)[1].kind == "direct through magic-wormhole"
+
+
+class _End:
+    """A pair tunnel's end at a fixed loopback port, forwarding nothing."""
+    host, port = "127.0.0.1", 40000
+
+    def __init__(self, reactor, dilated):
+        pass
+
+    def close(self):
+        pass
+
+
+def _dialler_with(monkeypatch, wormhole):
+    """Seat 2's pair links (the dialling player, seat 0 the host) whose pair tunnels are
+    opened on `wormhole`: (the host's connection, the links, the addresses dialled)."""
+    import net.table.pair_links as pair_links
+    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: wormhole)
+    monkeypatch.setattr(pair_links, "Forwarder", _End)
+    monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
+    host = Conn(LOBBY["seats"][0]["peer"])
+    links, dialed = _links("join", 2, [host], host_conn=host)
+    return host, links, dialed
