@@ -147,12 +147,9 @@ def draft_second_look(seen: State, seat: int, candidates: list[Command], seed: b
 def undecided(mine: list[int], default: list[int], prefer_t2: int) -> bool:
     """Is the paired test of `clearly_better` near its line: the candidate ahead of the
     default, its t^2 above a fifth of `prefer_t2` and below three times it?"""
-    diffs = [a - b for a, b in zip(mine, default)]
-    n = len(diffs)
-    total = sum(diffs)
+    n, total, spread = _paired(mine, default)
     if n < 2 or total <= 0 or prefer_t2 <= 0:
         return False
-    spread = n * sum(d * d for d in diffs) - total * total
     strength = total * total * (n - 1)   # t^2 = strength / spread
     return 5 * strength > prefer_t2 * spread and strength < 3 * prefer_t2 * spread
 
@@ -185,13 +182,19 @@ def clearly_better(mine: list[int], default: list[int], prefer_t2: int) -> bool:
     Issue 29 measured t^2 > 2 as too shy: the old hard kept the default too often."""
     if prefer_t2 <= 0:
         return True
+    n, total, spread = _paired(mine, default)
+    if n < 2 or total <= 0:
+        return False
+    return total * total * (n - 1) > prefer_t2 * spread
+
+
+def _paired(mine: list[int], default: list[int]) -> tuple[int, int, int]:
+    """(futures, summed difference, n^2 * variance of the difference) over the futures both
+    played: the paired t^2 is total^2 * (n - 1) / spread, compared in integers."""
     diffs = [a - b for a, b in zip(mine, default)]
     n = len(diffs)
     total = sum(diffs)
-    if n < 2 or total <= 0:
-        return False
-    spread = n * sum(d * d for d in diffs) - total * total   # n^2 * variance
-    return total * total * (n - 1) > prefer_t2 * spread
+    return n, total, n * sum(d * d for d in diffs) - total * total
 
 
 def score(seen: State, seat: int, candidates: list[Command], seed: bytes,
