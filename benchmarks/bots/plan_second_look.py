@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from benchmarks.bots.draft_regret import interval  # noqa: E402  (the same bootstrap)
 from sim.bots import search  # noqa: E402
 from sim.chance import ChanceStream  # noqa: E402
 from sim.commands import Command  # noqa: E402
@@ -93,19 +94,15 @@ def main() -> None:
               f"{regret['rule'][-1]:.1f}, hard {regret['hard'][-1]:.1f}, "
               f"second {regret['second'][-1]:.1f}", flush=True)
     rng = random.Random(40)
-
-    def interval(values: list[float]) -> str:
-        means = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(2000))
-        return f"{means[50]:+.1f} to {means[1949]:+.1f}"
-
     print(f"\n{len(states)} plan decisions, oracle {args.oracle} year-long futures a candidate")
     for name, values in regret.items():
         extra = (f", CPU a decision mean {statistics.fmean(cpu[name]):.2f} s" if name in cpu
                  else "")
         print(f"  {name:6s} regret {statistics.fmean(values):5.1f} units{extra}")
     diffs = [a - b for a, b in zip(regret["second"], regret["hard"])]
+    lo, hi = interval(diffs, rng)
     print(f"  second minus hard, paired: {statistics.fmean(diffs):+.1f} units "
-          f"(95% CI {interval(diffs)}; below 0: the second look helps)")
+          f"(95% CI {lo:+.1f} to {hi:+.1f}; below 0: the second look helps)")
 
 
 if __name__ == "__main__":
