@@ -16,7 +16,10 @@ futures) puts a floor under every regret; compare searchers with each other.
 
 Searchers: `rule` (the fixed draft rule, `hard_2026`), `year48` (the first draft search:
 48 futures to the end of year 1), `spring144` (144 futures to the end of spring, no second
-look) and `hard` (`search.HARD` as it is).
+look), `second_look` (the same and 216 more when undecided: the second search) and
+`judged400` (400 futures to the draft's end judged by `draft_value`, 400 more when
+undecided). The oracle's yardstick is normal bots' play to the end of year 1: a searcher
+that judges by another yardstick (`judged400`) is measured against one it does not aim at.
 
 Usage: .venv/bin/python benchmarks/bots/draft_regret.py [--games 11,12,...,20]
        [--per-game 8] [--oracle 200] [--repeats 3] [--cache oracle.jsonl]
@@ -45,8 +48,9 @@ from tests.sim.bots.bot_states import draft_states  # noqa: E402
 ORACLE = replace(search.HARD, draft_horizon="year", draft_more=0)
 SEARCHERS = {
     "year48": replace(search.HARD, draft_budget=48, draft_horizon="year", draft_more=0),
-    "spring144": replace(search.HARD, draft_more=0),
-    "hard": search.HARD,
+    "spring144": replace(search.HARD, draft_budget=144, draft_horizon="round", draft_more=0),
+    "second_look": replace(search.HARD, draft_budget=144, draft_horizon="round", draft_more=216),
+    "judged400": replace(search.HARD, draft_budget=400, draft_horizon="draft", draft_more=400),
 }
 
 
@@ -136,7 +140,7 @@ def main() -> None:
                      f"max {max(cpu[name]):.2f} s")
         print(line)
     base = regrets["year48"]
-    for name in ("spring144", "hard"):
+    for name in (n for n in SEARCHERS if n != "year48"):
         diffs = [a - b for a, b in zip(regrets[name], base)]
         lo, hi = interval(diffs, rng)
         print(f"  {name} minus year48, paired over the states: {statistics.fmean(diffs):+.1f} "

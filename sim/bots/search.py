@@ -32,7 +32,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from sim.bots import draft_search, heuristic, normal
+from sim.bots import draft_search, draft_value, heuristic, normal
 from sim.bots.battle_risk import hopeless_fields, outnumbered
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
@@ -60,9 +60,10 @@ class Settings:
     besides the default plan's. `rollout_bot`: who plays the futures (and the guesses of
     the others' plans). `normal_off`: the normal habits its own candidates leave out.
     `safe`: drop candidates with a battle card that could force a hopeless attack.
-    `draft_budget`: rollouts (to the end of year 1) for a draft decision (issue 40); 0
+    `draft_budget`: rollouts (to `draft_horizon`) for a draft decision (issue 40); 0
     plays the fixed draft rule unsearched, as every hard bot before issue 40 did.
-    `draft_horizon`: how far a draft decision's futures play ("round": spring's end).
+    `draft_horizon`: how far a draft decision's futures play ("draft": the draft's end,
+    judged by `draft_value`; "round": spring's end; "year": year 1's end).
     `draft_more`: a draft decision's further rollouts when the first look is undecided."""
     budget: int
     min_worlds: int
@@ -379,7 +380,6 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
-    by_year = horizon_for(base, st) == "year"
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())
     planned = dict(planned or {})
     s = base.copy()
@@ -392,7 +392,11 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     over, plan, chance, tower, unknown = (DecisionKind.OVER, DecisionKind.PLAN,
                                           DecisionKind.CHANCE, DecisionKind.TOWER,
                                           DecisionKind.OPEN)
+    horizon = horizon_for(base, st)
+    by_draft, by_year = horizon == "draft", horizon == "year"
     for _ in range(ROLLOUT_STEPS):
+        if by_draft and s.draft is None:
+            return draft_value.evaluate(s, seat)
         d = s.decision
         kind = d.kind
         if kind == over:
