@@ -15,7 +15,10 @@ Incremental runs (issue 29): with `--out FILE` every finished game is appended t
 as one JSON line (line, game number, seat, share, times) and its event log is written
 gzipped to FILE's `.logs/` folder (for `benchmarks/bots/bot_blunders.py`); a run started
 again with the same FILE skips the games already there, so a stopped run continues where
-it stopped. `--summary` only reads FILE and prints the lines' figures.
+it stopped. `--summary` only reads FILE and prints the lines' figures; from the logs it
+adds the subject's score margin over its best rival minus the other seats' average, at
+year 1's scoring and at the end (issue 40: 0 on average between equal bots, and a few
+points of it show in fewer games than a few points of win share).
 
 Usage: .venv/bin/python benchmarks/bots/bot_strength.py [--games 200] [--jobs 2]
        [--offset 0] [--budget N] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
@@ -33,6 +36,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -144,7 +148,53 @@ def read_results(out: str) -> list[dict[str, object]]:
     return rows
 
 
-def summary(rows: list[dict[str, object]]) -> None:
+def seat_margins(scores: list[int]) -> list[int]:
+    """Each seat's score minus the best other seat's."""
+    return [v - max(w for j, w in enumerate(scores) if j != i) for i, v in enumerate(scores)]
+
+
+def margin_edge(events: Iterable[dict[str, Any]], seat: int) -> tuple[float, float] | None:
+    """How far `seat`'s margin over its best rival beats the average other seat's, at year
+    1's scoring and at the game's end (points). Why: the win share drowns a few points of
+    margin in luck (issue 40); between equal bots this is 0 on average, seat for seat."""
+    year1: dict[int, int] = {}
+    final: list[int] = []
+    for e in events:
+        if e["event"] == "Scored" and e["seat"] not in year1:
+            year1[e["seat"]] = e["score"]
+        elif e["event"] == "GameEnded":
+            final = [e["scores"][str(i)] for i in range(len(e["scores"]))]
+    if not final or len(year1) != len(final):
+        return None
+    edges = []
+    for scores in ([year1[i] for i in range(len(final))], final):
+        m = seat_margins(scores)
+        edges.append(m[seat] - statistics.fmean(v for i, v in enumerate(m) if i != seat))
+    return edges[0], edges[1]
+
+
+def _margins(mine: list[dict[str, object]], out: str) -> str:
+    found = []
+    for r in mine:
+        log = Path(out + ".logs") / str(r.get("log", ""))
+        if log.is_file():
+            with gzip.open(log, "rt", encoding="utf-8") as f:
+                edge = margin_edge((json.loads(x) for x in f), int(str(r["seat"])))
+            if edge is not None:
+                found.append(edge)
+    if len(found) < 2:
+        return ""
+    return (f"year 1 {_mean_band([a for a, _ in found])}, game's end "
+            f"{_mean_band([b for _, b in found])} points ({len(found)} games)")
+
+
+def _mean_band(xs: list[float]) -> str:
+    mean = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
+    return f"{mean:+.1f} (95% CI {mean - half:+.1f} to {mean + half:+.1f})"
+
+
+def summary(rows: list[dict[str, object]], out: str | None = None) -> None:
     for line in sorted({str(r["line"]) for r in rows}):
         mine = [r for r in rows if r["line"] == line]
         games = sorted(int(str(r["game"])) for r in mine)
@@ -153,6 +203,9 @@ def summary(rows: list[dict[str, object]]) -> None:
         print(f"{line.replace(':', ' vs 3x ', 1)}: wins {band([float(str(r['share'])) for r in mine])}"
               + (f" (target >= {target:.0%})" if target else "")
               + f"; games {games[0]}-{games[-1]} (seeds {150_000 + games[0]}-{150_000 + games[-1]})")
+        edge = _margins(mine, out) if out else ""
+        if edge:
+            print(f"  {subject}'s margin over its best rival minus the other seats' average: {edge}")
         cpu = [(str(k), float(c)) for r in mine for k, c in r["cpu"]]  # type: ignore[attr-defined]
         for kind in sorted({k for k, _ in cpu}):
             ts = sorted(c for k, c in cpu if k == kind)
@@ -180,7 +233,7 @@ def incremental(args: argparse.Namespace) -> None:
             for record in pool.map(_logged, jobs, chunksize=1):
                 with open(args.out, "a", encoding="utf-8") as f:
                     f.write(json.dumps(record) + "\n")
-    summary(read_results(args.out))
+    summary(read_results(args.out), args.out)
 
 
 def _spread(ts: list[float]) -> str:
@@ -204,7 +257,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.out:
         if args.summary:
-            summary(read_results(args.out))
+            summary(read_results(args.out), args.out)
         else:
             incremental(args)
         return

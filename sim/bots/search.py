@@ -9,7 +9,8 @@ would have planned, chance drawn from its own stream, the tower from the statist
 model (`tower_model.py`). Every candidate is played into the same futures (common random
 numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
 — the end of the year, through winter's rice and scoring (the game's end in year 2), for
-`HARD` (a draft decision's to the end of spring: `horizon_for`); the end of the round for
+`HARD` (a draft decision's to the draft's end, judged by `draft_value`: `horizon_for`);
+the end of the round for
 the frozen `hard_2025` — and scored by `evaluate`. The
 budget (rollouts, `budget_for`) goes half to every candidate and half to the best
 `finalists` (successive halving). The best total wins, but the `normal` bot's own choice
@@ -45,8 +46,8 @@ from sim.state import BID, DecisionKind, Plan, State
 ROLLOUT_STEPS = 8_000  # a year never needs this many commands; a guard against loops
 MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for later rounds
 ARMY_WEIGHT = 3        # ... per army
-DRAFT_BUDGET = 144     # rollouts (to the end of spring) for a draft decision of `HARD` (issue 40)
-DRAFT_MORE = 216       # ... and for its second look when the first leaves it undecided
+DRAFT_BUDGET = 400     # futures (to the draft's end, `draft_value`) for a draft decision of `HARD`
+DRAFT_MORE = 400       # ... and for its second look when the first leaves it undecided
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Settings:
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
                 move_candidates=6, horizon="year", bids=(0, 1, 2, 3), rollout_bot="normal",
                 normal_off=frozenset(), safe=True, draft_budget=DRAFT_BUDGET,
-                draft_horizon="round", draft_more=DRAFT_MORE)
+                draft_horizon="draft", draft_more=DRAFT_MORE)
 
 
 def choose(seen: State, seat: int, seed: bytes, settings: Settings | None = None) -> Command:
@@ -421,10 +422,13 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
 
 def horizon_for(base: State, st: Settings) -> str:
     """How far a rollout from `base` plays: a draft decision's futures to
-    `st.draft_horizon`, every other decision's to `st.horizon`. Why a draft's are shorter:
-    against a 200-future oracle played to the end of year 1, futures stopped after spring
-    chose better for the same CPU (a third of the cost each, three times as many of them;
-    `benchmarks/bots/draft_regret.py`, issue 40)."""
+    `st.draft_horizon`, every other decision's to `st.horizon`. Why `HARD`'s draft futures
+    stop at the draft's end: after it, the futures are normal bots' play against rivals
+    who are hard bots, and their luck drowns a draft choice's worth; before it, every
+    rival drafts by the fixed rule, so the rest of the draft is foreseen but for the
+    deck. Judged by `draft_value`, that draft search won 44% of its first 70 games
+    against three `hard_2026` where futures to spring's end or year 1's end won 28-29%
+    (issue 40, BENCHMARKS.md)."""
     return st.draft_horizon if base.decision.kind in draft_search.DRAFT_KINDS else st.horizon
 
 

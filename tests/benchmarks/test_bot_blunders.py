@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
+import pytest
+
 from benchmarks.bots import bot_strength
 from benchmarks.bots.bot_blunders import Counts, count_game
 
@@ -57,3 +59,25 @@ def test_an_incremental_run_skips_the_games_it_has(tmp_path, capsys):
     assert [r["game"] for r in rows] == [7, 8, 9]             # game 9 only was added
     assert all((tmp_path / "runs.jsonl.logs" / r["log"]).exists() for r in rows)
     assert "easy vs 3x random" in capsys.readouterr().out
+
+
+def _scored(seat, score):
+    return {"event": "Scored", "seat": seat, "score": score}
+
+
+@pytest.mark.parametrize("year1, final, seat, edge", [
+    # margins over the best rival: year 1 [-5, 5, -5, -10], the end [10, -10, -20, -30]
+    ([10, 15, 10, 5], [40, 30, 20, 10], 0, (-5 - (5 - 5 - 10) / 3, 10 - (-10 - 20 - 30) / 3)),
+    ([10, 15, 10, 5], [40, 30, 20, 10], 1, (5 - (-5 - 5 - 10) / 3, -10 - (10 - 20 - 30) / 3)),
+    ([7, 7, 7, 7], [30, 30, 30, 30], 2, (0.0, 0.0)),          # all level: no edge
+])
+def test_the_margin_edge_is_my_margin_over_the_best_rival_less_the_others_average(
+        year1, final, seat, edge):
+    events = [_scored(i, v) for i, v in enumerate(year1)]
+    events += [_scored(i, v + 3) for i, v in enumerate(year1)]   # year 2's scoring: not read
+    events.append({"event": "GameEnded", "scores": {str(i): v for i, v in enumerate(final)}})
+    assert bot_strength.margin_edge(events, seat) == pytest.approx(edge)
+
+
+def test_a_game_without_its_end_has_no_margin_edge():
+    assert bot_strength.margin_edge([_scored(0, 3)], 0) is None

@@ -133,12 +133,12 @@ def test_only_what_the_seat_can_see_moves_the_draft_search(takes, data):
         search.ranked(view(state, seat), seat, b"v", SMALL)
 
 
-def test_draft_futures_stop_after_spring_and_the_others_at_the_year_end(takes, places):
-    """`HARD` plays a draft decision's futures to the end of the first round (spring), a
-    plan's to the end of the year; `hard_2026` (no draft search) keeps the year."""
+def test_draft_futures_stop_at_the_drafts_end_and_the_others_at_the_year_end(takes, places):
+    """`HARD` plays a draft decision's futures to the draft's end (judged by `draft_value`),
+    a plan's to the end of the year."""
     state, seat = takes[0]
-    assert search.horizon_for(view(state, seat), search.HARD) == "round"
-    assert search.horizon_for(view(places[0][0], places[0][1]), search.HARD) == "round"
+    assert search.horizon_for(view(state, seat), search.HARD) == "draft"
+    assert search.horizon_for(view(places[0][0], places[0][1]), search.HARD) == "draft"
     plan_state, plan_seat = decision_states(11, ("plan",), 1, "draft")[0]
     assert search.horizon_for(view(plan_state, plan_seat), search.HARD) == "year"
     assert search.HARD.horizon == "year"
@@ -151,7 +151,8 @@ def test_a_draft_future_ends_when_summer_begins(takes):
     seen = view(state, seat)
     first = draft_search.rule_choice(seen, seat, ChanceStream(RNG_SEED))
     base = search.determinize(seen, seat, ChanceStream(RNG_SEED))
-    spring = search.rollout(base, seat, first, RNG_SEED, None, SMALL)
+    spring = search.rollout(base, seat, first, RNG_SEED, None,
+                            replace(SMALL, draft_horizon="round"))
     year = search.rollout(base, seat, first, RNG_SEED, None, replace(SMALL, draft_horizon="year"))
     assert spring != year
 
