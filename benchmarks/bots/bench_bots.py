@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sim import bots  # noqa: E402
-from sim.bots import draft_search, search  # noqa: E402
+from sim.bots import candidates, draft_search, search  # noqa: E402
 from sim.chance import ChanceStream  # noqa: E402
 from sim.fast import advance_apply, advance_in_place  # noqa: E402
 from sim.game import GameConfig, apply  # noqa: E402
@@ -92,8 +92,8 @@ def main() -> None:
             samples[d.kind].append(time.process_time() - start)
             if d.kind == "plan":
                 seen = view(game.state, seat)
-                cands = search.plan_candidates(seen, seat,
-                                               ChanceStream(seed))
+                cands = candidates.plan_candidates(seen, seat, ChanceStream(seed),
+                                                   search.HARD)
                 start = time.process_time()
                 search.score(seen, seat, cands, seed)
                 roll_cpu += time.process_time() - start

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchmarks.bots.draft_regret import interval  # noqa: E402  (the same bootstrap)
-from sim.bots import search  # noqa: E402
+from sim.bots import candidates, search  # noqa: E402
 from sim.chance import ChanceStream  # noqa: E402
 from sim.commands import Command  # noqa: E402
 from sim.state import State  # noqa: E402
@@ -42,7 +42,7 @@ def choose_plan(seen: State, seat: int, seed: bytes, more: int) -> tuple[list[Co
     """`search.ranked` for a plan, with an optional second look; (candidates, the pick)."""
     st = search.HARD
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
-    cands = search.plan_candidates(seen, seat, rng, st)
+    cands = candidates.plan_candidates(seen, seat, rng, st)
     per_world: list[list[int]] = [[] for _ in cands]
     totals = search.score(seen, seat, cands, seed, per_world, st)
     order = sorted(range(len(cands)), key=lambda i: (-totals[i], i))

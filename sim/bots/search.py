@@ -31,15 +31,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sim.bots import draft_search, draft_value, heuristic, normal
-from sim.bots.battle_risk import hopeless_fields, outnumbered
+from sim.bots.candidates import move_candidates, plan_candidates
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
-from sim.commands import ACTIONS, Chance, ChooseMove, Command, PickSpecial, SubmitPlan
+from sim.commands import Chance, Command, PickSpecial
 from sim.fast import advance_in_place
-from sim.legal import plan_problems
 from sim.rules.scoring import majorities
 from sim.state import BID, DecisionKind, Plan, State
 
@@ -250,80 +249,6 @@ def _play(seen: State, seat: int, candidates: list[Command], which: Iterable[int
                 per_world[i].append(value)
 
 
-# ----------------------------------------------------------------------------- candidates
-
-def plan_candidates(seen: State, seat: int, rng: ChanceStream,
-                    settings: Settings | None = None) -> list[Command]:
-    """The normal plan first; then other bids; the normal plan with a habit switched off
-    (no winter reserve); its next-best neighbours (each of its chosen (action, province)
-    pairs ruled out in turn, so the greedy picks the runner-up there); the normal plan
-    without the majority count; the heuristic's plan. With `safe`, a candidate whose
-    battle card could force a hopeless attack is left out (`battle_risk`)."""
-    st = settings or HARD
-    off = st.normal_off
-    out: list[Command] = []
-
-    def add(cmd: SubmitPlan) -> None:
-        if len(out) >= st.plan_candidates or cmd in out or plan_problems(seen, cmd):
-            return
-        if st.safe and out and hopeless_fields(seen, seat, cmd.action_map()):
-            return
-        out.append(cmd)
-
-    base = normal.plan(seen, seat, rng, off=off)
-    add(base)
-    money = seen.players[seat].money
-    for bid in st.bids:
-        if bid != base.bid and bid <= money:
-            add(replace(base, bid=bid) if not isinstance(base.bid, str)
-                else _with_money_bid(base, bid))
-    add(normal.plan(seen, seat, rng, off=off | {"rice"}))
-    chosen = [(a, c) for a, c in zip(ACTIONS, base.actions) if c is not None]
-    for pair in chosen[:st.plan_candidates]:
-        add(normal.plan(seen, seat, rng, off=off, forbid=frozenset({pair})))
-    add(normal.plan(seen, seat, rng, off=off | {"majority"}))
-    add(heuristic.plan(seen, seat, rng))
-    return out
-
-
-def _with_money_bid(plan: SubmitPlan, bid: int) -> SubmitPlan:
-    """A province-card bid swapped for money: the card goes on a free action field."""
-    actions = list(plan.actions)
-    card = plan.bid
-    assert isinstance(card, str)             # the caller swaps province-card bids only
-    if None in actions:
-        actions[actions.index(None)] = card
-    return SubmitPlan(plan.seat, tuple(actions), bid)
-
-
-def move_candidates(seen: State, seat: int, rng: ChanceStream,
-                    settings: Settings | None = None) -> list[Command]:
-    st = settings or HARD
-    d = seen.decision.detail
-    first = heuristic.move(seen, seat, rng)
-    out: list[Command] = [first]
-    options: list[Command] = []
-    if d["optional"]:
-        options.append(ChooseMove(seat, None, 0))
-    for target in sorted(d["targets"], key=lambda t: (seen.provinces[t].armies, t)):
-        most = d["targets"][target]
-        for count in sorted({most, (most + 1) // 2}, reverse=True):
-            options.append(ChooseMove(seat, target, count))
-    for cmd in options:
-        if cmd not in out and len(out) < st.move_candidates:
-            out.append(cmd)
-    if st.safe:   # no attack while outnumbered when anything else is legal (issue 29)
-        fair = [c for c in out + options if isinstance(c, ChooseMove) and (
-            c.target is None or not outnumbered(seen, seat, c.target, c.count))]
-        if fair:
-            kept: list[Command] = []
-            for c in fair:
-                if c not in kept and len(kept) < st.move_candidates:
-                    kept.append(c)
-            return kept
-    return out
-
-
 # ----------------------------------------------------------------------------- futures
 
 def determinize(seen: State, seat: int, rng: ChanceStream,
@@ -471,6 +396,5 @@ def evaluate(s: State, seat: int, shortage: bool = True) -> int:
 
 
 __all__ = ["HARD", "Settings", "budget_for", "choose", "clearly_better", "determinize",
-           "draft_second_look", "evaluate", "horizon_for", "undecided",
-           "plan_candidates", "ranked", "rollout", "rollouts", "score",
-           "worlds"]
+           "draft_second_look", "evaluate", "horizon_for", "ranked", "rollout", "rollouts",
+           "score", "undecided", "worlds"]

@@ -130,7 +130,7 @@ def test_the_hard_bot_leaves_outnumbered_attacks_out_when_it_may_do_otherwise():
     """R-EXEC-10: a battle card may move into one's own province instead (or a deploy/move
     may stay); with the tray full of the others' cubes every attack is outnumbered, and
     the new hard's move candidates hold none — the frozen hard_2025's do."""
-    from sim.bots import hard_2025, search
+    from sim.bots import candidates, hard_2025, search
     checked = old_attacks = 0
     for state, seat in decision_states(5, ("move",), 12, "draft"):
         s = state.copy()
@@ -141,9 +141,10 @@ def test_the_hard_bot_leaves_outnumbered_attacks_out_when_it_may_do_otherwise():
             continue
         checked += 1
         seen = view(s, seat)
-        for cmd in search.move_candidates(seen, seat, ChanceStream(b"m" * 32)):
+        for cmd in candidates.move_candidates(seen, seat, ChanceStream(b"m" * 32), search.HARD):
             assert cmd.target is None or s.provinces[cmd.target].owner == seat
-        old = search.move_candidates(seen, seat, ChanceStream(b"m" * 32), hard_2025.SETTINGS)
+        old = candidates.move_candidates(seen, seat, ChanceStream(b"m" * 32),
+                                         hard_2025.SETTINGS)
         old_attacks += sum(1 for c in old
                            if c.target is not None and s.provinces[c.target].owner != seat)
     assert checked >= 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.bots import hard_2025, normal, search
+from sim.bots import candidates, hard_2025, normal, search
 from sim.chance import ChanceStream
 from sim.commands import ACTIONS
 from sim.view import view
@@ -34,7 +34,7 @@ def test_forbidding_a_pair_takes_it_out_of_the_plan(plan_states):
 def test_plan_candidates_start_with_the_normal_plan_and_are_distinct(plan_states):
     for state, seat in plan_states:
         seen = view(state, seat)
-        cands = search.plan_candidates(seen, seat, ChanceStream(SEED))
+        cands = candidates.plan_candidates(seen, seat, ChanceStream(SEED), search.HARD)
         assert cands[0] == normal.plan(seen, seat, ChanceStream(SEED), off=frozenset())
         assert len(cands) == len(set(cands)) <= search.HARD.plan_candidates
         assert len(cands) > 6      # more than the old one-stage search's six
@@ -45,7 +45,7 @@ def test_plan_candidates_try_every_bid_from_0_to_3(plan_states):
     for state, seat in plan_states:
         seen = view(state, seat)
         money = seen.players[seat].money
-        bids = {c.bid for c in search.plan_candidates(seen, seat, ChanceStream(SEED))
+        bids = {c.bid for c in candidates.plan_candidates(seen, seat, ChanceStream(SEED), search.HARD)
                 if isinstance(c.bid, int)}
         assert bids >= {b for b in (0, 1, 2, 3) if b <= money}
 
