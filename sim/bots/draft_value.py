@@ -22,6 +22,8 @@ the cards' tax, rice and building slots carried none (each below its standard er
   `ties`: regions where I share the most (+1.0 ± 0.6).
 A seat's worth is its predicted score against the best rival's, as `search.evaluate` takes
 it, in the same units (12 = 1 point), integers only (the weights rounded to units).
+The games were four-player games on the sun side; 3- and 5-player drafts and the moon
+side's regions use the same weights, unmeasured (the features mean the same there).
 
 Tests: tests/sim/bots/test_draft_value.py.
 """
