@@ -3,16 +3,14 @@
 Why this shape: Shogun hides the other plans, the face-down action cards, the event and
 the tower's whims, so a search must guess them. For each decision (a plan, a turn-order
 pick, a move or battle, and since issue 40 a draft take or army-group place:
-`draft_search.py`) the bot makes sensible candidates, then imagines futures
+`candidates.py`, `draft_search.py`) the bot makes sensible candidates, then imagines futures
 ("determinizations"): the other players' hidden cards filled with what the `normal` bot
 would have planned, chance drawn from its own stream, the tower from the statistical
 model (`tower_model.py`). Every candidate is played into the same futures (common random
 numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
 — the end of the year, through winter's rice and scoring (the game's end in year 2), for
 `HARD` (a draft decision's to the draft's end, judged by `draft_value`: `horizon_for`);
-the end of the round for
-the frozen `hard_2025` — and scored by `evaluate`. The
-budget (rollouts, `budget_for`) goes half to every candidate and half to the best
+the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The budget (rollouts, `budget_for`) goes half to every candidate and half to the best
 `finalists` (successive halving). The best total wins, but the `normal` bot's own choice
 (candidate 0) is kept unless the winner beats it by more than the noise
 (`clearly_better`); ties go to the earlier candidate. Plan candidates whose battle card
