@@ -10,8 +10,9 @@ model (`tower_model.py`). Every candidate is played into the same futures (commo
 numbers: differences come from the choice, not the luck) by `normal` bots to the horizon
 — the end of the year, through winter's rice and scoring (the game's end in year 2), for
 `HARD` (a draft decision's to the draft's end, judged by `draft_value`: `horizon_for`);
-the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The budget (rollouts, `budget_for`) goes half to every candidate and half to the best
-`finalists` (successive halving). The best total wins, but the `normal` bot's own choice
+the end of the round for the frozen `hard_2025` — and scored by `evaluate`. The budget
+(rollouts, `budget_for`) goes half to every candidate and half to the best `finalists`
+(successive halving). The best total wins, but the `normal` bot's own choice
 (candidate 0) is kept unless the winner beats it by more than the noise
 (`clearly_better`); ties go to the earlier candidate. Plan candidates whose battle card
 could force a hopeless attack are left out (`battle_risk`).
