@@ -4,7 +4,8 @@ four-player draft games. Prints figures, asserts nothing.
 Each game's finished draft is rebuilt from its `ProvinceClaimed` events; every seat is one
 sample: its features (draft_value's four, and five more tried: the cards' tax, rice and
 building slots, borders between my own provinces, neutral provinces beside mine), each
-minus the table's mean, against its final score minus the table's mean. Printed: each
+minus the table's mean, against its final score minus the table's mean. Printed: how
+the subject seat of each file drafted (its features minus the other seats' average), each
 feature's correlation with that, the ten-fold cross-validated R² (folds by game) of the
 four and of all nine, and the four's least-squares weights with their standard errors,
 in points and in evaluation units (12 a point) beside `draft_value.WEIGHTS`.
@@ -87,12 +88,19 @@ def main() -> None:
     args = ap.parse_args()
     xs, ys = [], []
     for results in args.results:
+        subject = []
         for line in results.read_text().splitlines():
             row = json.loads(line)
             s, scores = finished_draft(results.parent / f"{results.name}.logs" / row["log"])
             f = seat_features(s)
             xs.append(f - f.mean(axis=0))
             ys.append(np.array(scores, float) - np.mean(scores))
+            seat = int(row["seat"])
+            subject.append(f[seat] - np.delete(f, seat, axis=0).mean(axis=0))
+        drafted = np.mean(subject, axis=0)
+        print(f"{results.name}: the subject's draft minus the other seats' average over "
+              f"{len(subject)} games: "
+              + ", ".join(f"{name} {v:+.2f}" for name, v in zip(NAMES, drafted)))
     x, y = np.concatenate(xs), np.concatenate(ys)
     print(f"{len(xs)} games, {len(y)} seats; final score minus the table's mean: "
           f"spread {y.std():.1f} points")
