@@ -92,11 +92,15 @@ def setup_game(job: tuple[str, int]) -> list[float]:
     return [(1.0 / len(w)) if s in w else 0.0 for s in range(4)]
 
 
+def _mean_and_half(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its normal-approximation 95% interval."""
+    sd = statistics.pstdev(xs) if len(xs) > 1 else 0.0
+    return statistics.fmean(xs), 1.96 * sd / len(xs) ** 0.5
+
+
 def band(shares: list[float]) -> str:
     n = len(shares)
-    mean = sum(shares) / n
-    sd = statistics.pstdev(shares) if n > 1 else 0.0
-    half = 1.96 * sd / n ** 0.5
+    mean, half = _mean_and_half(shares)
     return f"{mean:.1%} (95% CI {max(0.0, mean - half):.1%}-{min(1.0, mean + half):.1%}, {n} games)"
 
 
@@ -189,8 +193,7 @@ def _margins(mine: list[dict[str, object]], out: str) -> str:
 
 
 def _mean_band(xs: list[float]) -> str:
-    mean = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
+    mean, half = _mean_and_half(xs)
     return f"{mean:+.1f} (95% CI {mean - half:+.1f} to {mean + half:+.1f})"
 
 
