@@ -32,7 +32,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sim.bots import draft_search, draft_value, heuristic, normal
+from sim.bots import draft_search, draft_value, heuristic, normal, plan_equilibrium
 from sim.bots.candidates import move_candidates, plan_candidates
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
@@ -63,7 +63,9 @@ class Settings:
     plays the fixed draft rule unsearched, as every hard bot before issue 40 did.
     `draft_horizon`: how far a draft decision's futures play ("draft": the draft's end,
     judged by `draft_value`; "round": spring's end; "year": year 1's end).
-    `draft_more`: a draft decision's further rollouts when the first look is undecided."""
+    `draft_more`: a draft decision's further rollouts when the first look is undecided.
+    `plan_equilibrium`: iterations of regret matching over the plan finalists
+    (`plan_equilibrium.py`; tried for issue 40, off in `HARD`)."""
     budget: int
     min_worlds: int
     finalists: int
@@ -78,6 +80,7 @@ class Settings:
     draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
     draft_horizon: str = "year"    # how far a draft decision's futures are played
     draft_more: int = 0            # rollouts of a draft decision's second look (0: none)
+    plan_equilibrium: int = 0      # regret-matching iterations over plan finalists (0: none)
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
@@ -118,7 +121,15 @@ def ranked(seen: State, seat: int, seed: bytes,
     if kind in draft_search.DRAFT_KINDS:
         draft_second_look(seen, seat, candidates, seed, totals, per_world, st)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
-    if order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
+    if kind == DecisionKind.PLAN and st.plan_equilibrium > 0:
+        most = max(len(w) for w in per_world)
+        finalists = ([0] + [i for i in order if i and len(per_world[i]) == most])[:st.finalists]
+        pick, _ = plan_equilibrium.choose(seen, seat, [candidates[i] for i in finalists], seed,
+                                          st, st.plan_equilibrium,
+                                          [per_world[i] for i in finalists])
+        order.remove(finalists[pick])
+        order.insert(0, finalists[pick])
+    elif order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
         order.remove(0)
         order.insert(0, 0)
     return [(candidates[i], totals[i]) for i in order]
@@ -299,9 +310,11 @@ def pending_plans(base: State, seat: int, rng: ChanceStream,
 
 
 def rollout(base: State, seat: int, first: Command, world_seed: bytes,
-            planned: dict[int, Command] | None = None, settings: Settings | None = None) -> int:
+            planned: dict[int, Command] | None = None, settings: Settings | None = None,
+            judged: int | None = None) -> int:
     """Play `first` then the rollout bots to the horizon (the round's end, or the year's:
-    through winter, the game's end in year 2); the evaluation for `seat`."""
+    through winter, the game's end in year 2); the evaluation for `seat` (for `judged`
+    when given: `plan_equilibrium` weighs a rival's candidates)."""
     from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
@@ -321,7 +334,7 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     by_draft, by_year = horizon == "draft", horizon == "year"
     for _ in range(ROLLOUT_STEPS):
         if by_draft and s.draft is None:
-            return draft_value.evaluate(s, seat)
+            return draft_value.evaluate(s, seat if judged is None else judged)
         d = s.decision
         kind = d.kind
         if kind == over:
@@ -341,7 +354,8 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
         else:
             cmd = decide(s, d.seats[0], bot, rng)
         advance_in_place(s, cmd)
-    return evaluate(s, seat, shortage=s.year == year or not by_year)
+    return evaluate(s, seat if judged is None else judged,
+                    shortage=s.year == year or not by_year)
 
 
 def horizon_for(base: State, st: Settings) -> str:
