@@ -18,11 +18,13 @@ again with the same FILE skips the games already there, so a stopped run continu
 it stopped. `--summary` only reads FILE and prints the lines' figures; from the logs it
 adds the subject's score margin over its best rival minus the other seats' average, at
 year 1's scoring and at the end (issue 40: 0 on average between equal bots, and a few
-points of it show in fewer games than a few points of win share).
+points of it show in fewer games than a few points of win share). `--against BASE`
+adds each line's game-by-game difference from an earlier run of the same bots and game
+numbers (a variant measured against the recorded run: issue 40's plans).
 
 Usage: .venv/bin/python benchmarks/bots/bot_strength.py [--games 200] [--jobs 2]
        [--offset 0] [--budget N] [--lines normal:heuristic,normal:easy,easy:random,hard:normal,setups]
-       [--out results.jsonl [--summary]] [--set field=value,...]
+       [--out results.jsonl [--summary [--against base.jsonl]]] [--set field=value,...]
 """
 
 from __future__ import annotations
@@ -177,15 +179,21 @@ def margin_edge(events: Iterable[dict[str, Any]], seat: int) -> tuple[float, flo
     return edges[0], edges[1]
 
 
-def _margins(mine: list[dict[str, object]], out: str) -> str:
-    found = []
+def _edges(mine: list[dict[str, object]], out: str) -> dict[int, tuple[float, float]]:
+    """Each game's margin edges (year 1, the end) read from its log, by game number."""
+    found: dict[int, tuple[float, float]] = {}
     for r in mine:
         log = Path(out + ".logs") / str(r.get("log", ""))
         if log.is_file():
             with gzip.open(log, "rt", encoding="utf-8") as f:
                 edge = margin_edge((json.loads(x) for x in f), int(str(r["seat"])))
             if edge is not None:
-                found.append(edge)
+                found[int(str(r["game"]))] = edge
+    return found
+
+
+def _margins(mine: list[dict[str, object]], out: str) -> str:
+    found = list(_edges(mine, out).values())
     if len(found) < 2:
         return ""
     return (f"year 1 {_mean_band([a for a, _ in found])}, game's end "
@@ -195,6 +203,37 @@ def _margins(mine: list[dict[str, object]], out: str) -> str:
 def _mean_band(xs: list[float]) -> str:
     mean, half = _mean_and_half(xs)
     return f"{mean:+.1f} (95% CI {mean - half:+.1f} to {mean + half:+.1f})"
+
+
+def paired(mine: dict[int, float], base: dict[int, float]) -> list[float]:
+    """Game by game, mine minus the base run's, over the game numbers both played. Why:
+    the same game number is the same seed and seat, so a variant measured against a
+    recorded run on the same games cancels part of the deal's luck."""
+    return [mine[g] - base[g] for g in sorted(mine.keys() & base.keys())]
+
+
+def compare(rows: list[dict[str, object]], out: str, base_rows: list[dict[str, object]],
+            base_out: str) -> None:
+    """Print each line's paired difference from the base run's line of the same bots."""
+    for line in sorted({str(r["line"]) for r in rows}):
+        bots_of = line.split("@")[0]
+        mine = [r for r in rows if r["line"] == line]
+        for base_line in sorted({str(r["line"]) for r in base_rows
+                                 if str(r["line"]).split("@")[0] == bots_of}):
+            base = [r for r in base_rows if r["line"] == base_line]
+            wins = paired({int(str(r["game"])): float(str(r["share"])) for r in mine},
+                          {int(str(r["game"])): float(str(r["share"])) for r in base})
+            if len(wins) < 2:
+                continue
+            mean, half = _mean_and_half(wins)
+            print(f"{line} minus {base_line}, paired over {len(wins)} games: wins "
+                  f"{mean:+.1%} (95% CI {mean - half:+.1%} to {mean + half:+.1%})")
+            a, b = _edges(mine, out), _edges(base, base_out)
+            for k, name in ((0, "year 1"), (1, "game's end")):
+                diffs = paired({g: e[k] for g, e in a.items()}, {g: e[k] for g, e in b.items()})
+                if len(diffs) >= 2:
+                    print(f"  margin edge at {name}: {_mean_band(diffs)} points "
+                          f"({len(diffs)} games)")
 
 
 def summary(rows: list[dict[str, object]], out: str | None = None) -> None:
@@ -257,10 +296,15 @@ def main() -> None:
     ap.add_argument("--set", default="", help="(tuning) the new hard's settings changed, "
                     "as field=value,... (tuples as 0/1/2); part of the line's name in --out")
     ap.add_argument("--summary", action="store_true", help="only print --out's figures")
+    ap.add_argument("--against", default=None, help="with --summary: each line's paired "
+                    "difference from this earlier run's games of the same bots and numbers")
     args = ap.parse_args()
     if args.out:
         if args.summary:
             summary(read_results(args.out), args.out)
+            if args.against:
+                compare(read_results(args.out), args.out, read_results(args.against),
+                        args.against)
         else:
             incremental(args)
         return

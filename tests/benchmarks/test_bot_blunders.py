@@ -81,3 +81,9 @@ def test_the_margin_edge_is_my_margin_over_the_best_rival_less_the_others_averag
 
 def test_a_game_without_its_end_has_no_margin_edge():
     assert bot_strength.margin_edge([_scored(0, 3)], 0) is None
+
+
+def test_a_paired_difference_counts_only_the_games_both_runs_played():
+    mine = {41000: 1.0, 41001: 0.0, 41003: 0.5}
+    base = {41000: 0.0, 41001: 0.0, 41002: 1.0, 41003: 1.0}
+    assert bot_strength.paired(mine, base) == [1.0, 0.0, -0.5]
