@@ -65,7 +65,8 @@ class Settings:
     judged by `draft_value`; "round": spring's end; "year": year 1's end).
     `draft_more`: a draft decision's further rollouts when the first look is undecided.
     `plan_equilibrium`: iterations of regret matching over the plan finalists
-    (`plan_equilibrium.py`; tried for issue 40, off in `HARD`)."""
+    (`plan_equilibrium.py`; tried for issue 40, off in `HARD`). `plan_budget`: the
+    budget of plan decisions alone (0: `budget`; the control for that trial's extra CPU)."""
     budget: int
     min_worlds: int
     finalists: int
@@ -81,6 +82,7 @@ class Settings:
     draft_horizon: str = "year"    # how far a draft decision's futures are played
     draft_more: int = 0            # rollouts of a draft decision's second look (0: none)
     plan_equilibrium: int = 0      # regret-matching iterations over plan finalists (0: none)
+    plan_budget: int = 0           # `budget` for plan decisions only (0: `budget`)
 
 
 HARD = Settings(budget=320, min_worlds=6, finalists=4, prefer_t2=1, plan_candidates=14,
@@ -172,10 +174,12 @@ def budget_for(seen: State, st: Settings) -> int:
     and a winter, an autumn one a round and a winter: the work per decision stays level)."""
     if seen.decision.kind in draft_search.DRAFT_KINDS:
         return st.draft_budget
+    budget = st.plan_budget if seen.decision.kind == DecisionKind.PLAN and st.plan_budget \
+        else st.budget
     if st.horizon == "round":
-        return st.budget
+        return budget
     left = max(1, 4 - seen.season)
-    return st.budget // left
+    return budget // left
 
 
 def worlds(candidates: int, budget: int, st: Settings) -> int:

@@ -3,6 +3,8 @@ the paired test that keeps the normal bot's choice unless another is clearly bet
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from sim.bots import candidates, hard_2025, normal, search
@@ -65,6 +67,16 @@ def test_the_year_horizon_spreads_the_budget_over_the_rounds_left(plan_states):
     per_round = search.HARD.budget
     assert search.budget_for(seen, search.HARD) == per_round // (4 - seen.season)
     assert search.budget_for(seen, hard_2025.SETTINGS) == hard_2025.SETTINGS.budget
+
+
+def test_a_plan_budget_replaces_the_budget_for_plans_alone(plan_states):
+    state, seat = plan_states[0]
+    seen = view(state, seat)
+    tripled = replace(search.HARD, plan_budget=3 * search.HARD.budget)
+    assert search.budget_for(seen, tripled) == 3 * search.budget_for(seen, search.HARD)
+    move, mover = decision_states(11, ("move",), 1, "draft")[0]
+    seen = view(move, mover)
+    assert search.budget_for(seen, tripled) == search.budget_for(seen, search.HARD)
 
 
 def test_the_default_stays_unless_clearly_better():
