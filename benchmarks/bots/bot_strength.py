@@ -218,19 +218,22 @@ def compare(rows: list[dict[str, object]], out: str, base_rows: list[dict[str, o
     for line in sorted({str(r["line"]) for r in rows}):
         bots_of = line.split("@")[0]
         mine = [r for r in rows if r["line"] == line]
+        my_shares = {int(str(r["game"])): float(str(r["share"])) for r in mine}
+        my_edges = _edges(mine, out)
         for base_line in sorted({str(r["line"]) for r in base_rows
                                  if str(r["line"]).split("@")[0] == bots_of}):
             base = [r for r in base_rows if r["line"] == base_line]
-            wins = paired({int(str(r["game"])): float(str(r["share"])) for r in mine},
+            wins = paired(my_shares,
                           {int(str(r["game"])): float(str(r["share"])) for r in base})
             if len(wins) < 2:
                 continue
             mean, half = _mean_and_half(wins)
             print(f"{line} minus {base_line}, paired over {len(wins)} games: wins "
                   f"{mean:+.1%} (95% CI {mean - half:+.1%} to {mean + half:+.1%})")
-            a, b = _edges(mine, out), _edges(base, base_out)
+            base_edges = _edges(base, base_out)
             for k, name in ((0, "year 1"), (1, "game's end")):
-                diffs = paired({g: e[k] for g, e in a.items()}, {g: e[k] for g, e in b.items()})
+                diffs = paired({g: e[k] for g, e in my_edges.items()},
+                               {g: e[k] for g, e in base_edges.items()})
                 if len(diffs) >= 2:
                     print(f"  margin edge at {name}: {_mean_band(diffs)} points "
                           f"({len(diffs)} games)")
