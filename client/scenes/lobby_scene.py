@@ -283,8 +283,7 @@ class LobbyScene(Node):
             self._links_due = LINKS_EVERY
             self.links = self.look_at_links()
         invitations = s.invitations
-        code = invitations.code if invitations is not None and not invitations.closed and \
-            invitations.current is not None else None
+        code = invitations.shown_code if invitations is not None else None
         if code != self._invite_code:
             self._invite_code, self._join_lines = code, None
         shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
