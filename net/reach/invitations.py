@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from net.reach.addresses import Reachable
 from net.reach.rendezvous import (Choice, Offer, RendezvousError, RendezvousOptions,
-                                  plain_failure, relay_only, wormhole_for)
+                                  plain_failure, relay_only, server_name, unreachable,
+                                  wormhole_for)
 from net.reach.tunnel import Link, RelayRedial, link_of, serve_table
 
 log = logging.getLogger("net.reach.rendezvous")
@@ -51,9 +52,13 @@ class Invitations:
         self.redials: list[RelayRedial] = []
         self.friends = 0
         self.closed = False
+        self.last_said = ""                    # a failure is said once, not at each retry
+        self.retry = self.RETRY_FIRST          # seconds to the next try after a failure
 
     CHECK_EVERY = 2.0     # seconds: a code is shown only while a seat is open
     REJOIN_GRACE = 60.0   # seconds a tunnel opened for a seat away has to bring it back
+    RETRY_FIRST = 1.0     # seconds: a failed code is tried again, waiting longer each time
+    RETRY_MOST = 30.0
 
     def open(self) -> None:
         """Show a code now if a seat is open, and keep checking: the shown code is
@@ -96,18 +101,25 @@ class Invitations:
                                if now - t < self.REJOIN_GRACE]
         return away[len(self.rejoin_tunnels):]
 
+    def _say_once(self, line: str) -> None:
+        """A line that may come again at each retry: said when it differs from the last."""
+        if line != self.last_said:
+            self.last_said = line
+            self.say(line)
+
     def _code_shown(self, code: str) -> None:
         first, self.code = self.code is None, code
         self.shown_for_rejoin = bool(self.away)
+        self.retry = self.RETRY_FIRST
         if self.away:        # one code, one friend: the next code names the next seat away
             seat = self.away[0]
-            self.say(f"Seat {seat} rejoins with: ./shogun join {code} --resume SAVE")
+            self._say_once(f"Seat {seat} rejoins with: ./shogun join {code} --resume SAVE")
         elif first:
-            url = self.options.mailbox
-            self.say(f"Friends anywhere join with: ./shogun join {code}    "
-                     f"(by code, through the rendezvous {url})")
+            server = server_name(self.options.mailbox)
+            self._say_once(f"Friends anywhere join with: ./shogun join {code} "
+                           f"(by code, through the rendezvous server {server})")
         else:
-            self.say(f"The next friend joins with: ./shogun join {code}")
+            self._say_once(f"The next friend joins with: ./shogun join {code}")
 
     def _answered(self, w: Any, data: bytes) -> None:
         self.current = None
@@ -158,11 +170,20 @@ class Invitations:
         if self.current is not w or self.closed:
             return            # withdrawn (the table is full) or closed with the table
         self.current = None
-        code = self.code or ""
-        self.say(f"the invitation code {code} no longer works: "
-                 f"{plain_failure(failure, self.options.mailbox)}")
+        if unreachable(failure):     # no internet (or the server is down): no code at all
+            server = server_name(self.options.mailbox)
+            self._say_once(f"friends outside this network cannot join by code: the rendezvous "
+                           f"server {server} cannot be reached (is this computer offline?); "
+                           f"friends on this network can still join by address")
+        elif self.code is None:
+            self._say_once(f"no invitation code could be made: "
+                           f"{plain_failure(failure, self.options.mailbox)}")
+        else:
+            self._say_once(f"the invitation code {self.code} no longer works: "
+                           f"{plain_failure(failure, self.options.mailbox)}")
         w.close().addErrback(lambda f: None)
-        self.reactor.callLater(1.0, self._show)
+        self.reactor.callLater(self.retry, self._show)
+        self.retry = min(self.RETRY_MOST, self.retry * 2)
 
     def close(self) -> None:
         """When the table closes: the shown code and every tunnel."""

@@ -203,6 +203,26 @@ def wormhole_for(reactor: Any, options: RendezvousOptions) -> Any:
                            versions={"shogun-table": OFFER_VERSION})
 
 
+def server_name(mailbox: str) -> str:
+    """The rendezvous as a player reads it: its host's name, not the ws:// address
+    ("relay.magic-wormhole.io" for ws://relay.magic-wormhole.io:4000/v1)."""
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(mailbox).hostname
+    except ValueError:
+        host = None
+    return host or mailbox
+
+
+def unreachable(failure: Any) -> bool:
+    """The failure is the rendezvous server itself not answering (no internet, or the
+    server is down), not something about a code."""
+    from twisted.python.failure import Failure
+    from wormhole.errors import ServerConnectionError
+    error = failure.value if isinstance(failure, Failure) else failure
+    return isinstance(error, ServerConnectionError)
+
+
 def plain_failure(failure: Any, mailbox: str) -> str:
     """Says a rendezvous failure (a Twisted Failure or the exception itself) as a sentence."""
     from twisted.python.failure import Failure
@@ -215,8 +235,8 @@ def plain_failure(failure: Any, mailbox: str) -> str:
     if isinstance(error, LonelyError):
         return "nobody was there with that code"
     if isinstance(error, ServerConnectionError):
-        url = mailbox
-        return f"the rendezvous {url} cannot be reached"
+        server = server_name(mailbox)
+        return f"the rendezvous server {server} cannot be reached"
     return str(error)
 
 
@@ -269,8 +289,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
     from twisted.internet import defer
     w = wormhole_for(reactor, options)
     w.set_code(invite.strip())
-    url = options.mailbox
-    say(f"looking for the table by code at the rendezvous {url}")
+    server = server_name(options.mailbox)
+    say(f"looking for the table by code at the rendezvous server {server}")
     wait = answer_wait()
     try:
         data = await w.get_message().addTimeout(wait, reactor)
@@ -279,7 +299,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         seconds = f"{wait:g}"
         raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
                               f"table still open, and can this computer reach the "
-                              f"rendezvous {url}?") from None
+                              f"rendezvous server {server}?") from None
     except Exception as exc:
         w.close().addErrback(lambda f: None)
         raise RendezvousError(plain_failure(exc, options.mailbox)) from None
