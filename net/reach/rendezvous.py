@@ -208,6 +208,26 @@ def wormhole_for(reactor: Any, options: RendezvousOptions, app_id: str = APP_ID)
                            versions={"shogun-table": OFFER_VERSION})
 
 
+def server_name(mailbox: str) -> str:
+    """The rendezvous as a player reads it: its host's name, not the ws:// address
+    ("relay.magic-wormhole.io" for ws://relay.magic-wormhole.io:4000/v1)."""
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(mailbox).hostname
+    except ValueError:
+        host = None
+    return host or mailbox
+
+
+def unreachable(failure: Any) -> bool:
+    """The failure is the rendezvous server itself not answering (no internet, or the
+    server is down), not something about a code."""
+    from twisted.python.failure import Failure
+    from wormhole.errors import ServerConnectionError
+    error = failure.value if isinstance(failure, Failure) else failure
+    return isinstance(error, ServerConnectionError)
+
+
 def plain_failure(failure: Any, mailbox: str) -> str:
     """Says a rendezvous failure (a Twisted Failure or the exception itself) as a sentence."""
     from twisted.python.failure import Failure
@@ -220,8 +240,8 @@ def plain_failure(failure: Any, mailbox: str) -> str:
     if isinstance(error, LonelyError):
         return "nobody was there with that code"
     if isinstance(error, ServerConnectionError):
-        url = mailbox
-        return f"the rendezvous {url} cannot be reached"
+        server = server_name(mailbox)
+        return f"the rendezvous server {server} cannot be reached"
     return str(error)
 
 
@@ -304,10 +324,10 @@ async def meet_host(reactor: Any, options: RendezvousOptions,
                 w.close().addErrback(lambda f: None)
         await task.deferLater(reactor, 1.0, lambda: None)
     seconds = f"{wait:g}"
-    url = options.mailbox
+    server = server_name(options.mailbox)
     raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
                           f"table still open, and can this computer reach the "
-                          f"rendezvous {url}?")
+                          f"rendezvous server {server}?")
 
 
 def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
@@ -325,8 +345,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         code = parse_code(invite)
     except ValueError as exc:
         raise RendezvousError(str(exc)) from None
-    url = options.mailbox
-    say(f"looking for the table by code at the rendezvous {url}")
+    server = server_name(options.mailbox)
+    say(f"looking for the table by code at the rendezvous server {server}")
     w, data = await meet_host(reactor, options, code)
     try:
         offer = Offer.from_bytes(data)

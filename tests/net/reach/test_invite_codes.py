@@ -108,8 +108,8 @@ def test_a_wrong_guess_keeps_the_code_and_reopens_it_after_a_pause_that_doubles(
     made[0].code.callback(made[0].wormhole_code)
     code = friends.shown_code
     assert code is not None and said == [f"Friends anywhere join with: ./shogun join {code}"
-                                         f"    (by code, through the rendezvous "
-                                         f"{friends.options.mailbox})"]
+                                         f" (by code, through the rendezvous server "
+                                         f"relay.magic-wormhole.io)"]
     assert namespaces[0] == parse_code(code).app_id(APP_ID)
     for wrong, pause in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0)]:
         made[-1].message.errback(Failure(WrongPasswordError()))
