@@ -120,7 +120,7 @@ class JoinHandshake:
         self.leave()
         limiter = self._limiter
         if not conn.dialer and limiter is not None:
-            limiter.proved(conn.remote_host())    # the table's guess budget spares it
+            limiter.proved(conn.door().key)    # the table's guess budget spares it
 
     def leave(self) -> None:
         """The handshake is over (or the connection is): give back what it held."""
@@ -131,11 +131,13 @@ class JoinHandshake:
             self._in_line = None
         if not self._exchange_judged:
             # answered, never finished with a Hello: the host's work for nothing, counted
-            # as a wrong code so an address cannot spend exchanges for free
+            # as a wrong code so an address cannot spend exchanges for free (but for a
+            # tunnel that proved the code: `guess_limit.abandoned_is_wrong`)
             self._exchange_judged = True
             limiter = self._limiter
             if limiter is not None:
-                limiter.wrong_code(self.conn.remote_host())
+                door = self.conn.door()
+                limiter.abandoned(door.key, door.tunnel)
         self.deadline.cancel()
         if self.release_slot is not None:
             self.release_slot()
@@ -211,7 +213,7 @@ class JoinHandshake:
             self._exchange_judged = True
             limiter = self._limiter
             if limiter is not None:
-                limiter.wrong_code(conn.remote_host())     # it logs a summary, not each
+                limiter.wrong_code(conn.door().key)     # it logs a summary, not each
             self._refuse_plain("join refused: the join code is wrong")
             return
         try:
@@ -247,7 +249,8 @@ class JoinHandshake:
             self._in_line = None
             if not self.conn.closed:
                 self._refuse_plain(verdict.reason or "join refused", retry=verdict.retry_after)
-        self._in_line = limiter.offer(self.conn.remote_host(), answer, refuse)
+        # counted per address, or per tunnel: every tunnelled friend is 127.0.0.1
+        self._in_line = limiter.offer(self.conn.door().key, answer, refuse)
         if self._in_line is not None:
             # waiting for its group's turn (about groups in line / rate seconds)
             self._set_deadline(HANDSHAKE_DEADLINE)
