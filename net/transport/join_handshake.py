@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable
 
+from net.trust.peer_text import shown
 from net.transport import messages
 from net.transport.framing import MAX_FRAME, FrameError, decode_body
 from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLINE,
@@ -308,7 +309,7 @@ class JoinHandshake:
         self._exchange_judged = True         # the Hello opened: the code was right
         conn.hello = as_wire(msg)
         conn.remote_peer = msg["peer"]
-        conn.remote_name = msg["name"]
+        conn.remote_name = shown(msg["name"])[:40]    # a name from a peer is shown text
         conn.role = msg["role"]
         differs = version_differences(conn.session.versions, msg["versions"])
         if differs:
