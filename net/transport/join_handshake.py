@@ -185,7 +185,7 @@ class JoinHandshake:
                 conn.refused_retry = msg["retry"]
                 conn.closed = True
                 self.dial_settled()
-                self._refused_by_remote(msg["reason"])
+                self._refused_by_remote(shown(msg["reason"]))    # the table's words: text
                 conn.tcp.loseConnection()
             else:
                 conn.offence(f"{kind} before the handshake completed")
@@ -220,7 +220,7 @@ class JoinHandshake:
         except (FrameError, messages.BadMessage):
             msg = None
         if msg is not None and msg["type"] == "Refused":
-            reason = msg["reason"]
+            reason = shown(msg["reason"])
             conn.refused_retry = msg["retry"]
         else:
             reason = f"cannot join: the table's reply could not be authenticated ({exc})"
