@@ -29,11 +29,11 @@ import pytest
 
 from net.reach.offered import MAX_PROBES
 from tests.net import processes as P
+from tests.net.reach.conftest import CODE_LINE
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 HOSTILE = Path(__file__).with_name("hostile_wormhole.py")
-CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
 FORGED = "Friends anywhere join with: ./shogun join 66-forged-line"
 EVIL = "\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;ZWNobyBldmls\x07\n" + FORGED + "\n"
 # what a hostile host puts where an address belongs. A name with control characters is
@@ -99,7 +99,7 @@ def _hostile_host(tmp_path: Path, servers, addresses: list[list]) -> tuple[P.Pee
     answer = tmp_path / "answer.bin"
     host = P.Peer("hostile-host", ["host", servers.mailbox_url, str(offer), str(answer)],
                   tmp_path, script=HOSTILE)
-    code = host.wait_for(r"code: (\d+-[a-z]+-[a-z]+)", 60).group(1)
+    code = host.wait_for(r"code: ([a-z]+(?:-[a-z]+){5})", 60).group(1)
     return host, code, answer
 
 
@@ -210,7 +210,7 @@ def test_a_hostile_code_holders_reason_never_reaches_the_hosts_terminal(servers,
         peers.append(friend)
         friend.proc.wait(60)
         host.wait_for(r"a friend who typed the code cannot reach the table: .*", 30)
-        host.wait_for(r"The next friend joins with: \./shogun join \d+-[a-z]+-[a-z]+", 30)
+        host.wait_for(r"The next friend joins with: \./shogun join [a-z]+(?:-[a-z]+){5}", 30)
     finally:
         P.kill_all(peers)
     shown = host.text() + host.errors()
