@@ -176,7 +176,7 @@ class Invitations:
             self.say("a friend who typed the code dials the table directly")
             w.close().addErrback(lambda f: None)
         elif choice.path == "none":
-            self.say(f"a friend who typed the code cannot reach the table: {choice.reason}")
+            self.say(f"a friend who typed the code cannot reach the table: {choice.sentence()}")
             w.close().addErrback(lambda f: None)
         elif not self.options.relay_allowed:
             log.warning("a friend asked for the relay, which this table does not allow")

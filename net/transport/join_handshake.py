@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable
 
+from net.trust.peer_text import shown
 from net.transport import messages
 from net.transport.framing import MAX_FRAME, FrameError, decode_body
 from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLINE,
@@ -186,7 +187,7 @@ class JoinHandshake:
                 conn.refused_retry = msg["retry"]
                 conn.closed = True
                 self.dial_settled()
-                self._refused_by_remote(msg["reason"])
+                self._refused_by_remote(shown(msg["reason"]))    # the table's words: text
                 conn.tcp.loseConnection()
             else:
                 conn.offence(f"{kind} before the handshake completed")
@@ -221,7 +222,7 @@ class JoinHandshake:
         except (FrameError, messages.BadMessage):
             msg = None
         if msg is not None and msg["type"] == "Refused":
-            reason = msg["reason"]
+            reason = shown(msg["reason"])
             conn.refused_retry = msg["retry"]
         else:
             reason = f"cannot join: the table's reply could not be authenticated ({exc})"
@@ -311,7 +312,7 @@ class JoinHandshake:
         self._exchange_judged = True         # the Hello opened: the code was right
         conn.hello = as_wire(msg)
         conn.remote_peer = msg["peer"]
-        conn.remote_name = msg["name"]
+        conn.remote_name = shown(msg["name"])[:40]    # a name from a peer is shown text
         conn.role = msg["role"]
         differs = version_differences(conn.session.versions, msg["versions"])
         if differs:

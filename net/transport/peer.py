@@ -27,6 +27,7 @@ from net.transport.message_records import Message, as_wire, checked
 from net.transport.peer_reports import PeerOwner
 from net.transport.round_trip import RoundTrip
 from net.trust.door_identity import Door
+from net.trust.peer_text import shown
 from net.trust.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.transport.peer")
@@ -238,7 +239,7 @@ class PeerConnection(Protocol):
         kind = msg["type"]
         if msg["type"] == "Offended":
             log.warning("%s says we offended: %s", self.describe(), msg["reason"])
-            self.offended_reason = msg["reason"]
+            self.offended_reason = shown(msg["reason"])      # the peer's words: text
             return
         if self.ready:
             if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused", "Probed",
