@@ -202,7 +202,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
        "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
-    N_("Friends anywhere join with: ./shogun join {code}    (by code, through the rendezvous {url})"),
+    N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
+       "{server})"),
     N_("The next friend joins with: ./shogun join {code}"),
     N_("Seat {seat} rejoins with: ./shogun join {code} --resume SAVE"),
     N_("a friend who typed the code dials the table directly"),
@@ -213,7 +214,19 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("friend {friend} is connected directly through magic-wormhole ({where})"),
     N_("friend {friend}'s link is down; magic-wormhole redials it"),
     N_("the invitation code {code} no longer works: {why}"),
-    N_("looking for the table by code at the rendezvous {url}"),
+    N_("no invitation code could be made: {why}"),
+    N_("friends outside this network cannot join by code: the rendezvous server {server} cannot "
+       "be reached (is this computer offline?); friends on this network can still join by "
+       "address"),
+    N_("looking for the table by code at the rendezvous server {server}"),
+    N_("someone tried the code {code} with wrong words at the rendezvous ({n} so far); the code "
+       "still works, open again in {t} s"),
+    N_("the invitation code {code} was interrupted: {why}; the code still works and opens again "
+       "by itself"),
+    N_("that code has the old form (a number and two words); this version's codes are {n} "
+       "words: ask the host for the code it shows now"),
+    N_("a code is {n} words joined by dashes; this one has {m}"),
+    N_("'{word}' is not one of the code's words: check the spelling"),
     # a tunnel per pair of friends who came by code (net/table/pair_links.py)
     N_("seat {seat} cannot dial this table directly: a tunnel of our own through "
        "magic-wormhole, its code passed on by the host"),
@@ -245,10 +258,10 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the friend's answer is malformed"),
     N_("the code is wrong (or someone else used it first); ask the host for the code it shows now"),
     N_("nobody was there with that code"),
-    N_("the rendezvous {url} cannot be reached"),
+    N_("the rendezvous server {server} cannot be reached"),
     N_("the rendezvous {url} is not a mailbox address; give ws://HOST:PORT/v1"),
     N_("no table answered that code within {seconds} s: is the host's table still open, and "
-       "can this computer reach the rendezvous {url}?"),
+       "can this computer reach the rendezvous server {server}?"),
 )
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
+from net.reach.invite_codes import InviteCode, list_nameplates, looks_like_code, parse_code
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication)
@@ -120,8 +121,10 @@ def relay_hint(address: str) -> str:
 
 
 def is_invite(text: str | None) -> bool:
-    """`join 7-guitarist-revenge`: a wormhole code, not HOST:PORT."""
-    return text is not None and INVITE_PATTERN.match(text.strip()) is not None
+    """`join absurd-pandora-tracker-guitarist-revenge-uncut`: a code of words (or one of
+    the old form, `7-guitarist-revenge`, which gets a sentence), not HOST:PORT."""
+    return text is not None and (looks_like_code(text)
+                                 or INVITE_PATTERN.match(text.strip()) is not None)
 
 
 @dataclass(frozen=True)
@@ -195,12 +198,34 @@ class Arrival:
     redial: RelayRedial | None = None   # dials the relay again after a break
 
 
-def wormhole_for(reactor: Any, options: RendezvousOptions) -> Any:
+def wormhole_for(reactor: Any, options: RendezvousOptions, app_id: str = APP_ID) -> Any:
+    """A wormhole on the mailbox, under `app_id`: a code's hidden namespace
+    (`InviteCode.app_id`, issue 47)."""
     import wormhole
     no_delay_on_dilated_connections()
     say_when_records_fail_authentication()
-    return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
+    return wormhole.create(app_id, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
+
+
+def server_name(mailbox: str) -> str:
+    """The rendezvous as a player reads it: its host's name, not the ws:// address
+    ("relay.magic-wormhole.io" for ws://relay.magic-wormhole.io:4000/v1)."""
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(mailbox).hostname
+    except ValueError:
+        host = None
+    return host or mailbox
+
+
+def unreachable(failure: Any) -> bool:
+    """The failure is the rendezvous server itself not answering (no internet, or the
+    server is down), not something about a code."""
+    from twisted.python.failure import Failure
+    from wormhole.errors import ServerConnectionError
+    error = failure.value if isinstance(failure, Failure) else failure
+    return isinstance(error, ServerConnectionError)
 
 
 def plain_failure(failure: Any, mailbox: str) -> str:
@@ -215,8 +240,8 @@ def plain_failure(failure: Any, mailbox: str) -> str:
     if isinstance(error, LonelyError):
         return "nobody was there with that code"
     if isinstance(error, ServerConnectionError):
-        url = mailbox
-        return f"the rendezvous {url} cannot be reached"
+        server = server_name(mailbox)
+        return f"the rendezvous server {server} cannot be reached"
     return str(error)
 
 
@@ -256,6 +281,55 @@ _DIRECTLY = {"public": "directly at {address} through the host's router, round t
              "this machine": "directly at {address} on this machine, round trip {rtt}"}
 
 
+CLAIM_WAIT = 15.0      # seconds one claimed nameplate has to answer
+
+
+async def meet_host(reactor: Any, options: RendezvousOptions,
+                    code: InviteCode) -> tuple[Any, bytes]:
+    """Friend: find the host's nameplate in the code's hidden namespace (listing it; only
+    holders of the code can name it) and claim it with the secret words: the wormhole and
+    the host's offer. RendezvousError: a sentence (the words are wrong, nobody answered
+    within `answer_wait()`, the mailbox cannot be reached)."""
+    from twisted.internet import defer, task
+    from wormhole.errors import WrongPasswordError
+    wait = answer_wait()
+    end = reactor.seconds() + wait
+    app_id = code.app_id(APP_ID)
+    tried: set[str] = set()
+    while reactor.seconds() < end:
+        lister = wormhole_for(reactor, options, app_id)
+        try:
+            nameplates = await list_nameplates(lister, max(1.0, min(10.0, end - reactor.seconds())),
+                                               reactor)
+        except defer.TimeoutError:
+            nameplates = set()
+        except Exception as exc:
+            raise RendezvousError(plain_failure(exc, options.mailbox)) from None
+        finally:
+            lister.close().addErrback(lambda f: None)
+        for nameplate in sorted(nameplates - tried, key=lambda n: int(n) if n.isdigit() else 0):
+            if not nameplate.isdigit() or len(nameplate) > 9:
+                continue
+            tried.add(nameplate)
+            w = wormhole_for(reactor, options, app_id)
+            w.set_code(code.wormhole_code(nameplate))
+            try:
+                left = max(1.0, min(CLAIM_WAIT, end - reactor.seconds()))
+                return w, await w.get_message().addTimeout(left, reactor)
+            except WrongPasswordError:
+                w.close().addErrback(lambda f: None)
+                raise RendezvousError(plain_failure(WrongPasswordError(), options.mailbox)) \
+                    from None
+            except Exception:          # crowded, or nobody on it: the host opens another
+                w.close().addErrback(lambda f: None)
+        await task.deferLater(reactor, 1.0, lambda: None)
+    seconds = f"{wait:g}"
+    server = server_name(options.mailbox)
+    raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
+                          f"table still open, and can this computer reach the "
+                          f"rendezvous server {server}?")
+
+
 def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                  say: Callable[[str], None]) -> Any:
     """Friend: a Deferred firing with an `Arrival` (or failing with RendezvousError)."""
@@ -267,22 +341,13 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
-    w = wormhole_for(reactor, options)
-    w.set_code(invite.strip())
-    url = options.mailbox
-    say(f"looking for the table by code at the rendezvous {url}")
-    wait = answer_wait()
     try:
-        data = await w.get_message().addTimeout(wait, reactor)
-    except defer.TimeoutError:
-        w.close().addErrback(lambda f: None)
-        seconds = f"{wait:g}"
-        raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
-                              f"table still open, and can this computer reach the "
-                              f"rendezvous {url}?") from None
-    except Exception as exc:
-        w.close().addErrback(lambda f: None)
-        raise RendezvousError(plain_failure(exc, options.mailbox)) from None
+        code = parse_code(invite)
+    except ValueError as exc:
+        raise RendezvousError(str(exc)) from None
+    server = server_name(options.mailbox)
+    say(f"looking for the table by code at the rendezvous server {server}")
+    w, data = await meet_host(reactor, options, code)
     try:
         offer = Offer.from_bytes(data)
     except RendezvousError:

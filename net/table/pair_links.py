@@ -24,7 +24,9 @@ import logging
 from typing import Any, Callable, Collection
 
 from net.reach.pair_tunnels import PairTunnel
-from net.reach.rendezvous import RendezvousOptions, plain_failure, relay_only, wormhole_for
+from net.reach.invite_codes import new_code, parse_code
+from net.reach.rendezvous import (APP_ID, RendezvousOptions, plain_failure, relay_only,
+                                  wormhole_for)
 from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table, table_end
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
@@ -127,9 +129,14 @@ class PairLinks:
             conn.offence(f"PairTunnelOpened for seats {pair.serving} and {pair.dialling} "
                          f"sent to seat {mine}")
 
-    def _wormhole(self) -> Any:
+    # a pair's code is passed on by the host, never typed: six words whose first three
+    # name a namespace no stranger can list (net/reach/invite_codes.py, issue 47), on
+    # its only nameplate
+    PAIR_NAMEPLATE = "1"
+
+    def _wormhole(self, app_id: str) -> Any:
         assert self.options is not None
-        w = wormhole_for(self._setting.reactor, self.options)
+        w = wormhole_for(self._setting.reactor, self.options, app_id)
         self.wormholes.append(w)
         return w
 
@@ -166,14 +173,15 @@ class PairLinks:
             log.warning("the host asked for a tunnel to seat %d, but this table has no relay "
                         "(--direct-only or no rendezvous)", pair.dialling)
             return
-        w = self._wormhole()
-        w.allocate_code(2)
+        code = new_code()
+        w = self._wormhole(code.app_id(APP_ID))
+        w.set_code(code.wormhole_code(self.PAIR_NAMEPLATE))
 
-        def code_allocated(code: str) -> None:
+        def code_allocated(_code: str) -> None:
             host = self._roster.host_conn
             if host is not None and not host.closed:
                 host.send({"type": "PairTunnelOpened", "serving": pair.serving,
-                           "dialling": pair.dialling, "code": code})
+                           "dialling": pair.dialling, "code": code.text})
         w.get_code().addCallbacks(code_allocated, lambda f: None)
         seat = pair.dialling
         serve_table(self._setting.reactor, self._dilate(w, seat),
@@ -186,8 +194,13 @@ class PairLinks:
         if not self.relay_allowed or code is None:
             log.warning("seat %d offered a tunnel, but this table has no relay", pair.serving)
             return
-        w = self._wormhole()
-        w.set_code(code)
+        try:
+            invite = parse_code(code)
+        except ValueError as exc:
+            log.warning("seat %d's tunnel code cannot be used: %s", pair.serving, exc)
+            return
+        w = self._wormhole(invite.app_id(APP_ID))
+        w.set_code(invite.wormhole_code(self.PAIR_NAMEPLATE))
         seat = pair.serving
         forwarder = Forwarder(self._setting.reactor, self._dilate(w, seat))
         self.forwarders.append(forwarder)

@@ -22,7 +22,7 @@ _missing = missing_reason()
 needs_lab = pytest.mark.skipif(_missing is not None, reason=f"no namespace lab: {_missing}")
 
 INTERNET_ENV = {"SHOGUN_NET_INTERFACE": ""}   # as a player runs it: the default interface
-CODE_LINE = r"Friends anywhere join with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+CODE_LINE = r"Friends anywhere join with: \./shogun join ([a-z]+(?:-[a-z]+){5})"
 
 
 @pytest.fixture
@@ -170,7 +170,7 @@ def test_a_relay_that_dies_mid_game_is_a_dropped_link_never_two_games(lab, publi
 
 
 
-NEXT_CODE_LINE = r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+NEXT_CODE_LINE = r"The next friend joins with: \./shogun join ([a-z]+(?:-[a-z]+){5})"
 
 
 @needs_lab

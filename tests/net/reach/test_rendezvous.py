@@ -81,6 +81,8 @@ def test_the_friend_dials_the_first_address_where_a_table_answered(answers, chos
     ("7-guitarist-revenge", True), ("12-a-b-c", True), (" 7-crossover-clockwork ", True),
     ("192.168.1.7:7531", False), ("[2001:db8::7]:7531", False), ("7-", False),
     ("table-seven", False), (None, False), ("7-guitarist", False),
+    ("absurd-pandora-tracker-guitarist-revenge-uncut", True),   # issue 47's six words
+    ("Absurd-Pandora-Tracker", True),          # too short, but a code: it gets a sentence
 ])
 def test_a_code_is_told_from_an_address(text, invite):
     assert is_invite(text) is invite
