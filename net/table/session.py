@@ -193,6 +193,7 @@ class TableSession:
         self.missed = MissedInputs(shared, setting, roster, self.takeover)
         self.deadlines = InputDeadlines(shared, setting, roster, start, self.liveness,
                                         self.takeover, self.missed)
+        self.missed.reached = self.deadlines.inputs_reached
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, setting, roster, start, self.signer, self.takeover)
         self.play = Play(shared, setting, me, roster, start, self.signer, self.claims,
