@@ -118,7 +118,7 @@ def test_the_end_screen_keeps_its_words_apart_and_films_the_biggest_battle(app, 
                  "nl": ("Oranje", "wint wie de meeste geldkisten heeft", "Het grootste gevecht",
                         "beide winters samen"),
                  "ro": ("Portocaliu", "câștigă cine are cele mai multe cufere", "Cea mai mare luptă",
-                        "ambelor ierni")}
+                        "ambele runde de iarnă")}
         for w in words[lang]:
             assert w in said, (lang, w)
         boxes = [("board", scene.board_view)] + [(b.label, b) for b in
