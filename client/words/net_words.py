@@ -213,6 +213,15 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("friend {friend} is connected directly through magic-wormhole ({where})"),
     N_("friend {friend}'s link is down; magic-wormhole redials it"),
     N_("the invitation code {code} no longer works: {why}"),
+    # codes strangers cannot find, guess or jam (net/reach/invite_codes.py, issue 47)
+    N_("someone tried the code {code} with wrong words at the rendezvous ({count} so far); "
+       "the code still works, open again in {pause} s"),
+    N_("the invitation code {code} was interrupted: {why}; the code still works, open "
+       "again in {pause} s"),
+    N_("that code has the old form (a number and two words); this version's codes are six "
+       "words: ask the host for the code it shows now"),
+    N_("a code is six words joined by dashes; this one has {n}"),
+    N_("'{word}' is not one of the code's words: check the spelling"),
     N_("looking for the table by code at the rendezvous {url}"),
     # a tunnel per pair of friends who came by code (net/table/pair_links.py)
     N_("seat {seat} cannot dial this table directly: a tunnel of our own through "

@@ -44,7 +44,7 @@ def test_the_hidden_words_choose_the_namespace_and_never_reach_the_mailbox_in_cl
 
 @pytest.mark.parametrize("typed, said", [
     ("7-guitarist-revenge", "old form"),
-    ("absurd-pandora-tracker", "6 words"),
+    ("absurd-pandora-tracker", "six words"),
     ("absurd-pandora-tracker-guitarist-revenge-uncut-adrift", "this one has 7"),
     ("absurd-pandora-tracker-guitarist-revenge-zzzz", "'zzzz' is not one of the code's words"),
     ("absurd-pandora-tracker-guitarist-revenge-" + "q" * 5000, "q" * 20 + "..."),
