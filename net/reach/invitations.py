@@ -18,7 +18,8 @@ from typing import Any, Callable
 from net.reach.addresses import Reachable
 from net.reach.invite_codes import InviteCode, new_code, new_nameplate, reopen_pause
 from net.reach.rendezvous import (APP_ID, Choice, Offer, RendezvousError, RendezvousOptions,
-                                  plain_failure, relay_only, wormhole_for)
+                                  plain_failure, relay_only, server_name, unreachable,
+                                  wormhole_for)
 from net.reach.tunnel import Link, RelayRedial, link_of, serve_table
 
 log = logging.getLogger("net.reach.rendezvous")
@@ -61,10 +62,14 @@ class Invitations:
         self.redials: list[RelayRedial] = []
         self.friends = 0
         self.closed = False
+        self.last_said = ""                    # a failure is said once, not at each retry
+        self.retry = self.RETRY_FIRST          # seconds to the next try after a failure
 
     CHECK_EVERY = 2.0     # seconds: a code is shown only while a seat is open
     CONFIRM_WAIT = 15.0   # seconds from an agreed key to the other side's confirmation
     REJOIN_GRACE = 60.0   # seconds a tunnel opened for a seat away has to bring it back
+    RETRY_FIRST = 1.0     # seconds: a failed code is tried again, waiting longer each time
+    RETRY_MOST = 30.0
 
     def open(self) -> None:
         """Show a code now if a seat is open, and keep checking: the shown code is
@@ -133,18 +138,25 @@ class Invitations:
                                if now - t < self.REJOIN_GRACE]
         return away[len(self.rejoin_tunnels):]
 
+    def _say_once(self, line: str) -> None:
+        """A line that may come again at each retry: said when it differs from the last."""
+        if line != self.last_said:
+            self.last_said = line
+            self.say(line)
+
     def _code_shown(self, code: str) -> None:
         first, self.code = self.code is None, code
         self.shown_for_rejoin = bool(self.away)
+        self.retry = self.RETRY_FIRST
         if self.away:        # one code, one friend: the next code names the next seat away
             seat = self.away[0]
-            self.say(f"Seat {seat} rejoins with: ./shogun join {code} --resume SAVE")
+            self._say_once(f"Seat {seat} rejoins with: ./shogun join {code} --resume SAVE")
         elif first:
-            url = self.options.mailbox
-            self.say(f"Friends anywhere join with: ./shogun join {code}    "
-                     f"(by code, through the rendezvous {url})")
+            server = server_name(self.options.mailbox)
+            self._say_once(f"Friends anywhere join with: ./shogun join {code} "
+                           f"(by code, through the rendezvous server {server})")
         else:
-            self.say(f"The next friend joins with: ./shogun join {code}")
+            self._say_once(f"The next friend joins with: ./shogun join {code}")
 
     def _answered(self, w: Any, data: bytes) -> None:
         self.current = None
@@ -164,7 +176,7 @@ class Invitations:
             self.say("a friend who typed the code dials the table directly")
             w.close().addErrback(lambda f: None)
         elif choice.path == "none":
-            self.say(f"a friend who typed the code cannot reach the table: {choice.reason}")
+            self.say(f"a friend who typed the code cannot reach the table: {choice.sentence()}")
             w.close().addErrback(lambda f: None)
         elif not self.options.relay_allowed:
             log.warning("a friend asked for the relay, which this table does not allow")
@@ -207,11 +219,21 @@ class Invitations:
             self.say(f"someone tried the code {code} with wrong words at the rendezvous "
                      f"({self.wrong} so far); the code still works, open again in "
                      f"{pause:g} s")
+        elif unreachable(failure):     # no internet (or the server is down): no code at all
+            pause = max(self.retry, reopen_pause(self.wrong))
+            self.retry = min(self.RETRY_MOST, self.retry * 2)
+            server = server_name(self.options.mailbox)
+            self._say_once(f"friends outside this network cannot join by code: the rendezvous "
+                           f"server {server} cannot be reached (is this computer offline?); "
+                           f"friends on this network can still join by address")
         else:
-            pause = max(2.0, reopen_pause(self.wrong))
-            self.say(f"the invitation code {code} was interrupted: "
-                     f"{plain_failure(failure, self.options.mailbox)}; the code still "
-                     f"works, open again in {pause:g} s")
+            pause = max(2.0, self.retry, reopen_pause(self.wrong))
+            self.retry = min(self.RETRY_MOST, self.retry * 2)
+            self._say_once(f"the invitation code {code} was interrupted: "
+                           f"{plain_failure(failure, self.options.mailbox)}; the code still "
+                           f"works and opens again by itself" if code else
+                           f"no invitation code could be made: "
+                           f"{plain_failure(failure, self.options.mailbox)}")
         self.reopen_at = self.reactor.seconds() + pause
         self.reactor.callLater(pause, self._show)
 

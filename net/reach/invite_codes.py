@@ -96,10 +96,11 @@ def parse_code(text: str) -> InviteCode:
     words = [w for w in text.strip().lower().replace(" ", "-").split("-") if w]
     if len(words) == 3 and words[0].isdigit():
         raise ValueError("that code has the old form (a number and two words); this "
-                         "version's codes are six words: ask the host for the code it "
-                         "shows now")
-    if len(words) != CODE_WORDS:      # six
-        raise ValueError(f"a code is six words joined by dashes; this one has {len(words)}")
+                         f"version's codes are {CODE_WORDS} words: ask the host for the "
+                         "code it shows now")
+    if len(words) != CODE_WORDS:
+        raise ValueError(f"a code is {CODE_WORDS} words joined by dashes; this one has "
+                         f"{len(words)}")
     unknown = [w for w in words if w not in WORD_SET]
     if unknown:
         shown = unknown[0] if len(unknown[0]) <= 20 else unknown[0][:20] + "..."

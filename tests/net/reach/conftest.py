@@ -4,6 +4,7 @@ started for one test and stopped after it."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,3 +26,13 @@ def servers(tmp_path: Path) -> Iterator[wormhole_servers.Servers]:
         yield started
     finally:
         started.stop()
+
+
+def wait_text(path: Path, text: str, timeout: float) -> None:
+    """Wait until a helper process's output file holds `text`."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if path.exists() and text in path.read_text():
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"{path.name}: no {text!r}")

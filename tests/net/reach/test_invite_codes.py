@@ -44,7 +44,7 @@ def test_the_hidden_words_choose_the_namespace_and_never_reach_the_mailbox_in_cl
 
 @pytest.mark.parametrize("typed, said", [
     ("7-guitarist-revenge", "old form"),
-    ("absurd-pandora-tracker", "six words"),
+    ("absurd-pandora-tracker", "6 words"),
     ("absurd-pandora-tracker-guitarist-revenge-uncut-adrift", "this one has 7"),
     ("absurd-pandora-tracker-guitarist-revenge-zzzz", "'zzzz' is not one of the code's words"),
     ("absurd-pandora-tracker-guitarist-revenge-" + "q" * 5000, "q" * 20 + "..."),
@@ -108,8 +108,8 @@ def test_a_wrong_guess_keeps_the_code_and_reopens_it_after_a_pause_that_doubles(
     made[0].code.callback(made[0].wormhole_code)
     code = friends.shown_code
     assert code is not None and said == [f"Friends anywhere join with: ./shogun join {code}"
-                                         f"    (by code, through the rendezvous "
-                                         f"{friends.options.mailbox})"]
+                                         f" (by code, through the rendezvous server "
+                                         f"relay.magic-wormhole.io)"]
     assert namespaces[0] == parse_code(code).app_id(APP_ID)
     for wrong, pause in [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0)]:
         made[-1].message.errback(Failure(WrongPasswordError()))

@@ -63,6 +63,19 @@ def test_the_host_passes_on_no_code_it_did_not_ask_for_nor_one_from_the_other_se
     assert one.sent == [_msg()] and two.sent == [_msg()]           # only the asks
 
 
+def test_the_host_passes_a_pairs_code_on_once_and_charges_the_sender_with_each_copy():
+    """Issue 47 finding 3: a friend re-sent its own `PairTunnelOpened` three times, the
+    host passed every copy on, and the other friend charged the host and dropped it."""
+    one, two = Conn(LOBBY["seats"][1]["peer"]), Conn(LOBBY["seats"][2]["peer"])
+    links, _ = _links("host", 0, [one, two])
+    links.ask([PairTunnel(1, 2)])
+    for _ in range(4):
+        links.pair_tunnel_opened(one, _msg("4-purple-sausage"))
+    assert two.sent == [_msg(), _msg("4-purple-sausage")]          # once
+    assert len(one.offences) == 3 and all("again" in why for why in one.offences)
+    assert not two.offences
+
+
 def test_a_player_takes_it_from_its_host_only():
     host, other = Conn(LOBBY["seats"][0]["peer"]), Conn(LOBBY["seats"][1]["peer"])
     links, _ = _links("join", 2, [host, other], host_conn=host)
