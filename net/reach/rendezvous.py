@@ -10,8 +10,9 @@ application id; `--rendezvous URL --relay HOST:PORT` point elsewhere.
 
 How one friend joins (`Invitations` on the host, `join_by_code` on the friend):
 
-1. The host asks the mailbox for a code ("7-guitarist-revenge") and prints it.
-2. The friend types it. Over the wormhole (encrypted under its key) the host sends an
+1. The host makes a code of six words and prints it; it waits in the code's own
+   namespace of the mailbox (net/reach/invite_codes.py, issue 47).
+2. The friend types it and finds the host there (`meet_host`). Over the wormhole (encrypted under its key) the host sends an
    `Offer`: the table's own join code (40 bits) and every address it may be dialled at
    (router mapping, IPv6, LAN; net/reach/addresses.py).
 3. The friend probes a handful of those addresses, those a table could honestly be
@@ -25,10 +26,10 @@ How one friend joins (`Invitations` on the host, `join_by_code` on the friend):
    there is no step 4 and the friend reads why it cannot join.
 
 Either way the table's handshake then runs as always: its SPAKE2 with the table's code
-between the two players, every frame sealed end to end. A wormhole code serves one
-friend (a mailbox nameplate joins two programs): once it is used, or someone typed a
-wrong one (the wormhole then fails on both sides, so a stranger gets one guess per
-code), the host prints the next code while seats are open.
+between the two players, every frame sealed end to end. A code serves one friend (a
+mailbox nameplate joins two programs): once it is used the host prints the next code
+while seats are open. A wrong guess fails that wormhole on both sides and spends
+nothing: the host opens the same code again after a growing pause (issue 47).
 
 Tests: tests/net/reach/test_rendezvous.py (the records, and a loopback mailbox and relay),
 tests/net/reach/test_internet_rendezvous.py (homes behind NAT in network namespaces).

@@ -171,12 +171,13 @@ def latest_code(host) -> str | None:
 
 
 def friend_joins(host, name: str, where: list[str], workdir: Path, env: dict,
-                 within: float = 30.0, used: set[str] | None = None
-                 ) -> tuple[float | None, int, object]:
+                 within: float = 30.0, used: set[str] | None = None,
+                 starts: list[float] | None = None) -> tuple[float | None, int, object]:
     """A friend who types the code the host shows now (not one in `used`, which another
     friend took), and again the code shown then if told it failed, until `within`
     seconds: (seconds until it reached the table or None, attempts, the last friend
-    process, still running when it got in). The code it got in with joins `used`."""
+    process, still running when it got in). The code it got in with joins `used`; the
+    seconds each attempt's program took to start (its first line) join `starts`."""
     from tests.net import processes as P
     used = set() if used is None else used
     began = time.monotonic()
@@ -189,7 +190,12 @@ def friend_joins(host, name: str, where: list[str], workdir: Path, env: dict,
         attempts += 1
         friend = P.Peer(f"{name}-{attempts}", ["join", code, "--headless", *where], workdir,
                         {**env, "SHOGUN_NET_RENDEZVOUS_WAIT": str(max(1.0, within))})
+        launched, started = time.monotonic(), False
         while time.monotonic() - began < within and friend.proc.poll() is None:
+            if not started and "looking for the table" in friend.text():
+                started = True
+                if starts is not None:
+                    starts.append(time.monotonic() - launched)
             if "reached the table by code" in friend.text():
                 used.add(code)
                 return time.monotonic() - began, attempts, friend

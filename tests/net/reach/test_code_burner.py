@@ -38,7 +38,7 @@ def test_a_burner_listing_the_mailbox_keeps_no_friend_out_and_learns_nothing(
         joined, used = [], set()
         for n in (1, 2):
             seconds, attempts, friend = code_burner.friend_joins(
-                host, f"friend{n}", where, tmp_path, LOOPBACK, within=30.0, used=used)
+                host, f"friend{n}", where, tmp_path, LOOPBACK, within=60.0, used=used)
             if friend is not None:
                 peers.append(friend)
             joined.append((seconds, attempts))
@@ -49,6 +49,8 @@ def test_a_burner_listing_the_mailbox_keeps_no_friend_out_and_learns_nothing(
         P.kill_all(peers)
     assert burner.returncode is not None
     said = f"friends (seconds, attempts): {joined}; burner: {stats}"
-    assert all(seconds is not None and seconds < 30 for seconds, _ in joined), said
+    # each friend in at its first attempt: never refused (60 s: on a loaded machine a
+    # program alone can take 30 s to start; BENCHMARKS.md times the rest at about 1 s)
+    assert all(seconds is not None and attempts == 1 for seconds, attempts in joined), said
     assert stats["learned"] == [] and table_code not in str(stats), said
     assert stats["lists"] >= 10, said      # it listed all along (four times a second)
