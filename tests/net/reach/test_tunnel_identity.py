@@ -24,7 +24,7 @@ from tests.net.reach.conftest import CODE_LINE, RELAY_ONLY, wait_text
 pytestmark = [pytest.mark.network, pytest.mark.slow, pytest.mark.timeout(500)]
 
 HERE = P.ROOT / "tests" / "net" / "reach"
-NEXT_CODE = r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+NEXT_CODE = r"The next friend joins with: \./shogun join ([a-z]+(?:-[a-z]+){5})"
 # a friend behind symmetric NAT, as far as the host can tell: it listens on 127.0.0.2 only,
 # and the host sees it at 127.0.0.1 (its tunnel's end), so the host's probe is refused
 BEHIND_NAT = {**RELAY_ONLY, "SHOGUN_NET_INTERFACE": "127.0.0.2"}
@@ -86,7 +86,7 @@ def test_a_friend_replaying_its_pair_tunnel_code_is_charged_itself_never_the_hos
     _finished_with_one_hash([host, honest])
 
 
-REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join (\d+-[a-z]+-[a-z]+) --resume SAVE"
+REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join ([a-z]+(?:-[a-z]+){5}) --resume SAVE"
 
 
 def test_a_friends_wrong_codes_into_its_tunnel_never_keep_another_friend_out(
