@@ -3,9 +3,16 @@ and 6), as real processes on 127.0.0.1 with a mailbox server and a transit relay
 own (the pip packages, tests/net/reach/conftest.py).
 
 - finding 3: a friend re-sends its own `PairTunnelOpened` (tests/net/reach/
-  replaying_friend.py). The host passes a pair's code on once; a copy is the sender's
-  offence. Before: the host passed every copy on, and the other friend charged the host
-  with an offence per copy and dropped it.
+  replaying_friend.py). The host passes a pair's code on once; its copies are one offence
+  of the sender. Before: the host passed every copy on, the other friend charged the host
+  with an offence per copy, dropped it, and the table stalled.
+- finding 1: a friend sends wrong table codes into its own tunnel
+  (tests/net/reach/wrong_code_friend.py) while another is killed and resumes. The limits
+  count per tunnel; a resume refused for now tries again. Before: the resumed friend was
+  refused once and never came back.
+- finding 6: the relay stalls 25 s mid-game (tests/net/reach/tampering_relay.py `stall`).
+  The friend's redials held in the stalled tunnel are no wrong codes. Before: 12 of them
+  were counted as wrong codes from 127.0.0.1.
 """
 
 from __future__ import annotations
