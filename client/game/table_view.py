@@ -286,9 +286,15 @@ class ActionTrack(CachedPanel):
             self.event, self.specials = event, specials
             self.mark_dirty()
 
+    def lead(self) -> float:
+        """The room before the first card: the "Actions" heading's, unless the cards need
+        it for their names (960 px: Dutch "Gevecht A" cut to "Gev. A")."""
+        return 92.0 if (self.width - 100) / 10 >= 80 else 6.0
+
     def card_x(self, k: int) -> tuple[float, float]:
-        w = (self.width - 100) / 10
-        return self.left + 92 + k * w, w
+        lead = self.lead()
+        w = (self.width - lead - 6) / 10
+        return self.left + lead + k * w, w
 
     def tooltip_at(self, x: float, y: float) -> str | None:
         """What this round's event and the special cards do to the card under the mouse."""
@@ -338,10 +344,11 @@ class ActionTrack(CachedPanel):
 
     def paint(self, text: TextCache) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
-        text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
-        w = (self.width - 100) / 10
+        if self.lead() > 50:
+            text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True,
+                     color=theme.INK)
         for k in range(10):
-            x = self.left + 92 + k * w
+            x, w = self.card_x(k)
             a = self.actions[k] if k < len(self.actions) else None
             face = (250, 246, 232) if a else (120, 95, 80)
             if self.current == k + 1:
@@ -359,21 +366,38 @@ class ActionTrack(CachedPanel):
                              color=(255, 255, 255))
                 else:                        # a special card acts here
                     seat_token(int(what.split()[1]), (l + r) / 2, (b + t) / 2, (r - l) / 2)
+        self._names(text)
+
+    def _names(self, text: TextCache) -> None:
+        """The ten names, all at one size and weight (a row of "Paleis" at 13 px beside
+        "5 lege." at 11 px read as two kinds of card): the largest size at which every name
+        fits whole, bold if they all fit bold, else regular; a name that fits neither way
+        at 11 px is shortened ('Gev. B', its tooltip says it whole), still at that size."""
+        cards = []
+        for k in range(10):
+            x, w = self.card_x(k)
+            a = self.actions[k] if k < len(self.actions) else None
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
-            lx, ly = self.label_centre(k)
+            cards.append((k, a, label, self.label_centre(k), w - 6))
+
+        def sizes(bold: bool) -> list[tuple[float, bool]]:
+            out = []
+            for k, a, label, (lx, ly), room in cards:
+                t = put_fitted(text, ("a", k), label, lx, ly, room, 10, min_size=FLOOR,
+                               bold=bold and bool(a), anchor_x="center", anchor_y="center")
+                out.append((t.font_size, t.content_width <= room + 0.5))
+            return out
+        bold = True
+        fitted = sizes(True)
+        if not all(whole for _size, whole in fitted):
+            bold, fitted = False, sizes(False)
+        size = min(s for s, _whole in fitted)
+        for (k, a, label, (lx, ly), room), (_s, whole) in zip(cards, fitted):
             ink = theme.INK if a else (240, 230, 210)
-            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=FLOOR,
-                              bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
-            if name.content_width > w - 9:
-                # a narrow card (960 px, the battle view): a shortened name ('Gev. B') at
-                # 11 px rather than over the next card or tinier; its tooltip says it whole
-                short = abbreviated(label, FLOOR, w - 12, geo.text_width)
-                self.shortened[k] = short != label
-                put_fitted(text, ("a", k), short, lx, ly, w - 10, FLOOR, min_size=FLOOR,
-                           cut=True, bold=bool(a), anchor_x="center", anchor_y="center",
-                           color=ink)
-            else:
-                self.shortened[k] = False
+            short = label if whole else abbreviated(label, size, room - 2, geo.text_width)
+            self.shortened[k] = short != label
+            put_fitted(text, ("a", k), short, lx, ly, room, size, min_size=size, cut=True,
+                       bold=bold and bool(a), anchor_x="center", anchor_y="center", color=ink)
 
 
 class EventsPanel(CachedPanel):

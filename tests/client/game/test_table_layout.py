@@ -52,11 +52,10 @@ def test_action_labels_stay_on_their_cards(app, W, H):
     track.set_track(["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
                      "temple", "theatre", "rice", "tax"])
     track.rebuild()
-    w = (track.width - 100) / 10
     bad = []
     for k in range(10):
         t = track.texts.labels[("a", k)]
-        x = track.left + 92 + k * w
+        x, w = track.card_x(k)
         if not _inside(t, x, track.bottom, x + w - 4, track.top):
             bad.append(f"{t.text!r} leaves card {k + 1}")
     assert not bad, f"{W}x{H}: " + "; ".join(bad)
@@ -483,5 +482,34 @@ def test_the_top_bar_cuts_no_word(app, lang, W, H, status):
         assert t["title"].right <= t["status"].left
         assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
         assert t["speed"].right <= W - 190
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_action_names_are_whole_and_one_size(app, lang, W, H):
+    """Issue 49 item 3: at 960x640 the Dutch track read "5 lege.", "3 lege.", "Gev. A",
+    "Belast." beside "Paleis" drawn larger. Measured as drawn: every name whole (no
+    shortening dot), all ten at one size and weight, each inside its card."""
+    from client.core import theme
+    from lang import i18n
+    i18n.use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        track = ActionTrack()
+        track.set_rect(0, 180, W - rw, 56)                # as GameScene.on_layout places it
+        actions = ["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
+                   "temple", "theatre", "rice", "tax"]
+        track.set_track(actions)
+        track.rebuild()
+        names = [track.texts.labels[("a", k)] for k in range(10)]
+        assert [t.text for t in names] == [theme.ACTION_SHORT[a] for a in actions], \
+            f"{W}x{H} {lang}: {[t.text for t in names]}"
+        assert len({(round(t.font_size, 2), t.bold) for t in names}) == 1, \
+            f"{W}x{H} {lang}: {[(t.text, t.font_size, t.bold) for t in names]}"
+        for k, t in enumerate(names):
+            x, w = track.card_x(k)
+            assert x - 0.5 <= t.left and t.right <= x + w - 4 + 0.5, (t.text, W, lang)
     finally:
         i18n.use("en")
