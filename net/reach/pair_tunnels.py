@@ -58,27 +58,42 @@ class CodeOffered:
     from_serving: bool    # it came from the pair's serving seat (who allocates the code)
     has_code: bool
     passed: bool          # a code for this pair was passed on already
+    charged: bool = False  # a copy of it was charged to its sender already
 
 
-def pass_on(offered: CodeOffered) -> str | None:
-    """Whether the host passes a pair tunnel's code on to the dialling seat: None, pass it
-    on; else the sender's offence, in a sentence (issue 47 finding 3).
+@dataclass(frozen=True)
+class PassOn:
+    forward: bool                 # passed on to the dialling seat
+    offence: str | None = None    # the sender's offence, in a sentence
 
-    | asked | from the serving seat | a code | passed before | verdict                      |
-    |-------|-----------------------|--------|---------------|------------------------------|
-    | no    | any                   | any    | any           | the sender's offence (not asked) |
-    | yes   | no                    | any    | any           | the sender's offence (not asked) |
-    | yes   | yes                   | no     | any           | the sender's offence (not asked) |
-    | yes   | yes                   | yes    | yes           | the sender's offence (a copy), not passed on |
-    | yes   | yes                   | yes    | no            | passed on, once              |
+
+NOT_ASKED = "that this host did not ask for"
+A_COPY = "again: its code was passed on already (a copy is the sender's offence)"
+
+
+def pass_on(offered: CodeOffered) -> PassOn:
+    """Whether the host passes a pair tunnel's code on to the dialling seat, and whether
+    the sender is charged with an offence (issue 47 finding 3).
+
+    | asked, from the serving seat, a code | passed before | a copy charged | verdict        |
+    |--------------------------------------|---------------|----------------|----------------|
+    | no (any of the three)                | any           | any            | the sender's offence (not asked) |
+    | yes                                  | no            | any            | passed on, once |
+    | yes                                  | yes           | no             | the sender's offence (a copy), not passed on |
+    | yes                                  | yes           | yes            | ignored: not passed on, not charged again |
 
     Why once: the host answers one question (one tunnel per pair) with one code. It passed
     every copy on before, and the dialling player, which cannot tell a forwarded copy
     from the host's own, charged the host with an offence per copy and dropped it (a
     friend re-sending its own message three times cut the host off). A copy is its
-    sender's offence, never the forwarder's."""
+    sender's offence, never the forwarder's; and, as reports are counted per event,
+    copies of one message are one offence: a sender dropped for them mid-start would
+    cost the honest players their pace for the whole game (its messages relayed step by
+    step), and nothing would be safer for it."""
     if not (offered.asked and offered.from_serving and offered.has_code):
-        return "that this host did not ask for"
-    if offered.passed:
-        return "again: its code was passed on already (a copy is the sender's offence)"
-    return None
+        return PassOn(False, NOT_ASKED)
+    if not offered.passed:
+        return PassOn(True)
+    if not offered.charged:
+        return PassOn(False, A_COPY)
+    return PassOn(False)

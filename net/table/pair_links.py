@@ -55,6 +55,7 @@ class PairLinks:
         self.say: Callable[[str], None] = log.info          # a headless peer prints it
         self.asked: set[PairTunnel] = set()          # host: the pairs it asked for
         self.passed: set[PairTunnel] = set()         # host: ... whose code it passed on
+        self.charged: set[PairTunnel] = set()        # host: ... whose copy it charged
         self.served: dict[int, int] = {}             # a source port of my pair tunnels'
         #   far ends at my table -> the seat at the other end (`door_of` counts per tunnel)
         self.codes: dict[int, str] = {}              # seat -> the pair tunnel code I claimed
@@ -112,15 +113,20 @@ class PairLinks:
                     conn.send(dict(msg))
 
     def _pass_on(self, conn: PeerConnection, msg: PairTunnelOpened) -> None:
-        """A serving player's code: passed on to the dialling player once (`pass_on`)."""
+        """A serving player's code: passed on to the dialling player once; copies are one
+        offence of their sender (`pass_on`)."""
         pair = PairTunnel(msg["serving"], msg["dialling"])
-        offence = pass_on(CodeOffered(asked=pair in self.asked,
+        verdict = pass_on(CodeOffered(asked=pair in self.asked,
                                       from_serving=self._seat_of(conn) == pair.serving,
                                       has_code=msg["code"] is not None,
-                                      passed=pair in self.passed))
-        if offence is not None:
+                                      passed=pair in self.passed,
+                                      charged=pair in self.charged))
+        if verdict.offence is not None:
+            if pair in self.passed:
+                self.charged.add(pair)
             conn.offence(f"PairTunnelOpened for seats {pair.serving} and {pair.dialling} "
-                         + offence)
+                         + verdict.offence)
+        if not verdict.forward:
             return
         other = self._conn_of_seat(pair.dialling)
         if other is not None:

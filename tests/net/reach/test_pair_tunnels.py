@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from net.reach.pair_tunnels import CodeOffered, PairTunnel, covered, pass_on, tunnel_pairs
+from net.reach.pair_tunnels import (A_COPY, NOT_ASKED, CodeOffered, PairTunnel, PassOn, covered,
+                                    pass_on, tunnel_pairs)
 from net.reach.reachability import Player, unreachable_pairs
 
 HOST = Player(0, "Ann", "", 7531, True)
@@ -49,17 +50,13 @@ def test_a_tunnelled_pair_is_not_reported_and_any_other_still_is():
     assert len(unreachable_pairs(players)) == 3
 
 
-NOT_ASKED = "that this host did not ask for"
-COPY = "again: its code was passed on already (a copy is the sender's offence)"
-
-
-@pytest.mark.parametrize("asked, from_serving, has_code, passed, verdict", [
-    (False, True, True, False, NOT_ASKED),
-    (True, False, True, False, NOT_ASKED),      # from the dialling seat
-    (True, True, False, False, NOT_ASKED),      # no code: the host's own question back
-    (True, True, True, True, COPY),             # a copy: the sender's offence, not passed on
-    (True, True, True, False, None),            # the one answer: passed on
+@pytest.mark.parametrize("offered, verdict", [
+    (CodeOffered(False, True, True, False), PassOn(False, NOT_ASKED)),
+    (CodeOffered(True, False, True, False), PassOn(False, NOT_ASKED)),   # the dialling seat
+    (CodeOffered(True, True, False, False), PassOn(False, NOT_ASKED)),   # no code
+    (CodeOffered(True, True, True, False), PassOn(True)),                # the one answer
+    (CodeOffered(True, True, True, True), PassOn(False, A_COPY)),        # a copy: charged
+    (CodeOffered(True, True, True, True, charged=True), PassOn(False)),  # more: one offence
 ])
-def test_the_host_passes_a_pair_tunnels_code_on_once(asked, from_serving, has_code, passed,
-                                                       verdict):
-    assert pass_on(CodeOffered(asked, from_serving, has_code, passed)) == verdict
+def test_the_host_passes_a_pair_tunnels_code_on_once(offered, verdict):
+    assert pass_on(offered) == verdict

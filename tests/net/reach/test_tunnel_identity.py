@@ -3,9 +3,16 @@ and 6), as real processes on 127.0.0.1 with a mailbox server and a transit relay
 own (the pip packages, tests/net/reach/conftest.py).
 
 - finding 3: a friend re-sends its own `PairTunnelOpened` (tests/net/reach/
-  replaying_friend.py). The host passes a pair's code on once; a copy is the sender's
-  offence. Before: the host passed every copy on, and the other friend charged the host
-  with an offence per copy and dropped it.
+  replaying_friend.py). The host passes a pair's code on once; its copies are one offence
+  of the sender. Before: the host passed every copy on, the other friend charged the host
+  with an offence per copy, dropped it, and the table stalled.
+- finding 1: a friend sends wrong table codes into its own tunnel
+  (tests/net/reach/wrong_code_friend.py) while another is killed and resumes. The limits
+  count per tunnel; a resume refused for now tries again. Before: the resumed friend was
+  refused once and never came back.
+- finding 6: the relay stalls 25 s mid-game (tests/net/reach/tampering_relay.py `stall`).
+  The friend's redials held in the stalled tunnel are no wrong codes. Before: 12 of them
+  were counted as wrong codes from 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from tests.net.reach.conftest import CODE_LINE, RELAY_ONLY, wait_text
 pytestmark = [pytest.mark.network, pytest.mark.slow, pytest.mark.timeout(500)]
 
 HERE = P.ROOT / "tests" / "net" / "reach"
-NEXT_CODE = r"The next friend joins with: \./shogun join (\d+-[a-z]+-[a-z]+)"
+NEXT_CODE = r"The next friend joins with: \./shogun join ([a-z]+(?:-[a-z]+){5})"
 # a friend behind symmetric NAT, as far as the host can tell: it listens on 127.0.0.2 only,
 # and the host sees it at 127.0.0.1 (its tunnel's end), so the host's probe is refused
 BEHIND_NAT = {**RELAY_ONLY, "SHOGUN_NET_INTERFACE": "127.0.0.2"}
@@ -53,9 +60,9 @@ def test_a_friend_replaying_its_pair_tunnel_code_is_charged_itself_never_the_hos
         servers, tmp_path):
     """Both friends listen on 127.0.0.2 only (the host cannot dial them: a pair tunnel
     joins them) and run the replaying script; the serving one (the lower seat) is the one
-    that sends a code, and so the attacker. Each copy is its own offence at the host: the
-    third gets it dropped there (an offender's fate), and the honest two play on; the seat
-    goes to a bot by the table's agreement after the countdown (30 s)."""
+    that sends a code, and so the attacker. The host passes the code on once and charges
+    the sender with its copies (one offence: copies of one message are one event), and
+    the three play one game."""
     where = ["--rendezvous", servers.mailbox_url, "--relay", servers.relay_address]
     host = P.Peer("host", ["host", "--headless", "--port", "0", "--players", "3",
                            "--bots", "0", "--rejoin-timeout", "30", *where], tmp_path,
@@ -72,21 +79,22 @@ def test_a_friend_replaying_its_pair_tunnel_code_is_charged_itself_never_the_hos
             peers[-1].wait_for(r"reached the table by code: through the relay", 120)
         attacker = _the_one_that_said(peers[1:], "replayed PairTunnelOpened 3 times", 120)
         honest = next(p for p in peers[1:] if p is not attacker)
-        P.wait_all([host, honest], 300)
+        P.wait_all(peers, 300)
     finally:
         P.kill_all(peers)
     assert "the tunnel to seat" in honest.text()
     # the honest friend never charged the host, nor dropped it
     assert "PairTunnelOpened" not in honest.errors() and \
         not re.search(r"dropping \S+ \(seat 0", honest.errors()), honest.errors()[-3000:]
-    # the host charged the sender of the copies
+    # the host charged the sender of the copies, once
     seat = re.search(r"game started: seat (\d)", attacker.text()).group(1)
-    assert re.search(rf"rejected input from .*seat {seat}.*PairTunnelOpened", host.errors()), \
-        host.errors()[-3000:]
-    _finished_with_one_hash([host, honest])
+    charged = re.findall(rf"rejected input from .*seat {seat}.*PairTunnelOpened.*again.*",
+                         host.errors())
+    assert len(charged) == 1, host.errors()[-3000:]
+    _finished_with_one_hash(peers)
 
 
-REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join (\d+-[a-z]+-[a-z]+) --resume SAVE"
+REJOIN_LINE = r"Seat 1 rejoins with: \./shogun join ([a-z]+(?:-[a-z]+){5}) --resume SAVE"
 
 
 def test_a_friends_wrong_codes_into_its_tunnel_never_keep_another_friend_out(
