@@ -124,6 +124,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("seat {seat} ({name}) is back"),
     N_("seat {seat} ({name}) was dropped twice for offences; a bot takes the seat"),
     N_("seat {seat} ({name}) sent nothing for {t} s; a bot takes the seat in {w} s unless it plays"),
+    N_("players {seats} claim your seat for a bot at step {step}, saying it sent nothing in "
+       "time; you are playing, so your seat stays yours here"),
     N_("the turn time must be between {lo} and {hi} seconds"),
     Sentence(Nn_("only {live} of {n} player is connected here: a bot may take a seat only on a side "
                  "with more than half of the players; waiting for the others",

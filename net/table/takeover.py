@@ -302,9 +302,9 @@ class Takeover:
         if 2 * len(set(held) & humans) <= len(humans) or (seat, step) in self._said:
             return
         self._said.add((seat, step))
-        news = (f"{self._named(set(held))} say your seat sent nothing in time at step "
-                f"{step} and claim it for a bot; you are playing, so your seat stays "
-                "yours here")
+        seats = ", ".join(f"{s} ({self._start.name_of_seat(s)})" for s in sorted(held))
+        news = (f"players {seats} claim your seat for a bot at step {step}, saying it sent "
+                "nothing in time; you are playing, so your seat stays yours here")
         log.warning(news)
         self._setting.callbacks.on_notice(news)
 

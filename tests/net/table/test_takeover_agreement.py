@@ -116,10 +116,17 @@ def test_a_majority_claiming_my_seat_while_i_plan_is_told_in_words_and_refused(t
     net.advance(2)
     net.pump()
     assert seat not in slow.lockstep.bots
-    said = [n for n in notices if "claim it for a bot" in n]
+    said = [n for n in notices if "claim your seat for a bot" in n]
     assert len(said) == 1, notices
-    assert said[0].startswith("seats 0 (") and " and 2 (" in said[0]
+    assert said[0].startswith("players 0 (") and ", 2 (" in said[0]
     assert "you are playing, so your seat stays yours here" in said[0]
+    from client.words.net_words import for_players
+    from lang import i18n
+    try:                                 # and the window says it in the player's language
+        i18n.use("nl")
+        assert for_players(said[0]).startswith("spelers 0 (")
+    finally:
+        i18n.use("en")
     # the turn timer and the countdown run out: the table agrees, and says who did
     net.advance(400)
     net.pump()
