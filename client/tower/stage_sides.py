@@ -94,7 +94,7 @@ def stage_sides(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, orig
              _("from {province}").format(province=origin) if origin else _("attacks {province}").format(province=where),
              [(int(battle.get("attack_card", 0) or 0), _("+{n} from the attack card"))])
     cards = [(int(battle.get("defence_card", 0) or 0), _("+{n} from the defence card")),
-             (int(battle.get("palace_event", 0) or 0), _("+{n} for the palace (event)"))]
+             (int(battle.get("palace_event", 0) or 0), _("+{n} for the castle (event)"))]
     d = side(dfn, _("Defender"), _("holds {province}").format(province=where), cards)
     if dfn != PEASANT and peasants_in_tray:          # the tray's peasants: whose are they?
         note = (ngettext("{n} peasant from the tray counts for the defender",
