@@ -18,7 +18,11 @@ stage: totals, the winner lit, its banner), `battle-banner` (the result), `battl
 beside them). `--players 3` shows the
 hatched out-of-play provinces; `--colour-blind` the colour-blind board; `--lang nl` (or ro,
 en) the window in that language (file names then end in `-nl`); `--only planning,lobby,…`
-limits the shots.
+limits the shots; `--small` saves 256-colour PNGs. The battle stage's moments committed under
+docs/screenshots/battle/ (issue 48) are one command per language:
+`xvfb-run -a -s "-screen 0 2560x1440x24" .venv/bin/python tools/screenshots.py
+docs/screenshots/battle --only battle --small --sizes 960x640,1280x800,1920x1080,2560x1440
+--lang nl` (then keep the stage's moments: opening, handful, battle, tally, climax, banner).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ if TYPE_CHECKING:
     from client.app import App
 
 SUFFIX = [""]        # "-nl" when --lang nl: the shots of each language side by side
+PALETTE = [False]    # --small: 256-colour PNGs (a third of the size: the docs' committed set)
 
 
 def add_window_arguments(ap: argparse.ArgumentParser) -> None:
@@ -79,7 +84,10 @@ def _frames(app, n: int = 1) -> None:
 def _save(app, path: Path) -> None:
     import arcade
     app.on_draw()
-    arcade.get_image(0, 0, app.width, app.height).convert("RGB").save(path)   # as a screen shows it
+    img = arcade.get_image(0, 0, app.width, app.height).convert("RGB")   # as a screen shows it
+    if PALETTE[0]:
+        img = img.quantize(256, dither=0)
+    img.save(path, optimize=True)
     print(f"saved {path}")
 
 
@@ -284,6 +292,8 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
         else:
             print(f"{tag}: no {name} seen", file=sys.stderr)
     scene.fast = True
+    if not only & {"winter", "end"}:
+        return
     if _run_until(app, lambda: scene.winter.visible and scene.winter.last, 240):
         _frames(app, 25)                # the points on their way to the players
         _save(app, out / f"winter-{tag}.png")
@@ -303,10 +313,13 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--colour-blind", action="store_true")
+    ap.add_argument("--small", action="store_true",
+                    help="256-colour PNGs (the set committed under docs/screenshots/)")
     ap.add_argument("--only", default="",
                     help="comma list: planning,help,battle,winter,end,lobby,pause,film")
     args = ap.parse_args()
     sizes = parse_sizes(ap, args.sizes)
+    PALETTE[0] = args.small
     args.outdir.mkdir(parents=True, exist_ok=True)
     from dataclasses import replace
     from lang.i18n import use

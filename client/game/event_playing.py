@@ -98,6 +98,11 @@ class EventPlayer:
             if self.wait > 0:
                 return False
         if self.batch:
+            banner = self.views.banner
+            if self.batch[0].get("event") == "TowerDropped" and banner.visible \
+                    and self.batch[0].get("reason") != "fill" \
+                    and not banner.sticky and not self.shared.fast:
+                return False        # a card (the winter's, a shortage) goes before the stage opens
             self.view = self.batch_views.pop(0) if self.batch_views else None
             self.play_event(self.batch.pop(0))
             return True

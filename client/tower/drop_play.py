@@ -29,6 +29,7 @@ TRAY_COLS = 5
 SLIDE = 0.45           # recorded seconds a cube takes from the exit to its tray place
 HOLD = 0.35            # recorded seconds the landed tray stays before the tally hold
 SLOW = 0.35            # the pace of the slow motion, against normal
+ROOM_ABOVE = 18.0      # tower units above the lid a waiting cube may reach (the stage shows 20)
 
 
 @dataclass(frozen=True)
@@ -196,10 +197,14 @@ class DropPlay:
         x, y, rank = self._queue.get(i, (self.geo["width"] / 2, self.geo["top"] - 20, 0))
         ahead = sum(1 for j, (_x, _y, r) in self._queue.items()
                     if r < rank and abs(_x - x) < 5 and (rec.entered[j] or 0) > f)
-        # a heap three high at most (issue 48: a long queue rose over the window's top bar)
-        row, col = ahead % 3, ahead // 3
+        # a heap no higher than the stage's top (issue 48: a long queue rose over the
+        # window's top bar): its columns side by side above the slot
+        cube = float(self.geo["cube"])
+        step, ceiling = cube + 1.0, float(self.geo["top"]) + ROOM_ABOVE - cube / 2
+        rows = max(1, int((ceiling - (y + 4)) // step))
+        row, col = ahead % rows, ahead // rows
         shift = ((col + 1) // 2) * 6.0 * (-1 if col % 2 else 1)
-        return x + shift, y + 6 + (row + 1) * (self.geo["cube"] + 1.5)
+        return x + shift, min(ceiling, y + 4 + (row + 1) * step)
 
     def _in_hand(self, i: int, f: int) -> tuple[float, float]:
         """Where a thrown cube not yet in is drawn: on its way from its origin (while the

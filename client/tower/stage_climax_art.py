@@ -25,7 +25,7 @@ def banner_rect(view: Box, panels: tuple[Box, Box], k: float, x_mid: float) -> B
     left, bottom, width, height = view
     (al, ab, aw, ah), (dl, _db, _dw, _dh) = panels
     w = min(width * 0.62, (dl - (al + aw)) + 2 * min(aw * 0.45, 150 * k), 820 * k)
-    h = 132 * k
+    h = 150 * k
     x = min(max(left + 8, x_mid - w / 2), left + width - 8 - w)
     return x, ab + ah * 0.3 - h / 2, w, h
 
@@ -49,9 +49,9 @@ def draw_climax(words: TextCache, v: Verdict, panels: tuple[Box, Box], trays: tu
     words.put("head", v.headline, x + w / 2, y + h - 18 * k, size=26 * k, bold=True,
               color=(255, 240, 206), anchor_x="center", anchor_y="top", width=int(w - 30 * k),
               multiline=True, align="center")
-    words.put("totals", v.totals, x + w / 2, y + h * 0.36, size=21 * k, bold=True, color=GOLD,
+    words.put("totals", v.totals, x + w / 2, y + h * 0.44, size=21 * k, bold=True, color=GOLD,
               anchor_x="center", anchor_y="center")
-    words.put("detail", v.detail, x + w / 2, y + 14 * k, size=14 * k, color=(250, 232, 204),
+    words.put("detail", v.detail, x + w / 2, y + 12 * k, size=14 * k, color=(250, 232, 204),
               anchor_x="center", anchor_y="bottom", width=int(w - 30 * k), multiline=True,
               align="center")
     words.end()

@@ -233,7 +233,13 @@ def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
             arcade.draw_ellipse_filled(c[0], c[1], s * (7 - k), s * 1.6, (176, 150, 90))
     else:                       # the mouth the handful is poured into, open in the roof
         m0, m1 = pt(8, T + 4), pt(W - 8, T + 14)
-        arcade.draw_lrbt_rectangle_filled(m0[0], m1[0], m0[1], m1[1], (20, 14, 12))
+        arcade.draw_lrbt_rectangle_filled(m0[0], m1[0], m0[1], m1[1], (58, 40, 30))    # its inside
+        arcade.draw_lrbt_rectangle_filled(m0[0], m1[0], m1[1] - 3 * s, m1[1], (24, 16, 12))   # the far lip's shade
+        for slot in geo["entry"]["slots"]:          # the four slots the cubes drop through
+            a, b = pt(slot - 6, T + 5.5), pt(slot + 6, T + 10)
+            arcade.draw_lrbt_rectangle_filled(a[0], b[0], a[1], b[1], (14, 10, 8))
+            arcade.draw_line(a[0], a[1], b[0], a[1], (150, 116, 80), max(1.0, s * 0.6))
+        arcade.draw_lrbt_rectangle_filled(m0[0], m1[0], m0[1], m0[1] + 1.5 * s, WOOD_EDGE)    # the near lip, lit
         arcade.draw_lrbt_rectangle_outline(m0[0], m1[0], m0[1], m1[1], ROOF_EDGE, max(1.0, s))
     # the window: the shaft's back wall of planks, shadowed near the walls and under the lid
     w0, w1 = pt(0, 0), pt(W, T)

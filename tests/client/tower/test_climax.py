@@ -64,12 +64,14 @@ def _stage_agrees(app: Any, battles: list[tuple[ev.TowerDropped, ev.BattleResolv
         b = tv.battle_kind
         assert b is not None
         in_tray = [0, 0]
+        scale = tv._xf()[0]
         for i in d.order:
-            x, y, _size = d.place[i]
+            x, y, size = d.place[i]
             px, py = tv.to_screen(x, y)
             for k, (left, bottom, w, h) in enumerate(tv.tray_boxes()):
                 if left <= px <= left + w and bottom <= py <= bottom + h:
                     in_tray[k] += 1
+                    assert size * scale >= 14, f"{where}: a counted cube of {size * scale:.0f} px at 960x640"
         assert tuple(in_tray) == want, f"{where}: the sides' trays hold {in_tray}"
         # the same numbers on the card and in the log, and in the climax's banner
         card = battle_result_lines(battle)[1]
