@@ -151,6 +151,18 @@ class TutorialCoach(Node):
             self._show(st)
         if self.holding and not self.scene.paused and not self.scene.comforts.blocking:
             self.next()                           # Space (the table's "go on") as Next
+        self._recheck_missing()
+
+    def _recheck_missing(self) -> None:
+        """A "Not yet" line follows the player: said again as the task's figures change
+        ("(now 3)" as cards go down), gone once the task is done (it said "(now 0)"
+        until the next Next)."""
+        if not self.card.missing or not self.card.visible:
+            return
+        missing = self.missing()
+        if missing != self.card.missing:
+            self.card.say_missing(missing)
+            self._layout()
 
     # -- the steps ------------------------------------------------------------------------
     def _show(self, st: Step, e: Event | None = None) -> None:
@@ -238,11 +250,10 @@ class TutorialCoach(Node):
             if not panel.problems:
                 return ""
             return panel.problems[0] + " " + _("Or press Show me for the tutorial's plan.")
-        if st.key == "bid":
+        if st.key == "bid":       # after "Not yet:" (card.py): no second "yet"
             if panel.problems:
-                return _("Your plan cannot be locked yet: {problem}").format(
-                    problem=panel.problems[0])
-            return _("Your plan is not locked yet: press Enter (Lock plan) to go on.")
+                return panel.problems[0]
+            return _("press Enter (Lock plan) to lock your plan and go on.")
         if st.key == "special":
             return _("Choose your special card first: click one below.")
         if st.key == "move":
