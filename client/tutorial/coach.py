@@ -81,6 +81,7 @@ class TutorialCoach(Node):
         self.card = self.add(TutorialCard())
         self.stepping = False            # the opponents are watched one move at a time
         self.waiting_move = False        # held after an opponent's move until Next move
+        self.move_at = ""                # the province of the move the bar tells of
         self.holding = False             # the table is held by a step
         self.in_play: list[Event] = []   # the scene's batch in play, as it started
         self.done: list[list[Event]] = []  # batches played whole, not taken in yet
@@ -129,6 +130,7 @@ class TutorialCoach(Node):
                 and (moved := cast("ev.ActionDone | ev.ActionLapsed", e)).get("seat") != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
+            self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
             who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
             done = describe(e) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
@@ -335,6 +337,9 @@ class TutorialCoach(Node):
             provinces = board.state.get("provinces", {}) if board.state else {}
             points = [board.province_centre(n) for n, p in provinces.items()
                       if p.get("owner") == self.me and n in board.board.provinces]
+        if self.card.mode == "bar" and self.waiting_move and self.move_at in board.board.provinces:
+            # the move the bar tells of: its province in sight, before all else on the map
+            points += [board.province_centre(self.move_at)] * 50
         ends = board.arrow_ends()
         points += list(ends) if ends else []
         points += [board.region_centre(r) for r in board.marks]

@@ -329,3 +329,27 @@ def test_the_missing_line_follows_the_player_and_says_yet_once(app, home):
     frame(app, 2)
     line = coach.card.task_line()
     assert "Enter" in line and line.lower().count("yet") == 1, line
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1280, 800)])
+def test_the_move_bar_keeps_clear_of_the_province_it_tells_of(app, home, size):
+    """Issue 49 item 4: the pop-up "Orange builds a castle in Ise" covered Ise."""
+    _resize(app, *size)
+    scene, coach = _start(app)
+    assert _walk_to(app, scene, coach, "actions", 180)
+    coach.next()                                        # now one opponent move at a time
+    board = scene.board_view
+    seen = 0
+    for _move in range(6):
+        if not run_until(app, lambda: coach.waiting_move, 60):
+            break
+        frame(app, 2)
+        if coach.move_at in board.board.provinces:
+            x, y = board.province_centre(coach.move_at)
+            c = coach.card
+            assert not (c.left <= x <= c.right and c.bottom <= y <= c.top), \
+                f"{size}: the bar covers {coach.move_at}"
+            seen += 1
+        coach.next()
+        frame(app)
+    assert seen >= 2, seen
