@@ -9,7 +9,7 @@ tests/client/sessions/test_watch_window.py, tests/client/scenes/test_three_playe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import arcade
 
@@ -294,8 +294,7 @@ class LobbyScene(Node):
             self._links_due = LINKS_EVERY
             self.links = self.look_at_links()
         invitations = s.invitations
-        code = invitations.code if invitations is not None and not invitations.closed and \
-            invitations.current is not None else None
+        code = invitations.shown_code if invitations is not None else None
         if code != self._invite_code:
             self._invite_code, self._join_lines = code, None
         shown = (repr(s.lobby), s.status, s.refused, self.error, self._said_changes,
@@ -404,9 +403,9 @@ class LobbyScene(Node):
         if turn_time is not None and turn_time > 0:
             t.put("tt", turn_time_sentence(turn_time), self.width / 2 + 60, 120, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
-        if lobby.tower_vote:
-            t.put("tv", _("Tower results are agreed by vote on this table: these computers "
-                    "round the physics differently."), self.width / 2 + 60, 150, size=11,
+        tower = tower_sentence(lobby, self.session.my_seats)
+        if tower:
+            t.put("tv", tower, self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
             # under Start, growing down: a start-check sentence runs to five lines and
@@ -437,3 +436,28 @@ def turn_time_sentence(seconds: float) -> str:
     n = int(seconds + 0.999)
     return ngettext("Each decision has {n} second; then a bot may take the seat.",
                     "Each decision has {n} seconds; then a bot may take the seat.", n).format(n=n)
+
+
+def tower_sentence(lobby: TableLobby, my_seats: Sequence[int] = ()) -> str:
+    """Which seats' computers do not run the verified tower physics (the host lists them
+    in `platform_seats` from each player's handshake; every other seat does): said to
+    every peer before the start, with what it means, and to the player concerned, that
+    ./shogun said how to build it (issue 53). "" when every computer runs it."""
+    if not lobby.tower_vote:
+        return ""
+    titles = {s.seat: seat_title(s.seat, s.kind, s.name, me=s.seat in my_seats)
+              for s in lobby.seats}
+    seats = [titles[s] for s in lobby.platform_seats if s in titles]
+    if not seats:
+        return _("Tower results are agreed by vote on this table: these computers round "
+                 "the physics differently.")
+    said = ngettext(
+        "Tower results are agreed by vote on this table: {seats} plays without the verified "
+        "tower physics, so its drops may differ from the other computers'.",
+        "Tower results are agreed by vote on this table: {seats} play without the verified "
+        "tower physics, so their drops may differ from the other computers'.",
+        len(seats)).format(seats=", ".join(seats))
+    if any(s in my_seats for s in lobby.platform_seats):
+        said += " " + _("Your computer could not build it: ./shogun says why, and how to "
+                        "get it, when it starts.")
+    return said

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lang.i18n import N_, _, current, ngettext
+from net.trust.peer_text import shown
 from sim.narrate import Nn_
 
 # what a field matches in net's sentence, by the field's name (any other field: `ANY`)
@@ -219,6 +220,14 @@ SENTENCES: tuple[Sentence | str, ...] = (
        "be reached (is this computer offline?); friends on this network can still join by "
        "address"),
     N_("looking for the table by code at the rendezvous server {server}"),
+    N_("someone tried the code {code} with wrong words at the rendezvous ({n} so far); the code "
+       "still works, open again in {t} s"),
+    N_("the invitation code {code} was interrupted: {why}; the code still works and opens again "
+       "by itself"),
+    N_("that code has the old form (a number and two words); this version's codes are {n} "
+       "words: ask the host for the code it shows now"),
+    N_("a code is {n} words joined by dashes; this one has {m}"),
+    N_("'{word}' is not one of the code's words: check the spelling"),
     # a tunnel per pair of friends who came by code (net/table/pair_links.py)
     N_("seat {seat} cannot dial this table directly: a tunnel of our own through "
        "magic-wormhole, its code passed on by the host"),
@@ -242,6 +251,12 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("no direct path to the table ({tried}), and the host allows no relay (it runs with "
        "--direct-only). The host can forward its TCP port on the router, or both can use IPv6 "
        "or one VPN; see docs/net.md."),
+    # the friend's reason as the host says it (issue 47: a fixed reason, never the friend's text)
+    N_("no direct path to the table, and the friend asked for --direct-only"),
+    N_("no direct path to the table, and this table allows no relay (it runs with "
+       "--direct-only). You can forward the table's TCP port on the router, or both can use "
+       "IPv6 or one VPN; see docs/net.md."),
+    N_("no direct path to the table"),
     N_("the host's offer is not readable"),
     N_("the code belongs to a program that is not a Shogun table of this version"),
     N_("the host's offer is malformed"),
@@ -318,12 +333,11 @@ def said(text: str) -> str | None:
 def for_players(text: str) -> str:
     """A net sentence to show in the window: in the player's language when its shape is
     known, as it came otherwise (never raises)."""
-    if not isinstance(text, str):
-        text = str(text)
+    text = shown(text)       # a field of it may have come from a peer (issue 47)
     if current() == "en":
         return text
     try:
         again = said(text)
     except Exception:        # a window must not fall over a sentence from another peer
         return text
-    return text if again is None else again
+    return text if again is None else shown(again)
