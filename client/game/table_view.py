@@ -421,8 +421,12 @@ class EventsPanel(CachedPanel):
         text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
                  self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
-        put_fitted(text, "h2", _("This year's event cards (right: winter rice loss)"), self.left + 8,
-                   self.top - 33, self.width - 16, 8.5, min_size=FLOOR, cut=True, color=theme.MUTED)
+        head = _("This year's event cards (right: winter rice loss)")
+        h2 = put_fitted(text, "h2", head, self.left + 8, self.top - 33, self.width - 16, 8.5,
+                        min_size=FLOOR, color=theme.MUTED)
+        if h2.content_width > self.width - 16:     # its head whole rather than cut
+            put_fitted(text, "h2", status_head(head), self.left + 8, self.top - 33,
+                       self.width - 16, 8.5, min_size=FLOOR, cut=True, color=theme.MUTED)
         y = self.top - 50
         for k, ev in enumerate(events):
             cur = ev == current

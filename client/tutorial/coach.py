@@ -81,6 +81,7 @@ class TutorialCoach(Node):
         self.card = self.add(TutorialCard())
         self.stepping = False            # the opponents are watched one move at a time
         self.waiting_move = False        # held after an opponent's move until Next move
+        self.move_at = ""                # the province of the move the bar tells of
         self.holding = False             # the table is held by a step
         self.in_play: list[Event] = []   # the scene's batch in play, as it started
         self.done: list[list[Event]] = []  # batches played whole, not taken in yet
@@ -129,6 +130,7 @@ class TutorialCoach(Node):
                 and (moved := cast("ev.ActionDone | ev.ActionLapsed", e)).get("seat") != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
+            self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
             who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
             done = describe(e) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
@@ -151,6 +153,18 @@ class TutorialCoach(Node):
             self._show(st)
         if self.holding and not self.scene.paused and not self.scene.comforts.blocking:
             self.next()                           # Space (the table's "go on") as Next
+        self._recheck_missing()
+
+    def _recheck_missing(self) -> None:
+        """A "Not yet" line follows the player: said again as the task's figures change
+        ("(now 3)" as cards go down), gone once the task is done (it said "(now 0)"
+        until the next Next)."""
+        if not self.card.missing or not self.card.visible:
+            return
+        missing = self.missing()
+        if missing != self.card.missing:
+            self.card.say_missing(missing)
+            self._layout()
 
     # -- the steps ------------------------------------------------------------------------
     def _show(self, st: Step, e: Event | None = None) -> None:
@@ -238,11 +252,10 @@ class TutorialCoach(Node):
             if not panel.problems:
                 return ""
             return panel.problems[0] + " " + _("Or press Show me for the tutorial's plan.")
-        if st.key == "bid":
+        if st.key == "bid":       # after "Not yet:" (card.py): no second "yet"
             if panel.problems:
-                return _("Your plan cannot be locked yet: {problem}").format(
-                    problem=panel.problems[0])
-            return _("Your plan is not locked yet: press Enter (Lock plan) to go on.")
+                return panel.problems[0]
+            return _("press Enter (Lock plan) to lock your plan and go on.")
         if st.key == "special":
             return _("Choose your special card first: click one below.")
         if st.key == "move":
@@ -324,6 +337,9 @@ class TutorialCoach(Node):
             provinces = board.state.get("provinces", {}) if board.state else {}
             points = [board.province_centre(n) for n, p in provinces.items()
                       if p.get("owner") == self.me and n in board.board.provinces]
+        if self.card.mode == "bar" and self.waiting_move and self.move_at in board.board.provinces:
+            # the move the bar tells of: its province in sight, before all else on the map
+            points += [board.province_centre(self.move_at)] * 50
         ends = board.arrow_ends()
         points += list(ends) if ends else []
         points += [board.region_centre(r) for r in board.marks]

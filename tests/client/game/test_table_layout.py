@@ -513,3 +513,23 @@ def test_action_names_are_whole_and_one_size(app, lang, W, H):
             assert x - 0.5 <= t.left and t.right <= x + w - 4 + 0.5, (t.text, W, lang)
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_the_events_heading_is_whole(app, lang, W, H):
+    """Issue 49 item 2: at 960x640 the Romanian events heading was cut, "Evenimentele
+    anului (dreapta: pierderea de…": it says its head whole instead."""
+    from client.game.table_view import EventsPanel
+    from lang import i18n
+    i18n.use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        panel = EventsPanel()
+        panel.set_rect(W - rw, 200, rw, 120)
+        panel.set_events(1, "spring", [3, 8, 12, 5], 3)
+        panel.rebuild()
+        t = panel.texts.labels["h2"]
+        assert "…" not in t.text and t.right <= panel.right - 8 + 0.5, (W, lang, t.text)
+    finally:
+        i18n.use("en")

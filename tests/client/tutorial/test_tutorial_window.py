@@ -299,3 +299,57 @@ def test_a_long_step_title_wraps_rather_than_being_cut_or_tiny(app, lang):
             assert body.top <= head.bottom + 1, (st.key, "the words run into the title")
     finally:
         use("en")
+
+
+def test_the_missing_line_follows_the_player_and_says_yet_once(app, home):
+    """Issue 49 item 5: step 2 still said "(now 0)" after eight cards were placed, until
+    the next Next; step 3 said "Not yet: Your plan is not locked yet: …"."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    app.on_key_press(arcade.key.N, 0)                   # Next, nothing planned
+    frame(app, 2)
+    assert "(now 0)" in coach.card.missing
+    panel = scene.planning
+    cards = [c for c in panel.cards][:3]
+    for field, card in zip(("palace", "temple", "theatre"), cards):
+        panel.fields[field] = card                      # three cards placed by the player
+    panel._recheck()
+    frame(app, 2)
+    assert "(now 3)" in coach.card.missing, coach.card.missing     # no Next pressed
+    coach.card.show_btn.pressed.emit()                  # the whole plan: nothing is missing
+    frame(app, 2)
+    assert not coach.card.missing, coach.card.missing
+    app.on_key_press(arcade.key.N, 0)
+    frame(app, 2)
+    assert coach.progress.current.key == "bid"
+    app.on_key_press(arcade.key.N, 0)                   # Next before locking the plan
+    frame(app, 2)
+    line = coach.card.task_line()
+    assert "Enter" in line and line.lower().count("yet") == 1, line
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1280, 800)])
+def test_the_move_bar_keeps_clear_of_the_province_it_tells_of(app, home, size):
+    """Issue 49 item 4: the pop-up "Orange builds a castle in Ise" covered Ise."""
+    _resize(app, *size)
+    scene, coach = _start(app)
+    assert _walk_to(app, scene, coach, "actions", 180)
+    coach.next()                                        # now one opponent move at a time
+    board = scene.board_view
+    seen = 0
+    for _move in range(6):
+        if not run_until(app, lambda: coach.waiting_move, 60):
+            break
+        frame(app, 2)
+        if coach.move_at in board.board.provinces:
+            x, y = board.province_centre(coach.move_at)
+            c = coach.card
+            assert not (c.left <= x <= c.right and c.bottom <= y <= c.top), \
+                f"{size}: the bar covers {coach.move_at}"
+            seen += 1
+        coach.next()
+        frame(app)
+    assert seen >= 2, seen
