@@ -57,7 +57,7 @@ def battle_result_lines(e: ev.BattleResolved) -> list[str]:
     prov = e.get("province")
     kind = e.get("kind")
     head = (_("Revolt in {province}") if kind == "revolt" else
-            _("Attack on a neutral province in {province}") if kind == "neutral" else
+            _("Attack on neutral {province}") if kind == "neutral" else
             _("Battle in {province}")).format(province=prov)
     att, dfn = e.get("attacker"), e.get("defender")
     res: str = e.get("result") or ""
@@ -65,7 +65,7 @@ def battle_result_lines(e: ev.BattleResolved) -> list[str]:
     owner = e.get("new_owner")
     n = int(e.get("survivors", 0))
     return [head,
-            _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
+            _("Out of the tower: {attacker} {a} vs {defender} {d}").format(
                 attacker=theme.seat_name(att), a=e.get("attacker_count"),
                 defender=theme.seat_name(dfn), d=e.get("defender_count")),
             (_("A draw: the province falls empty") if res == "draw" else
