@@ -352,9 +352,6 @@ class LobbyScene(Node):
                 w = t.put(("c3", k), f"({where})", 96 + c.content_width + 12, y, size=10,
                           color=theme.MUTED)
                 w.visible = c.content_width + 12 + w.content_width <= room
-        if self.is_host and self.router_note:
-            t.put("rn", self.router_note, self.width / 2 + 60, 200, size=10,
-                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         status = (self.session.refused and _("Refused: {reason}").format(reason=net_said(self.session.refused))
                   or self.session.status)
         how = self.connection_line()
@@ -375,6 +372,8 @@ class LobbyScene(Node):
                     who = _("{name} — you").format(name=who)
                 elif not mine and entry.seat in self.links:
                     who = _("{name} — {link}").format(name=who, link=self.links[entry.seat])
+                if entry.seat in lobby.platform_seats:      # issue 53: said to every peer
+                    who = _("{name} — unverified tower").format(name=who)
             t.put(("seat", k), who, 110, y - 36 * k, size=14,
                   color=theme.INK if kind != "open" else theme.MUTED)
         watchers = self.session.watchers()
@@ -399,14 +398,20 @@ class LobbyScene(Node):
             k = len(lobby.seats) + (1 if watchers else 0)
             t.put("bn", note, 80, y - 36 * k + 8, size=11, color=theme.MUTED,
                   width=int(self.width / 2 - 100), multiline=True, anchor_y="top")
+        # the right column's notes, stacked up from above Leave: the turn timer, the tower,
+        # the router (each as tall as its sentence wraps)
         turn_time = lobby.turn_time
-        if turn_time is not None and turn_time > 0:
-            t.put("tt", turn_time_sentence(turn_time), self.width / 2 + 60, 120, size=11,
-                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
-        tower = tower_sentence(lobby, self.session.my_seats)
-        if tower:
-            t.put("tv", tower, self.width / 2 + 60, 150, size=11,
-                  color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
+        notes = [("tt", turn_time_sentence(turn_time) if turn_time is not None and turn_time > 0
+                  else "", 11),
+                 ("tv", tower_sentence(lobby, self.session.my_seats), 11),
+                 ("rn", self.router_note if self.is_host else "", 10)]
+        above: float = 90
+        for key, sentence, size in notes:
+            if sentence:
+                put = t.put(key, sentence, self.width / 2 + 60, above, size=size,
+                            color=theme.MUTED, width=int(self.width / 2 - 100),
+                            multiline=True, anchor_y="bottom")
+                above += put.content_height + 8
         if self.error:
             # under Start, growing down: a start-check sentence runs to five lines and
             # would cover Leave if it grew from the bottom
@@ -439,25 +444,19 @@ def turn_time_sentence(seconds: float) -> str:
 
 
 def tower_sentence(lobby: TableLobby, my_seats: Sequence[int] = ()) -> str:
-    """Which seats' computers do not run the verified tower physics (the host lists them
-    in `platform_seats` from each player's handshake; every other seat does): said to
-    every peer before the start, with what it means, and to the player concerned, that
-    ./shogun said how to build it (issue 53). "" when every computer runs it."""
+    """Why the table votes on tower results, said to every peer before the start: the
+    seats whose computers do not run the verified tower physics (the host lists them in
+    `platform_seats` from each player's handshake) are marked in the seat list, and the
+    player concerned reads that ./shogun says how to build it (issue 53). "" when every
+    computer runs it."""
     if not lobby.tower_vote:
         return ""
-    titles = {s.seat: seat_title(s.seat, s.kind, s.name, me=s.seat in my_seats)
-              for s in lobby.seats}
-    seats = [titles[s] for s in lobby.platform_seats if s in titles]
-    if not seats:
+    seats = {s.seat for s in lobby.seats}
+    if not seats & set(lobby.platform_seats):
         return _("Tower results are agreed by vote on this table: these computers round "
                  "the physics differently.")
-    said = ngettext(
-        "Tower results are agreed by vote on this table: {seats} plays without the verified "
-        "tower physics, so its drops may differ from the other computers'.",
-        "Tower results are agreed by vote on this table: {seats} play without the verified "
-        "tower physics, so their drops may differ from the other computers'.",
-        len(seats)).format(seats=", ".join(seats))
-    if any(s in my_seats for s in lobby.platform_seats):
-        said += " " + _("Your computer could not build it: ./shogun says why, and how to "
-                        "get it, when it starts.")
+    said = _("Tower results are agreed by vote on this table: the seats marked “unverified "
+             "tower” may compute drops differently.")
+    if set(my_seats) & set(lobby.platform_seats):
+        said += " " + _("Your computer could not build the verified tower: ./shogun says how.")
     return said

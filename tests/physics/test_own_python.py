@@ -26,6 +26,8 @@ from sim.tower.build import DETERMINISTIC_DIGEST
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = f"physics: deterministic  digest {DETERMINISTIC_DIGEST}"
+# a build takes about a minute of CPU; on a busy machine several times that in wall time
+BUILD_TIMEOUT = pytest.mark.timeout(1800)
 
 
 def _version(python: str) -> tuple[int, ...] | None:
@@ -102,6 +104,7 @@ def shogun_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
+@BUILD_TIMEOUT
 @pytest.mark.parametrize("python", NEW_ENOUGH, ids=[_label(p) for p in NEW_ENOUGH])
 def test_every_python_here_builds_the_verified_tower(python, shogun_cache, tmp_path):
     path, version = python
@@ -143,6 +146,7 @@ exec "$@"
 
 
 @pytest.mark.slow
+@BUILD_TIMEOUT
 def test_it_builds_without_libffi_headers(tmp_path):
     """Before issue 53 the sdist was fetched with `--no-binary :all:`, which built cffi
     from source too: "Failed to build cffi" without libffi's headers, and the wheel stayed."""
@@ -195,6 +199,7 @@ def test_a_missing_python_is_named(tmp_path):
 
 
 @pytest.mark.slow
+@BUILD_TIMEOUT
 def test_without_a_compiler_the_player_is_told_at_set_up_and_in_the_selftest(tmp_path):
     """No deterministic build can be made: the set-up goes on with the wheel, and says what
     that means and how to get the verified tower; so does `tower --selftest`."""
