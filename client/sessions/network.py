@@ -26,6 +26,7 @@ from lang.names import readable_name
 from net.table.before_start.lobby_record import LobbySeat, StartInfo, TableLobby
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
+from sim import events as ev
 from sim.commands import from_wire
 from sim.state import DecisionKind
 
@@ -170,7 +171,7 @@ class NetSession:
         """A step's log entry: its commands, to play it again with the views (`_events`)."""
         self._step_commands = [from_wire(c) for c in entry.get("commands") or ()]
 
-    def _events(self, events: list[dict[str, Any]], state: State) -> None:
+    def _events(self, events: list[ev.Event], state: State) -> None:
         """A batch from the table; the step is played again here from the state the last
         batch led to, for the engine's view after each event (net's own apply and its
         consensus are untouched; `viewed_batch` drops the views if the replay differs)."""
