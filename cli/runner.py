@@ -40,6 +40,7 @@ from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
+from net.trust.peer_text import log_in_one_line, shown
 from sim import events as ev
 from sim.bots import BOT_NAMES
 from sim.commands import from_wire
@@ -72,8 +73,8 @@ class Outcome:
 
 def _setup_logging() -> None:
     level = logging.INFO if os.environ.get("SHOGUN_NET_VERBOSE") else logging.WARNING
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # every log line one line of shown text: a peer's string in it is data (issue 47)
+    log_in_one_line(level, "%(asctime)s %(name)s %(levelname)s %(message)s", sys.stderr)
 
 
 def session_options(options: TableOptions, interface: str = "") -> SessionOptions:
@@ -384,7 +385,8 @@ class HeadlessPeer:
     def chat_received(self, line: ChatLine) -> None:
         """The table's chat, so a headless player (and a test) sees what people say."""
         print((_("chat: {name} (seat {seat}): {text}") if line.seat is not None
-               else _("chat: {name}: {text}")).format(name=line.sender, seat=line.seat, text=line.text),
+               else _("chat: {name}: {text}")).format(name=shown(line.sender), seat=line.seat,
+                                                       text=shown(line.text)),
               flush=True)
 
 

@@ -19,7 +19,7 @@ import time
 
 from sim.tower import drop as tower, stats as tower_stats
 from sim.tower.stats import BATTLES, Game, Summary
-from sim.tower.build import selftest_line
+from sim.tower.build import selftest, selftest_line, selftest_verdict
 
 BIG_DROPS = 40           # 60-cube throws into a tower holding 15 (the test runs 500)
 
@@ -34,7 +34,9 @@ def _plural(n: int, word: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "selftest", False):
-        print(selftest_line())
+        test = selftest()
+        print(selftest_line(test))
+        print(selftest_verdict(test))
         return 0
     drops = max(BATTLES, int(args.drops))
     base = int(getattr(args, "seed", 1) or 0)

@@ -16,6 +16,7 @@ Tests: tests/client/scenes/test_window.py, tests/client/game/test_comforts_windo
 from __future__ import annotations
 
 import gc
+import logging
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -39,6 +40,7 @@ from client.sessions.interface import GameSession
 from client.words.net_words import for_players
 from lang.i18n import _, use
 from net.table.options import TableOptions
+from net.trust.peer_text import log_in_one_line
 from sim.game import public_state
 from sim.state import DecisionKind
 
@@ -540,6 +542,8 @@ def open_window(visible: bool = True) -> App:
 def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None) -> int:
     """Open the window on what `main.py` asks: a table's options (host, join, watch), a
     local game's (play), a file to replay, or None for the menu. `lang`: `--lang`."""
+    # every log line one line of shown text: a peer's string in it is data (issue 47)
+    log_in_one_line(logging.WARNING, "%(name)s %(levelname)s %(message)s")
     app = open_window()
     if lang:      # --lang wins over the settings for this run
         use(lang)

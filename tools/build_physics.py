@@ -44,6 +44,8 @@ Usage:
     python tools/build_physics.py --target DIR   # build into DIR (put it first on PYTHONPATH)
     python tools/build_physics.py --install      # build a wheel and install it into the
                                                  # environment of this Python (ensure-env)
+    python tools/build_physics.py --can-build    # can it be built here? (else: why, and
+                                                 # how to get it, in a sentence)
 
 The sdist is fetched once with pip (checked against `SDIST_SHA256`) into
 `~/.cache/shogun/sdist/` (or `$SHOGUN_CACHE/sdist/`); cache builds go to
@@ -51,7 +53,13 @@ The sdist is fetched once with pip (checked against `SDIST_SHA256`) into
 patch, the maths sources, CC and CFLAGS. Exit status: 0 built (or, with --install, the
 wheel kept for want of a compiler), 2 cannot build here, 1 the build failed.
 
-Tests: tests/physics/test_build_physics.py.
+It runs on every Python the project allows (3.11.0 on; Debian 12's 3.11.2 unpacks the
+sdist without `extractall(filter=)`, which came in 3.11.4) and needs no libffi headers:
+only pymunk comes as source, its build requirements (cffi: at the installed version)
+come as wheels (`pip_env`).
+
+Tests: tests/physics/test_build_physics.py, tests/physics/test_own_python.py (every
+Python this machine has, from a clean venv; a build with libffi's headers hidden).
 """
 
 from __future__ import annotations
@@ -237,19 +245,61 @@ def sdist() -> Path:
     path = folder / SDIST
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
+        # `--no-binary pymunk`, not `:all:`: pip prepares the sdist's metadata in an
+        # isolated environment with pymunk's build requirements, and `:all:` would build
+        # cffi there from source too (minutes, and it fails without libffi's headers)
         _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "download",
-              f"pymunk=={PYMUNK_VERSION}", "--no-binary", ":all:", "--no-deps", "-d",
-              str(folder)], "downloading the pymunk sdist")
+              f"pymunk=={PYMUNK_VERSION}", "--no-binary", "pymunk", "--prefer-binary",
+              "--no-deps", "-d", str(folder)], "downloading the pymunk sdist", pip_env())
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     if digest != SDIST_SHA256:
         raise RuntimeError(f"{path} has sha256 {digest}, expected {SDIST_SHA256}")
     return path
 
 
+def _extract(archive: tarfile.TarFile, into: Path) -> None:
+    """Unpack plain files and folders inside `into`. `extractall(filter="data")` does that
+    from Python 3.11.4 (and 3.8.17, 3.9.17, 3.10.12) on; before (Debian 12 has 3.11.2) the
+    same checks are made here: no absolute path, no `..`, no link or device."""
+    if hasattr(tarfile, "data_filter"):
+        archive.extractall(into, filter="data")
+        return
+    members = archive.getmembers()
+    for member in members:
+        parts = Path(member.name).parts
+        plain = member.isfile() or member.isdir()
+        if member.name.startswith(("/", "\\")) or ".." in parts or not plain:
+            raise RuntimeError(f"the sdist holds {member.name!r}, which is not a plain file "
+                               "or folder inside it")
+    archive.extractall(into, members)
+
+
+def pip_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a pip that builds or prepares pymunk: its build requirements
+    (setuptools, wheel, cffi) come as wheels, cffi at the version installed here when
+    there is one (the module is built against the cffi it will run with). A constraints
+    file passed in `PIP_CONSTRAINT` reaches the pip that fills the isolated build
+    environment; a build of cffi from source would need libffi's headers."""
+    env = dict(os.environ if base is None else base)
+    env["PIP_PREFER_BINARY"] = "1"
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        installed = version("cffi")
+    except (ImportError, PackageNotFoundError):
+        return env
+    pins = cache_root() / "build-constraints" / f"cffi-{installed}.txt"
+    if any(c.isspace() for c in str(pins)):
+        return env          # pip splits PIP_CONSTRAINT at spaces: the newest cffi wheel
+    pins.parent.mkdir(parents=True, exist_ok=True)
+    pins.write_text(f"cffi=={installed}\n")
+    env["PIP_CONSTRAINT"] = " ".join(filter(None, [env.get("PIP_CONSTRAINT", ""), str(pins)]))
+    return env
+
+
 def patched_source(into: Path) -> Path:
     """Unpack the sdist into `into`, apply `PATCHES`, add the maths; return the tree."""
     with tarfile.open(sdist()) as archive:
-        archive.extractall(into, filter="data")
+        _extract(archive, into)
     tree = into / f"pymunk-{PYMUNK_VERSION}"
     for patch in PATCHES:
         path = tree / patch.path
@@ -280,7 +330,7 @@ def build_env(chain: Toolchain | None = None) -> dict[str, str]:
     flags, then the determinism flags (last: they win)."""
     chain = chain or toolchain()
     flags = [requested_flags(chain)] + determinism_flags(chain)
-    return dict(os.environ, **{chain.flags_variable: " ".join(f for f in flags if f)})
+    return pip_env(dict(os.environ, **{chain.flags_variable: " ".join(f for f in flags if f)}))
 
 
 @contextmanager
@@ -382,23 +432,41 @@ def install() -> None:
     print(f"build_physics: installed {build_id()}", file=sys.stderr)
 
 
+HOW_TO_GET_IT = ("install a C compiler and Python's headers, then start Shogun again "
+                 "(Debian, Ubuntu: sudo apt install gcc python3-dev; Fedora: sudo dnf "
+                 "install gcc python3-devel; macOS: xcode-select --install; Windows: "
+                 "Visual Studio's Build Tools with C++)")
+
+
+def cannot_build_sentence(why: str) -> str:
+    """What a player is told at set-up when the deterministic build cannot be made."""
+    return (f"The verified tower physics cannot be built on this computer: {why}. Shogun "
+            "runs with pymunk's PyPI wheel instead: its tower drops may differ from other "
+            "computers', so at a table with others the tower's results are agreed by vote, "
+            "and the lobby shows everyone that your seat does not run the verified tower. "
+            f"To get it, {HOW_TO_GET_IT}.")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--target", type=Path, help="build into this folder")
     where.add_argument("--install", action="store_true",
                        help="install into this Python's environment (falls back to the wheel)")
+    where.add_argument("--can-build", action="store_true",
+                       help="exit 0 if the build can be made here; else say why, exit 2")
     args = parser.parse_args(argv)
     try:
-        if args.install:
+        if args.can_build:
+            reason = missing_tools()
+            if reason:
+                raise CannotBuild(reason)
+        elif args.install:
             install()
         else:
             print(build(args.target))
     except CannotBuild as why:
-        fallback = ("the tower keeps pymunk's PyPI wheel (platform physics: drops may differ "
-                    "between machines)")
-        print(f"build_physics: cannot build the deterministic pymunk here: {why}; {fallback}",
-              file=sys.stderr)
+        print(f"build_physics: {cannot_build_sentence(str(why))}", file=sys.stderr)
         return 0 if args.install else 2
     except RuntimeError as failure:
         print(f"build_physics: {failure}", file=sys.stderr)

@@ -11,7 +11,8 @@ network table (no network needed), `lobby-WxH.png` (names, bot seat, the LAN joi
 chat) and `pause-WxH.png` (a seat offline: the countdown and the host's hand-over button);
 `help-WxH.png` is the rules overlay opened over the planning table. The battle comes as a
 small scene: `battle-opening` (the camera moving in), `battle-handful` (the thrown handful before the pour), `battle` (mid-drop),
-`battle-tally` (the tray counted per side), `battle-banner` (the result), `battle-march`
+`battle-tally` (the tray counted per side), `battle-climax` (the decision on the
+stage: totals, the winner lit, its banner), `battle-banner` (the result), `battle-march`
 (the survivors walking in; only when the attacker won); `film-WxH-title.png`,
 `-mid.png` and `-result.png` are frames of `replay SAVE --film 3 --size WxH` (its MP4 kept
 beside them). `--players 3` shows the
@@ -78,7 +79,7 @@ def _frames(app, n: int = 1) -> None:
 def _save(app, path: Path) -> None:
     import arcade
     app.on_draw()
-    arcade.get_image(0, 0, app.width, app.height).save(path)
+    arcade.get_image(0, 0, app.width, app.height).convert("RGB").save(path)   # as a screen shows it
     print(f"saved {path}")
 
 
@@ -271,13 +272,14 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
               ("battle", lambda: seen and tower.stage == "pour"
                and (tower.landed or tower.progress > 0.5)),
               ("battle-tally", lambda: seen and tower.stage == "tally"),
+              ("battle-climax", lambda: seen and tower.stage == "climax"),
               ("battle-banner", lambda: seen and not tower.playing and scene.banner.visible),
               ("battle-march", lambda: seen and scene.battle.march.marching and scene.battle.march.t > 0.4)]
     for name, cond in stages:
         if name.split("-")[0] not in only and name not in only:
             continue
         if _run_until(app, cond, 120):
-            _frames(app, 2 if name == "battle-handful" else 0)
+            _frames(app, 2 if name in ("battle-handful", "battle-climax") else 0)
             _save(app, out / f"{name}-{tag}.png")
         else:
             print(f"{tag}: no {name} seen", file=sys.stderr)

@@ -32,7 +32,7 @@ def title_lines(battle: ev.BattleResolved, display: Mapping[str, Any] | None) ->
                                                 year=d.get("year", 1)) if season else ""
     kind, prov = battle.get("kind"), battle.get("province")
     where = (_("Revolt in {province}") if kind == "revolt" else
-             _("Attack on a neutral province in {province}") if kind == "neutral" else
+             _("Attack on neutral {province}") if kind == "neutral" else
              _("Battle in {province}")).format(province=prov)
     who = _("{attacker} against {defender}").format(
         attacker=theme.seat_name(battle.get("attacker")),

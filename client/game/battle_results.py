@@ -54,7 +54,7 @@ def battle_result_lines(e: ev.BattleResolved) -> list[str]:
     prov = e["province"]
     kind = e["kind"]
     head = (_("Revolt in {province}") if kind == "revolt" else
-            _("Attack on a neutral province in {province}") if kind == "neutral" else
+            _("Attack on neutral {province}") if kind == "neutral" else
             _("Battle in {province}")).format(province=prov)
     att, dfn = e["attacker"], e["defender"]
     res = e["result"]
@@ -62,7 +62,7 @@ def battle_result_lines(e: ev.BattleResolved) -> list[str]:
     owner = e["new_owner"]
     n = e["survivors"]
     return [head,
-            _("Out of the tower: {attacker} {a}  vs  {defender} {d}").format(
+            _("Out of the tower: {attacker} {a} vs {defender} {d}").format(
                 attacker=theme.seat_name(att), a=e["attacker_count"],
                 defender=theme.seat_name(dfn), d=e["defender_count"]),
             (_("A draw: the province falls empty") if res == "draw" else

@@ -229,7 +229,7 @@ class EventPlayer:
         sc = self.shared
         self.battle.resolved(e, sc.speed)      # the stage closes: the card beside the province
         self.battle_banner(e)
-        if not sc.fast:
+        if not sc.fast and not self.battle.stung:       # the stage's climax sounded it
             self.views.sounds.play("sting")
         d = sc.display
         if d and self.view is None:

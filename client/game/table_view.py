@@ -8,6 +8,7 @@ Tests: tests/client/game/test_table_layout.py, tests/client/board/test_event_mar
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import arcade
 
@@ -75,14 +76,18 @@ class TopBar(CachedPanel):
         if self.width >= 1200:
             sx = max(sx, self.left + 330)
         # a narrow window: both shrink together down to 11 px, then the status says only
-        # its head (what comes before " — ": the keys' help goes), then is cut; never
-        # overlapping (the replay's "step 41 of 240 — ← → step, …" ran into the pace)
+        # its head (what comes before " — " or " (": the keys' help goes), then the key
+        # hints go one whole hint at a time (the pace buttons beside them do the same),
+        # and only then is the status cut; never overlapping, never a hint cut in the
+        # middle (Dutch "menu [E…" in round 1)
         end = self.right - 200
         status_words = self.info["status"]
+        all_hints = [h for h in self.info["speed"].split(HINT_GAP) if h]
+        hints = list(all_hints)
         scale = 1.0
         status: arcade.Text
         while True:
-            speed = text.put("speed", self.info["speed"], end, y, size=10 * scale,
+            speed = text.put("speed", HINT_GAP.join(hints), end, y, size=10 * scale,
                              color=(230, 220, 200), anchor_x="right", anchor_y="center")
             status = text.put("status", status_words, sx, y, size=11 * scale,
                               color=(255, 220, 150), anchor_y="center")
@@ -90,17 +95,44 @@ class TopBar(CachedPanel):
                 break
             if 10 * scale > FLOOR:
                 scale = max(FLOOR / 10, scale - 0.05)
-            elif " — " in status_words:
-                status_words = status_words.split(" — ")[0]
+            elif status_head(status_words) != status_words:
+                status_words = status_head(status_words)
+            elif len(hints) > 1:
+                hints.remove(min(hints[:-1], key=lambda h: HINT_ORDER.index(all_hints.index(h))
+                                 if all_hints.index(h) in HINT_ORDER else -1))
             else:
                 break
-        room = max(0.0, end - sx - 16 - min(speed.content_width, (end - sx) * 0.6))
+        room = max(0.0, end - sx - 16 - speed.content_width)
         status = put_fitted(text, "status", status_words, sx, y, room, 11 * scale,
                             min_size=11 * scale, cut=True, color=(255, 220, 150),
                             anchor_y="center")
-        put_fitted(text, "speed", self.info["speed"], end, y,
-                   end - sx - 16 - status.content_width, 10 * scale, min_size=10 * scale,
-                   cut=True, color=(230, 220, 200), anchor_x="right", anchor_y="center")
+        speed.visible = status.content_width + 16 + speed.content_width <= end - sx + 0.5
+
+
+HINT_GAP = "   "           # between the top bar's key hints (`TopBar.set_info(speed=…)`)
+# which hint goes first when there is no room, by its place: pause [Space] and the pace
+# (their buttons are beside them), then skip drop [S]; the last (menu [Esc]) stays
+HINT_ORDER = (1, 0, 2)
+
+
+def status_head(words: str) -> str:
+    """A status sentence's head, for a narrow bar: before " — ", or without a closing
+    "(…)" ("Replaying a game log (it plays forward only)")."""
+    head = words.split(" — ")[0]
+    if head == words and words.endswith(")") and " (" in words:
+        head = words.rsplit(" (", 1)[0]
+    return head
+
+
+@dataclass(frozen=True)
+class _Heading:
+    """A players-panel row's first line: the name, the tag beside it and the room the name
+    has, the size the name fits at, and the special card's words when they go below."""
+    name: str
+    tag: str
+    room: float
+    size: float
+    special_below: str
 
 
 class PlayersPanel(CachedPanel):
@@ -134,7 +166,11 @@ class PlayersPanel(CachedPanel):
         rh = int(min(80.0, (self.height - 4) / max(1, n)))
         k = max(0.72, min(1.0, rh / 74))      # a short panel scales its rows down
         k = round(k * 10) / 10                # whole half-points: fractional sizes clip glyphs
-        for i in range(n):
+        rows = [self._heading(text, i, players[str(i)], k) for i in range(n)]
+        # every name at one size, the largest at which all fit beside their tags (a name
+        # alone drawn smaller, "Jij (Blauw) — jij", looked like a lesser player)
+        name_size = min([max(FLOOR, 11 * k)] + [row.size for row in rows])
+        for i, row in enumerate(rows):
             p = players[str(i)]
             top = int(self.top) - 2 - rh * i
             if i in self.active:
@@ -143,18 +179,10 @@ class PlayersPanel(CachedPanel):
             seat_token(i, self.left + 14, top - 14 * k, 8 * k)
             who = self.notes.get(i, "")
             who = _(LEVEL_WORDS[who]) if who in LEVEL_WORDS else who     # a bot's level
-            name = self.labels.get(i) or theme.SEAT_NAMES[i]
-            if i in self.me and name != seat_title(i, "", me=True):
-                name = _("{name} — you").format(name=name)
-            pos = p.get("position")
-            special = p.get("special")
-            tag = f"#{pos}" if pos else ""
-            if special:
-                tag += f"  {theme.SPECIAL_LABELS.get(special, special)}"
-            tag_w = geo.text_width(tag, 9.5 * k) if tag else 0
-            nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k,
-                            self.width - 36 - tag_w - 12, max(FLOOR, 11 * k), min_size=FLOOR,
-                            cut=True, bold=True, color=theme.INK)    # cut, not 7 px
+            name, tag = row.name, row.tag
+            nt = put_fitted(text, ("n", i), name, self.left + 28, top - 19 * k, row.room,
+                            name_size, min_size=FLOOR, cut=True, bold=True,
+                            color=theme.INK)    # cut only a name of 40 letters, not 7 px
             tt = text.put(("t", i), tag, self.right - 8, top - 19 * k, size=9.5 * k,
                           color=(120, 40, 30), anchor_x="right")
             wx = self.left + 34 + nt.content_width
@@ -171,13 +199,44 @@ class PlayersPanel(CachedPanel):
                                cut=gap == " ", color=theme.INK)
                 if m.content_width <= self.width - 16 + 0.5:
                     break
-            self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k)
+            self._cards(text, i, p.get("cards", []) or [], top - 41 * k, top - rh + 2, k,
+                        row.special_below)
             if i < n - 1:
                 arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
 
-    def _cards(self, text: TextCache, i: int, cards: list, top: float, bottom: float, k: float) -> None:
+    def _heading(self, text: TextCache, i: int, p: dict, k: float) -> _Heading:
+        """Row `i`'s name and tag ("#2  +1 attack"), and the size its name fits at. A name
+        that would not fit at its full size beside the whole tag keeps its size and every
+        letter: the special card's words go to the start of the provinces line instead
+        (Dutch "Bot (Oranje)" beside "#2  +1 leger bij verdediging" was cut to "Bo…")."""
+        name = self.labels.get(i) or theme.SEAT_NAMES[i]
+        if i in self.me and name != seat_title(i, "", me=True):
+            name = _("{name} — you").format(name=name)
+        pos = p.get("position")
+        special = p.get("special")
+        tag = f"#{pos}" if pos else ""
+        label = theme.SPECIAL_LABELS.get(special, special) if special else ""
+        below = ""
+        size = max(FLOOR, 11 * k)
+        whole = f"{tag}  {label}".strip()
+
+        def room(tag: str) -> float:
+            return self.width - 36 - (geo.text_width(tag, 9.5 * k) if tag else 0) - 12
+        # measured as drawn (the label is put again at the panel's one size after)
+        width = text.put(("n", i), name, 0, 0, size=size, bold=True).content_width
+        if label and width > room(whole):
+            below = label
+        else:
+            tag = whole
+        fits = put_fitted(text, ("n", i), name, 0, 0, room(tag), size, min_size=FLOOR,
+                          bold=True)
+        return _Heading(name, tag, room(tag), fits.font_size, below)
+
+    def _cards(self, text: TextCache, i: int, cards: list, top: float, bottom: float, k: float,
+               special: str = "") -> None:
         """The seat's province cards, in the room left in its row: never under 11 px, the
-        list cut short with how many more (hovering the map names every owner)."""
+        list cut short with how many more (hovering the map names every owner); `special`,
+        the seat's special card when its name needed the room beside it, first."""
         width = int(self.width - 14)
         shown = len(cards)
         size = max(FLOOR, 8 * k)
@@ -189,6 +248,8 @@ class PlayersPanel(CachedPanel):
                     list=listed, n=more)
             line = ngettext("{n} province: {list}", "{n} provinces: {list}", len(cards)).format(
                 n=len(cards), list=listed)
+            if special:
+                line = _("{special} · {provinces}").format(special=special, provinces=line)
             t = text.put(("c", i), line, self.left + 8, top, size=size, color=theme.MUTED,
                          width=width, multiline=True, anchor_y="top")
             if t.content_height <= top - bottom or shown == 0:
@@ -225,9 +286,15 @@ class ActionTrack(CachedPanel):
             self.event, self.specials = event, specials
             self.mark_dirty()
 
+    def lead(self) -> float:
+        """The room before the first card: the "Actions" heading's, unless the cards need
+        it for their names (960 px: Dutch "Gevecht A" cut to "Gev. A")."""
+        return 92.0 if (self.width - 100) / 10 >= 80 else 6.0
+
     def card_x(self, k: int) -> tuple[float, float]:
-        w = (self.width - 100) / 10
-        return self.left + 92 + k * w, w
+        lead = self.lead()
+        w = (self.width - lead - 6) / 10
+        return self.left + lead + k * w, w
 
     def tooltip_at(self, x: float, y: float) -> str | None:
         """What this round's event and the special cards do to the card under the mouse."""
@@ -277,10 +344,11 @@ class ActionTrack(CachedPanel):
 
     def paint(self, text: TextCache) -> None:
         draw_panel(self.left, self.bottom, self.width, self.height, fill=(236, 226, 205))
-        text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True, color=theme.INK)
-        w = (self.width - 100) / 10
+        if self.lead() > 50:
+            text.put("h", _("Actions"), self.left + 8, self.top - 16, size=10, bold=True,
+                     color=theme.INK)
         for k in range(10):
-            x = self.left + 92 + k * w
+            x, w = self.card_x(k)
             a = self.actions[k] if k < len(self.actions) else None
             face = (250, 246, 232) if a else (120, 95, 80)
             if self.current == k + 1:
@@ -298,21 +366,38 @@ class ActionTrack(CachedPanel):
                              color=(255, 255, 255))
                 else:                        # a special card acts here
                     seat_token(int(what.split()[1]), (l + r) / 2, (b + t) / 2, (r - l) / 2)
+        self._names(text)
+
+    def _names(self, text: TextCache) -> None:
+        """The ten names, all at one size and weight (a row of "Paleis" at 13 px beside
+        "5 lege." at 11 px read as two kinds of card): the largest size at which every name
+        fits whole, bold if they all fit bold, else regular; a name that fits neither way
+        at 11 px is shortened ('Gev. B', its tooltip says it whole), still at that size."""
+        cards = []
+        for k in range(10):
+            x, w = self.card_x(k)
+            a = self.actions[k] if k < len(self.actions) else None
             label = theme.ACTION_SHORT.get(a, a) if a else "?"
-            lx, ly = self.label_centre(k)
+            cards.append((k, a, label, self.label_centre(k), w - 6))
+
+        def sizes(bold: bool) -> list[tuple[float, bool]]:
+            out = []
+            for k, a, label, (lx, ly), room in cards:
+                t = put_fitted(text, ("a", k), label, lx, ly, room, 10, min_size=FLOOR,
+                               bold=bold and bool(a), anchor_x="center", anchor_y="center")
+                out.append((t.font_size, t.content_width <= room + 0.5))
+            return out
+        bold = True
+        fitted = sizes(True)
+        if not all(whole for _size, whole in fitted):
+            bold, fitted = False, sizes(False)
+        size = min(s for s, _whole in fitted)
+        for (k, a, label, (lx, ly), room), (_s, whole) in zip(cards, fitted):
             ink = theme.INK if a else (240, 230, 210)
-            name = put_fitted(text, ("a", k), label, lx, ly, w - 10, 10, min_size=FLOOR,
-                              bold=bool(a), anchor_x="center", anchor_y="center", color=ink)
-            if name.content_width > w - 9:
-                # a narrow card (960 px, the battle view): a shortened name ('Gev. B') at
-                # 11 px rather than over the next card or tinier; its tooltip says it whole
-                short = abbreviated(label, FLOOR, w - 12, geo.text_width)
-                self.shortened[k] = short != label
-                put_fitted(text, ("a", k), short, lx, ly, w - 10, FLOOR, min_size=FLOOR,
-                           cut=True, bold=bool(a), anchor_x="center", anchor_y="center",
-                           color=ink)
-            else:
-                self.shortened[k] = False
+            short = label if whole else abbreviated(label, size, room - 2, geo.text_width)
+            self.shortened[k] = short != label
+            put_fitted(text, ("a", k), short, lx, ly, room, size, min_size=size, cut=True,
+                       bold=bold and bool(a), anchor_x="center", anchor_y="center", color=ink)
 
 
 class EventsPanel(CachedPanel):

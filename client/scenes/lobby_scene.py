@@ -9,7 +9,7 @@ tests/client/sessions/test_watch_window.py, tests/client/scenes/test_three_playe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import arcade
 
@@ -22,6 +22,7 @@ from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from client.sessions.network import NetSession
 from lang.i18n import N_, Translated, _, ngettext
+from client.scenes.lobby_facts import Facts, fact_of
 from client.widgets.chat_box import ChatBox
 from net.reach import portmap
 from net.reach.addresses import DEFAULT_PORT, Reachable, reachable_addresses
@@ -83,7 +84,8 @@ class LobbyScene(Node):
         self.error = ""
         self.chat = self.add(ChatBox())
         self.chat.sent.connect(self.send_chat)
-        self.said: list[str] = []          # the chat lines shown, oldest first
+        self.facts = Facts()               # the chat and table lines shown, oldest first
+        self._said_changes = 0
         self._heard = 0
         self._join_lines: list[tuple[str, str]] | None = None
         # the host picks each bot seat's level (net: `set_bot_level`)
@@ -171,7 +173,7 @@ class LobbyScene(Node):
         else:
             me = self.session.my_seats[0] if self.session.my_seats else None
             who = self.session.labels().get(me) if me is not None else None
-            self.said.append(_("{who}: {text}").format(who=who or _("You"), text=text))
+            self._say(None, _("{who}: {text}").format(who=who or _("You"), text=text))
         self.mark_dirty()
 
     def type_text(self, text: str) -> bool:
@@ -263,8 +265,17 @@ class LobbyScene(Node):
 
     def table_said(self, line: str) -> None:
         said = net_said(line)     # the table's lines start lower-case (they are log lines too)
-        self.said.append(said[:1].upper() + said[1:])
-        self.mark_dirty()
+        self._say(fact_of(line), said[:1].upper() + said[1:])
+
+    @property
+    def said(self) -> list[str]:
+        """The chat and table lines shown, oldest first: one per fact (lobby_facts.py)."""
+        return self.facts.lines
+
+    def _say(self, fact: str | None, line: str) -> None:
+        if self.facts.say(fact, line):
+            self._said_changes += 1
+            self.mark_dirty()
 
     def on_update(self, dt: float) -> None:
         s = self.session
@@ -277,17 +288,16 @@ class LobbyScene(Node):
             self._heard += 1
             seat = line.seat
             who = (s.labels().get(seat) if seat is not None else None) or line.sender
-            self.said.append(_("{who}: {text}").format(who=who or _("Someone"), text=line.text))
+            self._say(None, _("{who}: {text}").format(who=who or _("Someone"), text=line.text))
         self._links_due -= dt
         if self._links_due <= 0:
             self._links_due = LINKS_EVERY
             self.links = self.look_at_links()
         invitations = s.invitations
-        code = invitations.code if invitations is not None and not invitations.closed and \
-            invitations.current is not None else None
+        code = invitations.shown_code if invitations is not None else None
         if code != self._invite_code:
             self._invite_code, self._join_lines = code, None
-        shown = (repr(s.lobby), s.status, s.refused, self.error, len(self.said),
+        shown = (repr(s.lobby), s.status, s.refused, self.error, self._said_changes,
                  self.router_note, self._join_lines is None, s.arrival is not None,
                  tuple(sorted(self.links.items())))
         if shown != self._shown:
@@ -330,7 +340,7 @@ class LobbyScene(Node):
         code = self.session.table.join_code
         port = self.session.table.listen_port
         if self.is_host:
-            t.put("c", _("Join code: {code}    port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
+            t.put("c", _("Join code: {code}, port {port}").format(code=code, port=port), 80, self.height - 112, size=16,
                   bold=True, color=(140, 40, 30))
             room = self.width / 2 - 40 - 96           # the left column, clear of the buttons
             t.put("c1", _("Friends join with one of these:"), 80, self.height - 134, size=10,
@@ -393,9 +403,9 @@ class LobbyScene(Node):
         if turn_time is not None and turn_time > 0:
             t.put("tt", turn_time_sentence(turn_time), self.width / 2 + 60, 120, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
-        if lobby.tower_vote:
-            t.put("tv", _("Tower results are agreed by vote on this table: these computers "
-                    "round the physics differently."), self.width / 2 + 60, 150, size=11,
+        tower = tower_sentence(lobby, self.session.my_seats)
+        if tower:
+            t.put("tv", tower, self.width / 2 + 60, 150, size=11,
                   color=theme.MUTED, width=int(self.width / 2 - 100), multiline=True)
         if self.error:
             # under Start, growing down: a start-check sentence runs to five lines and
@@ -426,3 +436,28 @@ def turn_time_sentence(seconds: float) -> str:
     n = int(seconds + 0.999)
     return ngettext("Each decision has {n} second; then a bot may take the seat.",
                     "Each decision has {n} seconds; then a bot may take the seat.", n).format(n=n)
+
+
+def tower_sentence(lobby: TableLobby, my_seats: Sequence[int] = ()) -> str:
+    """Which seats' computers do not run the verified tower physics (the host lists them
+    in `platform_seats` from each player's handshake; every other seat does): said to
+    every peer before the start, with what it means, and to the player concerned, that
+    ./shogun said how to build it (issue 53). "" when every computer runs it."""
+    if not lobby.tower_vote:
+        return ""
+    titles = {s.seat: seat_title(s.seat, s.kind, s.name, me=s.seat in my_seats)
+              for s in lobby.seats}
+    seats = [titles[s] for s in lobby.platform_seats if s in titles]
+    if not seats:
+        return _("Tower results are agreed by vote on this table: these computers round "
+                 "the physics differently.")
+    said = ngettext(
+        "Tower results are agreed by vote on this table: {seats} plays without the verified "
+        "tower physics, so its drops may differ from the other computers'.",
+        "Tower results are agreed by vote on this table: {seats} play without the verified "
+        "tower physics, so their drops may differ from the other computers'.",
+        len(seats)).format(seats=", ".join(seats))
+    if any(s in my_seats for s in lobby.platform_seats):
+        said += " " + _("Your computer could not build it: ./shogun says why, and how to "
+                        "get it, when it starts.")
+    return said

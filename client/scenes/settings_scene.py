@@ -74,6 +74,8 @@ class SettingsScene(Node):
             self.buttons[row] = b
         self.vol_down = self.add(Button("−", name="settings:volume-", size=14))
         self.vol_down.pressed.connect(lambda: self._change("volume", -1))
+        self.vol_up = self.add(Button("+", name="settings:volume+", size=14))
+        self.vol_up.pressed.connect(lambda: self._change("volume", 1))
         self.save_btn = self.add(Button(N_("Save  [Enter]"), size=13, key=arcade.key.ENTER,
                                         color=(250, 214, 120)))
         self.cancel_btn = self.add(Button(N_("Cancel  [Esc]"), size=13, key=arcade.key.ESCAPE))
@@ -144,7 +146,7 @@ class SettingsScene(Node):
                 _("system ({language})").format(language=LANGUAGES[system_language()]),
                 "colour": theme.SEAT_NAMES[s.colour],
                 "animation_speed": f"×{s.animation_speed:g}",
-                "volume": f"{s.volume} %  +",
+                "volume": f"{s.volume} %",
                 "mute": N_("muted") if s.mute else N_("on"),
                 "ui_scale": f"{int(s.ui_scale * 100)} %" if s.ui_scale else N_("automatic"),
                 "colour_blind": on[s.colour_blind], "fullscreen": on[s.fullscreen],
@@ -183,9 +185,10 @@ class SettingsScene(Node):
             top = y - step * k
             if row in TYPED:
                 self.fields[row].set_rect(x, top, 260, box)
-            elif row == "volume":
+            elif row == "volume":      # [−] [50 %] [+]: a box each, as wide as the others
                 self.vol_down.set_rect(x, top, 40, box)
-                self.buttons[row].set_rect(x + 48, top, 212, box)
+                self.buttons[row].set_rect(x + 48, top, 164, box)
+                self.vol_up.set_rect(x + 220, top, 40, box)
             else:
                 self.buttons[row].set_rect(x, top, 260, box)
         self.save_btn.set_rect(self.width / 2 - 230, 40, 220, 44)

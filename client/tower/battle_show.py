@@ -30,6 +30,7 @@ from client.core import theme
 from client.core.node import Node
 from client.core.signal import Signal
 from client.tower.march import MarchView
+from client.tower.stage_climax import verdict
 from client.tower.stage_sides import stage_sides
 from lang.i18n import _, ngettext
 from sim import events as ev
@@ -185,10 +186,11 @@ class BattleShow:
         self.from_tray: dict[int, int] = {}         # the thrown cubes that lay in the tray
         self._hidden: list[tuple[Node, bool]] = []  # panels under the stage, and their visibility
         self._last_thud = 0.0
+        self.stung = False                          # the climax played this battle's sting
+        tower.climaxed.connect(self._climaxed)
         tower.cube_landed.connect(self._landed)
         tower.shaken.connect(lambda: self._cue("clatter"))
         tower.poured.connect(lambda: self._cue("clatter"))
-        tower.finished.connect(self._counted)
 
     def _cue(self, name: str, gain: float = 1.0) -> None:
         if not self.fast():
@@ -197,14 +199,19 @@ class BattleShow:
     def _landed(self, colour: int | str) -> None:
         """A thud per cube, but mixed: at most one every THUD_GAP, each softer than the
         one before (the tenth at half the first's loudness), so 40 cubes are a patter."""
+        if self.active and self.tower.landed == self.tower.out_total:
+            self._cue("tally")          # the last cube: the tray is counted
         now = time.perf_counter()
         if now - self._last_thud >= self.THUD_GAP:
             self._last_thud = now
             self._cue("thud", thud_gain(self.tower.landed))
 
-    def _counted(self) -> None:
-        if self.active:
-            self._cue("tally")
+    def _climaxed(self) -> None:
+        """The decision on the stage: the sting sounds now (not again with the card)."""
+        if self.active and not self.fast():
+            self.stung = True
+            self._cue("sting")
+
 
     def start(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
               tray: dict[str, int] | None) -> str:
@@ -219,6 +226,8 @@ class BattleShow:
         self.from_tray = {(5 if k == "peasant" else int(k)): min(int(n), thrown.get(str(k), 0))
                           for k, n in (tray or {}).items() if min(int(n), thrown.get(str(k), 0)) > 0}
         self.tower.sides = stage_sides(dropped, battle, origin, tray, self.labels())
+        self.tower.verdict = verdict(battle) if battle is not None else None
+        self.stung = False
         if not self.fast():
             if battle is not None:
                 colour = theme.seat_colour(battle.get("attacker"))

@@ -41,6 +41,7 @@ class Pose:
     angle: float
     size: float
     thrown: bool = False
+    moving: bool = False       # on its way out of the tower (the stage repaints where it goes)
 
 
 def code_of(colour: int | str) -> int:
@@ -111,9 +112,9 @@ class DropPlay:
         self.out_total = len(self.order)
         places = tray_places(geo, [code_of(rec.colours[i]) for i in self.order], sides)
         self.place = {i: places[j] for j, i in enumerate(self.order)}
+        self.slide = {i: SLIDE for i in self.order}       # recorded seconds to its place
         self.start = {i: self._last_pose(i, self.exits[i]) for i in self.order}
-        self.end_t = max([len(rec.frames) / rec.fps]
-                         + [self.exits[i] / rec.fps + SLIDE for i in self.order]) + HOLD
+        self.end_t = self._end()
         thrown = [i for i in range(rec.inside_before, len(rec.colours))]
         rank = {c: k for k, c in enumerate(sides or ())}
         self.hand = {i: k for k, i in enumerate(
@@ -123,10 +124,24 @@ class DropPlay:
         self.gathered = 1.0        # the handful's way from its origins to the top (0 to 1)
         self._queue = self._entry_queue()
 
+    def _end(self) -> float:
+        return max([len(self.rec.frames) / self.rec.fps]
+                   + [self.exits[i] / self.rec.fps + self.slide[i] for i in self.order]) + HOLD
+
+    def set_places(self, places: dict[int, tuple[float, float, float]], flight: float) -> None:
+        """Some cubes go on past the tower's tray to these places (tower units: a side's
+        tray on the stage, `stage_trays`), taking `flight` recorded seconds more."""
+        for i, place in places.items():
+            if i in self.place:
+                self.place[i] = place
+                self.slide[i] = SLIDE + flight
+        self.end_t = self._end()
+        self.slow_window = self._slow_window()
+
     # -- what comes out -------------------------------------------------------------------
     def landed_by(self, t: float) -> int:
-        """How many cubes have reached the tray by recording time t."""
-        return sum(1 for i in self.order if t >= self.exits[i] / self.rec.fps + SLIDE)
+        """How many cubes have reached their place by recording time t."""
+        return sum(1 for i in self.order if t >= self.exits[i] / self.rec.fps + self.slide[i])
 
     def tally(self, landed: int) -> dict[int, int]:
         """The first `landed` cubes out, counted by colour code."""
@@ -150,7 +165,7 @@ class DropPlay:
             return None
         mine = [i for i in self.order if code_of(self.rec.colours[i]) in self.sides][-2:]
         t0 = self.exits[mine[0]] / self.rec.fps - 0.15
-        return max(0.0, t0), self.exits[mine[-1]] / self.rec.fps + SLIDE
+        return max(0.0, t0), self.exits[mine[-1]] / self.rec.fps + self.slide[mine[-1]]
 
     def pace(self, t: float) -> float:
         """How fast the recording runs at time t, against normal (slow in the window)."""
@@ -181,7 +196,10 @@ class DropPlay:
         x, y, rank = self._queue.get(i, (self.geo["width"] / 2, self.geo["top"] - 20, 0))
         ahead = sum(1 for j, (_x, _y, r) in self._queue.items()
                     if r < rank and abs(_x - x) < 5 and (rec.entered[j] or 0) > f)
-        return x, y + 6 + (ahead + 1) * (self.geo["cube"] + 1.5)
+        # a heap three high at most (issue 48: a long queue rose over the window's top bar)
+        row, col = ahead % 3, ahead // 3
+        shift = ((col + 1) // 2) * 6.0 * (-1 if col % 2 else 1)
+        return x + shift, y + 6 + (row + 1) * (self.geo["cube"] + 1.5)
 
     def _in_hand(self, i: int, f: int) -> tuple[float, float]:
         """Where a thrown cube not yet in is drawn: on its way from its origin (while the
@@ -227,17 +245,18 @@ class DropPlay:
             if t < te:
                 continue
             tx, ty, size = self.place[i]
-            u = min(1.0, (t - te) / SLIDE)
+            u = min(1.0, (t - te) / self.slide[i])
             code = code_of(rec.colours[i])
-            if u >= 1.0:
-                out.append(Pose(code, tx, ty, 0.0, size))
+            if u >= 1.0:            # at rest; just arrived, still repainted where it lies
+                out.append(Pose(code, tx, ty, 0.0, size, False, t - te < self.slide[i] + 0.1))
                 continue
             x0, y0, a0 = self.start[i]
-            ease = u * u                           # gathers speed down the slope
-            hop = math.sin(u * math.pi) * 3        # and tumbles a little
+            far = math.hypot(tx - x0, ty - y0)
+            ease = u * u if far < 80 else u * u * (3 - 2 * u)   # down the slope / thrown on
+            hop = math.sin(u * math.pi) * (3 + 0.25 * max(0.0, far - 40))   # an arc, as tossed
             out.append(Pose(code, x0 + (tx - x0) * ease, y0 + (ty - y0) * ease + hop,
                             a0 * (1 - u) + u * math.pi * 0.5, cube + (size - cube) * u,
-                            i >= rec.inside_before))
+                            i >= rec.inside_before, True))
         return out
 
     def resting(self) -> list[tuple[int, float, float, float]]:

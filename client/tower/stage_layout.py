@@ -10,7 +10,7 @@ Tests: tests/client/tower/test_stage.py, tests/client/tower/test_stage_frames.py
 from __future__ import annotations
 
 from client.tower import tower_art as art
-from client.tower.stage_sides import count_rect
+from client.tower.stage_trays import count_width
 
 Box = tuple[float, float, float, float]          # left, bottom, width, height
 Pixels = tuple[int, int, int, int]               # the same in whole pixels (a repaint)
@@ -47,9 +47,24 @@ def panel_rects(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
     k = type_scale(height)
     gap = 18 * k
     w = max(60.0, min(420 * k, x0 - left - 2 * gap))
-    h = height * 0.66
-    b = bottom + (height - h) * 0.55
+    if big:                  # the panels above, each side's tray under its panel (issue 48)
+        b = bottom + height * (TRAY_LOW + TRAY_HIGH) + 10 * k
+        h = bottom + height * 0.975 - b
+    else:
+        h = height * 0.66
+        b = bottom + (height - h) * 0.55
     return (x0 - gap - w, b, w, h), (x1 + gap, b, min(w, left + width - gap - x1 - gap), h)
+
+
+TRAY_LOW, TRAY_HIGH = 0.03, 0.31      # the sides' trays: from and how high, against the view
+
+
+def tray_boxes(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
+    """Each side's tray under its panel (`stage_trays`), as wide as the panel."""
+    left, bottom, width, height = box
+    (al, _ab, aw, _ah), (dl, _db, dw, _dh) = panel_rects(geo, box, big)
+    b, h = bottom + height * TRAY_LOW, height * TRAY_HIGH
+    return (al, b, aw, h), (dl, b, dw, h)
 
 
 def shaft_rect(geo: dict, box: Box, big: bool) -> Pixels:
@@ -66,10 +81,10 @@ def shaft_rect(geo: dict, box: Box, big: bool) -> Pixels:
 
 
 def count_rects(geo: dict, box: Box, big: bool) -> list[Pixels]:
-    """The panels' live counts (each panel's lower part)."""
-    k = type_scale(box[3])
+    """The sides' live counts (the left part of each side's tray): repainted as a cube
+    lands (the cube itself is repainted where it flies and lies, `stage_repaint`)."""
     out = []
-    for rect in panel_rects(geo, box, big):
-        x, y, w, h = count_rect(rect, k)
-        out.append((int(x) - 1, int(y) - 1, int(w) + 3, int(h) + 3))
+    k = type_scale(box[3])
+    for x, y, w, h in tray_boxes(geo, box, big):
+        out.append((int(x) - 1, int(y) - 1, int(count_width((x, y, w, h), k) + 14 * k) + 3, int(h) + 3))
     return out

@@ -56,13 +56,14 @@ def tile_rects(tiles: set[tuple[int, int]], bounds: tuple[float, float, float, f
 
 
 def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tuple[int, int]]:
-    """The TILE-pixel tiles the thrown cubes outside the shaft's rectangle cover (a
-    cube's glow included): what a frame of the handful repaints beside the shaft."""
+    """The TILE-pixel tiles the thrown cubes and those on their way to a side's tray
+    cover outside the shaft's rectangle (a cube's glow included): what a frame of the
+    handful, or of the cubes tossed on into the sides' trays, repaints beside the shaft."""
     x, _y, w, _h = shaft
     tiles: set[tuple[int, int]] = set()
     for p in shown:
         r = 0.9 * p.size + 2
-        if not p.thrown or (x <= p.x - r and p.x + r <= x + w):
+        if not (p.thrown or p.moving) or (x <= p.x - r and p.x + r <= x + w):
             continue
         for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
             for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):

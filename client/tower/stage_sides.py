@@ -22,6 +22,7 @@ import arcade
 from client.core import theme
 from client.core.text_cache import TextCache
 from client.tower.cube_textures import cube_face, cube_mark
+from client.tower.tower_art import soft_shadow
 from lang.i18n import _, ngettext
 from sim import events as ev
 
@@ -93,7 +94,7 @@ def stage_sides(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, orig
              _("from {province}").format(province=origin) if origin else _("attacks {province}").format(province=where),
              [(int(battle.get("attack_card", 0) or 0), _("+{n} from the attack card"))])
     cards = [(int(battle.get("defence_card", 0) or 0), _("+{n} from the defence card")),
-             (int(battle.get("palace_event", 0) or 0), _("+{n} for the palace (event)"))]
+             (int(battle.get("palace_event", 0) or 0), _("+{n} for the castle (event)"))]
     d = side(dfn, _("Defender"), _("holds {province}").format(province=where), cards)
     if dfn != PEASANT and peasants_in_tray:          # the tray's peasants: whose are they?
         note = (ngettext("{n} peasant from the tray counts for the defender",
@@ -119,21 +120,23 @@ def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float
     left, bottom, width, height = rect
     colour = theme.seat_colour("peasant" if f.code == PEASANT else f.code)
     top = bottom + height
-    arcade.draw_lrbt_rectangle_filled(left + 3, left + width + 3, bottom - 3, top - 3, (0, 0, 0, 70))
-    arcade.draw_lrbt_rectangle_filled(left, left + width, bottom, top, (38, 30, 26, 235))
-    arcade.draw_lrbt_rectangle_filled(left, left + width, top - 10 * k, top, colour)
-    arcade.draw_lrbt_rectangle_outline(left, left + width, bottom, top, (200, 170, 120), 1.5)
+    draw_bevelled(rect, k, colour)
     ink, pale = (255, 244, 222), (226, 210, 186)
     pad = 12 * k
+    mark = 40 * k                       # the side's mark: its cube, large, top right
+    for tex in (cube_face(f.code), cube_mark(f.code)):
+        arcade.draw_texture_rect(tex, arcade.XYWH(left + width - pad - mark / 2, top - 14 * k - mark / 2,
+                                                  mark, mark))
+    text_w = int(width - 3 * pad - mark)
     y = top - 18 * k
     texts.put((key, "role"), f.role.upper(), left + pad, y, size=11 * k, bold=True, color=pale,
               anchor_y="top")
     y -= 20 * k
     t = texts.put((key, "name"), f.name, left + pad, y, size=17 * k, bold=True, color=ink,
-                  anchor_y="top", width=int(width - 2 * pad), multiline=True)
+                  anchor_y="top", width=text_w, multiline=True)
     y -= t.content_height + 4 * k
-    t = texts.put((key, "where"), f.where, left + pad, y, size=13 * k, color=ink, anchor_y="top",
-                  width=int(width - 2 * pad), multiline=True)
+    t = texts.put((key, "where"), f.where, left + pad, y, size=17 * k, color=(255, 226, 170),
+                  bold=True, anchor_y="top", width=int(width - 2 * pad), multiline=True)
     y -= t.content_height + 10 * k
     for j, line in enumerate((committed_line(f), *f.adds)):
         t = texts.put((key, "l", j), line, left + pad, y, size=12 * k, color=pale if j else ink,
@@ -143,13 +146,14 @@ def draw_side(texts: TextCache, key: str, f: SideFacts, rect: tuple[float, float
                                             f.thrown).format(n=f.thrown),
                   left + pad, y - 2 * k, size=12 * k, color=ink, anchor_y="top",
                   width=int(width - 2 * pad), multiline=True)
-    y -= t.content_height + 14 * k
-    _x, count_b, _w, count_h = count_rect(rect, k)
+    y -= t.content_height + 10 * k
+    count_b, count_h = bottom + 4 * k, 0.0
     places = handful_places(f, (left + pad, count_b + count_h + 6 * k, width - 2 * pad,
                                 y - (count_b + count_h + 6 * k)), k)
-    for code, x, yy, size in places:
-        for tex in (cube_face(code), cube_mark(code)):
-            arcade.draw_texture_rect(tex, arcade.XYWH(x, yy, size, size))
+    for code, x, yy, size in places:       # the thrown cubes: drawn by the tower view
+        arcade.draw_texture_rect(soft_shadow(), arcade.XYWH(x + size * 0.12, yy - size * 0.2,
+                                                            size * 1.3, size * 0.9))
+        arcade.draw_lbwh_rectangle_outline(x - size / 2, yy - size / 2, size, size, (90, 74, 60), 1)
     if 0 < f.committed < len(places):        # the "+" between its own cubes and the added ones
         _c, ax, ay, size = places[f.committed - 1]
         _c, bx, by, _s = places[f.committed]
@@ -198,10 +202,21 @@ def handful_places(f: SideFacts, box: tuple[float, float, float, float], k: floa
     return out
 
 
-def count_rect(rect: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:
-    """Where a panel's live count is written: its lower part."""
-    left, bottom, width, _h = rect
-    return left + 2, bottom + 2, width - 4, 92 * k
+def draw_bevelled(rect: tuple[float, float, float, float], k: float,
+                  colour: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
+    """A panel of lacquered wood: its shadow on the table, a lit top-left edge and a
+    shaded bottom-right one, the side's colour as a band along its top."""
+    left, bottom, width, height = rect
+    top, right = bottom + height, left + width
+    arcade.draw_lrbt_rectangle_filled(left + 6 * k, right + 6 * k, bottom - 6 * k, top - 6 * k, (0, 0, 0, 90))
+    arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, (44, 34, 29, 240))
+    arcade.draw_lrbt_rectangle_filled(left, right, bottom + height * 0.5, top, (255, 230, 190, 10))
+    bev = max(2.0, 3 * k)
+    arcade.draw_lrbt_rectangle_filled(left, right, top - bev, top, (150, 120, 90))
+    arcade.draw_lrbt_rectangle_filled(left, left + bev, bottom, top, (120, 96, 72))
+    arcade.draw_lrbt_rectangle_filled(left, right, bottom, bottom + bev, (22, 16, 14))
+    arcade.draw_lrbt_rectangle_filled(right - bev, right, bottom, top, (26, 20, 16))
+    arcade.draw_lrbt_rectangle_filled(left + bev, right - bev, top - bev - 8 * k, top - bev, colour)
 
 
 LabelsFn = Callable[[], Mapping[int, str]]

@@ -42,14 +42,17 @@ from client.core.text_cache import TextCache
 from client.tower import stage_layout as layout
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
-from client.tower.drop_clock import TALLY, DropClock, Stage
+from client.tower.drop_clock import CLIMAX, TALLY, DropClock, Stage
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening
 from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
-from client.tower.stage_tally import count_forms, draw_panel_counts, side_counts
+from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
+from client.tower.stage_climax_art import draw_climax
+from client.tower.stage_tally import count_forms
+from client.tower.stage_trays import box_places, draw_box_count, draw_tray_box
 from client.tower.tower_labels import draw_inside_counts, put_tray_word
 from lang.i18n import _
 from sim.tower.contents import TowerContents
@@ -57,6 +60,9 @@ from sim.tower.contents import TowerContents
 if TYPE_CHECKING:
     from sim.tower.drop import Recording
 
+
+
+FLIGHT = 0.4           # recorded seconds a counted cube takes from the tower's tray to its side's
 
 
 class TowerView(Node):
@@ -67,6 +73,7 @@ class TowerView(Node):
         self.poured: Signal = Signal("poured")
         self.cube_landed: Signal = Signal("cube_landed")
         self.shaken: Signal = Signal("shaken")
+        self.climaxed: Signal = Signal("climaxed")               # the decision is shown
         self.big: bool = False
         self.out_total: int = 0
         self.landed: int = 0
@@ -84,6 +91,8 @@ class TowerView(Node):
         self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
+        self.verdict: Verdict | None = None                      # the battle's result (its climax)
+        self._climax_words: TextCache = TextCache()
         self._opening: Opening = Opening()                       # the camera's move in
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
         self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
@@ -103,6 +112,21 @@ class TowerView(Node):
     def panel_rects(self) -> tuple[Box, Box]:
         """The attacker's panel left of the tower, the defender's right of it."""
         return layout.panel_rects(self.geo, self._box(), self.big)
+
+    def tray_boxes(self) -> tuple[Box, Box]:
+        """Each side's tray under its panel (the stage)."""
+        return layout.tray_boxes(self.geo, self._box(), self.big)
+
+    @property
+    def battle_kind(self) -> BattleKind | None:
+        """How the drop in play is counted (None: not a battle); without its result the
+        peasants count for no one."""
+        d = self.drop
+        if d is None or d.sides is None:
+            return None
+        if self.verdict is not None:
+            return self.verdict.battle
+        return BattleKind("attack", d.sides[0], d.sides[1], unrest=1)
 
     def damage_rect(self) -> tuple[int, int, int, int]:
         """What a frame of the animation repaints (the window's partial redraw): where
@@ -153,6 +177,8 @@ class TowerView(Node):
         if self.big:
             k = self.type_scale()
             if self.sides is not None:
+                for facts, rect in zip(self.sides, self.tray_boxes()):
+                    draw_tray_box(rect, facts.code, k)
                 for key, facts, rect in zip(("a", "d"), self.sides, self.panel_rects()):
                     self._icons[key] = draw_side(self.texts, key, facts, rect, k)
                 if self.drop is not None and self.drop.gathered < 1.0:
@@ -238,7 +264,8 @@ class TowerView(Node):
         self.drop = DropPlay(recording, self.geo, sides)
         self._from_tray = dict(from_tray or {})
         self._fitted.clear()
-        self._clock.start(recording, handful, sides is not None)
+        self._clock.start(recording, handful, sides is not None,
+                          CLIMAX if self.verdict is not None else 0.0)
         self.out_total = self.drop.out_total
         self.landed = 0
         self._counts = {}
@@ -248,6 +275,7 @@ class TowerView(Node):
                 self.mark_dirty()       # the caption lives in the static layer
             damage()
         self.playing = True
+        self._place_trays()
         self._gather_from()
         if handful <= 0:
             self.poured.emit()
@@ -265,6 +293,33 @@ class TowerView(Node):
         self._set_origins()
         d.gathered = 0.0
 
+    def _place_trays(self) -> None:
+        """On the stage the cubes that count go on from the tower's tray into their
+        side's tray under its panel (`stage_trays`), in columns by colour; the rest stay."""
+        d, b = self.drop, self.battle_kind
+        if d is None or b is None or not self.big:
+            return
+        s, ox, oy = self._xf()
+        k = self.type_scale()
+        final = d.tally(d.out_total)
+        places: dict[int, tuple[float, float, float]] = {}
+        for side, rect in zip(("a", "d"), self.tray_boxes()):
+            own = b.attacker if side == "a" else b.defender
+            groups = [(own, final.get(own, 0))]
+            if own != PEASANT and counted_by(b, PEASANT) == side:
+                groups.append((PEASANT, final.get(PEASANT, 0)))
+            spots: dict[int, list[tuple[float, float, float]]] = {}
+            for code, x, y, size in box_places(rect, groups, k):
+                spots.setdefault(code, []).append(((x - ox) / s, (y - oy) / s, size / s))
+            seen: dict[int, int] = {}
+            for i in d.order:
+                c = code_of(d.rec.colours[i])
+                if c in spots and counted_by(b, c) == side:
+                    j = seen.get(c, 0)
+                    seen[c] = j + 1
+                    places[i] = spots[c][j]
+        d.set_places(places, FLIGHT)
+
     def _set_origins(self) -> None:
         """The thrown cubes' origins (see `_gather_from`): a side's own from the cubes its
         panel shows (`handful_places`, once the panel is drawn), in their order."""
@@ -273,23 +328,39 @@ class TowerView(Node):
         place_origins(d, self.geo, self._xf(), self.panel_rects(), self._icons, self._from_tray)
 
     def skip(self) -> bool:
-        """S: the stage in play ends. During the handful or the pour every cube lands at
-        once and the tally is shown (in the stage, held until S again or its time is up);
-        during the tally the drop ends. False when no drop was playing."""
+        """S: the stage in play ends. During the handful, the pour or the tally every cube
+        lands at once and the decision is shown (the climax, held until S again or its
+        time is up; the tally where the result is not known); during the climax the drop
+        ends. False when no drop was playing."""
         if not self.playing or self.drop is None:
             return False
         if self._clock.pre > 0:
             self._clock.pre = 0.0
             self.drop.gathered = 1.0
             self.poured.emit()
+        climax = self._clock.climax
         if self.big and self.drop.sides is not None and self._clock.t < self.drop.end_t:
             self._clock.t = self.drop.end_t
             self._show(self._clock.t)
-            self._clock.post = max(self._clock.post, TALLY)
+            if climax > 0:          # every cube landed: on to the decision
+                self._clock.post = climax
+                self._enter_climax()
+            else:
+                self._clock.post = max(self._clock.post, TALLY)
             damage()
+            return True
+        if self.big and self.stage == "tally" and climax > 0:
+            self._clock.post = climax           # the tally: on to the decision
+            self._enter_climax()
             return True
         self._end_play()
         return True
+
+    def _enter_climax(self) -> None:
+        """The decision is shown: the whole stage once (the sides lit and dimmed)."""
+        self._repaint.whole = 2
+        self.climaxed.emit()
+        damage()
 
     # -- animation ------------------------------------------------------------------------
     def _frame_xf(self) -> tuple[float, float, float]:
@@ -385,10 +456,13 @@ class TowerView(Node):
             if self._clock.pre <= 0:
                 self.poured.emit()
             return
-        if self._clock.t >= d.end_t:                      # the tally holds
+        if self._clock.t >= d.end_t:                      # the tally holds, then the climax
+            before = self.stage
             self._clock.post -= dt * self.speed
             if self._clock.post <= 0:
                 self._end_play()
+            elif before == "tally" and self.stage == "climax":
+                self._enter_climax()
             return
         jolting = self.jolt() != (0.0, 0.0)
         self._clock.t = min(d.end_t, self._clock.t + dt * self.speed * self._clock.rate * d.pace(self._clock.t))
@@ -439,6 +513,10 @@ class TowerView(Node):
         self.cubes.draw()
         if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()
+        if self.big and self.verdict is not None and self.stage == "climax":
+            s, ox, oy = self._xf()
+            draw_climax(self._climax_words, self.verdict, self.panel_rects(), self.tray_boxes(),
+                        self._box(), self.type_scale(), ox + self.geo["width"] / 2 * s)
 
     def _panels_clipped(self) -> bool:
         """A partial repaint that misses the panels' counts (the window's scissor on the
@@ -446,23 +524,26 @@ class TowerView(Node):
         a software renderer even when clipped)."""
         return self.big and scissor_misses(layout.count_rects(self.geo, self._box(), self.big))
 
-    def side_counts(self) -> tuple[int, int, int] | None:
-        """The battle's count so far: the attacker's cubes out, the defender's, and the
-        peasants' when they are neither side (None: not a battle)."""
-        d = self.drop
-        if d is None or d.sides is None:
-            return None
-        return side_counts(self._counts, d.sides)
+    def totals(self) -> tuple[int, int] | None:
+        """The battle's totals so far, counted as the rules count them (`battle_totals`:
+        the peasants in the side they count for; None: not a battle)."""
+        b = self.battle_kind
+        return None if b is None else battle_totals(b, self._counts)
 
     def _draw_words(self) -> None:
         """The live count (each side's, in its panel, in large type; the stage) or the
         caption (the thrown handful in a sentence; the small tower)."""
         self._words.begin()
         if self.big:
-            counts = self.side_counts()
-            if counts is not None and self.sides is not None and self.stage != "handful":
-                draw_panel_counts(self._words, self.sides, counts, self.panel_rects(),
-                                  self.type_scale())
+            totals, b = self.totals(), self.battle_kind
+            if totals is not None and b is not None and self.sides is not None \
+                    and self.stage != "handful":
+                won = self.verdict.winner if self.verdict is not None and self.stage == "climax" else None
+                for key, code, n, rect in zip(("a", "d"), (b.attacker, b.defender), totals,
+                                              self.tray_boxes()):
+                    p = self._counts.get(PEASANT, 0) if code != PEASANT and counted_by(b, PEASANT) == key else 0
+                    draw_box_count(self._words, key, rect, code, n, p, self.type_scale(),
+                                   None if won is None else won == key)
         else:
             arcade.draw_lbwh_rectangle_filled(self.left + 4, self.top - 44, self.width - 8, 20, (30, 25, 20, 200))
             self._words.put("c", self.caption, self.left + self.width / 2, self.top - 39, size=9,

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lang.i18n import N_, _, current, ngettext
+from net.trust.peer_text import shown
 from sim.narrate import Nn_
 
 # what a field matches in net's sentence, by the field's name (any other field: `ANY`)
@@ -202,7 +203,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
        "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
-    N_("Friends anywhere join with: ./shogun join {code}    (by code, through the rendezvous {url})"),
+    N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
+       "{server})"),
     N_("The next friend joins with: ./shogun join {code}"),
     N_("Seat {seat} rejoins with: ./shogun join {code} --resume SAVE"),
     N_("a friend who typed the code dials the table directly"),
@@ -213,7 +215,19 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("friend {friend} is connected directly through magic-wormhole ({where})"),
     N_("friend {friend}'s link is down; magic-wormhole redials it"),
     N_("the invitation code {code} no longer works: {why}"),
-    N_("looking for the table by code at the rendezvous {url}"),
+    N_("no invitation code could be made: {why}"),
+    N_("friends outside this network cannot join by code: the rendezvous server {server} cannot "
+       "be reached (is this computer offline?); friends on this network can still join by "
+       "address"),
+    N_("looking for the table by code at the rendezvous server {server}"),
+    N_("someone tried the code {code} with wrong words at the rendezvous ({n} so far); the code "
+       "still works, open again in {t} s"),
+    N_("the invitation code {code} was interrupted: {why}; the code still works and opens again "
+       "by itself"),
+    N_("that code has the old form (a number and two words); this version's codes are {n} "
+       "words: ask the host for the code it shows now"),
+    N_("a code is {n} words joined by dashes; this one has {m}"),
+    N_("'{word}' is not one of the code's words: check the spelling"),
     # a tunnel per pair of friends who came by code (net/table/pair_links.py)
     N_("seat {seat} cannot dial this table directly: a tunnel of our own through "
        "magic-wormhole, its code passed on by the host"),
@@ -237,6 +251,12 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("no direct path to the table ({tried}), and the host allows no relay (it runs with "
        "--direct-only). The host can forward its TCP port on the router, or both can use IPv6 "
        "or one VPN; see docs/net.md."),
+    # the friend's reason as the host says it (issue 47: a fixed reason, never the friend's text)
+    N_("no direct path to the table, and the friend asked for --direct-only"),
+    N_("no direct path to the table, and this table allows no relay (it runs with "
+       "--direct-only). You can forward the table's TCP port on the router, or both can use "
+       "IPv6 or one VPN; see docs/net.md."),
+    N_("no direct path to the table"),
     N_("the host's offer is not readable"),
     N_("the code belongs to a program that is not a Shogun table of this version"),
     N_("the host's offer is malformed"),
@@ -245,10 +265,10 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the friend's answer is malformed"),
     N_("the code is wrong (or someone else used it first); ask the host for the code it shows now"),
     N_("nobody was there with that code"),
-    N_("the rendezvous {url} cannot be reached"),
+    N_("the rendezvous server {server} cannot be reached"),
     N_("the rendezvous {url} is not a mailbox address; give ws://HOST:PORT/v1"),
     N_("no table answered that code within {seconds} s: is the host's table still open, and "
-       "can this computer reach the rendezvous {url}?"),
+       "can this computer reach the rendezvous server {server}?"),
 )
 
 
@@ -313,12 +333,11 @@ def said(text: str) -> str | None:
 def for_players(text: str) -> str:
     """A net sentence to show in the window: in the player's language when its shape is
     known, as it came otherwise (never raises)."""
-    if not isinstance(text, str):
-        text = str(text)
+    text = shown(text)       # a field of it may have come from a peer (issue 47)
     if current() == "en":
         return text
     try:
         again = said(text)
     except Exception:        # a window must not fall over a sentence from another peer
         return text
-    return text if again is None else again
+    return text if again is None else shown(again)

@@ -25,6 +25,7 @@ import logging
 from dataclasses import dataclass
 
 from net.lockstep.beacon import ChainVerifier, HashChain
+from net.lockstep.blame import Awaited, StepHeld, awaited
 from net.lockstep.chance_step import ChanceStep
 from net.lockstep.command_step import CommandStep
 from net.lockstep.core_view import Receiver, StepRunner, receives
@@ -166,22 +167,36 @@ class Lockstep:
         return list(cached[1])
 
     def waiting_for(self) -> list[int]:
-        """The seats whose input the current step still lacks (empty when over)."""
+        """The seats the current step waits for (empty when over): those whose own input
+        is missing first, never one whose input waits on another's (`net.lockstep.blame`)."""
+        return [a.seat for a in self.awaited()]
+
+    def awaited(self) -> tuple[Awaited, ...]:
+        """The seats the current step waits for, each with what it owes."""
         if self.ended:
-            return []
+            return ()
+        return awaited(self.held())
+
+    def held(self) -> StepHeld:
+        """What I hold of the current step: the evidence the blame is read from."""
         d = self.decision()
         box = self.inbox.get(self.step, StepInbox())
+        players = tuple(self.contributors())
+        actors = tuple(s for s in d.seats if s not in self.bots)
         if d.kind == DecisionKind.CHANCE:
-            return [s for s in self.contributors() if s not in box.links]
+            return StepHeld(d.kind, players, actors, frozenset(box.links))
         if d.kind == DecisionKind.TOWER:
-            return [s for s in self.contributors() if s not in box.votes]
+            return StepHeld(d.kind, players, actors, frozenset(box.votes))
         if d.kind == DecisionKind.PLAN:
-            return self.plans.waiting_for(d, box)
-        seat = d.seats[0]
-        if seat in self.bots or box.command is not None \
-                or (d.kind == DecisionKind.OPEN and box.opening is not None):
-            return []
-        return [seat]
+            return StepHeld(d.kind, players, actors,
+                            commits={s: m["lock"] for s, m in box.commits.items()},
+                            echoes={e: {s: m["lock"] for s, m in held.items()}
+                                    for e, held in box.echoes.items()},
+                            links=frozenset(box.links), reveals=frozenset(box.reveals))
+        here = box.opening is not None if d.kind == DecisionKind.OPEN \
+            else box.command is not None
+        actor = tuple(s for s in d.seats[:1] if s not in self.bots)    # one seat's turn
+        return StepHeld(d.kind, players, actor, frozenset(actor) if here else frozenset())
 
     def add_chain(self, seat: int, chain_end: bytes, token_hash: bytes) -> None:
         """A late beacon commitment (`net.lockstep.links.BeaconLinks.add_chain`)."""

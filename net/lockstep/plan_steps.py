@@ -163,19 +163,6 @@ class PlanSteps:
         return commitment.field_salt(nonce, field), cards[field], mine
 
     # ------------------------------------------------------------------ the plan step
-    def waiting_for(self, d: PendingDecision, box: StepInbox) -> list[int]:
-        """The seats a plan step still waits for: commitments, then echoes, then bids."""
-        core = self.core
-        humans = [s for s in d.seats if s not in core.bots]
-        missing = [s for s in humans if s not in box.commits]
-        if missing:
-            return missing
-        silent = [s for s in core.contributors() if s not in box.echoes]
-        if silent:
-            return silent
-        return [s for s in core.contributors() if s not in box.links
-                or (s in humans and s not in box.reveals)]
-
     def _echo_mine(self, box: StepInbox, humans: list[int]) -> None:
         """Echo what I hold, again whenever it changed (a seat relocked)."""
         core = self.core

@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from net.trust.peer_text import shown
+
 log = logging.getLogger("net.reach.discovery")
 
 SERVICE = "_shogun._tcp.local."
@@ -83,12 +85,13 @@ def browse(timeout: float = 3.0, interfaces: Any = None, zeroconf_class: Any = N
             info = zc.get_service_info(SERVICE, name, timeout=1000)
             if info is None or not info.parsed_addresses():
                 continue
-            props = {k.decode(): (v or b"").decode() for k, v in (info.properties or {}).items()}
+            props = {k.decode(errors="replace"): (v or b"").decode(errors="replace")
+                     for k, v in (info.properties or {}).items()}
             try:
                 players = int(props.get("players", "0"))
             except ValueError:
                 players = 0
-            tables.append(Table(name.removesuffix("." + SERVICE), 
+            tables.append(Table(shown(name.removesuffix("." + SERVICE), 60),
                                 f"{info.parsed_addresses()[0]}:{info.port}", players))
         return tables
     finally:

@@ -48,3 +48,37 @@ def tunnel_pairs(players: Sequence[Player], relay_allowed: bool) -> list[PairTun
 def covered(tunnels: Sequence[PairTunnel]) -> set[frozenset[int]]:
     """The pairs (as seat sets) the tunnels join, for `unreachable_pairs`."""
     return {frozenset((t.serving, t.dialling)) for t in tunnels}
+
+
+@dataclass(frozen=True)
+class CodeOffered:
+    """A pair tunnel's code that reached the host (`PairTunnelOpened` with a code), as the
+    host's choice to pass it on sees it."""
+    asked: bool           # the host asked this pair for a tunnel
+    from_serving: bool    # it came from the pair's serving seat (who allocates the code)
+    has_code: bool
+    passed: bool          # a code for this pair was passed on already
+
+
+def pass_on(offered: CodeOffered) -> str | None:
+    """Whether the host passes a pair tunnel's code on to the dialling seat: None, pass it
+    on; else the sender's offence, in a sentence (issue 47 finding 3).
+
+    | asked | from the serving seat | a code | passed before | verdict                      |
+    |-------|-----------------------|--------|---------------|------------------------------|
+    | no    | any                   | any    | any           | the sender's offence (not asked) |
+    | yes   | no                    | any    | any           | the sender's offence (not asked) |
+    | yes   | yes                   | no     | any           | the sender's offence (not asked) |
+    | yes   | yes                   | yes    | yes           | the sender's offence (a copy), not passed on |
+    | yes   | yes                   | yes    | no            | passed on, once              |
+
+    Why once: the host answers one question (one tunnel per pair) with one code. It passed
+    every copy on before, and the dialling player, which cannot tell a forwarded copy
+    from the host's own, charged the host with an offence per copy and dropped it (a
+    friend re-sending its own message three times cut the host off). A copy is its
+    sender's offence, never the forwarder's."""
+    if not (offered.asked and offered.from_serving and offered.has_code):
+        return "that this host did not ask for"
+    if offered.passed:
+        return "again: its code was passed on already (a copy is the sender's offence)"
+    return None

@@ -14,8 +14,11 @@ How one friend joins (`Invitations` on the host, `join_by_code` on the friend):
 2. The friend types it. Over the wormhole (encrypted under its key) the host sends an
    `Offer`: the table's own join code (40 bits) and every address it may be dialled at
    (router mapping, IPv6, LAN; net/reach/addresses.py).
-3. The friend probes those addresses (net/reach/reachability.py). The first that a
-   Shogun table answers is joined directly, as `join ADDRESS --code C` would be.
+3. The friend probes a handful of those addresses, those a table could honestly be
+   reached at from here (net/reach/offered.py; issue 47: the list is the host's choice),
+   through net/reach/reachability.py. The first that a Shogun table answers is joined
+   directly, as `join ADDRESS --code C` would be. The friend answers with its path and,
+   when it has none, a fixed reason (`Choice`), never what it found at each address.
 4. Otherwise both sides dilate the wormhole (net/reach/tunnel.py): a direct connection
    if one of magic-wormhole's own hints works (for instance the friend can be dialled
    when the host cannot), else the transit relay. With `--direct-only` (either side)
@@ -41,6 +44,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
+from net.reach.invite_codes import InviteCode, list_nameplates, looks_like_code, parse_code
+from net.reach.offered import FriendSide, judge, not_tried, to_probe
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication)
@@ -65,6 +70,8 @@ class RendezvousOptions:
     mailbox: str = PUBLIC_MAILBOX
     relay: str | None = PUBLIC_RELAY          # magic-wormhole's form "tcp:HOST:PORT"
     direct_only: bool = False
+    local: bool = False         # this peer's table is on loopback (a test): the host's
+                                # loopback addresses are plausible (net/reach/offered.py)
 
     @property
     def relay_allowed(self) -> bool:
@@ -109,7 +116,7 @@ def options_for(args: AskedReach, interface: str,
                          "ws://HOST:PORT/v1")
     return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
                              relay_hint(relay) if relay else PUBLIC_RELAY,
-                             args.direct_only)
+                             args.direct_only, loopback)
 
 
 def relay_hint(address: str) -> str:
@@ -120,8 +127,10 @@ def relay_hint(address: str) -> str:
 
 
 def is_invite(text: str | None) -> bool:
-    """`join 7-guitarist-revenge`: a wormhole code, not HOST:PORT."""
-    return text is not None and INVITE_PATTERN.match(text.strip()) is not None
+    """`join absurd-pandora-tracker-guitarist-revenge-uncut`: a code of words (or one of
+    the old form, `7-guitarist-revenge`, which gets a sentence), not HOST:PORT."""
+    return text is not None and (looks_like_code(text)
+                                 or INVITE_PATTERN.match(text.strip()) is not None)
 
 
 @dataclass(frozen=True)
@@ -160,14 +169,27 @@ class Offer:
         return cls(code, found, relay)
 
 
+# why a friend cannot reach the table, as it tells the host: a fixed reason, never what it
+# found at each address (issue 47: the host's addresses are the host's choice, and the
+# results would be a scan of the friend's network; the text would reach the host's terminal)
+NO_PATH_REASONS = {
+    "direct-only": "no direct path to the table, and the friend asked for --direct-only",
+    "no-relay": "no direct path to the table, and this table allows no relay (it runs with "
+                "--direct-only). You can forward the table's TCP port on the router, or both "
+                "can use IPv6 or one VPN; see docs/net.md.",
+}
+UNNAMED_REASON = "no direct path to the table"
+
+
 @dataclass(frozen=True)
 class Choice:
-    """What the friend answers: how it will reach the table."""
+    """What the friend answers: how it will reach the table, and for "none" which of the
+    fixed `NO_PATH_REASONS` (anything else a friend sends is read as no reason)."""
     path: str                   # "direct", "relay" or "none"
-    reason: str = ""            # for "none": the sentence the friend read
+    reason: str = ""            # for "none": a key of NO_PATH_REASONS
 
     def to_bytes(self) -> bytes:
-        return json.dumps({"path": self.path, "reason": self.reason[:2000]}).encode()
+        return json.dumps({"path": self.path, "reason": self.reason}).encode()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Choice:
@@ -178,7 +200,12 @@ class Choice:
         if not isinstance(raw, dict) or raw.get("path") not in ("direct", "relay", "none") \
                 or not isinstance(raw.get("reason", ""), str):
             raise RendezvousError("the friend's answer is malformed")
-        return cls(raw["path"], raw.get("reason", "")[:2000])
+        reason = raw.get("reason", "")
+        return cls(raw["path"], reason if reason in NO_PATH_REASONS else "")
+
+    def sentence(self) -> str:
+        """For "none": the host's own words for the friend's reason."""
+        return NO_PATH_REASONS.get(self.reason, UNNAMED_REASON)
 
 
 @dataclass(frozen=True)
@@ -195,12 +222,34 @@ class Arrival:
     redial: RelayRedial | None = None   # dials the relay again after a break
 
 
-def wormhole_for(reactor: Any, options: RendezvousOptions) -> Any:
+def wormhole_for(reactor: Any, options: RendezvousOptions, app_id: str = APP_ID) -> Any:
+    """A wormhole on the mailbox, under `app_id`: a code's hidden namespace
+    (`InviteCode.app_id`, issue 47)."""
     import wormhole
     no_delay_on_dilated_connections()
     say_when_records_fail_authentication()
-    return wormhole.create(APP_ID, options.mailbox, reactor, dilation=True,
+    return wormhole.create(app_id, options.mailbox, reactor, dilation=True,
                            versions={"shogun-table": OFFER_VERSION})
+
+
+def server_name(mailbox: str) -> str:
+    """The rendezvous as a player reads it: its host's name, not the ws:// address
+    ("relay.magic-wormhole.io" for ws://relay.magic-wormhole.io:4000/v1)."""
+    from urllib.parse import urlsplit
+    try:
+        host = urlsplit(mailbox).hostname
+    except ValueError:
+        host = None
+    return host or mailbox
+
+
+def unreachable(failure: Any) -> bool:
+    """The failure is the rendezvous server itself not answering (no internet, or the
+    server is down), not something about a code."""
+    from twisted.python.failure import Failure
+    from wormhole.errors import ServerConnectionError
+    error = failure.value if isinstance(failure, Failure) else failure
+    return isinstance(error, ServerConnectionError)
 
 
 def plain_failure(failure: Any, mailbox: str) -> str:
@@ -215,8 +264,8 @@ def plain_failure(failure: Any, mailbox: str) -> str:
     if isinstance(error, LonelyError):
         return "nobody was there with that code"
     if isinstance(error, ServerConnectionError):
-        url = mailbox
-        return f"the rendezvous {url} cannot be reached"
+        server = server_name(mailbox)
+        return f"the rendezvous server {server} cannot be reached"
     return str(error)
 
 
@@ -239,10 +288,10 @@ async def _closed(w: Any) -> None:
         pass
 
 
-def choose_direct(offer: Offer, probes: list[Any]) -> Reachable | None:
-    """The first of the host's addresses (most widely reachable first) where a Shogun
-    table answered our probe."""
-    for address, probe in zip(offer.addresses, probes):
+def choose_direct(targets: list[Reachable], probes: list[Any]) -> Reachable | None:
+    """The first of the addresses probed (the host's order, most widely reachable first)
+    where a Shogun table answered our probe."""
+    for address, probe in zip(targets, probes):
         if probe.greeted:
             return address
     return None
@@ -256,6 +305,55 @@ _DIRECTLY = {"public": "directly at {address} through the host's router, round t
              "this machine": "directly at {address} on this machine, round trip {rtt}"}
 
 
+CLAIM_WAIT = 15.0      # seconds one claimed nameplate has to answer
+
+
+async def meet_host(reactor: Any, options: RendezvousOptions,
+                    code: InviteCode) -> tuple[Any, bytes]:
+    """Friend: find the host's nameplate in the code's hidden namespace (listing it; only
+    holders of the code can name it) and claim it with the secret words: the wormhole and
+    the host's offer. RendezvousError: a sentence (the words are wrong, nobody answered
+    within `answer_wait()`, the mailbox cannot be reached)."""
+    from twisted.internet import defer, task
+    from wormhole.errors import WrongPasswordError
+    wait = answer_wait()
+    end = reactor.seconds() + wait
+    app_id = code.app_id(APP_ID)
+    tried: set[str] = set()
+    while reactor.seconds() < end:
+        lister = wormhole_for(reactor, options, app_id)
+        try:
+            nameplates = await list_nameplates(lister, max(1.0, min(10.0, end - reactor.seconds())),
+                                               reactor)
+        except defer.TimeoutError:
+            nameplates = set()
+        except Exception as exc:
+            raise RendezvousError(plain_failure(exc, options.mailbox)) from None
+        finally:
+            lister.close().addErrback(lambda f: None)
+        for nameplate in sorted(nameplates - tried, key=lambda n: int(n) if n.isdigit() else 0):
+            if not nameplate.isdigit() or len(nameplate) > 9:
+                continue
+            tried.add(nameplate)
+            w = wormhole_for(reactor, options, app_id)
+            w.set_code(code.wormhole_code(nameplate))
+            try:
+                left = max(1.0, min(CLAIM_WAIT, end - reactor.seconds()))
+                return w, await w.get_message().addTimeout(left, reactor)
+            except WrongPasswordError:
+                w.close().addErrback(lambda f: None)
+                raise RendezvousError(plain_failure(WrongPasswordError(), options.mailbox)) \
+                    from None
+            except Exception:          # crowded, or nobody on it: the host opens another
+                w.close().addErrback(lambda f: None)
+        await task.deferLater(reactor, 1.0, lambda: None)
+    seconds = f"{wait:g}"
+    server = server_name(options.mailbox)
+    raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
+                          f"table still open, and can this computer reach the "
+                          f"rendezvous server {server}?")
+
+
 def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                  say: Callable[[str], None]) -> Any:
     """Friend: a Deferred firing with an `Arrival` (or failing with RendezvousError)."""
@@ -267,38 +365,34 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
-    w = wormhole_for(reactor, options)
-    w.set_code(invite.strip())
-    url = options.mailbox
-    say(f"looking for the table by code at the rendezvous {url}")
-    wait = answer_wait()
     try:
-        data = await w.get_message().addTimeout(wait, reactor)
-    except defer.TimeoutError:
-        w.close().addErrback(lambda f: None)
-        seconds = f"{wait:g}"
-        raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
-                              f"table still open, and can this computer reach the "
-                              f"rendezvous {url}?") from None
-    except Exception as exc:
-        w.close().addErrback(lambda f: None)
-        raise RendezvousError(plain_failure(exc, options.mailbox)) from None
+        code = parse_code(invite)
+    except ValueError as exc:
+        raise RendezvousError(str(exc)) from None
+    server = server_name(options.mailbox)
+    say(f"looking for the table by code at the rendezvous server {server}")
+    w, data = await meet_host(reactor, options, code)
     try:
         offer = Offer.from_bytes(data)
     except RendezvousError:
         w.close().addErrback(lambda f: None)
         raise
-    probes = await probe_all(reactor, [(a.host, a.port) for a in offer.addresses]) \
-        if offer.addresses and not relay_only() else []
-    direct = choose_direct(offer, probes)
+    side = FriendSide.here(options.local)
+    judged = judge(offer.addresses, side)
+    targets = to_probe(offer.addresses, side) if not relay_only() else []
+    probes = await probe_all(reactor, [(a.host, a.port) for a in targets]) if targets else []
+    direct = choose_direct(targets, probes)
     if direct is not None:
         w.send_message(Choice("direct").to_bytes())
         w.close().addErrback(lambda f: None)
-        rtt = next(p.round_trip for a, p in zip(offer.addresses, probes) if a == direct)
+        rtt = next(p.round_trip for a, p in zip(targets, probes) if a == direct)
         how = _DIRECTLY.get(direct.scope, _DIRECTLY["LAN"]).format(
             address=direct.dial, rtt=f"{(rtt or 0) * 1000:.1f} ms")
         return Arrival(direct.dial, offer.code, how, round_trip=rtt)
-    tried = "; ".join(p.sentence() for p in probes) or "the host gave no address"
+    skipped = not_tried(judged)
+    tried = "; ".join([p.sentence() for p in probes] + (
+        [f"{skipped} other address{'es' if skipped != 1 else ''} the host gave not tried "
+         "from here"] if skipped else [])) or "the host gave no address"
     if not offer.relay or options.direct_only:
         reason = (f"no direct path to the table ({tried}), and you asked for --direct-only. The "
                   "host can forward its TCP port on the router, or both can use IPv6 or one "
@@ -306,7 +400,8 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
                   f"no direct path to the table ({tried}), and the host allows no relay (it runs "
                   "with --direct-only). The host can forward its TCP port on the router, or "
                   "both can use IPv6 or one VPN; see docs/net.md.")
-        w.send_message(Choice("none", reason).to_bytes())
+        w.send_message(Choice("none", "direct-only" if options.direct_only
+                              else "no-relay").to_bytes())
         await _closed(w)          # the answer reaches the mailbox before this program ends
         raise RendezvousError(reason)
     w.send_message(Choice("relay").to_bytes())

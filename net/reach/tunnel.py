@@ -179,7 +179,10 @@ class _End(protocol.Protocol):
     def dataReceived(self, data: bytes) -> None:
         if self.other is None:
             self.waiting.append(data)
-        else:
+        elif not self.other.lost:
+            # (a subchannel closed by the far side takes no more: bytes the table sent
+            # meanwhile go nowhere, as on any closed link; writing them raised inside
+            # magic-wormhole, seen after a stalled relay flowed again: issue 47)
             self.other.wire.write(data)
 
     def connectionLost(self, reason: Any = None) -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from net.trust.peer_text import shown
 from net.table.phase import Phase
 from net.transport.message_records import ChatRecalled, ChatSent
 
@@ -63,7 +64,7 @@ def clean(text: str) -> str:
     sentence for the player) when it is empty or too long."""
     if not isinstance(text, str):
         raise ValueError("a chat line must be text")
-    text = "".join(ch for ch in text if ch.isprintable()).strip()
+    text = shown(text).strip()     # no control character, escape sequence or line break
     if not text:
         raise ValueError("there is nothing to send")
     if len(text) > MAX_CHARS:
@@ -161,6 +162,7 @@ class Chat:
         self._show(line)
 
     def _show(self, line: ChatLine) -> None:
+        line = ChatLine(shown(line.sender)[:40], line.seat, line.text)   # a name is a peer's text
         self.recent.append(line)
         try:
             self._setting.callbacks.on_chat_received(line)

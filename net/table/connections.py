@@ -49,6 +49,26 @@ RETRY_TIMES = 120
 Handler = Callable[["PeerConnection", dict[str, Any]], None]
 
 
+def rejoin_retry(retry: float | None, refused_for: float, countdown: float) -> float | None:
+    """When a rejoin dial the table turned away for now is tried again: in seconds, or
+    None (not again).
+
+    | the refusal          | refused for (since the first refusal) | tried again        |
+    |----------------------|---------------------------------------|--------------------|
+    | final (no `retry`)   | any                                   | no                 |
+    | `retry` N            | less than the take-over countdown     | after N s (>= 0.5) |
+    | `retry` N            | the countdown ran out                 | no                 |
+
+    Why (issue 47 finding 1): a resuming player refused for now (a wait after wrong
+    codes from its address, a busy table) gave up on that player while another of its
+    links was open, and never dialled it again: the host and the resumed friend then
+    claimed each other's seat for ever. Past the countdown a bot has the seat, and
+    trying again is pointless."""
+    if retry is None or refused_for >= countdown:
+        return None
+    return max(RETRY_AT_LEAST, retry)
+
+
 class Connector(Protocol):
     """A dial's connector (Twisted's `IConnector`, the part the table reads)."""
 
@@ -113,6 +133,7 @@ class Connections:
         self.offence_log: list[tuple[str, str]] = []
         self.refusal: str | None = None
         self.retries = 0                     # of my first dial to the table
+        self._rejoin_refused_at: float | None = None   # my rejoin's first refusal for now
 
     def count_sent(self, n: int) -> None:
         self.bytes_sent += n
@@ -161,9 +182,34 @@ class Connections:
         self._setting.callbacks.on_error(message)
         return True
 
+    def _rejoin_again(self, conn: PeerConnection, reason: str) -> bool:
+        """My rejoin dial that a player turned away for now: dial it again after its
+        `retry`, until the take-over countdown ends (`rejoin_retry`)."""
+        if conn.hello_fields.get("role") != "rejoin" or self._shared.closed:
+            return False
+        now = self._setting.reactor.seconds()
+        if self._rejoin_refused_at is None:
+            self._rejoin_refused_at = now
+        delay = rejoin_retry(conn.refused_retry, now - self._rejoin_refused_at,
+                             self._start.rejoin_timeout())
+        if delay is None:
+            return False
+        try:
+            where = conn.tcp.getPeer()
+            host, port = str(where.host), int(where.port)
+        except Exception:
+            return False
+        self._dialer.dial_later(host, port, dict(conn.hello_fields), delay)
+        message = f"{reason}; trying again in {round(delay, 1):g} s"
+        log.warning(message)
+        self._setting.callbacks.on_error(message)
+        return True
+
     def refused(self, conn: PeerConnection, reason: str) -> None:
         table = self._shared
         if conn.refused_retry is not None and self._try_again(conn, reason, conn.refused_retry):
+            return
+        if self._rejoin_again(conn, reason):
             return
         if table.role == "resume" and (self._dialer.pending_dials > 0
                                       or any(not c.closed for c in self._roster.conns)):
@@ -189,8 +235,8 @@ class Connections:
             connected=frozenset(c.seat for c in self._roster.conns
                                 if not c.closed and c.seat is not None),
             spectators=len(self._roster.spectators),
-            spectators_there=sum(s.remote_host() == conn.remote_host()
-                                 for s in self._roster.spectators))
+            # per address, or per tunnel (issue 47: every tunnelled one is 127.0.0.1)
+            spectators_there=sum(s.door() == conn.door() for s in self._roster.spectators))
         cred = Credential(role=hello["role"], peer=hello["peer"], seat=hello["seat"],
                           table=hello["table"], seat_key=hello["seat_key"],
                           seat_proof=hello["seat_proof"], token=hello["token"],

@@ -4,8 +4,10 @@ Why: a player that stays connected but keeps an input back (a beacon link after 
 the others' links and worked the draw out, a tower vote, an echo, its plan, its move)
 stalled the table without limit and without a word: the heartbeats kept it "alive", so
 neither the pause nor the take-over ever began. Now each seat the current step waits for
-(`Lockstep.waiting_for`) has a clock, counted in the time this peer was awake
-(`Liveness.awake_seconds`, so my own stall is nobody's silence):
+(`Lockstep.awaited`: only the seats whose own input is missing first, never one whose
+input waits on another's, `net.lockstep.blame`, issue 52) has a clock for what it owes,
+counted in the time this peer was awake (`Liveness.awake_seconds`, so my own stall is
+nobody's silence); my own seat's clock runs only for my player's decisions:
 
 - an input a program sends by itself (a beacon link, an echo, a bid or card opening, a
   tower vote): `AUTO_INPUT_TIME` seconds;
@@ -26,11 +28,11 @@ from __future__ import annotations
 import logging
 from typing import Any, TYPE_CHECKING
 
+from net.lockstep.blame import Need
 from net.table.liveness import Liveness
 from net.table.options import TURN_TIME   # the default turn timer (kept here for its readers)
 from net.table.shared import Roster, StartRecord, TableSetting, TableState
 from net.transport.message_records import InputsAwaited
-from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from net.table.missed_inputs import MissedInputs
@@ -42,7 +44,6 @@ log = logging.getLogger("net.table.session")
 AUTO_INPUT_TIME = 10.0    # seconds for an input a program sends without its player
 MIN_TURN_TIME = 10.0      # a turn timer the table accepts: 10 s to a day
 MAX_TURN_TIME = 86_400.0
-_AUTOMATIC = (DecisionKind.CHANCE, DecisionKind.TOWER, DecisionKind.OPEN)
 
 
 def turn_time_problem(seconds: object) -> str | None:
@@ -67,11 +68,26 @@ class InputDeadlines:
         self._liveness = liveness
         self._takeover = takeover
         self._missed = missed
-        # (step, seat, a player's decision?) -> when this peer began waiting (awake clock)
-        self._since: dict[tuple[int, int, bool], float] = {}
+        # (step, seat, what it owes) -> when this peer began waiting (awake clock)
+        self._since: dict[tuple[int, int, Need], float] = {}
+        # seat -> (step, what it owed) when its clock ran out here: its countdown stops
+        # once it sent that (the step may then wait on it for its next phase: a new clock)
+        self._overdue_for: dict[int, tuple[int, Need]] = {}
         # a spectator: what the player it follows said the table awaits (step, seat -> a
         # player's decision?); it is not sent the commitments and links, so cannot see
         self._told: tuple[int, dict[int, bool]] | None = None
+
+    def inputs_reached(self, seat: int) -> None:
+        """Inputs `seat` had missed were just relayed to it (`MissedInputs`, each signed
+        message once per asker, so this cannot be repeated without end): the clock of
+        what it owes the current step starts now. A seat whose input waited on what
+        reached it only now was not silent (issue 52)."""
+        ls = self._shared.lockstep
+        if ls is None or self._takeover.is_overdue(seat):
+            return
+        now = self._liveness.awake_seconds()
+        for key in [k for k in self._since if k[0] == ls.step and k[1] == seat]:
+            self._since[key] = now
 
     def turn_time(self) -> float:
         """The table's turn timer: the host's, as `GameStarted` carried it."""
@@ -93,36 +109,31 @@ class InputDeadlines:
     def awaited(self) -> dict[int, bool]:
         """Seat -> a player's decision? (else an input its program sends by itself), for
         every seat but a bot's that the current step still waits for."""
+        return {seat: need.decided for seat, need in self.needs().items()}
+
+    def needs(self) -> dict[int, Need]:
+        """Seat -> what it owes, for every seat the current step waits for: only those
+        whose own input is missing first (`net.lockstep.blame`), never a seat whose
+        input waits on another's."""
         ls = self._shared.lockstep
         if ls is None or ls.ended or self._shared.closed:
             return {}
         if self._told is not None and self._told[0] == ls.step and self.watching():
-            return dict(self._told[1])
-        d = ls.decision()
-        box = ls.inbox.get(ls.step)
-        seats: dict[int, bool] = {}
-        for seat in ls.waiting_for():
-            if seat in ls.bots:
-                continue
-            if d.kind in _AUTOMATIC:
-                seats[seat] = False
-            elif d.kind == DecisionKind.PLAN:      # its plan, or then its echo and bid
-                seats[seat] = box is None or seat not in box.commits
-            else:
-                seats[seat] = True
-        return seats
+            return {s: Need.DECISION if human else Need.LINK
+                    for s, human in self._told[1].items()}
+        return {a.seat: a.need for a in ls.awaited() if a.seat not in ls.bots}
 
-    def _waits(self) -> dict[int, tuple[bool, float]]:
-        """Seat -> (a player's decision?, its time limit) for the inputs the table waits
-        for now. A seat that dropped has the rejoin countdown instead."""
+    def _waits(self) -> dict[int, tuple[Need, float]]:
+        """Seat -> (what it owes, its time limit) for the inputs the table waits for now.
+        A seat that dropped has the rejoin countdown instead."""
         table = self._shared
         watching = self.watching()
-        waits: dict[int, tuple[bool, float]] = {}
-        for seat, human in self.awaited().items():
+        waits: dict[int, tuple[Need, float]] = {}
+        for seat, need in self.needs().items():
             if not watching and seat != table.my_seat and self._roster.conn_for_seat(seat) is None \
                     and not self._takeover.is_overdue(seat):
                 continue
-            waits[seat] = (human, self.turn_time() if human else AUTO_INPUT_TIME)
+            waits[seat] = (need, self.turn_time() if need.decided else AUTO_INPUT_TIME)
         return waits
 
     def tell_spectators(self) -> None:
@@ -148,7 +159,10 @@ class InputDeadlines:
         self._told = (msg["step"], told)
 
     def tick(self) -> None:
-        """Look at the clocks (every heartbeat, about once a second)."""
+        """Look at the clocks (every heartbeat, about once a second). Each clock is one
+        seat's for one input of one step: a seat that sent what it owed and is awaited
+        again for the next phase of the step (an echo, then a bid) starts a new clock,
+        and its countdown, if one ran, stops."""
         table = self._shared
         ls = table.lockstep
         self.tell_spectators()
@@ -159,17 +173,22 @@ class InputDeadlines:
                     != k[2]]:
             del self._since[key]
         for seat in self._takeover.overdue_seats():
-            if seat not in waits or self._takeover.overdue_step(seat) != step:
+            if seat not in waits or self._takeover.overdue_step(seat) != step \
+                    or self._overdue_for.get(seat) != (step, waits[seat][0]):
+                self._overdue_for.pop(seat, None)
                 self._takeover.input_arrived(seat)
         watching = self.watching()
         waited: dict[int, float] = {}
-        for seat, (human, limit) in waits.items():
-            since = self._since.setdefault((step, seat, human), now)
+        for seat, (need, limit) in waits.items():
+            since = self._since.setdefault((step, seat, need), now)
             if watching:             # a spectator shows the clocks; the players act on them
                 continue
             waited[seat] = now - since
+            if seat == table.my_seat and not need.decided:
+                continue             # my program sends it: I am answering, never silent
             if now - since >= limit and not self._takeover.is_overdue(seat):
-                what = "a decision" if human else "an input its program sends by itself"
+                what = "a decision" if need.decided else "an input its program sends by itself"
+                self._overdue_for[seat] = (step, need)
                 self._takeover.input_overdue(seat, step, limit, what)
         if not watching and ls is not None:
             # an input that did not reach me may have reached the others: ask them
@@ -190,9 +209,9 @@ class InputDeadlines:
             return {}
         now = self._liveness.awake_seconds()
         left = {}
-        for seat, (human, limit) in waits.items():
+        for seat, (need, limit) in waits.items():
             if self._takeover.is_overdue(seat):
                 continue
-            since = self._since.get((ls.step, seat, human), now)
+            since = self._since.get((ls.step, seat, need), now)
             left[seat] = max(0.0, limit - (now - since))
         return left

@@ -12,7 +12,9 @@ withholder gains nothing: the victim no longer waits `ASK_AFTER` a step); every 
 messages for the step relays them (`Relayed`: signed, they prove themselves from any
 relayer), its own included, and the claims that gave the seat to a bot if it did. So
 withholding from one victim costs the victim a few seconds, not its seat, and the log of
-each relayer names the seat whose input went missing, not the one that missed it.
+each relayer names the seat whose input went missing, not the one that missed it. And the
+asker's own clocks start again when inputs it lacked were relayed to it (issue 52): its
+input waited on them, so it is not silent for the time it waited.
 
 Tests: tests/net/trust/test_takeover_attacks.py (a link kept from one victim, real
 processes), tests/net/table/test_missed_inputs.py.
@@ -21,7 +23,7 @@ processes), tests/net/table/test_missed_inputs.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, TYPE_CHECKING
+from typing import Any, Callable, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.shared import Roster, TableSetting, TableState
@@ -69,6 +71,9 @@ class MissedInputs:
         self._asked: dict[int, float] = {}          # step -> when I last asked
         self._answered: dict[int, float] = {}       # asker's seat -> when I last answered
         self._sent: dict[int, set[bytes]] = {}      # asker's seat -> signatures sent to it
+        # a player was sent inputs it missed (`inputs_missed`): its clocks start again,
+        # since its own input waited on them (`InputDeadlines.inputs_reached`)
+        self.reached: Callable[[int], None] = lambda seat: None
         # seats whose input reached me only by relay while their connection lived: asked
         # for at once from then on, so withholding gains nothing (`withheld`, from relays)
         self.withheld_from_me: set[int] = set()
@@ -138,6 +143,8 @@ class MissedInputs:
             for m, frame in fresh:
                 sent.add(m["sig"])
                 conn.send(frame)
+            if fresh:
+                self.reached(asker)
             if fresh and seat != table.my_seat:
                 log.warning("seat %d missed seat %d's input for step %d, which reached me: "
                             "relayed %d message(s)", asker, seat, step, len(fresh))

@@ -21,10 +21,12 @@ Tests: tests/net/table/test_pair_links.py, tests/net/reach/test_internet_rendezv
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Mapping
 
-from net.reach.pair_tunnels import PairTunnel
-from net.reach.rendezvous import RendezvousOptions, plain_failure, relay_only, wormhole_for
+from net.reach.invite_codes import new_code, parse_code
+from net.reach.pair_tunnels import CodeOffered, PairTunnel, pass_on
+from net.reach.rendezvous import (APP_ID, RendezvousOptions, plain_failure, relay_only,
+                                  wormhole_for)
 from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table, table_end
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
@@ -48,9 +50,14 @@ class PairLinks:
         # given by `use_relay` once the table's rendezvous is known (cli/runner.py, the
         # window's lobby and code search): none, no pair tunnel
         self.options: RendezvousOptions | None = None
-        self.tunnelled_ports: Callable[[], Collection[int]] = lambda: ()   # host: Invitations'
+        # host: Invitations' source ports of its friends' tunnels -> friend number
+        self.tunnelled_ports: Callable[[], Mapping[int, int]] = lambda: {}
         self.say: Callable[[str], None] = log.info          # a headless peer prints it
         self.asked: set[PairTunnel] = set()          # host: the pairs it asked for
+        self.passed: set[PairTunnel] = set()         # host: ... whose code it passed on
+        self.served: dict[int, int] = {}             # a source port of my pair tunnels'
+        #   far ends at my table -> the seat at the other end (`door_of` counts per tunnel)
+        self.codes: dict[int, str] = {}              # seat -> the pair tunnel code I claimed
         self.through_tunnel: set[int] = set()        # seats I dial through a pair tunnel
         self.ends: dict[int, tuple[str, int]] = {}   # such a seat -> my end's loopback port
         self.wormholes: list[Any] = []
@@ -60,7 +67,7 @@ class PairLinks:
         self.links: dict[int, Link] = {}
 
     def use_relay(self, options: RendezvousOptions | None,
-                  tunnelled_ports: Callable[[], Collection[int]] | None = None,
+                  tunnelled_ports: Callable[[], Mapping[int, int]] | None = None,
                   say: Callable[[str], None] | None = None) -> None:
         """The table's rendezvous and relay (None: no pair tunnel). Why not given at
         construction: the session exists before the rendezvous is chosen (a friend learns
@@ -72,6 +79,14 @@ class PairLinks:
             self.tunnelled_ports = tunnelled_ports
         if say is not None:
             self.say = say
+
+    def tunnel_names(self) -> dict[int, str]:
+        """Every source port a tunnel of this machine connects to its table from, and that
+        tunnel's name (`net.trust.door_identity.door_of`): the host's friends' tunnels and
+        the pair tunnels I serve."""
+        names = {port: f"tunnel {friend}" for port, friend in self.tunnelled_ports().items()}
+        names.update((port, f"pair tunnel to seat {seat}") for port, seat in self.served.items())
+        return names
 
     @property
     def relay_allowed(self) -> bool:
@@ -97,13 +112,19 @@ class PairLinks:
                     conn.send(dict(msg))
 
     def _pass_on(self, conn: PeerConnection, msg: PairTunnelOpened) -> None:
+        """A serving player's code: passed on to the dialling player once (`pass_on`)."""
         pair = PairTunnel(msg["serving"], msg["dialling"])
-        if pair not in self.asked or msg["code"] is None or self._seat_of(conn) != pair.serving:
+        offence = pass_on(CodeOffered(asked=pair in self.asked,
+                                      from_serving=self._seat_of(conn) == pair.serving,
+                                      has_code=msg["code"] is not None,
+                                      passed=pair in self.passed))
+        if offence is not None:
             conn.offence(f"PairTunnelOpened for seats {pair.serving} and {pair.dialling} "
-                         "that this host did not ask for")
+                         + offence)
             return
         other = self._conn_of_seat(pair.dialling)
         if other is not None:
+            self.passed.add(pair)
             other.send(dict(msg))
 
     # --------------------------------------------------------------------- players
@@ -123,13 +144,22 @@ class PairLinks:
         elif mine == pair.dialling and pair.serving in self.through_tunnel \
                 and pair.serving not in self.ends:
             self._claim(pair, msg["code"])
+        elif mine == pair.dialling and msg["code"] is not None \
+                and self.codes.get(pair.serving) == msg["code"]:
+            # the code I claimed, once more: harmless, and maybe not the host's doing
+            log.info("the tunnel code for seat %d came again; ignored", pair.serving)
         else:
             conn.offence(f"PairTunnelOpened for seats {pair.serving} and {pair.dialling} "
                          f"sent to seat {mine}")
 
-    def _wormhole(self) -> Any:
+    # a pair's code is passed on by the host, never typed: six words whose first three
+    # name a namespace no stranger can list (net/reach/invite_codes.py, issue 47), on
+    # its only nameplate
+    PAIR_NAMEPLATE = "1"
+
+    def _wormhole(self, app_id: str) -> Any:
         assert self.options is not None
-        w = wormhole_for(self._setting.reactor, self.options)
+        w = wormhole_for(self._setting.reactor, self.options, app_id)
         self.wormholes.append(w)
         return w
 
@@ -166,18 +196,20 @@ class PairLinks:
             log.warning("the host asked for a tunnel to seat %d, but this table has no relay "
                         "(--direct-only or no rendezvous)", pair.dialling)
             return
-        w = self._wormhole()
-        w.allocate_code(2)
+        code = new_code()
+        w = self._wormhole(code.app_id(APP_ID))
+        w.set_code(code.wormhole_code(self.PAIR_NAMEPLATE))
 
-        def code_allocated(code: str) -> None:
+        def code_allocated(_code: str) -> None:
             host = self._roster.host_conn
             if host is not None and not host.closed:
                 host.send({"type": "PairTunnelOpened", "serving": pair.serving,
-                           "dialling": pair.dialling, "code": code})
+                           "dialling": pair.dialling, "code": code.text})
         w.get_code().addCallbacks(code_allocated, lambda f: None)
         seat = pair.dialling
         serve_table(self._setting.reactor, self._dilate(w, seat),
-                    table_end(self._setting.opts.interface), self._dialer.listen_port)
+                    table_end(self._setting.opts.interface), self._dialer.listen_port,
+                    lambda port: self.served.__setitem__(port, seat))
         self.say(f"seat {seat} cannot dial this table directly: a tunnel of our "
                  "own through magic-wormhole, its code passed on by the host")
 
@@ -186,9 +218,15 @@ class PairLinks:
         if not self.relay_allowed or code is None:
             log.warning("seat %d offered a tunnel, but this table has no relay", pair.serving)
             return
-        w = self._wormhole()
-        w.set_code(code)
+        try:
+            invite = parse_code(code)
+        except ValueError as exc:
+            log.warning("seat %d's tunnel code cannot be used: %s", pair.serving, exc)
+            return
+        w = self._wormhole(invite.app_id(APP_ID))
+        w.set_code(invite.wormhole_code(self.PAIR_NAMEPLATE))
         seat = pair.serving
+        self.codes[seat] = code
         forwarder = Forwarder(self._setting.reactor, self._dilate(w, seat))
         self.forwarders.append(forwarder)
         self.ends[seat] = (forwarder.host, forwarder.port)

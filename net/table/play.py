@@ -206,13 +206,15 @@ class Play:
 
     def _seats_became_bots(self, seats: list[Any]) -> None:
         """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
-        the lobby keeps the player's name under `was`. Local only: after the start no
-        one sends LobbyChanged."""
+        the lobby keeps the player's name under `was`, and under `claimed_by` the seats
+        whose claims gave it to a bot here (issue 52; empty: a proof, or a log caught up
+        from). Local only: after the start no one sends LobbyChanged."""
         table = self._shared
         changed = False
         for entry in table.lobby.get("seats", []):
             if entry.get("seat") in seats and entry.get("kind") != "bot":
-                entry.update(kind="bot", was=entry.get("name", ""), taken_over=True)
+                entry.update(kind="bot", was=entry.get("name", ""), taken_over=True,
+                             claimed_by=list(self._takeover.claimed_by.get(entry["seat"], [])))
                 changed = True
         if changed:
             self._setting.callbacks.on_lobby_changed(table.lobby)

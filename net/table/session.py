@@ -54,6 +54,7 @@ from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport.peer_reports import PeerReports
 from net.transport.versions import local_versions
+from net.trust.door_identity import Door, door_of
 from net.trust.guess_limit import GuessLimiter
 from net.trust.seat_keys import SeatKey
 from store.table_save import read_save
@@ -176,7 +177,7 @@ class TableSession:
         self.shared = shared = TableState(
             role=role, phase=(Phase.SPECTATE if role == "watch" else
                               Phase.RECOVERY if role == "resume" else Phase.LOBBY))
-        self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address
+        self.guess_limit = GuessLimiter(reactor)     # wrong join codes, per address or tunnel
         self.advert: Advertisement | None = None     # set by the runner (cli.runner)
         # the parts, each built with the parts it calls; a call upwards (to a part built
         # later) is a function handed in, looked up when called
@@ -193,6 +194,7 @@ class TableSession:
         self.missed = MissedInputs(shared, setting, roster, self.takeover)
         self.deadlines = InputDeadlines(shared, setting, roster, start, self.liveness,
                                         self.takeover, self.missed)
+        self.missed.reached = self.deadlines.inputs_reached
         self.liveness.ticked = self.deadlines.tick
         self.expulsion = Expulsion(shared, setting, roster, start, self.signer, self.takeover)
         self.play = Play(shared, setting, me, roster, start, self.signer, self.claims,
@@ -222,7 +224,14 @@ class TableSession:
             received=c.received, lost=c.connection_lost, ready=c.connection_ready,
             refused=c.refused, admit=c.admit, dial_failed=c.dial_failed,
             offence_logged=c.offence_logged, offender_dropped=self.claims.offender_dropped,
-            bytes_sent=c.count_sent, awake_seconds=self.liveness.awake_seconds)
+            bytes_sent=c.count_sent, awake_seconds=self.liveness.awake_seconds,
+            door=self.door)
+
+    def door(self, host: str, port: int) -> Door:
+        """What the limits for strangers count a connection from `host`:`port` as: the
+        tunnel of mine it came through (the host's friends by code, a pair tunnel I
+        serve), else its address (issue 47, `net.trust.door_identity`)."""
+        return door_of(host, port, self.pair_links.tunnel_names())
 
     @classmethod
     def host(cls, opts: SessionOptions, port: int = DEFAULT_PORT, players: int = 4, side: str = "sun",

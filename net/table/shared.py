@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Literal, Mapping, Protocol, TypeVar, cast, overload
 
+from net.trust.peer_text import shown
 from net.table.options import REJOIN_TIMEOUT, TURN_TIME
 from net.table.phase import Phase
 from net.transport.framing import encode_body
@@ -216,7 +217,7 @@ class StartRecord:
 
     def name_of_seat(self, seat: int | None) -> str:
         entry = self.seat_entry(seat)
-        return entry["name"] if entry else "?"
+        return shown(entry["name"])[:40] if entry else "?"     # the host's word: shown text
 
     def rejoin_timeout(self) -> float:
         """The table's take-over countdown: the host's, as `GameStarted` carried it, so

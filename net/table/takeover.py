@@ -63,6 +63,9 @@ class Takeover:
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
         self._held: dict[tuple[int, int], dict[int, Mapping[str, Any]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
+        self._said: set[tuple[int, int]] = set()      # ... by a majority (my player told)
+        # seat -> the players whose claims gave it to a bot here (the lobby shows them)
+        self.claimed_by: dict[int, list[int]] = {}
 
     def is_offline(self, seat: int | None) -> bool:
         return seat in self._offline
@@ -243,20 +246,18 @@ class Takeover:
         if ls is None or ls.following or table.over() or seat in ls.bots:
             return ls is not None and seat in ls.bots
         step = ls.step
-        awaited = seat in ls.waiting_for()
+        blamed = frozenset(ls.waiting_for())
+        awaited = seat in blamed
         over = seat in self._over
-        if over and awaited and seat != table.my_seat:
+        if over and awaited and seat != table.my_seat and table.my_seat not in blamed:
             self._claim(seat, step)
         held = {claimant: msg for claimant, msg in self.claims_for(seat, step).items()
                 if msg["hash"] == ls.hash}
         verdict = agreed(SeatWait(seat=seat, step=step, humans=self._in_play(),
                                   me=table.my_seat, awaited=awaited, countdown_over=over,
-                                  claimants=frozenset(held)))
+                                  claimants=frozenset(held), blamed=blamed))
         if verdict.refused:
-            if held and (seat, step) not in self._refused:
-                self._refused.add((seat, step))
-                log.warning("seats %s claim my seat %d for a bot at step %d; refused: "
-                            "my countdown has not run out", sorted(held), seat, step)
+            self._refuse(seat, step, held)
             return False
         if not verdict.take_over:
             if over and awaited and seat != table.my_seat:
@@ -268,15 +269,44 @@ class Takeover:
         call = self._offline.pop(seat, None)
         if call is not None and call.active():
             call.cancel()
+        named = self._named(verdict.agreed)
+        self.claimed_by[seat] = sorted(verdict.agreed)
         if seat == table.my_seat:
-            log.warning("my seat %d sent nothing in time: a bot plays it from step %d (%s)",
-                        seat, step, verdict.reason)
+            log.warning("my seat %d sent nothing in time: a bot plays it from step %d (%s: %s)",
+                        seat, step, verdict.reason, named)
         else:
-            log.warning("seat %d did not play in time: a bot plays it from step %d (%s)",
-                        seat, step, verdict.reason)
+            log.warning("seat %d did not play in time: a bot plays it from step %d (%s: %s)",
+                        seat, step, verdict.reason, named)
         ls.take_over(seat, step)
         self.maybe_resumed()
         return True
+
+    def _named(self, seats: frozenset[int] | set[int] | list[int]) -> str:
+        """"seats 0 (Ann), 1 (Bo) and 3 (Cy)": who said so, for the players."""
+        names = [f"{s} ({self._start.name_of_seat(s)})" for s in sorted(seats)]
+        if len(names) < 2:
+            return "seat " + "".join(names)
+        return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
+
+    def _refuse(self, seat: int, step: int, held: Mapping[int, Any]) -> None:
+        """Claims on my own seat while I answer: kept, never obeyed. Once they are more
+        than half of the table, my player is told in words who says so and why: my seat
+        stays mine here (a program sending its inputs is never told it is a bot)."""
+        if not held:
+            return
+        if (seat, step) not in self._refused:
+            self._refused.add((seat, step))
+            log.warning("seats %s claim my seat %d for a bot at step %d; refused: my "
+                        "countdown has not run out", sorted(held), seat, step)
+        humans = self._in_play()
+        if 2 * len(set(held) & humans) <= len(humans) or (seat, step) in self._said:
+            return
+        self._said.add((seat, step))
+        news = (f"{self._named(set(held))} say your seat sent nothing in time at step "
+                f"{step} and claim it for a bot; you are playing, so your seat stays "
+                "yours here")
+        log.warning(news)
+        self._setting.callbacks.on_notice(news)
 
     def _claim(self, seat: int, step: int) -> None:
         """My signed word that `seat`'s countdown ran out here at `step`, to everyone."""

@@ -30,7 +30,7 @@ tests/net/trust/test_slot_flood.py (a real host, 8 addresses holding every slot)
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from net.trust.guess_limit import address_group
@@ -152,7 +152,8 @@ class UnprovenConnections:
         self.reactor = reactor
         self.limit = limit
         self.per_address = per_address
-        self._held: dict[int, tuple[Stranger, Callable[[], None]]] = {}   # token ->
+        # token -> (the stranger, how to close it, where it counts now)
+        self._held: dict[int, tuple[Stranger, Callable[[], None], Callable[[], str]]] = {}
         self._next = 0
         self._refused_since_log = 0
         self._evicted_since_log = 0
@@ -162,30 +163,37 @@ class UnprovenConnections:
         """Connections that hold a slot now."""
         return len(self._held)
 
-    def admit(self, address: str, evict: Callable[[], None]) -> int | None:
+    def admit(self, address: str, evict: Callable[[], None],
+              where: Callable[[], str] | None = None) -> int | None:
         """A slot token for a newcomer from `address` (None: refused). `evict` is how its
-        connection is closed should a later newcomer take its slot."""
+        connection is closed should a later newcomer take its slot; `where`, what it
+        counts as when a later newcomer comes (issue 47: a tunnel's port is known to the
+        table only once the tunnel recorded it, `net.trust.door_identity`)."""
         tokens = list(self._held)
-        choice = choose_slot([self._held[t][0] for t in tokens], address, self.limit,
-                             self.per_address)
+        strangers = []
+        for t in tokens:
+            stranger, close, now_at = self._held[t]
+            strangers.append(replace(stranger, address=now_at()))
+        choice = choose_slot(strangers, address, self.limit, self.per_address)
         if not choice.admit:
             self._count("refused", address)
             return None
         if choice.evict is not None:
             victim = tokens[choice.evict]
-            _stranger, close = self._held.pop(victim)
+            _stranger, close, _where = self._held.pop(victim)
             self._count("evicted", address)
             close()
         token, self._next = self._next, self._next + 1
         now = self.reactor.seconds() if self.reactor is not None else 0.0
-        self._held[token] = (Stranger(address, now, keyed=False), evict)
+        self._held[token] = (Stranger(address, now, keyed=False), evict,
+                             where if where is not None else (lambda: address))
         return token
 
     def keyed(self, token: int) -> None:
         held = self._held.get(token)
         if held is not None:
-            stranger, close = held
-            self._held[token] = (Stranger(stranger.address, stranger.opened_at, True), close)
+            stranger, close, where = held
+            self._held[token] = (replace(stranger, keyed=True), close, where)
 
     def release(self, token: int) -> None:
         self._held.pop(token, None)

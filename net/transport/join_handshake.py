@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable
 
+from net.trust.peer_text import shown
 from net.transport import messages
 from net.transport.framing import MAX_FRAME, FrameError, decode_body
 from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLINE,
@@ -120,7 +121,7 @@ class JoinHandshake:
         self.leave()
         limiter = self._limiter
         if not conn.dialer and limiter is not None:
-            limiter.proved(conn.remote_host())    # the table's guess budget spares it
+            limiter.proved(conn.door().key)    # the table's guess budget spares it
 
     def leave(self) -> None:
         """The handshake is over (or the connection is): give back what it held."""
@@ -131,11 +132,13 @@ class JoinHandshake:
             self._in_line = None
         if not self._exchange_judged:
             # answered, never finished with a Hello: the host's work for nothing, counted
-            # as a wrong code so an address cannot spend exchanges for free
+            # as a wrong code so an address cannot spend exchanges for free (but for a
+            # tunnel that proved the code: `guess_limit.abandoned_is_wrong`)
             self._exchange_judged = True
             limiter = self._limiter
             if limiter is not None:
-                limiter.wrong_code(self.conn.remote_host())
+                door = self.conn.door()
+                limiter.abandoned(door.key, door.tunnel)
         self.deadline.cancel()
         if self.release_slot is not None:
             self.release_slot()
@@ -184,7 +187,7 @@ class JoinHandshake:
                 conn.refused_retry = msg["retry"]
                 conn.closed = True
                 self.dial_settled()
-                self._refused_by_remote(msg["reason"])
+                self._refused_by_remote(shown(msg["reason"]))    # the table's words: text
                 conn.tcp.loseConnection()
             else:
                 conn.offence(f"{kind} before the handshake completed")
@@ -211,7 +214,7 @@ class JoinHandshake:
             self._exchange_judged = True
             limiter = self._limiter
             if limiter is not None:
-                limiter.wrong_code(conn.remote_host())     # it logs a summary, not each
+                limiter.wrong_code(conn.door().key)     # it logs a summary, not each
             self._refuse_plain("join refused: the join code is wrong")
             return
         try:
@@ -219,7 +222,7 @@ class JoinHandshake:
         except (FrameError, messages.BadMessage):
             msg = None
         if msg is not None and msg["type"] == "Refused":
-            reason = msg["reason"]
+            reason = shown(msg["reason"])
             conn.refused_retry = msg["retry"]
         else:
             reason = f"cannot join: the table's reply could not be authenticated ({exc})"
@@ -247,7 +250,8 @@ class JoinHandshake:
             self._in_line = None
             if not self.conn.closed:
                 self._refuse_plain(verdict.reason or "join refused", retry=verdict.retry_after)
-        self._in_line = limiter.offer(self.conn.remote_host(), answer, refuse)
+        # counted per address, or per tunnel: every tunnelled friend is 127.0.0.1
+        self._in_line = limiter.offer(self.conn.door().key, answer, refuse)
         if self._in_line is not None:
             # waiting for its group's turn (about groups in line / rate seconds)
             self._set_deadline(HANDSHAKE_DEADLINE)
@@ -308,7 +312,7 @@ class JoinHandshake:
         self._exchange_judged = True         # the Hello opened: the code was right
         conn.hello = as_wire(msg)
         conn.remote_peer = msg["peer"]
-        conn.remote_name = msg["name"]
+        conn.remote_name = shown(msg["name"])[:40]    # a name from a peer is shown text
         conn.role = msg["role"]
         differs = version_differences(conn.session.versions, msg["versions"])
         if differs:

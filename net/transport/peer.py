@@ -26,6 +26,8 @@ from net.transport import messages
 from net.transport.message_records import Message, as_wire, checked
 from net.transport.peer_reports import PeerOwner
 from net.transport.round_trip import RoundTrip
+from net.trust.door_identity import Door
+from net.trust.peer_text import shown
 from net.trust.secure_channel import ChannelError, SecureChannel
 
 log = logging.getLogger("net.transport.peer")
@@ -113,6 +115,17 @@ class PeerConnection(Protocol):
             return str(self.tcp.getPeer().host)
         except Exception:
             return "?"
+
+    def door(self) -> Door:
+        """What the limits meant for strangers count this connection as: the tunnel it
+        came through, else its address (issue 47: every tunnelled friend is 127.0.0.1)."""
+        try:
+            remote = self.tcp.getPeer()
+            host, port = str(remote.host), int(remote.port)
+        except Exception:
+            return Door("?", False)
+        door = self.session.reports.door
+        return door(host, port) if door is not None else Door(host, False)
 
     def send(self, msg: Mapping[str, Any], body: bytes | None = None) -> None:
         """Sealed once the key exchange is done; only the exchange itself (and a refusal
@@ -226,7 +239,7 @@ class PeerConnection(Protocol):
         kind = msg["type"]
         if msg["type"] == "Offended":
             log.warning("%s says we offended: %s", self.describe(), msg["reason"])
-            self.offended_reason = msg["reason"]
+            self.offended_reason = shown(msg["reason"])      # the peer's words: text
             return
         if self.ready:
             if kind in ("Welcomed", "KeyOffered", "Hello", "Accepted", "Refused", "Probed",
@@ -257,15 +270,21 @@ class PeerFactory(ClientFactory):
     def buildProtocol(self, addr: Any) -> PeerConnection | None:
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
         # at its cap of unproven connections spends nothing on a new one
-        host = str(getattr(addr, "host", "?"))
         if self.dialer:
             conn = PeerConnection(self.session, self.dialer, self.hello)
             conn.factory = self
             return conn
+        address, port = str(getattr(addr, "host", "?")), int(getattr(addr, "port", 0))
+        door = self.session.reports.door
+
+        def where() -> str:
+            """What its slot counts as: its tunnel once the tunnel recorded the port
+            (maybe only after this turn, `net.trust.door_identity`), else its address."""
+            return door(address, port).key if door is not None else address
         if not self.files.admit():
             return None
         conn = PeerConnection(self.session, self.dialer, self.hello)
-        token = self.unproven.admit(host, conn.handshake.evicted)
+        token = self.unproven.admit(where(), conn.handshake.evicted, where)
         if token is None:
             self.files.release()
             return None

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from net.trust.door_identity import Door
+
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
 
@@ -32,6 +34,9 @@ class PeerReports:
     offender_dropped: Callable[[PeerConnection, str], None]
     bytes_sent: Callable[[int], None]
     awake_seconds: Callable[[], float] | None = None             # the table's awake clock
+    # what the limits for strangers count a connection from (host, port) as: its address,
+    # or the tunnel it came through (`net.trust.door_identity`); None: its address
+    door: Callable[[str, int], Door] | None = None
 
 
 class PeerOwner(Protocol):

@@ -31,12 +31,21 @@ the code's size must make the guesses harmless instead. So:
 - addresses that proved the code at this table (its players) spend no token, so a
   guesser cannot delay a player's rejoin.
 
+What "an address" is (issue 47): every friend who came by code reaches the host from
+127.0.0.1, so the records are kept per `net.trust.door_identity.Door` — a tunnel is an
+identity of its own, and one friend's wrong codes into its own tunnel never make another
+friend wait. An exchange abandoned in a tunnel that proved the code is not a wrong code
+(`abandoned_is_wrong`): a relay that stalls holds a friend's redials, which then arrive
+together after the friend gave up on them (before, each counted as a wrong code, and
+the friend's rejoin waited out a lock-out its own table had earned).
+
 Why one summary line: logging each guess lets a guesser flood the log (31,800 lines in
 15 s were measured), so the limiter counts and writes one line per `SUMMARY_AFTER`
 seconds of activity.
 
 The decisions are pure functions over typed records: `decide_offer` (answer, refuse or
-wait in line), `next_group` (whose turn), `overflow_group` (who gives way).
+wait in line), `next_group` (whose turn), `overflow_group` (who gives way),
+`abandoned_is_wrong` (whether an exchange never finished counts as a guess).
 
 Tests: tests/net/trust/test_guess_budget.py (the decisions' tables, in-memory floods),
 tests/net/trust/test_door_attacks.py (a real host, real guesser and flooder processes),
@@ -189,6 +198,24 @@ def after_wrong_code(record: AddressRecord | None, now: float) -> AddressRecord:
     return AddressRecord(wrong, allowed_at)
 
 
+def abandoned_is_wrong(tunnel: bool, proved: bool) -> bool:
+    """Whether a key exchange the table answered but the dialer never finished (no
+    `Hello`) counts as a wrong code.
+
+    | came through                         | counts as a wrong code |
+    |--------------------------------------|------------------------|
+    | an address (LAN, internet)           | yes                    |
+    | a tunnel that has not proved the code | yes                    |
+    | a tunnel that proved the code here   | no                     |
+
+    Why: the host's work for nothing must cost a stranger (or an address could spend
+    exchanges for free); but a tunnel that proved the code belongs to one friend whose
+    program holds the code, and its abandoned exchanges are its redials that a stalled
+    relay held until the friend gave up on them (issue 47 finding 6). A wrong code that
+    is tried (a `Hello` that does not open) counts in every case."""
+    return not (tunnel and proved)
+
+
 @dataclass
 class _Summary:
     """What the next summary line sums up."""
@@ -216,8 +243,9 @@ class GuessLimiter:
 
     def __init__(self, reactor: Any) -> None:
         self.reactor = reactor
+        # by address, or by tunnel (`net.trust.door_identity.Door.key`)
         self._records: dict[str, AddressRecord] = {}
-        self._proved: set[str] = set()       # addresses that proved the code here
+        self._proved: set[str] = set()       # addresses (tunnels) that proved the code here
         self._tokens = Tokens(EXCHANGE_BURST, reactor.seconds() if reactor else 0.0)
         self._summary = _Summary()
         self._line: dict[str, deque[OfferInLine]] = {}    # group -> offers, oldest first
@@ -309,6 +337,15 @@ class GuessLimiter:
         """`address` proved the code at this table: it spends no token from now on."""
         if len(self._proved) < MAX_ADDRESSES:
             self._proved.add(address)
+
+    def abandoned(self, address: str, tunnel: bool) -> None:
+        """An exchange answered for `address` (an address or a tunnel's name) that was
+        never finished with a Hello: a wrong code unless `abandoned_is_wrong` says not."""
+        if abandoned_is_wrong(tunnel, address in self._proved):
+            self.wrong_code(address)
+        else:
+            log.debug("an exchange through %s was not finished (a redial given up on while "
+                     "the tunnel was stalled): not counted as a wrong code", address)
 
     def wrong_code(self, address: str) -> None:
         if address not in self._records and len(self._records) >= MAX_ADDRESSES:

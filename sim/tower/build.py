@@ -162,7 +162,25 @@ def deterministic_here() -> bool:
     return verified(test.build, test.digest)
 
 
-def selftest_line() -> str:
-    """The line `./shogun tower --selftest` prints."""
-    test = selftest()
+def selftest_line(test: SelfTest | None = None) -> str:
+    """The line `./shogun tower --selftest` prints (of `test`, else of a new selftest)."""
+    test = test or selftest()
     return f"physics: {test.build}  digest {test.digest}"
+
+
+def selftest_verdict(test: SelfTest) -> str:
+    """What the selftest means for the player, in words (issue 53)."""
+    if verified(test.build, test.digest):
+        return ("This computer runs the verified tower: its drops are computed bit for bit "
+                "as on every other computer that runs it.")
+    if test.build == DETERMINISTIC:
+        return (f"This pymunk says it is the deterministic build, but its digest is not "
+                f"the verified one ({DETERMINISTIC_DIGEST[:8]}...): its drops differ from "
+                "other players' (an edited or outdated build). Rebuild it: python "
+                "tools/build_physics.py --install.")
+    return ("This computer runs pymunk's PyPI wheel, not the verified tower: its drops may "
+            "differ from other computers', so at a table with others the tower's results "
+            "are agreed by vote, and the lobby says so. To build the verified tower, "
+            "install a C compiler and Python's headers (Debian, Ubuntu: sudo apt install "
+            "gcc python3-dev; Fedora: sudo dnf install gcc python3-devel), then start "
+            "./shogun again.")

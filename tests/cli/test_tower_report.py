@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from cli import tower_report
+from sim.tower import build
 
 pytestmark = pytest.mark.slow
 
@@ -27,5 +28,7 @@ def test_report_prints_every_band_and_writes_the_plot(tmp_path, capsys):
 
 def test_selftest_prints_the_build_and_the_digest(capsys):
     assert tower_report.run(SimpleNamespace(drops=40, seed=3, plot=None, selftest=True)) == 0
-    assert re.fullmatch(r"physics: (deterministic|platform)  digest [0-9a-f]{64}\n",
-                        capsys.readouterr().out)
+    line, verdict = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"physics: (deterministic|platform)  digest [0-9a-f]{64}", line)
+    assert ("runs the verified tower" in verdict) == (line == "physics: deterministic  digest "
+                                                      + build.DETERMINISTIC_DIGEST)

@@ -4,6 +4,8 @@ tests of issue 26 item 4). SHOGUN_TEST_WITHHOLD says which:
 - `link`: its beacon link of the game's third chance step (it has every other player's
   link by then, so it could work the draw out and keep its own back);
 - `plan`: its first plan (it is asked and never answers);
+- `echo`: its echo of the first plan step's commitments (`CommitsEchoed`): it plans,
+  but the others' bids wait on its echo (issue 52: only its own input, no refusals);
 - `link-from-one`: its beacon link of the third chance step, from one victim only
   (SHOGUN_TEST_VICTIM_SEAT): everyone else gets it, so the table moves on and the victim,
   a step behind, looks silent to them (issue 34 item 1). It never answers the victim's
@@ -15,7 +17,8 @@ Everything else it does as the headless runner does; its heartbeats keep it "ali
 
 Run as: python tests/net/withholding_peer.py join HOST:PORT --code C --headless ...
 
-Used by tests/net/table/test_input_deadline.py, tests/net/trust/test_takeover_attacks.py.
+Used by tests/net/table/test_input_deadline.py, tests/net/trust/test_takeover_attacks.py,
+tests/net/trust/test_blame.py.
 """
 
 from __future__ import annotations
@@ -48,12 +51,19 @@ def prepare(session: TableSession) -> None:
         return
     send = Lockstep.send
     links: list[int] = []
+    echoes: list[int] = []          # the plan step whose echo it keeps
     if what in ("link-from-one", "links-from-one"):
         _keep_from_one(session, int(os.environ["SHOGUN_TEST_VICTIM_SEAT"]),
                        every=what == "links-from-one")
         return
 
     def withholding_send(lockstep: Lockstep, msg: dict[str, Any]) -> dict[str, Any]:
+        if what == "echo":
+            if msg.get("type") == "CommitsEchoed" and echoes in ([], [msg["step"]]):
+                echoes[:] = [msg["step"]]
+                print(f"withholding my echo of step {msg['step']}", flush=True)
+                return msg          # kept, never sent
+            return send(lockstep, msg)
         if msg.get("type") == "LinkRevealed":
             links.append(msg["step"])
             if len(set(links)) == 3:

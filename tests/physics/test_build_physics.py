@@ -121,7 +121,9 @@ def test_determinism_flags_come_after_the_requested_ones(monkeypatch):
 def test_without_a_compiler_it_says_so_and_builds_nothing(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
     assert build_physics.main(["--target", str(tmp_path / "out")]) == 2
-    assert "PyPI wheel (platform physics" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "cannot be built on this computer: no C compiler" in said
+    assert "runs with pymunk's PyPI wheel" in said and "sudo apt install gcc python3-dev" in said
     assert not (tmp_path / "out").exists()
 
 
@@ -131,7 +133,46 @@ def test_install_falls_back_to_the_wheel_without_failing(monkeypatch, capsys):
         raise build_physics.CannotBuild("no C compiler (cc is not on PATH)")
     monkeypatch.setattr(build_physics, "install", cannot)
     assert build_physics.main(["--install"]) == 0
-    assert "keeps pymunk's PyPI wheel" in capsys.readouterr().err
+    assert "runs with pymunk's PyPI wheel" in capsys.readouterr().err
+
+
+def test_can_build_says_why_not_in_a_sentence(monkeypatch, tmp_path, capsys):
+    """What tools/ensure-env asks before building: exit 2 and what it means, how to get it."""
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    assert build_physics.main(["--can-build"]) == 2
+    said = capsys.readouterr().err
+    assert "no C compiler" in said and "lobby shows everyone" in said and "Traceback" not in said
+    monkeypatch.delenv("CC")
+    if build_physics.missing_tools() is None:
+        assert build_physics.main(["--can-build"]) == 0
+
+
+def _tar_with(tmp_path: Path, name: str) -> Path:
+    import io
+    import tarfile
+    path = tmp_path / "t.tar.gz"
+    with tarfile.open(path, "w:gz") as archive:
+        info = tarfile.TarInfo(name)
+        info.size = 2
+        archive.addfile(info, io.BytesIO(b"hi"))
+    return path
+
+
+@pytest.mark.parametrize("data_filter", [True, False], ids=["3.11.4+", "3.11.0-3.11.3"])
+def test_unpacking_works_with_and_without_extractall_filter(monkeypatch, tmp_path, data_filter):
+    """Issue 53: Debian 12's Python 3.11.2 has no `extractall(filter=)` (3.11.4+); the
+    same checks are made by hand there: a path out of the folder is refused."""
+    import tarfile
+    if not data_filter:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    elif not hasattr(tarfile, "data_filter"):
+        pytest.skip("this Python has no extractall(filter=)")
+    with tarfile.open(_tar_with(tmp_path, "pkg/ok.txt")) as archive:
+        build_physics._extract(archive, tmp_path / "out")
+    assert (tmp_path / "out" / "pkg" / "ok.txt").read_bytes() == b"hi"
+    with tarfile.open(_tar_with(tmp_path, "../evil.txt")) as archive, pytest.raises(Exception):
+        build_physics._extract(archive, tmp_path / "out2")
+    assert not (tmp_path / "evil.txt").exists()
 
 
 # -- the other systems' compilers (built by .github/workflows/bundle.yml, not here) --------

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from net.trust.peer_text import shown
+
 
 @dataclass(frozen=True)
 class LobbySeat:
@@ -29,7 +31,7 @@ class LobbySeat:
     def from_wire(cls, wire: Mapping[str, Any]) -> LobbySeat:
         level = wire.get("level")
         return cls(seat=int(wire["seat"]), kind=str(wire.get("kind") or ""),
-                   name=str(wire.get("name") or ""), peer=wire.get("peer"),
+                   name=shown(wire.get("name") or "")[:40], peer=wire.get("peer"),
                    key=wire.get("key"), level=level if isinstance(level, str) else None)
 
     def to_wire(self) -> dict[str, Any]:
@@ -77,7 +79,7 @@ class TableLobby:
             platform_seats=tuple(wire.get("platform_seats") or ()),
             turn_time=float(turn_time) if isinstance(turn_time, (int, float))
             and not isinstance(turn_time, bool) else None,
-            watchers=tuple(str(n)[:40] for n in watchers if isinstance(n, str))[:16]
+            watchers=tuple(shown(n)[:40] for n in watchers if isinstance(n, str))[:16]
             if isinstance(watchers, list) else ())
 
     def to_wire(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ take-over is an agreement, and every case is one line of this table:
 | it is not a human seat in play (a bot plays it, or it is no seat) | no take-over |
 | its input for this step is here (the step does not wait for it) | no take-over: it answered me |
 | it is my own seat and my own countdown for it has not run out | refused: I am answering |
-| signed claims from more than half of the table's human players (the seat's own never counted; mine once my countdown ran out), each made when the seat's countdown ran out on that player's clock | take over, at that step |
+| signed claims from more than half of the table's human players (the seat's own never counted; mine once my countdown ran out; none from a seat the step waits for), each made when the seat's countdown ran out on that player's clock | take over, at that step |
 | anything less | wait (and show the countdown) |
 
 "More than half of the table's human players", not of the others only: two halves of a
@@ -19,6 +19,13 @@ split table (2 against 2) can then never both reach it, so the table never goes 
 games; and it is always more than one player, so never one peer's word (at a table of
 two humans a seat is waited for until it comes back). A claim is signed by its player's
 seat key for one seat and one step; claims for another step do not count.
+
+**A claimant is not a witness against the seats it stalls** (issue 52): a seat the step
+waits for here (`blamed`: its own input is missing first, `net.lockstep.blame` — an echo
+that left out a commitment every honest player holds is such an input) has no vote at
+that step. Before, a peer that treated a slow seat as a bot on its own clock, and so
+echoed without its commitment, claimed the seats whose bids waited on its echo, and its
+claims made the majority that gave honest seats to bots.
 
 Tests: tests/net/table/test_takeover_agreement.py (the table above, row by row);
 tests/net/trust/test_takeover_attacks.py (real processes: a lone claim, a withheld link).
@@ -39,6 +46,7 @@ class SeatWait:
     awaited: bool                # the step here still lacks the seat's input
     countdown_over: bool         # the seat's visible countdown ran out on my clock
     claimants: frozenset[int]    # the other players whose signed claims for (seat, step) I hold
+    blamed: frozenset[int] = frozenset()   # the seats the step waits for here: no vote
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ def agreed(wait: SeatWait) -> Agreement:
     counted = set(wait.claimants) & (wait.humans - {seat})
     if wait.me is not None and wait.me != seat and wait.countdown_over:
         counted.add(wait.me)
-    counted &= wait.humans - {seat}
+    counted &= wait.humans - {seat} - wait.blamed
     need = len(wait.humans) // 2 + 1
     if len(counted) >= need:
         return Agreement(True, f"{len(counted)} of {len(wait.humans)} players agree that "

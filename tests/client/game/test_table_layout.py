@@ -52,11 +52,10 @@ def test_action_labels_stay_on_their_cards(app, W, H):
     track.set_track(["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
                      "temple", "theatre", "rice", "tax"])
     track.rebuild()
-    w = (track.width - 100) / 10
     bad = []
     for k in range(10):
         t = track.texts.labels[("a", k)]
-        x = track.left + 92 + k * w
+        x, w = track.card_x(k)
         if not _inside(t, x, track.bottom, x + w - 4, track.top):
             bad.append(f"{t.text!r} leaves card {k + 1}")
     assert not bad, f"{W}x{H}: " + "; ".join(bad)
@@ -414,3 +413,103 @@ def test_a_players_name_is_never_drawn_under_11_px(app, W, H):
                 assert t.font_size * 96 / 72 >= 11, (t.text, t.font_size)
     finally:
         use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_every_name_is_whole_and_all_names_one_size(app, lang, W, H, players):
+    """Issue 49 item 2: with the special cards taken, Dutch "Bot (Oranje)" was cut to
+    "Bo…" beside "#2  +1 leger bij verdediging", and "Jij (Blauw)" was drawn smaller than
+    the others. Measured as drawn: each name whole, clear of its tag, all at one size."""
+    from client.words.table_names import seat_title
+    from lang import i18n
+    specials = ["defence", "attack", "six_armies", "chest", "rice"]
+    i18n.use(lang)
+    try:
+        state = {"players": {str(i): {"money": 12, "rice": 3, "score": 17, "supply": 38,
+                                      "position": i + 1, "special": specials[i],
+                                      "cards": CARDS[: 9 + i % 3]} for i in range(players)}}
+        for me, first in ((0, ""), (0, "Daichi")):
+            labels = {i: seat_title(i, "bot") for i in range(players)}
+            labels[me] = seat_title(me, "human", first, me=True)
+            panel = PlayersPanel()
+            rw = max(280, min(340, W * 0.25))                 # as GameScene.on_layout places it
+            ph = min(players * 74 + 6, (H - 34) * 0.5)
+            panel.set_rect(W - rw, H - 34 - ph, rw, ph)
+            panel.set_state(state, labels, me=(me,))
+            panel.rebuild()
+            names = [panel.texts.labels[("n", i)] for i in range(players)]
+            sizes = {round(t.font_size, 2) for t in names}
+            assert len(sizes) == 1, f"{W}x{H} {lang}: names at sizes {sizes}"
+            for i, t in enumerate(names):
+                assert "…" not in t.text and labels[i] in t.text, f"{W}x{H} {lang}: {t.text!r}"
+                tag = panel.texts.labels[("t", i)]
+                assert t.right <= tag.left - 4 + 0.5, \
+                    f"{W}x{H} {lang}: {t.text!r} runs into {tag.text!r}"
+                assert t.right <= panel.right, t.text
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+@pytest.mark.parametrize("status", ["Your move", "Replaying a game log (it plays forward only)",
+                                    "Waiting for {who} to plan their actions"])
+def test_the_top_bar_cuts_no_word(app, lang, W, H, status):
+    """Issue 49 item 2: the Dutch game header read "menu [E…" in round 1 and the replay's
+    "Replaying a game log (it pl…": a hint or the status's head is whole or not shown."""
+    from client.core.settings import SPEEDS
+    from lang import i18n
+    i18n.use(lang)
+    try:
+        _ = i18n._
+        said = _(status)
+        if "{who}" in said:
+            said = said.format(who=", ".join(i18n.TranslatedList(["Orange", "Black", "White"])))
+        hints = (_("speed ×{speed} [−/+]").format(speed=f"{SPEEDS[2]:g}"), _("pause [Space]"),
+                 _("skip drop [S]"), _("menu [Esc]"))
+        bar = TopBar()
+        bar.set_rect(0, H - 34, W, 34)
+        bar.set_info(title=_("Shogun — year {year}, {season}").format(year=1, season=_("spring")),
+                     status=said, speed="   ".join(hints))
+        bar.rebuild()
+        t = bar.texts.labels
+        assert "…" not in t["status"].text, f"{W}x{H} {lang}: {t['status'].text!r}"
+        assert said.startswith(t["status"].text)
+        assert t["speed"].visible and t["speed"].text.endswith(_("menu [Esc]")), t["speed"].text
+        assert all(h in hints for h in t["speed"].text.split("   ")), t["speed"].text
+        assert t["title"].right <= t["status"].left
+        assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
+        assert t["speed"].right <= W - 190
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_action_names_are_whole_and_one_size(app, lang, W, H):
+    """Issue 49 item 3: at 960x640 the Dutch track read "5 lege.", "3 lege.", "Gev. A",
+    "Belast." beside "Paleis" drawn larger. Measured as drawn: every name whole (no
+    shortening dot), all ten at one size and weight, each inside its card."""
+    from client.core import theme
+    from lang import i18n
+    i18n.use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        track = ActionTrack()
+        track.set_rect(0, 180, W - rw, 56)                # as GameScene.on_layout places it
+        actions = ["deploy5", "deploy3", "deploy1", "battle_a", "battle_b", "palace",
+                   "temple", "theatre", "rice", "tax"]
+        track.set_track(actions)
+        track.rebuild()
+        names = [track.texts.labels[("a", k)] for k in range(10)]
+        assert [t.text for t in names] == [theme.ACTION_SHORT[a] for a in actions], \
+            f"{W}x{H} {lang}: {[t.text for t in names]}"
+        assert len({(round(t.font_size, 2), t.bold) for t in names}) == 1, \
+            f"{W}x{H} {lang}: {[(t.text, t.font_size, t.bold) for t in names]}"
+        for k, t in enumerate(names):
+            x, w = track.card_x(k)
+            assert x - 0.5 <= t.left and t.right <= x + w - 4 + 0.5, (t.text, W, lang)
+    finally:
+        i18n.use("en")

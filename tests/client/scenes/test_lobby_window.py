@@ -88,3 +88,57 @@ def test_a_long_chat_sentence_wraps_in_the_left_column(lobby):
     assert older.bottom >= newest.bottom + newest.content_height        # stacked, not drawn over
     title = scene.texts.labels["ch"]
     assert title.y > older.bottom + older.content_height
+
+
+def _closed_loopback_port() -> int:
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def _said_texts(scene) -> list[str]:
+    """Every text the lobby draws (its chat and status lines included)."""
+    return [label.text for label in scene.texts.labels.values() if label.visible]
+
+
+def test_a_host_without_internet_says_once_that_friends_outside_cannot_join_by_code(
+        app, monkeypatch):
+    """Issue 49 item 1: a host whose rendezvous cannot be reached (no internet) showed
+    "The invitation code  no longer works: the rendezvous ws://relay... cannot be reached"
+    five times. Now one line, said once, names who cannot join and why; nothing the player
+    reads carries a raw URL or a doubled space."""
+    monkeypatch.setenv("SHOGUN_NET_PORTMAP", "off")
+    from client.scenes.lobby_scene import LobbyScene
+    from client.sessions.network import NetSession
+    port = _closed_loopback_port()           # a mailbox nobody listens at: "no internet"
+    session = NetSession.open(TableOptions("host", port=0, players=3, bots=1, name="Aiko",
+                                           rendezvous=f"ws://127.0.0.1:{port}/v1"))
+    app.session = session
+    scene = LobbyScene(session, "host")
+    app.show(scene)
+    try:
+        run_until(app, lambda: False, 6.0)        # the old code said it again every second
+        about = [line for line in scene.said if "code" in line.lower()]
+        assert len(about) == 1, scene.said
+        assert "outside" in about[0] and "cannot be reached" in about[0], about
+        for text in _said_texts(scene) + scene.said:
+            assert "://" not in text, text
+            assert "  " not in text, repr(text)
+    finally:
+        app.close_session()
+
+
+def test_a_fact_said_again_is_updated_in_place(lobby):
+    """One line per fact: a friend's link going down and back replaces its line rather
+    than adding more, and the very same line twice is shown once."""
+    app, session, scene = lobby
+    scene.table_said("friend 1 is connected through the relay 127.0.0.1:56203")
+    scene.table_said("a friend who typed the code dials the table directly")
+    scene.table_said("friend 1's link is down; magic-wormhole redials it")
+    scene.table_said("friend 1 is connected through the relay 127.0.0.1:56204")
+    scene.table_said("a friend who typed the code dials the table directly")
+    assert len(scene.said) == 2, scene.said
+    assert scene.said[0] == "Friend 1 is connected through the relay 127.0.0.1:56204"

@@ -50,7 +50,8 @@ def test_the_rejoin_line_goes_to_the_games_log(monkeypatch):
     from net.reach import invitations, rejoin_by_code
     made: list[_Wormhole] = []
     monkeypatch.setattr(invitations, "wormhole_for",
-                        lambda _reactor, _options: made.append(_Wormhole()) or made[-1])
+                        lambda _reactor, _options, app_id="": made.append(_Wormhole())
+                        or made[-1])
     monkeypatch.setattr(by_code, "window_reactor", Clock)
     monkeypatch.setattr(rejoin_by_code.FriendsByCode, "look",
                         lambda self: self.seats.add(1))     # seat 1 came by code
@@ -60,6 +61,8 @@ def test_the_rejoin_line_goes_to_the_games_log(monkeypatch):
                                      lambda: [Reachable("127.0.0.1", 7531, "this machine")],
                                      lobby_list.append)
     made[0].code.callback("3-apple-pie")
-    assert table.notices == ["Seat 1 rejoins with: ./shogun join 3-apple-pie --resume SAVE"]
+    code = friends.shown_code
+    assert code is not None and len(code.split("-")) == 6
+    assert table.notices == [f"Seat 1 rejoins with: ./shogun join {code} --resume SAVE"]
     assert lobby_list == []
     friends.close()

@@ -94,10 +94,10 @@ def test_the_arrow_runs_from_the_attacker_to_the_target(app, shots):
     (ox, oy), (tx, ty) = bv.province_centre(origin), bv.province_centre(battle["province"])
     assert abs(x0 - ox) + abs(y0 - oy) < abs(x0 - tx) + abs(y0 - ty)
     assert abs(x1 - tx) + abs(y1 - ty) < abs(x1 - ox) + abs(y1 - oy)
-    # skip the pour: the cubes land at once and the tally is shown; S again: the result
+    # skip the pour: the cubes land at once and the decision is shown; S again: the result
     before = len(_result_lines(scene, battle["province"]))
     app.on_key_press(arcade.key.S, 0)
-    assert scene.tower.stage == "tally" and scene.tower.landed == scene.tower.out_total
+    assert scene.tower.stage == "climax" and scene.tower.landed == scene.tower.out_total
     app.on_key_press(arcade.key.S, 0)
     assert not scene.tower.playing
     assert _run_until(app, lambda: len(_result_lines(scene, battle["province"])) > before, 10)

@@ -251,13 +251,14 @@ def test_forty_thuds_are_mixed_down_not_added_up():
     show.end()
 
 
-@pytest.mark.parametrize("lang,peasant", [("en", "+ 1 peasant out"), ("nl", "+ 1 boer eruit"),
-                                          ("ro", "+ 1 fermier ieșit")])
-def test_the_counts_fit_the_stages_panels_at_960_and_one_peasant_is_singular(app, lang, peasant):
+@pytest.mark.parametrize("lang,peasant", [("en", "incl. 1 peasant"), ("nl", "incl. 1 boer"),
+                                          ("ro", "incl. 1 fermier")])
+def test_the_counts_fit_the_stages_trays_at_960_and_one_peasant_is_singular(app, lang, peasant):
     """Issue 37, item 6: at 960x640 the tray's count was cut on both sides (worse with
-    players' names), and one peasant read "1 Peasants"; on the stage (issue 36) each side's
-    count is in its panel, the peasants of neither side under the defender's."""
+    players' names), and one peasant read "1 Peasants"; on the stage (issue 48) each side's
+    total is in its tray under its panel, the peasants that count for it included and said."""
     from client.core import theme
+    from client.tower.stage_climax import verdict
     from client.tower.stage_sides import SideFacts
     from lang.i18n import use
     res = _attack_drop(b"tray count")
@@ -269,16 +270,20 @@ def test_the_counts_fit_the_stages_panels_at_960_and_one_peasant_is_singular(app
         tv.set_big(True)
         tv.sides = (SideFacts(WHITE, "Alexandra (White)", "Attacker", "from Kai", 7, 7),
                     SideFacts(0, "Blue", "Defender", "holds Suruga", 3, 3))
+        tv.verdict = verdict({"kind": "attack", "province": "Suruga", "attacker": WHITE, "defender": 0,
+                              "unrest": 0, "attacker_count": 7, "defender_count": 2,
+                              "result": "attacker", "survivors": 5})
         tv.play(res.recording, "", (WHITE, 0))
         tv._counts = {WHITE: 7, 5: 1, 0: 1, 1: 1}
         tv._draw_words()
-        for key, (left, bottom, width, height) in zip("ad", tv.panel_rects()):
-            for part in ("n", "out"):
+        for key, (left, bottom, width, height) in zip("ad", tv.tray_boxes()):
+            for part in ("total", "out"):
                 t = tv._words.labels[(key, part)]
                 assert left <= t.left and t.right <= left + width, (key, part, t.text)
                 assert t.font_size * 96 / 72 >= 11, t.font_size
-        t = tv._words.labels["p"]
-        left, _b, width, _h = tv.panel_rects()[1]
+        assert [tv._words.labels[(k, "total")].text for k in "ad"] == ["7", "2"], "the peasant counts"
+        t = tv._words.labels[("d", "p")]
+        left, _b, width, _h = tv.tray_boxes()[1]
         assert left <= t.left and t.right <= left + width, t.text
         assert t.text == peasant
     finally:

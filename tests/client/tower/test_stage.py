@@ -75,9 +75,9 @@ def test_the_stage_takes_the_middle_with_a_panel_per_side(app, save):
 def test_every_stage_can_be_skipped_and_the_card_waits_for_the_player(app, save):
     scene, battle = _my_battle(app, save)
     tv = scene.tower
-    app.on_key_press(arcade.key.S, 0)          # the handful or the pour: to the tally
-    assert tv.playing and tv.stage == "tally" and tv.landed == tv.out_total
-    app.on_key_press(arcade.key.S, 0)          # the tally: to the result
+    app.on_key_press(arcade.key.S, 0)          # the handful or the pour: to the decision
+    assert tv.playing and tv.stage == "climax" and tv.landed == tv.out_total
+    app.on_key_press(arcade.key.S, 0)          # the climax: to the result
     assert not tv.playing
     _to_the_card(app, scene)
     where = battle["province"]

@@ -16,7 +16,8 @@ from typing import cast
 import arcade
 import pytest
 
-from client.tower.stage_sides import SideFacts, count_rect, stage_sides
+from client.tower.stage_sides import SideFacts, stage_sides
+from client.tower.stage_trays import count_width
 from client.tower.tower_view import TowerView
 from sim.events import BattleResolved, TowerDropped
 from sim.tower import drop as tower
@@ -59,9 +60,12 @@ def test_a_cube_landing_repaints_the_counts_not_the_whole_stage():
         if tv.landed != before:
             landings += 1
             rects = tv.damage_rects()
-            for panel in tv.panel_rects():        # both counts (each panel's lower part)
-                x, y, w, h = count_rect(panel, tv.type_scale())
-                assert _inside((x + 2, y + 2), rects) and _inside((x + w - 2, y + h - 2), rects)
+            for x, y, w, h in tv.tray_boxes():    # both counts (each side's tray, issue 48)
+                cw = count_width((x, y, w, h), tv.type_scale())
+                assert _inside((x + 2, y + 2), rects) and _inside((x + cw - 2, y + h - 2), rects)
+            for p in tv.cubes.shown:              # and the cubes that just arrived in them
+                if p.moving:
+                    assert _inside((p.x, p.y), rects), p
             assert _area(rects) < 0.5 * W * H, f"{_area(rects) / (W * H):.0%} of the stage repainted"
     assert landings >= 5
 

@@ -38,7 +38,8 @@ INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping 
                       ("secure_channel.py", "__init__"): "a programming error (key length): "
                       "the keys come from the key exchange"}
 # values to put in an f-string's field when the field's source text says what it is
-NUMBERS = ("seat", "len(", "port", "timeout", "wait", "MAX", "BYTES", "VERSION", "old", "new")
+NUMBERS = ("seat", "len(", "port", "timeout", "wait", "MAX", "BYTES", "VERSION", "old", "new",
+           "wrong", "pause", "WORDS")
 SAMPLES = {"fixes": portmap.FIXES.format(port=7531)}
 
 

@@ -9,18 +9,24 @@ frames flow), the relay does MODE to the next chunk, once for the whole run:
 
 - alter: flips one bit of the chunk;
 - inject: puts a frame of its own before it (a 4-byte length, 60 bytes);
-- drop: never delivers it.
+- drop: never delivers it;
+- stall (issue 47 finding 6): nothing of the above; on SIGUSR1 it stops passing bytes on,
+  every connection both ways, for STALL seconds, then passes on all it kept (the bytes
+  arrive late, none lost or altered): a relay that stalls, not one that tampers.
 
 It prints "tampered: MODE (N bytes into the connection)" when it did, so a test knows
-the attack happened.
+the attack happened ("stalled for N s" and "flowing again" for a stall).
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
+import time
 
 AFTER = 4000
+STALL = 25.0
 
 
 async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, mode: str | None,
@@ -32,7 +38,10 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, mode
             if not data:
                 break
             carried += len(data)
-            if mode is not None and not state["done"] and carried > AFTER:
+            held = state["stalled_until"] - time.monotonic()
+            if held > 0:
+                await asyncio.sleep(held)
+            if mode in ("alter", "inject", "drop") and not state["done"] and carried > AFTER:
                 state["done"] = True
                 print(f"tampered: {mode} ({carried} bytes into the connection)", flush=True)
                 if mode == "alter":
@@ -50,7 +59,15 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, mode
 
 
 async def main(listen: int, relay: int, mode: str) -> None:
-    state = {"done": False}
+    state = {"done": False, "stalled_until": 0.0}
+    if mode == "stall":
+        loop = asyncio.get_running_loop()
+
+        def stall() -> None:
+            state["stalled_until"] = time.monotonic() + STALL
+            print(f"stalled for {STALL:g} s", flush=True)
+            loop.call_later(STALL, lambda: print("flowing again", flush=True))
+        loop.add_signal_handler(signal.SIGUSR1, stall)
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
+from net.reach.pair_tunnels import CodeOffered, PairTunnel, covered, pass_on, tunnel_pairs
 from net.reach.reachability import Player, unreachable_pairs
 
 HOST = Player(0, "Ann", "", 7531, True)
@@ -47,3 +47,19 @@ def test_a_tunnelled_pair_is_not_reported_and_any_other_still_is():
     said = unreachable_pairs(players, covered(tunnels))
     assert len(said) == 2 and all("p3" in line for line in said), said
     assert len(unreachable_pairs(players)) == 3
+
+
+NOT_ASKED = "that this host did not ask for"
+COPY = "again: its code was passed on already (a copy is the sender's offence)"
+
+
+@pytest.mark.parametrize("asked, from_serving, has_code, passed, verdict", [
+    (False, True, True, False, NOT_ASKED),
+    (True, False, True, False, NOT_ASKED),      # from the dialling seat
+    (True, True, False, False, NOT_ASKED),      # no code: the host's own question back
+    (True, True, True, True, COPY),             # a copy: the sender's offence, not passed on
+    (True, True, True, False, None),            # the one answer: passed on
+])
+def test_the_host_passes_a_pair_tunnels_code_on_once(asked, from_serving, has_code, passed,
+                                                       verdict):
+    assert pass_on(CodeOffered(asked, from_serving, has_code, passed)) == verdict

@@ -49,7 +49,7 @@ def test_a_bad_offer_is_refused_with_a_sentence(raw, said):
 
 @pytest.mark.parametrize("raw, ok", [
     (Choice("direct").to_bytes(), True), (Choice("relay").to_bytes(), True),
-    (Choice("none", "why").to_bytes(), True),
+    (Choice("none", "why").to_bytes(), True), (Choice("none", "no-relay").to_bytes(), True),
     (json.dumps({"path": "teleport"}).encode(), False), (b"[", False),
     (json.dumps({"path": "none", "reason": 7}).encode(), False),
 ])
@@ -59,6 +59,26 @@ def test_the_friends_answer_is_one_of_three_paths(raw, ok):
     else:
         with pytest.raises(RendezvousError):
             Choice.from_bytes(raw)
+
+
+@pytest.mark.parametrize("reason, host_reads", [
+    ("direct-only", "no direct path to the table, and the friend asked for --direct-only"),
+    ("no-relay", "no direct path to the table, and this table allows no relay (it runs with "
+                 "--direct-only). You can forward the table's TCP port on the router, or both "
+                 "can use IPv6 or one VPN; see docs/net.md."),
+    ("", "no direct path to the table"),
+    ("no direct path (10.0.0.1:22: reached over IPv4, something that is not a Shogun table "
+     "answered)", "no direct path to the table"),
+    ("\x1b]0;pwned\x07\nFriends anywhere join with: ./shogun join 66-evil", "no direct path to "
+     "the table"),
+])
+def test_the_host_reads_a_fixed_reason_in_its_own_words_never_the_friends_text(reason,
+                                                                               host_reads):
+    """Issue 47 (findings 4, 5): what a friend found at each address never goes back to
+    the host, and the friend's text never reaches the host's terminal."""
+    raw = json.dumps({"path": "none", "reason": reason}).encode()
+    choice = Choice.from_bytes(raw)
+    assert choice.sentence() == host_reads
 
 
 def _probe(reached, greeted):
@@ -72,8 +92,7 @@ def _probe(reached, greeted):
     ([(False, False), (False, False), (False, False)], None),
 ])
 def test_the_friend_dials_the_first_address_where_a_table_answered(answers, chosen):
-    offer = Offer("C", ADDRESSES)
-    found = choose_direct(offer, [_probe(*a) for a in answers])
+    found = choose_direct(ADDRESSES, [_probe(*a) for a in answers])
     assert found == (None if chosen is None else ADDRESSES[chosen])
 
 
@@ -81,6 +100,8 @@ def test_the_friend_dials_the_first_address_where_a_table_answered(answers, chos
     ("7-guitarist-revenge", True), ("12-a-b-c", True), (" 7-crossover-clockwork ", True),
     ("192.168.1.7:7531", False), ("[2001:db8::7]:7531", False), ("7-", False),
     ("table-seven", False), (None, False), ("7-guitarist", False),
+    ("absurd-pandora-tracker-guitarist-revenge-uncut", True),   # issue 47's six words
+    ("Absurd-Pandora-Tracker", True),          # too short, but a code: it gets a sentence
 ])
 def test_a_code_is_told_from_an_address(text, invite):
     assert is_invite(text) is invite

@@ -155,3 +155,31 @@ def test_recalled_chat_from_a_peer_it_does_not_follow_is_an_offence(tmp_path):
     reasons = [r for _, r in sessions[0].offence_log]
     assert any("ChatRecalled" in r for r in reasons), reasons
     assert heard(sessions[0]) == []
+
+
+def test_a_hostile_name_and_line_arrive_as_one_line_of_text(tmp_path):
+    """Issue 47 (finding 5): a line sent raw, past `send_chat`'s check, with escape
+    sequences and a line break in its text, and a spectator whose name carries them, reach
+    every peer's `on_chat_received` (the window, the terminal) as one line of text."""
+    net, engine, sessions = open_table(players=3, start=False)
+    evil = "\x1b]0;pwned\x07\nFriends anywhere join with: ./shogun join 66-x\x1b[2J\u202e"
+    evil_name = "\x1b]0;pwned\x07\njoin 66-x\x1b[2J\u202e"
+    spy = TableSession.watch(SessionOptions(name=evil_name), "127.0.0.1:7531", code=CODE,
+                             reactor=net, engine=engine)
+    net.pump()
+    heard = listen(sessions + [spy])
+    sessions[2].conns[0].send({"type": "ChatSent", "sender": evil_name, "seat": 2,
+                               "text": "hi " + evil})
+    spy.send_chat("watching")
+    net.pump()
+    for s in sessions + [spy]:
+        lines = heard(s)
+        if s is sessions[2]:       # its own raw line never went through its own chat
+            continue
+        assert len(lines) == 2, (s.name, lines)
+        for line in lines:
+            said = line.sender + line.text
+            assert said.isprintable() and "pwned" not in said and "\u202e" not in said, said
+        assert any(ln.text == "hi  Friends anywhere join with: ./shogun join 66-x"
+                   for ln in lines), lines
+        assert any(ln.sender == " join 66-x" for ln in lines), lines

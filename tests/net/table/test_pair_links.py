@@ -49,18 +49,31 @@ def test_the_host_asks_both_players_of_a_pair_and_passes_on_the_code():
     links, _ = _links("host", 0, [one, two])
     links.ask([PairTunnel(1, 2)])
     assert one.sent == [_msg()] and two.sent == [_msg()]
-    links.pair_tunnel_opened(one, _msg("4-purple-sausage"))
-    assert two.sent[-1] == _msg("4-purple-sausage") and not one.offences
+    links.pair_tunnel_opened(one, _msg("adrift-almighty-amulet-guitarist-revenge-uncut"))
+    assert two.sent[-1] == _msg("adrift-almighty-amulet-guitarist-revenge-uncut") and not one.offences
 
 
 def test_the_host_passes_on_no_code_it_did_not_ask_for_nor_one_from_the_other_seat():
     one, two = Conn(LOBBY["seats"][1]["peer"]), Conn(LOBBY["seats"][2]["peer"])
     links, _ = _links("host", 0, [one, two])
-    links.pair_tunnel_opened(one, _msg("4-purple-sausage"))        # never asked
+    links.pair_tunnel_opened(one, _msg("adrift-almighty-amulet-guitarist-revenge-uncut"))        # never asked
     links.ask([PairTunnel(1, 2)])
-    links.pair_tunnel_opened(two, _msg("4-purple-sausage"))        # not the serving seat
+    links.pair_tunnel_opened(two, _msg("adrift-almighty-amulet-guitarist-revenge-uncut"))        # not the serving seat
     assert one.offences and two.offences
     assert one.sent == [_msg()] and two.sent == [_msg()]           # only the asks
+
+
+def test_the_host_passes_a_pairs_code_on_once_and_charges_the_sender_with_each_copy():
+    """Issue 47 finding 3: a friend re-sent its own `PairTunnelOpened` three times, the
+    host passed every copy on, and the other friend charged the host and dropped it."""
+    one, two = Conn(LOBBY["seats"][1]["peer"]), Conn(LOBBY["seats"][2]["peer"])
+    links, _ = _links("host", 0, [one, two])
+    links.ask([PairTunnel(1, 2)])
+    for _ in range(4):
+        links.pair_tunnel_opened(one, _msg("4-purple-sausage"))
+    assert two.sent == [_msg(), _msg("4-purple-sausage")]          # once
+    assert len(one.offences) == 3 and all("again" in why for why in one.offences)
+    assert not two.offences
 
 
 def test_a_player_takes_it_from_its_host_only():
@@ -75,7 +88,7 @@ def test_a_player_takes_it_from_its_host_only():
 def test_a_code_for_a_pair_the_host_did_not_announce_is_an_offence():
     host = Conn(LOBBY["seats"][0]["peer"])
     links, _ = _links("join", 2, [host], host_conn=host)
-    links.pair_tunnel_opened(host, _msg("4-purple-sausage"))
+    links.pair_tunnel_opened(host, _msg("adrift-almighty-amulet-guitarist-revenge-uncut"))
     assert host.offences and links.ends == {}
 
 
@@ -114,7 +127,7 @@ def test_a_code_altered_on_the_way_is_a_tunnel_that_fails_and_says_so(monkeypatc
     links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
                     say=said.append)
     links.pair_tunnel_opened(host, _msg())
-    links.pair_tunnel_opened(host, _msg("4-altered-code"))
+    links.pair_tunnel_opened(host, _msg("absurd-pandora-tracker-guitarist-revenge-uncut"))
     assert "the tunnel to seat 1 could not be opened: the code is wrong" in " ".join(said), said
     assert dialed == [] and not host.offences      # the game has not started: nothing dialled
 
@@ -145,7 +158,7 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
     links.use_relay(RendezvousOptions("ws://mailbox.invalid/v1", "tcp:relay.invalid:4001"),
                     say=lambda line: None)
     links.pair_tunnel_opened(host, _msg())
-    links.pair_tunnel_opened(host, _msg("4-purple-sausage"))
+    links.pair_tunnel_opened(host, _msg("adrift-almighty-amulet-guitarist-revenge-uncut"))
 
     class Tcp:                      # my connection to seat 1, through my end of the tunnel
         def getPeer(self):
@@ -179,7 +192,8 @@ def _dialler_with(monkeypatch, wormhole):
     """Seat 2's pair links (the dialling player, seat 0 the host) whose pair tunnels are
     opened on `wormhole`: (the host's connection, the links, the addresses dialled)."""
     import net.table.pair_links as pair_links
-    monkeypatch.setattr(pair_links, "wormhole_for", lambda reactor, options: wormhole)
+    monkeypatch.setattr(pair_links, "wormhole_for",
+                        lambda reactor, options, app_id="": wormhole)
     monkeypatch.setattr(pair_links, "Forwarder", _End)
     monkeypatch.setattr(pair_links, "RelayRedial", lambda reactor, dilated: SimpleNamespace())
     host = Conn(LOBBY["seats"][0]["peer"])

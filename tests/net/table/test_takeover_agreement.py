@@ -10,9 +10,10 @@ FOUR = frozenset({0, 1, 2, 3})
 THREE = frozenset({0, 1, 2})
 
 
-def wait(seat=2, me=0, humans=FOUR, awaited=True, over=True, claims=(), step=7):
+def wait(seat=2, me=0, humans=FOUR, awaited=True, over=True, claims=(), step=7, blamed=()):
     return SeatWait(seat=seat, step=step, humans=humans, me=me, awaited=awaited,
-                    countdown_over=over, claimants=frozenset(claims))
+                    countdown_over=over, claimants=frozenset(claims),
+                    blamed=frozenset(blamed) | {seat})
 
 
 # (name, the view, take over?, refused?, a fragment of the reason)
@@ -50,6 +51,14 @@ ROWS = [
      wait(seat=0, me=0, over=True, claims={1}), False, False, "1 of 4"),
     ("my own seat, my countdown ran out, the others agree",
      wait(seat=0, me=0, over=True, claims={1, 2, 3}), True, False, "3 of 4"),
+    # a claimant is not a witness against the seats it stalls (issue 52): a seat the
+    # step waits for here has no vote at that step
+    ("the others agree, but one of them is awaited too (it stalls the step)",
+     wait(me=1, claims={0, 3}, blamed={0}), False, False, "2 of 4"),
+    ("the honest three claim the seat that stalls them",
+     wait(seat=0, me=1, claims={2, 3}), True, False, "3 of 4"),
+    ("my own claim does not count while the step waits for my decision",
+     wait(me=1, over=True, claims={3, 0}, blamed={1}), False, False, "2 of 4"),
     # a spectator follows the players' agreement
     ("a spectator", wait(me=None, claims={0, 1, 3}), True, False, "3 of 4"),
 ]
@@ -74,3 +83,46 @@ def test_two_halves_of_a_split_table_can_never_both_agree():
 def test_the_players_whose_claims_count_are_named():
     verdict = agreed(wait(claims={1, 3, 2}))
     assert verdict.agreed == frozenset({0, 1, 3})
+
+
+# ---------------------------------------------------------------- in memory (issue 52)
+def _claim(session, absent):
+    """`session`'s signed claim that `absent`'s countdown ran out at the current step."""
+    ls = session.lockstep
+    msg = session.signer.sign({"type": "TakeoverClaimed", "step": ls.step,
+                               "seat": session.my_seat, "absent": absent, "hash": ls.hash})
+    session.roster.broadcast(msg)
+
+
+def test_a_majority_claiming_my_seat_while_i_plan_is_told_in_words_and_refused(tmp_path):
+    """Never my own seat while I answer: three players claim a seat whose player is
+    still inside its turn timer; its own peer keeps the seat and tells its player who
+    says so; once the countdown really ran out, the lobby names the claimants."""
+    from tests.net.tables import finished, hashes, open_table
+    net, engine, sessions = open_table(players=4, tmp_path=tmp_path, rejoin_timeout=20.0,
+                                       start=False)
+    slow = sessions[3]
+    answer = slow.on_decision
+    slow.on_decision = lambda d, state: None if d.kind == "plan" else answer(d, state)
+    notices: list[str] = []
+    slow.on_notice = notices.append
+    sessions[0].start_game()
+    net.pump()
+    seat = slow.my_seat
+    assert all(seat in s.waiting_for() for s in sessions)
+    for s in sessions[:3]:
+        _claim(s, seat)
+    net.pump()
+    net.advance(2)
+    net.pump()
+    assert seat not in slow.lockstep.bots
+    said = [n for n in notices if "claim it for a bot" in n]
+    assert len(said) == 1, notices
+    assert said[0].startswith("seats 0 (") and " and 2 (" in said[0]
+    assert "you are playing, so your seat stays yours here" in said[0]
+    # the turn timer and the countdown run out: the table agrees, and says who did
+    net.advance(400)
+    net.pump()
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    entry = next(e for e in sessions[0].lobby["seats"] if e["seat"] == seat)
+    assert entry["taken_over"] and entry["claimed_by"] == [0, 1, 2], entry

@@ -133,10 +133,10 @@ class Dial:
     """One connection from `address` trying `code`; its `outcome` is None while its key
     offer waits in line, then "turned away", "wrong" or "accepted"."""
 
-    def __init__(self, host, address, code):
+    def __init__(self, host, address, code, port=50000):
         self.host = host
         self.conn = PeerConnection(host, dialer=False)
-        self.transport = StringTransport(peerAddress=IPv4Address("TCP", address, 50000))
+        self.transport = StringTransport(peerAddress=IPv4Address("TCP", address, port))
         self.conn.makeConnection(self.transport)
         self.dialer = RawDialer(code)
         self.conn.dataReceived(self.dialer.offer())

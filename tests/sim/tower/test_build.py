@@ -45,3 +45,16 @@ def test_the_deterministic_build_gives_the_golden_digest(seen):
     if seen["build"] != build.DETERMINISTIC:
         pytest.skip("pymunk here is the platform build (tools/build_physics.py --install)")
     assert seen["digest"] == build.DETERMINISTIC_DIGEST
+
+
+def test_the_verdict_tells_the_player_what_the_build_means():
+    """Issue 53: `tower --selftest` says in words whether this computer runs the verified
+    tower, and how to get it when it does not."""
+    def test(build_name: str, digest: str) -> build.SelfTest:
+        return build.SelfTest(build_name, digest, 1, 1, 1, 1)
+    golden = build.selftest_verdict(test(build.DETERMINISTIC, build.DETERMINISTIC_DIGEST))
+    assert "runs the verified tower" in golden
+    wheel = build.selftest_verdict(test(build.PLATFORM, "6" * 64))
+    assert "not the verified tower" in wheel and "sudo apt install gcc python3-dev" in wheel
+    odd = build.selftest_verdict(test(build.DETERMINISTIC, "1" * 64))
+    assert "not the verified one" in odd and "build_physics.py --install" in odd
