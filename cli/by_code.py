@@ -20,13 +20,15 @@ from net.reach.invitations import Invitations
 from net.reach.rendezvous import (Arrival, RendezvousError, RendezvousOptions, join_by_code)
 from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
-from net.reach.rendezvous import options_for as options  # noqa: F401  (the runner's name)
+from net.reach.rendezvous import options_for
 
 if TYPE_CHECKING:
     from cli.runner import Outcome
     from net.table.options import TableOptions
     from net.reach.portmap import PortMapper
     from net.table.session import TableSession
+
+options = options_for      # the runner's name for it (`by_code.options`)
 
 
 def _loopback(interface: str) -> bool:

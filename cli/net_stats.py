@@ -22,7 +22,7 @@ from typing import Any
 _EVERYONE = ("Chance", "SubmitPlan", "CommitPlan")
 
 
-def usage_since(start: dict | None) -> dict:
+def usage_since(start: dict[str, Any] | None) -> dict[str, Any]:
     """What the process spent since `start` (a reading of this function): page faults,
     waits (voluntary context switches) and preemptions, for the benchmarks."""
     u = resource.getrusage(resource.RUSAGE_SELF)
@@ -41,7 +41,7 @@ class WaitLog:
 
     def restart(self) -> None:
         """From the game's start (again, after a rejoin)."""
-        self.waited_before: list[list] = []   # [index of a step's first command, seconds idle]
+        self.waited_before: list[list[float]] = []   # [index of a step's first command, seconds idle]
         self.commands = 0
         self._seen = self._now()
 
@@ -50,7 +50,7 @@ class WaitLog:
         return (resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw, time.perf_counter(),
                 time.process_time())
 
-    def step_applied(self, entry: dict) -> None:
+    def step_applied(self, entry: dict[str, Any]) -> None:
         """If the process blocked since the previous step, it waited before this one:
         for as long as the wall clock ran ahead of its CPU."""
         now = self._now()
@@ -71,11 +71,11 @@ class GameStats:
     started: float | None = None           # the clocks when the game started here
     cpu_started: float = 0.0
     sys_started: float = 0.0
-    usage_started: dict | None = None
+    usage_started: dict[str, Any] | None = None
     game_seconds: float | None = None      # ... and what the game took, at its end
     game_cpu: float | None = None
     game_sys: float | None = None
-    game_usage: dict | None = None
+    game_usage: dict[str, Any] | None = None
 
     def game_started(self) -> None:
         self.started = time.perf_counter()
@@ -85,10 +85,10 @@ class GameStats:
         if self.waits is not None:
             self.waits.restart()
 
-    def broadcast(self, msg: dict) -> None:
+    def broadcast(self, msg: dict[str, Any]) -> None:
         self.asked_at.setdefault(msg.get("step", -1), time.perf_counter())
 
-    def step_applied(self, entry: dict, me: int | None, bots: Any) -> None:
+    def step_applied(self, entry: dict[str, Any], me: int | None, bots: Any) -> None:
         """A round trip: from my first message of a step that needs everyone's input
         (chance links, plan commit/reveal) until the step is applied here; a hop: one
         other player's move or turned card, one way from that player."""

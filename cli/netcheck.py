@@ -61,7 +61,7 @@ def run(args: Any) -> int:
     reactor = cast(CheckReactor, twisted_reactor)
     result: dict[str, Any] = {}
 
-    def done(probes: list) -> None:
+    def done(probes: list[Any]) -> None:
         result["probes"] = probes
         reactor.stop()
 

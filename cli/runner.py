@@ -41,6 +41,7 @@ from net.table.chat import ChatLine
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
 from net.trust.peer_text import log_in_one_line, shown
+from sim import events as ev
 from sim.bots import BOT_NAMES
 from sim.commands import from_wire
 from sim.game import apply, new_game, state_hash
@@ -252,7 +253,7 @@ class HeadlessPeer:
             self.log_file = None
 
     # -- the lobby and the start --------------------------------------------------------------
-    def lobby_changed(self, lobby: dict) -> None:
+    def lobby_changed(self, lobby: dict[str, Any]) -> None:
         if self.command == "host" and not self.session.started and self.session.lobby_full():
             self.reactor.callLater(0, self.start)
 
@@ -288,7 +289,7 @@ class HeadlessPeer:
               else _("watching the game"), flush=True)
 
     # -- the game -----------------------------------------------------------------------------
-    def events(self, events: list, state: Any) -> None:
+    def events(self, events: list[ev.Event], state: Any) -> None:
         if self.game_log is not None:
             self.game_log.write(events)
 
@@ -316,7 +317,7 @@ class HeadlessPeer:
         except ValueError as exc:
             log.error("my bot's command was refused: %s", exc)
 
-    def step_applied(self, entry: dict) -> None:
+    def step_applied(self, entry: dict[str, Any]) -> None:
         ls = self.session.lockstep
         self.stats.step_applied(entry, self.session.my_seat, ls.bots if ls is not None else ())
 
@@ -370,7 +371,7 @@ class HeadlessPeer:
     def notice(self, news: str) -> None:
         print(for_players(news), file=sys.stderr, flush=True)
 
-    def desync(self, report: dict) -> None:
+    def desync(self, report: dict[str, Any]) -> None:
         print(_("the games differ: {where}").format(where=report.get("path", report)), file=sys.stderr,
               flush=True)
 

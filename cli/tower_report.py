@@ -12,6 +12,7 @@ Tests: tests/cli/test_tower_report.py.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 import math
 import statistics
 import time
@@ -97,7 +98,7 @@ def _print(s: Summary, games: list[Game], outs: list[int], quiet: int,
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c8c8c")
 
 
-def draw_tower(ax, contents: tower.TowerContents | None = None) -> None:
+def draw_tower(ax: Any, contents: tower.TowerContents | None = None) -> None:
     """The tower's cross-section from GEOMETRY, with cubes drawn at their poses."""
 
     from matplotlib.patches import Polygon  # matplotlib: only for --plot

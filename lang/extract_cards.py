@@ -8,16 +8,19 @@ Tests: tests/client/words/test_i18n.py (the catalogues hold every card text).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import IO
 
 # the fields of assets/cards.json a player reads, per list
 READ = {"actions": ("label", "short", "effect"), "events": ("text", "short"),
         "specials": ("label", "text"), "buildings": ("label",)}
 
 
-def extract(fileobj, keywords, comment_tags, options):
+def extract(fileobj: IO[bytes], keywords: object, comment_tags: object,
+            options: object) -> Iterator[tuple[int, str | None, str, list[str]]]:
     """Babel's extractor protocol: (line, function, message, comments) per string."""
     data = json.loads(fileobj.read().decode("utf-8"))
-    seen = set()
+    seen: set[str] = set()
     for part, keys in READ.items():
         for row in data.get(part, []):
             for key in keys:

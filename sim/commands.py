@@ -11,7 +11,7 @@ Tests: tests/sim/test_codec.py, tests/sim/rules/test_illegal.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Literal, Union, cast, get_args
 
 from sim.cards import cards
 from sim.tower.contents import COLOURS, MAX_CUBES, TowerContents
@@ -94,7 +94,9 @@ class ForfeitField:
     field: str
 
 
-TOWER_DECIDERS = ("physics", "majority", "model")
+# how the table came to a drop's outcome (see `TowerSettled.decided_by`)
+TowerDecider = Literal["physics", "majority", "model"]
+TOWER_DECIDERS: tuple[TowerDecider, ...] = get_args(TowerDecider)
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class TowerSettled:
     # "physics" (computed: a local game, or the deterministic build at a network table),
     # "majority" (a strict majority of the voters' platform builds), "model" (no strict
     # majority: `sim.tower.fallback`, seeded by the drop's seed, which no player chooses)
-    decided_by: str = "physics"
+    decided_by: TowerDecider = "physics"
 
     def out_counts(self) -> dict[int, int]:
         return dict(self.out)
@@ -282,7 +284,7 @@ def from_wire(wire: Any) -> Command:
         decided_by = wire.get("decided_by", "physics")
         if decided_by not in TOWER_DECIDERS:
             raise MalformedCommand(f"{what}: decided_by must be one of {', '.join(TOWER_DECIDERS)}")
-        return TowerSettled(tuple(out), contents, decided_by)
+        return TowerSettled(tuple(out), contents, cast(TowerDecider, decided_by))
     if kind == "DraftTake":
         seat = _seat(wire, what)
         choice = _field(wire, "choice", (str,), what)

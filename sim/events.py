@@ -25,7 +25,10 @@ Tests: tests/sim/test_events.py.
 
 from typing import Literal, NotRequired, TypedDict, Union, get_args
 
+from sim.commands import TowerDecider as TowerDecider        # (re-exported: an event's values)
+from sim.progress import BattleKind as BattleKind, BattleResult as BattleResult
 from sim.snapshot import PublicState
+from sim.state import Season as Season
 
 # Every event's `event` value, in the past tense of what happened.
 EventName = Literal[
@@ -39,6 +42,11 @@ EventName = Literal[
     "Shortage",                 # R-WINTER-2: rice short, revolts drawn
     "RevoltsOrdered", "Scored", "YearEnded", "GameEnded"]
 EVENT_NAMES: tuple[str, ...] = get_args(EventName)
+
+# the values a few keys take (docs/game-log.md); those the state holds too are declared
+# beside it: a battle's kind and result (`sim.progress`), how a drop was settled
+# (`sim.commands`), the season (`sim.state`)
+DropReason = Literal["fill", "battle", "revolt"]          # why cubes went into the tower
 
 
 # ----------------------------------------------------------------------------- setup
@@ -92,7 +100,7 @@ class YearStarted(TypedDict):
 class RoundStarted(TypedDict):
     event: Literal["RoundStarted"]
     year: int
-    season: str
+    season: Season
     specials: list[str]
     actions: list[str | None]          # the face-up slots 1-5
 
@@ -105,7 +113,7 @@ class Snapshot(TypedDict):
 class RoundEnded(TypedDict):
     event: Literal["RoundEnded"]
     year: int
-    season: str
+    season: Season
 
 
 # ----------------------------------------------------------------------------- plans, bids
@@ -181,7 +189,7 @@ class ActionOutcome(TypedDict, total=False):
     moved_to: str
     revolt_lost: bool
     attacked: str
-    result: str                        # with `attacked`: attacker | defender | draw
+    result: BattleResult               # with `attacked`
 
 
 class _ActionDoneKeys(TypedDict):
@@ -228,17 +236,17 @@ class TowerReplay(TypedDict):
 
 class TowerDropped(TypedDict):
     event: Literal["TowerDropped"]
-    reason: str                        # fill | battle | revolt
+    reason: DropReason
     thrown: dict[str, int]             # by colour name (`sim.state.colour_map`)
     out: dict[str, int]
     inside_after: dict[str, int]
-    decided_by: str                    # physics | majority | model (docs/game-log.md)
+    decided_by: TowerDecider           # docs/game-log.md
     replay: TowerReplay
 
 
 class BattleResolved(TypedDict):
     event: Literal["BattleResolved"]
-    kind: str                          # attack | neutral | revolt
+    kind: BattleKind
     province: str
     attacker: int | str                # a seat, or "peasant"
     defender: int | str
@@ -247,7 +255,7 @@ class BattleResolved(TypedDict):
     out: dict[str, int]
     attacker_count: int
     defender_count: int
-    result: str                        # attacker | defender | draw
+    result: BattleResult
     survivors: int
     new_owner: int | None
     # the cubes added to the throw, as `sim.state.Battle.extras` names them

@@ -105,6 +105,11 @@ class RoundProgress:
     step: str = "start"    # start | act | move | battle | open | done (slot finished)
 
 
+# what kind of battle (a player on a player, on an empty province, peasants on the owner)
+# and who won it: kept in `Battle` and written in the log's `BattleResolved`
+BattleKind = Literal["attack", "neutral", "revolt"]
+BattleResult = Literal["attacker", "defender", "draw"]
+
 # cubes added to a throw beyond the fighters' own: the log names them (BattleResolved)
 BattleExtra = Literal["attack_card", "defence_card", "palace_event", "peasants"]
 
@@ -116,7 +121,7 @@ class Battle:
     `held`: cubes in hand for the next drop (per colour); `seed` is set once chance has
     given the drop's seed, and the game then awaits `TowerSettled`; `settled` once it came.
     """
-    kind: str                   # fill | attack | neutral | revolt
+    kind: BattleKind | Literal["fill"]   # "fill": the set-up's drop, no battle
     province: str | None = None
     attacker: int | None = None  # a seat, or PEASANT for a revolt
     defender: int | None = None  # a seat, or None for a neutral province
@@ -147,5 +152,5 @@ _FIELD_NAMES: dict[type, frozenset[str]] = {
     for cls in (Plan, DraftProgress, RoundProgress, Battle, WinterProgress)}
 
 
-__all__ = ["BID", "COLOURS", "NO_CUBES", "Battle", "BattleExtra", "DraftProgress", "Plan",
+__all__ = ["BID", "COLOURS", "NO_CUBES", "Battle", "BattleExtra", "BattleKind", "BattleResult", "DraftProgress", "Plan",
            "RoundProgress", "WinterProgress", "evolve"]

@@ -16,7 +16,7 @@ import hashlib
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgpack
 
@@ -32,7 +32,8 @@ UNREST_MARKERS = 42
 BUILDINGS = tuple(b.name for b in cards().buildings)
 BUILDING_STOCK = {b.name: b.stock for b in cards().buildings}
 SPECIALS = tuple(s.name for s in cards().specials)
-SEASONS = ("spring", "summer", "autumn", "winter")
+Season = Literal["spring", "summer", "autumn", "winter"]
+SEASONS: tuple[Season, ...] = get_args(Season)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from lang.i18n import N_
+from sim import events as ev
 from sim.game import GameConfig
 from sim.narrate import describe
 from store.event_check import event_problem
@@ -37,9 +38,10 @@ class GameLog:
 
 @dataclass(frozen=True)
 class LoggedEvent:
-    """An event read back from a log, with the line it was on."""
+    """An event read back from a log, with the line it was on: its record, checked
+    (`read_log`) before it is taken as one."""
     line: int
-    event: dict[str, Any]
+    event: ev.Event
 
 
 def is_log(path: str | Path) -> bool:
@@ -73,7 +75,8 @@ def read_log(path: str | Path) -> list[LoggedEvent]:
                 ArithmeticError, RecursionError):
             raise SaveError(N_("the {event} event holds values this version cannot make "
                                "sense of"), path, row.number, event=row.value["event"]) from None
-        out.append(LoggedEvent(row.number, row.value))
+        # checked against its record above: from here on it is read as that record
+        out.append(LoggedEvent(row.number, cast(ev.Event, row.value)))
     if not out:
         raise SaveError(N_("it holds no events"), path)
     first = out[0].event

@@ -1,6 +1,8 @@
 """The thin entry point: what it does when there is no screen to open a window on, and
 which window it opens (a game or the menu, in which language)."""
 
+import sys
+
 import main
 
 
@@ -82,7 +84,7 @@ def _window_run(monkeypatch, argv: list[str]) -> list[tuple[str, str]]:
     from lang.i18n import current, use
     window = _FakeWindow()
     monkeypatch.setattr(main, "_no_window_here", lambda explain=True: False)
-    monkeypatch.setattr(main.sys, "argv", ["shogun", *argv])
+    monkeypatch.setattr(sys, "argv", ["shogun", *argv])
     monkeypatch.setattr(client.app, "App", lambda *a, **k: window)
     monkeypatch.setattr(client.app, "open_window", lambda *a, **k: window, raising=False)
     monkeypatch.setattr(arcade, "run", lambda: None)

@@ -115,6 +115,10 @@ def _set_budget(budget: int | None, variant: str = "") -> None:
         search.HARD = replace(search.HARD, budget=budget)
     for item in filter(None, variant.split(",")):
         key, value = item.split("=")
+        if key == "plan_equilibrium":     # regret matching's iterations (issue 40, not adopted)
+            from sim.bots.plan_equilibrium import RegretMatching
+            search.HARD = replace(search.HARD, plan_chooser=RegretMatching(int(value)) if int(value) else None)
+            continue
         old = getattr(search.HARD, key)
         new: Any = value
         if isinstance(old, bool):

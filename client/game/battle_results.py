@@ -28,46 +28,43 @@ if TYPE_CHECKING:
 def tray_dropped(before: dict[str, int] | None, e: ev.TowerDropped) -> dict[str, int]:
     """The tray after a drop: what came out of a battle (which threw the tray's cubes in
     first); after the tower's fill it is empty (R-SETUP-6: what came out goes back)."""
-    if e.get("reason") not in ("battle", "revolt"):
+    if e["reason"] == "fill":
         return {}
-    tray: dict[str, int] = {}
-    for c, n in (e.get("out") or {}).items():
-        tray[str(c)] = tray.get(str(c), 0) + int(n)
-    return {c: n for c, n in tray.items() if n}
+    return {c: n for c, n in e["out"].items() if n}
 
 
 def tray_counted(e: ev.BattleResolved) -> dict[str, int]:
     """The tray after a battle: its sides' cubes counted off, what did not count stays
     (the engine's own count, `sim.rules.battle_count`, on the event's tray)."""
 
-    def code(side: Any) -> int | None:
-        return PEASANT if side == "peasant" else None if side is None else int(side)
+    def code(side: int | str) -> int:
+        return PEASANT if side == "peasant" else int(side)
     out = [0] * COLOURS
-    for c, n in (e.get("out") or {}).items():
-        out[PEASANT if c == "peasant" else int(c)] += int(n)
-    kind = e.get("kind") or "attack"
-    defender = None if kind == "neutral" else code(e.get("defender"))
-    after = count_battle(kind, code(e.get("attacker")) or 0, defender, out, int(e.get("unrest", 0) or 0))
+    for c, n in e["out"].items():
+        out[PEASANT if c == "peasant" else int(c)] += n
+    kind = e["kind"]
+    defender = None if kind == "neutral" else code(e["defender"])
+    after = count_battle(kind, code(e["attacker"]), defender, out, e["unrest"])
     return {str(c): n for c, n in colour_map(after.tray_after).items()}
 
 
 def battle_result_lines(e: ev.BattleResolved) -> list[str]:
     """A battle's result in sentences: where, what came out of the tower, who won, the
     survivors and who holds the province now (the banner over the map, a film's card)."""
-    prov = e.get("province")
-    kind = e.get("kind")
+    prov = e["province"]
+    kind = e["kind"]
     head = (_("Revolt in {province}") if kind == "revolt" else
             _("Attack on neutral {province}") if kind == "neutral" else
             _("Battle in {province}")).format(province=prov)
-    att, dfn = e.get("attacker"), e.get("defender")
-    res: str = e.get("result") or ""
+    att, dfn = e["attacker"], e["defender"]
+    res = e["result"]
     winner = {"attacker": theme.seat_name(att), "defender": theme.seat_name(dfn)}.get(res, "")
-    owner = e.get("new_owner")
-    n = int(e.get("survivors", 0))
+    owner = e["new_owner"]
+    n = e["survivors"]
     return [head,
             _("Out of the tower: {attacker} {a} vs {defender} {d}").format(
-                attacker=theme.seat_name(att), a=e.get("attacker_count"),
-                defender=theme.seat_name(dfn), d=e.get("defender_count")),
+                attacker=theme.seat_name(att), a=e["attacker_count"],
+                defender=theme.seat_name(dfn), d=e["defender_count"]),
             (_("A draw: the province falls empty") if res == "draw" else
              _("The peasants win") if {"attacker": att, "defender": dfn}.get(res) in ("peasant", None)
              else _("{seat} wins").format(seat=winner)),
@@ -81,8 +78,8 @@ def battle_result_lines(e: ev.BattleResolved) -> list[str]:
 
 def drop_differs(e: ev.TowerDropped, res: DropResult) -> bool:
     """My re-run of a drop (`res`) does not end as the table's outcome in the log (`e`)."""
-    return colour_map(res.out) != (e.get("out") or {}) or \
-        colour_map(res.contents.counts()) != (e.get("inside_after") or {})
+    return colour_map(res.out) != e["out"] or \
+        colour_map(res.contents.counts()) != e["inside_after"]
 
 
 # what the log says when my drop is not the table's, by how the table decided it

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from client.core import theme
@@ -38,7 +38,7 @@ from sim.game import public_state
 
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
-    from client.sessions.interface import Event, GameSession
+    from client.sessions.interface import GameSession, Played
     from sim.snapshot import PublicState
     from client.tower.battle_show import BattleShow
     from sim.state import State
@@ -60,14 +60,14 @@ class EventPlayer:
         self.game_ended = Signal("game_ended")
         self.moment_reached = Signal("moment_reached")
         self.wait = 0.0                          # seconds (at speed 1) the stage still holds
-        self.batch: list[Event] = []             # events of the batch not played yet
+        self.batch: list[Played] = []             # events of the batch not played yet
         self.batch_state: State | None = None    # the state the batch leads to
         # the engine's public view after each event not played yet (None: not known, the
         # board's copy is patched by display_patches.py) and the one after the event played
         self.batch_views: list[PublicState] | None = None
         self.view: PublicState | None = None
         self.batch_pending = False               # the batch's end is still to be shown
-        self.playing_event: Event | None = None  # the event being played (tests read it)
+        self.playing_event: Played | None = None  # the event being played (tests read it)
         self.playing_kind = ""                   # its name
         self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
@@ -82,7 +82,7 @@ class EventPlayer:
         self.tray: dict[str, int] | None = None
         # the last battle's drop as it began (the event, the batch after it, the tray): R
         # watches it again; `again` is the result to show once more when it has played
-        self.last_battle: tuple[ev.TowerDropped, list[Event], dict[str, int]] | None = None
+        self.last_battle: tuple[ev.TowerDropped, list[Played], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
 
     @property
@@ -131,13 +131,11 @@ class EventPlayer:
         self.last_battle, self.again = None, None
         self.shared.over, self.standings = False, None
 
-    def play_event(self, e: Event) -> None:
-        """Show one event: its log line, its change to the board, its banner or drop. The
-        event is narrowed by its name to its record in `sim.events` (`_SHOWN`), whose keys
-        mypy checks in the handler."""
-        kind = str(e.get("event") or "")
+    def play_event(self, e: Played) -> None:
+        """Show one event: its log line, its change to the board, its banner or drop."""
+        kind = e["event"]
         self.playing_event, self.playing_kind = e, kind
-        if kind == "TowerDropped":
+        if e["event"] == "TowerDropped":
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
             mine = self.my_battle(e) if self.shared.fast else None
             if mine is not None:
@@ -145,10 +143,10 @@ class EventPlayer:
                     province=mine))
         if self.battle.active and kind != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
-        if kind == "Resumed":
-            self.restore_log(e.get("past") or ())    # the game so far, then "continues"
+        if e["event"] == "Resumed":
+            self.restore_log(e["past"])    # the game so far, then "continues"
         line = describe(e)
-        if line and kind == "TowerDropped" and cast(ev.TowerDropped, e).get("replay"):
+        if line and e["event"] == "TowerDropped":
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
@@ -156,11 +154,36 @@ class EventPlayer:
         self.wait = PACE.get(kind, 0.0)
         if self.view is not None and kind != "Snapshot":
             self.show_view(self.view)
-        shown = _SHOWN.get(kind)
-        if shown is not None:
-            shown(self, e)
+        self.show(e)
         if self.shared.fast:
             self.wait = 0.0
+
+    def show(self, e: Played) -> None:
+        """What each kind of event shows beyond its log line (a kind not named here has
+        only its line): the one place an event is narrowed by its name to its record in
+        `sim.events`, whose keys mypy checks in the handler."""
+        if e["event"] == "Snapshot":
+            self.show_snapshot(e)
+        elif e["event"] == "ProvinceClaimed" or e["event"] == "Moved" or e["event"] == "ActionDone":
+            self.show_on_board(e)
+        elif e["event"] == "ActionStarted" or e["event"] == "ActionRevealed":
+            self.show_action_turned(e)
+        elif e["event"] == "RoundStarted":
+            self.current_slot = None
+        elif e["event"] == "YearStarted":
+            self.show_year_started(e)
+        elif e["event"] == "TowerDropped":
+            self.show_tower_dropped(e)
+        elif e["event"] == "BattleResolved":
+            self.show_battle_resolved(e)
+        elif e["event"] == "WinterStarted":
+            self.show_winter_started(e)
+        elif e["event"] == "Shortage":
+            self.show_shortage(e)
+        elif e["event"] == "Scored":
+            self.show_scored(e)
+        elif e["event"] == "GameEnded":
+            self.show_game_ended(e)
 
     # -- each kind of event, as its record ------------------------------------------------
     # The board shows the engine's public view after each event (`show_view`) where the
@@ -178,8 +201,7 @@ class EventPlayer:
         self.views.board_view.set_state(d)
 
     def show_snapshot(self, e: ev.Snapshot) -> None:
-        if isinstance(e.get("state"), dict):
-            self.show_state(e["state"])
+        self.show_state(e["state"])
 
     def show_on_board(self, e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> None:
         """Armies placed or moved, a province claimed: the board's copy patched."""
@@ -195,9 +217,6 @@ class EventPlayer:
         if d and self.view is None:
             patches.turn_action(d, e)
         self.views.track.set_track(d.get("actions") if d else None, self.current_slot, "")
-
-    def show_round_started(self, e: ev.RoundStarted) -> None:
-        self.current_slot = None
 
     def show_year_started(self, e: ev.YearStarted) -> None:
         d = self.shared.display
@@ -236,7 +255,7 @@ class EventPlayer:
     def show_scored(self, e: ev.Scored) -> None:
         self.score_history.setdefault(e["seat"], [0]).append(e["score"])
         self.scoring.append(e)
-        coming = {x.get("event") for x in self.batch}
+        coming = {x["event"] for x in self.batch}
         if "Scored" not in coming:
             last = "GameEnded" in coming
             if last and self.shared.fast:
@@ -249,7 +268,7 @@ class EventPlayer:
         self.standings = e
         self.views.sounds.play("ended")
 
-    def my_battle(self, dropped: Event) -> str | None:
+    def my_battle(self, dropped: ev.TowerDropped) -> str | None:
         """The province of the battle this drop decides when one of my seats fights in it
         (attacks, defends, or faces a revolt), else None."""
         return province_fought_by(self.session.my_seats, dropped, self.batch)
@@ -293,7 +312,7 @@ class EventPlayer:
         self.views.tower.show_contents(state.tower.to_wire())
         self.show_state(public_state(state))
 
-    def restore_log(self, events: Iterable[Event]) -> None:
+    def restore_log(self, events: Iterable[ev.Event]) -> None:
         """The log says the game so far (a resumed game, a replay's seek): every event's
         line, as if it had been played, in place of what the log held."""
         log = self.views.log
@@ -301,7 +320,7 @@ class EventPlayer:
         for e in events:
             line = describe(e)
             if line:
-                log.add_line(line, log_colour(e.get("event") or ""))
+                log.add_line(line, log_colour(e["event"]))
 
     def show_state(self, pub: Mapping[str, Any]) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
@@ -322,9 +341,7 @@ class EventPlayer:
         self.display_changed.emit()
 
     def _drop(self, e: ev.TowerDropped, caption: str) -> None:
-        rep = e.get("replay")
-        if not rep:
-            return
+        rep = e["replay"]
         res = replay_drop(rep)
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
@@ -332,10 +349,8 @@ class EventPlayer:
         if drop_differs(e, res):
             # the table applied another outcome than my physics (a platform build outvoted,
             # or a drop settled from its seed): say so; the tray shows the table's
-            self.applied_tray = dict(e.get("out") or {})
-            self.views.log.add_line(DROP_DIFFERS_SAID.get(str(e.get("decided_by")),
-                                                           DROP_DIFFERS_SAID["physics"])(),
-                                    (150, 40, 30))
+            self.applied_tray = dict(e["out"])
+            self.views.log.add_line(DROP_DIFFERS_SAID[e["decided_by"]](), (150, 40, 30))
         self.views.tower.set_tray({})
         self.views.tower.play(res.recording, caption, self.battle.sides,
                               self.battle.handful_seconds(), self.battle.from_tray)
@@ -346,13 +361,14 @@ class EventPlayer:
     def watch_again(self) -> bool:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
-        e = self.playing_event or {}
-        if self.playing_kind != "BattleResolved" or self.wait <= 0 or self.last_battle is None \
-                or self.last_drop is None or self.views.tower.playing or self.shared.fast:
+        e = self.playing_event
+        if e is None or e["event"] != "BattleResolved" or self.wait <= 0 \
+                or self.last_battle is None or self.last_drop is None \
+                or self.views.tower.playing or self.shared.fast:
             return False
         dropped, rest, tray = self.last_battle
         self.views.banner.hide()
-        self.again = cast(ev.BattleResolved, e)     # its name was checked above
+        self.again = e
         caption = self.battle.start(dropped, rest, tray)
         self.views.tower.set_tray({})
         recording = self.last_drop[1].recording
@@ -402,26 +418,7 @@ class EventPlayer:
     def summary(self) -> dict[str, Any]:
         """The end screen's figures."""
         e = self.standings
-        return {"scores": e.get("scores", {}) if e else {}, "money": e.get("money", {}) if e else {},
-                "winners": e.get("winners", []) if e else [], "history": self.score_history,
+        return {"scores": e["scores"] if e else {}, "money": e["money"] if e else {},
+                "winners": e["winners"] if e else [], "history": self.score_history,
                 "labels": self.shared.labels, "players": self.session.config.players}
 
-
-# what each kind of event shows, by its name (a kind not here has only its log line); the
-# one place an event is narrowed from its name to its record
-_SHOWN: dict[str, Callable[[EventPlayer, Any], None]] = {
-    "Snapshot": EventPlayer.show_snapshot,
-    "ProvinceClaimed": EventPlayer.show_on_board,
-    "Moved": EventPlayer.show_on_board,
-    "ActionDone": EventPlayer.show_on_board,
-    "ActionStarted": EventPlayer.show_action_turned,
-    "ActionRevealed": EventPlayer.show_action_turned,
-    "RoundStarted": EventPlayer.show_round_started,
-    "YearStarted": EventPlayer.show_year_started,
-    "TowerDropped": EventPlayer.show_tower_dropped,
-    "BattleResolved": EventPlayer.show_battle_resolved,
-    "WinterStarted": EventPlayer.show_winter_started,
-    "Shortage": EventPlayer.show_shortage,
-    "Scored": EventPlayer.show_scored,
-    "GameEnded": EventPlayer.show_game_ended,
-}

@@ -16,15 +16,14 @@ Tests: tests/client/scenes/test_end_scene.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
 
 from client.sessions.interface import GameSession
 from sim import events as ev
+from sim.commands import Command
 from sim.game import apply, new_game
-
-Event = Mapping[str, Any]
+from sim.state import GameConfig
 
 
 @dataclass
@@ -50,13 +49,13 @@ class PlayerRecord:
 class BattleRecord:
     number: int                 # 1-based, in the order of the game's battles
     province: str
-    kind: str                   # attack | neutral | revolt
+    kind: ev.BattleKind
     attacker: int | str         # a seat or "peasant"
     defender: int | str
     cubes: int                  # every cube thrown in
     attacker_count: int
     defender_count: int
-    result: str                 # attacker | defender | draw
+    result: ev.BattleResult
     year: int
 
 
@@ -84,8 +83,9 @@ def _seat_of(colour: str) -> int | None:
         return None
 
 
-def end_record(events: Iterable[Event], players: int) -> EndRecord:
-    """The record of a game from its events (any prefix of them: what is known so far)."""
+def end_record(events: Iterable[ev.Event], players: int) -> EndRecord:
+    """The record of a game from its events (any prefix of them: what is known so far),
+    each narrowed by its name to its `sim.events` record."""
     rec = {s: PlayerRecord(s) for s in range(players)}
     winners: list[int] = []
     top: list[int] = []
@@ -94,70 +94,63 @@ def end_record(events: Iterable[Event], players: int) -> EndRecord:
     year = 1
     thrown: dict[str, int] = {}
     for e in events:
-        kind = e.get("event")
-        # narrowed by its name to its sim.events record (a log's keys are read with defaults)
-        if kind == "YearStarted":
-            year = int(cast(ev.YearStarted, e).get("year", year))
-        elif kind == "TowerDropped" and (drop := cast(ev.TowerDropped, e)).get("reason") in (
-                "battle", "revolt"):
-            thrown = dict(drop.get("thrown", {}))
+        if e["event"] == "YearStarted":
+            year = e["year"]
+        elif e["event"] == "TowerDropped" and e["reason"] in ("battle", "revolt"):
+            thrown = dict(e["thrown"])
             for colour, n in thrown.items():
                 seat = _seat_of(colour)
                 if seat in rec:
-                    rec[seat].thrown += int(n)
-            for colour, n in (drop.get("out") or {}).items():
+                    rec[seat].thrown += n
+            for colour, n in e["out"].items():
                 seat = _seat_of(colour)
                 if seat in rec:
-                    rec[seat].out += int(n)
-        elif kind == "BattleResolved":
-            r = cast(ev.BattleResolved, e)
+                    rec[seat].out += n
+        elif e["event"] == "BattleResolved":
             battles += 1
-            cubes = sum(int(n) for n in (r.get("thrown") or thrown).values())
-            b = BattleRecord(battles, str(r.get("province")), str(r.get("kind")),
-                             r.get("attacker", "peasant"), r.get("defender", "peasant"), cubes,
-                             int(r.get("attacker_count", 0)), int(r.get("defender_count", 0)),
-                             str(r.get("result")), year)
+            cubes = sum((e["thrown"] or thrown).values())
+            b = BattleRecord(battles, e["province"], e["kind"], e["attacker"], e["defender"],
+                             cubes, e["attacker_count"], e["defender_count"], e["result"], year)
             if biggest is None or b.cubes > biggest.cubes:
                 biggest = b
             thrown = {}
-        elif kind == "Scored" and int((sc := cast(ev.Scored, e))["seat"]) in rec:
-            p = rec[int(sc["seat"])]
-            p.provinces += int(sc.get("provinces", 0))
-            p.buildings += int(sc.get("buildings", 0))
-            p.majorities += int(sc.get("majority_points", 0))
-            p.regions = {r: dict(k) for r, k in (sc.get("regions") or {}).items()}
-            p.score = int(sc.get("score", p.score))
+        elif e["event"] == "Scored" and e["seat"] in rec:
+            p = rec[e["seat"]]
+            p.provinces += e["provinces"]
+            p.buildings += e["buildings"]
+            p.majorities += e["majority_points"]
+            p.regions = {r: dict(k) for r, k in e["regions"].items()}
+            p.score = e["score"]
             p.history.append(p.score)
-        elif kind == "GameEnded":
-            ended = cast(ev.GameEnded, e)
-            scores = {int(k): int(v) for k, v in ended.get("scores", {}).items()}
-            money = {int(k): int(v) for k, v in ended.get("money", {}).items()}
+        elif e["event"] == "GameEnded":
+            scores = {int(k): v for k, v in e["scores"].items()}
+            money = {int(k): v for k, v in e["money"].items()}
             for s, p in rec.items():
                 p.score = scores.get(s, p.score)
                 p.chests = money.get(s, p.chests)
-            winners = [int(w) for w in ended.get("winners", [])]
+            winners = list(e["winners"])
             best = max(scores.values(), default=0)
             top = sorted(s for s, v in scores.items() if v == best)
     return EndRecord(rec, winners, top, biggest, battles)
 
 
-def game_events(config: Any, commands: Sequence[Any]) -> list[Event]:
+def game_events(config: GameConfig, commands: Sequence[Command]) -> list[ev.Event]:
     """Every event of a game, re-run from its start with its commands (deterministic)."""
     state, events = new_game(config)
-    out: list[Event] = list(events)
+    out: list[ev.Event] = list(events)
     for cmd in commands:
         state, more = apply(state, cmd)
         out.extend(more)
     return out
 
 
-def session_events(session: GameSession | None) -> list[Event] | None:
+def session_events(session: GameSession | None) -> list[ev.Event] | None:
     """All events of the session's game when it holds its commands (a local game), else
     None."""
     if session is None:
         return None
-    commands = list(session.commands)
-    if any(cmd is None for cmd in commands):     # only counted (a network table, a replay)
+    commands = [cmd for cmd in session.commands if cmd is not None]
+    if len(commands) < len(session.commands):    # only counted (a network table, a replay)
         return None
     try:
         return game_events(session.config, commands)

@@ -29,7 +29,7 @@ from net.reach.addresses import DEFAULT_PORT, Reachable, reachable_addresses
 from net.reach.peer_links import table_links
 from net.reach.rendezvous import options_for
 from client.sessions.by_code import invite_friends
-from client.sessions.network import _reactor
+from client.sessions.reactor_pump import window_reactor
 from client.words.table_names import join_command, join_lines
 from client.words.table_names import join_offers, table_addresses
 from sim.bots import LEVELS
@@ -120,7 +120,7 @@ class LobbyScene(Node):
             self.router_note = net_said(message)
             self.mark_dirty()
         # kept with the session: the game needs the mapping too; App closes it with the table
-        self.session.port_mapper = portmap.map_later(_reactor(), port, mapped, failed)
+        self.session.port_mapper = portmap.map_later(window_reactor(), port, mapped, failed)
 
     # -- friends anywhere (issue 39): a code through the rendezvous ---------------------------
     def _invite_friends(self) -> None:
@@ -245,7 +245,7 @@ class LobbyScene(Node):
         if not isinstance(table, TableSession):
             return self._start_now()
         if self._gate is None:
-            self._gate = StartGate(_reactor(), table, say=self.table_said)
+            self._gate = StartGate(window_reactor(), table, say=self.table_said)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
         gate = self._gate

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from client.sessions.network import _reactor, pump_reactor
+from client.sessions.reactor_pump import pump_reactor, window_reactor
 from client.words.net_words import for_players
 from net.reach.addresses import Reachable
 from net.reach.invitations import Invitations
@@ -42,7 +42,7 @@ class CodeSearch:
         self.arrival: Arrival | None = None
         self.failure: str | None = None
         self.errors: list[str] = []
-        join_by_code(_reactor(), rendezvous, options.address,
+        join_by_code(window_reactor(), rendezvous, options.address,
                      lambda line: self.lines.append(for_players(line))
                      ).addCallbacks(self._arrived, self._failed)
 
@@ -95,7 +95,7 @@ def invite_friends(table: TableSession, rendezvous: RendezvousOptions,
             table.on_notice(line)
         else:
             say(line)
-    friends = Invitations(_reactor(), rendezvous, table.join_code or "", table.listen_port,
+    friends = Invitations(window_reactor(), rendezvous, table.join_code or "", table.listen_port,
                           addresses, lambda: not table.started and not table.lobby_full()
                           and not table.closed, said, table_end(interface), by_code.absent)
     friends.open()

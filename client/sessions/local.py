@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from client.sessions.interface import Batch, Event, OfflineSession, viewed_batch
+from client.sessions.interface import Batch, OfflineSession, viewed_batch
+from sim import events as ev
 from sim import game
 from sim.state import DecisionKind
 from sim.local import LocalGame
@@ -94,7 +95,7 @@ class LocalSession(OfflineSession):
         way (the bot's seed depends on the command count, its view on the state)."""
         before = self.game.state
         if wait is None and self._thinking is None:
-            events: Sequence[Event] | None = self.game.step()
+            events: Sequence[ev.Event] | None = self.game.step()
         else:
             events = self._think(wait)
         if events is None:
@@ -102,7 +103,7 @@ class LocalSession(OfflineSession):
         self._queue_step(before, events)
         return True
 
-    def _think(self, wait: float | None) -> Sequence[Event] | None:
+    def _think(self, wait: float | None) -> Sequence[ev.Event] | None:
 
         if self._thinking is not None and self._thinking[1] is not self.game.state:
             self._thinking = None          # a person's command came in meanwhile: decide again
@@ -137,7 +138,7 @@ class LocalSession(OfflineSession):
         events = self.game.submit(cmd)
         self._queue_step(before, events)
 
-    def _queue_step(self, before: State, events: Sequence[Event]) -> None:
+    def _queue_step(self, before: State, events: Sequence[ev.Event]) -> None:
         """The step just applied, queued with the engine's view after each event."""
         self.queue.append(viewed_batch(before, self.game.commands[-1:], events, self.game.state))
         for fn in self.command_applied:

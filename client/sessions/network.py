@@ -1,7 +1,7 @@
 """A network table (`net.table.session.TableSession`) seen through the scene's session interface
 (`client/sessions/interface.py`); its comforts (countdown, hand-over, chat, plan unlock) are
 its part `TableOffers`. The Twisted reactor is driven from Arcade's clock here, in
-`net_pump` — the only place the client touches the reactor; it never blocks.
+`net_pump` (`client.sessions.reactor_pump`); it never blocks.
 
 Tests: tests/client/sessions/test_net_window.py, tests/client/game/test_net_comforts.py,
 tests/client/core/test_reactor_threads.py, tests/client/sessions/test_watch_window.py.
@@ -9,15 +9,14 @@ tests/client/core/test_reactor_threads.py, tests/client/sessions/test_watch_wind
 
 from __future__ import annotations
 
-import functools
 import os
-import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any, Mapping
 
-from client.core.beating import BEATING
 from client.core.theme import seat_name
+from client.sessions.by_code import close_arrival
 from client.sessions.interface import Batch, viewed_batch
+from client.sessions.reactor_pump import pump_reactor, window_reactor
 from client.sessions.table_offers import NetTable, PlanMark, TableOffers, seats_at
 from client.words.net_words import for_players as net_said
 from client.words.table_names import lobby_titles
@@ -26,46 +25,13 @@ from lang.names import readable_name
 from net.table.before_start.lobby_record import LobbySeat, StartInfo, TableLobby
 from net.table.options import TableOptions
 from net.table.session import SessionOptions, TableSession
+from sim import events as ev
 from sim.commands import from_wire
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from sim.commands import Command, SubmitPlan
     from sim.state import Decision, GameConfig, State
-
-_reactor_started = False
-
-
-def _reactor() -> Any:
-    """The global reactor, started once and then driven by `net_pump` on every frame.
-    It is never stopped, so its thread pool (port mapping, name lookups) gets daemon
-    threads: a closed window must end the program, not wait for idle pool threads."""
-    global _reactor_started
-    # imported here: importing Twisted's reactor installs it, which only a table should do
-    from twisted.internet import reactor
-    if not _reactor_started:
-        _reactor_started = True
-        reactor.getThreadPool().threadFactory = functools.partial(threading.Thread, daemon=True)
-        try:
-            reactor.startRunning(installSignalHandlers=False)
-        except Exception:
-            pass
-    return reactor
-
-
-def pump_reactor(errors: list[str]) -> None:
-    """Run what is due on the reactor, without blocking (once a frame, and between the
-    steps of long work: `client.core.beating`); a network fault is kept in `errors`."""
-    reactor = _reactor()
-    with BEATING.pumping() as free:
-        if not free:
-            return
-        try:
-            reactor.runUntilCurrent()
-            reactor.doIteration(0)
-        except Exception as exc:   # a network fault must not take the window down
-            errors.append(f"network: {exc}")
-
 
 class NetSession:
     """A seat (or a spectator's chair) at a network table: the table's callbacks queue
@@ -117,7 +83,7 @@ class NetSession:
     def open(cls, options: TableOptions) -> "NetSession":
         """Open, join or watch a table as the options say (`options.name`: the name the
         player chose in the settings, never the computer's user name)."""
-        reactor = _reactor()
+        reactor = window_reactor()
         so = SessionOptions(name=options.name.strip() or readable_name(os.getpid()),
                             code=options.code, rejoin_timeout=options.rejoin_timeout,
                             turn_time=options.turn_time, save_path=options.save)
@@ -170,7 +136,7 @@ class NetSession:
         """A step's log entry: its commands, to play it again with the views (`_events`)."""
         self._step_commands = [from_wire(c) for c in entry.get("commands") or ()]
 
-    def _events(self, events: list[dict[str, Any]], state: State) -> None:
+    def _events(self, events: list[ev.Event], state: State) -> None:
         """A batch from the table; the step is played again here from the state the last
         batch led to, for the engine's view after each event (net's own apply and its
         consensus are untouched; `viewed_batch` drops the views if the replay differs)."""
@@ -304,7 +270,6 @@ class NetSession:
         except Exception:
             pass
         if self.arrival is not None:          # after the table: its links go first
-            from client.sessions.by_code import close_arrival
             close_arrival(self.arrival)
             self.arrival = None
         self.net_pump()

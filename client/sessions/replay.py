@@ -18,7 +18,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from client.sessions.interface import Batch, Event, OfflineSession
+from client.sessions.interface import Batch, OfflineSession, Played, Resumed
 from sim.viewed import apply_viewed
 from lang.i18n import _
 from sim import events as ev
@@ -53,14 +53,14 @@ class ReplaySession(OfflineSession):
         self.status = ""
         self._step = 0
         self._rounds: list[int] | None = None
-        self._events: list[dict[str, Any]] = []
+        self._events: list[ev.Event] = []
         self._state: game.State | None
         self._commands: list[Command] | None
         if is_log(p):      # every event checked as it is read: a hostile log is a SaveError
             self._events = [row.event for row in read_log(p)]
             start = self._events[0]
-            self.config = game.GameConfig(int(start.get("players", 4)), start.get("side", "sun"),
-                                          start.get("setup", "beginner"))
+            assert start["event"] == "GameStarted"      # `read_log` refuses another first
+            self.config = game.GameConfig(start["players"], start["side"], start["setup"])
             self._state = None
             self._commands = None
             self.status = _("Replaying a game log (it plays forward only)")
@@ -115,16 +115,15 @@ class ReplaySession(OfflineSession):
             # a log: hand over events up to and including the next notable one
             if self._step >= len(self._events):
                 return False
-            batch = []
+            batch: list[Played] = []
             while self._step < len(self._events):
                 e = self._events[self._step]
                 self._step += 1
                 batch.append(e)
                 # a drop goes with its battle's result, so the battle view names the sides
-                if e.get("event") == "TowerDropped" \
-                        and cast(ev.TowerDropped, e).get("reason") in ("battle", "revolt"):
+                if e["event"] == "TowerDropped" and e["reason"] in ("battle", "revolt"):
                     continue
-                if e.get("event") in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
+                if e["event"] in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
                                       "BattleResolved", "Scored", "Snapshot"):
                     break
             self.queue.append(Batch(batch, None))
@@ -162,13 +161,13 @@ class ReplaySession(OfflineSession):
         """Commands applied so far."""
         return self._step
 
-    def seek(self, step: int) -> tuple[game.State, list[Event]]:
+    def seek(self, step: int) -> tuple[game.State, list[ev.Event]]:
         """Go to the state after `step` commands (re-applied from the start: a whole game
         takes well under a second); the queue is emptied. Returns the state and the events
         that led to it (the log is rebuilt from them)."""
         step = max(0, min(step, self.steps))
         state, events = game.new_game(self.config)
-        past: list[Event] = list(events)
+        past: list[ev.Event] = list(events)
         for cmd in (self._commands or [])[:step]:
             state, events = game.apply(state, cmd)
             past.extend(events)
@@ -187,8 +186,8 @@ class ReplaySession(OfflineSession):
         n = 0
         for cmd in (self._commands or [])[:step]:
             state, events = game.apply(state, cmd)
-            n += sum(1 for e in events if e.get("event") == "TowerDropped"
-                     and e.get("reason") in ("battle", "revolt"))
+            n += sum(1 for e in events if e["event"] == "TowerDropped"
+                     and e["reason"] in ("battle", "revolt"))
         return n
 
     def round_starts(self) -> list[int]:
@@ -225,7 +224,7 @@ def resume_local(path: str, seat: int | None = None) -> tuple[LocalSession, Save
     events = replay_into(session.game, saved)
     # a finished save: only the standings (the scene goes straight to the end screen)
     # the events so far ride on the Resumed event: the log is restored from them, not replayed
-    tail = [e for e in events if e.get("event") == "GameEnded"]
-    past = [e for e in events if e.get("event") != "GameEnded"]
-    session.queue.append(Batch([{"event": "Resumed", "past": past}] + list(tail), session.game.state))
+    tail: list[Played] = [e for e in events if e["event"] == "GameEnded"]
+    resumed: Resumed = {"event": "Resumed", "past": [e for e in events if e["event"] != "GameEnded"]}
+    session.queue.append(Batch([resumed, *tail], session.game.state))
     return session, saved

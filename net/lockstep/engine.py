@@ -13,11 +13,12 @@ tests/net/fake_game.py is the counting game with the same interface.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from net.transport.messages import PlanCard
 
 if TYPE_CHECKING:
+    from sim import events as ev
     from sim.commands import Command
     from sim.state import Decision, GameConfig, State
 
@@ -26,6 +27,15 @@ EngineCommand = Any     # the engine's command (`sim.commands.Command`)
 EngineEvent = Any       # one event the engine reports (a dict for the real rules)
 EngineConfig = Any      # the engine's game configuration (`sim.state.GameConfig`)
 Applied = tuple[EngineState, list[EngineEvent]]    # what `apply` returns
+
+
+def sim_events(events: list[EngineEvent]) -> list[ev.Event]:
+    """The engine's events as the records `sim.events` declares (a tagged union, narrowed
+    by its `event` name): taken so once, where the table hands a step's events to its
+    owner (`net.table.play.Play.events_happened`), as `net.transport.message_records`
+    takes a checked message as its record. The real rules' events are those records; a
+    test's counting game has its own, which its test reads as it likes."""
+    return cast("list[ev.Event]", events)
 
 
 class PendingDecision(Protocol):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from net.lockstep.core import Lockstep, Offence
+from net.lockstep.engine import sim_events
 from net.lockstep.plan_steps import for_spectators
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion, SeatSigner
@@ -178,7 +179,7 @@ class Play:
         return self._expulsion.cheated(seat, first, second)
 
     def events_happened(self, events: list[Any], state: Any) -> None:
-        self._setting.callbacks.on_events(events, state)
+        self._setting.callbacks.on_events(sim_events(events), state)
 
     def decision_due(self, decision: Any, state: Any) -> None:
         self._setting.callbacks.on_decision(decision, state)

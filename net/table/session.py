@@ -60,6 +60,7 @@ from net.trust.seat_keys import SeatKey
 from store.table_save import read_save
 
 if TYPE_CHECKING:
+    from sim import events as ev
     from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
 
@@ -106,7 +107,7 @@ class TableSession:
     # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
     on_lobby_changed = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
-    on_events = Delegated[Callable[[list[Any], Any], None]]("callbacks")
+    on_events = Delegated[Callable[["list[ev.Event]", Any], None]]("callbacks")
     on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")

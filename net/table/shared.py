@@ -24,6 +24,7 @@ from net.table.phase import Phase
 from net.transport.framing import encode_body
 
 if TYPE_CHECKING:
+    from sim import events as ev
     from net.lockstep.beacon import HashChain
     from net.lockstep.core import Lockstep
     from net.table.chat import ChatLine
@@ -116,7 +117,7 @@ class Callbacks:
     at any time is the one called."""
     on_lobby_changed: Callable[[dict[str, Any]], None] = _noop
     on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
-    on_events: Callable[[list[Any], Any], None] = _noop
+    on_events: Callable[[list[ev.Event], Any], None] = _noop      # a step's events, the state
     on_decision: Callable[[Any, Any], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop

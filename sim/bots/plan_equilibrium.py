@@ -1,5 +1,7 @@
 """Regret matching over the plan finalists: the hard bot's plans as a game, not a reply
-(issue 40, "while there"; an option of `search.Settings`, off in `HARD`).
+(issue 40, "while there"; measured and not adopted: a `search.PlanChooser` a benchmark
+may hand the search, `RegretMatching`, never in `HARD`'s path; this module imports the
+search, never the other way).
 
 Why try it: the flat search answers the other seats' plans as the `normal` bot would make
 them, while its rivals are often hard bots that bid and plan otherwise. Planning is a
@@ -28,16 +30,14 @@ Tests: tests/sim/bots/test_plan_equilibrium.py.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
+from sim.bots import search
 from sim.bots.candidates import plan_candidates
+from sim.bots.search import Settings
 from sim.chance import ChanceStream
 from sim.commands import Command
 from sim.state import State
-
-if TYPE_CHECKING:   # search imports this module
-    from sim.bots.search import Settings
 
 RIVAL_CANDIDATES = 3   # a rival's normal plan and two other bids
 
@@ -76,7 +76,6 @@ def choose(seen: State, seat: int, candidates: list[Command], seed: bytes, st: S
     """The index of the candidate to play, and the own average mix (for tests and
     figures). `candidates[0]` is the normal plan. `played`: the candidates' values in the
     flat search's shared futures, which the test against the normal plan counts too."""
-    from sim.bots import search
     planning = [o for o in seen.decision.seats if o != seat]
     rival_st = replace(st, plan_candidates=RIVAL_CANDIDATES, safe=False)
     regrets: dict[int, list[float]] = {seat: [0.0] * len(candidates)}
@@ -119,4 +118,16 @@ def choose(seen: State, seat: int, candidates: list[Command], seed: bytes, st: S
     return best, average
 
 
-__all__ = ["choose", "draw", "mix", "update"]
+@dataclass(frozen=True)
+class RegretMatching:
+    """Regret matching as the hard bot's last say over its plan finalists (a
+    `search.PlanChooser`): `replace(search.HARD, plan_chooser=RegretMatching(24))`, as
+    benchmarks/bots/bot_strength.py's `--set plan_equilibrium=24` does."""
+    iterations: int
+
+    def __call__(self, finalists: list[Command], seen: State, seat: int, seed: bytes,
+                 st: Settings, played: list[list[int]]) -> int:
+        return choose(seen, seat, finalists, seed, st, self.iterations, played)[0]
+
+
+__all__ = ["RegretMatching", "choose", "draw", "mix", "update"]

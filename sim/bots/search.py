@@ -31,9 +31,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from sim.bots import draft_search, draft_value, heuristic, normal, plan_equilibrium
+from sim.bots import draft_search, draft_value, heuristic, normal
 from sim.bots.candidates import move_candidates, plan_candidates
+from sim.bots.levels import decide
 from sim.bots.tower_model import settle as model_settle
 from sim.chance import ChanceStream
 from sim.commands import Chance, Command, PickSpecial
@@ -46,6 +48,17 @@ MONEY_WEIGHT = 4       # evaluation units (1 point = 12) per chest left for late
 ARMY_WEIGHT = 3        # ... per army
 DRAFT_BUDGET = 400     # futures (to the draft's end, `draft_value`) for a draft decision of `HARD`
 DRAFT_MORE = 400       # ... and for its second look when the first leaves it undecided
+
+
+class PlanChooser(Protocol):
+    """A last say over a plan decision's finalists after the flat search (`ranked`): the
+    index of the finalist to play. `finalists[0]` is the normal plan; `played` holds each
+    finalist's values in the futures the search played. The product bot has none; regret
+    matching (`sim.bots.plan_equilibrium.RegretMatching`) is one, measured and not
+    adopted (docs/bots.md), kept out of the product's path behind this."""
+
+    def __call__(self, finalists: list[Command], seen: State, seat: int, seed: bytes,
+                 st: Settings, played: list[list[int]]) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -64,8 +77,9 @@ class Settings:
     `draft_horizon`: how far a draft decision's futures play ("draft": the draft's end,
     judged by `draft_value`; "round": spring's end; "year": year 1's end).
     `draft_more`: a draft decision's further rollouts when the first look is undecided.
-    `plan_equilibrium`: iterations of regret matching over the plan finalists
-    (`plan_equilibrium.py`; tried for issue 40, off in `HARD`). `plan_budget`: the
+    `plan_chooser`: a last say over a plan decision's finalists (`PlanChooser`; none in
+    `HARD`: regret matching, `plan_equilibrium.RegretMatching`, was tried for issue 40 and
+    not adopted, docs/bots.md). `plan_budget`: the
     budget of plan decisions alone (0: `budget`; the control for that trial's extra CPU)."""
     budget: int
     min_worlds: int
@@ -81,7 +95,7 @@ class Settings:
     draft_budget: int = 0          # rollouts for a draft take or place; 0: the fixed rule
     draft_horizon: str = "year"    # how far a draft decision's futures are played
     draft_more: int = 0            # rollouts of a draft decision's second look (0: none)
-    plan_equilibrium: int = 0      # regret-matching iterations over plan finalists (0: none)
+    plan_chooser: PlanChooser | None = None   # a last say over the plan finalists (None: none)
     plan_budget: int = 0           # `budget` for plan decisions only (0: `budget`)
 
 
@@ -100,7 +114,6 @@ def ranked(seen: State, seat: int, seed: bytes,
            settings: Settings | None = None) -> list[tuple[Command, int]]:
     """The candidates with their total scores, best first (ties: the earlier candidate).
     A decision the bot does not search has one candidate scored 0."""
-    from sim.bots import decide
     st = settings or HARD
     rng = ChanceStream(hashlib.sha256(b"hard/" + seed).digest())
     kind = seen.decision.kind
@@ -123,12 +136,11 @@ def ranked(seen: State, seat: int, seed: bytes,
     if kind in draft_search.DRAFT_KINDS:
         draft_second_look(seen, seat, candidates, seed, totals, per_world, st)
     order = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))
-    if kind == DecisionKind.PLAN and st.plan_equilibrium > 0:
+    if kind == DecisionKind.PLAN and st.plan_chooser is not None:
         most = max(len(w) for w in per_world)
         finalists = ([0] + [i for i in order if i and len(per_world[i]) == most])[:st.finalists]
-        pick, _ = plan_equilibrium.choose(seen, seat, [candidates[i] for i in finalists], seed,
-                                          st, st.plan_equilibrium,
-                                          [per_world[i] for i in finalists])
+        pick = st.plan_chooser([candidates[i] for i in finalists], seen, seat, seed, st,
+                               [per_world[i] for i in finalists])
         order.remove(finalists[pick])
         order.insert(0, finalists[pick])
     elif order[0] != 0 and not clearly_better(per_world[order[0]], per_world[0], st.prefer_t2):
@@ -319,7 +331,6 @@ def rollout(base: State, seat: int, first: Command, world_seed: bytes,
     """Play `first` then the rollout bots to the horizon (the round's end, or the year's:
     through winter, the game's end in year 2); the evaluation for `seat` (for `judged`
     when given: `plan_equilibrium` weighs a rival's candidates)."""
-    from sim.bots import decide
     st = settings or HARD
     bot = st.rollout_bot
     rng = ChanceStream(hashlib.sha256(b"rollout/" + world_seed).digest())

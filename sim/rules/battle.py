@@ -10,17 +10,18 @@ Tests: tests/sim/rules/test_battle.py.
 from __future__ import annotations
 
 
-from sim.events import BattleResolved, recorded
+from sim.events import BattleResolved, DropReason, recorded
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
 from sim.commands import TowerSettled
 from sim.rules.flow import Events, give_back, wait_chance
 from sim.progress import evolve
+from sim.progress import BattleKind, BattleResult
 from sim.state import (COLOURS, NO_CUBES, PEASANT, Battle, BattleExtra, Decision, DecisionKind,
                        State, colour_map)
 
-_REASON = {"fill": "fill", "revolt": "revolt", "attack": "battle", "neutral": "battle"}
+_REASON: dict[str, DropReason] = {"fill": "fill", "revolt": "revolt", "attack": "battle", "neutral": "battle"}
 
 
 def settled(s: State) -> bool:
@@ -82,6 +83,7 @@ def begin_attack(s: State, seat: int, origin: str, target: str, count: int, acti
     held = list(NO_CUBES)
     held[seat] = count
     extras: list[tuple[BattleExtra, int]] = []
+    kind: BattleKind
     if attacker.special == "attack" and attacker.supply > 0:      # R-SPECIAL-1
         attacker.supply -= 1
         held[seat] += 1
@@ -128,7 +130,7 @@ def begin_revolt(s: State, name: str, extra: int, then: str) -> None:
                       extras=(("peasants", peasants),))
 
 
-def resolve(s: State, events: Events) -> tuple[Battle, str]:
+def resolve(s: State, events: Events) -> tuple[Battle, BattleResult]:
     """Count the tray (R-BATTLE-3...8) and settle the province. Returns the battle and
     its result (attacker / defender / draw)."""
     bt = s.battle
@@ -136,6 +138,7 @@ def resolve(s: State, events: Events) -> tuple[Battle, str]:
     kind, name = bt.kind, bt.province
     attacker, defender = bt.attacker, bt.defender
     assert name is not None and attacker is not None     # a fought battle has both
+    assert kind != "fill"                                 # the set-up's drop is no battle
     prov = s.provinces[name]
     outcome = count_battle(kind, attacker, defender, s.tray, bt.unrest)
     out = list(s.tray)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.progress import BattleResult
 from sim.tower.contents import PEASANT
 
 
@@ -17,7 +18,7 @@ from sim.tower.contents import PEASANT
 class BattleOutcome:
     attacker_count: int
     defender_count: int
-    result: str                 # "attacker" | "defender" | "draw"
+    result: BattleResult
     survivors: int              # the winner's cubes that go (back) into the province
     returned: dict[int, int]    # colour -> cubes that go back to their supply
     tray_after: tuple[int, ...]  # what stays in the tray (cubes that did not count)

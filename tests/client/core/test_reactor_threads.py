@@ -1,4 +1,4 @@
-"""The window drives Twisted's reactor by hand (client/sessions/network.py) and never stops it,
+"""The window drives Twisted's reactor by hand (client/sessions/reactor_pump.py) and never stops it,
 so the reactor's thread pool must not keep the program alive: after a port mapping or a
 name lookup ran in a thread, closing the window has to end the process. (It did not: a
 whole CI run finished its tests and then hung in Python's exit, waiting for the pool.)"""
@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 PROGRAM = """
 import time
-from client.sessions.network import _reactor
+from client.sessions.reactor_pump import window_reactor
 from twisted.internet.threads import deferToThread
-reactor = _reactor()
+reactor = window_reactor()
 done = []
 deferToThread(lambda: 42).addCallback(done.append)
 deadline = time.time() + 10

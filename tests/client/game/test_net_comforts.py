@@ -425,7 +425,7 @@ def test_the_player_name_comes_from_the_settings(monkeypatch):
             raise RuntimeError("stop here")
 
     monkeypatch.setattr(net_session, "TableSession", FakeTableSession)
-    monkeypatch.setattr(net_session, "_reactor", lambda: None)
+    monkeypatch.setattr(net_session, "window_reactor", lambda: None)
     monkeypatch.setattr("getpass.getuser", lambda: "os-user")
     with pytest.raises(RuntimeError):
         net_session.NetSession.open(TableOptions("host", name="Aiko", port=0))

@@ -52,7 +52,7 @@ def test_the_rejoin_line_goes_to_the_games_log(monkeypatch):
     monkeypatch.setattr(invitations, "wormhole_for",
                         lambda _reactor, _options, app_id="": made.append(_Wormhole())
                         or made[-1])
-    monkeypatch.setattr(by_code, "_reactor", Clock)
+    monkeypatch.setattr(by_code, "window_reactor", Clock)
     monkeypatch.setattr(rejoin_by_code.FriendsByCode, "look",
                         lambda self: self.seats.add(1))     # seat 1 came by code
     table = _Table()

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from sim.bots import plan_equilibrium, search
-from sim.bots.plan_equilibrium import draw, mix, update
+from sim.bots.plan_equilibrium import RegretMatching, draw, mix, update
 from sim.chance import ChanceStream
 from sim.view import view
 from tests.sim.bots.bot_states import decision_states
@@ -78,17 +78,17 @@ SMALL = replace(search.HARD, budget=24, min_worlds=2)
 
 def test_the_search_is_a_function_of_its_seed(plan_state):
     seen, seat = plan_state
-    st = replace(SMALL, plan_equilibrium=3)
+    st = replace(SMALL, plan_chooser=RegretMatching(3))
     first = search.ranked(seen, seat, b"seed", st)
     assert search.ranked(seen, seat, b"seed", st) == first
-    flat = search.ranked(seen, seat, b"seed", replace(st, plan_equilibrium=0))
+    flat = search.ranked(seen, seat, b"seed", replace(st, plan_chooser=None))
     assert sorted(map(repr, first)) == sorted(map(repr, flat))   # the same candidates
 
 
 def test_the_normal_plan_is_kept_without_clear_evidence(plan_state):
     seen, seat = plan_state
-    st = replace(SMALL, plan_equilibrium=2)
-    ranked = search.ranked(seen, seat, b"seed", replace(st, plan_equilibrium=0))
+    st = replace(SMALL, plan_chooser=RegretMatching(2))
+    ranked = search.ranked(seen, seat, b"seed", replace(st, plan_chooser=None))
     cands = [c for c, _ in ranked[:3]]
     # two iterations and no earlier futures: too little for the paired test to pass
     pick, average = plan_equilibrium.choose(seen, seat, cands, b"seed", st, 2)
