@@ -86,7 +86,8 @@ def _save(app, path: Path) -> None:
     app.on_draw()
     img = arcade.get_image(0, 0, app.width, app.height).convert("RGB")   # as a screen shows it
     if PALETTE[0]:
-        img = img.quantize(256, dither=0)
+        from PIL import Image
+        img = img.quantize(256, dither=Image.Dither.NONE)
     img.save(path, optimize=True)
     print(f"saved {path}")
 
