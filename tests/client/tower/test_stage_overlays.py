@@ -4,6 +4,7 @@ the cubes waiting for the pour stay under the window's top bar."""
 
 from __future__ import annotations
 
+from client.game.table_shared import SPEEDS
 from client.tower.drop_play import DropPlay
 from sim.tower import drop as tower
 from tests.client.conftest import frame
@@ -18,6 +19,14 @@ def test_a_card_on_show_goes_before_the_stage_opens(app):
     scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
                              "bots": "heuristic"}, seed=5)
     frame(app, 3)
+    normal = scene.player.shared.speed_idx
+    scene.player.shared.speed_idx = len(SPEEDS) - 1   # the game's opening stage (the fill) plays out
+    for _ in range(1200):
+        if not scene.tower.big:
+            break
+        frame(app)
+    scene.player.shared.speed_idx = normal
+    assert not scene.tower.big, "the opening stage closed"
     scene.banner.hide()
     # the events of a battle come next, while a card (the winter's) is still on show
     scene.player.batch = list(events[first:first + 12])
