@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
-from net.table.expulsion import SeatSigner
+from net.table.seat_signer import SeatSigner
 from net.table.liveness import Liveness
 from net.table.shared import DelayedCall, Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.policy.takeover_agreement import SeatWait, agreed
