@@ -13,7 +13,7 @@ tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Mapping, TYPE_CHECKING
+from typing import Any, Mapping, TYPE_CHECKING
 
 from net.lockstep import signatures
 from net.table.seat_signer import SeatSigner
