@@ -48,8 +48,8 @@ from net.table.recovery import Recovery
 from net.table.pair_links import PairLinks
 from net.table.relays import Relays
 from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, SessionOptions,
-                              StartRecord, TableEngine, TableReactor, TableSetting, TableState,
-                              transport_of)
+                              StartRecord, TableEngine, TableOwner, TableReactor, TableSetting,
+                              TableState, transport_of)
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
@@ -70,6 +70,9 @@ __all__ = ["BUFFER_LIMIT", "CODE_ALPHABET", "ChatLine", "Phase", "SessionOptions
 
 log = logging.getLogger("net.table.session")
 
+# what builds a table's owner from the table, as the table opens (`TableSession.host`, ...)
+OwnerOf = Callable[["TableSession"], TableOwner]
+
 class Advertisement(Protocol):
     """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
 
@@ -77,7 +80,8 @@ class Advertisement(Protocol):
 
 
 class TableSession:
-    """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
+    """Host, join, watch or resume a table. What it says goes to its `TableOwner`, given to
+    the constructors (`owner=`); a harness may replace one callback (see docs/net.md)."""
 
     # what several parts share (`net.table.shared.TableState`)
     role = Delegated[Role]("shared")
@@ -237,38 +241,46 @@ class TableSession:
     @classmethod
     def host(cls, opts: SessionOptions, port: int = DEFAULT_PORT, players: int = 4, side: str = "sun",
              setup: str = "beginner", bots: int = 0, reactor: TableReactor | None = None,
-             engine: TableEngine | None = None) -> TableSession:
+             engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "host", reactor, engine)
         opening.hosted(s, port, players, side, setup, bots)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def join(cls, opts: SessionOptions, address: str, code: str | None = None,
              reactor: TableReactor | None = None,
-             engine: TableEngine | None = None) -> TableSession:
+             engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "join", reactor, engine)
         opening.joined(s, address, code)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def watch(cls, opts: SessionOptions, address: str, code: str | None = None,
               reactor: TableReactor | None = None,
-              engine: TableEngine | None = None) -> TableSession:
+              engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "watch", reactor, engine)
         opening.watched(s, address, code)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def resume(cls, opts: SessionOptions, save_path: str, reactor: TableReactor | None = None,
                engine: TableEngine | None = None,
-               host_at: tuple[str, int] | None = None) -> TableSession:
+               host_at: tuple[str, int] | None = None,
+               owner: OwnerOf | None = None) -> TableSession:
         """Rejoin my seat after a crash, from my local save. `host_at`: where the host's
         seat is dialled instead of the saved address (a friend by code: the saved one
         was its old tunnel's end, gone with its program; issue 39)."""
         save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
         opening.resumed(s, save_path, save, host_at)
-        return s
+        return s._owned_by(owner)
+
+    def _owned_by(self, owner: OwnerOf | None) -> TableSession:
+        """`owner(self)` hears everything the table says from now on: built as the table
+        opens, before the reactor runs anything the table started."""
+        if owner is not None:
+            self.callbacks.serve(owner(self))
+        return self
 
     # ------------------------------------------------------------ the client's API
     @property
