@@ -62,6 +62,7 @@ from store.table_save import read_save
 
 if TYPE_CHECKING:
     from sim import events as ev
+    from sim.state import Decision, GameConfig, State
     from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
 
@@ -111,16 +112,16 @@ class TableSession:
     addresses = Delegated["dict[int, tuple[str, int]]"]("start")
     # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
     on_lobby_changed = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
-    on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
-    on_events = Delegated[Callable[["list[ev.Event]", Any], None]]("callbacks")
-    on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
+    on_started = Delegated[Callable[["GameConfig", "int | None", "State"], None]]("callbacks")
+    on_events = Delegated[Callable[["list[ev.Event]", "State"], None]]("callbacks")
+    on_decision = Delegated[Callable[["Decision", "State"], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
     on_notice = Delegated[Callable[[str], None]]("callbacks")
     on_desync = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
-    on_ended = Delegated[Callable[[Any], None]]("callbacks")
+    on_ended = Delegated[Callable[["State"], None]]("callbacks")
     on_chat_received = Delegated[Callable[[ChatLine], None]]("callbacks")
     on_broadcast = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_step_applied = Delegated[Callable[[dict[str, Any]], None]]("callbacks")

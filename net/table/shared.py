@@ -26,6 +26,7 @@ from net.transport.reactor_types import DelayedCall as DelayedCall, ListeningPor
 
 if TYPE_CHECKING:
     from sim import events as ev
+    from sim.state import Decision, GameConfig, State
     from net.lockstep.beacon import HashChain
     from net.lockstep.core import Lockstep
     from net.table.chat import ChatLine
@@ -93,11 +94,11 @@ class TableOwner(Protocol):
 
     def on_lobby_changed(self, lobby: dict[str, Any], /) -> None: ...
 
-    def on_started(self, config: Any, my_seat: int | None, state: Any, /) -> None: ...
+    def on_started(self, config: GameConfig, my_seat: int | None, state: State, /) -> None: ...
 
-    def on_events(self, events: list[ev.Event], state: Any, /) -> None: ...
+    def on_events(self, events: list[ev.Event], state: State, /) -> None: ...
 
-    def on_decision(self, decision: Any, state: Any, /) -> None: ...
+    def on_decision(self, decision: Decision, state: State, /) -> None: ...
 
     def on_paused(self, reason: str, /) -> None: ...
 
@@ -111,7 +112,7 @@ class TableOwner(Protocol):
 
     def on_error(self, message: str, /) -> None: ...
 
-    def on_ended(self, state: Any, /) -> None: ...
+    def on_ended(self, state: State, /) -> None: ...
 
     def on_chat_received(self, line: ChatLine, /) -> None: ...
 
@@ -127,16 +128,16 @@ class Callbacks:
     `TableOwner`. A test harness may still replace one (`TableSession.on_events = ...`):
     a replacement made at any time is the one called."""
     on_lobby_changed: Callable[[dict[str, Any]], None] = _noop
-    on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
-    on_events: Callable[[list[ev.Event], Any], None] = _noop      # a step's events, the state
-    on_decision: Callable[[Any, Any], None] = _noop
+    on_started: Callable[[GameConfig, int | None, State], None] = _noop  # config, my seat, state
+    on_events: Callable[[list[ev.Event], State], None] = _noop    # a step's events, the state
+    on_decision: Callable[[Decision, State], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop
     on_notice: Callable[[str], None] = _noop     # news for the players that is no pause
     on_desync: Callable[[dict[str, Any]], None] = _noop
     on_refused: Callable[[str], None] = _noop
     on_error: Callable[[str], None] = _noop
-    on_ended: Callable[[Any], None] = _noop
+    on_ended: Callable[[State], None] = _noop
     on_chat_received: Callable[[ChatLine], None] = _noop
     # hooks for statistics and test harnesses (the runner's round-trip timing)
     on_broadcast: Callable[[dict[str, Any]], None] = _noop       # before a message goes to all
