@@ -23,6 +23,7 @@ missing or an instance cannot start, `SyncthingError` says why (with the log's t
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
@@ -125,6 +126,22 @@ def offline_problems(config_xml: str) -> list[str]:
     return problems
 
 
+@dataclass(frozen=True)
+class Socket:
+    """One IP socket of a process: protocol (tcp, tcp6, udp, udp6), its two ends' hosts."""
+
+    proto: str
+    local: str
+    remote: str
+
+
+def _proc_address(field: str) -> str:
+    """/proc/net/tcp's "0100007F:1F90" as "127.0.0.1" (the host; ports are not needed)."""
+    hexaddr = field.split(":")[0]
+    raw = b"".join(bytes.fromhex(hexaddr[i:i + 8])[::-1] for i in range(0, len(hexaddr), 8))
+    return str(ipaddress.ip_address(raw))
+
+
 @dataclass
 class Instance:
     """One Syncthing process with its own home (config, keys, database) and shared folder."""
@@ -224,6 +241,8 @@ class Instance:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home),
                "LANG": "C.UTF-8", "STNOUPGRADE": "1", "STNORESTART": "1",
                "STNODEFAULTFOLDER": "1", "all_proxy": "", "GOMAXPROCS": "2",
+               # one process, no monitor (1.19 keeps one even with --no-restart)
+               "STMONITORED": "yes",
                # the SHA-256 implementation named, so no second of benchmarking at start
                "STHASHING": "minio"}
         self._log_handle = open(self.log, "ab")
@@ -274,12 +293,35 @@ class Instance:
                 try:
                     proc.wait(5)
                 except subprocess.TimeoutExpired:
-                    proc.kill()
+                    os.killpg(proc.pid, signal.SIGKILL)   # its own session (launch)
                     proc.wait(5)
         self.proc = None
         if self._log_handle is not None:
             self._log_handle.close()
             self._log_handle = None
+
+    def sockets(self) -> list[Socket]:
+        """The running process's IP sockets, read from /proc (no tools needed)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return []
+        pid = self.proc.pid
+        inodes = set()
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        found = []
+        for proto in ("tcp", "tcp6", "udp", "udp6"):
+            with open(f"/proc/{pid}/net/{proto}") as table:
+                for line in table.read().splitlines()[1:]:
+                    cols = line.split()
+                    if cols[9] in inodes:
+                        found.append(Socket(proto, _proc_address(cols[1]),
+                                            _proc_address(cols[2])))
+        return found
 
     def log_tail(self, lines: int = 25) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""

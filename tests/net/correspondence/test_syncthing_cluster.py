@@ -64,6 +64,15 @@ def test_instances_stay_on_loopback(cluster: Cluster) -> None:
         devices = inst.get("/rest/config")["devices"]
         assert {a for d in devices for a in d["addresses"]} == {
             i.address for i in cluster.instances}
+    # and what each process has open, connected to each other: TCP on 127.0.0.1 only
+    # (listening, or to 127.0.0.1), no UDP at all (no discovery, QUIC, STUN or UPnP)
+    cluster.wait_connected()
+    for inst in cluster.instances:
+        sockets = inst.sockets()
+        assert len(sockets) >= 4, sockets    # GUI, listener, two peers
+        assert {s.proto for s in sockets} == {"tcp"}, sockets
+        assert {s.local for s in sockets} == {"127.0.0.1"}, sockets
+        assert {s.remote for s in sockets} <= {"127.0.0.1", "0.0.0.0"}, sockets
 
 
 def test_offline_check_flags_syncthing_defaults() -> None:
