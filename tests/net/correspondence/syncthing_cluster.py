@@ -91,7 +91,10 @@ OFFLINE_OPTIONS: dict[str, str] = {
 }
 # speed and politeness on a shared machine, not safety
 QUICK_OPTIONS: dict[str, str] = {
-    "reconnectionIntervalS": "1",
+    # Syncthing's default. An instance dials the others as it starts; two dialling each
+    # other at the same moment can hang both for 1.19's 20 s Hello timeout, so the others
+    # do not retry every second (they start in order, each dialling the earlier ones).
+    "reconnectionIntervalS": "60",
     "setLowPriority": "false",
     "progressUpdateIntervalS": "1",
 }
@@ -323,6 +326,13 @@ class Instance:
                                             _proc_address(cols[2])))
         return found
 
+    def kill(self) -> None:
+        """Kill -9 the process (a crash, or the machine switched off)."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+        self.stop()
+
     def log_tail(self, lines: int = 25) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return "\n".join(f"  {self.name}| {line}" for line in text.splitlines()[-lines:])
@@ -521,10 +531,8 @@ def syncthing_cluster(parent: Path | None = None, count: int = 3,
                 api_key=secrets.token_urlsafe(24), log=root / name / "syncthing.log"))
         for inst in instances:
             _write_config(inst, instances, watch_delay_s)
-        for inst in instances:          # all at once: starting takes about a second each
-            inst.launch()
-        for inst in instances:
-            inst.wait_ready(timeout)
+        for inst in instances:   # in order: each dials the earlier ones, already listening
+            inst.start(timeout)
         cluster.wait_connected(timeout)
         yield cluster
     finally:

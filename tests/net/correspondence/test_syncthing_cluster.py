@@ -176,22 +176,24 @@ def test_concurrent_edits_leave_a_sync_conflict_copy(cluster: Cluster) -> None:
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_stopped_instance_catches_up_both_ways(cluster: Cluster) -> None:
-    """Carol's machine is off while alice moves, and carol moves in her own folder before
-    her Syncthing starts again (a player's program closing and reopening): once it runs,
-    carol has alice's moves and alice and bob have carol's."""
+@pytest.mark.parametrize("how", ["stop", "kill"])
+def test_stopped_instance_catches_up_both_ways(cluster: Cluster, how: str) -> None:
+    """Carol's Syncthing is stopped (or killed -9) while alice moves, and carol moves in
+    her own folder before it starts again (a player's machine off, then on): once it
+    runs, carol has alice's moves and alice and bob have carol's."""
     cluster.wait_connected()
     a, b, c = cluster.instances
-    c.stop()
+    c.stop() if how == "stop" else c.kill()
+    later = f"seat-1.{how}"
     alice = b"".join(record(1, n) for n in range(3))
-    (a.folder / "seat-1.later").write_bytes(alice)
-    cluster.wait_file(b, "seat-1.later", alice)
+    (a.folder / later).write_bytes(alice)
+    cluster.wait_file(b, later, alice)
     carol = record(3, 0) + record(3, 1)
-    (c.folder / "seat-3.later").write_bytes(carol)
+    (c.folder / f"seat-3.{how}").write_bytes(carol)
     c.start()
     cluster.wait_connected()
-    cluster.wait_file(c, "seat-1.later", alice)
-    cluster.wait_file(a, "seat-3.later", carol)
-    cluster.wait_file(b, "seat-3.later", carol)
+    cluster.wait_file(c, later, alice)
+    cluster.wait_file(a, f"seat-3.{how}", carol)
+    cluster.wait_file(b, f"seat-3.{how}", carol)
     cluster.wait_in_sync()
     assert FOLDER_ID in {f["id"] for f in c.get("/rest/config")["folders"]}
