@@ -1,8 +1,9 @@
 """Real Syncthing (Debian's 1.19) carrying a correspondence table's folder on 127.0.0.1
 (issue 51): appended seat files arrive whole, append-only growth syncs, concurrent edits
 give Syncthing's own `.sync-conflict-` copies, and an instance that was off catches up.
-The harness is tests/net/correspondence/syncthing_cluster.py. Without syncthing installed
-these tests fail, naming the package (they never pass or skip on nothing)."""
+The harness is tests/net/correspondence/syncthing_cluster.py; the tests that start it (one
+3-instance cluster for the module, about 15 s in all) run with --runslow, as CI does.
+Without syncthing installed they fail, naming the package (never pass or skip on nothing)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from tests.net.correspondence.syncthing_cluster import (
     FOLDER_ID, Cluster, SyncthingError, offline_problems, syncthing_binary,
     syncthing_cluster)
 
-# the cluster's tests start real processes (a few seconds): run with --runslow, as CI does
 
 
 def record(seat: int, n: int) -> bytes:
