@@ -173,6 +173,32 @@ def soft_shadow() -> arcade.Texture:
     return arcade.Texture(Image.fromarray(rgba), hash="shogun-soft-shadow")
 
 
+@lru_cache(maxsize=None)
+def stage_light(w: int = 160, h: int = 100) -> arcade.Texture:
+    """The stage's lamplight, laid over it once (issue 48: a warm key light): a warm pool
+    over the tower and the trays from the top left of the middle, falling off to dark
+    corners (a vignette). One small texture, stretched over the stage in its cached
+    picture: it costs a frame nothing."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = (x + 0.5) / w * 2 - 1                               # -1 .. 1 across
+    v = 1 - (y + 0.5) / h * 2                               # -1 (bottom) .. 1 (top)
+    key = np.exp(-(((u + 0.12) / 0.55) ** 2 + ((v - 0.05) / 0.8) ** 2))   # the lamp's pool
+    edge = np.clip((np.hypot(u * 0.9, v) - 0.55) / 0.85, 0.0, 1.0) ** 1.6  # the corners' dark
+    warm = np.array([255, 200, 130], np.float32)
+    alpha = 0.13 * key + 0.55 * edge                          # light where the pool is, dark at the rim
+    share = (0.13 * key / np.maximum(alpha, 1e-6))[..., None]   # the warm share of the veil
+    rgb = warm[None, None, :] * share
+    rgba = np.concatenate([rgb, (alpha * 255)[..., None]], axis=-1)
+    return arcade.Texture(Image.fromarray(np.clip(rgba, 0, 255).astype(np.uint8)),
+                          hash=f"shogun-stage-light-{w}-{h}")
+
+
+def draw_stage_light(rect: tuple[float, float, float, float]) -> None:
+    """The stage's lamplight (`stage_light`) over `rect` (left, bottom, width, height)."""
+    left, bottom, width, height = rect
+    arcade.draw_texture_rect(stage_light(), arcade.LBWH(left, bottom, width, height))
+
+
 def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tuple[float, float],
                foot_y: float) -> None:
     """The battle stage's background: a room in lamplight, a table whose far edge runs at

@@ -187,6 +187,7 @@ class TowerView(Node):
                 left, b, w, h = self.panel_rects()[0]
                 self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
                                color=(255, 240, 200), anchor_y="top", width=int(w), multiline=True)
+            art.draw_stage_light(self._box())    # the lamp over it all, under the words
         self.texts.end()
         self.texts.draw()
 
