@@ -120,3 +120,13 @@ def shadow() -> arcade.Texture:
     ImageDraw.Draw(img).rounded_rectangle((m, m, PX - 1 - m, PX - 1 - m), radius=PX // 8,
                                           fill=(12, 6, 2, 150))
     return arcade.Texture(img.filter(ImageFilter.GaussianBlur(PX / 14)), hash="shogun-cube-shadow")
+
+
+def warm_cube_textures() -> None:
+    """Make every cube's textures now (a stage's first frame made those it showed)."""
+    for code in range(6):                       # the five seats and the peasants (5)
+        for q in range(4):
+            cube_face(code, q)
+        cube_mark(code)
+    glow()
+    shadow()

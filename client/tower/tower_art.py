@@ -24,6 +24,8 @@ import arcade
 import numpy as np
 from PIL import Image
 
+from client.core.cached_layer import CachedLayer
+
 LEFT, RIGHT = 26.0, 8.0       # tower units drawn left of the shaft (roofs) and right of the tray
 BELOW, ABOVE = 12.0, 58.0     # below the tower's floor (the base) and above its lid (the roof)
 STAGE_BELOW, STAGE_ABOVE = 16.0, 20.0   # the battle stage crops to the base and the great roof
@@ -212,6 +214,15 @@ def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tu
     w = x1 - x0
     arcade.draw_texture_rect(soft_shadow(), arcade.LRBT(x0 - w * 0.1, x1 + w * 0.45, foot_y - w * 0.12,
                                                         table_y + w * 0.04))
+
+
+def draw_stage_art(layer: CachedLayer, geo: dict[str, Any], box: tuple[float, float, float, float],
+                   xf: tuple[float, float, float]) -> None:
+    """The stage's table and tower (`draw_tower(stage=True)`) for a stage at `box` into
+    `layer`, with `xf` (pixels per tower unit, origin) the stage's transform: drawn once,
+    copied into the stage's picture at each battle."""
+    s, ox, oy = xf
+    layer.render(box, lambda: draw_tower(geo, box, lambda x, y: (ox + x * s, oy + y * s), s, stage=True))
 
 
 def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],

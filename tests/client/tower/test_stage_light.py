@@ -120,3 +120,32 @@ def test_cubes_their_glows_and_shadows_stay_under_the_top_bar(size):
             assert p.y + reach <= tv.top + 0.5, \
                 f"a cube's top at {p.y + reach:.0f} over the stage's {tv.top:.0f} ({tv.stage})"
     assert seen > 100
+
+
+def test_the_stages_first_frame_copies_the_tower_drawn_at_layout(app, monkeypatch):
+    """Issue 48: the stage's first frame drew the table and the tower (and made a
+    framebuffer for the stage's picture) in one 67-159 ms frame. The scene draws them at
+    its layout (`prepare_stage`); the first frame only copies them, and the stage's
+    picture keeps its framebuffer from one battle to the next."""
+    tv = TowerView(tower.GEOMETRY)
+    tv.set_rect(900, 0, 380, 766)                   # the tower in its column
+    tv.draw()
+    tv.prepare_stage((0, 0, 1280, 766))             # the scene's layout, the stage closed
+    calls = []
+    monkeypatch.setattr(art, "draw_tower", lambda *a, **k: calls.append(a))
+    res = tower.drop(tower.EMPTY, {0: 3, 1: 3}, b"first".ljust(32, b"."), record=True)
+    assert res.recording is not None
+    surfaces = []
+    for _battle in range(2):
+        tv.set_rect(0, 0, 1280, 766)
+        tv.set_big(True)
+        tv.play(res.recording, "", (0, 1))
+        tv.draw()
+        surfaces.append(tv._layer.surface)
+        tv.skip()
+        tv.skip()
+        tv.set_big(False)
+        tv.set_rect(900, 0, 380, 766)
+        tv.draw()
+    assert len(calls) == 2, f"the tower drawn {len(calls)} times in two battles: only in its column"
+    assert surfaces[0] is surfaces[1], "the stage's picture keeps its framebuffer"
