@@ -17,7 +17,7 @@ not depend on which of those happened first. The rules, each one line of `judge`
 | a record cut short or failing its checksum at the end | ignores it and says so (read again when whole) |
 | bytes that are no record in the middle | names the file as damaged; stops there |
 | two copies each going further with different records of seat s | has a proof (as above); accepts only what they share |
-| the seat's file gone | says so; keeps what it read |
+| the seat's file gone, and no copy holding what was read | says so; keeps what it read |
 
 So what a reader accepts of seat s is always the seat's own signed history, a prefix of
 it, whatever was done to the files; and a change that could only be an edit is named.
@@ -115,11 +115,7 @@ def _walk(ctx: SeatContext, known: tuple[SeatRecord, ...], copy: SeatCopy,
     scan = copy.scan
     s, name = ctx.seat, copy.name
     if scan is None:
-        if known:
-            findings.append(Finding(FindingKind.REMOVED, s, name, None,
-                                    f"seat {s}'s file is gone; the {len(known)} records "
-                                    "read before are kept"))
-        return (), None
+        return (), None             # said by `judge` when no copy holds what was read
     records = scan.records
     for i, record in enumerate(records[:len(known)]):
         if record.raw == known[i].raw:
@@ -195,6 +191,13 @@ def judge(ctx: SeatContext, known: tuple[SeatRecord, ...],
             proof = proof or Proof(ctx.seat, longest[fork], new[fork])
         elif len(new) > len(longest):
             longest, source = new, copy.name
+    own_gone = any(c.own and c.scan is None for c in copies)
+    held = any(c.scan is not None and len(c.scan.records) >= len(known)
+               and all(a.raw == b.raw for a, b in zip(c.scan.records, known)) for c in copies)
+    if own_gone and known and not held:
+        findings.append(Finding(FindingKind.REMOVED, ctx.seat, copies[0].name, None,
+                                f"seat {ctx.seat}'s file is gone; the {len(known)} records "
+                                "read before are kept"))
     if proof is not None:
         # what every side shares is the seat's; nothing from the first fork on counts
         longest = tuple(r for r in longest if r.seq < proof.first.seq)
