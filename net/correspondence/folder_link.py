@@ -31,11 +31,13 @@ from typing import Any, Callable, Mapping
 
 import msgpack
 
+from net.correspondence import folder_io
 from net.correspondence.folder_io import SeatWriter
+from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
 from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
-                                            SeatRecord, first_prev, make_record)
-from net.correspondence.seat_trust import Finding
+                                            SeatRecord, first_prev, make_record, parse_file)
+from net.correspondence.seat_trust import Finding, SeatContext, SeatCopy, judge
 from net.lockstep import signatures
 from net.lockstep.beacon import HashChain
 from net.lockstep.core import Lockstep
@@ -79,7 +81,11 @@ class FolderLink:
     """One session of my seat at a correspondence table (a `LockstepHost`)."""
 
     def __init__(self, table: FolderTable, seat: int, key: SeatKey, game: GameEngine,
-                 choose: Chooser | None = None, bot: str = "heuristic") -> None:
+                 choose: Chooser | None = None, bot: str = "heuristic",
+                 local: Path | None = None) -> None:
+        """`local`: a folder of this player's own, not synced, where every record accepted
+        is kept too (so a file changed or removed in the shared folder between two
+        sessions takes nothing from me, and my own file is put back from it)."""
         self.table, self.seat, self.key, self.game = table, seat, key, game
         self.choose, self.bot = choose, bot
         self.sealing = FolderKey.for_table(table.secret)
@@ -97,6 +103,9 @@ class FolderLink:
         self._due: PendingDecision | None = None
         self.ended_state: EngineState | None = None
         self.lockstep: Lockstep | None = None
+        self._mirrors: dict[int, SeatWriter] = {}
+        if local is not None:
+            self._load_local(local)
         self._read()
         mine = self.reader.accepted.get(seat, ())
         self.writer = SeatWriter(table.folder, seat, mine)
@@ -105,6 +114,27 @@ class FolderLink:
         for record in mine:
             self._take_mine(record)
 
+    def _load_local(self, local: Path) -> None:
+        local.mkdir(parents=True, exist_ok=True)
+        for s in sorted(self.table.keys):
+            name = seat_file_name(s)
+            read = folder_io.read_file(local, name)
+            known: tuple[SeatRecord, ...] = ()
+            if read.data:
+                known = judge(SeatContext(self.table.table, s, self.table.keys[s]), (),
+                              (SeatCopy(name, True, parse_file(read.data)),)).accepted
+            self._mirrors[s] = SeatWriter(local, s, known)
+            if known:
+                self.reader.accepted[s] = known
+                if s != self.seat:
+                    self._take(s, known)
+
+    def _mirror(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+        mirror = self._mirrors.get(seat)
+        if mirror is not None:
+            for record in records:
+                mirror.append(record)
+
     # ------------------------------------------------------------------ reading
     def _read(self) -> bool:
         reading = self.reader.poll()
@@ -112,15 +142,18 @@ class FolderLink:
         for f in reading.findings:
             log.warning("%s", f.sentence)
         for s, records in sorted(reading.new.items()):
-            if s == self.seat:
-                continue
-            for record in records:
-                for msg in self._messages(s, record):
-                    if msg["type"] == "ChainCommitted":
-                        self.chain_ends.setdefault(s, msg["chain_end"])
-                    else:
-                        self.queues[s].append(msg)
+            self._mirror(s, records)
+            if s != self.seat:
+                self._take(s, records)
         return bool(reading.new)
+
+    def _take(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+        for record in records:
+            for msg in self._messages(seat, record):
+                if msg["type"] == "ChainCommitted":
+                    self.chain_ends.setdefault(seat, msg["chain_end"])
+                else:
+                    self.queues[seat].append(msg)
 
     def _messages(self, seat: int, record: SeatRecord) -> list[Wire]:
         if record.kind != KIND_TABLE:
@@ -165,6 +198,7 @@ class FolderLink:
         sealer = self.own_key if kind == KIND_OWN else self.sealing
         record = make_record(self.key, self.table.table, self.seat, self._seq, self._prev,
                              kind, sealer.seal(payload))
+        self._mirror(self.seat, (record,))            # my own copy first, then the folder
         self.writer.append(record)
         self.reader.accepted[self.seat] = self.reader.accepted.get(self.seat, ()) + (record,)
         self._seq, self._prev = self._seq + 1, record.digest
