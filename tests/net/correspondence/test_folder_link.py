@@ -48,3 +48,35 @@ def test_three_players_taking_turns_over_a_folder_finish_with_one_hash(tmp_path)
     assert len(ended) == 3, f"not over after {turns} sessions"
     assert len({link.lockstep.hash for link in ended.values()}) == 1
     assert len({len(link.lockstep.log) for link in ended.values()}) == 1
+
+
+def test_watchers_on_one_clock_play_live_and_see_each_move_at_the_next_reading(tmp_path):
+    """Three players with the table open at once: each reads the folder every 2 s of a
+    fake clock. Nothing moves between readings; the game ends with one hash."""
+    from twisted.internet.testing import Clock
+
+    from net.correspondence.folder_watch import FolderWatch
+    clock = Clock()
+    engine = FakeEngine(2)
+    moves: dict[int, list[tuple[float, int]]] = {s: [] for s in SEATS}
+    watches = []
+    for s in SEATS:
+        link = FolderLink(folder_table(tmp_path, engine), s, keys()[s], engine, scripted(engine))
+        watch = FolderWatch(link, clock, every=2.0,
+                            moved=lambda step, s=s: moves[s].append((clock.seconds(), step)))
+        watches.append(watch)
+        watch.start()                        # one reading at once
+    sizes = sorted(p.stat().st_size for p in tmp_path.iterdir())
+    clock.advance(1.9)
+    assert sorted(p.stat().st_size for p in tmp_path.iterdir()) == sizes   # no reading between
+    clock.advance(0.1)
+    for _ in range(200):
+        if all(w.link.lockstep is not None and w.link.lockstep.ended for w in watches):
+            break
+        clock.advance(2.0)
+    assert all(w.link.lockstep.ended for w in watches)
+    assert len({w.link.lockstep.hash for w in watches}) == 1
+    assert all(not w._loop.running for w in watches)
+    assert all(abs(t - 2.0 * round(t / 2.0)) < 1e-9 for s in SEATS for t, _ in moves[s])
+    assert all(len(moves[s]) > 3 for s in SEATS)
+    assert all(not w.link.offences and not w.link.proofs for w in watches)
