@@ -106,6 +106,7 @@ class FolderLink:
         self._mirrors: dict[int, SeatWriter] = {}
         if local is not None:
             self._load_local(local)
+            self._put_back_mine()
         self._read()
         mine = self.reader.accepted.get(seat, ())
         self.writer = SeatWriter(table.folder, seat, mine)
@@ -128,6 +129,19 @@ class FolderLink:
                 self.reader.accepted[s] = known
                 if s != self.seat:
                     self._take(s, known)
+
+    def _put_back_mine(self) -> None:
+        """A session killed between my own copy and the shared folder left the folder's
+        file of mine short (or torn): put it back before anyone reads it, so my own reader
+        does not take my own crash for a rolled-back file. Only when the folder's file is
+        a prefix of my records (anything else is for the trust decision to judge)."""
+        mine = self.reader.accepted.get(self.seat, ())
+        read = folder_io.read_file(self.table.folder, seat_file_name(self.seat))
+        if not mine or read.refused:
+            return
+        held = parse_file(read.data).records
+        if len(held) < len(mine) and all(a.raw == b.raw for a, b in zip(held, mine)):
+            SeatWriter(self.table.folder, self.seat, mine)
 
     def _mirror(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
         mirror = self._mirrors.get(seat)
