@@ -37,7 +37,7 @@ from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
 from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
                                             SeatRecord, first_prev, make_record, parse_file)
-from net.correspondence.seat_trust import Finding, SeatContext, SeatCopy, judge
+from net.correspondence.seat_trust import Finding, FindingKind, SeatContext, SeatCopy, judge
 from net.lockstep import signatures
 from net.lockstep.beacon import HashChain
 from net.lockstep.core import Lockstep
@@ -50,6 +50,9 @@ from net.trust.seat_keys import SeatKey
 
 log = logging.getLogger("net.correspondence.folder_link")
 
+# records one session writes at once (its secrets, then its messages): what a kill between
+# my own copy and the shared folder can leave out of the folder's file of mine
+KILL_GAP = 2
 NO_TOKEN = bytes(32)             # a folder has no rejoin: the seat key is the seat
 # (state, decision, seat) -> my player's command (a person's choice, or a script's)
 Chooser = Callable[[EngineState, PendingDecision, int], EngineCommand]
@@ -106,6 +109,7 @@ class FolderLink:
         self._mirrors: dict[int, SeatWriter] = {}
         if local is not None:
             self._load_local(local)
+            self._put_back_mine()
         self._read()
         mine = self.reader.accepted.get(seat, ())
         self.writer = SeatWriter(table.folder, seat, mine)
@@ -128,6 +132,25 @@ class FolderLink:
                 self.reader.accepted[s] = known
                 if s != self.seat:
                     self._take(s, known)
+
+    def _put_back_mine(self) -> None:
+        """A session killed between my own copy and the shared folder left the folder's
+        file of mine short (or torn): put it back before anyone reads it, so my own reader
+        does not take my own crash for a rolled-back file. Only when the folder's file is
+        a prefix of my records (anything else is for the trust decision to judge)."""
+        mine = self.reader.accepted.get(self.seat, ())
+        read = folder_io.read_file(self.table.folder, seat_file_name(self.seat))
+        if not mine or read.refused:
+            return
+        held = parse_file(read.data).records
+        if len(held) < len(mine) and all(a.raw == b.raw for a, b in zip(held, mine)):
+            SeatWriter(self.table.folder, self.seat, mine)
+            if len(mine) - len(held) > KILL_GAP:       # more than a kill can leave out
+                name = seat_file_name(self.seat)
+                self.findings.append(Finding(
+                    FindingKind.ROLLED_BACK, self.seat, name, len(held),
+                    f"{name} holds {len(held)} of the {len(mine)} records read before "
+                    "(put back from my own copy)"))
 
     def _mirror(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
         mirror = self._mirrors.get(seat)

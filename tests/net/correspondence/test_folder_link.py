@@ -80,3 +80,30 @@ def test_watchers_on_one_clock_play_live_and_see_each_move_at_the_next_reading(t
     assert all(abs(t - 2.0 * round(t / 2.0)) < 1e-9 for s in SEATS for t, _ in moves[s])
     assert all(len(moves[s]) > 3 for s in SEATS)
     assert all(not w.link.offences and not w.link.proofs for w in watches)
+
+
+def test_a_session_killed_between_its_own_copy_and_the_folder_is_no_rolled_back_file(tmp_path):
+    """A session appends to the player's own copy first, then to the shared folder; killed
+    between the two, the folder's file of that seat lacks its last record. The seat's next
+    session puts it back before reading: nobody is named, not even by the seat itself."""
+    from net.correspondence.seat_record import parse_file
+    shared, local = tmp_path / "shared", tmp_path / "local"
+    shared.mkdir()
+    engine = FakeEngine(2)
+
+    def run(seat: int) -> FolderLink:
+        link = FolderLink(folder_table(shared, engine), seat, keys()[seat], engine,
+                          scripted(engine), local=local / f"player-{seat}")
+        link.session()
+        return link
+
+    for turn in range(5):
+        run(turn % 3)
+    path = shared / "seat-2.shogun"
+    whole = path.read_bytes()
+    records = parse_file(whole).records
+    assert len(records) >= 2
+    path.write_bytes(whole[:len(whole) - len(records[-1].raw)])       # the kill's gap
+    link = run(2)
+    assert not [f.sentence for f in link.findings if f.names_someone]
+    assert path.read_bytes()[:len(whole)] == whole

@@ -78,3 +78,41 @@ def test_a_player_editing_replaying_and_cutting_other_seats_files_is_named_and_g
         assert "seat-0.shogun holds 1 of the" in named[turn], said
     assert not named[13] and not named[14], "seat 0's session did not put its file back"
     assert all(not s["proofs"] for s in said)
+
+
+@pytest.mark.slow
+def test_sessions_killed_at_random_points_lose_nothing_and_the_game_ends_with_one_hash(tmp_path):
+    """Every other session is killed with SIGKILL at a random moment (while it reads, plays
+    or writes); the next sessions go on from the folder and each player's own copy."""
+    import random
+    import signal
+    import time
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    rng = random.Random(51)
+    ended: dict[int, dict] = {}
+    said: list[dict] = []
+    kills = turn = 0
+    while len(ended) < 3:
+        assert turn < 200, f"not over after {turn} sessions"
+        seat = turn % 3
+        turn += 1
+        if turn % 2:
+            proc = subprocess.Popen([sys.executable, "-m", "tests.net.correspondence.folder_player",
+                                     str(folder), str(local / f"player-{seat}"), str(seat)],
+                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(rng.uniform(0.3, 1.5))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+            proc.communicate()
+            continue
+        out = run_session(folder, local, seat)
+        said.append(out)
+        if out["ended"]:
+            ended[seat] = out
+    assert kills >= 5, f"only {kills} sessions were killed before they ended"
+    assert len({out["hash"] for out in ended.values()}) == 1
+    assert all(not s["offences"] and not s["proofs"] for s in said), said
+    named = [n for s in said for n in s["named"]]
+    assert all("incomplete" in n for n in named), named
