@@ -53,9 +53,11 @@ if TYPE_CHECKING:
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
-TITLE = 2.0               # seconds of the title card
-RESULT = 3.0              # seconds of the result card
-AFTER = 2.0               # seconds of the table after the result (the march) at most
+TITLE = 1.5               # seconds of the title card
+RESULT = 3.0              # seconds of the result card at most (at least RESULT_LEAST)
+RESULT_LEAST = 1.5
+AFTER = 1.5               # seconds of the map shot after the stage (the march) at most
+LONGEST = 14.8            # seconds of a film at most (issue 48: 6-15 s): the result card gives way
 LIMIT = 600.0             # wall seconds at most to reach the battle (a long save)
 
 
@@ -223,7 +225,8 @@ class _Shoot:
             result = battle_result_lines(e) if e else []
             if e and result:
                 closing = card(frame, [result[0], *result[2:], result[1]], self._winner(e))
-                for _n in range(int(RESULT * fps)):
+                room = LONGEST * fps - int(TITLE * fps) - shot       # a long battle: a shorter card
+                for _n in range(int(max(RESULT_LEAST * fps, min(RESULT * fps, room)))):
                     sink.add(closing)
         finally:
             count = sink.close()

@@ -149,3 +149,26 @@ def test_the_stages_first_frame_copies_the_tower_drawn_at_layout(app, monkeypatc
         tv.draw()
     assert len(calls) == 2, f"the tower drawn {len(calls)} times in two battles: only in its column"
     assert surfaces[0] is surfaces[1], "the stage's picture keeps its framebuffer"
+
+
+def test_the_opening_shows_the_sea_beyond_a_narrow_map_not_the_tables_colour(app):
+    """Issue 48 (screenshots): while the camera moves in, a map narrower than the window
+    (1280x800: the map is about 530 px wide) left the rest of the view in the table's
+    beige, as if the window were unfinished; it is the map's sea there now."""
+    from client.core import theme
+    from client.core.cached_layer import CachedLayer
+    board = CachedLayer()
+    board.render((0, 150, 530, 616), lambda: arcade.draw_lbwh_rectangle_filled(0, 150, 530, 616, (40, 120, 40)))
+    res = tower.drop(tower.EMPTY, {0: 3, 1: 3}, b"open".ljust(32, b"."), record=True)
+    assert res.recording is not None
+    tv = _stage()
+    tv.play(res.recording, "", (0, 1), handful=1.0)
+    tv.open_from((300.0, 400.0), board)
+    while tv.opening < 0.4:
+        tv.on_update(1 / 60)
+    app.clear()
+    tv.draw()
+    right = arcade.get_image(1240, 700, 30, 30).convert("RGB")
+    colours = set(right.getdata())
+    assert tuple(theme.BG[:3]) not in colours, "the table's colour beyond the map"
+    assert colours == {tuple(theme.SEA[:3])}, colours
