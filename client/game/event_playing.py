@@ -309,8 +309,12 @@ class EventPlayer:
         """Show an engine state at once: its public part on the board and panels, and the
         cubes resting inside the tower where the state has them (after Continue or a
         replay's seek no drop has drawn them)."""
-        self.views.tower.show_contents(state.tower.to_wire())
-        self.show_state(public_state(state))
+        self.show_at(public_state(state), state.tower.to_wire())
+
+    def show_at(self, pub: Mapping[str, Any], tower: list[list[int]]) -> None:
+        """Show a public state and the tower's resting contents at once."""
+        self.views.tower.show_contents(tower)
+        self.show_state(pub)
 
     def restore_log(self, events: Iterable[ev.Event]) -> None:
         """The log says the game so far (a resumed game, a replay's seek): every event's
@@ -362,13 +366,22 @@ class EventPlayer:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
         e = self.playing_event
-        if e is None or e["event"] != "BattleResolved" or self.wait <= 0 \
-                or self.last_battle is None or self.last_drop is None \
+        if e is None or e["event"] != "BattleResolved" or self.wait <= 0:
+            return False
+        if not self.play_last_drop():
+            return False
+        self.views.banner.hide()
+        self.again = e
+        return True
+
+    def play_last_drop(self) -> bool:
+        """The last battle's stage once more (R on its result card; the tutorial's tower
+        lesson when its pour was not watched): the same recorded drop, nothing in the game
+        changes. False when there is none or a drop is playing."""
+        if self.last_battle is None or self.last_drop is None \
                 or self.views.tower.playing or self.shared.fast:
             return False
         dropped, rest, tray = self.last_battle
-        self.views.banner.hide()
-        self.again = e
         caption = self.battle.start(dropped, rest, tray)
         self.views.tower.set_tray({})
         recording = self.last_drop[1].recording
