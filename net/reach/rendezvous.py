@@ -46,7 +46,7 @@ from typing import Any, Callable, Protocol
 from net.reach.addresses import Reachable, format_address
 from net.reach.invite_codes import InviteCode, list_nameplates, looks_like_code, parse_code
 from net.reach.reach_settings import ANSWER_WAIT, ReachSettings
-from net.reach.offered import FriendSide, judge, not_tried, to_probe
+from net.reach.offered import FriendSide, judge, not_tried, on_loopback, to_probe
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication)
@@ -108,7 +108,7 @@ def options_for(args: AskedReach, interface: str, settings: ReachSettings,
     command line and the window's menu, whose Settings give the same three fields.)"""
     mailbox = args.rendezvous
     relay = args.relay
-    loopback = interface.startswith("127.") or interface == "::1"
+    loopback = on_loopback(interface)
     if mailbox is None and not needed and (
             not settings.rendezvous or loopback):
         return None
