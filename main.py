@@ -192,13 +192,15 @@ def main(argv: list[str] | None = None) -> int:
         return run_window(table_options(args), lang=lang)
     if _no_window_here():
         return 2
-    from client.app import LocalOptions, run as run_window
+    from client.app import run as run_window
+    from client.sessions.local_choice import LocalChoice
     if command == "replay":
         return run_window(args.file, lang=lang)
     if args.command is None:    # no sub-command: the window opens the menu, not a game
         return run_window(None, lang=lang)
-    return run_window(LocalOptions(players=args.players, side=args.side, setup=args.setup,
-                            seat=args.seat, bots=args.bots, seed=args.seed), lang=lang)
+    return run_window(LocalChoice.one_level(args.bots, players=args.players, side=args.side,
+                                            setup=args.setup, humans=(args.seat,),
+                                            seed=args.seed), lang=lang)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import sys
 import time
 from pathlib import Path
 from typing import cast
+from client.sessions.local_choice import LocalChoice
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -54,8 +55,7 @@ def main() -> int:
 
     width, height = (int(v) for v in args.size.split("x"))
     app = App(width, height, visible=False)
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
-                             "bots": "heuristic"}, seed=3, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=3), fast=True)
     # play into the first round so the board, panels and log are populated
     t0 = time.time()
     while (scene.display is None or not scene.display.get("actions") or

@@ -1,7 +1,7 @@
 """The window: one Arcade window showing one scene at a time (menu, settings, table, end).
 
 `run(start)` is what `main.py` calls, with a typed start: a table's options
-(`net.table.options.TableOptions`), a local game's (`LocalOptions`), a file to replay, or
+(`net.table.options.TableOptions`), a local game's (`LocalChoice`), a file to replay, or
 None for the menu. The window forwards Arcade's input and clock to the current scene's
 node tree; scenes signal up (start a game, leave, quit) and the App swaps scenes. How a
 session is built (and what is said when it cannot be) is `client.session_factory`'s. The
@@ -37,6 +37,7 @@ from client.scenes.menu import MenuScene
 from client.scenes.settings_scene import SettingsScene
 from client.sessions.autosave import Autosave, autosave_path, continue_info, named_saves, save_named
 from client.sessions.interface import GameSession
+from client.sessions.local_choice import LocalChoice
 from client.words.net_words import for_players
 from lang.i18n import _, use
 from net.table.options import TableOptions
@@ -52,23 +53,6 @@ if TYPE_CHECKING:
 DEFAULT_SIZE = (1280, 800)
 # the one icon: this window's, the bundle's and the Linux menu entry's (tools/make_icon.py)
 ICON = Path(__file__).resolve().parents[1] / "assets" / "icon.png"
-
-
-@dataclass(frozen=True)
-class LocalOptions:
-    """`play`'s options from the command line: me at one seat, one bot level for the rest."""
-    players: int = 4
-    side: str = "sun"
-    setup: str = "beginner"
-    seat: int = 0
-    bots: str = "normal"
-    seed: int | None = None
-
-    def menu_form(self) -> dict[str, Any]:
-        """The same game as the menu asks for it (what `App.start_local` takes)."""
-        return {"players": self.players, "side": self.side, "setup": self.setup,
-                "humans": [self.seat],
-                "bots": {s: self.bots for s in range(self.players) if s != self.seat}}
 
 
 def _antialiasing() -> bool:
@@ -183,16 +167,16 @@ class App(arcade.Window):
         menu.offer_continue(info.title if info else None)
         menu.show_saves(named_saves())
 
-        def start(opts: dict[str, Any], menu: MenuScene = menu) -> None:
+        def start(choice: LocalChoice, menu: MenuScene = menu) -> None:
             self._remember(menu)
-            self.start_local(opts)
+            self.start_local(choice)
         menu.local_chosen.connect(start)
         menu.continue_chosen.connect(self.continue_game)
         menu.tutorial_chosen.connect(self.start_tutorial)
         menu.settings_chosen.connect(self.show_settings)
-        menu.host_chosen.connect(lambda o: self._start_net_from_menu("host", o))
-        menu.join_chosen.connect(lambda o: self._start_net_from_menu("join", o))
-        menu.watch_chosen.connect(lambda o: self._start_net_from_menu("watch", o))
+        menu.host_chosen.connect(self.start_net)
+        menu.join_chosen.connect(self.start_net)
+        menu.watch_chosen.connect(self.start_net)
         menu.load_chosen.connect(self.load_save)
         menu.replay_chosen.connect(self.replay_log)
         menu.quit_chosen.connect(self.close)
@@ -233,12 +217,12 @@ class App(arcade.Window):
 
     def continue_game(self) -> None:
         self.load_save(str(autosave_path()))
-    def start_local(self, opts: dict[str, Any], *, seed: int | None = None,
-                    fast: bool = False, autosave: bool = True) -> GameScene:
-        """A local game from the menu's options; `autosave=False` (the smoke check) leaves
-        the player's autosave as it was."""
+    def start_local(self, choice: LocalChoice, *, fast: bool = False,
+                    autosave: bool = True) -> GameScene:
+        """A local game as chosen in the menu or by `play`; `autosave=False` (the smoke
+        check) leaves the player's autosave as it was."""
         from client import session_factory as make      # heavy: see the module's docstring
-        session = make.local_game(opts, seed)
+        session = make.local_game(choice)
         if autosave:
             self._start_autosave(session)
         return self._play_local(session, fast=fast)
@@ -341,10 +325,6 @@ class App(arcade.Window):
                 self.scene.set_message(_("LAN search failed: {reason}").format(reason=res))
             else:
                 self.scene.show_tables(res or [])
-
-    def _start_net_from_menu(self, command: str, opts: dict[str, Any]) -> None:
-        from client import session_factory as make      # heavy: see the module's docstring
-        self.start_net(make.table_options(command, opts))
 
     def with_settings(self, options: TableOptions) -> TableOptions:
         """The options under the name chosen in the settings, and the settings' rendezvous,
@@ -556,7 +536,7 @@ def prepared_replay(path: str) -> GameSession | None:
     return session
 
 
-def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None) -> int:
+def run(start: TableOptions | LocalChoice | str | None, lang: str | None = None) -> int:
     """Open the window on what `main.py` asks: a table's options (host, join, watch), a
     local game's (play), a file to replay, or None for the menu. `lang`: `--lang`."""
     # every log line one line of shown text: a peer's string in it is data (issue 47)
@@ -567,9 +547,9 @@ def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None
         use(lang)
     if app.settings.fullscreen:
         app.set_fullscreen(True)
-    if isinstance(start, LocalOptions):
+    if isinstance(start, LocalChoice):
         # `main.py [--lang L] play ...`: straight into the game with the given options
-        app.start_local(start.menu_form(), seed=start.seed)
+        app.start_local(start)
     elif isinstance(start, TableOptions):
         if start.command != "host" and not start.address and not start.resume:
             app.show_menu({"code": start.code})      # pick a table from the LAN list

@@ -17,10 +17,11 @@ tests/client/sessions/test_replay_window.py.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from client.sessions.local import LocalSession
+from client.sessions.local_choice import LocalChoice
 from client.sessions.replay import ReplaySession, resume_local
 from client.tutorial.scripted_game import new_session as new_tutorial_session
 from client.words.net_words import said
@@ -39,15 +40,11 @@ class NotStarted(Exception):
     """A session could not be built; the message is the sentence the menu shows."""
 
 
-def local_game(opts: Mapping[str, Any], seed: int | None = None) -> LocalSession:
-    """A local game from the menu's options ("humans": my seats, "bots": a level for every
-    other seat or one per seat); without a seed, the clock's."""
-    humans = tuple(opts.get("humans", (0,)))
-    bots = opts.get("bots") or {}
-    if isinstance(bots, str):
-        bots = {s: bots for s in range(opts["players"]) if s not in humans}
-    seed = seed if seed is not None else int(time.time() * 1000) % 2_000_000_000
-    return LocalSession(opts["players"], opts["side"], opts["setup"], humans, bots, seed)
+def local_game(choice: LocalChoice) -> LocalSession:
+    """A local game as chosen in the menu or by `play`; without a seed, the clock's."""
+    seed = choice.seed if choice.seed is not None else int(time.time() * 1000) % 2_000_000_000
+    return LocalSession(choice.players, choice.side, choice.setup, choice.humans,
+                        choice.bot_seats(), seed)
 
 
 def seat_labels(players: int, humans: Sequence[int], name: str) -> dict[int, str]:
@@ -62,16 +59,6 @@ def seat_names(humans: Sequence[int], name: str) -> dict[int, str]:
     """The player's chosen name by seat, when one person plays at this window."""
     name = name.strip()
     return {humans[0]: name} if name and len(humans) == 1 else {}
-
-
-def table_options(command: str, menu: Mapping[str, Any]) -> TableOptions:
-    """The menu's options for `host`, `join` or `watch` as the table's record (the menu
-    gives its bot seats by seat; the table counts them)."""
-    bots = menu.get("bots") or 0
-    fields = {k: menu[k] for k in ("address", "code", "players", "side", "setup") if k in menu}
-    return TableOptions(command="host" if command == "host" else
-                        "join" if command == "join" else "watch",
-                        bots=len(bots) if isinstance(bots, Mapping) else int(bots), **fields)
 
 
 def table(options: TableOptions) -> NetSession:

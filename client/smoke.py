@@ -23,6 +23,7 @@ from pathlib import Path
 import arcade
 
 from client.app import App, open_window
+from client.sessions.local_choice import LocalChoice
 from lang.i18n import _, use
 
 SEED = 3
@@ -53,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
     _frame(app)            # the second frame: the menu is on screen, not only drawn once
     _say(f"menu drawn after {time.perf_counter() - began:.2f} s "
          f"({time.process_time():.2f} s of CPU since the process started)")
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "normal"}, seed=SEED, fast=True,
+    scene = app.start_local(LocalChoice.one_level("normal", seed=SEED), fast=True,
                             autosave=False)
     deadline = time.perf_counter() + PLAN_TIMEOUT
     while not scene.planning.visible and time.perf_counter() < deadline:

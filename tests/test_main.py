@@ -65,7 +65,7 @@ class _FakeWindow:
         self.exit_code = 0
         self.went: list[tuple[str, str]] = []
 
-    def start_local(self, opts, seed=None) -> None:
+    def start_local(self, choice) -> None:
         from lang.i18n import current
         self.went.append(("game", current()))
 

@@ -102,6 +102,7 @@ def _run_until(app: App, cond: Callable[[], object], seconds: float) -> bool:
 
 
 from client.sessions.interface import Batch  # noqa: E402  (after the path)
+from client.sessions.local_choice import LocalChoice  # noqa: E402  (after the path)
 from client.sessions.table_offers import TableCallbacks  # noqa: E402  (after the path)
 from net.reach.addresses import DEFAULT_PORT  # noqa: E402
 
@@ -246,8 +247,8 @@ def shoot(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
         shoot_table(app, out, size, players, seed, only)
     if not only & {"planning", "help", "battle", "winter", "end"}:
         return
-    scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=seed, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=players, seed=seed),
+                            fast=True)
     tag = f"{players}p-{w}x{h}{SUFFIX[0]}"
     if not _run_until(app, lambda: scene.planning.visible, 60):
         print(f"{tag}: never asked to plan", file=sys.stderr)
@@ -263,8 +264,8 @@ def shoot(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
     if not only & {"battle", "winter", "end"}:
         return
     # a battle mid-drop: a bots-only game fast-forwarded until the first battle drop starts
-    scene = app.start_local({"players": players, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=players, humans=(),
+                                                  seed=seed), fast=True)
     seen: list[bool] = []
 
     def on_shot(kind: str) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from client.core import theme
@@ -32,13 +32,14 @@ from client.game import result_cards as cards
 from client.game.battle_results import (DROP_DIFFERS_SAID, drop_differs, province_fought_by,
                                        replay_drop, tray_counted, tray_dropped)
 from client.game.event_pace import CARD_SECONDS, PACE, log_colour
+from client.sessions.interface import Played, Resumed, as_kind, kind_of, shows
 from lang.i18n import _
 from sim import events as ev
 from sim.game import public_state
 
 if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
-    from client.sessions.interface import GameSession, Played
+    from client.sessions.interface import GameSession
     from sim.snapshot import PublicState
     from client.tower.battle_show import BattleShow
     from sim.state import State
@@ -99,8 +100,8 @@ class EventPlayer:
                 return False
         if self.batch:
             banner = self.views.banner
-            if self.batch[0].get("event") == "TowerDropped" and banner.visible \
-                    and self.batch[0].get("reason") != "fill" \
+            coming = as_kind(self.batch[0], ev.TowerDropped)
+            if coming is not None and coming["reason"] != "fill" and banner.visible \
                     and not banner.sticky and not self.shared.fast:
                 return False        # a card (the winter's, a shortage) goes before the stage opens
             self.view = self.batch_views.pop(0) if self.batch_views else None
@@ -133,20 +134,22 @@ class EventPlayer:
 
     def play_event(self, e: Played) -> None:
         """Show one event: its log line, its change to the board, its banner or drop."""
-        kind = e["event"]
+        kind = kind_of(e)
         self.playing_event, self.playing_kind = e, kind
-        if e["event"] == "TowerDropped":
+        dropped = as_kind(e, ev.TowerDropped)
+        if dropped is not None:
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
-            mine = self.my_battle(e) if self.shared.fast else None
+            mine = self.my_battle(dropped) if self.shared.fast else None
             if mine is not None:
                 self.stop_fast(_("Fast-forward stops: your battle in {province}.").format(
                     province=mine))
         if self.battle.active and kind != "BattleResolved":
             self.battle.end()          # the result has been shown: back to the table
-        if e["event"] == "Resumed":
-            self.restore_log(e["past"])    # the game so far, then "continues"
-        line = describe(e)
-        if line and e["event"] == "TowerDropped":
+        resumed = as_kind(e, Resumed)
+        if resumed is not None:
+            self.restore_log(resumed["past"])    # the game so far, then "continues"
+        line = describe(e) if resumed is None else _("The saved game continues.")
+        if line and dropped is not None:
             self.drop_line = line      # what came out: logged once the cubes have landed
             line = None
         if line:
@@ -159,31 +162,12 @@ class EventPlayer:
             self.wait = 0.0
 
     def show(self, e: Played) -> None:
-        """What each kind of event shows beyond its log line (a kind not named here has
-        only its line): the one place an event is narrowed by its name to its record in
-        `sim.events`, whose keys mypy checks in the handler."""
-        if e["event"] == "Snapshot":
-            self.show_snapshot(e)
-        elif e["event"] == "ProvinceClaimed" or e["event"] == "Moved" or e["event"] == "ActionDone":
-            self.show_on_board(e)
-        elif e["event"] == "ActionStarted" or e["event"] == "ActionRevealed":
-            self.show_action_turned(e)
-        elif e["event"] == "RoundStarted":
-            self.current_slot = None
-        elif e["event"] == "YearStarted":
-            self.show_year_started(e)
-        elif e["event"] == "TowerDropped":
-            self.show_tower_dropped(e)
-        elif e["event"] == "BattleResolved":
-            self.show_battle_resolved(e)
-        elif e["event"] == "WinterStarted":
-            self.show_winter_started(e)
-        elif e["event"] == "Shortage":
-            self.show_shortage(e)
-        elif e["event"] == "Scored":
-            self.show_scored(e)
-        elif e["event"] == "GameEnded":
-            self.show_game_ended(e)
+        """What each kind of event shows beyond its log line (a kind not in `SHOWN` has
+        only its line): its handler takes it as its record in `sim.events`, whose keys
+        mypy checks there."""
+        handle = SHOWN.get(kind_of(e))
+        if handle is not None:
+            handle(self, e)
 
     # -- each kind of event, as its record ------------------------------------------------
     # The board shows the engine's public view after each event (`show_view`) where the
@@ -209,14 +193,20 @@ class EventPlayer:
         if self.view is None and d and patches.patch_board(d, e):
             self._board_changed()
 
+    def show_action_started(self, e: ev.ActionStarted) -> None:
+        """An action's slot on the track, started: it is the current one."""
+        self.current_slot = e["slot"]
+        self.show_action_turned(e)
+
     def show_action_turned(self, e: ev.ActionStarted | ev.ActionRevealed) -> None:
-        """An action's slot on the track: started (it is the current one) or revealed."""
+        """An action's slot on the track: started or revealed."""
         d = self.shared.display
-        if e["event"] == "ActionStarted":
-            self.current_slot = e["slot"]
         if d and self.view is None:
             patches.turn_action(d, e)
         self.views.track.set_track(d.get("actions") if d else None, self.current_slot, "")
+
+    def show_round_started(self, e: ev.RoundStarted) -> None:
+        self.current_slot = None
 
     def show_year_started(self, e: ev.YearStarted) -> None:
         d = self.shared.display
@@ -255,7 +245,7 @@ class EventPlayer:
     def show_scored(self, e: ev.Scored) -> None:
         self.score_history.setdefault(e["seat"], [0]).append(e["score"])
         self.scoring.append(e)
-        coming = {x["event"] for x in self.batch}
+        coming = {kind_of(x) for x in self.batch}
         if "Scored" not in coming:
             last = "GameEnded" in coming
             if last and self.shared.fast:
@@ -324,7 +314,7 @@ class EventPlayer:
         for e in events:
             line = describe(e)
             if line:
-                log.add_line(line, log_colour(e["event"]))
+                log.add_line(line, log_colour(kind_of(e)))
 
     def show_state(self, pub: Mapping[str, Any]) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
@@ -365,8 +355,8 @@ class EventPlayer:
     def watch_again(self) -> bool:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
-        e = self.playing_event
-        if e is None or e["event"] != "BattleResolved" or self.wait <= 0:
+        e = as_kind(self.playing_event, ev.BattleResolved) if self.playing_event else None
+        if e is None or self.wait <= 0:
             return False
         if not self.play_last_drop():
             return False
@@ -435,3 +425,22 @@ class EventPlayer:
                 "winners": e["winners"] if e else [], "history": self.score_history,
                 "labels": self.shared.labels, "players": self.session.config.players}
 
+
+
+# what each kind of event shows beyond its log line (`EventPlayer.show`), by its record
+SHOWN: dict[str, Callable[[EventPlayer, Played], None]] = dict([
+    shows(ev.Snapshot, EventPlayer.show_snapshot),
+    shows(ev.ProvinceClaimed, EventPlayer.show_on_board),
+    shows(ev.Moved, EventPlayer.show_on_board),
+    shows(ev.ActionDone, EventPlayer.show_on_board),
+    shows(ev.ActionStarted, EventPlayer.show_action_started),
+    shows(ev.ActionRevealed, EventPlayer.show_action_turned),
+    shows(ev.RoundStarted, EventPlayer.show_round_started),
+    shows(ev.YearStarted, EventPlayer.show_year_started),
+    shows(ev.TowerDropped, EventPlayer.show_tower_dropped),
+    shows(ev.BattleResolved, EventPlayer.show_battle_resolved),
+    shows(ev.WinterStarted, EventPlayer.show_winter_started),
+    shows(ev.Shortage, EventPlayer.show_shortage),
+    shows(ev.Scored, EventPlayer.show_scored),
+    shows(ev.GameEnded, EventPlayer.show_game_ended),
+])

@@ -2,8 +2,8 @@
 side, setup), host, join, watch, load a named save or a file, replay a log, settings,
 help, quit. Enter starts a game with the options last used (at first: 4-player beginner).
 
-Signals up: `local_chosen(options)`, `host_chosen(options)`, `join_chosen(options)`,
-`watch_chosen(options)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
+Signals up: `local_chosen(LocalChoice)`, `host_chosen(TableOptions)`,
+`join_chosen(TableOptions)`, `watch_chosen(TableOptions)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
 `tutorial_chosen()` (Learn to play), `settings_chosen()`, `quit_chosen()`.
 
 Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py,
@@ -26,8 +26,10 @@ from lang.i18n import N_, _, ngettext
 from client.scenes.help_scene import HelpOverlay
 from client.core.settings import LastGame
 from client.words.table_names import setup_word, side_word
+from client.sessions.local_choice import LocalChoice
 from sim.board import board
 from client.words.rules_text import three_player_choice
+from net.table.options import TableCommand, TableOptions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -96,10 +98,10 @@ class MenuScene(Node):
         self.b_setup.pressed.connect(lambda: self._set(setup="draft" if self.setup == "beginner" else "beginner"))
         for k, b in enumerate(self.b_seats):
             b.pressed.connect(lambda k=k: self._cycle_seat(k))
-        self.b_start.pressed.connect(lambda: self.local_chosen.emit(self.options()))
-        self.b_host.pressed.connect(lambda: self.host_chosen.emit(self.options()))
-        self.b_join.pressed.connect(lambda: self.join_chosen.emit(self.options()))
-        self.b_watch.pressed.connect(lambda: self.watch_chosen.emit(self.options()))
+        self.b_start.pressed.connect(lambda: self.local_chosen.emit(self.local_choice()))
+        self.b_host.pressed.connect(lambda: self.host_chosen.emit(self.table_choice("host")))
+        self.b_join.pressed.connect(lambda: self.join_chosen.emit(self.table_choice("join")))
+        self.b_watch.pressed.connect(lambda: self.watch_chosen.emit(self.table_choice("watch")))
         self.b_load.pressed.connect(lambda: self.load_chosen.emit(self.f_path.value.strip()))
         self.b_replay.pressed.connect(lambda: self.replay_chosen.emit(self.f_path.value.strip()))
         self.b_quit.pressed.connect(self.quit_chosen.emit)
@@ -132,13 +134,20 @@ class MenuScene(Node):
         """The options as they stand, to remember for next time."""
         return LastGame(self.players, self.side, self.setup, tuple(self.seat_kinds))
 
-    def options(self) -> dict:
+    def local_choice(self) -> LocalChoice:
+        """The local game the seats ask for (the seed: the clock's)."""
         kinds = self.seat_kinds[: self.players]
-        return {"players": self.players, "side": self.side, "setup": self.setup,
-                "humans": [s for s, k in enumerate(kinds) if k in ("you", "human")],
-                "bots": {s: k for s, k in enumerate(kinds) if k not in ("you", "human")},
-                "address": self.f_address.value.strip() or None,
-                "code": self.f_code.value.strip() or None}
+        return LocalChoice(self.players, self.side, self.setup,
+                           humans=tuple(s for s, k in enumerate(kinds) if k in ("you", "human")),
+                           bots={s: k for s, k in enumerate(kinds) if k not in ("you", "human")})
+
+    def table_choice(self, command: TableCommand) -> TableOptions:
+        """The table to host, join or watch: the address and code typed, this game's
+        players, side and setup, and its bot seats (counted: the table asks how many)."""
+        game = self.local_choice()
+        return TableOptions(command=command, address=self.f_address.value.strip() or None,
+                            code=self.f_code.value.strip() or None, players=game.players,
+                            side=game.side, setup=game.setup, bots=len(game.bots))
 
     def _set(self, **kw: Any) -> None:
         for k, v in kw.items():

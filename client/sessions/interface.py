@@ -15,8 +15,9 @@ Tests: tests/client/sessions/test_interface.py, tests/client/sessions/test_batch
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypedDict, Union
+from collections.abc import Callable, Mapping, Sequence
+from typing import (TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypedDict, TypeVar, Union,
+                    cast)
 
 from sim import events as ev
 from sim.commands import IllegalCommand
@@ -38,8 +39,33 @@ class Resumed(TypedDict):
 
 
 # what a batch carries: the engine's records (`sim.events`), and the client's own; a
-# reader narrows one by its `event` name (`if e["event"] == "Moved":`), which mypy checks
+# reader narrows one to its record with `as_kind(e, ev.Moved)` or a table of `shows`
 Played = Union[ev.Event, Resumed]
+PlayedName = Union[ev.EventName, Literal["Resumed"]]
+
+P = TypeVar("P", bound=Played)
+C = TypeVar("C")
+R = TypeVar("R")
+
+
+def kind_of(e: Played) -> PlayedName:
+    """An event's name (its `event` tag, e.g. "Moved"): the one place the client reads it
+    by its key. Compared with a name that is no event's, mypy says so (strict equality)."""
+    return e["event"]
+
+
+def as_kind(e: Played, record: type[P]) -> P | None:
+    """`e` as `record` (`ev.TowerDropped`, `Resumed`) when it is an event of that kind, else
+    None: the narrowing by name, whose keys mypy then checks. A record's class is named as
+    its tag (`sim.events`; tests/client/test_event_types.py holds them to it)."""
+    return cast(P, e) if kind_of(e) == record.__name__ else None
+
+
+def shows(record: type[P], handle: Callable[[C, P], R]) -> tuple[str, Callable[[C, Played], R]]:
+    """A dispatch table's entry: the name of `record`'s events and the handler that takes
+    them as that record (like `net.transport.message_records.handles`): the one cast for
+    a handler, sound because the table is looked up by the event's own name."""
+    return record.__name__, cast(Callable[[C, Played], R], handle)
 
 # a loose reading of the same, left only for client/tutorial/coach.py (not changed here:
 # another branch works on it) until it takes `Played`; a `Played` is one

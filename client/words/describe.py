@@ -12,14 +12,13 @@ from typing import Any
 
 from client.core.theme import seat_name
 from client.words.sentences import for_players
-from lang.i18n import _, translator
+from lang.i18n import translator
 from sim.narrate import describe as narrate
 
 
 def describe(e: Mapping[str, Any]) -> str | None:
-    """One line (several for the final standings), or None for bookkeeping events."""
-    if e.get("event") == "Resumed":
-        return _("The saved game continues.")
+    """One line (several for the final standings), or None for bookkeeping events (and
+    for the client's own records: the table says a resumed game's line itself)."""
     line = narrate(e, who=seat_name, tr=translator())
     if line is None:
         return None

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from client.sessions.local_choice import LocalChoice
 
 
 def _private_display() -> None:
@@ -121,8 +122,7 @@ def home(app, tmp_path, monkeypatch):
 def to_my_plan(app, seed: int = 11, bots: str = "heuristic"):
     """A 4-player beginner game on the sun side with me at seat 0, played up to my first
     plan (fast animations); the game scene."""
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": bots}, seed=seed, fast=True)
+    scene = app.start_local(LocalChoice.one_level(bots, seed=seed), fast=True)
     assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
     return scene
 

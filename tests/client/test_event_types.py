@@ -75,3 +75,20 @@ def test_mypy_names_the_client_reads_of_a_renamed_event_field(tmp_path: Path) ->
         assert any(line.startswith(where) and f'"{key}"' in line for line in errors), \
             f"mypy did not name {where}'s read of {key!r}:\n{out}"
 
+
+
+def test_each_record_is_named_as_its_events_tag() -> None:
+    """`client.sessions.interface.as_kind` and `shows` find an event's record by the
+    record's class name: each record in the client's union `Played` is named as the
+    `event` tag it declares."""
+    from typing import get_args, get_type_hints
+
+    from client.sessions.interface import Played, Resumed, as_kind
+    from sim import events as ev
+
+    records = get_args(Played)
+    assert len(records) == len(ev.EVENT_NAMES) + 1
+    for record in records:
+        assert get_args(get_type_hints(record)["event"]) == (record.__name__,), record
+    ended: Played = {"event": "GameEnded", "scores": {}, "money": {}, "winners": []}
+    assert as_kind(ended, ev.GameEnded) is ended and as_kind(ended, Resumed) is None

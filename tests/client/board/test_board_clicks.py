@@ -7,11 +7,11 @@ import arcade
 
 from tests.client.conftest import frame, until_move_decision
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def test_a_click_outside_the_targets_is_explained_in_the_log(app):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", seed=11), fast=True)
     # plan with the bot's suggestion until a move decision comes (answering anything else)
     assert until_move_decision(app, scene), "never asked where to move"
     from sim import game

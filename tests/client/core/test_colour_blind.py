@@ -8,6 +8,7 @@ import arcade
 from client.core.palette import PATTERNS, SEATS
 from client.board.shapes import point_in_poly
 from tests.client.conftest import frame, run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def _stripe_pixels(app, scene, name: str, owner: int) -> int:
@@ -32,8 +33,7 @@ def _stripe_pixels(app, scene, name: str, owner: int) -> int:
 
 
 def test_colour_blind_mode_stripes_and_letters_each_owned_province(app):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "easy"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
     assert run_until(app, lambda: scene.planning.visible, 60)
     provs = scene.display["provinces"]
     owned = {seat: next(n for n, p in sorted(provs.items()) if p.get("owner") == seat)
@@ -59,8 +59,7 @@ def test_the_setting_reaches_the_board(app):
     old = app.settings
     app.settings = replace(old, colour_blind=True)
     try:
-        scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                                 "humans": [0], "bots": "easy"}, seed=5, fast=True)
+        scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
         assert scene.board_view.colour_blind
     finally:
         app.settings = old

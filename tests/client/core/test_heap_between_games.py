@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import gc
 import weakref
+from dataclasses import replace
 
-OPTIONS = {"players": 4, "side": "sun", "setup": "beginner", "humans": [], "bots": "heuristic"}
+from client.sessions.local_choice import LocalChoice
+
+OPTIONS = LocalChoice.one_level("heuristic", humans=())
 
 
 def test_the_last_games_scene_is_freed_when_the_next_game_starts(app):
-    first = weakref.ref(app.start_local(dict(OPTIONS), seed=3, fast=True))
-    app.start_local(dict(OPTIONS), seed=4, fast=True)
+    first = weakref.ref(app.start_local(replace(OPTIONS, seed=3), fast=True))
+    app.start_local(replace(OPTIONS, seed=4), fast=True)
     gc.collect()
     assert first() is None, "the first game's scene is still in memory"

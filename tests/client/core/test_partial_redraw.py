@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.client.conftest import frame, run_until
+from client.sessions.local_choice import LocalChoice
 
 
 @pytest.mark.parametrize("W,H", [(1920, 1080), (1280, 800)])
@@ -17,8 +18,7 @@ def test_a_partial_frame_equals_a_full_one_under_the_scale(app, W, H):
     from sim.tower import drop as tower
     if not app.partial_redraw:
         pytest.skip("this renderer repaints everything (no partial redraw)")
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [0],
-                             "bots": "easy"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
     try:
         assert run_until(app, lambda: scene.planning.visible, 60)
         app.set_size(W, H)

@@ -12,6 +12,7 @@ from client.core.settings import Settings, load_settings, save_settings
 from sim.game import state_hash
 from tests.client.conftest import frame, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def test_esc_asks_stay_keeps_playing_leave_keeps_the_save_and_continue_restores_it(app, home, shots):
@@ -107,7 +108,8 @@ def test_settings_screen_edits_and_they_survive_a_restart(app, home, shots):
     assert app.settings == on_disk
     app.show_menu()
     assert app.scene.seat_kinds[2] == "you"       # the preferred colour is my seat
-    scene = app.start_local(app.scene.options(), seed=3)
+    from dataclasses import replace
+    scene = app.start_local(replace(app.scene.local_choice(), seed=3))
     assert scene.labels[2] == "Aiko (Black)" and scene.speed == 2.0 and scene.comforts.confirm_leave is False
     assert scene.labels[0] == "Bot (Blue)"           # a bot seat, named for what it is
     from client.core import theme
@@ -242,8 +244,7 @@ def test_against_bots_a_locked_plan_can_be_unlocked_and_changed_before_the_plans
 def test_the_status_names_no_later_decision_while_earlier_events_still_play(app, home):
     """The engine runs ahead of the animation; "Now: … choose a turn-order position" must
     not show while the deploys before it are still being shown."""
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=9, fast=False)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=9), fast=False)
     scene.speed_idx = 3
     wrong = []
     t0 = time.time()
@@ -299,8 +300,7 @@ def test_interface_scale_enlarges_the_window_and_clicks_still_land(app, home, sh
 
 
 def test_hot_seat_covers_the_table_between_secret_plans(app, home, shots):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0, 1], "bots": "heuristic"}, seed=20, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(0, 1), seed=20), fast=True)
     assert _run_until(app, lambda: scene.planning.visible, 60)
     assert scene.dialog.visible and scene.dialog.opaque and "Blue" in scene.dialog.title
     frame(app, 2)

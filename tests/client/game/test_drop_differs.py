@@ -5,11 +5,11 @@ outcome, never my own re-run's."""
 from __future__ import annotations
 
 from tests.client.conftest import run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def _first_drop(app):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=3, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=3), fast=True)
     assert run_until(app, lambda: scene.player.last_drop is not None, 120), "no drop seen"
     return scene
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from client.game.table_view import ActionTrack, PlayersPanel, TopBar
+from client.sessions.local_choice import LocalChoice
 
 WINDOWS = [(960, 640), (1280, 800), (1920, 1080), (2560, 1440)]
 CARDS = ["Awa-Shikoku", "Shimotsuke", "Mimasaka", "Hitachi", "Kazusa", "Shimosa", "Musashi",
@@ -158,8 +159,7 @@ def scene_layout_problems(scene, W: float, H: float) -> list[str]:
 @pytest.fixture(scope="module")
 def planning_scene(app):
     from tests.client.conftest import run_until
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "easy"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
     assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
     yield scene
     app.set_size(1280, 800)

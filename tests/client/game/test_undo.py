@@ -13,6 +13,7 @@ from client.sessions.interface import Batch
 from sim.game import state_hash
 from tests.client.conftest import frame, until_move_decision, screenshot, to_my_plan
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 CTRL_Z = (arcade.key.Z, arcade.key.MOD_CTRL)
 
@@ -53,8 +54,7 @@ def test_the_plans_fields_step_back_one_change_at_a_time(app, shots):
 
 
 def test_a_moves_count_and_target_are_taken_back_before_go(app, shots):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", seed=11), fast=True)
     assert until_move_decision(app, scene), "never asked where to move"
     from sim import game
     before = state_hash(app.session.state)
@@ -192,8 +192,7 @@ def test_one_ctrl_z_takes_back_one_thing_in_a_move(app, shots):
     the target before, with the count it had); a click on the chosen target again changes
     nothing (it set the count back to the most, and the count's steps were lost)."""
     from sim import game
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "heuristic"}, seed=11, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", seed=11), fast=True)
     for _ in range(12):
         assert until_move_decision(app, scene), "never asked where to move"
         targets = game.pending(app.session.state).detail["targets"]

@@ -10,11 +10,11 @@ import arcade
 from client.game.winter_show import region_marks
 from tests.client.conftest import frame, screenshot
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def test_fast_forward_stops_for_the_last_winter_until_the_player_skips_it(app, shots):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=7, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=7), fast=True)
     winter = scene.winter
     assert _run_until(app, lambda: winter.visible and winter.last, 240), "no final scoring shown"
     assert winter.shown >= 2                          # the first winter went by in fast-forward

@@ -26,7 +26,7 @@ def menu(app):
 def test_the_menus_bots_are_the_bots_play_gives(menu):
     play_bots = build_parser().parse_args(["play"]).bots
     scene = menu()
-    assert set(scene.options()["bots"].values()) == {play_bots} == {"normal"}
+    assert set(scene.local_choice().bots.values()) == {play_bots} == {"normal"}
     labels = [b.label for b in scene.b_seats[:scene.players]]
     assert labels[0] == "Blue: you"
     assert labels[1:] == ["Orange: normal bot", "Black: normal bot", "White: normal bot"]
@@ -36,4 +36,17 @@ def test_an_older_settings_files_baselines_read_as_levels(menu):
     scene = menu(LastGame(4, "sun", "beginner", ("you", "heuristic", "random", "hard", "normal")))
     labels = " ".join(b.label for b in scene.b_seats[:4])
     assert "heuristic" not in labels and "random" not in labels and "bot:" not in labels
-    assert scene.options()["bots"] == {1: "normal", 2: "easy", 3: "hard"}
+    assert scene.local_choice().bots == {1: "normal", 2: "easy", 3: "hard"}
+
+
+def test_the_menus_seats_reach_the_game_and_the_table_as_records(menu):
+    """Issue 50: the menu hands a `LocalChoice` to the app and a `TableOptions` to the
+    network, each from its seats, not a dict read by key on the way."""
+    scene = menu(LastGame(5, "moon", "draft", ("hard", "you", "human", "easy", "normal")))
+    choice = scene.local_choice()
+    assert (choice.players, choice.side, choice.setup, choice.humans) == (5, "moon", "draft", (1, 2))
+    assert choice.bots == {0: "hard", 3: "easy", 4: "normal"}
+    scene.f_address.value, scene.f_code.value = " 127.0.0.1:7777 ", ""
+    host = scene.table_choice("host")
+    assert (host.command, host.address, host.code, host.players, host.side, host.setup,
+            host.bots) == ("host", "127.0.0.1:7777", None, 5, "moon", "draft", 3)

@@ -11,6 +11,7 @@ import pytest
 
 from tests.client.conftest import frame, screenshot
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def test_menu_enter_starts_a_four_player_beginner_game(app, shots):
@@ -27,8 +28,7 @@ def test_menu_enter_starts_a_four_player_beginner_game(app, shots):
 
 def test_planning_a_round_with_mouse_and_keyboard(app, shots):
     from sim.commands import SubmitPlan
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "random"}, seed=11, fast=True)
+    scene = app.start_local(LocalChoice.one_level("random", seed=11), fast=True)
     assert _run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
     frame(app, 2)
     screenshot(app, shots / "planning.png")
@@ -78,8 +78,7 @@ def test_resize_keeps_the_layout(app):
 
 
 def test_whole_bot_game_runs_to_the_end_screen(app, shots):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=7, fast=False)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=7), fast=False)
     scene.speed_idx = 3
     taken = set()
 
@@ -128,8 +127,8 @@ def _answer_through_the_ui(app, scene) -> str | None:
 
 @pytest.mark.slow
 def test_a_person_plays_a_whole_draft_game_through_the_ui(app, shots):
-    scene = app.start_local({"players": 3, "side": "moon", "setup": "draft",
-                             "humans": [0], "bots": "heuristic"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, side="moon",
+                                                  setup="draft", seed=5), fast=True)
     seen = set()
     t0 = time.time()
     while app.scene is scene and time.time() - t0 < 240:

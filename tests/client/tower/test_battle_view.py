@@ -14,12 +14,12 @@ from client.tower.battle_show import battle_context, handful_sentence
 from client.core.theme import seat_colour, seat_name
 from tests.client.conftest import frame, screenshot
 from tests.client.conftest import run_until as _run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def _watch_next_attack(app, seed: int):
     """A bots-only game fast-forwarded until its first attack's drop, watched at ×1 from there."""
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=seed, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=seed), fast=True)
     seen: dict[str, object] = {}
 
     def hook(tag):

@@ -9,6 +9,7 @@ import re
 from client.core.theme import seat_name
 from client.tower.battle_show import handful_sentence
 from tests.client.conftest import run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def _numbers(text: str) -> int:
@@ -16,8 +17,7 @@ def _numbers(text: str) -> int:
 
 
 def test_the_headline_of_every_battle_adds_up_to_the_cubes_the_log_says_went_in(app):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [], "bots": "heuristic"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=5), fast=True)
     seen: list[tuple[str, dict, dict]] = []
 
     def hook(tag):

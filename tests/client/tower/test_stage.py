@@ -15,6 +15,7 @@ from client.tower.stage_sides import stage_sides
 from client.tower.tower_view import TowerView
 from sim.tower import drop as tower
 from tests.client.conftest import frame, run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def frames_until(app, cond, most: int) -> bool:
@@ -114,8 +115,7 @@ def test_a_battle_can_be_watched_again_in_a_replay(app, save):
 
 
 def test_in_fast_forward_the_card_shows_for_about_three_seconds_and_the_game_runs_on(app):
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
-                             "bots": "heuristic"}, seed=5, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=5), fast=True)
     seen: list[tuple[bool, float, bool, str]] = []
 
     def hook(tag):

@@ -22,6 +22,7 @@ from client.tower.tower_view import TowerView
 from sim.events import BattleResolved, TowerDropped
 from sim.tower import drop as tower
 from tests.client.conftest import frame
+from client.sessions.local_choice import LocalChoice
 
 W, H = 1280, 766
 
@@ -109,8 +110,8 @@ def test_the_opening_draws_no_whole_window_frames(app):
     renderer the window's partial redraw stays on through it."""
     if not app.partial_redraw:
         pytest.skip("the window repaints everything on this renderer")
-    scene = app.start_local({"players": 3, "side": "sun", "setup": "beginner", "humans": [],
-                             "bots": "heuristic"}, seed=3, fast=True)
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
+                            fast=True)
     frame(app, 5)
     scene.fast = False
     scene.paused = True

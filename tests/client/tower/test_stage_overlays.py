@@ -8,6 +8,7 @@ from client.game.table_shared import SPEEDS
 from client.tower.drop_play import DropPlay
 from sim.tower import drop as tower
 from tests.client.conftest import frame
+from client.sessions.local_choice import LocalChoice
 
 
 def test_a_card_on_show_goes_before_the_stage_opens(app):
@@ -16,8 +17,7 @@ def test_a_card_on_show_goes_before_the_stage_opens(app):
     _state, events = play_bots(GameConfig(4, "sun", "beginner"), 5, ["heuristic"] * 4)
     first = next(i for i, e in enumerate(events) if e.get("event") == "TowerDropped"
                  and e.get("reason") == "battle" and e.get("replay"))
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [],
-                             "bots": "heuristic"}, seed=5)
+    scene = app.start_local(LocalChoice.one_level("heuristic", humans=(), seed=5))
     frame(app, 3)
     normal = scene.player.shared.speed_idx
     scene.player.shared.speed_idx = len(SPEEDS) - 1   # the game's opening stage (the fill) plays out

@@ -8,6 +8,7 @@ import time
 import arcade
 
 from tests.client.conftest import frame, run_until
+from client.sessions.local_choice import LocalChoice
 
 
 def test_a_slow_bot_keeps_the_window_drawing_and_shows_the_badge(app, monkeypatch):
@@ -20,8 +21,7 @@ def test_a_slow_bot_keeps_the_window_drawing_and_shows_the_badge(app, monkeypatc
         time.sleep(0.6)                     # like the hard bot's search
         return real(state, seat, level, seed)
 
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                             "humans": [0], "bots": "easy"}, seed=8, fast=False)
+    scene = app.start_local(LocalChoice.one_level("easy", seed=8), fast=False)
     assert run_until(app, lambda: scene.planning.visible, 60)
     app.on_key_press(arcade.key.B, 0)                # suggest: a legal plan
     frame(app)

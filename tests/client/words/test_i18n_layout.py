@@ -11,6 +11,7 @@ import pytest
 from lang import i18n
 from tests.client.board import test_board_layout as board_layout
 from tests.client.game import test_table_layout as table_layout
+from client.sessions.local_choice import LocalChoice
 
 LANGS = ["nl", "ro"]
 
@@ -64,8 +65,7 @@ def planning_scene_in(request, app):
     from tests.client.conftest import run_until
     i18n.use(request.param)
     try:
-        scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner",
-                                 "humans": [0], "bots": "easy"}, seed=5, fast=True)
+        scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
         assert run_until(app, lambda: scene.planning.visible, 60), "never asked to plan"
         yield request.param, scene
     finally:
