@@ -291,6 +291,8 @@ class TutorialCoach(Node):
         self._end_pour()
         if st.key == "actions":
             self.stepping = True                  # now one opponent move at a time
+        if st.key == "battle":                    # the tower taught: bots' battles go quickly
+            self.scene.quick_bot_battles = True
         self._closed()
         if st.key == script.STEPS[-1].key:
             self.stepping = False
@@ -342,6 +344,7 @@ class TutorialCoach(Node):
         """Skip tutorial: the game goes on as an ordinary game, without the cards."""
         self.progress.skip()
         self._end_pour()
+        self.scene.quick_bot_battles = False      # an ordinary game from here
         self.stepping = self.waiting_move = False
         self._closed()
 
