@@ -35,6 +35,7 @@ from net.reach import discovery
 from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
 from net.reach.addresses import parse_address
 from net.reach.invitations import Invitations
+from net.reach.reach_settings import ReachSettings
 from net.reach.rendezvous import is_invite
 from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
@@ -50,9 +51,9 @@ from store.game_save import SaveWriter    # the replay file's writer, loaded bef
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
-    from net.table.shared import TableReactor
+    from net.transport.reactor_types import ShutdownReactor
 
-    class HeadlessReactor(TableReactor, Protocol):
+    class HeadlessReactor(ShutdownReactor, Protocol):
         """Twisted's reactor as the runner drives it (cast: its interfaces are zope's)."""
         running: bool
 
@@ -99,11 +100,12 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     engine = SimEngine()
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     stats_path = os.environ.get("SHOGUN_NET_STATS")
+    reach = ReachSettings.from_environment(os.environ)     # read once, here: net reads none
     # a code, also with --resume: a friend by code finds the table again through a new
     # tunnel (its old one died with its program; issue 39)
     invite = options.address if options.command == "join" else None
     try:                                                   # issue 39: friends anywhere
-        rendezvous = by_code.options(options, interface, needed=is_invite(invite))
+        rendezvous = by_code.options(options, interface, reach, needed=is_invite(invite))
     except ValueError as exc:
         print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
@@ -135,7 +137,7 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     def drive(session: TableSession) -> None:
         """The peer's part once its table session exists: announced, invited, played."""
         if options.command != "watch":
-            mapper = announce(reactor, session, options.command, interface)
+            mapper = announce(reactor, session, options.command, interface, reach)
             if options.command == "host" and rendezvous is not None:
                 invitations.append(by_code.invite_friends(reactor, session, rendezvous,
                                                           interface, mapper))
@@ -143,7 +145,7 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
                 # a friend by code may be asked for a wormhole to another (issue 39)
                 session.pair_links.use_relay(rendezvous, say=by_code.say)
         peers.append(HeadlessPeer(session, options, reactor, engine, stats, out,
-                                  on_finish=close_invitations))
+                                  on_finish=close_invitations, reach=reach))
         if prepare is not None:
             prepare(session)
 
@@ -206,7 +208,8 @@ class HeadlessPeer:
 
     def __init__(self, session: TableSession, options: TableOptions, reactor: HeadlessReactor,
                  engine: SimEngine, stats: GameStats, out: Outcome,
-                 on_finish: Callable[[], None] = lambda: None) -> None:
+                 on_finish: Callable[[], None] = lambda: None,
+                 reach: ReachSettings = ReachSettings()) -> None:
         self.session = session
         self.options = options
         self.command = options.command
@@ -215,7 +218,7 @@ class HeadlessPeer:
         self.stats = stats
         self.out = out
         self.on_finish = on_finish      # what else ends with the table (a host's invitations)
-        self.gate = StartGate(reactor, session)
+        self.gate = StartGate(reactor, session, settings=reach)
         self.log_file: IO[str] | None = None
         self.game_log: GameLog | None = None
         self._open_log()

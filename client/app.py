@@ -441,10 +441,11 @@ class App(arcade.Window):
             self._start_autosave(session, saved)
         self._play_local(session)
 
-    def replay_log(self, path: str) -> None:
+    def replay_log(self, path: str, session: GameSession | None = None) -> None:
+        """Watch a save or a game log (`session`: one `prepared_replay` built already)."""
         from client import session_factory as make      # heavy: see the module's docstring
         try:
-            session = make.replay(path)
+            session = session or make.replay(path)
         except make.NotStarted as exc:
             self.show_menu(message=str(exc))
             return
@@ -539,11 +540,28 @@ def open_window(visible: bool = True) -> App:
     return app
 
 
+def prepared_replay(path: str) -> GameSession | None:
+    """A replay's session built before the window opens, with the table scene's modules:
+    the file read and checked, the map's shapes cut, ~2-5 s on a busy machine, which an
+    open window showed empty (issue 49). None if it cannot be built: the window then says why, in
+    the language its settings choose."""
+    from client import session_factory as make      # heavy: see the module's docstring
+    import client.game.game_scene  # noqa: F401  (heavy: loaded now, not under an empty window)
+    from client.board.shapes import load_shapes
+    try:
+        session = make.replay(path)
+    except make.NotStarted:
+        return None
+    load_shapes()       # the provinces cut into triangles (kept): seconds on a busy machine
+    return session
+
+
 def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None) -> int:
     """Open the window on what `main.py` asks: a table's options (host, join, watch), a
     local game's (play), a file to replay, or None for the menu. `lang`: `--lang`."""
     # every log line one line of shown text: a peer's string in it is data (issue 47)
     log_in_one_line(logging.WARNING, "%(name)s %(levelname)s %(message)s")
+    prepared = prepared_replay(start) if isinstance(start, str) else None
     app = open_window()
     if lang:      # --lang wins over the settings for this run
         use(lang)
@@ -557,7 +575,7 @@ def run(start: TableOptions | LocalOptions | str | None, lang: str | None = None
             app.show_menu({"code": start.code})      # pick a table from the LAN list
         app.start_net(start)
     elif isinstance(start, str):
-        app.replay_log(start)     # a save or a JSON game log, in the viewer
+        app.replay_log(start, prepared)     # a save or a JSON game log, in the viewer
     else:
         app.show_menu()      # the options last used (remembered in the settings)
     arcade.run()

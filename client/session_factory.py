@@ -7,7 +7,8 @@ way (a refused address, a damaged save) is a separate question, answered here. A
 that cannot be built raises `NotStarted` with the sentence the menu shows.
 
 Loaded when the first game starts, not before the menu shows (`client.app` imports it
-there): it brings the table scene's sessions, the network and the replay reader.
+there): it brings the table scene's sessions and the replay reader; the network only
+when a table is opened (`table`).
 
 Tests: tests/client/scenes/test_window.py, tests/client/sessions/test_net_window.py,
 tests/client/sessions/test_replay_window.py.
@@ -17,10 +18,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.sessions.local import LocalSession
-from client.sessions.network import NetSession
 from client.sessions.replay import ReplaySession, resume_local
 from client.tutorial.scripted_game import new_session as new_tutorial_session
 from client.words.net_words import said
@@ -30,6 +30,9 @@ from lang.i18n import _
 from net.table.options import TableOptions
 from store.game_save import SavedGame
 from store.save_error import SaveError
+
+if TYPE_CHECKING:
+    from client.sessions.network import NetSession
 
 
 class NotStarted(Exception):
@@ -73,6 +76,9 @@ def table_options(command: str, menu: Mapping[str, Any]) -> TableOptions:
 
 def table(options: TableOptions) -> NetSession:
     """A seat at a network table (or a spectator's chair), opened as the options say."""
+    # the network (Twisted, magic-wormhole: ~3 s of imports on a busy machine) only for a
+    # table: a replay or a local game opens without it (issue 49: a log's window was blank)
+    from client.sessions.network import NetSession
     try:
         return NetSession.open(options)
     except Exception as exc:   # net missing or refused at once: said in the menu

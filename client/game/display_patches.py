@@ -15,6 +15,8 @@ Tests: tests/client/game/test_display_patches.py.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from typing import Any
 
 from sim import events as ev
@@ -59,3 +61,22 @@ def turn_action(d: dict[str, Any], e: ev.ActionStarted | ev.ActionRevealed) -> N
 def start_year(d: dict[str, Any], e: ev.YearStarted) -> None:
     """A new year: its number and its four event cards, none current yet."""
     d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
+
+
+def patched(d: dict[str, Any], events: Iterable[ev.Event]) -> dict[str, Any]:
+    """The board a game log's events lead to from `d` (changed in place and returned): a
+    `Snapshot` replaces it, the events above patch it (a replay's seek in a log rebuilds
+    its table so, as the events would have played)."""
+    for e in events:
+        if e["event"] == "Snapshot":
+            d.clear()
+            d.update(copy.deepcopy(dict(e["state"])))
+        elif e["event"] == "ProvinceClaimed" or e["event"] == "Moved" or e["event"] == "ActionDone":
+            patch_board(d, e)
+        elif e["event"] == "BattleResolved":
+            resolve_battle(d, e)
+        elif e["event"] == "ActionStarted" or e["event"] == "ActionRevealed":
+            turn_action(d, e)
+        elif e["event"] == "YearStarted":
+            start_year(d, e)
+    return d

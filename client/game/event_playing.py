@@ -312,8 +312,12 @@ class EventPlayer:
         """Show an engine state at once: its public part on the board and panels, and the
         cubes resting inside the tower where the state has them (after Continue or a
         replay's seek no drop has drawn them)."""
-        self.views.tower.show_contents(state.tower.to_wire())
-        self.show_state(public_state(state))
+        self.show_at(public_state(state), state.tower.to_wire())
+
+    def show_at(self, pub: Mapping[str, Any], tower: list[list[int]]) -> None:
+        """Show a public state and the tower's resting contents at once."""
+        self.views.tower.show_contents(tower)
+        self.show_state(pub)
 
     def restore_log(self, events: Iterable[ev.Event]) -> None:
         """The log says the game so far (a resumed game, a replay's seek): every event's

@@ -60,7 +60,6 @@ from client.tower.tower_view import TowerView
 from client.widgets.thinking import ThinkingBadge
 from client.words.table_names import seat_title
 from sim.board import board
-from client.sessions.replay import ReplaySession
 
 
 class GameScene(Node):
@@ -131,7 +130,7 @@ class GameScene(Node):
         if session.table_offers is not None:
             self.net = NetComforts(self, session.table_offers, self.shared, self.views, self.asker)
             self.asker.plan_sent.connect(self.net.remember_plan)
-        self.replay_controls: ReplayControls | None = None   # ← → PgUp PgDn Home when studying a save
+        self.replay_controls: ReplayControls | None = None   # ← → PgUp PgDn Home in a replay
         if session.study is not None:
             self.replay_controls = ReplayControls(session.study, self.shared, self.views, self.player)
             self.player.batch_played.connect(self.replay_controls.batch_done)
@@ -149,6 +148,8 @@ class GameScene(Node):
         self.planning.suggestion_asked.connect(self.asker.suggest)
         self.planning.card_selected.connect(self.asker.card_selected)
         self.decision.chosen.connect(self.asker.chosen)
+        if self.replay_controls is not None:
+            self.replay_controls.open()     # a game log: its table at once, on the first frame
 
     # -- what tests and benchmarks read and set (the shared record's fields, the asker's) --
     @property
@@ -344,10 +345,6 @@ class GameScene(Node):
         if self.replay_controls is not None and self.replay_controls.key(symbol):
             self.refresh_topbar()
             return True
-        if self.replay_controls is None and symbol in (k.LEFT, k.PAGEUP, k.PAGEDOWN, k.HOME):
-            if isinstance(self.session, ReplaySession):     # a game log: say why not
-                self.log.add_line(self.session.forward_only_note(), (150, 40, 30))
-                return True
         if self.asker.held is not None and symbol in (k.U, k.ENTER, k.RETURN, k.NUM_ENTER):
             self.asker.unlock_plan() if symbol == k.U else self.asker.release_plan()
             return True

@@ -1,9 +1,11 @@
-"""Studying a saved game in the window: step back and forward, jump by round.
+"""Studying a replayed game (a save or a JSON game log) in the window: step back and
+forward, jump by round.
 
-Keys (only when the session is a save being replayed): ← one step back, → play the next
-step (its events and tower drop animate again, then the replay pauses), Page Up / Page
-Down the previous / next round, Home the start. Going back re-applies the save's
-commands from the start (`ReplaySession.seek`); the board shows that state at once.
+Keys (only in a replay): ← one step back, → play the next step (its events and tower
+drop animate again, then the replay pauses), Page Up / Page Down the previous / next
+round, Home the start; the top bar says them. Going back rebuilds the table from the
+start (`ReplaySession.seek`: a save's commands re-applied, a log's events patched onto
+its Snapshots); the board shows that state at once. A game log opens so, on step 0.
 "Film this battle" (or G) writes the last battle shown as a film (an MP4; a GIF without imageio-ffmpeg) into the films
 folder, by `./shogun replay SAVE --film N` in a process of its own (a film is rendered in
 a hidden window of its own, and the viewer stays responsive meanwhile).
@@ -42,6 +44,13 @@ class ReplayControls:
         self.film_btn = Button(N_("Film this battle  [G]"), name="film", size=10, key=arcade.key.G)
         self.film_btn.pressed.connect(self.film)
         self.filming: tuple[subprocess.Popen[bytes], Path] | None = None
+        study.status = self.status()
+
+    def open(self) -> None:
+        """The replay's first frame: a game log (its queue is empty) shows its step 0 at
+        once, the table as its first round begins; a save plays its set-up batch."""
+        if not self.session.queue and self.session.step == 0:
+            self.show(0)
 
     def shown_step(self) -> int:
         """The step the board shows (the session may have applied one more, in flight)."""
@@ -76,17 +85,21 @@ class ReplayControls:
         return True
 
     def seek(self, step: int) -> None:
-        """Show the table after `step` commands at once: the board, the tower's contents,
-        and the log up to that point."""
-        state, past = self.session.seek(step)
+        """Show the table after `step` steps at once (the board, the tower's contents, and
+        the log up to that point), paused there."""
+        self.show(step)
+        self.shared.paused = True
+        self.views.log.add_line(_("Replay: at step {step} of {steps}.").format(
+            step=self.session.step, steps=self.session.steps), (30, 70, 140))
+        damage()
+
+    def show(self, step: int) -> None:
+        sought = self.session.seek(step)
         self.player.reset()
         self.views.tower.skip()
         self.views.banner.hide()
-        self.player.restore_log(past)
-        self.player.show_engine_state(state)
-        self.shared.paused = True
-        self.views.log.add_line(_("Replay: at step {step} of {steps}.").format(step=step, steps=self.session.steps),
-                   (30, 70, 140))
+        self.player.restore_log(sought.past)
+        self.player.show_at(sought.public, sought.tower)
         damage()
 
     def film(self) -> Path | None:

@@ -174,7 +174,9 @@ class TableComforts:
             self.point_at(*self.pointer)
 
     def point_at(self, x: float, y: float) -> None:
-        if self.blocking or any(s.visible and s.contains(x, y) for s in self.shields):
+        stage = self.views.tower
+        if self.blocking or any(s.visible and s.contains(x, y) for s in self.shields) \
+                or (stage.big and stage.contains(x, y)):     # the open stage: no tip over it
             self.tooltip.hide()
             return
         tip = self.tooltip_at(x, y)

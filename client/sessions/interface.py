@@ -80,8 +80,19 @@ def viewed_batch(before: State, commands: Sequence[Command], events: Sequence[ev
     return Batch(events, after, views)
 
 
+class Sought(NamedTuple):
+    """Where a replay's seek landed: the events so far (the log says them again), the
+    public state there (the board and panels show it at once) and the tower's resting
+    contents (`TowerContents` wire lists: no drop draws them)."""
+
+    past: list[ev.Event]
+    public: PublicState
+    tower: list[list[int]]
+
+
 class Seeking(Protocol):
-    """A save being studied: step back and forth, jump by round (`ReplaySession`)."""
+    """A save or a game log being studied: step back and forth, jump by round
+    (`ReplaySession`)."""
 
     status: str
     queue: deque[Batch]
@@ -92,8 +103,9 @@ class Seeking(Protocol):
     @property
     def steps(self) -> int: ...
 
-    def seek(self, step: int) -> tuple[State, list[ev.Event]]:
-        """The state after `step` commands and the events that led there."""
+    def seek(self, step: int) -> Sought:
+        """The table after `step` steps (a save's commands, a log's batches) and the
+        events that led there; the queue is emptied."""
 
     def round_starts(self) -> list[int]: ...
 
@@ -150,7 +162,7 @@ class GameSession(Protocol):
 
     @property
     def study(self) -> Seeking | None:
-        """A save being studied step by step, or None."""
+        """A replay (a save or a game log) studied step by step, or None."""
 
     def step_key(self) -> int:
         """Changes whenever a command is applied (the scene asks once per key)."""

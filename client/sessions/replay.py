@@ -3,38 +3,79 @@
 * `ReplaySession(path)` with a save (`headless --save`): re-runs its commands through the
   engine one at a time, so every battle tumbles through the tower exactly as it did.
   With a JSON game log (`--log`): plays its events (the board follows the `Snapshot`s
-  and the battle events; TowerDropped carries the drop's replay data).
+  and the battle events; TowerDropped carries the drop's replay data), step by step
+  (`log_steps`). Both seek back and forth like a save (`seek`: rebuilt from the start).
 * `resume_local(path)` continues a save with people at its human seats, bots elsewhere.
 
 Tests: tests/client/game/test_comforts_window.py (studying a save),
 tests/client/sessions/test_autosave.py (resuming), tests/client/game/test_restored_table.py
 (the table restored after Continue and a seek), tests/client/sessions/test_hostile_files.py
-(a crafted save or log is a message).
+(a crafted save or log is a message), tests/client/sessions/test_log_replay_window.py
+(a log opens on its table and seeks both ways).
 """
 
 from __future__ import annotations
 
+import copy
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from client.sessions.interface import Batch, OfflineSession, Played, Resumed
-from sim.viewed import apply_viewed
+from client.game.display_patches import patched
+from client.sessions.interface import Batch, OfflineSession, Played, Resumed, Sought
+from client.sessions.local import LocalSession
 from lang.i18n import _
 from sim import events as ev
 from sim import game
-from sim.state import DecisionKind
-from store.game_save import replay_into
-from store.game_save import read_save
-from client.sessions.local import LocalSession
-from store.game_log import is_log, read_log
 from sim.local import LocalGame
+from sim.state import DecisionKind
+from sim.tower.contents import TowerContents
+from sim.viewed import apply_viewed
+from store.game_log import is_log, read_log
 from store.game_save import read_save, replay_into
 
 if TYPE_CHECKING:
-    from client.sessions.local import LocalSession
     from sim.commands import Command
+    from sim.snapshot import PublicState
     from store.game_save import SavedGame
+
+def ends_step(e: ev.Event) -> bool:
+    """A game log's step ends with a notable event (a battle's drop goes on to its result)."""
+    if e["event"] == "TowerDropped":
+        return e["reason"] not in ("battle", "revolt")
+    return e["event"] in ("ActionDone", "Moved", "RoundStarted", "BattleResolved", "Scored",
+                          "Snapshot")
+
+
+def log_steps(events: Sequence[ev.Event]) -> list[int]:
+    """Where each step of a game log ends, as an index into its events. Step 0 is the
+    game at its first `Snapshot` (the set-up, the tower's fill and the year's cards said at
+    once, the fill not played: the window opens on the table, issue 49); each later step
+    runs up to and including the next notable event, a battle's drop with its result."""
+    first = next((i for i, e in enumerate(events) if e["event"] == "Snapshot"), len(events) - 1)
+    bounds = [first + 1]
+    bounds += [i + 1 for i in range(first + 1, len(events)) if ends_step(events[i])]
+    if bounds[-1] < len(events):
+        bounds.append(len(events))
+    return bounds
+
+
+def tower_after(events: Sequence[ev.Event], at: int) -> list[list[int]]:
+    """The tower's resting contents after a log's first `at` events: the next drop's
+    `before` (contents change only by drops), else the last drop re-run (one drop of
+    physics, without its recording), else empty."""
+    for e in events[at:]:
+        if e["event"] == "TowerDropped":
+            return [list(c) for c in e["replay"]["before"]]
+    last = next((e for e in reversed(events[:at]) if e["event"] == "TowerDropped"), None)
+    if last is None or last["event"] != "TowerDropped":
+        return []
+    from sim.tower.drop import drop    # pymunk: only when a seek lands after the last drop
+    rep = last["replay"]
+    res = drop(TowerContents.from_wire(rep["before"]),
+                     {int(c): int(n) for c, n in rep["thrown"]}, bytes.fromhex(rep["seed"]))
+    return res.contents.to_wire()
 
 
 class ReplaySession(OfflineSession):
@@ -54,6 +95,8 @@ class ReplaySession(OfflineSession):
         self._step = 0
         self._rounds: list[int] | None = None
         self._events: list[ev.Event] = []
+        self._bounds: list[int] = []      # a log: where each of its steps ends (`log_steps`)
+        self._setup: dict[str, Any] = {}
         self._state: game.State | None
         self._commands: list[Command] | None
         if is_log(p):      # every event checked as it is read: a hostile log is a SaveError
@@ -63,12 +106,11 @@ class ReplaySession(OfflineSession):
             self.config = game.GameConfig(start["players"], start["side"], start["setup"])
             self._state = None
             self._commands = None
-            self.status = _("Replaying a game log (it plays forward only)")
-            # the table set up as the log's game starts, at once: the log's own first
-            # Snapshot comes only after the set-up, the tower's fill and the year's cards
-            # (an empty map, an empty players panel and " of year 1" for seconds)
-            first, _events = game.new_game(self.config)
-            self.queue.append(Batch([{"event": "Snapshot", "state": game.public_state(first)}], None))
+            self._bounds = log_steps(self._events)
+            # the table as set up (the log's set-up events make this very board): a seek
+            # in the log starts from it; the scene shows step 0 at once (`ReplayControls.open`)
+            self._setup = dict(game.public_state(game.new_game(self.config)[0]))
+            self.status = ""      # the replay controls say the step and the keys
         else:
             saved = read_save(p)
             # every command applied and its hash checked now, so a damaged or hostile save
@@ -100,9 +142,9 @@ class ReplaySession(OfflineSession):
         return {}
 
     @property
-    def study(self) -> ReplaySession | None:
-        """A save can be studied step by step; a game log only plays forward."""
-        return self if self.seekable else None
+    def study(self) -> ReplaySession:
+        """A save or a game log, studied step by step (back, forward, by round)."""
+        return self
 
     def step_key(self) -> int:
         return self._step
@@ -112,20 +154,11 @@ class ReplaySession(OfflineSession):
 
     def pump(self, wait: float | None = None) -> bool:
         if self._commands is None:
-            # a log: hand over events up to and including the next notable one
-            if self._step >= len(self._events):
+            # a log: hand over its next step's events
+            if self._step >= self.steps:
                 return False
-            batch: list[Played] = []
-            while self._step < len(self._events):
-                e = self._events[self._step]
-                self._step += 1
-                batch.append(e)
-                # a drop goes with its battle's result, so the battle view names the sides
-                if e["event"] == "TowerDropped" and e["reason"] in ("battle", "revolt"):
-                    continue
-                if e["event"] in ("TowerDropped", "ActionDone", "Moved", "RoundStarted",
-                                      "BattleResolved", "Scored", "Snapshot"):
-                    break
+            batch: list[Played] = list(self._events[self._bounds[self._step]:self._bounds[self._step + 1]])
+            self._step += 1
             self.queue.append(Batch(batch, None))
             return True
         assert self._state is not None      # a save: the engine's state from the start
@@ -142,38 +175,42 @@ class ReplaySession(OfflineSession):
     def submit(self, cmd: Command) -> None:
         raise ValueError("a replay takes no commands")
 
-    # -- studying a save: step back and forth, jump by round ------------------------------
+    # -- studying a replay: step back and forth, jump by round ---------------------------
     @property
-    def seekable(self) -> bool:
-        return self._commands is not None
-
-    def forward_only_note(self) -> str:
-        """What ← Page Up/Down Home say in a game log (they step through a save only)."""
-        return _("A game log plays forward only: to step back or jump by round, replay the "
-                 "game's save (headless --save FILE).")
+    def is_log(self) -> bool:
+        """A JSON game log (its steps are batches of events), not a save (commands)."""
+        return self._commands is None
 
     @property
     def steps(self) -> int:
-        return len(self._commands or [])
+        if self._commands is None:
+            return len(self._bounds) - 1
+        return len(self._commands)
 
     @property
     def step(self) -> int:
-        """Commands applied so far."""
+        """Steps shown or in flight so far: a save's commands applied, a log's batches."""
         return self._step
 
-    def seek(self, step: int) -> tuple[game.State, list[ev.Event]]:
-        """Go to the state after `step` commands (re-applied from the start: a whole game
-        takes well under a second); the queue is emptied. Returns the state and the events
-        that led to it (the log is rebuilt from them)."""
+    def seek(self, step: int) -> Sought:
+        """Go to the table after `step` steps, rebuilt from the start (a save's commands
+        re-applied: a whole game takes well under a second; a log's events patched onto
+        its last Snapshot); the queue is emptied. Returns the events that led there (the
+        log is rebuilt from them), the public state and the tower's contents."""
         step = max(0, min(step, self.steps))
-        state, events = game.new_game(self.config)
-        past: list[ev.Event] = list(events)
-        for cmd in (self._commands or [])[:step]:
-            state, events = game.apply(state, cmd)
-            past.extend(events)
-        self._state, self._step = state, step
         self.queue.clear()
-        return state, past
+        self._step = step
+        if self._commands is None:
+            past = self._events[:self._bounds[step]]
+            board = patched(copy.deepcopy(self._setup), past)
+            return Sought(list(past), cast("PublicState", board), tower_after(self._events, len(past)))
+        state, events = game.new_game(self.config)
+        said: list[ev.Event] = list(events)
+        for cmd in self._commands[:step]:
+            state, events = game.apply(state, cmd)
+            said.extend(events)
+        self._state = state
+        return Sought(said, game.public_state(state), state.tower.to_wire())
 
     @property
     def path(self) -> str:
@@ -181,21 +218,30 @@ class ReplaySession(OfflineSession):
         return self._path
 
     def battles_until(self, step: int) -> int:
-        """How many battles (a revolt is one) the first `step` commands fought."""
+        """How many battles (a revolt is one) the first `step` steps fought."""
+        if self._commands is None:
+            return sum(1 for e in self._events[:self._bounds[min(step, self.steps)]]
+                       if e["event"] == "TowerDropped" and e["reason"] in ("battle", "revolt"))
         state, _ = game.new_game(self.config)
         n = 0
-        for cmd in (self._commands or [])[:step]:
+        for cmd in self._commands[:step]:
             state, events = game.apply(state, cmd)
             n += sum(1 for e in events if e["event"] == "TowerDropped"
                      and e["reason"] in ("battle", "revolt"))
         return n
 
     def round_starts(self) -> list[int]:
-        """Steps at which a new round (or winter) begins: where the season changes."""
+        """Steps at which a new round (or winter) begins: where the season changes (a
+        log: the steps that start a round or a winter)."""
         if self._rounds is None:
+            if self._commands is None:
+                self._rounds = [0] + [k + 1 for k in range(self.steps) if any(
+                    e["event"] in ("RoundStarted", "WinterStarted")
+                    for e in self._events[self._bounds[k]:self._bounds[k + 1]])]
+                return self._rounds
             state, _ = game.new_game(self.config)
             marks, last = [0], (state.year, state.season)
-            for k, cmd in enumerate(self._commands or []):
+            for k, cmd in enumerate(self._commands):
                 state, _ = game.apply(state, cmd)
                 if (state.year, state.season) != last:
                     marks.append(k + 1)

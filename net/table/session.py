@@ -33,7 +33,8 @@ from twisted.python.failure import Failure
 from net.table.connections import Connections, Connector, routes
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.input_deadline import InputDeadlines
 from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness

@@ -22,31 +22,18 @@ from net.trust.peer_text import shown
 from net.table.options import REJOIN_TIMEOUT, TURN_TIME
 from net.table.phase import Phase
 from net.transport.framing import encode_body
+from net.transport.reactor_types import DelayedCall as DelayedCall, ListeningPort as ListeningPort, NetReactor
 
 if TYPE_CHECKING:
     from sim import events as ev
     from net.lockstep.beacon import HashChain
     from net.lockstep.core import Lockstep
     from net.table.chat import ChatLine
-    from net.transport.peer import PeerConnection, PeerFactory
+    from net.transport.peer import PeerConnection
     from net.trust.seat_keys import SeatKey
 
 Role = Literal["host", "join", "watch", "resume"]   # what this peer does at the table
 T = TypeVar("T")
-
-
-class DelayedCall(Protocol):
-    """What `callLater` returns (Twisted's `IDelayedCall`, the part the table uses)."""
-
-    def active(self) -> bool: ...
-
-    def cancel(self) -> None: ...
-
-
-class ListeningPort(Protocol):
-    def getHost(self) -> Any: ...            # an address with `.port`
-
-    def stopListening(self) -> object: ...
 
 
 class Transport(Protocol):
@@ -63,20 +50,7 @@ def transport_of(conn: PeerConnection) -> Transport:
     return cast(Transport, conn.transport)
 
 
-class TableReactor(Protocol):
-    """The reactor as the table uses it: a clock and TCP. Twisted's reactor (cast: its
-    interfaces are zope's, which mypy does not read) or a test's `FakeNet`."""
-
-    def seconds(self) -> float: ...
-
-    def callLater(self, delay: float, callable: Callable[..., object],
-                  *args: object) -> DelayedCall: ...
-
-    def listenTCP(self, port: int, factory: PeerFactory,
-                  interface: str = "") -> ListeningPort: ...
-
-    def connectTCP(self, host: str, port: int, factory: PeerFactory,
-                   timeout: float = 30) -> object: ...
+TableReactor = NetReactor     # the reactor as the table uses it (`net.transport.reactor_types`)
 
 
 class TableEngine(Protocol):

@@ -18,7 +18,8 @@ from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
 from net.table.dialer import Dialer
 from net.table.input_deadline import turn_time_problem
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.liveness import Liveness
 from net.table.persistence import Persistence
 from net.table.phase import Phase
