@@ -401,8 +401,8 @@ class GameScene(Node):
         def covers(n: Node) -> bool:
             if not n.visible or n is self.thinking:
                 return False
-            if n.children:
-                return any(covers(c) for c in n.children)
+            if n.children and (any(covers(c) for c in n.children) or n.width >= self.width):
+                return True                    # a node the size of the window draws little itself
             return n.width > 0 and n.height > 0 and any(
                 n.left < x + w and x < n.right and n.bottom < y + h and y < n.top
                 for x, y, w, h in rects)

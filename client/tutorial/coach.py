@@ -404,7 +404,11 @@ class TutorialCoach(Node):
             cw, room = sc.log.width - 8, ceiling - sc.log.bottom - 8
             ch = self.card.needed_height(cw, float("inf"))
             if cw >= 240 and ch <= room:
-                spots.append((sc.log.left + 4, sc.log.bottom + 4, cw, ch))
+                bottom = sc.log.bottom + 4
+                for n in column:              # no line of a panel cut at the card's top edge:
+                    if n.bottom < bottom + ch < n.top and n.top - 4 <= ceiling:
+                        ch = n.top - 4 - bottom   # the panel it ends in is covered whole
+                spots.append((sc.log.left + 4, bottom, cw, ch))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         if not points:      # nothing marked: the player's own provinces are what they look at

@@ -472,3 +472,23 @@ def test_after_the_tower_lesson_bots_battles_go_quickly_and_their_card_does_not_
         return False
     assert run_until(app, bots_battle_went_on, 300), drops
     assert all(mine or not big for mine, big in drops), drops
+
+
+@pytest.mark.parametrize("lang", ["nl"])
+def test_a_card_in_the_column_covers_the_panels_it_reaches_whole(app, home, lang):
+    """Issue 49 item 4: at 960x640 the step-5 card in the right-hand column ended inside
+    the players panel, its top edge cutting a player's line ("Bot (Wit)" peeking out)."""
+    from lang.i18n import use
+    _resize(app, 960, 640)
+    use(lang)
+    try:
+        scene, coach = _start(app)
+        scene.speed_idx = len(SPEEDS) - 1
+        assert _walk_to(app, scene, coach, "actions", 180)
+        frame(app, 2)
+        card = coach.card
+        assert card.left >= scene.log.left - 1, "the card is in the column at 960x640"
+        for n in (scene.players, scene.events_panel, scene.log):
+            assert not (n.bottom + 1 < card.top < n.top - 6), (n.name, card.top, n.bottom, n.top)
+    finally:
+        use("en")
