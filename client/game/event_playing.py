@@ -70,6 +70,7 @@ class EventPlayer:
         self.batch_pending = False               # the batch's end is still to be shown
         self.playing_event: Played | None = None  # the event being played (tests read it)
         self.playing_kind = ""                   # its name
+        self.quick_battle = False                # the drop in play: bots' battle, shown quickly
         self.drop_line: str | None = None        # the drop's log line, held until it lands
         self.applied_tray: dict[str, int] | None = None   # the table's tray, where my drop differed
         self.last_drop: tuple[ev.TowerReplay, DropResult] | None = None   # the newest drop
@@ -138,6 +139,8 @@ class EventPlayer:
         self.playing_event, self.playing_kind = e, kind
         dropped = as_kind(e, ev.TowerDropped)
         if dropped is not None:
+            self.quick_battle = self.shared.quick_bot_battles and dropped["reason"] != "fill" \
+                and self.my_battle(dropped) is None
             self.moment_reached.emit("tower_coming")   # tests may slow down for this drop
             mine = self.my_battle(dropped) if self.shared.fast else None
             if mine is not None:
@@ -349,7 +352,7 @@ class EventPlayer:
         self.views.tower.play(res.recording, caption, self.battle.sides,
                               self.battle.handful_seconds(), self.battle.from_tray)
         self.moment_reached.emit("tower_start")
-        if self.shared.fast:
+        if self.shared.fast or self.quick_battle:
             self.views.tower.skip()
 
     def watch_again(self) -> bool:
@@ -411,11 +414,12 @@ class EventPlayer:
         bots only goes on by itself after CARD_SECONDS; in fast-forward it shows for
         about 3 s while the game runs on."""
         sc = self.shared
+        quick = sc.fast or self.quick_battle     # a bots' battle shown quickly: on by itself
         study = getattr(self.session, "study", None) is not None
-        hold = not sc.fast and (bool(self.session.my_seats) or study)
-        cards.show_battle_card(self.views, self.battle, e, fast=sc.fast, speed=sc.speed,
+        hold = not quick and (bool(self.session.my_seats) or study)
+        cards.show_battle_card(self.views, self.battle, e, fast=quick, speed=sc.speed,
                                hold=hold, can_watch=self.last_drop is not None)
-        if not sc.fast:
+        if not quick:
             self.wait = math.inf if hold else max(self.wait, CARD_SECONDS)
 
     def summary(self) -> dict[str, Any]:

@@ -117,7 +117,8 @@ class GameScene(Node):
         self.decision.visible = False
         self.banner.visible = False
         self.frame_budget = 0.012    # seconds of engine/event work per frame in fast-forward
-        self.battle = BattleShow(self.tower, self.board_view, self.sounds, lambda: self.shared.fast,
+        self.battle = BattleShow(self.tower, self.board_view, self.sounds,
+                                 lambda: self.shared.fast or self.player.quick_battle,
                                  lambda: self.shared.labels)
         self.battle.layout_changed.connect(self.on_layout)
         self.winter.layout_changed.connect(self.on_layout)
@@ -158,6 +159,15 @@ class GameScene(Node):
     @fast.setter
     def fast(self, value: bool) -> None:
         self.shared.fast = value
+
+    @property
+    def quick_bot_battles(self) -> bool:
+        """Battles of bots only are skipped to their card, which goes on by itself."""
+        return self.shared.quick_bot_battles
+
+    @quick_bot_battles.setter
+    def quick_bot_battles(self, value: bool) -> None:
+        self.shared.quick_bot_battles = value
 
     @property
     def paused(self) -> bool:
@@ -391,8 +401,8 @@ class GameScene(Node):
         def covers(n: Node) -> bool:
             if not n.visible or n is self.thinking:
                 return False
-            if n.children:
-                return any(covers(c) for c in n.children)
+            if n.children and (any(covers(c) for c in n.children) or n.width >= self.width):
+                return True                    # a node the size of the window draws little itself
             return n.width > 0 and n.height > 0 and any(
                 n.left < x + w and x < n.right and n.bottom < y + h and y < n.top
                 for x, y, w, h in rects)

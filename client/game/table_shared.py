@@ -33,6 +33,8 @@ class SceneState:
     speed_idx: int                  # index into SPEEDS
     fast: bool                      # fast-forward
     paused: bool = False
+    quick_bot_battles: bool = False # battles of bots only: skipped to their card, which goes
+                                    # on by itself (the tutorial turns it on after its tower lesson)
     over: bool = False              # the game's end has been shown
     display: dict[str, Any] | None = None    # the public state the board shows (a copy)
 

@@ -291,6 +291,8 @@ class TutorialCoach(Node):
         self._end_pour()
         if st.key == "actions":
             self.stepping = True                  # now one opponent move at a time
+        if st.key == "battle":                    # the tower taught: bots' battles go quickly
+            self.scene.quick_bot_battles = True
         self._closed()
         if st.key == script.STEPS[-1].key:
             self.stepping = False
@@ -342,6 +344,7 @@ class TutorialCoach(Node):
         """Skip tutorial: the game goes on as an ordinary game, without the cards."""
         self.progress.skip()
         self._end_pour()
+        self.scene.quick_bot_battles = False      # an ordinary game from here
         self.stepping = self.waiting_move = False
         self._closed()
 
@@ -401,7 +404,11 @@ class TutorialCoach(Node):
             cw, room = sc.log.width - 8, ceiling - sc.log.bottom - 8
             ch = self.card.needed_height(cw, float("inf"))
             if cw >= 240 and ch <= room:
-                spots.append((sc.log.left + 4, sc.log.bottom + 4, cw, ch))
+                bottom = sc.log.bottom + 4
+                for n in column:              # no line of a panel cut at the card's top edge:
+                    if n.bottom < bottom + ch < n.top and n.top - 4 <= ceiling:
+                        ch = n.top - 4 - bottom   # the panel it ends in is covered whole
+                spots.append((sc.log.left + 4, bottom, cw, ch))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         if not points:      # nothing marked: the player's own provinces are what they look at

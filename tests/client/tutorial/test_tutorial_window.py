@@ -435,3 +435,60 @@ def test_a_tower_lesson_pour_hidden_under_the_rules_is_played_again(app, home):
         "the lesson's drop was not played again"
     ok = run_until(app, lambda: coach.next() or coach.progress.current is None, 60)
     assert ok, (coach.pour, coach.pours_shown, tower.stage, coach.card.missing)
+
+
+def test_after_the_tower_lesson_bots_battles_go_quickly_and_their_card_does_not_wait(app, home):
+    """Issue 49 item 6: every bot battle played in full and its card waited for Enter
+    (2-3 minutes a round). After the tower lesson, a battle the player has no part in is
+    skipped to its card, which goes on by itself; the player's own still plays."""
+    from client.game.battle_results import province_fought_by
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    assert _walk_to(app, scene, coach, "battle", 300)
+    assert run_until(app, lambda: coach.next() or coach.progress.current is None, 120)
+    drops: list[tuple[bool, bool]] = []                 # (the player's, the stage opened)
+
+    def dropped(tag: str) -> None:
+        e = scene.player.playing_event
+        if tag == "tower_start" and e is not None and e["reason"] != "fill":
+            mine = province_fought_by((script.ME,), e, scene.player.batch) is not None
+            drops.append((mine, scene.tower.big))
+    scene.moment_reached.connect(dropped)
+    waited = 0.0
+
+    def bots_battle_went_on() -> bool:
+        nonlocal waited
+        if scene.player.result_shown and (not drops or drops[-1][0]):
+            step_on(scene)                              # the player's own battle: Enter
+            return False
+        if scene.player.result_shown:
+            waited += 1 / 60
+            assert waited < 8, "a bots' battle card waits for Enter"
+            return False                                # no Enter pressed here
+        waited = 0.0
+        if any(not mine for mine, _big in drops) and not scene.player.result_shown:
+            return True
+        step_on(scene)
+        return False
+    assert run_until(app, bots_battle_went_on, 300), drops
+    assert all(mine or not big for mine, big in drops), drops
+
+
+@pytest.mark.parametrize("lang", ["nl"])
+def test_a_card_in_the_column_covers_the_panels_it_reaches_whole(app, home, lang):
+    """Issue 49 item 4: at 960x640 the step-5 card in the right-hand column ended inside
+    the players panel, its top edge cutting a player's line ("Bot (Wit)" peeking out)."""
+    from lang.i18n import use
+    _resize(app, 960, 640)
+    use(lang)
+    try:
+        scene, coach = _start(app)
+        scene.speed_idx = len(SPEEDS) - 1
+        assert _walk_to(app, scene, coach, "actions", 180)
+        frame(app, 2)
+        card = coach.card
+        assert card.left >= scene.log.left - 1, "the card is in the column at 960x640"
+        for n in (scene.players, scene.events_panel, scene.log):
+            assert not (n.bottom + 1 < card.top < n.top - 6), (n.name, card.top, n.bottom, n.top)
+    finally:
+        use("en")
