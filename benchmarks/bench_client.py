@@ -17,7 +17,10 @@ nothing else changes (`SHOGUN_PARTIAL_REDRAW=0` forces full repaints, for compar
 99th percentile frame time and the peak RSS, and per frame kind (the stage: opening,
 handful, pour, tally; whole window or partial; +count when a cube landed) the count and
 the wall and CPU time: on a loaded machine the CPU time shows the work, the wall time
-mostly the wait for a core.
+mostly the wait for a core. The stage's first frame is also printed per drop (issue 48:
+it was a 67-159 ms hitch), timed from the battle's start (`BattleShow.start`, the tower's
+`play`) to the first frame's update + draw + finish, as the game does them in one frame;
+the first drop is the game's first battle (nothing of the stage made yet).
 """
 
 from __future__ import annotations
@@ -87,7 +90,10 @@ def main() -> int:
     stage_size = ""
     kinds: dict[str, list[float]] = {}    # frame kind -> its frames' times (the structure)
     cpus: dict[str, list[float]] = {}     # the same frames' CPU time (all threads, llvmpipe's too)
+    firsts: list[float] = []              # each drop's first frame, its start included
+    first_cpus: list[float] = []          # and its CPU time
     for _ in range(args.repeats):
+        t_first, c_first = time.perf_counter(), time.process_time()
         if staged:                    # the whole battle scene, as the game plays it
             caption = scene.battle.start(dropped, rest, {"peasant": 2, "2": 1})
             scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds(),
@@ -95,10 +101,13 @@ def main() -> int:
             stage_size = f"{scene.tower.width:.0f}x{scene.tower.height:.0f}"
         else:
             scene.tower.play(rec, "Benchmark drop")
+        first = True
         while scene.tower.playing:
             tv = scene.tower
             opening, landed, full = tv.opening < 1.0, tv.landed, app.full_frames
             t, c = time.perf_counter(), time.process_time()
+            if first:                 # the game starts the stage within a frame's update
+                t, c = t_first, c_first
             app.on_update(1 / 60)
             app.on_draw()
             ctx.finish()
@@ -109,6 +118,10 @@ def main() -> int:
             kind += " full" if app.full_frames != full else " partial"
             if tv.landed != landed:
                 kind += " +count"          # a cube landed: the panels' counts changed
+            if first:
+                firsts.append(spent)
+                first_cpus.append(cpu)
+                first = False
             kinds.setdefault(kind, []).append(spent)
             cpus.setdefault(kind, []).append(cpu)
             app.flip()
@@ -126,6 +139,9 @@ def main() -> int:
           f"{app.partial_frames - part0} tower-only; partial redraw "
           f"{'on' if app.partial_redraw else 'off'})")
     print(f"update+draw per frame: median {med:.2f} ms, p99 {p99:.2f} ms, max {times[-1] * 1000:.2f} ms")
+    print("the stage's first frame (the battle's start, the play and the first update+draw), "
+          "per drop: " + ", ".join(f"{f * 1000:.1f}" for f in firsts) + " ms wall, "
+          + ", ".join(f"{c * 1000:.1f}" for c in first_cpus) + " ms CPU")
     print("per frame kind (stage; whole window or partial repaint; +count: a cube landed), wall "
           "time and CPU time of the process (the renderer's threads included: on a loaded "
           "machine the CPU time shows the work, the wall time the wait for a core):")

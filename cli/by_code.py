@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from client.words.net_words import for_players
 from lang.i18n import _
 from net.reach.addresses import Reachable, reachable_addresses
+from net.reach.offered import on_loopback
 from net.reach.invitations import Invitations
 from net.reach.rendezvous import (Arrival, RendezvousError, RendezvousOptions, join_by_code)
 from net.reach.rejoin_by_code import FriendsByCode
@@ -31,10 +32,6 @@ if TYPE_CHECKING:
 options = options_for      # the runner's name for it (`by_code.options`)
 
 
-def _loopback(interface: str) -> bool:
-    return interface.startswith("127.") or interface == "::1"
-
-
 def say(line: str) -> None:
     print(for_players(line), flush=True)
 
@@ -45,7 +42,7 @@ def invite_friends(reactor: Any, session: TableSession, rendezvous: RendezvousOp
     by code away from the game (to rejoin with `--resume`); two friends by code who
     cannot dial each other get a tunnel of their own (net/table/pair_links.py)."""
     def addresses() -> list[Reachable]:
-        if _loopback(interface):
+        if on_loopback(interface):
             return [Reachable(interface, session.listen_port, "this machine", "lo")]
         mapped = [] if mapper is None or mapper.mapping is None else \
             [(mapper.mapping.public_host, mapper.mapping.public_port)]

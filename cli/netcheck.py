@@ -21,9 +21,10 @@ from net.reach.addresses import AddressError, parse_address, reachable_addresses
 from net.reach.reachability import probe_all
 from net.reach.portmap import PortMapError, PortMapper
 from net.reach import discovery
+from net.transport.reactor_types import NetReactor
 
 
-class CheckReactor(Protocol):
+class CheckReactor(NetReactor, Protocol):
     """Twisted's reactor as the check drives it (cast: its interfaces are zope's)."""
 
     def callWhenRunning(self, callable: Callable[[], object]) -> object: ...

@@ -35,11 +35,12 @@ from net.reach import discovery
 from net.reach.internet import StartGate, announce, default_interface   # issue 16: IPv6, router mapping
 from net.reach.addresses import parse_address
 from net.reach.invitations import Invitations
+from net.reach.reach_settings import ReachSettings
 from net.reach.rendezvous import is_invite
 from net.reach.table_choice import choose_table
 from net.table.chat import ChatLine
 from net.table.options import TableOptions
-from net.table.session import SessionOptions, TableSession
+from net.table.session import OwnerOf, SessionOptions, TableSession
 from net.trust.peer_text import log_in_one_line, shown
 from sim import events as ev
 from sim.bots import BOT_NAMES
@@ -50,9 +51,9 @@ from store.game_save import SaveWriter    # the replay file's writer, loaded bef
 
 if TYPE_CHECKING:
     from net.lockstep.core import Lockstep
-    from net.table.shared import TableReactor
+    from net.transport.reactor_types import ShutdownReactor
 
-    class HeadlessReactor(TableReactor, Protocol):
+    class HeadlessReactor(ShutdownReactor, Protocol):
         """Twisted's reactor as the runner drives it (cast: its interfaces are zope's)."""
         running: bool
 
@@ -99,11 +100,12 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     engine = SimEngine()
     interface = os.environ.get("SHOGUN_NET_INTERFACE") or default_interface()
     stats_path = os.environ.get("SHOGUN_NET_STATS")
+    reach = ReachSettings.from_environment(os.environ)     # read once, here: net reads none
     # a code, also with --resume: a friend by code finds the table again through a new
     # tunnel (its old one died with its program; issue 39)
     invite = options.address if options.command == "join" else None
     try:                                                   # issue 39: friends anywhere
-        rendezvous = by_code.options(options, interface, needed=is_invite(invite))
+        rendezvous = by_code.options(options, interface, reach, needed=is_invite(invite))
     except ValueError as exc:
         print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
         return 2
@@ -117,11 +119,18 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
             out.stopping = True
             reactor.stop()
 
+    def own(session: TableSession) -> HeadlessPeer:
+        """The table's owner, built as the table opens (`net.table.shared.TableOwner`)."""
+        peer = HeadlessPeer(session, options, reactor, engine, stats, out,
+                            on_finish=close_invitations, reach=reach)
+        peers.append(peer)
+        return peer
+
     def open_session(address: str | None, code: str | None) -> TableSession | int:
         """The table session (host, join, watch, resume), or the exit code of a bad start."""
         try:
             session = _open_table(replace(options, address=address, code=code), interface,
-                                  reactor, engine,
+                                  reactor, engine, own,
                                   host_at=address if is_invite(invite) else None)
         except (OSError, ValueError, KeyError, CannotListenError) as exc:
             print(_("error: {reason}").format(reason=for_players(str(exc))), file=sys.stderr)
@@ -135,15 +144,13 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
     def drive(session: TableSession) -> None:
         """The peer's part once its table session exists: announced, invited, played."""
         if options.command != "watch":
-            mapper = announce(reactor, session, options.command, interface)
+            mapper = announce(reactor, session, options.command, interface, reach)
             if options.command == "host" and rendezvous is not None:
                 invitations.append(by_code.invite_friends(reactor, session, rendezvous,
                                                           interface, mapper))
             else:
                 # a friend by code may be asked for a wormhole to another (issue 39)
                 session.pair_links.use_relay(rendezvous, say=by_code.say)
-        peers.append(HeadlessPeer(session, options, reactor, engine, stats, out,
-                                  on_finish=close_invitations))
         if prepare is not None:
             prepare(session)
 
@@ -165,21 +172,23 @@ def run(options: TableOptions, prepare: Callable[[TableSession], None] | None = 
 
 
 def _open_table(options: TableOptions, interface: str, reactor: HeadlessReactor,
-                engine: SimEngine, host_at: str | None = None) -> TableSession | None:
+                engine: SimEngine, owner: OwnerOf,
+                host_at: str | None = None) -> TableSession | None:
     """The table the options ask for: resumed (the host dialled at `host_at` when given:
     the end of a tunnel found by code), hosted (its bot levels set, announced on the
     LAN), joined or watched. None when it cannot be (said on stderr)."""
     opts = session_options(options, interface)
     if options.resume:
         session = TableSession.resume(opts, options.resume, reactor=reactor, engine=engine,
-                                      host_at=parse_address(host_at) if host_at else None)
+                                      host_at=parse_address(host_at) if host_at else None,
+                                      owner=owner)
         print(_("resuming seat {seat} from {file}").format(seat=session.my_seat, file=options.resume),
               flush=True)
         return session
     if options.command == "host":
         session = TableSession.host(opts, port=options.port, players=options.players,
                                     side=options.side, setup=options.setup, bots=options.bots,
-                                    reactor=reactor, engine=engine)
+                                    reactor=reactor, engine=engine, owner=owner)
         print(_("table open on port {port}; join code {code}").format(
             port=session.listen_port, code=session.join_code), flush=True)
         problem = _set_bot_levels(session, list(options.bot_levels))
@@ -193,8 +202,10 @@ def _open_table(options: TableOptions, interface: str, reactor: HeadlessReactor,
     if address is None:
         return None
     if options.command == "join":
-        return TableSession.join(opts, address, code=options.code, reactor=reactor, engine=engine)
-    return TableSession.watch(opts, address, code=options.code, reactor=reactor, engine=engine)
+        return TableSession.join(opts, address, code=options.code, reactor=reactor, engine=engine,
+                                 owner=owner)
+    return TableSession.watch(opts, address, code=options.code, reactor=reactor, engine=engine,
+                              owner=owner)
 
 
 class HeadlessPeer:
@@ -206,7 +217,8 @@ class HeadlessPeer:
 
     def __init__(self, session: TableSession, options: TableOptions, reactor: HeadlessReactor,
                  engine: SimEngine, stats: GameStats, out: Outcome,
-                 on_finish: Callable[[], None] = lambda: None) -> None:
+                 on_finish: Callable[[], None] = lambda: None,
+                 reach: ReachSettings = ReachSettings()) -> None:
         self.session = session
         self.options = options
         self.command = options.command
@@ -215,24 +227,11 @@ class HeadlessPeer:
         self.stats = stats
         self.out = out
         self.on_finish = on_finish      # what else ends with the table (a host's invitations)
-        self.gate = StartGate(reactor, session)
+        self.gate = StartGate(reactor, session, settings=reach)
         self.log_file: IO[str] | None = None
         self.game_log: GameLog | None = None
         self._open_log()
         self.seen_waiting: dict[tuple[int, int], int] = {}    # (step, seat) -> seconds seen waiting
-        session.on_lobby_changed = self.lobby_changed
-        session.on_started = self.game_started
-        session.on_events = self.events
-        session.on_decision = self.decision
-        session.on_paused = self.paused
-        session.on_notice = self.notice
-        session.on_desync = self.desync
-        session.on_refused = self.refused
-        session.on_error = self.error
-        session.on_ended = self.ended
-        session.on_chat_received = self.chat_received
-        session.on_step_applied = self.step_applied
-        session.on_broadcast = stats.broadcast
         reactor.callLater(1.0, self.say_countdowns)
 
     def stop(self) -> None:
@@ -253,7 +252,7 @@ class HeadlessPeer:
             self.log_file = None
 
     # -- the lobby and the start --------------------------------------------------------------
-    def lobby_changed(self, lobby: dict[str, Any]) -> None:
+    def on_lobby_changed(self, lobby: dict[str, Any]) -> None:
         if self.command == "host" and not self.session.started and self.session.lobby_full():
             self.reactor.callLater(0, self.start)
 
@@ -272,7 +271,7 @@ class HeadlessPeer:
         self.session.close()
         self.reactor.callLater(0.2, self.stop)
 
-    def game_started(self, config: Any, seat: int | None, state: Any) -> None:
+    def on_started(self, config: Any, seat: int | None, state: Any) -> None:
         if self.game_log is not None and self.game_log.seq > 0:
             # caught up again from the start (a rejoin after a desync): rewrite the log
             self._open_log()
@@ -289,11 +288,11 @@ class HeadlessPeer:
               else _("watching the game"), flush=True)
 
     # -- the game -----------------------------------------------------------------------------
-    def events(self, events: list[ev.Event], state: Any) -> None:
+    def on_events(self, events: list[ev.Event], state: Any) -> None:
         if self.game_log is not None:
             self.game_log.write(events)
 
-    def decision(self, decision: Any, state: Any) -> None:
+    def on_decision(self, decision: Any, state: Any) -> None:
         assert self.session.lockstep is not None      # decisions come from the running game
         self.reactor.callLater(0, self.act, self.session.lockstep.step)
 
@@ -317,7 +316,7 @@ class HeadlessPeer:
         except ValueError as exc:
             log.error("my bot's command was refused: %s", exc)
 
-    def step_applied(self, entry: dict[str, Any]) -> None:
+    def on_step_applied(self, entry: dict[str, Any]) -> None:
         ls = self.session.lockstep
         self.stats.step_applied(entry, self.session.my_seat, ls.bots if ls is not None else ())
 
@@ -337,7 +336,7 @@ class HeadlessPeer:
                           flush=True)
         self.reactor.callLater(1.0, self.say_countdowns)
 
-    def ended(self, state: Any) -> None:
+    def on_ended(self, state: Any) -> None:
         h = self.engine.state_hash(state)
         print(f"final state hash {h}", flush=True)
         for seat, score, money in self.engine.standings(state):
@@ -358,36 +357,42 @@ class HeadlessPeer:
         self.reactor.callLater(0.2, self.stop)
 
     # -- what the table says ------------------------------------------------------------------
-    def refused(self, reason: str) -> None:
+    def on_refused(self, reason: str) -> None:
         print(_("refused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
         if not self.session.started or self.command == "watch" or self.session.closed:
             # (closed: the table was left, e.g. a start the host gave me alone)
             self.out.code = 1
             self.reactor.callLater(0, self.stop)
 
-    def paused(self, reason: str) -> None:
+    def on_paused(self, reason: str) -> None:
         print(_("paused: {reason}").format(reason=for_players(reason)), file=sys.stderr, flush=True)
 
-    def notice(self, news: str) -> None:
+    def on_notice(self, news: str) -> None:
         print(for_players(news), file=sys.stderr, flush=True)
 
-    def desync(self, report: dict[str, Any]) -> None:
+    def on_desync(self, report: dict[str, Any]) -> None:
         print(_("the games differ: {where}").format(where=report.get("path", report)), file=sys.stderr,
               flush=True)
 
-    def error(self, message: str) -> None:
+    def on_error(self, message: str) -> None:
         print(_("error: {reason}").format(reason=for_players(message)), file=sys.stderr, flush=True)
         s = self.session
         if not s.started and not s.conns and s.source is None \
                 and s.pending_dials == 0 and self.command != "host":
             self.reactor.callLater(0, self.stop)
 
-    def chat_received(self, line: ChatLine) -> None:
+    def on_chat_received(self, line: ChatLine) -> None:
         """The table's chat, so a headless player (and a test) sees what people say."""
         print((_("chat: {name} (seat {seat}): {text}") if line.seat is not None
                else _("chat: {name}: {text}")).format(name=shown(line.sender), seat=line.seat,
                                                        text=shown(line.text)),
               flush=True)
+
+    def on_resumed(self) -> None:
+        """(the table said why it paused; the game going on again says itself)"""
+
+    def on_broadcast(self, msg: dict[str, Any]) -> None:
+        self.stats.broadcast(msg)
 
 
 def _write_replay(path: str, lockstep: Lockstep) -> None:

@@ -30,6 +30,7 @@ import tarfile
 import tempfile
 import time
 import zipfile
+from typing import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         place = (args.keep or Path(tmp)).resolve()
         place.mkdir(parents=True, exist_ok=True)
         folder = unpack(args.archive.resolve(), place)
-        checks = [("headless", lambda: check_headless(folder, place / "home")),
+        checks: list[tuple[str, Callable[[], str]]] = [
+                  ("headless", lambda: check_headless(folder, place / "home")),
                   ("selftest", lambda: check_selftest(folder, place / "home")),
                   ("lan table", lambda: check_lan_table(folder, place / "lan"))]
         if not args.no_window:

@@ -61,18 +61,21 @@ COAST_R = 0.045        # land guide: this far (screen-space units) around anchor
 SEA_GAP = 0.012        # sea points sit this much beyond the guide's edge
 SEA_STEP = 0.02        # spacing of sea points along the coast
 SIZE = {"province": 1.0, "sea": 0.12, "hole": 0.18}
+Point = tuple[float, float]    # a place on the board, screen-space units
 WIGGLE = 0.07          # wiggle amplitude as a fraction of a dual segment's length
 
 
-def _seg_dist(px, py, a, b):
+def _seg_dist(px: np.ndarray, py: np.ndarray, a: Point, b: Point) -> np.ndarray:
     ax, ay = a
     bx, by = b
     dx, dy = bx - ax, by - ay
     t = np.clip(((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy), 0, 1)
-    return np.hypot(px - (ax + t * dx), py - (ay + t * dy))
+    dist: np.ndarray = np.hypot(px - (ax + t * dx), py - (ay + t * dy))
+    return dist
 
 
-def coast_guide(anchors: dict, borders, comp: set, grid):
+def coast_guide(anchors: dict[str, Point], borders: Sequence[tuple[str, str]], comp: set[str],
+                grid: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """Distance field to a component's anchors and land-border segments."""
     gx, gy = grid
     d = np.full(gx.shape, np.inf)
@@ -92,9 +95,10 @@ def resample(line: np.ndarray, step: float) -> np.ndarray:
     return np.stack([np.interp(t, s, line[:, 0]), np.interp(t, s, line[:, 1])], axis=1)
 
 
-def crossings(anchors, borders) -> list:
-    def o(p, q, r):
-        return np.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+def crossings(anchors: dict[str, Point],
+              borders: Sequence[tuple[str, str]]) -> list[tuple[str, str, str, str]]:
+    def o(p: Point, q: Point, r: Point) -> float:
+        return float(np.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])))
     out = []
     for i, (a, b) in enumerate(borders):
         for c, d in borders[i + 1:]:
@@ -106,11 +110,12 @@ def crossings(anchors, borders) -> list:
     return out
 
 
-def triangulate(points: np.ndarray, segments: list) -> np.ndarray:
+def triangulate(points: np.ndarray, segments: list[Any]) -> np.ndarray:
     t = triangle.triangulate({"vertices": points, "segments": np.array(segments)}, "pc")
     if len(t["vertices"]) != len(points):
         raise SystemExit("the triangulation added points: a border segment passes through a point")
-    return t["triangles"]
+    triangles: np.ndarray = t["triangles"]
+    return triangles
 
 
 def main() -> None:
@@ -141,7 +146,7 @@ def main() -> None:
             if len(line) > 10:
                 sea += resample(np.asarray(line), SEA_STEP).tolist()
 
-    def in_land(p) -> int | None:
+    def in_land(p: Any) -> int | None:
         ix = int(round((p[0] - x0) / (x1 - x0) * (len(xs) - 1)))
         iy = int(round((p[1] - y0) / (y1 - y0) * (len(ys) - 1)))
         for k, f in enumerate(fields):
@@ -185,7 +190,7 @@ def main() -> None:
     w = np.array([1.0 / (SIZE[k] * (PROVINCE_SIZE.get(names[i], 1.0) if k == "province" else 1.0))
                   for i, k in enumerate(kind)])
 
-    def split(u: int, v: int) -> tuple:
+    def split(u: int, v: int) -> tuple[Any, ...]:
         return tuple((P[u] * w[u] + P[v] * w[v]) / (w[u] + w[v]))
 
     tri_pt = [tuple((P[t] * w[t][:, None]).sum(axis=0) / w[t].sum()) for t in tris]
@@ -194,9 +199,9 @@ def main() -> None:
         for v in t:
             incident.setdefault(int(v), []).append(k)
 
-    wiggles: dict[tuple, list] = {}
+    wiggles: dict[tuple[Any, ...], list[Any]] = {}
 
-    def wiggle(edge: tuple, tri: int) -> list:
+    def wiggle(edge: tuple[Any, ...], tri: int) -> list[Any]:
         """Inner points of the dual segment edge-point -> triangle-point (shared by both cells)."""
         key = (edge, tri)
         if key not in wiggles:
@@ -210,7 +215,7 @@ def main() -> None:
             wiggles[key] = inner
         return wiggles[key]
 
-    def cell(v: int) -> list:
+    def cell(v: int) -> list[Any]:
         items: list[tuple[float, Any, tuple[str, Any]]] = []  # (angle, point, ("e", edge) | ("t", tri))
         seen = set()
         for k in incident[v]:
@@ -235,14 +240,14 @@ def main() -> None:
                 raise SystemExit(f"cell of point {v} is not closed (is it on the hull?)")
         return ring
 
-    def board_space(p) -> list:
+    def board_space(p: Any) -> list[Any]:
         return [round(float(p[0]), 5), round(float(p[1]) / Y_STRETCH, 5)]
 
     shapes = {n: [board_space(p) for p in cell(index[n])] for n in names}
     holes = [[board_space(p) for p in cell(v)] for v in range(len(kind)) if kind[v] == "hole"]
 
     # shared polylines: for each triangulation edge, the dual path tri-point, edge-point, tri-point
-    edge_tris: dict[tuple, list[int]] = {}
+    edge_tris: dict[tuple[Any, ...], list[int]] = {}
     for k, t in enumerate(tris):
         for i in range(3):
             edge_tris.setdefault(tuple(sorted((int(t[i]), int(t[(i + 1) % 3])))), []).append(k)
@@ -295,7 +300,7 @@ def main() -> None:
           f"extra {sorted(drawn - border_set)}), {len(holes)} lakes, {len(sea)} coast points")
 
 
-def sea_paths(raw: dict, cells: dict, labels: dict) -> dict:
+def sea_paths(raw: dict[str, Any], cells: dict[str, Any], labels: dict[str, Any]) -> dict[str, Any]:
     """A gently curved path for each sea route ("A|B", names sorted) that crosses as little
     land as possible besides its two ends: a straight line from Kaga to Tajima would run over
     Wakasa and Echizen and read as a land link."""
@@ -332,15 +337,15 @@ UNREST_R = 7.5 * PX
 UNREST_DX = 17 * PX
 
 
-def label_boxes(name: str, p: tuple, f: float) -> list[tuple]:
+def label_boxes(name: str, p: tuple[float, float], f: float) -> list[tuple[float, ...]]:
     """(x0, y0, x1, y1) of the token and of the name around label point p (y grows south)."""
     w = text_width(name, 8.5 * f) * PX / 2
     return [(p[0] - TOKEN_R, p[1] - TOKEN_R, p[0] + TOKEN_R, p[1] + TOKEN_R),
             (p[0] - w, p[1] - NAME_GAP - NAME_H * f, p[0] + w, p[1] - NAME_GAP + 2 * PX)]
 
 
-def place_label(name: str, ring: list, anchor: tuple, avoid: Sequence[Any] = (),
-                report: bool = False) -> tuple[tuple, float]:
+def place_label(name: str, ring: list[Any], anchor: tuple[float, float], avoid: Sequence[Any] = (),
+                report: bool = False) -> tuple[tuple[float, float], float]:
     """Where the name, the army token and the unrest badge go, and how much the name must
     shrink (1.0 = not at all, at least 0.76), so that all of it lies inside the province:
     then no label can run into a neighbour's. Falls back to the roomiest point."""
@@ -379,7 +384,8 @@ def place_label(name: str, ring: list, anchor: tuple, avoid: Sequence[Any] = (),
     return best[1], best[2]
 
 
-def roomiest_point(ring: list, anchor: tuple, others: Sequence[Any] = ()) -> tuple:
+def roomiest_point(ring: list[Any], anchor: tuple[float, float],
+                   others: Sequence[Any] = ()) -> tuple[float, float]:
     """The point inside a cell farthest from its outline (a little biased toward the anchor):
     where the name, the army disc and the buildings have the most room."""
     from matplotlib.path import Path as MplPath

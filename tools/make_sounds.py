@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import wave
+from typing import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,7 @@ def _knock(rng: np.random.Generator, pitch: float, length: float, decay: float) 
     return env * (0.6 * noise + 0.7 * tone)
 
 
-def clatter(rng) -> np.ndarray:
+def clatter(rng: np.random.Generator) -> np.ndarray:
     """Many small knocks over 0.45 s, thinning out: cubes hitting ribs and floors."""
     out = np.zeros(int(RATE * 0.5))
     for k in range(18):
@@ -50,7 +51,7 @@ def clatter(rng) -> np.ndarray:
     return out
 
 
-def rattle(rng) -> np.ndarray:
+def rattle(rng: np.random.Generator) -> np.ndarray:
     """A handful shaken in the hand before the pour: a few soft, close knocks, low."""
     out = np.zeros(int(RATE * 0.4))
     for k in range(9):
@@ -61,7 +62,7 @@ def rattle(rng) -> np.ndarray:
     return out
 
 
-def tally(rng) -> np.ndarray:
+def tally(rng: np.random.Generator) -> np.ndarray:
     """The tray counted: two dry wooden clicks, like an abacus bead pushed home."""
     a = _knock(rng, 1250, 0.05, 120)
     out = np.zeros(int(RATE * 0.18))
@@ -71,14 +72,15 @@ def tally(rng) -> np.ndarray:
     return out
 
 
-def thud(rng) -> np.ndarray:
+def thud(rng: np.random.Generator) -> np.ndarray:
     """A cube on the tray: one low, short knock."""
     t = _t(0.12)
     body = np.sin(2 * np.pi * 180 * t) * np.exp(-t * 45)
-    return 0.8 * body + 0.5 * _knock(rng, 420, 0.12, 70)
+    sound: np.ndarray = 0.8 * body + 0.5 * _knock(rng, 420, 0.12, 70)
+    return sound
 
 
-def _notes(freqs, each: float, decay: float, overlap: float = 0.0) -> np.ndarray:
+def _notes(freqs: Sequence[float], each: float, decay: float, overlap: float = 0.0) -> np.ndarray:
     step = int(RATE * each * (1 - overlap))
     t = _t(each * 2)
     out = np.zeros(step * (len(freqs) - 1) + t.size)
@@ -89,7 +91,7 @@ def _notes(freqs, each: float, decay: float, overlap: float = 0.0) -> np.ndarray
     return out
 
 
-def sting(rng) -> np.ndarray:
+def sting(rng: np.random.Generator) -> np.ndarray:
     """A battle's result: a drum hit and a rising fifth."""
     drum = _knock(rng, 110, 0.3, 14) * 1.2
     bell = _notes((440.0, 659.25), 0.22, 9)
@@ -99,24 +101,24 @@ def sting(rng) -> np.ndarray:
     return out
 
 
-def score(rng) -> np.ndarray:
+def score(rng: np.random.Generator) -> np.ndarray:
     """Winter points: three quick rising bell notes."""
     return _notes((523.25, 659.25, 783.99), 0.12, 14)
 
 
-def locked(rng) -> np.ndarray:
+def locked(rng: np.random.Generator) -> np.ndarray:
     """A plan locked: a short wooden click and a soft tone."""
     return 0.8 * _knock(rng, 900, 0.08, 60) + 0.4 * _notes((880.0,), 0.04, 30)[:int(RATE * 0.08)]
 
 
-def refused(rng) -> np.ndarray:
+def refused(rng: np.random.Generator) -> np.ndarray:
     """The rules said no: two low buzzing notes, falling."""
     t = _t(0.14)
     buzz = [np.sign(np.sin(2 * np.pi * f * t)) * np.exp(-t * 12) * 0.35 for f in (196.0, 147.0)]
     return np.concatenate(buzz)
 
 
-def ended(rng) -> np.ndarray:
+def ended(rng: np.random.Generator) -> np.ndarray:
     """The final standings: a slow rising arpeggio."""
     return _notes((392.0, 493.88, 587.33, 783.99), 0.22, 6, overlap=0.3)
 

@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -75,7 +75,7 @@ def hidden_window(size: tuple[int, int]) -> Iterator[App]:
         app.close()
 
 
-def _frames(app, n: int = 1) -> None:
+def _frames(app: App, n: int = 1) -> None:
     for _ in range(n):
         app.dispatch_events()
         app.on_update(1 / 60)
@@ -83,7 +83,7 @@ def _frames(app, n: int = 1) -> None:
         app.flip()
 
 
-def _save(app, path: Path) -> None:
+def _save(app: App, path: Path) -> None:
     import arcade
     app.on_draw()
     img = arcade.get_image(0, 0, app.width, app.height).convert("RGB")   # as a screen shows it
@@ -94,13 +94,13 @@ def _save(app, path: Path) -> None:
     print(f"saved {path}")
 
 
-def _run_until(app, cond, seconds: float) -> bool:
+def _run_until(app: App, cond: Callable[[], object], seconds: float) -> bool:
     t0 = time.time()
     while time.time() - t0 < seconds:
         if cond():
             return True
         _frames(app)
-    return cond()
+    return bool(cond())
 
 
 from client.sessions.interface import Batch  # noqa: E402  (after the path)
@@ -131,37 +131,37 @@ class _StandInTable(TableCallbacks):
     state = property(lambda self: self.local.state)
     decision = property(lambda self: __import__("sim.game").game.pending(self.local.state))
 
-    def waiting_for(self):
+    def waiting_for(self) -> list[int]:
         return list(self.decision.seats)
 
     opts = type("Options", (), {"interface": "127.0.0.1"})()
     start_info = None
 
-    def takeover_countdown(self):
+    def takeover_countdown(self) -> dict[int, float]:
         return dict(self.countdown)
 
-    def input_countdown(self):
+    def input_countdown(self) -> dict[int, float]:
         return {}
 
-    def overdue_seats(self):
+    def overdue_seats(self) -> list[int]:
         return []
 
-    def hand_seat_to_bot(self, seat):
+    def hand_seat_to_bot(self, seat: int) -> None:
         pass
 
-    def send_chat(self, text):
+    def send_chat(self, text: str) -> None:
         pass
 
-    def unlock_plan(self):
+    def unlock_plan(self) -> None:
         raise ValueError("a stand-in table keeps its plans")
 
-    def my_plan(self):
+    def my_plan(self) -> None:
         return None
 
-    def set_bot_level(self, seat, level):
+    def set_bot_level(self, seat: int, level: str) -> None:
         raise ValueError("a stand-in table keeps its bots")
 
-    def submit(self, cmd):
+    def submit(self, cmd: object) -> None:
         pass
 
     def set_lobby(self, players: int | None = None, side: str | None = None,
@@ -171,11 +171,11 @@ class _StandInTable(TableCallbacks):
     def start_game(self) -> None:
         raise ValueError("a stand-in table has started")
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-def shoot_table(app, out: Path, size: tuple[int, int], players: int, seed: int,
+def shoot_table(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
                 only: set[str]) -> None:
     from client.scenes.lobby_scene import LobbyScene
     from client.sessions.network import NetSession
@@ -236,7 +236,7 @@ def shoot_film(out: Path, size: tuple[int, int], seed: int) -> None:
     print(f"saved {out / f'film-{tag}-title.png'}, -mid, -result (and {film.name})")
 
 
-def shoot_screens(app, out: Path, size: tuple[int, int], players: int, seed: int,
+def shoot_screens(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
                   only: set[str]) -> None:
     """The menu (`menu-WxH`), the settings (`settings-WxH`), a game's first frame
     (`opening-WxH`: the set-up map before the tower's fill) and a bot game's JSON log in the
@@ -281,7 +281,7 @@ def shoot_screens(app, out: Path, size: tuple[int, int], players: int, seed: int
 SCREENS = {"menu", "settings", "opening", "replay", "replay-seek"}
 
 
-def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
+def shoot(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
           only: set[str] | None = None) -> None:
     only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause", "film",
                     *SCREENS}
@@ -318,7 +318,7 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
     seen: list[bool] = []
 
     def on_shot(kind: str) -> None:
-        e = scene.player.playing_event or {}
+        e: Mapping[str, object] = scene.player.playing_event or {}
         if kind == "tower_coming" and e.get("reason") == "battle" and not seen:
             seen.append(True)
             scene.fast = False          # watch this drop at normal speed
@@ -351,7 +351,7 @@ def shoot(app, out: Path, size: tuple[int, int], players: int, seed: int,
         scene.on_key_press(__import__("arcade").key.S, 0)
     else:
         print(f"{tag}: no final scoring seen", file=sys.stderr)
-    if _run_until(app, lambda: app.scene.name == "end", 60):
+    if _run_until(app, lambda: app.scene is not None and app.scene.name == "end", 60):
         _frames(app, 3)
         _save(app, out / f"end-{tag}.png")
     else:

@@ -17,6 +17,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -24,8 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tools.screenshots import (_frames, _save, add_window_arguments,  # noqa: E402
                                hidden_window, parse_sizes)
 
+if TYPE_CHECKING:
+    from client.app import App
 
-def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) -> list[str]:
+
+def shoot(app: App, out: Path, size: tuple[int, int], suffix: str, seconds: float) -> list[str]:
     """Walk the tutorial at `size`; returns the steps shown."""
     from client.core.settings import SPEEDS
     from client.tutorial import script
@@ -37,8 +41,15 @@ def shoot(app, out: Path, size: tuple[int, int], suffix: str, seconds: float) ->
     app.show_menu()
     _frames(app, 3)
     _save(app, out / f"menu-{tag}.png")
-    app.scene.b_tutorial.pressed.emit()
+    from client.game.game_scene import GameScene
+    from client.scenes.menu import MenuScene
+    menu = app.scene
+    if not isinstance(menu, MenuScene):
+        raise SystemExit(f"{tag}: the menu did not open")
+    menu.b_tutorial.pressed.emit()
     scene = app.scene
+    if not isinstance(scene, GameScene):
+        raise SystemExit(f"{tag}: the tutorial did not open a game")
     coach = coach_of(scene)
     scene.speed_idx = len(SPEEDS) - 1            # the fastest pace: the steps hold anyway
     saved: set[str] = set()

@@ -3,7 +3,10 @@
 
 Why the real scene: the film is what the window shows of the battle (the map with the
 battle's arrow and the large tower with the handful, the pour, the tally, the survivors'
-march), not a second drawing of it. Only the battle scene is drawn, the map and the
+march), not a second drawing of it. The stage is filmed to its climax (the decision on
+the stage); the map shot after it marks the province in the winner's colour and shows the
+result beside it in the climax's words (issue 48, `film_cards.beside`). What the film
+reads of the scene is `scene_view.FilmScene` (issue 50). Only the battle scene is drawn, the map and the
 tower side by side filling the frame (no top bar, replay header, buttons or panels), at a
 fixed FPS stepped offline (1/FPS of the game's clock per frame, however long a frame
 takes to draw). A title card opens it (year and season, attacker against defender, the
@@ -28,11 +31,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PIL import Image
 
-from client.film.film_cards import card, title_lines
+from client.film.film_cards import beside, card, title_lines
+from client.film.scene_view import FilmScene
+from client.tower.stage_climax import verdict
 from client.core.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
 from client.sessions.replay import ReplaySession
@@ -43,11 +48,16 @@ import arcade
 from client.game.battle_results import battle_result_lines
 from sim import events as ev
 
+if TYPE_CHECKING:
+    from client.app import App
+
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
-TITLE = 2.0               # seconds of the title card
-RESULT = 3.0              # seconds of the result card
-AFTER = 2.0               # seconds of the table after the result (the march) at most
+TITLE = 1.5               # seconds of the title card
+RESULT = 3.0              # seconds of the result card at most (at least RESULT_LEAST)
+RESULT_LEAST = 1.5
+AFTER = 1.5               # seconds of the map shot after the stage (the march) at most
+LONGEST = 14.8            # seconds of a film at most (issue 48: 6-15 s): the result card gives way
 LIMIT = 600.0             # wall seconds at most to reach the battle (a long save)
 
 
@@ -61,6 +71,8 @@ class Film:
     title: str
     result: str
     note: str = ""
+    climax_frames: int = 0          # frames of the stage's climax (the decision on the stage)
+    map_frames: int = 0             # frames of the map shot (the province marked, the result beside it)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -96,8 +108,9 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
         labels = {s: theme.SEAT_NAMES[s] for s in range(session.config.players)}
         scene = app.play(session, labels, fast=True)
         scene.sounds.mute = True
-        film = _Shoot(app, scene, battle_number, fps).shoot(fmt.path)
-        return Film(fmt.path, film[0], size, film[1], film[2], fmt.note)
+        shoot = _Shoot(app, scene, battle_number, fps)
+        film = shoot.shoot(fmt.path)
+        return Film(fmt.path, film[0], size, film[1], film[2], fmt.note, shoot.climaxed, shoot.map_shots)
     finally:
         app.session = None
         app.close()
@@ -106,19 +119,21 @@ def write_battle_film(save_path: str | Path, battle_number: int, out_path: str |
 class _Shoot:
     """The filming of one battle: find it, then frames until the table is back."""
 
-    def __init__(self, app: Any, scene: Any, number: int, fps: int) -> None:
+    def __init__(self, app: App, scene: FilmScene, number: int, fps: int) -> None:
         self.app, self.scene, self.number, self.fps = app, scene, number, fps
         self.seen = 0
         self.filming = False
         self.battle: ev.BattleResolved | None = None
         self.display: Mapping[str, Any] = {}
         self.resolved: ev.BattleResolved | None = None
+        self.climaxed = 0                           # frames of the stage's climax filmed
+        self.map_shots = 0                          # frames of the map shot, the result beside it
         scene.moment_reached.connect(self._moment)
 
     def _moment(self, tag: str) -> None:
         sc = self.scene
         e = sc.player.playing_event or {}
-        if tag == "tower_coming" and cast(ev.TowerDropped, e).get("reason") in ("battle", "revolt") \
+        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") \
                 and not self.filming:                   # the moment of a TowerDropped
             self.seen += 1
             if self.seen == self.number:
@@ -152,13 +167,36 @@ class _Shoot:
         W, H = sc.width, sc.height
         app.clear()
         if sc.tower.big:
+            self.climaxed += sc.tower.stage == "climax"
             sc.tower.set_rect(0, 0, W, H)
             sc.tower.draw()
-        else:
-            sc.board_view.set_rect(0, 0, W, H)
-            sc.board_view.draw()
-            sc.battle.march.draw()
-        return arcade.get_image(0, 0, app.width, app.height)
+            return arcade.get_image(0, 0, app.width, app.height)
+        board, e = sc.board_view, self.resolved
+        board.set_rect(0, 0, W, H)
+        if e is not None:                   # the map shot: the province marked
+            board.set_highlight({e["province"]}, self._accent_colour(e))
+        board.draw()
+        sc.battle.march.draw()
+        image = arcade.get_image(0, 0, app.width, app.height)
+        if e is None:
+            return image
+        x, y = board.province_centre(e["province"])
+        k = image.height / max(1.0, H)              # the window's pixels per unit
+        v = verdict(e)                              # the climax's words, in the film's language
+        self.map_shots += 1
+        return beside(image, (x * k, image.height - y * k), [v.headline, v.totals, v.detail],
+                      self._winner(e))
+
+    @staticmethod
+    def _winner(e: ev.BattleResolved) -> Any:
+        return {"attacker": e["attacker"], "defender": e["defender"]}.get(e["result"])
+
+    def _accent_colour(self, e: ev.BattleResolved) -> tuple[int, int, int]:
+        who = self._winner(e)
+        if who in ("peasant", 5, None):
+            return (240, 226, 190)
+        c = theme.seat_colour(who)
+        return (int(c[0]), int(c[1]), int(c[2]))
 
     def shoot(self, out: Path) -> tuple[int, str, str]:
         """Frames streamed to the encoder as they are drawn: the title card over the
@@ -186,9 +224,9 @@ class _Shoot:
             e = self.resolved
             result = battle_result_lines(e) if e else []
             if e and result:
-                winner = {"attacker": e["attacker"], "defender": e["defender"]}.get(e["result"])
-                closing = card(frame, [result[0], *result[2:], result[1]], winner)
-                for _n in range(int(RESULT * fps)):
+                closing = card(frame, [result[0], *result[2:], result[1]], self._winner(e))
+                room = LONGEST * fps - int(TITLE * fps) - shot       # a long battle: a shorter card
+                for _n in range(int(max(RESULT_LEAST * fps, min(RESULT * fps, room)))):
                     sink.add(closing)
         finally:
             count = sink.close()

@@ -72,3 +72,36 @@ def card(frame: Image.Image, lines: Sequence[str], accent: Any = None) -> Image.
                stroke_fill=(235, 225, 205) if dark else (0, 0, 0))
         y += s + gap
     return out
+
+
+def beside(frame: Image.Image, point: tuple[float, float], lines: Sequence[str],
+           accent: Any = None) -> Image.Image:
+    """The map shot's result (issue 48): `lines` (the decision large, in `accent`'s
+    colour, then the totals and the survivors) in a box beside `point` (the province, in
+    the frame's pixels from its top left): right of it when there is room, else left."""
+    w, h = frame.size
+    k = h / 720
+    out = frame.convert("RGB")
+    d = ImageDraw.Draw(out, "RGBA")
+    sizes = [int(34 * k)] + [int(24 * k)] * max(0, len(lines) - 1)
+    shown = [(line, font(s), s) for line, s in zip(lines, sizes) if line]
+    pad, gap, off = int(16 * k), int(10 * k), int(40 * k)
+    bw = int(min(w * 0.45, max(f.getlength(line) for line, f, _s in shown) + 2 * pad))
+    bh = int(sum(s for _l, _f, s in shown) + gap * (len(shown) - 1) + 2 * pad)
+    x, y = point
+    left = x + off if x + off + bw <= w - 8 else max(8, x - off - bw)
+    top = min(max(8, y - bh / 2), h - 8 - bh)
+    edge = _colour_of(accent)
+    d.rectangle((left, top, left + bw, top + bh), fill=(28, 20, 16, 225), outline=edge,
+                width=max(2, int(3 * k)))
+    ty = top + pad
+    for n, (line, f, s) in enumerate(shown):
+        while f.getlength(line) > bw - 2 * pad and s > 10:    # a long name still fits
+            s -= 2
+            f = font(s)
+        ink = edge if n == 0 and accent is not None else (255, 244, 220)
+        dark = 0.299 * ink[0] + 0.587 * ink[1] + 0.114 * ink[2] < 110   # Black's name
+        d.text((left + pad, ty), line, fill=ink, font=f, anchor="la",
+               stroke_width=max(1, int(2 * k)), stroke_fill=(235, 225, 205) if dark else (0, 0, 0))
+        ty += s + gap
+    return out

@@ -366,13 +366,22 @@ class EventPlayer:
         """R while a battle's result card is shown: the battle's stage once more (the same
         recorded drop, nothing in the game changes), then the card again."""
         e = self.playing_event
-        if e is None or e["event"] != "BattleResolved" or self.wait <= 0 \
-                or self.last_battle is None or self.last_drop is None \
+        if e is None or e["event"] != "BattleResolved" or self.wait <= 0:
+            return False
+        if not self.play_last_drop():
+            return False
+        self.views.banner.hide()
+        self.again = e
+        return True
+
+    def play_last_drop(self) -> bool:
+        """The last battle's stage once more (R on its result card; the tutorial's tower
+        lesson when its pour was not watched): the same recorded drop, nothing in the game
+        changes. False when there is none or a drop is playing."""
+        if self.last_battle is None or self.last_drop is None \
                 or self.views.tower.playing or self.shared.fast:
             return False
         dropped, rest, tray = self.last_battle
-        self.views.banner.hide()
-        self.again = e
         caption = self.battle.start(dropped, rest, tray)
         self.views.tower.set_tray({})
         recording = self.last_drop[1].recording

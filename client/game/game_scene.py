@@ -385,13 +385,15 @@ class GameScene(Node):
         """Something drawn after the tower lies over what a frame of it repaints (a
         tutorial card over the battle stage): the tower alone would be drawn over it."""
         kids = self.children
-        x, y, w, h = self.tower.damage_rect()
+        rects = self.tower.damage_rects()      # what the frame repaints (the whole stage at
+                                               # the climax), not the shaft alone
 
         def covers(n: Node) -> bool:
             if not n.visible or n is self.thinking:
                 return False
             if n.children:
                 return any(covers(c) for c in n.children)
-            return n.width > 0 and n.height > 0 and n.left < x + w and x < n.right \
-                and n.bottom < y + h and y < n.top
+            return n.width > 0 and n.height > 0 and any(
+                n.left < x + w and x < n.right and n.bottom < y + h and y < n.top
+                for x, y, w, h in rects)
         return self.tower.big and any(covers(n) for n in kids[kids.index(self.tower) + 1:])

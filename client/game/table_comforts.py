@@ -186,7 +186,9 @@ class TableComforts:
         """The tip under the pointer: its words, the element it belongs to, its width;
         None under a question, the rules or an overlay without tips (the guide, a
         banner, a tutorial card: no tip of what they cover)."""
-        if self.blocking or any(s.visible and s.contains(x, y) for s in (self.guide, *self.shields)):
+        stage = self.views.tower
+        if self.blocking or any(s.visible and s.contains(x, y) for s in (self.guide, *self.shields)) \
+                or (stage.big and stage.contains(x, y)):     # the open stage: no tip over it
             return None
         found = self.owned_tip_at(x, y)
         if found is not None:

@@ -9,6 +9,7 @@ tests/client/sessions/test_watch_window.py, tests/client/scenes/test_three_playe
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Sequence
 
 import arcade
@@ -27,6 +28,7 @@ from client.widgets.chat_box import ChatBox
 from net.reach import portmap
 from net.reach.addresses import DEFAULT_PORT, Reachable, reachable_addresses
 from net.reach.peer_links import table_links
+from net.reach.reach_settings import ReachSettings
 from net.reach.rendezvous import options_for
 from client.sessions.by_code import invite_friends
 from client.sessions.reactor_pump import window_reactor
@@ -61,6 +63,7 @@ class LobbyScene(Node):
         super().__init__("lobby")
         self.session = session
         self.command = command
+        self.reach = ReachSettings.from_environment(os.environ)    # read once, at the edge
         self.started = Signal("started")
         self.leave_chosen = Signal("leave_chosen")
         self.texts = TextCache()
@@ -107,7 +110,7 @@ class LobbyScene(Node):
     def _ask_router(self) -> None:
         interface = self.session.offers.interface
         port = self.session.table.listen_port
-        if not port or not portmap.wanted(interface):
+        if not port or not portmap.wanted(interface, self.reach):
             return
 
         def mapped(m: portmap.Mapping) -> None:
@@ -131,7 +134,7 @@ class LobbyScene(Node):
             return
         interface = table.opts.interface
         try:
-            rendezvous = options_for(options, interface)
+            rendezvous = options_for(options, interface, self.reach)
         except ValueError as exc:
             self.error = net_said(str(exc))
             return
@@ -245,7 +248,8 @@ class LobbyScene(Node):
         if not isinstance(table, TableSession):
             return self._start_now()
         if self._gate is None:
-            self._gate = StartGate(window_reactor(), table, say=self.table_said)
+            self._gate = StartGate(window_reactor(), table, say=self.table_said,
+                                   settings=self.reach)
         self.error = _("Checking that every pair of players can reach each other…")
         self.mark_dirty()
         gate = self._gate

@@ -13,12 +13,14 @@ Tests: tests/client/sessions/test_join_by_code_window.py.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from client.sessions.reactor_pump import pump_reactor, window_reactor
 from client.words.net_words import for_players
 from net.reach.addresses import Reachable
 from net.reach.invitations import Invitations
+from net.reach.reach_settings import ReachSettings
 from net.reach.rendezvous import (Arrival, RendezvousError, RendezvousOptions, join_by_code, options_for)
 from net.reach.rejoin_by_code import FriendsByCode
 from net.reach.tunnel import table_end
@@ -34,7 +36,8 @@ class CodeSearch:
 
     def __init__(self, options: TableOptions) -> None:
         """ValueError: a rendezvous given in the settings that is no mailbox address."""
-        rendezvous = options_for(options, "", needed=True)
+        rendezvous = options_for(options, "", ReachSettings.from_environment(os.environ),
+                                 needed=True)
         assert rendezvous is not None and options.address is not None
         self.options = options
         self.rendezvous = rendezvous        # also for a pair tunnel the host may ask for

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from client.core.theme import seat_name
 from client.sessions.by_code import close_arrival
@@ -30,6 +30,7 @@ from sim.commands import from_wire
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
+    from net.table.chat import ChatLine
     from sim.commands import Command, SubmitPlan
     from sim.state import Decision, GameConfig, State
 
@@ -60,21 +61,8 @@ class NetSession:
         self.arrival: Any = None          # joined by code: how, and the relay's tunnel
         self.table_options: TableOptions | None = None    # as opened (the lobby's rendezvous)
         self.messages: list[str] = []
-        table.on_chat_received = self.offers.chat_received
-        table.on_lobby_changed = self.lobby_changed
-        table.on_started = self.game_started
-        table.on_events = self._events
-        table.on_step_applied = self._step_applied
         self._shown_state: State | None = None          # the state the last batch led to
         self._step_commands: list[Command] | None = None  # the commands of the step applied
-        table.on_paused = self._paused
-        table.on_notice = self.offers.notices.append
-        table.on_resumed = lambda: self._status("")
-        table.on_desync = lambda report: self._status(
-            _("Desync at step {step} — report written; recovering").format(step=report.get("step")))
-        table.on_refused = self._refused
-        table.on_error = lambda message: self.messages.append(str(message))
-        table.on_ended = lambda state: setattr(self, "ended", True)
         if self.lobby:
             self.lobby_changed(table.lobby)
 
@@ -82,32 +70,43 @@ class NetSession:
     @classmethod
     def open(cls, options: TableOptions) -> "NetSession":
         """Open, join or watch a table as the options say (`options.name`: the name the
-        player chose in the settings, never the computer's user name)."""
+        player chose in the settings, never the computer's user name). The session is the
+        table's owner (`net.table.shared.TableOwner`), built as the table opens."""
+        made: list[NetSession] = []
+
+        def owner(role: str) -> Callable[[TableSession], NetSession]:
+            def build(table: TableSession) -> NetSession:
+                made.append(cls(table, role))
+                return made[-1]
+            return build
         reactor = window_reactor()
         so = SessionOptions(name=options.name.strip() or readable_name(os.getpid()),
                             code=options.code, rejoin_timeout=options.rejoin_timeout,
                             turn_time=options.turn_time, save_path=options.save)
         if options.resume:
-            return cls(TableSession.resume(so, options.resume, reactor=reactor), "resume")
+            TableSession.resume(so, options.resume, reactor=reactor, owner=owner("resume"))
+            return made[0]
         if options.command == "host":
-            hosted = cls(TableSession.host(so, port=options.port, players=options.players,
-                                           side=options.side, setup=options.setup,
-                                           bots=options.bots, reactor=reactor), "host")
-            hosted.table_options = options
-            return hosted
+            TableSession.host(so, port=options.port, players=options.players, side=options.side,
+                              setup=options.setup, bots=options.bots, reactor=reactor,
+                              owner=owner("host"))
+            made[0].table_options = options
+            return made[0]
         if not options.address:
             raise ValueError(_("Give a table address (HOST:PORT), or pick one from the LAN list."))
         if options.command == "join":
-            return cls(TableSession.join(so, options.address, code=options.code,
-                                         reactor=reactor), "join")
-        return cls(TableSession.watch(so, options.address, code=options.code, reactor=reactor),
-                   "watch")
+            TableSession.join(so, options.address, code=options.code, reactor=reactor,
+                              owner=owner("join"))
+        else:
+            TableSession.watch(so, options.address, code=options.code, reactor=reactor,
+                               owner=owner("watch"))
+        return made[0]
 
-    # -- callbacks from the table (reactor thread = our thread) ------------------------------
+    # -- what the table says (`TableOwner`; reactor thread = our thread) ----------------------
     def _status(self, text: str) -> None:
         self.status = text
 
-    def _paused(self, reason: str) -> None:
+    def on_paused(self, reason: str) -> None:
         """Said in the status line while it lasts, and kept in the log panel with the
         news that ends it ("… is back")."""
         self._status(_("Paused: {reason}").format(reason=net_said(reason)))
@@ -132,11 +131,11 @@ class NetSession:
         self.mark.started = True
         self.status = ""
 
-    def _step_applied(self, entry: dict[str, Any]) -> None:
+    def on_step_applied(self, entry: dict[str, Any]) -> None:
         """A step's log entry: its commands, to play it again with the views (`_events`)."""
         self._step_commands = [from_wire(c) for c in entry.get("commands") or ()]
 
-    def _events(self, events: list[ev.Event], state: State) -> None:
+    def on_events(self, events: list[ev.Event], state: State) -> None:
         """A batch from the table; the step is played again here from the state the last
         batch led to, for the engine's view after each event (net's own apply and its
         consensus are untouched; `viewed_batch` drops the views if the replay differs)."""
@@ -148,9 +147,40 @@ class NetSession:
         else:
             self.queue.append(Batch(list(events), state))
 
-    def _refused(self, reason: str) -> None:
+    def on_refused(self, reason: str) -> None:
         self.refused = reason            # net's words (another peer's, maybe): said again when shown
         self.status = _("Refused: {reason}").format(reason=net_said(reason))
+
+    def on_lobby_changed(self, lobby: Mapping[str, Any]) -> None:
+        self.lobby_changed(lobby)
+
+    def on_started(self, config: GameConfig, my_seat: int | None, state: State) -> None:
+        self.game_started(config, my_seat, state)
+
+    def on_decision(self, decision: object, state: object) -> None:
+        """(the window asks the table for its decision when it draws)"""
+
+    def on_resumed(self) -> None:
+        self._status("")
+
+    def on_notice(self, news: str) -> None:
+        self.offers.notices.append(news)
+
+    def on_desync(self, report: dict[str, Any]) -> None:
+        self._status(_("Desync at step {step} — report written; recovering").format(
+            step=report.get("step")))
+
+    def on_error(self, message: str) -> None:
+        self.messages.append(str(message))
+
+    def on_ended(self, state: object) -> None:
+        self.ended = True
+
+    def on_chat_received(self, line: ChatLine) -> None:
+        self.offers.chat_received(line)
+
+    def on_broadcast(self, msg: dict[str, Any]) -> None:
+        """(statistics only: the headless runner's)"""
 
     # -- the scene's interface ---------------------------------------------------------------
     @property

@@ -307,3 +307,5 @@ class BattleShow:
             self._hidden = []
         if big:
             self.tower.set_rect(0, 0, W, H - top_h)
+        else:                   # the stage's tower and table drawn now, not in its first frame
+            self.tower.prepare_stage((0, 0, W, H - top_h))

@@ -1,5 +1,6 @@
 """The tower's cubes as sprites: a pool of cubes, each a turned face and an upright mark,
-with a glow behind the cubes just thrown (they stand out from those already inside).
+with a glow behind the cubes just thrown (they stand out from those already inside) and a
+soft shadow under the others, away from the light (issue 48: light and depth).
 
 Why a pool: a frame with 150 cubes is one draw call (a slot of glow, face and mark per
 cube), and sprites are reused from frame to frame instead of made. (A motion trail of two ghosts per
@@ -17,10 +18,12 @@ import math
 
 import arcade
 
-from client.tower.cube_textures import cube_face, cube_mark, glow
+from client.tower.cube_textures import cube_face, cube_mark, glow, shadow
 from client.tower.drop_play import Pose
 
 MARK = 0.82          # the mark's size against the cube's (it fits the cube turned 45°)
+SHADOW = 0.18        # a cube's shadow falls this share of its size down and right (the light: top left)
+SHADOW_SIZE = 1.5    # the shadow's texture against the cube (its blurred edge around it)
 
 
 def quarter_of(angle: float) -> int:
@@ -35,7 +38,7 @@ def _hide(sp: arcade.Sprite) -> None:
     sp.position = (-10000.0, -10000.0)
 
 
-SLOT = 3             # sprites per cube, in drawing order: the glow, the face, the mark
+SLOT = 3             # sprites per cube, in drawing order: the glow or shadow, the face, the mark
 
 
 class CubeSprites:
@@ -81,8 +84,9 @@ class CubeSprites:
         halo, body, mark = self._slot(self._n)
         if p.thrown:
             self._place(halo, glow(), p.x, p.y, p.size * 1.7, 0.0)
-        elif halo.visible:
-            _hide(halo)
+        else:           # its shadow: the slot the glow takes while it is thrown (no sprite more)
+            d = p.size * SHADOW
+            self._place(halo, shadow(), p.x + d, p.y - d, p.size * SHADOW_SIZE, 0.0)
         self._place(body, face, p.x, p.y, p.size, -math.degrees(p.angle))   # arcade: clockwise
         self._place(mark, cube_mark(p.code), p.x, p.y, p.size * MARK, 0.0)  # upright, always
         self._n += 1

@@ -109,3 +109,24 @@ def glow() -> arcade.Texture:
         a = int(150 * (1 - r / (PX / 2)) ** 1.5)
         d.ellipse((PX / 2 - r, PX / 2 - r, PX / 2 + r, PX / 2 + r), fill=(255, 236, 170, a))
     return arcade.Texture(img, hash="shogun-cube-glow")
+
+
+@lru_cache(maxsize=None)
+def shadow() -> arcade.Texture:
+    """A cube's soft shadow on what it lies on (issue 48: light and depth): a dark rounded
+    square, blurred; drawn under the cube, away from the light (the top left)."""
+    img = Image.new("RGBA", (PX, PX), (0, 0, 0, 0))
+    m = PX // 6
+    ImageDraw.Draw(img).rounded_rectangle((m, m, PX - 1 - m, PX - 1 - m), radius=PX // 8,
+                                          fill=(12, 6, 2, 150))
+    return arcade.Texture(img.filter(ImageFilter.GaussianBlur(PX / 14)), hash="shogun-cube-shadow")
+
+
+def warm_cube_textures() -> None:
+    """Make every cube's textures now (a stage's first frame made those it showed)."""
+    for code in range(6):                       # the five seats and the peasants (5)
+        for q in range(4):
+            cube_face(code, q)
+        cube_mark(code)
+    glow()
+    shadow()

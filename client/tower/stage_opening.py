@@ -104,8 +104,8 @@ class Opening:
             board = (bl * z + offx, bb * z + offy, bw * z, bh * z)
         try:
             for strip in minus(box, inner):
-                for bare in minus(strip, board):           # no board there: the table
-                    arcade.draw_lbwh_rectangle_filled(*bare, theme.BG)
+                for bare in minus(strip, board):           # beyond the map: its sea, not the table
+                    arcade.draw_lbwh_rectangle_filled(*bare, theme.SEA)   # the sea goes on
                 if bd is not None and bd.surface is not None:
                     camera(win, z, offx, offy).use()
                     ctx.scissor = pixels(strip, px)      # after the camera: its use resets it

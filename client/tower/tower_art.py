@@ -24,6 +24,8 @@ import arcade
 import numpy as np
 from PIL import Image
 
+from client.core.cached_layer import CachedLayer
+
 LEFT, RIGHT = 26.0, 8.0       # tower units drawn left of the shaft (roofs) and right of the tray
 BELOW, ABOVE = 12.0, 58.0     # below the tower's floor (the base) and above its lid (the roof)
 STAGE_BELOW, STAGE_ABOVE = 16.0, 20.0   # the battle stage crops to the base and the great roof
@@ -173,6 +175,32 @@ def soft_shadow() -> arcade.Texture:
     return arcade.Texture(Image.fromarray(rgba), hash="shogun-soft-shadow")
 
 
+@lru_cache(maxsize=None)
+def stage_light(w: int = 160, h: int = 100) -> arcade.Texture:
+    """The stage's lamplight, laid over it once (issue 48: a warm key light): a warm pool
+    over the tower and the trays from the top left of the middle, falling off to dark
+    corners (a vignette). One small texture, stretched over the stage in its cached
+    picture: it costs a frame nothing."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = (x + 0.5) / w * 2 - 1                               # -1 .. 1 across
+    v = 1 - (y + 0.5) / h * 2                               # -1 (bottom) .. 1 (top)
+    key = np.exp(-(((u + 0.12) / 0.55) ** 2 + ((v - 0.05) / 0.8) ** 2))   # the lamp's pool
+    edge = np.clip((np.hypot(u * 0.9, v) - 0.55) / 0.85, 0.0, 1.0) ** 1.6  # the corners' dark
+    warm = np.array([255, 200, 130], np.float32)
+    alpha = 0.13 * key + 0.55 * edge                          # light where the pool is, dark at the rim
+    share = (0.13 * key / np.maximum(alpha, 1e-6))[..., None]   # the warm share of the veil
+    rgb = warm[None, None, :] * share
+    rgba = np.concatenate([rgb, (alpha * 255)[..., None]], axis=-1)
+    return arcade.Texture(Image.fromarray(np.clip(rgba, 0, 255).astype(np.uint8)),
+                          hash=f"shogun-stage-light-{w}-{h}")
+
+
+def draw_stage_light(rect: tuple[float, float, float, float]) -> None:
+    """The stage's lamplight (`stage_light`) over `rect` (left, bottom, width, height)."""
+    left, bottom, width, height = rect
+    arcade.draw_texture_rect(stage_light(), arcade.LBWH(left, bottom, width, height))
+
+
 def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tuple[float, float],
                foot_y: float) -> None:
     """The battle stage's background: a room in lamplight, a table whose far edge runs at
@@ -186,6 +214,15 @@ def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tu
     w = x1 - x0
     arcade.draw_texture_rect(soft_shadow(), arcade.LRBT(x0 - w * 0.1, x1 + w * 0.45, foot_y - w * 0.12,
                                                         table_y + w * 0.04))
+
+
+def draw_stage_art(layer: CachedLayer, geo: dict[str, Any], box: tuple[float, float, float, float],
+                   xf: tuple[float, float, float]) -> None:
+    """The stage's table and tower (`draw_tower(stage=True)`) for a stage at `box` into
+    `layer`, with `xf` (pixels per tower unit, origin) the stage's transform: drawn once,
+    copied into the stage's picture at each battle."""
+    s, ox, oy = xf
+    layer.render(box, lambda: draw_tower(geo, box, lambda x, y: (ox + x * s, oy + y * s), s, stage=True))
 
 
 def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],

@@ -42,6 +42,7 @@ from client.core.text_cache import TextCache
 from client.tower import stage_layout as layout
 from client.tower import tower_art as art
 from client.tower.cube_sprites import CubeSprites
+from client.tower.cube_textures import warm_cube_textures
 from client.tower.drop_clock import CLIMAX, TALLY, DropClock, Stage
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
@@ -86,7 +87,10 @@ class TowerView(Node):
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
         self._tray_counts: dict = {}
         self.cubes: CubeSprites = CubeSprites()
-        self._layer: CachedLayer = CachedLayer()                 # the still picture
+        self._layers: tuple[CachedLayer, CachedLayer] = (CachedLayer(), CachedLayer())   # the still
+        # picture, in the column and on the stage: each keeps its framebuffer between battles
+        self._art: CachedLayer = CachedLayer()                   # the stage's table and tower
+        self._art_key: tuple[Box, float] | None = None           # what `_art` was drawn for
         self.texts: TextCache = TextCache()                      # the still picture's words
         self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
@@ -159,13 +163,35 @@ class TowerView(Node):
         s, ox, oy = self._xf()
         return ox + x * s, oy + y * s
 
+    @property
+    def _layer(self) -> CachedLayer:
+        return self._layers[self.big]
+
+    def prepare_stage(self, box: Box) -> None:
+        """Draw the stage's table and tower for a stage at `box` now (issue 48: the
+        stage's first frame drew them, with its panels, in one 67-159 ms frame): the
+        scene calls it while the stage is closed, at its layout; its first frame then
+        copies this picture and adds the panels. Also makes the cubes' textures."""
+        win = arcade.get_window()
+        key = (box, win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0))
+        if key == self._art_key:
+            return
+        s, ox, oy = layout.tower_xf(self.geo, box, True)
+        art.draw_stage_art(self._art, self.geo, box, (s, ox, oy))
+        self._art_key = key
+        warm_cube_textures()
+
     def rebuild(self) -> None:
+        if self.big:
+            self.prepare_stage(self._box())         # done already unless the window changed
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_static)
 
     def _draw_static(self) -> None:
         s = self._xf()[0]
-        art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s,
-                       stage=self.big)
+        if self.big:
+            self._art.draw(opaque=True)             # `prepare_stage`'s picture
+        else:
+            art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s)
         self.texts.begin()
         if not self.big:
             self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
@@ -187,6 +213,7 @@ class TowerView(Node):
                 left, b, w, h = self.panel_rects()[0]
                 self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
                                color=(255, 240, 200), anchor_y="top", width=int(w), multiline=True)
+            art.draw_stage_light(self._box())    # the lamp over it all, under the words
         self.texts.end()
         self.texts.draw()
 

@@ -23,8 +23,12 @@ from typing import TYPE_CHECKING, Any, cast
 import arcade
 
 from client.core.node import Node
+from client.core.settings import SPEEDS
+from client.tower.drop_clock import MAX_RATE
+from client.tower.stage_layout import shaft_rect
 from client.tutorial import script
 from client.tutorial.card import TutorialCard
+from client.tutorial.pour_lesson import NORMAL_SPEED, PourWatch
 from client.tutorial.progress import TutorialProgress
 from client.tutorial.script import Step
 from lang.i18n import N_, _, ngettext
@@ -56,6 +60,16 @@ def _box(node: Node) -> list[Rect]:
     return [(node.left, node.bottom, node.width, node.height)] if node.visible else []
 
 
+def stage_keep(sc: GameScene) -> list[Rect]:
+    """What the battle stage's lesson is about, which no card may cover: the tower (its
+    shaft, the handful beside it and its tray) and each side's tray with its count."""
+    t = sc.tower
+    if not t.big:
+        return _box(t)
+    x, y, w, h = shaft_rect(t.geo, (t.left, t.bottom, t.width, t.height), True)
+    return [(float(x), float(y), float(w), min(float(h), t.top - 4 - y)), *t.tray_boxes()]
+
+
 # what each step's `highlight` outlines on the scene
 HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
     "provinces": lambda sc: [],               # the map's own highlight marks them (`_show`)
@@ -64,7 +78,7 @@ HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
     "bid": lambda sc: [sc.planning.field_rect(10)] if sc.planning.visible else [],
     "decision": lambda sc: _box(sc.decision),
     "track": lambda sc: _box(sc.track),
-    "tower": lambda sc: _box(sc.tower),
+    "tower": lambda sc: stage_keep(sc),
     "players": lambda sc: _box(sc.players),
 }
 
@@ -86,7 +100,11 @@ class TutorialCoach(Node):
         self.in_play: list[Event] = []   # the scene's batch in play, as it started
         self.done: list[list[Event]] = []  # batches played whole, not taken in yet
         self.scores: dict[int, int] = {}  # this winter's points gained, by seat
-        self._size = (0.0, 0.0)
+        self.pour: PourWatch | None = None     # the tower lesson's pour, as the player saw it
+        self.pours_shown = 0                    # the lesson's drop: played, and played again
+        self._pour_t: float | None = None       # the drop's recorded time at the last frame
+        self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
+        self._size = (0.0, 0.0, False)
         self.card.next_pressed.connect(self.next)
         self.card.show_pressed.connect(self.show_me)
         self.card.skip_pressed.connect(self.skip)
@@ -138,8 +156,8 @@ class TutorialCoach(Node):
             self._hold(True)
 
     def on_update(self, dt: float) -> None:
-        if (self.scene.width, self.scene.height) != self._size:
-            self._size = (self.scene.width, self.scene.height)
+        if (self.scene.width, self.scene.height, self.scene.tower.big) != self._size:
+            self._size = (self.scene.width, self.scene.height, self.scene.tower.big)
             self._layout()
         if self.scene.fast and not self.progress.finished:
             self.scene.fast = False               # the steps wait for their events in play
@@ -151,9 +169,41 @@ class TutorialCoach(Node):
         st = self.progress.decision_asked(kind)
         if st is not None:
             self._show(st)
+        if self.pour is not None:
+            self._follow_pour(dt)
         if self.holding and not self.scene.paused and not self.scene.comforts.blocking:
             self.next()                           # Space (the table's "go on") as Next
         self._recheck_missing()
+
+    def _follow_pour(self, dt: float) -> None:
+        """The tower lesson (issue 48): its drop plays at normal speed (the player's pace
+        comes back with Next) under a card clear of the tower and the trays; a frame of the
+        pour counts when it was in view. A pour not watched whole is played again."""
+        sc, pour = self.scene, self.pour
+        assert pour is not None
+        if sc.speed > NORMAL_SPEED:
+            if self._speed_before is None:
+                self._speed_before = sc.speed_idx
+            sc.speed_idx = SPEEDS.index(NORMAL_SPEED)
+        t = sc.tower
+        now = t.playback_time if t.playing else None
+        before, self._pour_t = self._pour_t, now
+        skipped = now is not None and before is not None \
+            and now - before > MAX_RATE * max(dt, 1 / 60) * 2 + 0.05
+        card: Rect = (self.card.left, self.card.bottom, self.card.width, self.card.height)
+        covered = self.card.visible and any(_overlap(card, k) for k in stage_keep(sc))
+        in_view = t.big and not sc.comforts.blocking and not covered
+        pour.frame(t.stage, t.speed, in_view, skipped)
+        aside = t.stage == "climax"               # the stage's banner says the decision:
+        if aside and self.card.visible:           # the card steps aside for it, then comes back
+            self.card.hide()
+        elif not aside and not self.card.visible and self.progress.current is not None:
+            self.card.visible = True
+            self.card.mark_dirty()
+        if pour.needs_replay and not t.playing and sc.player.play_last_drop():
+            self.pour = PourWatch()               # once more, this time in view
+            self._pour_t = None
+            self.pours_shown += 1
 
     def _recheck_missing(self) -> None:
         """A "Not yet" line follows the player: said again as the task's figures change
@@ -179,6 +229,8 @@ class TutorialCoach(Node):
                             body, _(st.task), can_show=st.key == "plan",
                             last=st.key == script.STEPS[-1].key,
                             short_counter=_("{n}/{total}").format(n=n, total=total))
+        if st.key == "battle":                   # the pour is watched, frame by frame
+            self.pour, self.pours_shown, self._pour_t = PourWatch(), 1, None
         if st.key == "scoring":                  # the points it asks to look at: in the panel
             self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
@@ -229,10 +281,14 @@ class TutorialCoach(Node):
             return
         missing = self.missing()
         if missing:
-            self.card.say_missing(missing)
-            self._layout()
+            if missing != self.card.missing:      # said again only when it changes
+                self.card.say_missing(missing)
+                self._layout()
+            if self.holding:
+                self.scene.paused = True          # Space (as Next) does not end the lesson
             return
         self.progress.next()
+        self._end_pour()
         if st.key == "actions":
             self.stepping = True                  # now one opponent move at a time
         self._closed()
@@ -245,6 +301,9 @@ class TutorialCoach(Node):
         decision ends only when the player has answered it (Next alone would leave the
         card gone with nothing asked answered)."""
         st = self.progress.current
+        if st is not None and st.key == "battle" and self.pour is not None \
+                and not self.pour.watched:
+            return _("Watch the cubes fall into the tray first: only those decide the battle.")
         if st is None or st.trigger.decision is None or st.key == "board":
             return ""
         panel = self.scene.planning
@@ -273,9 +332,16 @@ class TutorialCoach(Node):
         if self.scene.planning.visible:
             self.scene.planning.load(script.first_plan_fields(), script.FIRST_BID)
 
+    def _end_pour(self) -> None:
+        """The tower lesson is over: the player's own pace again."""
+        self.pour = None
+        if self._speed_before is not None:
+            self.scene.speed_idx, self._speed_before = self._speed_before, None
+
     def skip(self) -> None:
         """Skip tutorial: the game goes on as an ordinary game, without the cards."""
         self.progress.skip()
+        self._end_pour()
         self.stepping = self.waiting_move = False
         self._closed()
 
@@ -290,6 +356,9 @@ class TutorialCoach(Node):
             return False
         if symbol == arcade.key.ESCAPE:      # the scene's question would call this a replay
             self.ask_leave()
+            return True
+        if symbol == arcade.key.S and self.pour is not None and not self.pour.watched:
+            self.next()                           # the lesson's drop is not skipped: Next says why
             return True
         return super().key_press(symbol, modifiers)
 
@@ -308,6 +377,8 @@ class TutorialCoach(Node):
         outlines and a banner on show. Never over the tower: its animation is repainted
         over anything on it."""
         sc = self.scene
+        if sc.tower.big and self.card.mode == "step":
+            return self._place_on_stage()
         board = sc.board_view
         w = max(330.0, min(440.0, board.width * 0.55))
         h = self.card.needed_height(w, max(120.0, board.height - 60))
@@ -353,6 +424,18 @@ class TutorialCoach(Node):
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
             return hidden + 100 * covered + off_map
         return min(spots, key=cost)              # the first among the best
+
+    def _place_on_stage(self) -> Rect:
+        """On the battle stage: over a side's panel, from its foot up (its name and
+        province stay in sight at its head), never over the tower or a side's tray, which
+        the tower lesson is about; the attacker's side unless the defender's hides less."""
+        sc = self.scene
+        keep = stage_keep(sc)
+        spots = []
+        for left, bottom, width, height in sc.tower.panel_rects():
+            h = self.card.needed_height(width, height)
+            spots.append((left, bottom, width, h))
+        return min(spots, key=lambda r: (sum(1 for k in keep if _overlap(r, k)), r[3]))
 
     def on_draw(self) -> None:
         st = self.progress.current

@@ -235,6 +235,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
        "magic-wormhole, its code passed on by the host"),
     N_("seat {seat} cannot be dialled directly: dialling it through a tunnel of our own "
        "(magic-wormhole)"),
+    N_("seat {seat} is not dialled: the host gave an address for it that this computer does "
+       "not dial (one of its own, another network's private one, or not a table's)"),
     N_("the tunnel to seat {seat} is connected through the relay {where}"),
     N_("the tunnel to seat {seat} is connected directly ({where})"),
     N_("the tunnel to seat {seat} could not be opened: {why}"),

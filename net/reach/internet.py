@@ -9,7 +9,6 @@ Tests: tests/net/reach/test_internet_addresses.py, tests/net/reach/test_internet
 
 from __future__ import annotations
 
-import os
 import socket
 import sys
 from dataclasses import replace
@@ -18,6 +17,8 @@ from typing import Any, Callable
 from net.reach import portmap
 from net.reach.addresses import Reachable, join_lines, reachable_addresses
 from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
+from net.reach.reach_settings import ReachSettings
+from net.transport.reactor_types import NetReactor, ShutdownReactor
 
 
 def default_interface() -> str:
@@ -33,7 +34,8 @@ def default_interface() -> str:
         return ""
 
 
-def announce(reactor: Any, session: Any, command: str, interface: str,
+def announce(reactor: ShutdownReactor, session: Any, command: str, interface: str,
+             settings: ReachSettings,
              say: Callable[[str], None] | None = None) -> portmap.PortMapper | None:
     """Print where the table can be reached (host), ask the router to forward our listen
     port (every player: the mesh needs each pair to connect), and print the outcome."""
@@ -52,7 +54,7 @@ def announce(reactor: Any, session: Any, command: str, interface: str,
         for line in join_lines(found, code):
             say(line)
 
-    if not portmap.wanted(interface):
+    if not portmap.wanted(interface, settings):
         print_addresses([])
         return None
 
@@ -74,19 +76,21 @@ class StartGate:
     Why: a pair that cannot connect used to show only as a game that never began (the
     mesh waited out the rejoin timeout). The host probes each joiner's announced address
     (net/reach/reachability.py) and starts only when no pair fails; otherwise `refuse` gets one
-    sentence per failing pair, before anything started. SHOGUN_NET_REACH_CHECK=off skips it.
+    sentence per failing pair, before anything started. `settings.reach_check` off
+    (SHOGUN_NET_REACH_CHECK=off) skips it.
     """
 
     RETRIES = 2           # a joiner asks its router only after it dialled the host:
     RETRY_AFTER = 3.0     # a failing pair is checked again before it is reported
 
-    def __init__(self, reactor: Any, session: Any,
-                 say: Callable[[str], None] | None = None) -> None:
+    def __init__(self, reactor: NetReactor, session: Any,
+                 say: Callable[[str], None] | None = None,
+                 settings: ReachSettings = ReachSettings()) -> None:
         self.reactor, self.session = reactor, session
         self.say = say or (lambda line: print(line, flush=True))
         self.checking = False
         self.tries = 0
-        self.enabled = os.environ.get("SHOGUN_NET_REACH_CHECK", "on") != "off"
+        self.enabled = settings.reach_check
 
     def start(self, start: Callable[[], None], refuse: Callable[[list[str]], None]) -> None:
         if self.checking:

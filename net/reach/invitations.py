@@ -18,9 +18,10 @@ from typing import Any, Callable
 from net.reach.addresses import Reachable
 from net.reach.invite_codes import InviteCode, new_code, new_nameplate, reopen_pause
 from net.reach.rendezvous import (APP_ID, Choice, Offer, RendezvousError, RendezvousOptions,
-                                  plain_failure, relay_only, server_name, unreachable,
+                                  plain_failure, server_name, unreachable,
                                   wormhole_for)
 from net.reach.tunnel import Link, RelayRedial, link_of, serve_table
+from net.transport.reactor_types import NetReactor
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -38,7 +39,7 @@ class Invitations:
     come back with `--resume` (their tunnel died with their program:
     net/reach/rejoin_by_code.py)."""
 
-    def __init__(self, reactor: Any, options: RendezvousOptions, table_code: str,
+    def __init__(self, reactor: NetReactor, options: RendezvousOptions, table_code: str,
                  table_port: int, addresses: Callable[[], list[Reachable]],
                  seats_open: Callable[[], bool], say: Callable[[str], None],
                  table_host: str = "127.0.0.1",
@@ -196,7 +197,7 @@ class Invitations:
                 elif before is not None and before.connected and not link.connected:
                     self.say(f"friend {friend}'s link is down; magic-wormhole redials it")
             dilated = w.dilate(transit_relay_location=self.options.relay,
-                               no_listen=relay_only(), on_status_update=status)
+                               no_listen=self.options.relay_only, on_status_update=status)
             serve_table(self.reactor, dilated, self.table_host, self.table_port,
                         lambda port: self.tunnelled.__setitem__(port, friend))
             if self.options.relay_allowed:

@@ -39,6 +39,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from net.transport.reactor_types import Clock, twisted_clock
+
 CODE_WORDS = 6            # words a player types
 HIDDEN_WORDS = 3          # the first ones: the namespace, never sent
 FIRST_PAUSE = 1.0         # seconds before the code opens again after one wrong guess
@@ -144,7 +146,7 @@ def new_nameplate() -> str:
 
 
 # ------------------------------------------------------------------ the friend's listing
-def list_nameplates(wormhole: Any, timeout: float, reactor: Any) -> Any:
+def list_nameplates(wormhole: Any, timeout: float, reactor: Clock) -> Any:
     """A Deferred with the set of nameplates open in `wormhole`'s application id, asked
     once (magic-wormhole's code-input helper; the answer, not a guess from a completion
     cache). The wormhole is for listing only: close it after."""
@@ -160,7 +162,7 @@ def list_nameplates(wormhole: Any, timeout: float, reactor: Any) -> Any:
             answered.callback(set(nameplates))
     inp.got_nameplates = received        # the Lister hands each answer to the Input
     helper.refresh_nameplates()
-    return answered.addTimeout(timeout, reactor)
+    return answered.addTimeout(timeout, twisted_clock(reactor))
 
 
 __all__ = ["InviteCode", "new_code", "parse_code", "reopen_pause", "guesses_in",

@@ -95,8 +95,17 @@ LAN = tuple(ipaddress.ip_network(n) for n in
             ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"))
 
 
-def _scope_refusal(ip: IPAddress, side: FriendSide) -> str:
-    """Why a friend would not probe this IP from here ('' when it may)."""
+def on_loopback(interface: str) -> bool:
+    """Is a table listening on `interface` on loopback only (a test, a machine with no
+    network)? Then loopback addresses are where its players are; otherwise a stranger
+    naming one is pointing at this machine's own services."""
+    return interface.startswith("127.") or interface == "::1"
+
+
+def scope_refusal(ip: IPAddress, side: FriendSide) -> str:
+    """Why this machine would not dial this IP for a table ('' when it may): the scope
+    rules above, for an `Offer`'s addresses and for the addresses a host gives in
+    `GameStarted` alike (net/table/policy/mesh_addresses.py)."""
     if ip.version == 6 and ip.ipv4_mapped is not None:     # ::ffff:a.b.c.d dials a.b.c.d
         ip = ip.ipv4_mapped
     if ip.is_loopback or ip in side.own:
@@ -121,7 +130,7 @@ def judge(offered: Sequence[Reachable], side: FriendSide) -> list[Judged]:
     probed = 0
     for address in offered:
         ip = ip_of(address.host)
-        why = "not an IP address" if ip is None else _scope_refusal(ip, side)
+        why = "not an IP address" if ip is None else scope_refusal(ip, side)
         if not why and ip in seen:
             why = "an address offered twice"
         if not why and probed >= MAX_PROBES:
@@ -150,4 +159,5 @@ def not_tried(judged: Iterable[Judged]) -> int:
     return sum(1 for j in judged if not j.probe)
 
 
-__all__ = ["FriendSide", "Judged", "MAX_PROBES", "judge", "not_tried", "to_probe"]
+__all__ = ["FriendSide", "Judged", "MAX_PROBES", "ip_of", "judge", "not_tried", "on_loopback",
+           "scope_refusal", "to_probe"]

@@ -27,10 +27,16 @@ import ipaddress
 import socket
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from net.reach.addresses import plain_host
 from net.reach.tunnel import Link
+from net.transport.peer import TcpTransport
+from net.transport.round_trip import RoundTrip
+
+if TYPE_CHECKING:
+    from net.reach.invitations import Invitations
+    from net.reach.rendezvous import Arrival
 
 # the kinds, as the lobby says them
 THIS_MACHINE, LAN, DIRECT, UPNP, RELAY, WORMHOLE_DIRECT, WORMHOLE = (
@@ -71,7 +77,7 @@ def link_kind(facts: LinkFacts) -> str:
 TCP_INFO_RTT = 68        # byte offset of tcpi_rtt (microseconds) in Linux's struct tcp_info
 
 
-def tcp_round_trip(transport: Any) -> float | None:
+def tcp_round_trip(transport: object) -> float | None:
     """The kernel's smoothed round trip of a TCP connection, in seconds (None where the
     platform does not say)."""
     option = getattr(socket, "TCP_INFO", None)
@@ -86,16 +92,12 @@ def tcp_round_trip(transport: Any) -> float | None:
     return micros / 1e6 if micros else None
 
 
-def tunnel_round_trip(conn: Any) -> float | None:
+def tunnel_round_trip(conn: LinkedConn) -> float | None:
     """A tunnelled link's round trip: the last ping answered on that sealed connection
     (`net.transport.round_trip`), and a new ping asked for the next look (one at a time:
     the lobby looks every second)."""
-    round_trip = getattr(conn, "round_trip", None)
-    if round_trip is None:
-        return None
-    round_trip.ask()
-    measured: float | None = round_trip.measured
-    return measured
+    conn.round_trip.ask()
+    return conn.round_trip.measured
 
 
 def tunnel_state(link: Link | None) -> str:
@@ -129,7 +131,55 @@ def tunnel_of(seat: int, source_port: int, tunnels: Tunnels) -> str | None:
     return None
 
 
-def table_links(table: Any, invitations: Any = None, arrival: Any = None,
+class LinkedConn(Protocol):
+    """A table connection as the lobby's look reads it (`net.transport.peer.PeerConnection`)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def dialer(self) -> bool: ...
+
+    @property
+    def tcp(self) -> TcpTransport: ...
+
+    @property
+    def round_trip(self) -> RoundTrip: ...
+
+
+class LinkedRoster(Protocol):
+    """The table's connections (`net.table.shared.Roster`)."""
+
+    @property
+    def conns(self) -> Sequence[LinkedConn]: ...
+
+    @property
+    def host_conn(self) -> LinkedConn | None: ...
+
+
+class PairTunnelLinks(Protocol):
+    """The table's pair tunnels by the other player's seat (`net.table.pair_links`)."""
+
+    @property
+    def links(self) -> Mapping[int, Link]: ...
+
+
+class LinkedTable(Protocol):
+    """What `table_links` reads of a table session (`net.table.session.TableSession`;
+    named here, not imported: net.reach sits below net.table)."""
+
+    @property
+    def roster(self) -> LinkedRoster: ...
+
+    @property
+    def pair_links(self) -> PairTunnelLinks: ...
+
+
+def table_links(table: LinkedTable, invitations: Invitations | None = None,
+                arrival: Arrival | None = None,
                 mapped: bool = False) -> dict[int, PeerLink]:
     """{seat: how its player is connected to me} for every seat I hold a live link to.
 
@@ -146,14 +196,14 @@ def table_links(table: Any, invitations: Any = None, arrival: Any = None,
         by_source_port={} if invitations is None else {
             port: invitations.links.get(friend)
             for port, friend in invitations.tunnelled.items()},
-        by_seat=dict(getattr(getattr(table, "pair_links", None), "links", {})))
+        by_seat=dict(table.pair_links.links))
     found: dict[int, PeerLink] = {}
     for conn in conns:
         seat = conn.seat if conn.seat is not None else (0 if conn is roster.host_conn else None)
-        tcp = getattr(conn, "tcp", None)
-        if seat is None or tcp is None:
+        if seat is None:
             continue
         try:
+            tcp = conn.tcp
             remote = tcp.getPeer()
         except Exception:
             continue
@@ -162,7 +212,8 @@ def table_links(table: Any, invitations: Any = None, arrival: Any = None,
             rtt = tcp_round_trip(tcp)
         else:
             rtt = tunnel_round_trip(conn)
-            if rtt is None and tunnels.to_host is not None and seat == 0:
+            if rtt is None and arrival is not None and arrival.tunnel is not None \
+                    and seat == 0:
                 rtt = arrival.round_trip    # measured through my tunnel when I joined
         kind = link_kind(LinkFacts(str(remote.host), tunnel, mapped, not conn.dialer))
         found[seat] = PeerLink(kind, rtt)

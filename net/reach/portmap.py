@@ -15,11 +15,12 @@ Tests: tests/net/reach/test_internet_addresses.py.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from net.reach.addresses import DEFAULT_PORT
+from net.reach.reach_settings import ReachSettings
+from net.transport.reactor_types import ShutdownReactor
 
 log = logging.getLogger("net.reach.portmap")
 
@@ -117,16 +118,15 @@ class PortMapper:
                         mapping.public_port, exc)
 
 
-def wanted(interface: str) -> bool:
-    """Map a port unless told not to (SHOGUN_NET_PORTMAP=off) or listening on loopback
-    only (tests: nothing outside this machine should be asked)."""
-    setting = os.environ.get("SHOGUN_NET_PORTMAP", "on")
-    if setting == "off":
+def wanted(interface: str, settings: ReachSettings) -> bool:
+    """Map a port unless told not to (`settings.portmap`, SHOGUN_NET_PORTMAP=off) or
+    listening on loopback only (tests: nothing outside this machine should be asked)."""
+    if not settings.portmap:
         return False
     return not interface.startswith("127.") and interface != "::1"
 
 
-def map_later(reactor: Any, port: int, on_mapped: Callable[[Mapping], None],
+def map_later(reactor: ShutdownReactor, port: int, on_mapped: Callable[[Mapping], None],
               on_failed: Callable[[str], None],
               mapper: PortMapper | None = None) -> PortMapper:
     """Ask for the mapping in a thread; remove it before the reactor shuts down."""

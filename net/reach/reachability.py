@@ -25,6 +25,7 @@ from typing import Any, Collection, Iterable, cast
 from net.reach.addresses import format_address, plain_host
 from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_frame
 from net.transport.peer import TcpTransport
+from net.transport.reactor_types import NetReactor
 
 PROBE_TIMEOUT = 3.0
 
@@ -54,7 +55,7 @@ class Probe:
         return f"{where}: reached over {self.over}, round trip {rtt}, {what} answered"
 
 
-def probe(reactor: Any, host: str, port: int, timeout: float = PROBE_TIMEOUT) -> Any:
+def probe(reactor: NetReactor, host: str, port: int, timeout: float = PROBE_TIMEOUT) -> Any:
     """Dial HOST:PORT; a Deferred that fires with a Probe (never errs)."""
     from twisted.internet import defer, protocol
 
@@ -131,7 +132,7 @@ def _plain(message: str) -> str:
     return message.strip().rstrip(".")
 
 
-def probe_all(reactor: Any, targets: Iterable[tuple[str, int]],
+def probe_all(reactor: NetReactor, targets: Iterable[tuple[str, int]],
               timeout: float = PROBE_TIMEOUT) -> Any:
     """Probe every (host, port) at once; a Deferred of the Probes in the same order."""
     from twisted.internet import defer
@@ -213,7 +214,7 @@ def tunnelled_seats(session: Any, tunnelled_ports: Collection[int]) -> set[int]:
     return found
 
 
-def check_lobby(reactor: Any, session: Any, timeout: float = PROBE_TIMEOUT,
+def check_lobby(reactor: NetReactor, session: Any, timeout: float = PROBE_TIMEOUT,
                 tunnelled_ports: Collection[int] = ()) -> Any:
     """Host only, before the start: probe every joiner's announced address from here.
     A Deferred of (players, sentences for the pairs that cannot connect)."""

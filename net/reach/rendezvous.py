@@ -39,17 +39,18 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.invite_codes import InviteCode, list_nameplates, looks_like_code, parse_code
-from net.reach.offered import FriendSide, judge, not_tried, to_probe
+from net.reach.reach_settings import ANSWER_WAIT, ReachSettings
+from net.reach.offered import FriendSide, judge, not_tried, on_loopback, to_probe
 from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication)
+from net.transport.reactor_types import Clock, NetReactor, twisted_clock
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -73,17 +74,15 @@ class RendezvousOptions:
     direct_only: bool = False
     local: bool = False         # this peer's table is on loopback (a test): the host's
                                 # loopback addresses are plausible (net/reach/offered.py)
+    relay_only: bool = False    # (tests) as if no direct path worked: the relay carries the
+                                # table even on loopback: the friend dials none of the host's
+                                # addresses, and neither side listens for magic-wormhole's
+                                # own direct connections (`no_listen`)
+    answer_wait: float = ANSWER_WAIT    # seconds `join CODE` waits for a table to answer
 
     @property
     def relay_allowed(self) -> bool:
         return not self.direct_only and self.relay is not None
-
-
-def relay_only() -> bool:
-    """(tests) SHOGUN_NET_RELAY_ONLY=1: act as if no direct path worked, so that the relay
-    carries the table even on loopback: the friend dials none of the host's addresses, and
-    neither side listens for magic-wormhole's own direct connections (`no_listen`)."""
-    return os.environ.get("SHOGUN_NET_RELAY_ONLY", "") == "1"
 
 
 class AskedReach(Protocol):
@@ -100,24 +99,26 @@ class AskedReach(Protocol):
     def direct_only(self) -> bool: ...
 
 
-def options_for(args: AskedReach, interface: str,
+def options_for(args: AskedReach, interface: str, settings: ReachSettings,
                 needed: bool = False) -> RendezvousOptions | None:
-    """This peer's rendezvous, or None when it uses none: SHOGUN_NET_RENDEZVOUS=off, or a
-    table on loopback only (tests), unless `--rendezvous` is given or `needed` (a code was
+    """This peer's rendezvous, or None when it uses none: `settings.rendezvous` off
+    (SHOGUN_NET_RENDEZVOUS=off), or a table on loopback only (tests), unless
+    `--rendezvous` is given or `needed` (a code was
     typed). ValueError says what is wrong with a given option. (`host`/`join` on the
     command line and the window's menu, whose Settings give the same three fields.)"""
     mailbox = args.rendezvous
     relay = args.relay
-    loopback = interface.startswith("127.") or interface == "::1"
+    loopback = on_loopback(interface)
     if mailbox is None and not needed and (
-            os.environ.get("SHOGUN_NET_RENDEZVOUS", "on") == "off" or loopback):
+            not settings.rendezvous or loopback):
         return None
     if mailbox is not None and not mailbox.startswith(("ws://", "wss://")):
         raise ValueError(f"the rendezvous {mailbox} is not a mailbox address; give "
                          "ws://HOST:PORT/v1")
     return RendezvousOptions(mailbox or PUBLIC_MAILBOX,
                              relay_hint(relay) if relay else PUBLIC_RELAY,
-                             args.direct_only, loopback)
+                             args.direct_only, loopback, settings.relay_only,
+                             settings.answer_wait)
 
 
 def relay_hint(address: str) -> str:
@@ -223,7 +224,7 @@ class Arrival:
     redial: RelayRedial | None = None   # dials the relay again after a break
 
 
-def wormhole_for(reactor: Any, options: RendezvousOptions, app_id: str = APP_ID) -> Any:
+def wormhole_for(reactor: Clock, options: RendezvousOptions, app_id: str = APP_ID) -> Any:
     """A wormhole on the mailbox, under `app_id`: a code's hidden namespace
     (`InviteCode.app_id`, issue 47)."""
     import wormhole
@@ -271,17 +272,6 @@ def plain_failure(failure: Any, mailbox: str) -> str:
 
 
 # ------------------------------------------------------------------------------- host
-ANSWER_WAIT = 120.0     # seconds a friend waits for the host's offer (env: tests)
-
-
-def answer_wait() -> float:
-    """How long `join CODE` waits for a table to answer (SHOGUN_NET_RENDEZVOUS_WAIT)."""
-    try:
-        return max(1.0, float(os.environ.get("SHOGUN_NET_RENDEZVOUS_WAIT", ANSWER_WAIT)))
-    except ValueError:
-        return ANSWER_WAIT
-
-
 async def _closed(w: Any) -> None:
     try:
         await w.close()
@@ -309,15 +299,15 @@ _DIRECTLY = {"public": "directly at {address} through the host's router, round t
 CLAIM_WAIT = 15.0      # seconds one claimed nameplate has to answer
 
 
-async def meet_host(reactor: Any, options: RendezvousOptions,
+async def meet_host(reactor: NetReactor, options: RendezvousOptions,
                     code: InviteCode) -> tuple[Any, bytes]:
     """Friend: find the host's nameplate in the code's hidden namespace (listing it; only
     holders of the code can name it) and claim it with the secret words: the wormhole and
     the host's offer. RendezvousError: a sentence (the words are wrong, nobody answered
-    within `answer_wait()`, the mailbox cannot be reached)."""
+    within `options.answer_wait`, the mailbox cannot be reached)."""
     from twisted.internet import defer, task
     from wormhole.errors import WrongPasswordError
-    wait = answer_wait()
+    wait = options.answer_wait
     end = reactor.seconds() + wait
     app_id = code.app_id(APP_ID)
     tried: set[str] = set()
@@ -340,14 +330,14 @@ async def meet_host(reactor: Any, options: RendezvousOptions,
             w.set_code(code.wormhole_code(nameplate))
             try:
                 left = max(1.0, min(CLAIM_WAIT, end - reactor.seconds()))
-                return w, await w.get_message().addTimeout(left, reactor)
+                return w, await w.get_message().addTimeout(left, twisted_clock(reactor))
             except WrongPasswordError:
                 w.close().addErrback(lambda f: None)
                 raise RendezvousError(plain_failure(WrongPasswordError(), options.mailbox)) \
                     from None
             except Exception:          # crowded, or nobody on it: the host opens another
                 w.close().addErrback(lambda f: None)
-        await task.deferLater(reactor, 1.0, lambda: None)
+        await task.deferLater(twisted_clock(reactor), 1.0, lambda: None)
     seconds = f"{wait:g}"
     server = server_name(options.mailbox)
     raise RendezvousError(f"no table answered that code within {seconds} s: is the host's "
@@ -355,14 +345,14 @@ async def meet_host(reactor: Any, options: RendezvousOptions,
                           f"rendezvous server {server}?")
 
 
-def join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
+def join_by_code(reactor: NetReactor, options: RendezvousOptions, invite: str,
                  say: Callable[[str], None]) -> Any:
     """Friend: a Deferred firing with an `Arrival` (or failing with RendezvousError)."""
     from twisted.internet import defer
     return defer.Deferred.fromCoroutine(_join_by_code(reactor, options, invite, say))
 
 
-async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
+async def _join_by_code(reactor: NetReactor, options: RendezvousOptions, invite: str,
                         say: Callable[[str], None]) -> Arrival:
     from net.reach.reachability import probe, probe_all
     from twisted.internet import defer
@@ -380,7 +370,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         raise
     side = FriendSide.here(options.local)
     judged = judge(offer.addresses, side)
-    targets = to_probe(offer.addresses, side) if not relay_only() else []
+    targets = to_probe(offer.addresses, side) if not options.relay_only else []
     probes = await probe_all(reactor, [(a.host, a.port) for a in targets]) if targets else []
     direct = choose_direct(targets, probes)
     if direct is not None:
@@ -407,7 +397,7 @@ async def _join_by_code(reactor: Any, options: RendezvousOptions, invite: str,
         raise RendezvousError(reason)
     w.send_message(Choice("relay").to_bytes())
     links: list[Link] = []
-    dilated = w.dilate(transit_relay_location=options.relay, no_listen=relay_only(),
+    dilated = w.dilate(transit_relay_location=options.relay, no_listen=options.relay_only,
                        on_status_update=lambda update: links.append(link_of(update)))
     forwarder = Forwarder(reactor, dilated)
     redial = RelayRedial(reactor, dilated)

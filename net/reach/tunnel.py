@@ -30,6 +30,8 @@ import logging
 
 from twisted.internet import protocol
 
+from net.transport.reactor_types import Clock, NetReactor, twisted_clock, twisted_tcp
+
 SUBPROTOCOL = "shogun-table"      # the subchannels' name on both sides
 log = logging.getLogger("net.reach.tunnel")
 TAMPERED = ("a record through the tunnel failed its authentication (bytes altered, added or "
@@ -125,12 +127,12 @@ class RelayRedial:
     connecting and is ignored once it is connected). magic-wormhole offers no option for
     it, so the manager and connector are read by their attribute names (0.24)."""
 
-    def __init__(self, reactor: Any, dilated: Any, every: float = REDIAL_RELAY_EVERY) -> None:
+    def __init__(self, reactor: Clock, dilated: Any, every: float = REDIAL_RELAY_EVERY) -> None:
         from twisted.internet.task import LoopingCall
         self.dilated = dilated
         self.redials = 0
         self.loop = LoopingCall(self.look)
-        self.loop.clock = reactor
+        self.loop.clock = twisted_clock(reactor)
         self.loop.start(every, now=False)
 
     def look(self) -> None:
@@ -221,14 +223,15 @@ class _ToTable(_End):
         from twisted.internet.endpoints import TCP4ClientEndpoint, TCP6ClientEndpoint
         server: _TableServer = self.factory
         kind = TCP6ClientEndpoint if ":" in server.table_host else TCP4ClientEndpoint
-        _connect_other_end(self, kind(server.reactor, server.table_host, server.table_port),
+        _connect_other_end(self, kind(twisted_tcp(server.reactor), server.table_host,
+                                      server.table_port),
                            lambda second: server.connected(second.wire.getHost().port))
 
 
 class _TableServer(protocol.Factory):
     protocol = _ToTable
 
-    def __init__(self, reactor: Any, table_host: str, table_port: int,
+    def __init__(self, reactor: NetReactor, table_host: str, table_port: int,
                  connected: Callable[[int], None]) -> None:
         self.reactor, self.table_host, self.table_port = reactor, table_host, table_port
         self.connected = connected
@@ -240,7 +243,7 @@ def table_end(interface: str) -> str:
     return interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
 
 
-def serve_table(reactor: Any, dilated: Any, table_host: str, table_port: int,
+def serve_table(reactor: NetReactor, dilated: Any, table_host: str, table_port: int,
                 connected: Callable[[int], None] = lambda _port: None) -> Any:
     """Host: every subchannel the friend opens becomes a TCP connection to the table
     (`connected(its local port)`: the table sees the friend come from that port).
@@ -261,7 +264,7 @@ class _ToSubchannel(_End):
 class Forwarder:
     """Friend: a loopback port whose connections reach the host's table."""
 
-    def __init__(self, reactor: Any, dilated: Any, interface: str = "127.0.0.1") -> None:
+    def __init__(self, reactor: NetReactor, dilated: Any, interface: str = "127.0.0.1") -> None:
         self.dilated = dilated
         factory = protocol.Factory()
         factory.protocol = _ToSubchannel

@@ -1,4 +1,4 @@
-"""Signing what my seat says, checking what others' seats say, and expelling a cheater.
+"""Expelling a cheater: proofs of cheating checked, passed on, and acted on.
 
 Why a separate part of the session: it is one idea — who may remove a seat from the
 table, on what evidence. A proof (two different signed messages of one seat for one
@@ -13,10 +13,11 @@ tests/net/trust/test_tower_proofs.py, tests/net/trust/test_tower_attacks.py.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Mapping, TYPE_CHECKING
+from typing import Any, Mapping, TYPE_CHECKING
 
 from net.lockstep import signatures
-from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
+from net.table.seat_signer import SeatSigner
+from net.table.shared import Roster, StartRecord, TableSetting, TableState
 from net.transport import messages
 from net.transport.message_records import CheatingProved
 
@@ -25,35 +26,6 @@ if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
 
 log = logging.getLogger("net.table.session")
-
-
-class SeatSigner:
-    """Signs what my seat originates and checks other seats' signatures."""
-
-    def __init__(self, shared: TableState, me: Identity, start: StartRecord) -> None:
-        self._shared = shared
-        self._me = me
-        self._start = start
-        self.saved_table: bytes | None = None     # resume: my table before CaughtUp
-        # replaceable (a test plays a seat that signs badly): callers look it up each time
-        self.sign: Callable[[dict[str, Any]], dict[str, Any]] = self.sign_as_my_seat
-
-    def sign_as_my_seat(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """My seat's signature on a message I originate (`net.lockstep.signatures`)."""
-        table = self._shared
-        key = self._me.seat_key
-        table_id = self._start.info["table"] if self._start.info is not None \
-            else self.saved_table
-        if key is None or table_id is None \
-                or msg.get("type") not in signatures.SIGNED or msg.get("seat") != table.my_seat:
-            return msg
-        return signatures.sign(key, table_id, msg)
-
-    def signed_by_seat(self, seat: int, msg: Mapping[str, Any]) -> bool:
-        """`msg` carries `seat`'s signature under the key pinned in GameStarted."""
-        entry = self._start.seat_entry(seat)
-        return entry is not None and self._start.info is not None \
-            and signatures.signed_by(entry.get("key"), self._start.info["table"], msg)
 
 
 class Expulsion:

@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection, Mapping
 
 from net.reach.invite_codes import new_code, parse_code
 from net.reach.pair_tunnels import CodeOffered, PairTunnel, pass_on
-from net.reach.rendezvous import (APP_ID, RendezvousOptions, plain_failure, relay_only,
+from net.reach.rendezvous import (APP_ID, RendezvousOptions, plain_failure,
                                   wormhole_for)
 from net.reach.tunnel import Forwarder, Link, RelayRedial, link_of, serve_table, table_end
 from net.table.dialer import Dialer
@@ -182,8 +182,8 @@ class PairLinks:
                          if link.through_relay else
                          f"the tunnel to seat {seat} is connected directly ({where})")
             seen.append(link)
-        dilated = w.dilate(transit_relay_location=self.options.relay, no_listen=relay_only(),
-                           on_status_update=status)
+        dilated = w.dilate(transit_relay_location=self.options.relay,
+                           no_listen=self.options.relay_only, on_status_update=status)
         mailbox = self.options.mailbox
 
         def failed(failure: Any) -> None:

@@ -16,7 +16,8 @@ from net.lockstep.core import Lockstep, Offence
 from net.lockstep.engine import sim_events
 from net.lockstep.plan_steps import for_spectators
 from net.table.drop_claims import DropClaims
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.liveness import Liveness
 from net.table.persistence import Persistence
 from net.table.phase import Phase

@@ -16,7 +16,8 @@ import logging
 from typing import Any, TYPE_CHECKING
 
 from net.lockstep.core import Offence
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.missed_inputs import MissedInputs
 from net.table.play import Play
 from net.table.shared import Roster, StartRecord, TableState

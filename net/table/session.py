@@ -33,7 +33,8 @@ from twisted.python.failure import Failure
 from net.table.connections import Connections, Connector, routes
 from net.table.dialer import Dialer
 from net.table.drop_claims import DropClaims
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.input_deadline import InputDeadlines
 from net.table.missed_inputs import MissedInputs
 from net.table.liveness import Liveness
@@ -47,8 +48,8 @@ from net.table.recovery import Recovery
 from net.table.pair_links import PairLinks
 from net.table.relays import Relays
 from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, SessionOptions,
-                              StartRecord, TableEngine, TableReactor, TableSetting, TableState,
-                              transport_of)
+                              StartRecord, TableEngine, TableOwner, TableReactor, TableSetting,
+                              TableState, transport_of)
 from net.table.spectate import Spectate
 from net.table.start_mesh import StartHandshake
 from net.table.takeover import Takeover
@@ -61,6 +62,7 @@ from store.table_save import read_save
 
 if TYPE_CHECKING:
     from sim import events as ev
+    from sim.state import Decision, GameConfig, State
     from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
 
@@ -69,6 +71,9 @@ __all__ = ["BUFFER_LIMIT", "CODE_ALPHABET", "ChatLine", "Phase", "SessionOptions
 
 log = logging.getLogger("net.table.session")
 
+# what builds a table's owner from the table, as the table opens (`TableSession.host`, ...)
+OwnerOf = Callable[["TableSession"], TableOwner]
+
 class Advertisement(Protocol):
     """A LAN announcement of the table (`net.reach.discovery`), withdrawn on close."""
 
@@ -76,7 +81,8 @@ class Advertisement(Protocol):
 
 
 class TableSession:
-    """Host, join, watch or resume a table. Callbacks are attributes (see docs/net.md)."""
+    """Host, join, watch or resume a table. What it says goes to its `TableOwner`, given to
+    the constructors (`owner=`); a harness may replace one callback (see docs/net.md)."""
 
     # what several parts share (`net.table.shared.TableState`)
     role = Delegated[Role]("shared")
@@ -106,16 +112,16 @@ class TableSession:
     addresses = Delegated["dict[int, tuple[str, int]]"]("start")
     # the owner's callbacks and hooks (`net.table.shared.Callbacks`)
     on_lobby_changed = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
-    on_started = Delegated[Callable[[Any, "int | None", Any], None]]("callbacks")
-    on_events = Delegated[Callable[["list[ev.Event]", Any], None]]("callbacks")
-    on_decision = Delegated[Callable[[Any, Any], None]]("callbacks")
+    on_started = Delegated[Callable[["GameConfig", "int | None", "State"], None]]("callbacks")
+    on_events = Delegated[Callable[["list[ev.Event]", "State"], None]]("callbacks")
+    on_decision = Delegated[Callable[["Decision", "State"], None]]("callbacks")
     on_paused = Delegated[Callable[[str], None]]("callbacks")
     on_resumed = Delegated[Callable[[], None]]("callbacks")
     on_notice = Delegated[Callable[[str], None]]("callbacks")
     on_desync = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_refused = Delegated[Callable[[str], None]]("callbacks")
     on_error = Delegated[Callable[[str], None]]("callbacks")
-    on_ended = Delegated[Callable[[Any], None]]("callbacks")
+    on_ended = Delegated[Callable[["State"], None]]("callbacks")
     on_chat_received = Delegated[Callable[[ChatLine], None]]("callbacks")
     on_broadcast = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
     on_step_applied = Delegated[Callable[[dict[str, Any]], None]]("callbacks")
@@ -236,38 +242,46 @@ class TableSession:
     @classmethod
     def host(cls, opts: SessionOptions, port: int = DEFAULT_PORT, players: int = 4, side: str = "sun",
              setup: str = "beginner", bots: int = 0, reactor: TableReactor | None = None,
-             engine: TableEngine | None = None) -> TableSession:
+             engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "host", reactor, engine)
         opening.hosted(s, port, players, side, setup, bots)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def join(cls, opts: SessionOptions, address: str, code: str | None = None,
              reactor: TableReactor | None = None,
-             engine: TableEngine | None = None) -> TableSession:
+             engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "join", reactor, engine)
         opening.joined(s, address, code)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def watch(cls, opts: SessionOptions, address: str, code: str | None = None,
               reactor: TableReactor | None = None,
-              engine: TableEngine | None = None) -> TableSession:
+              engine: TableEngine | None = None, owner: OwnerOf | None = None) -> TableSession:
         s = cls(opts, "watch", reactor, engine)
         opening.watched(s, address, code)
-        return s
+        return s._owned_by(owner)
 
     @classmethod
     def resume(cls, opts: SessionOptions, save_path: str, reactor: TableReactor | None = None,
                engine: TableEngine | None = None,
-               host_at: tuple[str, int] | None = None) -> TableSession:
+               host_at: tuple[str, int] | None = None,
+               owner: OwnerOf | None = None) -> TableSession:
         """Rejoin my seat after a crash, from my local save. `host_at`: where the host's
         seat is dialled instead of the saved address (a friend by code: the saved one
         was its old tunnel's end, gone with its program; issue 39)."""
         save = read_save(save_path)
         s = cls(opts, "resume", reactor, engine)
         opening.resumed(s, save_path, save, host_at)
-        return s
+        return s._owned_by(owner)
+
+    def _owned_by(self, owner: OwnerOf | None) -> TableSession:
+        """`owner(self)` hears everything the table says from now on: built as the table
+        opens, before the reactor runs anything the table started."""
+        if owner is not None:
+            self.callbacks.serve(owner(self))
+        return self
 
     # ------------------------------------------------------------ the client's API
     @property

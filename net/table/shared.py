@@ -22,31 +22,19 @@ from net.trust.peer_text import shown
 from net.table.options import REJOIN_TIMEOUT, TURN_TIME
 from net.table.phase import Phase
 from net.transport.framing import encode_body
+from net.transport.reactor_types import DelayedCall as DelayedCall, ListeningPort as ListeningPort, NetReactor
 
 if TYPE_CHECKING:
     from sim import events as ev
+    from sim.state import Decision, GameConfig, State
     from net.lockstep.beacon import HashChain
     from net.lockstep.core import Lockstep
     from net.table.chat import ChatLine
-    from net.transport.peer import PeerConnection, PeerFactory
+    from net.transport.peer import PeerConnection
     from net.trust.seat_keys import SeatKey
 
 Role = Literal["host", "join", "watch", "resume"]   # what this peer does at the table
 T = TypeVar("T")
-
-
-class DelayedCall(Protocol):
-    """What `callLater` returns (Twisted's `IDelayedCall`, the part the table uses)."""
-
-    def active(self) -> bool: ...
-
-    def cancel(self) -> None: ...
-
-
-class ListeningPort(Protocol):
-    def getHost(self) -> Any: ...            # an address with `.port`
-
-    def stopListening(self) -> object: ...
 
 
 class Transport(Protocol):
@@ -63,20 +51,7 @@ def transport_of(conn: PeerConnection) -> Transport:
     return cast(Transport, conn.transport)
 
 
-class TableReactor(Protocol):
-    """The reactor as the table uses it: a clock and TCP. Twisted's reactor (cast: its
-    interfaces are zope's, which mypy does not read) or a test's `FakeNet`."""
-
-    def seconds(self) -> float: ...
-
-    def callLater(self, delay: float, callable: Callable[..., object],
-                  *args: object) -> DelayedCall: ...
-
-    def listenTCP(self, port: int, factory: PeerFactory,
-                  interface: str = "") -> ListeningPort: ...
-
-    def connectTCP(self, host: str, port: int, factory: PeerFactory,
-                   timeout: float = 30) -> object: ...
+TableReactor = NetReactor     # the reactor as the table uses it (`net.transport.reactor_types`)
 
 
 class TableEngine(Protocol):
@@ -110,26 +85,80 @@ def _noop(*args: Any) -> None:
     return None
 
 
+class TableOwner(Protocol):
+    """The program that opened a table and hears what it says (the window's
+    `client.sessions.network.NetSession`, the headless `cli.runner.HeadlessPeer`): handed
+    to `TableSession.host`/`join`/`watch`/`resume` when the table is built (as Twisted
+    hands a protocol its factory), so the checker sees every call the table makes to it.
+    See docs/net.md for what each one means."""
+
+    def on_lobby_changed(self, lobby: dict[str, Any], /) -> None: ...
+
+    def on_started(self, config: GameConfig, my_seat: int | None, state: State, /) -> None: ...
+
+    def on_events(self, events: list[ev.Event], state: State, /) -> None: ...
+
+    def on_decision(self, decision: Decision, state: State, /) -> None: ...
+
+    def on_paused(self, reason: str, /) -> None: ...
+
+    def on_resumed(self) -> None: ...
+
+    def on_notice(self, news: str, /) -> None: ...
+
+    def on_desync(self, report: dict[str, Any], /) -> None: ...
+
+    def on_refused(self, reason: str, /) -> None: ...
+
+    def on_error(self, message: str, /) -> None: ...
+
+    def on_ended(self, state: State, /) -> None: ...
+
+    def on_chat_received(self, line: ChatLine, /) -> None: ...
+
+    def on_broadcast(self, msg: dict[str, Any], /) -> None: ...
+
+    def on_step_applied(self, entry: dict[str, Any], /) -> None: ...
+
+
 @dataclass
 class Callbacks:
     """What the table tells its owner (the window, the headless runner): see docs/net.md.
-    The owner replaces them; parts call them through this record, so a replacement made
-    at any time is the one called."""
+    The parts call them through this record; `serve` points every one at the table's
+    `TableOwner`. A test harness may still replace one (`TableSession.on_events = ...`):
+    a replacement made at any time is the one called."""
     on_lobby_changed: Callable[[dict[str, Any]], None] = _noop
-    on_started: Callable[[Any, int | None, Any], None] = _noop     # config, my seat, state
-    on_events: Callable[[list[ev.Event], Any], None] = _noop      # a step's events, the state
-    on_decision: Callable[[Any, Any], None] = _noop
+    on_started: Callable[[GameConfig, int | None, State], None] = _noop  # config, my seat, state
+    on_events: Callable[[list[ev.Event], State], None] = _noop    # a step's events, the state
+    on_decision: Callable[[Decision, State], None] = _noop
     on_paused: Callable[[str], None] = _noop
     on_resumed: Callable[[], None] = _noop
     on_notice: Callable[[str], None] = _noop     # news for the players that is no pause
     on_desync: Callable[[dict[str, Any]], None] = _noop
     on_refused: Callable[[str], None] = _noop
     on_error: Callable[[str], None] = _noop
-    on_ended: Callable[[Any], None] = _noop
+    on_ended: Callable[[State], None] = _noop
     on_chat_received: Callable[[ChatLine], None] = _noop
     # hooks for statistics and test harnesses (the runner's round-trip timing)
     on_broadcast: Callable[[dict[str, Any]], None] = _noop       # before a message goes to all
     on_step_applied: Callable[[dict[str, Any]], None] = _noop    # a step's log entry, applied
+
+    def serve(self, owner: TableOwner) -> None:
+        """From now on the table tells `owner` (`TableSession`'s constructors)."""
+        self.on_lobby_changed = owner.on_lobby_changed
+        self.on_started = owner.on_started
+        self.on_events = owner.on_events
+        self.on_decision = owner.on_decision
+        self.on_paused = owner.on_paused
+        self.on_resumed = owner.on_resumed
+        self.on_notice = owner.on_notice
+        self.on_desync = owner.on_desync
+        self.on_refused = owner.on_refused
+        self.on_error = owner.on_error
+        self.on_ended = owner.on_ended
+        self.on_chat_received = owner.on_chat_received
+        self.on_broadcast = owner.on_broadcast
+        self.on_step_applied = owner.on_step_applied
 
 
 @dataclass

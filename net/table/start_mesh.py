@@ -4,7 +4,8 @@ Why: every player dials the lower seats, proves its seat key, and commits to its
 chain; the game begins once every player's commitment is here (or, after a drop in this
 handshake, without it once the timeout passed).
 
-Tests: tests/net/table/test_session.py (the start, drops in the handshake).
+Tests: tests/net/table/test_session.py (the start, drops in the handshake),
+tests/net/table/test_mesh_addresses.py, tests/net/table/test_mesh_attacks.py (the addresses kept).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
+from net.reach.offered import FriendSide, on_loopback
 from net.table.dialer import Dialer
 from net.table.input_deadline import turn_time_problem
-from net.table.expulsion import Expulsion, SeatSigner
+from net.table.expulsion import Expulsion
+from net.table.seat_signer import SeatSigner
 from net.table.liveness import Liveness
 from net.table.persistence import Persistence
 from net.table.phase import Phase
+from net.table.policy.mesh_addresses import GivenAddress, PlayerSide, judge_mesh, refused_sentence
 from net.table.play import Play
 from net.table.shared import Identity, Roster, StartRecord, TableEngine, TableSetting, TableState
 from net.table.takeover import Takeover
@@ -149,14 +153,31 @@ class StartHandshake:
             log.warning("refusing the host's GameStarted: %s", problem)
             self._leave(conn, problem)
             return
-        assert self.host_address is not None
-        host_addr = self.host_address
-        for p in msg["peers"]:
-            if p["host"] == "":
-                # where I reached the host: its listen port may differ (a router's
-                # mapping, the loopback port of a tunnel: net/reach/tunnel.py)
-                p["host"], p["port"] = host_addr
+        msg["peers"] = self.peers_to_dial(conn, msg)
         self.game_started(msg)
+
+    def peers_to_dial(self, conn: PeerConnection, msg: GameStarted) -> list[dict[str, Any]]:
+        """The host's `peers` I keep (`net.table.policy.mesh_addresses`): the host's seat
+        where I reached it (its listen port may differ: a router's mapping, the loopback
+        port of a tunnel, net/reach/tunnel.py), the others only of plausible scope from
+        here; one sentence for each seat whose address I refuse."""
+        assert self.host_address is not None
+        host_seat = next((s["seat"] for s in msg["seats"]
+                          if s.get("peer") == conn.remote_peer), None)
+        my_seat = next((s["seat"] for s in msg["seats"] if s.get("peer") == self._me.peer_id),
+                       -1)
+        side = PlayerSide(FriendSide.here(on_loopback(self._setting.opts.interface)), my_seat,
+                          host_seat, self.host_address,
+                          frozenset(s["seat"] for s in msg["seats"] if s["kind"] == "human"))
+        judged = judge_mesh([GivenAddress(p["seat"], p["host"], p["port"])
+                             for p in msg["peers"]], side)
+        tunnelled = self._pair_links.through_tunnel if self._pair_links else set()
+        for j in judged:
+            if not j.keep and j.seat not in tunnelled:   # a tunnel of our own reaches it
+                log.warning("not dialling seat %s at the host's address: %s", j.seat, j.why)
+                self._setting.callbacks.on_notice(refused_sentence(j.seat))
+        return [{"peer": p["peer"], "host": j.host, "port": j.port, "seat": j.seat}
+                for p, j in zip(msg["peers"], judged) if j.keep]
 
     def game_started(self, msg: GameStarted) -> None:
         table = self._shared

@@ -19,11 +19,12 @@ test_takeover_agreement.py (the policy), tests/net/trust/test_takeover_attacks.p
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from net.lockstep.step_inbox import STALE_GRACE
 from net.table.drop_claims import DropClaims
-from net.table.expulsion import SeatSigner
+from net.table.seat_signer import SeatSigner
 from net.table.liveness import Liveness
 from net.table.shared import DelayedCall, Identity, Roster, StartRecord, TableSetting, TableState
 from net.table.policy.takeover_agreement import SeatWait, agreed
@@ -35,6 +36,39 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 HOST_SEAT = 0       # the host sits at seat 0 (`TableSession.host`)
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """One seat's way to a take-over here. `Takeover` owns one per seat while any part
+    of it is set, and replaces it whole; an empty one is dropped."""
+
+    timer: DelayedCall | None = None    # the call that looks at the seat next: set while
+                                        # the seat is offline (dropped or silent) here
+    deadline: float | None = None       # when a bot may take the seat (reactor seconds)
+    overdue_step: int | None = None     # the step its input is late for (a silent seat)
+    ran_out: bool = False               # the countdown ran out here (I may claim the seat)
+
+    @property
+    def offline(self) -> bool:
+        return self.timer is not None
+
+    @property
+    def overdue(self) -> bool:
+        return self.overdue_step is not None
+
+    def empty(self) -> bool:
+        return self == Countdown()
+
+    def stopped(self) -> Countdown:
+        """No countdown runs for the seat any more; an overdue input stays overdue (its
+        countdown stops when the seat plays, `Takeover.input_arrived`)."""
+        return Countdown(overdue_step=self.overdue_step)
+
+
+def _stop(timer: DelayedCall | None) -> None:
+    if timer is not None and timer.active():
+        timer.cancel()
 
 
 class Takeover:
@@ -54,12 +88,9 @@ class Takeover:
         # a seat that dropped in the start handshake timed out: begin without it
         # (`net.table.start_mesh.StartHandshake.maybe_begin`)
         self._begin_without_missing = begin_without_missing
-        self._offline: dict[int, DelayedCall] = {}    # seat -> its take-over timer
-        self._deadline: dict[int, float] = {}         # seat -> when a bot may take it
-        self._overdue: dict[int, int] = {}            # seat -> the step its input is late for
+        self._countdowns: dict[int, Countdown] = {}   # seat -> its countdown, if any
         self.said_gone: set[int] = set()              # seats the players were told dropped
 
-        self._over: set[int] = set()                  # seats whose countdown ran out here
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
         self._held: dict[tuple[int, int], dict[int, Mapping[str, Any]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
@@ -67,26 +98,38 @@ class Takeover:
         # seat -> the players whose claims gave it to a bot here (the lobby shows them)
         self.claimed_by: dict[int, list[int]] = {}
 
+    def _of(self, seat: int | None) -> Countdown:
+        return self._countdowns.get(seat, Countdown()) if seat is not None else Countdown()
+
+    def _put(self, seat: int, countdown: Countdown) -> None:
+        if countdown.empty():
+            self._countdowns.pop(seat, None)
+        else:
+            self._countdowns[seat] = countdown
+
+    def _offline_seats(self) -> list[int]:
+        return sorted(s for s, c in self._countdowns.items() if c.offline)
+
     def is_offline(self, seat: int | None) -> bool:
-        return seat in self._offline
+        return self._of(seat).offline
 
     # ---------------------------------------------------------------- overdue inputs
     def is_overdue(self, seat: int | None) -> bool:
-        return seat in self._overdue
+        return self._of(seat).overdue
 
     def overdue_seats(self) -> list[int]:
-        return sorted(self._overdue)
+        return sorted(s for s, c in self._countdowns.items() if c.overdue)
 
     def overdue_step(self, seat: int) -> int | None:
-        return self._overdue.get(seat)
+        return self._of(seat).overdue_step
 
     def input_overdue(self, seat: int, step: int, waited: float, what: str) -> None:
         """The table waited `waited` seconds for `seat`'s input at `step`: the seat counts
         as silent, connected or not. The rejoin countdown runs (every window shows it);
         when it ends a bot takes the seat by the majority rule, unless the input came."""
-        if seat in self._overdue or seat in self._offline:
+        if self.is_overdue(seat) or self.is_offline(seat):
             return
-        self._overdue[seat] = step
+        self._put(seat, replace(self._of(seat), overdue_step=step))
         timeout = self._start.rejoin_timeout()
         self.start_timeout(seat, timeout)
         reason = (f"seat {seat} ({self._start.name_of_seat(seat)}) sent nothing for {waited:g} s; "
@@ -96,9 +139,9 @@ class Takeover:
 
     def input_arrived(self, seat: int) -> None:
         """An overdue seat's input came (or the step moved on): its countdown stops."""
-        if self._overdue.pop(seat, None) is None:
+        if not self.is_overdue(seat):
             return
-        self._over.discard(seat)
+        self._put(seat, replace(self._of(seat), overdue_step=None, ran_out=False))
         log.info("seat %d played after all: its take-over countdown stops", seat)
         if self._roster.conn_for_seat(seat) is not None or seat == self._shared.my_seat:
             self.cancel_timeout(seat)
@@ -106,14 +149,14 @@ class Takeover:
 
     def offline_seats(self) -> list[int]:
         """Seats that dropped and may still rejoin."""
-        return sorted(self._offline)
+        return self._offline_seats()
 
     def cancel_all(self) -> None:
         """No seat waits for a take-over any more (the game ended, or I left it)."""
-        for call in self._offline.values():
-            if call.active():
-                call.cancel()
-        self._offline.clear()
+        for seat in self._offline_seats():
+            countdown = self._of(seat)
+            _stop(countdown.timer)
+            self._put(seat, replace(countdown, timer=None))
 
     def countdown(self) -> dict[int, float]:
         """Seat -> seconds left before a bot takes that offline seat (0 once the time is
@@ -122,9 +165,9 @@ class Takeover:
         offences the others did not join) has no countdown: no bot takes it from here.
         For the window's countdown."""
         now = self._setting.reactor.seconds()
-        return {seat: max(0.0, self._deadline.get(seat, now) - now)
-                for seat in sorted(self._offline)
-                if seat not in self._claims.parted or self._claims.claims_carry(seat)}
+        return {seat: max(0.0, (c.deadline if c.deadline is not None else now) - now)
+                for seat, c in sorted(self._countdowns.items()) if c.offline
+                and (seat not in self._claims.parted or self._claims.claims_carry(seat))}
 
     def hand_seat_to_bot(self, seat: int) -> None:
         """Host only: my countdown for the offline `seat` ends now, and I claim its
@@ -142,7 +185,7 @@ class Takeover:
         if seat in table.lockstep.bots:
             raise ValueError(f"seat {seat} is already played by a bot")
         name = self._start.name_of_seat(seat)
-        if seat not in self._offline or self._roster.conn_for_seat(seat) is not None:
+        if not self.is_offline(seat) or self._roster.conn_for_seat(seat) is not None:
             raise ValueError(f"{name} (seat {seat}) is not offline; only a dropped "
                              "player's seat can be handed to a bot")
         live, humans = self._liveness.live_players(seat)
@@ -161,9 +204,11 @@ class Takeover:
         rule as any take-over."""
         table = self._shared
         now = self._setting.reactor.seconds()
+        countdown = self._of(seat)
         if table.lockstep is None or table.over() or seat in table.lockstep.bots \
                 or seat == table.my_seat \
-                or (seat in self._offline and self._deadline.get(seat, now + 1.0) <= now):
+                or (countdown.offline and countdown.deadline is not None
+                    and countdown.deadline <= now):
             return              # (its countdown has run out already)
         self.cancel_timeout(seat)
         self.start_timeout(seat, 0.0)
@@ -175,8 +220,9 @@ class Takeover:
     def start_timeout(self, seat: int, timeout: float) -> None:
         """`seat` went offline: a bot may take it once `timeout` seconds have passed."""
         reactor = self._setting.reactor
-        self._deadline[seat] = reactor.seconds() + timeout
-        self._offline[seat] = reactor.callLater(timeout, self._timed_out, seat)
+        deadline = reactor.seconds() + timeout
+        timer = reactor.callLater(timeout, self._timed_out, seat)
+        self._put(seat, replace(self._of(seat), deadline=deadline, timer=timer))
 
     def watch_absent_seats(self) -> None:
         """Players I have no connection to (yet) get the rejoin timeout, as if they had
@@ -185,7 +231,7 @@ class Takeover:
         table = self._shared
         bots = table.lockstep.bots if table.lockstep is not None else set()
         for seat in self._start.humans():
-            if seat != table.my_seat and seat not in bots and seat not in self._offline \
+            if seat != table.my_seat and seat not in bots and not self.is_offline(seat) \
                     and self._roster.conn_for_seat(seat) is None:
                 self.start_timeout(seat, self._start.rejoin_timeout())
 
@@ -195,8 +241,8 @@ class Takeover:
         again every second until then: the step may not need the seat yet, or the claims
         of the others may still be on their way."""
         table = self._shared
-        self._offline.pop(seat, None)
-        overdue = seat in self._overdue
+        self._put(seat, replace(self._of(seat), timer=None))
+        overdue = self.is_overdue(seat)
         if (self._roster.conn_for_seat(seat) is not None and not overdue
                 and seat != table.my_seat) or table.closed:
             return
@@ -204,22 +250,23 @@ class Takeover:
             self._begin_without_missing()       # it dropped in the start handshake
         if table.lockstep is None or table.over() or seat in table.lockstep.bots:
             return
-        self._over.add(seat)
+        self._put(seat, replace(self._of(seat), ran_out=True))
 
-        def again() -> DelayedCall:
-            return self._setting.reactor.callLater(1.0, self._timed_out, seat)
+        def again() -> None:
+            timer = self._setting.reactor.callLater(1.0, self._timed_out, seat)
+            self._put(seat, replace(self._of(seat), timer=timer))
         if seat not in table.lockstep.waiting_for():
             # not blocked on that seat yet: look again soon (everyone takes over at the
             # same step: the first one that needs the missing seat)
-            self._offline[seat] = again()
+            again()
             return
         if seat in self._claims.parted and not self._claims.claims_carry(seat):
             # only I lost it (a drop for offences the others did not join): they still
             # hear it and pass its messages on; a bot takes it only if they say so
-            self._offline[seat] = again()
+            again()
             return
         if not self._decide(seat):
-            self._offline[seat] = again()
+            again()
 
     def claimed_without_agreement(self) -> list[int]:
         """Seats whose countdown ran out here, that the step still waits for, and that no
@@ -229,8 +276,8 @@ class Takeover:
         if ls is None or ls.following:
             return []
         waiting = ls.waiting_for()
-        return sorted(s for s in self._over
-                      if s in waiting and s not in ls.bots and s != self._shared.my_seat)
+        return sorted(s for s, c in self._countdowns.items() if c.ran_out
+                      and s in waiting and s not in ls.bots and s != self._shared.my_seat)
 
     # ---------------------------------------------------------------- the agreement
     def _in_play(self) -> frozenset[int]:
@@ -248,7 +295,7 @@ class Takeover:
         step = ls.step
         blamed = frozenset(ls.waiting_for())
         awaited = seat in blamed
-        over = seat in self._over
+        over = self._of(seat).ran_out
         if over and awaited and seat != table.my_seat and table.my_seat not in blamed:
             self._claim(seat, step)
         held = {claimant: msg for claimant, msg in self.claims_for(seat, step).items()
@@ -263,12 +310,7 @@ class Takeover:
             if over and awaited and seat != table.my_seat:
                 self._liveness.majority_here(seat)     # says so once if I am cut off
             return False
-        self._deadline.pop(seat, None)
-        self._overdue.pop(seat, None)
-        self._over.discard(seat)
-        call = self._offline.pop(seat, None)
-        if call is not None and call.active():
-            call.cancel()
+        _stop(self._countdowns.pop(seat, Countdown()).timer)
         named = self._named(verdict.agreed)
         self.claimed_by[seat] = sorted(verdict.agreed)
         if seat == table.my_seat:
@@ -370,7 +412,7 @@ class Takeover:
         log.warning("seat %d claims seat %d's take-over at step %d (held: seats %s)",
                     claimant, seat, step, sorted(self._held[(seat, step)]))
         if from_host and seat != table.my_seat and self._roster.conn_for_seat(seat) is None \
-                and seat in self._offline and seat not in self._over:
+                and self.is_offline(seat) and not self._of(seat).ran_out:
             log.warning("the host hands the dropped seat %d to a bot; it dropped here too",
                         seat)
             self.cancel_timeout(seat)
@@ -387,18 +429,16 @@ class Takeover:
             news = f"seat {seat} ({self._start.name_of_seat(seat)}) is back"
             log.warning(news)
             self._setting.callbacks.on_notice(news)
-        if seat in self._overdue:
+        if self.is_overdue(seat):
             return          # connected is not enough: its countdown stops when it plays
         self.cancel_timeout(seat)
         self.maybe_resumed()
 
     def cancel_timeout(self, seat: int) -> None:
-        self._over.discard(seat)
-        self._deadline.pop(seat, None)
-        call = self._offline.pop(seat, None)
-        if call is not None and call.active():
-            call.cancel()
+        countdown = self._of(seat)
+        _stop(countdown.timer)
+        self._put(seat, countdown.stopped())
 
     def maybe_resumed(self) -> None:
-        if not self._offline:
+        if not self._offline_seats():
             self._setting.callbacks.on_resumed()

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from main import build_parser, table_options  # noqa: E402
 from cli import runner  # noqa: E402
 from net.table.session import TableSession  # noqa: E402
+from sim.state import State  # noqa: E402
 
 PINGS = 25
 EVERY = 0.1
@@ -50,7 +51,7 @@ def prepare(session: TableSession) -> None:
     reactor.callLater(EVERY, flood)
     ended = session.callbacks.on_ended
 
-    def on_ended(result: object) -> None:
+    def on_ended(result: State) -> None:
         print(f"pinged {counts['pinged']} times, answered {counts['answered']}", flush=True)
         ended(result)
     session.callbacks.on_ended = on_ended

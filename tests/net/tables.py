@@ -54,7 +54,7 @@ def open_table(players=4, bots=0, engine=None, net=None, tmp_path=None, rejoin_t
         tmp_path = scratch_dir("net-test-")
 
     def opts(name):
-        return SessionOptions(name=name, code=CODE, rejoin_timeout=rejoin_timeout,
+        return SessionOptions(interface="127.0.0.1", name=name, code=CODE, rejoin_timeout=rejoin_timeout,
                               save_path=str(tmp_path / f"{name}.save") if tmp_path else None,
                               report_dir=str(tmp_path) if tmp_path else None)
     host = TableSession.host(opts("host"), port=7531, players=players, bots=bots,

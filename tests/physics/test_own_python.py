@@ -10,7 +10,13 @@ and an empty pip cache, so no cffi built here earlier can stand in: only pymunk 
 built from source. And a Python below 3.11 is told in words what is needed.
 
 Downloads are shared between the interpreters (pip's own cache; one `SHOGUN_CACHE` for the
-pymunk sdist); only pymunk and msgpack are installed, not the game's whole set.
+pymunk sdist, fetched once before the builds start); only pymunk and msgpack are installed,
+not the game's whole set.
+
+Each build is one process with one core's work (a compiler run after another): the set-ups
+of the tests that were selected all start together in the module's first such test, two at
+a time (`SET_UPS_AT_ONCE`), and each test then waits for its own and checks it. Every set-up
+is its own fresh checkout and venv, as before; only the waiting is shared.
 """
 
 from __future__ import annotations
@@ -18,7 +24,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 
@@ -27,7 +38,9 @@ from sim.tower.build import DETERMINISTIC_DIGEST
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = f"physics: deterministic  digest {DETERMINISTIC_DIGEST}"
 # a build takes about a minute of CPU; on a busy machine several times that in wall time
+# (every selected set-up starts at once, two at a time: the last waits for the others)
 BUILD_TIMEOUT = pytest.mark.timeout(1800)
+SET_UPS_AT_ONCE = 2
 
 
 def _version(python: str) -> tuple[int, ...] | None:
@@ -97,19 +110,88 @@ def set_up_and_selftest(tree: Path, env: dict[str, str],
     return done.stderr, done.stdout
 
 
+@dataclass(frozen=True)
+class SetUp:
+    """One test's set-up: a fresh checkout, the environment and the wrapper to run
+    `set_up_and_selftest` with."""
+    tree: Path
+    env: dict[str, str]
+    wrap: tuple[str, ...] = ()
+
+
+class SetUps:
+    """The module's set-ups, run in a pool; `result(name)` waits for one."""
+
+    def __init__(self, pool: ThreadPoolExecutor) -> None:
+        self.pool = pool
+        self.started: dict[str, Future] = {}
+
+    def start(self, name: str, prepare: Callable[[], SetUp | str]) -> None:
+        def run() -> tuple[Path, str, str] | str:
+            job = prepare()                 # (a string: why the test is skipped)
+            if isinstance(job, str):
+                return job
+            return (job.tree, *set_up_and_selftest(job.tree, job.env, list(job.wrap) or None))
+        self.started[name] = self.pool.submit(run)
+
+    def result(self, name: str) -> tuple[Path, str, str]:
+        """(the checkout, the set-up's stderr, the selftest's stdout) of set-up `name`."""
+        done = self.started[name].result(timeout=1700)
+        if isinstance(done, str):
+            pytest.skip(done)
+        return done
+
+
+def _sdist_into(cache: Path) -> None:
+    """The pymunk sdist fetched once into the shared cache (tools/build_physics.py's own
+    download, checked against its hash), so the set-ups running together never write it
+    at the same time."""
+    done = subprocess.run([sys.executable, "-c",
+                           "from tools import build_physics; build_physics.sdist()"],
+                          cwd=ROOT, env=dict(os.environ, SHOGUN_CACHE=str(cache)),
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+
 @pytest.fixture(scope="module")
-def shogun_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One sdist download for every interpreter."""
-    return tmp_path_factory.mktemp("shogun-cache")
+def set_ups(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[SetUps]:
+    """Start the set-up of every test of this module that this run selected."""
+    here = Path(str(request.module.__file__))
+    selected = {item.name for item in request.session.items if item.path == here}
+    shogun_cache = tmp_path_factory.mktemp("shogun-cache")      # one sdist for every Python
+    with ThreadPoolExecutor(max_workers=SET_UPS_AT_ONCE) as pool:
+        jobs = SetUps(pool)
+        every = [p for p in NEW_ENOUGH
+                 if f"test_every_python_here_builds_the_verified_tower[{_label(p)}]" in selected]
+        if every:
+            _sdist_into(shogun_cache)
+        for python in every:
+            jobs.start(_label(python), partial(_every_python_job, python, shogun_cache,
+                                               tmp_path_factory.mktemp("every-python")))
+        if "test_it_builds_without_libffi_headers" in selected:
+            jobs.start("no-ffi", partial(_no_ffi_job, tmp_path_factory.mktemp("no-ffi")))
+        if "test_without_a_compiler_the_player_is_told_at_set_up_and_in_the_selftest" in selected:
+            jobs.start("no-cc", partial(_no_cc_job, tmp_path_factory.mktemp("no-cc")))
+        try:
+            yield jobs
+        finally:
+            for future in jobs.started.values():
+                future.cancel()
+
+
+def _every_python_job(python: tuple[str, tuple[int, ...]], shogun_cache: Path,
+                      tmp_path: Path) -> SetUp:
+    return SetUp(fresh_checkout(tmp_path / "clone"),
+                 clean_env(PYTHON=python[0], SHOGUN_CACHE=str(shogun_cache)))
 
 
 @pytest.mark.slow
 @BUILD_TIMEOUT
 @pytest.mark.parametrize("python", NEW_ENOUGH, ids=[_label(p) for p in NEW_ENOUGH])
-def test_every_python_here_builds_the_verified_tower(python, shogun_cache, tmp_path):
+def test_every_python_here_builds_the_verified_tower(python, set_ups, tmp_path):
     path, version = python
-    tree = fresh_checkout(tmp_path / "clone")
-    said, out = set_up_and_selftest(tree, clean_env(PYTHON=path, SHOGUN_CACHE=str(shogun_cache)))
+    tree, said, out = set_ups.result(_label(python))
     assert "Building the deterministic tower physics" in said
     assert _version(str(tree / ".venv" / "bin" / "python")) == version    # that Python's venv
     line, verdict = out.splitlines()[-2:]
@@ -145,29 +227,33 @@ exec "$@"
 """
 
 
-@pytest.mark.slow
-@BUILD_TIMEOUT
-def test_it_builds_without_libffi_headers(tmp_path):
-    """Before issue 53 the sdist was fetched with `--no-binary :all:`, which built cffi
-    from source too: "Failed to build cffi" without libffi's headers, and the wheel stayed."""
+def _no_ffi_job(tmp_path: Path) -> SetUp | str:
     if not NEW_ENOUGH:
-        pytest.skip("no Python 3.11 or newer here")
+        return "no Python 3.11 or newer here"
     if shutil.which("cc") is None:
-        pytest.skip("no C compiler: nothing to build with")
-    tree = fresh_checkout(tmp_path / "clone")
+        return "no C compiler: nothing to build with"
     env = clean_env(PYTHON=NEW_ENOUGH[0][0], SHOGUN_CACHE=str(tmp_path / "shogun-cache"),
                     PIP_CACHE_DIR=str(tmp_path / "pip-cache"))     # nothing built before
     folder = _ffi_folder()
-    wrap: list[str] = []
+    wrap: tuple[str, ...] = ()
     if folder is not None:
         if os.geteuid() != 0 or shutil.which("unshare") is None:
-            pytest.skip("libffi's headers are installed and hiding them needs a mount "
-                        "namespace (root and unshare)")
+            return ("libffi's headers are installed and hiding them needs a mount "
+                    "namespace (root and unshare)")
         (tmp_path / "hide").mkdir()
-        wrap = ["unshare", "-m", "sh", "-c", HIDE_FFI, "hide-ffi", str(tmp_path / "hide"),
-                str(folder)]
-    said, out = set_up_and_selftest(tree, env, wrap)
+        wrap = ("unshare", "-m", "sh", "-c", HIDE_FFI, "hide-ffi", str(tmp_path / "hide"),
+                str(folder))
+    return SetUp(fresh_checkout(tmp_path / "clone"), env, wrap)
+
+
+@pytest.mark.slow
+@BUILD_TIMEOUT
+def test_it_builds_without_libffi_headers(set_ups):
+    """Before issue 53 the sdist was fetched with `--no-binary :all:`, which built cffi
+    from source too: "Failed to build cffi" without libffi's headers, and the wheel stayed."""
+    _tree, said, out = set_ups.result("no-ffi")
     assert out.splitlines()[-2] == GOLDEN, said
+    folder = _ffi_folder()
     assert folder is None or (folder / "ffi.h").exists()      # hidden only in there
 
 
@@ -198,17 +284,20 @@ def test_a_missing_python_is_named(tmp_path):
     assert "Traceback" not in done.stderr and not (tree / ".venv").exists()
 
 
+def _no_cc_job(tmp_path: Path) -> SetUp | str:
+    if not NEW_ENOUGH:
+        return "no Python 3.11 or newer here"
+    return SetUp(fresh_checkout(tmp_path / "clone"),
+                 clean_env(PYTHON=NEW_ENOUGH[-1][0], CC=str(tmp_path / "no-such-cc"),
+                           SHOGUN_CACHE=str(tmp_path / "shogun-cache")))
+
+
 @pytest.mark.slow
 @BUILD_TIMEOUT
-def test_without_a_compiler_the_player_is_told_at_set_up_and_in_the_selftest(tmp_path):
+def test_without_a_compiler_the_player_is_told_at_set_up_and_in_the_selftest(set_ups):
     """No deterministic build can be made: the set-up goes on with the wheel, and says what
     that means and how to get the verified tower; so does `tower --selftest`."""
-    if not NEW_ENOUGH:
-        pytest.skip("no Python 3.11 or newer here")
-    tree = fresh_checkout(tmp_path / "clone")
-    env = clean_env(PYTHON=NEW_ENOUGH[-1][0], CC=str(tmp_path / "no-such-cc"),
-                    SHOGUN_CACHE=str(tmp_path / "shogun-cache"))
-    said, out = set_up_and_selftest(tree, env)
+    _tree, said, out = set_ups.result("no-cc")
     assert "cannot be built on this computer: no C compiler" in said
     assert "sudo apt install gcc python3-dev" in said
     line, verdict = out.splitlines()[-2:]

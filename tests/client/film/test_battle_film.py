@@ -55,7 +55,7 @@ def _probe(path: Path) -> tuple[str, tuple[int, int], float, int]:
 
 
 @pytest.mark.slow
-def test_battle_3_becomes_a_720p_mp4_of_6_seconds_or_more_and_at_most_1_5_mb(saved_game, tmp_path):
+def test_battle_3_becomes_a_720p_mp4_of_6_to_15_seconds_and_at_most_1_5_mb(saved_game, tmp_path):
     """The film a player sends: H.264 at 1280x720 by default, 30 frames a second, the
     title card, the battle and the result card; small enough for any chat app."""
     save, _ = saved_game
@@ -65,6 +65,7 @@ def test_battle_3_becomes_a_720p_mp4_of_6_seconds_or_more_and_at_most_1_5_mb(sav
     codec, size, seconds, frames = _probe(out)
     assert codec == "h264" and size == (1280, 720), (codec, size)
     assert seconds >= 6.0 and frames >= 6 * 30, (seconds, frames)
+    assert seconds <= 15.0, f"the film lasts {seconds:.2f} s (issue 48: 6-15 s)"
     assert out.stat().st_size <= 1.5e6, out.stat().st_size
     assert "Battle 3: " in r.stdout and "1280x720" in r.stdout, r.stdout
 
@@ -150,3 +151,57 @@ def test_a_battle_the_game_does_not_have_is_named(saved_game, tmp_path):
     r = _shogun("replay", str(save), "--film", "999", "--out", str(tmp_path / "b.gif"))
     assert r.returncode == 2 and "there is no battle 999" in r.stderr, r.stderr
     assert not (tmp_path / "b.gif").exists()
+
+
+_MAP_SHOT = r"""
+import json, sys
+import client.film.battle_film as bf
+shots = []
+real = bf.beside
+def spy(image, point, lines, accent=None):
+    out = real(image, point, lines, accent)
+    shots.append((image.convert("RGB"), out, point, lines))
+    return out
+bf.beside = spy
+highlights = []
+real_frame = bf._Shoot._frame
+def frame(self):
+    img = real_frame(self)
+    if self.resolved is not None and not self.scene.tower.big:
+        highlights.append(sorted(self.scene.board_view.highlight))
+    return img
+bf._Shoot._frame = frame
+film = bf.write_battle_film(sys.argv[1], 3, sys.argv[2])
+before, after, (x, y), lines = shots[-1]
+w, h = before.size
+changed = [(i % w, i // w) for i, (p, q) in enumerate(zip(before.getdata(), after.getdata())) if p != q]
+xs = [c[0] for c in changed]
+print(json.dumps({"climax": film.climax_frames, "map": film.map_frames, "frames": film.frames,
+                  "lines": lines, "point": [x, y], "changed": len(changed) / (w * h),
+                  "span": [min(xs), max(xs)], "province": film.title,
+                  "highlights": highlights[-1] if highlights else []}))
+"""
+
+
+@pytest.mark.slow
+def test_the_film_shows_the_climax_then_marks_the_province_with_the_result_beside_it(saved_game, tmp_path):
+    """Issue 48: the film holds the stage's climax (the decision on the stage), then the
+    map shot marks the battle's province and shows the result beside it, in the climax's
+    words; measured in the frames the film was given."""
+    import json
+    save, _ = saved_game
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    r = subprocess.run([sys.executable, "-c", _MAP_SHOT, str(save), str(tmp_path / "m.mp4")],
+                       env=env, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["climax"] >= 30, f"{got['climax']} frames of the climax (1 s at 30 fps at least)"
+    assert got["map"] >= 10, f"{got['map']} frames of the map shot"
+    province = got["highlights"][0] if got["highlights"] else ""
+    assert got["highlights"] == [province] and province in got["lines"][0], got
+    # the result's box lies beside the province, not over it, and is no card over the frame
+    x = got["point"][0]
+    left, right = got["span"]
+    assert right < x or left > x, f"the box ({left}-{right}) covers the province at x={x:.0f}"
+    assert 0.01 < got["changed"] < 0.25, got["changed"]

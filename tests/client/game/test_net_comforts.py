@@ -9,6 +9,7 @@ from __future__ import annotations
 from client.sessions.interface import Batch
 from net.table.options import TableOptions
 from dataclasses import dataclass
+from typing import Any
 
 import arcade
 import pytest
@@ -240,7 +241,7 @@ def test_the_lobby_says_the_turn_timer(app, shots):
     from tests.client.conftest import screenshot
     screenshot(app, shots / "lobby-turn-time.png")
     table.lobby["turn_time"] = 45.0
-    table.on_lobby_changed(dict(table.lobby))
+    session.on_lobby_changed(dict(table.lobby))
     frame(app, 3)
     texts = [t.text for t in lobby.texts.labels.values() if t.visible]
     assert "Each decision has 45 seconds; then a bot may take the seat." in texts
@@ -269,8 +270,8 @@ def test_chat_goes_to_the_log_and_never_to_the_game(app):
     assert table.sent == ["hello, F and S are letters here"]
     assert "Aiko (Blue): hello, F and S are letters here" in _log_text(scene)
     assert scene.planning.visible                     # Enter sent the line, not my plan
-    table.on_chat_received(ChatLine("Ben", 2, "good luck"))
-    table.on_chat_received(ChatLine("Aiko", 0, "hello, F and S are letters here"))  # my echo
+    session.on_chat_received(ChatLine("Ben", 2, "good luck"))
+    session.on_chat_received(ChatLine("Aiko", 0, "hello, F and S are letters here"))  # my echo
     frame(app, 2)
     log = _log_text(scene)
     assert "Ben (Black): good luck" in log
@@ -285,18 +286,18 @@ def test_a_dropped_player_and_its_return_are_said_in_the_log(app):
     table = ComfyTable()
     session, scene = _table_game(app, table)
     frame(app, 2)
-    table.on_paused("seat 2 (Ben) dropped; waiting up to 120 s for it to rejoin")
+    session.on_paused("seat 2 (Ben) dropped; waiting up to 120 s for it to rejoin")
     frame(app)
     assert "Paused:" in session.status
-    table.on_resumed()
-    table.on_notice("seat 2 (Ben) is back")
+    session.on_resumed()
+    session.on_notice("seat 2 (Ben) is back")
     frame(app)
     log = _log_text(scene)
     assert "seat 2 (Ben) dropped; waiting up to 120 s" in log
     assert "seat 2 (Ben) is back" in log and session.status == ""
     i18n.use("nl")
     try:
-        table.on_notice("seat 3 (Cleo) is back")
+        session.on_notice("seat 3 (Cleo) is back")
         frame(app)
         assert "plaats 3 (Cleo) is terug" in _log_text(scene)
     finally:
@@ -305,11 +306,13 @@ def test_a_dropped_player_and_its_return_are_said_in_the_log(app):
 
 class EchoingTable(ComfyTable):
     """Like net/table/chat.py: the sender's own line comes back at once, from inside
-    send_chat."""
+    send_chat, to the table's owner (the session, as `TableSession` tells its owner)."""
+
+    owner: Any = None
 
     def send_chat(self, text: str) -> None:
         super().send_chat(text)
-        self.on_chat_received(ChatLine("Aiko", self.my_seat, text.strip()))
+        self.owner.on_chat_received(ChatLine("Aiko", self.my_seat, text.strip()))
 
 
 def _type_as_a_keyboard_does(app, keys: str) -> None:
@@ -323,6 +326,7 @@ def test_the_t_that_opens_chat_is_not_typed_and_my_line_shows_once(app):
     """Issue 27, item 6: "thello table", and the host saw its own line twice."""
     table = EchoingTable()
     session, scene = _table_game(app, table)
+    table.owner = session
     frame(app, 2)
     _type_as_a_keyboard_does(app, "t")                # opens the chat line
     assert scene.net.chat.focused
@@ -338,6 +342,7 @@ def test_the_t_that_opens_the_lobby_chat_is_not_typed_and_shows_once(app):
     from client.sessions.network import NetSession
     table = EchoingTable()
     session = NetSession(table, "host")
+    table.owner = session
     app.session = session
     lobby = LobbyScene(session, "host")
     app.show(lobby)
@@ -397,7 +402,7 @@ def test_lobby_shows_the_join_command_names_and_chat(app, shots):
     app.session = session
     lobby = LobbyScene(session, "host")
     app.show(lobby)
-    table.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
+    session.on_chat_received(ChatLine("Ben", 2, "ready when you are"))
     frame(app, 3)
     texts = [t.text for t in lobby.texts.labels.values() if t.visible]
     first = table_addresses(7531)[0]
@@ -446,7 +451,7 @@ def test_a_network_table_with_chat_fits_the_window(app, W, H):
         app.on_resize(W, H)
         assert run_until(app, lambda: scene.planning.visible, 10)
         for k in range(30):
-            table.on_chat_received(ChatLine("Ben", 2, f"line {k}: a rather long chat line that wraps"))
+            session.on_chat_received(ChatLine("Ben", 2, f"line {k}: a rather long chat line that wraps"))
         table.countdown = {2: 30}
         frame(app, 2)
         problems = scene_layout_problems(scene, scene.width, scene.height)

@@ -61,23 +61,23 @@ def test_a_network_table_plays_the_step_again_for_its_views() -> None:
     game = LocalGame(config, 3, dict.fromkeys(range(3), "random"))
     start, first = new_game(config)
     net.game_started(config, 0, start)
-    table.on_events(list(first), start)
+    net.on_events(list(first), start)
     assert net.queue.popleft() == Batch(list(first), start)
     for _ in range(30):
         command = game.automatic_command()
         assert command is not None
         before = game.state
         events = game.submit(command)
-        table.on_step_applied({"step": len(game.commands), "commands": [to_wire(command)]})
-        table.on_events(list(events), game.state)
+        net.on_step_applied({"step": len(game.commands), "commands": [to_wire(command)]})
+        net.on_events(list(events), game.state)
         batch = net.queue.popleft()
         assert batch.views == _views(before, command)
     # events the step's commands do not make (a table that recovered elsewhere): no views
     command = game.automatic_command()
     assert command is not None
     events = game.submit(command)
-    table.on_step_applied({"step": len(game.commands), "commands": []})
-    table.on_events(list(events), game.state)
+    net.on_step_applied({"step": len(game.commands), "commands": []})
+    net.on_events(list(events), game.state)
     assert net.queue.popleft().views is None
 
 

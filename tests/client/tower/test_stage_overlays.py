@@ -59,3 +59,28 @@ def test_the_cubes_waiting_for_the_pour_stay_under_the_top_bar():
     highest = max(d.waiting_place(i, 0)[1] + tower.GEOMETRY["cube"] / 2
                   for i in range(rec.inside_before, len(rec.colours)))
     assert highest <= top, f"a waiting cube reaches {highest:.0f}, the stage ends at {top}"
+
+
+def test_no_tooltip_is_shown_over_the_open_stage(app):
+    """Issue 48: nothing over the stage while it is open. The map, panels and plan are
+    hidden under it; the pointer over any point of the stage (where a province, a card
+    or a panel's field lay) shows no tooltip."""
+    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [0],
+                             "bots": "heuristic"}, seed=11)
+    frame(app, 3)
+    import time
+    t0 = time.time()
+    while not scene.tower.big and time.time() - t0 < 60:   # the game's opening stage (the fill)
+        frame(app)
+    assert scene.tower.big, "the game opened on its stage"
+    tv = scene.tower
+    shown = []
+    for i in range(1, 12):
+        for j in range(1, 10):
+            x, y = tv.left + tv.width * i / 12, tv.bottom + tv.height * j / 10
+            scene.on_mouse_motion(x, y, 1, 1)
+            frame(app)
+            if scene.comforts.tooltip.visible:
+                shown.append((round(x), round(y)))
+    assert not shown, f"tooltips over the open stage at {shown[:5]}"
+    app.show_menu()

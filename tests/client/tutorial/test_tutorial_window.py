@@ -353,3 +353,85 @@ def test_the_move_bar_keeps_clear_of_the_province_it_tells_of(app, home, size):
         coach.next()
         frame(app)
     assert seen >= 2, seen
+
+
+def _stage_rects(scene):
+    """The tower (its shaft, handful and tray) and each side's tray with its count,
+    measured from the stage's own layout."""
+    from client.tower.stage_layout import shaft_rect
+    t = scene.tower
+    shaft = shaft_rect(t.geo, (t.left, t.bottom, t.width, t.height), True)
+    return [tuple(float(v) for v in shaft), *t.tray_boxes()]
+
+
+@pytest.mark.parametrize("size", [(960, 640), pytest.param((1920, 1080), marks=pytest.mark.slow)])
+def test_the_tower_lesson_cannot_end_before_its_pour_played_at_normal_speed_in_view(
+        app, home, shots, size):
+    """Issue 48 item 5: step 6's card covered the lower tower, the tray and both counts,
+    and Space (as the header offers) or Next went straight on; the pour was seen only
+    with R. Next, Space and S during the pour leave the lesson on; it ends only after
+    every frame of the pour played at normal speed with the card clear of the tower and
+    the trays."""
+    _resize(app, *size)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1                   # the player's own pace: x4
+    assert _walk_to(app, scene, coach, "battle", 300)
+    tower = scene.tower
+    assert tower.big and tower.playing
+    seen: list[tuple[str, float, bool, float]] = []     # stage, speed, in view, drop time
+    pressed = 0
+    shot = False
+    for _ in range(60 * 60):
+        frame(app)
+        st = coach.progress.current
+        if st is None or st.key != "battle":
+            break
+        card = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+        clear = not coach.card.visible or not any(_overlap(card, r) for r in _stage_rects(scene))
+        seen.append((tower.stage, tower.speed, clear and tower.big, tower.playback_time))
+        if tower.stage == "pour":
+            if not shot and len([s for s in seen if s[0] == "pour"]) > 30:
+                screenshot(app, shots / f"tutorial-tower-lesson-{size[0]}x{size[1]}.png")
+                shot = True
+            key = (arcade.key.N, arcade.key.SPACE, arcade.key.S)[pressed % 3]
+            app.on_key_press(key, 0)                    # try to leave the lesson early
+            pressed += 1
+        else:
+            coach.next()                                # Next as soon as it is offered
+    else:
+        raise AssertionError("the tower lesson never ended")
+    pour = [s for s in seen if s[0] == "pour"]
+    assert len(pour) >= 60, f"the pour played in {len(pour)} frames: not at normal speed"
+    assert all(speed <= 1.0 for _st, speed, _v, _t in pour), "the pour played faster than normal"
+    assert all(view for _st, _sp, view, _t in pour), "the card covered the tower or a tray"
+    steps = [b[3] - a[3] for a, b in zip(pour, pour[1:])]
+    assert max(steps) < 0.2, f"the pour jumped ahead ({max(steps):.2f} s of drop in a frame)"
+    after = seen[seen.index(pour[-1]) + 1:]
+    assert after and after[0][0] in ("tally", "climax"), "the pour did not play to its end"
+    assert pressed > 20 and coach.pours_shown == 1
+    assert coach.progress.current is None and scene.speed == SPEEDS[-1], "the player's pace is back"
+
+
+@pytest.mark.slow
+def test_a_tower_lesson_pour_hidden_under_the_rules_is_played_again(app, home):
+    """The pour played while the rules covered the stage: the lesson's drop plays once
+    more, and only that one in view ends the lesson."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    assert _walk_to(app, scene, coach, "battle", 300)
+    tower = scene.tower
+    assert run_until(app, lambda: tower.stage == "pour", 30)
+    app.on_key_press(arcade.key.F1, 0)                  # the rules over the stage
+    frame(app)
+    assert scene.comforts.blocking
+    assert run_until(app, lambda: tower.stage != "pour", 60)
+    app.on_key_press(arcade.key.ESCAPE, 0)
+    frame(app)
+    assert not scene.comforts.blocking
+    coach.next()
+    assert coach.progress.current.key == "battle" and coach.card.missing
+    assert run_until(app, lambda: coach.pours_shown == 2 and tower.stage == "pour", 60), \
+        "the lesson's drop was not played again"
+    ok = run_until(app, lambda: coach.next() or coach.progress.current is None, 60)
+    assert ok, (coach.pour, coach.pours_shown, tower.stage, coach.card.missing)

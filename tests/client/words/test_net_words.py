@@ -242,11 +242,11 @@ def test_a_refusal_and_a_pause_show_in_the_players_language(language):
     from client.sessions.network import NetSession
     table = _Table()
     session = NetSession(table, "join")
-    table.on_refused("join refused: seat 2 is already connected")
+    session.on_refused("join refused: seat 2 is already connected")
     assert session.refused == "join refused: seat 2 is already connected"   # kept as it came
     assert session.status == _refused_line(net_words.for_players(session.refused))
     assert "already connected" not in session.status and "2" in session.status
-    table.on_paused("seat 1 (Bo) dropped; waiting up to 120 s for it to rejoin")
+    session.on_paused("seat 1 (Bo) dropped; waiting up to 120 s for it to rejoin")
     assert "Bo" in session.status and "120" in session.status and "dropped" not in session.status
 
 

@@ -25,7 +25,7 @@ def _play_with_a_bot_and_a_spectator(tmp_path, monkeypatch):
     engine = SimEngine()
     net, engine, sessions = open_table(players=3, bots=1, engine=engine, net=net,
                                        tmp_path=tmp_path, start=False)
-    spectator = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE,
+    spectator = TableSession.watch(SessionOptions(interface="127.0.0.1"), "127.0.0.1:7531", code=CODE,
                                    reactor=net, engine=engine)
     net.pump()
     bot_seats = {s for s in range(3) if s not in {p.my_seat for p in sessions}}

@@ -21,7 +21,7 @@ def test_a_real_game_in_lockstep_with_a_spectator(engine, tmp_path):
     net = FakeNet()
     net_, engine, sessions = open_table(players=4, bots=1, engine=engine, net=net,
                                         tmp_path=tmp_path, start=False)
-    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+    watcher = TableSession.watch(SessionOptions(interface="127.0.0.1"), "127.0.0.1:7531", code=CODE, reactor=net,
                                  engine=engine)
     net.pump()
     sessions[0].start_game()

@@ -16,6 +16,7 @@ a modified program would:
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from twisted.internet import defer, task
@@ -48,8 +49,11 @@ async def host(reactor, mailbox: str, offer_file: str, answer_file: str) -> None
 async def friend(reactor, mailbox: str, code: str, reason_file: str) -> None:
     # finding the host's nameplate in the code's namespace as the game's friend does
     from net.reach.invite_codes import parse_code
+    from net.reach.reach_settings import ReachSettings
     from net.reach.rendezvous import RendezvousOptions, meet_host
-    w, offer = await meet_host(reactor, RendezvousOptions(mailbox), parse_code(code))
+    wait = ReachSettings.from_environment(os.environ).answer_wait
+    w, offer = await meet_host(reactor, RendezvousOptions(mailbox, answer_wait=wait),
+                               parse_code(code))
     print(f"offer: {len(offer)} bytes", flush=True)
     with open(reason_file) as f:
         reason = json.load(f)

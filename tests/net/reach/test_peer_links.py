@@ -102,7 +102,8 @@ def test_the_host_shows_a_tunnelled_friends_round_trip_timed_by_a_sealed_ping():
 
     friend = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=False,
                              round_trip=RoundTrip(clock.seconds, sent.append))
-    table = SimpleNamespace(roster=SimpleNamespace(conns=[friend], host_conn=None))
+    table = SimpleNamespace(roster=SimpleNamespace(conns=[friend], host_conn=None),
+                            pair_links=SimpleNamespace(links={}))
     invitations = SimpleNamespace(tunnelled={40001: 1}, links={1: RELAYED})
     assert table_links(table, invitations) == {1: PeerLink("relay", None)}   # asked
     assert sent == [{"type": "Pinged", "ping": 1}]

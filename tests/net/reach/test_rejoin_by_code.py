@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import re
 import time
+from typing import cast
 
 import pytest
 
 from net.reach.rejoin_by_code import absent_by_code
+from net.transport.reactor_types import NetReactor
 from tests.net import processes as P
 from tests.net.reach.conftest import CODE_LINE, RELAY_ONLY as ENV
 
@@ -140,7 +142,9 @@ def _invitations(monkeypatch, away: list[int]):
     monkeypatch.setattr(invitations, "wormhole_for", wormhole_for)
     said: list[str] = []
     clock = Clock()
-    friends = invitations.Invitations(clock, rendezvous.RendezvousOptions(), "CODE", 7531,
+    # a clock for a reactor: this test opens no tunnel (serve_table never runs)
+    friends = invitations.Invitations(cast(NetReactor, clock), rendezvous.RendezvousOptions(),
+                                      "CODE", 7531,
                                       lambda: [], lambda: False, said.append,
                                       rejoining=lambda: list(away))
     friends.open()

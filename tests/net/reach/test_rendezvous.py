@@ -12,6 +12,7 @@ import pytest
 
 from cli import by_code
 from net.table.options import TableOptions
+from net.reach.reach_settings import ReachSettings
 from net.reach.addresses import AddressError, Reachable
 from net.reach.reachability import Probe
 from net.reach.rendezvous import (PUBLIC_MAILBOX, PUBLIC_RELAY, Choice, Offer,
@@ -119,27 +120,39 @@ def _args(**given):
     return TableOptions("join", **given)
 
 
-def test_by_default_the_public_servers_and_the_relay_as_last_resort(monkeypatch):
-    monkeypatch.delenv("SHOGUN_NET_RENDEZVOUS", raising=False)
-    got = by_code.options(_args(), "")
+def test_by_default_the_public_servers_and_the_relay_as_last_resort():
+    got = by_code.options(_args(), "", ReachSettings())
     assert got is not None and (got.mailbox, got.relay) == (PUBLIC_MAILBOX, PUBLIC_RELAY)
     assert got.relay_allowed
 
 
-def test_a_table_on_loopback_or_told_off_asks_no_rendezvous_unless_given_one(monkeypatch):
-    monkeypatch.delenv("SHOGUN_NET_RENDEZVOUS", raising=False)
-    assert by_code.options(_args(), "127.0.0.1") is None
-    monkeypatch.setenv("SHOGUN_NET_RENDEZVOUS", "off")
-    assert by_code.options(_args(), "") is None
+def test_a_table_on_loopback_or_told_off_asks_no_rendezvous_unless_given_one():
+    on, off = ReachSettings(), ReachSettings.from_environment({"SHOGUN_NET_RENDEZVOUS": "off"})
+    assert by_code.options(_args(), "127.0.0.1", on) is None
+    assert by_code.options(_args(), "", off) is None
     given = by_code.options(_args(rendezvous="ws://10.0.0.5:4000/v1", relay="10.0.0.5:4001",
-                                  direct_only=True), "127.0.0.1")
+                                  direct_only=True), "127.0.0.1", off)
     assert given is not None and given.relay == "tcp:10.0.0.5:4001" and not given.relay_allowed
-    assert by_code.options(_args(), "", needed=True) is not None    # a code was typed
+    assert by_code.options(_args(), "", off, needed=True) is not None    # a code was typed
+
+
+def test_the_reach_settings_are_read_from_the_environment_once_at_the_edge():
+    """(issue 50) net reads no environment: the edge turns it into a ReachSettings."""
+    got = ReachSettings.from_environment({"SHOGUN_NET_RELAY_ONLY": "1",
+                                          "SHOGUN_NET_PORTMAP": "off",
+                                          "SHOGUN_NET_REACH_CHECK": "off",
+                                          "SHOGUN_NET_RENDEZVOUS_WAIT": "7"})
+    assert (got.relay_only, got.portmap, got.reach_check, got.rendezvous,
+            got.answer_wait) == (True, False, False, True, 7.0)
+    assert ReachSettings.from_environment({"SHOGUN_NET_RENDEZVOUS_WAIT": "soon"}) \
+        == ReachSettings()
+    friend = by_code.options(_args(), "", got, needed=True)
+    assert friend is not None and friend.relay_only and friend.answer_wait == 7.0
 
 
 def test_a_rendezvous_that_is_no_mailbox_address_is_refused():
     with pytest.raises(ValueError, match="not a mailbox address; give ws://HOST:PORT/v1"):
-        by_code.options(_args(rendezvous="10.0.0.5:4000"), "")
+        by_code.options(_args(rendezvous="10.0.0.5:4000"), "", ReachSettings())
 
 
 class _Connected:

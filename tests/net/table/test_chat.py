@@ -35,7 +35,7 @@ def test_a_lobby_line_reaches_the_host_and_every_guest_once():
 def stalled_table_with_spectator(tmp_path):
     """Seats 0-2 play, seat 3 holds its plan: the game waits at step 1 with a spectator."""
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, start=False)
-    spy = TableSession.watch(SessionOptions(name="spy"), "127.0.0.1:7531", code=CODE,
+    spy = TableSession.watch(SessionOptions(interface="127.0.0.1", name="spy"), "127.0.0.1:7531", code=CODE,
                              reactor=net, engine=engine)
     net.pump()
     sessions[3].on_decision = lambda d, state: None
@@ -119,7 +119,7 @@ def test_a_spectator_who_joins_late_reads_what_was_said_before_it_came(tmp_path)
     net, engine, sessions = open_table(players=4, tmp_path=tmp_path, start=False)
     sessions[1].send_chat("anyone for a game?")
     net.pump()
-    early = TableSession.watch(SessionOptions(name="early"), "127.0.0.1:7531", code=CODE,
+    early = TableSession.watch(SessionOptions(interface="127.0.0.1", name="early"), "127.0.0.1:7531", code=CODE,
                                reactor=net, engine=engine)
     heard_early = listen([early])
     net.pump()
@@ -130,7 +130,7 @@ def test_a_spectator_who_joins_late_reads_what_was_said_before_it_came(tmp_path)
     for i in range(RECALLED + 3):      # the host's own lines: no receiver's limit counts
         sessions[0].send_chat(f"line {i}")
     net.pump()
-    late = TableSession.watch(SessionOptions(name="late"), "127.0.0.1:7531", code=CODE,
+    late = TableSession.watch(SessionOptions(interface="127.0.0.1", name="late"), "127.0.0.1:7531", code=CODE,
                               reactor=net, engine=engine)
     heard = listen(sessions + [late])
     net.pump()
@@ -164,7 +164,7 @@ def test_a_hostile_name_and_line_arrive_as_one_line_of_text(tmp_path):
     net, engine, sessions = open_table(players=3, start=False)
     evil = "\x1b]0;pwned\x07\nFriends anywhere join with: ./shogun join 66-x\x1b[2J\u202e"
     evil_name = "\x1b]0;pwned\x07\njoin 66-x\x1b[2J\u202e"
-    spy = TableSession.watch(SessionOptions(name=evil_name), "127.0.0.1:7531", code=CODE,
+    spy = TableSession.watch(SessionOptions(interface="127.0.0.1", name=evil_name), "127.0.0.1:7531", code=CODE,
                              reactor=net, engine=engine)
     net.pump()
     heard = listen(sessions + [spy])

@@ -41,7 +41,7 @@ def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay,
     net.advance(delay)
     alive = [s for s in sessions if s is not dead]
     if comes_back:
-        back = TableSession.resume(SessionOptions(), dead.save_path, reactor=net,
+        back = TableSession.resume(SessionOptions(interface="127.0.0.1"), dead.save_path, reactor=net,
                                    engine=engine)
         autoplay(net, back, engine)
         alive.append(back)
@@ -97,7 +97,7 @@ def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back
             return
     saved = dead.save_path and Path(dead.save_path).exists()
     if comes_back and saved:
-        back = TableSession.resume(SessionOptions(), dead.save_path, reactor=net,
+        back = TableSession.resume(SessionOptions(interface="127.0.0.1"), dead.save_path, reactor=net,
                                    engine=engine)
         autoplay(net, back, engine)
         alive.append(back)

@@ -19,7 +19,7 @@ def test_a_guest_redials_the_host_where_it_reached_it(tmp_path):
     net, engine = FakeNet(), FakeEngine(3)
 
     def opts(name):
-        return SessionOptions(name=name, code=CODE, rejoin_timeout=30.0,
+        return SessionOptions(interface="127.0.0.1", name=name, code=CODE, rejoin_timeout=30.0,
                               save_path=str(tmp_path / f"{name}.save"),
                               report_dir=str(tmp_path))
     host = TableSession.host(opts("host"), port=7531, players=3, bots=1, reactor=net,

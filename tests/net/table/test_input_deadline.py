@@ -89,7 +89,7 @@ def test_the_turn_timer_counts_down_for_everyone_then_a_bot_takes_the_seat(tmp_p
                                        start=False)
     from net.table.session import SessionOptions, TableSession
     from tests.net.tables import CODE
-    watcher = TableSession.watch(SessionOptions(), "127.0.0.1:7531", code=CODE, reactor=net,
+    watcher = TableSession.watch(SessionOptions(interface="127.0.0.1"), "127.0.0.1:7531", code=CODE, reactor=net,
                                  engine=engine)
     net.pump()
     withholder = sessions[2]

@@ -11,14 +11,14 @@ ADDRESS = "127.0.0.1:7531"
 
 def test_a_guest_told_to_wait_says_so_and_gets_in_when_it_tries_again():
     net, engine = FakeNet(), FakeEngine()
-    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+    host = TableSession.host(SessionOptions(interface="127.0.0.1", code=CODE), port=7531, players=3, reactor=net,
                              engine=engine)
     for _ in range(3):                           # three wrong codes from this address
-        wrong = TableSession.join(SessionOptions(), ADDRESS, code="WRONGCOD", reactor=net,
+        wrong = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS, code="WRONGCOD", reactor=net,
                                   engine=engine)
         net.pump()
         assert wrong.refusal == "join refused: the join code is wrong"
-    guest = TableSession.join(SessionOptions(), ADDRESS, code=CODE, reactor=net, engine=engine)
+    guest = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS, code=CODE, reactor=net, engine=engine)
     said, refused = [], []
     guest.on_error, guest.on_refused = said.append, refused.append
     net.pump()
@@ -31,9 +31,9 @@ def test_a_guest_told_to_wait_says_so_and_gets_in_when_it_tries_again():
 
 def test_a_wrong_code_is_not_tried_again():
     net, engine = FakeNet(), FakeEngine()
-    TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+    TableSession.host(SessionOptions(interface="127.0.0.1", code=CODE), port=7531, players=3, reactor=net,
                       engine=engine)
-    guest = TableSession.join(SessionOptions(), ADDRESS, code="WRONGCOD", reactor=net,
+    guest = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS, code="WRONGCOD", reactor=net,
                               engine=engine)
     said, refused = [], []
     guest.on_error, guest.on_refused = said.append, refused.append
@@ -72,11 +72,11 @@ def test_a_resume_turned_away_for_now_tries_again_while_another_link_is_open(tmp
     net.kill(victim)
     net.advance(6)
     for _ in range(5):                         # a wait of 4 s for 127.0.0.1
-        wrong = TableSession.join(SessionOptions(), ADDRESS.replace("7531", str(host.listen_port)),
+        wrong = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS.replace("7531", str(host.listen_port)),
                                   code="WRONGCOD", reactor=net, engine=engine)
         net.pump()
         wrong.close()                          # it tries no more (some were told to wait)
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    back = TableSession.resume(SessionOptions(interface="127.0.0.1"), victim.save_path, reactor=net, engine=engine)
     said = []
     back.on_error = said.append
     autoplay(net, back, engine)

@@ -82,7 +82,7 @@ def test_a_spectator_sees_the_lobby_before_the_start_and_the_host_lists_it():
     net, engine, sessions = open_table(players=3, start=False, joiners=1)
     host, guest = sessions
     seen = []
-    spy = TableSession.watch(SessionOptions(name="Chiyo"), "127.0.0.1:7531", code=CODE,
+    spy = TableSession.watch(SessionOptions(interface="127.0.0.1", name="Chiyo"), "127.0.0.1:7531", code=CODE,
                              reactor=net, engine=engine)
     spy.on_lobby_changed = lambda lobby: seen.append(lobby)
     net.pump()

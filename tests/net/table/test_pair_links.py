@@ -138,6 +138,7 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
     round trip (the kernel's would be the loopback's)."""
     from twisted.internet import defer
 
+    from net.transport.round_trip import RoundTrip
     from net.reach.peer_links import PeerLink, table_links
     from net.reach.rendezvous import RendezvousOptions
 
@@ -164,7 +165,8 @@ def test_the_lobby_names_a_pair_tunnelled_link_by_its_tunnel(monkeypatch):
         def getPeer(self):
             return SimpleNamespace(host="127.0.0.1", port=_End.port)
 
-    to_one = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=True)
+    to_one = SimpleNamespace(seat=1, tcp=Tcp(), closed=False, dialer=True,
+                             round_trip=RoundTrip(lambda: 0.0, lambda msg: None))
     table = SimpleNamespace(roster=SimpleNamespace(conns=[to_one], host_conn=None),
                             pair_links=links)
     assert table_links(table)[1].kind == "through magic-wormhole"    # no status yet

@@ -18,10 +18,10 @@ def host_and_guest(code=CODE, host_versions=None):
     one guest knocking with `code`, before the network has moved (so a test may still change
     what the guest says in the handshake)."""
     net, engine = FakeNet(), FakeEngine()
-    host = TableSession.host(SessionOptions(code=CODE), port=7531, players=3, reactor=net,
+    host = TableSession.host(SessionOptions(interface="127.0.0.1", code=CODE), port=7531, players=3, reactor=net,
                              engine=engine)
     host.versions = {**host.versions, **(host_versions or {})}
-    guest = TableSession.join(SessionOptions(), ADDRESS, code=code, reactor=net, engine=engine)
+    guest = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS, code=code, reactor=net, engine=engine)
     return net, engine, host, guest
 
 
@@ -34,7 +34,7 @@ def refusals(net, session):
 
 
 def watch(net, engine):
-    return TableSession.watch(SessionOptions(), ADDRESS, code=CODE, reactor=net, engine=engine)
+    return TableSession.watch(SessionOptions(interface="127.0.0.1"), ADDRESS, code=CODE, reactor=net, engine=engine)
 
 
 def play_until(net, host, step):
@@ -45,7 +45,7 @@ def play_until(net, host, step):
 
 def rejoined(net, engine, save_path, opts=None):
     """A peer resumed from `save_path`, played by a bot, once the network has moved."""
-    back = TableSession.resume(opts or SessionOptions(), save_path, reactor=net, engine=engine)
+    back = TableSession.resume(opts or SessionOptions(interface="127.0.0.1"), save_path, reactor=net, engine=engine)
     autoplay(net, back, engine)
     net.pump()
     return back
@@ -134,7 +134,7 @@ def test_the_listener_checks_versions_too():
 
 def test_a_full_table_refuses_more_players():
     net, engine, sessions = open_table(players=3, start=False)
-    extra = TableSession.join(SessionOptions(), ADDRESS, code=CODE, reactor=net, engine=engine)
+    extra = TableSession.join(SessionOptions(interface="127.0.0.1"), ADDRESS, code=CODE, reactor=net, engine=engine)
     assert refusals(net, extra) == ["join refused: the table is full"]
 
 
@@ -218,7 +218,7 @@ def test_a_dropped_peer_pauses_the_game_then_rejoins_from_its_save(tmp_path):
     stuck = {s.lockstep.step for s in others}
     net.advance(30)
     assert {s.lockstep.step for s in others} == stuck            # paused
-    back = rejoined(net, engine, victim.save_path, SessionOptions(name="again"))
+    back = rejoined(net, engine, victim.save_path, SessionOptions(interface="127.0.0.1", name="again"))
     assert back.my_seat == 1
     assert finished(others + [back])
     assert len(hashes(others + [back])) == 1
@@ -242,7 +242,7 @@ def test_after_the_timeout_a_bot_plays_the_seat(tmp_path):
     assert finished(others) and len(hashes(others)) == 1
     assert all(1 in s.lockstep.bots for s in others)
     # too late to rejoin now
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    back = TableSession.resume(SessionOptions(interface="127.0.0.1"), victim.save_path, reactor=net, engine=engine)
     reasons = refusals(net, back)
     assert reasons and "played by a bot" in reasons[0]
 
@@ -261,7 +261,7 @@ def test_rejoin_needs_the_seat_token(tmp_path):
     save["token"] = b"t" * 32
     forged = tmp_path / "forged.save"
     write_save(str(forged), save)
-    back = TableSession.resume(SessionOptions(), str(forged), reactor=net, engine=engine)
+    back = TableSession.resume(SessionOptions(interface="127.0.0.1"), str(forged), reactor=net, engine=engine)
     reasons = refusals(net, back)
     assert reasons and "wrong rejoin token" in reasons[0]
 
@@ -374,9 +374,9 @@ def test_a_damaged_save_is_refused_with_a_clear_error(tmp_path):
     bad = tmp_path / "bad.save"
     bad.write_bytes(b"\x00garbage")
     with pytest.raises(SaveError, match="not a net save"):
-        TableSession.resume(SessionOptions(), str(bad), reactor=FakeNet(), engine=FakeEngine())
+        TableSession.resume(SessionOptions(interface="127.0.0.1"), str(bad), reactor=FakeNet(), engine=FakeEngine())
     with pytest.raises(SaveError, match="cannot read"):
-        TableSession.resume(SessionOptions(), str(tmp_path / "none.save"), reactor=FakeNet(),
+        TableSession.resume(SessionOptions(interface="127.0.0.1"), str(tmp_path / "none.save"), reactor=FakeNet(),
                             engine=FakeEngine())
 
 
@@ -462,7 +462,7 @@ def test_the_phase_names_where_each_peer_is(tmp_path):
     assert seen == [Phase.PLAY] and {s.phase for s in sessions} == {Phase.PLAY}
     victim = sessions[1]
     net.kill(victim)
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    back = TableSession.resume(SessionOptions(interface="127.0.0.1"), victim.save_path, reactor=net, engine=engine)
     assert back.phase is Phase.RECOVERY
     autoplay(net, back, engine)
     net.pump()

@@ -44,7 +44,7 @@ def test_the_host_listens_where_asked():
 
 def test_join_dials_the_address_given():
     reactor = MemoryReactorClock()
-    TableSession.join(SessionOptions(), "10.1.2.3:9999", code="X", reactor=reactor,
+    TableSession.join(SessionOptions(interface="127.0.0.1"), "10.1.2.3:9999", code="X", reactor=reactor,
                       engine=FakeEngine())
     host, port = reactor.tcpClients[0][:2]
     assert (host, port) == ("10.1.2.3", 9999)      # recorded only: nothing is sent

@@ -80,9 +80,9 @@ def test_a_captured_handshake_gives_an_offline_guesser_nothing(monkeypatch):
     except ImportError:                 # the protocol before: no key exchange at all
         pake = None
     net, engine = FakeNet(), FakeEngine()
-    fake = TableSession.host(SessionOptions(name="fake", code="GUESS"), port=7531,
+    fake = TableSession.host(SessionOptions(interface="127.0.0.1", name="fake", code="GUESS"), port=7531,
                              players=3, reactor=net, engine=engine)
-    victim = TableSession.join(SessionOptions(name="victim"), "127.0.0.1:7531", code=CODE,
+    victim = TableSession.join(SessionOptions(interface="127.0.0.1", name="victim"), "127.0.0.1:7531", code=CODE,
                                reactor=net, engine=engine)
     net.pump()
     to_fake = b"".join(d for s, _, d in net.written if s is victim)
@@ -169,7 +169,7 @@ def test_online_guessing_is_rationed_and_logged_once(caplog):
     turned away before any work, and one summary line is written."""
     caplog.set_level(logging.INFO)
     net, engine = FakeNet(), FakeEngine()
-    TableSession.host(SessionOptions(name="table", code=CODE), port=7531, players=3,
+    TableSession.host(SessionOptions(interface="127.0.0.1", name="table", code=CODE), port=7531, players=3,
                       reactor=net, engine=engine)
     guesser = _Guesser("AAAAA")
     codes = [c for c in _candidates(2200, seed=3) if c != CODE][:2000]
@@ -198,7 +198,7 @@ def test_a_spectator_cannot_take_a_dropped_players_seat(tmp_path):
     start); after a player drops it dials a player as that seat. Before: admitted, and
     it played the seat. Now: refused, no seat key."""
     net, engine, sessions = open_table(players=3, tmp_path=tmp_path, start=False)
-    spy = TableSession.watch(SessionOptions(name="spy"), "127.0.0.1:7531", code=CODE,
+    spy = TableSession.watch(SessionOptions(interface="127.0.0.1", name="spy"), "127.0.0.1:7531", code=CODE,
                              reactor=net, engine=engine)
     net.pump()
     host, gone = sessions[0], sessions[2]

@@ -16,17 +16,28 @@ of 8 s.
   tests/net/withholding_peer.py `echo`): the same outcome.
 
 Each game ends with one hash among the honest players and no honest seat played by a bot.
+
+The three tables are apart (their own ports, processes and folders) but play at the same
+time: most of a table's minutes are its timers (the slow plan, the turn clock, the
+countdown), so the module's first test starts every selected table and each test then
+checks its own.
 """
 
 from __future__ import annotations
 
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from tests.net import processes as P
 
 NET = P.ROOT / "tests" / "net"
+# the module's first test waits for its table from the start (programs, seats, 240 s of
+# play): more than the suite's 300 s when the table never finishes, which is the failure
+pytestmark = pytest.mark.timeout(900)
 TIMERS = ["--turn-time", "10", "--rejoin-timeout", "8"]
 SLOW = {"SHOGUN_TEST_PLAN_AFTER": "14"}
 
@@ -39,7 +50,7 @@ def _join(tmp_path, port: int, name: str, env: dict | None = None,
 
 
 def _seat(peer: P.Peer) -> int:
-    return int(peer.wait_for(r"game started: seat (\d)", 60).group(1))
+    return int(peer.wait_for(r"game started: seat (\d)", 120).group(1))
 
 
 def _table(tmp_path, culprit: str, host_script: str | None = None,
@@ -57,7 +68,7 @@ def _table(tmp_path, culprit: str, host_script: str | None = None,
                                "--save", str(tmp_path / "host.save")], tmp_path,
                       script=NET / host_script if host_script else P.ROOT / "main.py")
         peers.append(host)
-        host.wait_for(r"table open on port", 30)
+        host.wait_for(r"table open on port", 90)     # (three programs start at once)
         peers.append(_join(tmp_path, port, "slow", SLOW, "slow_planner.py"))
         peers.append(_join(tmp_path, port, "guest", guest_env, guest_script))
         peers.append(_join(tmp_path, port, "honest"))
@@ -73,6 +84,34 @@ def _table(tmp_path, culprit: str, host_script: str | None = None,
         return honest, bad, seats[culprit], unfinished
     finally:
         P.kill_all(peers)
+
+
+Table = tuple[list[P.Peer], P.Peer, int, str | None]
+# each test's table: (the culprit, the host's script, the guest's script, the guest's env)
+TABLES: dict[str, tuple[str, str | None, str | None, dict | None]] = {
+    "test_a_host_that_takes_a_slow_seat_alone_loses_its_own":
+        ("host", "lone_taker.py", None, None),
+    "test_a_guest_that_takes_a_slow_seat_alone_loses_its_own":
+        ("guest", None, "lone_taker.py", None),
+    "test_a_guest_that_withholds_its_echo_loses_its_own_seat":
+        ("guest", None, "withholding_peer.py", {"SHOGUN_TEST_WITHHOLD": "echo"}),
+}
+
+
+@pytest.fixture(scope="module")
+def tables(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[Table]]]:
+    """Every selected test's table, all playing at once (each in its own folder)."""
+    here = Path(str(request.module.__file__))
+    selected = [item.name for item in request.session.items
+                if item.path == here and item.name in TABLES]
+    with ThreadPoolExecutor(max_workers=len(TABLES)) as pool:
+        yield {name: pool.submit(_table, tmp_path_factory.mktemp(name[:40]), *TABLES[name])
+               for name in selected}
+
+
+def _played(tables: dict[str, Future[Table]], request: pytest.FixtureRequest) -> Table:
+    return tables[request.node.name].result(timeout=800)
 
 
 def _honest_table_moved_on(honest: list[P.Peer], culprit: P.Peer, seat: int,
@@ -95,24 +134,23 @@ def _honest_table_moved_on(honest: list[P.Peer], culprit: P.Peer, seat: int,
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_a_host_that_takes_a_slow_seat_alone_loses_its_own(tmp_path):
-    honest, bad, seat, unfinished = _table(tmp_path, "host", host_script="lone_taker.py")
+def test_a_host_that_takes_a_slow_seat_alone_loses_its_own(tables, request):
+    honest, bad, seat, unfinished = _played(tables, request)
     assert "for a bot alone at step" in bad.text(), bad.text()[-2000:]
     _honest_table_moved_on(honest, bad, seat, unfinished)
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_a_guest_that_takes_a_slow_seat_alone_loses_its_own(tmp_path):
-    honest, bad, seat, unfinished = _table(tmp_path, "guest", guest_script="lone_taker.py")
+def test_a_guest_that_takes_a_slow_seat_alone_loses_its_own(tables, request):
+    honest, bad, seat, unfinished = _played(tables, request)
     assert "for a bot alone at step" in bad.text(), bad.text()[-2000:]
     _honest_table_moved_on(honest, bad, seat, unfinished)
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_a_guest_that_withholds_its_echo_loses_its_own_seat(tmp_path):
-    honest, bad, seat, unfinished = _table(tmp_path, "guest", guest_script="withholding_peer.py",
-                                           guest_env={"SHOGUN_TEST_WITHHOLD": "echo"})
+def test_a_guest_that_withholds_its_echo_loses_its_own_seat(tables, request):
+    honest, bad, seat, unfinished = _played(tables, request)
     assert "withholding my echo" in bad.text(), bad.text()[-2000:]
     _honest_table_moved_on(honest, bad, seat, unfinished)

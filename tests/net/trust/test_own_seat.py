@@ -99,7 +99,7 @@ def test_a_resuming_player_refuses_a_start_with_another_key_on_its_seat(tmp_path
                     entry["key"] = forged
             return msg
         s.recovery.caught_up = lying
-    back = TableSession.resume(SessionOptions(), victim.save_path, reactor=net, engine=engine)
+    back = TableSession.resume(SessionOptions(interface="127.0.0.1"), victim.save_path, reactor=net, engine=engine)
     autoplay(net, back, engine)
     errors: list[str] = []
     back.on_error = errors.append

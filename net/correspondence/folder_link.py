@@ -1,0 +1,347 @@
+"""A lockstep played through a correspondence folder: the folder as the lockstep's host.
+
+Why the lockstep's own seam: `net.lockstep.core.Lockstep` takes its way out as a
+`LockstepHost` and its way in as `receive(seat, msg)`, and knows nothing of sockets. So
+`FolderLink` is that host: what the lockstep broadcasts is kept and written as one record
+of my seat's file when the lockstep stops for input (`flush`); what the other seats'
+files bring is checked (`net.transport.messages.check`) and handed to `receive` in file
+order, each message once its step is at most the lockstep's step (`pump`). My secrets
+(the beacon chain's secret, my plans with their nonces) go to records only my seat can
+open, written before the messages that depend on them: the folder is the whole save.
+
+A program that starts builds the lockstep from step 0 again (`session`): my own
+messages from my file count as sent (`Lockstep.restore_outbox`, as a resumed live peer
+does), my plans and chain come from my own records, and every seat's messages are fed
+again; so it reaches the state it had when it last closed, and plays on. Nothing is
+written twice: a message already in my file is not written again.
+
+Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
+memory and as processes; a watcher on a `Clock`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import msgpack
+
+from net.correspondence import folder_io
+from net.correspondence.folder_io import SeatWriter
+from net.correspondence.folder_names import seat_file_name
+from net.correspondence.folder_reader import FolderReader
+from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
+                                            SeatRecord, first_prev, make_record, parse_file)
+from net.correspondence.seat_trust import Finding, FindingKind, SeatContext, SeatCopy, judge
+from net.lockstep import signatures
+from net.lockstep.beacon import HashChain
+from net.lockstep.core import Lockstep
+from net.lockstep.engine import (EngineCommand, EngineConfig, EngineEvent, EngineState,
+                                 GameEngine, PendingDecision)
+from net.lockstep.step_inbox import Offence, Wire
+from net.transport.framing import FrameError, decode_body, encode_body
+from net.transport.messages import BadMessage, check
+from net.trust.seat_keys import SeatKey
+
+log = logging.getLogger("net.correspondence.folder_link")
+
+# records one session writes at once (its secrets, then its messages): what a kill between
+# my own copy and the shared folder can leave out of the folder's file of mine
+KILL_GAP = 2
+NO_TOKEN = bytes(32)             # a folder has no rejoin: the seat key is the seat
+# (state, decision, seat) -> my player's command (a person's choice, or a script's)
+Chooser = Callable[[EngineState, PendingDecision, int], EngineCommand]
+
+
+@dataclass(frozen=True)
+class FolderTable:
+    """What every player of a correspondence table holds: where, which table, its secret,
+    the seats' pinned keys and kinds, and the game's setting."""
+    folder: Path
+    table: bytes
+    secret: bytes
+    keys: dict[int, bytes]             # human seat -> public key
+    kinds: dict[int, str]              # seat -> "human" | "bot"
+    config: EngineConfig
+
+    @property
+    def start(self) -> bytes:
+        return hashlib.sha256(b"shogun-folder-start/" + self.table).digest()
+
+
+@dataclass
+class _Own:
+    chain: bytes | None = None
+    plans: dict[int, tuple[bytes, Wire]] = field(default_factory=dict)
+
+
+class FolderLink:
+    """One session of my seat at a correspondence table (a `LockstepHost`)."""
+
+    def __init__(self, table: FolderTable, seat: int, key: SeatKey, game: GameEngine,
+                 choose: Chooser | None = None, bot: str = "heuristic",
+                 local: Path | None = None) -> None:
+        """`local`: a folder of this player's own, not synced, where every record accepted
+        is kept too (so a file changed or removed in the shared folder between two
+        sessions takes nothing from me, and my own file is put back from it)."""
+        self.table, self.seat, self.key, self.game = table, seat, key, game
+        self.choose, self.bot = choose, bot
+        self.sealing = FolderKey.for_table(table.secret)
+        self.own_key = FolderKey.for_own(key.seed)
+        self.reader = FolderReader(table.folder, table.table, dict(table.keys))
+        self.findings: list[Finding] = []
+        self.offences: list[tuple[int, str]] = []
+        self.proofs: list[tuple[int, str]] = []
+        self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
+        self.chain_ends: dict[int, bytes] = {}
+        self._outgoing: list[Wire] = []
+        self._my_sent: dict[int, list[Wire]] = {}
+        self._own = _Own()
+        self._own_written: dict[int, tuple[bytes, Wire]] = {}
+        self._due: PendingDecision | None = None
+        self.ended_state: EngineState | None = None
+        self.lockstep: Lockstep | None = None
+        self._mirrors: dict[int, SeatWriter] = {}
+        if local is not None:
+            self._load_local(local)
+            self._put_back_mine()
+        self._read()
+        mine = self.reader.accepted.get(seat, ())
+        self.writer = SeatWriter(table.folder, seat, mine)
+        self._seq = len(mine)
+        self._prev = mine[-1].digest if mine else first_prev(table.table, seat)
+        for record in mine:
+            self._take_mine(record)
+
+    def _load_local(self, local: Path) -> None:
+        local.mkdir(parents=True, exist_ok=True)
+        for s in sorted(self.table.keys):
+            name = seat_file_name(s)
+            read = folder_io.read_file(local, name)
+            known: tuple[SeatRecord, ...] = ()
+            if read.data:
+                known = judge(SeatContext(self.table.table, s, self.table.keys[s]), (),
+                              (SeatCopy(name, True, parse_file(read.data)),)).accepted
+            self._mirrors[s] = SeatWriter(local, s, known)
+            if known:
+                self.reader.accepted[s] = known
+                if s != self.seat:
+                    self._take(s, known)
+
+    def _put_back_mine(self) -> None:
+        """A session killed between my own copy and the shared folder left the folder's
+        file of mine short (or torn): put it back before anyone reads it, so my own reader
+        does not take my own crash for a rolled-back file. Only when the folder's file is
+        a prefix of my records (anything else is for the trust decision to judge)."""
+        mine = self.reader.accepted.get(self.seat, ())
+        read = folder_io.read_file(self.table.folder, seat_file_name(self.seat))
+        if not mine or read.refused:
+            return
+        held = parse_file(read.data).records
+        if len(held) < len(mine) and all(a.raw == b.raw for a, b in zip(held, mine)):
+            SeatWriter(self.table.folder, self.seat, mine)
+            if len(mine) - len(held) > KILL_GAP:       # more than a kill can leave out
+                name = seat_file_name(self.seat)
+                self.findings.append(Finding(
+                    FindingKind.ROLLED_BACK, self.seat, name, len(held),
+                    f"{name} holds {len(held)} of the {len(mine)} records read before "
+                    "(put back from my own copy)"))
+
+    def _mirror(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+        mirror = self._mirrors.get(seat)
+        if mirror is not None:
+            for record in records:
+                mirror.append(record)
+
+    # ------------------------------------------------------------------ reading
+    def _read(self) -> bool:
+        reading = self.reader.poll()
+        self.findings.extend(reading.findings)
+        for f in reading.findings:
+            log.warning("%s", f.sentence)
+        for s, records in sorted(reading.new.items()):
+            self._mirror(s, records)
+            if s != self.seat:
+                self._take(s, records)
+        return bool(reading.new)
+
+    def _take(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+        for record in records:
+            for msg in self._messages(seat, record):
+                if msg["type"] == "ChainCommitted":
+                    self.chain_ends.setdefault(seat, msg["chain_end"])
+                else:
+                    self.queues[seat].append(msg)
+
+    def _messages(self, seat: int, record: SeatRecord) -> list[Wire]:
+        if record.kind != KIND_TABLE:
+            return []                                  # another seat's own secrets
+        try:
+            bodies = msgpack.unpackb(self.sealing.open(record.sealed), raw=False,
+                                     max_array_len=10_000, max_bin_len=1 << 20,
+                                     max_str_len=0, max_map_len=0, max_ext_len=0)
+            if not isinstance(bodies, list) or not all(isinstance(b, bytes) for b in bodies):
+                raise FrameError("not a list of messages")
+            out = []
+            for body in bodies:
+                msg = check(decode_body(body))
+                if msg.get("seat") != seat or not signatures.signed_by(
+                        self.table.keys[seat], self.table.table, msg):
+                    raise BadMessage(f"a {msg['type']} not signed by seat {seat}")
+                out.append(msg)
+            return out
+        except (FolderKeyError, FrameError, BadMessage, ValueError) as e:
+            self.offences.append((seat, f"record {record.seq}: {e}"))
+            log.warning("seat %d's record %d is refused: %s", seat, record.seq, e)
+            return []
+
+    def _take_mine(self, record: SeatRecord) -> None:
+        self._seq, self._prev = record.seq + 1, record.digest
+        if record.kind == KIND_OWN:
+            own = msgpack.unpackb(self.own_key.open(record.sealed), raw=False,
+                                  strict_map_key=False)
+            self._own.chain = own.get("chain") or self._own.chain
+            for step, nonce, wire in own.get("plans", []):
+                self._own.plans[step] = (nonce, wire)
+                self._own_written[step] = (nonce, wire)
+            return
+        for msg in self._messages(self.seat, record):
+            if msg["type"] == "ChainCommitted":
+                self.chain_ends[self.seat] = msg["chain_end"]
+            else:
+                self._my_sent.setdefault(msg["step"], []).append(msg)
+
+    # ------------------------------------------------------------------ writing
+    def _append(self, kind: int, payload: bytes) -> None:
+        sealer = self.own_key if kind == KIND_OWN else self.sealing
+        record = make_record(self.key, self.table.table, self.seat, self._seq, self._prev,
+                             kind, sealer.seal(payload))
+        self._mirror(self.seat, (record,))            # my own copy first, then the folder
+        self.writer.append(record)
+        self.reader.accepted[self.seat] = self.reader.accepted.get(self.seat, ()) + (record,)
+        self._seq, self._prev = self._seq + 1, record.digest
+
+    def _write_own(self) -> None:
+        plans = self.lockstep.my_plans if self.lockstep is not None else self._own.plans
+        fresh = {s: p for s, p in plans.items() if self._own_written.get(s) != p}
+        if fresh or (self._own.chain is not None and not self._own_written and not
+                     self.reader.accepted.get(self.seat)):
+            self._append(KIND_OWN, msgpack.packb(
+                {"chain": self._own.chain,
+                 "plans": [[s, n, w] for s, (n, w) in sorted(fresh.items())]},
+                use_bin_type=True))
+            self._own_written.update(fresh)
+
+    def flush(self) -> None:
+        """Write what the lockstep said since the last flush: my secrets first (a plan's
+        nonce before its commitment), then my messages as one record."""
+        self._write_own()
+        if self._outgoing:
+            self._append(KIND_TABLE, msgpack.packb([encode_body(m) for m in self._outgoing],
+                                                   use_bin_type=True))
+            self._outgoing = []
+
+    # ------------------------------------------------------------------ the game
+    def join(self) -> bool:
+        """Make my chain and say its end (once, in my first records). True when every
+        human seat's chain end is known and the game can be built."""
+        if self.seat not in self.chain_ends:
+            self._own.chain = os.urandom(32)
+            self._write_own()
+            chain = HashChain(self._own.chain)
+            msg = signatures.sign(self.key, self.table.table, {
+                "type": "ChainCommitted", "seat": self.seat, "chain_end": chain.commitment,
+                "token_hash": NO_TOKEN, "start": self.table.start})
+            self.chain_ends[self.seat] = chain.commitment
+            self._outgoing.append(msg)
+            self.flush()
+        return all(s in self.chain_ends for s in self.table.keys)
+
+    def session(self) -> bool:
+        """Play as far as the folder allows; write; return True when the game is over."""
+        self._read()
+        if not self.join():
+            return False
+        if self.lockstep is None:
+            assert self._own.chain is not None
+            ls = Lockstep(self.game, self.table.config, dict(self.table.kinds), self.seat,
+                          HashChain(self._own.chain), dict(self.chain_ends), bot=self.bot,
+                          host=self)
+            ls.my_plans.update(self._own.plans)
+            ls.restore_outbox(self._my_sent)
+            self.lockstep = ls
+            ls.start()
+        self.pump()
+        self.flush()
+        return self.lockstep.ended
+
+    def pump(self) -> None:
+        """Hand the lockstep every message it can take now, and my player's choices, until
+        nothing moves; then read the folder once more and go on if it brought news."""
+        ls = self.lockstep
+        assert ls is not None
+        while True:
+            moved = True
+            while moved and not ls.ended:
+                moved = False
+                for s, queue in self.queues.items():
+                    while queue and queue[0]["step"] <= ls.step:
+                        msg = queue.popleft()
+                        moved = True
+                        try:
+                            ls.receive(s, msg)
+                        except Offence as e:
+                            if msg["step"] >= ls.step - 16:
+                                self.offences.append((s, str(e)))
+                if self._due is not None and self.choose is not None:
+                    d, self._due = self._due, None
+                    if self.seat in ls.decision().seats and not ls.ended:
+                        ls.submit(self.choose(ls.state, d, self.seat))
+                        moved = True
+            self.flush()
+            if ls.ended or not self._read():
+                return
+
+    # ------------------------------------------------------------------ LockstepHost
+    def broadcast(self, msg: Wire) -> None:
+        step_sent = self._my_sent.get(msg.get("step", -1), [])
+        if msg not in step_sent:                  # already in my file: not written twice
+            self._outgoing.append(msg)
+
+    def sign(self, msg: Wire) -> Wire:
+        return signatures.sign(self.key, self.table.table, msg)
+
+    def verify(self, seat: int, msg: Wire) -> bool:
+        return signatures.signed_by(self.table.keys.get(seat), self.table.table, msg)
+
+    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
+        why = signatures.conflict(first, second) if first is not None else None
+        self.proofs.append((seat, why or "a message that proves cheating"))
+        log.warning("CHEATING PROVED: %s", why)
+        return None
+
+    def offended(self, seat: int, reason: str) -> None:
+        self.offences.append((seat, reason))
+
+    def desync_found(self, seat: int, step: int, mine: str, theirs: str) -> None:
+        self.offences.append((seat, f"state hash differs at step {step}"))
+
+    def events_happened(self, events: list[EngineEvent], state: EngineState) -> None:
+        return None
+
+    def decision_due(self, decision: PendingDecision, state: EngineState) -> None:
+        self._due = decision
+
+    def step_applied(self, entry: Wire) -> None:
+        return None
+
+    def save_due(self) -> None:
+        self._write_own()             # a plan's nonce is on disk before its commitment
+
+    def ended(self, state: EngineState) -> None:
+        self.ended_state = state

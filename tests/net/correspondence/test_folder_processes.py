@@ -1,0 +1,118 @@
+"""Correspondence tables as real processes over a plain shared directory: no two players'
+programs ever run at once (each starts, plays what it can, exits); an attacker process
+edits, replays and cuts the other seats' files between sessions."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run_session(folder: Path, local: Path, seat: int) -> dict:
+    done = subprocess.run([sys.executable, "-m", "tests.net.correspondence.folder_player",
+                           str(folder), str(local / f"player-{seat}"), str(seat)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def attack(folder: Path, victim: int, mode: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "tests.net.correspondence.folder_attacker",
+                           str(folder), str(victim), mode],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def play(folder: Path, local: Path, attacks: dict[int, list[tuple[int, str]]] | None = None
+         ) -> tuple[dict[int, dict], list[dict]]:
+    ended: dict[int, dict] = {}
+    said: list[dict] = []
+    turn = 0
+    while len(ended) < 3:
+        assert turn < 120, f"not over after {turn} sessions"
+        for victim, mode in (attacks or {}).get(turn, []):
+            attack(folder, victim, mode)
+        seat = turn % 3
+        out = run_session(folder, local, seat)
+        said.append({"turn": turn, "seat": seat, **out})
+        if out["ended"]:
+            ended[seat] = out
+        turn += 1
+    return ended, said
+
+
+@pytest.mark.slow
+def test_three_processes_taking_turns_over_a_folder_finish_with_one_hash(tmp_path):
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    ended, said = play(folder, local)
+    assert len({out["hash"] for out in ended.values()}) == 1
+    assert all(not s["named"] and not s["offences"] and not s["proofs"] for s in said), said
+
+
+@pytest.mark.slow
+def test_a_player_editing_replaying_and_cutting_other_seats_files_is_named_and_gains_nothing(tmp_path):
+    """Before seat 0's sixth session the attacker edits seat 2's record 1 (a whole record,
+    no longer seat 2's) and appends seat 1's record 0 again; before seat 1's tenth it cuts
+    seat 0's file to one record. Every other reader that had read those records names the
+    file, and so does the victim, whose next session puts its file back from its own
+    copy; the game ends
+    with one hash."""
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    ended, said = play(folder, local, {6: [(2, "edit"), (1, "replay")], 10: [(0, "truncate")]})
+    assert len({out["hash"] for out in ended.values()}) == 1
+    named = {s["turn"]: " | ".join(s["named"]) for s in said}
+    assert "seat-2.shogun was changed after it was read: record 1 differs" in named[6], said
+    assert "seat-1.shogun: record 4 is out of order" in named[6], said
+    assert "seat-2.shogun was changed after it was read" in named[7], said
+    assert "seat-2.shogun was changed after it was read" in named[8]      # the victim itself
+    assert not named[9], "seat 2's session did not put its file back"
+    for turn in (10, 11, 12):                                            # 12: the victim
+        assert "seat-0.shogun holds 1 of the" in named[turn], said
+    assert not named[13] and not named[14], "seat 0's session did not put its file back"
+    assert all(not s["proofs"] for s in said)
+
+
+@pytest.mark.slow
+def test_sessions_killed_at_random_points_lose_nothing_and_the_game_ends_with_one_hash(tmp_path):
+    """Every other session is killed with SIGKILL at a random moment (while it reads, plays
+    or writes); the next sessions go on from the folder and each player's own copy."""
+    import random
+    import signal
+    import time
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    rng = random.Random(51)
+    ended: dict[int, dict] = {}
+    said: list[dict] = []
+    kills = turn = 0
+    while len(ended) < 3:
+        assert turn < 200, f"not over after {turn} sessions"
+        seat = turn % 3
+        turn += 1
+        if turn % 2:
+            proc = subprocess.Popen([sys.executable, "-m", "tests.net.correspondence.folder_player",
+                                     str(folder), str(local / f"player-{seat}"), str(seat)],
+                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(rng.uniform(0.3, 1.5))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+            proc.communicate()
+            continue
+        out = run_session(folder, local, seat)
+        said.append(out)
+        if out["ended"]:
+            ended[seat] = out
+    assert kills >= 5, f"only {kills} sessions were killed before they ended"
+    assert len({out["hash"] for out in ended.values()}) == 1
+    assert all(not s["offences"] and not s["proofs"] for s in said), said
+    named = [n for s in said for n in s["named"]]
+    assert all("incomplete" in n for n in named), named
