@@ -263,8 +263,10 @@ def shoot_screens(app: App, out: Path, size: tuple[int, int], players: int, seed
         subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "main.py"),
                         "headless", "--players", str(players), "--seed", str(seed), "--quiet",
                         "--log", str(log)], check=True, stdout=subprocess.DEVNULL)
+        from client.game.game_scene import GameScene
         app.replay_log(str(log))
         scene = app.scene
+        assert isinstance(scene, GameScene), "the log did not open"
         _frames(app, 2)
         if "replay" in only:
             _save(app, out / f"replay-{tag}.png")
