@@ -2,7 +2,9 @@
 
     xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python tools/screenshots.py OUTDIR
 
-For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it starts a local
+For each size (960x640, 1280x800, 1920x1080 unless --sizes says otherwise) it saves the menu,
+the settings, a game's opening frame and a bot game's log in the replay viewer (as it opens
+and after a seek: `shoot_screens`); it starts a local
 4-player beginner game (one human seat, heuristic bots), runs it until the human is asked to
 plan, saves `planning-WxH.png`, then from a bots-only game `battle-WxH.png` in the middle
 of its first battle drop (the battle view), `winter-WxH.png` during the final scoring
@@ -235,14 +237,64 @@ def shoot_film(out: Path, size: tuple[int, int], seed: int) -> None:
     print(f"saved {out / f'film-{tag}-title.png'}, -mid, -result (and {film.name})")
 
 
+def shoot_screens(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
+                  only: set[str]) -> None:
+    """The menu (`menu-WxH`), the settings (`settings-WxH`), a game's first frame
+    (`opening-WxH`: the set-up map before the tower's fill) and a bot game's JSON log in the
+    viewer: as it opens (`replay-WxH`, the first round's table) and after a step back from
+    round 3 (`replay-seek-WxH`: the controls' header and the log rebuilt)."""
+    tag = f"{size[0]}x{size[1]}{SUFFIX[0]}"
+    if "menu" in only:
+        app.show_menu()
+        _frames(app, 3)
+        _save(app, out / f"menu-{tag}.png")
+    if "settings" in only:
+        app.show_settings()
+        _frames(app, 3)
+        _save(app, out / f"settings-{tag}.png")
+    if "opening" in only:
+        app.start_local({"players": players, "side": "sun", "setup": "beginner",
+                         "humans": [0], "bots": "heuristic"}, seed=seed)
+        _frames(app, 2)
+        _save(app, out / f"opening-{tag}.png")
+    if only & {"replay", "replay-seek"}:
+        import subprocess
+        import tempfile
+        log = Path(tempfile.mkdtemp()) / "game.jsonl"
+        subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "main.py"),
+                        "headless", "--players", str(players), "--seed", str(seed), "--quiet",
+                        "--log", str(log)], check=True, stdout=subprocess.DEVNULL)
+        from client.game.game_scene import GameScene
+        app.replay_log(str(log))
+        scene = app.scene
+        assert isinstance(scene, GameScene), "the log did not open"
+        _frames(app, 2)
+        if "replay" in only:
+            _save(app, out / f"replay-{tag}.png")
+        if "replay-seek" in only and scene.replay_controls is not None:
+            import arcade
+            for _ in range(3):
+                scene.on_key_press(arcade.key.PAGEDOWN, 0)
+            scene.on_key_press(arcade.key.LEFT, 0)
+            _frames(app, 3)
+            _save(app, out / f"replay-seek-{tag}.png")
+    app.show_menu()
+
+
+SCREENS = {"menu", "settings", "opening", "replay", "replay-seek"}
+
+
 def shoot(app: App, out: Path, size: tuple[int, int], players: int, seed: int,
           only: set[str] | None = None) -> None:
-    only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause", "film"}
+    only = only or {"planning", "help", "battle", "winter", "end", "lobby", "pause", "film",
+                    *SCREENS}
     if "film" in only:
         shoot_film(out, size, seed)
     w, h = size
     app.set_size(w, h)
     app.on_resize(w, h)
+    if only & SCREENS:
+        shoot_screens(app, out, size, players, seed, only)
     if only & {"lobby", "pause"}:
         shoot_table(app, out, size, players, seed, only)
     if not only & {"planning", "help", "battle", "winter", "end"}:
@@ -318,7 +370,8 @@ def main() -> int:
     ap.add_argument("--small", action="store_true",
                     help="256-colour PNGs (the set committed under docs/screenshots/)")
     ap.add_argument("--only", default="",
-                    help="comma list: planning,help,battle,winter,end,lobby,pause,film")
+                    help="comma list: menu,settings,opening,replay,replay-seek,planning,help,"
+                         "battle,winter,end,lobby,pause,film")
     args = ap.parse_args()
     sizes = parse_sizes(ap, args.sizes)
     PALETTE[0] = args.small

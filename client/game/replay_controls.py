@@ -33,6 +33,13 @@ if TYPE_CHECKING:
     from client.sessions.interface import Seeking
 
 
+def replay_status(step: int, steps: int) -> str:
+    """The replay's header: where it is, and the keys that step back and on (short: it
+    fits the top bar of a 960x640 window in every language, tests/client/game/test_table_layout.py)."""
+    return _("Replay: step {step} of {steps} — ←/→ step, PgUp/PgDn round, Home start").format(
+        step=step, steps=steps)
+
+
 class ReplayControls:
     def __init__(self, study: Seeking, shared: SceneState, views: TableViews,
                  player: EventPlayer) -> None:
@@ -58,8 +65,7 @@ class ReplayControls:
 
     def status(self) -> str:
         self.poll()
-        return _("Replay: step {step} of {steps} — ← → step, Page Up/Down round, Home "
-                 "start").format(step=self.shown_step(), steps=self.session.steps)
+        return replay_status(self.shown_step(), self.session.steps)
 
     def key(self, symbol: int) -> bool:
         k = arcade.key

@@ -21,7 +21,7 @@ from client.scenes.help_scene import HelpOverlay
 from client.core.button import Button
 from client.core.node import Node
 from client.core.signal import Signal
-from client.widgets.tooltip import Tooltip
+from client.widgets.tooltip import WIDTH, Tooltip
 from lang.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -165,28 +165,37 @@ class TableComforts:
     def mouse_motion(self, x: float, y: float) -> None:
         """A tooltip for the field, card, button or province under the mouse."""
         self.pointer = (x, y)
-        self.point_at(x, y)
+        self.point_at(x, y, moved=True)
 
     def refresh_tooltip(self) -> None:
-        """Each frame: a tooltip on show belongs to what is under the pointer now (what
-        it described may have gone, changed or been covered without the mouse moving)."""
+        """Each frame: a tooltip on show belongs to one element (its owner) and dies with
+        it: hidden when that element has gone, been covered or left the pointer without
+        the mouse moving; it may follow its owner's changed words."""
         if self.tooltip.visible and self.pointer is not None:
-            self.point_at(*self.pointer)
+            self.point_at(*self.pointer, moved=False)
 
-    def point_at(self, x: float, y: float) -> None:
-        stage = self.views.tower
-        if self.blocking or any(s.visible and s.contains(x, y) for s in self.shields) \
-                or (stage.big and stage.contains(x, y)):     # the open stage: no tip over it
+    def point_at(self, x: float, y: float, moved: bool) -> None:
+        found = self.tip_at(x, y)
+        if found is None or (not moved and found[1] is not self.tooltip.owner):
             self.tooltip.hide()
             return
-        tip = self.tooltip_at(x, y)
+        text, owner, width = found
+        self.tooltip.show(text, x, y, width=width, owner=owner)
+
+    def tip_at(self, x: float, y: float) -> tuple[str, Node, float] | None:
+        """The tip under the pointer: its words, the element it belongs to, its width;
+        None under a question, the rules or an overlay without tips (the guide, a
+        banner, a tutorial card: no tip of what they cover)."""
+        stage = self.views.tower
+        if self.blocking or any(s.visible and s.contains(x, y) for s in (self.guide, *self.shields)) \
+                or (stage.big and stage.contains(x, y)):     # the open stage: no tip over it
+            return None
+        found = self.owned_tip_at(x, y)
+        if found is not None:
+            return found[0], found[1], WIDTH
         board = self.views.board_view
-        if tip:
-            self.tooltip.show(tip, x, y)
-        elif (tip := board.tooltip_at(x, y)):
-            self.tooltip.show(tip, x, y, width=380)
-        else:
-            self.tooltip.hide()
+        tip = board.tooltip_at(x, y)
+        return (tip, board, 380.0) if tip else None
 
     def drag(self) -> None:
         """A drag started: the tooltip of where it began would stay over the fields."""
@@ -205,24 +214,31 @@ class TableComforts:
         return False
 
     def tooltip_at(self, x: float, y: float) -> str | None:
+        """The words of the tip of the panel, card or button under the pointer."""
+        found = self.owned_tip_at(x, y)
+        return found[0] if found is not None else None
+
+    def owned_tip_at(self, x: float, y: float) -> tuple[str, Node] | None:
+        """The tip of the panel, card or button under the pointer and its owner."""
         v = self.views
         planning, decision = v.planning, v.decision
         tip = planning.tooltip_at(x, y) if planning.visible else None
-        if not tip and decision.visible:
-            tip = decision.tooltip_at(x, y)
         if tip:
-            return tip
+            return tip, planning
+        tip = decision.tooltip_at(x, y) if decision.visible else None
+        if tip:
+            return tip, decision
         tip = v.track.tooltip_at(x, y)      # the event's and specials' marks
         if tip:
-            return tip
+            return tip, v.track
         for b in (self.help_btn, self.save_btn, *self.pace_buttons):
             if b.visible and b.contains(x, y):
-                return _(b.tip) if b.tip else None
+                return (_(b.tip), b) if b.tip else None
         panels: dict[str, Node] = {"players": v.players, "events_panel": v.events_panel,
                                    "log": v.log, "track": v.track, "tower": v.tower,
                                    "info": v.info, "topbar": v.topbar}
         for name, tip in PANEL_TIPS.items():
             node = panels[name]
             if node.visible and node.contains(x, y):
-                return _(tip)
+                return _(tip), node
         return None

@@ -75,11 +75,11 @@ class TopBar(CachedPanel):
         sx = self.left + 10 + title.content_width + 24
         if self.width >= 1200:
             sx = max(sx, self.left + 330)
-        # a narrow window: both shrink together down to 11 px, then the status says only
-        # its head (what comes before " — " or " (": the keys' help goes), then the key
-        # hints go one whole hint at a time (the pace buttons beside them do the same),
-        # and only then is the status cut; never overlapping, never a hint cut in the
-        # middle (Dutch "menu [E…" in round 1)
+        # a narrow window: both shrink together down to 11 px, then the key hints go one
+        # whole hint at a time (the pace buttons beside them say the same), then the
+        # status says only its head (what comes before " — " or " (": a replay's keys go
+        # last, issue 49), and only then is the status cut; never overlapping, never a
+        # hint cut in the middle (Dutch "menu [E…" in round 1)
         end = self.right - 200
         status_words = self.info["status"]
         all_hints = [h for h in self.info["speed"].split(HINT_GAP) if h]
@@ -95,14 +95,27 @@ class TopBar(CachedPanel):
                 break
             if 10 * scale > FLOOR:
                 scale = max(FLOOR / 10, scale - 0.05)
-            elif status_head(status_words) != status_words:
-                status_words = status_head(status_words)
             elif len(hints) > 1:
                 hints.remove(min(hints[:-1], key=lambda h: HINT_ORDER.index(all_hints.index(h))
                                  if all_hints.index(h) in HINT_ORDER else -1))
+            elif status_head(status_words) != status_words:
+                status_words = status_head(status_words)
             else:
                 break
         room = max(0.0, end - sx - 16 - speed.content_width)
+        whole = self.info["status"]
+        if status_words != whole and whole.startswith(status_words + " — "):
+            # the head alone fits: the rest (a replay's keys) goes on a second line if it
+            # fits there, both in the smallest type, rather than unsaid (issue 49)
+            tail = whole[len(status_words) + 3:]
+            one = text.put("status", status_words, sx, y + 7, size=FLOOR,
+                           color=(255, 220, 150), anchor_y="center")
+            two = text.put("status2", tail, sx, y - 7, size=FLOOR, color=(255, 220, 150),
+                           anchor_y="center")
+            if max(one.content_width, two.content_width) <= room:
+                speed.visible = True
+                return
+            two.visible = False
         status = put_fitted(text, "status", status_words, sx, y, room, 11 * scale,
                             min_size=11 * scale, cut=True, color=(255, 220, 150),
                             anchor_y="center")

@@ -202,13 +202,17 @@ class SettingsScene(Node):
               anchor_x="center", color=(120, 30, 25))
         y = self.height - 150
         step = self._step()
+        # rows closer than 44 (a short window): the label a size smaller and lower, the
+        # hint in the smallest type, so neither runs into the next row's (issue 49)
+        tight = step < 44
         for k, row in enumerate(ROWS):
             top = y - step * k
-            t.put(("l", row), _(LABELS[row]), self.width / 2 - 20, top + 20, size=13, bold=True,
-                  anchor_x="right", color=theme.INK)
+            t.put(("l", row), _(LABELS[row]), self.width / 2 - 20, top + (15 if tight else 20),
+                  size=11 if tight else 13, bold=True, anchor_x="right", color=theme.INK)
             if HINTS[row]:
-                t.put(("h", row), _(HINTS[row]), self.width / 2 - 20, top + 3, size=9,
-                      anchor_x="right", color=theme.MUTED)
+                t.put(("h", row), _(HINTS[row]), self.width / 2 - 20, top + 3,
+                      size=theme.SMALLEST_TYPE if tight else 9, anchor_x="right",
+                      color=theme.MUTED)
         t.put("m", self.message, self.width / 2, 105, size=11, anchor_x="center",
               color=(170, 40, 30), width=int(self.width - 80), multiline=True, align="center")
         t.end()

@@ -1,7 +1,11 @@
 """A tooltip: a short sentence in a box beside the mouse, for whatever is under it.
 
 The scene asks its parts what is under the mouse (`tooltip_at(x, y)` on a panel or the
-board, or a `tip` attribute on a button) and calls `show(text, x, y)` or `hide()`. It is
+board, or a `tip` attribute on a button) and calls `show(text, x, y, owner=node)` or
+`hide()`. A tip belongs to one element, its `owner`, and dies with it (issue 49): when
+that element is gone, hidden, covered or no longer under the pointer, the tip is hidden,
+and another element's tip opens only when the mouse moves (a card vanishing under a
+still pointer opened the log's tip over the decision text). It is
 one node added last to the scene, so it is drawn over everything (the tower, the guide)
 and never behind a panel; `place` keeps its box inside its parent's rectangle on every
 side and off the pointer (issue 27, item 11). The scene hides it when a drag starts.
@@ -41,20 +45,25 @@ class Tooltip(Node):
         super().__init__("tooltip")
         self.visible = False
         self.text = ""
+        self.owner: Node | None = None      # the element this tip is about (it dies with it)
         self.at = (0.0, 0.0)
         self.box_width = float(WIDTH)
         self._box = (0.0, 0.0, 0.0, 0.0)
         self._label = TextCache()
 
-    def show(self, text: str, x: float, y: float, width: float = WIDTH) -> None:
-        """`text`: a marked English sentence or words already in the player's language."""
-        if text == self.text and self.visible and (x, y) == self.at and width == self.box_width:
+    def show(self, text: str, x: float, y: float, width: float = WIDTH,
+             owner: Node | None = None) -> None:
+        """`text`: a marked English sentence or words already in the player's language;
+        `owner`: the element it is about."""
+        if text == self.text and self.visible and (x, y) == self.at and width == self.box_width \
+                and owner is self.owner:
             return
-        self.text, self.at, self.box_width = text, (x, y), float(width)
+        self.text, self.at, self.box_width, self.owner = text, (x, y), float(width), owner
         self.visible = True
         self.mark_dirty()
 
     def hide(self) -> None:
+        self.owner = None
         if self.visible:
             self.visible = False
             self.text = ""

@@ -283,3 +283,29 @@ def test_every_hint_of_the_guide_reads_whole_over_the_log_at_960(app, home, lang
                     assert t.bottom >= guide.next_btn.top, f"{lang} {kind}: over the buttons"
     finally:
         use("en")
+
+
+def test_a_tooltip_dies_with_its_element_and_none_opens_without_the_mouse(app, home):
+    """Issue 49 item 8: the guide's card vanished under the pointer and the log's tooltip
+    opened mid-screen over the decision text. A tip belongs to one element (its owner):
+    none of what the guide covers, none that opens when an element vanishes under a still
+    pointer, and the tip goes when its element goes."""
+    scene = _plan(app, seed=22)
+    _resize(app, 960, 640)
+    guide, tip, log = scene.guide, scene.comforts.tooltip, scene.log
+    assert guide.visible
+    x, y = guide.left + guide.width / 2, guide.bottom + 6
+    assert log.contains(x, y), "the guide is not over the log here"
+    _move(app, x, y)
+    frame(app, 2)
+    assert not tip.visible, f"a tip of what the guide covers: {tip.text[:40]!r}"
+    guide.visible = False                      # the card goes; the pointer stays
+    frame(app, 3)
+    assert not tip.visible, f"a tip opened without the mouse moving: {tip.text[:40]!r}"
+    _move(app, x + 1, y)                       # the mouse moves: the log's own tip
+    frame(app)
+    assert tip.visible and tip.owner is log
+    log.visible = False                        # its element goes: the tip with it
+    frame(app, 2)
+    assert not tip.visible, f"the log's tip outlived the log: {tip.text[:40]!r}"
+    log.visible = True

@@ -488,6 +488,48 @@ def test_the_top_bar_cuts_no_word(app, lang, W, H, status):
 
 @pytest.mark.parametrize("lang", ["en", "nl", "ro"])
 @pytest.mark.parametrize("W,H", WINDOWS)
+def test_the_replay_header_says_its_keys_whole(app, lang, W, H):
+    """Issue 49 items 2 and 7: the replay's header says the step and the keys that step
+    back and on, by a step and by a round; at 960x640 it was cut ("Replaying a game log
+    (it pl…"), then said only "Replay: step 0 of 241" (the keys went first). Measured by
+    the drawn texts' extents: the whole status, between the title and the hints (the
+    pace hints, whose buttons are beside them, give way first)."""
+    from client.core.settings import SPEEDS
+    from client.game.replay_controls import replay_status
+    from lang import i18n
+    i18n.use(lang)
+    try:
+        _ = i18n._
+        said = replay_status(118, 241)
+        hints = (_("speed ×{speed} [−/+]").format(speed=f"{SPEEDS[2]:g}"), _("pause [Space]"),
+                 _("skip drop [S]"), _("menu [Esc]"))
+        bar = TopBar()
+        bar.set_rect(0, H - 34, W, 34)
+        bar.set_info(title=_("Shogun — year {year}, {season}").format(year=3, season=_("autumn")),
+                     status=said, speed="   ".join(hints))
+        bar.rebuild()
+        t = bar.texts.labels
+        shown = t["status"].text
+        two = t.get("status2")
+        if two is not None and two.visible:          # a narrow bar: the keys on a line below
+            shown += " — " + two.text
+            assert two.left == t["status"].left and two.top <= t["status"].bottom + 0.5
+            assert bar.bottom <= two.bottom and t["status"].top <= bar.top
+            assert two.right <= t["speed"].left, (two.right, t["speed"].left)
+        assert shown == said, f"{W}x{H} {lang}: {shown!r}"
+        assert "←" in said and "PgUp" in said and "118" in said
+        assert t["speed"].visible and t["speed"].text.endswith(_("menu [Esc]")), t["speed"].text
+        assert t["title"].right <= t["status"].left
+        assert t["status"].right <= t["speed"].left, (t["status"].right, t["speed"].left)
+        assert t["speed"].right <= W - 190
+        from client.core import theme
+        assert t["status"].font_size >= theme.SMALLEST_TYPE - 0.01
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
 def test_action_names_are_whole_and_one_size(app, lang, W, H):
     """Issue 49 item 3: at 960x640 the Dutch track read "5 lege.", "3 lege.", "Gev. A",
     "Belast." beside "Paleis" drawn larger. Measured as drawn: every name whole (no

@@ -33,3 +33,34 @@ def test_the_volume_has_a_minus_box_a_value_and_a_plus_box(app, home, W, H):
     finally:
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", [(960, 640), (1280, 800), (1920, 1080), (2560, 1440)])
+def test_no_label_or_hint_runs_into_another(app, home, lang, W, H):
+    """Issue 49 (the first-hour screenshots): at 960x640 each row's small hint ("getoond
+    bij je plaats aan tafel") ran into the next row's label ("Taal"). Measured by the drawn
+    texts' extents (their line boxes): no label or hint overlaps another row's, and each
+stays left of the boxes."""
+    from lang import i18n
+    app.set_size(W, H)
+    app.on_resize(W, H)
+    i18n.use(lang)
+    try:
+        app.show_settings()
+        frame(app, 2)
+        scene = app.scene
+        texts = [(k[1], t) for k, t in scene.texts.labels.items()
+                 if isinstance(k, tuple) and k[0] in ("l", "h") and t.visible and t.text]
+        assert len(texts) > 20
+        for i, (row_a, a) in enumerate(texts):
+            for row_b, b in texts[i + 1:]:
+                if row_a == row_b:
+                    continue            # a row's label and its own hint: one above the other
+                apart = a.right <= b.left or b.right <= a.left or a.top <= b.bottom or b.top <= a.bottom
+                assert apart, f"{W}x{H} {lang}: {a.text!r} runs into {b.text!r}"
+            assert a.right <= scene.width / 2 + 10 and a.left >= 0, a.text
+    finally:
+        i18n.use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
