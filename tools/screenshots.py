@@ -253,8 +253,7 @@ def shoot_screens(app: App, out: Path, size: tuple[int, int], players: int, seed
         _frames(app, 3)
         _save(app, out / f"settings-{tag}.png")
     if "opening" in only:
-        app.start_local({"players": players, "side": "sun", "setup": "beginner",
-                         "humans": [0], "bots": "heuristic"}, seed=seed)
+        app.start_local(LocalChoice.one_level("heuristic", players=players, seed=seed))
         _frames(app, 2)
         _save(app, out / f"opening-{tag}.png")
     if only & {"replay", "replay-seek"}:

@@ -27,7 +27,7 @@ from client.core.signal import Signal
 from client.game.status_lines import active_seats
 from client.game.table_shared import SceneState, TableViews
 from client.words.describe import describe
-from client.game import display_patches as patches
+from client.sessions import display_patches as patches
 from client.game import result_cards as cards
 from client.game.battle_results import (DROP_DIFFERS_SAID, drop_differs, province_fought_by,
                                        replay_drop, tray_counted, tray_dropped)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from client.game.display_patches import patched
+from client.sessions.display_patches import patched
 from client.sessions.interface import Batch, OfflineSession, Played, Resumed, Sought
 from client.sessions.local import LocalSession
 from lang.i18n import _

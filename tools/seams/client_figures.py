@@ -23,7 +23,7 @@ with events (the lobby and start info, a decision's details, settings, the end s
 With --patches: how often the board would differ from the engine's public view after
 each event (`sim.viewed.apply_viewed`), province by province, over whole seeded bot games,
 (a) if it were patched by hand from the public state before the step
-(client/game/display_patches.py: what the table did before issue 35 item 2, and still
+(client/sessions/display_patches.py: what the table did before issue 35 item 2, and still
 does for a game log, which has no engine steps) and (b) as the table shows it now: the
 views a `LocalSession` queues with each batch (`client.sessions.interface.Batch`), with
 how many of the engine steps' batches carry them.
@@ -177,7 +177,7 @@ def patch_divergence(games: int = 3) -> tuple[int, int, int, int]:
     against the engine's view."""
     import copy
 
-    from client.game import display_patches as patches
+    from client.sessions import display_patches as patches
     from sim.game import GameConfig
     from sim.local import LocalGame
     from sim.snapshot import public_state

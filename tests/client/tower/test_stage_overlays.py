@@ -65,8 +65,7 @@ def test_no_tooltip_is_shown_over_the_open_stage(app):
     """Issue 48: nothing over the stage while it is open. The map, panels and plan are
     hidden under it; the pointer over any point of the stage (where a province, a card
     or a panel's field lay) shows no tooltip."""
-    scene = app.start_local({"players": 4, "side": "sun", "setup": "beginner", "humans": [0],
-                             "bots": "heuristic"}, seed=11)
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=4, seed=11))
     frame(app, 3)
     import time
     t0 = time.time()

@@ -1,4 +1,4 @@
-"""The table's copy of the public state, patched as events play (client/game/display_patches.py):
+"""The table's copy of the public state, patched as events play (client/sessions/display_patches.py):
 each patch is what the event's record says, and nothing else changes."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from client.game import display_patches as patches
+from client.sessions import display_patches as patches
 from sim import events as ev
 
 

@@ -10,7 +10,7 @@ second, unchecked copy, which misses unrest and buildings: `tools/seams/client_f
 event instead (`client.sessions.interface.Batch.views`, issue 35 item 2) and none of
 this runs for it.
 
-Tests: tests/client/game/test_display_patches.py.
+Tests: tests/client/sessions/test_display_patches.py.
 """
 
 from __future__ import annotations
