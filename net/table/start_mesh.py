@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from typing import Any, Callable, Mapping, TYPE_CHECKING
+from typing import Any, Callable, Mapping, TYPE_CHECKING, TypedDict
 
 from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
@@ -108,6 +108,15 @@ def start_not_mine(me: Identity, start: Mapping[str, Any]) -> str | None:
     return own_seat([PinnedSeat.of(s) for s in start["seats"]], me.peer_id, my_key).problem
 
 
+class DialledPeer(TypedDict):
+    """One seat of `GameStarted.peers` this player dials: its peer id (the key it must
+    prove), where, and its seat."""
+    peer: bytes
+    host: str
+    port: int
+    seat: int
+
+
 class StartHandshake:
     """From the host's `GameStarted` to the first step."""
 
@@ -156,7 +165,7 @@ class StartHandshake:
         msg["peers"] = self.peers_to_dial(conn, msg)
         self.game_started(msg)
 
-    def peers_to_dial(self, conn: PeerConnection, msg: GameStarted) -> list[dict[str, Any]]:
+    def peers_to_dial(self, conn: PeerConnection, msg: GameStarted) -> list[DialledPeer]:
         """The host's `peers` I keep (`net.table.policy.mesh_addresses`): the host's seat
         where I reached it (its listen port may differ: a router's mapping, the loopback
         port of a tunnel, net/reach/tunnel.py), the others only of plausible scope from
@@ -176,7 +185,7 @@ class StartHandshake:
             if not j.keep and j.seat not in tunnelled:   # a tunnel of our own reaches it
                 log.warning("not dialling seat %s at the host's address: %s", j.seat, j.why)
                 self._setting.callbacks.on_notice(refused_sentence(j.seat))
-        return [{"peer": p["peer"], "host": j.host, "port": j.port, "seat": j.seat}
+        return [DialledPeer(peer=p["peer"], host=j.host, port=j.port, seat=j.seat)
                 for p, j in zip(msg["peers"], judged) if j.keep]
 
     def game_started(self, msg: GameStarted) -> None:
