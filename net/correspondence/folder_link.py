@@ -226,11 +226,13 @@ class FolderLink:
         self.reader.accepted[self.seat] = self.reader.accepted.get(self.seat, ()) + (record,)
         self._seq, self._prev = self._seq + 1, record.digest
 
-    def _write_own(self) -> None:
+    def _write_own(self, chain_made: bool = False) -> None:
+        """`chain_made`: a chain this session made, written even when my file has records
+        already (a session killed between its secrets and its messages)."""
         plans = self.lockstep.my_plans if self.lockstep is not None else self._own.plans
         fresh = {s: p for s, p in plans.items() if self._own_written.get(s) != p}
-        if fresh or (self._own.chain is not None and not self._own_written and not
-                     self.reader.accepted.get(self.seat)):
+        if fresh or chain_made or (self._own.chain is not None and not self._own_written and
+                                   not self.reader.accepted.get(self.seat)):
             self._append(KIND_OWN, msgpack.packb(
                 {"chain": self._own.chain,
                  "plans": [[s, n, w] for s, (n, w) in sorted(fresh.items())]},
@@ -251,8 +253,12 @@ class FolderLink:
         """Make my chain and say its end (once, in my first records). True when every
         human seat's chain end is known and the game can be built."""
         if self.seat not in self.chain_ends:
-            self._own.chain = os.urandom(32)
-            self._write_own()
+            if self._own.chain is None:
+                # a chain saved by a session killed before it said the chain's end is kept:
+                # a new one here was said but never saved, and my links then failed the end
+                # every other seat holds (the kill test found it: BeaconError, round 0)
+                self._own.chain = os.urandom(32)
+                self._write_own(chain_made=True)
             chain = HashChain(self._own.chain)
             msg = signatures.sign(self.key, self.table.table, {
                 "type": "ChainCommitted", "seat": self.seat, "chain_end": chain.commitment,

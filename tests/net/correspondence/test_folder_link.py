@@ -107,3 +107,44 @@ def test_a_session_killed_between_its_own_copy_and_the_folder_is_no_rolled_back_
     link = run(2)
     assert not [f.sentence for f in link.findings if f.names_someone]
     assert path.read_bytes()[:len(whole)] == whole
+
+
+def test_a_session_killed_between_its_chain_and_the_chains_end_keeps_its_chain(tmp_path):
+    """A seat's first session saves its chain's secret (its own record), then says the
+    chain's end; killed between the two, its next session keeps the saved chain. Before,
+    it made a new chain and said that one's end without saving it: its links then failed
+    the end every other seat holds ("link for round 0 does not hash to the committed
+    chain") and the game could not go on."""
+    shared, local = tmp_path / "shared", tmp_path / "local"
+    shared.mkdir()
+    engine = FakeEngine(2)
+
+    class Killed(Exception):
+        pass
+
+    def link_of(seat: int) -> FolderLink:
+        return FolderLink(folder_table(shared, engine), seat, keys()[seat], engine,
+                          scripted(engine), local=local / f"player-{seat}")
+
+    first = link_of(0)
+
+    def killed_flush() -> None:
+        raise Killed()
+
+    first.flush = killed_flush
+    try:
+        first.session()
+    except Killed:
+        pass
+    ended: dict[int, FolderLink] = {}
+    turns = 0
+    while len(ended) < 3 and turns < 400:
+        seat = turns % 3
+        turns += 1
+        link = link_of(seat)
+        link.session()
+        assert not link.offences and not link.proofs, (link.offences, link.proofs)
+        if link.lockstep is not None and link.lockstep.ended:
+            ended[seat] = link
+    assert len(ended) == 3, f"not over after {turns} sessions"
+    assert len({link.lockstep.hash for link in ended.values()}) == 1
