@@ -73,7 +73,7 @@ class _FakeWindow:
         from lang.i18n import current
         self.went.append(("menu", current()))
 
-    def replay_log(self, path: str) -> None:
+    def replay_log(self, path: str, session: object = None) -> None:
         self.went.append(("replay " + path, ""))
 
 
