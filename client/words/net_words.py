@@ -111,7 +111,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the game's start gives you more than one seat; you did not join it"),
     N_("the game's start gives your seat {seat} a key that is not yours, so someone else could "
        "play in your name; you did not join it"),
-    # -- a start given to one player alike or not (net/table/start_mesh.py) -----------------------
+    # -- a start given to one player alike or not (net/table/before_start/start_mesh.py) -----------------------
     N_("the host signed a different start from the one it sent you (another turn time, take-over "
        "countdown or settings), so the players would not play one game; you left the table"),
     N_("seat {seat} was given a different start (another turn time, take-over countdown or "

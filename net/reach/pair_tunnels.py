@@ -5,7 +5,7 @@ that friend's own tunnel; the other friends see it nowhere. Two such friends (sa
 homes behind symmetric NAT) have no path to each other, and the mesh needs one TCP
 connection per pair. When the host's table allows the relay, such a pair gets a fresh
 wormhole on the same mailbox and relay: the player the mesh has dialled (the lower seat,
-`net.table.start_mesh`) allocates its code and serves its own table port through it;
+`net.table.before_start.start_mesh`) allocates its code and serves its own table port through it;
 the host passes the code on to the other (`PairTunnelOpened`), who claims it and dials
 the loopback port of its end as it would a direct address. The table's own key exchange
 and seat proof still run end to end over it: a host that alters the code only produces

@@ -26,7 +26,7 @@ from net.table.play import Play
 from net.table.recovery import Recovery
 from net.table.shared import Roster, StartRecord, TableSetting, TableState, transport_of
 from net.table.spectate import Spectate
-from net.table.start_mesh import StartHandshake
+from net.table.before_start.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import message_records as records
 from net.transport import messages

@@ -20,7 +20,7 @@ from net.table.persistence import Persistence
 from net.table.phase import Phase
 from net.table.play import Play
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState
-from net.table.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start, start_not_mine
+from net.table.before_start.start_mesh import OPTIONAL_START_KEYS, START_KEYS, check_start, start_not_mine
 from net.table.takeover import Takeover
 from net.transport.message_records import CaughtUp
 

@@ -21,7 +21,7 @@ from net.table.seat_signer import SeatSigner
 from net.table.missed_inputs import MissedInputs
 from net.table.play import Play
 from net.table.shared import Roster, StartRecord, TableState
-from net.table.start_mesh import StartHandshake
+from net.table.before_start.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport import messages
 from net.transport.message_records import Relayed, as_wire, checked

@@ -9,7 +9,7 @@ collaborators it calls: `net.table.dialer` (listen, dial), `net.table.expulsion`
 (signatures, cheating proofs), `net.table.persistence` (save, command log),
 `net.table.drop_claims`, `net.table.liveness` (heartbeats, redials, the no-split rule),
 `net.table.takeover` (offline seats, bots taking seats), `net.table.play` (the lockstep),
-`net.table.recovery` (rejoin, catch-up), `net.table.start_mesh` (GameStarted to the first
+`net.table.recovery` (rejoin, catch-up), `net.table.before_start.start_mesh` (GameStarted to the first
 step), `net.table.relays`, `net.table.before_start.lobby` (seats, start), `net.table.spectate`,
 `net.table.chat`, and `net.table.connections` (what `net.transport.peer` calls);
 what each role does first (host, join, watch, resume) is `net.table.before_start.opening`. What
@@ -51,7 +51,7 @@ from net.table.shared import (Callbacks, Delegated, Identity, Role, Roster, Sess
                               StartRecord, TableEngine, TableOwner, TableReactor, TableSetting,
                               TableState, transport_of)
 from net.table.spectate import Spectate
-from net.table.start_mesh import StartHandshake
+from net.table.before_start.start_mesh import StartHandshake
 from net.table.takeover import Takeover
 from net.transport.peer_reports import PeerReports
 from net.transport.versions import local_versions

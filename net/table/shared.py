@@ -175,7 +175,7 @@ class TableSetting:
 class Identity:
     """Who I am at the table. Written while the session is built (`TableSession.host`,
     `join`, `resume`: a resumed peer is the one in its save), and the save's path when the
-    game starts (`net.table.start_mesh`); the parts read it."""
+    game starts (`net.table.before_start.start_mesh`); the parts read it."""
     name: str
     code: str | None
     peer_id: bytes
@@ -216,7 +216,7 @@ class Roster:
 class StartRecord:
     """The game's start as this peer holds it: `GameStarted` (`info`), my beacon chain and
     rejoin token, every seat's commitments and addresses. Written by the start handshake
-    (`net.table.start_mesh`) and by recovery (`net.table.recovery`, and a resume from the
+    (`net.table.before_start.start_mesh`) and by recovery (`net.table.recovery`, and a resume from the
     save), and by `net.table.relays` for a seat's commitment another player passes on; the
     other parts read it through the questions below."""
 

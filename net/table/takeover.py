@@ -86,7 +86,7 @@ class Takeover:
         self._claims = claims
         self._signer = signer
         # a seat that dropped in the start handshake timed out: begin without it
-        # (`net.table.start_mesh.StartHandshake.maybe_begin`)
+        # (`net.table.before_start.start_mesh.StartHandshake.maybe_begin`)
         self._begin_without_missing = begin_without_missing
         self._countdowns: dict[int, Countdown] = {}   # seat -> its countdown, if any
         self.said_gone: set[int] = set()              # seats the players were told dropped

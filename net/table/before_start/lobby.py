@@ -14,7 +14,7 @@ from typing import Any, TYPE_CHECKING
 
 from net.table.dialer import Dialer
 from net.table.shared import Identity, Roster, StartRecord, TableSetting, TableState, transport_of
-from net.table.start_mesh import StartHandshake
+from net.table.before_start.start_mesh import StartHandshake
 from net.transport.message_records import GameStarted, LobbyChanged, SeatRequested
 
 if TYPE_CHECKING:

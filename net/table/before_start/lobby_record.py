@@ -104,7 +104,7 @@ class TableLobby:
 
 @dataclass(frozen=True)
 class StartInfo:
-    """What a game was started with (`GameStarted`, as `net.table.start_mesh` keeps it)."""
+    """What a game was started with (`GameStarted`, as `net.table.before_start.start_mesh` keeps it)."""
     table: bytes = b""
     seats: tuple[LobbySeat, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)

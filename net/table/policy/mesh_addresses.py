@@ -2,7 +2,7 @@
 where the player reached it, the others only of plausible scope (the mesh's door).
 
 Why: `GameStarted` gives each player the address of every other seat, and the player
-dials the lower seats at those addresses (`net.table.start_mesh`), redials a lost one
+dials the lower seats at those addresses (`net.table.before_start.start_mesh`), redials a lost one
 there (`net.table.liveness`) and dials them all on a rejoin (`net.table.recovery`). The
 host is whoever opened the table, or holds its wormhole code: before, a hostile host could
 give any text and port for any seat, and every player dialled it — a service on the

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from net.table.start_mesh import start_digest, start_differs
+from net.table.before_start.start_mesh import start_digest, start_differs
 
 START = {"table": b"t" * 16, "config": {"players": 3, "side": "a", "setup": "x"},
          "seats": [{"seat": 0, "kind": "human", "name": "Ann", "peer": b"a" * 16,

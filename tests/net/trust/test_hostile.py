@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from net.lockstep import commitment
-from net.table.start_mesh import start_digest
+from net.table.before_start.start_mesh import start_digest
 from net.transport.framing import MAX_FRAME, encode_frame
 from net.transport.messages import PLAN_FIELD_NAMES
 from sim.commands import ACTIONS, SubmitPlan
