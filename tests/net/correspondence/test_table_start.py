@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zlib
 
@@ -18,10 +19,9 @@ OTHER = SeatKey(b"o" * 32)
 
 
 def start(**changes) -> TableStart:
-    fields = dict(host_public=HOST.public, host_name="Aiko", players=3, side="sun",
-                  setup="beginner", bots=1, bot_level="normal", created=1_700_000_000)
-    fields.update(changes)
-    return TableStart(**fields)
+    base = TableStart(host_public=HOST.public, host_name="Aiko", players=3, side="sun",
+                      setup="beginner", bots=1, bot_level="normal", created=1_700_000_000)
+    return dataclasses.replace(base, **changes)
 
 
 CODE = TableCode.new(HOST.public)
