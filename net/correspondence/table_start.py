@@ -284,13 +284,13 @@ def check_start(code: TableCode, data: bytes | None) -> StartVerdict:
     if data is None:
         return StartVerdict(StartKind.NO_TABLE, "there is no table in this folder yet "
                             f"({START_FILE} is missing)")
-    state, record, detail = parse_door(data)
+    state, record, _ = parse_door(data)
     if state is DoorState.TORN:
-        return StartVerdict(StartKind.NOT_WHOLE, f"{START_FILE} is not whole yet ({detail}); "
-                            "it is read again later")
+        return StartVerdict(StartKind.NOT_WHOLE, f"{START_FILE} is not whole yet; it is read "
+                            "again later")
     if record is None or record.kind != "start":
-        return StartVerdict(StartKind.DAMAGED, f"{START_FILE} is damaged "
-                            f"({detail or 'not a start record'})")
+        return StartVerdict(StartKind.DAMAGED, f"{START_FILE} is damaged: it holds no start "
+                            "record")
     if record.table != code.table:
         return StartVerdict(StartKind.WRONG_CODE, "this code does not open the table in this "
                             "folder (a wrong code, or another table's folder)")
@@ -300,7 +300,8 @@ def check_start(code: TableCode, data: bytes | None) -> StartVerdict:
                             "with the table's code")
     start = _start_of(payload)
     if start is None:
-        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} holds no start record's fields")
+        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} is damaged: it holds no start "
+                            "record")
     if not code.names_host(start.host_public):
         return StartVerdict(StartKind.FORGED, f"{START_FILE} is forged: it is signed by a key "
                             "the code does not name (not the host's)")
@@ -309,7 +310,8 @@ def check_start(code: TableCode, data: bytes | None) -> StartVerdict:
                             "signature does not hold")
     problem = start_problem(start)
     if problem:
-        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} sets up no table: {problem}")
+        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} sets up no table: its options "
+                            "are out of range")
     return StartVerdict(StartKind.START, "", start)
 
 
@@ -384,12 +386,12 @@ def check_seating(code: TableCode, start: TableStart, data: bytes | None,
     """What `seating.shogun`'s bytes are to the holder of public key `mine`."""
     if data is None:
         return SeatingVerdict(SeatingKind.NOT_SEALED)
-    state, record, detail = parse_door(data)
+    state, record, _ = parse_door(data)
     if state is DoorState.TORN:
-        return SeatingVerdict(SeatingKind.NOT_SEALED, f"{SEATING_FILE} is not whole yet")
+        return SeatingVerdict(SeatingKind.NOT_SEALED)
     if record is None or record.kind != "seating" or record.table != code.table:
-        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} is damaged or another "
-                              f"table's ({detail or 'not this table seating'})")
+        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} is damaged, or another "
+                              "table's")
     payload = open_door(code, record, start.host_public)
     if payload is None:
         return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} is forged or changed: it "
@@ -397,9 +399,10 @@ def check_seating(code: TableCode, start: TableStart, data: bytes | None,
     seating = _seating_of(payload)
     problem = "no seats" if seating is None else seating_problem(start, seating)
     if seating is None or problem:
-        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} seats no table: {problem}")
+        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} seats no table: its seats "
+                              "are not the start's")
     seat = seating.seat_of(mine)
     if seat is None:
         return SeatingVerdict(SeatingKind.REFUSED, "the host's seating has no seat with my key "
-                              "(my claim was not taken)", seating)
-    return SeatingVerdict(SeatingKind.SEATED, "", seating, seat)
+                              "(my claim was not taken)", seating=seating)
+    return SeatingVerdict(SeatingKind.SEATED, "", seating=seating, my_seat=seat)
