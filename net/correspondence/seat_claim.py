@@ -118,7 +118,7 @@ def judge_claim(code: TableCode, start: TableStart, file: str, data: bytes) -> C
     if public == start.host_public:
         return ClaimVerdict(ClaimKind.HOST, f"{name} claims a seat with the host's own key; "
                             "refused")
-    return ClaimVerdict(ClaimKind.CLAIM, "", Claim(file, public, who))
+    return ClaimVerdict(ClaimKind.CLAIM, claim=Claim(file, public, who))
 
 
 def seat_claims(start: TableStart, claims: list[Claim]) -> Seating | None:
