@@ -95,6 +95,8 @@ def test_a_claim_beyond_the_seats_is_left_and_said(tmp_path, monkeypatch):
     tables = open_three(folder, tmp_path, monkeypatch, bots=1)
     late = SeatKey(b"L" * 32)
     claim_seat(folder, tables[0].code, late, "Late")
+    import os
+    os.utime(folder / claim_file_name(tables[0].code.table, late.public), (2e9, 2e9))  # later
     monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "p0"))
     status = visit(tables[0], FakeEngine(2))
     assert status.stage is Stage.PLAYING and status.left == 1
