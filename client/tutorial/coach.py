@@ -110,6 +110,7 @@ class TutorialCoach(Node):
         self.pour: PourWatch | None = None     # the tower lesson's pour, as the player saw it
         self.pours_shown = 0                    # the lesson's drop: played, and played again
         self._pour_t: float | None = None       # the drop's recorded time at the last frame
+        self._heads: tuple[float, float] | None = None   # the panels' heads the card stays under
         self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
         self._size = (0.0, 0.0, False)
         self.card.next_pressed.connect(self.next)
@@ -201,6 +202,8 @@ class TutorialCoach(Node):
         covered = self.card.visible and any(_overlap(card, k) for k in stage_keep(sc))
         in_view = t.big and not sc.comforts.blocking and not covered
         pour.frame(t.stage, t.speed, in_view, skipped)
+        if t.big and self.card.mode == "step" and t.panel_heads() != self._heads:
+            self._layout()                        # the panels' words drawn since: under them
         aside = t.stage == "climax"               # the stage's banner says the decision:
         if aside and self.card.visible:           # the card steps aside for it, then comes back
             self.card.hide()
@@ -447,15 +450,18 @@ class TutorialCoach(Node):
         return min(spots, key=cost)              # the first among the best
 
     def _place_on_stage(self) -> Rect:
-        """On the battle stage: over a side's panel, from its foot up (its name and
-        province stay in sight at its head), never over the tower or a side's tray, which
-        the tower lesson is about; the attacker's side unless the defender's hides less."""
+        """On the battle stage: over a side's panel, from its foot up to under its head
+        words at most (its role, name and province stay in sight: at 960x640 the card
+        covered the attacker's; its words get smaller type to fit), never over the tower
+        or a side's tray, which the tower lesson is about; the attacker's side unless
+        the defender's hides less."""
         sc = self.scene
         keep = stage_keep(sc)
         spots = []
-        for left, bottom, width, height in sc.tower.panel_rects():
-            h = self.card.needed_height(width, height)
-            spots.append((left, bottom, width, h))
+        self._heads = sc.tower.panel_heads()
+        for (left, bottom, width, height), head in zip(sc.tower.panel_rects(), sc.tower.panel_heads()):
+            room = max(60.0, head - 6 - bottom)
+            spots.append((left, bottom, width, min(room, self.card.needed_height(width, height))))
         return min(spots, key=lambda r: (sum(1 for k in keep if _overlap(r, k)), r[3]))
 
     def on_draw(self) -> None:
