@@ -17,7 +17,7 @@ Tests: tests/client/tutorial/test_tutorial_window.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import arcade
@@ -158,7 +158,7 @@ class TutorialCoach(Node):
             self.waiting_move = True
             self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
             who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
-            done = describe(e) or _("{who} has carried out an action.").format(who=who)
+            done = describe(moved) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
             self._layout()
             self._hold(True)
@@ -244,7 +244,7 @@ class TutorialCoach(Node):
         if st.key == "scoring":                  # the points it asks to look at: in the panel
             self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
-            d = self.scene.display or {}
+            d: Mapping[str, Any] = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
             self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
         self._layout()
@@ -252,7 +252,7 @@ class TutorialCoach(Node):
 
     def _fact(self, key: str, e: Event) -> str:
         """The player's own figures where a step is about them (whole sentences)."""
-        d = self.scene.display or {}
+        d: Mapping[str, Any] = self.scene.display or {}
         me = (d.get("players") or {}).get(str(self.me)) or {}
         if key == "winter":
             n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)

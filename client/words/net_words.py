@@ -51,7 +51,7 @@ class Sentence:
     every count) unless `english` gives other words as a template or a whole pattern;
     `fields` gives a field another match than its name's in `FIELDS`."""
     message: str | tuple[str, str]
-    english: str | re.Pattern | None = None
+    english: str | re.Pattern[str] | None = None
     count: str = "n"
     fields: Mapping[str, str] = field(default_factory=dict)
 
@@ -60,7 +60,7 @@ class Sentence:
 class Shape:
     """One sentence shape, compiled from a `Sentence`: `message` (or a plural pair counted
     by field `count`); the fields named in `inner` are net sentences too."""
-    pattern: re.Pattern          # matched against the whole sentence
+    pattern: re.Pattern[str]        # matched against the whole sentence
     message: str | tuple[str, str]
     count: str | None = None
     inner: tuple[str, ...] = ()
@@ -307,7 +307,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
 )
 
 
-def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
+def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern[str]:
     """The pattern of net's sentence `template`: its text as it stands, each field a named
     group (a field named again must repeat what it matched the first time)."""
     out, seen = [], set()
