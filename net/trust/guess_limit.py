@@ -59,7 +59,10 @@ import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from net.transport.reactor_types import Clock
 
 log = logging.getLogger("net.trust.guess_limit")
 
@@ -241,7 +244,7 @@ class OfferInLine:
 class GuessLimiter:
     """The table's records for `decide_offer`, its line of offers, and its summary line."""
 
-    def __init__(self, reactor: Any) -> None:
+    def __init__(self, reactor: Clock) -> None:
         self.reactor = reactor
         # by address, or by tunnel (`net.trust.door_identity.Door.key`)
         self._records: dict[str, AddressRecord] = {}

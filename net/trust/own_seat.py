@@ -20,7 +20,10 @@ Tests: tests/net/trust/test_own_seat.py (the table; a real-process lying host).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from net.transport.messages import Wire
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class PinnedSeat:
     key: bytes | None
 
     @classmethod
-    def of(cls, entry: dict[str, Any]) -> PinnedSeat:
+    def of(cls, entry: Wire) -> PinnedSeat:
         """A `GameStarted` seat entry (already checked well formed by `check_start`)."""
         return cls(entry["seat"], entry["kind"], entry.get("peer"), entry.get("key"))
 
