@@ -235,6 +235,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("{name} was changed in the folder: put back from the host's copy"),
     N_("seating.shogun was not written by the host; the host seats the table itself"),
     N_("the seating is not sealed yet"),
+    N_("the shared folder is not there (is it on a drive that is not connected, or was it moved?)"),
+    N_("the shared folder could not be read or written ({why})"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
     N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
        "{server})"),

@@ -76,6 +76,17 @@ def _newest(folder: Path) -> float:
 def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
     """Pass the door of `table`, play on as far as the folder allows, say where it is.
     The host first puts its start record back if the folder's is not the one it wrote."""
+    if not table.folder.is_dir():
+        return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
+                           "it on a drive that is not connected, or was it moved?)")
+    try:
+        return _visit(table, engine, choose)
+    except OSError as e:
+        return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
+                           f"read or written ({e.strerror or e})")
+
+
+def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> TableStatus:
     said = put_back(table.folder, table.home, START_FILE) if table.host else ""
     start_v = read_start(table.folder, table.code)
     if start_v.start is None:
