@@ -34,6 +34,8 @@ INTERNAL_FILES = {
     "core.py": "(net/lockstep/core.py) submit/replay checks; the window submits only when asked, offences are logged",
     "recovery.py": "a resume file that does not match: logged by the resuming peer",
     "my_tables.py": "a damaged entry of this machine's own list: caught, said with its path",
+    "replay_save.py": "a saved replay of this machine's own that does not read: caught by "
+                      "FolderLink, kept in `passed_over` (the session replays from the folder)",
 }
 # functions whose sentences go to the headless runner's terminal, not a window
 INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for cli.runner",
