@@ -374,7 +374,8 @@ class FolderLink:
     def verify(self, seat: int, msg: Wire) -> bool:
         return signatures.signed_by(self.table.keys.get(seat), self.table.table, msg)
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> object:
         why = signatures.conflict(first, second) if first is not None else None
         self.proofs.append((seat, why or "a message that proves cheating"))
         log.warning("CHEATING PROVED: %s", why)

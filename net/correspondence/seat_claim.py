@@ -21,8 +21,8 @@ folder cannot find it by trying.
 | all hold | the claim |
 
 `seat_claims` (pure) gives the seating once there are claims for every human seat but the
-host's: the host is seat 0, claims take the next seats in the order of their file names,
-bots the last seats.
+host's: the host is seat 0, claims take the next seats first come first (the host reads
+them in the order of their files' times, then names), bots the last seats.
 
 Tests: tests/net/correspondence/test_seat_claim.py; real processes in
 tests/net/correspondence/test_door_processes.py.
@@ -92,14 +92,14 @@ class ClaimVerdict:
 def judge_claim(code: TableCode, start: TableStart, file: str, data: bytes) -> ClaimVerdict:
     """What the claim file `file` holding `data` is to the host of `start`."""
     name = shown(file)
-    state, record, detail = parse_door(data)
+    state, record, _ = parse_door(data)
     if state is DoorState.TORN:
         return ClaimVerdict(ClaimKind.NOT_WHOLE, f"{name} is not whole yet")
     if record is None or record.kind != "claim":
-        return ClaimVerdict(ClaimKind.DAMAGED, f"{name} is damaged "
-                            f"({detail or 'not a claim'}): refused")
+        return ClaimVerdict(ClaimKind.DAMAGED, f"{name} is damaged: it holds no claim; "
+                            "refused")
     if record.table != code.table:
-        return ClaimVerdict(ClaimKind.OTHER_TABLE, f"{name} claims a seat at another table: "
+        return ClaimVerdict(ClaimKind.OTHER_TABLE, f"{name} claims a seat at another table; "
                             "refused")
     payload = open_door(code, record)
     public, said, proof = payload if payload is not None and len(payload) == 3 else (b"", "", b"")
@@ -107,25 +107,25 @@ def judge_claim(code: TableCode, start: TableStart, file: str, data: bytes) -> C
             or not isinstance(said, str) or not isinstance(proof, bytes) \
             or not hmac.compare_digest(_proof(code, public, said), proof):
         return ClaimVerdict(ClaimKind.NO_CODE, f"{name} does not prove the table's code "
-                            "(written with a wrong code): refused")
+                            "(written with a wrong code); refused")
     who = clean_name(said)
     if not signed_by(record, public):
-        return ClaimVerdict(ClaimKind.FORGED, f"{name} is not signed by the key it carries: "
+        return ClaimVerdict(ClaimKind.FORGED, f"{name} is not signed by the key it carries; "
                             "refused")
     if claim_file_name(code.table, public) != file:
         return ClaimVerdict(ClaimKind.COPIED, f"{name} holds the claim of another file "
-                            "(copied): refused")
+                            "(copied); refused")
     if public == start.host_public:
-        return ClaimVerdict(ClaimKind.HOST, f"{name} claims a seat with the host's own key: "
+        return ClaimVerdict(ClaimKind.HOST, f"{name} claims a seat with the host's own key; "
                             "refused")
-    return ClaimVerdict(ClaimKind.CLAIM, "", Claim(file, public, who))
+    return ClaimVerdict(ClaimKind.CLAIM, claim=Claim(file, public, who))
 
 
 def seat_claims(start: TableStart, claims: list[Claim]) -> Seating | None:
-    """The seating once `claims` (accepted, any order) fill every human seat but the
-    host's; None before. Extra claims are left out (the caller says so)."""
+    """The seating once `claims` (accepted, first come first) fill every human seat but
+    the host's; None before. Extra claims are left out (the caller says so)."""
     chosen: list[Claim] = []
-    for claim in sorted(claims, key=lambda c: c.file):
+    for claim in claims:
         if claim.public not in (c.public for c in chosen):
             chosen.append(claim)
     if len(chosen) < start.humans - 1:

@@ -38,10 +38,11 @@ class DoorError(Exception):
     """The door cannot be passed: the message says why, in a sentence."""
 
 
-def write_once(folder: Path, name: str, data: bytes) -> bool:
-    """Put `data` in `folder/name` whole, unless a file of that name is there (False)."""
+def write_once(folder: Path, name: str, data: bytes, over: bool = False) -> bool:
+    """Put `data` in `folder/name` whole, unless a file of that name is there (False);
+    `over`: replace the file that is there (the host's own door file, put back)."""
     target = folder / name
-    if os.path.lexists(target):
+    if os.path.lexists(target) and not over:
         return False
     temp = folder / f".{name}.tmp-{os.getpid()}"
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
@@ -54,7 +55,10 @@ def write_once(folder: Path, name: str, data: bytes) -> bool:
     finally:
         os.close(fd)
     try:
-        os.link(temp, target)             # never over a file that appeared meanwhile
+        if over:
+            os.replace(temp, target)      # a symlink there is replaced, never followed
+        else:
+            os.link(temp, target)         # never over a file that appeared meanwhile
     except FileExistsError:
         return False
     except OSError:
@@ -72,25 +76,62 @@ def write_once(folder: Path, name: str, data: bytes) -> bool:
     return True
 
 
+def put_back(folder: Path, keep: Path, name: str) -> str:
+    """The host's door file `name` as the host wrote it (its copy in `keep`, on this
+    machine): put back in the folder if the folder's differs. A sentence if it did."""
+    kept = folder_io.read_file(keep, name)
+    if not kept.data:
+        return ""
+    there = folder_io.read_file(folder, name)
+    if there.data == kept.data and not there.refused:
+        return ""
+    write_once(folder, name, kept.data, over=True)
+    if there.missing:
+        return f"{name} was gone from the folder: put back from the host's copy"
+    return f"{name} was changed in the folder: put back from the host's copy"
+
+
+def keep_copy(folder: Path, keep: Path, name: str) -> None:
+    """Keep on this machine the door file `name` the host has just written in `folder`."""
+    _keep(keep, name, folder_io.read_file(folder, name).data)
+
+
+def _keep(keep: Path | None, name: str, data: bytes) -> None:
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        write_once(keep, name, data, over=True)
+
+
+def _when(path: Path) -> float:
+    try:
+        return os.stat(path, follow_symlinks=False).st_mtime
+    except OSError:
+        return 0.0
+
+
 def _read(folder: Path, name: str) -> bytes | None:
     read = folder_io.read_file(folder, name)
     if read.missing:
         return None
     if read.refused:
-        raise DoorError(f"{name} is {read.refused}: not read")
+        raise DoorError(f"{name} was not read ({read.refused})")
     return read.data
 
 
-def open_table(folder: Path, key: SeatKey, start: TableStart) -> TableCode:
-    """Write a new table's start record in `folder` (which holds none); its code."""
-    problem = start_problem(start)
-    if problem:
-        raise DoorError(f"no table with {problem}")
+def open_table(folder: Path, key: SeatKey, start: TableStart,
+               keep: Path | None = None) -> TableCode:
+    """Write a new table's start record in `folder` (which holds none), and a copy in
+    `keep` (the host's, on this machine); the table's code."""
+    if not 0 <= start.bots < start.players:
+        raise DoorError(f"a table of {start.players} players cannot have {start.bots} bot seats")
+    if start_problem(start):
+        raise DoorError("these options set up no table")
     folder.mkdir(parents=True, exist_ok=True)
     code = TableCode.new(key.public)
-    if not write_once(folder, START_FILE, make_start(key, code, start)):
-        raise DoorError(f"{folder} holds a table already ({START_FILE}); a table needs a "
-                        "folder of its own")
+    record = make_start(key, code, start)
+    if not write_once(folder, START_FILE, record):
+        raise DoorError(f"{folder} holds a table already; a table needs a folder of its own")
+    _keep(keep, START_FILE, record)
     return code
 
 
@@ -126,14 +167,22 @@ class HostRound:
     seating: SeatingVerdict | None = None
 
 
-def host_round(folder: Path, code: TableCode, key: SeatKey, start: TableStart) -> HostRound:
-    """Read the claims; seal the seating when every human seat is claimed."""
+def host_round(folder: Path, code: TableCode, key: SeatKey, start: TableStart,
+               keep: Path | None = None) -> HostRound:
+    """Read the claims; seal the seating when every human seat is claimed (a copy in
+    `keep`). A seating in the folder that is not the host's is named and replaced."""
     out = HostRound()
+    said = put_back(folder, keep, SEATING_FILE) if keep is not None else ""
+    if said:
+        out.refused.append(said)
     out.seating = read_seating(folder, code, start, key.public)
-    if out.seating.kind is not SeatingKind.NOT_SEALED:
+    if out.seating.kind is SeatingKind.SEATED:
         return out
+    if out.seating.kind is SeatingKind.REFUSED:
+        out.refused.append(f"{SEATING_FILE} was not written by the host; the host seats the "
+                           "table itself")
     names = [n for n in folder_io.list_folder(folder).names if CLAIM_NAME.fullmatch(n)]
-    for name in names[:MAX_CLAIMS]:
+    for name in sorted(names[:MAX_CLAIMS], key=lambda n: (_when(folder / n), n)):
         try:
             data = _read(folder, name)
         except DoorError as e:
@@ -150,7 +199,10 @@ def host_round(folder: Path, code: TableCode, key: SeatKey, start: TableStart) -
     if seating is not None:
         seated = {e.public for e in seating.seats}
         out.left = [c for c in out.accepted if c.public not in seated]
-        write_once(folder, SEATING_FILE, make_seating(key, code, seating))
+        record = make_seating(key, code, seating)
+        _keep(keep, SEATING_FILE, record)
+        write_once(folder, SEATING_FILE, record,
+                   over=out.seating.kind is SeatingKind.REFUSED)
         out.seating = read_seating(folder, code, start, key.public)
     return out
 

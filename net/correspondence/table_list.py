@@ -25,8 +25,8 @@ from net.correspondence import folder_io
 from net.correspondence.folder_link import Chooser, FolderLink
 from net.correspondence.folder_names import NameKind, classify
 from net.correspondence.my_tables import MyTable
-from net.correspondence.table_door import (folder_table, host_round, read_seating,
-                                           read_start)
+from net.correspondence.table_door import (folder_table, host_round, put_back,
+                                           read_seating, read_start)
 from net.correspondence.table_start import START_FILE, SeatingKind
 from net.lockstep.engine import EngineConfig, GameEngine
 
@@ -74,18 +74,32 @@ def _newest(folder: Path) -> float:
 
 
 def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
-    """Pass the door of `table`, play on as far as the folder allows, say where it is."""
+    """Pass the door of `table`, play on as far as the folder allows, say where it is.
+    The host first puts its start record back if the folder's is not the one it wrote."""
+    if not table.folder.is_dir():
+        return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
+                           "it on a drive that is not connected, or was it moved?)")
+    try:
+        return _visit(table, engine, choose)
+    except OSError as e:
+        return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
+                           f"read or written ({e.strerror or e})")
+
+
+def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> TableStatus:
+    said = put_back(table.folder, table.home, START_FILE) if table.host else ""
     start_v = read_start(table.folder, table.code)
     if start_v.start is None:
         return TableStatus(table, Stage.BROKEN, problem=start_v.sentence)
     start = start_v.start
-    base = TableStatus(table, Stage.SEATING, host_name=start.host_name, players=start.players)
+    base = TableStatus(table, Stage.SEATING, host_name=start.host_name, players=start.players,
+                       refused=(said,) if said else ())
     key = table.key
     if table.host:
-        done = host_round(table.folder, table.code, key, start)
+        done = host_round(table.folder, table.code, key, start, table.home)
         seating = done.seating
         assert seating is not None
-        base = replace(base, refused=tuple(done.refused), left=len(done.left),
+        base = replace(base, refused=base.refused + tuple(done.refused), left=len(done.left),
                        missing=max(0, start.humans - 1 - len(done.accepted)))
     else:
         seating = read_seating(table.folder, table.code, start, key.public)
@@ -110,7 +124,6 @@ def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) ->
     if ls is None:                         # chains' ends still awaited
         return replace(base, awaited=tuple(names[s] for s in link.table.keys
                                            if s not in link.chain_ends))
-    decision = ls.decision()
-    return replace(base, mine=seating.my_seat in decision.seats, plan=decision.kind == "plan",
-                   awaited=tuple(names[s] for s in decision.seats
-                                 if s != seating.my_seat and link.table.kinds.get(s) == "human"))
+    waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
+    return replace(base, mine=seating.my_seat in waiting, plan=ls.decision().kind == "plan",
+                   awaited=tuple(names[s] for s in waiting if s != seating.my_seat))

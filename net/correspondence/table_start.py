@@ -56,6 +56,7 @@ from net.trust.seat_keys import PUBLIC_BYTES, SIGNATURE_BYTES, SeatKey, verify
 CODE_BYTES = 32
 NONCE_BYTES = 24
 PIN_BYTES = CODE_BYTES - NONCE_BYTES
+CODE_LETTERS = 52                        # base32 of CODE_BYTES, without padding
 DOOR_MAGIC = b"SHGT"
 DOOR_VERSION = 1
 MAX_DOOR = 1 << 16                       # a start, a claim or a seating: far less
@@ -87,9 +88,8 @@ class TableCode:
     @classmethod
     def parse(cls, text: str) -> TableCode:
         letters = "".join(c for c in text.strip().upper() if c not in "- \t")
-        want = len(base64.b32encode(bytes(CODE_BYTES)).rstrip(b"="))
-        if len(letters) != want:
-            raise CodeError(f"a correspondence code has {want} letters and digits; "
+        if len(letters) != CODE_LETTERS:
+            raise CodeError("a correspondence code has 52 letters and digits; "
                             f"this one has {len(letters)}")
         try:
             raw = base64.b32decode(letters + "=" * (-len(letters) % 8))
@@ -283,34 +283,36 @@ def check_start(code: TableCode, data: bytes | None) -> StartVerdict:
     """What `table.shogun`'s bytes (None: no such file) are to a holder of `code`."""
     if data is None:
         return StartVerdict(StartKind.NO_TABLE, "there is no table in this folder yet "
-                            f"({START_FILE} is missing)")
-    state, record, detail = parse_door(data)
+                            "(table.shogun is missing)")
+    state, record, _ = parse_door(data)
     if state is DoorState.TORN:
-        return StartVerdict(StartKind.NOT_WHOLE, f"{START_FILE} is not whole yet ({detail}); "
-                            "it is read again later")
+        return StartVerdict(StartKind.NOT_WHOLE, "table.shogun is not whole yet; it is read "
+                            "again later")
     if record is None or record.kind != "start":
-        return StartVerdict(StartKind.DAMAGED, f"{START_FILE} is damaged "
-                            f"({detail or 'not a start record'})")
+        return StartVerdict(StartKind.DAMAGED, "table.shogun is damaged: it holds no start "
+                            "record")
     if record.table != code.table:
         return StartVerdict(StartKind.WRONG_CODE, "this code does not open the table in this "
                             "folder (a wrong code, or another table's folder)")
     payload = open_door(code, record)
     if payload is None:
-        return StartVerdict(StartKind.CHANGED, f"{START_FILE} was changed: it does not open "
+        return StartVerdict(StartKind.CHANGED, "table.shogun was changed: it does not open "
                             "with the table's code")
     start = _start_of(payload)
     if start is None:
-        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} holds no start record's fields")
+        return StartVerdict(StartKind.MALFORMED, "table.shogun is damaged: it holds no start "
+                            "record")
     if not code.names_host(start.host_public):
-        return StartVerdict(StartKind.FORGED, f"{START_FILE} is forged: it is signed by a key "
+        return StartVerdict(StartKind.FORGED, "table.shogun is forged: it is signed by a key "
                             "the code does not name (not the host's)")
     if not signed_by(record, start.host_public):
-        return StartVerdict(StartKind.CHANGED, f"{START_FILE} was changed: the host's "
+        return StartVerdict(StartKind.CHANGED, "table.shogun was changed: the host's "
                             "signature does not hold")
     problem = start_problem(start)
     if problem:
-        return StartVerdict(StartKind.MALFORMED, f"{START_FILE} sets up no table: {problem}")
-    return StartVerdict(StartKind.START, "", start)
+        return StartVerdict(StartKind.MALFORMED, "table.shogun sets up no table: its options "
+                            "are out of range")
+    return StartVerdict(StartKind.START, start=start)
 
 
 # ------------------------------------------------------------------ the seating
@@ -384,22 +386,23 @@ def check_seating(code: TableCode, start: TableStart, data: bytes | None,
     """What `seating.shogun`'s bytes are to the holder of public key `mine`."""
     if data is None:
         return SeatingVerdict(SeatingKind.NOT_SEALED)
-    state, record, detail = parse_door(data)
+    state, record, _ = parse_door(data)
     if state is DoorState.TORN:
-        return SeatingVerdict(SeatingKind.NOT_SEALED, f"{SEATING_FILE} is not whole yet")
+        return SeatingVerdict(SeatingKind.NOT_SEALED)
     if record is None or record.kind != "seating" or record.table != code.table:
-        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} is damaged or another "
-                              f"table's ({detail or 'not this table seating'})")
+        return SeatingVerdict(SeatingKind.REFUSED, "seating.shogun is damaged, or another "
+                              "table's")
     payload = open_door(code, record, start.host_public)
     if payload is None:
-        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} is forged or changed: it "
+        return SeatingVerdict(SeatingKind.REFUSED, "seating.shogun is forged or changed: it "
                               "is not signed by the host")
     seating = _seating_of(payload)
     problem = "no seats" if seating is None else seating_problem(start, seating)
     if seating is None or problem:
-        return SeatingVerdict(SeatingKind.REFUSED, f"{SEATING_FILE} seats no table: {problem}")
+        return SeatingVerdict(SeatingKind.REFUSED, "seating.shogun seats no table: its seats "
+                              "are not the start's")
     seat = seating.seat_of(mine)
     if seat is None:
         return SeatingVerdict(SeatingKind.REFUSED, "the host's seating has no seat with my key "
-                              "(my claim was not taken)", seating)
-    return SeatingVerdict(SeatingKind.SEATED, "", seating, seat)
+                              "(my claim was not taken)", seating=seating)
+    return SeatingVerdict(SeatingKind.SEATED, seating=seating, my_seat=seat)

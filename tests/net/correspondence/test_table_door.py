@@ -3,6 +3,7 @@ it to its end by visits (net/correspondence/table_door.py, my_tables.py, table_l
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,8 @@ import pytest
 from net.correspondence import my_tables
 from net.correspondence.my_tables import MyTable
 from net.correspondence.seat_claim import claim_file_name
-from net.correspondence.table_door import (DoorError, claim_seat, new_start, open_table,
-                                           write_once)
+from net.correspondence.table_door import (DoorError, claim_seat, keep_copy, new_start,
+                                           open_table, write_once)
 from net.correspondence.table_list import Stage, visit
 from net.correspondence.table_start import SEATING_FILE, START_FILE, TableCode
 from net.trust.seat_keys import SeatKey
@@ -39,6 +40,8 @@ def open_three(folder: Path, homes: Path, monkeypatch, bots: int = 0) -> list[My
     for i, t in enumerate(tables):
         monkeypatch.setenv("SHOGUN_HOME", str(homes / f"p{i}"))
         my_tables.remember(t)
+        if t.host:
+            keep_copy(folder, t.home, START_FILE)          # as `host --folder` does
     return tables
 
 
@@ -95,6 +98,8 @@ def test_a_claim_beyond_the_seats_is_left_and_said(tmp_path, monkeypatch):
     tables = open_three(folder, tmp_path, monkeypatch, bots=1)
     late = SeatKey(b"L" * 32)
     claim_seat(folder, tables[0].code, late, "Late")
+    import os
+    os.utime(folder / claim_file_name(tables[0].code.table, late.public), (2e9, 2e9))  # later
     monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "p0"))
     status = visit(tables[0], FakeEngine(2))
     assert status.stage is Stage.PLAYING and status.left == 1
@@ -133,3 +138,17 @@ def test_my_tables_keep_the_code_and_key_on_this_machine_only(tmp_path, monkeypa
     assert entry.stat().st_mode & 0o077 == 0
     blob = b"".join(p.read_bytes() for p in folder.iterdir())
     assert tables[1].code.raw not in blob and tables[1].seed not in blob
+
+
+def test_a_folder_that_is_gone_or_unwritable_is_said_not_raised(tmp_path, monkeypatch):
+    folder = tmp_path / "shared"
+    tables = open_three(folder, tmp_path, monkeypatch, bots=1)
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "p0"))
+    folder.rename(tmp_path / "elsewhere")
+    gone = visit(tables[0], FakeEngine(2))
+    assert gone.stage is Stage.BROKEN and "not there" in gone.problem
+    (tmp_path / "elsewhere").rename(folder)
+    (folder / "table.shogun").unlink()
+    (folder / f".table.shogun.tmp-{os.getpid()}").mkdir()    # the host's put-back fails
+    stuck = visit(tables[0], FakeEngine(2))
+    assert stuck.stage is Stage.BROKEN and "could not be read or written" in stuck.problem
