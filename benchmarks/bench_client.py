@@ -38,6 +38,7 @@ from typing import cast
 # another checkout): the path goes first, before any of the project's imports
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from client.sessions.interface import Played  # noqa: E402
 from client.sessions.local_choice import LocalChoice  # noqa: E402
 
 
@@ -92,7 +93,8 @@ def main() -> int:
         "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}})
     battle = {"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
               "defender": 1, "unrest": 0, "attack_card": 1}
-    rest: list[dict[str, object]] = [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
+    rest = cast("list[Played]",   # the keys the stage reads
+                [battle, {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}])
     stage_size = ""
     kinds: dict[str, list[float]] = {}    # frame kind -> its frames' times (the structure)
     cpus: dict[str, list[float]] = {}     # the same frames' CPU time (all threads, llvmpipe's too)

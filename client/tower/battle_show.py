@@ -39,9 +39,10 @@ if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
     from client.tower.tower_view import TowerView
+    from client.sessions.interface import Played
 
 
-def _n(thrown: dict, colour: object) -> int:
+def _n(thrown: Mapping[str, int] | None, colour: object) -> int:
     return int((thrown or {}).get(str(colour), 0) or 0)
 
 
@@ -51,7 +52,7 @@ def _cubes(n: int, colour: object) -> str:
     return f"{n} {theme.seat_name(colour)}"
 
 
-def _part(thrown: dict, tray: dict, colour: object, extra: int) -> str | None:
+def _part(thrown: Mapping[str, int], tray: Mapping[str, int] | None, colour: object, extra: int) -> str | None:
     """'7 Blue + 1 extra': the colour's own cubes (the tray's not counted) and extras."""
     own = _n(thrown, colour) - _n(tray, colour) - extra
     if own <= 0 and extra <= 0:
@@ -65,7 +66,7 @@ def _colour(k: str) -> int | str:
 
 
 def handful_sentence(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, origin: str | None,
-                     tray_before: dict | None) -> str:
+                     tray_before: Mapping[str, int] | None) -> str:
     """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
     1 extra, 3 White; from the tray: 1 Blue, 1 peasant". Its numbers add up to the cubes
     the log says went in: the tray's cubes are named apart, whatever their colour
@@ -105,7 +106,7 @@ def handful_sentence(dropped: ev.TowerDropped, battle: ev.BattleResolved | None,
     return f"{head}: {cubes}"
 
 
-def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
+def battle_context(dropped: Played, rest: Sequence[Played]
                    ) -> tuple[ev.BattleResolved | None, str | None]:
     """The BattleResolved that follows a drop in its batch, and the attacking province
     (the ActionDone that names the target as `attacked`)."""
@@ -214,7 +215,7 @@ class BattleShow:
             self._cue("sting")
 
 
-    def start(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
+    def start(self, dropped: ev.TowerDropped, rest: Sequence[Played],
               tray: dict[str, int] | None) -> str:
         """A drop begins: name the handful (`tray`: the tray's cubes before the battle threw
         them in), draw the arrow, go large (unless fast)."""

@@ -29,7 +29,8 @@ tests/client/tower/test_stage_frames.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -59,6 +60,7 @@ from lang.i18n import _
 from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
     from sim.tower.drop import Recording
 
 
@@ -67,9 +69,9 @@ FLIGHT = 0.4           # recorded seconds a counted cube takes from the tower's 
 
 
 class TowerView(Node):
-    def __init__(self, geometry: dict) -> None:
+    def __init__(self, geometry: GeometryData) -> None:
         super().__init__("tower")
-        self.geo: dict = geometry
+        self.geo: GeometryData = geometry
         self.finished: Signal = Signal("finished")
         self.poured: Signal = Signal("poured")
         self.cube_landed: Signal = Signal("cube_landed")
@@ -85,7 +87,7 @@ class TowerView(Node):
         self._counts: dict[int, int] = {}                        # colour code -> cubes landed
         self._clock: DropClock = DropClock()                     # the drop's time as it plays
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
-        self._tray_counts: dict = {}
+        self._tray_counts: dict[str, int] = {}
         self.cubes: CubeSprites = CubeSprites()
         self._layers: tuple[CachedLayer, CachedLayer] = (CachedLayer(), CachedLayer())   # the still
         # picture, in the column and on the stage: each keeps its framebuffer between battles
@@ -293,12 +295,12 @@ class TowerView(Node):
             self.mark_dirty()
             self.on_layout()
 
-    def set_tray(self, counts: dict | None) -> None:
+    def set_tray(self, counts: Mapping[str, int] | None) -> None:
         self._tray_counts = dict(counts or {})
         if not self.playing:
             self._place_rest()
 
-    def show_contents(self, wire: Any) -> None:
+    def show_contents(self, wire: Sequence[Sequence[int]] | None) -> None:
         """Show these resting contents now (a `TowerContents` wire list: a resumed game, a
         replay's seek), so the tower is drawn as the state has it; a drop in play keeps
         playing (its own last frame is the same contents)."""
@@ -463,8 +465,8 @@ class TowerView(Node):
         for colour, n in sorted(self._tray_counts.items(), key=lambda kv: str(kv[0])):
             tray += [code_of(colour)] * int(n)
         self.cubes.begin()
-        for colour, x, y, a in self._rest:
-            self._put(Pose(code_of(colour), x, y, a, float(self.geo["cube"])), xf)
+        for code, x, y, a in self._rest:
+            self._put(Pose(code_of(code), x, y, a, float(self.geo["cube"])), xf)
         for code, (x, y, size) in zip(tray, tray_places(self.geo, tray)):
             self._put(Pose(code, x, y, 0.0, size), xf)
         self.cubes.end()

@@ -17,7 +17,7 @@ Tests: tests/client/tutorial/test_tutorial_window.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import arcade
@@ -34,6 +34,7 @@ from client.tutorial.script import Step
 from lang.i18n import N_, _, ngettext
 from client.words.describe import describe
 from sim import events as ev
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
@@ -54,6 +55,12 @@ def _union(rects: Sequence[Rect]) -> Rect:
 
 def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _poly_box(points: Sequence[Sequence[float]]) -> Rect:
+    """The screen rectangle around a drawn outline."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _box(node: Node) -> list[Rect]:
@@ -151,7 +158,7 @@ class TutorialCoach(Node):
             self.waiting_move = True
             self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
             who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
-            done = describe(e) or _("{who} has carried out an action.").format(who=who)
+            done = describe(moved) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
             self._layout()
             self._hold(True)
@@ -237,7 +244,7 @@ class TutorialCoach(Node):
         if st.key == "scoring":                  # the points it asks to look at: in the panel
             self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
-            d = self.scene.display or {}
+            d: Mapping[str, Any] = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
             self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
         self._layout()
@@ -245,7 +252,7 @@ class TutorialCoach(Node):
 
     def _fact(self, key: str, e: Event) -> str:
         """The player's own figures where a step is about them (whole sentences)."""
-        d = self.scene.display or {}
+        d: Mapping[str, Any] = self.scene.display or {}
         me = (d.get("players") or {}).get(str(self.me)) or {}
         if key == "winter":
             n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)
@@ -414,10 +421,16 @@ class TutorialCoach(Node):
                 spots.append((sc.log.left + 4, bottom, cw, ch))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
+        provinces = board.state.get("provinces", {}) if board.state else {}
+        mine = [n for n, p in provinces.items() if p.get("owner") == self.me]
         if not points:      # nothing marked: the player's own provinces are what they look at
-            provinces = board.state.get("provinces", {}) if board.state else {}
-            points = [board.province_centre(n) for n, p in provinces.items()
-                      if p.get("owner") == self.me and n in board.board.provinces]
+            points = [board.province_centre(n) for n in mine if n in board.board.provinces]
+        # while planning, the player's own provinces (whose cards they plan with) are
+        # kept in sight whole, not only their centres (the card hid Noto and Kaga)
+        planning = st is not None and st.trigger.decision == DecisionKind.PLAN \
+            and self.card.mode == "step"
+        own = [_poly_box(board.screen_polys[n]) for n in mine
+               if planning and n in board.screen_polys]
         if self.card.mode == "bar" and self.waiting_move and self.move_at in board.board.provinces:
             # the move the bar tells of: its province in sight, before all else on the map
             points += [board.province_centre(self.move_at)] * 50
@@ -431,8 +444,9 @@ class TutorialCoach(Node):
             x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
             hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
             covered = sum(1 for k in keep if _overlap(r, k))
+            whole = sum(1 for k in own if _overlap(r, k))   # any part: more than the column's
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
-            return hidden + 100 * covered + off_map
+            return hidden + 3 * whole + 100 * covered + off_map
         return min(spots, key=cost)              # the first among the best
 
     def _place_on_stage(self) -> Rect:

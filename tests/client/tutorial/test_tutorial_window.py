@@ -514,3 +514,29 @@ def test_a_card_in_the_column_covers_the_panels_it_reaches_whole(app, home, lang
             assert not (n.bottom + 1 < card.top < n.top - 6), (n.name, card.top, n.bottom, n.top)
     finally:
         use("en")
+
+
+def _poly_box(points):
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1280, 800)])
+def test_the_plan_card_covers_none_of_the_players_own_provinces(app, home, shots, size):
+    """Issue 49 item 1 (round three): step 2's card (Plan your round) covered the player's
+    own Noto and Kaga, the provinces whose cards it asks to plan with. Measured on the
+    provinces' drawn outlines (their screen rectangles), not only their centres."""
+    _resize(app, *size)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan"
+    board = scene.board_view
+    mine = sorted(n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME)
+    assert {"Noto", "Kaga"} <= set(mine), mine
+    card = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+    screenshot(app, shots / f"tutorial-plan-{size[0]}x{size[1]}.png")
+    covered = [n for n in mine if _overlap(card, _poly_box(board.screen_polys[n]))]
+    assert not covered, (size, card, covered)
