@@ -243,7 +243,7 @@ class BattleShow:
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
 
-    def prepare(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
+    def prepare(self, dropped: ev.TowerDropped, rest: Sequence[Played],
                 tray: dict[str, int] | None) -> None:
         """The battle's drop is the next event (issue 48): its stage's picture (the sides'
         panels over the table and tower) and the map's arrow are drawn now, in a frame
