@@ -8,7 +8,8 @@ menu (`menu-WxH.png`, with Learn to play), presses Learn to play and walks the t
 as the script's player does (`client/tutorial/autoplay.py`), saving
 `tutorial-NN-STEP-WxH.png` when each step's card is shown (the battle step a moment into
 the drop) and `tutorial-move-WxH.png` at the first opponent move watched one at a time.
-`--lang nl` (or ro) shows the window in that language (file names end in `-nl`).
+`--lang nl` (or ro) shows the window in that language (file names end in `-nl`);
+`--small` saves 256-colour PNGs (the set committed under docs/screenshots/first-hour).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # after the path; the same frames, saving, arguments and window as the game's screenshots
-from tools.screenshots import (_frames, _save, add_window_arguments,  # noqa: E402
+from tools.screenshots import (PALETTE, _frames, _save, add_window_arguments,  # noqa: E402
                                hidden_window, parse_sizes)
 
 if TYPE_CHECKING:
@@ -80,7 +81,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_window_arguments(ap)
     ap.add_argument("--seconds", type=float, default=900.0, help="at most this long per size")
+    ap.add_argument("--small", action="store_true",
+                    help="256-colour PNGs (as tools/screenshots.py --small: the docs' set)")
     args = ap.parse_args()
+    PALETTE[0] = args.small
     sizes = parse_sizes(ap, args.sizes)
     args.outdir.mkdir(parents=True, exist_ok=True)
     from lang.i18n import use

@@ -138,6 +138,9 @@ class GameScene(Node):
             self.replay_controls = ReplayControls(session.study, self.shared, self.views, self.player)
             self.player.batch_played.connect(self.replay_controls.batch_done)
             self.add(self.replay_controls.film_btn)
+            for b in self.replay_controls.seek_btns:
+                self.add(b)
+            self.comforts.more_buttons = self.replay_controls.seek_btns
 
         self.player.batch_started.connect(self._batch_started)
         self.player.display_changed.connect(self._words)
@@ -232,6 +235,9 @@ class GameScene(Node):
             self.replay_controls.place(after.right + 6, bottom_h + 6,
                                        min(200.0, W - rw - tw - after.right - 20),
                                        self.battle.active)
+            self.replay_controls.place_seek(self.help_btn.left, bottom_h + 40,
+                                            min(420.0, W - rw - tw - 2 * self.help_btn.left),
+                                            self.battle.active)
         n = self.session.config.players
         ph = min(n * 74 + 6, (H - top_h) * 0.5)
         self.players.set_rect(W - rw, H - top_h - ph, rw, ph)

@@ -103,6 +103,8 @@ class Guide(Node):
         left, width, top, floor, ceiling = self._anchor
         h = min(ceiling - floor, self._needed(width))
         bottom = max(floor, top - h)
+        if bottom + h > top + 4:       # it rises over the panel above: covers it whole, its
+            h = ceiling - bottom       # top edge never cutting a line of it (an event's)
         self.set_rect(left, bottom, width, h)
 
     def _needed(self, width: float) -> float:

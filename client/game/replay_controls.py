@@ -3,7 +3,8 @@ forward, jump by round.
 
 Keys (only in a replay): ← one step back, → play the next step (its events and tower
 drop animate again, then the replay pauses), Page Up / Page Down the previous / next
-round, Home the start; the top bar says them. Going back rebuilds the table from the
+round, Home the start; the top bar says them, and a row of buttons over the map's foot
+does the same for a player with a mouse (Start, « Round, ‹ Step, Step ›, Round »). Going back rebuilds the table from the
 start (`ReplaySession.seek`: a save's commands re-applied, a log's events patched onto
 its Snapshots); the board shows that state at once. A game log opens so, on step 0.
 "Film this battle" (or G) writes the last battle shown as a film (an MP4; a GIF without imageio-ffmpeg) into the films
@@ -50,6 +51,20 @@ class ReplayControls:
         self.stepping = False          # → was pressed: pause again after this step
         self.film_btn = Button(N_("Film this battle  [G]"), name="film", size=10, key=arcade.key.G)
         self.film_btn.pressed.connect(self.film)
+        # the keys as buttons, for a player with a mouse: (label, the key it presses, tip)
+        self.seek_btns: list[Button] = []
+        for label, key, tip in ((N_("Start"), arcade.key.HOME, N_("Back to the start [Home]")),
+                                (N_("« Round"), arcade.key.PAGEUP,
+                                 N_("Back to the round's start, or the round before [Page Up]")),
+                                (N_("‹ Step"), arcade.key.LEFT, N_("One step back [←]")),
+                                (N_("Step ›"), arcade.key.RIGHT,
+                                 N_("Play the next step, then pause [→]")),
+                                (N_("Round »"), arcade.key.PAGEDOWN,
+                                 N_("On to the next round [Page Down]"))):
+            b = Button(label, name=f"seek_{key}", size=10)
+            b.tip = tip
+            b.pressed.connect(lambda key=key: self.key(key))
+            self.seek_btns.append(b)
         self.filming: tuple[subprocess.Popen[bytes], Path] | None = None
         study.status = self.status()
 
@@ -145,6 +160,21 @@ class ReplayControls:
         view has the tower large."""
         self.film_btn.set_rect(left, bottom, width, 28)
         self.film_btn.visible = not big
+
+    def place_seek(self, left: float, bottom: float, width: float, big: bool) -> None:
+        """The step and round buttons in a row `width` wide from (left, bottom), each as
+        wide as its label needs, in proportion; hidden while the battle view has the tower
+        large (the keys still work)."""
+        need = [arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width + 16
+                for b in self.seek_btns]
+        gap = 4.0
+        room = width - gap * (len(need) - 1)
+        scale = min(1.0, room / sum(need))
+        x = left
+        for b, n in zip(self.seek_btns, need):
+            b.set_rect(x, bottom, n * scale, 26)
+            b.visible = not big
+            x += n * scale + gap
 
     def batch_done(self) -> None:
         """A batch finished animating: after a single step, pause again."""

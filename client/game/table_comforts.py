@@ -60,6 +60,7 @@ class TableComforts:
         self.shared = shared
         self.views = views
         self.pace_buttons = pace_buttons
+        self.more_buttons: list[Button] = []      # a replay's step buttons, with their tips
         self.leave_chosen = Signal("leave_chosen")
         self.save_asked = Signal("save_asked")
         self.confirm_leave = confirm_leave
@@ -232,7 +233,7 @@ class TableComforts:
         tip = v.track.tooltip_at(x, y)      # the event's and specials' marks
         if tip:
             return tip, v.track
-        for b in (self.help_btn, self.save_btn, *self.pace_buttons):
+        for b in (self.help_btn, self.save_btn, *self.pace_buttons, *self.more_buttons):
             if b.visible and b.contains(x, y):
                 return (_(b.tip), b) if b.tip else None
         panels: dict[str, Node] = {"players": v.players, "events_panel": v.events_panel,

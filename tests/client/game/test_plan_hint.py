@@ -44,3 +44,28 @@ def panel_plan(scene):
     panel = scene.planning
     provs = [c for c in panel.all_cards() if isinstance(c, str)]
     return tuple(provs[:10] + [None] * (10 - len(provs[:10]))), 1
+
+
+@pytest.mark.parametrize("lang", ["nl", "ro"])
+def test_the_guide_note_cuts_no_line_of_the_events_panel_at_960x640(app, home, lang):
+    """Issue 49 item 3 (round three): at 960x640 in Dutch the guide's note rose from the
+    log into the events panel and its top edge cut an event's line ("12. '5 legers
+    plaatsen'…" peeking out). A note that must rise covers the panel whole, or not at all."""
+    from lang.i18n import use
+    app.set_size(960, 640)
+    app.on_resize(960, 640)
+    use(lang)
+    try:
+        scene = app.start_local(LocalChoice.one_level("easy", seed=5), fast=True)
+        assert run_until(app, lambda: scene.planning.visible and scene.guide.visible, 60)
+        frame(app, 2)
+        g, ev = scene.guide, scene.events_panel
+        cut = [t.text for t in ev.texts.labels.values()
+               if t.text.strip() and t.bottom + 1 < g.top < t.top - 1]
+        assert not cut, (lang, g.top, cut)
+        for t in g.texts.labels.values():
+            assert t.bottom >= g.bottom - 0.5 and t.top <= g.top + 0.5
+    finally:
+        use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)

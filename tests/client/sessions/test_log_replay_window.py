@@ -134,3 +134,59 @@ def test_a_log_opens_on_a_drawn_table_within_a_second_of_cpu(game_log):
     cpu = float(seen["first_cpu"] or 0) - float(seen["window_cpu"] or 0)
     assert cpu < 2.0, seen
     assert not seen["big"], seen
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1920, 1080)])
+def test_the_replay_steps_with_buttons_for_a_player_with_a_mouse(app, game_log, shots, size):
+    """Issue 49 (round three) item 4: the replay's steps were keys only (← → PgUp PgDn
+    Home); a row of buttons over the map's foot does the same, each label whole, inside
+    the map, clear of the Rules and Film buttons; a click goes through the window."""
+    app.set_size(*size)
+    app.on_resize(*size)
+    try:
+        app.replay_log(str(game_log))
+        scene = app.scene
+        session = scene.session
+        scene.fast = True
+        scene.paused = True
+        frame(app, 2)
+        btns = {b.label: b for b in scene.replay_controls.seek_btns}
+        assert set(btns) == {"Start", "« Round", "‹ Step", "Step ›", "Round »"}
+        board = scene.board_view
+        others = [scene.help_btn, scene.replay_controls.film_btn]
+        for b in btns.values():
+            assert b.visible
+            assert board.left <= b.left and b.right <= board.right and board.bottom <= b.bottom
+            assert b.texts.labels["l"].text == b.label and b.texts.labels["l"].content_width <= b.width
+            for o in others:
+                assert not (b.left < o.right and o.left < b.right and b.bottom < o.top
+                            and o.bottom < b.top), (b.label, o.name)
+        from client.core.damage import damage
+        damage()                                # a whole frame for the screenshot
+        frame(app)
+        screenshot(app, shots / f"replay-buttons-{size[0]}x{size[1]}.png")
+
+        def click(b) -> None:
+            s = app.ui_scale                   # the window's pixels, as a mouse gives them
+            x, y = (b.left + b.width / 2) * s, (b.bottom + b.height / 2) * s
+            app.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+            app.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+            frame(app)
+        for _ in range(3):
+            click(btns["Step ›"])
+            assert run_until(app, lambda: not scene.player.behind and scene.paused, 30)
+        assert session.step == 3
+        click(btns["‹ Step"])
+        assert session.step == 2 and scene.paused
+        click(btns["Round »"])
+        rounds = session.round_starts()
+        assert session.step == rounds[1]
+        click(btns["Round »"])
+        click(btns["« Round"])
+        assert session.step == rounds[1]
+        click(btns["Start"])
+        assert session.step == 0
+    finally:
+        app.show_menu()
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
