@@ -87,6 +87,7 @@ class EventPlayer:
         # watches it again; `again` is the result to show once more when it has played
         self.last_battle: tuple[ev.TowerDropped, list[Played], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
+        self._prepared: ev.TowerDropped | None = None   # the coming drop whose stage is drawn
 
     @property
     def behind(self) -> bool:
@@ -99,6 +100,7 @@ class EventPlayer:
         if self.wait > 0:
             self.wait -= dt * self.shared.speed
             if self.wait > 0:
+                self._prepare_battle()
                 return False
         if self.batch:
             banner = self.views.banner
@@ -123,6 +125,16 @@ class EventPlayer:
             self.batch_started.emit()
             return True
         return None
+
+    def _prepare_battle(self) -> None:
+        """While the event before a battle's drop holds: the stage's picture and the map's
+        arrow drawn now, once, not in the stage's first frame (`BattleShow.prepare`)."""
+        coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
+        if coming is None or coming["reason"] == "fill" or coming is self._prepared or \
+                (self.shared.quick_bot_battles and self.my_battle(coming) is None):
+            return                  # none, the fill, done already, or a bots' quick battle
+        self._prepared = coming
+        self.battle.prepare(coming, self.batch[1:], self.tray)
 
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""

@@ -224,10 +224,15 @@ class PlanningPanel(Node):
         self._geometry()
         bw = max(112, min(150, self.width * 0.2))
         bh = 28 if self.rows == 1 else 26
-        self.lock_btn.set_rect(self.right - bw - 8, self.bottom + 4, bw, bh)
-        self.sugg_btn.set_rect(self.right - 2 * bw - 12, self.bottom + 4, bw - 24, bh)
-        self.clear_btn.set_rect(self.right - 3 * bw + 12, self.bottom + 4, bw - 44, bh)
-        self.undo_btn.set_rect(self.clear_btn.left - 70, self.bottom + 4, 66, bh)
+        # each button at most as wide as its label needs (the hint left of them is read
+        # whole: the Romanian one was cut at 960x640), packed from the right
+        right = self.right - 8
+        for b, most in ((self.lock_btn, bw), (self.sugg_btn, bw - 24),
+                        (self.clear_btn, bw - 44), (self.undo_btn, 66.0)):
+            w = min(most, max(60.0, arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width
+                               + 20))
+            b.set_rect(right - w, self.bottom + 4, w, bh)
+            right -= w + 4
 
     def field_at(self, x: float, y: float) -> str | None:
         for k, f in enumerate(FIELDS):

@@ -34,6 +34,7 @@ from client.tutorial.script import Step
 from lang.i18n import N_, _, ngettext
 from client.words.describe import describe
 from sim import events as ev
+from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
@@ -54,6 +55,12 @@ def _union(rects: Sequence[Rect]) -> Rect:
 
 def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _poly_box(points: Sequence[Sequence[float]]) -> Rect:
+    """The screen rectangle around a drawn outline."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _box(node: Node) -> list[Rect]:
@@ -103,6 +110,7 @@ class TutorialCoach(Node):
         self.pour: PourWatch | None = None     # the tower lesson's pour, as the player saw it
         self.pours_shown = 0                    # the lesson's drop: played, and played again
         self._pour_t: float | None = None       # the drop's recorded time at the last frame
+        self._heads: tuple[float, float] | None = None   # the panels' heads the card stays under
         self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
         self._size = (0.0, 0.0, False)
         self.card.next_pressed.connect(self.next)
@@ -194,6 +202,8 @@ class TutorialCoach(Node):
         covered = self.card.visible and any(_overlap(card, k) for k in stage_keep(sc))
         in_view = t.big and not sc.comforts.blocking and not covered
         pour.frame(t.stage, t.speed, in_view, skipped)
+        if t.big and self.card.mode == "step" and t.panel_heads() != self._heads:
+            self._layout()                        # the panels' words drawn since: under them
         aside = t.stage == "climax"               # the stage's banner says the decision:
         if aside and self.card.visible:           # the card steps aside for it, then comes back
             self.card.hide()
@@ -411,10 +421,16 @@ class TutorialCoach(Node):
                 spots.append((sc.log.left + 4, bottom, cw, ch))
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
+        provinces = board.state.get("provinces", {}) if board.state else {}
+        mine = [n for n, p in provinces.items() if p.get("owner") == self.me]
         if not points:      # nothing marked: the player's own provinces are what they look at
-            provinces = board.state.get("provinces", {}) if board.state else {}
-            points = [board.province_centre(n) for n, p in provinces.items()
-                      if p.get("owner") == self.me and n in board.board.provinces]
+            points = [board.province_centre(n) for n in mine if n in board.board.provinces]
+        # while planning, the player's own provinces (whose cards they plan with) are
+        # kept in sight whole, not only their centres (the card hid Noto and Kaga)
+        planning = st is not None and st.trigger.decision == DecisionKind.PLAN \
+            and self.card.mode == "step"
+        own = [_poly_box(board.screen_polys[n]) for n in mine
+               if planning and n in board.screen_polys]
         if self.card.mode == "bar" and self.waiting_move and self.move_at in board.board.provinces:
             # the move the bar tells of: its province in sight, before all else on the map
             points += [board.province_centre(self.move_at)] * 50
@@ -428,20 +444,24 @@ class TutorialCoach(Node):
             x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
             hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
             covered = sum(1 for k in keep if _overlap(r, k))
+            whole = sum(1 for k in own if _overlap(r, k))   # any part: more than the column's
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
-            return hidden + 100 * covered + off_map
+            return hidden + 3 * whole + 100 * covered + off_map
         return min(spots, key=cost)              # the first among the best
 
     def _place_on_stage(self) -> Rect:
-        """On the battle stage: over a side's panel, from its foot up (its name and
-        province stay in sight at its head), never over the tower or a side's tray, which
-        the tower lesson is about; the attacker's side unless the defender's hides less."""
+        """On the battle stage: over a side's panel, from its foot up to under its head
+        words at most (its role, name and province stay in sight: at 960x640 the card
+        covered the attacker's; its words get smaller type to fit), never over the tower
+        or a side's tray, which the tower lesson is about; the attacker's side unless
+        the defender's hides less."""
         sc = self.scene
         keep = stage_keep(sc)
         spots = []
-        for left, bottom, width, height in sc.tower.panel_rects():
-            h = self.card.needed_height(width, height)
-            spots.append((left, bottom, width, h))
+        self._heads = sc.tower.panel_heads()
+        for (left, bottom, width, height), head in zip(sc.tower.panel_rects(), sc.tower.panel_heads()):
+            room = max(60.0, head - 6 - bottom)
+            spots.append((left, bottom, width, min(room, self.card.needed_height(width, height))))
         return min(spots, key=lambda r: (sum(1 for k in keep if _overlap(r, k)), r[3]))
 
     def on_draw(self) -> None:

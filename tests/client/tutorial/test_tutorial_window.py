@@ -412,6 +412,28 @@ def test_the_tower_lesson_cannot_end_before_its_pour_played_at_normal_speed_in_v
     assert coach.progress.current is None and scene.speed == SPEEDS[-1], "the player's pace is back"
 
 
+def test_the_tower_lessons_card_covers_neither_sides_name_at_960x640(app, home):
+    """Issue 48: at 960x640 step 6's card, over a side's panel from its foot up, needed
+    more than the panel's height below its head and covered the attacker's name and
+    province, which the lesson talks about. The card stays under each side's head words
+    (its own words get smaller type to fit)."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert _walk_to(app, scene, coach, "battle", 300)
+    tower = scene.tower
+    assert run_until(app, lambda: tower.stage == "pour" and coach.card.visible, 30)
+    frame(app, 2)
+    card = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+    heads = []
+    for key in ("a", "d"):
+        for part in ("role", "name", "where"):
+            t = tower.texts.labels[(key, part)]
+            heads.append((part, key, (t.left, t.bottom, t.right - t.left, t.top - t.bottom)))
+    assert len(heads) == 6
+    covered = [(part, key) for part, key, r in heads if _overlap(card, r)]
+    assert not covered, f"the card {card} covers {covered}"
+
+
 @pytest.mark.slow
 def test_a_tower_lesson_pour_hidden_under_the_rules_is_played_again(app, home):
     """The pour played while the rules covered the stage: the lesson's drop plays once
@@ -492,3 +514,29 @@ def test_a_card_in_the_column_covers_the_panels_it_reaches_whole(app, home, lang
             assert not (n.bottom + 1 < card.top < n.top - 6), (n.name, card.top, n.bottom, n.top)
     finally:
         use("en")
+
+
+def _poly_box(points):
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1280, 800)])
+def test_the_plan_card_covers_none_of_the_players_own_provinces(app, home, shots, size):
+    """Issue 49 item 1 (round three): step 2's card (Plan your round) covered the player's
+    own Noto and Kaga, the provinces whose cards it asks to plan with. Measured on the
+    provinces' drawn outlines (their screen rectangles), not only their centres."""
+    _resize(app, *size)
+    scene, coach = _start(app)
+    assert run_until(app, lambda: coach.progress.current is not None, 60)
+    coach.next()                                        # board -> plan
+    frame(app, 2)
+    assert coach.progress.current.key == "plan"
+    board = scene.board_view
+    mine = sorted(n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME)
+    assert {"Noto", "Kaga"} <= set(mine), mine
+    card = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+    screenshot(app, shots / f"tutorial-plan-{size[0]}x{size[1]}.png")
+    covered = [n for n in mine if _overlap(card, _poly_box(board.screen_polys[n]))]
+    assert not covered, (size, card, covered)
