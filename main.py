@@ -45,6 +45,11 @@ def _rendezvous_options(p: argparse.ArgumentParser) -> None:
                    help="never use a relay: a friend who cannot connect directly cannot join")
 
 
+def _folder_option(p: argparse.ArgumentParser, what: str) -> None:
+    """Correspondence tables (issue 51, cli/correspondence.py)."""
+    p.add_argument("--folder", metavar="FOLDER", default=None, help=what)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shogun", description="Networked Shogun")
     sub = parser.add_subparsers(dest="command")
@@ -78,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "the seat (the table's timer, shown to everyone; 10 to 86400)")
     _peer_options(host)
     _rendezvous_options(host)
+    _folder_option(host, "open a correspondence table in FOLDER, a folder every player's "
+                         "machine shares through a file sync (Syncthing, a cloud folder)")
 
     join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")
     join.add_argument("address", nargs="?", help="HOST:PORT, or the code the host shows "
@@ -87,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="without ADDRESS: the LAN table of this name (asked when several)")
     _peer_options(join)
     _rendezvous_options(join)
+    _folder_option(join, "claim a seat at the correspondence table in FOLDER (the shared "
+                         "folder on this machine); ADDRESS is then the table's code")
+
+    sub.add_parser("tables", help="my correspondence tables: whose move each waits for")
 
     watch = sub.add_parser("watch", help="spectate a table")
     watch.add_argument("address")
@@ -182,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from client.smoke import run
         return run(args)
+    if command == "tables" or (command in ("host", "join") and args.folder):
+        from cli.correspondence import run as correspondence
+        return correspondence(args)
     if command in ("host", "join", "watch"):
         if args.headless:
             from cli.runner import run as run_peer

@@ -33,7 +33,7 @@ def main() -> int:
     width, height = (int(v) for v in args.size.lower().split("x"))
     app = App(width, height, visible=False)
     state, _events = new_game(GameConfig(players=4))
-    pub = dict(public_state(state))
+    pub = public_state(state)
     view = BoardView(board(), "sun", 4)
     app.show(view)
     app.on_draw()

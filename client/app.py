@@ -20,6 +20,7 @@ import logging
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable
 
 import arcade
@@ -154,7 +155,7 @@ class App(arcade.Window):
             self.session = None
         BEATING.keep(None)
 
-    def show_menu(self, defaults: dict | None = None, message: str = "") -> None:
+    def show_menu(self, defaults: Mapping[str, Any] | None = None, message: str = "") -> None:
         self.close_session()
         if defaults is None:
             defaults = asdict(self.settings.last_game)
@@ -291,7 +292,7 @@ class App(arcade.Window):
         self.scene.log.add_line(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
                            (30, 110, 40))
 
-    def show_end(self, summary: dict) -> None:
+    def show_end(self, summary: dict[str, Any]) -> None:
         from client.scenes.end_record import session_events  # heavy: the end screen,
         from client.scenes.end_scene import EndScene, record_for  # loaded when a game ends
         session = self.session
@@ -304,7 +305,7 @@ class App(arcade.Window):
         state = session.state if session is not None else None
         final = None
         if state is not None:
-            final = dict(public_state(state))
+            final = public_state(state)
         end = EndScene(summary, record_for(summary, session_events(session)), final,
                        session.config.side if session is not None else "sun")
         end.back_chosen.connect(lambda: self.show_menu())

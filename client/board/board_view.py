@@ -19,7 +19,7 @@ Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_cl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 import arcade
@@ -44,6 +44,7 @@ from client.board.map_marks import province_notes
 
 if TYPE_CHECKING:
     from sim.board import Board
+    from sim.snapshot import ProvinceView, PublicState
 
 LINE = (70, 62, 54)
 REGION_LINE = (20, 18, 16)
@@ -74,7 +75,7 @@ class BoardView(Node):
         self.side = side
         self.players = players
         self.shapes = load_shapes()
-        self.state: dict | None = None
+        self.state: PublicState | None = None
         self.highlight: set[str] = set()
         self.highlight_colour = (255, 215, 0)
         self.selected: str | None = None
@@ -93,12 +94,12 @@ class BoardView(Node):
         self._water: tuple[TexturedMesh, TexturedMesh, Mesh, TexturedMesh] | None = None
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
-        self.screen_polys: dict[str, list] = {}
+        self.screen_polys: dict[str, list[tuple[float, float]]] = {}
         self._route_ends: dict[tuple[str, str], tuple[int, int]] = {}
         self.excluded = set(board.excluded_3p[side]) if players == 3 else set()
         # (origin or None, target, colour)
         self.arrow: tuple[str | None, str, tuple[int, ...]] | None = None
-        self.marks: dict = {}                 # region -> [(seat, text)] (winter scoring)
+        self.marks: dict[str, list[tuple[int, str]]] = {}              # region -> [(seat, text)] (winter scoring)
         self.colour_blind = False             # stripes per owner and letter chips (settings)
 
     # -- inputs ---------------------------------------------------------------------------
@@ -109,7 +110,7 @@ class BoardView(Node):
             self.colour_blind = bool(on)
             self.mark_dirty()
 
-    def set_state(self, state: dict | None) -> None:
+    def set_state(self, state: PublicState | None) -> None:
         self.state = state
         self.mark_dirty()
 
@@ -133,7 +134,7 @@ class BoardView(Node):
             self.arrow = arrow
             self.mark_dirty()
 
-    def set_marks(self, marks: dict | None) -> None:
+    def set_marks(self, marks: Mapping[str, list[tuple[int, str]]] | None) -> None:
         """Winter scoring: region -> [(seat, "palace 3, temple 2")], drawn at the region."""
         marks = dict(marks or {})
         if marks != self.marks:
@@ -246,7 +247,7 @@ class BoardView(Node):
     def rebuild(self) -> None:
         xf = self._xf = self.transform()
         s = self.token_scale()
-        provs = self.state.get("provinces", {}) if self.state else {}
+        provs = self.state["provinces"] if self.state else {}
         arrays = self.shapes["arrays"]
         self.screen_polys = {n: xf.apply(a).tolist() for n, a in arrays.items()}
         mesh = Mesh()
@@ -257,7 +258,7 @@ class BoardView(Node):
             if name in self.excluded:
                 hatch += geo.hatch([tuple(p) for p in poly], 7 * s)
                 continue
-            owner = provs.get(name, {}).get("owner")
+            owner = provs[name]["owner"] if name in provs else None
             if self.colour_blind and owner in PATTERNS:
                 fill = owner_fill(owner)
                 ink = theme.mix(fill, theme.text_on(fill), 0.4)
@@ -302,7 +303,7 @@ class BoardView(Node):
         self._build_tokens(provs, s)
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_map)
 
-    def _build_ground(self, provs: dict, s: float) -> None:
+    def _build_ground(self, provs: Mapping[str, ProvinceView], s: float) -> None:
         """The sea with its swell, the shallows along the coast, the land's shadow on the
         water, and the provinces on paper: the owner's colour, or an unclaimed province's
         parchment tinted by its region (issue 28, item 4)."""
@@ -313,7 +314,7 @@ class BoardView(Node):
             self._water = self._build_water(xf, s)
         land = TexturedMesh("paper", 170 * s)
         for name, tris in self.shapes["triangle_arrays"].items():
-            owner = provs.get(name, {}).get("owner")
+            owner = provs[name]["owner"] if name in provs else None
             if name in self.excluded:
                 fill = theme.EXCLUDED
             elif owner is None or style_of(owner) is None:
@@ -348,7 +349,7 @@ class BoardView(Node):
             lakes.add(xf.apply(tris), theme.SEA)
         return sea, shallows, under, lakes
 
-    def _build_tokens(self, provs: dict, s: float) -> None:
+    def _build_tokens(self, provs: Mapping[str, ProvinceView], s: float) -> None:
         """Names, army tokens, building chips and unrest badges (one triangle batch)."""
         tl = Mesh()
         put = tl.add
@@ -357,7 +358,7 @@ class BoardView(Node):
         self._halo.begin()
         for name in self.shapes["provinces"]:
             cx, cy = self.province_centre(name)
-            info = provs.get(name, {})
+            info: ProvinceView | dict[str, None] = provs.get(name, {})
             owner = info.get("owner")
             fill = theme.EXCLUDED if name in self.excluded else owner_fill(owner)
             label, size = self.name_label(name)
@@ -453,7 +454,8 @@ class BoardView(Node):
         """A province in sentences: region, tax, rice, slots, owner, armies, buildings,
         neighbours and what this round's event and cards do there."""
         p = self.board.provinces[name]
-        info = (self.state or {}).get("provinces", {}).get(name, {})
+        info: ProvinceView | dict[str, None] = (self.state["provinces"].get(name, {})
+                                                 if self.state else {})
         blds = info.get("buildings", []) or []
         used = len(blds)
         nb = self.board.neighbours[self.side][name]

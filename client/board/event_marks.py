@@ -8,7 +8,9 @@ Tests: tests/client/board/test_event_marks.py.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+
+from sim.snapshot import PlayerView, ProvinceView
 
 from client.core import theme
 from client.core.card_facts import event_effects
@@ -31,15 +33,14 @@ SPECIAL_ACTIONS = {"chest": ("tax",), "rice": ("rice",), "six_armies": ("deploy5
 EFFECT_BUILDING = {"temple_shield": ("temple", N_("no attack")), "palace_defence": ("palace", "+1")}
 
 
-def event_actions(event: Any) -> tuple[str, ...]:
+def event_actions(event: int | None) -> tuple[str, ...]:
     """The actions this round's event card changes."""
-    try:
-        return EFFECT_ACTIONS.get(event_effects().get(int(event), ""), ())
-    except (TypeError, ValueError):
+    if event is None:
         return ()
+    return EFFECT_ACTIONS.get(event_effects().get(event, ""), ())
 
 
-def special_owners(players: dict) -> dict[str, list[int]]:
+def special_owners(players: Mapping[str, PlayerView] | None) -> dict[str, list[int]]:
     """{action: [seats]} whose special card changes that action this round."""
     out: dict[str, list[int]] = {}
     for seat, p in sorted((players or {}).items(), key=lambda kv: int(kv[0])):
@@ -48,13 +49,10 @@ def special_owners(players: dict) -> dict[str, list[int]]:
     return out
 
 
-def event_provinces(event: Any, provinces: dict) -> dict[str, str]:
+def event_provinces(event: int | None, provinces: Mapping[str, ProvinceView] | None) -> dict[str, str]:
     """{province: badge word} for provinces this round's event changes (temples that cannot
     be attacked, palaces defended by one more army)."""
-    try:
-        effect = event_effects().get(int(event), "")
-    except (TypeError, ValueError):
-        return {}
+    effect = event_effects().get(event, "") if event is not None else ""
     if effect not in EFFECT_BUILDING:
         return {}
     building, word = EFFECT_BUILDING[effect]
@@ -62,12 +60,12 @@ def event_provinces(event: Any, provinces: dict) -> dict[str, str]:
             if building in (p.get("buildings") or []) and p.get("owner") is not None}
 
 
-def event_sentence(event: Any) -> str:
+def event_sentence(event: int | None) -> str:
     """This round's event for a tooltip, as one sentence."""
     text = theme.EVENT_TEXT.get(event) if event is not None else None
     return _("This round's event: {event}.").format(event=text) if text else ""
 
 
-def defended_by_special(players: dict) -> set[int]:
+def defended_by_special(players: Mapping[str, PlayerView] | None) -> set[int]:
     """Seats holding the +1 defence special (their provinces are defended by one more army)."""
     return {int(s) for s, p in (players or {}).items() if p.get("special") == "defence"}

@@ -8,8 +8,8 @@ Tests: tests/client/board/test_event_marks.py, tests/client/game/test_winter_vie
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from client.board import map_geometry as geo
 from client.core import theme
@@ -21,17 +21,20 @@ from client.board.map_legend import legend_rect
 
 if TYPE_CHECKING:
     from client.board.board_view import BoardView
+    from sim.snapshot import ProvinceView
 
 Put = Callable[..., None]    # adds a shape of one colour to the map's mesh
 
 EVENT_BADGE = (150, 40, 30)
+Box = tuple[float, float, float, float]      # left, bottom, right, top
+Tagged = Box | tuple[float, float, float, float, str]   # a box, or one tagged ("chip")
 
 
 def _pt(size: float) -> float:
     return max(1.0, int(size * 2) / 2)
 
 
-def label_boxes(view: BoardView, s: float) -> tuple[list, list]:
+def label_boxes(view: BoardView, s: float) -> tuple[list[Box], list[Box]]:
     """(names, tokens): (left, bottom, right, top) of every province name and army token
     as drawn (a name's box a little generous)."""
     names, tokens = [], []
@@ -46,14 +49,14 @@ def label_boxes(view: BoardView, s: float) -> tuple[list, list]:
     return names, tokens
 
 
-def _clear(box: Sequence[Any], taken: Iterable[Sequence[Any]]) -> bool:
+def _clear(box: Box, taken: Iterable[Tagged]) -> bool:
     """No overlap with any box in `taken` (boxes may carry a tag after their 4 numbers)."""
     return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
                    for b in taken)
 
 
-def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names: list[Any],
-               others: list[Any]) -> tuple:
+def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names: Sequence[Box],
+               others: Sequence[Tagged]) -> Box:
     """The box nearest (cx, cy) of size w x h inside the map, clear of the province names
     and of `others` (tokens, chips already placed) — or, in a crowded small map, clear of
     the names at least (the first free spot on a widening ring of tries)."""
@@ -69,7 +72,10 @@ def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names:
         if box[0] >= view.left and box[2] <= view.right and box[1] >= view.bottom \
                 and box[3] <= view.top:
             boxes.append(box)
-    for rule in (names + others, names + [b for b in others if b[4:] == ("chip",)], names):
+    rules: tuple[list[Tagged], ...] = ([*names, *others],
+                                       [*names, *(b for b in others if b[4:] == ("chip",))],
+                                       list(names))
+    for rule in rules:    # clear of everything, of the names and chips, of the names
         for box in boxes:
             if _clear(box, rule):
                 return box
@@ -80,7 +86,8 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
     """Winter scoring: near each region's middle, a chip per seat holding a majority
     there, in the seat's colour with its letter and the points it scored, never over a
     province's name or army token or another chip."""
-    names, others = label_boxes(view, s)
+    names, tokens = label_boxes(view, s)
+    others: list[Tagged] = list(tokens)
     size = max(theme.SMALLEST_TYPE, _pt(8.5 * s))        # never under 11 px (issue 37)
     h = max(18 * s, size * 2.1)
     view.mark_boxes = []
@@ -104,10 +111,10 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
             y = box[1] - h / 2
 
 
-def build_event_badges(view: BoardView, put: Put, provs: dict, s: float) -> None:
+def build_event_badges(view: BoardView, put: Put, provs: Mapping[str, ProvinceView], s: float) -> None:
     """This round's event on the provinces it changes: a small red tag under the name's
     right end ("no attack" on a shielded temple, "+1" on a defended palace)."""
-    event = (view.state or {}).get("current_event")
+    event = view.state["current_event"] if view.state else None
     names, tokens = label_boxes(view, s)
     ll, lb, lw, lh = legend_rect(view, s)
     placed: list[tuple[float, float, float, float]] = [(ll, lb, ll + lw, lb + lh)]
@@ -155,14 +162,16 @@ def build_event_badges(view: BoardView, put: Put, provs: dict, s: float) -> None
 
 def province_notes(view: BoardView, name: str) -> list[str]:
     """Tooltip lines: how this round's event and the special cards change this province."""
-    state = view.state or {}
-    provs = state.get("provinces", {})
+    state = view.state
+    if state is None:
+        return []
+    provs = state["provinces"]
     lines = []
     event = state.get("current_event")
     if name in event_provinces(event, provs):
         lines.append(event_sentence(event))
-    owner = provs.get(name, {}).get("owner")
-    if owner is not None and owner in defended_by_special(state.get("players", {})):
+    owner = provs[name]["owner"] if name in provs else None
+    if owner is not None and owner in defended_by_special(state["players"]):
         lines.append(_("{seat} holds the +1 defence card: an attack here meets one more army "
                        "from their supply.").format(seat=theme.seat_name(owner)))
     return lines

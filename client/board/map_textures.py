@@ -54,7 +54,8 @@ def paper_pattern() -> np.ndarray:
     fibres2 = periodic_noise(SIZE, 2.5, rng, stretch=(1.0, 0.15))     # and some along y
     f = np.maximum(fibres, fibres2)
     value = 0.95 + 0.04 * clouds + 0.022 * grain - 0.05 * np.clip(f - 0.45, 0, None) / 0.55
-    return np.clip(value, 0.86, 1.0).astype("f4")
+    paper: np.ndarray = np.clip(value, 0.86, 1.0).astype("f4")
+    return paper
 
 
 @functools.cache
@@ -151,4 +152,4 @@ class TexturedMesh:
         texture.use(0)
         ctx.enable_only(ctx.BLEND)
         self._geometry.render(program, mode=ctx.TRIANGLES)  # type: ignore[arg-type]
-        ctx.disable(ctx.BLEND)
+        ctx.disable(ctx.BLEND)   # type: ignore[no-untyped-call]  # unannotated in arcade

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from arcade.earclip import earclip
@@ -19,8 +20,8 @@ ASSET = Path(__file__).resolve().parents[2] / "assets" / "provinces.json"
 
 
 @lru_cache(maxsize=1)
-def load_shapes() -> dict:
-    data = json.loads(ASSET.read_text())
+def load_shapes() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ASSET.read_text())
     tris = {}
     for name, poly in data["provinces"].items():
         pts = [tuple(p) for p in poly]

@@ -55,7 +55,7 @@ class CachedLayer:
             return
         ctx = self.surface.ctx
         self.surface._pixelated = not smooth
-        ctx.disable(ctx.BLEND)
+        ctx.disable(ctx.BLEND)   # type: ignore[no-untyped-call]  # unannotated in arcade
         try:
             self.surface.draw()
         finally:

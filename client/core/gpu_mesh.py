@@ -64,4 +64,4 @@ class Mesh:
         prog["Angle"] = 0.0
         ctx.enable_only(ctx.BLEND)           # as arcade's ShapeElementList does
         geometry.render(prog, mode=ctx.TRIANGLES)
-        ctx.disable(ctx.BLEND)
+        ctx.disable(ctx.BLEND)   # type: ignore[no-untyped-call]  # unannotated in arcade

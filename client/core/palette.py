@@ -14,7 +14,6 @@ Tests: tests/client/core/test_palette.py, tests/client/core/test_colour_blind.py
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from lang.i18n import N_
 
@@ -45,11 +44,11 @@ PEASANTS = SeatStyle(N_("Peasants"), (64, 99, 39), "P", "triangle")
 PATTERNS: dict[int, tuple[int, ...]] = {0: (0,), 1: (45,), 2: (90,), 3: (135,), 4: (0, 90)}
 
 
-def style_of(who: Any) -> SeatStyle | None:
+def style_of(who: object) -> SeatStyle | None:
     """The style of a seat number (0-4), or of the peasants ("peasant" or 5)."""
     if who == "peasant" or who == 5:
         return PEASANTS
     try:
-        return SEATS[int(who)]
+        return SEATS[int(who)] if isinstance(who, (int, str, float)) else None
     except (TypeError, ValueError, IndexError):
         return None

@@ -6,7 +6,7 @@ Tests: tests/client/core/test_nodes.py.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 
 class Signal:
@@ -14,16 +14,16 @@ class Signal:
 
     def __init__(self, name: str = "") -> None:
         self.name = name
-        self._slots: list[Callable[..., Any]] = []
+        self._slots: list[Callable[..., object]] = []
 
-    def connect(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def connect(self, fn: Callable[..., object]) -> Callable[..., object]:
         self._slots.append(fn)
         return fn
 
-    def disconnect(self, fn: Callable[..., Any]) -> None:
+    def disconnect(self, fn: Callable[..., object]) -> None:
         self._slots.remove(fn)
 
-    def emit(self, *args: Any, **kwargs: Any) -> None:
+    def emit(self, *args: object, **kwargs: object) -> None:
         for fn in list(self._slots):
             fn(*args, **kwargs)
 

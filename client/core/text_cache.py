@@ -8,10 +8,9 @@ Tests: tests/client/core/test_nodes.py, tests/client/words/test_i18n_window.py.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 import pyglet
 from arcade.types import RGBA255, RGBOrA255
@@ -28,19 +27,19 @@ class TextCache:
 
     def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
-        self._labels: dict[Any, CrispText] = {}
-        self._shapes: dict[Any, tuple[str, str, str]] = {}    # key -> anchors, alignment
-        self._used: set[Any] = set()
+        self._labels: dict[Hashable, CrispText] = {}
+        self._shapes: dict[Hashable, tuple[str, str, str]] = {}    # key -> anchors, alignment
+        self._used: set[Hashable] = set()
 
     @property
-    def labels(self) -> Mapping[Any, CrispText]:
+    def labels(self) -> Mapping[Hashable, CrispText]:
         """Every label put so far by key, shown or hidden (tests read what is drawn)."""
         return MappingProxyType(self._labels)
 
     def begin(self) -> None:
         self._used = set()
 
-    def put(self, key: Any, text: str, x: float, y: float, *, size: float = 11,
+    def put(self, key: Hashable, text: str, x: float, y: float, *, size: float = 11,
             color: RGBOrA255 = (20, 20, 20, 255), anchor_x: str = "left", anchor_y: str = "baseline",
             bold: bool = False, width: int | None = None, multiline: bool = False,
             align: str = "left") -> CrispText:

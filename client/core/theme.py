@@ -4,7 +4,6 @@ Tests: tests/client/core/test_colour_blind.py, tests/client/core/test_palette.py
 """
 
 from collections.abc import Sequence
-from typing import Any
 
 from client.core import card_facts
 from client.core.palette import PEASANTS, SEATS
@@ -50,11 +49,18 @@ EVENT_TEXT = card_facts.event_short()
 EVENT_RICE_LOSS = card_facts.event_rice_loss()
 
 
-def seat_colour(who: Any) -> tuple[int, int, int]:
+def _seat_number(who: object) -> int:
+    """A seat given as a number or its text ("2"); TypeError for anything else."""
+    if isinstance(who, (int, str, float)):
+        return int(who)
+    raise TypeError(f"not a seat: {who!r}")
+
+
+def seat_colour(who: object) -> tuple[int, int, int]:
     if who == "peasant" or who == 5:
         return PEASANT
     try:
-        return SEAT_COLOURS[int(who)]
+        return SEAT_COLOURS[_seat_number(who)]
     except (TypeError, ValueError, IndexError):
         return (128, 128, 128)
 
@@ -69,16 +75,16 @@ def set_player_names(names: dict[int, str] | None) -> None:
     PLAYER_NAMES.update({int(s): n.strip() for s, n in (names or {}).items() if n and n.strip()})
 
 
-def seat_name(who: Any) -> str:
+def seat_name(who: object) -> str:
     if who == "peasant" or who == 5:
         return _("Peasants")
     if who is None:
         return _("nobody")
     try:
-        colour = SEAT_NAMES[int(who)]
+        colour = SEAT_NAMES[_seat_number(who)]
     except (TypeError, ValueError, IndexError):
         return str(who)
-    name = PLAYER_NAMES.get(int(who))
+    name = PLAYER_NAMES.get(_seat_number(who))
     return f"{name} ({colour})" if name else colour
 
 

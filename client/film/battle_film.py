@@ -27,6 +27,7 @@ Tests: tests/client/film/test_battle_film.py.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from sim import events as ev
 
 if TYPE_CHECKING:
     from client.app import App
+    from sim.snapshot import PublicState
 
 FILM_SIZE = (1280, 720)   # a 720p film: what chat apps and video sites show well
 FPS = 30                  # frames per second of the film (the scene is stepped by 1/FPS)
@@ -124,7 +126,7 @@ class _Shoot:
         self.seen = 0
         self.filming = False
         self.battle: ev.BattleResolved | None = None
-        self.display: Mapping[str, Any] = {}
+        self.display: PublicState | None = None
         self.resolved: ev.BattleResolved | None = None
         self.climaxed = 0                           # frames of the stage's climax filmed
         self.map_shots = 0                          # frames of the map shot, the result beside it
@@ -132,21 +134,23 @@ class _Shoot:
 
     def _moment(self, tag: str) -> None:
         sc = self.scene
-        e = sc.player.playing_event or {}
+        played = sc.player.playing_event
+        e: Mapping[str, object] = played or {}
         if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") \
                 and not self.filming:                   # the moment of a TowerDropped
             self.seen += 1
             if self.seen == self.number:
                 self.filming = True
                 sc.fast = False                     # this battle at the window's pace
-                self.battle = battle_context(e, sc.player.batch)[0]
-                self.display = dict(sc.shared.display or {})
+                self.battle = battle_context(cast(ev.TowerDropped, played), sc.player.batch)[0]
+                self.display = copy.copy(sc.shared.display)
         elif tag == "battle" and self.filming and self.resolved is None:
             self.resolved = cast(ev.BattleResolved, dict(e))   # the moment of a BattleResolved
 
     def _reach(self) -> None:
         app, sc = self.app, self.scene
         t0, idle = time.time(), 0
+        shown: object = sc                  # the scene as the window holds it (a Node)
         while not self.filming:
             if time.time() - t0 > LIMIT:
                 raise ValueError(_("The save took too long to reach battle {n}.").format(n=self.number))
@@ -154,7 +158,7 @@ class _Shoot:
             app.on_update(1 / 60)
             idle = idle + 1 if (sc.session.step_key(), sc.player.behind) == before \
                 and not sc.player.behind else 0
-            if idle > 120 or app.scene is not sc:   # the save ended (or the end screen came)
+            if idle > 120 or app.scene is not shown:   # the save ended (or the end screen came)
                 raise ValueError(ngettext("This game has {count} battle; there is no battle {n}.",
                                           "This game has {count} battles; there is no battle {n}.",
                                           self.seen).format(count=self.seen, n=self.number))
@@ -188,7 +192,7 @@ class _Shoot:
                       self._winner(e))
 
     @staticmethod
-    def _winner(e: ev.BattleResolved) -> Any:
+    def _winner(e: ev.BattleResolved) -> int | str | None:
         return {"attacker": e["attacker"], "defender": e["defender"]}.get(e["result"])
 
     def _accent_colour(self, e: ev.BattleResolved) -> tuple[int, int, int]:

@@ -10,22 +10,23 @@ Tests: tests/client/film/test_film_cards.py.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
 
 from client.core import theme
 from client.tower.cube_textures import font
 from lang.i18n import _
+from client.words.seasons import SEASON_WORDS
 from sim import events as ev
 
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 
-def title_lines(battle: ev.BattleResolved, display: Mapping[str, Any] | None) -> list[str]:
+
+def title_lines(battle: ev.BattleResolved, display: PublicState | None) -> list[str]:
     """When (year and season), who against whom, where."""
-    # imported here: with it at the top, a mypy run (incremental) lost GameScene's
-    # attribute types in client/tutorial/coach.py (the table scene's import cycle)
-    from client.game.status_lines import SEASON_WORDS
-    d = display or {}
+    d: Mapping[str, object] = display or {}
     season = str(d.get("season") or "")
     words = SEASON_WORDS.get(season, season)
     when = _("{season} of year {year}").format(season=words[:1].upper() + words[1:],
@@ -40,14 +41,14 @@ def title_lines(battle: ev.BattleResolved, display: Mapping[str, Any] | None) ->
     return [when, who, where]
 
 
-def _colour_of(who: Any) -> tuple[int, int, int]:
+def _colour_of(who: object) -> tuple[int, int, int]:
     if who in ("peasant", 5, None):
         return (230, 220, 200)
     c = theme.seat_colour(who)
     return (int(c[0]), int(c[1]), int(c[2]))
 
 
-def card(frame: Image.Image, lines: Sequence[str], accent: Any = None) -> Image.Image:
+def card(frame: Image.Image, lines: Sequence[str], accent: int | str | None = None) -> Image.Image:
     """`lines` centred over `frame` darkened and blurred: the first small, the second
     large (in `accent`'s seat colour when given), the rest medium."""
     w, h = frame.size
@@ -75,7 +76,7 @@ def card(frame: Image.Image, lines: Sequence[str], accent: Any = None) -> Image.
 
 
 def beside(frame: Image.Image, point: tuple[float, float], lines: Sequence[str],
-           accent: Any = None) -> Image.Image:
+           accent: int | str | None = None) -> Image.Image:
     """The map shot's result (issue 48): `lines` (the decision large, in `accent`'s
     colour, then the totals and the survivors) in a box beside `point` (the province, in
     the frame's pixels from its top left): right of it when there is room, else left."""

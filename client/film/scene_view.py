@@ -9,13 +9,17 @@ Tests: tests/client/film/test_battle_film.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from client.board.board_view import BoardView
 from client.core.signal import Signal
 from client.tower.battle_show import BattleShow
 from client.tower.tower_view import TowerView
+
+if TYPE_CHECKING:
+    from client.sessions.interface import Played
+    from sim.snapshot import PublicState
 
 
 class FilmPlayer(Protocol):
@@ -23,9 +27,9 @@ class FilmPlayer(Protocol):
     it is behind the session (a replay fast-forwarding)."""
 
     @property
-    def playing_event(self) -> Mapping[str, Any] | None: ...
+    def playing_event(self) -> Played | None: ...
     @property
-    def batch(self) -> Sequence[Mapping[str, Any]]: ...
+    def batch(self) -> Sequence[Played]: ...
     @property
     def behind(self) -> bool: ...
 
@@ -36,7 +40,7 @@ class FilmSession(Protocol):
 
 class FilmShared(Protocol):
     @property
-    def display(self) -> Mapping[str, Any] | None: ...
+    def display(self) -> PublicState | None: ...
 
 
 class FilmScene(Protocol):

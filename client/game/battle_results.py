@@ -22,6 +22,7 @@ from sim.tower import drop as tower
 from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
+    from client.sessions.interface import Played
     from sim.tower.drop import DropResult
 
 
@@ -106,8 +107,8 @@ def replay_drop(rep: ev.TowerReplay) -> DropResult:
     return res
 
 
-def province_fought_by(mine: Collection[int], dropped: Mapping[str, Any],
-                       batch: Sequence[Mapping[str, Any]]) -> str | None:
+def province_fought_by(mine: Collection[int], dropped: ev.TowerDropped,
+                       batch: Sequence[Played]) -> str | None:
     """The province of the battle this drop decides when one of my seats fights in it
     (attacks, defends, or faces a revolt), else None."""
     battle, _origin = battle_context(dropped, batch)

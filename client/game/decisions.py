@@ -39,10 +39,10 @@ class DecisionPanel(Node):
         self.undo_asked = Signal("undo_asked")
         self.counts: list[int] = []      # the counter's earlier values (Ctrl+Z takes one back)
         self.prompt = ""
-        self.options: list = []
-        self.counter: list | None = None
+        self.options: list[tuple[str, Any, bool]] = []
+        self.counter: list[Any] | None = None
         self.default = None
-        self.tips: dict = {}
+        self.tips: dict[Any, str] = {}
         self._buttons: list[Button] = []
         self.texts = TextCache()
         self._minus = Button("−", size=14, key=arcade.key.DOWN)

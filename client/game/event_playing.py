@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from client.core import theme
 from client.core.signal import Signal
@@ -86,6 +86,7 @@ class EventPlayer:
         # watches it again; `again` is the result to show once more when it has played
         self.last_battle: tuple[ev.TowerDropped, list[Played], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
+        self._prepared: ev.TowerDropped | None = None   # the coming drop whose stage is drawn
 
     @property
     def behind(self) -> bool:
@@ -98,6 +99,7 @@ class EventPlayer:
         if self.wait > 0:
             self.wait -= dt * self.shared.speed
             if self.wait > 0:
+                self._prepare_battle()
                 return False
         if self.batch:
             banner = self.views.banner
@@ -122,6 +124,16 @@ class EventPlayer:
             self.batch_started.emit()
             return True
         return None
+
+    def _prepare_battle(self) -> None:
+        """While the event before a battle's drop holds: the stage's picture and the map's
+        arrow drawn now, once, not in the stage's first frame (`BattleShow.prepare`)."""
+        coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
+        if coming is None or coming["reason"] == "fill" or coming is self._prepared or \
+                (self.shared.quick_bot_battles and self.my_battle(coming) is None):
+            return                  # none, the fill, done already, or a bots' quick battle
+        self._prepared = coming
+        self.battle.prepare(coming, self.batch[1:], self.tray)
 
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""
@@ -184,7 +196,7 @@ class EventPlayer:
         """The engine's public view after the event being played: the board shows it (the
         track and the year's cards follow their events, the players panel and the tower
         the batch's end, as before)."""
-        self.shared.display = d = cast(dict[str, Any], view)
+        self.shared.display = d = view
         self.views.board_view.set_state(d)
 
     def show_snapshot(self, e: ev.Snapshot) -> None:
@@ -304,7 +316,7 @@ class EventPlayer:
         replay's seek no drop has drawn them)."""
         self.show_at(public_state(state), state.tower.to_wire())
 
-    def show_at(self, pub: Mapping[str, Any], tower: list[list[int]]) -> None:
+    def show_at(self, pub: PublicState, tower: list[list[int]]) -> None:
         """Show a public state and the tower's resting contents at once."""
         self.views.tower.show_contents(tower)
         self.show_state(pub)
@@ -319,10 +331,10 @@ class EventPlayer:
             if line:
                 log.add_line(line, log_colour(kind_of(e)))
 
-    def show_state(self, pub: Mapping[str, Any]) -> None:
+    def show_state(self, pub: PublicState) -> None:
         """Show a public state at once (a copy: events patch it as they play)."""
         v, sc = self.views, self.shared
-        sc.display = d = copy.deepcopy(dict(pub))
+        sc.display = d = copy.deepcopy(pub)
         v.board_view.set_state(d)
         sc.labels = self.session.labels() or sc.labels   # a network table: names change
         v.players.set_state(d, sc.labels, notes=sc.notes, active=active_seats(self.session),
@@ -402,7 +414,7 @@ class EventPlayer:
 
     def scoring_banner(self) -> None:
         """This winter's scores, under the map (the majorities are marked on it)."""
-        cards.show_scoring_card(self.views, self.scoring, (self.shared.display or {}).get("year", ""),
+        cards.show_scoring_card(self.views, self.scoring, self.shared.display["year"] if self.shared.display else "",
                                 self.shared.speed if not self.shared.fast else 1.0)
         self.scoring = []
         self.wait = max(self.wait, 3.0)

@@ -32,7 +32,7 @@ tests/client/game/test_comforts_window.py, tests/client/game/test_net_comforts.p
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -59,6 +59,9 @@ from client.tower.battle_show import BattleShow
 from client.tower.tower_view import TowerView
 from client.widgets.thinking import ThinkingBadge
 from client.words.table_names import seat_title
+
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 from sim.board import board
 
 
@@ -193,11 +196,11 @@ class GameScene(Node):
         return self.shared.speed
 
     @property
-    def display(self) -> dict[str, Any] | None:
+    def display(self) -> PublicState | None:
         return self.shared.display
 
     @display.setter
-    def display(self, value: dict[str, Any] | None) -> None:
+    def display(self, value: PublicState | None) -> None:
         self.shared.display = value
 
     @property

@@ -139,13 +139,13 @@ class PlanningPanel(Node):
         self._recheck()
 
     # -- state ----------------------------------------------------------------------------
-    def all_cards(self) -> list:
+    def all_cards(self) -> list[str | int]:
         return list(self.cards) + [0, 1, 2, 3, 4]
 
     def plan(self) -> tuple[tuple[object, ...], object]:
         return tuple(self.fields[a] for a in ACTIONS), self.fields["bid"]
 
-    def used(self) -> set:
+    def used(self) -> set[object]:
         return {c for c in self.fields.values() if c is not None}
 
     def _recheck(self) -> None:

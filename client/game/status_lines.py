@@ -9,7 +9,8 @@ Tests: tests/client/words/test_i18n_layout.py, tests/client/game/test_table_layo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from client.core import theme
 from client.core.settings import SPEEDS
@@ -56,7 +57,7 @@ class StatusLines:
     def show_top(self, my_move: bool) -> None:
         """The top bar: year and season, the status sentence, the pace controls."""
         sc = self.shared
-        st = sc.display or {}
+        st: Mapping[str, Any] = sc.display or {}
         season = st.get("season") or ""
         title = _("Shogun — year {year}, {season}").format(
             year=st.get("year", 1), season=SEASON_WORDS.get(season, season)) if st else "Shogun"
@@ -79,7 +80,7 @@ class StatusLines:
         """The info panel (when no decision panel covers it): the season and its event,
         the turn order, who the game waits for, a held plan's countdown, a hint.
         `panel_up`: a decision panel covers it; `behind`: events are still to be shown."""
-        d = self.shared.display or {}
+        d: Mapping[str, Any] = self.shared.display or {}
         self.info.visible = not panel_up
         if not self.info.visible:
             return

@@ -11,7 +11,8 @@ Tests: tests/client/game/test_comforts_window.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -142,7 +143,7 @@ class TableComforts:
     def ask_save(self) -> None:
         if not self.can_save:
             return
-        d = self.shared.display or {}
+        d: Mapping[str, Any] = self.shared.display or {}
         season = _(str(d.get("season") or "").capitalize())
         suggestion = _("Year {year} {season}").format(year=d.get("year", 1), season=season).strip()
         self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],

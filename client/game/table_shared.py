@@ -9,7 +9,7 @@ Tests: tests/client/game/test_table_layout.py, tests/client/scenes/test_window.p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from client.core.settings import SPEEDS
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from client.game.table_view import ActionTrack, EventsPanel, LogPanel, PlayersPanel, TopBar
     from client.tower.tower_view import TowerView
     from client.widgets.thinking import ThinkingBadge
+    from sim.snapshot import PublicState
 
 
 @dataclass
@@ -36,7 +37,7 @@ class SceneState:
     quick_bot_battles: bool = False # battles of bots only: skipped to their card, which goes
                                     # on by itself (the tutorial turns it on after its tower lesson)
     over: bool = False              # the game's end has been shown
-    display: dict[str, Any] | None = None    # the public state the board shows (a copy)
+    display: PublicState | None = None    # the public state the board shows (a copy)
 
     @property
     def speed(self) -> float:

@@ -7,10 +7,12 @@ Tests: tests/client/game/test_table_layout.py, tests/client/board/test_event_mar
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import arcade
+from arcade.types import RGBOrA255
 
 from client.board import map_geometry as geo
 from client.board.tokens import seat_token
@@ -29,6 +31,9 @@ from client.board.event_marks import special_owners
 from client.core.card_facts import special_texts
 from client.board.event_marks import event_actions, event_sentence
 from client.board.event_marks import event_actions
+
+if TYPE_CHECKING:
+    from sim.snapshot import PlayerView, PublicState
 
 
 class CachedPanel(Node):
@@ -151,13 +156,13 @@ class _Heading:
 class PlayersPanel(CachedPanel):
     def __init__(self) -> None:
         super().__init__("players")
-        self.state: dict | None = None
+        self.state: PublicState | None = None
         self.labels: dict[int, str] = {}
         self.notes: dict[int, str] = {}
         self.active: set[int] = set()
         self.me: tuple[int, ...] = ()
 
-    def set_state(self, state: dict | None, labels: dict[int, str] | None = None,
+    def set_state(self, state: PublicState | None, labels: dict[int, str] | None = None,
                   active: Iterable[int] = (), me: Iterable[int] = (), notes: dict[int, str] | None = None) -> None:
         """`labels`: {seat: title} ("Aiko (Blue)", "Bot (Orange)"); `notes`: a short
         muted word after it (a bot's level)."""
@@ -217,7 +222,7 @@ class PlayersPanel(CachedPanel):
             if i < n - 1:
                 arcade.draw_line(self.left + 4, top - rh, self.right - 4, top - rh, (200, 190, 170), 1)
 
-    def _heading(self, text: TextCache, i: int, p: dict, k: float) -> _Heading:
+    def _heading(self, text: TextCache, i: int, p: PlayerView, k: float) -> _Heading:
         """Row `i`'s name and tag ("#2  +1 attack"), and the size its name fits at. A name
         that would not fit at its full size beside the whole tag keeps its size and every
         letter: the special card's words go to the start of the provinces line instead
@@ -245,7 +250,7 @@ class PlayersPanel(CachedPanel):
                           bold=True)
         return _Heading(name, tag, room(tag), fits.font_size, below)
 
-    def _cards(self, text: TextCache, i: int, cards: list, top: float, bottom: float, k: float,
+    def _cards(self, text: TextCache, i: int, cards: list[str], top: float, bottom: float, k: float,
                special: str = "") -> None:
         """The seat's province cards, in the room left in its row: never under 11 px, the
         list cut short with how many more (hovering the map names every owner); `special`,
@@ -275,7 +280,7 @@ class ActionTrack(CachedPanel):
 
     def __init__(self) -> None:
         super().__init__("track")
-        self.actions: list = [None] * 10
+        self.actions: list[str | None] = [None] * 10
         self.current: int | None = None
         self.season = ""
         self.event: int | None = None           # this round's event card (number)
@@ -290,11 +295,11 @@ class ActionTrack(CachedPanel):
             self.actions, self.current, self.season = actions, current, season
             self.mark_dirty()
 
-    def set_marks(self, event: int | None, players: dict | None) -> None:
+    def set_marks(self, event: int | None, players: Mapping[str, PlayerView] | None) -> None:
         """Mark the cards this round's event and the players' special cards change."""
         specials = special_owners(players or {})
-        self.seat_specials = {int(k): p.get("special") for k, p in (players or {}).items()
-                              if p.get("special")}
+        self.seat_specials = {int(k): special for k, p in (players or {}).items()
+                              if (special := p.get("special"))}
         if event != self.event or specials != self.specials:
             self.event, self.specials = event, specials
             self.mark_dirty()
@@ -416,7 +421,7 @@ class ActionTrack(CachedPanel):
 class EventsPanel(CachedPanel):
     def __init__(self) -> None:
         super().__init__("events")
-        self.info: tuple = ()
+        self.info: tuple[int | None, str | None, tuple[int, ...], int | None] | None = None
 
     def set_events(self, year: int | None, season: str | None, events: Iterable[int] | None,
                    current: int | None) -> None:
@@ -462,7 +467,7 @@ class LogPanel(Node):
 
     def __init__(self) -> None:
         super().__init__("log")
-        self.lines: list[tuple[str, tuple]] = []
+        self.lines: list[tuple[str, RGBOrA255]] = []
         self.scroll = 0
         self.texts = TextCache()
         self._layer = CachedLayer()
@@ -472,7 +477,7 @@ class LogPanel(Node):
         self.scroll = 0
         self.mark_dirty()
 
-    def add_line(self, line: str, colour: tuple[int, ...] = theme.INK) -> None:
+    def add_line(self, line: str, colour: RGBOrA255 = theme.INK) -> None:
         self.lines.append((line, colour))
         if len(self.lines) > self.MAX:
             del self.lines[: len(self.lines) - self.MAX]

@@ -67,7 +67,7 @@ class WinterShow(Node):
         self.last = False
         self.left_s = 0.0            # seconds of the pause still to run
         self.t = 0.0
-        self.flights: list[tuple[int, int, tuple, tuple]] = []   # seat, gained, from, to
+        self.flights: list[tuple[int, int, tuple[float, float], tuple[float, float]]] = []   # seat, gained, from, to
         self.totals: dict[int, int] = {}     # seat -> score after this scoring
         self.arrived: set[int] = set()       # seats whose points reached their row
         self.shown = 0               # scorings shown (tests read it)

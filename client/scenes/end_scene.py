@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -35,6 +35,9 @@ from lang.i18n import N_, _, ngettext
 from client.board.board_view import BoardView
 from sim.board import board
 from client.core.settings import data_dir
+
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 from client.board.map_geometry import text_width
 
 
@@ -98,8 +101,8 @@ COLUMNS = (("pr", N_("Provinces")), ("bu", N_("Buildings")), ("ma", N_("Majoriti
 
 
 class EndScene(Node):
-    def __init__(self, summary: dict, record: EndRecord | None = None,
-                 final_state: dict | None = None, side: str = "sun") -> None:
+    def __init__(self, summary: dict[str, Any], record: EndRecord | None = None,
+                 final_state: PublicState | None = None, side: str = "sun") -> None:
         super().__init__("end")
         self.summary = summary
         self.record = record

@@ -29,7 +29,7 @@ class HelpOverlay(Node):
         self.visible = False
         self.closed = Signal("closed")
         self.scroll = 0.0
-        self._heights: dict = {}
+        self._heights: dict[tuple[str, ...] | tuple[Any, ...], float] = {}
         self._measured_width = -1
         self._content_height = 0.0
         self._items: list[tuple[tuple[str, ...] | tuple[Any, ...], str, float, bool]] = []

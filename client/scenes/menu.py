@@ -12,6 +12,7 @@ tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_bo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import arcade
@@ -42,7 +43,7 @@ LEGACY_KINDS = {"heuristic": "normal", "random": "easy"}  # kept in older settin
 
 
 class MenuScene(Node):
-    def __init__(self, defaults: dict | None = None) -> None:
+    def __init__(self, defaults: Mapping[str, Any] | None = None) -> None:
         super().__init__("menu")
         d = defaults or {}
         self.local_chosen = Signal("local_chosen")

@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sim import events as ev
 
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 
-def patch_board(d: dict[str, Any], e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> bool:
+
+def patch_board(d: PublicState, e: ev.ProvinceClaimed | ev.Moved | ev.ActionDone) -> bool:
     """The board after armies are placed or moved, or a province claimed; False when the
     event changed nothing on it (an action that placed no armies)."""
     provinces = d["provinces"]
     if e["event"] == "ProvinceClaimed":
-        provinces[e["province"]].update(owner=e["seat"], armies=e["armies"])
+        claimed = provinces[e["province"]]
+        claimed["owner"], claimed["armies"] = e["seat"], e["armies"]
     elif e["event"] == "Moved":
         provinces[e["from"]]["armies"] -= e["count"]
         to = provinces[e["to"]]
@@ -40,7 +44,7 @@ def patch_board(d: dict[str, Any], e: ev.ProvinceClaimed | ev.Moved | ev.ActionD
     return True
 
 
-def resolve_battle(d: dict[str, Any], e: ev.BattleResolved) -> None:
+def resolve_battle(d: PublicState, e: ev.BattleResolved) -> None:
     """The province after a battle: its new owner with the survivors, or neutral and
     emptied (no armies, buildings or unrest)."""
     p = d["provinces"][e["province"]]
@@ -51,26 +55,26 @@ def resolve_battle(d: dict[str, Any], e: ev.BattleResolved) -> None:
         p["buildings"], p["unrest"] = [], 0
 
 
-def turn_action(d: dict[str, Any], e: ev.ActionStarted | ev.ActionRevealed) -> None:
+def turn_action(d: PublicState, e: ev.ActionStarted | ev.ActionRevealed) -> None:
     """The action track with the event's slot turned face up."""
     acts = list(d.get("actions") or [None] * 10)
     acts[e["slot"] - 1] = e["action"]
     d["actions"] = acts
 
 
-def start_year(d: dict[str, Any], e: ev.YearStarted) -> None:
+def start_year(d: PublicState, e: ev.YearStarted) -> None:
     """A new year: its number and its four event cards, none current yet."""
     d["year"], d["events"], d["current_event"] = e["year"], list(e["events"]), None
 
 
-def patched(d: dict[str, Any], events: Iterable[ev.Event]) -> dict[str, Any]:
+def patched(d: PublicState, events: Iterable[ev.Event]) -> PublicState:
     """The board a game log's events lead to from `d` (changed in place and returned): a
     `Snapshot` replaces it, the events above patch it (a replay's seek in a log rebuilds
     its table so, as the events would have played)."""
     for e in events:
         if e["event"] == "Snapshot":
-            d.clear()
-            d.update(copy.deepcopy(dict(e["state"])))
+            d.clear()                             # type: ignore[attr-defined]  # a dict at run time
+            d.update(copy.deepcopy(e["state"]))
         elif e["event"] == "ProvinceClaimed" or e["event"] == "Moved" or e["event"] == "ActionDone":
             patch_board(d, e)
         elif e["event"] == "BattleResolved":

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from client.sessions.interface import Batch, OfflineSession, viewed_batch
+from client.sessions.interface import Batch, OfflineSession
+from client.sessions.interface import viewed_batch as viewed_batch   # benchmarks/bench_batch_views.py swaps it
 from sim import events as ev
 from sim import game
 from sim.state import DecisionKind

@@ -20,7 +20,7 @@ import copy
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from client.sessions.display_patches import patched
 from client.sessions.interface import Batch, OfflineSession, Played, Resumed, Sought
@@ -96,7 +96,7 @@ class ReplaySession(OfflineSession):
         self._rounds: list[int] | None = None
         self._events: list[ev.Event] = []
         self._bounds: list[int] = []      # a log: where each of its steps ends (`log_steps`)
-        self._setup: dict[str, Any] = {}
+        self._setup: PublicState | None = None
         self._state: game.State | None
         self._commands: list[Command] | None
         if is_log(p):      # every event checked as it is read: a hostile log is a SaveError
@@ -109,7 +109,7 @@ class ReplaySession(OfflineSession):
             self._bounds = log_steps(self._events)
             # the table as set up (the log's set-up events make this very board): a seek
             # in the log starts from it; the scene shows step 0 at once (`ReplayControls.open`)
-            self._setup = dict(game.public_state(game.new_game(self.config)[0]))
+            self._setup = game.public_state(game.new_game(self.config)[0])
             self.status = ""      # the replay controls say the step and the keys
         else:
             saved = read_save(p)
@@ -202,8 +202,9 @@ class ReplaySession(OfflineSession):
         self._step = step
         if self._commands is None:
             past = self._events[:self._bounds[step]]
+            assert self._setup is not None           # a log starts from its set-up
             board = patched(copy.deepcopy(self._setup), past)
-            return Sought(list(past), cast("PublicState", board), tower_after(self._events, len(past)))
+            return Sought(list(past), board, tower_after(self._events, len(past)))
         state, events = game.new_game(self.config)
         said: list[ev.Event] = list(events)
         for cmd in self._commands[:step]:

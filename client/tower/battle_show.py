@@ -39,9 +39,10 @@ if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
     from client.tower.tower_view import TowerView
+    from client.sessions.interface import Played
 
 
-def _n(thrown: dict, colour: object) -> int:
+def _n(thrown: Mapping[str, int] | None, colour: object) -> int:
     return int((thrown or {}).get(str(colour), 0) or 0)
 
 
@@ -51,7 +52,7 @@ def _cubes(n: int, colour: object) -> str:
     return f"{n} {theme.seat_name(colour)}"
 
 
-def _part(thrown: dict, tray: dict, colour: object, extra: int) -> str | None:
+def _part(thrown: Mapping[str, int], tray: Mapping[str, int] | None, colour: object, extra: int) -> str | None:
     """'7 Blue + 1 extra': the colour's own cubes (the tray's not counted) and extras."""
     own = _n(thrown, colour) - _n(tray, colour) - extra
     if own <= 0 and extra <= 0:
@@ -65,7 +66,7 @@ def _colour(k: str) -> int | str:
 
 
 def handful_sentence(dropped: ev.TowerDropped, battle: ev.BattleResolved | None, origin: str | None,
-                     tray_before: dict | None) -> str:
+                     tray_before: Mapping[str, int] | None) -> str:
     """The thrown handful in a sentence, e.g. "Blue attacks Mikawa from Totomi: 7 Blue +
     1 extra, 3 White; from the tray: 1 Blue, 1 peasant". Its numbers add up to the cubes
     the log says went in: the tray's cubes are named apart, whatever their colour
@@ -105,7 +106,7 @@ def handful_sentence(dropped: ev.TowerDropped, battle: ev.BattleResolved | None,
     return f"{head}: {cubes}"
 
 
-def battle_context(dropped: Mapping[str, Any], rest: Sequence[Mapping[str, Any]]
+def battle_context(dropped: Played, rest: Sequence[Played]
                    ) -> tuple[ev.BattleResolved | None, str | None]:
     """The BattleResolved that follows a drop in its batch, and the attacking province
     (the ActionDone that names the target as `attacked`)."""
@@ -187,6 +188,7 @@ class BattleShow:
         self._hidden: list[tuple[Node, bool]] = []  # panels under the stage, and their visibility
         self._last_thud = 0.0
         self.stung = False                          # the climax played this battle's sting
+        self._stage_box: tuple[float, float, float, float] | None = None   # where the stage opens
         tower.climaxed.connect(self._climaxed)
         tower.cube_landed.connect(self._landed)
         tower.shaken.connect(lambda: self._cue("clatter"))
@@ -213,7 +215,7 @@ class BattleShow:
             self._cue("sting")
 
 
-    def start(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
+    def start(self, dropped: ev.TowerDropped, rest: Sequence[Played],
               tray: dict[str, int] | None) -> str:
         """A drop begins: name the handful (`tray`: the tray's cubes before the battle threw
         them in), draw the arrow, go large (unless fast)."""
@@ -240,6 +242,21 @@ class BattleShow:
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
+
+    def prepare(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
+                tray: dict[str, int] | None) -> None:
+        """The battle's drop is the next event (issue 48): its stage's picture (the sides'
+        panels over the table and tower) and the map's arrow are drawn now, in a frame
+        before the stage opens, so that its first frame only copies them (it drew them,
+        a 120-310 ms frame on llvmpipe). Nothing of the stage is shown yet."""
+        battle, origin = battle_context(dropped, rest)
+        if self.fast() or battle is None or self._stage_box is None or self.tower.big:
+            return
+        if not self.active:                 # a result card's own arrow stays while it shows
+            self.board_view.set_arrow(origin, battle.get("province"),
+                                      theme.seat_colour(battle.get("attacker")))
+        self.tower.prepare_sides(self._stage_box,
+                                 stage_sides(dropped, battle, origin, tray, self.labels()))
 
     def handful_seconds(self) -> float:
         """How long the thrown handful is shown before the pour (none when fast)."""
@@ -307,5 +324,6 @@ class BattleShow:
             self._hidden = []
         if big:
             self.tower.set_rect(0, 0, W, H - top_h)
-        else:                   # the stage's tower and table drawn now, not in its first frame
-            self.tower.prepare_stage((0, 0, W, H - top_h))
+        self._stage_box = (0, 0, W, H - top_h)
+        if not big:             # the stage's tower and table drawn now, not in its first frame
+            self.tower.prepare_stage(self._stage_box)

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
     from sim.tower.drop import Recording
 
 TRAY_COLS = 5
@@ -53,7 +54,7 @@ COLUMN = 5             # cubes in a column of the tray (counted in fives, as by 
 GROUP_GAP = 2.5        # tower units between two colours' columns
 
 
-def tray_places(geo: dict[str, Any], codes: list[int], sides: tuple[int, int] | None = None
+def tray_places(geo: GeometryData, codes: list[int], sides: tuple[int, int] | None = None
                 ) -> list[tuple[float, float, float]]:
     """Where each of these cubes (colour codes, in landing order) lies in the tray, and
     its drawn size: sorted by colour into columns of COLUMN, the sides' colours first, the
@@ -88,7 +89,7 @@ def tray_places(geo: dict[str, Any], codes: list[int], sides: tuple[int, int] | 
     return out
 
 
-def group_tops(geo: dict[str, Any], codes: list[int], sides: tuple[int, int] | None = None
+def group_tops(geo: GeometryData, codes: list[int], sides: tuple[int, int] | None = None
                ) -> dict[int, tuple[float, float]]:
     """Each colour's place above its columns in the tray (its count is written there)."""
     places = tray_places(geo, codes, sides)
@@ -103,7 +104,7 @@ class DropPlay:
     """The timeline of one recorded drop; `sides` = (attacker, defender) colour codes of
     a battle (5 = peasants), or None for a drop that is not a battle (the tower's fill)."""
 
-    def __init__(self, rec: Recording, geo: dict[str, Any],
+    def __init__(self, rec: Recording, geo: GeometryData,
                  sides: tuple[int, int] | None = None) -> None:
         self.rec = rec
         self.geo = geo

@@ -8,13 +8,18 @@ Tests: tests/client/tower/test_stage_frames.py, tests/client/tower/test_cubes.py
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from client.tower.drop_play import DropPlay, code_of, tray_places
 from client.tower.stage_layout import Box
+
+if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
 
 Icon = tuple[int, float, float, float]          # a panel's cube: code, x, y (pixels), size
 
 
-def place_origins(drop: DropPlay, geo: dict, xf: tuple[float, float, float],
+def place_origins(drop: DropPlay, geo: GeometryData, xf: tuple[float, float, float],
                   panels: tuple[Box, Box], icons: dict[str, list[Icon]],
                   from_tray: dict[int, int]) -> None:
     """Set `drop.origins` (tower units) for the thrown cubes; `xf`: the tower's scale

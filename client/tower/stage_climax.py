@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from client.core import theme
 from lang.i18n import _, ngettext
 from sim.rules.battle_count import count_battle
+from sim import events as ev
 from sim.state import COLOURS
 
 PEASANT = 5
@@ -37,11 +38,11 @@ class BattleKind:
     unrest: int = 0
 
 
-def _code(v: Any) -> int:
-    return PEASANT if v in ("peasant", None, PEASANT) else int(v)
+def _code(v: int | str | None) -> int:
+    return PEASANT if v is None or v in ("peasant", PEASANT) else int(v)
 
 
-def kind_of(battle: Mapping[str, Any]) -> BattleKind:
+def kind_of(battle: ev.BattleResolved) -> BattleKind:
     """A BattleResolved (or its like) as the count needs it."""
     kind = str(battle.get("kind") or "attack")
     dfn = PEASANT if kind == "neutral" else _code(battle.get("defender"))
@@ -99,7 +100,7 @@ class Verdict:
     totals: str                # "White 4 : 3 Blue"
 
 
-def verdict(battle: Mapping[str, Any]) -> Verdict:
+def verdict(battle: ev.BattleResolved) -> Verdict:
     """The climax's words for a BattleResolved, as the rules have them: an attack won
     or held, a neutral province taken or held by its peasants, a revolt won or put
     down, a draw (and the ruling's draw: a defender only peasants counted for)."""

@@ -9,14 +9,19 @@ Tests: tests/client/tower/test_stage.py, tests/client/tower/test_stage_frames.py
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from client.tower import tower_art as art
 from client.tower.stage_trays import count_width
+
+if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
 
 Box = tuple[float, float, float, float]          # left, bottom, width, height
 Pixels = tuple[int, int, int, int]               # the same in whole pixels (a repaint)
 
 
-def tower_xf(geo: dict, box: Box, big: bool) -> tuple[float, float, float]:
+def tower_xf(geo: GeometryData, box: Box, big: bool) -> tuple[float, float, float]:
     """The tower's scale and origin: a point (x, y) of the tower is drawn at
     (ox + x * s, oy + y * s). The stage (`big`) has the tower in the middle, as tall as
     the view; the column fits it under its title."""
@@ -38,7 +43,7 @@ def type_scale(height: float) -> float:
     return max(0.8, min(1.8, height / 766))
 
 
-def panel_rects(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
+def panel_rects(geo: GeometryData, box: Box, big: bool) -> tuple[Box, Box]:
     """The attacker's panel left of the tower, the defender's right of it."""
     left, bottom, width, height = box
     s, ox, _ = tower_xf(geo, box, big)
@@ -59,7 +64,7 @@ def panel_rects(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
 TRAY_LOW, TRAY_HIGH = 0.03, 0.31      # the sides' trays: from and how high, against the view
 
 
-def tray_boxes(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
+def tray_boxes(geo: GeometryData, box: Box, big: bool) -> tuple[Box, Box]:
     """Each side's tray under its panel (`stage_trays`), as wide as the panel."""
     left, bottom, width, height = box
     (al, _ab, aw, _ah), (dl, _db, dw, _dh) = panel_rects(geo, box, big)
@@ -67,7 +72,7 @@ def tray_boxes(geo: dict, box: Box, big: bool) -> tuple[Box, Box]:
     return (al, b, aw, h), (dl, b, dw, h)
 
 
-def shaft_rect(geo: dict, box: Box, big: bool) -> Pixels:
+def shaft_rect(geo: GeometryData, box: Box, big: bool) -> Pixels:
     """Where cubes can be (the shaft, the handful beside it, the tray) and the count
     below; not the roofs or the caption, which stay the same during a drop."""
     left, bottom, width, height = box
@@ -80,7 +85,7 @@ def shaft_rect(geo: dict, box: Box, big: bool) -> Pixels:
     return int(x0), int(bottom), int(x1 - x0) + 1, int(y1 - bottom) + 1
 
 
-def count_rects(geo: dict, box: Box, big: bool) -> list[Pixels]:
+def count_rects(geo: GeometryData, box: Box, big: bool) -> list[Pixels]:
     """The sides' live counts (the left part of each side's tray): repainted as a cube
     lands (the cube itself is repainted where it flies and lies, `stage_repaint`)."""
     out = []

@@ -139,11 +139,25 @@ class StageRepaint:
         if landed:
             self.recount = 2            # the panels' counts change
 
+    def held(self) -> None:
+        """A frame of the tally's or the climax's hold: nothing moves, so once the whole
+        stage and the counts have been repainted (the frames `whole` and `recount` still
+        ask for), the frames repaint nothing (issue 48: the climax repainted the whole
+        stage every frame, 10-17 ms a frame for 2.2 s)."""
+        self.whole = max(0, self.whole - 1)
+        self.recount = max(0, self.recount - 1)
+        self.hand_left = 0
+        self.hand_rects = []
+        self._hand_tiles = set()
+
     def opened(self) -> None:
         """The camera's move has ended: the stage as it is, unscaled, over the last move."""
         self.whole = 2
 
-    def rects(self, shaft: tuple[int, int, int, int], counts: list[tuple[int, int, int, int]]
-              ) -> list[tuple[int, int, int, int]]:
-        """The pieces of this frame once the stage is open and still (no whole repaint)."""
+    def rects(self, shaft: tuple[int, int, int, int], counts: list[tuple[int, int, int, int]],
+              held: bool = False) -> list[tuple[int, int, int, int]]:
+        """The pieces of this frame once the stage is open and still (no whole repaint);
+        `held`: the drop's tally or climax, where nothing moves (no shaft either)."""
+        if held:
+            return counts if self.recount else []
         return [shaft] + (counts if self.recount else []) + self.hand_rects

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import arcade
 
@@ -41,12 +40,12 @@ class SideFacts:
     adds: tuple[str, ...] = field(default_factory=tuple)   # "+1 from the attack card", ...
 
 
-def _n(d: Mapping[str, Any] | None, k: Any) -> int:
+def _n(d: Mapping[str, int] | None, k: object) -> int:
     return int((d or {}).get(str(k), 0) or 0)
 
 
-def _code(v: Any) -> int:
-    return PEASANT if v in ("peasant", None, PEASANT) else int(v)
+def _code(v: int | str | None) -> int:
+    return PEASANT if v is None or v in ("peasant", PEASANT) else int(v)
 
 
 def _name(code: int, labels: Mapping[int, str]) -> str:

@@ -18,13 +18,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import arcade
 import numpy as np
 from PIL import Image
 
 from client.core.cached_layer import CachedLayer
+
+if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
 
 LEFT, RIGHT = 26.0, 8.0       # tower units drawn left of the shaft (roofs) and right of the tray
 BELOW, ABOVE = 12.0, 58.0     # below the tower's floor (the base) and above its lid (the roof)
@@ -216,7 +219,7 @@ def draw_table(rect: tuple[float, float, float, float], table_y: float, foot: tu
                                                         table_y + w * 0.04))
 
 
-def draw_stage_art(layer: CachedLayer, geo: dict[str, Any], box: tuple[float, float, float, float],
+def draw_stage_art(layer: CachedLayer, geo: GeometryData, box: tuple[float, float, float, float],
                    xf: tuple[float, float, float]) -> None:
     """The stage's table and tower (`draw_tower(stage=True)`) for a stage at `box` into
     `layer`, with `xf` (pixels per tower unit, origin) the stage's transform: drawn once,
@@ -225,7 +228,7 @@ def draw_stage_art(layer: CachedLayer, geo: dict[str, Any], box: tuple[float, fl
     layer.render(box, lambda: draw_tower(geo, box, lambda x, y: (ox + x * s, oy + y * s), s, stage=True))
 
 
-def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
+def draw_tower(geo: GeometryData, rect: tuple[float, float, float, float],
                pt: Callable[[float, float], Point], s: float, stage: bool = False) -> None:
     """The whole static tower into the current target. `pt` maps tower units to pixels,
     `s` is pixels per unit, `rect` the view's (left, bottom, width, height); `stage`: the
@@ -300,8 +303,8 @@ def draw_tower(geo: dict[str, Any], rect: tuple[float, float, float, float],
     # the pieces the cubes touch, each at its place and thickness
     parts = geo["parts"]
     for name, segs in parts.items():
-        for a, b in segs:
-            p, q = pt(*a), pt(*b)
+        for (ax, ay), (bx, by) in segs:
+            p, q = pt(ax, ay), pt(bx, by)
             if name == "ribs":
                 _capsule(p, q, r, RIB, (120, 80, 60))
             elif name == "walls":

@@ -6,7 +6,7 @@ Tests: tests/client/tower/test_cubes.py, tests/client/tower/test_battle_view.py.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import arcade
 
@@ -16,8 +16,11 @@ from client.tower.drop_play import code_of
 from client.tower.stage_layout import Box
 from lang.i18n import _
 
+if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
 
-def put_tray_word(texts: TextCache, geo: dict, still: Callable[[float, float], tuple[float, float]],
+
+def put_tray_word(texts: TextCache, geo: GeometryData, still: Callable[[float, float], tuple[float, float]],
                   right: float, size: float, colour: tuple[int, int, int]) -> None:
     """Under the tray's box, on the base, never across its edge (issue 37: it was 8 pt
     across the edge); a longer word ("opvangschaal") keeps inside the view (`right`)."""

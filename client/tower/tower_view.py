@@ -29,7 +29,8 @@ tests/client/tower/test_stage_frames.py.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -59,6 +60,7 @@ from lang.i18n import _
 from sim.tower.contents import TowerContents
 
 if TYPE_CHECKING:
+    from sim.tower.geometry import GeometryData
     from sim.tower.drop import Recording
 
 
@@ -67,9 +69,9 @@ FLIGHT = 0.4           # recorded seconds a counted cube takes from the tower's 
 
 
 class TowerView(Node):
-    def __init__(self, geometry: dict) -> None:
+    def __init__(self, geometry: GeometryData) -> None:
         super().__init__("tower")
-        self.geo: dict = geometry
+        self.geo: GeometryData = geometry
         self.finished: Signal = Signal("finished")
         self.poured: Signal = Signal("poured")
         self.cube_landed: Signal = Signal("cube_landed")
@@ -85,13 +87,16 @@ class TowerView(Node):
         self._counts: dict[int, int] = {}                        # colour code -> cubes landed
         self._clock: DropClock = DropClock()                     # the drop's time as it plays
         self._rest: list[tuple[int, float, float, float]] = []   # colour, x, y, angle(rad)
-        self._tray_counts: dict = {}
+        self._tray_counts: dict[str, int] = {}
         self.cubes: CubeSprites = CubeSprites()
         self._layers: tuple[CachedLayer, CachedLayer] = (CachedLayer(), CachedLayer())   # the still
         # picture, in the column and on the stage: each keeps its framebuffer between battles
         self._art: CachedLayer = CachedLayer()                   # the stage's table and tower
         self._art_key: tuple[Box, float] | None = None           # what `_art` was drawn for
-        self.texts: TextCache = TextCache()                      # the still picture's words
+        self._texts: tuple[TextCache, TextCache] = (TextCache(), TextCache())   # the still
+        # picture's words, in the column and on the stage (each keeps its labels: no new
+        # layout of the other's words at each switch)
+        self._drawn: tuple[object, ...] | None = None            # what the stage's picture shows
         self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
@@ -152,7 +157,14 @@ class TowerView(Node):
         if self._opening.moving or self._repaint.whole:
             return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
         return self._repaint.rects(layout.shaft_rect(self.geo, self._box(), self.big),
-                                   layout.count_rects(self.geo, self._box(), self.big))
+                                   layout.count_rects(self.geo, self._box(), self.big),
+                                   held=self._held())
+
+    def _held(self) -> bool:
+        """The drop is in its tally's or climax's hold: every cube has landed and nothing
+        moves (the frames repaint nothing once the stage is drawn as it is)."""
+        d = self.drop
+        return self.playing and d is not None and self._clock.pre <= 0 and self._clock.t >= d.end_t
 
     def to_screen(self, x: float, y: float) -> tuple[float, float]:
         s, ox, oy = self._xf()
@@ -181,10 +193,46 @@ class TowerView(Node):
         self._art_key = key
         warm_cube_textures()
 
+    @property
+    def texts(self) -> TextCache:
+        """The still picture's words (the column's or the stage's)."""
+        return self._texts[self.big]
+
+    def _stage_key(self) -> tuple[object, ...]:
+        """What the stage's picture shows: its place and resolution, the sides' panels (or
+        the caption of a drop that is not a battle) and the language's words."""
+        win = arcade.get_window()
+        return (self._box(), win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0), self.sides,
+                None if self.sides is not None else self.caption, _("tray"), self._art_key)
+
+    def prepare_sides(self, box: Box, sides: tuple[SideFacts, SideFacts] | None) -> None:
+        """Draw the stage's picture (table, tower, the sides' panels, the lamp) for a
+        battle about to be shown, while the stage is still closed (issue 48: its first
+        frame drew it, 120-310 ms): the scene calls it when the battle's drop is the next
+        event; the stage's first frame then only copies it. The column's tower is left as
+        it is (its picture is kept apart)."""
+        self.prepare_stage(box)
+        kept = (self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop)
+        self.left, self.bottom, self.width, self.height = box
+        self.big, self.sides, self.drop = True, sides, None
+        try:
+            key = self._stage_key()
+            if key != self._drawn:
+                self._layer.render(box, self._draw_static)
+                self._drawn = key
+        finally:
+            self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop = kept
+
     def rebuild(self) -> None:
         if self.big:
             self.prepare_stage(self._box())         # done already unless the window changed
+            key = self._stage_key()
+            if key == self._drawn:                  # `prepare_sides` drew it for this battle
+                if self.drop is not None and self.drop.gathered < 1.0 and self.sides is not None:
+                    self._set_origins()             # from the cubes the panels show
+                return
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_static)
+        self._drawn = self._stage_key() if self.big else self._drawn
 
     def _draw_static(self) -> None:
         s = self._xf()[0]
@@ -217,6 +265,16 @@ class TowerView(Node):
         self.texts.end()
         self.texts.draw()
 
+    def panel_heads(self) -> tuple[float, float]:
+        """Where each side's head words (its role, name and province) end on the stage,
+        the attacker's and the defender's: the bottom of the lowest (a card laid over a
+        panel stays under it). Before the panels are drawn, their top."""
+        out = []
+        for key, (_l, b, _w, h) in zip(("a", "d"), self.panel_rects()):
+            words = [self._texts[True].labels.get((key, part)) for part in ("role", "name", "where")]
+            out.append(min((t.bottom for t in words if t is not None), default=b + h))
+        return out[0], out[1]
+
     def tray_word_box(self) -> tuple[float, float, float, float]:
         """The 'tray' word's box (left, bottom, right, top): under the tray's box, on the
         base, never across its edge (issue 37: it was 8 pt across the edge)."""
@@ -237,12 +295,12 @@ class TowerView(Node):
             self.mark_dirty()
             self.on_layout()
 
-    def set_tray(self, counts: dict | None) -> None:
+    def set_tray(self, counts: Mapping[str, int] | None) -> None:
         self._tray_counts = dict(counts or {})
         if not self.playing:
             self._place_rest()
 
-    def show_contents(self, wire: Any) -> None:
+    def show_contents(self, wire: Sequence[Sequence[int]] | None) -> None:
         """Show these resting contents now (a `TowerContents` wire list: a resumed game, a
         replay's seek), so the tower is drawn as the state has it; a drop in play keeps
         playing (its own last frame is the same contents)."""
@@ -407,8 +465,8 @@ class TowerView(Node):
         for colour, n in sorted(self._tray_counts.items(), key=lambda kv: str(kv[0])):
             tray += [code_of(colour)] * int(n)
         self.cubes.begin()
-        for colour, x, y, a in self._rest:
-            self._put(Pose(code_of(colour), x, y, a, float(self.geo["cube"])), xf)
+        for code, x, y, a in self._rest:
+            self._put(Pose(code_of(code), x, y, a, float(self.geo["cube"])), xf)
         for code, (x, y, size) in zip(tray, tray_places(self.geo, tray)):
             self._put(Pose(code, x, y, 0.0, size), xf)
         self.cubes.end()
@@ -485,6 +543,7 @@ class TowerView(Node):
             return
         if self._clock.t >= d.end_t:                      # the tally holds, then the climax
             before = self.stage
+            self._repaint.held()
             self._clock.post -= dt * self.speed
             if self._clock.post <= 0:
                 self._end_play()

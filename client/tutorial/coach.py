@@ -17,7 +17,7 @@ Tests: tests/client/tutorial/test_tutorial_window.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import arcade
@@ -110,6 +110,7 @@ class TutorialCoach(Node):
         self.pour: PourWatch | None = None     # the tower lesson's pour, as the player saw it
         self.pours_shown = 0                    # the lesson's drop: played, and played again
         self._pour_t: float | None = None       # the drop's recorded time at the last frame
+        self._heads: tuple[float, float] | None = None   # the panels' heads the card stays under
         self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
         self._size = (0.0, 0.0, False)
         self.card.next_pressed.connect(self.next)
@@ -157,7 +158,7 @@ class TutorialCoach(Node):
             self.waiting_move = True
             self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
             who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
-            done = describe(e) or _("{who} has carried out an action.").format(who=who)
+            done = describe(moved) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
             self._layout()
             self._hold(True)
@@ -201,6 +202,8 @@ class TutorialCoach(Node):
         covered = self.card.visible and any(_overlap(card, k) for k in stage_keep(sc))
         in_view = t.big and not sc.comforts.blocking and not covered
         pour.frame(t.stage, t.speed, in_view, skipped)
+        if t.big and self.card.mode == "step" and t.panel_heads() != self._heads:
+            self._layout()                        # the panels' words drawn since: under them
         aside = t.stage == "climax"               # the stage's banner says the decision:
         if aside and self.card.visible:           # the card steps aside for it, then comes back
             self.card.hide()
@@ -241,7 +244,7 @@ class TutorialCoach(Node):
         if st.key == "scoring":                  # the points it asks to look at: in the panel
             self.scene.winter.arrive_all()
         if st.key in ("board", "winter"):        # the provinces a step speaks of
-            d = self.scene.display or {}
+            d: Mapping[str, Any] = self.scene.display or {}
             mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
             self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
         self._layout()
@@ -249,7 +252,7 @@ class TutorialCoach(Node):
 
     def _fact(self, key: str, e: Event) -> str:
         """The player's own figures where a step is about them (whole sentences)."""
-        d = self.scene.display or {}
+        d: Mapping[str, Any] = self.scene.display or {}
         me = (d.get("players") or {}).get(str(self.me)) or {}
         if key == "winter":
             n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)
@@ -447,15 +450,18 @@ class TutorialCoach(Node):
         return min(spots, key=cost)              # the first among the best
 
     def _place_on_stage(self) -> Rect:
-        """On the battle stage: over a side's panel, from its foot up (its name and
-        province stay in sight at its head), never over the tower or a side's tray, which
-        the tower lesson is about; the attacker's side unless the defender's hides less."""
+        """On the battle stage: over a side's panel, from its foot up to under its head
+        words at most (its role, name and province stay in sight: at 960x640 the card
+        covered the attacker's; its words get smaller type to fit), never over the tower
+        or a side's tray, which the tower lesson is about; the attacker's side unless
+        the defender's hides less."""
         sc = self.scene
         keep = stage_keep(sc)
         spots = []
-        for left, bottom, width, height in sc.tower.panel_rects():
-            h = self.card.needed_height(width, height)
-            spots.append((left, bottom, width, h))
+        self._heads = sc.tower.panel_heads()
+        for (left, bottom, width, height), head in zip(sc.tower.panel_rects(), sc.tower.panel_heads()):
+            room = max(60.0, head - 6 - bottom)
+            spots.append((left, bottom, width, min(room, self.card.needed_height(width, height))))
         return min(spots, key=lambda r: (sum(1 for k in keep if _overlap(r, k)), r[3]))
 
     def on_draw(self) -> None:

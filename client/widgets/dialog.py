@@ -34,7 +34,7 @@ class Dialog(Node):
         self.title = ""
         self.lines: list[str] = []
         self.buttons: list[Button] = []
-        self.values: list = []
+        self.values: list[Any] = []
         self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
         self.texts = TextCache()

@@ -8,15 +8,33 @@ Tests: tests/client/words/test_i18n_layout.py.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from collections.abc import Hashable
+from typing import TypedDict, Unpack
 
 import arcade
+
+from arcade.types import RGBOrA255
 
 from client.core.text_cache import TextCache
 
 
-def put_fitted(text: TextCache, key: Any, label: str, x: float, y: float, room: float, size: float,
-               min_size: float = 6.5, cut: bool = False, **kw: Any) -> arcade.Text:
+class BoxStyle(TypedDict, total=False):
+    """What `put_boxed` passes on to `TextCache.put` as it is."""
+    color: RGBOrA255
+    anchor_x: str
+    bold: bool
+    align: str
+
+
+class TextStyle(BoxStyle, total=False):
+    """What `put_fitted` passes on to `TextCache.put` as it is."""
+    anchor_y: str
+    width: int | None
+    multiline: bool
+
+
+def put_fitted(text: TextCache, key: Hashable, label: str, x: float, y: float, room: float, size: float,
+               min_size: float = 6.5, cut: bool = False, **kw: Unpack[TextStyle]) -> arcade.Text:
     """`text.put` at `size`, shrunk (down to `min_size`) until it is at most `room` wide;
     with `cut`, a label still too wide at `min_size` loses letters at its end ("…")."""
     t = text.put(key, label, x, y, size=size, **kw)
@@ -33,8 +51,8 @@ def put_fitted(text: TextCache, key: Any, label: str, x: float, y: float, room: 
     return t
 
 
-def put_boxed(text: TextCache, key: Any, label: str, left: float, top: float, width: float,
-              height: float, size: float, min_size: float = 7.0, **kw: Any) -> arcade.Text:
+def put_boxed(text: TextCache, key: Hashable, label: str, left: float, top: float, width: float,
+              height: float, size: float, min_size: float = 7.0, **kw: Unpack[BoxStyle]) -> arcade.Text:
     """A wrapped paragraph at (left, top) inside width x height: smaller type first, then
     cut at a word with "…" until it fits."""
     words = label

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 
 import arcade
 
@@ -31,11 +32,11 @@ class ThinkingBadge(Node):
         self.angle = 0.0
         self.texts = TextCache()
 
-    def show_for(self, seat: int | None, since: float = 0.0, labels: dict | None = None) -> None:
+    def show_for(self, seat: int | None, since: float = 0.0, labels: Mapping[int, str] | None = None) -> None:
         show = seat is not None and time.monotonic() - since >= SHOW_AFTER
         if seat != self.seat:
             self.seat = seat
-            self.label = (labels or {}).get(seat) or ""
+            self.label = (labels or {}).get(seat, "") if seat is not None else ""
             self.mark_dirty()
         self.since = since
         if show != self.visible:

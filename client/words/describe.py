@@ -7,16 +7,18 @@ Tests: tests/client/words/test_sentences.py, tests/client/words/test_i18n.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from client.core.theme import seat_name
 from client.words.sentences import for_players
 from lang.i18n import translator
 from sim.narrate import describe as narrate
 
+if TYPE_CHECKING:
+    from client.sessions.interface import Played
 
-def describe(e: Mapping[str, Any]) -> str | None:
+
+def describe(e: Played) -> str | None:
     """One line (several for the final standings), or None for bookkeeping events (and
     for the client's own records: the table says a resumed game's line itself)."""
     line = narrate(e, who=seat_name, tr=translator())

@@ -51,7 +51,7 @@ class Sentence:
     every count) unless `english` gives other words as a template or a whole pattern;
     `fields` gives a field another match than its name's in `FIELDS`."""
     message: str | tuple[str, str]
-    english: str | re.Pattern | None = None
+    english: str | re.Pattern[str] | None = None
     count: str = "n"
     fields: Mapping[str, str] = field(default_factory=dict)
 
@@ -60,7 +60,7 @@ class Sentence:
 class Shape:
     """One sentence shape, compiled from a `Sentence`: `message` (or a plural pair counted
     by field `count`); the fields named in `inner` are net sentences too."""
-    pattern: re.Pattern          # matched against the whole sentence
+    pattern: re.Pattern[str]        # matched against the whole sentence
     message: str | tuple[str, str]
     count: str | None = None
     inner: tuple[str, ...] = ()
@@ -204,6 +204,39 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("Asking the router for a port mapping failed: {why}."),
     N_("forward TCP port {port} to this computer in the router's settings, use IPv6, or join "
        "one VPN such as ZeroTier or Tailscale (docs/net.md, 'Beyond the LAN')"),
+    # -- the door of a correspondence table (net/correspondence/table_start.py, seat_claim.py,
+    #    table_door.py, issue 51) ---------------------------------------------------------------
+    N_("a correspondence code has 52 letters and digits; this one has {n}"),
+    N_("a correspondence code holds only the letters a-z and the digits 2-7"),
+    N_("there is no table in this folder yet (table.shogun is missing)"),
+    N_("table.shogun is not whole yet; it is read again later"),
+    N_("table.shogun is damaged: it holds no start record"),
+    N_("this code does not open the table in this folder (a wrong code, or another table's folder)"),
+    N_("table.shogun was changed: it does not open with the table's code"),
+    N_("table.shogun is forged: it is signed by a key the code does not name (not the host's)"),
+    N_("table.shogun was changed: the host's signature does not hold"),
+    N_("table.shogun sets up no table: its options are out of range"),
+    N_("seating.shogun is damaged, or another table's"),
+    N_("seating.shogun is forged or changed: it is not signed by the host"),
+    N_("seating.shogun seats no table: its seats are not the start's"),
+    N_("the host's seating has no seat with my key (my claim was not taken)"),
+    N_("{name} is not whole yet"),
+    N_("{name} is damaged: it holds no claim; refused"),
+    N_("{name} claims a seat at another table; refused"),
+    N_("{name} does not prove the table's code (written with a wrong code); refused"),
+    N_("{name} is not signed by the key it carries; refused"),
+    N_("{name} holds the claim of another file (copied); refused"),
+    N_("{name} claims a seat with the host's own key; refused"),
+    N_("{name} was not read ({why})"),
+    N_("a table of {players} players cannot have {bots} bot seats"),
+    N_("these options set up no table"),
+    N_("{folder} holds a table already; a table needs a folder of its own"),
+    N_("{name} was gone from the folder: put back from the host's copy"),
+    N_("{name} was changed in the folder: put back from the host's copy"),
+    N_("seating.shogun was not written by the host; the host seats the table itself"),
+    N_("the seating is not sealed yet"),
+    N_("the shared folder is not there (is it on a drive that is not connected, or was it moved?)"),
+    N_("the shared folder could not be read or written ({why})"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
     N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
        "{server})"),
@@ -276,7 +309,7 @@ SENTENCES: tuple[Sentence | str, ...] = (
 )
 
 
-def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern:
+def _pattern(template: str, matches: Mapping[str, str]) -> re.Pattern[str]:
     """The pattern of net's sentence `template`: its text as it stands, each field a named
     group (a field named again must repeat what it matched the first time)."""
     out, seen = [], set()

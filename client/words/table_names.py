@@ -7,8 +7,7 @@ Tests: tests/client/game/test_net_comforts.py, tests/client/scenes/test_lobby_wi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from client.core import theme
 from lang.i18n import N_, _
@@ -49,7 +48,7 @@ def join_command(dial: str, code: str | None) -> str:
     return f"./shogun join {dial}{code_part}"
 
 
-def table_addresses(port: int, mapped: Sequence[Any] = ()) -> list:
+def table_addresses(port: int, mapped: Iterable[tuple[str, int]] = ()) -> list[Reachable]:
     """Where friends can reach this table (`net.reach.addresses.Reachable`, most widely
     reachable first): a router's mapping, global IPv6, then the LAN."""
     try:
@@ -64,13 +63,13 @@ WHERE = {"public": N_("over the internet (the router forwards the port)"),
          "this machine": N_("from this computer only")}
 
 
-def join_offers(port: int, code: str | None, addresses: list | None = None) -> list[tuple[str, str]]:
+def join_offers(port: int, code: str | None, addresses: Sequence[Reachable] | None = None) -> list[tuple[str, str]]:
     """(exact command, where it works from) for each address friends can use, best first."""
     addresses = table_addresses(port) if addresses is None else addresses
     return [(join_command(r.dial, code), _(WHERE.get(r.scope, r.scope))) for r in addresses[:3]]
 
 
-def join_lines(port: int, code: str | None, addresses: list | None = None) -> list[str]:
+def join_lines(port: int, code: str | None, addresses: Sequence[Reachable] | None = None) -> list[str]:
     """The lobby's lines telling friends how to join: one exact command per address, with
     where it works from."""
     return [_("Friends join with one of these:")] + [

@@ -37,6 +37,9 @@ from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
 from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
                                             SeatRecord, first_prev, make_record, parse_file)
+from net.correspondence.replay_save import EVERY as SAVE_EVERY
+from net.correspondence.replay_save import (SaveError, SaveShelf, recorded_hashes, restore,
+                                            take, why_not)
 from net.correspondence.seat_trust import Finding, FindingKind, SeatContext, SeatCopy, judge
 from net.lockstep import signatures
 from net.lockstep.beacon import HashChain
@@ -85,10 +88,12 @@ class FolderLink:
 
     def __init__(self, table: FolderTable, seat: int, key: SeatKey, game: GameEngine,
                  choose: Chooser | None = None, bot: str = "heuristic",
-                 local: Path | None = None) -> None:
+                 local: Path | None = None, saves: bool = True) -> None:
         """`local`: a folder of this player's own, not synced, where every record accepted
         is kept too (so a file changed or removed in the shared folder between two
-        sessions takes nothing from me, and my own file is put back from it)."""
+        sessions takes nothing from me, and my own file is put back from it), and with
+        `saves` my saved replays (`net.correspondence.replay_save`): a session starts
+        from the newest one the chain confirms instead of from the first step."""
         self.table, self.seat, self.key, self.game = table, seat, key, game
         self.choose, self.bot = choose, bot
         self.sealing = FolderKey.for_table(table.secret)
@@ -107,6 +112,11 @@ class FolderLink:
         self.ended_state: EngineState | None = None
         self.lockstep: Lockstep | None = None
         self._mirrors: dict[int, SeatWriter] = {}
+        self.shelf = SaveShelf(local / "saved") if local is not None and saves else None
+        self.restored_from: int | None = None     # the step this session's replay began at
+        self._round_start: tuple[int, bytes] | None = None   # for my saves (`replay_save`)
+        self._saved: int | None = None            # the step of my last save
+        self.passed_over: list[str] = []          # why saved replays were not used
         if local is not None:
             self._load_local(local)
             self._put_back_mine()
@@ -274,17 +284,56 @@ class FolderLink:
         if not self.join():
             return False
         if self.lockstep is None:
-            assert self._own.chain is not None
-            ls = Lockstep(self.game, self.table.config, dict(self.table.kinds), self.seat,
-                          HashChain(self._own.chain), dict(self.chain_ends), bot=self.bot,
-                          host=self)
+            saved = self._from_saved()
+            ls = saved or self._new_lockstep()
             ls.my_plans.update(self._own.plans)
             ls.restore_outbox(self._my_sent)
             self.lockstep = ls
-            ls.start()
+            if self.shelf is not None:
+                self._note_round(ls)
+            if saved is None:
+                ls.start()
+            else:
+                ls.advance()
         self.pump()
         self.flush()
         return self.lockstep.ended
+
+    def _new_lockstep(self) -> Lockstep:
+        assert self._own.chain is not None
+        return Lockstep(self.game, self.table.config, dict(self.table.kinds), self.seat,
+                        HashChain(self._own.chain), dict(self.chain_ends), bot=self.bot,
+                        host=self)
+
+    def _from_saved(self) -> Lockstep | None:
+        """A lockstep at the newest saved replay the chain confirms (its step's hash
+        carried by a signed message in the folder), or None: replay from the start."""
+        if self.shelf is None:
+            return None
+        messages = [m for q in self.queues.values() for m in q]
+        messages += [m for sent in self._my_sent.values() for m in sent]
+        recorded = recorded_hashes(messages)
+        for step in self.shelf.steps():
+            try:
+                save = self.shelf.read(step)
+            except SaveError as e:
+                self.passed_over.append(str(e))
+                continue
+            why = why_not(save, self.table.table, self.seat, self.chain_ends, recorded)
+            ls = self._new_lockstep() if why is None else None
+            if ls is not None:
+                why = restore(ls, save)
+            if why is not None or ls is None:
+                self.passed_over.append(f"saved replay of step {step}: {why}")
+                log.info("saved replay of step %d not used: %s", step, why)
+                continue
+            for s, queue in self.queues.items():      # what the save holds already
+                self.queues[s] = deque(m for m in queue if m["step"] >= save.step)
+            self.restored_from = save.step
+            if save.round_step >= 0:
+                self._round_start = (save.round_step, save.round_state)
+            return ls
+        return None
 
     def pump(self) -> None:
         """Hand the lockstep every message it can take now, and my player's choices, until
@@ -325,7 +374,8 @@ class FolderLink:
     def verify(self, seat: int, msg: Wire) -> bool:
         return signatures.signed_by(self.table.keys.get(seat), self.table.table, msg)
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> object:
         why = signatures.conflict(first, second) if first is not None else None
         self.proofs.append((seat, why or "a message that proves cheating"))
         log.warning("CHEATING PROVED: %s", why)
@@ -343,8 +393,40 @@ class FolderLink:
     def decision_due(self, decision: PendingDecision, state: EngineState) -> None:
         self._due = decision
 
+    def _note_round(self, ls: Lockstep) -> bool:
+        """True when a round begins here (a `plan` step): its state is kept for my saves."""
+        if ls.decision().kind != "plan":
+            return False
+        encode = getattr(self.game, "encode_state", None)
+        self._round_start = (ls.step, encode(ls.state)) if encode is not None else None
+        return True
+
     def step_applied(self, entry: Wire) -> None:
-        return None
+        """Every few steps and as a round begins (a `plan` step): save my replay here."""
+        ls = self.lockstep
+        if self.shelf is None or ls is None:
+            return
+        round_begins = self._note_round(ls)
+        # a save is usable only once a signed message of its step records its hash: so at
+        # a step every seat, or my own, writes for (not a bot's move)
+        d = ls.decision()
+        written = d.kind in ("chance", "plan", "tower") or self.seat in d.seats
+        newest = max(self.shelf.steps(), default=-SAVE_EVERY) if self._saved is None \
+            else self._saved
+        if not (round_begins or (written and ls.step - newest >= SAVE_EVERY)) \
+                or self.shelf.has(ls.step):
+            return
+        if not round_begins and self._round_start is None \
+                and any("commits" in e for e in ls.log):
+            return                  # in a round whose plan step this session never saw
+        # at a round's start its plan step is not yet done: nothing of the round to keep
+        save = take(ls, self.table.table, self.seat, None if round_begins else self._round_start)
+        if save is not None:
+            try:
+                self.shelf.write(save)
+                self._saved = ls.step
+            except OSError as e:
+                log.warning("could not save my replay at step %d: %s", ls.step, e)
 
     def save_due(self) -> None:
         self._write_own()             # a plan's nonce is on disk before its commitment

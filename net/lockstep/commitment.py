@@ -19,7 +19,7 @@ import msgpack
 NONCE_BYTES = 32
 
 
-def canonical(obj: Any) -> bytes:
+def canonical(obj: object) -> bytes:
     """Canonical msgpack: maps with sorted keys, bytes as bin."""
     packed: bytes = msgpack.packb(_sorted(obj), use_bin_type=True)
     return packed
@@ -28,21 +28,21 @@ def canonical(obj: Any) -> bytes:
 _PLAIN = frozenset({bytes, str, int, bool, float, type(None)})   # packed as they are
 
 
-def _key_order(key: Any) -> tuple[Any, ...]:
+def _key_order(key: object) -> tuple[str, object]:
     return str(type(key)), key
 
 
 _TEXT_ONLY = {str}
 
 
-def _sorted(obj: Any) -> Any:
+def _sorted(obj: object) -> object:
     """`obj` with every map's keys sorted by `_key_order` (plain leaves are not visited:
     every lockstep message is signed and checked through here, field digests and all).
     A map whose keys are all text, as every message's is, sorts by the keys themselves:
     the same order, since `_key_order` puts one type's keys in their own order."""
     if isinstance(obj, dict):
         keys = sorted(obj) if set(map(type, obj)) == _TEXT_ONLY else sorted(obj, key=_key_order)
-        out = {}
+        out: dict[object, object] = {}
         for k in keys:
             v = obj[k]
             out[k] = v if type(v) in _PLAIN else _sorted(v)
@@ -56,11 +56,11 @@ def new_nonce() -> bytes:
     return os.urandom(NONCE_BYTES)
 
 
-def commit(nonce: bytes, plan_wire: dict[str, Any]) -> bytes:
+def commit(nonce: bytes, plan_wire: Mapping[str, object]) -> bytes:
     return hashlib.sha256(b"shogun-plan/" + nonce + canonical(plan_wire)).digest()
 
 
-def verify(digest: bytes, nonce: bytes, plan_wire: dict[str, Any]) -> bool:
+def verify(digest: bytes, nonce: bytes, plan_wire: Mapping[str, object]) -> bool:
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
         return False
     return hmac.compare_digest(digest, commit(nonce, plan_wire))
@@ -77,7 +77,7 @@ def field_salt(nonce: bytes, field: str) -> bytes:
     return hmac.new(nonce, b"shogun-field-salt/" + field.encode(), hashlib.sha256).digest()
 
 
-def field_digest(salt: bytes, seat: int, step: int, field: str, card: Any) -> bytes:
+def field_digest(salt: bytes, seat: object, step: object, field: str, card: object) -> bytes:
     """The digest of one field. Seat and plan step are bound in, so a player cannot copy
     another's commitment and mirror its plan card for card as it is opened."""
     return hashlib.sha256(b"shogun-field/" + salt + canonical(
@@ -85,19 +85,19 @@ def field_digest(salt: bytes, seat: int, step: int, field: str, card: Any) -> by
 
 
 def field_digests(nonce: bytes, seat: int, step: int, fields: tuple[str, ...],
-                  cards: dict[str, Any]) -> list[bytes]:
+                  cards: Mapping[str, object]) -> list[bytes]:
     """Every field's digest, in `fields` order (what `PlanCommitted` carries)."""
     return [field_digest(field_salt(nonce, f), seat, step, f, cards[f]) for f in fields]
 
 
-def field_matches(digest: bytes, salt: Any, seat: int, step: int, field: str,
-                  card: Any) -> bool:
+def field_matches(digest: object, salt: object, seat: object, step: object, field: str,
+                  card: object) -> bool:
     if not isinstance(salt, bytes) or len(salt) != NONCE_BYTES or not isinstance(digest, bytes):
         return False
     return hmac.compare_digest(digest, field_digest(salt, seat, step, field, card))
 
 
-def opening_mismatch(committed: Mapping[str, Any], opened: Mapping[str, Any],
+def opening_mismatch(committed: Mapping[str, object], opened: Mapping[str, object],
                      fields: tuple[str, ...]) -> str | None:
     """If the signed `opened` (BidOpened / FieldOpened) does not match the signed
     `committed` (PlanCommitted) it claims to open, the sentence saying so; else None.

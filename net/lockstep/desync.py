@@ -41,7 +41,8 @@ class DesyncWatch:
         self._take_hash(seat, msg, box, step)
         return False
 
-    def _take_hash(self, seat: int, msg: Mapping[str, Any], box: StepInbox, step: int) -> None:
+    def _take_hash(self, seat: int, msg: HashStated | GameFinished, box: StepInbox,
+                   step: int) -> None:
         box.hashes[seat] = msg["hash"]
         if step == self.core.step:
             self.compare(seat, msg["hash"])

@@ -16,6 +16,9 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Iterator, Mapping
 
+from net.transport.message_records import CommitsEchoed
+from net.transport.messages import Wire
+
 log = logging.getLogger("net.lockstep.core")
 
 
@@ -23,7 +26,7 @@ class EchoError(ValueError):
     """An echo that is not well formed; the text says what is wrong with it."""
 
 
-def compact(held: list[dict[str, Any]], my_hash: str) -> list[list[Any]]:
+def compact(held: list[Wire], my_hash: str) -> list[list[Any]]:
     """The commitments I hold as the echo carries them: [seat, lock, field digests,
     signature]. The rest of each signed message (type, step, the state hash) is the
     echo's own, so a receiver rebuilds it; only commitments made from my state go in
@@ -38,8 +41,8 @@ def lock_sum(items: list[list[Any]]) -> int:
     return sum(item[1] for item in items)
 
 
-def rebuilt(msg: Mapping[str, Any], seat: int, lock: int, fields: list[Any],
-            sig: bytes) -> dict[str, Any]:
+def rebuilt(msg: Mapping[str, object], seat: int, lock: int, fields: list[bytes],
+            sig: bytes) -> Wire:
     return {"type": "PlanCommitted", "step": msg["step"], "seat": seat, "lock": lock,
             "fields": fields, "hash": msg["hash"], "sig": sig}
 
@@ -52,11 +55,11 @@ def _well_formed(item: object) -> bool:
             and isinstance(item[3], bytes) and len(item[3]) == 64)
 
 
-def content(msg: Mapping[str, Any], step: int,
-            verify: Callable[[int, dict[str, Any]], bool]) -> dict[int, dict[str, Any]]:
+def content(msg: CommitsEchoed, step: int,
+            verify: Callable[[int, Wire], bool]) -> dict[int, Wire]:
     """The signed commitments an echo holds, by seat, checked: one per seat, each signed
     by the seat it names (so an echo cannot claim a commitment nobody made)."""
-    out: dict[int, dict[str, Any]] = {}
+    out: dict[int, Wire] = {}
     for item in msg["commits"]:
         if not _well_formed(item):
             raise EchoError(f"echo for step {step} holds an entry that is not [seat, lock, "
@@ -74,8 +77,8 @@ def content(msg: Mapping[str, Any], step: int,
     return out
 
 
-def differing(mine: dict[str, Any] | None, echoes: dict[int, dict[int, dict[str, Any]]],
-              seat: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def differing(mine: Wire | None, echoes: dict[int, dict[int, Wire]],
+              seat: int) -> Iterator[tuple[Wire, Wire]]:
     """(my commitment of `seat`, another player's echoed one) for each echo that differs
     at the same lock (a relock is a new commitment, not a second one)."""
     if mine is None:
@@ -89,7 +92,7 @@ def differing(mine: dict[str, Any] | None, echoes: dict[int, dict[int, dict[str,
             yield mine, theirs
 
 
-def agree(echoes: dict[int, dict[int, dict[str, Any]]], commits: dict[int, dict[str, Any]],
+def agree(echoes: dict[int, dict[int, Wire]], commits: dict[int, Wire],
           echoers: list[int], humans: list[int]) -> bool:
     """Every echoer echoed, and holds exactly the commitments I hold for `humans`."""
     for c in echoers:
@@ -103,7 +106,7 @@ def agree(echoes: dict[int, dict[int, dict[str, Any]]], commits: dict[int, dict[
     return True
 
 
-def unlock_after_echo(echoed: Mapping[str, Any], unlocked: Mapping[str, Any]) -> str | None:
+def unlock_after_echo(echoed: Mapping[str, object], unlocked: Mapping[str, object]) -> str | None:
     """If the signed `unlocked` (PlanUnlocked) takes back a commitment its seat had
     already echoed in the signed `echoed` (CommitsEchoed) of the same step, the sentence
     saying so; else None.
@@ -117,9 +120,11 @@ def unlock_after_echo(echoed: Mapping[str, Any], unlocked: Mapping[str, Any]) ->
             or echoed.get("step") != unlocked.get("step"):
         return None
     seat = echoed["seat"]
-    own = next((item for item in echoed.get("commits") or [] if _well_formed(item)
-                and item[0] == seat), None)
-    if own is None or not isinstance(unlocked.get("lock"), int) or unlocked["lock"] < own[1]:
+    commits = echoed.get("commits")
+    own = next((item for item in (commits if isinstance(commits, list) else [])
+                if _well_formed(item) and item[0] == seat), None)
+    lock = unlocked.get("lock")
+    if own is None or not isinstance(lock, int) or lock < own[1]:
         return None             # it took back an older lock, before it relocked and echoed
     return (f"seat {seat} took back its plan of step {echoed['step']} after it had echoed "
             f"every player's commitment")

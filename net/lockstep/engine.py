@@ -13,13 +13,14 @@ tests/net/fake_game.py is the counting game with the same interface.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, cast
 
-from net.transport.messages import PlanCard
+from net.transport.messages import PlanCard, Wire
 
 if TYPE_CHECKING:
     from sim import events as ev
-    from sim.commands import Command
+    from sim.commands import Command, SubmitPlan
+    from sim.snapshot import PublicState
     from sim.state import Decision, GameConfig, State
 
 EngineState = Any       # the engine's game state (`sim.state.State` for the real rules)
@@ -67,7 +68,7 @@ class GameEngine(Protocol):
 
     def chance(self, seed: bytes) -> EngineCommand: ...
 
-    def settle(self, decision: Any) -> EngineCommand: ...
+    def settle(self, decision: PendingDecision) -> EngineCommand: ...
 
     def commit_plan(self, seat: int) -> EngineCommand: ...
 
@@ -75,11 +76,11 @@ class GameEngine(Protocol):
 
     def forfeit_field(self, seat: int, field: str) -> EngineCommand: ...
 
-    def plan_cards(self, plan: EngineCommand) -> dict[str, Any]: ...
+    def plan_cards(self, plan: EngineCommand) -> dict[str, PlanCard]: ...
 
-    def to_wire(self, command: EngineCommand) -> dict[str, Any]: ...
+    def to_wire(self, command: EngineCommand) -> Wire: ...
 
-    def from_wire(self, wire: Any) -> EngineCommand: ...
+    def from_wire(self, wire: object) -> EngineCommand: ...
 
     def seat_of(self, command: EngineCommand) -> int | None: ...
 
@@ -111,10 +112,10 @@ class SimEngine:
     def config(self, players: int, side: str, setup: str) -> GameConfig:
         return self._game.GameConfig(players=players, side=side, setup=setup)
 
-    def config_wire(self, config: GameConfig) -> dict[str, Any]:
+    def config_wire(self, config: GameConfig) -> dict[str, object]:
         return {"players": config.players, "side": config.side, "setup": config.setup}
 
-    def config_from_wire(self, wire: dict[str, Any]) -> GameConfig:
+    def config_from_wire(self, wire: Mapping[str, object]) -> GameConfig:
         """The host's config from `GameStarted`, checked by the sim's own rule
         (`GameConfig.check`, which `new_game` would raise later); the error names the
         field as the table's players always read it."""
@@ -130,10 +131,10 @@ class SimEngine:
             raise ValueError(f"bad side/setup {side!r:.20}/{setup!r:.20}") from None
         return config
 
-    def new_game(self, config: GameConfig) -> tuple[State, list[Any]]:
+    def new_game(self, config: GameConfig) -> tuple[State, ev.Events]:
         return self._game.new_game(config)
 
-    def apply(self, state: State, command: Command) -> tuple[State, list[Any]]:
+    def apply(self, state: State, command: Command) -> tuple[State, ev.Events]:
         return self._game.apply(state, command)
 
     def pending(self, state: State) -> Decision:
@@ -148,7 +149,7 @@ class SimEngine:
     def decode_state(self, data: bytes) -> State:
         return self._game.decode_state(data)
 
-    def public_state(self, state: State) -> Any:
+    def public_state(self, state: State) -> PublicState:
         return self._game.public_state(state)
 
     def choose(self, state: State, seat: int, bot: str, seed: bytes) -> Command:
@@ -157,29 +158,31 @@ class SimEngine:
     def chance(self, seed: bytes) -> Command:
         return self._commands.Chance(seed)
 
-    def settle(self, decision: Decision) -> Command:
-        """The physics' outcome of the drop a `tower` decision waits for."""
+    def settle(self, decision: PendingDecision) -> Command:
+        """The physics' outcome of the drop a `tower` decision waits for (`decision` is
+        the rules' own `Decision`, as `pending` gave it)."""
         from sim.tower import drop as tower
-        return tower.settle(decision)
+        return tower.settle(cast("Decision", decision))
 
     # plans opened field by field (net.lockstep.plan_steps)
     def commit_plan(self, seat: int) -> Command:
         return self._commands.CommitPlan(seat)
 
-    def open_field(self, seat: int, field: str, card: Any) -> Command:
+    def open_field(self, seat: int, field: str, card: PlanCard) -> Command:
         return self._commands.OpenField(seat, field, card)
 
     def forfeit_field(self, seat: int, field: str) -> Command:
         return self._commands.ForfeitField(seat, field)
 
-    def plan_cards(self, plan: Any) -> dict[str, Any]:
+    def plan_cards(self, plan: Command) -> dict[str, PlanCard]:
         """A whole plan (`SubmitPlan`) as its card per field (`PLAN_FIELDS`)."""
-        return {**plan.action_map(), "bid": plan.bid}
+        whole = cast("SubmitPlan", plan)
+        return {**whole.action_map(), "bid": whole.bid}
 
-    def to_wire(self, command: Command) -> dict[str, Any]:
+    def to_wire(self, command: Command) -> Wire:
         return self._commands.to_wire(command)
 
-    def from_wire(self, wire: Any) -> Command:
+    def from_wire(self, wire: object) -> Command:
         return self._commands.from_wire(wire)
 
     def seat_of(self, command: Command) -> int | None:

@@ -33,7 +33,8 @@ class LockstepHost(Protocol):
     def verify(self, seat: int, msg: Wire) -> bool:
         """Whether `msg` carries `seat`'s signature."""
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> object:
         """A proof that `seat` cheated (two signed messages for one step, or one that is a
         proof by itself); true when the host took it as one."""
 
@@ -72,7 +73,8 @@ class QuietHost:
     def verify(self, seat: int, msg: Wire) -> bool:
         return True
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> object:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> object:
         return None
 
     def offended(self, seat: int, reason: str) -> None:

@@ -59,7 +59,7 @@ class PlanMessages:
         return receive
 
     # ------------------------------------------------------------------ receivers
-    def take_commit(self, box: StepInbox, seat: int, msg: Mapping[str, Any]) -> bool:
+    def take_commit(self, box: StepInbox, seat: int, msg: Wire) -> bool:
         """A signed commitment of `seat` (sent by it, or carried by an echo)."""
         if msg["lock"] <= box.unlocked.get(seat, -1):
             return False                        # withdrawn already
@@ -80,7 +80,7 @@ class PlanMessages:
         return True
 
     def on_committed(self, seat: int, msg: PlanCommitted, box: StepInbox, step: int) -> bool:
-        return self.take_commit(box, seat, msg)
+        return self.take_commit(box, seat, as_wire(msg))
 
     def on_unlocked(self, seat: int, msg: PlanUnlocked, box: StepInbox, step: int) -> bool:
         own = box.echoes.get(seat, {}).get(seat)  # it echoed this lock: it held them all
@@ -160,12 +160,12 @@ class PlanMessages:
                 raise Offence(f"seat {seat} opened two different cards for step {step}")
             return False
         if step == self.core.step:
-            self.check_opening(seat, msg)
+            self.check_opening(seat, as_wire(msg))
         box.opening = as_wire(msg)
         return True
 
     # ------------------------------------------------------------------ checks
-    def check_opening(self, seat: int, msg: Mapping[str, Any]) -> None:
+    def check_opening(self, seat: int, msg: Wire) -> None:
         """A `FieldOpened` for the current step: the card the engine asks for, matching
         the seat's signed commitment of this round. Raises Offence."""
         d = self.core.decision()
@@ -183,7 +183,7 @@ class PlanMessages:
             raise Offence(f"seat {seat}'s opened {field} field does not match its "
                           "commitment")
 
-    def echo_content(self, msg: Mapping[str, Any], step: int) -> dict[int, Wire]:
+    def echo_content(self, msg: CommitsEchoed, step: int) -> dict[int, Wire]:
         """An echo's commitments, each checked against its seat's signature. A commitment
         equal, signature and all, to the one I hold for the seat (checked when it came,
         or my own) needs no second check: the same bytes verify the same way."""

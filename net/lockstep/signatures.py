@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from net.lockstep import commitment, echo
 from net.lockstep.commitment import canonical
-from net.transport.messages import PLAN_FIELD_NAMES as PLAN_FIELDS
+from net.transport.messages import PLAN_FIELD_NAMES as PLAN_FIELDS, Wire
 from net.trust.seat_keys import SeatKey, verify
 
 SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanUnlocked", "BidOpened",
@@ -27,22 +27,22 @@ SIGNED = frozenset({"ChainCommitted", "PlanCommitted", "PlanUnlocked", "BidOpene
 MANY_PER_STEP = frozenset({"TakeoverClaimed"})
 
 
-def _signed_bytes(table: bytes, msg: Mapping[str, Any]) -> bytes:
+def _signed_bytes(table: bytes, msg: Mapping[str, object]) -> bytes:
     return b"shogun-msg/" + table + canonical({k: v for k, v in msg.items() if k != "sig"})
 
 
-def sign(key: SeatKey, table: bytes, msg: dict[str, Any]) -> dict[str, Any]:
+def sign(key: SeatKey, table: bytes, msg: Wire) -> Wire:
     """Sign `msg` in place (once; a resend reuses the signature) and return it."""
     if "sig" not in msg:
         msg["sig"] = key.sign(_signed_bytes(table, msg))
     return msg
 
 
-def signed_by(public: bytes | None, table: bytes, msg: Mapping[str, Any]) -> bool:
+def signed_by(public: bytes | None, table: bytes, msg: Mapping[str, object]) -> bool:
     return verify(public, _signed_bytes(table, msg), msg.get("sig"))
 
 
-def conflict(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+def conflict(a: Mapping[str, object], b: Mapping[str, object]) -> str | None:
     """If `a` and `b` are two different messages one seat may send only once (same kind,
     seat and step, made from the same state), the sentence saying so; else None.
     Signatures are checked by the caller. A plan opening that does not match the seat's
@@ -61,7 +61,7 @@ def conflict(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
             or a.get("hash") != b.get("hash"):
         return None
 
-    def strip(m: Mapping[str, Any]) -> bytes:
+    def strip(m: Mapping[str, object]) -> bytes:
         return canonical({k: v for k, v in m.items() if k != "sig"})
     if strip(a) == strip(b):
         return None

@@ -16,7 +16,7 @@ from net.lockstep.engine import Applied, EngineCommand
 from net.transport.message_records import BidOpened
 from net.transport.messages import PlanCard
 
-Wire = dict[str, Any]     # a message map, checked by `net.transport.messages.check`
+from net.transport.messages import Wire as Wire   # re-exported: the parts import it from here
 
 STALE_GRACE = 16      # messages this many steps old are ignored silently (resends)
 

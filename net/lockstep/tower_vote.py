@@ -53,7 +53,7 @@ class TowerDisagreement(TypedDict):
     decided_by: str              # physics | majority | model
 
 
-def _key(command: Any) -> tuple[Any, Any]:
+def _key(command: TowerSettled) -> tuple[object, object]:
     """What a vote says about the drop (not how the table came to it)."""
     return command.out, command.contents
 
@@ -95,7 +95,7 @@ class TowerVote:
         return bad
 
     # ------------------------------------------------------------------ checking
-    def judge(self, seat: int, msg: Mapping[str, Any], state: EngineState, mine: EngineCommand | None
+    def judge(self, seat: int, msg: Wire, state: EngineState, mine: EngineCommand | None
               ) -> str | None:
         """Why `seat`'s signed vote `msg` is a proof of cheating by itself, or None.
         `mine`: the drop as the deterministic build computes it (None: I cannot tell)."""
@@ -113,7 +113,7 @@ class TowerVote:
                     f"differs from the drop that build computes")
         return None
 
-    def proves(self, msg: Mapping[str, Any]) -> str | None:
+    def proves(self, msg: Wire) -> str | None:
         """A `TowerVoted` sent as a proof by another peer: the reason if it is one by
         itself, "" if I cannot check it here (not my step, or a deterministic claim on my
         platform build), None if it proves nothing."""

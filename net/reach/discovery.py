@@ -12,9 +12,12 @@ import logging
 import socket
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from net.trust.peer_text import shown
+
+if TYPE_CHECKING:
+    from zeroconf import InterfaceChoice, ServiceInfo, ServiceStateChange, Zeroconf
 
 log = logging.getLogger("net.reach.discovery")
 
@@ -31,7 +34,7 @@ class Table:
 class Advertisement:
     """A registered table; `close()` withdraws it."""
 
-    def __init__(self, zc: Any, info: Any) -> None:
+    def __init__(self, zc: Zeroconf, info: ServiceInfo) -> None:
         self.zc, self.info = zc, info
 
     def close(self) -> None:
@@ -49,13 +52,13 @@ def _lan_addresses() -> list[str]:
     return found or ["127.0.0.1"]
 
 
-def _interfaces(interfaces: Any) -> Any:
+def _interfaces(interfaces: Sequence[str] | None) -> InterfaceChoice | Sequence[str]:
     from zeroconf import InterfaceChoice
     return InterfaceChoice.All if interfaces is None else interfaces
 
 
-def advertise(port: int, name: str, players: int, interfaces: Any = None,
-              zeroconf_class: Any = None) -> Advertisement:
+def advertise(port: int, name: str, players: int, interfaces: Sequence[str] | None = None,
+              zeroconf_class: Callable[..., Zeroconf] | None = None) -> Advertisement:
     from zeroconf import ServiceInfo, Zeroconf
     zc = (zeroconf_class or Zeroconf)(interfaces=_interfaces(interfaces))
     addresses = [a for a in (interfaces or []) if isinstance(a, str)] or _lan_addresses()
@@ -67,13 +70,15 @@ def advertise(port: int, name: str, players: int, interfaces: Any = None,
     return Advertisement(zc, info)
 
 
-def browse(timeout: float = 3.0, interfaces: Any = None, zeroconf_class: Any = None) -> list[Table]:
+def browse(timeout: float = 3.0, interfaces: Sequence[str] | None = None,
+           zeroconf_class: Callable[..., Zeroconf] | None = None) -> list[Table]:
     """Tables announced within `timeout` seconds (blocking; call before the reactor runs)."""
     from zeroconf import ServiceBrowser, Zeroconf
     zc = (zeroconf_class or Zeroconf)(interfaces=_interfaces(interfaces))
     names: list[str] = []
 
-    def changed(zeroconf: Any, service_type: str, name: str, state_change: Any) -> None:
+    def changed(zeroconf: Zeroconf, service_type: str, name: str,
+                state_change: ServiceStateChange) -> None:
         if name not in names:
             names.append(name)
 

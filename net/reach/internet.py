@@ -12,13 +12,19 @@ from __future__ import annotations
 import socket
 import sys
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from net.reach import portmap
 from net.reach.addresses import Reachable, join_lines, reachable_addresses
 from net.reach.pair_tunnels import PairTunnel, covered, tunnel_pairs
 from net.reach.reach_settings import ReachSettings
+from net.reach.reach_table import GateLinks, ReachTable
 from net.transport.reactor_types import NetReactor, ShutdownReactor
+
+if TYPE_CHECKING:
+    from twisted.python.failure import Failure
+
+    from net.reach.reachability import Player
 
 
 def default_interface() -> str:
@@ -34,7 +40,7 @@ def default_interface() -> str:
         return ""
 
 
-def announce(reactor: ShutdownReactor, session: Any, command: str, interface: str,
+def announce(reactor: ShutdownReactor, session: ReachTable, command: str, interface: str,
              settings: ReachSettings,
              say: Callable[[str], None] | None = None) -> portmap.PortMapper | None:
     """Print where the table can be reached (host), ask the router to forward our listen
@@ -83,7 +89,7 @@ class StartGate:
     RETRIES = 2           # a joiner asks its router only after it dialled the host:
     RETRY_AFTER = 3.0     # a failing pair is checked again before it is reported
 
-    def __init__(self, reactor: NetReactor, session: Any,
+    def __init__(self, reactor: NetReactor, session: ReachTable,
                  say: Callable[[str], None] | None = None,
                  settings: ReachSettings = ReachSettings()) -> None:
         self.reactor, self.session = reactor, session
@@ -103,9 +109,9 @@ class StartGate:
         self._check()
 
     @property
-    def _pair_links(self) -> Any:
+    def _pair_links(self) -> GateLinks | None:
         """The session's pair tunnels (net/table/pair_links.py) when it offers the relay."""
-        links = getattr(self.session, "pair_links", None)
+        links: GateLinks | None = getattr(self.session, "pair_links", None)
         return links if links is not None and links.relay_allowed else None
 
     def _check(self) -> None:
@@ -115,7 +121,7 @@ class StartGate:
             check_lobby(self.reactor, self.session, tunnelled_ports=links.tunnelled_ports())
         checked.addCallbacks(self._judged, self._broken)
 
-    def _judged(self, result: tuple[list[Any], list[str]]) -> None:
+    def _judged(self, result: tuple[list[Player], list[str]]) -> None:
         players, failures = result
         tunnels: list[PairTunnel] = []
         links = self._pair_links
@@ -137,16 +143,16 @@ class StartGate:
                 self._refuse(failures)
             else:
                 reseat(self.session, players, self.say)
-                if tunnels:
+                if tunnels and links is not None:
                     links.ask(tunnels)     # before GameStarted, on the same connections
                 self._start()
 
-    def _broken(self, failure: Any) -> None:
+    def _broken(self, failure: Failure) -> None:
         self.checking = False
         self._refuse([f"the reachability check failed: {failure.getErrorMessage()}"])
 
 
-def reseat(session: Any, players: list[Any], say: Callable[[str], None]) -> None:
+def reseat(session: ReachTable, players: list[Player], say: Callable[[str], None]) -> None:
     """Move the players who can be dialled to the lower seats (net/reach/reachability.py,
     `mesh_order`), so every pair with one such player connects. It runs before
     `start_game`, whose GameStarted carries the seats to everyone."""

@@ -186,7 +186,7 @@ class Invitations:
             self.say("a friend who typed the code cannot dial the table directly: "
                      "connecting through magic-wormhole (direct if it can, else the relay)")
 
-            def status(update: Any) -> None:
+            def status(update: object) -> None:
                 link = link_of(update)
                 before = self.links.get(friend)
                 self.links[friend] = link

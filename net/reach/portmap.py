@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from net.reach.addresses import DEFAULT_PORT
 from net.reach.reach_settings import ReachSettings
 from net.transport.reactor_types import ShutdownReactor
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
 
 log = logging.getLogger("net.reach.portmap")
 
@@ -42,19 +46,41 @@ class Mapping:
     protocol: str = "TCP"
 
 
-def _new_upnp() -> Any:
+class Upnp(Protocol):
+    """miniupnpc's `UPnP` object (a C extension without type information): the part the
+    mapper uses. Its calls raise a bare Exception when the router says no."""
+    discoverdelay: int       # milliseconds `discover` waits for routers
+    lanaddr: str             # this machine's address as the router sees it
+
+    def discover(self) -> int: ...
+
+    def selectigd(self) -> object: ...
+
+    def externalipaddress(self) -> str: ...
+
+    def addportmapping(self, eport: int, proto: str, host: str, iport: int, desc: str,
+                       remote: str) -> object: ...
+
+    def addanyportmapping(self, eport: int, proto: str, host: str, iport: int, desc: str,
+                          remote: str) -> int: ...
+
+    def deleteportmapping(self, eport: int, proto: str) -> object: ...
+
+
+def _new_upnp() -> Upnp:
     import miniupnpc
-    return miniupnpc.UPnP()
+    upnp: Upnp = miniupnpc.UPnP()
+    return upnp
 
 
 class PortMapper:
     """One router's port mapping for one listen port: `open` then `close` (both block)."""
 
-    def __init__(self, upnp_factory: Callable[[], Any] = _new_upnp,
+    def __init__(self, upnp_factory: Callable[[], Upnp] = _new_upnp,
                  discover_ms: int = 2000) -> None:
         self._factory = upnp_factory
         self._discover_ms = discover_ms
-        self._upnp: Any = None
+        self._upnp: Upnp | None = None
         self.mapping: Mapping | None = None
 
     def router_address(self) -> str:
@@ -62,7 +88,7 @@ class PortMapper:
         PortMapError when there is none, for `netcheck`."""
         return self._router(DEFAULT_PORT)[1]
 
-    def _router(self, port: int) -> tuple[Any, str]:
+    def _router(self, port: int) -> tuple[Upnp, str]:
         upnp = self._factory()
         upnp.discoverdelay = self._discover_ms
         fixes = FIXES.format(port=port)
@@ -134,7 +160,7 @@ def map_later(reactor: ShutdownReactor, port: int, on_mapped: Callable[[Mapping]
 
     mapper = mapper or PortMapper()
 
-    def remove() -> Any:
+    def remove() -> Deferred[None] | None:
         if mapper.mapping is not None:
             return deferToThread(mapper.close)
         return None
@@ -143,7 +169,7 @@ def map_later(reactor: ShutdownReactor, port: int, on_mapped: Callable[[Mapping]
         reactor.addSystemEventTrigger("before", "shutdown", remove)
         on_mapped(mapping)
 
-    def failed(failure: Any) -> None:
+    def failed(failure: Any) -> None:           # Twisted's Failure: its `check` is untyped
         if failure.check(PortMapError):
             on_failed(failure.getErrorMessage())
         else:

@@ -20,12 +20,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Collection, Iterable, cast
+from typing import TYPE_CHECKING, Any, Collection, Iterable, cast
 
 from net.reach.addresses import format_address, plain_host
+from net.reach.reach_table import ReachTable
 from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_frame
 from net.transport.peer import TcpTransport
 from net.transport.reactor_types import NetReactor
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+    from twisted.internet.interfaces import IAddress, IConnector
+    from twisted.python.failure import Failure
 
 PROBE_TIMEOUT = 3.0
 
@@ -55,11 +61,12 @@ class Probe:
         return f"{where}: reached over {self.over}, round trip {rtt}, {what} answered"
 
 
-def probe(reactor: NetReactor, host: str, port: int, timeout: float = PROBE_TIMEOUT) -> Any:
+def probe(reactor: NetReactor, host: str, port: int,
+          timeout: float = PROBE_TIMEOUT) -> Deferred[Probe]:
     """Dial HOST:PORT; a Deferred that fires with a Probe (never errs)."""
     from twisted.internet import defer, protocol
 
-    done: defer.Deferred[Any] = defer.Deferred()
+    done: defer.Deferred[Probe] = defer.Deferred()
     began = time.perf_counter()
     state: dict[str, Any] = {}
 
@@ -91,15 +98,15 @@ def probe(reactor: NetReactor, host: str, port: int, timeout: float = PROBE_TIME
                 cast(TcpTransport, self.transport).loseConnection()
                 return
 
-        def connectionLost(self, reason: Any = None) -> None:
+        def connectionLost(self, reason: Failure | None = None) -> None:
             finish(Probe(host, port, True, state.get("rtt"), False))
 
     class Factory(protocol.ClientFactory):
-        def buildProtocol(self, addr: Any) -> Dialler:
+        def buildProtocol(self, addr: IAddress | None) -> Dialler:
             dialler = state["protocol"] = Dialler()
             return dialler
 
-        def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
+        def clientConnectionFailed(self, connector: IConnector, reason: Failure) -> None:
             finish(Probe(host, port, False, error=_plain(reason.getErrorMessage())))
 
     connector = reactor.connectTCP(host, port, Factory(), timeout=timeout)
@@ -133,7 +140,7 @@ def _plain(message: str) -> str:
 
 
 def probe_all(reactor: NetReactor, targets: Iterable[tuple[str, int]],
-              timeout: float = PROBE_TIMEOUT) -> Any:
+              timeout: float = PROBE_TIMEOUT) -> Deferred[list[Probe]]:
     """Probe every (host, port) at once; a Deferred of the Probes in the same order."""
     from twisted.internet import defer
     ds = [probe(reactor, h, p, timeout) for h, p in targets]
@@ -180,7 +187,7 @@ def mesh_order(players: list[Player]) -> dict[int, int]:
     return {p.seat: seats[i] for i, p in enumerate(ordered) if p.seat != seats[i]}
 
 
-def lobby_players(session: Any) -> list[tuple[int, str, str, int]]:
+def lobby_players(session: ReachTable) -> list[tuple[int, str, str, int]]:
     """(seat, name, host, listen port) of every human in the host's lobby; the host's own
     entry has host ''."""
     found = []
@@ -195,12 +202,13 @@ def lobby_players(session: Any) -> list[tuple[int, str, str, int]]:
         conn = by_peer.get(seat["peer"])
         if conn is None:
             continue
+        assert conn.hello is not None        # a seated player's connection said its Hello
         found.append((seat["seat"], seat["name"] or f"seat {seat['seat']}",
-                      plain_host(str(conn.transport.getPeer().host)), int(conn.hello["listen_port"])))
+                      plain_host(str(conn.tcp.getPeer().host)), int(conn.hello["listen_port"])))
     return found
 
 
-def tunnelled_seats(session: Any, tunnelled_ports: Collection[int]) -> set[int]:
+def tunnelled_seats(session: ReachTable, tunnelled_ports: Collection[int]) -> set[int]:
     """The seats whose player reached the host through one of the host's wormhole
     tunnels: its connection comes from a source port a tunnel made
     (`Invitations.tunnelled`)."""
@@ -209,13 +217,13 @@ def tunnelled_seats(session: Any, tunnelled_ports: Collection[int]) -> set[int]:
     for seat in session.lobby["seats"]:
         conn = by_peer.get(seat.get("peer"))
         if conn is not None and conn.transport is not None \
-                and conn.transport.getPeer().port in tunnelled_ports:
+                and conn.tcp.getPeer().port in tunnelled_ports:
             found.add(seat["seat"])
     return found
 
 
-def check_lobby(reactor: NetReactor, session: Any, timeout: float = PROBE_TIMEOUT,
-                tunnelled_ports: Collection[int] = ()) -> Any:
+def check_lobby(reactor: NetReactor, session: ReachTable, timeout: float = PROBE_TIMEOUT,
+                tunnelled_ports: Collection[int] = ()) -> Deferred[tuple[list[Player], list[str]]]:
     """Host only, before the start: probe every joiner's announced address from here.
     A Deferred of (players, sentences for the pairs that cannot connect)."""
     seated = lobby_players(session)

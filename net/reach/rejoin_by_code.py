@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any, Callable
 
+from net.reach.reach_table import ReachTable
+
 
 def absent_by_code(by_code: Collection[int], offline: Iterable[int],
                    started: bool, closed: bool) -> list[int]:
@@ -31,7 +33,7 @@ class FriendsByCode:
     connection from a source port a tunnel made, `Invitations.tunnelled`): remembered,
     since a dropped connection no longer tells where it came from."""
 
-    def __init__(self, session: Any, tunnelled_ports: Callable[[], Collection[int]]) -> None:
+    def __init__(self, session: ReachTable, tunnelled_ports: Callable[[], Collection[int]]) -> None:
         self.session = session
         self.tunnelled_ports = tunnelled_ports
         self.seats: set[int] = set()
@@ -40,7 +42,7 @@ class FriendsByCode:
         ports = self.tunnelled_ports()
         for conn in self.session.conns:
             if conn.seat is not None and not conn.closed and conn.transport is not None \
-                    and conn.transport.getPeer().port in ports:
+                    and conn.tcp.getPeer().port in ports:
                 self.seats.add(conn.seat)
 
     def absent(self) -> list[int]:

@@ -41,7 +41,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from net.reach.addresses import Reachable, format_address
 from net.reach.invite_codes import InviteCode, list_nameplates, looks_like_code, parse_code
@@ -51,6 +51,12 @@ from net.reach.tunnel import (Forwarder, Link, RelayRedial, link_of,
                               no_delay_on_dilated_connections,
                               say_when_records_fail_authentication)
 from net.transport.reactor_types import Clock, NetReactor, twisted_clock
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
+
+    from net.reach.reachability import Probe
 
 log = logging.getLogger("net.reach.rendezvous")
 
@@ -245,7 +251,7 @@ def server_name(mailbox: str) -> str:
     return host or mailbox
 
 
-def unreachable(failure: Any) -> bool:
+def unreachable(failure: Failure | BaseException) -> bool:
     """The failure is the rendezvous server itself not answering (no internet, or the
     server is down), not something about a code."""
     from twisted.python.failure import Failure
@@ -254,7 +260,7 @@ def unreachable(failure: Any) -> bool:
     return isinstance(error, ServerConnectionError)
 
 
-def plain_failure(failure: Any, mailbox: str) -> str:
+def plain_failure(failure: Failure | BaseException, mailbox: str) -> str:
     """Says a rendezvous failure (a Twisted Failure or the exception itself) as a sentence."""
     from twisted.python.failure import Failure
     from wormhole.errors import LonelyError, ServerConnectionError, WrongPasswordError
@@ -279,7 +285,7 @@ async def _closed(w: Any) -> None:
         pass
 
 
-def choose_direct(targets: list[Reachable], probes: list[Any]) -> Reachable | None:
+def choose_direct(targets: list[Reachable], probes: list[Probe]) -> Reachable | None:
     """The first of the addresses probed (the host's order, most widely reachable first)
     where a Shogun table answered our probe."""
     for address, probe in zip(targets, probes):
@@ -346,7 +352,7 @@ async def meet_host(reactor: NetReactor, options: RendezvousOptions,
 
 
 def join_by_code(reactor: NetReactor, options: RendezvousOptions, invite: str,
-                 say: Callable[[str], None]) -> Any:
+                 say: Callable[[str], None]) -> Deferred[Arrival]:
     """Friend: a Deferred firing with an `Arrival` (or failing with RendezvousError)."""
     from twisted.internet import defer
     return defer.Deferred.fromCoroutine(_join_by_code(reactor, options, invite, say))
@@ -404,13 +410,13 @@ async def _join_by_code(reactor: NetReactor, options: RendezvousOptions, invite:
     await dilated.when_dilated()
     # the round trip through the tunnel: the table's greeting to a probe (no guess counted)
     through = await probe(reactor, forwarder.host, forwarder.port, timeout=10.0)
-    rtt = f"{through.answered_in * 1000:.1f} ms" if through.greeted and \
+    said_rtt = f"{through.answered_in * 1000:.1f} ms" if through.greeted and \
         through.answered_in is not None else "unknown"
     connected = [link for link in links if link.connected]
-    how = f"through magic-wormhole, round trip {rtt}" if not connected else \
-        f"through the relay {connected[-1].where}, round trip {rtt}" \
+    how = f"through magic-wormhole, round trip {said_rtt}" if not connected else \
+        f"through the relay {connected[-1].where}, round trip {said_rtt}" \
         if connected[-1].through_relay else \
-        f"directly through magic-wormhole ({connected[-1].where}), round trip {rtt}"
+        f"directly through magic-wormhole ({connected[-1].where}), round trip {said_rtt}"
     return Arrival(format_address(forwarder.host, forwarder.port), offer.code, how,
                    wormhole=w, forwarder=forwarder, redial=redial,
                    round_trip=through.answered_in if through.greeted else None,

@@ -24,13 +24,17 @@ reactor), tests/net/reach/test_internet_rendezvous.py (homes behind NAT).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 import logging
 
 from twisted.internet import protocol
 
-from net.transport.reactor_types import Clock, NetReactor, twisted_clock, twisted_tcp
+from net.transport.reactor_types import (Clock, HostAddress, NetReactor, twisted_clock,
+                                         twisted_tcp)
+
+if TYPE_CHECKING:
+    from twisted.python.failure import Failure
 
 SUBPROTOCOL = "shogun-table"      # the subchannels' name on both sides
 log = logging.getLogger("net.reach.tunnel")
@@ -52,7 +56,7 @@ class Link:
         return self.description.split("tcp:", 1)[-1]
 
 
-def link_of(status: Any) -> Link:
+def link_of(status: object) -> Link:
     """A magic-wormhole `DilationStatus` read as a `Link`."""
     # only magic-wormhole's `ConnectedPeer` has a hint description (its status classes
     # live in a private module, so it is read by what it holds)
@@ -77,7 +81,7 @@ def no_delay_on_dilated_connections() -> None:
         return
     made = Dilated.connectionMade
 
-    def connectionMade(self: Any) -> None:
+    def connectionMade(self: protocol.Protocol) -> None:
         no_delay = getattr(self.transport, "setTcpNoDelay", None)
         if no_delay is not None:
             no_delay(True)
@@ -88,6 +92,34 @@ def no_delay_on_dilated_connections() -> None:
 
 
 REDIAL_RELAY_EVERY = 3.0     # seconds between looks at a tunnel that is not connected
+
+
+class SubchannelListener(Protocol):
+    """magic-wormhole's listener for one subprotocol (`listener_for`), the part we call."""
+
+    def listen(self, factory: protocol.Factory) -> object: ...    # a Deferred
+
+
+class Dilated(Protocol):
+    """A dilated wormhole (magic-wormhole 0.24's `DilatedWormhole`, untyped there): the
+    part the tunnels call. Its connector is an endpoint (`_connect_other_end`)."""
+
+    def listener_for(self, name: str) -> SubchannelListener: ...
+
+    def connector_for(self, name: str) -> object: ...
+
+    def when_dilated(self) -> object: ...                          # a Deferred
+
+
+class SpliceWire(Protocol):
+    """One end's transport: a TCP connection or a subchannel (zope interfaces, which
+    mypy cannot read; the part the splice calls)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def loseConnection(self) -> None: ...
+
+    def getHost(self) -> HostAddress: ...
 
 
 _observing = False
@@ -107,7 +139,7 @@ def say_when_records_fail_authentication() -> None:
     _observing = True
     from twisted.logger import globalLogPublisher
 
-    def observe(event: dict[str, Any]) -> None:
+    def observe(event: dict[str, object]) -> None:
         why = event.get("why")
         if isinstance(why, str) and why.startswith("bad inbound noise"):
             log.warning(TAMPERED)
@@ -127,7 +159,7 @@ class RelayRedial:
     connecting and is ignored once it is connected). magic-wormhole offers no option for
     it, so the manager and connector are read by their attribute names (0.24)."""
 
-    def __init__(self, reactor: Clock, dilated: Any, every: float = REDIAL_RELAY_EVERY) -> None:
+    def __init__(self, reactor: Clock, dilated: Dilated, every: float = REDIAL_RELAY_EVERY) -> None:
         from twisted.internet.task import LoopingCall
         self.dilated = dilated
         self.redials = 0
@@ -169,9 +201,9 @@ class _End(protocol.Protocol):
         self.lost = False
 
     @property
-    def wire(self) -> Any:
-        """The transport: a TCP connection or a subchannel (zope interfaces, read as Any)."""
-        return self.transport
+    def wire(self) -> SpliceWire:
+        """The transport: a TCP connection or a subchannel."""
+        return cast(SpliceWire, self.transport)
 
     def connectionMade(self) -> None:
         no_delay = getattr(self.transport, "setTcpNoDelay", None)
@@ -187,7 +219,7 @@ class _End(protocol.Protocol):
             # magic-wormhole, seen after a stalled relay flowed again: issue 47)
             self.other.wire.write(data)
 
-    def connectionLost(self, reason: Any = None) -> None:
+    def connectionLost(self, reason: Failure | None = None) -> None:
         self.lost = True
         if self.other is not None:
             self.other.wire.loseConnection()
@@ -243,8 +275,8 @@ def table_end(interface: str) -> str:
     return interface if interface not in ("", "::", "0.0.0.0") else "127.0.0.1"
 
 
-def serve_table(reactor: NetReactor, dilated: Any, table_host: str, table_port: int,
-                connected: Callable[[int], None] = lambda _port: None) -> Any:
+def serve_table(reactor: NetReactor, dilated: Dilated, table_host: str, table_port: int,
+                connected: Callable[[int], None] = lambda _port: None) -> object:
     """Host: every subchannel the friend opens becomes a TCP connection to the table
     (`connected(its local port)`: the table sees the friend come from that port).
     A Deferred that fires once listening."""
@@ -264,7 +296,7 @@ class _ToSubchannel(_End):
 class Forwarder:
     """Friend: a loopback port whose connections reach the host's table."""
 
-    def __init__(self, reactor: NetReactor, dilated: Any, interface: str = "127.0.0.1") -> None:
+    def __init__(self, reactor: NetReactor, dilated: Dilated, interface: str = "127.0.0.1") -> None:
         self.dilated = dilated
         factory = protocol.Factory()
         factory.protocol = _ToSubchannel

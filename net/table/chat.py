@@ -32,6 +32,8 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, TYPE_CHECKING
+
+from net.transport.messages import Wire
 from weakref import WeakKeyDictionary
 
 from net.trust.peer_text import shown
@@ -115,7 +117,7 @@ class Chat:
         self._deliver(line, came_from=None)
 
     @staticmethod
-    def _wire(line: ChatLine) -> dict[str, Any]:
+    def _wire(line: ChatLine) -> Wire:
         return {"type": "ChatSent", "sender": line.sender, "seat": line.seat,
                 "text": line.text}
 

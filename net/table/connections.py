@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Mapping, Protocol, TYPE_CHECKING
 
+from net.transport.messages import Wire
+
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.python.failure import Failure
 
@@ -219,7 +221,7 @@ class Connections:
         self.refusal = reason
         self._setting.callbacks.on_refused(reason)
 
-    def admit(self, conn: PeerConnection, hello: dict[str, Any]) -> str | None:
+    def admit(self, conn: PeerConnection, hello: Wire) -> str | None:
         """Decide on a Hello that passed the version check (the channel proved the join
         code): `net.table.policy.admission.admit` decides; a reason refuses."""
         table = self._shared
@@ -412,7 +414,7 @@ class Connections:
             self._takeover.said_gone.add(seat)
             self._setting.callbacks.on_paused(reason)
 
-    def received(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def received(self, conn: PeerConnection, msg: Wire) -> None:
         kind = msg["type"]
         if conn.role == "spectator" and not conn.dialer and kind not in ("ChatSent", "Heartbeat"):
             conn.offence(f"a spectator sent {kind}; spectators can send nothing")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from net.transport.messages import Wire
+
 from net.table.shared import ListeningPort, TableSetting
 from net.transport.peer import PeerFactory
 from net.transport.peer_reports import PeerOwner
@@ -30,13 +32,13 @@ class Dialer:
             port, PeerFactory(self._session, dialer=False), interface=self._setting.opts.interface)
         self.listen_port = self.listener.getHost().port
 
-    def dial(self, host: str, port: int, hello: dict[str, Any]) -> None:
+    def dial(self, host: str, port: int, hello: Wire) -> None:
         self.pending_dials += 1
         self._setting.reactor.connectTCP(host, port,
                                         PeerFactory(self._session, dialer=True, hello=hello),
                                         timeout=10)
 
-    def dial_later(self, host: str, port: int, hello: dict[str, Any], delay: float) -> None:
+    def dial_later(self, host: str, port: int, hello: Wire, delay: float) -> None:
         """A dial `delay` seconds from now, pending from now (a guest told to try again is
         not given up on while it waits)."""
         self.pending_dials += 1

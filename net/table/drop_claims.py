@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, TYPE_CHECKING
 
+from net.transport.messages import Wire
+
 from net.lockstep.core import RELAYABLE
 from net.table.policy.report_counting import (DropReport, ReportBook, SeatRecord, barred, carries,
                                        count_report, offences_carried)
@@ -92,7 +94,7 @@ class DropClaims:
         """Someone hears `seat` through me (so its messages must prove themselves)."""
         return bool(self.forwards.get(seat))
 
-    def forward(self, seat: int, msg: dict[str, Any]) -> None:
+    def forward(self, seat: int, msg: Wire) -> None:
         """Pass `seat`'s message, just accepted from it, on to the players that parted
         from it alone: they hear it through me."""
         if msg["type"] not in RELAYABLE:

@@ -19,7 +19,7 @@ from net.lockstep import signatures
 from net.table.seat_signer import SeatSigner
 from net.table.shared import Roster, StartRecord, TableSetting, TableState
 from net.transport import messages
-from net.transport.message_records import CheatingProved
+from net.transport.message_records import CheatingProved, as_wire
 
 if TYPE_CHECKING:
     from net.table.takeover import Takeover
@@ -40,7 +40,8 @@ class Expulsion:
         self._signer = signer
         self._takeover = takeover
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None, second: Mapping[str, Any]) -> bool:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> bool:
         """Two different signed messages from `seat` for one step, or one signed message
         that is a proof by itself (`first` is `second`: a tower vote that breaks the rules
         or contradicts the deterministic drop, `net.lockstep.tower_vote`): if they really
@@ -60,7 +61,7 @@ class Expulsion:
             return True
         table.expelled.add(seat)
 
-        def show(m: Mapping[str, Any]) -> dict[str, Any]:
+        def show(m: Mapping[str, object]) -> dict[str, object]:
             return {k: (v.hex()[:16] if isinstance(v, bytes) else v)
                     for k, v in m.items()
                     if k not in ("hash", "sig", "commits", "fields", "outcome")}
@@ -82,7 +83,8 @@ class Expulsion:
         self._setting.reactor.callLater(0, self._expel, seat, step, reason)
         return True
 
-    def _reason(self, seat: int, first: Mapping[str, Any], second: Mapping[str, Any]) -> str | None:
+    def _reason(self, seat: int, first: Mapping[str, object],
+                second: Mapping[str, object]) -> str | None:
         """What `first` and `second` prove against `seat`: a conflict between them, or
         (a tower vote) one of them alone, or it against the vote I heard from the seat.
         "" when a tower vote is a proof I cannot check here (my platform build)."""
@@ -90,12 +92,13 @@ class Expulsion:
         lockstep = self._shared.lockstep
         if reason is not None or lockstep is None or second.get("type") != "TowerVoted":
             return reason
-        heard = lockstep.earlier(second["step"], seat, "TowerVoted")
+        vote = as_wire(second)        # a signed TowerVoted, checked where it came
+        heard = lockstep.earlier(vote["step"], seat, "TowerVoted")
         if heard is not None and heard is not second and self._signer.signed_by_seat(seat, heard):
             reason = signatures.conflict(heard, second)
             if reason is not None:
                 return reason
-        return lockstep.tower.proves(second) if first == second else None
+        return lockstep.tower.proves(vote) if first == second else None
 
     def _expel(self, seat: int, step: int | None, reason: str) -> None:
         table = self._shared

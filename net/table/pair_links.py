@@ -21,7 +21,12 @@ Tests: tests/net/table/test_pair_links.py, tests/net/reach/test_internet_rendezv
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
+
+if TYPE_CHECKING:
+    from twisted.python.failure import Failure
+
+    from net.reach.tunnel import Dilated
 
 from net.reach.invite_codes import new_code, parse_code
 from net.reach.pair_tunnels import CodeOffered, PairTunnel, pass_on
@@ -169,12 +174,12 @@ class PairLinks:
         self.wormholes.append(w)
         return w
 
-    def _dilate(self, w: Any, seat: int) -> Any:
+    def _dilate(self, w: Any, seat: int) -> Dilated:
         assert self.options is not None
         seen: list[Link] = []
         self.links[seat] = Link(False, False, "")
 
-        def status(update: Any) -> None:
+        def status(update: object) -> None:
             link = self.links[seat] = link_of(update)
             if link.connected and (not seen or seen[-1] != link):
                 where = link.where
@@ -182,11 +187,11 @@ class PairLinks:
                          if link.through_relay else
                          f"the tunnel to seat {seat} is connected directly ({where})")
             seen.append(link)
-        dilated = w.dilate(transit_relay_location=self.options.relay,
+        dilated: Dilated = w.dilate(transit_relay_location=self.options.relay,
                            no_listen=self.options.relay_only, on_status_update=status)
         mailbox = self.options.mailbox
 
-        def failed(failure: Any) -> None:
+        def failed(failure: Failure) -> None:
             # a wrong code (altered on the way, or a stranger's guess) fails the wormhole on
             # both sides: said here; the seat is then absent, like any player who never came
             if not self._shared.closed:

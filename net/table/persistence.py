@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from net.transport.messages import Wire
+
 import logging
 from pathlib import Path
 
@@ -30,7 +32,7 @@ class Persistence:
         self._log_file: CommandLog | None = None
         self._save_journal: SaveJournal | None = None
 
-    def start_wire(self) -> dict[str, Any]:
+    def start_wire(self) -> Wire:
         """The start record as a rejoining peer or a spectator is sent it (`CaughtUp`)."""
         assert self._start.info is not None
         return {**self._start.info,
@@ -63,7 +65,7 @@ class Persistence:
         except OSError as exc:
             log.error("could not write the save %s: %s", self._me.save_path, exc)
 
-    def append_log(self, entry: dict[str, Any]) -> None:
+    def append_log(self, entry: Wire) -> None:
         """The command log next to the save: one msgpack entry appended per step."""
         table = self._shared
         if self._me.save_path is None or table.my_seat is None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, cast
 
 from net.lockstep.core import Lockstep, Offence
-from net.lockstep.engine import sim_events
+from net.lockstep.engine import (EngineCommand, EngineEvent, EngineState, PendingDecision,
+                                 sim_events)
 from net.lockstep.plan_steps import for_spectators
+from net.transport.message_records import Wire
 from net.table.drop_claims import DropClaims
 from net.table.expulsion import Expulsion
 from net.table.seat_signer import SeatSigner
@@ -27,6 +29,7 @@ from store.table_save import write_desync_report
 
 if TYPE_CHECKING:
     from net.transport.peer import PeerConnection
+    from sim.state import Decision
 
 log = logging.getLogger("net.table.session")
 
@@ -48,11 +51,11 @@ class SeatBots:
         self.levels = dict(levels)
         self.before_long_work = before_long_work     # the session's `flush_sends`
 
-    def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any:
+    def choose(self, state: EngineState, seat: int, bot: str, seed: bytes) -> EngineCommand:
         self.before_long_work()
         return self._engine.choose(state, seat, self.levels.get(seat, bot), seed)
 
-    def settle(self, decision: Any) -> Any:
+    def settle(self, decision: PendingDecision) -> EngineCommand:
         self.before_long_work()
         return self._engine.settle(decision)
 
@@ -68,16 +71,16 @@ class EarlyMessages:
     Play's: the connections, the relays and recovery keep, take and forget through it."""
 
     def __init__(self) -> None:
-        self._kept: list[tuple[PeerConnection, dict[str, Any]]] = []
+        self._kept: list[tuple[PeerConnection, Wire]] = []
 
-    def keep(self, conn: PeerConnection, msg: dict[str, Any]) -> bool:
+    def keep(self, conn: PeerConnection, msg: Wire) -> bool:
         """Keep `msg` for when the game begins here; False when `BUFFER_LIMIT` are kept."""
         if len(self._kept) >= BUFFER_LIMIT:
             return False
         self._kept.append((conn, msg))
         return True
 
-    def take(self) -> list[tuple[PeerConnection, dict[str, Any]]]:
+    def take(self) -> list[tuple[PeerConnection, Wire]]:
         """The kept messages, in their order; none are kept after."""
         kept, self._kept = self._kept, []
         return kept
@@ -121,7 +124,7 @@ class Play:
                         chain_ends, bot=info["bot"], tokens=self._start.token_hashes,
                         host=self, following=following)
 
-    def lockstep_message(self, conn: PeerConnection, msg: dict[str, Any]) -> None:
+    def lockstep_message(self, conn: PeerConnection, msg: Wire) -> None:
         """A player's game message (`messages.PLAYER_GAME_MESSAGES`) for the lockstep."""
         table = self._shared
         if conn.role == "spectator" or conn is self._roster.source:
@@ -150,7 +153,7 @@ class Play:
         except ValueError as exc:
             conn.offence(f"rejected {msg['type']}: {exc}")
 
-    def _check_now(self, seat: int, msg: dict[str, Any]) -> bool:
+    def _check_now(self, seat: int, msg: Wire) -> bool:
         """Whether a message that came on `seat`'s own connection must have its signature
         checked at once.
 
@@ -166,24 +169,25 @@ class Play:
         return msg["type"] in CHECKED_AT_ONCE or self._claims.forwarded(seat)
 
     # ------------------------------------ the lockstep's host (`net.lockstep.host.LockstepHost`)
-    def broadcast(self, msg: dict[str, Any]) -> None:
+    def broadcast(self, msg: Wire) -> None:
         self._roster.broadcast(msg)
 
-    def sign(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def sign(self, msg: Wire) -> Wire:
         return self._signer.sign(msg)       # looked up each time: tests replace it
 
-    def verify(self, seat: int, msg: dict[str, Any]) -> bool:
+    def verify(self, seat: int, msg: Wire) -> bool:
         return self._signer.signed_by_seat(seat, msg)
 
-    def cheated(self, seat: int, first: Mapping[str, Any] | None,
-                second: Mapping[str, Any]) -> bool:
+    def cheated(self, seat: int, first: Mapping[str, object] | None,
+                second: Mapping[str, object]) -> bool:
         return self._expulsion.cheated(seat, first, second)
 
-    def events_happened(self, events: list[Any], state: Any) -> None:
+    def events_happened(self, events: list[EngineEvent], state: EngineState) -> None:
         self._setting.callbacks.on_events(sim_events(events), state)
 
-    def decision_due(self, decision: Any, state: Any) -> None:
-        self._setting.callbacks.on_decision(decision, state)
+    def decision_due(self, decision: PendingDecision, state: EngineState) -> None:
+        # the table's engine is the rules (`SimEngine`): its decision is `sim.state.Decision`
+        self._setting.callbacks.on_decision(cast("Decision", decision), state)
 
     def save_due(self) -> None:
         self._persistence.save()
@@ -195,7 +199,7 @@ class Play:
         else:
             log.warning("rejected input from seat %d: %s", seat, reason)
 
-    def step_applied(self, entry: dict[str, Any]) -> None:
+    def step_applied(self, entry: Wire) -> None:
         if self._roster.spectators:
             watched = for_spectators(entry)
             for conn in self._roster.spectators:
@@ -205,7 +209,7 @@ class Play:
             self._seats_became_bots(entry["takeovers"])
         self._setting.callbacks.on_step_applied(entry)
 
-    def _seats_became_bots(self, seats: list[Any]) -> None:
+    def _seats_became_bots(self, seats: list[int]) -> None:
         """Taken-over seats show as bots in the lobby (the window says "Bot (Orange)");
         the lobby keeps the player's name under `was`, and under `claimed_by` the seats
         whose claims gave it to a bot here (issue 52; empty: a proof, or a log caught up
@@ -220,7 +224,7 @@ class Play:
         if changed:
             self._setting.callbacks.on_lobby_changed(table.lobby)
 
-    def ended(self, state: Any) -> None:
+    def ended(self, state: EngineState) -> None:
         self._shared.enter(Phase.ENDED)
         self._takeover.cancel_all()
         self._setting.callbacks.on_ended(state)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, TYPE_CHECKING
 
+from net.transport.messages import Wire
+
 from net.lockstep.beacon import ChainVerifier
 from net.lockstep.plan_steps import for_spectators
 from net.table.dialer import Dialer
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.table.session")
 
 
-def _same_step(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _same_step(a: Wire, b: Wire) -> bool:
     """Two log entries of one step agree: the same hash as it began, the same commands
     and the same take-overs."""
     return a.get("hash") == b.get("hash") and a.get("commands") == b.get("commands") \
@@ -128,7 +130,7 @@ class Recovery:
                 waiting.append(conn)
         self._early_rejoiners = waiting
 
-    def caught_up(self, spectator: bool = False) -> dict[str, Any]:
+    def caught_up(self, spectator: bool = False) -> Wire:
         """The `CaughtUp` for a rejoining player or a spectator: the start and my log
         (a spectator's without the bots' seeds, `plan_steps.for_spectators`)."""
         ls = self._shared.lockstep
@@ -183,7 +185,7 @@ class Recovery:
             self._drain()
             ls.advance()
 
-    def _same_history(self, other: list[Any]) -> bool:
+    def _same_history(self, other: list[Wire]) -> bool:
         assert self._shared.lockstep is not None
         mine = self._shared.lockstep.log
         if len(other) < len(mine):

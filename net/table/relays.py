@@ -15,6 +15,8 @@ from __future__ import annotations
 import logging
 from typing import Any, TYPE_CHECKING
 
+from net.transport.messages import Wire
+
 from net.lockstep.core import Offence
 from net.table.expulsion import Expulsion
 from net.table.seat_signer import SeatSigner
@@ -91,7 +93,7 @@ class Relays:
             # kept the input from me (`net.table.missed_inputs` asks for it at once now)
             self._missed.withheld(seat, step, conn.seat)
 
-    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: dict[str, Any]) -> None:
+    def _relayed_chain(self, conn: PeerConnection, seat: int, inner: Wire) -> None:
         """A dropped seat's chain commitment, relayed: signed by the seat, it proves
         itself, so it is taken from any relayer (the links relayed after it can then be
         checked)."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from net.transport.messages import Wire
+
 from net.lockstep import signatures
 from net.table.shared import Identity, StartRecord, TableState
 
@@ -28,7 +30,7 @@ class SeatSigner:
         # replaceable (a test plays a seat that signs badly): callers look it up each time
         self.sign: Callable[[dict[str, Any]], dict[str, Any]] = self.sign_as_my_seat
 
-    def sign_as_my_seat(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def sign_as_my_seat(self, msg: Wire) -> Wire:
         """My seat's signature on a message I originate (`net.lockstep.signatures`)."""
         table = self._shared
         key = self._me.seat_key
@@ -39,7 +41,7 @@ class SeatSigner:
             return msg
         return signatures.sign(key, table_id, msg)
 
-    def signed_by_seat(self, seat: int, msg: Mapping[str, Any]) -> bool:
+    def signed_by_seat(self, seat: int, msg: Mapping[str, object]) -> bool:
         """`msg` carries `seat`'s signature under the key pinned in GameStarted."""
         entry = self._start.seat_entry(seat)
         return entry is not None and self._start.info is not None \

@@ -62,6 +62,7 @@ from store.table_save import read_save
 
 if TYPE_CHECKING:
     from sim import events as ev
+    from sim.commands import Command, SubmitPlan
     from sim.state import Decision, GameConfig, State
     from net.lockstep.core import Lockstep
     from net.transport.peer import PeerConnection
@@ -289,17 +290,19 @@ class TableSession:
         return self.code
 
     @property
-    def state(self) -> Any:
-        return self.lockstep.state if self.lockstep else None
+    def state(self) -> State | None:
+        state: State | None = self.lockstep.state if self.lockstep else None   # the rules'
+        return state
 
     @property
     def started(self) -> bool:
         return self.start.started
 
     @property
-    def decision(self) -> Any:
-        """`pending(state)` now, or None before the start."""
-        return self.lockstep.decision() if self.lockstep else None
+    def decision(self) -> Decision | None:
+        """`pending(state)` now, or None before the start (the table's engine is the rules:
+        its pending decision is `sim.state.Decision`)."""
+        return cast("Decision", self.lockstep.decision()) if self.lockstep else None
 
     def waiting_for(self) -> list[int]:
         """Seats whose input the current step still lacks (for a status line)."""
@@ -320,7 +323,7 @@ class TableSession:
         """The live connection to `seat`'s player, if any."""
         return self.roster.conn_for_seat(seat)
 
-    def submit(self, command: Any) -> None:
+    def submit(self, command: Command) -> None:
         if self.lockstep is None:
             raise ValueError("the game has not started")
         self.lockstep.submit(command)
@@ -332,10 +335,11 @@ class TableSession:
             raise ValueError("The game has not started.")
         self.lockstep.unlock()
 
-    def my_plan(self) -> Any:
+    def my_plan(self) -> SubmitPlan | None:
         """My locked plan of this round (a `SubmitPlan`), or None: the engine's state holds
         only the cards turned so far, my own too (`net.lockstep.plan_steps`)."""
-        return self.lockstep.my_plan() if self.lockstep is not None else None
+        plan: SubmitPlan | None = self.lockstep.my_plan() if self.lockstep is not None else None
+        return plan
 
     def send_chat(self, text: str) -> None:
         """Say `text` at the table (`net.table.chat`)."""

@@ -22,13 +22,15 @@ from net.trust.peer_text import shown
 from net.table.options import REJOIN_TIMEOUT, TURN_TIME
 from net.table.phase import Phase
 from net.transport.framing import encode_body
-from net.transport.reactor_types import DelayedCall as DelayedCall, ListeningPort as ListeningPort, NetReactor
+from net.transport.messages import Wire
+from net.transport.reactor_types import DelayedCall as DelayedCall, HostAddress, ListeningPort as ListeningPort, NetReactor
 
 if TYPE_CHECKING:
     from sim import events as ev
     from sim.state import Decision, GameConfig, State
     from net.lockstep.beacon import HashChain
     from net.lockstep.core import Lockstep
+    from net.lockstep.engine import EngineCommand, EngineConfig, EngineState, PendingDecision
     from net.table.chat import ChatLine
     from net.transport.peer import PeerConnection
     from net.trust.seat_keys import SeatKey
@@ -42,7 +44,7 @@ class Transport(Protocol):
 
     def loseConnection(self) -> None: ...
 
-    def getPeer(self) -> Any: ...            # an address with `.host`
+    def getPeer(self) -> HostAddress: ...
 
 
 def transport_of(conn: PeerConnection) -> Transport:
@@ -58,15 +60,15 @@ class TableEngine(Protocol):
     """The game as the table session uses it (`net.lockstep.engine.SimEngine`, or a
     test's fake game); the lockstep uses more of it."""
 
-    def config(self, players: int, side: str, setup: str) -> Any: ...
+    def config(self, players: int, side: str, setup: str) -> EngineConfig: ...
 
-    def config_wire(self, config: Any) -> dict[str, Any]: ...
+    def config_wire(self, config: EngineConfig) -> dict[str, object]: ...
 
-    def config_from_wire(self, wire: dict[str, Any]) -> Any: ...
+    def config_from_wire(self, wire: Mapping[str, object]) -> EngineConfig: ...
 
-    def choose(self, state: Any, seat: int, bot: str, seed: Any) -> Any: ...
+    def choose(self, state: EngineState, seat: int, bot: str, seed: bytes) -> EngineCommand: ...
 
-    def settle(self, decision: Any) -> Any: ...
+    def settle(self, decision: PendingDecision) -> EngineCommand: ...
 
 
 @dataclass
@@ -81,7 +83,7 @@ class SessionOptions:
     report_dir: str | None = None    # desync reports (default: next to the save)
 
 
-def _noop(*args: Any) -> None:
+def _noop(*args: object) -> None:
     return None
 
 
@@ -92,7 +94,7 @@ class TableOwner(Protocol):
     hands a protocol its factory), so the checker sees every call the table makes to it.
     See docs/net.md for what each one means."""
 
-    def on_lobby_changed(self, lobby: dict[str, Any], /) -> None: ...
+    def on_lobby_changed(self, lobby: Wire, /) -> None: ...
 
     def on_started(self, config: GameConfig, my_seat: int | None, state: State, /) -> None: ...
 
@@ -106,7 +108,7 @@ class TableOwner(Protocol):
 
     def on_notice(self, news: str, /) -> None: ...
 
-    def on_desync(self, report: dict[str, Any], /) -> None: ...
+    def on_desync(self, report: dict[str, object], /) -> None: ...
 
     def on_refused(self, reason: str, /) -> None: ...
 
@@ -116,9 +118,9 @@ class TableOwner(Protocol):
 
     def on_chat_received(self, line: ChatLine, /) -> None: ...
 
-    def on_broadcast(self, msg: dict[str, Any], /) -> None: ...
+    def on_broadcast(self, msg: Wire, /) -> None: ...
 
-    def on_step_applied(self, entry: dict[str, Any], /) -> None: ...
+    def on_step_applied(self, entry: Wire, /) -> None: ...
 
 
 @dataclass
@@ -203,7 +205,7 @@ class Roster:
     def conn_for_seat(self, seat: int | None) -> PeerConnection | None:
         return next((c for c in self.conns if c.seat == seat and not c.closed), None)
 
-    def broadcast(self, msg: dict[str, Any]) -> None:
+    def broadcast(self, msg: Wire) -> None:
         """To every ready player connection (packed once, sealed for each)."""
         self._callbacks.on_broadcast(msg)
         body = None
@@ -234,12 +236,12 @@ class StartRecord:
     def started(self) -> bool:
         return self.info is not None
 
-    def seat_entry(self, seat: int | None) -> dict[str, Any] | None:
+    def seat_entry(self, seat: int | None) -> Wire | None:
         if self.info is None or seat is None:
             return None
         return next((s for s in self.info["seats"] if s["seat"] == seat), None)
 
-    def seat_of_peer(self, peer: bytes | None, lobby: dict[str, Any]) -> int | None:
+    def seat_of_peer(self, peer: bytes | None, lobby: Wire) -> int | None:
         """`peer`'s seat: in `GameStarted`, or before it in the `lobby`."""
         seats = self.info["seats"] if self.info else lobby.get("seats", [])
         return next((s["seat"] for s in seats if s.get("peer") == peer and peer), None)

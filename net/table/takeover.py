@@ -92,7 +92,7 @@ class Takeover:
         self.said_gone: set[int] = set()              # seats the players were told dropped
 
         # (seat, step) -> claimant -> its signed TakeoverClaimed (mine included)
-        self._held: dict[tuple[int, int], dict[int, Mapping[str, Any]]] = {}
+        self._held: dict[tuple[int, int], dict[int, Mapping[str, object]]] = {}
         self._refused: set[tuple[int, int]] = set()   # claims on my seat I refused (logged)
         self._said: set[tuple[int, int]] = set()      # ... by a majority (my player told)
         # seat -> the players whose claims gave it to a bot here (the lobby shows them)
@@ -330,7 +330,7 @@ class Takeover:
             return "seat " + "".join(names)
         return "seats " + ", ".join(names[:-1]) + " and " + names[-1]
 
-    def _refuse(self, seat: int, step: int, held: Mapping[int, Any]) -> None:
+    def _refuse(self, seat: int, step: int, held: Mapping[int, object]) -> None:
         """Claims on my own seat while I answer: kept, never obeyed. Once they are more
         than half of the table, my player is told in words who says so and why: my seat
         stays mine here (a program sending its inputs is never told it is a bot)."""
@@ -365,7 +365,7 @@ class Takeover:
                     "(a bot plays it once more than half of the players agree)", seat, step)
         self._roster.broadcast(msg)
 
-    def claims_for(self, seat: int, step: int) -> dict[int, Mapping[str, Any]]:
+    def claims_for(self, seat: int, step: int) -> dict[int, Mapping[str, object]]:
         """The signed claims I hold that `seat`'s countdown ran out at `step`
         (claimant -> its `TakeoverClaimed`), mine included."""
         return self._held.get((seat, step), {})

@@ -11,9 +11,11 @@ Tests: tests/net/transport/test_framing.py, tests/net/transport/test_fuzz.py.
 from __future__ import annotations
 
 import struct
-from typing import Any, Mapping
+from typing import Mapping, NoReturn
 
 import msgpack
+
+from net.transport.messages import Wire
 
 MAX_FRAME = 1 << 20          # 1 MiB: a whole command log of a long game fits easily
 MAX_BODY = MAX_FRAME - 64    # room for sealing (net.trust.secure_channel adds 24 bytes)
@@ -24,7 +26,7 @@ class FrameError(ValueError):
     """A frame that cannot be accepted: the reason names what was wrong."""
 
 
-def encode_body(message: Mapping[str, Any]) -> bytes:
+def encode_body(message: Mapping[str, object]) -> bytes:
     """One message as msgpack (bin type for bytes), within the size limit."""
     body: bytes = msgpack.packb(message, use_bin_type=True)
     if len(body) > MAX_BODY:
@@ -37,16 +39,16 @@ def frame(body: bytes) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def encode_frame(message: dict[str, Any]) -> bytes:
+def encode_frame(message: Mapping[str, object]) -> bytes:
     """One message as a length-prefixed msgpack frame (bin type for bytes)."""
     return frame(encode_body(message))
 
 
-def _ext_refused(code: int, data: bytes) -> Any:
+def _ext_refused(code: int, data: bytes) -> NoReturn:
     raise FrameError(f"msgpack ext type {code} is not allowed")
 
 
-def decode_body(body: bytes) -> dict[str, Any]:
+def decode_body(body: bytes) -> Wire:
     """A frame body as a message map, or FrameError naming the fault."""
     try:
         obj = msgpack.unpackb(
@@ -84,7 +86,7 @@ class FrameDecoder:
     def pending_bytes(self) -> int:
         return len(self._buffer)
 
-    def feed(self, data: bytes) -> list[dict[str, Any] | FrameError]:
+    def feed(self, data: bytes) -> list[Wire | FrameError]:
         """Messages (or FrameError values, in stream order) completed by `data`."""
         return [item if isinstance(item, FrameError) else _decoded(item)
                 for item in self.feed_bodies(data)]
@@ -120,7 +122,7 @@ class FrameDecoder:
         return body
 
 
-def _decoded(body: bytes) -> dict[str, Any] | FrameError:
+def _decoded(body: bytes) -> Wire | FrameError:
     try:
         return decode_body(body)
     except FrameError as exc:

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
+from net.transport.reactor_types import Clock
 from net.trust.guess_limit import address_group
 
 try:
@@ -147,7 +148,7 @@ class UnprovenConnections:
     slot (evicting per `choose_slot`; False: refuse at once), `keyed` marks one whose key
     offer was answered, `release` gives a slot back."""
 
-    def __init__(self, reactor: Any, limit: int = MAX_UNPROVEN,
+    def __init__(self, reactor: Clock | None, limit: int = MAX_UNPROVEN,
                  per_address: int = MAX_UNPROVEN_PER_ADDRESS) -> None:
         self.reactor = reactor
         self.limit = limit
@@ -227,7 +228,7 @@ class OpenFilesBudget:
     `accepted_files_limit`; beyond it a new one is closed at once (not an offence: the
     machine is full, not the stranger guilty)."""
 
-    def __init__(self, reactor: Any, limit: int | None = None) -> None:
+    def __init__(self, reactor: Clock | None, limit: int | None = None) -> None:
         self.reactor = reactor
         self.limit = accepted_files_limit() if limit is None else limit
         self.open = 0

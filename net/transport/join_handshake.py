@@ -30,7 +30,8 @@ from net.transport.handshake_limits import (EVICTED_RETRY, FIRST_MESSAGE_DEADLIN
 from net.transport.message_records import (Hello, KeyOffered, Message, Welcomed, as_wire,
                                            checked)
 from net.transport.versions import version_differences
-from net.trust.guess_limit import BUSY, DROPPED_RETRY, OfferVerdict
+from net.transport.reactor_types import Clock
+from net.trust.guess_limit import BUSY, DROPPED_RETRY, GuessLimiter, OfferVerdict
 from net.trust.pake import JoinKeyExchange, PakeError
 from net.trust.seat_keys import prove_seat
 from net.trust.secure_channel import ChannelError, SecureChannel
@@ -51,7 +52,7 @@ class HandshakeDeadline:
         self.extended = False
         self.length = HANDSHAKE_DEADLINE
 
-    def set(self, reactor: Any, seconds: float, overdue: Callable[[], None]) -> None:
+    def set(self, reactor: Clock, seconds: float, overdue: Callable[[], None]) -> None:
         """Due `seconds` from now (replacing a pending one): then `overdue` is called."""
         if self.call is not None and self.call.active():
             self.call.cancel()
@@ -80,8 +81,9 @@ class JoinHandshake:
         self._settled = False          # a dial's handshake has ended (see dial_settled)
 
     @property
-    def _limiter(self) -> Any:
-        return self.conn.session.guess_limit
+    def _limiter(self) -> GuessLimiter | None:
+        limiter: GuessLimiter | None = self.conn.session.guess_limit
+        return limiter
 
     def began(self) -> None:
         """The TCP connection is up: a listener does nothing costly before a stranger's

@@ -19,7 +19,7 @@ from typing import Any, Callable, Literal, Mapping, TypedDict, TypeVar, cast
 from net.transport import messages
 from net.transport.messages import PlanCard
 
-Wire = dict[str, Any]     # a message map, checked by `net.transport.messages.check`
+from net.transport.messages import Wire as Wire   # re-exported: the parts import it from here
 
 
 class RecalledLine(TypedDict):
@@ -310,7 +310,7 @@ M = TypeVar("M")
 C = TypeVar("C")
 
 
-def kind_of(record: type[Any]) -> str:
+def kind_of(record: type[object]) -> str:
     """The message kind a record describes: its class name, as the schemas spell it."""
     return record.__name__
 
@@ -330,6 +330,6 @@ def checked(msg: Wire) -> Message:
     return cast(Message, messages.check(msg))
 
 
-def as_wire(msg: Mapping[str, Any]) -> Wire:
+def as_wire(msg: Mapping[str, object]) -> Wire:
     """A record as the map it is (no copy), for the parts that keep, sign or pass on maps."""
     return cast(Wire, msg)

@@ -31,12 +31,19 @@ MAX_STEP = 1_000_000
 MAX_PING = 2 ** 31 - 1     # a ping's number (net/transport/round_trip.py)
 
 
+# A message map from the wire, read as its record (`net.transport.message_records`) once
+# `check` has passed it. Its values are still `Any`: the lockstep reads fields of maps it
+# keeps (commitments, votes, logs) without naming their record; see docs/architecture.md.
+Wire = dict[str, Any]
+Rule = Callable[[object], "str | None"]   # a field's check: None, or what is wrong with it
+
+
 class BadMessage(ValueError):
     """A message that is not well formed; the text says which field and why."""
 
 
-def _int(lo: int, hi: int) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _int(lo: int, hi: int) -> Rule:
+    def check(v: object) -> str | None:
         if isinstance(v, bool) or not isinstance(v, int):
             return f"is a {type(v).__name__}, not an int"
         if not lo <= v <= hi:
@@ -45,8 +52,8 @@ def _int(lo: int, hi: int) -> Callable[[Any], str | None]:
     return check
 
 
-def _bytes(n: int) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _bytes(n: int) -> Rule:
+    def check(v: object) -> str | None:
         if not isinstance(v, bytes):
             return f"is a {type(v).__name__}, not bytes"
         if len(v) != n:
@@ -55,8 +62,8 @@ def _bytes(n: int) -> Callable[[Any], str | None]:
     return check
 
 
-def _str(maxlen: int, choices: tuple[str, ...] | None = None) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _str(maxlen: int, choices: tuple[str, ...] | None = None) -> Rule:
+    def check(v: object) -> str | None:
         if not isinstance(v, str):
             return f"is a {type(v).__name__}, not a string"
         if len(v) > maxlen:
@@ -67,12 +74,12 @@ def _str(maxlen: int, choices: tuple[str, ...] | None = None) -> Callable[[Any],
     return check
 
 
-def _map(v: Any) -> str | None:
+def _map(v: object) -> str | None:
     return None if isinstance(v, dict) else f"is a {type(v).__name__}, not a map"
 
 
-def _list(maxlen: int) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _list(maxlen: int) -> Rule:
+    def check(v: object) -> str | None:
         if not isinstance(v, list):
             return f"is a {type(v).__name__}, not a list"
         if len(v) > maxlen:
@@ -81,8 +88,8 @@ def _list(maxlen: int) -> Callable[[Any], str | None]:
     return check
 
 
-def _seconds(lo: float, hi: float) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
+def _seconds(lo: float, hi: float) -> Rule:
+    def check(v: object) -> str | None:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             return f"is a {type(v).__name__}, not a number"
         if not lo <= v <= hi:
@@ -91,11 +98,11 @@ def _seconds(lo: float, hi: float) -> Callable[[Any], str | None]:
     return check
 
 
-def _opt(inner: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+def _opt(inner: Rule) -> Rule:
     return lambda v: None if v is None else inner(v)
 
 
-def _versions(v: Any) -> str | None:
+def _versions(v: object) -> str | None:
     if not isinstance(v, dict) or len(v) > 20:
         return "is not a small map"
     for k, x in v.items():
@@ -104,7 +111,7 @@ def _versions(v: Any) -> str | None:
     return None
 
 
-def _seats(v: Any) -> str | None:
+def _seats(v: object) -> str | None:
     """A list of distinct seat numbers."""
     if not isinstance(v, list) or len(v) > 5:
         return "is not a list of at most 5 seats"
@@ -114,7 +121,7 @@ def _seats(v: Any) -> str | None:
     return None if len(set(v)) == len(v) else "names a seat twice"
 
 
-def _chat_lines(v: Any) -> str | None:
+def _chat_lines(v: object) -> str | None:
     """The recent chat lines sent to a spectator as it comes (`net.table.chat`)."""
     if not isinstance(v, list) or len(v) > 50:
         return "is not a list of at most 50 chat lines"
@@ -128,7 +135,7 @@ def _chat_lines(v: Any) -> str | None:
     return None
 
 
-def _build(v: Any) -> str | None:
+def _build(v: object) -> str | None:
     """The physics build a tower vote claims (`net.lockstep.tower_vote`)."""
     return None if v in ("deterministic", "platform") else "is not a physics build"
 
@@ -141,7 +148,7 @@ B32 = _bytes(32)
 SIG = _bytes(64)
 PAKE = _bytes(33)
 
-SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+SCHEMAS: dict[str, dict[str, Rule]] = {
     # handshake
     "Welcomed": {"versions": _versions, "peer": ID, "pake": PAKE},
     "KeyOffered": {"pake": PAKE},
@@ -211,7 +218,7 @@ LOCK = _int(0, 63)           # how many times the seat unlocked its plan this st
 PlanCard = str | int | None   # a planned card as `_card` checks it
 
 
-def _card(v: Any) -> str | None:
+def _card(v: object) -> str | None:
     """A planned card: a province name, a money card 0-4, or None (a money card)."""
     if v is None:
         return None
@@ -220,7 +227,7 @@ def _card(v: Any) -> str | None:
     return _int(0, 4)(v)
 
 
-def _digests(v: Any) -> str | None:
+def _digests(v: object) -> str | None:
     if not isinstance(v, list) or len(v) != len(PLAN_FIELD_NAMES):
         return f"is not a list of {len(PLAN_FIELD_NAMES)} field digests"
     for d in v:
@@ -229,7 +236,7 @@ def _digests(v: Any) -> str | None:
     return None
 
 
-PLAN_FIELD_SCHEMAS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+PLAN_FIELD_SCHEMAS: dict[str, dict[str, Rule]] = {
     # a locked plan: one salted digest per field (the 10 action fields, then the bid)
     "PlanCommitted": {"step": STEP, "seat": SEAT, "lock": LOCK, "fields": _digests,
                       "hash": HASH, "sig": SIG},
@@ -258,7 +265,7 @@ PLAYER_GAME_MESSAGES = frozenset({"LinkRevealed", "TowerVoted",
                                   "GameFinished"}) | frozenset(PLAN_FIELD_SCHEMAS)
 
 
-def check(msg: dict[str, Any]) -> dict[str, Any]:
+def check(msg: Wire) -> Wire:
     """Return `msg` if it has a known type and every field of that type is well formed."""
     kind = msg.get("type")
     schema = SCHEMAS.get(kind) if isinstance(kind, str) else None

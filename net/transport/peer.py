@@ -16,15 +16,18 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Mapping, Protocol as Interface, cast
 
+from twisted.internet.interfaces import IAddress, IConnector
 from twisted.internet.protocol import ClientFactory, Protocol
+from twisted.python.failure import Failure
 
 from net.transport.framing import FrameDecoder, FrameError, decode_body, encode_body, frame
 from net.transport.handshake_limits import (HANDSHAKE_MAX_FRAME, OpenFilesBudget,
                                             UnprovenConnections)
 from net.transport.join_handshake import JoinHandshake
 from net.transport import messages
-from net.transport.message_records import Message, as_wire, checked
+from net.transport.message_records import Message, Wire, as_wire, checked
 from net.transport.peer_reports import PeerOwner
+from net.transport.reactor_types import HostAddress
 from net.transport.round_trip import RoundTrip
 from net.trust.door_identity import Door
 from net.trust.peer_text import shown
@@ -43,7 +46,7 @@ class TcpTransport(Interface):
 
     def loseConnection(self) -> None: ...
 
-    def getPeer(self) -> Any: ...
+    def getPeer(self) -> HostAddress: ...
 
     def setTcpNoDelay(self, enabled: bool) -> None: ...
 
@@ -51,7 +54,7 @@ class TcpTransport(Interface):
 class PeerConnection(Protocol):
     """A connection in one of two roles: `dialer` (we connected) or `listener`."""
 
-    def __init__(self, session: PeerOwner, dialer: bool, hello: dict[str, Any] | None = None) -> None:
+    def __init__(self, session: PeerOwner, dialer: bool, hello: Wire | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello_fields = hello or {}       # what a dialer says about itself
@@ -127,7 +130,7 @@ class PeerConnection(Protocol):
         door = self.session.reports.door
         return door(host, port) if door is not None else Door(host, False)
 
-    def send(self, msg: Mapping[str, Any], body: bytes | None = None) -> None:
+    def send(self, msg: Mapping[str, object], body: bytes | None = None) -> None:
         """Sealed once the key exchange is done; only the exchange itself (and a refusal
         of a wrong code, which cannot be sealed with a key the dialer lacks) is plain.
         `body`: `msg` already packed (a broadcast packs once for every player)."""
@@ -222,7 +225,7 @@ class PeerConnection(Protocol):
                 log.exception("error handling %s from %s", msg["type"], self.describe())
                 self.offence(f"could not handle {msg['type']}: {exc}"[:300])
 
-    def connectionLost(self, reason: Any = None) -> None:
+    def connectionLost(self, reason: Failure | None = None) -> None:
         self.closed = True
         self.handshake.leave()
         if self.release_file is not None:
@@ -260,14 +263,14 @@ class PeerConnection(Protocol):
 class PeerFactory(ClientFactory):
     """Builds connections for a session; `dialer` and the Hello fields fix the role."""
 
-    def __init__(self, session: PeerOwner, dialer: bool, hello: dict[str, Any] | None = None) -> None:
+    def __init__(self, session: PeerOwner, dialer: bool, hello: Wire | None = None) -> None:
         self.session = session
         self.dialer = dialer
         self.hello = hello
         self.unproven = UnprovenConnections(session.reactor)
         self.files = OpenFilesBudget(session.reactor)
 
-    def buildProtocol(self, addr: Any) -> PeerConnection | None:
+    def buildProtocol(self, addr: IAddress | None) -> PeerConnection | None:
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
         # at its cap of unproven connections spends nothing on a new one
         if self.dialer:
@@ -294,8 +297,8 @@ class PeerFactory(ClientFactory):
         conn.release_file = self.files.release
         return conn
 
-    def clientConnectionFailed(self, connector: Any, reason: Any) -> None:
+    def clientConnectionFailed(self, connector: IConnector, reason: Failure) -> None:
         self.session.reports.dial_failed(connector, reason)
 
-    def clientConnectionLost(self, connector: Any, reason: Any) -> None:
+    def clientConnectionLost(self, connector: IConnector, reason: Failure) -> None:
         pass

@@ -27,8 +27,18 @@ class DelayedCall(Protocol):
     def cancel(self) -> None: ...
 
 
+class HostAddress(Protocol):
+    """A TCP address (Twisted's `IPv4Address`/`IPv6Address`, the part `net` reads)."""
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def port(self) -> int: ...
+
+
 class ListeningPort(Protocol):
-    def getHost(self) -> Any: ...            # an address with `.port`
+    def getHost(self) -> HostAddress: ...
 
     def stopListening(self) -> object: ...
 

@@ -26,7 +26,7 @@ pings).
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 from net.transport.messages import MAX_PING
 
@@ -40,7 +40,7 @@ ASK_AGAIN_AFTER = 10.0       # a ping unanswered this long is given up; the next
 class RoundTrip:
     """One connection's pings: the ones it asks, the ones it answers."""
 
-    def __init__(self, clock: Callable[[], float], send: Callable[[Mapping[str, Any]], None],
+    def __init__(self, clock: Callable[[], float], send: Callable[[Mapping[str, object]], None],
                  describe: Callable[[], str] = lambda: "a peer") -> None:
         self._clock = clock
         self._send = send

@@ -59,7 +59,7 @@ import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 log = logging.getLogger("net.trust.guess_limit")
 
@@ -238,10 +238,20 @@ class OfferInLine:
         self.refuse = refuse
 
 
+class LimiterClock(Protocol):
+    """The reactor's clock as the limiter uses it: `net.transport.reactor_types.Clock`
+    (or a test's `Clock`), named here because net.trust sits below net.transport."""
+
+    def seconds(self) -> float: ...
+
+    def callLater(self, delay: float, callable: Callable[..., object],
+                  *args: object) -> object: ...        # a DelayedCall
+
+
 class GuessLimiter:
     """The table's records for `decide_offer`, its line of offers, and its summary line."""
 
-    def __init__(self, reactor: Any) -> None:
+    def __init__(self, reactor: LimiterClock) -> None:
         self.reactor = reactor
         # by address, or by tunnel (`net.trust.door_identity.Door.key`)
         self._records: dict[str, AddressRecord] = {}

@@ -20,7 +20,7 @@ Tests: tests/net/trust/test_own_seat.py (the table; a real-process lying host).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable, Mapping, cast
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,11 @@ class PinnedSeat:
     key: bytes | None
 
     @classmethod
-    def of(cls, entry: dict[str, Any]) -> PinnedSeat:
-        """A `GameStarted` seat entry (already checked well formed by `check_start`)."""
-        return cls(entry["seat"], entry["kind"], entry.get("peer"), entry.get("key"))
+    def of(cls, entry: Mapping[str, object]) -> PinnedSeat:
+        """A `GameStarted` seat entry (already checked well formed by `check_start`, so
+        its fields are read as what that check found them to be)."""
+        return cls(cast(int, entry["seat"]), cast(str, entry["kind"]),
+                   cast("bytes | None", entry.get("peer")), cast("bytes | None", entry.get("key")))
 
 
 @dataclass(frozen=True)

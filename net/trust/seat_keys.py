@@ -32,7 +32,7 @@ class SeatKey:
         return self._key.sign(data).signature
 
 
-def verify(public: bytes | None, data: bytes, signature: bytes | None) -> bool:
+def verify(public: bytes | None, data: bytes, signature: object) -> bool:
     """True if `signature` over `data` was made with the key whose public half is `public`."""
     if not isinstance(public, bytes) or len(public) != PUBLIC_BYTES \
             or not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:

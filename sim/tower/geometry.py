@@ -28,7 +28,7 @@ Tests: tests/sim/tower/test_drop.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 CUBE = 10             # side of a cube
 WIDTH = 120           # interior width of the square shaft
@@ -101,7 +101,34 @@ PARTS: dict[str, tuple[Segment, ...]] = {
 ALL_SEGMENTS: tuple[Segment, ...] = tuple(s for part in PARTS.values() for s in part)
 
 
-def as_data() -> dict[str, Any]:
+class ExitData(TypedDict):
+    x: int
+    y0: int
+    y1: int
+
+
+class EntryData(TypedDict):
+    y: int
+    slots: list[int]
+    jitter: int
+
+
+class GeometryData(TypedDict):
+    """`as_data`: the geometry as plain data (what the window draws the tower from)."""
+    units: str
+    cube: int
+    width: int
+    top: int
+    wall_radius: int
+    exit: ExitData
+    tray_end: int
+    parts: dict[str, list[list[list[int]]]]      # name -> segments -> two points (x, y)
+    segments: list[list[list[int]]]
+    entry: EntryData
+    out_zone: list[list[int]]
+
+
+def as_data() -> GeometryData:
     """The geometry as one plain dict (what `sim.tower.drop.GEOMETRY` exposes)."""
     return {
         "units": "mm (cube side 10); origin bottom-left of the interior; y up",

@@ -93,7 +93,11 @@ def host(workdir: Path, players: int, bots: int = 0, port: int | None = None,
                          "--rejoin-timeout", str(timeout),
                          "--save", str(workdir / "host.save"), *extra], workdir, env,
                 preexec=preexec)
-    peer.wait_for(r"table open on port", 30)
+    try:
+        peer.wait_for(r"table open on port", 30)
+    except TimeoutError:
+        peer.kill()          # not left running for the rest of the run (its caller has no handle)
+        raise
     return peer, port
 
 

@@ -190,7 +190,7 @@ def patch_divergence(games: int = 3) -> tuple[int, int, int, int]:
             before = game.state
             _after, events, views = apply_viewed(before, cmd)
             game.submit(cmd)
-            shown: dict[str, Any] = copy.deepcopy(dict(public_state(before)))
+            shown = copy.deepcopy(public_state(before))
             differs = False
             for e, view in zip(events, views):
                 if e["event"] == "ProvinceClaimed" or e["event"] == "Moved" \
@@ -203,7 +203,7 @@ def patch_divergence(games: int = 3) -> tuple[int, int, int, int]:
                 elif e["event"] == "YearStarted":
                     patches.start_year(shown, e)
                 elif e["event"] == "Snapshot":
-                    shown = copy.deepcopy(dict(e["state"]))
+                    shown = copy.deepcopy(e["state"])
                 for name, province in view["provinces"].items():
                     checks += 1
                     if shown["provinces"][name] != province:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from net.transport.messages import Wire
+
 from net.trust.peer_text import shown
 
 
@@ -28,13 +30,13 @@ class LobbySeat:
     level: str | None = None   # a bot seat's level
 
     @classmethod
-    def from_wire(cls, wire: Mapping[str, Any]) -> LobbySeat:
+    def from_wire(cls, wire: Wire) -> LobbySeat:
         level = wire.get("level")
         return cls(seat=int(wire["seat"]), kind=str(wire.get("kind") or ""),
                    name=shown(wire.get("name") or "")[:40], peer=wire.get("peer"),
                    key=wire.get("key"), level=level if isinstance(level, str) else None)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> Wire:
         wire: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "name": self.name,
                                 "peer": self.peer, "key": self.key}
         if self.level is not None:
@@ -82,7 +84,7 @@ class TableLobby:
             watchers=tuple(shown(n)[:40] for n in watchers if isinstance(n, str))[:16]
             if isinstance(watchers, list) else ())
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> Wire:
         wire: dict[str, Any] = {
             "players": self.players, "side": self.side, "setup": self.setup,
             "code": self.code, "started": self.started,
@@ -126,7 +128,7 @@ class StartInfo:
                    bot_levels=tuple((int(s), str(lv)) for s, lv in wire.get("bot_levels") or ()),
                    turn_time=wire.get("turn_time"), rejoin_timeout=wire.get("rejoin_timeout"))
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> Wire:
         wire: dict[str, Any] = {
             "table": self.table, "config": dict(self.config),
             "seats": [{k: v for k, v in s.to_wire().items() if k != "level"}

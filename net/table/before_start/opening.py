@@ -14,6 +14,8 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from net.transport.messages import Wire
+
 from net.lockstep.beacon import HashChain
 from net.reach.addresses import parse_address   # IPv4, [IPv6]:port, names
 from net.table.input_deadline import turn_time_problem
@@ -78,7 +80,7 @@ def watched(s: TableSession, address: str, code: str | None) -> None:
     s.liveness.start_heartbeat()   # no frames to send: it runs the input clocks it shows
 
 
-def resumed(s: TableSession, save_path: str, save: dict[str, Any],
+def resumed(s: TableSession, save_path: str, save: Wire,
             host_at: tuple[str, int] | None = None) -> None:
     """My seat again after a crash, from my local save: who I was, my chain, my plans;
     the host dialled at `host_at` when given (a new tunnel's end), not where the save says."""

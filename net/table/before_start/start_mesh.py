@@ -15,6 +15,8 @@ import logging
 import os
 from typing import Any, Callable, Mapping, TYPE_CHECKING, TypedDict
 
+from net.transport.messages import Wire
+
 from net.lockstep.beacon import H, HashChain
 from net.lockstep.commitment import canonical
 from net.reach.offered import FriendSide, on_loopback
@@ -47,7 +49,7 @@ START_KEYS = ("table", "config", "seats", "peers", "bot", "bot_levels")   # kept
 OPTIONAL_START_KEYS = ("turn_time", "rejoin_timeout")
 
 
-def check_start(engine: TableEngine, msg: Mapping[str, Any]) -> None:
+def check_start(engine: TableEngine, msg: Wire) -> None:
     """A `GameStarted` (or the start record a `CaughtUp` carries) is well formed:
     ValueError says what is wrong."""
     engine.config_from_wire(msg["config"])
@@ -78,7 +80,7 @@ def check_start(engine: TableEngine, msg: Mapping[str, Any]) -> None:
             raise ValueError("bad peer entry")
 
 
-def start_digest(start: dict[str, Any]) -> bytes:
+def start_digest(start: Wire) -> bytes:
     """What every player must have been given alike (issue 34): the whole start — the
     table, its settings, the seats and their keys, the bots, the turn time and the
     take-over countdown — but the players' addresses (each is told them as it reaches
@@ -101,7 +103,7 @@ def start_differs(seat: int, from_host: bool) -> str:
             "if it does not come back")
 
 
-def start_not_mine(me: Identity, start: Mapping[str, Any]) -> str | None:
+def start_not_mine(me: Identity, start: Wire) -> str | None:
     """Why a start (checked by `check_start`) is not mine to play: my seat missing,
     doubled or pinned under another key (`net.trust.own_seat`); None when it is mine."""
     my_key = me.seat_key.public if me.seat_key is not None else b""
@@ -152,12 +154,12 @@ class StartHandshake:
             conn.offence("GameStarted from a peer that is not the host")
             return
         try:
-            check_start(self._setting.engine, msg)
+            check_start(self._setting.engine, as_wire(msg))
         except ValueError as exc:
             self._setting.callbacks.on_error(f"the host's GameStarted is malformed: {exc}")
             conn.offence(f"malformed GameStarted: {exc}")
             return
-        problem = start_not_mine(self._me, msg)
+        problem = start_not_mine(self._me, as_wire(msg))
         if problem is not None:
             log.warning("refusing the host's GameStarted: %s", problem)
             self._leave(conn, problem)

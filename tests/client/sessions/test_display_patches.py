@@ -4,17 +4,20 @@ each patch is what the event's record says, and nothing else changes."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from client.sessions import display_patches as patches
 from sim import events as ev
 
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 
-def _display() -> dict[str, Any]:
-    return {"provinces": {"Kai": {"owner": 0, "armies": 5, "buildings": ["temple"], "unrest": 1},
+
+def _display() -> PublicState:
+    return cast("PublicState", {"provinces": {"Kai": {"owner": 0, "armies": 5, "buildings": ["temple"], "unrest": 1},
                           "Mino": {"owner": 1, "armies": 2, "buildings": [], "unrest": 0},
                           "Owari": {"owner": 0, "armies": 1, "buildings": [], "unrest": 0}},
-            "actions": [None] * 10, "year": 1, "events": [1, 2, 3, 4], "current_event": 2}
+            "actions": [None] * 10, "year": 1, "events": [1, 2, 3, 4], "current_event": 2})
 
 
 def test_a_move_to_my_own_province_takes_the_armies_along() -> None:

@@ -75,7 +75,7 @@ def _stage_agrees(app: Any, battles: list[tuple[ev.TowerDropped, ev.BattleResolv
         assert tuple(in_tray) == want, f"{where}: the sides' trays hold {in_tray}"
         # the same numbers on the card and in the log, and in the climax's banner
         card = battle_result_lines(battle)[1]
-        log = describe(cast(dict, battle)) or ""
+        log = describe(battle) or ""
         for n in want:
             assert str(n) in card and str(n) in log, (card, log)
         assert tv.verdict.totals.count(str(want[0])) >= 1 and str(want[1]) in tv.verdict.totals

@@ -71,6 +71,30 @@ def test_a_cube_landing_repaints_the_counts_not_the_whole_stage():
     assert landings >= 5
 
 
+def test_the_tally_and_climax_repaint_the_stage_once_then_nothing():
+    """Issue 48: nothing moves while the tally and the climax hold, so after the climax's
+    whole stage (its sides lit and dimmed, its banner) has been drawn, a frame repaints
+    nothing (it repainted the whole stage every frame of the 2.2 s climax)."""
+    from client.tower.stage_climax import verdict
+    tv = _stage(handful=0.0)
+    tv.verdict = verdict({"event": "BattleResolved", "kind": "attack", "province": "Mikawa",
+                          "attacker": 0, "defender": 1, "unrest": 0, "result": "attacker",
+                          "attacker_count": 5, "defender_count": 3, "survivors": 2})
+    assert tv.drop is not None
+    tv.play(tv.drop.rec, "", (0, 1), handful=0.0)        # again, with its climax
+    stages: dict[str, list[int]] = {}
+    for _ in range(3000):
+        tv.on_update(1 / 60)
+        if not tv.playing:
+            break
+        stages.setdefault(tv.stage, []).append(_area(tv.damage_rects()))
+    climax, tally = stages.get("climax", []), stages.get("tally", [])
+    assert len(climax) > 60 and len(tally) > 20
+    assert climax[0] >= W * H, "the climax's first frame: the whole stage"
+    assert sum(1 for a in climax if a) <= 3, f"{sum(1 for a in climax if a)} climax frames repaint"
+    assert sum(1 for a in tally if a) <= 3, f"{sum(1 for a in tally if a)} tally frames repaint"
+
+
 def test_the_handful_repaints_only_the_tiles_its_cubes_cross():
     tv = _stage()
     seen = 0

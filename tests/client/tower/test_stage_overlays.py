@@ -4,7 +4,7 @@ the cubes waiting for the pour stay under the window's top bar."""
 
 from __future__ import annotations
 
-from client.game.table_shared import SPEEDS
+from client.core.settings import SPEEDS
 from client.tower.drop_play import DropPlay
 from sim.tower import drop as tower
 from tests.client.conftest import frame

@@ -412,6 +412,28 @@ def test_the_tower_lesson_cannot_end_before_its_pour_played_at_normal_speed_in_v
     assert coach.progress.current is None and scene.speed == SPEEDS[-1], "the player's pace is back"
 
 
+def test_the_tower_lessons_card_covers_neither_sides_name_at_960x640(app, home):
+    """Issue 48: at 960x640 step 6's card, over a side's panel from its foot up, needed
+    more than the panel's height below its head and covered the attacker's name and
+    province, which the lesson talks about. The card stays under each side's head words
+    (its own words get smaller type to fit)."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    assert _walk_to(app, scene, coach, "battle", 300)
+    tower = scene.tower
+    assert run_until(app, lambda: tower.stage == "pour" and coach.card.visible, 30)
+    frame(app, 2)
+    card = (coach.card.left, coach.card.bottom, coach.card.width, coach.card.height)
+    heads = []
+    for key in ("a", "d"):
+        for part in ("role", "name", "where"):
+            t = tower.texts.labels[(key, part)]
+            heads.append((part, key, (t.left, t.bottom, t.right - t.left, t.top - t.bottom)))
+    assert len(heads) == 6
+    covered = [(part, key) for part, key, r in heads if _overlap(card, r)]
+    assert not covered, f"the card {card} covers {covered}"
+
+
 @pytest.mark.slow
 def test_a_tower_lesson_pour_hidden_under_the_rules_is_played_again(app, home):
     """The pour played while the rules covered the stage: the lesson's drop plays once

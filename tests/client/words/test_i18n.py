@@ -42,6 +42,7 @@ ALLOWED = {
     ("cli/replay.py", "verified {…} commands: every state hash matches; final state hash {…}"):
         "read by scripts and tests, like the JSON log",
     ("cli/runner.py", "final state hash {…}"): "read by scripts and tests, like the JSON log",
+    ("cli/correspondence.py", "final state hash {…}"): "read by scripts and tests, like the JSON log",
     ("cli/replay.py", " (game over)"): "part of the line scripts read",
     ("cli/replay.py", " (game unfinished)"): "part of the line scripts read",
     ("sim/narrate.py", "peasants"): "the English printout's default naming; translated in describe",

@@ -23,7 +23,8 @@ NET = ROOT / "net"
 
 # calls whose string arguments are sentences for a player
 SENTENCE_CALLS = {"ValueError", "PakeError", "PortMapError", "AddressError", "SaveError", "Admission", "OwnSeat", "RendezvousError", "on_paused",
-                  "on_refused", "refused", "_refuse", "_refuse_plain", "_try_again", "on_failed", "say"}
+                  "on_refused", "refused", "_refuse", "_refuse_plain", "_try_again", "on_failed", "say",
+                  "DoorError", "CodeError", "StartVerdict", "SeatingVerdict", "ClaimVerdict"}
 # net modules whose ValueErrors never reach a window (wire checks, replay, the engine
 # wrapper): file -> why
 INTERNAL_FILES = {
@@ -32,6 +33,7 @@ INTERNAL_FILES = {
     "start_mesh.py": "a malformed GameStarted from a peer: an offence, logged",
     "core.py": "(net/lockstep/core.py) submit/replay checks; the window submits only when asked, offences are logged",
     "recovery.py": "a resume file that does not match: logged by the resuming peer",
+    "my_tables.py": "a damaged entry of this machine's own list: caught, said with its path",
 }
 # functions whose sentences go to the headless runner's terminal, not a window
 INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for cli.runner",

@@ -6,7 +6,7 @@ sync brings each session's record to the others before the next starts. The game
 with one hash, and nobody is named.
 
 The game is the protocol-test game (`tests/net/fake_game.py`); the real rules over a folder
-are not built yet (docs/net.md, "Correspondence tables")."""
+are tested over a plain directory (`test_replay_save.py`, `test_real_kill.py`)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,9 @@ from net.table.phase import Phase
 from net.table.play import BUFFER_LIMIT, EarlyMessages
 from net.table.shared import TRANSITIONS, PhaseError, TableState
 
-ALLOWED = [(a, b) for a, nexts in TRANSITIONS.items() for b in nexts]
+# in one order in every process (TRANSITIONS holds sets): pytest-xdist's workers must
+# collect the same list
+ALLOWED = [(a, b) for a, nexts in TRANSITIONS.items() for b in sorted(nexts, key=lambda p: p.value)]
 REFUSED = [(a, b) for a in Phase for b in Phase if a is not b and b not in TRANSITIONS[a]]
 
 

@@ -1,0 +1,203 @@
+"""`main.py host --folder DIR`, `join --folder DIR CODE` and `tables`: correspondence tables
+from the terminal (issue 51).
+
+Why a command that visits and exits: a correspondence table is played whenever a player
+opens the program. `host --folder` opens a table in the shared folder (once: it prints the
+code to send to friends) and `join --folder` claims a seat with the code; then each visits
+the table once (`net.correspondence.table_list.visit`): the host seals the seating when
+every seat is claimed, the game plays on as far as the folder allows, and the command
+says whose move it waits for and exits. With `--headless` a bot makes my own decisions
+too; without it they wait for the window ("Play by correspondence"). `tables` visits
+every table kept on this machine and says where each stands.
+
+Tests: tests/cli/test_correspondence.py; real processes in
+tests/net/correspondence/test_door_processes.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from client.words.net_words import for_players
+from lang.i18n import _, current, ngettext
+from lang.names import readable_name
+from net.correspondence import my_tables
+from net.correspondence.folder_link import Chooser
+from net.correspondence.my_tables import MyTable
+from net.correspondence.table_door import (DoorError, claim_seat, new_start, open_table,
+                                           keep_copy)
+from net.correspondence.table_start import START_FILE
+from net.correspondence.table_list import Stage, TableEngine, TableStatus, visit
+from net.correspondence.table_start import CodeError, TableCode
+from net.lockstep.engine import EngineCommand, EngineState, PendingDecision, SimEngine
+from net.trust.peer_text import shown
+from net.trust.seat_keys import SeatKey
+
+RECENT = 6 * 24 * 3600          # within this: the weekday; before: the date
+
+
+def since_words(when: float, now: float | None = None) -> str:
+    """A time as players say it: "Tuesday 14:02" in the last six days, else "3 March 14:02"."""
+    from babel.dates import format_datetime
+    moment = datetime.fromtimestamp(when)
+    now = time.time() if now is None else now
+    pattern = "EEEE HH:mm" if now - when < RECENT else "d MMMM HH:mm"
+    return format_datetime(moment, pattern, locale=current())
+
+
+def describe(status: TableStatus, now: float | None = None) -> str:
+    """One table in a sentence: whose move it waits for, and since when."""
+    where = shown(status.table.folder.name or str(status.table.folder))
+    since = since_words(status.since, now) if status.since else ""
+    if status.stage is Stage.BROKEN or status.stage is Stage.REFUSED:
+        return _("{table}: {problem}").format(table=where, problem=for_players(status.problem))
+    if status.stage is Stage.OVER:
+        return _("{table}: the game is over").format(table=where)
+    if status.stage is Stage.SEATING:
+        if status.table.host:
+            return ngettext("{table}: waiting for {n} more player to join since {since}",
+                            "{table}: waiting for {n} more players to join since {since}",
+                            status.missing).format(table=where, n=status.missing, since=since)
+        return _("{table}: waiting for {host} to seat the table since {since}").format(
+            table=where, host=status.host_name, since=since)
+    if status.mine:
+        return (_("{table}: your plan") if status.plan else _("{table}: your move")).format(
+            table=where)
+    names = ", ".join(status.awaited)
+    if status.plan:
+        return _("{table}: {names}'s plan awaited since {since}").format(
+            table=where, names=names, since=since)
+    return _("{table}: {names}'s move awaited since {since}").format(
+        table=where, names=names, since=since)
+
+
+def summary(statuses: list[TableStatus], now: float | None = None) -> str:
+    """The list's first line: "your move in 2 tables; Kenji's plan awaited since ..."."""
+    mine = sum(s.stage is Stage.PLAYING and s.mine for s in statuses)
+    parts = []
+    if mine:
+        parts.append(ngettext("your move in {n} table", "your move in {n} tables", mine)
+                     .format(n=mine))
+    others = [s for s in statuses if s.stage is Stage.PLAYING and not s.mine and s.awaited]
+    if others:
+        oldest = min(others, key=lambda s: s.since)
+        names = ", ".join(oldest.awaited)
+        line = _("{names}'s plan awaited since {since}") if oldest.plan else \
+            _("{names}'s move awaited since {since}")
+        parts.append(line.format(names=names, since=since_words(oldest.since, now)))
+    if not statuses:
+        return _("no correspondence tables yet: open one with ./shogun host --folder FOLDER")
+    if not parts:
+        return ngettext("{n} correspondence table, none waiting for a move",
+                        "{n} correspondence tables, none waiting for a move",
+                        len(statuses)).format(n=len(statuses))
+    return "; ".join(parts)
+
+
+def bot_chooser(engine: TableEngine, bot: str, table: bytes) -> Chooser:
+    """`--headless`: a bot makes my seat's decisions (seeded by the table and the state)."""
+    def choose(state: EngineState, decision: PendingDecision, seat: int) -> EngineCommand:
+        seed = hashlib.sha256(b"folder-bot/" + table + bytes([seat])
+                              + engine.state_hash(state).encode()).digest()
+        return engine.choose(state, seat, bot, seed)
+    return choose
+
+
+def _visit(table: MyTable, engine: TableEngine, headless: bool, bot: str) -> TableStatus:
+    choose = bot_chooser(engine, bot, table.code.table) if headless else None
+    return visit(table, engine, choose)
+
+
+def _say(status: TableStatus) -> None:
+    for sentence in status.refused:
+        print(_("refused: {reason}").format(reason=for_players(sentence)), file=sys.stderr)
+    if status.left:
+        print(ngettext("{n} claim came after the table was full: left out",
+                       "{n} claims came after the table was full: left out",
+                       status.left).format(n=status.left), file=sys.stderr)
+    for sentence in status.named:
+        print(_("warning: {problem}").format(problem=for_players(sentence)), file=sys.stderr)
+    print(describe(status), flush=True)
+    if status.stage is Stage.OVER and status.hash:
+        print(f"final state hash {status.hash}", flush=True)
+
+
+def host(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    folder = Path(args.folder).expanduser()
+    key = SeatKey(None)
+    name = (args.name or "").strip()[:40] or readable_name(key.public[0])
+    entry = next((t for t in my_tables.my_tables()[0]
+                  if t.host and t.folder.resolve() == folder.resolve()), None)
+    if entry is None:
+        levels = args.bot_level or ["normal"]
+        try:
+            code = open_table(folder, key, new_start(key, name, args.players, args.side,
+                                                     args.setup, args.bots, levels[0]))
+        except (DoorError, OSError) as e:
+            print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
+            return 1
+        entry = MyTable(folder, code, key.seed, name, True)
+        my_tables.remember(entry)
+        keep_copy(folder, entry.home, START_FILE)        # the host's copy of its start
+        print(_("A correspondence table is open in {folder}.").format(folder=shown(str(folder))))
+        print(_("Send this code to the friends you play with (whoever has it can read the "
+                "table and claim a seat):"))
+        print(f"    {code.text}")
+        print(_("They join with: ./shogun join --folder FOLDER CODE (FOLDER: the shared "
+                "folder on their machine)"), flush=True)
+    _say(_visit(entry, engine or SimEngine(), args.headless, args.bot))
+    return 0
+
+
+def join(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    folder = Path(args.folder).expanduser()
+    if not args.address:
+        print(_("error: join --folder needs the table's code"), file=sys.stderr)
+        return 2
+    try:
+        code = TableCode.parse(args.address)
+    except CodeError as e:
+        print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
+        return 2
+    entry = my_tables.find(code.table)
+    if entry is None:
+        key = SeatKey(None)
+        name = (args.name or "").strip()[:40] or readable_name(key.public[0])
+        try:
+            start = claim_seat(folder, code, key, name)
+        except (DoorError, OSError) as e:
+            print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
+            return 1
+        entry = MyTable(folder, code, key.seed, name, False)
+        my_tables.remember(entry)
+        print(_("You asked {host} for a seat at the table in {folder}.").format(
+            host=start.host_name, folder=shown(str(folder))), flush=True)
+    elif entry.folder.resolve() != folder.resolve():
+        entry = MyTable(folder, entry.code, entry.seed, entry.name, entry.host)
+        my_tables.remember(entry)            # the shared folder moved on this machine
+    _say(_visit(entry, engine or SimEngine(), args.headless, args.bot))
+    return 0
+
+
+def tables(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    kept, problems = my_tables.my_tables()
+    for problem in problems:
+        print(_("warning: {problem}").format(problem=shown(problem)), file=sys.stderr)
+    statuses = [_visit(t, engine or SimEngine(), False, "normal") for t in kept]
+    print(summary(statuses), flush=True)
+    for status in statuses:
+        print("  " + describe(status))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "tables":
+        return tables(args)
+    if args.command == "host":
+        return host(args)
+    return join(args)

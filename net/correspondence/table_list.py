@@ -1,0 +1,129 @@
+"""Visiting one of my correspondence tables: pass its door, play on, say whose move it is.
+
+Why one visit for the list and for play: a table waits for someone, and only the game can
+say for whom; and opening the program is when it plays on (bots, revealed plans, my
+own choices when a script or a bot makes them). So `visit` reads the start record (and,
+for the host, seals the seating when every seat is claimed), then runs one
+`FolderLink.session` (which writes what is mine) and returns a typed `TableStatus`: the
+stage, whose decision is awaited, and since when (the newest change of any seat's file,
+as the folder's times say). The sentences are the caller's (`cli.correspondence`, the
+window), in the player's language.
+
+Tests: tests/net/correspondence/test_table_door.py; real processes in
+tests/net/correspondence/test_door_processes.py.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol
+
+from net.correspondence import folder_io
+from net.correspondence.folder_link import Chooser, FolderLink
+from net.correspondence.folder_names import NameKind, classify
+from net.correspondence.my_tables import MyTable
+from net.correspondence.table_door import (folder_table, host_round, put_back,
+                                           read_seating, read_start)
+from net.correspondence.table_start import START_FILE, SeatingKind
+from net.lockstep.engine import EngineConfig, GameEngine
+
+
+class TableEngine(GameEngine, Protocol):
+    def config(self, players: int, side: str, setup: str) -> EngineConfig: ...
+
+
+class Stage(StrEnum):
+    BROKEN = "broken"            # the start record does not pass (`problem`)
+    SEATING = "seating"          # claims awaited, or the host's seating
+    REFUSED = "refused"          # the seating does not pass, or has no seat for me
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    table: MyTable
+    stage: Stage
+    host_name: str = ""
+    players: int = 0
+    problem: str = ""                     # net's sentence, for BROKEN and REFUSED
+    missing: int = 0                      # SEATING, for the host: seats still unclaimed
+    my_seat: int | None = None
+    mine: bool = False                    # PLAYING: my decision is awaited
+    awaited: tuple[str, ...] = ()         # PLAYING: the other players awaited, by name
+    plan: bool = False                    # the awaited decision is a plan
+    since: float = 0.0                    # seconds since the epoch
+    refused: tuple[str, ...] = ()         # the host's: claims refused in this visit
+    left: int = 0                         # the host's: claims beyond the seats
+    named: tuple[str, ...] = ()           # findings of the folder that name someone
+    hash: str | None = None               # OVER: the final state hash
+
+
+def _newest(folder: Path) -> float:
+    newest = 0.0
+    for name in folder_io.list_folder(folder).names:
+        if classify(name).kind is NameKind.SEAT or name == START_FILE:
+            try:
+                newest = max(newest, os.stat(folder / name, follow_symlinks=False).st_mtime)
+            except OSError:
+                continue
+    return newest
+
+
+def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
+    """Pass the door of `table`, play on as far as the folder allows, say where it is.
+    The host first puts its start record back if the folder's is not the one it wrote."""
+    if not table.folder.is_dir():
+        return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
+                           "it on a drive that is not connected, or was it moved?)")
+    try:
+        return _visit(table, engine, choose)
+    except OSError as e:
+        return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
+                           f"read or written ({e.strerror or e})")
+
+
+def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> TableStatus:
+    said = put_back(table.folder, table.home, START_FILE) if table.host else ""
+    start_v = read_start(table.folder, table.code)
+    if start_v.start is None:
+        return TableStatus(table, Stage.BROKEN, problem=start_v.sentence)
+    start = start_v.start
+    base = TableStatus(table, Stage.SEATING, host_name=start.host_name, players=start.players,
+                       refused=(said,) if said else ())
+    key = table.key
+    if table.host:
+        done = host_round(table.folder, table.code, key, start, table.home)
+        seating = done.seating
+        assert seating is not None
+        base = replace(base, refused=base.refused + tuple(done.refused), left=len(done.left),
+                       missing=max(0, start.humans - 1 - len(done.accepted)))
+    else:
+        seating = read_seating(table.folder, table.code, start, key.public)
+    if seating.kind is SeatingKind.NOT_SEALED:
+        return replace(base, since=_newest(table.folder))
+    if seating.kind is SeatingKind.REFUSED or seating.seating is None or seating.my_seat is None:
+        return replace(base, stage=Stage.REFUSED, problem=seating.sentence)
+    names = {e.seat: e.name for e in seating.seating.seats}
+    config = engine.config(start.players, start.side, start.setup)
+    link = FolderLink(folder_table(table.folder, table.code, start, seating, config),
+                      seating.my_seat, key, engine, choose, bot=start.bot_level,
+                      local=table.local)
+    over = link.session()
+    base = replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat,
+                   since=_newest(table.folder),
+                   named=tuple(f.sentence for f in link.findings if f.names_someone)
+                   + tuple(reason for _, reason in link.offences)
+                   + tuple(why for _, why in link.proofs))
+    ls = link.lockstep
+    if over and ls is not None:
+        return replace(base, stage=Stage.OVER, hash=ls.hash)
+    if ls is None:                         # chains' ends still awaited
+        return replace(base, awaited=tuple(names[s] for s in link.table.keys
+                                           if s not in link.chain_ends))
+    waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
+    return replace(base, mine=seating.my_seat in waiting, plan=ls.decision().kind == "plan",
+                   awaited=tuple(names[s] for s in waiting if s != seating.my_seat))

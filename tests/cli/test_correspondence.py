@@ -1,0 +1,108 @@
+"""`tables`' sentences: whose move each correspondence table waits for, and since when, in
+the player's language (cli/correspondence.py)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from cli import correspondence
+from cli.correspondence import describe, since_words, summary
+from lang import i18n
+from net.correspondence.my_tables import MyTable
+from net.correspondence.table_list import Stage, TableStatus
+from net.correspondence.table_start import TableCode
+from net.trust.seat_keys import SeatKey
+from tests.net.fake_game import FakeEngine
+
+KEY = SeatKey(b"k" * 32)
+TUESDAY = datetime(2026, 11, 24, 14, 2).timestamp()
+NOW = datetime(2026, 11, 29, 10, 0).timestamp()
+
+
+def table(name: str = "friday-club", host: bool = False) -> MyTable:
+    return MyTable(Path("/shared") / name, TableCode.new(KEY.public), KEY.seed, "Me", host)
+
+
+@pytest.fixture(autouse=True)
+def english():
+    i18n.use("en")
+    yield
+    i18n.use("en")
+
+
+def test_the_list_says_how_many_tables_wait_for_me_and_the_oldest_wait_for_another():
+    statuses = [
+        TableStatus(table("a"), Stage.PLAYING, mine=True, plan=True, since=NOW - 60),
+        TableStatus(table("b"), Stage.PLAYING, mine=True, since=NOW - 600),
+        TableStatus(table("c"), Stage.PLAYING, awaited=("Kenji",), plan=True, since=TUESDAY),
+        TableStatus(table("d"), Stage.PLAYING, awaited=("Mariko",), since=NOW - 3600),
+    ]
+    assert summary(statuses, NOW) == \
+        "your move in 2 tables; Kenji's plan awaited since Tuesday 14:02"
+    assert describe(statuses[0], NOW) == "a: your plan"
+    assert describe(statuses[3], NOW) == "d: Mariko's move awaited since Sunday 09:00"
+
+
+@pytest.mark.parametrize("status, says", [
+    (TableStatus(table(host=True), Stage.SEATING, missing=2, since=TUESDAY),
+     "friday-club: waiting for 2 more players to join since Tuesday 14:02"),
+    (TableStatus(table(), Stage.SEATING, host_name="Aiko", since=TUESDAY),
+     "friday-club: waiting for Aiko to seat the table since Tuesday 14:02"),
+    (TableStatus(table(), Stage.OVER), "friday-club: the game is over"),
+    (TableStatus(table(), Stage.BROKEN, problem="table.shogun was changed: the host's "
+                 "signature does not hold"),
+     "friday-club: table.shogun was changed: the host's signature does not hold"),
+])
+def test_each_stage_in_a_sentence(status, says):
+    assert describe(status, NOW) == says
+
+
+def test_a_wait_of_more_than_six_days_gives_the_date():
+    assert since_words(TUESDAY - 7 * 86400, NOW) == "17 November 14:02"
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("nl", "jouw zet aan 2 tafels; wacht sinds dinsdag 14:02 op het plan van Kenji"),
+    ("ro", "mutarea ta la 2 mese; se așteaptă din marți 14:02 planul lui Kenji"),
+])
+def test_the_list_in_dutch_and_romanian(lang, says):
+    i18n.use(lang)
+    statuses = [TableStatus(table("a"), Stage.PLAYING, mine=True, since=NOW),
+                TableStatus(table("b"), Stage.PLAYING, mine=True, since=NOW),
+                TableStatus(table("c"), Stage.PLAYING, awaited=("Kenji",), plan=True,
+                            since=TUESDAY)]
+    assert summary(statuses, NOW) == says
+
+
+def test_host_join_and_tables_from_the_command_line(tmp_path, monkeypatch, capsys):
+    """The commands' own path with the protocol-test game: host, join, tables."""
+    folder = tmp_path / "shared"
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "aiko"))
+    args = argparse.Namespace(command="host", folder=str(folder), name="Aiko", players=3,
+                              side="sun", setup="beginner", bots=1, bot_level=None,
+                              headless=False, bot="normal")
+    assert correspondence.host(args, FakeEngine(2)) == 0
+    out = capsys.readouterr().out
+    code = next(line.strip() for line in out.splitlines() if line.startswith("    "))
+    assert "waiting for 1 more player to join" in out
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "kenji"))
+    join = argparse.Namespace(command="join", folder=str(folder), address=code, name="Kenji",
+                              headless=False, bot="normal")
+    assert correspondence.join(join, FakeEngine(2)) == 0
+    assert "You asked Aiko for a seat" in capsys.readouterr().out
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "aiko"))
+    assert correspondence.host(args, FakeEngine(2)) == 0      # seals, plays on
+    assert "Kenji" in capsys.readouterr().out
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "kenji"))
+    assert correspondence.tables(argparse.Namespace(), FakeEngine(2)) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("your move in 1 table") or "awaited since" in listed[0], listed
+    assert listed[1].startswith("  shared: ")
+    join.address = "not-a-code"
+    assert correspondence.join(join, FakeEngine(2)) == 2
+    assert "52 letters" in capsys.readouterr().err
