@@ -1,0 +1,91 @@
+"""Expulsion by proof over a folder: whether a written proof proves, and when a bot plays.
+
+Why pure decisions: a correspondence folder has no moment at which every player holds a
+proof, so the expulsion must not depend on when or in which order a player learned it.
+Two rules, each fixed by the proof itself:
+
+| a proof record written by seat w against seat s holds | the reader |
+|---|---|
+| two whole records of this table and seat s, both signed by s's pinned key, one number, different bytes | expels s: only its records below that number count |
+| anything else (a record cut or not a record, another table or seat, a signature that fails, two numbers, one record twice, a seat with no key) | expels nobody; names seat w, the writer |
+
+| the lockstep's current step | a bot plays seat s from it |
+|---|---|
+| awaits expelled seat s, and s's records that count hold nothing more for this step | yes |
+| does not await s, or s's counted records still hold an input for it | not yet |
+| s is a bot already | no |
+
+Every reader holds the same records of s below the fork (whatever side it saw), and the
+lockstep is deterministic: so every reader takes over at the same step.
+
+Tests: tests/net/correspondence/test_fork_proof.py (the rows above),
+tests/net/correspondence/test_folder_expulsion.py (a forked seat file, in-process).
+docs/net.md, "Expulsion by proof (a forked seat file)".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from net.correspondence.seat_record import SeatRecord, parse_file
+
+
+@dataclass(frozen=True)
+class ProofClaim:
+    """A proof record's content: `writer`'s claim that `accused` signed both records."""
+    writer: int
+    accused: int
+    first: bytes            # the records' framed bytes, as they stood in the files
+    second: bytes
+
+
+@dataclass(frozen=True)
+class ProofVerdict:
+    accused: int | None     # the seat expelled, None when the claim proves nothing
+    from_seq: int           # the accused's records from this number on do not count
+    sentence: str
+
+    @property
+    def proves(self) -> bool:
+        return self.accused is not None
+
+
+def _one_record(raw: bytes) -> SeatRecord | None:
+    scan = parse_file(raw)
+    return scan.records[0] if len(scan.records) == 1 and scan.stop is None else None
+
+
+def judge_proof(table: bytes, keys: Mapping[int, bytes], claim: ProofClaim) -> ProofVerdict:
+    """Whether `claim` proves that its accused seat forked its file (the table above)."""
+    def refused(why: str) -> ProofVerdict:
+        return ProofVerdict(None, 0, f"seat {claim.writer} wrote a proof against seat "
+                                     f"{claim.accused} that proves nothing: {why}")
+    public = keys.get(claim.accused)
+    if public is None:
+        return refused("that seat has no key at this table")
+    first, second = _one_record(claim.first), _one_record(claim.second)
+    if first is None or second is None:
+        return refused("it does not hold two whole records")
+    for record in (first, second):
+        if record.table != table or record.seat != claim.accused:
+            return refused("a record of another table or seat")
+        if not record.signed_by(public):
+            return refused(f"a record seat {claim.accused} did not sign")
+    if first.seq != second.seq:
+        return refused(f"records numbered {first.seq} and {second.seq}, not one number")
+    if first.raw == second.raw:
+        return refused("the same record twice")
+    return ProofVerdict(claim.accused, first.seq,
+                        f"seat {claim.accused} signed two different records numbered "
+                        f"{first.seq}: it is expelled and a bot plays its seat")
+
+
+def takes_over(expelled: Iterable[int], bots: Iterable[int], waiting: Iterable[int],
+               step: int, queued_steps: Mapping[int, Iterable[int]]) -> tuple[int, ...]:
+    """The expelled seats a bot plays from `step` on (the second table above): awaited
+    now (`waiting`), not bots yet, with no counted input queued for this step or before."""
+    bot_set, waiting_set = set(bots), set(waiting)
+    return tuple(s for s in sorted(set(expelled))
+                 if s not in bot_set and s in waiting_set
+                 and not any(q <= step for q in queued_steps.get(s, ())))
