@@ -15,8 +15,15 @@ does), my plans and chain come from my own records, and every seat's messages ar
 again; so it reaches the state it had when it last closed, and plays on. Nothing is
 written twice: a message already in my file is not written again.
 
+A seat that forked its file (two records it signed for one number) is expelled by proof
+(`net.correspondence.fork_proof`): whoever finds the fork writes a proof record into its
+own file, every reader checks it, counts only the seat's records below the fork (a
+lockstep that took more is thrown away and replayed from the first step), and a bot plays
+the seat from the first step those records do not complete: the same step for all.
+
 Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
-memory and as processes; a watcher on a `Clock`).
+memory and as processes; a watcher on a `Clock`),
+tests/net/correspondence/test_folder_expulsion.py (a forked file; a false proof).
 """
 
 from __future__ import annotations
@@ -35,8 +42,10 @@ from net.correspondence import folder_io
 from net.correspondence.folder_io import SeatWriter
 from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
-from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
-                                            SeatRecord, first_prev, make_record, parse_file)
+from net.correspondence.fork_proof import judge_proof, proof_payload, read_claim, takes_over
+from net.correspondence.seat_record import (KIND_OWN, KIND_PROOF, KIND_TABLE, FolderKey,
+                                            FolderKeyError, SeatRecord, first_prev,
+                                            make_record, parse_file)
 from net.correspondence.replay_save import EVERY as SAVE_EVERY
 from net.correspondence.replay_save import (SaveError, SaveShelf, recorded_hashes, restore,
                                             take, why_not)
@@ -56,6 +65,7 @@ log = logging.getLogger("net.correspondence.folder_link")
 # records one session writes at once (its secrets, then its messages): what a kill between
 # my own copy and the shared folder can leave out of the folder's file of mine
 KILL_GAP = 2
+SAVE_PROOF_MAX = (1 << 20) - 4096   # a proof holds two records: it must fit in one
 NO_TOKEN = bytes(32)             # a folder has no rejoin: the seat key is the seat
 # (state, decision, seat) -> my player's command (a person's choice, or a script's)
 Chooser = Callable[[EngineState, PendingDecision, int], EngineCommand]
@@ -102,6 +112,9 @@ class FolderLink:
         self.findings: list[Finding] = []
         self.offences: list[tuple[int, str]] = []
         self.proofs: list[tuple[int, str]] = []
+        self.expelled: dict[int, int] = {}     # seat -> its records from this number on void
+        self._proofs_due: dict[int, tuple[bytes, bytes]] = {}   # mine to write, by accused
+        self._proved: set[int] = set()         # seats my file holds a proof against
         self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
         self.chain_ends: dict[int, bytes] = {}
         self._outgoing: list[Wire] = []
@@ -178,10 +191,55 @@ class FolderLink:
             self._mirror(s, records)
             if s != self.seat:
                 self._take(s, records)
-        return bool(reading.new)
+        fresh = [p for s, p in sorted(self.reader.proofs.items()) if s not in self.expelled]
+        for proof in fresh:
+            if proof.seat != self.seat and proof.seat not in self._proved:
+                self._proofs_due[proof.seat] = (proof.first.raw, proof.second.raw)
+            self._expel(proof.seat, proof.first.seq,
+                        f"seat {proof.seat} signed two different records numbered "
+                        f"{proof.first.seq}: it is expelled and a bot plays its seat")
+        return bool(reading.new) or bool(fresh)
 
-    def _take(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+    def _judge_proof(self, writer: int, record: SeatRecord) -> None:
+        """A proof record in `writer`'s file: checked here; it expels, or names its writer."""
+        try:
+            payload = self.sealing.open(record.sealed)
+        except FolderKeyError as e:
+            self.offences.append((writer, f"record {record.seq}: {e}"))
+            return
+        claim = read_claim(writer, payload)
+        if claim.accused in self.expelled:
+            return
+        verdict = judge_proof(self.table.table, self.table.keys, claim)
+        if verdict.accused is None:
+            self.offences.append((writer, verdict.sentence))
+            log.warning("%s", verdict.sentence)
+            return
+        self._expel(verdict.accused, verdict.from_seq, verdict.sentence)
+
+    def _expel(self, seat: int, from_seq: int, sentence: str) -> None:
+        """Only `seat`'s records below `from_seq` count from now on: the queues are built
+        again from what was read, and a lockstep that took more is thrown away (the next
+        pump replays from the first step)."""
+        if seat in self.expelled:
+            return
+        self.expelled[seat] = from_seq
+        self.proofs.append((seat, sentence))
+        log.warning("CHEATING PROVED: %s", sentence)
+        self.queues = {s: deque() for s in self.queues}
+        for s, records in sorted(self.reader.accepted.items()):
+            if s != self.seat:
+                self._take(s, records, proofs=False)
+        self.lockstep = None
+
+    def _take(self, seat: int, records: tuple[SeatRecord, ...], proofs: bool = True) -> None:
         for record in records:
+            if record.seq >= self.expelled.get(seat, record.seq + 1):
+                continue                               # after its fork: void
+            if record.kind == KIND_PROOF:
+                if proofs:
+                    self._judge_proof(seat, record)
+                continue
             for msg in self._messages(seat, record):
                 if msg["type"] == "ChainCommitted":
                     self.chain_ends.setdefault(seat, msg["chain_end"])
@@ -212,6 +270,11 @@ class FolderLink:
 
     def _take_mine(self, record: SeatRecord) -> None:
         self._seq, self._prev = record.seq + 1, record.digest
+        if record.kind == KIND_PROOF:
+            claim = read_claim(self.seat, self.sealing.open(record.sealed))
+            self._proved.add(claim.accused)
+            self._judge_proof(self.seat, record)
+            return
         if record.kind == KIND_OWN:
             own = msgpack.unpackb(self.own_key.open(record.sealed), raw=False,
                                   strict_map_key=False)
@@ -229,6 +292,9 @@ class FolderLink:
     # ------------------------------------------------------------------ writing
     def _append(self, kind: int, payload: bytes) -> None:
         sealer = self.own_key if kind == KIND_OWN else self.sealing
+        if kind == KIND_PROOF and len(payload) > SAVE_PROOF_MAX:
+            log.warning("a proof of %d bytes is too large to write", len(payload))
+            return
         record = make_record(self.key, self.table.table, self.seat, self._seq, self._prev,
                              kind, sealer.seal(payload))
         self._mirror(self.seat, (record,))            # my own copy first, then the folder
@@ -249,9 +315,19 @@ class FolderLink:
                 use_bin_type=True))
             self._own_written.update(fresh)
 
+    def prove(self, accused: int, first: bytes, second: bytes) -> None:
+        """Write a proof record: `accused` signed both records (`first`, `second`)."""
+        self._append(KIND_PROOF, proof_payload(accused, first, second))
+        self._proved.add(accused)
+
     def flush(self) -> None:
-        """Write what the lockstep said since the last flush: my secrets first (a plan's
+        """Write what the lockstep said since the last flush: the proofs I found first
+        (so that a reader meets them before my moves that follow), my secrets (a plan's
         nonce before its commitment), then my messages as one record."""
+        for accused, (first, second) in sorted(self._proofs_due.items()):
+            if accused not in self._proved:
+                self.prove(accused, first, second)
+        self._proofs_due = {}
         self._write_own()
         if self._outgoing:
             self._append(KIND_TABLE, msgpack.packb([encode_body(m) for m in self._outgoing],
@@ -283,21 +359,23 @@ class FolderLink:
         self._read()
         if not self.join():
             return False
-        if self.lockstep is None:
-            saved = self._from_saved()
-            ls = saved or self._new_lockstep()
-            ls.my_plans.update(self._own.plans)
-            ls.restore_outbox(self._my_sent)
-            self.lockstep = ls
-            if self.shelf is not None:
-                self._note_round(ls)
-            if saved is None:
-                ls.start()
-            else:
-                ls.advance()
         self.pump()
         self.flush()
-        return self.lockstep.ended
+        return self.lockstep is not None and self.lockstep.ended
+
+    def _build(self) -> Lockstep:
+        saved = self._from_saved()
+        ls = saved or self._new_lockstep()
+        ls.my_plans.update(self._own.plans)
+        ls.restore_outbox(self._my_sent)
+        self.lockstep = ls
+        if self.shelf is not None:
+            self._note_round(ls)
+        if saved is None:
+            ls.start()
+        else:
+            ls.advance()
+        return ls
 
     def _new_lockstep(self) -> Lockstep:
         assert self._own.chain is not None
@@ -308,8 +386,8 @@ class FolderLink:
     def _from_saved(self) -> Lockstep | None:
         """A lockstep at the newest saved replay the chain confirms (its step's hash
         carried by a signed message in the folder), or None: replay from the start."""
-        if self.shelf is None:
-            return None
+        if self.shelf is None or self.expelled:
+            return None              # a save may hold a side of a fork: replay it all
         messages = [m for q in self.queues.values() for m in q]
         messages += [m for sent in self._my_sent.values() for m in sent]
         recorded = recorded_hashes(messages)
@@ -338,11 +416,10 @@ class FolderLink:
     def pump(self) -> None:
         """Hand the lockstep every message it can take now, and my player's choices, until
         nothing moves; then read the folder once more and go on if it brought news."""
-        ls = self.lockstep
-        assert ls is not None
         while True:
+            ls = self.lockstep or self._build()
             moved = True
-            while moved and not ls.ended:
+            while moved and not ls.ended and ls is self.lockstep:
                 moved = False
                 for s, queue in self.queues.items():
                     while queue and queue[0]["step"] <= ls.step:
@@ -358,6 +435,14 @@ class FolderLink:
                     if self.seat in ls.decision().seats and not ls.ended:
                         ls.submit(self.choose(ls.state, d, self.seat))
                         moved = True
+                if not moved and not ls.ended:
+                    for s in takes_over(self.expelled, ls.bots, ls.waiting_for(), ls.step,
+                                        {s: [m["step"] for m in q]
+                                         for s, q in self.queues.items()}):
+                        ls.take_over(s, ls.step)
+                        moved = True
+            if self.lockstep is None:
+                continue                     # a proof came in: replay without the fork
             self.flush()
             if ls.ended or not self._read():
                 return

@@ -28,7 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from net.correspondence.seat_record import SeatRecord, parse_file
+import msgpack
+
+from net.correspondence.seat_record import MAX_BODY, SeatRecord, parse_file
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,26 @@ class ProofVerdict:
     @property
     def proves(self) -> bool:
         return self.accused is not None
+
+
+def proof_payload(accused: int, first: bytes, second: bytes) -> bytes:
+    """A proof record's payload (before sealing): the accused seat and both records."""
+    packed: bytes = msgpack.packb([accused, first, second], use_bin_type=True)
+    return packed
+
+
+def read_claim(writer: int, payload: bytes) -> ProofClaim:
+    """The claim in a proof record's opened payload; a payload of another shape is a
+    claim against no seat (-1), which `judge_proof` refuses and names its writer for."""
+    try:
+        fields = msgpack.unpackb(payload, raw=False, max_bin_len=MAX_BODY, max_str_len=0,
+                                 max_array_len=3, max_map_len=0, max_ext_len=0)
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        fields = None
+    if isinstance(fields, list) and len(fields) == 3 and type(fields[0]) is int \
+            and isinstance(fields[1], bytes) and isinstance(fields[2], bytes):
+        return ProofClaim(writer, fields[0], fields[1], fields[2])
+    return ProofClaim(writer, -1, b"", b"")
 
 
 def _one_record(raw: bytes) -> SeatRecord | None:

@@ -1,0 +1,125 @@
+"""Expulsion by proof over a folder (net/correspondence/fork_proof.py, folder_link.py).
+
+Three players, each with a folder of its own; a tiny fake sync copies each seat's file
+from its owner's folder into the others' before a session. Seat 0 forks its file: the
+record it just wrote goes to player 1 as it is, together with a sync copy holding a
+second record of that number (signed by seat 0, empty), and to player 2 only as that
+second record. Player 1 finds the fork; player 2 never sees both sides and learns it
+only from player 1's proof record. Both must hand seat 0 to a bot at the same step and
+end with one hash, whichever of them plays first after the fork.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from net.correspondence.folder_link import FolderLink
+from net.correspondence.folder_names import seat_file_name
+from net.correspondence.seat_record import KIND_TABLE, FolderKey, make_record, parse_file
+from tests.net.correspondence.test_folder_link import SEATS, folder_table, keys, scripted
+from tests.net.fake_game import FakeEngine
+
+ROUNDS = 3
+FORKER = 0
+
+
+def _session(folder: Path, seat: int) -> FolderLink:
+    engine = FakeEngine(ROUNDS)
+    link = FolderLink(folder_table(folder, engine), seat, keys()[seat], engine, scripted(engine))
+    link.session()
+    return link
+
+
+def _sync(folders: dict[int, Path], to: int, seats: tuple[int, ...]) -> None:
+    for s in seats:
+        src = folders[s] / seat_file_name(s)
+        if s != to and src.exists():
+            shutil.copyfile(src, folders[to] / seat_file_name(s))
+
+
+def _takeover_step(link: FolderLink, seat: int) -> int | None:
+    assert link.lockstep is not None
+    return next((e["step"] for e in link.lockstep.log if seat in e.get("takeovers", ())), None)
+
+
+@pytest.mark.parametrize("first_after_fork", [1, 2])
+def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
+        tmp_path: Path, first_after_fork: int) -> None:
+    folders = {s: tmp_path / f"player-{s}" for s in SEATS}
+    for f in folders.values():
+        f.mkdir()
+    # play until seat 0 has just written a record of moves nobody has read yet
+    turns, forked = 0, None
+    while forked is None and turns < 300:
+        seat = turns % 3
+        turns += 1
+        _sync(folders, seat, SEATS)
+        link = _session(folders[seat], seat)
+        assert not link.proofs and not link.offences
+        records = parse_file((folders[FORKER] / seat_file_name(FORKER)).read_bytes()).records
+        if seat == FORKER and link.lockstep is not None and link.lockstep.step >= 8 \
+                and records[-1].kind == KIND_TABLE:
+            forked = records
+    assert forked is not None, "seat 0 never wrote a record of moves"
+    last = forked[-1]
+    other = make_record(keys()[FORKER], last.table, FORKER, last.seq, last.prev, KIND_TABLE,
+                        FolderKey.for_table(b"S" * 32).seal(msgpack.packb([])))
+    one_side = b"".join(r.raw for r in forked)
+    other_side = b"".join(r.raw for r in forked[:-1]) + other.raw
+    (folders[1] / seat_file_name(FORKER)).write_bytes(one_side)
+    (folders[1] / "seat-0 (1).shogun").write_bytes(other_side)
+    (folders[2] / seat_file_name(FORKER)).write_bytes(other_side)
+    # seat 0 plays no more; players 1 and 2 take turns, syncing only their own files
+    ended: dict[int, FolderLink] = {}
+    order = (first_after_fork, 3 - first_after_fork)
+    offences: list[tuple[int, str]] = []
+    for turn in range(200):
+        seat = order[turn % 2]
+        _sync(folders, seat, (1, 2))
+        link = _session(folders[seat], seat)
+        offences += link.offences
+        if link.lockstep is not None and link.lockstep.ended:
+            ended[seat] = link
+        if len(ended) == 2:
+            break
+    assert len(ended) == 2, f"players 1 and 2 did not finish (ended: {sorted(ended)})"
+    assert not offences, offences
+    one, two = ended[1], ended[2]
+    assert one.lockstep is not None and two.lockstep is not None
+    assert one.lockstep.hash == two.lockstep.hash
+    assert len(one.lockstep.log) == len(two.lockstep.log)
+    assert FORKER in one.lockstep.bots and FORKER in two.lockstep.bots
+    step = _takeover_step(one, FORKER)
+    assert step is not None and step == _takeover_step(two, FORKER)
+    assert one.expelled == two.expelled == {FORKER: last.seq}
+    assert FORKER in one.reader.proofs          # player 1 saw both sides itself
+    assert FORKER not in two.reader.proofs      # player 2 learned it from the proof record
+
+
+def test_a_false_proof_expels_nobody_and_names_its_writer(tmp_path: Path) -> None:
+    turns = 0
+    ended: dict[int, FolderLink] = {}
+    named: list[tuple[int, str]] = []
+    lied = False
+    while len(ended) < 3 and turns < 400:
+        seat = turns % 3
+        turns += 1
+        link = _session(tmp_path, seat)
+        if seat == 2 and not lied and link.lockstep is not None and link.lockstep.step >= 4:
+            record0 = link.reader.accepted[0][0].raw
+            link.prove(0, record0, record0)          # seat 0's record 0, twice: no fork
+            lied = True
+        named += [o for o in link.offences if o[0] == 2]
+        assert not [o for o in link.offences if o[0] != 2], link.offences
+        assert not link.expelled
+        if link.lockstep is not None and link.lockstep.ended:
+            ended[seat] = link
+    assert lied and len(ended) == 3, f"not over after {turns} sessions"
+    assert len({link.lockstep.hash for link in ended.values() if link.lockstep}) == 1
+    assert all(_takeover_step(link, 0) is None for link in ended.values())
+    assert any("seat 2 wrote a proof against seat 0 that proves nothing: the same record "
+               "twice" == why for _, why in named), named
