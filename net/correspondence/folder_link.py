@@ -42,7 +42,8 @@ from net.correspondence import folder_io
 from net.correspondence.folder_io import SeatWriter
 from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
-from net.correspondence.fork_proof import judge_proof, proof_payload, read_claim, takes_over
+from net.correspondence.fork_proof import (counts, judge_proof, proof_payload, read_claim,
+                                          takes_over)
 from net.correspondence.seat_record import (KIND_OWN, KIND_PROOF, KIND_TABLE, FolderKey,
                                             FolderKeyError, SeatRecord, first_prev,
                                             make_record, parse_file)
@@ -113,8 +114,10 @@ class FolderLink:
         self.offences: list[tuple[int, str]] = []
         self.proofs: list[tuple[int, str]] = []
         self.expelled: dict[int, int] = {}     # seat -> its records from this number on void
+        self.taken: dict[int, int] = {}        # expelled seat -> the step a bot plays it from
+        self._proved_at: dict[tuple[int, int], int] = {}   # (writer, accused) -> its record
         self._proofs_due: dict[int, tuple[bytes, bytes]] = {}   # mine to write, by accused
-        self._proved: set[int] = set()         # seats my file holds a proof against
+        self._mine: list[tuple[int, Wire]] = []             # my messages, by record number
         self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
         self.chain_ends: dict[int, bytes] = {}
         self._outgoing: list[Wire] = []
@@ -193,11 +196,10 @@ class FolderLink:
                 self._take(s, records)
         fresh = [p for s, p in sorted(self.reader.proofs.items()) if s not in self.expelled]
         for proof in fresh:
-            if proof.seat != self.seat and proof.seat not in self._proved:
-                self._proofs_due[proof.seat] = (proof.first.raw, proof.second.raw)
             self._expel(proof.seat, proof.first.seq,
                         f"seat {proof.seat} signed two different records numbered "
-                        f"{proof.first.seq}: it is expelled and a bot plays its seat")
+                        f"{proof.first.seq}: it is expelled and a bot plays its seat",
+                        (proof.first.raw, proof.second.raw))
         return bool(reading.new) or bool(fresh)
 
     def _judge_proof(self, writer: int, record: SeatRecord) -> None:
@@ -208,29 +210,46 @@ class FolderLink:
             self.offences.append((writer, f"record {record.seq}: {e}"))
             return
         claim = read_claim(writer, payload)
-        if claim.accused in self.expelled:
-            return
         verdict = judge_proof(self.table.table, self.table.keys, claim)
         if verdict.accused is None:
             self.offences.append((writer, verdict.sentence))
             log.warning("%s", verdict.sentence)
             return
-        self._expel(verdict.accused, verdict.from_seq, verdict.sentence)
+        self._proved_at.setdefault((writer, verdict.accused), record.seq)
+        self._expel(verdict.accused, verdict.from_seq, verdict.sentence,
+                    (claim.first, claim.second))
 
-    def _expel(self, seat: int, from_seq: int, sentence: str) -> None:
-        """Only `seat`'s records below `from_seq` count from now on: the queues are built
-        again from what was read, and a lockstep that took more is thrown away (the next
-        pump replays from the first step)."""
+    def _expel(self, seat: int, from_seq: int, sentence: str,
+               proof: tuple[bytes, bytes]) -> None:
+        """Only `seat`'s records below `from_seq` count from now on; I write the proof
+        into my own file (every player does, once it knows it)."""
         if seat in self.expelled:
             return
         self.expelled[seat] = from_seq
         self.proofs.append((seat, sentence))
         log.warning("CHEATING PROVED: %s", sentence)
+        if seat != self.seat and (self.seat, seat) not in self._proved_at:
+            self._proofs_due[seat] = proof
+        self._count_again()
+
+    def _counts(self, seat: int, seq: int, msg: Wire) -> bool:
+        step = msg.get("step")
+        return counts(seat, seq, step if isinstance(step, int) else None, self.expelled,
+                      self.taken, self._proved_at)
+
+    def _count_again(self) -> None:
+        """What counts changed (a seat expelled, or taken over): the queues and my own
+        messages are built again from what was read, and the lockstep is thrown away (the
+        next pump replays from the first step without what no longer counts)."""
         self.queues = {s: deque() for s in self.queues}
         for s, records in sorted(self.reader.accepted.items()):
             if s != self.seat:
                 self._take(s, records, proofs=False)
-        self.lockstep = None
+        self._my_sent = {}
+        for seq, msg in self._mine:
+            if self._counts(self.seat, seq, msg):
+                self._my_sent.setdefault(msg["step"], []).append(msg)
+        self.lockstep, self._due = None, None
 
     def _take(self, seat: int, records: tuple[SeatRecord, ...], proofs: bool = True) -> None:
         for record in records:
@@ -243,7 +262,7 @@ class FolderLink:
             for msg in self._messages(seat, record):
                 if msg["type"] == "ChainCommitted":
                     self.chain_ends.setdefault(seat, msg["chain_end"])
-                else:
+                elif self._counts(seat, record.seq, msg):
                     self.queues[seat].append(msg)
 
     def _messages(self, seat: int, record: SeatRecord) -> list[Wire]:
@@ -271,8 +290,6 @@ class FolderLink:
     def _take_mine(self, record: SeatRecord) -> None:
         self._seq, self._prev = record.seq + 1, record.digest
         if record.kind == KIND_PROOF:
-            claim = read_claim(self.seat, self.sealing.open(record.sealed))
-            self._proved.add(claim.accused)
             self._judge_proof(self.seat, record)
             return
         if record.kind == KIND_OWN:
@@ -287,6 +304,7 @@ class FolderLink:
             if msg["type"] == "ChainCommitted":
                 self.chain_ends[self.seat] = msg["chain_end"]
             else:
+                self._mine.append((record.seq, msg))
                 self._my_sent.setdefault(msg["step"], []).append(msg)
 
     # ------------------------------------------------------------------ writing
@@ -317,21 +335,28 @@ class FolderLink:
 
     def prove(self, accused: int, first: bytes, second: bytes) -> None:
         """Write a proof record: `accused` signed both records (`first`, `second`)."""
+        seq = self._seq
         self._append(KIND_PROOF, proof_payload(accused, first, second))
-        self._proved.add(accused)
+        if self._seq > seq:
+            self._proved_at.setdefault((self.seat, accused), seq)
 
     def flush(self) -> None:
         """Write what the lockstep said since the last flush: the proofs I found first
         (so that a reader meets them before my moves that follow), my secrets (a plan's
         nonce before its commitment), then my messages as one record."""
         for accused, (first, second) in sorted(self._proofs_due.items()):
-            if accused not in self._proved:
+            if (self.seat, accused) not in self._proved_at:
                 self.prove(accused, first, second)
         self._proofs_due = {}
         self._write_own()
         if self._outgoing:
+            seq = self._seq
             self._append(KIND_TABLE, msgpack.packb([encode_body(m) for m in self._outgoing],
                                                    use_bin_type=True))
+            for msg in self._outgoing:       # kept: a lockstep replayed says them no more
+                if msg["type"] != "ChainCommitted":
+                    self._mine.append((seq, msg))
+                    self._my_sent.setdefault(msg["step"], []).append(msg)
             self._outgoing = []
 
     # ------------------------------------------------------------------ the game
@@ -439,6 +464,11 @@ class FolderLink:
                     for s in takes_over(self.expelled, ls.bots, ls.waiting_for(), ls.step,
                                         {s: [m["step"] for m in q]
                                          for s, q in self.queues.items()}):
+                        if s not in self.taken:
+                            # now known: what was written past it before its proof is void
+                            self.taken[s] = ls.step
+                            self._count_again()
+                            break
                         ls.take_over(s, ls.step)
                         moved = True
             if self.lockstep is None:
@@ -450,7 +480,7 @@ class FolderLink:
     # ------------------------------------------------------------------ LockstepHost
     def broadcast(self, msg: Wire) -> None:
         step_sent = self._my_sent.get(msg.get("step", -1), [])
-        if msg not in step_sent:                  # already in my file: not written twice
+        if msg not in step_sent and msg not in self._outgoing:   # not written twice
             self._outgoing.append(msg)
 
     def sign(self, msg: Wire) -> Wire:

@@ -15,8 +15,17 @@ Two rules, each fixed by the proof itself:
 | does not await s, or s's counted records still hold an input for it | not yet |
 | s is a bot already | no |
 
+| a message of seat w in w's record number r, for step n | counts |
+|---|---|
+| w is expelled from a number at or below r | no: after its fork |
+| a seat s was taken over at step t < n, and r comes before w's first proof against s (or w wrote none yet) | no: w wrote it before it knew, on one side of the fork |
+| otherwise (a step at or before every take-over, or written after w's proof) | yes |
+
 Every reader holds the same records of s below the fork (whatever side it saw), and the
-lockstep is deterministic: so every reader takes over at the same step.
+lockstep is deterministic: so every reader takes over at the same step. A player who had
+accepted one side and played past that step wrote moves on a state nobody else reaches:
+they do not count, and it writes them again after its own proof record (the third table),
+which every player writes once it knows the proof.
 
 Tests: tests/net/correspondence/test_fork_proof.py (the rows above),
 tests/net/correspondence/test_folder_expulsion.py (a forked seat file, in-process).
@@ -111,3 +120,19 @@ def takes_over(expelled: Iterable[int], bots: Iterable[int], waiting: Iterable[i
     return tuple(s for s in sorted(set(expelled))
                  if s not in bot_set and s in waiting_set
                  and not any(q <= step for q in queued_steps.get(s, ())))
+
+
+UNSET = 1 << 62          # no such record (yet): later than any
+
+
+def counts(writer: int, seq: int, step: int | None, expelled: Mapping[int, int],
+           taken: Mapping[int, int], proved_at: Mapping[tuple[int, int], int]) -> bool:
+    """Whether `writer`'s message for `step` in its record `seq` counts (the third table).
+    `expelled`: seat -> its first void record; `taken`: seat -> the step a bot plays it
+    from; `proved_at`: (writer, accused) -> the number of writer's first proof record."""
+    if seq >= expelled.get(writer, UNSET):
+        return False
+    if step is None:
+        return True
+    return not any(step > t and seq < proved_at.get((writer, s), UNSET)
+                   for s, t in taken.items() if s != writer)

@@ -6,7 +6,9 @@ record it just wrote goes to player 1 as it is, together with a sync copy holdin
 second record of that number (signed by seat 0, empty), and to player 2 only as that
 second record. Player 1 finds the fork; player 2 never sees both sides and learns it
 only from player 1's proof record. Both must hand seat 0 to a bot at the same step and
-end with one hash, whichever of them plays first after the fork.
+end with one hash, whichever of them plays first after the fork, and also when player 1
+first accepted the forked record alone and played on past that step (its moves there
+are void; it writes them again after its proof record).
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ def _takeover_step(link: FolderLink, seat: int) -> int | None:
     return next((e["step"] for e in link.lockstep.log if seat in e.get("takeovers", ())), None)
 
 
-@pytest.mark.parametrize("first_after_fork", [1, 2])
+@pytest.mark.parametrize("first_after_fork,played_on_one_side",
+                         [(1, False), (2, False), (2, True)])
 def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
-        tmp_path: Path, first_after_fork: int) -> None:
+        tmp_path: Path, first_after_fork: int, played_on_one_side: bool) -> None:
     folders = {s: tmp_path / f"player-{s}" for s in SEATS}
     for f in folders.values():
         f.mkdir()
@@ -71,8 +74,14 @@ def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
     one_side = b"".join(r.raw for r in forked)
     other_side = b"".join(r.raw for r in forked[:-1]) + other.raw
     (folders[1] / seat_file_name(FORKER)).write_bytes(one_side)
-    (folders[1] / "seat-0 (1).shogun").write_bytes(other_side)
     (folders[2] / seat_file_name(FORKER)).write_bytes(other_side)
+    said_to = None
+    if played_on_one_side:       # player 1 plays on seat 0's record before the copy comes
+        _sync(folders, 1, (2,))
+        early = _session(folders[1], 1)
+        assert early.lockstep is not None and not early.proofs
+        said_to = max(early.lockstep.outbox.sent)   # the last step it wrote a move for
+    (folders[1] / "seat-0 (1).shogun").write_bytes(other_side)
     # seat 0 plays no more; players 1 and 2 take turns, syncing only their own files
     ended: dict[int, FolderLink] = {}
     order = (first_after_fork, 3 - first_after_fork)
@@ -98,6 +107,8 @@ def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
     assert one.expelled == two.expelled == {FORKER: last.seq}
     assert FORKER in one.reader.proofs          # player 1 saw both sides itself
     assert FORKER not in two.reader.proofs      # player 2 learned it from the proof record
+    if said_to is not None:
+        assert said_to > step, "player 1 wrote no move past the take-over step"
 
 
 def test_a_false_proof_expels_nobody_and_names_its_writer(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from net.correspondence.fork_proof import ProofClaim, judge_proof, takes_over
+from net.correspondence.fork_proof import ProofClaim, counts, judge_proof, takes_over
 from net.trust.seat_keys import SeatKey
 from tests.net.correspondence.seat_writers import OTHER_TABLE, TABLE, Writer
 
@@ -75,3 +75,26 @@ TAKEOVERS = [
 def test_a_bot_plays_an_expelled_seat_from_the_first_step_its_records_do_not_complete(
         case, expelled, bots, waiting, step, queued, taken):
     assert takes_over(expelled, bots, waiting, step, queued) == taken
+
+
+COUNTS = [
+    # (case, writer, record, step, expelled, taken, proved_at, counts)
+    ("nobody expelled", 1, 5, 9, {}, {}, {}, True),
+    ("the forker, below its fork", 0, 4, 9, {0: 5}, {}, {}, True),
+    ("the forker, at its fork", 0, 5, 3, {0: 5}, {}, {}, False),
+    ("the forker, after its fork", 0, 7, 3, {0: 5}, {}, {}, False),
+    ("before the take-over is known", 1, 5, 9, {0: 5}, {}, {}, True),
+    ("a step at the take-over, written before any proof", 1, 5, 8, {0: 5}, {0: 8}, {}, True),
+    ("a step past the take-over, written before any proof", 1, 5, 9, {0: 5}, {0: 8}, {}, False),
+    ("past it, written before the writer's proof", 1, 5, 9, {0: 5}, {0: 8}, {(1, 0): 6}, False),
+    ("past it, written after the writer's proof", 1, 7, 9, {0: 5}, {0: 8}, {(1, 0): 6}, True),
+    ("another writer's proof does not do", 2, 7, 9, {0: 5}, {0: 8}, {(1, 0): 6}, False),
+    ("a message of no step (a chain's end)", 1, 0, None, {0: 5}, {0: 8}, {}, True),
+]
+
+
+@pytest.mark.parametrize("case,writer,seq,step,expelled,taken,proved_at,expected", COUNTS,
+                         ids=[c[0] for c in COUNTS])
+def test_what_a_player_wrote_past_the_take_over_before_it_knew_does_not_count(
+        case, writer, seq, step, expelled, taken, proved_at, expected):
+    assert counts(writer, seq, step, expelled, taken, proved_at) is expected
