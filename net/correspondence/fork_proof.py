@@ -89,27 +89,29 @@ def _one_record(raw: bytes) -> SeatRecord | None:
 
 def judge_proof(table: bytes, keys: Mapping[int, bytes], claim: ProofClaim) -> ProofVerdict:
     """Whether `claim` proves that its accused seat forked its file (the table above)."""
-    def refused(why: str) -> ProofVerdict:
-        return ProofVerdict(None, 0, f"seat {claim.writer} wrote a proof against seat "
-                                     f"{claim.accused} that proves nothing: {why}")
-    public = keys.get(claim.accused)
+    writer_seat, seat = claim.writer, claim.accused
+
+    def refused(reason: str) -> ProofVerdict:
+        return ProofVerdict(None, 0, f"seat {writer_seat} wrote a proof against seat "
+                                     f"{seat} that proves nothing: {reason}")
+    public = keys.get(seat)
     if public is None:
         return refused("that seat has no key at this table")
     first, second = _one_record(claim.first), _one_record(claim.second)
     if first is None or second is None:
         return refused("it does not hold two whole records")
     for record in (first, second):
-        if record.table != table or record.seat != claim.accused:
+        if record.table != table or record.seat != seat:
             return refused("a record of another table or seat")
         if not record.signed_by(public):
-            return refused(f"a record seat {claim.accused} did not sign")
-    if first.seq != second.seq:
-        return refused(f"records numbered {first.seq} and {second.seq}, not one number")
+            return refused(f"a record seat {seat} did not sign")
+    old, new = first.seq, second.seq
+    if old != new:
+        return refused(f"records numbered {old} and {new}, not one number")
     if first.raw == second.raw:
         return refused("the same record twice")
-    return ProofVerdict(claim.accused, first.seq,
-                        f"seat {claim.accused} signed two different records numbered "
-                        f"{first.seq}: it is expelled and a bot plays its seat")
+    return ProofVerdict(seat, old, f"seat {seat} signed two different records numbered "
+                                   f"{old}: it is expelled and a bot plays its seat")
 
 
 def takes_over(expelled: Iterable[int], bots: Iterable[int], waiting: Iterable[int],

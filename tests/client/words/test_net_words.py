@@ -235,6 +235,22 @@ def test_sentences_net_builds_are_said_again(language):
         "2001:db8::1" in net_words.for_players(pairs[0])
 
 
+def test_a_correspondence_proofs_sentences_are_said_again(language):
+    """The sentences of expulsion by proof (net/correspondence/fork_proof.py), made by
+    its own decision: an accepted proof, and each refusal with its reason inside."""
+    from net.correspondence.fork_proof import ProofClaim, judge_proof
+    from tests.net.correspondence.test_fork_proof import KEYS, PROOFS, R, TABLE, WRITER
+    sentences = {judge_proof(TABLE, KEYS, ProofClaim(WRITER, accused, R[a], R[b])).sentence
+                 for _case, accused, a, b, _e, _w in PROOFS}
+    assert len(sentences) == 7
+    english = ("signed two", "proves nothing", "twice", "not one number", "whole records",
+               "another table", "did not sign", "no key", "expelled")
+    for text in sentences:
+        again = net_words.for_players(text)
+        assert again != text
+        assert not any(words in again for words in english), again
+
+
 # -- the window says net's sentences again where it shows them ---------------------------
 
 class _Table:
