@@ -118,6 +118,7 @@ class FolderLink:
         self._proved_at: dict[tuple[int, int], int] = {}   # (writer, accused) -> its record
         self._proofs_due: dict[int, tuple[bytes, bytes]] = {}   # mine to write, by accused
         self._mine: list[tuple[int, Wire]] = []             # my messages, by record number
+        self._refused: set[tuple[int, int]] = set()          # (seat, record) said refused
         self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
         self.chain_ends: dict[int, bytes] = {}
         self._outgoing: list[Wire] = []
@@ -283,8 +284,10 @@ class FolderLink:
                 out.append(msg)
             return out
         except (FolderKeyError, FrameError, BadMessage, ValueError) as e:
-            self.offences.append((seat, f"record {record.seq}: {e}"))
-            log.warning("seat %d's record %d is refused: %s", seat, record.seq, e)
+            if (seat, record.seq) not in self._refused:      # said once, however often read
+                self._refused.add((seat, record.seq))
+                self.offences.append((seat, f"record {record.seq}: {e}"))
+                log.warning("seat %d's record %d is refused: %s", seat, record.seq, e)
             return []
 
     def _take_mine(self, record: SeatRecord) -> None:
