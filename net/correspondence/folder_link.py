@@ -243,12 +243,16 @@ class FolderLink:
         messages are built again from what was read, and the lockstep is thrown away (the
         next pump replays from the first step without what no longer counts)."""
         self.queues = {s: deque() for s in self.queues}
+        self.chain_ends = {s: e for s, e in self.chain_ends.items() if s == self.seat}
         for s, records in sorted(self.reader.accepted.items()):
             if s != self.seat:
                 self._take(s, records, proofs=False)
         self._my_sent = {}
         for seq, msg in self._mine:
             if self._counts(self.seat, seq, msg):
+                self._my_sent.setdefault(msg["step"], []).append(msg)
+        for msg in self._outgoing:   # said, not yet written (at most the take-over's step)
+            if msg["type"] != "ChainCommitted":
                 self._my_sent.setdefault(msg["step"], []).append(msg)
         self.lockstep, self._due = None, None
 
@@ -335,6 +339,7 @@ class FolderLink:
                  "plans": [[s, n, w] for s, (n, w) in sorted(fresh.items())]},
                 use_bin_type=True))
             self._own_written.update(fresh)
+            self._own.plans.update(fresh)      # a lockstep replayed makes the same plans
 
     def prove(self, accused: int, first: bytes, second: bytes) -> None:
         """Write a proof record: `accused` signed both records (`first`, `second`)."""
@@ -359,7 +364,9 @@ class FolderLink:
             for msg in self._outgoing:       # kept: a lockstep replayed says them no more
                 if msg["type"] != "ChainCommitted":
                     self._mine.append((seq, msg))
-                    self._my_sent.setdefault(msg["step"], []).append(msg)
+                    sent = self._my_sent.setdefault(msg["step"], [])
+                    if msg not in sent:
+                        sent.append(msg)
             self._outgoing = []
 
     # ------------------------------------------------------------------ the game
@@ -380,7 +387,7 @@ class FolderLink:
             self.chain_ends[self.seat] = chain.commitment
             self._outgoing.append(msg)
             self.flush()
-        return all(s in self.chain_ends for s in self.table.keys)
+        return all(s in self.chain_ends or s in self.expelled for s in self.table.keys)
 
     def session(self) -> bool:
         """Play as far as the folder allows; write; return True when the game is over."""
@@ -394,7 +401,12 @@ class FolderLink:
     def _build(self) -> Lockstep:
         saved = self._from_saved()
         ls = saved or self._new_lockstep()
-        ls.my_plans.update(self._own.plans)
+        # a plan for a step after a take-over whose commitment no longer counts was made
+        # on a state no longer reached
+        ls.my_plans.update({s: p for s, p in self._own.plans.items()
+                            if all(s <= t for t in self.taken.values())
+                            or any(m["type"] == "PlanCommitted"
+                                   for m in self._my_sent.get(s, ()))})
         ls.restore_outbox(self._my_sent)
         self.lockstep = ls
         if self.shelf is not None:
@@ -407,7 +419,10 @@ class FolderLink:
 
     def _new_lockstep(self) -> Lockstep:
         assert self._own.chain is not None
-        return Lockstep(self.game, self.table.config, dict(self.table.kinds), self.seat,
+        # a seat expelled before its chain's end counted is a bot's from the first step
+        kinds = {s: "bot" if s in self.expelled and s not in self.chain_ends else k
+                 for s, k in self.table.kinds.items()}
+        return Lockstep(self.game, self.table.config, kinds, self.seat,
                         HashChain(self._own.chain), dict(self.chain_ends), bot=self.bot,
                         host=self)
 

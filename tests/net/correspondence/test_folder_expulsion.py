@@ -48,27 +48,34 @@ def _takeover_step(link: FolderLink, seat: int) -> int | None:
     return next((e["step"] for e in link.lockstep.log if seat in e.get("takeovers", ())), None)
 
 
-@pytest.mark.parametrize("first_after_fork,played_on_one_side",
-                         [(1, False), (2, False), (2, True)])
+FORKS = [
+    # (seat 0's session after which it forks, who plays first after, player 1 played on
+    #  that side first: None, or whether it got past the take-over step)
+    (9, 1, None), (9, 2, None), (9, 2, True),   # its record of step 8's link and a plan
+    (6, 1, None), (6, 2, False),     # a plan step, player 1's own plan said before the proof
+    (1, 2, None), (1, 1, None),      # its first records: its chain's end no longer counts
+]
+
+
+@pytest.mark.parametrize("forks_after,first_after_fork,played_on", FORKS)
 def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
-        tmp_path: Path, first_after_fork: int, played_on_one_side: bool) -> None:
+        tmp_path: Path, forks_after: int, first_after_fork: int, played_on: bool | None) -> None:
     folders = {s: tmp_path / f"player-{s}" for s in SEATS}
     for f in folders.values():
         f.mkdir()
-    # play until seat 0 has just written a record of moves nobody has read yet
+    # play until seat 0 has just written its records of a session nobody has read yet
     turns, forked = 0, None
-    while forked is None and turns < 300:
+    while forked is None:
         seat = turns % 3
         turns += 1
         _sync(folders, seat, SEATS)
         link = _session(folders[seat], seat)
         assert not link.proofs and not link.offences
-        records = parse_file((folders[FORKER] / seat_file_name(FORKER)).read_bytes()).records
-        if seat == FORKER and link.lockstep is not None and link.lockstep.step >= 8 \
-                and records[-1].kind == KIND_TABLE:
-            forked = records
-    assert forked is not None, "seat 0 never wrote a record of moves"
+        if seat == FORKER and turns // 3 + 1 == forks_after:
+            forked = parse_file((folders[FORKER] / seat_file_name(FORKER)).read_bytes()).records
+            assert link.lockstep is None or not link.lockstep.ended
     last = forked[-1]
+    assert last.kind == KIND_TABLE
     other = make_record(keys()[FORKER], last.table, FORKER, last.seq, last.prev, KIND_TABLE,
                         FolderKey.for_table(b"S" * 32).seal(msgpack.packb([])))
     one_side = b"".join(r.raw for r in forked)
@@ -76,7 +83,7 @@ def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
     (folders[1] / seat_file_name(FORKER)).write_bytes(one_side)
     (folders[2] / seat_file_name(FORKER)).write_bytes(other_side)
     said_to = None
-    if played_on_one_side:       # player 1 plays on seat 0's record before the copy comes
+    if played_on is not None:    # player 1 plays on seat 0's record before the copy comes
         _sync(folders, 1, (2,))
         early = _session(folders[1], 1)
         assert early.lockstep is not None and not early.proofs
@@ -103,12 +110,14 @@ def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
     assert len(one.lockstep.log) == len(two.lockstep.log)
     assert FORKER in one.lockstep.bots and FORKER in two.lockstep.bots
     step = _takeover_step(one, FORKER)
-    assert step is not None and step == _takeover_step(two, FORKER)
+    assert step == _takeover_step(two, FORKER)
+    assert (step is None) == (forks_after == 1)     # a bot's from the first step: no take-over
+    step = step or 0
     assert one.expelled == two.expelled == {FORKER: last.seq}
     assert FORKER in one.reader.proofs          # player 1 saw both sides itself
     assert FORKER not in two.reader.proofs      # player 2 learned it from the proof record
-    if said_to is not None:
-        assert said_to > step, "player 1 wrote no move past the take-over step"
+    if said_to is not None:      # how far it went on the forked record
+        assert (said_to > step) is played_on, (said_to, step)
 
 
 def test_a_false_proof_expels_nobody_and_names_its_writer(tmp_path: Path) -> None:
