@@ -16,10 +16,14 @@ again; so it reaches the state it had when it last closed, and plays on. Nothing
 written twice: a message already in my file is not written again.
 
 A seat that forked its file (two records it signed for one number) is expelled by proof
-(`net.correspondence.fork_proof`): whoever finds the fork writes a proof record into its
-own file, every reader checks it, counts only the seat's records below the fork (a
-lockstep that took more is thrown away and replayed from the first step), and a bot plays
-the seat from the first step those records do not complete: the same step for all.
+(`net.correspondence.fork_proof`): every player that knows the proof (found it, or read
+another's) writes it into its own file once; every reader checks it, counts only the
+seat's records below the fork (a lockstep that took more is thrown away and replayed from
+the first step), and a bot plays the seat from the first step those records do not
+complete: the same step for all. Once that step is known, what a player wrote for later
+steps before its own proof record no longer counts (it was played on one side of the
+fork): the lockstep is replayed once more without it, and my own such moves are said
+again after my proof record.
 
 Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
 memory and as processes; a watcher on a `Clock`),
@@ -479,7 +483,8 @@ class FolderLink:
                         ls.submit(self.choose(ls.state, d, self.seat))
                         moved = True
                 if not moved and not ls.ended:
-                    for s in takes_over(self.expelled, ls.bots, ls.waiting_for(), ls.step,
+                    others = {s: n for s, n in self.expelled.items() if s != self.seat}
+                    for s in takes_over(others, ls.bots, ls.waiting_for(), ls.step,
                                         {s: [m["step"] for m in q]
                                          for s, q in self.queues.items()}):
                         if s not in self.taken:
