@@ -143,3 +143,42 @@ def test_a_false_proof_expels_nobody_and_names_its_writer(tmp_path: Path) -> Non
     assert all(_takeover_step(link, 0) is None for link in ended.values())
     assert any("seat 2 wrote a proof against seat 0 that proves nothing: the same record "
                "twice" == why for _, why in named), named
+
+
+@pytest.mark.slow
+def test_a_forked_seat_at_a_table_of_the_real_rules(tmp_path: Path) -> None:
+    """The real rules (three humans and a bot, each player's saved replays on): seat 0
+    forks its file past step 30 after seat 1 played on its newest record; seats 1 and 2
+    take 30 turns more. Both take seat 0 over at one step and agree on every step's hash.
+    (Played to its end once, by hand: 436 steps, one hash, 132 s on the loaded machine.)"""
+    from net.lockstep.engine import SimEngine
+    from tests.net.correspondence.real_table import SECRET, real_table
+    from tests.net.correspondence.real_table import keys as real_keys
+    from tests.net.correspondence.real_table import session as real_session
+    engine = SimEngine()
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    table = real_table(folder, engine)
+    for turn in range(300):
+        link = real_session(table, engine, turn % 3, local)
+        assert not link.offences and not link.proofs, (link.offences, link.proofs)
+        if turn % 3 == 0 and link.lockstep is not None and link.lockstep.step >= 30:
+            break
+    records = parse_file((folder / seat_file_name(0)).read_bytes()).records
+    real_session(table, engine, 1, local)                 # seat 1 plays on that record
+    last = records[-1]
+    other = make_record(real_keys((0, 1, 2))[0], last.table, 0, last.seq, last.prev, KIND_TABLE,
+                        FolderKey.for_table(SECRET).seal(msgpack.packb([])))
+    (folder / "seat-0 (1).shogun").write_bytes(b"".join(r.raw for r in records[:-1]) + other.raw)
+    links: dict[int, FolderLink] = {}
+    for turn in range(30):
+        seat = (2, 1)[turn % 2]
+        links[seat] = link = real_session(table, engine, seat, local)
+        assert not link.offences, link.offences
+    one, two = links[1].lockstep, links[2].lockstep
+    assert one is not None and two is not None
+    common = min(len(one.log), len(two.log))
+    assert common > 40
+    assert [e["hash"] for e in one.log[:common]] == [e["hash"] for e in two.log[:common]]
+    taken = [[e["step"] for e in ls.log if 0 in e.get("takeovers", ())] for ls in (one, two)]
+    assert taken[0] == taken[1] and len(taken[0]) == 1, taken
