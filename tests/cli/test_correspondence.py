@@ -106,3 +106,28 @@ def test_host_join_and_tables_from_the_command_line(tmp_path, monkeypatch, capsy
     join.address = "not-a-code"
     assert correspondence.join(join, FakeEngine(2)) == 2
     assert "52 letters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang,says", [
+    ("en", "shared: Kenji's plan awaited since Tuesday 14:02; the turn timer ran out for Kenji: "
+           "agree to hand the seat to a bot with ./shogun takeover --folder /shared/shared 2"),
+    ("nl", "shared: wacht sinds dinsdag 14:02 op het plan van Kenji; de bedenktijd van Kenji is "
+           "om: stem in om de plaats aan een bot te geven met ./shogun takeover --folder "
+           "/shared/shared 2"),
+])
+def test_a_wait_past_the_turn_timer_says_how_to_hand_the_seat_to_a_bot(lang, says):
+    i18n.use(lang)
+    status = TableStatus(table("shared"), Stage.PLAYING, plan=True, since=TUESDAY,
+                         awaited=("Kenji",), overdue=("Kenji",), overdue_seats=(2,))
+    assert describe(status, NOW) == says
+
+
+def test_a_turn_timer_that_is_none_is_refused_with_a_sentence(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "aiko"))
+    monkeypatch.delenv("SHOGUN_SHORT_TURN_TIMER", raising=False)
+    args = argparse.Namespace(command="host", folder=str(tmp_path / "shared"), name="Aiko",
+                              players=3, side="sun", setup="beginner", bots=1, bot_level=None,
+                              headless=False, bot="normal", turn_timer="5m")
+    assert correspondence.host(args, FakeEngine(2)) == 1
+    assert "a turn timer of 300 seconds (it is 0, for none, or 1 hour to 90 days)" \
+        in capsys.readouterr().err

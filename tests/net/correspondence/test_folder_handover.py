@@ -124,7 +124,9 @@ def test_a_move_written_after_the_hand_over_is_ignored_and_named(tmp_path: Path)
                    for s, why in link.offences), link.offences
     # seat 2's own program, once it reads the claims, ends with the same hash
     again = _finish(folder, (ABSENT,))[ABSENT]
-    assert again.lockstep is not None and again.lockstep.hash == ended[0].lockstep.hash
+    first = ended[0].lockstep
+    assert again.lockstep is not None and first is not None
+    assert again.lockstep.hash == first.hash
 
 
 def test_a_claim_in_a_session_that_restarts_is_read_back_from_my_own_file(
