@@ -49,8 +49,9 @@ from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
 from net.correspondence.fork_proof import (counts, judge_proof, proof_payload, read_claim,
                                           takes_over)
-from net.correspondence.seat_handover import (HandClaim, claim_payload, counts_after,
-                                              hand_overs, read_claim as read_hand)
+from net.correspondence.hand_book import HandBook
+from net.correspondence.seat_handover import claim_payload, counts_after
+from net.correspondence.seat_handover import read_claim as read_hand
 from net.correspondence.seat_record import (KIND_HAND, KIND_OWN, KIND_PROOF, KIND_TABLE,
                                             FolderKey,
                                             FolderKeyError, SeatRecord, first_prev,
@@ -59,7 +60,6 @@ from net.correspondence.replay_save import EVERY as SAVE_EVERY
 from net.correspondence.replay_save import (SaveError, SaveShelf, recorded_hashes, restore,
                                             take, why_not)
 from net.correspondence.seat_trust import Finding, FindingKind, SeatContext, SeatCopy, judge
-from net.correspondence.turn_timer import WaitNotes, ran_out
 from net.lockstep import signatures
 from net.lockstep.beacon import HashChain
 from net.lockstep.core import Lockstep
@@ -144,10 +144,7 @@ class FolderLink:
         self._round_start: tuple[int, bytes] | None = None   # for my saves (`replay_save`)
         self._saved: int | None = None            # the step of my last save
         self.passed_over: list[str] = []          # why saved replays were not used
-        self.handed: dict[int, int] = {}       # seat handed to a bot by agreement -> its step
-        self.hand_claims: list[HandClaim] = []
-        self._known_due: set[int] = set()      # hand-overs I learned: a `known` claim to write
-        self.waits = WaitNotes(local)
+        self.hands = HandBook(seat, table.keys, table.turn_timer, local)
         if local is not None:
             self._load_local(local)
             self._put_back_mine()
@@ -256,29 +253,28 @@ class FolderLink:
             and counts_after(seat, at, self.handed)
 
     # ------------------------------------------------------------------ hand-overs
+    @property
+    def handed(self) -> dict[int, int]:
+        """Seats handed to a bot by agreement -> the step it plays them from."""
+        return self.hands.handed
+
     def _take_claim(self, writer: int, record: SeatRecord) -> None:
         """A hand-over claim in `writer`'s file (`net.correspondence.seat_handover`)."""
         try:
-            claim = read_hand(writer, self.sealing.open(record.sealed))
-        except FolderKeyError as e:
-            claim, why = None, str(e)
-        else:
-            why = "its payload is no claim"
-        if claim is None or claim.seat not in self.table.keys or claim.seat == writer:
-            self.offences.append((writer, f"seat {writer} wrote a hand-over claim that "
-                                  f"claims nothing (record {record.seq}: {why})"))
-            return
-        if claim.known:
+            payload: bytes | None = self.sealing.open(record.sealed)
+        except FolderKeyError:
+            payload = None
+        claim = read_hand(writer, payload) if payload is not None else None
+        if claim is not None and claim.known:
             self._proved_at.setdefault((writer, claim.seat), record.seq)
-        self.hand_claims.append(claim)
-        agreed = hand_overs(self.table.keys, self.expelled, self.hand_claims)
-        fresh = {s: h for s, h in agreed.items() if s not in self.handed}
+        offence, fresh = self.hands.take(writer, payload, record.seq, self.expelled,
+                                         self._proved_at)
+        if offence:
+            self.offences.append((writer, offence))
         for s, h in sorted(fresh.items()):
-            self.handed[s] = self.taken[s] = h.step
+            self.taken[s] = h.step
             self.proofs.append((s, h.sentence))
             log.warning("HANDED OVER: %s", h.sentence)
-            if s != self.seat and (self.seat, s) not in self._proved_at:
-                self._known_due.add(s)
         if fresh:
             self._count_again()
 
@@ -289,34 +285,20 @@ class FolderLink:
             self._take_claim(self.seat, self.reader.accepted[self.seat][-1])
 
     def overdue(self, now: float) -> tuple[int, ...]:
-        """The other seats awaited here whose turn timer ran out on my clock (counted from
-        when my program first saw them awaited at this step), not claimed by me yet."""
+        """The other seats awaited here whose turn timer ran out on my clock (`HandBook`)."""
         ls = self.lockstep
-        if ls is None or ls.ended or self.table.turn_timer <= 0:
+        if ls is None or ls.ended:
             return ()
-        self.waits.note(ls.step, tuple(ls.waiting_for()), now)
-        mine = {(c.seat, c.step) for c in self.hand_claims if c.writer == self.seat}
-        return tuple(s for s in ls.waiting_for()
-                     if s != self.seat and s in self.table.keys and s not in self.handed
-                     and (s, ls.step) not in mine
-                     and ran_out(self.waits.since(s, ls.step) or now, now,
-                                 self.table.turn_timer))
+        return self.hands.overdue(ls.step, ls.waiting_for(), now)
 
     def hand_over(self, seat: int, now: float) -> str:
         """Claim that `seat`'s decision waited past the turn timer (my agreement to hand it
         to a bot); "" when written, else why not. The claim counts with the others'."""
-        if seat not in self.overdue(now):
-            ls = self.lockstep
-            if self.table.turn_timer <= 0:
-                return "this table has no turn timer"
-            if ls is None or seat not in ls.waiting_for() or seat == self.seat:
-                return f"seat {seat}'s decision is not awaited"
-            if seat in self.handed or any(c.writer == self.seat and c.seat == seat
-                                          and c.step == ls.step for c in self.hand_claims):
-                return f"seat {seat}: already claimed"
-            return f"seat {seat}: the turn timer has not run out"
-        assert self.lockstep is not None
-        self._claim(seat, self.lockstep.step, False)
+        ls = self.lockstep
+        if seat not in self.overdue(now) or ls is None:
+            return self.hands.why_not(seat, ls.step if ls is not None else None,
+                                      ls.waiting_for() if ls is not None else ())
+        self._claim(seat, ls.step, False)
         self.pump()
         self.flush()
         return ""
@@ -452,10 +434,10 @@ class FolderLink:
             if (self.seat, accused) not in self._proved_at:
                 self.prove(accused, first, second)
         self._proofs_due = {}
-        for seat in sorted(self._known_due):
+        for seat in sorted(self.hands.known_due):
             if (self.seat, seat) not in self._proved_at:
                 self._claim(seat, self.handed[seat], True)
-        self._known_due = set()
+        self.hands.known_due = set()
         self._write_own()
         if self._outgoing:
             seq = self._seq
@@ -498,7 +480,7 @@ class FolderLink:
         self.flush()
         ls = self.lockstep
         if ls is not None and not ls.ended and self.table.turn_timer > 0:
-            self.waits.note(ls.step, tuple(ls.waiting_for()), time.time())
+            self.hands.waits.note(ls.step, tuple(ls.waiting_for()), time.time())
         return ls is not None and ls.ended
 
     def _build(self) -> Lockstep:
