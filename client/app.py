@@ -48,6 +48,7 @@ from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
+    from client.scenes.end_record import EndSummary
     from client.sessions.local import LocalSession
     from store.game_save import SavedGame
 
@@ -292,7 +293,7 @@ class App(arcade.Window):
         self.scene.log.add_line(_("Saved as “{name}” — the menu lists it under Saves.").format(name=path.stem),
                            (30, 110, 40))
 
-    def show_end(self, summary: dict[str, Any]) -> None:
+    def show_end(self, summary: EndSummary) -> None:
         from client.scenes.end_record import session_events  # heavy: the end screen,
         from client.scenes.end_scene import EndScene, record_for  # loaded when a game ends
         session = self.session

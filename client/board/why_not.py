@@ -10,9 +10,12 @@ Tests: tests/client/board/test_why_not.py.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.core.theme import seat_name
+
+if TYPE_CHECKING:
+    from sim.snapshot import PublicState
 from lang.i18n import N_, Translated, _
 from sim.board import Board
 
@@ -27,10 +30,10 @@ def _listing(names: Iterable[str]) -> str:
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
-def why_not_target(board: Board, side: str, players: int, public: Mapping[str, Any], seat: int, origin: str,
+def why_not_target(board: Board, side: str, players: int, public: PublicState | None, seat: int, origin: str,
                    action: str, name: str) -> str:
     """A sentence saying why armies from `origin` cannot go to `name` for `action`."""
-    provs = (public or {}).get("provinces", {})
+    provs: Mapping[str, Mapping[str, Any]] = public["provinces"] if public else {}
     act = ACTION_WORDS.get(action, _("This action"))
     if name == origin:
         return _("Your armies are in {origin}: click a highlighted province to send them "
@@ -49,7 +52,7 @@ def why_not_target(board: Board, side: str, players: int, public: Mapping[str, A
                  "{owner}. Attack it with a battle action instead.").format(
             action=act, name=name, owner=seat_name(owner))
     if owner != seat and "temple" in ((provs.get(name) or {}).get("buildings") or []) \
-            and (public or {}).get("current_event") in (6, 9):
+            and public is not None and public.get("current_event") in (6, 9):
         return _("{name} has a temple, and this round's event forbids attacking temple "
                  "provinces.").format(name=name)
     return _("Armies from {origin} cannot go to {name} now.").format(origin=origin, name=name)

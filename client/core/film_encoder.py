@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Protocol
 
 from PIL import Image
 
@@ -34,7 +35,7 @@ _CODECS = {
 }
 
 
-def ffmpeg_module() -> Any | None:
+def ffmpeg_module() -> ModuleType | None:
     """imageio_ffmpeg, or None when it is not installed (the GIF fallback)."""
     try:
         return importlib.import_module("imageio_ffmpeg")

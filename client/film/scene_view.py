@@ -18,7 +18,7 @@ from client.tower.battle_show import BattleShow
 from client.tower.tower_view import TowerView
 
 if TYPE_CHECKING:
-    from client.sessions.interface import Played
+    from client.core.played import Played
     from sim.snapshot import PublicState
 
 

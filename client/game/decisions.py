@@ -39,10 +39,10 @@ class DecisionPanel(Node):
         self.undo_asked = Signal("undo_asked")
         self.counts: list[int] = []      # the counter's earlier values (Ctrl+Z takes one back)
         self.prompt = ""
-        self.options: list[tuple[str, Any, bool]] = []
-        self.counter: list[Any] | None = None
-        self.default = None
-        self.tips: dict[Any, str] = {}
+        self.options: list[tuple[str, object, bool]] = []
+        self.counter: list[Any] | None = None   # [label, low, high, value]
+        self.default: object = None
+        self.tips: dict[object, str] = {}
         self._buttons: list[Button] = []
         self.texts = TextCache()
         self._minus = Button("−", size=14, key=arcade.key.DOWN)
@@ -50,9 +50,9 @@ class DecisionPanel(Node):
         self._minus.pressed.connect(lambda: self.set_counter(self.counter[3] - 1) if self.counter else None)
         self._plus.pressed.connect(lambda: self.set_counter(self.counter[3] + 1) if self.counter else None)
 
-    def ask(self, prompt: str, options: Iterable[tuple[str, Any, bool]],
-            counter: Sequence[Any] | None = None, default: Any = None,
-            tips: Mapping[Any, str] | None = None) -> None:
+    def ask(self, prompt: str, options: Iterable[tuple[str, object, bool]],
+            counter: Sequence[str | int] | None = None, default: object = None,
+            tips: Mapping[object, str] | None = None) -> None:
         """`tips`: {option value: a sentence} shown when the mouse is over that option."""
         self.prompt = prompt
         self.tips = dict(tips or {})
@@ -98,7 +98,7 @@ class DecisionPanel(Node):
         self.mark_dirty()
         return True
 
-    def _choose(self, value: Any) -> None:
+    def _choose(self, value: object) -> None:
         self.chosen.emit(value, self.counter[3] if self.counter else None)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:

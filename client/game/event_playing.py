@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from client.core import theme
 from client.core.signal import Signal
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from client.game.winter_show import WinterShow
     from client.sessions.interface import GameSession
     from sim.snapshot import PublicState
+    from client.scenes.end_record import EndSummary
     from client.tower.battle_show import BattleShow
     from sim.state import State
     from sim.tower.drop import DropResult
@@ -434,7 +435,7 @@ class EventPlayer:
         if not quick:
             self.wait = math.inf if hold else max(self.wait, CARD_SECONDS)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> EndSummary:
         """The end screen's figures."""
         e = self.standings
         return {"scores": e["scores"] if e else {}, "money": e["money"] if e else {},

@@ -18,12 +18,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from client.sessions.interface import GameSession
 from sim import events as ev
 from sim.commands import Command
 from sim.game import apply, new_game
 from sim.state import GameConfig
+
+
+
+class EndSummary(TypedDict, total=False):
+    """The end screen's figures from the table (`EventPlayer.summary`): the GameEnded
+    event's scores, money and winners, each seat's score after every Scored event, the
+    seats' names and how many played."""
+    scores: dict[str, int]            # by seat number as a string (the event's keys)
+    money: dict[str, int]
+    winners: list[int]
+    history: dict[int, list[int]]
+    labels: dict[int, str]
+    players: int
 
 
 @dataclass

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, cast
 
 import arcade
 
@@ -29,7 +30,7 @@ from client.core.panel import draw_panel
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from client.core.own_command import own_command
-from client.scenes.end_record import BattleRecord, EndRecord, end_record
+from client.scenes.end_record import BattleRecord, EndRecord, EndSummary, end_record
 from client.widgets.text_fit import put_boxed, put_fitted
 from lang.i18n import N_, _, ngettext
 from client.board.board_view import BoardView
@@ -37,6 +38,7 @@ from sim.board import board
 from client.core.settings import data_dir
 
 if TYPE_CHECKING:
+    from sim import events as ev
     from sim.snapshot import PublicState
 from client.board.map_geometry import text_width
 
@@ -101,7 +103,7 @@ COLUMNS = (("pr", N_("Provinces")), ("bu", N_("Buildings")), ("ma", N_("Majoriti
 
 
 class EndScene(Node):
-    def __init__(self, summary: dict[str, Any], record: EndRecord | None = None,
+    def __init__(self, summary: EndSummary, record: EndRecord | None = None,
                  final_state: PublicState | None = None, side: str = "sun") -> None:
         super().__init__("end")
         self.summary = summary
@@ -138,9 +140,12 @@ class EndScene(Node):
             return [(p.seat, p.score, p.chests) for p in self.record.standings()]
         s = self.summary
         rows = []
+        # by the seat's number as a string (the event's keys) or as a number
+        scores = cast("Mapping[object, int]", s["scores"])
+        money = cast("Mapping[object, int]", s["money"])
         for seat in range(s.get("players", 0)):
-            rows.append((seat, int(s["scores"].get(str(seat), s["scores"].get(seat, 0))),
-                         int(s["money"].get(str(seat), s["money"].get(seat, 0)))))
+            rows.append((seat, int(scores.get(str(seat), scores.get(seat, 0))),
+                         int(money.get(str(seat), money.get(seat, 0)))))
         rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return rows
 
@@ -353,7 +358,7 @@ class EndScene(Node):
         self.texts.draw()
 
 
-def record_for(summary: dict[str, Any], events: list[Any] | None) -> EndRecord | None:
+def record_for(summary: EndSummary, events: Sequence[ev.Event] | None) -> EndRecord | None:
     """The end record from the game's events (None without them)."""
     if events is None:
         return None

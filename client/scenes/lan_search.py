@@ -10,14 +10,17 @@ the browse it runs.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from net.reach.discovery import Table
 
 
 class LanSearch:
     def __init__(self, seconds: float = 2.0) -> None:
         self.seconds = seconds
         self._thread: threading.Thread | None = None
-        self._result: list[Any] | Exception | None = None
+        self._result: list[Table] | Exception | None = None
 
     @property
     def running(self) -> bool:
@@ -39,7 +42,7 @@ class LanSearch:
         self._thread.start()
         return True
 
-    def poll(self) -> tuple[bool, list[Any] | Exception | None]:
+    def poll(self) -> tuple[bool, list[Table] | Exception | None]:
         """(True, result) once a search has finished (then forgets it), else (False, None)."""
         if self._thread is None or self._thread.is_alive():
             return False, None

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from client.sessions.autosave import SaveInfo
     from client.core.settings import LastGame
+    from net.reach.discovery import Table
 
 SEAT_KINDS = ("you", "human", "easy", "normal", "hard")   # bots by level (sim.bots.LEVELS)
 LEGACY_KINDS = {"heuristic": "normal", "random": "easy"}  # kept in older settings files
@@ -268,7 +269,7 @@ class MenuScene(Node):
               anchor_y="top")
         t.end()
 
-    def show_tables(self, tables: Sequence[Any]) -> None:
+    def show_tables(self, tables: Sequence[Table]) -> None:
         """LAN tables found: one button each; a click fills in the address."""
         for b in self.table_buttons:
             self.remove(b)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 import arcade
 
@@ -50,7 +52,7 @@ HINTS = {"name": N_("shown for your seat at the table"),
          "direct_only": N_("never play through a relay")}
 
 
-def _cycle(values: Sequence[Any], current: Any, step: int = 1) -> Any:
+def _cycle(values: Sequence[T], current: T, step: int = 1) -> T:
     k = values.index(current) if current in values else 0
     return values[(k + step) % len(values)]
 

@@ -14,7 +14,9 @@ Tests: tests/client/sessions/test_join_by_code_window.py.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
+
+from twisted.python.failure import Failure
 
 from client.sessions.reactor_pump import pump_reactor, window_reactor
 from client.words.net_words import for_players
@@ -52,9 +54,10 @@ class CodeSearch:
     def _arrived(self, arrival: Arrival) -> None:
         self.arrival = arrival
 
-    def _failed(self, failure: Any) -> None:
-        self.failure = for_players(failure.getErrorMessage()) if failure.check(RendezvousError) \
-            else failure.getErrorMessage() or repr(failure.value)
+    def _failed(self, failure: Failure) -> None:
+        said = failure.getErrorMessage()
+        known = failure.check(RendezvousError)   # type: ignore[no-untyped-call]  # unannotated in Twisted
+        self.failure = for_players(said) if known else said or repr(failure.value)
 
     @property
     def done(self) -> bool:

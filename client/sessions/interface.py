@@ -19,6 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import (TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypedDict, TypeVar, Union,
                     cast)
 
+# the batch's records and their narrowing live below the packages that read them
+# (client/core/played.py), so client.words and client.tower may name them too
+from client.core.played import C as C, P as P, R as R
+from client.core.played import Played as Played, PlayedName as PlayedName, Resumed as Resumed
+from client.core.played import as_kind as as_kind, kind_of as kind_of, shows as shows
 from sim import events as ev
 from sim.commands import IllegalCommand
 from sim.viewed import apply_viewed
@@ -30,42 +35,6 @@ if TYPE_CHECKING:
     from sim.state import Decision, GameConfig, State
 
 
-
-class Resumed(TypedDict):
-    """The client's own record, first in a resumed game's batch (or a replay's seek): the
-    events so far, which the log says again at once instead of playing them."""
-    event: Literal["Resumed"]
-    past: list[ev.Event]
-
-
-# what a batch carries: the engine's records (`sim.events`), and the client's own; a
-# reader narrows one to its record with `as_kind(e, ev.Moved)` or a table of `shows`
-Played = Union[ev.Event, Resumed]
-PlayedName = Union[ev.EventName, Literal["Resumed"]]
-
-P = TypeVar("P", bound=Played)
-C = TypeVar("C")
-R = TypeVar("R")
-
-
-def kind_of(e: Played) -> PlayedName:
-    """An event's name (its `event` tag, e.g. "Moved"): the one place the client reads it
-    by its key. Compared with a name that is no event's, mypy says so (strict equality)."""
-    return e["event"]
-
-
-def as_kind(e: Played, record: type[P]) -> P | None:
-    """`e` as `record` (`ev.TowerDropped`, `Resumed`) when it is an event of that kind, else
-    None: the narrowing by name, whose keys mypy then checks. A record's class is named as
-    its tag (`sim.events`; tests/client/test_event_types.py holds them to it)."""
-    return cast(P, e) if kind_of(e) == record.__name__ else None
-
-
-def shows(record: type[P], handle: Callable[[C, P], R]) -> tuple[str, Callable[[C, Played], R]]:
-    """A dispatch table's entry: the name of `record`'s events and the handler that takes
-    them as that record (like `net.transport.message_records.handles`): the one cast for
-    a handler, sound because the table is looked up by the event's own name."""
-    return record.__name__, cast(Callable[[C, Played], R], handle)
 
 # a loose reading of the same, left only for client/tutorial/coach.py (not changed here:
 # another branch works on it) until it takes `Played`; a `Played` is one

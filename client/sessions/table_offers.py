@@ -35,7 +35,7 @@ class ChatLine(Protocol):
     def text(self) -> str: ...
 
 
-def _unset(*args: Any) -> None:
+def _unset(*args: object) -> None:
     return None
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
+from typing import TYPE_CHECKING, Callable, Protocol, cast
 
 from client.core import theme
 from client.core.node import Node
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
     from client.tower.tower_view import TowerView
-    from client.sessions.interface import Played
+    from client.core.played import Played
 
 
 def _n(thrown: Mapping[str, int] | None, colour: object) -> int:
@@ -243,7 +243,7 @@ class BattleShow:
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
 
-    def prepare(self, dropped: ev.TowerDropped, rest: Sequence[Mapping[str, Any]],
+    def prepare(self, dropped: ev.TowerDropped, rest: Sequence[Played],
                 tray: dict[str, int] | None) -> None:
         """The battle's drop is the next event (issue 48): its stage's picture (the sides'
         panels over the table and tower) and the map's arrow are drawn now, in a frame

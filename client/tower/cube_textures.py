@@ -15,7 +15,6 @@ Tests: tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import arcade
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -27,7 +26,7 @@ from client.core.theme import text_on
 PX = 48  # texture size; sprites scale it to the cube's drawn size
 
 
-def font(size: int) -> Any:
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The bold sans the cubes' letters (and the films' bands) are written in."""
     for name in bold_font_files():
         try:

@@ -16,7 +16,6 @@ Tests: tests/client/tutorial/test_progress.py, tests/client/tutorial/test_script
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from client.tutorial.script import STEPS, Step
 from sim.state import DecisionKind
@@ -56,7 +55,7 @@ class TutorialProgress:
             return None
         return self._reach(lambda s: s.trigger.decision is not None and s.trigger.decision == kind)
 
-    def event_played(self, event: Mapping[str, Any], more_of_kind: bool = False) -> Step | None:
+    def event_played(self, event: Mapping[str, object], more_of_kind: bool = False) -> Step | None:
         """An event has been played on the table (`more_of_kind`: another of its kind
         follows in the same batch); returns a step newly shown."""
         if self.current is not None and self.current.trigger.decision is not None:

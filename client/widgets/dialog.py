@@ -10,7 +10,7 @@ Tests: tests/client/game/test_comforts_window.py.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -34,12 +34,12 @@ class Dialog(Node):
         self.title = ""
         self.lines: list[str] = []
         self.buttons: list[Button] = []
-        self.values: list[Any] = []
+        self.values: list[object] = []
         self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
         self.texts = TextCache()
 
-    def ask(self, title: str, lines: Iterable[str], choices: Iterable[tuple[str, Any]], text: str | None = None, opaque: bool = False) -> None:
+    def ask(self, title: str, lines: Iterable[str], choices: Iterable[tuple[str, object]], text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
         (a starting value), a one-line text box is shown and its text is answered too.
         `opaque` hides everything behind the dialog (a hot-seat handover)."""
@@ -63,7 +63,7 @@ class Dialog(Node):
         self.on_layout()
         self.mark_dirty()
 
-    def _answer(self, value: Any) -> None:
+    def _answer(self, value: object) -> None:
         text = self.field.value if self.field is not None else None
         self.visible = False
         self.mark_dirty()

@@ -15,7 +15,7 @@ from lang.i18n import translator
 from sim.narrate import describe as narrate
 
 if TYPE_CHECKING:
-    from client.sessions.interface import Played
+    from client.core.played import Played
 
 
 def describe(e: Played) -> str | None:

@@ -237,6 +237,18 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the seating is not sealed yet"),
     N_("the shared folder is not there (is it on a drive that is not connected, or was it moved?)"),
     N_("the shared folder could not be read or written ({why})"),
+    # -- expulsion by proof at a correspondence table (net/correspondence/fork_proof.py) --------
+    N_("seat {seat} signed two different records numbered {n}: it is expelled and a bot plays "
+       "its seat"),
+    Sentence(N_("seat {writer} wrote a proof against seat {seat} that proves nothing: {reason}"),
+             fields={"writer": _SEAT}),
+    N_("that seat has no key at this table"),
+    N_("it does not hold two whole records"),
+    N_("a record of another table or seat"),
+    N_("a record seat {seat} did not sign"),
+    Sentence(N_("records numbered {old} and {new}, not one number"),
+             fields={"old": r"\d+", "new": r"\d+"}),
+    N_("the same record twice"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
     N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
        "{server})"),

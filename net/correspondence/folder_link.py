@@ -15,8 +15,19 @@ does), my plans and chain come from my own records, and every seat's messages ar
 again; so it reaches the state it had when it last closed, and plays on. Nothing is
 written twice: a message already in my file is not written again.
 
+A seat that forked its file (two records it signed for one number) is expelled by proof
+(`net.correspondence.fork_proof`): every player that knows the proof (found it, or read
+another's) writes it into its own file once; every reader checks it, counts only the
+seat's records below the fork (a lockstep that took more is thrown away and replayed from
+the first step), and a bot plays the seat from the first step those records do not
+complete: the same step for all. Once that step is known, what a player wrote for later
+steps before its own proof record no longer counts (it was played on one side of the
+fork): the lockstep is replayed once more without it, and my own such moves are said
+again after my proof record.
+
 Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
-memory and as processes; a watcher on a `Clock`).
+memory and as processes; a watcher on a `Clock`),
+tests/net/correspondence/test_folder_expulsion.py (a forked file; a false proof).
 """
 
 from __future__ import annotations
@@ -35,8 +46,11 @@ from net.correspondence import folder_io
 from net.correspondence.folder_io import SeatWriter
 from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
-from net.correspondence.seat_record import (KIND_OWN, KIND_TABLE, FolderKey, FolderKeyError,
-                                            SeatRecord, first_prev, make_record, parse_file)
+from net.correspondence.fork_proof import (counts, judge_proof, proof_payload, read_claim,
+                                          takes_over)
+from net.correspondence.seat_record import (KIND_OWN, KIND_PROOF, KIND_TABLE, FolderKey,
+                                            FolderKeyError, SeatRecord, first_prev,
+                                            make_record, parse_file)
 from net.correspondence.replay_save import EVERY as SAVE_EVERY
 from net.correspondence.replay_save import (SaveError, SaveShelf, recorded_hashes, restore,
                                             take, why_not)
@@ -56,6 +70,7 @@ log = logging.getLogger("net.correspondence.folder_link")
 # records one session writes at once (its secrets, then its messages): what a kill between
 # my own copy and the shared folder can leave out of the folder's file of mine
 KILL_GAP = 2
+SAVE_PROOF_MAX = (1 << 20) - 4096   # a proof holds two records: it must fit in one
 NO_TOKEN = bytes(32)             # a folder has no rejoin: the seat key is the seat
 # (state, decision, seat) -> my player's command (a person's choice, or a script's)
 Chooser = Callable[[EngineState, PendingDecision, int], EngineCommand]
@@ -102,6 +117,12 @@ class FolderLink:
         self.findings: list[Finding] = []
         self.offences: list[tuple[int, str]] = []
         self.proofs: list[tuple[int, str]] = []
+        self.expelled: dict[int, int] = {}     # seat -> its records from this number on void
+        self.taken: dict[int, int] = {}        # expelled seat -> the step a bot plays it from
+        self._proved_at: dict[tuple[int, int], int] = {}   # (writer, accused) -> its record
+        self._proofs_due: dict[int, tuple[bytes, bytes]] = {}   # mine to write, by accused
+        self._mine: list[tuple[int, Wire]] = []             # my messages, by record number
+        self._refused: set[tuple[int, int]] = set()          # (seat, record) said refused
         self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
         self.chain_ends: dict[int, bytes] = {}
         self._outgoing: list[Wire] = []
@@ -178,14 +199,79 @@ class FolderLink:
             self._mirror(s, records)
             if s != self.seat:
                 self._take(s, records)
-        return bool(reading.new)
+        fresh = [p for s, p in sorted(self.reader.proofs.items()) if s not in self.expelled]
+        for proof in fresh:
+            self._expel(proof.seat, proof.first.seq,
+                        f"seat {proof.seat} signed two different records numbered "
+                        f"{proof.first.seq}: it is expelled and a bot plays its seat",
+                        (proof.first.raw, proof.second.raw))
+        return bool(reading.new) or bool(fresh)
 
-    def _take(self, seat: int, records: tuple[SeatRecord, ...]) -> None:
+    def _judge_proof(self, writer: int, record: SeatRecord) -> None:
+        """A proof record in `writer`'s file: checked here; it expels, or names its writer."""
+        try:
+            payload = self.sealing.open(record.sealed)
+        except FolderKeyError as e:
+            self.offences.append((writer, f"record {record.seq}: {e}"))
+            return
+        claim = read_claim(writer, payload)
+        verdict = judge_proof(self.table.table, self.table.keys, claim)
+        if verdict.accused is None:
+            self.offences.append((writer, verdict.sentence))
+            log.warning("%s", verdict.sentence)
+            return
+        self._proved_at.setdefault((writer, verdict.accused), record.seq)
+        self._expel(verdict.accused, verdict.from_seq, verdict.sentence,
+                    (claim.first, claim.second))
+
+    def _expel(self, seat: int, from_seq: int, sentence: str,
+               proof: tuple[bytes, bytes]) -> None:
+        """Only `seat`'s records below `from_seq` count from now on; I write the proof
+        into my own file (every player does, once it knows it)."""
+        if seat in self.expelled:
+            return
+        self.expelled[seat] = from_seq
+        self.proofs.append((seat, sentence))
+        log.warning("CHEATING PROVED: %s", sentence)
+        if seat != self.seat and (self.seat, seat) not in self._proved_at:
+            self._proofs_due[seat] = proof
+        self._count_again()
+
+    def _counts(self, seat: int, seq: int, msg: Wire) -> bool:
+        step = msg.get("step")
+        return counts(seat, seq, step if isinstance(step, int) else None, self.expelled,
+                      self.taken, self._proved_at)
+
+    def _count_again(self) -> None:
+        """What counts changed (a seat expelled, or taken over): the queues and my own
+        messages are built again from what was read, and the lockstep is thrown away (the
+        next pump replays from the first step without what no longer counts)."""
+        self.queues = {s: deque() for s in self.queues}
+        self.chain_ends = {s: e for s, e in self.chain_ends.items() if s == self.seat}
+        for s, records in sorted(self.reader.accepted.items()):
+            if s != self.seat:
+                self._take(s, records, proofs=False)
+        self._my_sent = {}
+        for seq, msg in self._mine:
+            if self._counts(self.seat, seq, msg):
+                self._my_sent.setdefault(msg["step"], []).append(msg)
+        for msg in self._outgoing:   # said, not yet written (at most the take-over's step)
+            if msg["type"] != "ChainCommitted":
+                self._my_sent.setdefault(msg["step"], []).append(msg)
+        self.lockstep, self._due = None, None
+
+    def _take(self, seat: int, records: tuple[SeatRecord, ...], proofs: bool = True) -> None:
         for record in records:
+            if record.seq >= self.expelled.get(seat, record.seq + 1):
+                continue                               # after its fork: void
+            if record.kind == KIND_PROOF:
+                if proofs:
+                    self._judge_proof(seat, record)
+                continue
             for msg in self._messages(seat, record):
                 if msg["type"] == "ChainCommitted":
                     self.chain_ends.setdefault(seat, msg["chain_end"])
-                else:
+                elif self._counts(seat, record.seq, msg):
                     self.queues[seat].append(msg)
 
     def _messages(self, seat: int, record: SeatRecord) -> list[Wire]:
@@ -206,12 +292,17 @@ class FolderLink:
                 out.append(msg)
             return out
         except (FolderKeyError, FrameError, BadMessage, ValueError) as e:
-            self.offences.append((seat, f"record {record.seq}: {e}"))
-            log.warning("seat %d's record %d is refused: %s", seat, record.seq, e)
+            if (seat, record.seq) not in self._refused:      # said once, however often read
+                self._refused.add((seat, record.seq))
+                self.offences.append((seat, f"record {record.seq}: {e}"))
+                log.warning("seat %d's record %d is refused: %s", seat, record.seq, e)
             return []
 
     def _take_mine(self, record: SeatRecord) -> None:
         self._seq, self._prev = record.seq + 1, record.digest
+        if record.kind == KIND_PROOF:
+            self._judge_proof(self.seat, record)
+            return
         if record.kind == KIND_OWN:
             own = msgpack.unpackb(self.own_key.open(record.sealed), raw=False,
                                   strict_map_key=False)
@@ -224,11 +315,15 @@ class FolderLink:
             if msg["type"] == "ChainCommitted":
                 self.chain_ends[self.seat] = msg["chain_end"]
             else:
+                self._mine.append((record.seq, msg))
                 self._my_sent.setdefault(msg["step"], []).append(msg)
 
     # ------------------------------------------------------------------ writing
     def _append(self, kind: int, payload: bytes) -> None:
         sealer = self.own_key if kind == KIND_OWN else self.sealing
+        if kind == KIND_PROOF and len(payload) > SAVE_PROOF_MAX:
+            log.warning("a proof of %d bytes is too large to write", len(payload))
+            return
         record = make_record(self.key, self.table.table, self.seat, self._seq, self._prev,
                              kind, sealer.seal(payload))
         self._mirror(self.seat, (record,))            # my own copy first, then the folder
@@ -248,14 +343,34 @@ class FolderLink:
                  "plans": [[s, n, w] for s, (n, w) in sorted(fresh.items())]},
                 use_bin_type=True))
             self._own_written.update(fresh)
+            self._own.plans.update(fresh)      # a lockstep replayed makes the same plans
+
+    def prove(self, accused: int, first: bytes, second: bytes) -> None:
+        """Write a proof record: `accused` signed both records (`first`, `second`)."""
+        seq = self._seq
+        self._append(KIND_PROOF, proof_payload(accused, first, second))
+        if self._seq > seq:
+            self._proved_at.setdefault((self.seat, accused), seq)
 
     def flush(self) -> None:
-        """Write what the lockstep said since the last flush: my secrets first (a plan's
+        """Write what the lockstep said since the last flush: the proofs I found first
+        (so that a reader meets them before my moves that follow), my secrets (a plan's
         nonce before its commitment), then my messages as one record."""
+        for accused, (first, second) in sorted(self._proofs_due.items()):
+            if (self.seat, accused) not in self._proved_at:
+                self.prove(accused, first, second)
+        self._proofs_due = {}
         self._write_own()
         if self._outgoing:
+            seq = self._seq
             self._append(KIND_TABLE, msgpack.packb([encode_body(m) for m in self._outgoing],
                                                    use_bin_type=True))
+            for msg in self._outgoing:       # kept: a lockstep replayed says them no more
+                if msg["type"] != "ChainCommitted":
+                    self._mine.append((seq, msg))
+                    sent = self._my_sent.setdefault(msg["step"], [])
+                    if msg not in sent:
+                        sent.append(msg)
             self._outgoing = []
 
     # ------------------------------------------------------------------ the game
@@ -276,40 +391,50 @@ class FolderLink:
             self.chain_ends[self.seat] = chain.commitment
             self._outgoing.append(msg)
             self.flush()
-        return all(s in self.chain_ends for s in self.table.keys)
+        return all(s in self.chain_ends or s in self.expelled for s in self.table.keys)
 
     def session(self) -> bool:
         """Play as far as the folder allows; write; return True when the game is over."""
         self._read()
         if not self.join():
             return False
-        if self.lockstep is None:
-            saved = self._from_saved()
-            ls = saved or self._new_lockstep()
-            ls.my_plans.update(self._own.plans)
-            ls.restore_outbox(self._my_sent)
-            self.lockstep = ls
-            if self.shelf is not None:
-                self._note_round(ls)
-            if saved is None:
-                ls.start()
-            else:
-                ls.advance()
         self.pump()
         self.flush()
-        return self.lockstep.ended
+        return self.lockstep is not None and self.lockstep.ended
+
+    def _build(self) -> Lockstep:
+        saved = self._from_saved()
+        ls = saved or self._new_lockstep()
+        # a plan for a step after a take-over whose commitment no longer counts was made
+        # on a state no longer reached
+        ls.my_plans.update({s: p for s, p in self._own.plans.items()
+                            if all(s <= t for t in self.taken.values())
+                            or any(m["type"] == "PlanCommitted"
+                                   for m in self._my_sent.get(s, ()))})
+        ls.restore_outbox(self._my_sent)
+        self.lockstep = ls
+        if self.shelf is not None:
+            self._note_round(ls)
+        if saved is None:
+            ls.start()
+        else:
+            ls.advance()
+        return ls
 
     def _new_lockstep(self) -> Lockstep:
         assert self._own.chain is not None
-        return Lockstep(self.game, self.table.config, dict(self.table.kinds), self.seat,
+        # a seat expelled before its chain's end counted is a bot's from the first step
+        kinds = {s: "bot" if s in self.expelled and s not in self.chain_ends else k
+                 for s, k in self.table.kinds.items()}
+        return Lockstep(self.game, self.table.config, kinds, self.seat,
                         HashChain(self._own.chain), dict(self.chain_ends), bot=self.bot,
                         host=self)
 
     def _from_saved(self) -> Lockstep | None:
         """A lockstep at the newest saved replay the chain confirms (its step's hash
         carried by a signed message in the folder), or None: replay from the start."""
-        if self.shelf is None:
-            return None
+        if self.shelf is None or self.expelled:
+            return None              # a save may hold a side of a fork: replay it all
         messages = [m for q in self.queues.values() for m in q]
         messages += [m for sent in self._my_sent.values() for m in sent]
         recorded = recorded_hashes(messages)
@@ -338,11 +463,10 @@ class FolderLink:
     def pump(self) -> None:
         """Hand the lockstep every message it can take now, and my player's choices, until
         nothing moves; then read the folder once more and go on if it brought news."""
-        ls = self.lockstep
-        assert ls is not None
         while True:
+            ls = self.lockstep or self._build()
             moved = True
-            while moved and not ls.ended:
+            while moved and not ls.ended and ls is self.lockstep:
                 moved = False
                 for s, queue in self.queues.items():
                     while queue and queue[0]["step"] <= ls.step:
@@ -358,6 +482,20 @@ class FolderLink:
                     if self.seat in ls.decision().seats and not ls.ended:
                         ls.submit(self.choose(ls.state, d, self.seat))
                         moved = True
+                if not moved and not ls.ended:
+                    others = {s: n for s, n in self.expelled.items() if s != self.seat}
+                    for s in takes_over(others, ls.bots, ls.waiting_for(), ls.step,
+                                        {s: [m["step"] for m in q]
+                                         for s, q in self.queues.items()}):
+                        if s not in self.taken:
+                            # now known: what was written past it before its proof is void
+                            self.taken[s] = ls.step
+                            self._count_again()
+                            break
+                        ls.take_over(s, ls.step)
+                        moved = True
+            if self.lockstep is None:
+                continue                     # a proof came in: replay without the fork
             self.flush()
             if ls.ended or not self._read():
                 return
@@ -365,7 +503,7 @@ class FolderLink:
     # ------------------------------------------------------------------ LockstepHost
     def broadcast(self, msg: Wire) -> None:
         step_sent = self._my_sent.get(msg.get("step", -1), [])
-        if msg not in step_sent:                  # already in my file: not written twice
+        if msg not in step_sent and msg not in self._outgoing:   # not written twice
             self._outgoing.append(msg)
 
     def sign(self, msg: Wire) -> Wire:

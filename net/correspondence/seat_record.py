@@ -12,7 +12,9 @@ A record in the file: `"SHGR"`, a 4-byte big-endian length, the body, a CRC-32 o
 body. The body is msgpack `[version, table, seat, seq, prev, kind, sealed, signature]`;
 the signature is the seat's Ed25519 key over `"shogun-folder/"` and the body without it.
 `sealed` is the payload in a SecretBox: the table's folder key for what the table reads
-(`KIND_TABLE`), a key only the seat holds for its own secrets (`KIND_OWN`). Parsing
+(`KIND_TABLE`) and for a proof that another seat forked its file (`KIND_PROOF`,
+`net.correspondence.fork_proof`), a key only the seat holds for its own secrets
+(`KIND_OWN`). Parsing
 checks shape only; whose record it is, and whether it follows the one before, is the
 trust decision's (`net.correspondence.seat_trust`). docs/net.md, "Correspondence tables".
 
@@ -43,7 +45,8 @@ DIGEST_BYTES = 32
 MAX_SEQ = (1 << 32) - 1
 KIND_TABLE = 0                          # sealed with the table's folder key
 KIND_OWN = 1                            # sealed with a key only the seat holds
-KINDS = frozenset({KIND_TABLE, KIND_OWN})
+KIND_PROOF = 2                          # another seat's fork, sealed with the table's key
+KINDS = frozenset({KIND_TABLE, KIND_OWN, KIND_PROOF})
 SECRET_BYTES = 32                       # the table secret: the correspondence code
 _SIGNED_PREFIX = b"shogun-folder/"
 
@@ -209,5 +212,6 @@ def parse_file(data: bytes) -> FileScan:
 
 
 __all__ = ["SeatRecord", "FileScan", "Stop", "FolderKey", "FolderKeyError", "make_record",
-           "parse_file", "first_prev", "KIND_TABLE", "KIND_OWN", "MAX_BODY", "TABLE_BYTES",
+           "parse_file", "first_prev", "KIND_TABLE", "KIND_OWN", "KIND_PROOF", "MAX_BODY",
+           "TABLE_BYTES",
            "PUBLIC_BYTES", "SECRET_BYTES"]

@@ -34,6 +34,8 @@ INTERNAL_FILES = {
     "core.py": "(net/lockstep/core.py) submit/replay checks; the window submits only when asked, offences are logged",
     "recovery.py": "a resume file that does not match: logged by the resuming peer",
     "my_tables.py": "a damaged entry of this machine's own list: caught, said with its path",
+    "replay_save.py": "a saved replay of this machine's own that does not read: caught by "
+                      "FolderLink, kept in `passed_over` (the session replays from the folder)",
 }
 # functions whose sentences go to the headless runner's terminal, not a window
 INTERNAL_FUNCTIONS = {("internet.py", "mapped"): "`map_port` prints the mapping for cli.runner",
@@ -231,6 +233,22 @@ def test_sentences_net_builds_are_said_again(language):
         assert not any(english in again for english in ("cannot reach", "differs", "forward TCP"))
     assert "[2001:db8::1]:7531" in net_words.for_players(pairs[0]) or \
         "2001:db8::1" in net_words.for_players(pairs[0])
+
+
+def test_a_correspondence_proofs_sentences_are_said_again(language):
+    """The sentences of expulsion by proof (net/correspondence/fork_proof.py), made by
+    its own decision: an accepted proof, and each refusal with its reason inside."""
+    from net.correspondence.fork_proof import ProofClaim, judge_proof
+    from tests.net.correspondence.test_fork_proof import KEYS, PROOFS, R, TABLE, WRITER
+    sentences = {judge_proof(TABLE, KEYS, ProofClaim(WRITER, accused, R[a], R[b])).sentence
+                 for _case, accused, a, b, _e, _w in PROOFS}
+    assert len(sentences) == 7
+    english = ("signed two", "proves nothing", "twice", "not one number", "whole records",
+               "another table", "did not sign", "no key", "expelled")
+    for text in sentences:
+        again = net_words.for_players(text)
+        assert again != text
+        assert not any(words in again for words in english), again
 
 
 # -- the window says net's sentences again where it shows them ---------------------------

@@ -3,7 +3,8 @@ play what can be played (a scripted player's choices), write, say where it got, 
 
     python -m tests.net.correspondence.folder_player FOLDER LOCAL SEAT [ROUNDS]
 
-Prints one JSON line: ended, step, hash, the findings that name someone, offences, proofs.
+Prints one JSON line: ended, step, hash, the findings that name someone, offences, proofs,
+the seats expelled (from which record) and the take-overs ([step, seat]).
 Used by tests/net/correspondence/test_folder_processes.py.
 """
 
@@ -31,7 +32,10 @@ def main() -> None:
         "hash": ls.hash if ls else None,
         "named": [f.sentence for f in link.findings if f.names_someone],
         "offences": [reason for _, reason in link.offences],
-        "proofs": [why for _, why in link.proofs]}), flush=True)
+        "proofs": [why for _, why in link.proofs],
+        "expelled": {str(s): n for s, n in getattr(link, "expelled", {}).items()},
+        "takeovers": sorted([e["step"], s] for e in (ls.log if ls else [])
+                            for s in e.get("takeovers", ()))}), flush=True)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ saved replays.
     python -m tests.net.correspondence.real_player FOLDER LOCAL SEAT HUMANS [SAVES]
 
 HUMANS: the human seats, "0,1,2" (the others of 4 are bots); SAVES 0: no saved replays.
-Prints one JSON line when the game is over: step, hash, where it started from, the
+Prints a JSON line after its first session (the step its replay began at, the saves
+passed over), and one when the game is over: step, hash, where it started from, the
 findings that name someone, offences, proofs.
 """
 
@@ -32,8 +33,12 @@ def main() -> None:
     engine = SimEngine()
     link = FolderLink(real_table(folder, engine, 4, humans), seat, keys(humans)[seat], engine,
                       scripted(engine), local=local, saves=saves)
-    while not link.session():
+    over = link.session()
+    print(json.dumps({"started": link.restored_from, "passed_over": link.passed_over}),
+          flush=True)
+    while not over:
         time.sleep(EVERY)
+        over = link.session()
     ls = link.lockstep
     assert ls is not None
     print(json.dumps({

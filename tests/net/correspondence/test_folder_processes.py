@@ -1,6 +1,7 @@
 """Correspondence tables as real processes over a plain shared directory: no two players'
 programs ever run at once (each starts, plays what it can, exits); an attacker process
-edits, replays and cuts the other seats' files between sessions."""
+edits, replays and cuts the other seats' files between sessions; a forker process forks
+its own seat's file."""
 
 from __future__ import annotations
 
@@ -120,3 +121,39 @@ def test_sessions_killed_at_random_points_lose_nothing_and_the_game_ends_with_on
     assert all(not s["offences"] and not s["proofs"] for s in said), said
     named = [n for s in said for n in s["named"]]
     assert all("incomplete" in n for n in named), named
+
+
+FORK_AFTER = 22
+
+
+@pytest.mark.slow
+def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all_processes(tmp_path):
+    """After seat 0's eighth session, seat 1's program reads seat 0's newest record and
+    plays on it; then seat 0's forker signs another record of that number into a sync
+    copy and seat 0 plays no more. Seats 1 and 2 take turns: both expel seat 0, a bot
+    plays it from the same step, and the game ends with one hash (before: no end)."""
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    ended: dict[int, dict] = {}
+    said: list[dict] = []
+    turn, seats = 0, [0, 1, 2]
+    while len(ended) < 2:
+        assert turn < 120, f"not over after {turn} sessions ({said[-2:]})"
+        seat = seats[turn % len(seats)]
+        out = run_session(folder, local, seat)
+        said.append({"turn": turn, "seat": seat, **out})
+        if out["ended"] and seat != 0:
+            ended[seat] = out
+        if turn == FORK_AFTER:     # seat 1's session after seat 0's eighth
+            done = subprocess.run([sys.executable, "-m", "tests.net.correspondence.folder_forker",
+                                   str(folder), "0"], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 0, done.stderr[-3000:]
+            seats = [1, 2]
+        turn += 1
+    assert ended[1]["hash"] == ended[2]["hash"]
+    assert ended[1]["expelled"] == ended[2]["expelled"] == {"0": ended[1]["expelled"]["0"]}
+    taken = [t for t in ended[1]["takeovers"] if t[1] == 0]
+    assert len(taken) == 1 and taken == [t for t in ended[2]["takeovers"] if t[1] == 0]
+    assert not [s for s in said if s["offences"]], said
+    assert said[FORK_AFTER]["step"] > taken[0][0], "seat 1 did not play on past the take-over"
