@@ -218,10 +218,10 @@ def takeover(args: argparse.Namespace, engine: TableEngine | None = None) -> int
     seat = int(text) if text.isdigit() else None
     if seat is None:
         status = _visit(entry, engine, False, "normal")
-        seat = next((s for n, s in zip(status.overdue, status.overdue_seats)
-                     if n.casefold() == text.casefold()), None)
+        seat = next((s for s, n in enumerate(status.seat_names)
+                     if n and n.casefold() == text.casefold()), None)
         if seat is None:
-            print(_("error: the turn timer ran out for nobody called {name} at this table")
+            print(_("error: nobody called {name} plays at this table")
                   .format(name=shown(text)), file=sys.stderr)
             return 1
     status = visit(entry, engine, None, hand=seat)

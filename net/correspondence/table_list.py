@@ -66,6 +66,7 @@ class TableStatus:
     overdue_seats: tuple[int, ...] = ()   # their seats, in the same order
     handed: tuple[str, ...] = ()          # players the table handed to a bot
     hand_over: str | None = None          # `visit(hand=...)`: "" written, else why not
+    seat_names: tuple[str, ...] = ()      # PLAYING: the players' names, by seat
 
 
 def _newest(folder: Path) -> float:
@@ -128,6 +129,7 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
         claimed = link.hand_over(hand, time.time())
         over = link.lockstep is not None and link.lockstep.ended
     base = replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat,
+                   seat_names=tuple(names.get(s, "") for s in range(max(names) + 1)),
                    since=_newest(table.folder),
                    named=tuple(f.sentence for f in link.findings if f.names_someone)
                    + tuple(reason for _, reason in link.offences)
