@@ -25,6 +25,12 @@ steps before its own proof record no longer counts (it was played on one side of
 fork): the lockstep is replayed once more without it, and my own such moves are said
 again after my proof record.
 
+A seat whose decision waited past the table's turn timer is handed to a bot by agreement
+(`net.correspondence.seat_handover`, kept in `net.correspondence.hand_book`): each player
+writes its claim into its own file (`hand_over`), and once more than half of the human
+players claimed, every reader counts the seat's messages for that step and later no more,
+and a bot plays it from there (tests/net/correspondence/test_folder_handover.py).
+
 Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
 memory and as processes; a watcher on a `Clock`),
 tests/net/correspondence/test_folder_expulsion.py (a forked file; a false proof).
