@@ -73,24 +73,58 @@ def _newest(folder: Path) -> float:
     return newest
 
 
+@dataclass
+class OpenTable:
+    """A table playing in a window: its link (kept open between readings of the folder)
+    and what `status` needs to say where it stands after each reading."""
+    link: FolderLink
+    base: TableStatus
+    names: dict[int, str]
+
+    def status(self, over: bool) -> TableStatus:
+        """Where the table stands after a `link.session()` that returned `over`."""
+        link, seat = self.link, self.link.seat
+        base = replace(self.base, since=_newest(link.table.folder),
+                       named=tuple(f.sentence for f in link.findings if f.names_someone)
+                       + tuple(reason for _, reason in link.offences)
+                       + tuple(why for _, why in link.proofs))
+        ls = link.lockstep
+        if over and ls is not None:
+            return replace(base, stage=Stage.OVER, hash=ls.hash)
+        if ls is None:                         # chains' ends still awaited
+            return replace(base, awaited=tuple(self.names[s] for s in link.table.keys
+                                               if s not in link.chain_ends))
+        waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
+        return replace(base, mine=seat in waiting, plan=ls.decision().kind == "plan",
+                       awaited=tuple(self.names[s] for s in waiting if s != seat))
+
+
 def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
     """Pass the door of `table`, play on as far as the folder allows, say where it is.
     The host first puts its start record back if the folder's is not the one it wrote."""
+    return open_link(table, engine, choose)[0]
+
+
+def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None,
+              make: type[FolderLink] = FolderLink) -> tuple[TableStatus, OpenTable | None]:
+    """`visit`, keeping the link when the game is playing (the window plays on with it;
+    `make`: a `FolderLink` of the window's that shows the game's events)."""
     if not table.folder.is_dir():
         return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
-                           "it on a drive that is not connected, or was it moved?)")
+                           "it on a drive that is not connected, or was it moved?)"), None
     try:
-        return _visit(table, engine, choose)
+        return _visit(table, engine, choose, make)
     except OSError as e:
         return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
-                           f"read or written ({e.strerror or e})")
+                           f"read or written ({e.strerror or e})"), None
 
 
-def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> TableStatus:
+def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
+           make: type[FolderLink]) -> tuple[TableStatus, OpenTable | None]:
     said = put_back(table.folder, table.home, START_FILE) if table.host else ""
     start_v = read_start(table.folder, table.code)
     if start_v.start is None:
-        return TableStatus(table, Stage.BROKEN, problem=start_v.sentence)
+        return TableStatus(table, Stage.BROKEN, problem=start_v.sentence), None
     start = start_v.start
     base = TableStatus(table, Stage.SEATING, host_name=start.host_name, players=start.players,
                        refused=(said,) if said else ())
@@ -104,26 +138,13 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> Table
     else:
         seating = read_seating(table.folder, table.code, start, key.public)
     if seating.kind is SeatingKind.NOT_SEALED:
-        return replace(base, since=_newest(table.folder))
+        return replace(base, since=_newest(table.folder)), None
     if seating.kind is SeatingKind.REFUSED or seating.seating is None or seating.my_seat is None:
-        return replace(base, stage=Stage.REFUSED, problem=seating.sentence)
+        return replace(base, stage=Stage.REFUSED, problem=seating.sentence), None
     names = {e.seat: e.name for e in seating.seating.seats}
     config = engine.config(start.players, start.side, start.setup)
-    link = FolderLink(folder_table(table.folder, table.code, start, seating, config),
-                      seating.my_seat, key, engine, choose, bot=start.bot_level,
-                      local=table.local)
+    link = make(folder_table(table.folder, table.code, start, seating, config),
+                seating.my_seat, key, engine, choose, bot=start.bot_level, local=table.local)
     over = link.session()
-    base = replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat,
-                   since=_newest(table.folder),
-                   named=tuple(f.sentence for f in link.findings if f.names_someone)
-                   + tuple(reason for _, reason in link.offences)
-                   + tuple(why for _, why in link.proofs))
-    ls = link.lockstep
-    if over and ls is not None:
-        return replace(base, stage=Stage.OVER, hash=ls.hash)
-    if ls is None:                         # chains' ends still awaited
-        return replace(base, awaited=tuple(names[s] for s in link.table.keys
-                                           if s not in link.chain_ends))
-    waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
-    return replace(base, mine=seating.my_seat in waiting, plan=ls.decision().kind == "plan",
-                   awaited=tuple(names[s] for s in waiting if s != seating.my_seat))
+    opened = OpenTable(link, replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat), names)
+    return opened.status(over), opened
