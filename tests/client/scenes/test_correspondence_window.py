@@ -134,3 +134,24 @@ def test_my_plan_made_in_the_scene_is_written_to_my_seat_file(app, tables, shots
     assert again is not None
     assert app.session.link.lockstep.step > step          # the next state, not the plan
     assert app.session.link.lockstep.my_plans                # my plan, read from my file
+
+
+@pytest.mark.parametrize("lang, title", [("nl", "Per correspondentie spelen"),
+                                         ("ro", "Joc prin corespondență")])
+def test_the_list_reads_in_the_language_and_its_labels_fit(app, tables, shots, lang, title):
+    from lang import i18n
+    from tests.client.words.test_i18n_window import _buttons_fit
+    i18n.use(lang)
+    try:
+        app.set_size(960, 640)
+        app.on_resize(960, 640)
+        scene = app.show_correspondence()
+        frame(app, 2)
+        assert scene.texts.labels["t"].text == title
+        assert scene.headline.startswith(("jouw zet aan 1 tafel", "mutarea ta la 1 masă"))
+        assert not _buttons_fit(scene), _buttons_fit(scene)
+        whole(app, shots / f"correspondence-list-{lang}.png")
+    finally:
+        i18n.use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
