@@ -202,6 +202,7 @@ class App(arcade.Window):
         """Play a correspondence table in the table scene; back to the list when it is not
         playing (its sentence said there) or when the scene is left."""
         from client.sessions.correspondence import CorrespondenceSession, NotPlaying
+        self.close_session()       # two links of my seat at once would fork my seat file
         try:
             session = CorrespondenceSession.open(table)
         except NotPlaying as e:

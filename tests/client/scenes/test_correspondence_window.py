@@ -4,6 +4,7 @@ sentences, and a table played in the table scene, my decision written to my seat
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,51 @@ def test_the_list_reads_in_the_language_and_its_labels_fit(app, tables, shots, l
         i18n.use("en")
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
+
+
+def test_another_players_moves_appear_while_the_table_is_open(app, home, tmp_path,
+                                                             monkeypatch):
+    """Kenji's program plays (a visit with a bot's choices) while my window has the table
+    open: my watch reads his files within seconds and the round goes on in my window."""
+    from cli.correspondence import bot_chooser
+    from net.correspondence.table_list import Stage, visit
+    from net.lockstep.engine import SimEngine
+    mine = kenjis_table(tmp_path / "with-kenji", home, tmp_path / "kenji", monkeypatch)
+    kenji = MyTable(mine.folder, mine.code, KENJI.seed, "Kenji", True)
+    engine = SimEngine()
+
+    def kenji_visits():
+        monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "kenji"))
+        try:
+            return visit(kenji, engine, bot_chooser(engine, "easy", mine.code.table))
+        finally:
+            monkeypatch.setenv("SHOGUN_HOME", str(home))
+
+    def kenji_plays_until(cond, seconds: float) -> bool:
+        """Kenji's program visits now and then while my window runs (its watch reads)."""
+        deadline = time.time() + seconds
+        while time.time() < deadline and not cond():
+            kenji_visits()
+            run_until(app, cond, 1.0)
+        return cond()
+
+    kenji_visits()                                      # seals the seating, says his chain
+    app.show_correspondence()                           # my visit says my chain
+    first = app.open_correspondence(mine)
+    assert first is not None, app.scene.message
+    # opened again (as from the list): the first session is closed first, or two links of
+    # my seat would both write my file and fork it (the reader then ignores my records)
+    game = app.open_correspondence(mine)
+    assert game is not None, app.scene.message
+    readings = app.session.watch.readings
+    assert kenji_plays_until(lambda: game.planning.visible, 60), "never asked to plan"
+    assert app.session.watch.readings > readings        # the watch read his files
+    assert "seat-1" not in " ".join(app.session.table_status.named)
+    game.asker.suggest()
+    game.planning.lock_btn.pressed.emit()
+    frame(app, 2)
+    step = app.session.link.lockstep.step
+    assert app.session.waiting_text == "Waiting for Kenji"
+    assert kenji_plays_until(lambda: app.session.link.lockstep.step > step, 30), \
+        "Kenji's move never reached the open window"
+    assert not app.session.link.findings, app.session.link.findings
