@@ -98,6 +98,8 @@ class CorrespondenceSession:
         cannot: the sentence says why), or while the players' chains are awaited."""
         status, opened = open_link(table, SimEngine(), None, WindowLink)
         if opened is None or opened.link.lockstep is None:
+            if opened is not None:
+                opened.release()
             raise NotPlaying(describe(status))
         return cls(opened, status)
 
@@ -194,6 +196,7 @@ class CorrespondenceSession:
     def close(self) -> None:
         """Nothing to write: each reading of the folder wrote what it took."""
         self.watch.stop()
+        self.opened.release()
 
 
 

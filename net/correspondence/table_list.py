@@ -80,6 +80,12 @@ class OpenTable:
     link: FolderLink
     base: TableStatus
     names: dict[int, str]
+    hold: int = -1                         # my hold on the table (`_hold`), until `release`
+
+    def release(self) -> None:
+        if self.hold >= 0:
+            os.close(self.hold)
+            self.hold = -1
 
     def status(self, over: bool) -> TableStatus:
         """Where the table stands after a `link.session()` that returned `over`."""
@@ -102,7 +108,34 @@ class OpenTable:
 def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
     """Pass the door of `table`, play on as far as the folder allows, say where it is.
     The host first puts its start record back if the folder's is not the one it wrote."""
-    return open_link(table, engine, choose)[0]
+    status, opened = open_link(table, engine, choose)
+    if opened is not None:
+        opened.release()
+    return status
+
+
+HELD = "open.lock"
+BUSY = ("this table is open in another window or command of this program on this machine "
+        "(close it first)")
+
+
+def _hold(table: MyTable) -> int | None:
+    """This machine's hold on my seat at `table`: an advisory lock in its home, kept while a
+    link of mine plays it (two programs of mine at once would both write my seat file and
+    fork it, and the others would expel me by proof). None: another program holds it; -1:
+    a system without such locks."""
+    try:
+        import fcntl
+    except ImportError:                    # pragma: no cover (not on Linux or macOS)
+        return -1
+    table.home.mkdir(parents=True, exist_ok=True)
+    fd = os.open(table.home / HELD, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None,
@@ -112,11 +145,21 @@ def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None
     if not table.folder.is_dir():
         return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
                            "it on a drive that is not connected, or was it moved?)"), None
+    hold = _hold(table)
+    if hold is None:
+        return TableStatus(table, Stage.BROKEN, problem=BUSY), None
+    opened: OpenTable | None = None
     try:
-        return _visit(table, engine, choose, make)
+        status, opened = _visit(table, engine, choose, make)
     except OSError as e:
-        return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
-                           f"read or written ({e.strerror or e})"), None
+        status = TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
+                             f"read or written ({e.strerror or e})")
+    if opened is None:
+        if hold >= 0:
+            os.close(hold)
+        return status, None
+    opened.hold = hold
+    return status, opened
 
 
 def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,

@@ -3,6 +3,7 @@ sentences, and a table played in the table scene, my decision written to my seat
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -52,6 +53,14 @@ def kenjis_table(folder: Path, home: Path, others: Path, monkeypatch) -> MyTable
     return mine
 
 
+def to_docs(shot: Path, name: str) -> None:
+    """The docs' screenshots are written again only when asked (SHOGUN_DOC_SHOTS=1), so a
+    test run leaves the repository as it was."""
+    if os.environ.get("SHOGUN_DOC_SHOTS"):
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, DOCS / name)
+
+
 def whole(app, path: Path) -> Path:
     """A screenshot of the whole frame (not only the tower's animated part)."""
     from client.core.damage import damage
@@ -79,14 +88,12 @@ def test_the_list_says_whose_move_each_table_waits_for(app, tables, shots):
     said = [b.label for b in scene.table_buttons]
     assert said[0] in ("friday-club: your plan", "friday-club: your move"), said
     assert said[1].startswith("with-kenji: waiting for Kenji to seat the table since "), said
-    DOCS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(whole(app, shots / "correspondence-list.png"), DOCS / "list-1280x800.png")
+    to_docs(whole(app, shots / "correspondence-list.png"), "list-1280x800.png")
     try:
         app.set_size(960, 640)
         app.on_resize(960, 640)
         frame(app, 3)
-        shutil.copy(whole(app, shots / "correspondence-list-small.png"),
-                    DOCS / "list-960x640.png")
+        to_docs(whole(app, shots / "correspondence-list-small.png"), "list-960x640.png")
         assert all(b.visible for b in scene.table_buttons)
     finally:
         app.set_size(1280, 800)
@@ -114,13 +121,12 @@ def test_my_plan_made_in_the_scene_is_written_to_my_seat_file(app, tables, shots
     before = records(ours, 0)
     step = app.session.link.lockstep.step
     frame(app, 2)
-    shutil.copy(whole(app, shots / "correspondence-table.png"), DOCS / "table-1280x800.png")
+    to_docs(whole(app, shots / "correspondence-table.png"), "table-1280x800.png")
     try:
         app.set_size(960, 640)
         app.on_resize(960, 640)
         frame(app, 3)
-        shutil.copy(whole(app, shots / "correspondence-table-small.png"),
-                    DOCS / "table-960x640.png")
+        to_docs(whole(app, shots / "correspondence-table-small.png"), "table-960x640.png")
     finally:
         app.set_size(1280, 800)
         app.on_resize(1280, 800)
@@ -204,3 +210,19 @@ def test_another_players_moves_appear_while_the_table_is_open(app, home, tmp_pat
     assert kenji_plays_until(lambda: app.session.link.lockstep.step > step, 30), \
         "Kenji's move never reached the open window"
     assert not app.session.link.findings, app.session.link.findings
+
+
+def test_a_table_open_in_the_window_is_not_played_by_another_program_of_mine(app, tables):
+    """Two programs of mine at one table would both write my seat file and fork it (the
+    others would then expel me by proof): while the window plays it, a visit (as
+    `./shogun tables` makes) says so and writes nothing; once closed, it plays again."""
+    from net.correspondence.table_list import BUSY, Stage, visit
+    from net.lockstep.engine import SimEngine
+    ours, _ = tables
+    assert app.open_correspondence(ours) is not None, app.scene.message
+    before = (ours.folder / seat_file_name(0)).read_bytes()
+    status = visit(ours, SimEngine())
+    assert status.stage is Stage.BROKEN and status.problem == BUSY
+    assert (ours.folder / seat_file_name(0)).read_bytes() == before
+    app.close_session()
+    assert visit(ours, SimEngine()).stage is Stage.PLAYING
