@@ -34,6 +34,7 @@ from net.correspondence.table_door import DoorError
 from net.correspondence.table_entry import host_new, join_new
 from net.correspondence.table_list import Stage, TableEngine, TableStatus, visit
 from net.correspondence.table_start import CodeError, TableCode
+from net.correspondence.turn_timer import TimerError, parse_timer
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision, SimEngine
 from net.trust.peer_text import shown
 from net.trust.seat_keys import SeatKey
@@ -75,9 +76,10 @@ def host(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     if entry is None:
         levels = args.bot_level or ["normal"]
         try:
+            timer = parse_timer(getattr(args, "turn_timer", None) or "0")
             entry = host_new(folder, name, args.players, args.side, args.setup, args.bots,
-                             levels[0], key)
-        except (DoorError, OSError) as e:
+                             levels[0], key, timer)
+        except (DoorError, OSError, TimerError) as e:
             print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
             return 1
         code = entry.code
@@ -130,9 +132,46 @@ def tables(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     return 0
 
 
+def takeover(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    """`takeover --folder DIR SEAT`: my claim that a bot plays SEAT, whose decision waited
+    past the table's turn timer (it counts with the other players')."""
+    folder = Path(args.folder).expanduser()
+    entry = next((t for t in my_tables.my_tables()[0]
+                  if t.folder.resolve() == folder.resolve()), None)
+    if entry is None:
+        print(_("error: no correspondence table of mine is in {folder}").format(
+            folder=shown(str(folder))), file=sys.stderr)
+        return 2
+    engine = engine or SimEngine()
+    text = str(args.seat).strip()
+    seat = int(text) if text.isdigit() else None
+    if seat is None:
+        status = _visit(entry, engine, False, "normal")
+        seat = next((s for s, n in enumerate(status.seat_names)
+                     if n and n.casefold() == text.casefold()), None)
+        if seat is None:
+            print(_("error: nobody called {name} plays at this table")
+                  .format(name=shown(text)), file=sys.stderr)
+            return 1
+    status = visit(entry, engine, None, hand=seat)
+    if status.hand_over:
+        print(_("error: {reason}").format(reason=for_players(status.hand_over)),
+              file=sys.stderr)
+        return 1
+    if status.hand_over is None:
+        _say(status)
+        return 1
+    print(_("You agreed that a bot plays seat {seat}: it does once more than half of the "
+            "players agree.").format(seat=seat))
+    _say(status)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.command == "tables":
         return tables(args)
+    if args.command == "takeover":
+        return takeover(args)
     if args.command == "host":
         return host(args)
     return join(args)

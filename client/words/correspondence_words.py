@@ -48,10 +48,16 @@ def describe(status: TableStatus, now: float | None = None) -> str:
             table=where)
     names = ", ".join(status.awaited)
     if status.plan:
-        return _("{table}: {names}'s plan awaited since {since}").format(
+        line = _("{table}: {names}'s plan awaited since {since}").format(
             table=where, names=names, since=since)
-    return _("{table}: {names}'s move awaited since {since}").format(
-        table=where, names=names, since=since)
+    else:
+        line = _("{table}: {names}'s move awaited since {since}").format(
+            table=where, names=names, since=since)
+    for name, seat in zip(status.overdue, status.overdue_seats):
+        line += "; " + _("the turn timer ran out for {name}: agree to hand the seat to a bot "
+                         "with ./shogun takeover --folder {folder} {seat}").format(
+            name=name, folder=shown(str(status.table.folder)), seat=seat)
+    return line
 
 
 def summary(statuses: list[TableStatus], now: float | None = None) -> str:

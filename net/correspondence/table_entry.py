@@ -20,11 +20,12 @@ from net.trust.seat_keys import SeatKey
 
 
 def host_new(folder: Path, name: str, players: int, side: str, setup: str, bots: int,
-             bot_level: str, key: SeatKey | None = None) -> MyTable:
+             bot_level: str, key: SeatKey | None = None, turn_timer: int = 0) -> MyTable:
     """Open a table in `folder` with my seat key (a new one by default), and keep it here
     (DoorError, OSError)."""
     key = key or SeatKey(None)
-    code = open_table(folder, key, new_start(key, name, players, side, setup, bots, bot_level))
+    code = open_table(folder, key, new_start(key, name, players, side, setup, bots, bot_level,
+                                               turn_timer))
     entry = MyTable(folder, code, key.seed, name, True)
     my_tables.remember(entry)
     keep_copy(folder, entry.home, START_FILE)        # the host's copy of its start

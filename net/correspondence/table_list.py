@@ -16,6 +16,7 @@ tests/net/correspondence/test_door_processes.py.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -60,6 +61,12 @@ class TableStatus:
     left: int = 0                         # the host's: claims beyond the seats
     named: tuple[str, ...] = ()           # findings of the folder that name someone
     hash: str | None = None               # OVER: the final state hash
+    overdue: tuple[str, ...] = ()         # PLAYING: awaited players whose turn timer ran
+                                          # out on my clock (I may hand them to a bot)
+    overdue_seats: tuple[int, ...] = ()   # their seats, in the same order
+    handed: tuple[str, ...] = ()          # players the table handed to a bot
+    hand_over: str | None = None          # `visit(hand=...)`: "" written, else why not
+    seat_names: tuple[str, ...] = ()      # PLAYING: the players' names, by seat
 
 
 def _newest(folder: Path) -> float:
@@ -87,28 +94,35 @@ class OpenTable:
             os.close(self.hold)
             self.hold = -1
 
-    def status(self, over: bool) -> TableStatus:
-        """Where the table stands after a `link.session()` that returned `over`."""
-        link, seat = self.link, self.link.seat
+    def status(self, over: bool, claimed: str | None = None) -> TableStatus:
+        """Where the table stands after a `link.session()` that returned `over`
+        (`claimed`: what `FolderLink.hand_over` said, when a hand-over was asked)."""
+        link, seat, names = self.link, self.link.seat, self.names
         base = replace(self.base, since=_newest(link.table.folder),
                        named=tuple(f.sentence for f in link.findings if f.names_someone)
                        + tuple(reason for _, reason in link.offences)
-                       + tuple(why for _, why in link.proofs))
+                       + tuple(why for _, why in link.proofs),
+                       handed=tuple(names[s] for s in sorted(link.handed)), hand_over=claimed)
         ls = link.lockstep
         if over and ls is not None:
             return replace(base, stage=Stage.OVER, hash=ls.hash)
         if ls is None:                         # chains' ends still awaited
-            return replace(base, awaited=tuple(self.names[s] for s in link.table.keys
+            return replace(base, awaited=tuple(names[s] for s in link.table.keys
                                                if s not in link.chain_ends))
         waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
+        overdue = link.overdue(time.time())
         return replace(base, mine=seat in waiting, plan=ls.decision().kind == "plan",
-                       awaited=tuple(self.names[s] for s in waiting if s != seat))
+                       awaited=tuple(names[s] for s in waiting if s != seat),
+                       overdue=tuple(names[s] for s in overdue), overdue_seats=overdue)
 
 
-def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
+def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None,
+          hand: int | None = None) -> TableStatus:
     """Pass the door of `table`, play on as far as the folder allows, say where it is.
-    The host first puts its start record back if the folder's is not the one it wrote."""
-    status, opened = open_link(table, engine, choose)
+    The host first puts its start record back if the folder's is not the one it wrote.
+    `hand`: a seat whose decision waited past the turn timer: write my claim that a bot
+    plays it (`FolderLink.hand_over`; `hand_over` in the status says whether it was)."""
+    status, opened = open_link(table, engine, choose, hand=hand)
     if opened is not None:
         opened.release()
     return status
@@ -139,9 +153,11 @@ def _hold(table: MyTable) -> int | None:
 
 
 def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None,
-              make: type[FolderLink] = FolderLink) -> tuple[TableStatus, OpenTable | None]:
-    """`visit`, keeping the link when the game is playing (the window plays on with it;
-    `make`: a `FolderLink` of the window's that shows the game's events)."""
+              make: type[FolderLink] = FolderLink, hand: int | None = None
+              ) -> tuple[TableStatus, OpenTable | None]:
+    """`visit`, keeping the link (and my hold on the table) when the game is playing: the
+    window plays on with it (`make`: a `FolderLink` of the window's that shows the game's
+    events) and releases it when closed."""
     if not table.folder.is_dir():
         return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
                            "it on a drive that is not connected, or was it moved?)"), None
@@ -150,7 +166,7 @@ def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None
         return TableStatus(table, Stage.BROKEN, problem=BUSY), None
     opened: OpenTable | None = None
     try:
-        status, opened = _visit(table, engine, choose, make)
+        status, opened = _visit(table, engine, choose, make, hand)
     except OSError as e:
         status = TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
                              f"read or written ({e.strerror or e})")
@@ -163,7 +179,7 @@ def open_link(table: MyTable, engine: TableEngine, choose: Chooser | None = None
 
 
 def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
-           make: type[FolderLink]) -> tuple[TableStatus, OpenTable | None]:
+           make: type[FolderLink], hand: int | None) -> tuple[TableStatus, OpenTable | None]:
     said = put_back(table.folder, table.home, START_FILE) if table.host else ""
     start_v = read_start(table.folder, table.code)
     if start_v.start is None:
@@ -189,5 +205,11 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
     link = make(folder_table(table.folder, table.code, start, seating, config),
                 seating.my_seat, key, engine, choose, bot=start.bot_level, local=table.local)
     over = link.session()
-    opened = OpenTable(link, replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat), names)
-    return opened.status(over), opened
+    claimed: str | None = None
+    if hand is not None:
+        claimed = link.hand_over(hand, time.time())
+        over = link.lockstep is not None and link.lockstep.ended
+    opened = OpenTable(link, replace(
+        base, stage=Stage.PLAYING, my_seat=seating.my_seat,
+        seat_names=tuple(names.get(s, "") for s in range(max(names) + 1))), names)
+    return opened.status(over, claimed), opened
