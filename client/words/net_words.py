@@ -237,6 +237,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the seating is not sealed yet"),
     N_("the shared folder is not there (is it on a drive that is not connected, or was it moved?)"),
     N_("the shared folder could not be read or written ({why})"),
+    N_("this table is open in another window or command of this program on this machine "
+       "(close it first)"),
     # -- expulsion by proof at a correspondence table (net/correspondence/fork_proof.py) --------
     N_("seat {seat} signed two different records numbered {n}: it is expelled and a bot plays "
        "its seat"),
