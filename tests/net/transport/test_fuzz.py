@@ -117,8 +117,9 @@ def test_well_shaped_messages_with_wrong_content(recycled_pake, msgs):
     run_with_noise(recycled_pake, [encode_frame(m) for m in msgs], sealed=True)
 
 
-def test_a_lying_seat_dropped_claim_does_not_eject_an_honest_peer():
+def test_a_lying_seat_dropped_claim_does_not_eject_an_honest_peer(recycled_pake):
     """Seat 3 tells everyone it dropped seat 0 (the host). Before, every peer dropped
     seat 0 at once, which was then alone and waited; now one claim is not enough."""
-    run_with_noise([encode_frame({"type": "SeatDropped", "seat": 0, "reason": "0" * 64})],
+    run_with_noise(recycled_pake,
+                   [encode_frame({"type": "SeatDropped", "seat": 0, "reason": "0" * 64})],
                    sealed=True)
