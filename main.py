@@ -203,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from client.smoke import run
         return run(args)
+    if command == "host" and not args.folder and getattr(args, "turn_timer", "0") != "0":
+        print("error: --turn-timer is for a correspondence table (host --folder FOLDER); a live "
+              "table's time to decide is --turn-time SECONDS", file=sys.stderr)
+        return 2
     if command in ("tables", "takeover") or (command in ("host", "join") and args.folder):
         from cli.correspondence import run as correspondence
         return correspondence(args)

@@ -111,3 +111,11 @@ def test_replay_file_opens_the_window_viewer_for_a_save_and_a_log(monkeypatch, t
     assert _window_run(monkeypatch, ["replay", str(save)]) == [("replay " + str(save), "")]
     assert _window_run(monkeypatch, ["replay", str(log)]) == [("replay " + str(log), "")]
     assert capsys.readouterr().out == ""
+
+
+def test_a_turn_timer_without_a_folder_is_refused_not_ignored(capsys):
+    """Issue 51: `--turn-timer` belongs to a correspondence table; on a live table it would
+    be silently dropped (and it sits beside the live table's `--turn-time`)."""
+    assert main.main(["host", "--headless", "--turn-timer", "2d"]) == 2
+    err = capsys.readouterr().err
+    assert "--turn-timer" in err and "--folder" in err and "--turn-time " in err
