@@ -34,6 +34,7 @@ from net.correspondence.table_door import (DoorError, claim_seat, new_start, ope
 from net.correspondence.table_start import START_FILE
 from net.correspondence.table_list import Stage, TableEngine, TableStatus, visit
 from net.correspondence.table_start import CodeError, TableCode
+from net.correspondence.turn_timer import TimerError, parse_timer
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision, SimEngine
 from net.trust.peer_text import shown
 from net.trust.seat_keys import SeatKey
@@ -70,10 +71,16 @@ def describe(status: TableStatus, now: float | None = None) -> str:
             table=where)
     names = ", ".join(status.awaited)
     if status.plan:
-        return _("{table}: {names}'s plan awaited since {since}").format(
+        line = _("{table}: {names}'s plan awaited since {since}").format(
             table=where, names=names, since=since)
-    return _("{table}: {names}'s move awaited since {since}").format(
-        table=where, names=names, since=since)
+    else:
+        line = _("{table}: {names}'s move awaited since {since}").format(
+            table=where, names=names, since=since)
+    for name, seat in zip(status.overdue, status.overdue_seats):
+        line += "; " + _("the turn timer ran out for {name}: agree to hand the seat to a bot "
+                         "with ./shogun takeover --folder {folder} {seat}").format(
+            name=name, folder=shown(str(status.table.folder)), seat=seat)
+    return line
 
 
 def summary(statuses: list[TableStatus], now: float | None = None) -> str:
@@ -136,9 +143,10 @@ def host(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     if entry is None:
         levels = args.bot_level or ["normal"]
         try:
+            timer = parse_timer(getattr(args, "turn_timer", None) or "0")
             code = open_table(folder, key, new_start(key, name, args.players, args.side,
-                                                     args.setup, args.bots, levels[0]))
-        except (DoorError, OSError) as e:
+                                                     args.setup, args.bots, levels[0], timer))
+        except (DoorError, OSError, TimerError) as e:
             print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
             return 1
         entry = MyTable(folder, code, key.seed, name, True)
@@ -195,9 +203,46 @@ def tables(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     return 0
 
 
+def takeover(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    """`takeover --folder DIR SEAT`: my claim that a bot plays SEAT, whose decision waited
+    past the table's turn timer (it counts with the other players')."""
+    folder = Path(args.folder).expanduser()
+    entry = next((t for t in my_tables.my_tables()[0]
+                  if t.folder.resolve() == folder.resolve()), None)
+    if entry is None:
+        print(_("error: no correspondence table of mine is in {folder}").format(
+            folder=shown(str(folder))), file=sys.stderr)
+        return 2
+    engine = engine or SimEngine()
+    text = str(args.seat).strip()
+    seat = int(text) if text.isdigit() else None
+    if seat is None:
+        status = _visit(entry, engine, False, "normal")
+        seat = next((s for s, n in enumerate(status.seat_names)
+                     if n and n.casefold() == text.casefold()), None)
+        if seat is None:
+            print(_("error: nobody called {name} plays at this table")
+                  .format(name=shown(text)), file=sys.stderr)
+            return 1
+    status = visit(entry, engine, None, hand=seat)
+    if status.hand_over:
+        print(_("error: {reason}").format(reason=for_players(status.hand_over)),
+              file=sys.stderr)
+        return 1
+    if status.hand_over is None:
+        _say(status)
+        return 1
+    print(_("You agreed that a bot plays seat {seat}: it does once more than half of the "
+            "players agree.").format(seat=seat))
+    _say(status)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.command == "tables":
         return tables(args)
+    if args.command == "takeover":
+        return takeover(args)
     if args.command == "host":
         return host(args)
     return join(args)

@@ -16,6 +16,7 @@ tests/net/correspondence/test_door_processes.py.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -60,6 +61,12 @@ class TableStatus:
     left: int = 0                         # the host's: claims beyond the seats
     named: tuple[str, ...] = ()           # findings of the folder that name someone
     hash: str | None = None               # OVER: the final state hash
+    overdue: tuple[str, ...] = ()         # PLAYING: awaited players whose turn timer ran
+                                          # out on my clock (I may hand them to a bot)
+    overdue_seats: tuple[int, ...] = ()   # their seats, in the same order
+    handed: tuple[str, ...] = ()          # players the table handed to a bot
+    hand_over: str | None = None          # `visit(hand=...)`: "" written, else why not
+    seat_names: tuple[str, ...] = ()      # PLAYING: the players' names, by seat
 
 
 def _newest(folder: Path) -> float:
@@ -73,20 +80,24 @@ def _newest(folder: Path) -> float:
     return newest
 
 
-def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None) -> TableStatus:
+def visit(table: MyTable, engine: TableEngine, choose: Chooser | None = None,
+          hand: int | None = None) -> TableStatus:
     """Pass the door of `table`, play on as far as the folder allows, say where it is.
-    The host first puts its start record back if the folder's is not the one it wrote."""
+    The host first puts its start record back if the folder's is not the one it wrote.
+    `hand`: a seat whose decision waited past the turn timer: write my claim that a bot
+    plays it (`FolderLink.hand_over`; `hand_over` in the status says whether it was)."""
     if not table.folder.is_dir():
         return TableStatus(table, Stage.BROKEN, problem="the shared folder is not there (is "
                            "it on a drive that is not connected, or was it moved?)")
     try:
-        return _visit(table, engine, choose)
+        return _visit(table, engine, choose, hand)
     except OSError as e:
         return TableStatus(table, Stage.BROKEN, problem=f"the shared folder could not be "
                            f"read or written ({e.strerror or e})")
 
 
-def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> TableStatus:
+def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
+           hand: int | None = None) -> TableStatus:
     said = put_back(table.folder, table.home, START_FILE) if table.host else ""
     start_v = read_start(table.folder, table.code)
     if start_v.start is None:
@@ -113,11 +124,17 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> Table
                       seating.my_seat, key, engine, choose, bot=start.bot_level,
                       local=table.local)
     over = link.session()
+    claimed: str | None = None
+    if hand is not None:
+        claimed = link.hand_over(hand, time.time())
+        over = link.lockstep is not None and link.lockstep.ended
     base = replace(base, stage=Stage.PLAYING, my_seat=seating.my_seat,
+                   seat_names=tuple(names.get(s, "") for s in range(max(names) + 1)),
                    since=_newest(table.folder),
                    named=tuple(f.sentence for f in link.findings if f.names_someone)
                    + tuple(reason for _, reason in link.offences)
-                   + tuple(why for _, why in link.proofs))
+                   + tuple(why for _, why in link.proofs),
+                   handed=tuple(names[s] for s in sorted(link.handed)), hand_over=claimed)
     ls = link.lockstep
     if over and ls is not None:
         return replace(base, stage=Stage.OVER, hash=ls.hash)
@@ -125,5 +142,7 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None) -> Table
         return replace(base, awaited=tuple(names[s] for s in link.table.keys
                                            if s not in link.chain_ends))
     waiting = ls.waiting_for()             # whose own input is missing (net.lockstep.blame)
+    overdue = link.overdue(time.time())
     return replace(base, mine=seating.my_seat in waiting, plan=ls.decision().kind == "plan",
-                   awaited=tuple(names[s] for s in waiting if s != seating.my_seat))
+                   awaited=tuple(names[s] for s in waiting if s != seating.my_seat),
+                   overdue=tuple(names[s] for s in overdue), overdue_seats=overdue)
