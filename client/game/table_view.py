@@ -440,24 +440,48 @@ class EventsPanel(CachedPanel):
                  self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
         head = _("This year's event cards (right: winter rice loss)")
-        h2 = put_fitted(text, "h2", head, self.left + 8, self.top - 33, self.width - 16, 8.5,
-                        min_size=FLOOR, color=theme.MUTED)
-        if h2.content_width > self.width - 16:     # its head whole rather than cut
-            put_fitted(text, "h2", status_head(head), self.left + 8, self.top - 33,
-                       self.width - 16, 8.5, min_size=FLOOR, cut=True, color=theme.MUTED)
-        y = self.top - 50
-        for k, ev in enumerate(events):
-            cur = ev == current
-            if cur:
-                arcade.draw_lbwh_rectangle_filled(self.left + 3, y - 5, self.width - 6, 17, (250, 215, 130))
-            put_fitted(text, ("e", k), f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}", self.left + 8, y,
-                       self.width - 16 - 30, 8.5, min_size=FLOOR, cut=True, bold=cur, color=theme.INK)
-            text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
-                     bold=cur, color=(120, 80, 20), anchor_x="right")
-            y -= 17
+        one_each = self._lines(text, events, current, self.top - 50, draw=False) > 0
+        if one_each:
+            h2 = put_fitted(text, "h2", head, self.left + 8, self.top - 33, self.width - 16, 8.5,
+                            min_size=FLOOR, color=theme.MUTED)
+            if h2.content_width > self.width - 16:     # its head whole rather than cut
+                put_fitted(text, "h2", status_head(head), self.left + 8, self.top - 33,
+                           self.width - 16, 8.5, min_size=FLOOR, cut=True, color=theme.MUTED)
+        # a line too long for one (a narrow window) takes two, and the lines start where
+        # the head was
+        y = self._lines(text, events, current, self.top - (50 if one_each else 34), draw=True)
         if current and current not in events:
             text.put("cur", _("Now: {event}").format(event=theme.EVENT_TEXT.get(current, current)), self.left + 8, y,
                      size=9, bold=True, color=(150, 40, 30))
+
+    def _lines(self, text: TextCache, events: tuple[int, ...], current: int | None, y: float,
+               draw: bool) -> float:
+        """The year's events from `y` down, each whole: in bold when current unless that
+        is too wide (the bar marks it), else on two lines. Returns where the next line
+        goes; without `draw`, 0.0 as soon as a line needs two (nothing drawn yet)."""
+        room = self.width - 16 - 30
+        for k, ev in enumerate(events):
+            cur = ev == current
+            line = f"{ev}. {theme.EVENT_TEXT.get(ev, '?')}"
+            t = put_fitted(text, ("e", k), line, self.left + 8, y, room, 8.5, min_size=FLOOR,
+                           bold=cur, color=theme.INK)
+            if t.content_width > room:
+                t = put_fitted(text, ("e", k), line, self.left + 8, y, room, 8.5,
+                               min_size=FLOOR, color=theme.INK)
+            high = 17.0
+            if t.content_width > room + 0.5:
+                if not draw:
+                    return 0.0
+                t = text.put(("e", k), line, self.left + 8, y + 10, size=FLOOR,
+                             width=int(room), multiline=True, anchor_y="top", color=theme.INK)
+                high = t.content_height + 4
+            if cur and draw:
+                arcade.draw_lbwh_rectangle_filled(self.left + 3, y + 12 - high, self.width - 6,
+                                                  high, (250, 215, 130))
+            text.put(("r", k), f"−{theme.EVENT_RICE_LOSS.get(ev, '?')}", self.right - 8, y, size=8.5,
+                     bold=cur, color=(120, 80, 20), anchor_x="right")
+            y -= high
+        return y
 
 
 class LogPanel(Node):
