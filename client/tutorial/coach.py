@@ -350,7 +350,7 @@ class TutorialCoach(Node):
             self.next()                           # the lesson's drop is not skipped: Next says why
             return True
         st = self.progress.current
-        if st is not None and st.key == "scoring" and self.card.visible and symbol in (
+        if st is not None and st.keys_as_next and self.card.visible and symbol in (
                 arcade.key.S, arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
             self.next()          # the marks the card points at go with the card, not before it
             return True

@@ -74,8 +74,9 @@ class Step:
     `can_show` (the card's Show me lays out the tutorial's plan), `marks_own` (the map
     marks the player's provinces), `tower_lesson` (its pour is followed until watched
     whole; after it bots' battles go quickly), `scores_arrive` (the year's points fly
-    into the players panel at once), `then_moves` (after it the opponents are watched
-    one move at a time)."""
+    into the players panel at once), `keys_as_next` (S and Enter, which would send its
+    marks off the map before the card goes, act as Next), `then_moves` (after it the
+    opponents are watched one move at a time)."""
 
     key: str
     trigger: Trigger
@@ -93,6 +94,7 @@ class Step:
     marks_own: bool = False
     tower_lesson: bool = False
     scores_arrive: bool = False
+    keys_as_next: bool = False
     then_moves: bool = False
 
     @property
@@ -182,7 +184,8 @@ STEPS: tuple[Step, ...] = (
             "leaders each score one less. The marks on the map show who won each region."),
          N_("Look at the marks on the map and the points in the players panel, then press "
             "Next."),
-         "players", holds=True, scores_arrive=True, fact=tasks.points_this_year),
+         "players", holds=True, scores_arrive=True, keys_as_next=True,
+         fact=tasks.points_this_year),
     Step("finished", Trigger(event="YearStarted", year=2),
          N_("One year played"),
          N_("That was the first of the game's two years. After the first winter the rice "
