@@ -29,15 +29,15 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from client.film.film_cards import beside, card, title_lines
 from client.film.scene_view import FilmScene
+from client.core.played import as_kind
 from client.tower.stage_climax import verdict
 from client.core.film_encoder import film_format, open_sink
 from lang.i18n import _, ngettext
@@ -135,17 +135,20 @@ class _Shoot:
     def _moment(self, tag: str) -> None:
         sc = self.scene
         played = sc.player.playing_event
-        e: Mapping[str, object] = played or {}
-        if tag == "tower_coming" and e.get("reason") in ("battle", "revolt") \
-                and not self.filming:                   # the moment of a TowerDropped
+        if played is None:
+            return
+        dropped = as_kind(played, ev.TowerDropped)            # the moment of a TowerDropped
+        if tag == "tower_coming" and dropped is not None \
+                and dropped["reason"] in ("battle", "revolt") and not self.filming:
             self.seen += 1
             if self.seen == self.number:
                 self.filming = True
                 sc.fast = False                     # this battle at the window's pace
-                self.battle = battle_context(cast(ev.TowerDropped, played), sc.player.batch)[0]
+                self.battle = battle_context(dropped, sc.player.batch)[0]
                 self.display = copy.copy(sc.shared.display)
-        elif tag == "battle" and self.filming and self.resolved is None:
-            self.resolved = cast(ev.BattleResolved, dict(e))   # the moment of a BattleResolved
+        resolved = as_kind(played, ev.BattleResolved)         # the moment of a BattleResolved
+        if tag == "battle" and resolved is not None and self.filming and self.resolved is None:
+            self.resolved = resolved.copy()
 
     def _reach(self) -> None:
         app, sc = self.app, self.scene

@@ -5,7 +5,9 @@ tower drop handed to the battle view, the cards (result_cards.py), the end. `Eve
 is the scene's part for this and owns the batch in play; it only shows what the engine
 did (the display state is the engine's public view).
 
-Signals up: `batch_started()`, `batch_played()` (before the board shows its state),
+Signals up: `batch_started()`, `event_played(event, coming)` (each event once shown, with
+the rest of its batch, still to come: read it at once), `batch_played()` (before the board
+shows its state),
 `display_changed()` (the scene refreshes its words), `game_ended(summary)`,
 `moment_reached(tag)` ('tower_coming', 'tower_start', 'battle', 'tower_end': tests take
 screenshots there).
@@ -57,6 +59,7 @@ class EventPlayer:
         self.battle = battle
         self.winter = winter
         self.batch_started = Signal("batch_started")
+        self.event_played = Signal("event_played")
         self.batch_played = Signal("batch_played")
         self.display_changed = Signal("display_changed")
         self.game_ended = Signal("game_ended")
@@ -176,6 +179,7 @@ class EventPlayer:
         self.show(e)
         if self.shared.fast:
             self.wait = 0.0
+        self.event_played.emit(e, self.batch)
 
     def show(self, e: Played) -> None:
         """What each kind of event shows beyond its log line (a kind not in `SHOWN` has

@@ -13,7 +13,9 @@ Tree: GameScene
   └─ HelpOverlay      the rules (F1; modal)
 Signals up to the app: `leave_chosen()` (back to the menu, after asking if
 `confirm_leave`), `ended(summary)`, `save_asked(name)` (Ctrl+S or the Save button, when
-`can_save`), `moment_reached(tag)` (for tests: 'planning', 'tower_start', 'battle', …).
+`can_save`), `moment_reached(tag)` (for tests: 'planning', 'tower_start', 'battle', …),
+`event_played(event, coming)` (each event once shown, with the rest of its batch: the
+tutorial's coach follows the game by it).
 
 The scene never changes game state: it submits commands to the session and animates the
 event batches the session queues, one event at a time. It owns its nodes and composes
@@ -76,6 +78,7 @@ class GameScene(Node):
         self.ended = Signal("ended")
         self.save_asked = Signal("save_asked")
         self.moment_reached = Signal("moment_reached")   # (tag) for tests: 'planning', 'tower_start', ...
+        self.event_played = Signal("event_played")       # (event, coming) each event once shown
         self.sounds = sounds or Sounds(mute=True)
         cfg = session.config
         self.board = board()
@@ -146,6 +149,7 @@ class GameScene(Node):
         self.player.display_changed.connect(self._words)
         self.player.game_ended.connect(self.ended.emit)
         self.player.moment_reached.connect(self.moment_reached.emit)
+        self.player.event_played.connect(self.event_played.emit)
         self.asker.words_changed.connect(self.refresh_info)
         self.asker.moment_reached.connect(self.moment_reached.emit)
         self.board_view.province_clicked.connect(self.asker.province_clicked)

@@ -78,9 +78,9 @@ def step_on(scene: GameScene) -> str | None:
         scene.on_key_press(arcade.key.ENTER, 0)    # the battle's result card: Continue [Enter]
         return st.key if st else None
     if st is not None:
-        if st.key == "plan":
+        if st.can_show:
             coach.show_me()
-        if st.trigger.decision is None or st.key in ("board", "plan"):
+        if st.ends_with_next:
             coach.next()
         else:
             answer(scene)

@@ -5,9 +5,12 @@ event steps until Next, and lets the player watch the opponents one move at a ti
 Why a node added over the scene rather than a change to the scene: the table plays the
 tutorial's game exactly as any local game (the same parts, the same rules), and the
 coach only reads what the scene shows (the decision asked, the events played) and uses
-the pause every player has (Space). Events are followed by batch: when the scene starts
-a batch the coach keeps its events, and each frame those no longer waiting in the scene's
-batch have been played (a quick event never slips by between two frames).
+the pause every player has (Space). What it reads of the scene is
+`scene_view.TutorialScene`. Events come by the scene's `event_played` signal as each is
+shown, and are taken in at the coach's next update, after the decision the player
+answered (a quick event never slips by between two frames). Each step carries what is
+particular to it (`script.Step`: its check, its fact, what it does at the table), so
+nothing here keys a step by its name.
 
 Leaving (the card's Leave tutorial, or Esc) asks first in the scene's dialog; its yes
 goes up as the scene's `leave_chosen`.
@@ -17,8 +20,8 @@ Tests: tests/client/tutorial/test_tutorial_window.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 import arcade
 
@@ -30,15 +33,14 @@ from client.tutorial import script
 from client.tutorial.card import TutorialCard
 from client.tutorial.pour_lesson import NORMAL_SPEED, PourWatch
 from client.tutorial.progress import TutorialProgress
+from client.tutorial.scene_view import TutorialScene
 from client.tutorial.script import Step
-from lang.i18n import N_, _, ngettext
+from client.tutorial.step_tasks import Figures, TaskSeen
+from client.core.played import Played, as_kind, kind_of
+from lang.i18n import N_, _
 from client.words.describe import describe
 from sim import events as ev
 from sim.state import DecisionKind
-
-if TYPE_CHECKING:
-    from client.game.game_scene import GameScene
-    from client.sessions.interface import Event
 
 HIGHLIGHT_COLOUR = (255, 196, 40)
 
@@ -67,7 +69,7 @@ def _box(node: Node) -> list[Rect]:
     return [(node.left, node.bottom, node.width, node.height)] if node.visible else []
 
 
-def stage_keep(sc: GameScene) -> list[Rect]:
+def stage_keep(sc: TutorialScene) -> list[Rect]:
     """What the battle stage's lesson is about, which no card may cover: the tower (its
     shaft, the handful beside it and its tray) and each side's tray with its count."""
     t = sc.tower
@@ -78,7 +80,7 @@ def stage_keep(sc: GameScene) -> list[Rect]:
 
 
 # what each step's `highlight` outlines on the scene
-HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
+HIGHLIGHTS: dict[str, Callable[[TutorialScene], list[Rect]]] = {
     "provinces": lambda sc: [],               # the map's own highlight marks them (`_show`)
     "fields": lambda sc: [_union([sc.planning.field_rect(k) for k in range(10)])]
     if sc.planning.visible else [],
@@ -90,11 +92,16 @@ HIGHLIGHTS: dict[str, Callable[[GameScene], list[Rect]]] = {
 }
 
 
-class TutorialCoach(Node):
-    # an opponent's move, for watching them one at a time (the end of their action)
-    move_events = frozenset({"ActionDone", "ActionLapsed"})
+class CoachStatus(TypedDict):
+    """What tests and the screenshot tool read of the coach (`TutorialCoach.status`)."""
+    step: str | None        # the step on show
+    shown: list[str]        # the steps shown so far, in order
+    missed: list[str]       # the steps passed over
+    waiting_move: bool      # held after an opponent's move until Next move
 
-    def __init__(self, scene: GameScene, me: int = script.ME) -> None:
+
+class TutorialCoach(Node):
+    def __init__(self, scene: TutorialScene, me: int = script.ME) -> None:
         super().__init__("tutorial")
         self.scene = scene
         self.me = me
@@ -104,8 +111,8 @@ class TutorialCoach(Node):
         self.waiting_move = False        # held after an opponent's move until Next move
         self.move_at = ""                # the province of the move the bar tells of
         self.holding = False             # the table is held by a step
-        self.in_play: list[Event] = []   # the scene's batch in play, as it started
-        self.done: list[list[Event]] = []  # batches played whole, not taken in yet
+        self.played: list[tuple[Played, bool]] = []   # shown, not taken in yet; and whether
+        #                                               more of its kind follow in its batch
         self.scores: dict[int, int] = {}  # this winter's points gained, by seat
         self.pour: PourWatch | None = None     # the tower lesson's pour, as the player saw it
         self.pours_shown = 0                    # the lesson's drop: played, and played again
@@ -118,46 +125,38 @@ class TutorialCoach(Node):
         self.card.skip_pressed.connect(self.skip)
         self.card.leave_pressed.connect(self.ask_leave)
         self.card.play_on_pressed.connect(self.play_on)
-        scene.player.batch_started.connect(self._batch_started)
+        scene.event_played.connect(self._event_played)
         scene.comforts.shields.append(self.card)   # no tip of what the card covers
 
     # -- following the game ---------------------------------------------------------------
-    def _batch_started(self) -> None:
-        """The scene starts a batch: the one before has been played whole (its events
-        are taken in at the next update, after the decision the player answered)."""
-        self.done.append(self.in_play)
-        self.in_play = list(self.scene.player.batch)
+    def _event_played(self, e: Played, coming: Sequence[Played]) -> None:
+        """The scene has shown `e` (`coming`: the rest of its batch): taken in at the next
+        update, after the decision the player answered."""
+        kind = kind_of(e)
+        self.played.append((e, any(kind_of(x) == kind for x in coming)))
 
-    def _played(self) -> None:
-        for batch in self.done:
-            self._take(batch, set())
-        self.done = []
-        self._take(self.in_play, {id(e) for e in self.scene.player.batch})
+    def _take_played(self) -> None:
+        played, self.played = self.played, []
+        for e, more in played:
+            self._event(e, more)
 
-    def _take(self, batch: list[Event], waiting: set[int]) -> None:
-        """The events of `batch` (in order) no longer waiting to be played."""
-        while batch and id(batch[0]) not in waiting:
-            e = batch.pop(0)
-            kind = e.get("event")
-            self._event(e, kind, any(x.get("event") == kind for x in batch))
-
-    def _event(self, e: Event, kind: object, more: bool) -> None:
-        """`kind`: its name, which narrows it to its sim.events record."""
-        if kind == "Scored":
-            scored = cast(ev.Scored, e)
-            self.scores[int(scored["seat"])] = int(scored.get("gained", 0))
+    def _event(self, e: Played, more: bool) -> None:
+        """`more`: another of its kind follows in its batch."""
+        scored = as_kind(e, ev.Scored)
+        if scored is not None:
+            self.scores[scored["seat"]] = scored["gained"]
         st = self.progress.event_played(e, more)
         if st is not None:
             self._show(st, e)
             return
-        if kind == "RoundEnded":
+        moved = as_kind(e, ev.ActionDone) or as_kind(e, ev.ActionLapsed)   # an opponent's move
+        if kind_of(e) == "RoundEnded":
             self.stepping = False                # one round watched move by move is enough
-        elif self.stepping and kind in self.move_events \
-                and (moved := cast("ev.ActionDone | ev.ActionLapsed", e)).get("seat") != self.me \
+        elif self.stepping and moved is not None and moved["seat"] != self.me \
                 and self.progress.current is None:
             self.waiting_move = True
-            self.move_at = str(moved.get("province") or "")    # the bar keeps clear of it
-            who = self.scene.labels.get(int(moved["seat"])) or str(moved["seat"])
+            self.move_at = moved["province"]     # the bar keeps clear of it
+            who = self.scene.labels.get(moved["seat"]) or str(moved["seat"])
             done = describe(moved) or _("{who} has carried out an action.").format(who=who)
             self.card.show_bar(done + "\n" + _("Press Next move for the next one, or Play on."))
             self._layout()
@@ -173,7 +172,7 @@ class TutorialCoach(Node):
         kind = asking[0] if asking is not None else None
         if self.progress.answered(kind):          # first: the events since are not mine
             self._closed()
-        self._played()
+        self._take_played()
         st = self.progress.decision_asked(kind)
         if st is not None:
             self._show(st)
@@ -227,48 +226,41 @@ class TutorialCoach(Node):
             self._layout()
 
     # -- the steps ------------------------------------------------------------------------
-    def _show(self, st: Step, e: Event | None = None) -> None:
+    def _show(self, st: Step, e: Played | None = None) -> None:
         self.waiting_move = False
-        n = script.STEP_KEYS.index(st.key) + 1
+        n = script.STEPS.index(st) + 1
         body = _(st.text)
-        fact = self._fact(st.key, e or {})
+        fact = st.fact(self._figures(e))
         if fact:
             body = body + "\n\n" + fact
         total = len(script.STEPS)
         self.card.show_step(_(st.title), _("Step {n} of {total}").format(n=n, total=total),
-                            body, _(st.task), can_show=st.key == "plan",
-                            last=st.key == script.STEPS[-1].key,
+                            body, _(st.task), can_show=st.can_show,
+                            last=st is script.STEPS[-1],
                             short_counter=_("{n}/{total}").format(n=n, total=total))
-        if st.key == "battle":                   # the pour is watched, frame by frame
+        if st.tower_lesson:                      # the pour is watched, frame by frame
             self.pour, self.pours_shown, self._pour_t = PourWatch(), 1, None
-        if st.key == "scoring":                  # the points it asks to look at: in the panel
+        if st.scores_arrive:                     # the points it asks to look at: in the panel
             self.scene.winter.arrive_all()
-        if st.key in ("board", "winter"):        # the provinces a step speaks of
-            d: Mapping[str, Any] = self.scene.display or {}
-            mine = [p for p, v in (d.get("provinces") or {}).items() if v.get("owner") == self.me]
-            self.scene.board_view.set_highlight(mine, HIGHLIGHT_COLOUR)
+        if st.marks_own:                         # the provinces a step speaks of
+            self.scene.board_view.set_highlight(self._mine(), HIGHLIGHT_COLOUR)
         self._layout()
         self._hold(st.holds)
 
-    def _fact(self, key: str, e: Event) -> str:
-        """The player's own figures where a step is about them (whole sentences)."""
-        d: Mapping[str, Any] = self.scene.display or {}
-        me = (d.get("players") or {}).get(str(self.me)) or {}
-        if key == "winter":
-            n = sum(1 for v in (d.get("provinces") or {}).values() if v.get("owner") == self.me)
-            rice, loss = int(me.get("rice", 0)), int(e.get("rice_loss", 0))
-            left = max(0, rice - loss)
-            held = ngettext("You hold {n} province and have {rice} rice.",
-                            "You hold {n} provinces and have {rice} rice.", n).format(n=n, rice=rice)
-            after = (_("After losing {loss} you keep {left} rice, {short} less than your "
-                       "provinces: some of them will revolt.") if left < n else
-                     _("After losing {loss} you keep {left} rice, enough for your provinces."))
-            return held + " " + after.format(loss=loss, left=left, short=n - left)
-        if key == "scoring" and self.me in self.scores:
-            g = self.scores[self.me]
-            return ngettext("You scored {n} point this year.", "You scored {n} points this year.",
-                            g).format(n=g)
-        return ""
+    def _mine(self) -> list[str]:
+        """The player's provinces on the table."""
+        d = self.scene.display
+        provinces = d["provinces"] if d is not None else {}
+        return [p for p, v in provinces.items() if v["owner"] == self.me]
+
+    def _figures(self, e: Played | None) -> Figures:
+        """The player's own figures a step may tell (`e`: the event that showed it)."""
+        d = self.scene.display
+        me = d["players"].get(str(self.me)) if d is not None else None
+        winter = as_kind(e, ev.WinterStarted) if e is not None else None
+        return Figures(provinces=len(self._mine()), rice=me["rice"] if me is not None else 0,
+                       rice_loss=winter["rice_loss"] if winter is not None else 0,
+                       scored=self.scores.get(self.me))
 
     def _hold(self, on: bool) -> None:
         self.holding = on
@@ -299,39 +291,23 @@ class TutorialCoach(Node):
             return
         self.progress.next()
         self._end_pour()
-        if st.key == "actions":
+        if st.then_moves:
             self.stepping = True                  # now one opponent move at a time
-        if st.key == "battle":                    # the tower taught: bots' battles go quickly
+        if st.tower_lesson:                       # the tower taught: bots' battles go quickly
             self.scene.quick_bot_battles = True
         self._closed()
-        if st.key == script.STEPS[-1].key:
+        if st is script.STEPS[-1]:
             self.stepping = False
 
     def missing(self) -> str:
         """What the player must still do before Next ends the step on show ("" when its
-        task is done): the plan step wants a plan that can be locked, and a step that waits for a
-        decision ends only when the player has answered it (Next alone would leave the
-        card gone with nothing asked answered)."""
+        task is done): the step's own check (`Step.check`, step_tasks.py) over what the
+        table shows of its task."""
         st = self.progress.current
-        if st is not None and st.key == "battle" and self.pour is not None \
-                and not self.pour.watched:
-            return _("Watch the cubes fall into the tray first: only those decide the battle.")
-        if st is None or st.trigger.decision is None or st.key == "board":
+        if st is None:
             return ""
-        panel = self.scene.planning
-        if st.key == "plan":
-            if not panel.problems:
-                return ""
-            return panel.problems[0] + " " + _("Or press Show me for the tutorial's plan.")
-        if st.key == "bid":       # after "Not yet:" (card.py): no second "yet"
-            if panel.problems:
-                return panel.problems[0]
-            return _("press Enter (Lock plan) to lock your plan and go on.")
-        if st.key == "special":
-            return _("Choose your special card first: click one below.")
-        if st.key == "move":
-            return _("Choose where your armies go first, or Don't move.")
-        return _("Choose the order of the revolts first, then Done.")
+        return st.check(TaskSeen(problems=tuple(self.scene.planning.problems),
+                                 pour_watched=self.pour is None or self.pour.watched))
 
     def play_on(self) -> None:
         """Stop watching move by move: the round runs at the table's pace."""
@@ -374,7 +350,7 @@ class TutorialCoach(Node):
             self.next()                           # the lesson's drop is not skipped: Next says why
             return True
         st = self.progress.current
-        if st is not None and st.key == "scoring" and self.card.visible and symbol in (
+        if st is not None and st.keys_as_next and self.card.visible and symbol in (
                 arcade.key.S, arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
             self.next()          # the marks the card points at go with the card, not before it
             return True
@@ -482,7 +458,7 @@ class TutorialCoach(Node):
             return                                # the rules or a question are on top
         super().draw()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> CoachStatus:
         """What tests and the screenshot tool read: the step on show and what was shown."""
         cur = self.progress.current
         return {"step": cur.key if cur else None, "shown": list(self.progress.shown),

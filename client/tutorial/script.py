@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from client.tutorial import step_tasks as tasks
+from client.tutorial.step_tasks import Check, Fact
 from lang.i18n import N_
 from sim.state import DecisionKind
 
@@ -65,8 +67,16 @@ class Step:
     `highlight` names what the coach outlines (`coach.HIGHLIGHTS`). `any_time`: its
     trigger may come after a later step's (the first battle may be the player's own,
     after the Battle-or-move step): passed over, it still waits for its trigger.
-    Next ends a step only once its task is done (`coach.TutorialCoach.missing`): until
-    then the card says what is missing."""
+    Next ends a step only once its task is done: `check` (step_tasks.py) says what is
+    missing, which the card says until then. `fact`: the player's own figures the step
+    tells (winter's rice, the year's points). What the step does at the table:
+    `next_ends` (a planning step the player passes with Next, not by answering),
+    `can_show` (the card's Show me lays out the tutorial's plan), `marks_own` (the map
+    marks the player's provinces), `tower_lesson` (its pour is followed until watched
+    whole; after it bots' battles go quickly), `scores_arrive` (the year's points fly
+    into the players panel at once), `keys_as_next` (S and Enter, which would send its
+    marks off the map before the card goes, act as Next), `then_moves` (after it the
+    opponents are watched one move at a time)."""
 
     key: str
     trigger: Trigger
@@ -77,6 +87,21 @@ class Step:
     holds: bool = False
     optional: bool = False
     any_time: bool = False
+    check: Check = tasks.nothing
+    fact: Fact = tasks.no_fact
+    next_ends: bool = False
+    can_show: bool = False
+    marks_own: bool = False
+    tower_lesson: bool = False
+    scores_arrive: bool = False
+    keys_as_next: bool = False
+    then_moves: bool = False
+
+    @property
+    def ends_with_next(self) -> bool:
+        """Next ends it (an event step, or a planning step passed with Next); else the
+        player's answer to its decision does."""
+        return self.trigger.decision is None or self.next_ends
 
 
 STEPS: tuple[Step, ...] = (
@@ -87,7 +112,7 @@ STEPS: tuple[Step, ...] = (
             "For each province you own you hold its province card; the panel on the right "
             "shows everyone's chests, rice and points."),
          N_("Look at your provinces on the map, then press Next."),
-         "provinces"),
+         "provinces", next_ends=True, marks_own=True),
     Step("plan", Trigger(decision=DecisionKind.PLAN),
          N_("Plan your round"),
          N_("Every round all players plan at once and in secret. Put one card on each action "
@@ -96,14 +121,14 @@ STEPS: tuple[Step, ...] = (
             "order of the action cards above the fields."),
          N_("Drag your cards onto the fields, or press Show me for the tutorial's plan; "
             "then press Next."),
-         "fields"),
+         "fields", next_ends=True, can_show=True, check=tasks.plan_can_be_locked),
     Step("bid", Trigger(decision=DecisionKind.PLAN),
          N_("The bid for turn order"),
          N_("The card on the bid field is your bid for turn order. A money card bids its "
             "value in chests, paid to the bank when the bids are revealed; a province card "
             "bids nothing and costs nothing. The highest bid chooses its place first."),
          N_("Put a money card on the bid field, then lock your plan with Enter."),
-         "bid"),
+         "bid", check=tasks.plan_locked),
     Step("special", Trigger(decision=DecisionKind.SPECIAL),
          N_("Turn order and special cards"),
          N_("The bids are revealed. In the order of the bids each player takes one special "
@@ -111,7 +136,7 @@ STEPS: tuple[Step, ...] = (
             "yours this round (more tax, more rice, six armies, one army more in attack or "
             "in defence)."),
          N_("Choose a special card below."),
-         "decision"),
+         "decision", check=tasks.answer_first(tasks.CHOOSE_SPECIAL)),
     Step("actions", Trigger(event="ActionStarted"),
          N_("The actions are carried out"),
          N_("The action cards are carried out from left to right; each action is done by "
@@ -120,7 +145,7 @@ STEPS: tuple[Step, ...] = (
             "out fully lapses."),
          N_("Press Next, then watch your opponents one move at a time (or let the round "
             "run)."),
-         "track", holds=True),
+         "track", holds=True, then_moves=True),
     Step("battle", Trigger(event="TowerDropped", reason="battle"),
          N_("A battle in the tower"),
          N_("The attacking armies and all of the defender's armies go into the battle tower "
@@ -128,7 +153,7 @@ STEPS: tuple[Step, ...] = (
             "were stuck come out. Only the cubes that land in the tray count: the side with "
             "more wins, and the winner loses as many armies as the loser had."),
          N_("Watch the cubes fall into the tray, then press Next."),
-         "tower", holds=True, any_time=True),
+         "tower", holds=True, any_time=True, tower_lesson=True, check=tasks.pour_watched),
     Step("move", Trigger(decision=DecisionKind.MOVE),
          N_("Battle or move"),
          N_("Your card is turned and your armies may march: from this province to one "
@@ -136,7 +161,7 @@ STEPS: tuple[Step, ...] = (
             "is a move; into a neutral or an opponent's province it is a battle through the "
             "tower."),
          N_("Click a highlighted province, choose how many armies go, then Go."),
-         "decision", optional=True),
+         "decision", optional=True, check=tasks.answer_first(tasks.CHOOSE_MOVE)),
     Step("winter", Trigger(event="WinterStarted"),
          N_("Winter: rice"),
          N_("After autumn comes winter. Everyone first loses the rice shown on the event "
@@ -144,14 +169,14 @@ STEPS: tuple[Step, ...] = (
             "they own; a player who is short of rice suffers revolts in provinces drawn at "
             "random, and the peasants fight them in the tower."),
          N_("Look at the rice in the players panel, then press Next."),
-         "players", holds=True),
+         "players", holds=True, marks_own=True, fact=tasks.rice_after_winter),
     Step("revolts", Trigger(decision=DecisionKind.REVOLT_ORDER),
          N_("Revolts"),
          N_("You are short of rice, so peasants revolt. Your armies in each revolting "
             "province are thrown into the tower with the peasants; if the peasants win, "
             "the province falls empty and neutral."),
          N_("Click the revolting provinces in the order they are fought, then Done."),
-         "decision", optional=True),
+         "decision", optional=True, check=tasks.answer_first(tasks.ORDER_REVOLTS)),
     Step("scoring", Trigger(event="Scored", last=True),
          N_("Scoring at the end of the year"),
          N_("Each player scores 1 point per province and 1 per building. In each region "
@@ -159,7 +184,8 @@ STEPS: tuple[Step, ...] = (
             "leaders each score one less. The marks on the map show who won each region."),
          N_("Look at the marks on the map and the points in the players panel, then press "
             "Next."),
-         "players", holds=True),
+         "players", holds=True, scores_arrive=True, keys_as_next=True,
+         fact=tasks.points_this_year),
     Step("finished", Trigger(event="YearStarted", year=2),
          N_("One year played"),
          N_("That was the first of the game's two years. After the first winter the rice "

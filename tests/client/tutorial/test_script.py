@@ -128,3 +128,38 @@ def test_every_step_and_button_of_the_tutorial_is_in_each_language(lang):
     for n in (1, 2, 20):
         assert "{n}" in tr.ngettext("You scored {n} point this year.",
                                     "You scored {n} points this year.", n)
+
+
+def test_each_step_carries_its_own_check_of_what_is_missing():
+    """Next ends a step once its own check (step_tasks.py) finds nothing missing: the plan
+    step a plan that can be locked, the bid step a locked plan, a decision answered, the
+    tower lesson's pour watched whole; an event step and the welcome at once."""
+    from client.tutorial.step_tasks import TaskSeen
+    nothing_done, problem = TaskSeen(), TaskSeen(problems=("Kii is used twice.",))
+    unwatched = TaskSeen(pour_watched=False)
+    said = {st.key: (st.check(nothing_done), st.check(problem), st.check(unwatched))
+            for st in script.STEPS}
+    assert said["board"] == ("", "", "")
+    assert said["plan"][0] == "" and said["plan"][1].startswith("Kii is used twice. Or press Show me")
+    assert said["bid"][0].startswith("press Enter") and said["bid"][1] == "Kii is used twice."
+    assert said["battle"][:2] == ("", "") and said["battle"][2].startswith("Watch the cubes")
+    for key in ("special", "move", "revolts"):       # answered, not passed with Next
+        assert all(said[key]) and not script.step(key).ends_with_next, key
+    for st in script.STEPS:
+        if st.trigger.decision is None:
+            assert st.ends_with_next and st.key == "battle" or said[st.key] == ("", "", ""), st.key
+    assert [st.key for st in script.STEPS if st.ends_with_next and st.trigger.decision] == \
+        ["board", "plan"]
+
+
+def test_the_winter_and_scoring_steps_tell_the_players_own_figures():
+    from client.tutorial.step_tasks import Figures
+    winter, scoring = script.step("winter"), script.step("scoring")
+    assert winter.fact(Figures(provinces=6, rice=5, rice_loss=2)) == (
+        "You hold 6 provinces and have 5 rice. After losing 2 you keep 3 rice, 3 less than "
+        "your provinces: some of them will revolt.")
+    assert winter.fact(Figures(provinces=1, rice=4, rice_loss=1)).endswith(
+        "you keep 3 rice, enough for your provinces.")
+    assert scoring.fact(Figures(scored=None)) == ""
+    assert scoring.fact(Figures(scored=7)) == "You scored 7 points this year."
+    assert script.step("board").fact(Figures(provinces=6, rice=5, scored=7)) == ""
