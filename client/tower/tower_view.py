@@ -49,6 +49,7 @@ from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening
+from client.core.dirty_union import each_rect
 from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
@@ -69,6 +70,8 @@ FLIGHT = 0.4           # recorded seconds a counted cube takes from the tower's 
 
 
 class TowerView(Node):
+    covers_rects = True      # `_draw_scene` copies its picture first, rectangle by rectangle
+
     def __init__(self, geometry: GeometryData) -> None:
         super().__init__("tower")
         self.geo: GeometryData = geometry
@@ -594,8 +597,8 @@ class TowerView(Node):
             self._layer.surface.position = (l + jx, b + jy)
             self._layer.draw(opaque=True)
             self._layer.surface.position = (l, b)
-        else:
-            self._layer.draw(opaque=True)
+        else:               # the picture only where the frame repaints (not the whole box)
+            each_rect(lambda: self._layer.draw(opaque=True))
         self.cubes.draw()
         if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()
