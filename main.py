@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     _rendezvous_options(host)
     _folder_option(host, "open a correspondence table in FOLDER, a folder every player's "
                          "machine shares through a file sync (Syncthing, a cloud folder)")
+    host.add_argument("--turn-timer", metavar="TIME", default="0",
+                      help="with --folder: how long a decision may wait (36h, 2d; 1 hour to "
+                           "90 days) before the others may agree to hand the seat to a bot "
+                           "(default: no timer)")
 
     join = sub.add_parser("join", help="join a table (lists LAN tables without ADDRESS)")
     join.add_argument("address", nargs="?", help="HOST:PORT, or the code the host shows "
@@ -98,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "folder on this machine); ADDRESS is then the table's code")
 
     sub.add_parser("tables", help="my correspondence tables: whose move each waits for")
+    takeover = sub.add_parser("takeover", help="agree that a bot plays a correspondence seat "
+                              "whose turn timer ran out")
+    takeover.add_argument("seat", help="the seat: its number or its player's name, as "
+                          "`tables` says it")
+    takeover.add_argument("--folder", metavar="FOLDER", required=True,
+                          help="the table's shared folder on this machine")
 
     watch = sub.add_parser("watch", help="spectate a table")
     watch.add_argument("address")
@@ -193,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from client.smoke import run
         return run(args)
-    if command == "tables" or (command in ("host", "join") and args.folder):
+    if command in ("tables", "takeover") or (command in ("host", "join") and args.folder):
         from cli.correspondence import run as correspondence
         return correspondence(args)
     if command in ("host", "join", "watch"):

@@ -19,85 +19,25 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-import time
-from datetime import datetime
 from pathlib import Path
 
+from client.words.correspondence_words import describe as describe
+from client.words.correspondence_words import since_words as since_words
+from client.words.correspondence_words import summary as summary
 from client.words.net_words import for_players
-from lang.i18n import _, current, ngettext
+from lang.i18n import _, ngettext
 from lang.names import readable_name
 from net.correspondence import my_tables
 from net.correspondence.folder_link import Chooser
 from net.correspondence.my_tables import MyTable
-from net.correspondence.table_door import (DoorError, claim_seat, new_start, open_table,
-                                           keep_copy)
-from net.correspondence.table_start import START_FILE
+from net.correspondence.table_door import DoorError
+from net.correspondence.table_entry import host_new, join_new
 from net.correspondence.table_list import Stage, TableEngine, TableStatus, visit
 from net.correspondence.table_start import CodeError, TableCode
+from net.correspondence.turn_timer import TimerError, parse_timer
 from net.lockstep.engine import EngineCommand, EngineState, PendingDecision, SimEngine
 from net.trust.peer_text import shown
 from net.trust.seat_keys import SeatKey
-
-RECENT = 6 * 24 * 3600          # within this: the weekday; before: the date
-
-
-def since_words(when: float, now: float | None = None) -> str:
-    """A time as players say it: "Tuesday 14:02" in the last six days, else "3 March 14:02"."""
-    from babel.dates import format_datetime
-    moment = datetime.fromtimestamp(when)
-    now = time.time() if now is None else now
-    pattern = "EEEE HH:mm" if now - when < RECENT else "d MMMM HH:mm"
-    return format_datetime(moment, pattern, locale=current())
-
-
-def describe(status: TableStatus, now: float | None = None) -> str:
-    """One table in a sentence: whose move it waits for, and since when."""
-    where = shown(status.table.folder.name or str(status.table.folder))
-    since = since_words(status.since, now) if status.since else ""
-    if status.stage is Stage.BROKEN or status.stage is Stage.REFUSED:
-        return _("{table}: {problem}").format(table=where, problem=for_players(status.problem))
-    if status.stage is Stage.OVER:
-        return _("{table}: the game is over").format(table=where)
-    if status.stage is Stage.SEATING:
-        if status.table.host:
-            return ngettext("{table}: waiting for {n} more player to join since {since}",
-                            "{table}: waiting for {n} more players to join since {since}",
-                            status.missing).format(table=where, n=status.missing, since=since)
-        return _("{table}: waiting for {host} to seat the table since {since}").format(
-            table=where, host=status.host_name, since=since)
-    if status.mine:
-        return (_("{table}: your plan") if status.plan else _("{table}: your move")).format(
-            table=where)
-    names = ", ".join(status.awaited)
-    if status.plan:
-        return _("{table}: {names}'s plan awaited since {since}").format(
-            table=where, names=names, since=since)
-    return _("{table}: {names}'s move awaited since {since}").format(
-        table=where, names=names, since=since)
-
-
-def summary(statuses: list[TableStatus], now: float | None = None) -> str:
-    """The list's first line: "your move in 2 tables; Kenji's plan awaited since ..."."""
-    mine = sum(s.stage is Stage.PLAYING and s.mine for s in statuses)
-    parts = []
-    if mine:
-        parts.append(ngettext("your move in {n} table", "your move in {n} tables", mine)
-                     .format(n=mine))
-    others = [s for s in statuses if s.stage is Stage.PLAYING and not s.mine and s.awaited]
-    if others:
-        oldest = min(others, key=lambda s: s.since)
-        names = ", ".join(oldest.awaited)
-        line = _("{names}'s plan awaited since {since}") if oldest.plan else \
-            _("{names}'s move awaited since {since}")
-        parts.append(line.format(names=names, since=since_words(oldest.since, now)))
-    if not statuses:
-        return _("no correspondence tables yet: open one with ./shogun host --folder FOLDER")
-    if not parts:
-        return ngettext("{n} correspondence table, none waiting for a move",
-                        "{n} correspondence tables, none waiting for a move",
-                        len(statuses)).format(n=len(statuses))
-    return "; ".join(parts)
-
 
 def bot_chooser(engine: TableEngine, bot: str, table: bytes) -> Chooser:
     """`--headless`: a bot makes my seat's decisions (seeded by the table and the state)."""
@@ -136,14 +76,13 @@ def host(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     if entry is None:
         levels = args.bot_level or ["normal"]
         try:
-            code = open_table(folder, key, new_start(key, name, args.players, args.side,
-                                                     args.setup, args.bots, levels[0]))
-        except (DoorError, OSError) as e:
+            timer = parse_timer(getattr(args, "turn_timer", None) or "0")
+            entry = host_new(folder, name, args.players, args.side, args.setup, args.bots,
+                             levels[0], key, timer)
+        except (DoorError, OSError, TimerError) as e:
             print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
             return 1
-        entry = MyTable(folder, code, key.seed, name, True)
-        my_tables.remember(entry)
-        keep_copy(folder, entry.home, START_FILE)        # the host's copy of its start
+        code = entry.code
         print(_("A correspondence table is open in {folder}.").format(folder=shown(str(folder))))
         print(_("Send this code to the friends you play with (whoever has it can read the "
                 "table and claim a seat):"))
@@ -169,12 +108,10 @@ def join(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
         key = SeatKey(None)
         name = (args.name or "").strip()[:40] or readable_name(key.public[0])
         try:
-            start = claim_seat(folder, code, key, name)
+            entry, start = join_new(folder, code, name, key)
         except (DoorError, OSError) as e:
             print(_("error: {reason}").format(reason=for_players(str(e))), file=sys.stderr)
             return 1
-        entry = MyTable(folder, code, key.seed, name, False)
-        my_tables.remember(entry)
         print(_("You asked {host} for a seat at the table in {folder}.").format(
             host=start.host_name, folder=shown(str(folder))), flush=True)
     elif entry.folder.resolve() != folder.resolve():
@@ -195,9 +132,46 @@ def tables(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
     return 0
 
 
+def takeover(args: argparse.Namespace, engine: TableEngine | None = None) -> int:
+    """`takeover --folder DIR SEAT`: my claim that a bot plays SEAT, whose decision waited
+    past the table's turn timer (it counts with the other players')."""
+    folder = Path(args.folder).expanduser()
+    entry = next((t for t in my_tables.my_tables()[0]
+                  if t.folder.resolve() == folder.resolve()), None)
+    if entry is None:
+        print(_("error: no correspondence table of mine is in {folder}").format(
+            folder=shown(str(folder))), file=sys.stderr)
+        return 2
+    engine = engine or SimEngine()
+    text = str(args.seat).strip()
+    seat = int(text) if text.isdigit() else None
+    if seat is None:
+        status = _visit(entry, engine, False, "normal")
+        seat = next((s for s, n in enumerate(status.seat_names)
+                     if n and n.casefold() == text.casefold()), None)
+        if seat is None:
+            print(_("error: nobody called {name} plays at this table")
+                  .format(name=shown(text)), file=sys.stderr)
+            return 1
+    status = visit(entry, engine, None, hand=seat)
+    if status.hand_over:
+        print(_("error: {reason}").format(reason=for_players(status.hand_over)),
+              file=sys.stderr)
+        return 1
+    if status.hand_over is None:
+        _say(status)
+        return 1
+    print(_("You agreed that a bot plays seat {seat}: it does once more than half of the "
+            "players agree.").format(seat=seat))
+    _say(status)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.command == "tables":
         return tables(args)
+    if args.command == "takeover":
+        return takeover(args)
     if args.command == "host":
         return host(args)
     return join(args)

@@ -49,8 +49,10 @@ from sim.state import DecisionKind
 
 if TYPE_CHECKING:
     from client.game.game_scene import GameScene
+    from client.scenes.correspondence_scene import CorrespondenceScene
     from client.scenes.end_record import EndSummary
     from client.sessions.local import LocalSession
+    from net.correspondence.my_tables import MyTable
     from store.game_save import SavedGame
 
 DEFAULT_SIZE = (1280, 800)
@@ -176,6 +178,7 @@ class App(arcade.Window):
         menu.local_chosen.connect(start)
         menu.continue_chosen.connect(self.continue_game)
         menu.tutorial_chosen.connect(self.start_tutorial)
+        menu.correspondence_chosen.connect(self.show_correspondence)
         menu.settings_chosen.connect(self.show_settings)
         menu.host_chosen.connect(self.start_net)
         menu.join_chosen.connect(self.start_net)
@@ -184,6 +187,30 @@ class App(arcade.Window):
         menu.replay_chosen.connect(self.replay_log)
         menu.quit_chosen.connect(self.close)
         self.show(menu)
+
+    def show_correspondence(self, message: str = "") -> CorrespondenceScene:
+        """Play by correspondence: the tables kept here, each visited (issue 51)."""
+        from client.scenes.correspondence_scene import CorrespondenceScene
+        self.close_session()
+        scene = CorrespondenceScene(self.settings.name, self.settings.last_game.players, message)
+        scene.refresh()
+        scene.open_chosen.connect(self.open_correspondence)
+        scene.back_chosen.connect(lambda: self.show_menu())
+        self.show(scene)
+        return scene
+
+    def open_correspondence(self, table: MyTable) -> GameScene | None:
+        """Play a correspondence table in the table scene; back to the list when it is not
+        playing (its sentence said there) or when the scene is left."""
+        from client.sessions.correspondence import CorrespondenceSession, NotPlaying
+        self.close_session()       # two links of my seat at once would fork my seat file
+        try:
+            session = CorrespondenceSession.open(table)
+        except NotPlaying as e:
+            self.show_correspondence(str(e))
+            return None
+        return self.play(session, session.labels(), names=session.names(),
+                         leave=lambda: self.show_correspondence())
 
     def _remember(self, menu: MenuScene) -> None:
         self.update_settings(replace(self.settings, last_game=menu.last_game()))
@@ -249,7 +276,8 @@ class App(arcade.Window):
         return scene
 
     def play(self, session: GameSession, labels: dict[int, str] | None = None, fast: bool = False,
-             names: dict[int, str] | None = None) -> GameScene:
+             names: dict[int, str] | None = None,
+             leave: Callable[[], object] | None = None) -> GameScene:
         from client.game.game_scene import GameScene  # heavy (~0.7 s): loaded when the first game starts
         theme.set_player_names(names)       # log lines and messages say "Aiko (Blue)"
         self.session = session
@@ -263,7 +291,7 @@ class App(arcade.Window):
         scene.guide_dismissed.connect(self._guide_dismissed)
         scene.guide.seen.update(self.settings.guide_seen)     # "Got it" lasts (Continue)
         scene.guide.hint_seen.connect(self._guide_hint_seen)
-        scene.leave_chosen.connect(lambda: self.show_menu())
+        scene.leave_chosen.connect(leave or (lambda: self.show_menu()))
         scene.ended.connect(self.show_end)
         scene.save_asked.connect(self.save_named)
         self.show(scene)

@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("net.transport",),
     ("net.reach", "net.lockstep"),
     ("net.table", "net"),
+    ("net.correspondence",),   # a folder table reuses the live table's pure policies
     ("client.core",),
     ("client.widgets",),
     ("client.words",),

@@ -4,7 +4,8 @@ help, quit. Enter starts a game with the options last used (at first: 4-player b
 
 Signals up: `local_chosen(LocalChoice)`, `host_chosen(TableOptions)`,
 `join_chosen(TableOptions)`, `watch_chosen(TableOptions)`, `load_chosen(path)`, `replay_chosen(path)`, `continue_chosen()`,
-`tutorial_chosen()` (Learn to play), `settings_chosen()`, `quit_chosen()`.
+`tutorial_chosen()` (Learn to play), `correspondence_chosen()` (Play by correspondence:
+client/scenes/correspondence_scene.py), `settings_chosen()`, `quit_chosen()`.
 
 Tests: tests/client/scenes/test_window.py, tests/client/words/test_i18n_window.py,
 tests/client/scenes/test_menu_names.py, tests/client/scenes/test_three_player_board.py.
@@ -57,6 +58,7 @@ class MenuScene(Node):
         self.settings_chosen = Signal("settings_chosen")
         self.quit_chosen = Signal("quit_chosen")
         self.tutorial_chosen = Signal("tutorial_chosen")
+        self.correspondence_chosen = Signal("correspondence_chosen")
         self.players = int(d.get("players", 4))
         self.side = d.get("side", "sun")
         self.setup = d.get("setup", "beginner")
@@ -83,6 +85,8 @@ class MenuScene(Node):
         self.b_host = self.add(Button(N_("Host a table  [H]"), size=12, key=arcade.key.H))
         self.b_join = self.add(Button(N_("Join  [J]"), size=12, key=arcade.key.J))
         self.b_watch = self.add(Button(N_("Watch  [W]"), size=12, key=arcade.key.W))
+        self.b_letters = self.add(Button(N_("Play by correspondence"), size=11,
+                                         color=(190, 225, 170)))
         self.b_load = self.add(Button(N_("Load save"), size=12))
         self.b_replay = self.add(Button(N_("Replay log"), size=12))
         self.b_quit = self.add(Button(N_("Quit  [Q]"), size=12, key=arcade.key.Q))
@@ -111,6 +115,7 @@ class MenuScene(Node):
         self.b_settings.pressed.connect(self.settings_chosen.emit)
         self.b_help.pressed.connect(self.help.open)
         self.b_tutorial.pressed.connect(self.tutorial_chosen.emit)
+        self.b_letters.pressed.connect(self.correspondence_chosen.emit)
         self._labels()
 
     def offer_continue(self, title: str | None) -> None:
@@ -223,6 +228,7 @@ class MenuScene(Node):
         self.b_start.set_rect(col1, y - 370 * g, 340, 48)
         self.f_address.set_rect(col2, y - 22 * g, 340, 32)
         self.f_code.set_rect(col2, y - 80 * g, 160, 32)
+        self.b_letters.set_rect(col2 + 180, y - 80 * g, 160, 32)
         self.b_host.set_rect(col2, y - 128 * g, 160, 36)
         self.b_join.set_rect(col2 + 180, y - 128 * g, 160, 36)
         self.b_watch.set_rect(col2, y - 172 * g, 160, 36)

@@ -373,6 +373,11 @@ class TutorialCoach(Node):
         if symbol == arcade.key.S and self.pour is not None and not self.pour.watched:
             self.next()                           # the lesson's drop is not skipped: Next says why
             return True
+        st = self.progress.current
+        if st is not None and st.key == "scoring" and self.card.visible and symbol in (
+                arcade.key.S, arcade.key.ENTER, arcade.key.RETURN, arcade.key.NUM_ENTER):
+            self.next()          # the marks the card points at go with the card, not before it
+            return True
         return super().key_press(symbol, modifiers)
 
     def _layout(self) -> None:

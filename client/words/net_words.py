@@ -237,6 +237,8 @@ SENTENCES: tuple[Sentence | str, ...] = (
     N_("the seating is not sealed yet"),
     N_("the shared folder is not there (is it on a drive that is not connected, or was it moved?)"),
     N_("the shared folder could not be read or written ({why})"),
+    N_("this table is open in another window or command of this program on this machine "
+       "(close it first)"),
     # -- expulsion by proof at a correspondence table (net/correspondence/fork_proof.py) --------
     N_("seat {seat} signed two different records numbered {n}: it is expelled and a bot plays "
        "its seat"),
@@ -249,6 +251,19 @@ SENTENCES: tuple[Sentence | str, ...] = (
     Sentence(N_("records numbered {old} and {new}, not one number"),
              fields={"old": r"\d+", "new": r"\d+"}),
     N_("the same record twice"),
+    # -- the turn timer and hand-over by agreement (net/correspondence/seat_handover.py) -----
+    Sentence(N_("seat {seat}'s decision at step {n} waited past the turn timer: {m} players "
+                "agreed, and a bot plays the seat")),
+    Sentence(N_("seat {seat}'s move for step {n} came after the others handed its seat to a "
+                "bot at step {m}: ignored")),
+    Sentence(N_("seat {writer} wrote a hand-over claim that claims nothing (record {n}: {why})"),
+             fields={"writer": _SEAT}),
+    N_("this table has no turn timer"),
+    N_("seat {seat}'s decision is not awaited"),
+    N_("seat {seat}: already claimed"),
+    N_("seat {seat}: the turn timer has not run out"),
+    N_("a turn timer of {n} seconds (it is 0, for none, or 1 hour to 90 days)"),
+    N_("a turn timer must be a number with h or d (such as 36h or 2d), not {text}"),
     # -- join by code across the internet (net/reach/rendezvous.py, issue 39) ---------------------
     N_("Friends anywhere join with: ./shogun join {code} (by code, through the rendezvous server "
        "{server})"),

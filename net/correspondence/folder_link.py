@@ -25,6 +25,12 @@ steps before its own proof record no longer counts (it was played on one side of
 fork): the lockstep is replayed once more without it, and my own such moves are said
 again after my proof record.
 
+A seat whose decision waited past the table's turn timer is handed to a bot by agreement
+(`net.correspondence.seat_handover`, kept in `net.correspondence.hand_book`): each player
+writes its claim into its own file (`hand_over`), and once more than half of the human
+players claimed, every reader counts the seat's messages for that step and later no more,
+and a bot plays it from there (tests/net/correspondence/test_folder_handover.py).
+
 Tests: tests/net/correspondence/test_folder_link.py (three players taking turns, in
 memory and as processes; a watcher on a `Clock`),
 tests/net/correspondence/test_folder_expulsion.py (a forked file; a false proof).
@@ -35,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +55,11 @@ from net.correspondence.folder_names import seat_file_name
 from net.correspondence.folder_reader import FolderReader
 from net.correspondence.fork_proof import (counts, judge_proof, proof_payload, read_claim,
                                           takes_over)
-from net.correspondence.seat_record import (KIND_OWN, KIND_PROOF, KIND_TABLE, FolderKey,
+from net.correspondence.hand_book import HandBook
+from net.correspondence.seat_handover import claim_payload, counts_after
+from net.correspondence.seat_handover import read_claim as read_hand
+from net.correspondence.seat_record import (KIND_HAND, KIND_OWN, KIND_PROOF, KIND_TABLE,
+                                            FolderKey,
                                             FolderKeyError, SeatRecord, first_prev,
                                             make_record, parse_file)
 from net.correspondence.replay_save import EVERY as SAVE_EVERY
@@ -86,6 +97,7 @@ class FolderTable:
     keys: dict[int, bytes]             # human seat -> public key
     kinds: dict[int, str]              # seat -> "human" | "bot"
     config: EngineConfig
+    turn_timer: int = 0                # seconds; 0: none (`net.correspondence.turn_timer`)
 
     @property
     def start(self) -> bytes:
@@ -138,6 +150,7 @@ class FolderLink:
         self._round_start: tuple[int, bytes] | None = None   # for my saves (`replay_save`)
         self._saved: int | None = None            # the step of my last save
         self.passed_over: list[str] = []          # why saved replays were not used
+        self.hands = HandBook(seat, table.keys, table.turn_timer, local)
         if local is not None:
             self._load_local(local)
             self._put_back_mine()
@@ -148,6 +161,8 @@ class FolderLink:
         self._prev = mine[-1].digest if mine else first_prev(table.table, seat)
         for record in mine:
             self._take_mine(record)
+        if self.handed:
+            self._count_again()      # my moves read before my claims: counted once more
 
     def _load_local(self, local: Path) -> None:
         local.mkdir(parents=True, exist_ok=True)
@@ -239,8 +254,60 @@ class FolderLink:
 
     def _counts(self, seat: int, seq: int, msg: Wire) -> bool:
         step = msg.get("step")
-        return counts(seat, seq, step if isinstance(step, int) else None, self.expelled,
-                      self.taken, self._proved_at)
+        at = step if isinstance(step, int) else None
+        return counts(seat, seq, at, self.expelled, self.taken, self._proved_at) \
+            and counts_after(seat, at, self.handed)
+
+    # ------------------------------------------------------------------ hand-overs
+    @property
+    def handed(self) -> dict[int, int]:
+        """Seats handed to a bot by agreement -> the step it plays them from."""
+        return self.hands.handed
+
+    def _take_claim(self, writer: int, record: SeatRecord) -> None:
+        """A hand-over claim in `writer`'s file (`net.correspondence.seat_handover`)."""
+        try:
+            payload: bytes | None = self.sealing.open(record.sealed)
+        except FolderKeyError:
+            payload = None
+        claim = read_hand(writer, payload) if payload is not None else None
+        if claim is not None and claim.known:
+            self._proved_at.setdefault((writer, claim.seat), record.seq)
+        offence, fresh = self.hands.take(writer, payload, record.seq, self.expelled,
+                                         self._proved_at)
+        if offence:
+            self.offences.append((writer, offence))
+        for s, h in sorted(fresh.items()):
+            self.taken[s] = h.step
+            self.proofs.append((s, h.sentence))
+            log.warning("HANDED OVER: %s", h.sentence)
+        if fresh:
+            self._count_again()
+
+    def _claim(self, seat: int, step: int, known: bool) -> None:
+        at = self._seq
+        self._append(KIND_HAND, claim_payload(seat, step, known))
+        if self._seq > at:
+            self._take_claim(self.seat, self.reader.accepted[self.seat][-1])
+
+    def overdue(self, now: float) -> tuple[int, ...]:
+        """The other seats awaited here whose turn timer ran out on my clock (`HandBook`)."""
+        ls = self.lockstep
+        if ls is None or ls.ended:
+            return ()
+        return self.hands.overdue(ls.step, ls.waiting_for(), now)
+
+    def hand_over(self, seat: int, now: float) -> str:
+        """Claim that `seat`'s decision waited past the turn timer (my agreement to hand it
+        to a bot); "" when written, else why not. The claim counts with the others'."""
+        ls = self.lockstep
+        if seat not in self.overdue(now) or ls is None:
+            return self.hands.why_not(seat, ls.step if ls is not None else None,
+                                      ls.waiting_for() if ls is not None else ())
+        self._claim(seat, ls.step, False)
+        self.pump()
+        self.flush()
+        return ""
 
     def _count_again(self) -> None:
         """What counts changed (a seat expelled, or taken over): the queues and my own
@@ -268,11 +335,21 @@ class FolderLink:
                 if proofs:
                     self._judge_proof(seat, record)
                 continue
+            if record.kind == KIND_HAND:
+                if proofs:
+                    self._take_claim(seat, record)
+                continue
             for msg in self._messages(seat, record):
                 if msg["type"] == "ChainCommitted":
                     self.chain_ends.setdefault(seat, msg["chain_end"])
                 elif self._counts(seat, record.seq, msg):
                     self.queues[seat].append(msg)
+                elif not counts_after(seat, msg["step"], self.handed) \
+                        and (seat, record.seq) not in self._refused:
+                    self._refused.add((seat, record.seq))
+                    self.offences.append((seat, f"seat {seat}'s move for step {msg['step']} "
+                                          "came after the others handed its seat to a bot "
+                                          f"at step {self.handed[seat]}: ignored"))
 
     def _messages(self, seat: int, record: SeatRecord) -> list[Wire]:
         if record.kind != KIND_TABLE:
@@ -302,6 +379,9 @@ class FolderLink:
         self._seq, self._prev = record.seq + 1, record.digest
         if record.kind == KIND_PROOF:
             self._judge_proof(self.seat, record)
+            return
+        if record.kind == KIND_HAND:
+            self._take_claim(self.seat, record)
             return
         if record.kind == KIND_OWN:
             own = msgpack.unpackb(self.own_key.open(record.sealed), raw=False,
@@ -360,6 +440,10 @@ class FolderLink:
             if (self.seat, accused) not in self._proved_at:
                 self.prove(accused, first, second)
         self._proofs_due = {}
+        for seat in sorted(self.hands.known_due):
+            if (self.seat, seat) not in self._proved_at:
+                self._claim(seat, self.handed[seat], True)
+        self.hands.known_due = set()
         self._write_own()
         if self._outgoing:
             seq = self._seq
@@ -400,7 +484,10 @@ class FolderLink:
             return False
         self.pump()
         self.flush()
-        return self.lockstep is not None and self.lockstep.ended
+        ls = self.lockstep
+        if ls is not None and not ls.ended and self.table.turn_timer > 0:
+            self.hands.waits.note(ls.step, tuple(ls.waiting_for()), time.time())
+        return ls is not None and ls.ended
 
     def _build(self) -> Lockstep:
         saved = self._from_saved()
@@ -433,7 +520,7 @@ class FolderLink:
     def _from_saved(self) -> Lockstep | None:
         """A lockstep at the newest saved replay the chain confirms (its step's hash
         carried by a signed message in the folder), or None: replay from the start."""
-        if self.shelf is None or self.expelled:
+        if self.shelf is None or self.expelled or self.handed:
             return None              # a save may hold a side of a fork: replay it all
         messages = [m for q in self.queues.values() for m in q]
         messages += [m for sent in self._my_sent.values() for m in sent]
@@ -479,11 +566,13 @@ class FolderLink:
                                 self.offences.append((s, str(e)))
                 if self._due is not None and self.choose is not None:
                     d, self._due = self._due, None
-                    if self.seat in ls.decision().seats and not ls.ended:
+                    if self.seat in ls.decision().seats and not ls.ended \
+                            and counts_after(self.seat, ls.step, self.handed):
                         ls.submit(self.choose(ls.state, d, self.seat))
                         moved = True
                 if not moved and not ls.ended:
-                    others = {s: n for s, n in self.expelled.items() if s != self.seat}
+                    others = {s for s in self.expelled if s != self.seat}
+                    others |= {s for s, n in self.handed.items() if n <= ls.step}
                     for s in takes_over(others, ls.bots, ls.waiting_for(), ls.step,
                                         {s: [m["step"] for m in q]
                                          for s, q in self.queues.items()}):

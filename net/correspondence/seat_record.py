@@ -13,8 +13,9 @@ body. The body is msgpack `[version, table, seat, seq, prev, kind, sealed, signa
 the signature is the seat's Ed25519 key over `"shogun-folder/"` and the body without it.
 `sealed` is the payload in a SecretBox: the table's folder key for what the table reads
 (`KIND_TABLE`) and for a proof that another seat forked its file (`KIND_PROOF`,
-`net.correspondence.fork_proof`), a key only the seat holds for its own secrets
-(`KIND_OWN`). Parsing
+`net.correspondence.fork_proof`) and for a claim that a seat waited past the turn
+timer (`KIND_HAND`, `net.correspondence.seat_handover`), a key only the seat holds for
+its own secrets (`KIND_OWN`). Parsing
 checks shape only; whose record it is, and whether it follows the one before, is the
 trust decision's (`net.correspondence.seat_trust`). docs/net.md, "Correspondence tables".
 
@@ -46,7 +47,8 @@ MAX_SEQ = (1 << 32) - 1
 KIND_TABLE = 0                          # sealed with the table's folder key
 KIND_OWN = 1                            # sealed with a key only the seat holds
 KIND_PROOF = 2                          # another seat's fork, sealed with the table's key
-KINDS = frozenset({KIND_TABLE, KIND_OWN, KIND_PROOF})
+KIND_HAND = 3                           # a hand-over claim (`seat_handover`), the table's key
+KINDS = frozenset({KIND_TABLE, KIND_OWN, KIND_PROOF, KIND_HAND})
 SECRET_BYTES = 32                       # the table secret: the correspondence code
 _SIGNED_PREFIX = b"shogun-folder/"
 
@@ -212,6 +214,7 @@ def parse_file(data: bytes) -> FileScan:
 
 
 __all__ = ["SeatRecord", "FileScan", "Stop", "FolderKey", "FolderKeyError", "make_record",
-           "parse_file", "first_prev", "KIND_TABLE", "KIND_OWN", "KIND_PROOF", "MAX_BODY",
+           "parse_file", "first_prev", "KIND_TABLE", "KIND_OWN", "KIND_PROOF", "KIND_HAND",
+           "MAX_BODY",
            "TABLE_BYTES",
            "PUBLIC_BYTES", "SECRET_BYTES"]

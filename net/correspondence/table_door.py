@@ -217,9 +217,10 @@ def folder_table(folder: Path, code: TableCode, start: TableStart, verdict: Seat
     return FolderTable(folder, code.table, code.raw,
                        {e.seat: e.public for e in seating.seats if e.kind == "human"},
                        {e.seat: e.kind for e in seating.seats},
-                       config)
+                       config, start.turn_timer)
 
 
 def new_start(key: SeatKey, name: str, players: int, side: str, setup: str, bots: int,
-              bot_level: str) -> TableStart:
-    return TableStart(key.public, name, players, side, setup, bots, bot_level, int(time.time()))
+              bot_level: str, turn_timer: int = 0) -> TableStart:
+    return TableStart(key.public, name, players, side, setup, bots, bot_level, int(time.time()),
+                      turn_timer)

@@ -50,6 +50,7 @@ from enum import StrEnum
 import msgpack
 
 from net.correspondence.seat_record import TABLE_BYTES, FolderKey, FolderKeyError
+from net.correspondence.turn_timer import timer_problem
 from net.trust.peer_text import shown
 from net.trust.seat_keys import PUBLIC_BYTES, SIGNATURE_BYTES, SeatKey, verify
 
@@ -217,10 +218,12 @@ class TableStart:
     bots: int                   # bot seats (the last seats)
     bot_level: str
     created: int                # seconds since the epoch
+    turn_timer: int = 0         # seconds a decision may wait before the others may hand the
+                                # seat to a bot (`net.correspondence.turn_timer`); 0: none
 
     def payload(self) -> list[object]:
         return [self.host_public, self.host_name, self.players, self.side, self.setup,
-                self.bots, self.bot_level, self.created]
+                self.bots, self.bot_level, self.created, self.turn_timer]
 
     @property
     def humans(self) -> int:
@@ -237,6 +240,8 @@ def start_problem(start: TableStart) -> str:
         return f"{start.bots} bot seats of {start.players}"
     if start.bot_level not in BOT_LEVELS:
         return "an unknown bot level"
+    if timer_problem(start.turn_timer, short=True):   # a host's own switch, not a reader's
+        return timer_problem(start.turn_timer, short=True)
     return ""
 
 
@@ -245,15 +250,18 @@ def make_start(key: SeatKey, code: TableCode, start: TableStart) -> bytes:
 
 
 def _start_of(payload: list[object]) -> TableStart | None:
-    if len(payload) != 8:
+    if len(payload) == 8:
+        payload = payload + [0]                  # a start from before the turn timer
+    if len(payload) != 9:
         return None
-    public, name, players, side, setup, bots, level, created = payload
+    public, name, players, side, setup, bots, level, created, timer = payload
     if not isinstance(public, bytes) or len(public) != PUBLIC_BYTES or type(players) is not int \
-            or type(bots) is not int or type(created) is not int \
+            or type(bots) is not int or type(created) is not int or type(timer) is not int \
             or not all(isinstance(v, str) for v in (side, setup, level)):
         return None
     assert isinstance(side, str) and isinstance(setup, str) and isinstance(level, str)
-    return TableStart(public, clean_name(name), players, side, setup, bots, level, created)
+    return TableStart(public, clean_name(name), players, side, setup, bots, level, created,
+                      timer)
 
 
 class StartKind(StrEnum):

@@ -106,3 +106,76 @@ def test_host_join_and_tables_from_the_command_line(tmp_path, monkeypatch, capsy
     join.address = "not-a-code"
     assert correspondence.join(join, FakeEngine(2)) == 2
     assert "52 letters" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang,says", [
+    ("en", "shared: Kenji's plan awaited since Tuesday 14:02; the turn timer ran out for Kenji: "
+           "agree to hand the seat to a bot with ./shogun takeover --folder /shared/shared 2"),
+    ("nl", "shared: wacht sinds dinsdag 14:02 op het plan van Kenji; de bedenktijd van Kenji is "
+           "om: stem in om de plaats aan een bot te geven met ./shogun takeover --folder "
+           "/shared/shared 2"),
+])
+def test_a_wait_past_the_turn_timer_says_how_to_hand_the_seat_to_a_bot(lang, says):
+    i18n.use(lang)
+    status = TableStatus(table("shared"), Stage.PLAYING, plan=True, since=TUESDAY,
+                         awaited=("Kenji",), overdue=("Kenji",), overdue_seats=(2,))
+    assert describe(status, NOW) == says
+
+
+def test_a_turn_timer_that_is_none_is_refused_with_a_sentence(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SHOGUN_HOME", str(tmp_path / "aiko"))
+    monkeypatch.delenv("SHOGUN_SHORT_TURN_TIMER", raising=False)
+    args = argparse.Namespace(command="host", folder=str(tmp_path / "shared"), name="Aiko",
+                              players=3, side="sun", setup="beginner", bots=1, bot_level=None,
+                              headless=False, bot="normal", turn_timer="5m")
+    assert correspondence.host(args, FakeEngine(2)) == 1
+    assert "a turn timer of 300 seconds (it is 0, for none, or 1 hour to 90 days)" \
+        in capsys.readouterr().err
+
+
+def test_takeover_from_the_command_line_after_the_turn_timer(tmp_path, monkeypatch, capsys):
+    """host --turn-timer, join, then Mei stops: `tables` says the timer ran out, and
+    `takeover --folder DIR Mei` by both others hands her seat to a bot."""
+    folder = tmp_path / "shared"
+    monkeypatch.setenv("SHOGUN_SHORT_TURN_TIMER", "1")
+    homes = {n: tmp_path / n.lower() for n in ("Aiko", "Kenji", "Mei")}
+    monkeypatch.setenv("SHOGUN_HOME", str(homes["Aiko"]))
+    host = argparse.Namespace(command="host", folder=str(folder), name="Aiko", players=3,
+                              side="sun", setup="beginner", bots=0, bot_level=None,
+                              headless=True, bot="normal", turn_timer="1s")
+    assert correspondence.host(host, FakeEngine(2)) == 0
+    code = next(line.strip() for line in capsys.readouterr().out.splitlines()
+                if line.startswith("    "))
+    joins = {}
+    for name in ("Kenji", "Mei"):
+        monkeypatch.setenv("SHOGUN_HOME", str(homes[name]))
+        joins[name] = argparse.Namespace(command="join", folder=str(folder), address=code,
+                                         name=name, headless=True, bot="normal")
+        assert correspondence.join(joins[name], FakeEngine(2)) == 0
+    for turn in range(8):                                # Mei plays once, then stops
+        for name in ("Aiko", "Kenji", "Mei") if turn < 2 else ("Aiko", "Kenji"):
+            monkeypatch.setenv("SHOGUN_HOME", str(homes[name]))
+            if name == "Aiko":
+                correspondence.host(host, FakeEngine(2))
+            else:
+                correspondence.join(joins[name], FakeEngine(2))
+    capsys.readouterr()
+    time.sleep(1.2)
+    said = {}
+    for name in ("Aiko", "Kenji"):
+        monkeypatch.setenv("SHOGUN_HOME", str(homes[name]))
+        assert correspondence.tables(argparse.Namespace(), FakeEngine(2)) == 0
+        said[name] = capsys.readouterr().out
+        assert "Mei's" in said[name] and "the turn timer ran out for Mei" in said[name], said
+    monkeypatch.setenv("SHOGUN_HOME", str(homes["Aiko"]))
+    args = argparse.Namespace(command="takeover", folder=str(folder), seat="Mei")
+    assert correspondence.takeover(args, FakeEngine(2)) == 0
+    out = capsys.readouterr()
+    assert "You agreed that a bot plays seat 2" in out.out and "Mei's" in out.out, out
+    assert correspondence.takeover(args, FakeEngine(2)) == 1
+    assert "error: seat 2: already claimed" in capsys.readouterr().err
+    monkeypatch.setenv("SHOGUN_HOME", str(homes["Kenji"]))
+    args.seat = "2"
+    assert correspondence.takeover(args, FakeEngine(2)) == 0
+    out = capsys.readouterr()
+    assert "a bot plays the seat" in out.err and "Mei's" not in out.out, out

@@ -13,8 +13,9 @@ from net.trust.secure_channel import SecureChannel
 
 
 class RawDialer:
-    def __init__(self, code: str) -> None:
-        self.pake = JoinKeyExchange(code, dialer=True)
+    def __init__(self, code: str, pake: JoinKeyExchange | None = None) -> None:
+        # `pake`: an exchange made elsewhere (a guesser's precomputed offer)
+        self.pake = pake or JoinKeyExchange(code, dialer=True)
         self.channel: SecureChannel | None = None
         self.decoder = FrameDecoder()
 

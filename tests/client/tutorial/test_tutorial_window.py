@@ -540,3 +540,24 @@ def test_the_plan_card_covers_none_of_the_players_own_provinces(app, home, shots
     screenshot(app, shots / f"tutorial-plan-{size[0]}x{size[1]}.png")
     covered = [n for n in mine if _overlap(card, _poly_box(board.screen_polys[n]))]
     assert not covered, (size, card, covered)
+
+
+
+@pytest.mark.slow
+def test_the_scoring_marks_stay_while_the_card_points_at_them(app, home):
+    """Issue 49 item 2 (round three): step 10's marks on the map vanished on Enter or S
+    (the winter show skipped) while its card still asked to look at them. Now Enter and
+    S at that card are its Next: the marks go with the card, not before it."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    assert _walk_to(app, scene, coach, "scoring", 600)
+    frame(app, 3)
+    assert scene.winter.visible and scene.board_view.marks
+    for key in (arcade.key.ENTER, arcade.key.S):
+        app.on_key_press(key, 0)
+        frame(app, 3)
+        st = coach.progress.current
+        if coach.card.visible and st is not None and st.key == "scoring":
+            assert scene.board_view.marks, f"{key}: the marks went, the card still points at them"
+    assert coach.progress.current is None or coach.progress.current.key != "scoring"

@@ -72,6 +72,16 @@ FORGED = make_start(OTHER, CODE, start(host_public=OTHER.public))     # knows th
     (FORGED, CODE, StartKind.FORGED, "forged"),
     (make_start(HOST, CODE, start(players=7)), CODE, StartKind.MALFORMED, "out of range"),
     (make_start(HOST, CODE, start(bot_level="god")), CODE, StartKind.MALFORMED, "out of range"),
+    (make_start(HOST, CODE, start(turn_timer=2 * 86400)), CODE, StartKind.START, ""),
+    (make_start(HOST, CODE, start(turn_timer=91 * 86400)), CODE, StartKind.MALFORMED,
+     "out of range"),
+    (make_start(HOST, CODE, start(turn_timer=-1)), CODE, StartKind.MALFORMED, "out of range"),
+    (make_start(OTHER, CODE, start(host_public=OTHER.public, turn_timer=5)), CODE,
+     StartKind.FORGED, "forged"),                  # another's timer: not the host's start
+    (make_door(HOST, "start", CODE.table, CODE.sealing, start().payload()[:8]), CODE,
+     StartKind.START, ""),                         # a start from before the timer
+    (make_door(HOST, "start", CODE.table, CODE.sealing, start().payload()[:8] + ["2d"]),
+     CODE, StartKind.MALFORMED, "holds no start record"),
     (make_door(HOST, "start", CODE.table, CODE.sealing, [1, 2]), CODE, StartKind.MALFORMED,
      "holds no start record"),
     (make_seating(HOST, CODE, Seating(())), CODE, StartKind.DAMAGED, "holds no start record"),
@@ -87,6 +97,8 @@ def test_a_start_record(data, code, kind, says):
 
 def test_a_start_record_reads_back_whole():
     assert check_start(CODE, GOOD).start == start()
+    timed = make_start(HOST, CODE, start(turn_timer=36 * 3600))
+    assert check_start(CODE, timed).start == start(turn_timer=36 * 3600)
 
 
 SEATS = Seating((SeatEntry(0, "human", HOST.public, "Aiko"),

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, assume, example, given, settings, strategies
 
 from net.table.session import SessionOptions, TableSession
 from tests.net.fake_game import FakeEngine
+from tests.net.recycled_pake import recycled_pake  # noqa: F401  (a fixture)
 from tests.net.tables import autoplay, finished, hashes, open_table, scratch_dir
 
 
@@ -25,8 +26,9 @@ PLAY_ROUNDS = 41
 # found: the victim's move reached seat 0 only; back, it caught up from seat 0 (a step
 # ahead) and never resent that move to seats 1 and 3, who waited for it forever
 @example(players=4, victim=2, at_round=10, comes_back=True, delay=0.0, second=False, partial=0)
-def test_the_table_survives_a_kill(players, victim, at_round, comes_back, delay, second,
-                                   partial):
+def test_the_table_survives_a_kill(recycled_pake, players, victim, at_round, comes_back, delay,
+                                   second, partial):
+    recycled_pake.new_table()      # real key exchanges, computed once per process (its doc)
     victim = victim % players
     tmp = scratch_dir("net-fault-")
     net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,
@@ -86,11 +88,12 @@ def test_the_kill_rounds_cover_the_whole_game(players):
 # the host killed and resumed after the others gave the third seat (never started) to a
 # bot: it held its own claim alone and waited forever (issue 34's take-over agreement)
 @example(players=3, victim=0, at_round=0, comes_back=True, delay=10.0, partial=1)
-def test_a_kill_inside_the_start_handshake(players, victim, at_round, comes_back, delay,
-                                           partial):
+def test_a_kill_inside_the_start_handshake(recycled_pake, players, victim, at_round, comes_back,
+                                           delay, partial):
     """Killed between the host's GameStarted and everyone's chain commitments: the others
     begin without its commitment once the rejoin timeout passes (a bot takes the seat at
     the first step that needs it), or it comes back with its saved chain and plays on."""
+    recycled_pake.new_table()
     victim = victim % players
     tmp = scratch_dir("net-handshake-")
     net, engine, sessions = open_table(players=players, tmp_path=tmp, rejoin_timeout=10.0,

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from net.transport.framing import encode_frame
 from net.table.liveness import SILENT_AFTER
 from net.transport.messages import SCHEMAS
+from tests.net.recycled_pake import recycled_pake  # noqa: F401  (a fixture)
 from tests.net.tables import finished, hashes, open_table
 
 values = st.recursive(
@@ -34,9 +35,12 @@ class Collect(logging.Handler):
         self.records.append(record)
 
 
-def run_with_noise(noise, sealed=False):
+def run_with_noise(pake, noise, sealed=False):
     """`noise` written by seat 3: raw bytes on its sockets, or (sealed) whole frames'
-    bodies through its own channel — what a hostile player that knows the code sends."""
+    bodies through its own channel — what a hostile player that knows the code sends.
+    `pake`: the `recycled_pake` fixture (real key exchanges, computed once per process;
+    the noise comes after them, and a redial's exchange is a real one too)."""
+    pake.new_table()
     handler = Collect()
     logging.getLogger("net").addHandler(handler)
     try:
@@ -73,13 +77,13 @@ def _examples(full: int) -> int:
 # two stray bytes make the next frame's length read as ~64 KiB: the stream then trickles
 # bytes and never a frame (found by a clean clone's run; it stalled the table for good)
 @example([b"\x00", b"\x01"])
-def test_random_bytes(noise):
-    run_with_noise(noise)
+def test_random_bytes(recycled_pake, noise):
+    run_with_noise(recycled_pake, noise)
 
 
 @settings(max_examples=_examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(messages, min_size=1, max_size=5))
-def test_random_messages(msgs):
+def test_random_messages(recycled_pake, msgs):
     frames = []
     for m in msgs:
         try:
@@ -87,7 +91,7 @@ def test_random_messages(msgs):
         except (ValueError, TypeError, OverflowError, msgpack.PackException):
             continue
     if frames:
-        run_with_noise(frames, sealed=True)
+        run_with_noise(recycled_pake, frames, sealed=True)
 
 
 plausible = st.one_of(
@@ -109,12 +113,13 @@ def shaped(draw):
 
 @settings(max_examples=_examples(80), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(shaped(), min_size=1, max_size=6))
-def test_well_shaped_messages_with_wrong_content(msgs):
-    run_with_noise([encode_frame(m) for m in msgs], sealed=True)
+def test_well_shaped_messages_with_wrong_content(recycled_pake, msgs):
+    run_with_noise(recycled_pake, [encode_frame(m) for m in msgs], sealed=True)
 
 
-def test_a_lying_seat_dropped_claim_does_not_eject_an_honest_peer():
+def test_a_lying_seat_dropped_claim_does_not_eject_an_honest_peer(recycled_pake):
     """Seat 3 tells everyone it dropped seat 0 (the host). Before, every peer dropped
     seat 0 at once, which was then alone and waited; now one claim is not enough."""
-    run_with_noise([encode_frame({"type": "SeatDropped", "seat": 0, "reason": "0" * 64})],
+    run_with_noise(recycled_pake,
+                   [encode_frame({"type": "SeatDropped", "seat": 0, "reason": "0" * 64})],
                    sealed=True)

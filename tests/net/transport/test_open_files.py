@@ -66,10 +66,13 @@ def test_a_host_under_1024_open_files_with_1010_idle_connections_plays_to_the_en
         resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
     host, port = P.host(tmp_path, players=3, preexec=limited)
     peers = [host]
+    attacker = None
     try:
         said = tmp_path / "attacker.out"
+        # it holds them longer than the game can last, and is stopped once the game ended
+        # (it used to hold them 60 s and the test waited those out after an earlier end)
         attacker = subprocess.Popen([sys.executable, str(ATTACKER), str(port), "0", str(IDLE),
-                                     "60"], stdout=open(said, "w"), text=True, cwd=P.ROOT)
+                                     "400"], stdout=open(said, "w"), text=True, cwd=P.ROOT)
         end = time.monotonic() + 60
         while time.monotonic() < end and "flooded" not in said.read_text():
             time.sleep(0.2)
@@ -78,7 +81,9 @@ def test_a_host_under_1024_open_files_with_1010_idle_connections_plays_to_the_en
         time.sleep(HANDSHAKE_DEADLINE + 2)
         peers += [P.join(tmp_path, port, "Bo"), P.join(tmp_path, port, "Cy")]
         P.wait_all(peers, 240)
-        attacker.wait(90)
+        assert attacker.poll() is None, "the stranger let its connections go before the end"
+        attacker.kill()
+        attacker.wait(10)
         out = said.read_text()
         print(f"attacker: {out!r}")
         assert re.search(r"flooded \d+", out)
@@ -86,4 +91,7 @@ def test_a_host_under_1024_open_files_with_1010_idle_connections_plays_to_the_en
         assert len(hashes) == 1 and None not in hashes, [p.errors()[-1500:] for p in peers]
         assert "Too many open files" not in host.errors()
     finally:
+        if attacker is not None and attacker.poll() is None:
+            attacker.kill()
+            attacker.wait(10)
         P.kill_all(peers)

@@ -19,6 +19,7 @@ from net.trust.guess_limit import (EXCHANGE_BURST, EXCHANGE_RATE, FREE_GUESSES, 
                                    guessing_chance, next_group, overflow_group)
 from tests.net.fake_game import FakeEngine
 from tests.net.raw_dialer import RawDialer, hello as make_hello
+from tests.net.recycled_pake import RecycledPake
 
 CODE = "ABCD-EFGH"
 WAITING = AddressRecord(wrong=5, allowed_at=104.0)
@@ -129,6 +130,9 @@ def table():
     return reactor, host
 
 
+_OFFERS = RecycledPake()
+
+
 class Dial:
     """One connection from `address` trying `code`; its `outcome` is None while its key
     offer waits in line, then "turned away", "wrong" or "accepted"."""
@@ -138,7 +142,11 @@ class Dial:
         self.conn = PeerConnection(host, dialer=False)
         self.transport = StringTransport(peerAddress=IPv4Address("TCP", address, port))
         self.conn.makeConnection(self.transport)
-        self.dialer = RawDialer(code)
+        # the same precomputed offer every time, as the real guesser sends
+        # (tests/net/trust/stranger_attacker.py's `offers`): the host's answer is computed
+        # afresh, and the dialer's finish on it too (tests/net/recycled_pake.py)
+        _OFFERS.new_table()
+        self.dialer = RawDialer(code, pake=_OFFERS.exchange(code, dialer=True))
         self.conn.dataReceived(self.dialer.offer())
         self.result = None
 
