@@ -27,7 +27,7 @@ import numpy as np
 
 from client.board import map_geometry as geo
 from client.core import theme
-from client.board.map_legend import draw_legend
+from client.board.map_legend import draw_legend, legend_rect
 from client.board.map_textures import TexturedMesh
 from client.core.gpu_mesh import Mesh
 from client.core.cached_layer import CachedLayer
@@ -196,6 +196,11 @@ class BoardView(Node):
         """Size of names and tokens relative to a 1280x800 window's map."""
         xf = self._xf or self.transform()
         return max(0.8, min(2.2, xf.scale / 620))
+
+    def legend_box(self) -> tuple[float, float, float, float]:
+        """The legend's box (left, bottom, width, height): cards placed on the map keep
+        clear of it (`BattleShow.card_rect`)."""
+        return legend_rect(self, self.token_scale())
 
     def name_size(self, name: str) -> float:
         """A province's name size in points: shrunk where the generator found it too wide."""

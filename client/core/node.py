@@ -177,6 +177,10 @@ class Node:
         than its box): its box."""
         return (int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)
 
+    # its `draw` begins with an opaque picture drawn through `dirty_union.each_rect`, so
+    # the window draws it once over several `damage_rects` (not once per rectangle)
+    covers_rects = False
+
     def damage_rects(self) -> list[tuple[int, int, int, int]]:
         """The rectangles a frame of its animation repaints: its `damage_rect`, or several
         small ones where their bounding box would be most of the window (a software

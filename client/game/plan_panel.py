@@ -21,7 +21,7 @@ import arcade
 
 from client.core import theme
 from client.core.card_facts import action_costs, chests
-from client.core.button import Button
+from client.core.button import Button, label_width
 from client.core.damage import damage
 from client.core.node import Node
 from client.core.panel import draw_panel
@@ -229,7 +229,7 @@ class PlanningPanel(Node):
         right = self.right - 8
         for b, most in ((self.lock_btn, bw), (self.sugg_btn, bw - 24),
                         (self.clear_btn, bw - 44), (self.undo_btn, 66.0)):
-            w = min(most, max(60.0, arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width
+            w = min(most, max(60.0, label_width(_(b.label), b.size)
                                + 20))
             b.set_rect(right - w, self.bottom + 4, w, bh)
             right -= w + 4

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from client.core.button import Button
+from client.core.button import Button, label_width
 from client.core.damage import damage
 from client.core.own_command import own_command
 from client.core.settings import data_dir
@@ -165,7 +165,7 @@ class ReplayControls:
         """The step and round buttons in a row `width` wide from (left, bottom), each as
         wide as its label needs, in proportion; hidden while the battle view has the tower
         large (the keys still work)."""
-        need = [arcade.Text(_(b.label), 0, 0, font_size=b.size).content_width + 16
+        need = [label_width(_(b.label), b.size) + 16
                 for b in self.seek_btns]
         gap = 4.0
         room = width - gap * (len(need) - 1)

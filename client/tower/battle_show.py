@@ -147,6 +147,8 @@ class ArrowMap(Protocol):
 
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
+    def legend_box(self) -> tuple[float, float, float, float]: ...
+
     @property
     def picture(self) -> CachedLayer: ...
 
@@ -294,7 +296,9 @@ class BattleShow:
 
     def card_rect(self, w: float, h: float) -> tuple[float, float, float, float]:
         """The result card's place: beside the province fought over, on the map, never on
-        it (right of it when there is room, else left; as near its height as fits)."""
+        it (right of it when there is room, else left; as near its height as fits), and
+        clear of the map's legend (issue 48: it covered it at 960x640): moved down under
+        the legend, or right of it, when it would cover it."""
         bv = self.board_view
         if self.province is None:
             return (bv.left + bv.right - w) / 2, (bv.bottom + bv.top - h) / 2, w, h
@@ -304,9 +308,28 @@ class BattleShow:
         if left < x < left + w:               # no room either side: above or below it
             left = min(max(bv.left + 6, x - w / 2), bv.right - 6 - w)
             b = y + gap if y + gap + h <= bv.top - 6 else y - gap - h
-            return left, max(bv.bottom + 6, b), w, h
-        b = min(max(bv.bottom + 6, y - h / 2), bv.top - 6 - h)
-        return left, b, w, h
+            b = max(bv.bottom + 6, b)
+        else:
+            b = min(max(bv.bottom + 6, y - h / 2), bv.top - 6 - h)
+        ll, lb, lw, lh = bv.legend_box()
+
+        def clear(r: tuple[float, float, float, float]) -> bool:
+            rl, rb, rw, rh = r
+            off_legend = not (rl < ll + lw and ll < rl + rw and rb < lb + lh and lb < rb + rh)
+            off_province = not (rl - 12 < x < rl + rw + 12 and rb - 12 < y < rb + rh + 12)
+            inside = bv.left + 6 <= rl and rl + rw <= bv.right - 6 and bv.bottom + 6 <= rb \
+                and rb + rh <= bv.top - 6
+            return off_legend and off_province and inside
+        # else the nearest of the places beside the province, under or right of the legend
+        lefts = (left, x + gap, x - gap - w, ll + lw + 6, x - w / 2, bv.left + 6, bv.right - 6 - w)
+        bottoms = (b, lb - 6 - h, y - h / 2, y + gap, y - gap - h, bv.bottom + 6, bv.top - 6 - h)
+        grid = [(bv.left + 6 + 8 * i, bv.bottom + 6 + 8 * j)     # any place on the map
+                for i in range(int((bv.right - bv.left - 12 - w) // 8) + 1)
+                for j in range(int((bv.top - bv.bottom - 12 - h) // 8) + 1)]
+        places = sorted([(pl, pb, w, h) for pl in lefts for pb in bottoms] +
+                        [(pl, pb, w, h) for pl, pb in grid],
+                        key=lambda r: abs(r[0] - left) + abs(r[1] - b))
+        return next((r for r in places if clear(r)), (left, b, w, h))
 
     def layout(self, W: float, H: float, top_h: float, rw: float, tw: float,
                column: Sequence[Node], below: Sequence[Node]) -> None:

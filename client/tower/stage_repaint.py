@@ -14,6 +14,7 @@ import arcade
 from arcade.camera import CameraData, OrthographicProjectionData, OrthographicProjector
 from arcade.types import LBWH
 
+from client.core.dirty_union import misses
 from client.tower.drop_play import Pose
 
 TILE = 48              # the handful's repaint is counted in tiles of this many pixels
@@ -72,16 +73,12 @@ def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tu
 
 
 def scissor_misses(rects: list[tuple[int, int, int, int]]) -> bool:
-    """The window's partial repaint (its scissor) misses all these rectangles (False
-    when the whole window is repainted)."""
+    """The window's partial repaint (its scissor, or the rectangles of its one draw over
+    several, `dirty_union`) misses all these rectangles (False when the whole window is
+    repainted)."""
     win = arcade.get_window()
-    scissor = win.ctx.scissor
-    if scissor is None:
-        return False
     px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-    x, y, w, h = scissor
-    return not any(x < (cx + cw) * px and cx * px < x + w and y < (cy + ch) * px and cy * px < y + h
-                   for cx, cy, cw, ch in rects)
+    return misses([pixels(r, px) for r in rects])
 
 
 def minus(outer: tuple[float, float, float, float], inner: tuple[float, float, float, float]

@@ -49,10 +49,11 @@ from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening
+from client.core.dirty_union import each_rect
 from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
-from client.tower.stage_climax_art import draw_climax
+from client.tower.stage_climax_art import banner_rect, draw_climax
 from client.tower.stage_tally import count_forms
 from client.tower.stage_trays import box_places, draw_box_count, draw_tray_box
 from client.tower.tower_labels import draw_inside_counts, put_tray_word
@@ -68,7 +69,18 @@ if TYPE_CHECKING:
 FLIGHT = 0.4           # recorded seconds a counted cube takes from the tower's tray to its side's
 
 
+def _touches(p: Pose, xf: tuple[float, float, float], rect: Box) -> bool:
+    """The cube at `p` (tower units; drawn with `xf`), its shadow or glow included,
+    overlaps `rect` (window pixels)."""
+    s, ox, oy = xf
+    x, y, r = ox + p.x * s, oy + p.y * s, 0.9 * max(3.0, p.size * s) + 2
+    left, bottom, w, h = rect
+    return left < x + r and x - r < left + w and bottom < y + r and y - r < bottom + h
+
+
 class TowerView(Node):
+    covers_rects = True      # `_draw_scene` copies its picture first, rectangle by rectangle
+
     def __init__(self, geometry: GeometryData) -> None:
         super().__init__("tower")
         self.geo: GeometryData = geometry
@@ -442,7 +454,10 @@ class TowerView(Node):
         return True
 
     def _enter_climax(self) -> None:
-        """The decision is shown: the whole stage once (the sides lit and dimmed)."""
+        """The decision is shown: the whole stage once (the sides lit and dimmed), the
+        cubes the banner would half cover left out (issue 48: one poked out at its edge)."""
+        if self.drop is not None:
+            self._show(self._clock.t)
         self._repaint.whole = 2
         self.climaxed.emit()
         damage()
@@ -476,9 +491,11 @@ class TowerView(Node):
         d = self.drop
         assert d is not None, "only while a drop plays"
         xf = self._frame_xf()
+        under = self.banner_rect() if self.stage == "climax" else None
         self.cubes.begin()
         for p in d.poses(t, in_hand=True):
-            self._put(p, xf)
+            if under is None or not _touches(p, xf, under):
+                self._put(p, xf)
         self.cubes.end()
         shaft = layout.shaft_rect(self.geo, self._box(), self.big)
         landed = d.landed_by(t)
@@ -495,6 +512,14 @@ class TowerView(Node):
         for _shake in range(self._clock.shakes_to_show(sum(1 for k in (d.rec.shakes or ()) if k <= f))):
             self.shaken.emit()
         self._clock.frame = f
+
+    def banner_rect(self) -> Box | None:
+        """The climax's banner (None: not drawn)."""
+        if not self.big or self.verdict is None:
+            return None
+        s, ox, _oy = self._xf()
+        return banner_rect(self._box(), self.panel_rects(), self.type_scale(),
+                           ox + self.geo["width"] / 2 * s)
 
     def jolt(self) -> tuple[float, float]:
         """The drawing's offset in pixels while the tower is being knocked (a shake)."""
@@ -594,8 +619,8 @@ class TowerView(Node):
             self._layer.surface.position = (l + jx, b + jy)
             self._layer.draw(opaque=True)
             self._layer.surface.position = (l, b)
-        else:
-            self._layer.draw(opaque=True)
+        else:               # the picture only where the frame repaints (not the whole box)
+            each_rect(lambda: self._layer.draw(opaque=True))
         self.cubes.draw()
         if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import pytest
 
+from client.sessions.local_choice import LocalChoice
 from client.game.battle_results import battle_result_lines, replay_drop
 from client.tower.battle_show import battle_context, battle_sides
 from client.tower.stage_climax import BattleKind, battle_totals, counted_by, kind_of, verdict
@@ -172,6 +173,9 @@ def test_the_stage_ends_on_the_decision_with_a_sting_and_a_hold(app):
         def province_centre(self, name: str) -> tuple[float, float]:
             return (300.0, 300.0)
 
+        def legend_box(self) -> tuple[float, float, float, float]:
+            return (4.0, 700.0, 80.0, 60.0)
+
     played: list[str] = []
 
     class Quiet(Sounds):
@@ -198,3 +202,74 @@ def test_the_stage_ends_on_the_decision_with_a_sting_and_a_hold(app):
     start = dict(stages)["climax"]
     assert CLIMAX * 60 - 3 <= frames - start <= CLIMAX * 60 + 3, "the climax holds before the stage closes"
     assert played.count("sting") == 1 and show.stung
+
+
+def test_no_cube_shows_around_the_climax_banner():
+    """Issue 48 item 3: a cube resting in the tower where the climax's banner lies poked
+    out at the banner's edge (drawn under it, half covered); the cubes the banner
+    touches, their shadows included, are not drawn while it is shown."""
+    touched = 0
+    tv = TowerView(tower.GEOMETRY)
+    for size in ((960, 606), (1280, 766)):
+        tv.set_rect(0, 0, *size)
+        tv.set_big(True)
+        for dropped, battle, origin in _battles(12):
+            rec = replay_drop(dropped["replay"]).recording
+            assert rec is not None
+            tv.sides = stage_sides(dropped, battle, origin, {}, {})
+            tv.verdict = verdict(battle)
+            tv.play(rec, "", battle_sides(battle), handful=0.0)
+            tv.skip()
+            tv.on_update(1 / 60)                        # a frame of the climax
+            assert tv.stage == "climax"
+            banner = tv.banner_rect()
+            assert banner is not None
+            bl, bb, bw, bh = banner
+            d = tv.drop
+            assert d is not None
+            xf = tv._xf()
+            for q in d.poses(tv._clock.t, in_hand=True):          # where every cube lies
+                px, py = tv.to_screen(q.x, q.y)
+                r = 0.9 * q.size * xf[0] + 2
+                touched += bl < px + r and px - r < bl + bw and bb < py + r and py - r < bb + bh
+            for p in tv.cubes.shown:
+                r = 0.9 * p.size + 2
+                assert not (bl < p.x + r and p.x - r < bl + bw and bb < p.y + r and p.y - r < bb + bh), \
+                    f"a cube at ({p.x:.0f}, {p.y:.0f}) shows at the banner {banner}"
+    assert touched, "no battle here had a cube under the banner: the test shows nothing"
+
+
+def test_the_result_card_keeps_clear_of_the_map_legend(app):
+    """Issue 48 item 3: at 960x640 the result card of a battle in the map's north-west
+    (Echigo) covered the legend. For every province, the card (its size as
+    `show_battle_card` gives it) lies on the map, off the province and off the legend."""
+    covered = []
+    try:
+        for size in ((960, 640), (1280, 800)):
+            app.set_size(*size)
+            app.on_resize(*size)
+            scene = app.start_local(LocalChoice.one_level("heuristic", players=4, humans=(), seed=3),
+                                    fast=True)
+            app.on_draw()
+            bv = scene.board_view
+            ll, lb, lw, lh = bv.legend_box()
+            w = min(460.0, bv.width * 0.6)
+            for name in sorted(bv.shapes["provinces"]):
+                scene.battle.province = name
+                l, b, cw, ch = scene.battle.card_rect(w, 150.0)
+                x, y = bv.province_centre(name)
+                assert not (l < x < l + cw and b < y < b + ch), f"the card covers {name}"
+                if l < ll + lw and ll < l + cw and b < lb + lh and lb < b + ch:
+                    # covered only where no place of the map, every 8 px, is clear of both
+                    room = [(gl, gb) for gl in range(int(bv.left) + 6, int(bv.right - cw - 5), 8)
+                            for gb in range(int(bv.bottom) + 6, int(bv.top - ch - 5), 8)
+                            if not (gl < ll + lw and ll < gl + cw and gb < lb + lh and lb < gb + ch)
+                            and not (gl - 12 < x < gl + cw + 12 and gb - 12 < y < gb + ch + 12)]
+                    if room:
+                        covered.append(f"{name} at {size}")
+            scene.battle.province = None
+    finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+        app.show_menu()
+    assert not covered, f"the card covers the legend for battles in {covered}"

@@ -180,6 +180,9 @@ class _Board:
     def province_centre(self, name: str) -> tuple[float, float]:
         return {"Kai": (100.0, 100.0), "Suruga": (300.0, 200.0)}[name]
 
+    def legend_box(self) -> tuple[float, float, float, float]:
+        return (4.0, 700.0, 80.0, 60.0)
+
     @property
     def picture(self):
         from client.core.cached_layer import CachedLayer
