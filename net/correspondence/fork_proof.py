@@ -87,6 +87,21 @@ def _one_record(raw: bytes) -> SeatRecord | None:
     return scan.records[0] if len(scan.records) == 1 and scan.stop is None else None
 
 
+def said_pair(table: bytes, keys: Mapping[int, bytes], claim: ProofClaim
+              ) -> tuple[SeatRecord, SeatRecord] | None:
+    """The two records of a proof of two messages in one file (`net.correspondence.
+    said_twice`): whole, of this table and the accused seat, signed by its key, and two
+    numbers (or one record twice); None for a claim `judge_proof` judges."""
+    public = keys.get(claim.accused)
+    first, second = _one_record(claim.first), _one_record(claim.second)
+    if public is None or first is None or second is None:
+        return None
+    if any(r.table != table or r.seat != claim.accused or not r.signed_by(public)
+           for r in (first, second)):
+        return None
+    return (first, second) if first.seq != second.seq or first.raw == second.raw else None
+
+
 def judge_proof(table: bytes, keys: Mapping[int, bytes], claim: ProofClaim) -> ProofVerdict:
     """Whether `claim` proves that its accused seat forked its file (the table above)."""
     writer_seat, seat = claim.writer, claim.accused
