@@ -23,7 +23,9 @@ the first step), and a bot plays the seat from the first step those records do n
 complete: the same step for all. Once that step is known, what a player wrote for later
 steps before its own proof record no longer counts (it was played on one side of the
 fork): the lockstep is replayed once more without it, and my own such moves are said
-again after my proof record.
+again after my proof record. Two signed messages a seat may say once, in its unforked file
+(the lockstep's `cheated`), expel it by the same rule from the later record
+(`net.correspondence.said_twice`), never a move said again after a take-over.
 
 A seat whose decision waited past the table's turn timer is handed to a bot by agreement
 (`net.correspondence.seat_handover`, kept in `net.correspondence.hand_book`): each player

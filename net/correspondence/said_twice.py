@@ -12,8 +12,9 @@ The trap: after an expulsion or a hand-over an honest player says its moves for 
 past the take-over again, after its own proof record or `known` claim (the first ones
 were played on a state nobody reaches: `fork_proof.counts`). Such a pair differs, and is
 signed, and proves nothing. So a pair with one of the seat's own proof or hand-over
-records between them is never a proof: it is at most ignored (the first counts, as for anyone). A cheat who writes such a
-record between its two messages is not expelled for them, and gains nothing either.
+records between them is never a proof: it is at most ignored (the first counts, as for
+anyone). A cheat who writes such a record between its two messages is not expelled for
+them, and gains nothing either.
 
 | the accused's records from the first to the later (as this reader holds them) | verdict |
 |---|---|
@@ -23,7 +24,8 @@ record between its two messages is not expelled for them, and gains nothing eith
 | no such pair (one record twice holding none: "the same record twice") | proves nothing; a written proof names its writer |
 
 Tests: tests/net/correspondence/test_said_twice.py (the rows above),
-tests/net/correspondence/test_folder_said_twice.py (in-process, through `FolderLink`).
+tests/net/correspondence/test_folder_said_twice.py (in-process, through `FolderLink`),
+tests/net/correspondence/test_said_again.py (a move said again after a hand-over).
 docs/net.md, "Expulsion by proof (two messages in one file)".
 """
 
