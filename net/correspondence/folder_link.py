@@ -58,7 +58,7 @@ from net.correspondence.folder_reader import FolderReader
 from net.correspondence.fork_proof import (counts, judge_proof, proof_payload, read_claim,
                                           said_pair, takes_over)
 from net.correspondence.hand_book import HandBook
-from net.correspondence.said_twice import SaidRecord, SaidVerdict, judge_said
+from net.correspondence.said_book import SaidBook
 from net.correspondence.seat_handover import claim_payload, counts_after
 from net.correspondence.seat_handover import read_claim as read_hand
 from net.correspondence.seat_record import (KIND_HAND, KIND_OWN, KIND_PROOF, KIND_TABLE,
@@ -136,7 +136,7 @@ class FolderLink:
         self.taken: dict[int, int] = {}        # expelled seat -> the step a bot plays it from
         self._proved_at: dict[tuple[int, int], int] = {}   # (writer, accused) -> its record
         self._proofs_due: dict[int, tuple[bytes, bytes]] = {}   # mine to write, by accused
-        self._said_waiting: list[tuple[int, int, SeatRecord, SeatRecord]] = []  # not judged yet
+        self.said = SaidBook(table.table, self._messages)     # proofs of two messages
         self._mine: list[tuple[int, Wire]] = []             # my messages, by record number
         self._refused: set[tuple[int, int]] = set()          # (seat, record) said refused
         self.queues: dict[int, deque[Wire]] = {s: deque() for s in table.keys if s != seat}
@@ -224,8 +224,7 @@ class FolderLink:
                         f"seat {proof.seat} signed two different records numbered "
                         f"{proof.first.seq}: it is expelled and a bot plays its seat",
                         (proof.first.raw, proof.second.raw))
-        waiting, self._said_waiting = self._said_waiting, []
-        for writer, seq, one, two in waiting:
+        for writer, seq, one, two in self.said.due():
             self._judge_said(writer, seq, one, two)
         return bool(reading.new) or bool(fresh)
 
@@ -250,54 +249,18 @@ class FolderLink:
         self._expel(verdict.accused, verdict.from_seq, verdict.sentence,
                     (claim.first, claim.second))
 
-    def _held(self, seat: int) -> list[SaidRecord]:
-        """`seat`'s records held here (void ones too: a proof judged again after the
-        expulsion it made), with their signed messages (`said_twice`)."""
-        return [SaidRecord(r.seq, r.kind, tuple(self._messages(seat, r)))
-                for r in self.reader.accepted.get(seat, ())]
-
     def _judge_said(self, writer: int, seq: int, one: SeatRecord, two: SeatRecord) -> None:
-        """A proof record (`writer`'s record `seq`) of two messages in one file of seat
-        `one.seat`: judged once I hold that file as far as its later record."""
-        held = self._held(one.seat)
-        for r in (one, two):     # the next record of the file, carried by the proof itself
-            chained = self.reader.accepted.get(r.seat, ())
-            if r.seq == len(held) and r.prev == (chained[-1].digest if chained else
-                                                  first_prev(self.table.table, r.seat)):
-                held.append(SaidRecord(r.seq, r.kind, tuple(self._messages(r.seat, r))))
-        chained = self.reader.accepted.get(one.seat, ()) + (one, two)
-        if any(r.seq < len(held) and r.raw != next(c.raw for c in chained if c.seq == r.seq)
-               for r in (one, two)):
-            log.warning("seat %d's proof cites records of seat %d its file here does not "
-                        "hold: not judged", writer, one.seat)
-            return
-        verdict = judge_said(one.seat, held, one.seq, two.seq)
-        if verdict.wait:
-            self._said_waiting.append((writer, seq, one, two))
-        elif verdict.accused is not None:
+        """A proof record of two messages in one seat file (`said_book`, `said_twice`)."""
+        verdict = self.said.written(writer, seq, one, two,
+                                    self.reader.accepted.get(one.seat, ()))
+        if verdict is not None and verdict.accused is not None:
             self._proved_at.setdefault((writer, verdict.accused), seq)
             self._expel(verdict.accused, verdict.from_seq, verdict.sentence, (one.raw, two.raw))
-        else:
+        elif verdict is not None:
             sentence = (f"seat {writer} wrote a proof against seat {one.seat} that proves "
                         f"nothing: {verdict.sentence}")
             self.offences.append((writer, sentence))
             log.warning("%s", sentence)
-
-    def _said_found(self, seat: int, first: Wire, second: Wire) -> SaidVerdict | None:
-        """The lockstep met `seat`'s two messages: judged over the records holding them."""
-        if seat == self.seat or seat not in self.table.keys:
-            return None
-        held = self._held(seat)
-        one, two = (next((r.seq for r in held if m in r.messages), None)
-                    for m in (first, second))
-        if one is None or two is None:
-            return None                      # one came another way (an echo): not judged
-        verdict = judge_said(seat, held, one, two)
-        if verdict.accused is not None:
-            records = self.reader.accepted[seat]
-            self._expel(seat, verdict.from_seq, verdict.sentence,
-                        (records[min(one, two)].raw, records[max(one, two)].raw))
-        return verdict
 
     def _expel(self, seat: int, from_seq: int, sentence: str,
                proof: tuple[bytes, bytes]) -> None:
@@ -666,12 +629,20 @@ class FolderLink:
 
     def cheated(self, seat: int, first: Mapping[str, object] | None,
                 second: Mapping[str, object]) -> object:
+        """Two signed messages of `seat` for one step: judged over the records of its file
+        holding them (`said_twice`): it expels the seat, or is a move said again after a
+        take-over (True either way); anything else is only recorded, as before."""
         why = signatures.conflict(first, second) if first is not None else None
-        verdict = self._said_found(seat, dict(first), dict(second)) \
-            if why is not None and first is not None else None
-        if verdict is not None:
-            if not verdict.proves:
-                log.info("%s", verdict.sentence)       # said again after a take-over
+        found = None
+        if why is not None and first is not None and seat != self.seat:
+            found = self.said.found(seat, dict(first), dict(second),
+                                    self.reader.accepted.get(seat, ()))
+        if found is not None:
+            verdict, records = found
+            if verdict.accused is not None:
+                self._expel(seat, verdict.from_seq, verdict.sentence, records)
+            else:
+                log.info("%s", verdict.sentence)      # said again after a take-over
             return True
         self.proofs.append((seat, why or "a message that proves cheating"))
         log.warning("CHEATING PROVED: %s", why)
