@@ -1,7 +1,7 @@
 """Correspondence tables as real processes over a plain shared directory: no two players'
 programs ever run at once (each starts, plays what it can, exits); an attacker process
 edits, replays and cuts the other seats' files between sessions; a forker process forks
-its own seat's file."""
+its own seat's file; a sayer process says two plans for one step in its own file."""
 
 from __future__ import annotations
 
@@ -157,3 +157,40 @@ def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all_pro
     assert len(taken) == 1 and taken == [t for t in ended[2]["takeovers"] if t[1] == 0]
     assert not [s for s in said if s["offences"]], said
     assert said[FORK_AFTER]["step"] > taken[0][0], "seat 1 did not play on past the take-over"
+
+
+@pytest.mark.slow
+def test_a_seat_that_says_two_plans_for_one_step_is_played_by_a_bot_from_one_step_for_all_processes(
+        tmp_path):
+    """After a session of seat 0 that wrote a plan, seat 0's sayer appends to its own file
+    (no fork) a record with another signed plan for that step; seat 0 plays no more. Seats
+    1 and 2 take turns: both expel seat 0 from that record, a bot plays it from one step,
+    and the game ends with one hash (before: no end)."""
+    folder, local = tmp_path / "shared", tmp_path / "local"
+    folder.mkdir()
+    ended: dict[int, dict] = {}
+    said: list[dict] = []
+    turn, seats, void = 0, [0, 1, 2], None
+    while len(ended) < 2:
+        assert turn < 60, f"not over after {turn} sessions ({said[-2:]})"
+        seat = seats[turn % len(seats)]
+        out = run_session(folder, local, seat)
+        said.append({"turn": turn, "seat": seat, **out})
+        if out["ended"] and seat != 0:
+            ended[seat] = out
+        if seat == 0 and turn > 0 and void is None:
+            done = subprocess.run([sys.executable, "-m", "tests.net.correspondence.folder_sayer",
+                                   str(folder), "0"], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode in (0, 3), done.stderr[-3000:]
+            if done.returncode == 0:
+                void = int(done.stdout.split()[-1])
+                seats = [1, 2]
+                turn = 0
+                continue
+        turn += 1
+    assert ended[1]["hash"] == ended[2]["hash"]
+    assert ended[1]["expelled"] == ended[2]["expelled"] == {"0": void}
+    taken = [t for t in ended[1]["takeovers"] if t[1] == 0]
+    assert len(taken) == 1 and taken == [t for t in ended[2]["takeovers"] if t[1] == 0]
+    assert not [o for s in said for o in s["offences"] if not o.startswith("seat 0 ")], said

@@ -10,45 +10,17 @@ plays no more."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
-import msgpack
 import pytest
 
 from net.correspondence.folder_link import FolderLink
 from net.correspondence.folder_names import seat_file_name
-from net.correspondence.seat_record import KIND_TABLE, FolderKey, make_record, parse_file
-from net.lockstep import signatures
-from net.transport.framing import decode_body, encode_body
+from tests.net.correspondence.folder_sayer import second_plan
 from tests.net.correspondence.test_folder_expulsion import _session, _sync, _takeover_step
-from tests.net.correspondence.test_folder_link import SEATS, keys
+from tests.net.correspondence.test_folder_link import SEATS
 
 CHEAT = 0
-TABLE, SECRET = b"F" * 16, b"S" * 32
-
-
-def _second_plan(folder: Path) -> int | None:
-    """Append to seat 0's file a record with another signed plan for the step of the plan
-    in its last record; the new record's number, or None (no plan there)."""
-    path = folder / seat_file_name(CHEAT)
-    records = parse_file(path.read_bytes()).records
-    last, key = records[-1], FolderKey.for_table(SECRET)
-    if last.kind != KIND_TABLE:
-        return None
-    bodies = msgpack.unpackb(key.open(last.sealed), raw=False)
-    plans = [m for m in map(decode_body, bodies) if m["type"] == "PlanCommitted"]
-    if not plans:
-        return None
-    other = copy.deepcopy(plans[0])
-    del other["sig"]
-    other["fields"] = [bytes(32)] * len(other["fields"])
-    signatures.sign(keys()[CHEAT], TABLE, other)
-    record = make_record(keys()[CHEAT], TABLE, CHEAT, last.seq + 1, last.digest, KIND_TABLE,
-                         key.seal(msgpack.packb([encode_body(other)])))
-    with path.open("ab") as f:
-        f.write(record.raw)
-    return record.seq
 
 
 @pytest.mark.parametrize("late", [False, True], ids=["both-see-both", "player-2-played-on"])
@@ -67,7 +39,7 @@ def test_a_seat_that_says_two_plans_for_one_step_is_expelled_at_one_step_for_all
         assert not link.proofs and not link.offences
         if seat == CHEAT and turns > 3:
             before = (folders[CHEAT] / seat_file_name(CHEAT)).read_bytes()
-            void = _second_plan(folders[CHEAT])
+            void = second_plan(folders[CHEAT], CHEAT)
     if late:
         # player 2 reads seat 0's first plan only, and plays on with it
         (folders[2] / seat_file_name(CHEAT)).write_bytes(before)
