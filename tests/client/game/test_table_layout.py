@@ -571,7 +571,14 @@ def test_the_events_heading_is_whole(app, lang, W, H):
         panel.set_rect(W - rw, 200, rw, 120)
         panel.set_events(1, "spring", [3, 8, 12, 5], 3)
         panel.rebuild()
-        t = panel.texts.labels["h2"]
-        assert "…" not in t.text and t.right <= panel.right - 8 + 0.5, (W, lang, t.text)
+        t = panel.texts.labels.get("h2")
+        if t is None:
+            # the head gives its room to an event line that needs two (issue 49 item 3,
+            # tests/client/game/test_events_fit.py): then that is why it is absent
+            assert any(getattr(label, "multiline", False)
+                       for key, label in panel.texts.labels.items()
+                       if isinstance(key, tuple) and key[0] == "e"), (W, lang)
+        else:
+            assert "…" not in t.text and t.right <= panel.right - 8 + 0.5, (W, lang, t.text)
     finally:
         i18n.use("en")

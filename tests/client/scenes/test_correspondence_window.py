@@ -143,7 +143,7 @@ def test_my_plan_made_in_the_scene_is_written_to_my_seat_file(app, tables, shots
     assert app.session.link.lockstep.my_plans                # my plan, read from my file
 
 
-@pytest.mark.parametrize("lang, title", [("nl", "Per correspondentie spelen"),
+@pytest.mark.parametrize("lang, title", [("nl", "Correspondentiespel"),
                                          ("ro", "Joc prin corespondență")])
 def test_the_list_reads_in_the_language_and_its_labels_fit(app, tables, shots, lang, title):
     from lang import i18n
