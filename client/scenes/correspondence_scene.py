@@ -1,7 +1,10 @@
 """Play by correspondence (issue 51): this machine's correspondence tables, each in a
 sentence (whose move it waits for, and since when), a line on top ("your move in 2
 tables; Kenji's plan awaited since Tuesday 14:02"), a button per table that opens it, and
-a new table hosted in a shared folder or joined with a code.
+a new table hosted in a shared folder or joined with a code. Under a table whose turn timer
+ran out for a player, a button per such seat ("Hand Kenji's seat to a bot") writes my
+agreement into my seat file (`client.sessions.correspondence.hand_seat`, the same visit as
+`./shogun takeover`); the list is read again and the message says what came of it.
 
 Why the list visits every table: opening the program is when a correspondence table
 plays on (bots, revealed plans, tower drops: `net.correspondence.table_list.visit`); the
@@ -17,18 +20,21 @@ from __future__ import annotations
 import arcade
 
 from client.core import theme
-from client.core.button import Button
+from client.core.button import Button, label_width
 from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
-from client.sessions.correspondence import NotPlaying, host_here, join_here, table_list
+from client.sessions.correspondence import (NotPlaying, hand_seat, host_here, join_here,
+                                            table_list)
 from client.widgets.text_field import TextField
-from client.words.correspondence_words import describe, summary
+from client.words.correspondence_words import describe, hand_label, hand_words, summary
 from lang.i18n import N_, _
+from net.correspondence.my_tables import MyTable
 from net.correspondence.table_list import Stage, TableStatus
 from net.trust.peer_text import shown
 
 ROWS = 8            # table buttons at most (fewer in a short window)
+INDENT = 30         # a hand-over button, under its table's row
 
 
 class CorrespondenceScene(Node):
@@ -43,6 +49,8 @@ class CorrespondenceScene(Node):
         self.statuses: list[TableStatus] = []
         self.headline = ""
         self.table_buttons: list[Button] = []
+        self.hand_buttons: list[Button] = []
+        self.rows: list[tuple[Button, int]] = []      # the list's lines: button, indent
         self.f_folder = self.add(TextField(N_("Shared folder (synced by Syncthing, a cloud "
                                               "folder or a network share)"), ""))
         self.f_code = self.add(TextField(N_("Table code (to join)"), ""))
@@ -69,17 +77,30 @@ class CorrespondenceScene(Node):
     def show_statuses(self, statuses: list[TableStatus]) -> None:
         self.statuses = statuses
         self.headline = summary(statuses)
-        for b in self.table_buttons:
+        for b, _indent in self.rows:
             self.remove(b)
-        self.table_buttons = []
+        self.table_buttons, self.hand_buttons, self.rows = [], [], []
         for status in statuses[:ROWS]:
             playing = status.stage is Stage.PLAYING
-            b = self.add(Button(describe(status), size=11,
+            b = self.add(Button(describe(status, window=True), size=11,
                                 color=(250, 214, 120) if playing and status.mine
                                 else (235, 228, 210)))
             b.pressed.connect(lambda t=status.table: self.open_chosen.emit(t))
             self.table_buttons.append(b)
+            self.rows.append((b, 0))
+            for name, seat in zip(status.overdue, status.overdue_seats):
+                h = self.add(Button(hand_label(name), size=11, color=(236, 196, 170)))
+                h.pressed.connect(lambda t=status.table, s=seat, n=name: self._hand(t, s, n))
+                self.hand_buttons.append(h)
+                self.rows.append((h, INDENT))
         self.on_layout()
+
+    def _hand(self, table: MyTable, seat: int, name: str) -> None:
+        """My agreement that a bot plays `seat` (its turn timer ran out), then the list
+        read again and what came of it said."""
+        said = hand_words(hand_seat(table, seat), name)
+        self.refresh()
+        self.set_message(said)
 
     def set_message(self, text: str) -> None:
         self.message = text
@@ -141,9 +162,10 @@ class CorrespondenceScene(Node):
         left = (self.width - w) / 2
         top = self.height - 130
         rows = self._rows()
-        for k, b in enumerate(self.table_buttons):
+        for k, (b, indent) in enumerate(self.rows):
             b.visible = k < rows
-            b.set_rect(left, top - 40 * (k + 1), w, 34)
+            width = w if not indent else min(w - indent, label_width(b.label, b.size) + 30)
+            b.set_rect(left + indent, top - 40 * (k + 1), width, 34)
         y = 250.0
         self.f_folder.set_rect(left, y - 30, w, 32)
         self.b_players.set_rect(left, y - 78, 160, 36)
@@ -163,7 +185,7 @@ class CorrespondenceScene(Node):
               bold=True, anchor_x="center", color=(120, 30, 25))
         t.put("h", self.headline, self.width / 2, self.height - 100, size=14, bold=True,
               anchor_x="center", color=theme.INK, width=int(w), multiline=True, align="center")
-        hidden = len(self.table_buttons) - self._rows()
+        hidden = sum(not indent for _b, indent in self.rows[self._rows():])   # tables
         t.put("more", _("… and {n} more").format(n=hidden) if hidden > 0 else "",
               left, self.height - 130 - 40 * self._rows() - 22, size=10, color=theme.MUTED)
         t.put("n", _("A new table, in a folder every player's machine shares"), left, 282,

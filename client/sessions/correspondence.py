@@ -208,6 +208,13 @@ def table_list() -> tuple[list[TableStatus], list[str]]:
     return [visit(t, engine) for t in kept], problems
 
 
+def hand_seat(table: MyTable, seat: int) -> TableStatus:
+    """My agreement that a bot plays `seat`, whose decision waited past the turn timer:
+    written into my seat file by the same visit as `./shogun takeover` (`visit(hand=...)`);
+    the status says what came of it (`hand_over`, `hand_needed`, `handed`)."""
+    return visit(table, SimEngine(), hand=seat)
+
+
 def host_here(folder: str, name: str, players: int) -> MyTable:
     """A new table in `folder` (everyone else's seats: people who join with the code);
     `NotPlaying` with the sentence when the door refuses."""

@@ -28,8 +28,10 @@ def since_words(when: float, now: float | None = None) -> str:
     return format_datetime(moment, pattern, locale=current())
 
 
-def describe(status: TableStatus, now: float | None = None) -> str:
-    """One table in a sentence: whose move it waits for, and since when."""
+def describe(status: TableStatus, now: float | None = None, window: bool = False) -> str:
+    """One table in a sentence: whose move it waits for, and since when. `window`: the
+    window's list, which has a button to hand an overdue seat to a bot (the terminal's
+    sentence names the command instead)."""
     where = shown(status.table.folder.name or str(status.table.folder))
     since = since_words(status.since, now) if status.since else ""
     if status.stage is Stage.BROKEN or status.stage is Stage.REFUSED:
@@ -54,10 +56,34 @@ def describe(status: TableStatus, now: float | None = None) -> str:
         line = _("{table}: {names}'s move awaited since {since}").format(
             table=where, names=names, since=since)
     for name, seat in zip(status.overdue, status.overdue_seats):
+        if window:
+            line += "; " + _("the turn timer ran out for {name}").format(name=name)
+            continue
         line += "; " + _("the turn timer ran out for {name}: agree to hand the seat to a bot "
                          "with ./shogun takeover --folder {folder} {seat}").format(
             name=name, folder=shown(str(status.table.folder)), seat=seat)
     return line
+
+
+def hand_label(name: str) -> str:
+    """The window's button that agrees to hand an overdue seat to a bot."""
+    return _("Hand {name}'s seat to a bot").format(name=name)
+
+
+def hand_words(status: TableStatus, name: str) -> str:
+    """What came of my agreement to hand `name`'s seat to a bot (`visit(hand=...)`)."""
+    if status.hand_over is None:
+        return _("Could not hand {name}'s seat to a bot: {reason}").format(
+            name=name, reason=describe(status, window=True))
+    if status.hand_over:
+        return _("Could not hand {name}'s seat to a bot: {reason}").format(
+            name=name, reason=for_players(status.hand_over))
+    if status.hand_needed <= 0:
+        return _("{name}'s seat was handed to a bot: a bot plays it from now on").format(
+            name=name)
+    return ngettext("You agreed to hand {name}'s seat to a bot; {n} more player must agree",
+                    "You agreed to hand {name}'s seat to a bot; {n} more players must agree",
+                    status.hand_needed).format(name=name, n=status.hand_needed)
 
 
 def summary(statuses: list[TableStatus], now: float | None = None) -> str:

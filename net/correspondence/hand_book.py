@@ -18,6 +18,7 @@ from pathlib import Path
 
 from net.correspondence.seat_handover import HandClaim, HandOver, hand_overs, read_claim
 from net.correspondence.turn_timer import WaitNotes, ran_out
+from net.table.policy.takeover_agreement import needed
 
 
 @dataclass
@@ -65,6 +66,16 @@ class HandBook:
                      if s != self.seat and s in self.keys and s not in self.handed
                      and not self.claimed(s, step)
                      and ran_out(self.waits.since(s, step) or now, now, self.timer))
+
+    def still_needed(self, seat: int, step: int, gone: Collection[int]) -> int:
+        """How many more players' claims hand `seat` (awaited at `step`) to a bot (0: it is
+        handed), by the rule of `hand_overs`."""
+        if seat in self.handed:
+            return 0
+        in_play = set(self.keys) - set(gone) - set(self.handed)
+        have = {c.writer for c in self.claims if c.seat == seat and c.step == step} \
+            & (in_play - {seat})
+        return max(0, needed(in_play) - len(have))
 
     def why_not(self, seat: int, step: int | None, waiting: Collection[int]) -> str:
         """Why I may not claim `seat` now (when it is not `overdue`)."""

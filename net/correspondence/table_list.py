@@ -66,6 +66,7 @@ class TableStatus:
     overdue_seats: tuple[int, ...] = ()   # their seats, in the same order
     handed: tuple[str, ...] = ()          # players the table handed to a bot
     hand_over: str | None = None          # `visit(hand=...)`: "" written, else why not
+    hand_needed: int = 0                  # written: more players who must agree (0: handed)
     seat_names: tuple[str, ...] = ()      # PLAYING: the players' names, by seat
 
 
@@ -94,7 +95,7 @@ class OpenTable:
             os.close(self.hold)
             self.hold = -1
 
-    def status(self, over: bool, claimed: str | None = None) -> TableStatus:
+    def status(self, over: bool, claimed: str | None = None, needed: int = 0) -> TableStatus:
         """Where the table stands after a `link.session()` that returned `over`
         (`claimed`: what `FolderLink.hand_over` said, when a hand-over was asked)."""
         link, seat, names = self.link, self.link.seat, self.names
@@ -102,7 +103,8 @@ class OpenTable:
                        named=tuple(f.sentence for f in link.findings if f.names_someone)
                        + tuple(reason for _, reason in link.offences)
                        + tuple(why for _, why in link.proofs),
-                       handed=tuple(names[s] for s in sorted(link.handed)), hand_over=claimed)
+                       handed=tuple(names[s] for s in sorted(link.handed)), hand_over=claimed,
+                       hand_needed=needed)
         ls = link.lockstep
         if over and ls is not None:
             return replace(base, stage=Stage.OVER, hash=ls.hash)
@@ -206,10 +208,14 @@ def _visit(table: MyTable, engine: TableEngine, choose: Chooser | None,
                 seating.my_seat, key, engine, choose, bot=start.bot_level, local=table.local)
     over = link.session()
     claimed: str | None = None
+    needed = 0
     if hand is not None:
+        step = link.lockstep.step if link.lockstep is not None else 0
         claimed = link.hand_over(hand, time.time())
         over = link.lockstep is not None and link.lockstep.ended
+        if claimed == "":
+            needed = link.hands.still_needed(hand, step, link.expelled)
     opened = OpenTable(link, replace(
         base, stage=Stage.PLAYING, my_seat=seating.my_seat,
         seat_names=tuple(names.get(s, "") for s in range(max(names) + 1))), names)
-    return opened.status(over, claimed), opened
+    return opened.status(over, claimed, needed), opened

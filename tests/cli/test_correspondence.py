@@ -179,3 +179,28 @@ def test_takeover_from_the_command_line_after_the_turn_timer(tmp_path, monkeypat
     assert correspondence.takeover(args, FakeEngine(2)) == 0
     out = capsys.readouterr()
     assert "a bot plays the seat" in out.err and "Mei's" not in out.out, out
+
+
+@pytest.mark.parametrize("lang,hand_over,needed,handed,says", [
+    ("en", "", 1, (), "You agreed to hand Kenji's seat to a bot; 1 more player must agree"),
+    ("en", "", 2, (), "You agreed to hand Kenji's seat to a bot; 2 more players must agree"),
+    ("en", "", 0, ("Kenji",), "Kenji's seat was handed to a bot: a bot plays it from now on"),
+    ("en", "seat 2: already claimed", 0, (),
+     "Could not hand Kenji's seat to a bot: seat 2: already claimed"),
+    ("nl", "", 2, (), "Je stemde ermee in de plaats van Kenji aan een bot te geven; nog 2 "
+                      "spelers moeten instemmen"),
+])
+def test_what_came_of_my_agreement_to_hand_a_seat_to_a_bot(lang, hand_over, needed, handed,
+                                                            says):
+    from client.words.correspondence_words import hand_words
+    i18n.use(lang)
+    status = TableStatus(table("shared"), Stage.PLAYING, awaited=("Kenji",),
+                         hand_over=hand_over, hand_needed=needed, handed=handed)
+    assert hand_words(status, "Kenji") == says
+
+
+def test_the_windows_sentence_for_a_wait_past_the_turn_timer_names_no_command():
+    status = TableStatus(table("shared"), Stage.PLAYING, plan=True, since=TUESDAY,
+                         awaited=("Kenji",), overdue=("Kenji",), overdue_seats=(2,))
+    assert describe(status, NOW, window=True) == \
+        "shared: Kenji's plan awaited since Tuesday 14:02; the turn timer ran out for Kenji"

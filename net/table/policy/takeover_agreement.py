@@ -34,6 +34,7 @@ tests/net/trust/test_takeover_attacks.py (real processes: a lone claim, a withhe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,11 @@ class Agreement:
     agreed: frozenset[int] = frozenset()   # the players whose claims count
 
 
+def needed(humans: Collection[int]) -> int:
+    """How many players' claims hand a seat over: more than half of the humans in play."""
+    return len(humans) // 2 + 1
+
+
 def agreed(wait: SeatWait) -> Agreement:
     """The one take-over policy (see the table in the module doc)."""
     seat, step = wait.seat, wait.step
@@ -71,7 +77,7 @@ def agreed(wait: SeatWait) -> Agreement:
     if wait.me is not None and wait.me != seat and wait.countdown_over:
         counted.add(wait.me)
     counted &= wait.humans - {seat} - wait.blamed
-    need = len(wait.humans) // 2 + 1
+    need = needed(wait.humans)
     if len(counted) >= need:
         return Agreement(True, f"{len(counted)} of {len(wait.humans)} players agree that "
                          f"seat {seat}'s countdown ran out at step {step}",

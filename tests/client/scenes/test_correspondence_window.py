@@ -226,3 +226,101 @@ def test_a_table_open_in_the_window_is_not_played_by_another_program_of_mine(app
     assert (ours.folder / seat_file_name(0)).read_bytes() == before
     app.close_session()
     assert visit(ours, SimEngine()).stage is Stage.PLAYING
+
+
+def overdue_table(tmp_path: Path, home: Path, monkeypatch) -> tuple[Path, dict]:
+    """Aiko (me, in `home`) hosts a table of three with a turn timer (in seconds:
+    SHOGUN_SHORT_TURN_TIMER); Kenji and Mei join; Kenji plays once, then stops. The
+    others' programs play on (a bot's choices) until Kenji's decision is awaited, and my
+    `./shogun tables` has seen him awaited past the timer."""
+    import argparse
+
+    from cli import correspondence
+    folder = tmp_path / "with-kenji"
+    monkeypatch.setenv("SHOGUN_SHORT_TURN_TIMER", "1")
+    homes = {"Aiko": home, "Kenji": tmp_path / "kenji", "Mei": tmp_path / "mei"}
+
+    def as_(name: str):
+        monkeypatch.setenv("SHOGUN_HOME", str(homes[name]))
+
+    as_("Aiko")
+    host = argparse.Namespace(command="host", folder=str(folder), name="Aiko", players=3,
+                              side="sun", setup="beginner", bots=0, bot_level=None,
+                              headless=True, bot="easy", turn_timer="1s")
+    assert correspondence.host(host, None) == 0
+    code = next(t for t in my_tables.my_tables()[0] if t.folder == folder).code.text
+    joins = {}
+    for name in ("Kenji", "Mei"):
+        as_(name)
+        joins[name] = argparse.Namespace(command="join", folder=str(folder), address=code,
+                                         name=name, headless=True, bot="easy")
+        assert correspondence.join(joins[name], None) == 0
+    for turn in range(4):                                # Kenji plays once, then stops
+        for name in ("Aiko", "Kenji", "Mei") if turn < 2 else ("Aiko", "Mei"):
+            as_(name)
+            if name == "Aiko":
+                correspondence.host(host, None)
+            else:
+                correspondence.join(joins[name], None)
+    as_("Aiko")
+    correspondence.tables(argparse.Namespace())          # my program sees him awaited
+    time.sleep(1.2)
+    return folder, homes
+
+
+def test_a_seat_past_its_turn_timer_is_handed_to_a_bot_from_the_list(app, home, tmp_path,
+                                                                    monkeypatch, shots):
+    """The button appears only under the table whose player ran out of time; pressing it
+    writes my hand-over claim into my seat file (as `./shogun takeover` does) and the list
+    says what came of it."""
+    from net.correspondence.seat_record import KIND_HAND
+    ours = my_bot_table(tmp_path / "friday-club", home, monkeypatch)   # no timer: no button
+    folder, _homes = overdue_table(tmp_path, home, monkeypatch)
+    app.set_size(960, 640)
+    app.on_resize(960, 640)
+    try:
+        scene = app.show_correspondence()
+        frame(app, 2)
+        labels = [b.label for b in scene.hand_buttons]
+        assert labels == ["Hand Kenji's seat to a bot"], labels
+        row = next(b.label for b in scene.table_buttons if b.label.startswith("with-kenji"))
+        assert row.endswith("; the turn timer ran out for Kenji"), row
+        assert "takeover" not in row
+        assert not any(b.label.startswith("friday-club") and "timer" in b.label
+                       for b in scene.table_buttons)
+        assert scene.hand_buttons[0].visible
+        from tests.client.words.test_i18n_window import _buttons_fit
+        assert not _buttons_fit(scene), _buttons_fit(scene)
+        to_docs(whole(app, shots / "correspondence-list-overdue.png"),
+                "list-overdue-960x640.png")
+        from lang import i18n
+        for lang, words in (("nl", "Geef de plaats van Kenji aan een bot"),
+                            ("ro", "Dă locul lui Kenji unui bot")):
+            i18n.use(lang)
+            try:
+                scene.show_statuses(scene.statuses)
+                frame(app, 2)
+                assert [b.label for b in scene.hand_buttons] == [words]
+                assert not _buttons_fit(scene), (lang, _buttons_fit(scene))
+                whole(app, shots / f"correspondence-list-overdue-{lang}.png")
+            finally:
+                i18n.use("en")
+        scene.show_statuses(scene.statuses)
+        mine = (folder / seat_file_name(0)).read_bytes()
+        assert not [r for r in parse_file(mine).records if r.kind == KIND_HAND]
+        scene.hand_buttons[0].pressed.emit()
+        frame(app, 2)
+        claims = [r for r in parse_file((folder / seat_file_name(0)).read_bytes()).records
+                  if r.kind == KIND_HAND]
+        assert len(claims) == 1, "my hand-over claim was not written to my seat file"
+        assert scene.message == ("You agreed to hand Kenji's seat to a bot; 1 more player "
+                                 "must agree"), scene.message
+        assert scene.hand_buttons == []                   # claimed: no second claim
+        row = next(b.label for b in scene.table_buttons if b.label.startswith("with-kenji"))
+        assert "turn timer" not in row, row
+        whole(app, shots / "correspondence-list-overdue-claimed.png")
+    finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+        frame(app)
+    assert ours.folder.is_dir()
