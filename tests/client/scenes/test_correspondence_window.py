@@ -324,3 +324,29 @@ def test_a_seat_past_its_turn_timer_is_handed_to_a_bot_from_the_list(app, home, 
         app.on_resize(1280, 800)
         frame(app)
     assert ours.folder.is_dir()
+
+
+def test_my_agreement_after_another_players_hands_the_seat_to_a_bot(app, home, tmp_path,
+                                                                   monkeypatch):
+    """Mei agreed first (`./shogun takeover` on her machine); my button makes the second of
+    three: the seat is handed, and the list says so and waits for Kenji no more."""
+    import argparse
+
+    from cli import correspondence
+    folder, homes = overdue_table(tmp_path, home, monkeypatch)
+    monkeypatch.setenv("SHOGUN_HOME", str(homes["Mei"]))
+    correspondence.tables(argparse.Namespace())          # Mei's program sees him awaited
+    time.sleep(1.2)
+    args = argparse.Namespace(command="takeover", folder=str(folder), seat="Kenji")
+    assert correspondence.takeover(args) == 0
+    monkeypatch.setenv("SHOGUN_HOME", str(home))
+    scene = app.show_correspondence()
+    frame(app, 2)
+    assert [b.label for b in scene.hand_buttons] == ["Hand Kenji's seat to a bot"]
+    scene.hand_buttons[0].pressed.emit()
+    frame(app, 2)
+    assert scene.message == "Kenji's seat was handed to a bot: a bot plays it from now on", \
+        scene.message
+    assert scene.hand_buttons == []
+    assert not any("Kenji's" in b.label for b in scene.table_buttons), \
+        [b.label for b in scene.table_buttons]
