@@ -57,12 +57,18 @@ FORKS = [
 ]
 
 
-@pytest.mark.parametrize("forks_after,first_after_fork,played_on", FORKS)
-def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
-        tmp_path: Path, forks_after: int, first_after_fork: int, played_on: bool | None) -> None:
+def _player_folders(tmp_path: Path) -> dict[int, Path]:
+    """Each player's own copy of the shared folder (the sync is `_sync`)."""
     folders = {s: tmp_path / f"player-{s}" for s in SEATS}
     for f in folders.values():
         f.mkdir()
+    return folders
+
+
+@pytest.mark.parametrize("forks_after,first_after_fork,played_on", FORKS)
+def test_a_seat_that_forks_its_file_is_played_by_a_bot_from_one_step_for_all(
+        tmp_path: Path, forks_after: int, first_after_fork: int, played_on: bool | None) -> None:
+    folders = _player_folders(tmp_path)
     # play until seat 0 has just written its records of a session nobody has read yet
     turns, forked = 0, None
     while forked is None:

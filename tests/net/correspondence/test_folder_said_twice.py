@@ -17,7 +17,8 @@ import pytest
 from net.correspondence.folder_link import FolderLink
 from net.correspondence.folder_names import seat_file_name
 from tests.net.correspondence.folder_sayer import second_plan
-from tests.net.correspondence.test_folder_expulsion import _session, _sync, _takeover_step
+from tests.net.correspondence.test_folder_expulsion import (_player_folders, _session, _sync,
+                                                             _takeover_step)
 from tests.net.correspondence.test_folder_link import SEATS
 
 CHEAT = 0
@@ -26,9 +27,7 @@ CHEAT = 0
 @pytest.mark.parametrize("late", [False, True], ids=["both-see-both", "player-2-played-on"])
 def test_a_seat_that_says_two_plans_for_one_step_is_expelled_at_one_step_for_all(
         tmp_path: Path, late: bool) -> None:
-    folders = {s: tmp_path / f"player-{s}" for s in SEATS}
-    for f in folders.values():
-        f.mkdir()
+    folders = _player_folders(tmp_path)
     turns, void = 0, None
     while void is None:
         seat = turns % 3
