@@ -75,10 +75,12 @@ def hidden_window(size: tuple[int, int]) -> Iterator[App]:
         app.close()
 
 
-def _frames(app: App, n: int = 1) -> None:
+def _frames(app: App, n: int = 1, dt: float = 1 / 60) -> None:
+    """`n` frames of the window, each standing for `dt` seconds (at most 0.1: the
+    window's own clamp)."""
     for _ in range(n):
         app.dispatch_events()
-        app.on_update(1 / 60)
+        app.on_update(dt)
         app.on_draw()
         app.flip()
 
