@@ -256,8 +256,12 @@ class GameScene(Node):
         self.planning.set_rect(0, 0, W - rw, bottom_h - 58)
         self.decision.set_rect(0, 0, W - rw, bottom_h - 58)
         self.info.set_rect(0, 0, W - rw, bottom_h - 58)
-        bw = min(560, (W - rw - tw) - 40)
-        self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
+        if self.winter.visible:     # the year's sums stay over the info panel (the map
+            self.banner.set_rect(self.info.left, self.info.bottom, self.info.width,
+                                 self.info.height)   # shows the marks), as first shown
+        else:
+            bw = min(560, (W - rw - tw) - 40)
+            self.banner.set_rect((W - rw - tw - bw) / 2, bottom_h + mid_h / 2 - 70, bw, 150)
         self.winter.set_rect(0, 0, W, H)
         self.thinking.set_rect(W - rw - tw - 290, H - top_h - 40, 280, 32)
         column: tuple[Node, ...] = (self.players, self.events_panel, self.log)

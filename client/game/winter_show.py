@@ -177,11 +177,20 @@ class WinterShow(Node):
             arcade.draw_lbwh_rectangle_filled(x - 28, y - 11, 56, 22, colour)
             self.texts.put(("f", k), f"+{gained}", x, y, size=12, bold=True,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
-        title = _("Final scoring — S to go on") if self.last else _("Winter scoring")
+        title = self.title()
         bv = self.views.board_view
         self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
                        color=(255, 250, 235), anchor_x="center")
         self.texts.end()
-        w = max(320, text_width(title, 15) * 1.1 + 40)     # bold, a little generous
-        arcade.draw_lbwh_rectangle_filled(bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30, (35, 55, 45, 230))
+        arcade.draw_lbwh_rectangle_filled(*self.title_rect(), (35, 55, 45, 230))
         self.texts.draw()
+
+    def title(self) -> str:
+        return _("Final scoring — S to go on") if self.last else _("Winter scoring")
+
+    def title_rect(self) -> tuple[float, float, float, float]:
+        """The title's box at the top of the map (left, bottom, width, height): a card
+        placed over the table keeps clear of it."""
+        bv = self.views.board_view
+        w = max(320, text_width(self.title(), 15) * 1.1 + 40)     # bold, a little generous
+        return (bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30)

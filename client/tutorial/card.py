@@ -118,17 +118,46 @@ class TutorialCard(Node):
             self.visible = False
             self.mark_dirty()
 
-    def needed_height(self, width: float, most: float) -> float:
-        """The height the words need at their usual size in a card `width` wide (at most
-        `most`; smaller type fits them into less)."""
+    def needed_height(self, width: float, most: float, size: float = 10.5) -> float:
+        """The height the words need in a card `width` wide with its words at `size`
+        (their usual 10.5 pt unless said; at most `most`: smaller type fits them into
+        less)."""
         if self.mode == "bar":
-            return min(most, 56 + self._measure(self.body, width - 24, 10.5))
-        words = self._measure(self.body, width - 24, 10.5)
-        task = self._measure(self.task_line(), width - 24, 10.5, bold=True)
-        if self.mode == "step" and self._measure(self.heading, 10**6, 13, bold=True) > width - 24 - 60:
-            words += 16                        # the heading on two lines
+            return min(most, 56 + self._measure(self.body, width - 24, size))
+        words = self._measure(self.body, width - 24, size)
+        task = self._measure(self.task_line(), width - 24, size, bold=True)
+        if self.mode == "step":
+            words += self._heading_extra(width)
         buttons = 34 * (len(self._rows(width)) - 1)
-        return max(120.0, min(most, 10 + 26 + words + 8 + task + 50 + buttons))
+        # as `rebuild` lays them out: the heading's 36, the words, 6 between and around
+        # the task line, the buttons' 44
+        return max(120.0, min(most, 36 + words + 6 + task + 44 + buttons))
+
+    def _heading_extra(self, width: float) -> float:
+        """How much lower the words start when the heading takes two lines (as
+        `rebuild` lays it out: beside the counter, or its short form, in 11 pt at least)."""
+        inner = width - 24
+        head = arcade.Text(self.heading, 0, 0, font_size=11, bold=True).content_width
+        long = arcade.Text(self.counter, 0, 0, font_size=9.5).content_width
+        counter = self.counter if head <= inner - min(86.0, long) - 10 else self.short_counter
+        room = inner - min(86.0, arcade.Text(counter, 0, 0, font_size=9.5).content_width) - 10
+        if head <= room:
+            return 0.0
+        return max(0.0, min(36.0, self._measure(self.heading, room, 11, bold=True)) - 14)
+
+    def words_size(self, room: float) -> float:
+        """The one type size of the words and the task line (10.5 pt, or smaller down
+        to SMALLEST_TYPE, 11 px) at which both fit `room` above the buttons; both the same
+        size, so the card reads as one."""
+        inner, task = self.width - 24, self.task_line()
+        size = 10.5
+        while size > SMALLEST_TYPE:
+            need = self._measure(self.body, inner, size) + 4 + \
+                (self._measure(task, inner, size, bold=True) + 2 if task else 0.0)
+            if need <= room:
+                break
+            size = max(SMALLEST_TYPE, size - 0.5)
+        return size
 
     @staticmethod
     def _measure(text: str, width: float, size: float, bold: bool = False) -> float:
@@ -189,14 +218,16 @@ class TutorialCard(Node):
         buttons_top = self.bottom + 44 + 34 * (self.button_rows - 1)
         room = top - buttons_top
         task_text = self.task_line()
-        task_room = min(self._measure(task_text, inner, 10.5, bold=True) + 2, room * 0.35) \
+        size = self.words_size(room)
+        task_room = min(self._measure(task_text, inner, size, bold=True) + 2, room * 0.5) \
             if task_text else 0.0
-        put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, 10.5,
+        # (smaller still, rather than cut, only where no spot holds them: step 8 at 960x640)
+        put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, size,
                   min_size=7.5, color=BODY)
         if task_text:
             put_boxed(t, "k", task_text, self.left + 12,
-                      buttons_top + task_room, inner, task_room, 10.5, min_size=7.5, bold=True,
-                      color=MISSING if self.missing else TASK)
+                      buttons_top + task_room, inner, task_room, size, min_size=7.5,
+                      bold=True, color=MISSING if self.missing else TASK)
         t.end()
 
     def on_draw(self) -> None:

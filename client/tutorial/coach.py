@@ -27,6 +27,7 @@ import arcade
 
 from client.core.node import Node
 from client.core.settings import SPEEDS
+from client.core.theme import SMALLEST_TYPE
 from client.tower.drop_clock import MAX_RATE
 from client.tower.stage_layout import shaft_rect
 from client.tutorial import script
@@ -120,6 +121,7 @@ class TutorialCoach(Node):
         self._heads: tuple[float, float] | None = None   # the panels' heads the card stays under
         self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
         self._size = (0.0, 0.0, False)
+        self.shown_by: Played | None = None     # the event that showed the step on show
         self.card.next_pressed.connect(self.next)
         self.card.show_pressed.connect(self.show_me)
         self.card.skip_pressed.connect(self.skip)
@@ -228,6 +230,7 @@ class TutorialCoach(Node):
     # -- the steps ------------------------------------------------------------------------
     def _show(self, st: Step, e: Played | None = None) -> None:
         self.waiting_move = False
+        self.shown_by = e                        # shown again (another language): the same figures
         n = script.STEPS.index(st) + 1
         body = _(st.text)
         fact = st.fact(self._figures(e))
@@ -386,20 +389,27 @@ class TutorialCoach(Node):
             spots.append((board.left + 8, 4.0, sw, sh))
         # a small window's map is too small for the card: the right-hand column from the
         # bottom up (the log, the year's events, the players panel unless the step is about
-        # it), when the words fit there at their usual size
+        # it), when the words fit there at their usual size, or else in smaller type (not
+        # under 11 px) if every other spot hides more of what the step is about
         st = self.progress.current
         column = (sc.log, sc.events_panel, sc.players)
+        squeezed: set[Rect] = set()
         if all(n.visible for n in column) and self.card.mode == "step":
             ceiling = sc.events_panel.top if st is not None and st.highlight == "players" \
                 else sc.players.top
             cw, room = sc.log.width - 8, ceiling - sc.log.bottom - 8
             ch = self.card.needed_height(cw, float("inf"))
+            small = ch > room
+            if small:
+                ch = self.card.needed_height(cw, float("inf"), SMALLEST_TYPE)
             if cw >= 240 and ch <= room:
                 bottom = sc.log.bottom + 4
                 for n in column:              # no line of a panel cut at the card's top edge:
                     if n.bottom < bottom + ch < n.top and n.top - 4 <= ceiling:
                         ch = n.top - 4 - bottom   # the panel it ends in is covered whole
                 spots.append((sc.log.left + 4, bottom, cw, ch))
+                if small:
+                    squeezed.add(spots[-1])
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         provinces = board.state.get("provinces", {}) if board.state else {}
@@ -420,6 +430,11 @@ class TutorialCoach(Node):
         points += [board.region_centre(r) for r in board.marks]
         keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
         keep += _box(sc.banner) + _box(sc.tower)
+        if st is not None and st.key in ("winter", "finished"):   # their words speak of
+            keep += _box(sc.events_panel)                         # the year's event cards
+        if sc.winter.visible:      # the scoring's title and each region's marks, whole
+            keep += [sc.winter.title_rect()] + [(x0, y0, x1 - x0, y1 - y0)
+                                                for x0, y0, x1, y1 in board.mark_boxes]
 
         def cost(r: Rect) -> int:
             x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
@@ -427,7 +442,12 @@ class TutorialCoach(Node):
             covered = sum(1 for k in keep if _overlap(r, k))
             whole = sum(1 for k in own if _overlap(r, k))   # any part: more than the column's
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
-            return hidden + 3 * whole + 100 * covered + off_map
+            small = 5 if r in squeezed else 0
+            # a spot too small for the words even in 11 px type would cut them: only if
+            # every other spot covers what the step is about
+            cut = 50 if self.card.mode == "step" and \
+                self.card.needed_height(r[2], float("inf"), SMALLEST_TYPE) > r[3] + 0.5 else 0
+            return hidden + 3 * whole + 100 * covered + off_map + small + cut
         return min(spots, key=cost)              # the first among the best
 
     def _place_on_stage(self) -> Rect:

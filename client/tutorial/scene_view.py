@@ -41,7 +41,11 @@ class TutorialComforts(Protocol):
 
 
 class TutorialWinter(Protocol):
+    visible: bool
+
     def arrive_all(self) -> None: ...
+
+    def title_rect(self) -> tuple[float, float, float, float]: ...
 
 
 class TutorialDialog(Protocol):

@@ -178,7 +178,7 @@ STEPS: tuple[Step, ...] = (
          N_("Click the revolting provinces in the order they are fought, then Done."),
          "decision", optional=True, check=tasks.answer_first(tasks.ORDER_REVOLTS)),
     Step("scoring", Trigger(event="Scored", last=True),
-         N_("Scoring at the end of the year"),
+         N_("The year's scoring"),
          N_("Each player scores 1 point per province and 1 per building. In each region "
             "the player with the most castles scores 3, temples 2, Nō theatres 1; tied "
             "leaders each score one less. The marks on the map show who won each region."),

@@ -565,3 +565,103 @@ def test_the_scoring_marks_stay_while_the_card_points_at_them(app, home):
         if coach.card.visible and st is not None and st.key == "scoring":
             assert scene.board_view.marks, f"{key}: the marks went, the card still points at them"
     assert coach.progress.current is None or coach.progress.current.key != "scoring"
+
+
+
+def _cut_lines(card, panels):
+    """The text lines of `panels` that the card's top edge runs through (their top
+    pixels peeking out)."""
+    return [(n.name, t.text) for n in panels for t in n.texts.labels.values()
+            if t.visible and t.text.strip() and t.right > card.left and t.left < card.right
+            and t.bottom + 1 < card.top < t.top - 1]
+
+
+def _rect(n):
+    return (n.left, n.bottom, n.width, n.height)
+
+
+def _card_words_whole(card, where: str) -> None:
+    """The card's words: none cut ("…"), none under 11 px, each line inside the card."""
+    from client.core import theme
+    shown = {k: t for k, t in card.texts.labels.items() if t.visible and t.text.strip()}
+    assert shown["b"].text == card.body, f"{where}: the words are cut: {shown['b'].text[-40:]!r}"
+    assert shown["k"].text == card.task_line(), f"{where}: {shown['k'].text!r}"
+    for k, t in shown.items():
+        assert not t.text.endswith("…"), (where, t.text)
+        assert t.font_size >= theme.SMALLEST_TYPE, (where, k, t.text[:30], t.font_size)
+        assert card.bottom - 0.5 <= t.bottom and t.top <= card.top + 0.5, (where, k, t.text[:30])
+
+
+SIZES = [(960, 640), (1280, 800), (1920, 1080), (2560, 1440)]
+
+
+def _each_size_and_language(app, coach, check) -> None:
+    """`check(where)` with the step on show at each size in en/nl/ro (its card shown
+    again in each language, as it would be)."""
+    from lang.i18n import use
+    st = coach.progress.current
+    try:
+        for lang in ("en", "nl", "ro"):
+            use(lang)
+            for w, h in SIZES:
+                if (app.width, app.height) != (w, h):     # the first: as the walk left it
+                    _resize(app, w, h)
+                coach._show(st, coach.shown_by)
+                frame(app, 3)
+                check(f"{st.key} {w}x{h} {lang}")
+    finally:
+        use("en")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)     # a walk to the end of the first year, then 24 layouts
+def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(app, home,
+                                                                                shots):
+    """Issue 49 item 4 (round three): at 960x640 step 10's card (Scoring) lay over the
+    map's top-left corner, over the "Winter scoring" title and the marks it asks to look
+    at; in the right-hand column its words shrank to 7.5 pt or were cut. Measured at four
+    sizes in en/nl/ro on the title's box, each mark's chip and the players panel; no text
+    line of a panel cut at the card's top edge; its own words whole and not under 11 px.
+    Step 11 ("four new event cards ..., in the panel on the right") likewise keeps clear
+    of the events panel."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    board, c = scene.board_view, coach.card
+    panels = (scene.players, scene.events_panel, scene.log)
+    assert _walk_to(app, scene, coach, "scoring", 1200)
+    frame(app, 3)
+
+    def scoring(where: str) -> None:
+        card = _rect(c)
+        if where.startswith("scoring 960x640"):
+            screenshot(app, shots / f"tutorial-scoring-{where.split()[-1]}-960x640.png")
+        assert scene.winter.visible and board.mark_boxes, where
+        assert not _overlap(card, scene.winter.title_rect()), (where, card)
+        marks = [m for m in board.mark_boxes
+                 if _overlap(card, (m[0], m[1], m[2] - m[0], m[3] - m[1]))]
+        assert not marks, (where, card, marks)
+        assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
+        assert scene.banner.visible, where          # the year's sums, whole, under the map
+        assert not _overlap(card, _rect(scene.banner)), (
+            where, "the sums", card, c.needed_height(scene.log.width - 8, 10**6, 8.5),
+            scene.events_panel.top - scene.log.bottom - 8)
+        assert not [m for m in board.mark_boxes if _overlap(
+            _rect(scene.banner), (m[0], m[1], m[2] - m[0], m[3] - m[1]))], (where, "sums")
+        assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
+        _card_words_whole(c, where)
+    _each_size_and_language(app, coach, scoring)
+    _resize(app, 960, 640)
+    assert _walk_to(app, scene, coach, "finished", 300)
+    frame(app, 3)
+
+    def finished(where: str) -> None:
+        card = _rect(c)
+        if where.startswith("finished 960x640"):
+            screenshot(app, shots / f"tutorial-finished-{where.split()[-1]}-960x640.png")
+        assert not _overlap(card, _rect(scene.events_panel)), (where, "the events panel")
+        assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
+        assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
+        _card_words_whole(c, where)
+    _each_size_and_language(app, coach, finished)
+
