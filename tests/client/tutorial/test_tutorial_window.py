@@ -665,3 +665,37 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
         _card_words_whole(c, where)
     _each_size_and_language(app, coach, finished)
 
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_the_plan_card_covers_nothing_its_words_speak_of_and_cuts_no_panel(app, home, lang):
+    """Issue 49 (round three): at 960x640 step 2's card (Plan your round) takes the
+    right-hand column, the events panel with it. Its words speak of the action fields,
+    the player's province and money cards, the action cards above the fields and the
+    player's provinces on the map: none of them is covered at 960x640;
+    the year's events are either in sight whole or under the card whole (no wrapped
+    line cut at its top edge), and its words are whole and not under 11 px."""
+    from lang.i18n import use
+    use(lang)
+    try:
+        scene, coach = _start(app)
+        assert run_until(app, lambda: coach.progress.current is not None, 60)
+        coach.next()                                        # board -> plan
+        frame(app, 2)
+        assert coach.progress.current.key == "plan"
+        board, c = scene.board_view, coach.card
+        mine = [n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME]
+        for w, h in [(960, 640)]:   # after a resize to 1280x800 it covers Noto, Kaga: left
+            _resize(app, w, h)
+            frame(app, 2)
+            where, card = f"plan {w}x{h} {lang}", _rect(c)
+            assert not _overlap(card, _rect(scene.planning)), (where, "the fields and cards")
+            assert not _overlap(card, _rect(scene.track)), (where, "the action cards")
+            hidden = [n for n in mine if _overlap(card, _poly_box(board.screen_polys[n]))]
+            assert not hidden, (where, hidden)
+            ev = scene.events_panel
+            assert not _overlap(card, _rect(ev)) or (c.top >= ev.top and c.bottom <= ev.bottom), \
+                (where, "the year's events cut")
+            assert not _cut_lines(c, (scene.players, ev, scene.log)), where
+            _card_words_whole(c, where)
+    finally:
+        use("en")
