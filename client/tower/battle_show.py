@@ -38,6 +38,7 @@ from sim import events as ev
 if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
+    from client.tower.stage_opening import Sea
     from client.tower.tower_view import TowerView
     from client.core.played import Played
 
@@ -153,6 +154,9 @@ class ArrowMap(Protocol):
     def picture(self) -> CachedLayer: ...
 
     @property
+    def open_sea(self) -> Sea | None: ...
+
+    @property
     def left(self) -> float: ...
 
     @property
@@ -240,7 +244,7 @@ class BattleShow:
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
-            self.tower.open_from(where, self.board_view.picture)
+            self.tower.open_from(where, self.board_view.picture, self.board_view.open_sea)
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption

@@ -167,6 +167,7 @@ def test_the_stage_ends_on_the_decision_with_a_sting_and_a_hold(app):
         left = bottom = 0.0
         right, top = 1280.0, 766.0
         picture = None
+        open_sea = None
 
         def set_arrow(self, *a: Any) -> None: ...
 

@@ -188,6 +188,8 @@ class _Board:
         from client.core.cached_layer import CachedLayer
         return CachedLayer()           # never drawn: no picture of a map
 
+    open_sea = None                    # no sea drawn either
+
 
 def test_the_winner_marches_its_survivors_into_the_province_it_took():
     from client.core.sound import Sounds
