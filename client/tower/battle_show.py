@@ -24,10 +24,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Callable, Protocol, cast
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from client.core import theme
 from client.core.node import Node
+from client.core.played import as_kind, kind_of
 from client.core.signal import Signal
 from client.tower.march import MarchView
 from client.tower.stage_climax import verdict
@@ -114,13 +115,12 @@ def battle_context(dropped: Played, rest: Sequence[Played]
     battle: ev.BattleResolved | None = None
     origin: str | None = None
     for e in rest:
-        k = e.get("event")
-        if k == "TowerDropped":
+        if kind_of(e) == "TowerDropped":
             break
-        if k == "BattleResolved" and battle is None:
-            battle = cast(ev.BattleResolved, e)     # its name was checked
-        elif k == "ActionDone" and battle is not None \
-                and (done := cast(ev.ActionDone, e)).get("attacked") == battle.get("province"):
+        if battle is None:
+            battle = as_kind(e, ev.BattleResolved)
+        elif (done := as_kind(e, ev.ActionDone)) is not None \
+                and done.get("attacked") == battle.get("province"):
             origin = done.get("province")
             break
     return battle, origin
