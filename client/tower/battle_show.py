@@ -148,6 +148,8 @@ class ArrowMap(Protocol):
 
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
+    def refresh(self) -> None: ...
+
     def legend_box(self) -> tuple[float, float, float, float]: ...
 
     @property
@@ -244,6 +246,9 @@ class BattleShow:
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
+            # the map is hidden under the stage (`layout`): its picture, which the opening
+            # zooms into, drawn now if the arrow just changed it
+            self.board_view.refresh()
             self.tower.open_from(where, self.board_view.picture, self.board_view.open_sea)
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
@@ -338,8 +343,11 @@ class BattleShow:
     def layout(self, W: float, H: float, top_h: float, rw: float, tw: float,
                column: Sequence[Node], below: Sequence[Node]) -> None:
         """The stage takes the window under the top bar (the map, the `column` panels:
-        players, events, log, and the `below` ones: the track, plan and info, hidden under
-        it and given back as they were)."""
+        players, events, log, and the `below` ones: the track, plan and info, and the map
+        itself, hidden under it and given back as they were). The stage covers the map
+        whole (the opening draws its own zoomed copy of the map's picture), so a whole
+        frame does not draw the map under it (issue 48: 11-15 ms of the stage's first
+        frame at 1920x1080 on llvmpipe)."""
         big = self.tower.big
         if big and not self._hidden:
             self._hidden = [(p, p.visible) for p in (*column, *below)]

@@ -171,6 +171,8 @@ def test_the_stage_ends_on_the_decision_with_a_sting_and_a_hold(app):
 
         def set_arrow(self, *a: Any) -> None: ...
 
+        def refresh(self) -> None: ...
+
         def province_centre(self, name: str) -> tuple[float, float]:
             return (300.0, 300.0)
 

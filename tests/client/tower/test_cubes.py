@@ -177,6 +177,9 @@ class _Board:
     def set_arrow(self, origin, target, colour=(0, 0, 0)) -> None:
         self.arrow = (origin, target) if target else None
 
+    def refresh(self) -> None:
+        pass                           # no picture of a map to draw
+
     def province_centre(self, name: str) -> tuple[float, float]:
         return {"Kai": (100.0, 100.0), "Suruga": (300.0, 200.0)}[name]
 
