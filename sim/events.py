@@ -47,6 +47,7 @@ EVENT_NAMES: tuple[str, ...] = get_args(EventName)
 # beside it: a battle's kind and result (`sim.progress`), how a drop was settled
 # (`sim.commands`), the season (`sim.state`)
 DropReason = Literal["fill", "battle", "revolt"]          # why cubes went into the tower
+BattleSide = Union[int, Literal["peasant"]]                # a seat, or the peasants
 
 
 # ----------------------------------------------------------------------------- setup
@@ -248,8 +249,8 @@ class BattleResolved(TypedDict):
     event: Literal["BattleResolved"]
     kind: BattleKind
     province: str
-    attacker: int | str                # a seat, or "peasant"
-    defender: int | str
+    attacker: BattleSide
+    defender: BattleSide
     unrest: int
     thrown: dict[str, int]
     out: dict[str, int]

@@ -23,8 +23,10 @@ en) the window in that language (file names then end in `-nl`); `--only planning
 limits the shots; `--small` saves 256-colour PNGs. The battle stage's moments committed under
 docs/screenshots/battle/ (issue 48) are one command per language:
 `xvfb-run -a -s "-screen 0 2560x1440x24" .venv/bin/python tools/screenshots.py
-docs/screenshots/battle --only battle --small --sizes 960x640,1280x800,1920x1080,2560x1440
+docs/screenshots/battle --only battle --sizes 960x640,1280x800,1920x1080,2560x1440
 --lang nl` (then keep the stage's moments: opening, handful, battle, tally, climax, banner).
+They are full-colour PNGs, not `--small`: 256 colours band the stage's lamplight into
+stair-steps across the tower's red posts and turned the peasants' green cube grey.
 """
 
 from __future__ import annotations

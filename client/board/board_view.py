@@ -92,6 +92,7 @@ class BoardView(Node):
         self._ground: list[Mesh | TexturedMesh] = []
         self._water_key: tuple[float, ...] = ()
         self._water: tuple[TexturedMesh, TexturedMesh, Mesh, TexturedMesh] | None = None
+        self._open_sea: tuple[tuple[float, ...], TexturedMesh] | None = None
         self._xf: MapTransform | None = None
         self._layer = CachedLayer()
         self.screen_polys: dict[str, list[tuple[float, float]]] = {}
@@ -431,6 +432,22 @@ class BoardView(Node):
     def picture(self) -> CachedLayer:
         """The map as last drawn (the battle stage's camera zooms into it)."""
         return self._layer
+
+    @property
+    def open_sea(self) -> TexturedMesh | None:
+        """The sea with its swell, from the map's place far out past it (the battle
+        stage's camera move draws it where the zoomed map does not reach the window's
+        edge); None before the map is first drawn."""
+        if self._water is None:
+            return None
+        if self._open_sea is None or self._open_sea[0] != self._water_key:
+            l, b, r, t = self._water_key
+            far = 4 * max(r - l, t - b)
+            sea = TexturedMesh("sea", self._water[0].tile)
+            sea.add([(l - far, b - far), (r + far, b - far), (r + far, t + far), (l - far, b - far),
+                     (r + far, t + far), (l - far, t + far)], theme.SEA)
+            self._open_sea = (self._water_key, sea)
+        return self._open_sea[1]
 
     def _draw_map(self) -> None:
         for part in self._ground:

@@ -104,13 +104,19 @@ class Node:
         for c in list(self.children):
             c.update(dt)
 
-    def draw(self) -> None:
-        if not self.visible:
-            return
+    def refresh(self) -> None:
+        """Rebuild now if marked dirty (what `draw` does first): a hidden node's cached
+        picture made current, for a node that draws it elsewhere (the battle stage's
+        opening zooms into the map's picture while the map itself is hidden under it)."""
         if self._dirty:
             self._dirty = False
             self.rebuild()
             beat()          # a scene's first frame rebuilds every node (client.core.beating)
+
+    def draw(self) -> None:
+        if not self.visible:
+            return
+        self.refresh()
         self.on_draw()
         for c in self.children:
             c.draw()

@@ -269,7 +269,7 @@ class GameScene(Node):
             column += (self.net.chat,)      # under the log: it goes with it (the tower's room)
         self.battle.layout(W, H, top_h, rw, tw, column,
                            (self.planning, self.decision, self.info, self.track, self.help_btn,
-                            self.comforts.save_btn))
+                            self.comforts.save_btn, self.board_view))
         # over the log; over the big tower's foot while the battle view holds the column
         if self.log.visible:
             self.comforts.place_guide(self.log, above=self.events_panel)

@@ -58,6 +58,8 @@ class Guide(Node):
         self.hint_seen = Signal("hint_seen")
         self.texts = TextCache()
         self._probe = TextCache()          # measures a hint before the note is sized
+        self._heights: dict[tuple[str, str, int, float], float] = {}   # (title, body, width,
+        # the window's scale) -> the note's height
         self._anchor: tuple[float, float, float, float, float] | None = None
         self.next_btn = self.add(Button(N_("Got it"), size=10))
         self.off_btn = self.add(Button(N_("Hide the guide"), size=10))
@@ -108,13 +110,23 @@ class Guide(Node):
         self.set_rect(left, bottom, width, h)
 
     def _needed(self, width: float) -> float:
-        """The height the current hint takes at its full type size."""
+        """The height the current hint takes at its full type size, measured once per hint
+        and width (issue 48: each battle's start and end lay the table out again, and the
+        note's two text layouts were 2 ms of the stage's first frame on llvmpipe)."""
         title, body = self._words()
+        win = arcade.get_window()
+        key = (title, body, max(10, int(width - 24)),
+               win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0))
+        if key not in self._heights:
+            self._heights[key] = self._measure(title, body, key[2])
+        return self._heights[key]
+
+    def _measure(self, title: str, body: str, width: int) -> float:
         probe = self._probe
         probe.begin()
-        t = probe.put("t", title, 0, 0, size=TITLE_PT, width=max(10, int(width - 24)),
+        t = probe.put("t", title, 0, 0, size=TITLE_PT, width=width,
                       multiline=True, anchor_y="top", bold=True)
-        b = probe.put("b", body, 0, 0, size=BODY_PT, width=max(10, int(width - 24)),
+        b = probe.put("b", body, 0, 0, size=BODY_PT, width=width,
                       multiline=True, anchor_y="top")
         probe.end()
         return 8 + t.content_height + 6 + b.content_height + 8 + 36 + 4

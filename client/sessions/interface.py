@@ -15,9 +15,8 @@ Tests: tests/client/sessions/test_interface.py, tests/client/sessions/test_batch
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import (TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypedDict, TypeVar, Union,
-                    cast)
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 # the batch's records and their narrowing live below the packages that read them
 # (client/core/played.py), so client.words and client.tower may name them too
@@ -33,12 +32,6 @@ if TYPE_CHECKING:
     from sim.commands import Command
     from sim.snapshot import PublicState
     from sim.state import Decision, GameConfig, State
-
-
-
-# a loose reading of the same, left only for client/tutorial/coach.py (not changed here:
-# another branch works on it) until it takes `Played`; a `Played` is one
-Event = Mapping[str, Any]
 
 
 class Batch(NamedTuple):

@@ -18,8 +18,9 @@ from lang.i18n import _
 from sim.state import DecisionKind
 
 if TYPE_CHECKING:
+    from sim import events as ev
     from sim.commands import SubmitPlan
-    from sim.state import Decision
+    from sim.state import Decision, GameConfig, State
 
 
 class ChatLine(Protocol):
@@ -45,15 +46,15 @@ class TableCallbacks(Protocol):
 
     on_chat_received: Callable[[Any], None] = _unset
     on_lobby_changed: Callable[[dict[str, Any]], None] = _unset
-    on_started: Callable[[Any, Any, Any], None] = _unset
-    on_events: Callable[[Any, Any], None] = _unset
+    on_started: Callable[[GameConfig, int | None, State], None] = _unset
+    on_events: Callable[[list[ev.Event], State], None] = _unset
     on_paused: Callable[[str], None] = _unset
     on_resumed: Callable[[], None] = _unset
     on_notice: Callable[[str], None] = _unset
     on_desync: Callable[[dict[str, Any]], None] = _unset
     on_refused: Callable[[str], None] = _unset
     on_error: Callable[[str], None] = _unset
-    on_ended: Callable[[Any], None] = _unset
+    on_ended: Callable[[State], None] = _unset
     on_step_applied: Callable[[dict[str, Any]], None] = _unset
 
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Callable, Protocol, cast
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from client.core import theme
 from client.core.node import Node
+from client.core.played import as_kind, kind_of
 from client.core.signal import Signal
 from client.tower.march import MarchView
 from client.tower.stage_climax import verdict
@@ -38,6 +39,7 @@ from sim import events as ev
 if TYPE_CHECKING:
     from client.core.cached_layer import CachedLayer
     from client.core.sound import Sounds
+    from client.tower.stage_opening import Sea
     from client.tower.tower_view import TowerView
     from client.core.played import Played
 
@@ -113,13 +115,12 @@ def battle_context(dropped: Played, rest: Sequence[Played]
     battle: ev.BattleResolved | None = None
     origin: str | None = None
     for e in rest:
-        k = e.get("event")
-        if k == "TowerDropped":
+        if kind_of(e) == "TowerDropped":
             break
-        if k == "BattleResolved" and battle is None:
-            battle = cast(ev.BattleResolved, e)     # its name was checked
-        elif k == "ActionDone" and battle is not None \
-                and (done := cast(ev.ActionDone, e)).get("attacked") == battle.get("province"):
+        if battle is None:
+            battle = as_kind(e, ev.BattleResolved)
+        elif (done := as_kind(e, ev.ActionDone)) is not None \
+                and done.get("attacked") == battle.get("province"):
             origin = done.get("province")
             break
     return battle, origin
@@ -147,10 +148,15 @@ class ArrowMap(Protocol):
 
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
+    def refresh(self) -> None: ...
+
     def legend_box(self) -> tuple[float, float, float, float]: ...
 
     @property
     def picture(self) -> CachedLayer: ...
+
+    @property
+    def open_sea(self) -> Sea | None: ...
 
     @property
     def left(self) -> float: ...
@@ -240,7 +246,10 @@ class BattleShow:
             self.active = True
             self.tower.set_big(True)
             self.layout_changed.emit()
-            self.tower.open_from(where, self.board_view.picture)
+            # the map is hidden under the stage (`layout`): its picture, which the opening
+            # zooms into, drawn now if the arrow just changed it
+            self.board_view.refresh()
+            self.tower.open_from(where, self.board_view.picture, self.board_view.open_sea)
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters
         return self.caption
@@ -334,8 +343,11 @@ class BattleShow:
     def layout(self, W: float, H: float, top_h: float, rw: float, tw: float,
                column: Sequence[Node], below: Sequence[Node]) -> None:
         """The stage takes the window under the top bar (the map, the `column` panels:
-        players, events, log, and the `below` ones: the track, plan and info, hidden under
-        it and given back as they were)."""
+        players, events, log, and the `below` ones: the track, plan and info, and the map
+        itself, hidden under it and given back as they were). The stage covers the map
+        whole (the opening draws its own zoomed copy of the map's picture), so a whole
+        frame does not draw the map under it (issue 48: 11-15 ms of the stage's first
+        frame at 1920x1080 on llvmpipe)."""
         big = self.tower.big
         if big and not self._hidden:
             self._hidden = [(p, p.visible) for p in (*column, *below)]

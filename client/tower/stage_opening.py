@@ -9,6 +9,8 @@ Tests: tests/client/tower/test_stage_frames.py, tests/client/tower/test_stage.py
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import arcade
 
 from client.core import theme
@@ -22,6 +24,13 @@ BOARD_ZOOM = 2.6       # how far the camera moves in on the board while the stag
 STAGE_FROM = 0.08      # the stage's size, against the view's, when it appears at the province
 
 
+class Sea(Protocol):
+    """The board's open sea, in the board's own coordinates far past its picture
+    (`client.board.board_view.BoardView.open_sea`)."""
+
+    def draw(self) -> None: ...
+
+
 class Opening:
     """The camera's move into one view's box; `progress` runs from 0 to 1 (1: open)."""
 
@@ -29,14 +38,17 @@ class Opening:
         self.opened_from: tuple[float, float] | None = None     # the stage opens from here
         self.backdrop: CachedLayer | None = None   # the board's picture, zoomed into
         self.progress = 1.0
+        self._sea: Sea | None = None               # the board's sea, on beyond its picture
 
     def start(self, point: tuple[float, float] | None, backdrop: CachedLayer | None,
-              big: bool) -> None:
+              big: bool, sea: Sea | None = None) -> None:
         """Move in from this point of the window (only on the stage; elsewhere the view
-        is open at once)."""
+        is open at once). `sea`: the board's sea with its swell, drawn on where the
+        zoomed map's picture does not reach the view's edge."""
         self.opened_from = point
         self.backdrop = backdrop
         self.progress = 0.0 if point is not None and big else 1.0
+        self._sea = sea
 
     @property
     def moving(self) -> bool:
@@ -104,11 +116,15 @@ class Opening:
             board = (bl * z + offx, bb * z + offy, bw * z, bh * z)
         try:
             for strip in minus(box, inner):
-                for bare in minus(strip, board):           # beyond the map: its sea, not the table
-                    arcade.draw_lbwh_rectangle_filled(*bare, theme.SEA)   # the sea goes on
+                bares = minus(strip, board)              # beyond the map: its sea, not the table
+                if bares and self._sea is None:
+                    for bare in bares:
+                        arcade.draw_lbwh_rectangle_filled(*bare, theme.SEA)
                 if bd is not None and bd.surface is not None:
                     camera(win, z, offx, offy).use()
                     ctx.scissor = pixels(strip, px)      # after the camera: its use resets it
+                    if bares and self._sea is not None:   # the sea goes on, with its waves
+                        self._sea.draw()
                     bd.draw(opaque=True, smooth=True)
                     win.default_camera.use()
                     ctx.scissor = scissor

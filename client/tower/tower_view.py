@@ -48,7 +48,7 @@ from client.tower.drop_clock import CLIMAX, TALLY, DropClock, Stage
 from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
-from client.tower.stage_opening import Opening
+from client.tower.stage_opening import Opening, Sea
 from client.core.dirty_union import each_rect
 from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
@@ -590,11 +590,12 @@ class TowerView(Node):
             self._place_rest()
 
     def open_from(self, point: tuple[float, float] | None,
-                  backdrop: CachedLayer | None = None) -> None:
+                  backdrop: CachedLayer | None = None, sea: Sea | None = None) -> None:
         """The camera moves in from this point of the window (the province fought over)
-        to the stage: the board (`backdrop`: its cached picture) zooms in on the
-        province, and the stage grows out of it to the whole view (`stage_opening`)."""
-        self._opening.start(point, backdrop, self.big)
+        to the stage: the board (`backdrop`: its cached picture; `sea`: its open sea)
+        zooms in on the province, and the stage grows out of it to the whole view
+        (`stage_opening`)."""
+        self._opening.start(point, backdrop, self.big, sea)
 
     @property
     def opening(self) -> float:

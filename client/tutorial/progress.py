@@ -15,9 +15,11 @@ Tests: tests/client/tutorial/test_progress.py, tests/client/tutorial/test_script
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
+from client.core.played import Played, as_kind, kind_of
 from client.tutorial.script import STEPS, Step
+from sim import events as ev
 from sim.state import DecisionKind
 
 
@@ -55,14 +57,17 @@ class TutorialProgress:
             return None
         return self._reach(lambda s: s.trigger.decision is not None and s.trigger.decision == kind)
 
-    def event_played(self, event: Mapping[str, object], more_of_kind: bool = False) -> Step | None:
+    def event_played(self, event: Played, more_of_kind: bool = False) -> Step | None:
         """An event has been played on the table (`more_of_kind`: another of its kind
-        follows in the same batch); returns a step newly shown."""
+        follows in the same batch); returns a step newly shown. A trigger's `reason` is a
+        tower drop's."""
         if self.current is not None and self.current.trigger.decision is not None:
             return None                      # the player is answering: events wait
-        name = event.get("event")
+        name = kind_of(event)
+        dropped = as_kind(event, ev.TowerDropped)
+        reason = dropped["reason"] if dropped is not None else None
         return self._reach(lambda s: s.trigger.event == name and
-                           (not s.trigger.reason or s.trigger.reason == event.get("reason")) and
+                           (not s.trigger.reason or s.trigger.reason == reason) and
                            (not s.trigger.year or s.trigger.year == event.get("year")) and
                            not (s.trigger.last and more_of_kind),
                            replace_current=True)

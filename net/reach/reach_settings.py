@@ -3,7 +3,7 @@
 Why a record: `net.reach` used to read environment variables deep inside (whether to
 check the lobby's pairs, ask the router, use a rendezvous, only the relay, how long a
 friend waits). Now the program's edge (cli/runner.py, the window's scenes) reads them
-once with `from_environment` and hands the record down; `net` itself reads no
+once with `from_environment` and hands the record down; `net.reach` itself reads no
 environment, and a test says what it wants with a record.
 
     SHOGUN_NET_REACH_CHECK=off     the host starts without probing every pair (StartGate)

@@ -10,7 +10,7 @@ Tests: tests/sim/rules/test_battle.py.
 from __future__ import annotations
 
 
-from sim.events import BattleResolved, DropReason, recorded
+from sim.events import BattleResolved, BattleSide, DropReason, recorded
 from sim.rules.battle_count import count_battle
 from sim.cards import cards
 from sim.chance import ChanceStream
@@ -171,7 +171,7 @@ def resolve(s: State, events: Events) -> tuple[Battle, BattleResult]:
     return bt, outcome.result
 
 
-def _side(colour: int | None) -> int | str:
+def _side(colour: int | None) -> BattleSide:
     """A battle's side as the log names it: a seat, or "peasant" (a neutral defender too)."""
     return "peasant" if colour == PEASANT or colour is None else colour
 

@@ -375,3 +375,27 @@ def test_ctrl_a_in_the_save_name_replaces_the_suggestion(app, home, shots):
     app.on_key_press(arcade.key.ENTER, 0)
     frame(app)
     assert (home / "data" / "saves" / "second try.save").exists()
+
+
+def test_the_guide_measures_its_hint_once_per_width(app):
+    """Issue 48: the battle's start and end lay the table out again, and the guide's
+    note laid its hint's text out each time (2 ms of the stage's first frame on
+    llvmpipe); it is measured once per hint and width, at the height it measures."""
+    from client.game.guide import Guide
+    guide = Guide()
+    guide.point_at("plan")
+    laid = [0]
+    put = guide._probe.put
+
+    def counted(*a, **kw):
+        laid[0] += 1
+        return put(*a, **kw)
+    guide._probe.put = counted
+    heights = []
+    for width in (300, 200, 300, 200, 300):
+        guide.anchor(10, width, 700, 100, 750)
+        heights.append(guide.height)
+    assert laid[0] == 4, f"{laid[0] // 2} text layouts for two widths"
+    assert heights[0] == heights[2] == heights[4] and heights[1] == heights[3]
+    assert heights[1] > heights[0], "narrower, taller"
+    assert heights[0] == min(750 - 100, guide._measure(*guide._words(), 300 - 24))

@@ -167,8 +167,11 @@ def test_the_stage_ends_on_the_decision_with_a_sting_and_a_hold(app):
         left = bottom = 0.0
         right, top = 1280.0, 766.0
         picture = None
+        open_sea = None
 
         def set_arrow(self, *a: Any) -> None: ...
+
+        def refresh(self) -> None: ...
 
         def province_centre(self, name: str) -> tuple[float, float]:
             return (300.0, 300.0)

@@ -177,6 +177,9 @@ class _Board:
     def set_arrow(self, origin, target, colour=(0, 0, 0)) -> None:
         self.arrow = (origin, target) if target else None
 
+    def refresh(self) -> None:
+        pass                           # no picture of a map to draw
+
     def province_centre(self, name: str) -> tuple[float, float]:
         return {"Kai": (100.0, 100.0), "Suruga": (300.0, 200.0)}[name]
 
@@ -187,6 +190,8 @@ class _Board:
     def picture(self):
         from client.core.cached_layer import CachedLayer
         return CachedLayer()           # never drawn: no picture of a map
+
+    open_sea = None                    # no sea drawn either
 
 
 def test_the_winner_marches_its_survivors_into_the_province_it_took():

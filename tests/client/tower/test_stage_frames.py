@@ -41,6 +41,28 @@ def _stage(handful: float = 0.9) -> TowerView:
     return tv
 
 
+def _quiet_table(app, thrown: dict[int, int], seed: bytes):
+    """A 3-player game's table, paused and without a card over it, and a recorded drop of
+    `thrown` cubes (colour code -> count) with the battle's events (Blue attacks Suruga
+    from Kai): the scene, the recording, the TowerDropped event and the rest of the batch."""
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
+                            fast=True)
+    frame(app, 5)
+    scene.fast = False
+    scene.paused = True
+    # how far five fast frames get depends on the machine; a card left from them (a battle's,
+    # the winter's) would lie over the stage and make every frame whole: not this test's
+    scene.banner.hide()
+    rec = tower.drop(tower.EMPTY, thrown, seed.ljust(32, b"."), record=True).recording
+    assert rec is not None
+    dropped = {"event": "TowerDropped", "reason": "battle",
+               "thrown": {("peasant" if c == 5 else str(c)): n for c, n in thrown.items()}}
+    rest = [{"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
+             "defender": 1, "unrest": 0},
+            {"event": "ActionDone", "province": "Kai", "attacked": "Suruga"}]
+    return scene, rec, dropped, rest
+
+
 def _area(rects) -> int:
     return sum(w * h for _x, _y, w, h in rects)
 
@@ -134,19 +156,7 @@ def test_the_opening_draws_no_whole_window_frames(app):
     renderer the window's partial redraw stays on through it."""
     if not app.partial_redraw:
         pytest.skip("the window repaints everything on this renderer")
-    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
-                            fast=True)
-    frame(app, 5)
-    scene.fast = False
-    scene.paused = True
-    # how far five fast frames get depends on the machine; a card left from them (a battle's,
-    # the winter's) would lie over the stage and make every frame whole: not this test's
-    scene.banner.hide()
-    rec = tower.drop(tower.EMPTY, {0: 5, 1: 4}, b"opening".ljust(32, b"."), record=True).recording
-    assert rec is not None
-    dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 5, "1": 4}}
-    rest = [{"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
-             "defender": 1, "unrest": 0}]
+    scene, rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"opening")
     caption = scene.battle.start(dropped, rest, {})
     scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds())
     assert scene.tower.opening < 1.0
@@ -227,17 +237,7 @@ def test_a_pour_frame_draws_the_stage_once_over_its_rectangles(app):
     if not app.partial_redraw:
         pytest.skip("the window repaints everything on this renderer")
     import numpy as np
-    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
-                            fast=True)
-    frame(app, 5)
-    scene.fast = False
-    scene.paused = True
-    scene.banner.hide()
-    rec = tower.drop(tower.EMPTY, {0: 9, 1: 8, 5: 3}, b"one-draw".ljust(32, b"."), record=True).recording
-    assert rec is not None
-    dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 9, "1": 8, "peasant": 3}}
-    rest = [{"event": "BattleResolved", "kind": "attack", "province": "Suruga", "attacker": 0,
-             "defender": 1, "unrest": 0}]
+    scene, rec, dropped, rest = _quiet_table(app, {0: 9, 1: 8, 5: 3}, b"one-draw")
     caption = scene.battle.start(dropped, rest, {"peasant": 1})
     tv = scene.tower
     tv.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds(), scene.battle.from_tray)
@@ -277,4 +277,42 @@ def test_a_pour_frame_draws_the_stage_once_over_its_rectangles(app):
         f"{compared:.2%} of the stage differs from a whole repaint"
     tv.draw = tower_draw
     scene.battle.end()
+    app.show_menu()
+
+
+def test_the_stages_first_frame_draws_no_map_under_it(app):
+    """Issue 48 (the stage's first frame): a whole frame while the stage is open drew the
+    map under it (11-15 ms of the first frame at 1920x1080 on llvmpipe), which the stage
+    covers whole. The map is hidden under the stage; the first frame is pixel for pixel
+    the one drawn with the map under it, its arrow included (the opening zooms into the
+    map's picture, which the battle's start makes current)."""
+    import numpy as np
+    scene, rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"first-frame")
+    board = scene.board_view
+    board_draw = board.on_draw
+    drawn = [0]
+
+    def counted() -> None:
+        drawn[0] += 1
+        board_draw()
+    board.on_draw = counted
+    # no `prepare` before it: the arrow is new at the start (the map's picture is stale)
+    caption = scene.battle.start(dropped, rest, {})
+    scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds())
+    app.on_update(1 / 60)
+    full = app.full_frames
+    app.on_draw()
+    assert app.full_frames == full + 1, "the stage's first frame is a whole one"
+    assert drawn[0] == 0, "the map drawn under the stage"
+    first = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"), dtype=np.int16)
+    board.visible = True                          # as before: the map drawn under the stage
+    app._force_full = True
+    app.on_draw()
+    assert drawn[0] == 1
+    under = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"), dtype=np.int16)
+    differs = float((np.abs(first - under).max(axis=2) > 0).mean())
+    assert differs == 0.0, f"{differs:.2%} of the window differs from a frame with the map under it"
+    board.on_draw = board_draw
+    scene.battle.end()
+    assert board.visible
     app.show_menu()

@@ -33,7 +33,8 @@ pytestmark = [pytest.mark.network, pytest.mark.slow, pytest.mark.timeout(500)]
 HERE = P.ROOT / "tests" / "net" / "reach"
 NEXT_CODE = r"The next friend joins with: \./shogun join ([a-z]+(?:-[a-z]+){5})"
 # a friend behind symmetric NAT, as far as the host can tell: it listens on 127.0.0.2 only,
-# and the host sees it at 127.0.0.1 (its tunnel's end), so the host's probe is refused
+# and the host sees it at 127.0.0.1 (its tunnel's end), so the host's probe is refused (the
+# friend's script holds that port closed on 127.0.0.1: replaying_friend.py `listen`)
 BEHIND_NAT = {**RELAY_ONLY, "SHOGUN_NET_INTERFACE": "127.0.0.2"}
 
 
@@ -45,15 +46,25 @@ def _finished_with_one_hash(peers: list[P.Peer]) -> None:
     assert None not in finals.values() and len(set(finals.values())) == 1, finals
 
 
-def _the_one_that_said(peers: list[P.Peer], line: str, timeout: float) -> P.Peer:
+def _the_one_that_said(peers: list[P.Peer], line: str, timeout: float, host: P.Peer) -> P.Peer:
+    """The one friend of `peers` that says `line` (the serving one's copies). The wait ends
+    early if every friend's game started and none was asked for a pair tunnel (the serving
+    one says "a tunnel of our own" when asked, before its start): no copy comes then."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         said = [p for p in peers if line in p.text()]
         if said:
             assert len(said) == 1, [p.name for p in said]
             return said[0]
+        texts = [p.text() for p in peers]
+        if all("game started" in t for t in texts) and \
+                not any("a tunnel of our own" in t for t in texts):
+            raise AssertionError("the game started with no pair tunnel asked for: "
+                                 + repr([host.text()[-1500:], host.errors()[-1500:]]
+                                        + [t[-1000:] for t in texts]))
         time.sleep(0.1)
-    raise AssertionError(f"nobody said {line!r}: " + repr([p.text()[-1000:] for p in peers]))
+    raise AssertionError(f"nobody said {line!r}: " + repr([p.text()[-1000:] for p in peers])
+                         + repr([host.text()[-1500:], host.errors()[-1500:]]))
 
 
 def test_a_friend_replaying_its_pair_tunnel_code_is_charged_itself_never_the_host(
@@ -77,7 +88,8 @@ def test_a_friend_replaying_its_pair_tunnel_code_is_charged_itself_never_the_hos
                                                "30", *where], tmp_path,
                                 BEHIND_NAT, script=HERE / "replaying_friend.py"))
             peers[-1].wait_for(r"reached the table by code: through the relay", 120)
-        attacker = _the_one_that_said(peers[1:], "replayed PairTunnelOpened 3 times", 120)
+        attacker = _the_one_that_said(peers[1:], "replayed PairTunnelOpened 3 times", 120,
+                                      host)
         honest = next(p for p in peers[1:] if p is not attacker)
         P.wait_all(peers, 300)
     finally:
