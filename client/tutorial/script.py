@@ -164,10 +164,9 @@ STEPS: tuple[Step, ...] = (
          "decision", optional=True, check=tasks.answer_first(tasks.CHOOSE_MOVE)),
     Step("winter", Trigger(event="WinterStarted"),
          N_("Winter: rice"),
-         N_("After autumn comes winter. Everyone first loses the rice shown on the event "
-            "card that was left over. Then each player needs one rice for every province "
-            "they own; a player who is short of rice suffers revolts in provinces drawn at "
-            "random, and the peasants fight them in the tower."),
+         N_("Everyone loses the rice on the event card left over, then needs one rice per "
+            "province they own. Whoever is short suffers revolts in provinces drawn at "
+            "random."),
          N_("Look at the rice in the players panel, then press Next."),
          "players", holds=True, marks_own=True, fact=tasks.rice_after_winter),
     Step("revolts", Trigger(decision=DecisionKind.REVOLT_ORDER),

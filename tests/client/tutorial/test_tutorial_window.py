@@ -666,6 +666,43 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
     _each_size_and_language(app, coach, finished)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)     # a walk to the first winter, then 12 layouts
+def test_the_winter_card_keeps_its_words_whole_and_covers_nothing_it_speaks_of(app, home,
+                                                                              shots):
+    """Issue 49 (round three): at 960x640 step 8's card (Winter: rice) found no spot
+    that held its words, so they shrank to 7.5 pt (under 11 px) in en/nl/ro. Measured at
+    four sizes in en/nl/ro: its words whole and not under 11 px, and it covers none of
+    what they speak of: the rice in the players panel, the event card left over (the
+    events panel), the player's own provinces (marked on the map); no panel's text line
+    cut at its top edge."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    board, c = scene.board_view, coach.card
+    panels = (scene.players, scene.events_panel, scene.log)
+    assert _walk_to(app, scene, coach, "winter", 900)
+    frame(app, 3)
+
+    def winter(where: str) -> None:
+        card = _rect(c)
+        if where.startswith("winter 960x640"):
+            screenshot(app, shots / f"tutorial-winter-{where.split()[-1]}-960x640.png")
+        assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
+        assert not _overlap(card, _rect(scene.events_panel)), (where, "the events panel")
+        hidden = [n for n in board.highlight if n in board.board.provinces
+                  and _point_in(board.province_centre(n), card)]
+        assert not hidden, (where, "own provinces", hidden)
+        assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
+        _card_words_whole(c, where)
+    _each_size_and_language(app, coach, winter)
+
+
+def _point_in(point, rect) -> bool:
+    x, y = point
+    return rect[0] <= x <= rect[0] + rect[2] and rect[1] <= y <= rect[1] + rect[3]
+
+
 @pytest.mark.parametrize("lang", ["en", "nl", "ro"])
 def test_the_plan_card_covers_nothing_its_words_speak_of_and_cuts_no_panel(app, home, lang):
     """Issue 49 (round three): at 960x640 step 2's card (Plan your round) takes the
