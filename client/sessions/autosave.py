@@ -171,7 +171,7 @@ class SaveInfo:
     """What the menu says about a save before loading it."""
 
     path: Path
-    title: str        # "4 players, sun side — 37 moves, saved 12:31"
+    title: str        # "4 players on the sun side — year 1, spring, saved 2026-11-29 17:53"
 
 
 def describe_save(path: Path) -> SaveInfo | None:
@@ -179,7 +179,7 @@ def describe_save(path: Path) -> SaveInfo | None:
         saved = read_save(path)
     except SaveError:
         return None
-    when = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
     n = len(saved.commands)
     players = saved.config.players     # whole phrases: "partea soarelui", not "partea soare"
     side = _("the sun side") if saved.config.side == "sun" else _("the moon side")

@@ -146,3 +146,27 @@ def test_continue_says_how_far_the_game_went_in_years_and_seasons(home):
     info = continue_info()
     assert info is not None
     assert "year 1, spring" in info.title and "step" not in info.title, info.title
+
+
+def test_continue_dates_the_save_in_numbers_not_in_english_month_names(home):
+    """Issue 49 (the first-hour screenshots): the Dutch and Romanian menus' Continue line
+    read "opgeslagen 29 Nov 17:53", an English month in a Dutch sentence. The save's time
+    is given as the list of saves gives it: 2026-11-29 17:53, in every language."""
+    import re
+    from client.sessions.autosave import continue_info
+    from lang.i18n import use
+    session = LocalSession(4, "sun", "beginner", (2,), "heuristic", seed=21)
+    save = Autosave.start(session)
+    _play_until_human(session)
+    save.close()
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+              "Dec")
+    try:
+        for lang in ("en", "nl", "ro"):
+            use(lang)
+            info = continue_info()
+            assert info is not None
+            assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d$", info.title), (lang, info.title)
+            assert not [m for m in months if m in info.title], (lang, info.title)
+    finally:
+        use("en")
