@@ -49,6 +49,8 @@ def show_scoring_card(views: TableViews, scoring: Iterable[ev.Scored], year: obj
     i = views.info
     views.banner.set_rect(i.left, i.bottom, i.width, i.height)
     views.banner.show(scoring_lines(scoring, year), 4.0 / max(1.0, speed), colour=(35, 55, 45))
+    views.banner.set_rect(i.left, i.bottom, i.width, i.height)   # the panel whole: `show`
+    # fits the box to its lines, and the panel's first line peeked out above it
 
 
 def scoring_lines(scoring: Iterable[ev.Scored], year: object) -> list[str]:

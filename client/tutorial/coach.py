@@ -384,8 +384,14 @@ class TutorialCoach(Node):
         if self.card.mode == "step":              # under the map: below the track, or over it too
             sw = min(1000.0, board.width + sc.tower.width - 16, sc.width - 16)   # the stage: the window
             sh = self.card.needed_height(sw, board.bottom - 8)
+            # over the panel below the map, or over the track too: either whole, no line
+            # cut at the card's top edge nor a field peeking out at its end (at 2560x1440
+            # "Spring of year 2" showed its top half, the tenth field "…eploy 3")
             if sh > sc.info.height - 8:
                 sh = board.bottom - 8
+                sw = max(sw, min(sc.track.right - 8, sc.width - 8) - (board.left + 8))
+            else:
+                sh = max(sh, sc.info.top - 8)
             spots.append((board.left + 8, 4.0, sw, sh))
         # a small window's map is too small for the card: the right-hand column from the
         # bottom up (the log, the year's events, the players panel unless the step is about
@@ -412,6 +418,11 @@ class TutorialCoach(Node):
                     squeezed.add(spots[-1])
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
+        # a decision step asks the player to click the provinces the map highlights (where
+        # the armies may go, the revolts' order): each counts five times one looked at
+        # (in Romanian at 960x640 the move card lay over Tamba, Settsu and Omi)
+        clicked = list(points) if st is not None and st.highlight == "decision" \
+            and self.card.mode == "step" else []
         provinces = board.state.get("provinces", {}) if board.state else {}
         mine = [n for n, p in provinces.items() if p.get("owner") == self.me]
         if not points:      # nothing marked: the player's own provinces are what they look at
@@ -439,6 +450,7 @@ class TutorialCoach(Node):
         def cost(r: Rect) -> int:
             x0, y0, x1, y1 = r[0] - 12, r[1] - 12, r[0] + r[2] + 12, r[1] + r[3] + 12
             hidden = sum(1 for x, y in points if x0 <= x <= x1 and y0 <= y <= y1)
+            hidden += 4 * sum(1 for x, y in clicked if x0 <= x <= x1 and y0 <= y <= y1)
             covered = sum(1 for k in keep if _overlap(r, k))
             whole = sum(1 for k in own if _overlap(r, k))   # any part: more than the column's
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more

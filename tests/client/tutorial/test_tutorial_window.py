@@ -580,6 +580,24 @@ def _rect(n):
     return (n.left, n.bottom, n.width, n.height)
 
 
+def _half_covered(card, panels):
+    """The text lines of `panels` the card covers in part (any edge of it running
+    through them: a line's top half, a field's name peeking out at its end)."""
+    out = []
+    for n in panels:
+        if not n.visible:
+            continue
+        for t in n.texts.labels.values():
+            if not (t.visible and t.text.strip()):
+                continue
+            box = (t.left, t.bottom, t.right - t.left, t.top - t.bottom)
+            inside = card.left - 1 <= t.left and t.right <= card.right + 1 and \
+                card.bottom - 1 <= t.bottom and t.top <= card.top + 1
+            if _overlap(_rect(card), box) and not inside:
+                out.append((n.name, t.text))
+    return out
+
+
 def _card_words_whole(card, where: str) -> None:
     """The card's words: none cut ("…"), none under 11 px, each line inside the card."""
     from client.core import theme
@@ -623,7 +641,10 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
     sizes in en/nl/ro on the title's box, each mark's chip and the players panel; no text
     line of a panel cut at the card's top edge; its own words whole and not under 11 px.
     Step 11 ("four new event cards ..., in the panel on the right") likewise keeps clear
-    of the events panel."""
+    of the events panel. Seen in the first-hour screenshots at 2560x1440: the sums'
+    box left the info panel's first line peeking above it ("Winter of year 1"), and step
+    11's card under the map cut "Spring of year 2" at its top edge: the sums cover the
+    info panel whole, and no line of the track or the info panel is covered in part."""
     _resize(app, 960, 640)
     scene, coach = _start(app)
     scene.speed_idx = len(SPEEDS) - 1
@@ -648,6 +669,9 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
             scene.events_panel.top - scene.log.bottom - 8)
         assert not [m for m in board.mark_boxes if _overlap(
             _rect(scene.banner), (m[0], m[1], m[2] - m[0], m[3] - m[1]))], (where, "sums")
+        b, i = scene.banner, scene.info      # the sums over the info panel whole: its first
+        assert b.bottom <= i.bottom + 0.5 and b.top >= i.top - 0.5, (    # line not peeking
+            where, "the sums", _rect(b), _rect(i))
         assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
         _card_words_whole(c, where)
     _each_size_and_language(app, coach, scoring)
@@ -662,6 +686,8 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
         assert not _overlap(card, _rect(scene.events_panel)), (where, "the events panel")
         assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
         assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
+        assert not _half_covered(c, (scene.track, scene.info)), (
+            where, _half_covered(c, (scene.track, scene.info)))
         _card_words_whole(c, where)
     _each_size_and_language(app, coach, finished)
 
@@ -675,7 +701,9 @@ def test_the_winter_card_keeps_its_words_whole_and_covers_nothing_it_speaks_of(a
     four sizes in en/nl/ro: its words whole and not under 11 px, and it covers none of
     what they speak of: the rice in the players panel, the event card left over (the
     events panel), the player's own provinces (marked on the map); no panel's text line
-    cut at its top edge."""
+    cut at its top edge. At 2560x1440 the card covered the action track but for its
+    tenth field ("…eploy 3" peeked out at its right end): no line of the track or the
+    info panel covered in part."""
     _resize(app, 960, 640)
     scene, coach = _start(app)
     scene.speed_idx = len(SPEEDS) - 1
@@ -694,8 +722,40 @@ def test_the_winter_card_keeps_its_words_whole_and_covers_nothing_it_speaks_of(a
                   and _point_in(board.province_centre(n), card)]
         assert not hidden, (where, "own provinces", hidden)
         assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
+        assert not _half_covered(c, (scene.track, scene.info)), (
+            where, _half_covered(c, (scene.track, scene.info)))
         _card_words_whole(c, where)
     _each_size_and_language(app, coach, winter)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)     # a walk to the first winter, then 24 layouts
+def test_the_decision_cards_leave_the_provinces_to_click_in_sight(app, home, shots):
+    """Issue 49 (round three): at 960x640 in Romanian step 7's card (Battle or move) lay
+    over the map's top-left corner, over Tamba, Settsu and Omi, the provinces it asks
+    the player to click. At four sizes in en/nl/ro, steps 7 and 9 (the revolts' order):
+    no highlighted province's centre (its army token) under the card, nor the province
+    the armies leave; the card's words whole and not under 11 px."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    board, c = scene.board_view, coach.card
+
+    def in_sight(where: str) -> None:
+        card = _rect(c)
+        if where.split()[1] == "960x640":
+            screenshot(app, shots / f"tutorial-{where.split()[0]}-{where.split()[-1]}-960x640.png")
+        asked = board.highlight | ({board.selected} if board.selected else set())
+        assert board.highlight, (where, "nothing highlighted")
+        hidden = sorted(n for n in asked if n in board.board.provinces
+                        and _point_in(board.province_centre(n), card))
+        assert not hidden, (where, "under the card", hidden)
+        _card_words_whole(c, where)
+    for key in ("move", "revolts"):
+        _resize(app, 960, 640)
+        assert _walk_to(app, scene, coach, key, 900), key
+        frame(app, 3)
+        _each_size_and_language(app, coach, in_sight)
 
 
 def _point_in(point, rect) -> bool:
