@@ -221,7 +221,7 @@ class TutorialCard(Node):
         size = self.words_size(room)
         task_room = min(self._measure(task_text, inner, size, bold=True) + 2, room * 0.5) \
             if task_text else 0.0
-        # (smaller still, rather than cut, only where no spot holds them: step 8 at 960x640)
+        # (smaller still, rather than cut, only where no spot holds them)
         put_boxed(t, "b", self.body, self.left + 12, top, inner, room - task_room - 4, size,
                   min_size=7.5, color=BODY)
         if task_text:
