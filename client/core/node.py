@@ -104,7 +104,7 @@ class Node:
         for c in list(self.children):
             c.update(dt)
 
-    def refresh(self) -> None:
+    def rebuild_if_dirty(self) -> None:
         """Rebuild now if marked dirty (what `draw` does first): a hidden node's cached
         picture made current, for a node that draws it elsewhere (the battle stage's
         opening zooms into the map's picture while the map itself is hidden under it)."""
@@ -116,7 +116,7 @@ class Node:
     def draw(self) -> None:
         if not self.visible:
             return
-        self.refresh()
+        self.rebuild_if_dirty()
         self.on_draw()
         for c in self.children:
             c.draw()

@@ -148,7 +148,7 @@ class ArrowMap(Protocol):
 
     def province_centre(self, name: str) -> tuple[float, float]: ...
 
-    def refresh(self) -> None: ...
+    def rebuild_if_dirty(self) -> None: ...
 
     def legend_box(self) -> tuple[float, float, float, float]: ...
 
@@ -248,7 +248,7 @@ class BattleShow:
             self.layout_changed.emit()
             # the map is hidden under the stage (`layout`): its picture, which the opening
             # zooms into, drawn now if the arrow just changed it
-            self.board_view.refresh()
+            self.board_view.rebuild_if_dirty()
             self.tower.open_from(where, self.board_view.picture, self.board_view.open_sea)
             self.tower.mark_dirty()
             self._cue("rattle")         # the handful shaken in the hand; the pour clatters

@@ -177,7 +177,7 @@ class _Board:
     def set_arrow(self, origin, target, colour=(0, 0, 0)) -> None:
         self.arrow = (origin, target) if target else None
 
-    def refresh(self) -> None:
+    def rebuild_if_dirty(self) -> None:
         pass                           # no picture of a map to draw
 
     def province_centre(self, name: str) -> tuple[float, float]:
