@@ -645,13 +645,9 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
     box left the info panel's first line peeking above it ("Winter of year 1"), and step
     11's card under the map cut "Spring of year 2" at its top edge: the sums cover the
     info panel whole, and no line of the track or the info panel is covered in part."""
-    _resize(app, 960, 640)
-    scene, coach = _start(app)
-    scene.speed_idx = len(SPEEDS) - 1
+    scene, coach = _walked_at_full_speed(app, "scoring", 1200)
     board, c = scene.board_view, coach.card
     panels = (scene.players, scene.events_panel, scene.log)
-    assert _walk_to(app, scene, coach, "scoring", 1200)
-    frame(app, 3)
 
     def scoring(where: str) -> None:
         card = _rect(c)
@@ -684,11 +680,7 @@ def test_the_scoring_cards_cover_neither_the_title_nor_the_marks_nor_the_events(
         if where.startswith("finished 960x640"):
             screenshot(app, shots / f"tutorial-finished-{where.split()[-1]}-960x640.png")
         assert not _overlap(card, _rect(scene.events_panel)), (where, "the events panel")
-        assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
-        assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
-        assert not _half_covered(c, (scene.track, scene.info)), (
-            where, _half_covered(c, (scene.track, scene.info)))
-        _card_words_whole(c, where)
+        _clear_of_the_panels(scene, c, panels, where)
     _each_size_and_language(app, coach, finished)
 
 
@@ -704,27 +696,19 @@ def test_the_winter_card_keeps_its_words_whole_and_covers_nothing_it_speaks_of(a
     cut at its top edge. At 2560x1440 the card covered the action track but for its
     tenth field ("…eploy 3" peeked out at its right end): no line of the track or the
     info panel covered in part."""
-    _resize(app, 960, 640)
-    scene, coach = _start(app)
-    scene.speed_idx = len(SPEEDS) - 1
+    scene, coach = _walked_at_full_speed(app, "winter", 900)
     board, c = scene.board_view, coach.card
     panels = (scene.players, scene.events_panel, scene.log)
-    assert _walk_to(app, scene, coach, "winter", 900)
-    frame(app, 3)
 
     def winter(where: str) -> None:
         card = _rect(c)
         if where.startswith("winter 960x640"):
             screenshot(app, shots / f"tutorial-winter-{where.split()[-1]}-960x640.png")
-        assert not _overlap(card, _rect(scene.players)), (where, "the players panel")
         assert not _overlap(card, _rect(scene.events_panel)), (where, "the events panel")
         hidden = [n for n in board.highlight if n in board.board.provinces
                   and _point_in(board.province_centre(n), card)]
         assert not hidden, (where, "own provinces", hidden)
-        assert not _cut_lines(c, panels), (where, _cut_lines(c, panels))
-        assert not _half_covered(c, (scene.track, scene.info)), (
-            where, _half_covered(c, (scene.track, scene.info)))
-        _card_words_whole(c, where)
+        _clear_of_the_panels(scene, c, panels, where)
     _each_size_and_language(app, coach, winter)
 
 
@@ -756,6 +740,26 @@ def test_the_decision_cards_leave_the_provinces_to_click_in_sight(app, home, sho
         assert _walk_to(app, scene, coach, key, 900), key
         frame(app, 3)
         _each_size_and_language(app, coach, in_sight)
+
+
+def _walked_at_full_speed(app, key: str, seconds: float):
+    """The tutorial started at 960x640, the bots at the fastest pace, walked to step `key`."""
+    _resize(app, 960, 640)
+    scene, coach = _start(app)
+    scene.speed_idx = len(SPEEDS) - 1
+    assert _walk_to(app, scene, coach, key, seconds), key
+    frame(app, 3)
+    return scene, coach
+
+
+def _clear_of_the_panels(scene, card, panels, where: str) -> None:
+    """The card off the players panel, cutting no panel's line at its edge, covering the
+    track and the info panel whole or not at all, its own words whole."""
+    assert not _overlap(_rect(card), _rect(scene.players)), (where, "the players panel")
+    assert not _cut_lines(card, panels), (where, _cut_lines(card, panels))
+    assert not _half_covered(card, (scene.track, scene.info)), (
+        where, _half_covered(card, (scene.track, scene.info)))
+    _card_words_whole(card, where)
 
 
 def _point_in(point, rect) -> bool:
