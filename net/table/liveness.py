@@ -132,8 +132,8 @@ class Liveness:
         if not decide(CutOff(me=view.me, humans=view.humans, reachable=view.reachable,
                              outvoted_for=waited, rejoin_timeout=view.rejoin_timeout)).give_up:
             return False
-        reason = (f"your seat {me} was given to a bot: no other player has heard from you for "
-                  f"{waited:.0f} s, and more than half of the table may give a silent seat to a "
+        reason = (f"your seat {me} has gone to a bot if the others play on: none of them has "
+                  f"heard from you for {waited:.0f} s, and more than half of the table may give a silent seat to a "
                   "bot; the game ended here for you")
         log.warning(reason)
         self.gave_up(reason)

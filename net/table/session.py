@@ -402,7 +402,8 @@ class TableSession:
         """Out of reach of more than half of the table for too long: its seat went to a
         bot (`net.table.policy.cut_off`). Leave the table, saying why."""
         self.close()
-        self.connections.refusal = reason
+        if self.connections.refusal is None:    # (a refusal that said more stays: "seat 1
+            self.connections.refusal = reason   # is now played by a bot", to a resume)
         self.callbacks.on_refused(reason)
 
     def _refuse_start(self, conn: PeerConnection, reason: str) -> None:

@@ -17,7 +17,7 @@ that player's clock (its silence limit, then the rejoin timeout). Every case is 
 |---|---|
 | half of the table's human players or fewer (I am on a majority side, or on a split one) | play on / wait, however long: nobody can give my seat away, and my redials go on |
 | more than half, for less than `give_up_after(rejoin timeout)` of my awake time | wait (and redial): they may not have given my seat away yet, or my links come back |
-| more than half, for `give_up_after(rejoin timeout)` of my awake time or more | give up: the game ends here, and my player reads that the seat went to a bot because it was silent |
+| more than half, for `give_up_after(rejoin timeout)` of my awake time or more | give up: the game ends here, and my player reads that its seat has gone to a bot if the others play on, because it was silent (it cannot know that they do: they may have left) |
 
 `give_up_after` is twice the rejoin timeout and a margin: the others count me silent after
 their silence limit (a few seconds), claim after the rejoin timeout, and take over at the

@@ -69,7 +69,7 @@ def table_with_a_friend_cut_at_step_0(tmp_path):
 
 
 def _gave_up(cut, told):
-    return cut.closed and any("your seat 1 was given to a bot" in t and
+    return cut.closed and any("your seat 1 has gone to a bot if the others play on" in t and
                               "the game ended here for you" in t for t in told)
 
 
