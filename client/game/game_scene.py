@@ -136,6 +136,7 @@ class GameScene(Node):
         if session.table_offers is not None:
             self.net = NetComforts(self, session.table_offers, self.shared, self.views, self.asker)
             self.asker.plan_sent.connect(self.net.remember_plan)
+            self.net.table_ended.connect(self._table_ended)
         self.replay_controls: ReplayControls | None = None   # ← → PgUp PgDn Home in a replay
         if session.study is not None:
             self.replay_controls = ReplayControls(session.study, self.shared, self.views, self.player)
@@ -290,6 +291,14 @@ class GameScene(Node):
     def _words(self) -> None:
         self.refresh_topbar()
         self.refresh_info()
+
+    def _table_ended(self, sentence: str) -> None:
+        """The network table ended for me: why on a card; the top bar says it short
+        (drawn now: the table behind the card waits, `on_update` refreshes nothing)."""
+        if self.asker.asking is not None:
+            self.asker.hide_decision()
+        self.comforts.show_ended(sentence)
+        self.refresh_topbar()
 
     def _batch_started(self) -> None:
         if self.info.visible:

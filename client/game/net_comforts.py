@@ -2,7 +2,9 @@
 panel (a live countdown for everyone while a seat is offline; the host's "Hand Orange to a
 bot"), the chat line (what others say goes to the log panel, never to the game), and
 "Unlock plan" while not every plan is in. Each part shows only when the session offers it
-(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log.
+(`client.sessions.table_offers.TableOffers`); a refusal's sentence goes to the log. When the
+table ends for me in the game (cut off, my seat given to a bot), `table_ended(sentence)`
+signals up once, for the scene's card.
 
 Tests: tests/client/game/test_net_comforts.py, tests/client/sessions/test_net_window.py.
 """
@@ -19,6 +21,7 @@ from client.words.net_words import for_players as net_said
 from client.core.button import Button
 from client.core.damage import damage
 from client.core.node import Node
+from client.core.signal import Signal
 from client.core.text_cache import TextCache
 from client.sessions.table_offers import TableOffers
 from lang.i18n import N_, _, ngettext
@@ -118,6 +121,8 @@ class NetComforts:
         self.shared = shared
         self.views = views
         self.asker = asker
+        self.table_ended = Signal("table_ended")     # (sentence) once: the game ended for me
+        self._said_end = False
         self.pause = scene.add(PausePanel())
         self.chat: ChatBox | None = scene.add(ChatBox())
         if self.chat is not None:
@@ -165,6 +170,10 @@ class NetComforts:
         if show != self.unlock_btn.visible:
             self.unlock_btn.visible = show
             damage()
+        if s.ended_why is not None and not self._said_end:
+            self._said_end = True
+            self.views.log.add_line(net_said(s.ended_why), REFUSED)
+            self.table_ended.emit(net_said(s.ended_why))
 
     def _log_chat(self, sender: str, seat: int | None, text: str) -> None:
         who = (self.shared.labels.get(seat) if seat is not None else None) or sender or _("Someone")

@@ -155,6 +155,13 @@ class TableComforts:
         elif value == "save":
             self.save_asked.emit(text or "")
 
+    def show_ended(self, sentence: str) -> None:
+        """The table ended for me in the game: why, whole (wrapped) on a card, and the
+        way back to the menu (Enter or Esc); the table behind waits."""
+        said = sentence[:1].upper() + sentence[1:] + ("." if sentence[-1:].isalnum() else "")
+        self.dialog.ask(N_("The game ended for you"), [said],
+                        [(N_("Back to menu  [Enter]"), "leave")])
+
     def cover_for(self, seat_name: str) -> None:
         """Hot seat: hide the table until the next player says they have the screen."""
         self.dialog.ask(_("Pass the screen to {name}").format(name=seat_name),

@@ -148,8 +148,15 @@ class NetSession:
             self.queue.append(Batch(list(events), state))
 
     def on_refused(self, reason: str) -> None:
+        """Net refused me: before the start the lobby says why; in the game it ends the
+        session, and the status line says so in short (the reason, long, is for the
+        game scene's card: `TableOffers.ended_why`)."""
         self.refused = reason            # net's words (another peer's, maybe): said again when shown
-        self.status = _("Refused: {reason}").format(reason=net_said(reason))
+        if self.started:
+            self.offers.ended_why = reason
+            self.status = _("The game ended for you")
+        else:
+            self.status = _("Refused: {reason}").format(reason=net_said(reason))
 
     def on_lobby_changed(self, lobby: Mapping[str, Any]) -> None:
         self.lobby_changed(lobby)

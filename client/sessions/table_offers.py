@@ -143,6 +143,9 @@ class TableOffers:
         self.notices: list[str] = []
         self._echoes: list[str] = []            # my sent lines (the table may echo them back)
         self._sending: str | None = None        # the line being sent (a seatless guest's echo)
+        # why the table ended for me in the game (net's words: cut off, seat given to a
+        # bot, no player left to watch); the scene shows it whole on a card
+        self.ended_why: str | None = None
 
     @property
     def interface(self) -> str:

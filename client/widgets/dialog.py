@@ -2,9 +2,11 @@
 
 While shown, the dialog takes every click and key (the scene behind it waits); it answers
 with `answered(value, text)` — the chosen button's value and, for a dialog with a text
-box, what was typed. Enter picks the first button, Esc the last.
+box, what was typed. Enter picks the first button, Esc the last. A line longer than the
+card is wrapped, and the card grows to hold it whole (the network game's "The game ended
+for you" says a long reason).
 
-Tests: tests/client/game/test_comforts_window.py.
+Tests: tests/client/game/test_comforts_window.py, tests/client/game/test_ended_card.py.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ if TYPE_CHECKING:
     from client.widgets.text_field import TextField
 
 
+LINE = 22      # a line's pitch; a wrapped line takes its measured height
+
+
 class Dialog(Node):
     def __init__(self, name: str = "dialog") -> None:
         super().__init__(name)
@@ -38,6 +43,7 @@ class Dialog(Node):
         self.field: TextField | None = None     # the answer's text field, if it asks for one
         self.opaque = False
         self.texts = TextCache()
+        self._lines_h = 0.0      # the lines' height as drawn (wrapped), measured in `rebuild`
 
     def ask(self, title: str, lines: Iterable[str], choices: Iterable[tuple[str, object]], text: str | None = None, opaque: bool = False) -> None:
         """`choices`: [(label, value)]; the first is Enter's, the last Esc's. With `text`
@@ -50,6 +56,7 @@ class Dialog(Node):
             self.remove(self.field)
             self.field = None
         self.title, self.lines = title, list(lines)
+        self._lines_h = LINE * len(self.lines)
         self.buttons = []
         self.values = [value for _label, value in choices]
         for label, value in choices:
@@ -72,7 +79,7 @@ class Dialog(Node):
     # -- layout and drawing ---------------------------------------------------------------
     def _box(self) -> tuple[float, float, float, float]:
         w = min(560, self.width - 40)
-        h = 150 + 22 * len(self.lines) + (60 if self.field is not None else 0)
+        h = 150 + self._lines_h + (60 if self.field is not None else 0)
         return (self.left + (self.width - w) / 2, self.bottom + (self.height - h) / 2, w, h)
 
     def on_layout(self) -> None:
@@ -90,14 +97,23 @@ class Dialog(Node):
         self.mark_dirty()
 
     def rebuild(self) -> None:
-        l, b, w, h = self._box()
-        t = self.texts
-        t.begin()
-        t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
-              color=(120, 30, 25))
-        for k, line in enumerate(self.lines):
-            t.put(k, _(line), l + w / 2, b + h - 66 - 22 * k, size=11.5, anchor_x="center", color=theme.INK)
-        t.end()
+        for _again in range(2):     # the second time with the card as tall as its lines
+            l, b, w, h = self._box()
+            t = self.texts
+            t.begin()
+            t.put("t", _(self.title), l + w / 2, b + h - 34, size=16, bold=True, anchor_x="center",
+                  color=(120, 30, 25))
+            y = b + h - 66 + LINE - 4          # the top of the first line (its baseline before)
+            for k, line in enumerate(self.lines):
+                put = t.put(k, _(line), l + w / 2, y, size=11.5, anchor_x="center", anchor_y="top",
+                            color=theme.INK, width=int(w - 40), multiline=True, align="center")
+                y -= max(LINE, put.content_height + 4)
+            t.end()
+            lines_h = (b + h - 66 + LINE - 4) - y
+            if lines_h == self._lines_h:
+                return
+            self._lines_h = lines_h
+            self.on_layout()        # the buttons and the field move with the card's foot
 
     def on_draw(self) -> None:
         arcade.draw_lbwh_rectangle_filled(self.left, self.bottom, self.width, self.height,
