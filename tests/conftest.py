@@ -1,4 +1,8 @@
-"""Shared test options: slow/network tests run only with --runslow (CI passes it)."""
+"""Shared test options: slow/network tests run only with --runslow (CI passes it), and
+--phase, with which ./run-tests runs the suite in two parts (docs/testing.md): the tests
+that may share the machine with a second worker (`--phase shared`, run with
+pytest-xdist's two workers), then the tests that run alone (`--phase alone`, one after
+another)."""
 import os
 import sys
 from pathlib import Path
@@ -14,9 +18,53 @@ os.environ["LANGUAGE"] = "en"
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False,
                      help="also run tests marked slow or network")
+    parser.addoption("--phase", choices=("shared", "alone"), default=None,
+                     help="only the tests that may run beside another worker (shared) or "
+                          "only those that run alone (alone); ./run-tests runs both")
+
+
+# Tests that run alone (./run-tests' second, serial part) besides those marked `network`
+# or `alone`: real peer processes, sockets, network or mount namespaces, silences measured
+# in seconds, frames counted against the clock, or builds and installs that share folders
+# with each other. A second worker taking one of the two cores could make them time out or
+# miss a deadline they check. Paths from the project root; a folder takes all its files.
+RUN_ALONE = (
+    "tests/net/",                          # peers, loopback, netns, silence timeouts
+    "tests/physics/",                      # pymunk built under every Python, namespaces
+    "tests/test_install.py",               # pip install of the checkout (build/ in it)
+    "tests/tools/test_bundle.py",          # PyInstaller into dist/ and its build folder
+    "tests/cli/test_headless.py",          # a game process watched as its save grows
+    "tests/client/core/test_reactor_threads.py",   # a reactor thread with a 30 s deadline
+    "tests/client/widgets/test_thinking.py",       # frames counted in 1.5 s of clock
+    "tests/client/sessions/test_net_window.py",    # a window hosting real peer processes
+    "tests/client/scenes/test_lobby_window.py",    # a closed loopback port
+)
+# ... except these files under a folder above, which use the in-memory network only
+# (tests/net/fakenet.py, twisted.internet.testing) and measure nothing against the clock
+SHARED_ANYWAY = (
+    "tests/net/table/test_faults_random.py",
+    "tests/net/trust/test_guess_budget.py",
+)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def runs_alone(item: pytest.Item) -> bool:
+    if item.get_closest_marker("network") or item.get_closest_marker("alone"):
+        return True
+    where = item.path.resolve().relative_to(ROOT).as_posix()
+    if where in SHARED_ANYWAY:
+        return False
+    return any(where == p or (p.endswith("/") and where.startswith(p)) for p in RUN_ALONE)
 
 
 def pytest_collection_modifyitems(config, items):
+    phase = config.getoption("--phase")
+    if phase is not None:
+        wanted = phase == "alone"
+        other = [item for item in items if runs_alone(item) != wanted]
+        if other:
+            config.hook.pytest_deselected(items=other)
+            items[:] = [item for item in items if runs_alone(item) == wanted]
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow/network: run with --runslow")
