@@ -532,6 +532,14 @@ class LogPanel(Node):
         self.texts.end()
         self.texts.draw()
 
+    def newest_rect(self) -> tuple[float, float, float, float]:
+        """Where the newest line is drawn (at the panel's foot; what a card that speaks
+        of it keeps clear of): its wrapped height measured at the panel's width."""
+        line = self.lines[-1][0] if self.lines and self.scroll == 0 else ""
+        high = arcade.Text(line, 0, 0, font_size=8.5, width=int(max(10, self.width - 12)),
+                           multiline=True).content_height if line else 13
+        return (self.left, self.bottom, self.width, 6 + max(13.0, float(high)))
+
     def on_draw(self) -> None:
         self._layer.draw()
 
