@@ -188,6 +188,12 @@ class BoardView(Node):
         put(geo.thick_lines([((x0, y0), (bx + ux, by + uy))], 5.5 * s), colour)
         put(tri, colour)
 
+    def on_layout(self) -> None:
+        """A new place or size: the map's transform is worked out again when next asked
+        (a card placed after a resize, before the map's next drawing, read the old one:
+        the tutorial's plan card covered Noto and Kaga after 960x640 -> 1280x800)."""
+        self._xf = None
+
     # -- drawing --------------------------------------------------------------------------
     def transform(self) -> MapTransform:
         return MapTransform(self.shapes["bounds"], self.left + 4, self.bottom + 4,
@@ -249,6 +255,13 @@ class BoardView(Node):
     def province_centre(self, name: str) -> tuple[float, float]:
         xf = self._xf or self.transform()
         return xf(*self.shapes["label_pos"][name])
+
+    def province_box(self, name: str) -> tuple[float, float, float, float]:
+        """The screen rectangle (left, bottom, width, height) around a province's outline,
+        at the map's present size (what a card or a banner keeps clear of)."""
+        a = (self._xf or self.transform()).apply(self.shapes["arrays"][name])
+        (x0, y0), (x1, y1) = a.min(axis=0), a.max(axis=0)
+        return (float(x0), float(y0), float(x1 - x0), float(y1 - y0))
 
     def rebuild(self) -> None:
         xf = self._xf = self.transform()

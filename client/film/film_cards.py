@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageEnhance, ImageFilter
 from client.core import theme
 from client.tower.cube_textures import font
 from lang.i18n import _
-from client.words.seasons import SEASON_WORDS
+from client.words.seasons import SEASON_HEADINGS
 from sim import events as ev
 
 if TYPE_CHECKING:
@@ -28,8 +28,7 @@ def title_lines(battle: ev.BattleResolved, display: PublicState | None) -> list[
     """When (year and season), who against whom, where."""
     d: Mapping[str, object] = display or {}
     season = str(d.get("season") or "")
-    words = SEASON_WORDS.get(season, season)
-    when = _("{season} of year {year}").format(season=words[:1].upper() + words[1:],
+    when = _("{season} of year {year}").format(season=SEASON_HEADINGS.get(season, season),
                                                 year=d.get("year", 1)) if season else ""
     kind, prov = battle.get("kind"), battle.get("province")
     where = (_("Revolt in {province}") if kind == "revolt" else

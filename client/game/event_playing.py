@@ -261,6 +261,7 @@ class EventPlayer:
     def show_shortage(self, e: ev.Shortage) -> None:
         self.views.banner.show(cards.shortage_lines(e), 2.0 / max(1.0, self.shared.speed),
                                colour=(90, 50, 30))
+        cards.place_clear_of(self.views, e.get("drawn", []) or [])   # the revolts in sight
 
     def show_scored(self, e: ev.Scored) -> None:
         self.score_history.setdefault(e["seat"], [0]).append(e["score"])

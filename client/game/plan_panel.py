@@ -301,10 +301,14 @@ class PlanningPanel(Node):
                       anchor_x="center", anchor_y="center", color=(90, 60, 10))
             c = self.fields[f]
             txt = "—" if c is None else (chests(c) if isinstance(c, int) else str(c))
-            put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
-                       9 if small or not isinstance(c, str) else 9.5, cut=True, anchor_x="center",
-                       min_size=theme.SMALLEST_TYPE,
-                       bold=c is not None, color=theme.INK)
+            v = put_fitted(t, ("fc", k), txt, l + w / 2, b + (4 if small else 5), w - 6,
+                           9 if small or not isinstance(c, str) else 9.5, cut=True,
+                           anchor_x="center", min_size=theme.SMALLEST_TYPE,
+                           bold=c is not None, color=theme.INK)
+            if v.text != txt and " " in txt and not small:   # on two lines rather than cut
+                put_boxed(t, ("fc", k), txt, l + 3, b + h - 14, w - 6, h - 16,  # (the Dutch bid
+                          theme.SMALLEST_TYPE, min_size=theme.SMALLEST_TYPE,  # "0 geldkist…")
+                          align="center", bold=True, color=theme.INK)
         used = self.used()
         for c, (l, b, w, h) in self.card_rects():
             put_fitted(t, ("c", c), str(c) if isinstance(c, str) else f"${c}", l + w / 2,

@@ -71,6 +71,25 @@ def winter_lines(e: ev.WinterStarted) -> list[str]:
             _("Everyone loses {n} rice; shortages cause revolts.").format(n=e["rice_loss"])]
 
 
+def place_clear_of(views: TableViews, names: Iterable[str]) -> None:
+    """The banner moved up or down the map, as near its middle as it can be, so that it
+    covers none of the provinces its lines name (a shortage's revolts, which the player
+    may next be asked to click: at 960x640 the tutorial's "2 revolts: Iyo, Ise" lay over
+    Iyo); where every height covers one, the height that covers fewest."""
+    b, board = views.banner, views.board_view
+    boxes = [board.province_box(n) for n in names if n in board.board.provinces]
+    if not boxes or not b.visible:
+        return
+
+    def covered(y: float) -> int:
+        return sum(1 for x0, y0, w, h in boxes if b.left < x0 + w and x0 < b.right
+                   and y < y0 + h and y0 < y + b.height)
+    low, high = board.bottom + 8, board.top - 8 - b.height
+    heights = [b.bottom] + [low + k * 6.0 for k in range(int(max(0.0, high - low) / 6) + 1)]
+    best = min(heights, key=lambda y: (covered(y), abs(y - b.bottom)))
+    b.set_rect(b.left, best, b.width, b.height)
+
+
 def shortage_lines(e: ev.Shortage) -> list[str]:
     return [_("{seat}: rice shortage {n}").format(seat=theme.seat_name(e["seat"]), n=e["shortage"]),
             ngettext("{n} revolt: {provinces}", "{n} revolts: {provinces}", e["revolts"]).format(

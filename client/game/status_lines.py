@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from client.core import theme
 from client.core.settings import SPEEDS
-from client.words.seasons import SEASON_WORDS
+from client.words.seasons import SEASON_HEADINGS, SEASON_WORDS
 from lang.i18n import N_, Translated, _, ngettext
 from sim.narrate import Nn_
 from sim.state import DecisionKind
@@ -85,8 +85,7 @@ class StatusLines:
         if not self.info.visible:
             return
         season = str(d.get("season") or "")
-        season = SEASON_WORDS.get(season, season)
-        season = season[:1].upper() + season[1:]
+        season = SEASON_HEADINGS.get(season, season)
         cur = d.get("current_event")
         if cur:
             lines = [_("{season} of year {year} — this round's event: {event}").format(

@@ -23,6 +23,7 @@ from client.core.button import Button
 from client.core.node import Node
 from client.core.signal import Signal
 from client.widgets.tooltip import WIDTH, Tooltip
+from client.words.seasons import SEASON_HEADINGS
 from lang.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ class TableComforts:
         if not self.can_save:
             return
         d: Mapping[str, Any] = self.shared.display or {}
-        season = _(str(d.get("season") or "").capitalize())
+        season = SEASON_HEADINGS.get(str(d.get("season") or ""), "")
         suggestion = _("Year {year} {season}").format(year=d.get("year", 1), season=season).strip()
         self.dialog.ask(N_("Save this game"), [N_("Give it a name; the menu lists named saves to load.")],
                         [(N_("Save  [Enter]"), "save"), (N_("Cancel  [Esc]"), "cancel")], text=suggestion)

@@ -26,7 +26,7 @@ from client.words.table_names import seat_title
 from client.words.sentences import LEVEL_WORDS
 from client.widgets.text_fit import abbreviated, put_boxed, put_fitted  # noqa: F401  (panels and tests use it from here)
 from lang.i18n import _, ngettext
-from client.words.seasons import SEASON_WORDS
+from client.words.seasons import SEASON_HEADINGS
 from client.board.event_marks import special_owners
 from client.core.card_facts import special_texts
 from client.board.event_marks import event_actions, event_sentence
@@ -435,8 +435,8 @@ class EventsPanel(CachedPanel):
         if not self.info:
             return
         year, season, events, current = self.info
-        season = SEASON_WORDS.get(season or "", season or "")
-        text.put("h", _("Year {year} — {season}").format(year=year, season=season[:1].upper() + season[1:]),
+        season = SEASON_HEADINGS.get(season or "", season or "")
+        text.put("h", _("Year {year} — {season}").format(year=year, season=season),
                  self.left + 8,
                  self.top - 17, size=11, bold=True, color=theme.INK)
         head = _("This year's event cards (right: winter rice loss)")
@@ -531,6 +531,14 @@ class LogPanel(Node):
             slot += 1
         self.texts.end()
         self.texts.draw()
+
+    def newest_rect(self) -> tuple[float, float, float, float]:
+        """Where the newest line is drawn (at the panel's foot; what a card that speaks
+        of it keeps clear of): its wrapped height measured at the panel's width."""
+        line = self.lines[-1][0] if self.lines and self.scroll == 0 else ""
+        high = arcade.Text(line, 0, 0, font_size=8.5, width=int(max(10, self.width - 12)),
+                           multiline=True).content_height if line else 13
+        return (self.left, self.bottom, self.width, 6 + max(13.0, float(high)))
 
     def on_draw(self) -> None:
         self._layer.draw()

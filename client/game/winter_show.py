@@ -179,7 +179,8 @@ class WinterShow(Node):
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center")
         title = self.title()
         bv = self.views.board_view
-        self.texts.put("t", title, bv.left + bv.width / 2, bv.top - 24, size=15, bold=True,
+        left, bottom, w, _h, size = self._title_place()
+        self.texts.put("t", title, left + w / 2, bottom + 10, size=size, bold=True,
                        color=(255, 250, 235), anchor_x="center")
         self.texts.end()
         arcade.draw_lbwh_rectangle_filled(*self.title_rect(), (35, 55, 45, 230))
@@ -191,6 +192,30 @@ class WinterShow(Node):
     def title_rect(self) -> tuple[float, float, float, float]:
         """The title's box at the top of the map (left, bottom, width, height): a card
         placed over the table keeps clear of it."""
+        left, bottom, w, h, _size = self._title_place()
+        return (left, bottom, w, h)
+
+    def _title_place(self) -> tuple[float, float, float, float, float]:
+        """The title's box and type size: centred at the top of the map, or beside the
+        legend when the legend reaches down to it (at 1920x1080 and 2560x1440 it hid the
+        legend's "Unrest"), in smaller type if that is what fits there (not under 11 pt),
+        else under the legend."""
         bv = self.views.board_view
-        w = max(320, text_width(self.title(), 15) * 1.1 + 40)     # bold, a little generous
-        return (bv.left + bv.width / 2 - w / 2, bv.top - 34, w, 30)
+        ll, lb, lw, lh = bv.legend_box()
+        top = bv.top - 4
+        size = 15.0
+
+        def width(size: float) -> float:
+            return max(320 * size / 15, text_width(self.title(), size) * 1.1 + 40)  # bold
+        w = width(size)
+        left = bv.left + bv.width / 2 - w / 2
+        if left >= ll + lw + 8 or lb + lh <= top - 30:
+            return (left, top - 30, w, 30, size)
+        room = bv.right - 8 - (ll + lw + 8)
+        while width(size) > room and size > 11:
+            size -= 0.5
+        w = width(size)
+        if w <= room:
+            return (max(left, ll + lw + 8), top - 30, w, 30, size)
+        w = width(15.0)
+        return (left, lb - 8 - 30, w, 30, 15.0)

@@ -267,8 +267,11 @@ class MenuScene(Node):
         t.put("l1b", _("Click a seat to change who plays it."), self.width / 2 - 380,
               y - 150 * g + (34 if g > 0.9 else 30) + 5, size=9.5, color=theme.MUTED)
         t.put("l2", _("Play on the network"), self.width / 2 + 40, self.height - 150 - sh, size=15, bold=True, color=theme.INK)
-        t.put("l3", _("Saves and logs"), self.width / 2 + 40, y - 290 * g + 52, size=13, bold=True,
-              color=theme.INK)
+        # the heading stands clear above the field's own label (its descenders touched
+        # the Romanian "Fișier de salvare sau jurnal")
+        hint = arcade.Text(_(self.f_path.label), 0, self.f_path.top + 4, font_size=10)
+        t.put("l3", _("Saves and logs"), self.width / 2 + 40, max(y - 290 * g + 52, hint.top + 3),
+              size=13, bold=True, color=theme.INK, anchor_y="bottom")
         t.put("m", self.message, self.width / 2, 10, size=11, anchor_x="center", color=(170, 40, 30))
         t.put("bn", self.board_note if self.players == 3 else "", self.width / 2 - 380,
               y - 230 * g - 6, size=9.5, color=theme.MUTED, width=340, multiline=True,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import arcade
 
-from client.core.button import Button
+from client.core.button import Button, label_width
 from client.core.node import Node
 from client.core.signal import Signal
 from client.core.text_cache import TextCache
@@ -39,8 +39,11 @@ def after_colon(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:]
 
 
+BUTTON_SIZE = 10.0       # the card's buttons' type, unless a label needs less (then all)
+
+
 def card_button(label: str, key: int | None = None) -> Button:
-    return Button(label, size=10, key=key)
+    return Button(label, size=BUTTON_SIZE, key=key)
 
 
 class TutorialCard(Node):
@@ -192,6 +195,17 @@ class TutorialCard(Node):
                 w = room * n / total
                 b.set_rect(x, self.bottom + 10 + (len(rows) - 1 - r) * 34, w, 28)
                 x += w + gap
+        # every button of the card at one type size: the size at which each label fits
+        # its button (at 960x640 in Dutch and Romanian "Skip tutorial" and "Leave tutorial"
+        # shrank on their own, beside a larger Next)
+        shown = [b for row in rows for b, _n in row]
+        size = BUTTON_SIZE
+        while size > 7 and any(label_width(_(b.label), size) > b.width - 6 for b in shown):
+            size -= 0.5
+        for b in (self.next_btn, self.show_btn, self.skip_btn, self.leave_btn, self.play_on_btn):
+            if b.size != size:
+                b.size = size
+                b.mark_dirty()
         self.mark_dirty()
 
     def rebuild(self) -> None:

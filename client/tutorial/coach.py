@@ -60,12 +60,6 @@ def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-def _poly_box(points: Sequence[Sequence[float]]) -> Rect:
-    """The screen rectangle around a drawn outline."""
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-
-
 def _box(node: Node) -> list[Rect]:
     return [(node.left, node.bottom, node.width, node.height)] if node.visible else []
 
@@ -121,6 +115,7 @@ class TutorialCoach(Node):
         self._heads: tuple[float, float] | None = None   # the panels' heads the card stays under
         self._speed_before: int | None = None   # the player's pace, while the lesson's is normal
         self._size = (0.0, 0.0, False)
+        self._again = False                     # lay out again after the next drawing
         self.shown_by: Played | None = None     # the event that showed the step on show
         self.card.next_pressed.connect(self.next)
         self.card.show_pressed.connect(self.show_me)
@@ -167,6 +162,10 @@ class TutorialCoach(Node):
     def on_update(self, dt: float) -> None:
         if (self.scene.width, self.scene.height, self.scene.tower.big) != self._size:
             self._size = (self.scene.width, self.scene.height, self.scene.tower.big)
+            self._layout()
+            self._again = True
+        elif self._again:        # once more after the map's first drawing at its new size
+            self._again = False  # (the winter marks' chips are placed as it draws)
             self._layout()
         if self.scene.fast and not self.progress.finished:
             self.scene.fast = False               # the steps wait for their events in play
@@ -401,21 +400,11 @@ class TutorialCoach(Node):
         column = (sc.log, sc.events_panel, sc.players)
         squeezed: set[Rect] = set()
         if all(n.visible for n in column) and self.card.mode == "step":
-            ceiling = sc.events_panel.top if st is not None and st.highlight == "players" \
-                else sc.players.top
-            cw, room = sc.log.width - 8, ceiling - sc.log.bottom - 8
-            ch = self.card.needed_height(cw, float("inf"))
-            small = ch > room
-            if small:
-                ch = self.card.needed_height(cw, float("inf"), SMALLEST_TYPE)
-            if cw >= 240 and ch <= room:
-                bottom = sc.log.bottom + 4
-                for n in column:              # no line of a panel cut at the card's top edge:
-                    if n.bottom < bottom + ch < n.top and n.top - 4 <= ceiling:
-                        ch = n.top - 4 - bottom   # the panel it ends in is covered whole
-                spots.append((sc.log.left + 4, bottom, cw, ch))
-                if small:
-                    squeezed.add(spots[-1])
+            spot = self._column_spot(st is not None and st.highlight == "players")
+            if spot is not None:
+                spots.append(spot[0])
+                if spot[1]:
+                    squeezed.add(spot[0])
         points = [board.province_centre(n) for n in board.highlight | {board.selected}
                   if n and n in board.board.provinces]
         # a decision step asks the player to click the provinces the map highlights (where
@@ -431,8 +420,7 @@ class TutorialCoach(Node):
         # kept in sight whole, not only their centres (the card hid Noto and Kaga)
         planning = st is not None and st.trigger.decision == DecisionKind.PLAN \
             and self.card.mode == "step"
-        own = [_poly_box(board.screen_polys[n]) for n in mine
-               if planning and n in board.screen_polys]
+        own = [board.province_box(n) for n in mine if planning and n in board.board.provinces]
         if self.card.mode == "bar" and self.waiting_move and self.move_at in board.board.provinces:
             # the move the bar tells of: its province in sight, before all else on the map
             points += [board.province_centre(self.move_at)] * 50
@@ -441,8 +429,8 @@ class TutorialCoach(Node):
         points += [board.region_centre(r) for r in board.marks]
         keep = HIGHLIGHTS[st.highlight](sc) if st is not None else []
         keep += _box(sc.banner) + _box(sc.tower)
-        if st is not None and st.key in ("winter", "finished"):   # their words speak of
-            keep += _box(sc.events_panel)                         # the year's event cards
+        keep += [r for name in (st.keeps if st is not None and self.card.mode == "step" else ())
+                 for r in self._kept(name)]            # what else the step's words speak of
         if sc.winter.visible:      # the scoring's title and each region's marks, whole
             keep += [sc.winter.title_rect()] + [(x0, y0, x1 - x0, y1 - y0)
                                                 for x0, y0, x1, y1 in board.mark_boxes]
@@ -454,13 +442,48 @@ class TutorialCoach(Node):
             covered = sum(1 for k in keep if _overlap(r, k))
             whole = sum(1 for k in own if _overlap(r, k))   # any part: more than the column's
             off_map = 2 if r[0] >= board.right else 0    # the column: if the map loses more
-            small = 5 if r in squeezed else 0
+            small = 1 if r in squeezed else 0
             # a spot too small for the words even in 11 px type would cut them: only if
             # every other spot covers what the step is about
             cut = 50 if self.card.mode == "step" and \
                 self.card.needed_height(r[2], float("inf"), SMALLEST_TYPE) > r[3] + 0.5 else 0
             return hidden + 3 * whole + 100 * covered + off_map + small + cut
         return min(spots, key=cost)              # the first among the best
+
+    def _column_spot(self, about_players: bool) -> tuple[Rect, bool] | None:
+        """The right-hand column from the log up, to the top of the lowest panel whose
+        top holds the card's words (at their usual size, or else in smaller type, not under
+        11 px): a panel it reaches is covered whole (no line cut at its top edge), and
+        the players panel only when the words do not fit under it even in 11 px type (at
+        960x640 steps 2-5 filled the whole column, most of it empty, over the players panel
+        and the log's "Bids:" line). None when the column is too narrow or too short;
+        else the spot and whether its words are smaller than usual."""
+        sc = self.scene
+        ceiling = sc.events_panel.top if about_players else sc.players.top
+        cw, bottom = sc.log.width - 8, sc.log.bottom + 4
+        if cw < 240:
+            return None
+        usual = self.card.needed_height(cw, float("inf"))
+        least = self.card.needed_height(cw, float("inf"), SMALLEST_TYPE)
+        for n in (sc.log, sc.events_panel, sc.players):
+            if n.top > ceiling + 0.5:
+                break
+            room = n.top - 4 - bottom
+            if least <= room:
+                return (sc.log.left + 4, bottom, cw, room), usual > room
+        return None
+
+    def _kept(self, name: str) -> list[Rect]:
+        """A panel a step's words speak of (`Step.keeps`) as the card must leave it: the
+        players panel or the events panel whole, the log's newest line (the bids)."""
+        sc = self.scene
+        if name == "players":
+            return _box(sc.players)
+        if name == "events":
+            return _box(sc.events_panel)
+        if name == "log_last":
+            return [sc.log.newest_rect()] if sc.log.visible else []
+        raise ValueError(f"a step keeps clear of players, events or log_last, not {name!r}")
 
     def _place_on_stage(self) -> Rect:
         """On the battle stage: over a side's panel, from its foot up to under its head

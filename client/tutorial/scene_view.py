@@ -18,6 +18,7 @@ from client.board.board_view import BoardView
 from client.core.node import Node
 from client.core.signal import Signal
 from client.game.plan_panel import PlanningPanel
+from client.game.table_view import LogPanel
 from client.tower.tower_view import TowerView
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class TutorialScene(Protocol):
     @property
     def banner(self) -> Node: ...
     @property
-    def log(self) -> Node: ...
+    def log(self) -> LogPanel: ...
     @property
     def events_panel(self) -> Node: ...
     @property

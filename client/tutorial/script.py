@@ -76,7 +76,9 @@ class Step:
     whole; after it bots' battles go quickly), `scores_arrive` (the year's points fly
     into the players panel at once), `keys_as_next` (S and Enter, which would send its
     marks off the map before the card goes, act as Next), `then_moves` (after it the
-    opponents are watched one move at a time)."""
+    opponents are watched one move at a time). `keeps`: what else its words speak of,
+    which its card leaves in sight (`coach.TutorialCoach._kept`: "players", "events",
+    "log_last")."""
 
     key: str
     trigger: Trigger
@@ -96,6 +98,7 @@ class Step:
     scores_arrive: bool = False
     keys_as_next: bool = False
     then_moves: bool = False
+    keeps: tuple[str, ...] = ()
 
     @property
     def ends_with_next(self) -> bool:
@@ -136,7 +139,8 @@ STEPS: tuple[Step, ...] = (
             "yours this round (more tax, more rice, six armies, one army more in attack or "
             "in defence)."),
          N_("Choose a special card below."),
-         "decision", check=tasks.answer_first(tasks.CHOOSE_SPECIAL)),
+         "decision", check=tasks.answer_first(tasks.CHOOSE_SPECIAL),
+         keeps=("players", "log_last")),   # the chests paid, the log's "Bids:" line
     Step("actions", Trigger(event="ActionStarted"),
          N_("The actions are carried out"),
          N_("The action cards are carried out from left to right; each action is done by "
@@ -168,7 +172,8 @@ STEPS: tuple[Step, ...] = (
             "province they own. Whoever is short suffers revolts in provinces drawn at "
             "random."),
          N_("Look at the rice in the players panel, then press Next."),
-         "players", holds=True, marks_own=True, fact=tasks.rice_after_winter),
+         "players", holds=True, marks_own=True, fact=tasks.rice_after_winter,
+         keeps=("events",)),                # the event card left over
     Step("revolts", Trigger(decision=DecisionKind.REVOLT_ORDER),
          N_("Revolts"),
          N_("You are short of rice, so peasants revolt. Your armies in each revolting "
@@ -192,7 +197,7 @@ STEPS: tuple[Step, ...] = (
             "year's, in the panel on the right. After the second winter the most points "
             "wins; a tie goes to the most chests."),
          N_("Play on to finish the game, or leave the tutorial."),
-         "players", holds=True),
+         "players", holds=True, keeps=("events",)),   # the second year's event cards
 )
 
 STEP_KEYS = tuple(s.key for s in STEPS)

@@ -9,3 +9,8 @@ from lang.i18n import N_, Translated
 
 SEASON_WORDS = Translated({"spring": N_("spring"), "summer": N_("summer"),
                            "autumn": N_("autumn"), "winter": N_("winter")})
+# a season at the head of a heading or a line ("Year 1 — Winter", "Winter of year 1"):
+# its own word, capitalised by the translator, not the sentence's word with its first
+# letter raised by code
+SEASON_HEADINGS = Translated({"spring": N_("Spring"), "summer": N_("Summer"),
+                              "autumn": N_("Autumn"), "winter": N_("Winter")})

@@ -37,3 +37,43 @@ def test_the_years_sums_cover_the_info_panel_whole():
     show_scoring_card(SimpleNamespace(info=info, banner=banner), scored, 1, 1.0)
     assert banner.visible
     assert (banner.left, banner.bottom, banner.width, banner.height) == (0, 0, 1108, 260)
+
+
+WINDOWS = [(960, 640), (1280, 800), (1920, 1080), (2560, 1440)]
+
+
+def test_a_shortage_banner_covers_none_of_the_revolting_provinces(app, home):
+    """Issue 49 (round three, the first-hour screenshots): at 960x640 the tutorial's
+    rice-shortage banner ("2 revolts: Iyo, Ise") lay over Iyo, which step 9 then asks the
+    player to click. Measured on the provinces' outlines at four sizes, for the
+    tutorial's revolts and for pairs across the map's middle."""
+    from tests.client.conftest import frame, to_my_plan
+    scene = to_my_plan(app)
+    try:
+        for w, h in WINDOWS:
+            app.set_size(w, h)
+            app.on_resize(w, h)
+            frame(app, 2)
+            board, banner = scene.board_view, scene.banner
+            for drawn, narrow in ((["Iyo", "Ise"], True), (["Iyo", "Ise"], False),
+                                  (["Mino", "Omi"], False), (["Harima", "Shinano"], False)):
+                if narrow:      # as a battle's card left it (the tutorial's, before its revolts)
+                    bw = board.width * 0.6
+                    banner.set_rect(board.left + (board.width - bw) / 2, board.bottom, bw, 150)
+                else:
+                    scene.on_layout()
+                scene.player.show_shortage({"event": "Shortage", "seat": 0, "rice": 0,
+                                            "provinces": 13, "shortage": 4, "revolts": 2,
+                                            "extra_peasants": 0, "drawn": drawn})
+                assert banner.visible                # placed as shown (a frame may end it)
+                card = (banner.left, banner.bottom, banner.width, banner.height)
+                hidden = [n for n in drawn if _overlap(card, board.province_box(n))]
+                assert not hidden, (f"{w}x{h}", card, hidden)
+                assert board.bottom <= banner.bottom and banner.top <= board.top, (w, h, card)
+    finally:
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]

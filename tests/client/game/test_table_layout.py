@@ -582,3 +582,36 @@ def test_the_events_heading_is_whole(app, lang, W, H):
             assert "…" not in t.text and t.right <= panel.right - 8 + 0.5, (W, lang, t.text)
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("W,H", WINDOWS)
+def test_the_bid_fields_chests_are_whole(app, W, H, lang):
+    """Issue 49 (round three, the first-hour screenshots): at 1280x800 in Dutch the bid
+    field read "0 geldkist…" (the eleven fields in one row leave it 80 px). Every money
+    card on the bid field: its words whole, inside the field, under its label, not
+    under 11 px."""
+    from client.core import theme
+    from client.core.card_facts import chests
+    from client.game.plan_panel import FIELDS, PlanningPanel
+    from lang.i18n import use
+    use(lang)
+    try:
+        rw = max(280, min(340, W * 0.25))
+        bottom_h = 220 if H >= 700 else 190
+        panel = PlanningPanel()
+        panel.set_rect(0, 0, W - rw, bottom_h - 58)
+        panel.start(0, HAND, 4, lambda actions, bid: [])
+        k = FIELDS.index("bid")
+        for money in range(5):
+            panel.fields["bid"] = money
+            panel.rebuild()
+            t, label = panel.texts.labels[("fc", k)], panel.texts.labels[("fl", k)]
+            l, b, w, h = panel.field_rect(k)
+            where = f"{W}x{H} {lang} {money}"
+            assert t.text.replace("\n", " ") == chests(money), (where, t.text)
+            assert _inside(t, l, b, l + w, b + h, slack=0.5), (where, t.text)
+            assert t.top <= label.bottom + 1, (where, "runs into the field's name")
+            assert t.font_size >= theme.SMALLEST_TYPE, (where, t.font_size)
+    finally:
+        use("en")

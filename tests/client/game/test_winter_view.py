@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import arcade
+import pytest
 
 from client.game.winter_show import region_marks
 from tests.client.conftest import frame, screenshot
@@ -42,3 +43,35 @@ def test_region_marks_name_the_majorities_per_region():
               {"seat": 0, "regions": {"brown": {"theatre": 1}, "red": {"palace": 2}}}]
     assert region_marks(scored) == {"brown": [(0, "theatre 1"), (1, "castle 3, temple 2")],
                                     "red": [(0, "castle 2")]}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+def test_the_scoring_title_keeps_clear_of_the_legend(app, home, lang):
+    """Issue 49 (round three, the first-hour screenshots): at 1920x1080 and 2560x1440
+    the "Winter scoring" title at the top of the map lay over the legend's right end
+    ("Unrest"). Measured on the legend's box and the title's, drawn, at four sizes; the
+    title stays on the map."""
+    from lang.i18n import use
+    from tests.client.conftest import frame, to_my_plan
+    use(lang)
+    scene = to_my_plan(app)
+    try:
+        for w, h in ((960, 640), (1280, 800), (1920, 1080), (2560, 1440)):
+            app.set_size(w, h)
+            app.on_resize(w, h)
+            frame(app, 2)
+            bv, winter = scene.board_view, scene.winter
+            for last in (False, True):
+                winter.last = last
+                title = winter.title_rect()
+                legend = bv.legend_box()
+                assert not _meets(title, legend), (f"{w}x{h} {lang}", title, legend)
+                assert bv.left <= title[0] and title[0] + title[2] <= bv.right, (w, h, title)
+    finally:
+        use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]

@@ -50,3 +50,28 @@ def test_the_menus_seats_reach_the_game_and_the_table_as_records(menu):
     host = scene.table_choice("host")
     assert (host.command, host.address, host.code, host.players, host.side, host.setup,
             host.bots) == ("host", "127.0.0.1:7777", None, 5, "moon", "draft", 3)
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "ro"])
+@pytest.mark.parametrize("size", [(960, 640), (1280, 800)])
+def test_the_saves_heading_stands_clear_of_its_fields_label(app, menu, lang, size):
+    """Issue 49 (round three, the first-hour screenshots): in the Romanian menu the
+    heading "Salvări și jurnale" touched the save field's label under it ("Fișier de
+    salvare sau jurnal"). Measured as drawn: at least 2 px between the heading's lowest
+    pixel (its descenders) and the label's highest, and the label over its field."""
+    from lang.i18n import use
+    use(lang)
+    try:
+        app.set_size(*size)
+        app.on_resize(*size)
+        scene = menu()
+        scene.on_layout()
+        scene.rebuild()
+        scene.f_path.rebuild()
+        head, hint = scene.texts.labels["l3"], scene.f_path.texts.labels["l"]
+        assert head.bottom >= hint.top + 2, (lang, size, head.bottom, hint.top)
+        assert hint.bottom >= scene.f_path.top, (lang, size)
+    finally:
+        use("en")
+        app.set_size(1280, 800)
+        app.on_resize(1280, 800)

@@ -60,3 +60,22 @@ def test_plural():
     assert plural(0, "army", "armies") == "0 armies"
     assert plural(2, "chest") == "2 chests"
     assert for_players("11 chests, +1 armies, 21 provinces") == "11 chests, +1 army, 21 provinces"
+
+
+def test_a_season_heading_is_its_own_capitalised_word_in_each_language():
+    """Issue 49 (round three): the msgid "winter" served both inside sentences ("year
+    1, winter") and, its first letter raised by code, as a heading ("Year 1 — Winter",
+    "Winter of year 1"). A heading has its own word, capitalised by the translator, the
+    same word as the sentence's in en/nl/ro."""
+    from client.words.seasons import SEASON_HEADINGS, SEASON_WORDS
+    from lang.i18n import _, use
+    try:
+        for lang in ("en", "nl", "ro"):
+            use(lang)
+            for season in ("spring", "summer", "autumn", "winter"):
+                head, word = SEASON_HEADINGS[season], SEASON_WORDS[season]
+                assert head[:1].isupper() and head.lower() == word.lower(), (lang, head, word)
+                line = _("Year {year} — {season}").format(year=1, season=head)
+                assert head in line, (lang, line)
+    finally:
+        use("en")
