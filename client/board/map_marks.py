@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from client.board import map_geometry as geo
+from client.board.shapes import point_in_poly
 from client.core import theme
 from client.board.event_marks import defended_by_special, event_provinces, event_sentence
 from client.core.palette import style_of
@@ -55,13 +56,55 @@ def _clear(box: Box, taken: Iterable[Tagged]) -> bool:
                    for b in taken)
 
 
+def drawn_names(view: BoardView, s: float) -> list[Box]:
+    """The province names' boxes as drawn this build (descenders and accents with them),
+    or as `label_boxes` reckons them where a name is not drawn yet."""
+    reckoned, _tokens = label_boxes(view, s)
+    out = []
+    for name, box in zip(view.shapes["provinces"], reckoned):
+        t = view.texts.labels.get(("n", name))
+        out.append((t.left, t.bottom, t.right, t.top) if t is not None and t.visible else box)
+    return out
+
+
+class Ground:
+    """Which region's province lies under a point of the map (None: the sea), for keeping
+    a region's chip on its own provinces or on the sea beside them."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.polys = []
+        for name, poly in view.screen_polys.items():
+            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+            region = view.board.provinces[name].region[view.side]
+            self.polys.append((min(xs), min(ys), max(xs), max(ys), poly, region))
+
+    def region_at(self, x: float, y: float) -> str | None:
+        for x0, y0, x1, y1, poly, region in self.polys:
+            if x0 <= x <= x1 and y0 <= y <= y1 and point_in_poly(x, y, poly):
+                return region
+        return None
+
+    def foreign(self, box: Box, region: str) -> bool:
+        """Does any of a 7 x 3 grid of points over `box` fall on another region?"""
+        l, b, r, t = box
+        return any(self.region_at(l + (r - l) * i / 6, b + (t - b) * j / 2) not in (None, region)
+                   for i in range(7) for j in range(3))
+
+
+RINGS = 20      # tries out to 6 chip widths and 10 heights: the sea beside a region at 960x640
+
+
 def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names: Sequence[Box],
-               others: Sequence[Tagged]) -> Box:
+               others: Sequence[Tagged], region: str | None = None,
+               ground: Ground | None = None) -> Box:
     """The box nearest (cx, cy) of size w x h inside the map, clear of the province names
     and of `others` (tokens, chips already placed) — or, in a crowded small map, clear of
-    the names at least (the first free spot on a widening ring of tries)."""
+    the names at least (the first free spot on a widening ring of tries). Given a
+    `region` (and the `ground`), the box lies on that region's provinces or on the sea
+    beside them, not on another region's, where any such spot is free (issue 49: the
+    western region's chips lay over Iyo)."""
     tries = [(0, 0)]
-    for ring in range(1, 13):
+    for ring in range(1, RINGS + 1):
         for dy in range(-ring, ring + 1):
             for dx in (-ring, 0, ring) if abs(dy) < ring else range(-ring, ring + 1):
                 tries.append((dx, dy))
@@ -75,18 +118,32 @@ def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names:
     rules: tuple[list[Tagged], ...] = ([*names, *others],
                                        [*names, *(b for b in others if b[4:] == ("chip",))],
                                        list(names))
-    for rule in rules:    # clear of everything, of the names and chips, of the names
+    foreign: dict[Box, bool] = {}
+
+    def own(box: Box) -> bool:
+        if region is None or ground is None:
+            return True
+        if box not in foreign:
+            foreign[box] = ground.foreign(box, region)
+        return not foreign[box]
+    # clear of everything on its own region or the sea, then of the names and chips
+    # there, then anywhere; clear of the names at least
+    for rule, keep_home in ((rules[0], True), (rules[1], True), (rules[0], False),
+                            (rules[1], False), (rules[2], True), (rules[2], False)):
         for box in boxes:
-            if _clear(box, rule):
+            if _clear(box, rule) and (not keep_home or own(box)):
                 return box
     return boxes[0] if boxes else (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
 def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
     """Winter scoring: near each region's middle, a chip per seat holding a majority
-    there, in the seat's colour with its letter and the points it scored, never over a
-    province's name or army token or another chip."""
-    names, tokens = label_boxes(view, s)
+    there, in the seat's colour with its letter and the points it scored, on the
+    region's own provinces or the sea beside them, never over a province's name (as
+    drawn) or army token or another chip."""
+    _names, tokens = label_boxes(view, s)
+    names = drawn_names(view, s)
+    ground = Ground(view)
     others: list[Tagged] = list(tokens)
     size = max(theme.SMALLEST_TYPE, _pt(8.5 * s))        # never under 11 px (issue 37)
     h = max(18 * s, size * 2.1)
@@ -99,7 +156,7 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
             colour = style.colour if style else (128, 128, 128)
             label = f"{style.letter if style else '?'}  {text}"
             w = geo.text_width(label, size) + 18 * s
-            box = place_chip(view, cx, y, w, h, names, others)
+            box = place_chip(view, cx, y, w, h, names, others, region, ground)
             others.append(box + ("chip",))
             view.mark_boxes.append(box)
             put(geo.rect(*box), (20, 20, 20))
