@@ -39,21 +39,15 @@ def bounds(rects: Sequence[Rect]) -> Rect:
     return x0, y0, x1 - x0, y1 - y0
 
 
-def live() -> list[Rect]:
-    """The rectangles the draw running now touches (`draw_in`'s, or the window's scissor;
-    framebuffer pixels); none when nothing limits it (a whole repaint)."""
-    ctx = arcade.get_window().ctx
-    return list(DRAWING) or ([ctx.scissor] if ctx.scissor is not None else [])
-
-
 def misses(rects: Sequence[Rect]) -> bool:
     """The draw running now (`draw_in`, or the window's scissor) touches none of these
     rectangles (framebuffer pixels); False when nothing limits it (a whole repaint)."""
-    live_now = live()
-    if not live_now:
+    ctx = arcade.get_window().ctx
+    live: Sequence[Rect] = DRAWING or ([ctx.scissor] if ctx.scissor is not None else [])
+    if not live:
         return False
     return not any(x < cx + cw and cx < x + w and y < cy + ch and cy < y + h
-                   for cx, cy, cw, ch in rects for x, y, w, h in live_now)
+                   for cx, cy, cw, ch in rects for x, y, w, h in live)
 
 
 def each_rect(draw: Callable[[], None]) -> None:

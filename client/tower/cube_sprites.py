@@ -15,14 +15,12 @@ Tests: tests/client/tower/test_cubes.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import arcade
 
 from client.tower.cube_textures import cube_face, cube_mark, glow, shadow
 from client.tower.drop_play import Pose
 
-Rect = tuple[float, float, float, float]     # left, bottom, width, height
 MARK = 0.82          # the mark's size against the cube's (it fits the cube turned 45°)
 SHADOW = 0.18        # a cube's shadow falls this share of its size down and right (the light: top left)
 SHADOW_SIZE = 1.5    # the shadow's texture against the cube (its blurred edge around it)
@@ -31,15 +29,6 @@ SHADOW_SIZE = 1.5    # the shadow's texture against the cube (its blurred edge a
 def quarter_of(angle: float) -> int:
     """The quarter turn nearest to a counter-clockwise angle."""
     return int(round(angle / (math.pi / 2))) % 4
-
-
-def _meets(p: Pose, rect: Rect) -> bool:
-    """The cube at `p` (window pixels), its shadow, glow and turned face included,
-    overlaps `rect` (left, bottom, width, height): the shadow reaches SHADOW + SHADOW_SIZE / 2
-    of its size from its centre, the glow 0.85, the face turned 45° 0.71."""
-    r = p.size * (SHADOW + SHADOW_SIZE / 2) + 2.0
-    left, bottom, w, h = rect
-    return left < p.x + r and p.x - r < left + w and bottom < p.y + r and p.y - r < bottom + h
 
 
 def _hide(sp: arcade.Sprite) -> None:
@@ -63,7 +52,6 @@ class CubeSprites:
         self._n = 0
         self._used = 0                  # slots used by the last frame
         self.shown: list[Pose] = []     # this frame's cubes (tests read them)
-        self.drawn = 0                  # cubes the last `draw` drew (tests read it)
 
     def begin(self) -> None:
         self._n = 0
@@ -111,22 +99,5 @@ class CubeSprites:
                 _hide(sp)
         self._used = self._n
 
-    def draw(self, within: Sequence[Rect] | None = None) -> None:
-        """Draw the cubes; `within` (window pixels): only those whose sprites (shadow or
-        glow included) touch one of these rectangles. The others are moved off the screen
-        for the draw (a software renderer fills a quad's pixels even where the stencil or
-        the rectangles' bounding box then drops them: a pour frame over several rectangles
-        cost 3.9-4.7 ms of cubes against 1.3 ms for the shaft alone) and put back."""
-        self.drawn = self._n
-        away: list[arcade.Sprite] = []
-        if within is not None:
-            for k, p in enumerate(self.shown):
-                if not any(_meets(p, r) for r in within):
-                    away += self.sprites[k * SLOT:(k + 1) * SLOT]
-            kept = [sp.position for sp in away]
-            for sp in away:
-                sp.position = (-10000.0, -10000.0)
-            self.drawn = self._n - len(away) // SLOT
+    def draw(self) -> None:
         self.sprites.draw()
-        for sp, xy in zip(away, kept if away else ()):
-            sp.position = xy

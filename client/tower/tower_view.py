@@ -49,7 +49,7 @@ from client.tower.drop_play import DropPlay, Pose, code_of, tray_places
 from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening, Sea
-from client.core.dirty_union import each_rect, live
+from client.core.dirty_union import each_rect
 from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
@@ -622,23 +622,13 @@ class TowerView(Node):
             self._layer.surface.position = (l, b)
         else:               # the picture only where the frame repaints (not the whole box)
             each_rect(lambda: self._layer.draw(opaque=True))
-        self.cubes.draw(self._repainted())
+        self.cubes.draw()
         if self.playing and (self.caption or self.big) and not self._panels_clipped():
             self._draw_words()
         if self.big and self.verdict is not None and self.stage == "climax":
             s, ox, oy = self._xf()
             draw_climax(self._climax_words, self.verdict, self.panel_rects(), self.tray_boxes(),
                         self._box(), self.type_scale(), ox + self.geo["width"] / 2 * s)
-
-    def _repainted(self) -> list[tuple[float, float, float, float]] | None:
-        """The rectangles this frame repaints, in window pixels (None: the whole window):
-        the cubes touching none of them are left out of the draw (`CubeSprites.draw`)."""
-        rects = live()
-        if not rects:
-            return None
-        win = arcade.get_window()
-        px = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
-        return [(x / px, y / px, w / px, h / px) for x, y, w, h in rects]
 
     def _panels_clipped(self) -> bool:
         """A partial repaint that misses the panels' counts (the window's scissor on the
