@@ -131,13 +131,13 @@ class EventPlayer:
 
     def _prepare_battle(self) -> None:
         """While the event before a battle's drop holds: the stage's picture and the map's
-        arrow drawn now, once, not in the stage's first frame (`BattleShow.prepare`)."""
+        arrow drawn now, a part a frame, not in the stage's first frame (`BattleShow.prepare`)."""
         coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
         if coming is None or coming["reason"] == "fill" or coming is self._prepared or \
                 (self.shared.quick_bot_battles and self.my_battle(coming) is None):
             return                  # none, the fill, done already, or a bots' quick battle
-        self._prepared = coming
-        self.battle.prepare(coming, self.batch[1:], self.tray)
+        if self.battle.prepare(coming, self.batch[1:], self.tray):   # a part a frame
+            self._prepared = coming
 
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""

@@ -316,3 +316,55 @@ def test_the_stages_first_frame_draws_no_map_under_it(app):
     scene.battle.end()
     assert board.visible
     app.show_menu()
+
+
+def test_the_stages_picture_is_drawn_a_part_a_frame_before_it_opens(app):
+    """Issue 48 (the frame before the stage's first): `BattleShow.prepare` drew the whole
+    picture of the stage (the table and tower, the sides' panels, the lamp, the words) in
+    one frame, 75-190 ms at 1920x1080 on llvmpipe: the same hitch one frame earlier. The
+    scene calls it once a frame while the event before the drop holds; each call now draws
+    one part, the map's arrow coming last, and the parts make the picture a whole drawing
+    makes, pixel for pixel."""
+    import numpy as np
+    scene, _rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"in-parts")
+    tv, board = scene.tower, scene.board_view
+    layer = tv._layers[True]
+    renders = [0]
+    render = layer.render
+
+    def counted(*args, **kw) -> None:
+        renders[0] += 1
+        render(*args, **kw)
+    layer.render = counted
+    tv._drawn = None                        # as for a battle whose picture is not drawn yet
+    done, calls, parts = False, 0, []
+    while not done and calls < 10:
+        before = renders[0]
+        done = scene.battle.prepare(dropped, rest, {})
+        calls += 1
+        parts.append(renders[0] - before)
+        assert done or board.arrow is None, "the arrow drawn before the stage's picture is whole"
+    assert done is True and board.arrow is not None
+    assert parts == [1] * TowerView.PARTS + [0], f"parts drawn per call: {parts}"
+    assert layer.surface is not None
+    in_parts = np.asarray(layer.surface.to_image().convert("RGB"), dtype=np.int16)
+    # the same picture drawn whole, in the first of the calls
+    whole_draw = tv._draw_static
+    tv._draw_static = lambda part=None: whole_draw() if part == 0 else None
+    tv._drawn = None
+    while not scene.battle.prepare(dropped, rest, {}):
+        pass
+    tv._draw_static = whole_draw
+    whole = np.asarray(layer.surface.to_image().convert("RGB"), dtype=np.int16)
+    differs = float((np.abs(in_parts - whole).max(axis=2) > 0).mean())
+    assert differs == 0.0, f"{differs:.2%} of the picture drawn in parts differs from it drawn whole"
+    # and the stage opens on it without drawing it again
+    rendered = renders[0]
+    caption = scene.battle.start(dropped, rest, {})
+    scene.tower.play(_rec, caption, scene.battle.sides, scene.battle.handful_seconds())
+    app.on_update(1 / 60)
+    app.on_draw()
+    assert renders[0] == rendered and tv._drawn == tv._stage_key()
+    layer.render = render
+    scene.battle.end()
+    app.show_menu()
