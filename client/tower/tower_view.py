@@ -249,8 +249,8 @@ class TowerView(Node):
             self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop = kept
 
     def rebuild(self) -> None:
-        self._parts = None                          # a picture begun in parts is drawn whole
         if self.big:
+            self._parts = None                      # a picture begun in parts is drawn whole
             self.prepare_stage(self._box())         # done already unless the window changed
             key = self._stage_key()
             if key == self._drawn:                  # `prepare_sides` drew it for this battle

@@ -368,3 +368,40 @@ def test_the_stages_picture_is_drawn_a_part_a_frame_before_it_opens(app):
     layer.render = render
     scene.battle.end()
     app.show_menu()
+
+
+def test_a_drop_first_in_its_batch_has_its_picture_drawn_before_the_stage_opens(app):
+    """Issue 48: in a game the battle's drop comes first in its batch (always, in a bots'
+    game), so no event held before it and `prepare` was never called: the stage's first
+    frame drew the whole picture (and the map's arrow) after all. The drop now waits a
+    frame per part of its picture (3-4 frames), then the stage opens on it, drawn."""
+    scene, _rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"first-in-batch")
+    tv, player = scene.tower, scene.player
+    tv._drawn = None                        # a battle whose picture is not drawn yet
+    layer = tv._layers[True]
+    renders: list[int] = []                 # the frame of each drawing into the stage's layer
+    render = layer.render
+    n = [0]
+
+    def counted(*args, **kw) -> None:
+        renders.append(n[0])
+        render(*args, **kw)
+    layer.render = counted
+    opened: list[int] = []
+    player._drop = lambda e, caption: opened.append(n[0])   # the drop itself: not this test's
+    dropped = {**dropped, "out": {"0": 2, "1": 1}, "inside_after": {}}    # the log's line reads them
+    player.batch, player.batch_views, player.wait = [dropped, *rest], None, 0.0
+    while not opened and n[0] < 20:
+        player.advance(1 / 60)
+        app.on_draw()
+        app.flip()
+        n[0] += 1
+    assert opened, "the drop never played"
+    app.on_update(1 / 60)
+    app.on_draw()                           # the stage's first frame
+    layer.render = render
+    assert len(renders) == TowerView.PARTS and len(set(renders)) == len(renders), \
+        f"the stage's picture drawn in frames {renders}, the stage opened in frame {opened[0]}"
+    assert max(renders) < opened[0], f"drawn in frames {renders}, opened in frame {opened[0]}"
+    scene.battle.end()
+    app.show_menu()
