@@ -131,6 +131,15 @@ SENTENCES: tuple[Sentence | str, ...] = (
                  "with more than half of the players; waiting for the others",
                  "only {live} of {n} players are connected here: a bot may take a seat only on a side "
                  "with more than half of the players; waiting for the others")),
+    Sentence(Nn_("your seat {seat} has gone to a bot if the others play on: none of them has "
+                 "heard from you for {n} second, and more than half of the table may give a "
+                 "silent seat to a bot; the game ended here for you",
+                 "your seat {seat} has gone to a bot if the others play on: none of them has "
+                 "heard from you for {n} seconds, and more than half of the table may give a "
+                 "silent seat to a bot; the game ended here for you"),
+             english="your seat {seat} has gone to a bot if the others play on: none of them has "
+                     "heard from you for {n} s, and more than half of the table may give a "
+                     "silent seat to a bot; the game ended here for you"),
     N_("dropped by the other players; rejoining and catching up"),
     # -- the lobby (net/table/before_start/lobby.py, net/table/session.py) ----------------
     N_("only the host can change the table before the start"),

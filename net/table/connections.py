@@ -218,6 +218,8 @@ class Connections:
             # one player said no (it left, say); another may still take me back
             log.warning("rejoin refused by %s: %s", conn.describe(), reason)
             return
+        if self._start.started and reason == self.refusal:
+            return          # my redial every second, refused again for the same reason
         self.refusal = reason
         self._setting.callbacks.on_refused(reason)
 

@@ -30,6 +30,7 @@ import logging
 from typing import Any, Callable, TYPE_CHECKING
 
 from net.table.dialer import Dialer
+from net.table.policy.cut_off import CutOff, decide, outvoted
 from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, TableState,
                               transport_of)
 from net.transport.message_records import Heartbeat
@@ -61,6 +62,9 @@ class Liveness:
         self._stalled = 0.0                     # seconds this peer was found stalled
         self.redialling: set[tuple[str, int]] = set()   # addresses of lost players
         self._minority_said = False             # the minority's pause was announced
+        self._outvoted_since: float | None = None   # awake time I lost touch with a majority
+        # the game ends here for me: cut off from a majority for too long (the session's close)
+        self.gave_up: Callable[[str], None] = lambda reason: None
         self.ticked: Callable[[], None] = lambda: None   # after each heartbeat (input clocks)
 
     def awake_seconds(self) -> float:
@@ -100,8 +104,40 @@ class Liveness:
                 (abort or transport_of(conn).loseConnection)()
             elif now - conn.last_sent >= HEARTBEAT_EVERY:
                 conn.send({"type": "Heartbeat"})
+        if self._cut_off_for_good():
+            return
         self.start_heartbeat()
         self.ticked()
+
+    def _cut_off_for_good(self) -> bool:
+        """Have I been out of reach of more than half of the table for so long that the
+        others gave my seat to a bot (`net.table.policy.cut_off`)? Then the game ends here,
+        and my player reads why, in place of waiting for ever."""
+        table = self._shared
+        ls, me = table.lockstep, table.my_seat
+        if ls is None or ls.following or me is None or me in ls.bots or table.over():
+            self._outvoted_since = None
+            return False
+        awake = self.awake_seconds()
+        view = CutOff(me=me, humans=frozenset(s for s in self._start.humans() if s not in ls.bots),
+                      reachable=frozenset(c.seat for c in self._roster.conns
+                                          if c.ready and not c.closed and c.seat is not None),
+                      outvoted_for=0.0, rejoin_timeout=self._start.rejoin_timeout())
+        if not outvoted(view):
+            self._outvoted_since = None
+            return False
+        if self._outvoted_since is None:
+            self._outvoted_since = awake
+        waited = awake - self._outvoted_since
+        if not decide(CutOff(me=view.me, humans=view.humans, reachable=view.reachable,
+                             outvoted_for=waited, rejoin_timeout=view.rejoin_timeout)).give_up:
+            return False
+        reason = (f"your seat {me} has gone to a bot if the others play on: none of them has "
+                  f"heard from you for {waited:.0f} s, and more than half of the table may give a silent seat to a "
+                  "bot; the game ended here for you")
+        log.warning(reason)
+        self.gave_up(reason)
+        return True
 
     def flush_sends(self) -> None:
         """Put what I have sent on the wire now, before work that blocks the reactor's

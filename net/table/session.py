@@ -203,6 +203,7 @@ class TableSession:
                                         self.takeover, self.missed)
         self.missed.reached = self.deadlines.inputs_reached
         self.liveness.ticked = self.deadlines.tick
+        self.liveness.gave_up = self._cut_off
         self.expulsion = Expulsion(shared, setting, roster, start, self.signer, self.takeover)
         self.play = Play(shared, setting, me, roster, start, self.signer, self.claims,
                          self.takeover, self.expulsion, self.liveness, self.persistence)
@@ -396,6 +397,14 @@ class TableSession:
         self.pair_links.close()
         if self.advert is not None:
             self.advert.close()
+
+    def _cut_off(self, reason: str) -> None:
+        """Out of reach of more than half of the table for too long: its seat went to a
+        bot (`net.table.policy.cut_off`). Leave the table, saying why."""
+        self.close()
+        if self.connections.refusal is None:    # (a refusal that said more stays: "seat 1
+            self.connections.refusal = reason   # is now played by a bot", to a resume)
+        self.callbacks.on_refused(reason)
 
     def _refuse_start(self, conn: PeerConnection, reason: str) -> None:
         """A start I must not play (`net.trust.own_seat`): leave the table, refused."""
