@@ -21,7 +21,9 @@ mostly the wait for a core. The stage's first frame is also printed per drop (is
 it was a 67-159 ms hitch), timed from the battle's start (`BattleShow.start`, the tower's
 `play`) to the first frame's update + draw + finish, as the game does them in one frame;
 the first drop is the game's first battle (nothing of the stage made yet). As in the game,
-the frame before the stage opens draws its picture (`BattleShow.prepare`, timed apart).
+the frames before the stage opens draw its picture and the map's arrow
+(`BattleShow.prepare`, a part a frame), and the frame after it the board back: they are
+counted with the stage's frames (kinds "before: prepare", "after: board back").
 """
 
 from __future__ import annotations
@@ -100,18 +102,28 @@ def main() -> int:
     cpus: dict[str, list[float]] = {}     # the same frames' CPU time (all threads, llvmpipe's too)
     firsts: list[float] = []              # each drop's first frame, its start included
     first_cpus: list[float] = []          # and its CPU time
-    prepares: list[float] = []            # the frame before it that draws the stage's picture
+    befores: list[list[float]] = []       # per drop, the frames before it that draw its stage's picture
     for _ in range(args.repeats):
         if staged and hasattr(scene.battle, "prepare"):
             # as the game does while the event before the drop holds (issue 48): the stage's
-            # picture and the map's arrow drawn in a frame of their own, before the stage opens
-            t = time.perf_counter()
-            scene.battle.prepare(dropped, rest, {"peasant": 2, "2": 1})
-            app.on_update(1 / 60)
-            app.on_draw()
-            ctx.finish()
-            prepares.append(time.perf_counter() - t)
-            app.flip()
+            # picture and the map's arrow drawn before the stage opens, a part a frame
+            # (`prepare` True: all drawn; before, None and in one frame). Each battle's
+            # panels differ: the picture is drawn again for each drop, as in a game
+            scene.tower._drawn = None
+            befores.append([])
+            done = False
+            while not done:
+                t, c = time.perf_counter(), time.process_time()
+                done = scene.battle.prepare(dropped, rest, {"peasant": 2, "2": 1}) in (True, None)
+                app.on_update(1 / 60)
+                app.on_draw()
+                ctx.finish()
+                spent = time.perf_counter() - t
+                befores[-1].append(spent)
+                times.append(spent)
+                kinds.setdefault("before: prepare", []).append(spent)
+                cpus.setdefault("before: prepare", []).append(time.process_time() - c)
+                app.flip()
         t_first, c_first = time.perf_counter(), time.process_time()
         if staged:                    # the whole battle scene, as the game plays it
             caption = scene.battle.start(dropped, rest, {"peasant": 2, "2": 1})
@@ -146,6 +158,17 @@ def main() -> int:
             app.flip()
         if staged:
             scene.battle.end()
+            # the frame after: the board back, without the arrow (counted too: a frame the
+            # player waits for)
+            t, c = time.perf_counter(), time.process_time()
+            app.on_update(1 / 60)
+            app.on_draw()
+            ctx.finish()
+            spent = time.perf_counter() - t
+            times.append(spent)
+            kinds.setdefault("after: board back", []).append(spent)
+            cpus.setdefault("after: board back", []).append(time.process_time() - c)
+            app.flip()
     times.sort()
     med = statistics.median(times) * 1000
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
@@ -161,9 +184,10 @@ def main() -> int:
     print("the stage's first frame (the battle's start, the play and the first update+draw), "
           "per drop: " + ", ".join(f"{f * 1000:.1f}" for f in firsts) + " ms wall, "
           + ", ".join(f"{c * 1000:.1f}" for c in first_cpus) + " ms CPU")
-    if prepares:
-        print("the frame before it, drawing the stage's picture (BattleShow.prepare), per drop: "
-              + ", ".join(f"{f * 1000:.1f}" for f in prepares) + " ms wall (not in the figures above)")
+    if befores:
+        print("the frames before it, drawing the stage's picture and the map's arrow (BattleShow.prepare), "
+              "per drop: " + "; ".join(", ".join(f"{f * 1000:.1f}" for f in fs) for fs in befores)
+              + " ms wall (in the figures above and below)")
     print("per frame kind (stage; whole window or partial repaint; +count: a cube landed), wall "
           "time and CPU time of the process (the renderer's threads included: on a loaded "
           "machine the CPU time shows the work, the wall time the wait for a core):")

@@ -24,7 +24,10 @@ class CachedLayer:
         self.surface: Surface | None = None
         self.rect: tuple[int, int, int, int] | None = None
 
-    def render(self, rect: tuple[float, float, float, float], fn: Callable[[], None]) -> None:
+    def render(self, rect: tuple[float, float, float, float], fn: Callable[[], None],
+               clear: bool = True) -> None:
+        """`clear` False: `fn` draws over what the layer holds (a picture drawn in parts,
+        one a frame; the same place and size)."""
         l, b, w, h = (int(round(v)) for v in rect)
         w, h = max(1, w), max(1, h)
         win = arcade.get_window()
@@ -33,10 +36,13 @@ class CachedLayer:
         surface = self.surface
         if surface is None or surface.size != (w, h) or surface.pixel_ratio != ratio:
             self.surface = surface = Surface(size=(w, h), position=(l, b), pixel_ratio=ratio)
+        elif not clear and self.rect != (l, b, w, h):
+            raise ValueError(f"a layer drawn at {self.rect} added to at {(l, b, w, h)}")
         surface.position = (l, b)
         self.rect = (l, b, w, h)
         with surface.activate():
-            surface.clear()
+            if clear:
+                surface.clear()
             cam = surface._cam
             cam.projection.rect = LBWH(l, b, w, h)
             cam.use()

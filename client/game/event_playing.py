@@ -91,6 +91,7 @@ class EventPlayer:
         self.last_battle: tuple[ev.TowerDropped, list[Played], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
         self._prepared: ev.TowerDropped | None = None   # the coming drop whose stage is drawn
+        self._holds = 0                 # frames the coming drop has waited for its stage's picture
 
     @property
     def behind(self) -> bool:
@@ -111,6 +112,10 @@ class EventPlayer:
             if coming is not None and coming["reason"] != "fill" and banner.visible \
                     and not banner.sticky and not self.shared.fast:
                 return False        # a card (the winter's, a shortage) goes before the stage opens
+            if coming is not None and not self._prepare_battle() and self._holds < 8:
+                self._holds += 1    # its stage's picture still being drawn, a part a frame
+                return False        # (at most 8 frames: then its first frame draws the rest)
+            self._holds = 0
             self.view = self.batch_views.pop(0) if self.batch_views else None
             self.play_event(self.batch.pop(0))
             return True
@@ -129,15 +134,20 @@ class EventPlayer:
             return True
         return None
 
-    def _prepare_battle(self) -> None:
-        """While the event before a battle's drop holds: the stage's picture and the map's
-        arrow drawn now, once, not in the stage's first frame (`BattleShow.prepare`)."""
+    def _prepare_battle(self) -> bool:
+        """Before a battle's drop: the stage's picture and the map's arrow drawn a part a
+        frame (`BattleShow.prepare`), not in the stage's first frame; while the event
+        before it holds, or, when the drop comes first in its batch (a bots' game: every
+        drop), in frames of their own just before it (3-4 frames, about 60 ms). True when
+        nothing is left to draw (none to draw, the fill, done, or a bots' quick battle)."""
         coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
         if coming is None or coming["reason"] == "fill" or coming is self._prepared or \
                 (self.shared.quick_bot_battles and self.my_battle(coming) is None):
-            return                  # none, the fill, done already, or a bots' quick battle
-        self._prepared = coming
-        self.battle.prepare(coming, self.batch[1:], self.tray)
+            return True
+        if self.battle.prepare(coming, self.batch[1:], self.tray):   # a part a frame
+            self._prepared = coming
+            return True
+        return False
 
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""

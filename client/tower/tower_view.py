@@ -109,6 +109,8 @@ class TowerView(Node):
         # picture's words, in the column and on the stage (each keeps its labels: no new
         # layout of the other's words at each switch)
         self._drawn: tuple[object, ...] | None = None            # what the stage's picture shows
+        self._parts: tuple[tuple[object, ...], int] | None = None   # a picture begun in parts:
+        # what it shows, the next part to draw (`prepare_sides`)
         self._words: TextCache = TextCache()                     # the live count's
         self._fitted: dict[tuple[int, float, int], float] = {}   # the count's fitted size, this drop
         self.sides: tuple[SideFacts, SideFacts] | None = None    # the stage's two panels
@@ -217,26 +219,38 @@ class TowerView(Node):
         return (self._box(), win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0), self.sides,
                 None if self.sides is not None else self.caption, _("tray"), self._art_key)
 
-    def prepare_sides(self, box: Box, sides: tuple[SideFacts, SideFacts] | None) -> None:
+    def prepare_sides(self, box: Box, sides: tuple[SideFacts, SideFacts] | None) -> bool:
         """Draw the stage's picture (table, tower, the sides' panels, the lamp) for a
         battle about to be shown, while the stage is still closed (issue 48: its first
-        frame drew it, 120-310 ms): the scene calls it when the battle's drop is the next
-        event; the stage's first frame then only copies it. The column's tower is left as
-        it is (its picture is kept apart)."""
-        self.prepare_stage(box)
+        frame drew it, 120-310 ms), one part a call (the scene calls it once a frame while
+        the event before the drop holds: a whole picture was a 75-190 ms frame at
+        1920x1080 on llvmpipe): the table and tower if the window changed, then the
+        picture's PARTS (`_draw_static`). True when it was whole already (nothing drawn by
+        this call): the stage's first frame then only copies it. The column's tower is left as it is (its picture is kept apart)."""
+        win = arcade.get_window()
+        if self._art_key != (box, win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)):
+            self.prepare_stage(box)
+            return False
         kept = (self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop)
         self.left, self.bottom, self.width, self.height = box
         self.big, self.sides, self.drop = True, sides, None
         try:
             key = self._stage_key()
-            if key != self._drawn:
-                self._layer.render(box, self._draw_static)
-                self._drawn = key
+            if key == self._drawn:
+                return True
+            part = self._parts[1] if self._parts is not None and self._parts[0] == key else 0
+            self._layer.render(box, lambda: self._draw_static(part), clear=part == 0)
+            if part + 1 < self.PARTS:
+                self._parts = (key, part + 1)
+            else:
+                self._drawn, self._parts = key, None
+            return False
         finally:
             self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop = kept
 
     def rebuild(self) -> None:
         if self.big:
+            self._parts = None                      # a picture begun in parts is drawn whole
             self.prepare_stage(self._box())         # done already unless the window changed
             key = self._stage_key()
             if key == self._drawn:                  # `prepare_sides` drew it for this battle
@@ -246,25 +260,32 @@ class TowerView(Node):
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_static)
         self._drawn = self._stage_key() if self.big else self._drawn
 
-    def _draw_static(self) -> None:
-        s = self._xf()[0]
-        if self.big:
-            self._art.draw(opaque=True)             # `prepare_stage`'s picture
-        else:
-            art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s)
-        self.texts.begin()
-        if not self.big:
-            self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
-                           color=(240, 230, 210), anchor_x="center", bold=True)
-            draw_inside_counts(self.texts, self._rest, self._box())
-        put_tray_word(self.texts, self.geo, self._still, self.right,
-                      13 * self.type_scale() if self.big else theme.SMALLEST_TYPE,
-                      (236, 220, 190) if self.big else (40, 30, 22))
-        if self.big:
+    PARTS = 3           # the stage's picture is drawn in this many parts (`_draw_static`)
+
+    def _draw_static(self, part: int | None = None) -> None:
+        """The still picture, whole (`part` None) or one of its PARTS in their drawing
+        order (the stage's, one a frame while the stage is closed: `prepare_sides`): the
+        table and tower with the trays; the sides' panels; the lamp and the words."""
+        if part in (None, 0):
+            s = self._xf()[0]
+            if self.big:
+                self._art.draw(opaque=True)             # `prepare_stage`'s picture
+            else:
+                art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s)
+            self.texts.begin()
+            if not self.big:
+                self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,
+                               color=(240, 230, 210), anchor_x="center", bold=True)
+                draw_inside_counts(self.texts, self._rest, self._box())
+            put_tray_word(self.texts, self.geo, self._still, self.right,
+                          13 * self.type_scale() if self.big else theme.SMALLEST_TYPE,
+                          (236, 220, 190) if self.big else (40, 30, 22))
+            if self.big and self.sides is not None:
+                for facts, rect in zip(self.sides, self.tray_boxes()):
+                    draw_tray_box(rect, facts.code, self.type_scale())
+        if part in (None, 1) and self.big:
             k = self.type_scale()
             if self.sides is not None:
-                for facts, rect in zip(self.sides, self.tray_boxes()):
-                    draw_tray_box(rect, facts.code, k)
                 for key, facts, rect in zip(("a", "d"), self.sides, self.panel_rects()):
                     self._icons[key] = draw_side(self.texts, key, facts, rect, k)
                 if self.drop is not None and self.drop.gathered < 1.0:
@@ -273,9 +294,11 @@ class TowerView(Node):
                 left, b, w, h = self.panel_rects()[0]
                 self.texts.put("c", self.caption, left, b + h, size=14 * k, bold=True,
                                color=(255, 240, 200), anchor_y="top", width=int(w), multiline=True)
-            art.draw_stage_light(self._box())    # the lamp over it all, under the words
-        self.texts.end()
-        self.texts.draw()
+        if part in (None, 2):
+            if self.big:
+                art.draw_stage_light(self._box())    # the lamp over it all, under the words
+            self.texts.end()
+            self.texts.draw()
 
     def panel_heads(self) -> tuple[float, float]:
         """Where each side's head words (its role, name and province) end on the stage,

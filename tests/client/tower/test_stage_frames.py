@@ -316,3 +316,92 @@ def test_the_stages_first_frame_draws_no_map_under_it(app):
     scene.battle.end()
     assert board.visible
     app.show_menu()
+
+
+def test_the_stages_picture_is_drawn_a_part_a_frame_before_it_opens(app):
+    """Issue 48 (the frame before the stage's first): `BattleShow.prepare` drew the whole
+    picture of the stage (the table and tower, the sides' panels, the lamp, the words) in
+    one frame, 75-190 ms at 1920x1080 on llvmpipe: the same hitch one frame earlier. The
+    scene calls it once a frame while the event before the drop holds; each call now draws
+    one part, the map's arrow coming last, and the parts make the picture a whole drawing
+    makes, pixel for pixel."""
+    import numpy as np
+    scene, _rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"in-parts")
+    tv, board = scene.tower, scene.board_view
+    layer = tv._layers[True]
+    renders = [0]
+    render = layer.render
+
+    def counted(*args, **kw) -> None:
+        renders[0] += 1
+        render(*args, **kw)
+    layer.render = counted
+    tv._drawn = None                        # as for a battle whose picture is not drawn yet
+    done, calls, parts = False, 0, []
+    while not done and calls < 10:
+        before = renders[0]
+        done = scene.battle.prepare(dropped, rest, {})
+        calls += 1
+        parts.append(renders[0] - before)
+        assert done or board.arrow is None, "the arrow drawn before the stage's picture is whole"
+    assert done is True and board.arrow is not None
+    assert parts == [1] * TowerView.PARTS + [0], f"parts drawn per call: {parts}"
+    assert layer.surface is not None
+    in_parts = np.asarray(layer.surface.to_image().convert("RGB"), dtype=np.int16)
+    # the same picture drawn whole, in the first of the calls
+    whole_draw = tv._draw_static
+    tv._draw_static = lambda part=None: whole_draw() if part == 0 else None
+    tv._drawn = None
+    while not scene.battle.prepare(dropped, rest, {}):
+        pass
+    tv._draw_static = whole_draw
+    whole = np.asarray(layer.surface.to_image().convert("RGB"), dtype=np.int16)
+    differs = float((np.abs(in_parts - whole).max(axis=2) > 0).mean())
+    assert differs == 0.0, f"{differs:.2%} of the picture drawn in parts differs from it drawn whole"
+    # and the stage opens on it without drawing it again
+    rendered = renders[0]
+    caption = scene.battle.start(dropped, rest, {})
+    scene.tower.play(_rec, caption, scene.battle.sides, scene.battle.handful_seconds())
+    app.on_update(1 / 60)
+    app.on_draw()
+    assert renders[0] == rendered and tv._drawn == tv._stage_key()
+    layer.render = render
+    scene.battle.end()
+    app.show_menu()
+
+
+def test_a_drop_first_in_its_batch_has_its_picture_drawn_before_the_stage_opens(app):
+    """Issue 48: in a game the battle's drop comes first in its batch (always, in a bots'
+    game), so no event held before it and `prepare` was never called: the stage's first
+    frame drew the whole picture (and the map's arrow) after all. The drop now waits a
+    frame per part of its picture (3-4 frames), then the stage opens on it, drawn."""
+    scene, _rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"first-in-batch")
+    tv, player = scene.tower, scene.player
+    tv._drawn = None                        # a battle whose picture is not drawn yet
+    layer = tv._layers[True]
+    renders: list[int] = []                 # the frame of each drawing into the stage's layer
+    render = layer.render
+    n = [0]
+
+    def counted(*args, **kw) -> None:
+        renders.append(n[0])
+        render(*args, **kw)
+    layer.render = counted
+    opened: list[int] = []
+    player._drop = lambda e, caption: opened.append(n[0])   # the drop itself: not this test's
+    dropped = {**dropped, "out": {"0": 2, "1": 1}, "inside_after": {}}    # the log's line reads them
+    player.batch, player.batch_views, player.wait = [dropped, *rest], None, 0.0
+    while not opened and n[0] < 20:
+        player.advance(1 / 60)
+        app.on_draw()
+        app.flip()
+        n[0] += 1
+    assert opened, "the drop never played"
+    app.on_update(1 / 60)
+    app.on_draw()                           # the stage's first frame
+    layer.render = render
+    assert len(renders) == TowerView.PARTS and len(set(renders)) == len(renders), \
+        f"the stage's picture drawn in frames {renders}, the stage opened in frame {opened[0]}"
+    assert max(renders) < opened[0], f"drawn in frames {renders}, opened in frame {opened[0]}"
+    scene.battle.end()
+    app.show_menu()
