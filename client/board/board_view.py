@@ -19,7 +19,7 @@ Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_cl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import arcade
@@ -88,6 +88,9 @@ class BoardView(Node):
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
         self.mark_boxes: list[tuple[float, float, float, float]] = []   # winter marks (map_marks)
+        # what else the winter marks keep clear of, asked at each build (left, bottom,
+        # width, height): the winter show's title at the top of the map
+        self.marks_clear_of: Callable[[], Sequence[tuple[float, float, float, float]]] = tuple
         self._short_names: dict[tuple[str, float], str] = {}     # see `name_label`
         self._ground: list[Mesh | TexturedMesh] = []
         self._water_key: tuple[float, ...] = ()

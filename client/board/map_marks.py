@@ -140,9 +140,13 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
     """Winter scoring: near each region's middle, a chip per seat holding a majority
     there, in the seat's colour with its letter and the points it scored, on the
     region's own provinces or the sea beside them, never over a province's name (as
-    drawn) or army token or another chip."""
+    drawn), the legend, the title or another chip, nor over an army token where there is
+    room."""
     _names, tokens = label_boxes(view, s)
-    names = drawn_names(view, s)
+    # the names as drawn, the legend and the scoring's title: never under a chip (at
+    # 960x640 a chip found the sea under the legend)
+    names = drawn_names(view, s) + [(l, b, l + w, b + h) for l, b, w, h in
+                                    (legend_rect(view, s), *view.marks_clear_of())]
     ground = Ground(view)
     others: list[Tagged] = list(tokens)
     size = max(theme.SMALLEST_TYPE, _pt(8.5 * s))        # never under 11 px (issue 37)

@@ -72,6 +72,7 @@ class WinterShow(Node):
         self.arrived: set[int] = set()       # seats whose points reached their row
         self.shown = 0               # scorings shown (tests read it)
         self.texts = TextCache()
+        views.board_view.marks_clear_of = lambda: [self.title_rect()]   # chips off the title
 
     @property
     def holding(self) -> bool:
