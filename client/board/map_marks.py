@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from client.board import map_geometry as geo
-from client.board.shapes import point_in_poly
 from client.core import theme
 from client.board.event_marks import defended_by_special, event_provinces, event_sentence
 from client.core.palette import style_of
@@ -68,30 +69,64 @@ def drawn_names(view: BoardView, s: float) -> list[Box]:
 
 
 class Ground:
-    """Which region's province lies under a point of the map (None: the sea), for keeping
-    a region's chip on its own provinces or on the sea beside them."""
+    """Which region's province lies under each pixel of the map (0: the sea), drawn
+    once per build, for keeping a region's chip on its own provinces or on the sea
+    beside them."""
 
     def __init__(self, view: BoardView) -> None:
-        self.polys = []
+        from PIL import Image, ImageDraw
+        regions = sorted({p.region[view.side] for p in view.board.provinces.values()})
+        self.code = {r: k + 1 for k, r in enumerate(regions)}
+        self.x0, self.y0 = view.left, view.bottom
+        w, h = int(view.width) + 2, int(view.height) + 2
+        img = Image.new("L", (w, h), 0)
+        pen = ImageDraw.Draw(img)
         for name, poly in view.screen_polys.items():
-            xs, ys = [p[0] for p in poly], [p[1] for p in poly]
-            region = view.board.provinces[name].region[view.side]
-            self.polys.append((min(xs), min(ys), max(xs), max(ys), poly, region))
+            code = self.code[view.board.provinces[name].region[view.side]]
+            pen.polygon([(x - self.x0, h - 1 - (y - self.y0)) for x, y in poly], fill=code)
+        self.grid = np.asarray(img)[::-1]                  # row 0 at the map's bottom
 
-    def region_at(self, x: float, y: float) -> str | None:
-        for x0, y0, x1, y1, poly, region in self.polys:
-            if x0 <= x <= x1 and y0 <= y <= y1 and point_in_poly(x, y, poly):
-                return region
-        return None
+    def foreign(self, boxes: np.ndarray, region: str) -> np.ndarray:
+        """Which of `boxes` have any of a 21 x 9 grid of points over them on another
+        region's province."""
+        fx, fy = np.linspace(0.0, 1.0, 21), np.linspace(0.0, 1.0, 9)
+        xs = boxes[:, 0, None] + (boxes[:, 2] - boxes[:, 0])[:, None] * fx
+        ys = boxes[:, 1, None] + (boxes[:, 3] - boxes[:, 1])[:, None] * fy
+        ix = np.clip((xs - self.x0).astype(int), 0, self.grid.shape[1] - 1)
+        iy = np.clip((ys - self.y0).astype(int), 0, self.grid.shape[0] - 1)
+        codes = self.grid[iy[:, :, None], ix[:, None, :]]
+        out: np.ndarray = np.asarray(((codes != 0) & (codes != self.code.get(region, -1)))
+                                     .any(axis=(1, 2)), dtype=bool)
+        return out
 
-    def foreign(self, box: Box, region: str) -> bool:
-        """Does any of a 7 x 3 grid of points over `box` fall on another region?"""
-        l, b, r, t = box
-        return any(self.region_at(l + (r - l) * i / 6, b + (t - b) * j / 2) not in (None, region)
-                   for i in range(7) for j in range(3))
+
+def _spots(view: BoardView, cx: float, cy: float, w: float, h: float) -> np.ndarray:
+    """Boxes (left, bottom, right, top) of size w x h inside the map, their centres on a
+    grid half a chip high around (cx, cy), nearest first (in pixels, any direction: the
+    rings of old went six chip widths sideways before two heights down, so a region's
+    chips at 1280x800 went to the sea a region away rather than the coast below)."""
+    step = max(h * 0.5, 4.0)
+    n = int(max(view.width, view.height) * 0.6 / step)
+    ks = np.arange(-n, n + 1) * step
+    xs, ys = np.meshgrid(cx + ks, cy + ks)
+    xs, ys = xs.ravel(), ys.ravel()
+    order = np.argsort(np.hypot(xs - cx, ys - cy), kind="stable")
+    xs, ys = xs[order], ys[order]
+    boxes = np.stack([xs - w / 2, ys - h / 2, xs + w / 2, ys + h / 2], axis=1)
+    inside = (boxes[:, 0] >= view.left) & (boxes[:, 2] <= view.right) & \
+        (boxes[:, 1] >= view.bottom) & (boxes[:, 3] <= view.top)
+    return boxes[inside]
 
 
-RINGS = 20      # tries out to 6 chip widths and 10 heights: the sea beside a region at 960x640
+def _free(boxes: np.ndarray, taken: Sequence[Tagged]) -> np.ndarray:
+    """Which of `boxes` meet none of `taken`."""
+    if not taken or not len(boxes):
+        return np.ones(len(boxes), dtype=bool)
+    t = np.array([b[:4] for b in taken], dtype=float)
+    meet = (boxes[:, None, 0] < t[None, :, 2]) & (t[None, :, 0] < boxes[:, None, 2]) & \
+        (boxes[:, None, 1] < t[None, :, 3]) & (t[None, :, 1] < boxes[:, None, 3])
+    free: np.ndarray = np.asarray(~meet.any(axis=1), dtype=bool)
+    return free
 
 
 def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names: Sequence[Box],
@@ -99,41 +134,43 @@ def place_chip(view: BoardView, cx: float, cy: float, w: float, h: float, names:
                ground: Ground | None = None) -> Box:
     """The box nearest (cx, cy) of size w x h inside the map, clear of the province names
     and of `others` (tokens, chips already placed) — or, in a crowded small map, clear of
-    the names at least (the first free spot on a widening ring of tries). Given a
-    `region` (and the `ground`), the box lies on that region's provinces or on the sea
-    beside them, not on another region's, where any such spot is free (issue 49: the
-    western region's chips lay over Iyo)."""
-    tries = [(0, 0)]
-    for ring in range(1, RINGS + 1):
-        for dy in range(-ring, ring + 1):
-            for dx in (-ring, 0, ring) if abs(dy) < ring else range(-ring, ring + 1):
-                tries.append((dx, dy))
-    boxes = []
-    for dx, dy in tries:
-        x, y = cx + dx * w * 0.3, cy + dy * h * 0.5
-        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-        if box[0] >= view.left and box[2] <= view.right and box[1] >= view.bottom \
-                and box[3] <= view.top:
-            boxes.append(box)
-    rules: tuple[list[Tagged], ...] = ([*names, *others],
-                                       [*names, *(b for b in others if b[4:] == ("chip",))],
-                                       list(names))
-    foreign: dict[Box, bool] = {}
+    the names at least. Given a `region` (and the `ground`), the box lies on that
+    region's provinces or on the sea beside them, not on another region's, where any
+    such spot is free (issue 49: the western region's chips lay over Iyo)."""
+    boxes = _spots(view, cx, cy, w, h)
+    if not len(boxes):
+        return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+    chips = [b for b in others if b[4:] == ("chip",)]
+    off_names = _free(boxes, names)
+    off_chips = off_names & _free(boxes, chips)
+    rules = (off_chips & _free(boxes, [b for b in others if b[4:] != ("chip",)]), off_chips,
+             off_names)
+    known = np.zeros(len(boxes), dtype=bool)       # which boxes' ground is looked at
+    away = np.zeros(len(boxes), dtype=bool)        # ... and lie on another region
 
-    def own(box: Box) -> bool:
-        if region is None or ground is None:
-            return True
-        if box not in foreign:
-            foreign[box] = ground.foreign(box, region)
-        return not foreign[box]
+    def first(free: np.ndarray, keep_home: bool) -> int | None:
+        hits = np.flatnonzero(free)
+        if not keep_home or region is None or ground is None:
+            return int(hits[0]) if len(hits) else None
+        for k in range(0, len(hits), 128):           # nearest first, a few at a time
+            some = hits[k:k + 128]
+            new = some[~known[some]]
+            away[new] = ground.foreign(boxes[new], region)
+            known[new] = True
+            ok = some[~away[some]]
+            if len(ok):
+                return int(ok[0])
+        return None
     # clear of everything on its own region or the sea, then of the names and chips
     # there, then anywhere; clear of the names at least
-    for rule, keep_home in ((rules[0], True), (rules[1], True), (rules[0], False),
+    for free, keep_home in ((rules[0], True), (rules[1], True), (rules[0], False),
                             (rules[1], False), (rules[2], True), (rules[2], False)):
-        for box in boxes:
-            if _clear(box, rule) and (not keep_home or own(box)):
-                return box
-    return boxes[0] if boxes else (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        i = first(free, keep_home)
+        if i is not None:
+            l, b, r, t = (float(v) for v in boxes[i])
+            return (l, b, r, t)
+    l, b, r, t = (float(v) for v in boxes[0])
+    return (l, b, r, t)
 
 
 def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
