@@ -188,6 +188,7 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
     others: list[Tagged] = list(tokens)
     size = max(theme.SMALLEST_TYPE, _pt(8.5 * s))        # never under 11 px (issue 37)
     h = max(18 * s, size * 2.1)
+    edge, width = max(1.0, 1 * s), max(3.0, 3 * s)      # the chip's dark edges and its region's band
     view.mark_boxes = []
     for region, rows in sorted(view.marks.items()):
         cx, cy = view.region_centre(region)
@@ -200,8 +201,12 @@ def build_winter_marks(view: BoardView, put: Put, s: float) -> None:
             box = place_chip(view, cx, y, w, h, names, others, region, ground)
             others.append(box + ("chip",))
             view.mark_boxes.append(box)
+            # framed in its region's band colour: a chip that found room only on the sea,
+            # away from its region (the central region at 960x640), still says whose it is
+            band = theme.REGION_COLOURS.get(region, (20, 20, 20))
             put(geo.rect(*box), (20, 20, 20))
-            put(geo.rect(box[0] + 2 * s, box[1] + 1.5 * s, box[2] - 2 * s, box[3] - 1.5 * s), colour)
+            for inset, fill in ((edge, band), (edge + width, (20, 20, 20)), (2 * edge + width, colour)):
+                put(geo.rect(box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), fill)
             view.texts.put(("m", region, k), label, (box[0] + box[2]) / 2,
                            (box[1] + box[3]) / 2 + 0.5 * s, size=size,
                            color=theme.text_on(colour), anchor_x="center", anchor_y="center",
