@@ -122,6 +122,28 @@ class FakeNet:
                     io.disconnecting = True
         self.pump()
 
+    def unplug(self, session):
+        """Like a pulled cable: both directions of `session`'s connections swallow every
+        byte, nothing closes, and no new connection reaches it or leaves it. Returns a
+        function that plugs it back in for new connections (the old ones stay dead)."""
+        for p in list(self.pumps):
+            if session in (p.client.session, p.server.session):
+                for io in (p.clientIO, p.serverIO):
+                    io.write = lambda data: None
+                    io.stream = []
+        connect = self.connectTCP
+        down = [True]
+
+        def unplugged(host, port, factory, timeout=30):
+            if down[0] and (factory.session is session or port == session.listen_port):
+                port = 1
+            return connect(host, port, factory, timeout)
+        self.connectTCP = unplugged
+
+        def mend():
+            down[0] = False
+        return mend
+
     def pump_until(self, condition, limit=100000):
         for _ in range(limit):
             if condition():

@@ -49,22 +49,7 @@ def table_with_a_friend_cut_at_step_0(tmp_path):
     told = []
     cut.on_refused = told.append
     cut.on_paused = told.append
-    for p in list(net.pumps):
-        if cut in (p.client.session, p.server.session):
-            for io in (p.clientIO, p.serverIO):
-                io.write = lambda data: None
-                io.stream = []
-    connect = net.connectTCP
-    down = [True]
-
-    def unplugged(host, port, factory, timeout=30):
-        if down[0] and (factory.session is cut or port == cut.listen_port):
-            port = 1
-        return connect(host, port, factory, timeout)
-    net.connectTCP = unplugged
-
-    def mend():
-        down[0] = False
+    mend = net.unplug(cut)
     return net, sessions, cut, told, mend
 
 

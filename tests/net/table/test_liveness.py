@@ -69,18 +69,7 @@ def table_with_a_cable_pulled(tmp_path):
     net.pump_until(lambda: cut.lockstep is not None and cut.lockstep.step >= 3)
     paused = []
     sessions[0].on_paused = paused.append
-    for p in list(net.pumps):
-        if cut in (p.client.session, p.server.session):
-            for io in (p.clientIO, p.serverIO):
-                io.write = lambda data: None
-                io.stream = []
-    connect = net.connectTCP
-
-    def unplugged(host, port, factory, timeout=30):
-        if factory.session is cut or port == cut.listen_port:
-            port = 1
-        return connect(host, port, factory, timeout)
-    net.connectTCP = unplugged
+    net.unplug(cut)
     return net, sessions, cut, paused
 
 
