@@ -97,12 +97,7 @@ def test_next_waits_until_the_steps_task_is_done_and_says_what_is_missing(app, h
     """Issue 37, item 1: Next at "Plan your round" with nothing planned, then Next at
     "The bid for turn order", left the card gone, the plan empty and nothing saying what
     to do."""
-    _resize(app, 960, 640)
-    scene, coach = _start(app)
-    assert run_until(app, lambda: coach.progress.current is not None, 60)
-    coach.next()                                        # board -> plan
-    frame(app, 2)
-    assert coach.progress.current.key == "plan"
+    scene, coach = _at_the_plan_step(app, 960, 640)
     app.on_key_press(arcade.key.N, 0)                   # Next, nothing planned
     frame(app, 2)
     assert coach.progress.current.key == "plan" and coach.card.visible
@@ -158,15 +153,21 @@ def test_the_card_stays_in_the_window_and_clear_of_the_outlined_panel(app, home,
     assert {"board", "plan", "bid", "special", "actions", "battle"} <= seen
 
 
-def test_in_a_small_window_the_plan_card_leaves_the_players_provinces_in_sight(app, home):
-    """At 960x640 a card in a corner of the map hid half of it, the player's own provinces
-    among them, while they planned with those provinces' cards; it goes beside the map."""
-    _resize(app, 960, 640)
+def _at_the_plan_step(app, w: int, h: int):
+    """A tutorial started in a w x h window and walked to its plan step (its card shown)."""
+    _resize(app, w, h)
     scene, coach = _start(app)
     assert run_until(app, lambda: coach.progress.current is not None, 60)
     coach.next()                                        # board -> plan
     frame(app, 2)
     assert coach.progress.current.key == "plan"
+    return scene, coach
+
+
+def test_in_a_small_window_the_plan_card_leaves_the_players_provinces_in_sight(app, home):
+    """At 960x640 a card in a corner of the map hid half of it, the player's own provinces
+    among them, while they planned with those provinces' cards; it goes beside the map."""
+    scene, coach = _at_the_plan_step(app, 960, 640)
     board = scene.board_view
     mine = [n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME]
     assert len(mine) >= 6
@@ -869,12 +870,7 @@ def test_the_plan_card_is_placed_again_after_a_resize(app, home):
     the card covered Noto and Kaga (started at 1280x800 it does not): its place was
     worked out on the map as it was before the resize. Measured on the provinces'
     outlines at the new size, and the same place as a game started at that size."""
-    _resize(app, 960, 640)
-    scene, coach = _start(app)
-    assert run_until(app, lambda: coach.progress.current is not None, 60)
-    coach.next()                                        # board -> plan
-    frame(app, 2)
-    assert coach.progress.current.key == "plan"
+    scene, coach = _at_the_plan_step(app, 960, 640)
     board = scene.board_view
     mine = sorted(n for n, p in board.state["provinces"].items() if p.get("owner") == script.ME)
     for w, h in ((1280, 800), (960, 640), (1920, 1080)):
