@@ -52,6 +52,17 @@ def no_public_rendezvous(monkeypatch):
     monkeypatch.setenv("SHOGUN_NET_RENDEZVOUS", "off")
 
 
+@pytest.fixture(autouse=True)
+def no_names_from_an_earlier_game():
+    """The players' names are the running game's (the App sets them for each game); a test
+    starts with none, whatever game the worker's previous test played (CI's stop 59 failed
+    when a networked-table test ran before the film card's title test on one worker)."""
+    from client.core import theme
+    theme.set_player_names(None)
+    yield
+    theme.set_player_names(None)
+
+
 @pytest.fixture(scope="session")
 def app():
     _private_display()   # here, not at import: pytest-xvfb sets DISPLAY during configure
