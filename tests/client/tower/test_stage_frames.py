@@ -405,3 +405,50 @@ def test_a_drop_first_in_its_batch_has_its_picture_drawn_before_the_stage_opens(
     assert max(renders) < opened[0], f"drawn in frames {renders}, opened in frame {opened[0]}"
     scene.battle.end()
     app.show_menu()
+
+
+def test_the_openings_sea_is_drawn_only_where_the_zoomed_map_is_not(app):
+    """Issue 48 (the frame budget): where the zoomed map does not reach the view's edge,
+    the opening draws the sea on. It was drawn over each whole strip around the stage and
+    the map over it: the first frames of the move filled about twice the view's pixels
+    (the sea blended, 1 M of 1.09 M logical pixels at 1920x1080). Now the sea fills only
+    the strips' parts beyond the map (rounded out to whole pixels), and the frame is the
+    same: every pixel beyond the map is sea, the map's own pixels the map."""
+    import numpy as np
+    from client.core.cached_layer import CachedLayer
+    from client.tower.cube_sprites import CubeSprites
+    from client.tower.stage_opening import Opening
+    from client.tower.stage_repaint import minus
+
+    ctx = app.ctx
+    board, stage = CachedLayer(), CachedLayer()
+    board.render((200, 250, 600, 400), lambda: arcade.draw_lbwh_rectangle_filled(
+        200, 250, 600, 400, (40, 160, 60)))
+    box = (0.0, 0.0, 1280.0, 766.0)
+    stage.render(box, lambda: arcade.draw_lbwh_rectangle_filled(*box, (90, 60, 40)))
+    filled: list[tuple[int, int, int, int]] = []
+
+    class Sea:
+        def draw(self) -> None:
+            filled.append(ctx.scissor)
+            arcade.draw_lbwh_rectangle_filled(-5000, -5000, 10000, 10000, (20, 40, 200))
+
+    opening = Opening()
+    opening.start((400.0, 420.0), board, True, Sea())
+    opening.progress = 0.1                        # early: the map smaller than the view
+    app.clear()
+    opening.draw(box, stage, CubeSprites())
+    z, offx, offy = opening.board_xf(box)
+    bl, bb, bw, bh = board.rect
+    zoomed = (bl * z + offx, bb * z + offy, bw * z, bh * z)
+    px = app.get_pixel_ratio() * app.ui_scale
+    bare = sum(w * h for strip in minus(box, opening.stage_rect(box))
+               for _x, _y, w, h in minus(strip, zoomed)) * px * px
+    drawn = sum(w * h for _x, _y, w, h in filled)
+    assert filled and drawn <= bare * 1.02 + 4000, \
+        f"the sea filled {drawn:.0f} pixels where {bare:.0f} are beyond the map"
+    # the frame itself: the map's middle is the map, the view's corner the sea
+    image = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"))
+    mx, my = (zoomed[0] + zoomed[2] * 0.9) * px, (zoomed[1] + zoomed[3] * 0.9) * px
+    assert tuple(image[app.height - 1 - int(my), int(mx)]) == (40, 160, 60)
+    assert tuple(image[app.height - 3, 2]) == (20, 40, 200)
