@@ -50,7 +50,7 @@ from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening, Sea
 from client.core.dirty_union import each_rect
-from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
+from client.tower.stage_repaint import StageRepaint, box_tiles, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
 from client.tower.stage_climax_art import banner_rect, draw_climax
@@ -120,6 +120,7 @@ class TowerView(Node):
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
         self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
         self._repaint: StageRepaint = StageRepaint()             # what the next frames repaint
+        self._counting = False                                   # the counts shown (not the handful)
 
     # -- geometry -------------------------------------------------------------------------
     def _box(self) -> Box:
@@ -170,8 +171,7 @@ class TowerView(Node):
             return [self.damage_rect()]
         if self._opening.moving or self._repaint.whole:
             return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
-        return self._repaint.rects(layout.shaft_rect(self.geo, self._box(), self.big),
-                                   layout.count_rects(self.geo, self._box(), self.big),
+        return self._repaint.rects(layout.count_rects(self.geo, self._box(), self.big),
                                    held=self._held())
 
     def _held(self) -> bool:
@@ -525,7 +525,12 @@ class TowerView(Node):
         self._repaint.framed(self.big and d.gathered < 1.0,
                              handful_tiles(self.cubes.shown, shaft) if self.big else set(),
                              (self.left, self.bottom, self.right, self.top),
-                             landed != self.landed and self.big)
+                             landed != self.landed and self.big,
+                             box_tiles(self.cubes.changed) if self.big else None)
+        counting = self.stage != "handful"
+        if self.big and counting and not self._counting:
+            self._repaint.recount = 2       # the counts appear as the pour begins
+        self._counting = counting
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1
