@@ -1,6 +1,8 @@
 """How the battle stage repaints less than itself (issue 36 item 6): on a software renderer
 (llvmpipe) a frame costs the pixels it fills, and a whole stage costs 10-20 ms. The
-handful's cubes are repainted tile by tile (`tile_rects`), the opening's camera move
+handful's cubes, and every cube whose drawing changed in the pour (`box_tiles`: where it
+was and is; issue 48: the whole shaft was repainted every frame), are repainted tile by
+tile (`tile_rects`), the opening's camera move
 fills each pixel once (`minus`: the board only where the stage is not), drawn through
 cameras that scale the cached pictures (`camera`) under the framebuffer's scissor
 (`pixels`).

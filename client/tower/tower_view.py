@@ -16,8 +16,9 @@ drops, slower only in a close battle's slow motion. `stage` says where a drop is
 'handful', 'pour', 'tally'.
 
 On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
-(`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
-the tiles the handful crosses (`stage_repaint`); the opening is a camera move
+(`damage_rects`): the tiles where a cube moved (where it was and is: `CubeSprites.changed`),
+the panels' counts when one lands, the tiles the handful crosses (`stage_repaint`); the
+opening is a camera move
 (`stage_opening`). Where things sit: `stage_layout`; the count in words: `stage_tally`;
 where the handful is gathered from: `handful_origins`; the still picture's words:
 `tower_labels`.
@@ -164,7 +165,8 @@ class TowerView(Node):
 
     def damage_rects(self) -> list[tuple[int, int, int, int]]:
         """What a frame of the stage repaints, in pieces (issue 36 item 6: a whole stage
-        costs llvmpipe 10-20 ms): the shaft and tray; the two panels' counts when a cube
+        costs llvmpipe 10-20 ms): the tiles where a cube's drawing changed, where it was
+        and is (issue 48: not the whole shaft and tray); the two panels' counts when a cube
         landed; the tiles the handful's cubes cross (where they were and are); the whole
         stage only while the camera moves in and on the frame after."""
         if not self.big or self.jolt() != (0.0, 0.0):
