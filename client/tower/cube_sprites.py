@@ -54,12 +54,12 @@ class CubeSprites:
         self._n = 0
         self._used = 0                  # slots used by the last frame
         self.shown: list[Pose] = []     # this frame's cubes (tests read them)
-        # per slot, what it drew when last drawn and where (`changed`); and the same now
+        # per slot, the cube it showed the frame before and where (`changed`)
         self._drawn: tuple[list[tuple[object, ...]], list[Bounds]] = ([], [])
-        self._now: tuple[list[tuple[object, ...]], list[Bounds]] = ([], [])
         self.changed: list[Bounds] = []
-        # ^ where the drawing now differs from the one last drawn (left, bottom, right,
-        # top): each cube that moved or changed, where it was and where it is (`end`)
+        # ^ where this frame's drawing differs from the frame before's (left, bottom,
+        # right, top): each cube that moved or changed, where it was and is (`end`; as
+        # the handful's tiles, one frame shown a frame drawn)
 
     def begin(self) -> None:
         self._n = 0
@@ -109,37 +109,30 @@ class CubeSprites:
         self._compare()
 
     def _compare(self) -> None:
-        """`changed`: the boxes of the slots whose sprites differ from those last drawn,
+        """`changed`: the boxes of the slots whose cube differs from the frame before's,
         old and new (issue 48: the pour repainted the whole shaft every frame, where only
-        the cubes that moved need it)."""
+        the cubes that moved need it). A slot's sprites are made from its `Pose` alone
+        (`put`), so the poses are compared; a box holds the cube turned, its glow and
+        its shadow."""
         drawn: list[tuple[object, ...]] = []
         boxes: list[Bounds] = []
         changed: list[Bounds] = []
         was, was_at = self._drawn
-        for k in range(self._n):
-            key: tuple[object, ...] = ()
-            x0 = y0 = math.inf
-            x1 = y1 = -math.inf
-            for sp in self.sprites.sprite_list[k * SLOT:(k + 1) * SLOT]:
-                if not sp.visible:
-                    continue
-                x, y = sp.position
-                key += (id(sp.texture), x, y, sp.width, sp.height, sp.angle, sp.alpha, sp.color)
-                r = 0.71 * max(sp.width, sp.height) + 2       # turned: half its diagonal
-                x0, y0, x1, y1 = min(x0, x - r), min(y0, y - r), max(x1, x + r), max(y1, y + r)
-            drawn.append(key)
-            boxes.append((x0, y0, x1, y1))
+        reach = max(0.85, SHADOW + SHADOW_SIZE / 2, 0.71)     # glow, shadow, turned face
+        for p in self.shown:
+            drawn.append((p.code, p.x, p.y, p.angle, p.size, p.thrown))
+            r = reach * p.size + 2
+            boxes.append((p.x - r, p.y - r, p.x + r, p.y + r))
         for k in range(max(len(drawn), len(was))):
             old = was[k] if k < len(was) else None
             new = drawn[k] if k < len(drawn) else None
             if old == new:
                 continue
-            if old:
+            if old is not None:
                 changed.append(was_at[k])
-            if new:
+            if new is not None:
                 changed.append(boxes[k])
-        self._now, self.changed = (drawn, boxes), changed
+        self._drawn, self.changed = (drawn, boxes), changed
 
     def draw(self) -> None:
         self.sprites.draw()
-        self._drawn = self._now
