@@ -63,15 +63,13 @@ def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tu
     cover outside the shaft's rectangle (a cube's glow included): what a frame of the
     handful, or of the cubes tossed on into the sides' trays, repaints beside the shaft."""
     x, _y, w, _h = shaft
-    tiles: set[tuple[int, int]] = set()
+    boxes = []
     for p in shown:
         r = 0.9 * p.size + 2
         if not (p.thrown or p.moving) or (x <= p.x - r and p.x + r <= x + w):
             continue
-        for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
-            for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
-                tiles.add((tx, ty))
-    return tiles
+        boxes.append((p.x - r, p.y - r, p.x + r, p.y + r))
+    return box_tiles(boxes)
 
 
 def box_tiles(boxes: list[tuple[float, float, float, float]]) -> set[tuple[int, int]]:
