@@ -38,6 +38,8 @@ def _hide(sp: arcade.Sprite) -> None:
     sp.position = (-10000.0, -10000.0)
 
 
+Bounds = tuple[float, float, float, float]     # left, bottom, right, top
+
 SLOT = 3             # sprites per cube, in drawing order: the glow or shadow, the face, the mark
 
 
@@ -52,6 +54,12 @@ class CubeSprites:
         self._n = 0
         self._used = 0                  # slots used by the last frame
         self.shown: list[Pose] = []     # this frame's cubes (tests read them)
+        # per slot, the cube it showed the frame before and where (`changed`)
+        self._drawn: tuple[list[tuple[object, ...]], list[Bounds]] = ([], [])
+        self.changed: list[Bounds] = []
+        # ^ where this frame's drawing differs from the frame before's (left, bottom,
+        # right, top): each cube that moved or changed, where it was and is (`end`; as
+        # the handful's tiles, one frame shown a frame drawn)
 
     def begin(self) -> None:
         self._n = 0
@@ -98,6 +106,33 @@ class CubeSprites:
             if sp.visible:
                 _hide(sp)
         self._used = self._n
+        self._compare()
+
+    def _compare(self) -> None:
+        """`changed`: the boxes of the slots whose cube differs from the frame before's,
+        old and new (issue 48: the pour repainted the whole shaft every frame, where only
+        the cubes that moved need it). A slot's sprites are made from its `Pose` alone
+        (`put`), so the poses are compared; a box holds the cube turned, its glow and
+        its shadow."""
+        drawn: list[tuple[object, ...]] = []
+        boxes: list[Bounds] = []
+        changed: list[Bounds] = []
+        was, was_at = self._drawn
+        reach = max(0.85, SHADOW + SHADOW_SIZE / 2, 0.71)     # glow, shadow, turned face
+        for p in self.shown:
+            drawn.append((p.code, p.x, p.y, p.angle, p.size, p.thrown))
+            r = reach * p.size + 2
+            boxes.append((p.x - r, p.y - r, p.x + r, p.y + r))
+        for k in range(max(len(drawn), len(was))):
+            old = was[k] if k < len(was) else None
+            new = drawn[k] if k < len(drawn) else None
+            if old == new:
+                continue
+            if old is not None:
+                changed.append(was_at[k])
+            if new is not None:
+                changed.append(boxes[k])
+        self._drawn, self.changed = (drawn, boxes), changed
 
     def draw(self) -> None:
         self.sprites.draw()

@@ -122,9 +122,11 @@ class Opening:
                         arcade.draw_lbwh_rectangle_filled(*bare, theme.SEA)
                 if bd is not None and bd.surface is not None:
                     camera(win, z, offx, offy).use()
+                    if self._sea is not None:             # the sea goes on, with its waves,
+                        for bare in bares:                # only where the map is not (drawn
+                            ctx.scissor = pixels(bare, px)    # over the strip, it doubled the
+                            self._sea.draw()              # first frames' pixels: issue 48)
                     ctx.scissor = pixels(strip, px)      # after the camera: its use resets it
-                    if bares and self._sea is not None:   # the sea goes on, with its waves
-                        self._sea.draw()
                     bd.draw(opaque=True, smooth=True)
                     win.default_camera.use()
                     ctx.scissor = scissor

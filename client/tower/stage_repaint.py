@@ -1,6 +1,8 @@
 """How the battle stage repaints less than itself (issue 36 item 6): on a software renderer
 (llvmpipe) a frame costs the pixels it fills, and a whole stage costs 10-20 ms. The
-handful's cubes are repainted tile by tile (`tile_rects`), the opening's camera move
+handful's cubes, and every cube whose drawing changed in the pour (`box_tiles`: where it
+was and is; issue 48: the whole shaft was repainted every frame), are repainted tile by
+tile (`tile_rects`), the opening's camera move
 fills each pixel once (`minus`: the board only where the stage is not), drawn through
 cameras that scale the cached pictures (`camera`) under the framebuffer's scissor
 (`pixels`).
@@ -61,13 +63,21 @@ def handful_tiles(shown: list[Pose], shaft: tuple[int, int, int, int]) -> set[tu
     cover outside the shaft's rectangle (a cube's glow included): what a frame of the
     handful, or of the cubes tossed on into the sides' trays, repaints beside the shaft."""
     x, _y, w, _h = shaft
-    tiles: set[tuple[int, int]] = set()
+    boxes = []
     for p in shown:
         r = 0.9 * p.size + 2
         if not (p.thrown or p.moving) or (x <= p.x - r and p.x + r <= x + w):
             continue
-        for tx in range(int((p.x - r) // TILE), int((p.x + r) // TILE) + 1):
-            for ty in range(int((p.y - r) // TILE), int((p.y + r) // TILE) + 1):
+        boxes.append((p.x - r, p.y - r, p.x + r, p.y + r))
+    return box_tiles(boxes)
+
+
+def box_tiles(boxes: list[tuple[float, float, float, float]]) -> set[tuple[int, int]]:
+    """The TILE-pixel tiles these boxes (left, bottom, right, top) cover."""
+    tiles: set[tuple[int, int]] = set()
+    for x0, y0, x1, y1 in boxes:
+        for tx in range(int(x0 // TILE), int(x1 // TILE) + 1):
+            for ty in range(int(y0 // TILE), int(y1 // TILE) + 1):
                 tiles.add((tx, ty))
     return tiles
 
@@ -124,14 +134,17 @@ class StageRepaint:
         self._hand_tiles: set[tuple[int, int]] = set()          # the handful's tiles last frame
 
     def framed(self, gathering: bool, tiles: set[tuple[int, int]],
-               bounds: tuple[float, float, float, float], landed: bool) -> None:
+               bounds: tuple[float, float, float, float], landed: bool,
+               moved: set[tuple[int, int]] | None = None) -> None:
         """A frame was shown: `tiles` the handful covers now (`handful_tiles`), `bounds`
-        the view (left, bottom, right, top), `landed` whether a cube landed in it."""
+        the view (left, bottom, right, top), `landed` whether a cube landed in it,
+        `moved` the tiles where the cubes' drawing changed since the last frame, where
+        they were and are (`CubeSprites.changed`): the shaft is repainted only there."""
         self.hand_left = 2 if gathering else max(0, self.hand_left - 1)
         self.recount = max(0, self.recount - 1)
         self.whole = max(0, self.whole - 1)
-        self.hand_rects = (tile_rects(tiles | self._hand_tiles, bounds)
-                           if tiles or self._hand_tiles else [])
+        every = tiles | self._hand_tiles | (moved or set())
+        self.hand_rects = tile_rects(every, bounds) if every else []
         self._hand_tiles = tiles
         if landed:
             self.recount = 2            # the panels' counts change
@@ -151,10 +164,12 @@ class StageRepaint:
         """The camera's move has ended: the stage as it is, unscaled, over the last move."""
         self.whole = 2
 
-    def rects(self, shaft: tuple[int, int, int, int], counts: list[tuple[int, int, int, int]],
+    def rects(self, counts: list[tuple[int, int, int, int]],
               held: bool = False) -> list[tuple[int, int, int, int]]:
-        """The pieces of this frame once the stage is open and still (no whole repaint);
-        `held`: the drop's tally or climax, where nothing moves (no shaft either)."""
+        """The pieces of this frame once the stage is open and still (no whole repaint):
+        the tiles where cubes moved (not the whole shaft: issue 48, the shaft was half a
+        pour frame's pixels) and the counts after a landing; `held`: the drop's tally or
+        climax, where nothing moves."""
         if held:
             return counts if self.recount else []
-        return [shaft] + (counts if self.recount else []) + self.hand_rects
+        return (counts if self.recount else []) + self.hand_rects

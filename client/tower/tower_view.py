@@ -16,8 +16,9 @@ drops, slower only in a close battle's slow motion. `stage` says where a drop is
 'handful', 'pour', 'tally'.
 
 On a software renderer a frame costs the pixels it fills, so the stage repaints in pieces
-(`damage_rects`): the shaft and tray while cubes fall, the panels' counts when one lands,
-the tiles the handful crosses (`stage_repaint`); the opening is a camera move
+(`damage_rects`): the tiles where a cube moved (where it was and is: `CubeSprites.changed`),
+the panels' counts when one lands, the tiles the handful crosses (`stage_repaint`); the
+opening is a camera move
 (`stage_opening`). Where things sit: `stage_layout`; the count in words: `stage_tally`;
 where the handful is gathered from: `handful_origins`; the still picture's words:
 `tower_labels`.
@@ -50,7 +51,7 @@ from client.tower.handful_origins import Icon, place_origins
 from client.tower.stage_layout import Box
 from client.tower.stage_opening import Opening, Sea
 from client.core.dirty_union import each_rect
-from client.tower.stage_repaint import StageRepaint, handful_tiles, scissor_misses
+from client.tower.stage_repaint import StageRepaint, box_tiles, handful_tiles, scissor_misses
 from client.tower.stage_sides import SideFacts, draw_side
 from client.tower.stage_climax import PEASANT, BattleKind, Verdict, battle_totals, counted_by
 from client.tower.stage_climax_art import banner_rect, draw_climax
@@ -121,6 +122,7 @@ class TowerView(Node):
         self._from_tray: dict[int, int] = {}                     # thrown cubes that were in the tray
         self._icons: dict[str, list[Icon]] = {}                  # the panels' cubes
         self._repaint: StageRepaint = StageRepaint()             # what the next frames repaint
+        self._counting = False                                   # the counts shown (not the handful)
 
     # -- geometry -------------------------------------------------------------------------
     def _box(self) -> Box:
@@ -164,15 +166,15 @@ class TowerView(Node):
 
     def damage_rects(self) -> list[tuple[int, int, int, int]]:
         """What a frame of the stage repaints, in pieces (issue 36 item 6: a whole stage
-        costs llvmpipe 10-20 ms): the shaft and tray; the two panels' counts when a cube
+        costs llvmpipe 10-20 ms): the tiles where a cube's drawing changed, where it was
+        and is (issue 48: not the whole shaft and tray); the two panels' counts when a cube
         landed; the tiles the handful's cubes cross (where they were and are); the whole
         stage only while the camera moves in and on the frame after."""
         if not self.big or self.jolt() != (0.0, 0.0):
             return [self.damage_rect()]
         if self._opening.moving or self._repaint.whole:
             return [(int(self.left), int(self.bottom), int(self.width) + 1, int(self.height) + 1)]
-        return self._repaint.rects(layout.shaft_rect(self.geo, self._box(), self.big),
-                                   layout.count_rects(self.geo, self._box(), self.big),
+        return self._repaint.rects(layout.count_rects(self.geo, self._box(), self.big),
                                    held=self._held())
 
     def _held(self) -> bool:
@@ -526,7 +528,12 @@ class TowerView(Node):
         self._repaint.framed(self.big and d.gathered < 1.0,
                              handful_tiles(self.cubes.shown, shaft) if self.big else set(),
                              (self.left, self.bottom, self.right, self.top),
-                             landed != self.landed and self.big)
+                             landed != self.landed and self.big,
+                             box_tiles(self.cubes.changed) if self.big else None)
+        counting = self.stage != "handful"
+        if self.big and counting and not self._counting:
+            self._repaint.recount = 2       # the counts appear as the pour begins
+        self._counting = counting
         while self.landed < landed:
             c = code_of(d.rec.colours[d.order[self.landed]])
             self._counts[c] = self._counts.get(c, 0) + 1
