@@ -49,6 +49,16 @@ class CachedLayer:
             fn()
         win.default_camera.use()
 
+    def holds(self, rect: tuple[float, float, float, float]) -> bool:
+        """The layer holds a picture drawn at this place and size, at the window's present
+        resolution (`render(clear=False)` would add to it, not start a blank one)."""
+        if self.surface is None:
+            return False
+        l, b, w, h = (int(round(v)) for v in rect)
+        win = arcade.get_window()
+        ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+        return self.rect == (l, b, max(1, w), max(1, h)) and self.surface.pixel_ratio == ratio
+
     def draw(self, opaque: bool = False, smooth: bool = False) -> None:
         """`opaque`: the layer covers its rectangle, so it is copied without blending or
         filtering (pixel for pixel), which costs a software renderer about a third less;
