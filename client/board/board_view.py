@@ -14,7 +14,10 @@ high-contrast token in the seat's shape (colour is never the only cue); building
 silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
 provinces out of play in a 3-player game are hatched grey.
 
-Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_clicks.py, tests/client/board/test_event_marks.py, tests/client/core/test_colour_blind.py.
+The whole map is one cached picture (`picture`), rebuilt when its inputs change; the battle
+arrow alone redraws only its part of it (issue 48).
+
+Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_clicks.py, tests/client/board/test_event_marks.py, tests/client/core/test_colour_blind.py, tests/client/board/test_map_arrow.py.
 """
 
 from __future__ import annotations
