@@ -39,12 +39,32 @@ RUN_ALONE = (
     "tests/client/sessions/test_net_window.py",    # a window hosting real peer processes
     "tests/client/scenes/test_lobby_window.py",    # a closed loopback port
 )
-# ... except these files under a folder above, which use the in-memory network only
-# (tests/net/fakenet.py, twisted.internet.testing) and measure nothing against the clock
-SHARED_ANYWAY = (
-    "tests/net/table/test_faults_random.py",
-    "tests/net/trust/test_guess_budget.py",
-)
+# ... except these files under tests/net/, which use the in-memory network only
+# (tests/net/fakenet.py, tests/net/mesh_harness.py, twisted.internet.testing's
+# MemoryReactor and Clock), files in tmp_path, and no clock but a fake one: decision
+# tables, lockstep, sessions and attacks played in memory. Each was read for processes,
+# sockets, namespaces, sleeps and wall-clock limits before it went here; the few real
+# sockets in them are marked `alone`. A new file under tests/net/ runs alone until it is
+# added here.
+SHARED_NET = {
+    "correspondence": "fake_sync folder_expulsion folder_handover folder_link folder_names "
+                      "folder_said_twice fork_proof replay_save said_again said_twice "
+                      "seat_claim seat_handover seat_record seat_trust table_door "
+                      "table_start turn_timer",
+    "lockstep": "beacon_commitment blame bot_plans_sealed core echo field_reveal "
+                "real_engine tower_vote",
+    "reach": "discovery internet_addresses invite_codes offered pair_tunnels peer_links "
+             "rendezvous table_choice",
+    "table": "admission chat cut_off faults_random forwarded_host hand_to_bot join_retry "
+             "liveness lobby lobby_record mesh_addresses missed_inputs pair_links relays "
+             "report_counting session shared start_digest takeover_agreement",
+    "transport": "framing fuzz message_records peer round_trip slot_choice",
+    "trust": "attacks bounded_handshake door_identity guess_budget hostile peer_text "
+             "secure_channel signature_checks tower_proofs",
+    ".": "recycled_pake",
+}
+SHARED_ANYWAY = tuple(f"tests/net/{folder}/test_{name}.py".replace("/./", "/")
+                      for folder, names in SHARED_NET.items() for name in names.split())
 ROOT = Path(__file__).resolve().parent.parent
 
 

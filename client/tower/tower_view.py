@@ -103,7 +103,8 @@ class TowerView(Node):
         self.cubes: CubeSprites = CubeSprites()
         self._layers: tuple[CachedLayer, CachedLayer] = (CachedLayer(), CachedLayer())   # the still
         # picture, in the column and on the stage: each keeps its framebuffer between battles
-        self._art: CachedLayer = CachedLayer()                   # the stage's table and tower
+        self._art: CachedLayer = CachedLayer(samples=4)          # the stage's table and tower,
+        # anti-aliased (drawn once per window size, copied into the stage's picture at each battle)
         self._art_key: tuple[Box, float] | None = None           # what `_art` was drawn for
         self._texts: tuple[TextCache, TextCache] = (TextCache(), TextCache())   # the still
         # picture's words, in the column and on the stage (each keeps its labels: no new

@@ -32,11 +32,12 @@ class Dialer:
             port, PeerFactory(self._session, dialer=False), interface=self._setting.opts.interface)
         self.listen_port = self.listener.getHost().port
 
-    def dial(self, host: str, port: int, hello: Wire) -> None:
+    def dial(self, host: str, port: int, hello: Wire) -> PeerFactory:
+        """Its factory: `built` is the connection once the dial connected."""
         self.pending_dials += 1
-        self._setting.reactor.connectTCP(host, port,
-                                        PeerFactory(self._session, dialer=True, hello=hello),
-                                        timeout=10)
+        factory = PeerFactory(self._session, dialer=True, hello=hello)
+        self._setting.reactor.connectTCP(host, port, factory, timeout=10)
+        return factory
 
     def dial_later(self, host: str, port: int, hello: Wire, delay: float) -> None:
         """A dial `delay` seconds from now, pending from now (a guest told to try again is

@@ -10,6 +10,11 @@ took all three of theirs, and two games ended with exit 0. Now:
 - a connection to a live player that was lost (not dropped for offences, a desync or
   cheating) is redialled by the higher seat every second — the same rule as the mesh
   at the start — and both sides resend their latest messages on the new connection;
+  but while a redial is connected and in its handshake (at most its 10 s deadline) no
+  other is added: through a tunnel (`net.reach.tunnel`) every dial connects at once to
+  its loopback end, and when its relay stalled, one a second piled up, each a key
+  exchange the other side computed on its one thread when the relay flowed again
+  (under load 15 of them kept it deaf for 3.6 s, its live redial answered last);
 - a seat is taken over by a bot only by a side that holds a strict majority of the
   table's human players; a minority waits (and keeps redialling) until it can rejoin,
   so a table can never go on as two games;
@@ -36,7 +41,7 @@ from net.table.shared import (DelayedCall, Roster, StartRecord, TableSetting, Ta
 from net.transport.message_records import Heartbeat
 
 if TYPE_CHECKING:
-    from net.transport.peer import PeerConnection
+    from net.transport.peer import PeerConnection, PeerFactory
 
 log = logging.getLogger("net.table.session")
 
@@ -61,6 +66,7 @@ class Liveness:
         self._beat_due = 0.0                    # when it should run
         self._stalled = 0.0                     # seconds this peer was found stalled
         self.redialling: set[tuple[str, int]] = set()   # addresses of lost players
+        self._redials: dict[int, PeerFactory] = {}      # seat -> my latest redial of it
         self._minority_said = False             # the minority's pause was announced
         self._outvoted_since: float | None = None   # awake time I lost touch with a majority
         # the game ends here for me: cut off from a majority for too long (the session's close)
@@ -180,9 +186,19 @@ class Liveness:
         assert self._start.info is not None
         host, port = self._start.addresses[seat]
         self.redialling.add((host, port))
-        self._dialer.dial(host, port, {"role": "player", "seat": table.my_seat,
-                                       "table": self._start.info["table"]})
+        if not self.redial_in_handshake(seat):
+            self._redials[seat] = self._dialer.dial(
+                host, port, {"role": "player", "seat": table.my_seat,
+                             "table": self._start.info["table"]})
         self._setting.reactor.callLater(REDIAL_EVERY, self.redial, seat)
+
+    def redial_in_handshake(self, seat: int) -> bool:
+        """Is my latest redial of `seat` connected and still in its handshake? (A dial
+        not connected yet adds nothing: a pulled cable's path may come back any second,
+        and a new dial finds it sooner than one in its SYN back-off.)"""
+        factory = self._redials.get(seat)
+        conn = factory.built if factory is not None else None
+        return conn is not None and not conn.closed and not conn.ready
 
     def reconnected(self, conn: PeerConnection) -> None:
         """A player connection made after the game began here (a redial, or a mesh dial

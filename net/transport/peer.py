@@ -269,6 +269,7 @@ class PeerFactory(ClientFactory):
         self.hello = hello
         self.unproven = UnprovenConnections(session.reactor)
         self.files = OpenFilesBudget(session.reactor)
+        self.built: PeerConnection | None = None     # a dialer's connection, once made
 
     def buildProtocol(self, addr: IAddress | None) -> PeerConnection | None:
         # None closes the socket before a byte is read (Twisted's tcp.Port): a listener
@@ -276,6 +277,7 @@ class PeerFactory(ClientFactory):
         if self.dialer:
             conn = PeerConnection(self.session, self.dialer, self.hello)
             conn.factory = self
+            self.built = conn
             return conn
         address, port = str(getattr(addr, "host", "?")), int(getattr(addr, "port", 0))
         door = self.session.reports.door

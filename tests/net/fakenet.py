@@ -144,6 +144,44 @@ class FakeNet:
             down[0] = False
         return mend
 
+    def stall(self, session):
+        """Like a transit relay that stalls in front of `session`'s tunnel (issue 47
+        finding 6): its connections pass no byte either way (a close still gets through,
+        as each end closes its own socket), and a new connection from or to it is made
+        at once (a tunnel's loopback end always answers) but passes nothing, not even
+        its close, until the relay flows. Returns a function that lets everything kept
+        meanwhile through, in order."""
+        kept: list[tuple[object, bytes]] = []
+        held_ios: list[object] = []
+        held_pumps: list[IOPump] = []
+        for p in self.pumps:
+            if session in (p.client.session, p.server.session):
+                for io in (p.clientIO, p.serverIO):
+                    io.write = lambda data, io=io: kept.append((io, bytes(data)))
+                    held_ios.append(io)
+        connect = self.connectTCP
+
+        def stalling(host, port, factory, timeout=30):
+            before = len(self.pumps)
+            connector = connect(host, port, factory, timeout)
+            if factory.session is session or port == session.listen_port:
+                held_pumps.extend(self.pumps[before:])
+                del self.pumps[before:]
+            return connector
+        self.connectTCP = stalling
+
+        def flow():
+            self.connectTCP = connect
+            for io in held_ios:
+                del io.write                  # the class's own write again
+            for io, data in kept:
+                if not io.disconnected:
+                    io.write(data)
+            kept.clear()
+            self.pumps.extend(held_pumps)
+            held_pumps.clear()
+        return flow
+
     def pump_until(self, condition, limit=100000):
         for _ in range(limit):
             if condition():

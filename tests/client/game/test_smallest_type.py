@@ -177,7 +177,7 @@ def test_no_word_under_11_px_in_the_replay_and_its_header(app, sized, tmp_path, 
 @pytest.mark.parametrize("W,H", ENDS)
 def test_no_word_under_11_px_on_any_tutorial_card(app, sized, W, H, lang):
     from client.tutorial import script
-    from tests.client.tutorial.test_tutorial_window import coach_of
+    from client.tutorial.autoplay import coach_of
     sized(W, H, lang)
     scene = app.start_tutorial()
     coach = coach_of(scene)

@@ -11,6 +11,7 @@ import arcade
 import pytest
 
 from client.tower import tower_art as art
+from client.tower import stage_layout as layout
 from client.tower.cube_sprites import SHADOW, SHADOW_SIZE
 from client.tower.cube_textures import shadow
 from client.tower.tower_view import TowerView
@@ -172,3 +173,35 @@ def test_the_opening_shows_the_sea_beyond_a_narrow_map_not_the_tables_colour(app
     colours = set(right.getdata())
     assert tuple(theme.BG[:3]) not in colours, "the table's colour beyond the map"
     assert colours == {tuple(theme.SEA[:3])}, colours
+
+
+def test_the_stage_roofs_slanted_edge_is_blended_not_a_stair_of_whole_pixels(app):
+    """Issue 48 (screenshots): the great roof's upturned eave, a long shallow slope, was a
+    stair of whole pixels (the stage's picture is drawn once offscreen; the window is not
+    multisampled). Along the slope, read back from the stage's picture as a battle would
+    show it, each column has a pixel between the roof's slate and the room's brown."""
+    box = (0.0, 0.0, 1280.0, 766.0)
+    tv = TowerView(tower.GEOMETRY)
+    tv.prepare_stage(box)
+    while not tv.prepare_sides(box, None):
+        pass
+    surface = tv._layers[True].surface
+    assert surface is not None
+    img = surface.to_image().convert("RGB")
+    k = surface.pixel_ratio
+    s, ox, oy = layout.tower_xf(tower.GEOMETRY, box, True)
+    x0, y = -art.LEFT + 4, float(tower.GEOMETRY["top"]) + 4       # `_roof`'s great roof
+    (ax, ay), (bx, by) = (x0 - 2, y + 12), (x0 + 14 * 1.6, y + 14)  # its tip to its top
+    columns = blended = 0
+    for i in range(5, 96):
+        ux, uy = ax + (bx - ax) * i / 100, ay + (by - ay) * i / 100
+        col = int((ox + ux * s - box[0]) * k)
+        row = int(img.height - (oy + uy * s - box[1]) * k)
+        sky, roof = img.getpixel((col, row - 5)), img.getpixel((col, row + 5))
+        span = sum((a - b) ** 2 for a, b in zip(sky, roof))
+        assert span > 600, f"no edge at column {col}: {sky} above, {roof} below"
+        ts = [sum((p - b) * (a - b) for p, a, b in zip(img.getpixel((col, r)), sky, roof)) / span
+              for r in range(row - 3, row + 4)]
+        columns += 1
+        blended += any(0.15 < t < 0.85 for t in ts)
+    assert blended >= columns * 0.6, f"{blended} of {columns} columns blend the roof's edge"

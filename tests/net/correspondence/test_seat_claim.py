@@ -9,7 +9,8 @@ from net.correspondence.seat_claim import (Claim, ClaimKind, claim_file_name, ju
                                            make_claim, seat_claims)
 from net.correspondence.table_start import TableCode, make_door
 from net.trust.seat_keys import SeatKey
-from tests.net.correspondence.test_table_start import CODE, FRIEND, HOST, OTHER, WRONG, refit, start
+from tests.net.correspondence.test_table_start import (CODE, FRIEND, HOST, OTHER, WRONG, case_id,
+                                                       refit, start)
 
 NAME = claim_file_name(CODE.table, FRIEND.public)
 GOOD = make_claim(FRIEND, CODE, "Kenji")
@@ -35,7 +36,7 @@ def unsigned_claim() -> bytes:
                      [FRIEND.public, "Kenji", seat_claim._proof(CODE, FRIEND.public, "Kenji")])
 
 
-@pytest.mark.parametrize("file, data, kind, says", [
+@pytest.mark.parametrize("file, data, kind, says", ids=case_id, argvalues=[
     (NAME, GOOD, ClaimKind.CLAIM, ""),
     (NAME, GOOD[:-3], ClaimKind.NOT_WHOLE, "not whole"),
     (NAME, b"x" * 40, ClaimKind.DAMAGED, "damaged"),

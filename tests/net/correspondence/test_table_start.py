@@ -45,6 +45,18 @@ def test_a_code_reads_back_from_its_text_and_names_its_host_only():
     assert CODE.table != WRONG.table and CODE.join_key != WRONG.join_key
 
 
+def case_id(value: object) -> str | None:
+    """A case's name in the tests' ids that is the same in every process: the records and
+    claim files here hold keys made afresh at import, and pytest-xdist's two workers must
+    collect the same names (these files run in ./run-tests' shared part)."""
+    if isinstance(value, (bytes, bytearray)):
+        text = bytes(value).decode("latin-1")
+        return text if text.isascii() and text.isprintable() else "record"
+    if isinstance(value, str) and value.startswith("join-"):
+        return "claim-file"
+    return None
+
+
 @pytest.mark.parametrize("text, says", [
     ("7-guitarist-revenge", "52 letters"),
     ("a" * 51, "this one has 51"),
@@ -59,7 +71,7 @@ GOOD = make_start(HOST, CODE, start())
 FORGED = make_start(OTHER, CODE, start(host_public=OTHER.public))     # knows the code
 
 
-@pytest.mark.parametrize("data, code, kind, says", [
+@pytest.mark.parametrize("data, code, kind, says", ids=case_id, argvalues=[
     (GOOD, CODE, StartKind.START, ""),
     (None, CODE, StartKind.NO_TABLE, "no table in this folder"),
     (GOOD[:30], CODE, StartKind.NOT_WHOLE, "not whole yet"),
@@ -106,7 +118,7 @@ SEATS = Seating((SeatEntry(0, "human", HOST.public, "Aiko"),
                  SeatEntry(2, "bot", b"", "")))
 
 
-@pytest.mark.parametrize("data, mine, kind, says", [
+@pytest.mark.parametrize("data, mine, kind, says", ids=case_id, argvalues=[
     (make_seating(HOST, CODE, SEATS), FRIEND.public, SeatingKind.SEATED, ""),
     (None, FRIEND.public, SeatingKind.NOT_SEALED, ""),
     (make_seating(HOST, CODE, SEATS)[:20], FRIEND.public, SeatingKind.NOT_SEALED, ""),

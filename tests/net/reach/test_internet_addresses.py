@@ -155,6 +155,7 @@ def test_ipv4_peers_seen_through_a_dual_stack_socket_read_as_ipv4():
     assert plain_host("10.0.0.1") == "10.0.0.1"
 
 
+@pytest.mark.alone     # real loopback sockets and a netcheck process with a 0.5 s timeout
 def test_netcheck_tells_a_table_from_a_silent_port_and_a_closed_one(tmp_path):
     """Real sockets on loopback: a listener that greets like a table, one that says
     nothing, and a port nobody listens on."""

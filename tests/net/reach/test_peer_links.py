@@ -67,6 +67,7 @@ class _Transport:
         return self.sock
 
 
+@pytest.mark.alone     # a real loopback connection, its round trip held under a second
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="TCP_INFO is Linux's")
 def test_the_round_trip_is_the_kernels_estimate_for_that_connection():
     with socket.create_server(("127.0.0.1", 0)) as server:

@@ -153,6 +153,10 @@ def test_a_friends_wrong_codes_into_its_tunnel_never_keep_another_friend_out(
 
 
 STALLING_RELAY = HERE / "tampering_relay.py"
+# a hang guard on the host's first line, not a deadline: it returns when the line comes
+# (about 5 s on a quiet machine); beside ~10 busy processes on 2 cores the host's start
+# (imports, the mailbox's welcome) took over 60 s, and the test failed there
+STARTED_GUARD = 180
 WRONG_CODES_SUMMED = r"join code guesses in the last 10 s: ([1-9]\d*) wrong code"
 
 
@@ -174,11 +178,11 @@ def test_a_stalled_relay_is_a_pause_and_the_friends_redials_are_no_guesses(serve
     save = tmp_path / "friend.save"
     peers: list[P.Peer] = []
     try:
-        wait_text(out, "listening", 30)
+        wait_text(out, "listening", STARTED_GUARD)
         host = P.Peer("host", ["host", "--headless", "--port", "0", "--players", "3",
                                "--bots", "1", *where], tmp_path, RELAY_ONLY)
         peers.append(host)
-        code = host.wait_for(CODE_LINE, 60).group(1)
+        code = host.wait_for(CODE_LINE, STARTED_GUARD).group(1)
         friend = P.Peer("friend", ["join", code, "--headless", "--save", str(save), *where],
                         tmp_path, RELAY_ONLY)
         peers.append(friend)

@@ -187,3 +187,31 @@ def test_everyone_that_said_a_player_dropped_says_when_it_is_back(tmp_path):
     assert sorted(n.split(" (")[0] for n in news[2]) == ["seat 0", "seat 1", "seat 3"]
     net.advance(30)
     assert finished(sessions) and len(hashes(sessions)) == 1
+
+
+def test_a_stalled_tunnel_holds_one_redial_at_a_time_not_one_a_second(tmp_path):
+    """A friend's tunnel stalls for 25 s (a relay that holds every byte; the tunnel's
+    loopback end still answers each dial at once). The friend redials the host, but
+    while a redial is connected and in its handshake it adds no other: each held redial
+    is a key exchange the host computes, on its one thread, when the relay flows again
+    (measured under load: 15 held redials, ~0.22 s each, the host deaf for 3.6 s before
+    the live one; issue: a friend's traffic stalled for 25-52 s). A redial whose
+    handshake ran out (10 s) is followed by the next. The game ends with one hash."""
+    net, engine, sessions = open_table(players=3, tmp_path=tmp_path, rejoin_timeout=300.0,
+                                       start=False)
+    sessions[0].start_game()
+    friend = sessions[2]
+    net.pump_until(lambda: friend.lockstep is not None and friend.lockstep.step >= 3)
+    made = []
+    net.connectTCP = (lambda connect: lambda host, port, factory, timeout=30: (
+        made.append(factory.session), connect(host, port, factory, timeout))[1])(net.connectTCP)
+    flow = net.stall(friend)
+    net.advance(25, step=0.5)
+    redials = made.count(friend)
+    flow()
+    net.advance(60)
+    assert finished(sessions) and len(hashes(sessions)) == 1
+    assert all(not s.lockstep.bots for s in sessions), "a seat was taken over"
+    # the friend (seat 2) redials seats 0 and 1: one at a time each, a new one per
+    # handshake deadline (10 s), so at most 3 each in 25 s; before, one a second each
+    assert 1 <= redials <= 6, redials
