@@ -103,6 +103,8 @@ def main() -> int:
     firsts: list[float] = []              # each drop's first frame, its start included
     first_cpus: list[float] = []          # and its CPU time
     befores: list[list[float]] = []       # per drop, the frames before it that draw its stage's picture
+    before_cpus: list[list[float]] = []   # and their CPU time
+    backs: list[tuple[float, float]] = []  # per drop, the frame after it: wall and CPU time
     for _ in range(args.repeats):
         if staged and hasattr(scene.battle, "prepare"):
             # as the game does while the event before the drop holds (issue 48): the stage's
@@ -111,6 +113,7 @@ def main() -> int:
             # panels differ: the picture is drawn again for each drop, as in a game
             scene.tower._drawn = None
             befores.append([])
+            before_cpus.append([])
             done = False
             while not done:
                 t, c = time.perf_counter(), time.process_time()
@@ -123,6 +126,7 @@ def main() -> int:
                 times.append(spent)
                 kinds.setdefault("before: prepare", []).append(spent)
                 cpus.setdefault("before: prepare", []).append(time.process_time() - c)
+                before_cpus[-1].append(cpus["before: prepare"][-1])
                 app.flip()
         t_first, c_first = time.perf_counter(), time.process_time()
         if staged:                    # the whole battle scene, as the game plays it
@@ -168,6 +172,7 @@ def main() -> int:
             times.append(spent)
             kinds.setdefault("after: board back", []).append(spent)
             cpus.setdefault("after: board back", []).append(time.process_time() - c)
+            backs.append((spent, cpus["after: board back"][-1]))
             app.flip()
     times.sort()
     med = statistics.median(times) * 1000
@@ -187,7 +192,12 @@ def main() -> int:
     if befores:
         print("the frames before it, drawing the stage's picture and the map's arrow (BattleShow.prepare), "
               "per drop: " + "; ".join(", ".join(f"{f * 1000:.1f}" for f in fs) for fs in befores)
-              + " ms wall (in the figures above and below)")
+              + " ms wall (in the figures above and below); CPU: "
+              + "; ".join(", ".join(f"{f * 1000:.1f}" for f in fs) for fs in before_cpus) + " ms")
+    if backs:
+        print("the frame after it (the board back, the arrow gone), per drop: "
+              + ", ".join(f"{w * 1000:.1f}" for w, _c in backs) + " ms wall, "
+              + ", ".join(f"{c * 1000:.1f}" for _w, c in backs) + " ms CPU")
     print("per frame kind (stage; whole window or partial repaint; +count: a cube landed), wall "
           "time and CPU time of the process (the renderer's threads included: on a loaded "
           "machine the CPU time shows the work, the wall time the wait for a core):")

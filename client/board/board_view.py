@@ -14,12 +14,16 @@ high-contrast token in the seat's shape (colour is never the only cue); building
 silhouettes on white chips, explained by a legend; unrest is a red badge with its count;
 provinces out of play in a 3-player game are hatched grey.
 
-Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_clicks.py, tests/client/board/test_event_marks.py, tests/client/core/test_colour_blind.py.
+The whole map is one cached picture (`picture`), rebuilt when its inputs change; the battle
+arrow alone redraws only its part of it (issue 48).
+
+Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_clicks.py, tests/client/board/test_event_marks.py, tests/client/core/test_colour_blind.py, tests/client/board/test_map_arrow.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import arcade
@@ -60,6 +64,15 @@ def _pt(size: float) -> float:
     return max(1.0, int(size * 2) / 2)
 
 
+def _union(a: tuple[float, float, float, float],
+           b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _area(r: tuple[float, float, float, float]) -> float:
+    return max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1])
+
+
 def owner_fill(owner: int | str | None) -> tuple[int, int, int]:
     """A province's fill: its owner's colour (slightly softened so names stay readable)."""
     style = style_of(owner)
@@ -85,6 +98,11 @@ class BoardView(Node):
         self._static: Mesh | None = None
         self._tokens: Mesh | None = None
         self._legend: Mesh | None = None
+        self._marks: Mesh | None = None       # the winter marks, over the arrow
+        # the battle arrow as drawn into the picture (issue 48): its mesh, what it shows
+        # and the window's rectangle it covers (left, bottom, right, top)
+        self._arrow: tuple[Mesh, tuple[str | None, str, tuple[int, ...]] | None,
+                           tuple[float, float, float, float] | None] | None = None
         self.texts = TextCache()
         self._halo = TextCache()              # the names' halos, under the names
         self.mark_boxes: list[tuple[float, float, float, float]] = []   # winter marks (map_marks)
@@ -133,10 +151,14 @@ class BoardView(Node):
 
     def set_arrow(self, origin: str | None, target: str | None,
                   colour: tuple[int, ...] = (200, 30, 30)) -> None:
+        """The battle arrow (None: no arrow). Only the part of the map's picture under the
+        old and the new arrow is drawn again at the next draw (`rebuild_if_dirty`), not the
+        whole map (issue 48: a rebuild from scratch was an 80-110 ms frame just before the
+        stage opened and another just after it closed)."""
         arrow = (origin, target, tuple(colour)) if target else None
         if arrow != self.arrow:
             self.arrow = arrow
-            self.mark_dirty()
+            damage()
 
     def set_marks(self, marks: Mapping[str, list[tuple[int, str]]] | None) -> None:
         """Winter scoring: region -> [(seat, "palace 3, temple 2")], drawn at the region."""
@@ -162,6 +184,68 @@ class BoardView(Node):
         trim = min(14 * self.token_scale(), d * 0.2)
         ux, uy = (x1 - x0) / d, (y1 - y0) / d
         return (x0 + ux * trim, y0 + uy * trim), (x1 - ux * trim, y1 - uy * trim)
+
+    def rebuild_if_dirty(self) -> None:
+        """The whole picture rebuilt if marked dirty; else, if only the arrow changed, the
+        picture drawn again (everything, in the same order) where the old and the new
+        arrow lie, pixel for pixel what a rebuild draws there."""
+        super().rebuild_if_dirty()
+        if self._arrow is None or self._arrow[1] == self.arrow:
+            return
+        rect = (self.left, self.bottom, self.width, self.height)
+        if not self._layer.holds(rect):
+            self.rebuild()
+            return
+        old = self._arrow[2]
+        self._arrow = self._arrow_mesh(self.token_scale())
+        new = self._arrow[2]
+        boxes = [b for b in (old, new) if b is not None]
+        if len(boxes) == 2 and _area(_union(*boxes)) <= _area(boxes[0]) + _area(boxes[1]):
+            boxes = [_union(*boxes)]
+        for box in boxes:
+            self._layer.render(rect, partial(self._draw_map_in, box), clear=False)
+
+    def _arrow_mesh(self, s: float) -> tuple[Mesh, tuple[str | None, str, tuple[int, ...]] | None,
+                                           tuple[float, float, float, float] | None]:
+        """The arrow's triangles, what they show and the rectangle round them (a margin
+        for the edges' pixels), or no rectangle for no arrow."""
+        mesh = Mesh()
+        pts: list[np.ndarray] = []
+
+        def put(shape: object, colour: Sequence[int]) -> None:
+            a = np.asarray(shape, dtype="f4").reshape(-1, 2)
+            if len(a):
+                mesh.add(a, colour)
+                pts.append(a)
+        self._build_arrow(put, s)
+        if not pts:
+            return mesh, self.arrow, None
+        a = np.concatenate(pts)
+        (x0, y0), (x1, y1) = a.min(axis=0), a.max(axis=0)
+        m = 3.0
+        return mesh, self.arrow, (float(x0) - m, float(y0) - m, float(x1) + m, float(y1) + m)
+
+    def _draw_map_in(self, box: tuple[float, float, float, float]) -> None:
+        """The map drawn whole but only inside `box` (left, bottom, right, top in window
+        coordinates), into the picture's framebuffer (`CachedLayer.render`)."""
+        ctx = arcade.get_window().ctx
+        fbo = ctx.active_framebuffer
+        surface = self._layer.surface
+        lrect = self._layer.rect
+        assert surface is not None and lrect is not None    # `holds` said so
+        k, (l, b) = surface.pixel_ratio, lrect[:2]
+        fw, fh = fbo.size
+        x0, y0 = max(0, int((box[0] - l) * k)), max(0, int((box[1] - b) * k))
+        x1, y1 = min(fw, int((box[2] - l) * k) + 2), min(fh, int((box[3] - b) * k) + 2)
+        if x1 <= x0 or y1 <= y0:
+            return
+        part = (x0, y0, x1 - x0, y1 - y0)
+        fbo.clear(viewport=part)
+        ctx.scissor = part
+        try:
+            self._draw_map()
+        finally:
+            ctx.scissor = None
 
     def _build_arrow(self, put: Put, s: float) -> None:
         arrow = self.arrow
@@ -432,11 +516,11 @@ class BoardView(Node):
                                color=(255, 255, 255), anchor_x="center", anchor_y="center",
                                bold=True)
         build_event_badges(self, put, provs, s)
-        if self.arrow:
-            self._build_arrow(put, s)
+        self._arrow = self._arrow_mesh(s)     # over the tokens, its own mesh (`set_arrow`)
+        marks = Mesh()
         if self.marks:
-            self._build_marks(put, s)
-        self._tokens = tl
+            self._build_marks(marks.add, s)
+        self._tokens, self._marks = tl, marks
         self._legend = draw_legend(self, s, self.texts)
         self.texts.end()
         self._halo.end()
@@ -474,6 +558,10 @@ class BoardView(Node):
             self._legend.draw()
         if self._tokens is not None:
             self._tokens.draw()
+        if self._arrow is not None:
+            self._arrow[0].draw()
+        if self._marks is not None:
+            self._marks.draw()
         self._halo.draw()
         self.texts.draw()
 

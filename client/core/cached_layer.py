@@ -70,6 +70,16 @@ class CachedLayer:
             multi.delete()     # type: ignore[no-untyped-call]
         win.default_camera.use()
 
+    def holds(self, rect: tuple[float, float, float, float]) -> bool:
+        """The layer holds a picture drawn at this place and size, at the window's present
+        resolution (`render(clear=False)` would add to it, not start a blank one)."""
+        if self.surface is None:
+            return False
+        l, b, w, h = (int(round(v)) for v in rect)
+        win = arcade.get_window()
+        ratio = win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)
+        return self.rect == (l, b, max(1, w), max(1, h)) and self.surface.pixel_ratio == ratio
+
     def _multisampled(self, surface: Surface) -> Framebuffer | None:
         """A framebuffer of the surface's size for `render` to draw into when the layer is
         anti-aliased (`samples`); None otherwise or where the driver has no multisampling."""
