@@ -93,6 +93,34 @@ def frame(app, n: int = 1, dt: float = 1 / 60) -> None:
         app.flip()
 
 
+def paused_bot_table(app, players: int, seed: int):
+    """A bots' game's table (heuristic bots, no person seated), a few frames in, then
+    paused at normal speed without a card over it: how far five fast frames get depends
+    on the machine, and a card left from them (a battle's, the winter's) would lie over
+    the map and the stage. Returns the scene."""
+    scene = app.start_local(LocalChoice.one_level("heuristic", players=players, humans=(),
+                                                  seed=seed), fast=True)
+    frame(app, 5)
+    scene.fast = False
+    scene.paused = True
+    scene.banner.hide()
+    return scene
+
+
+def count_calls(owner: object, name: str) -> list[int]:
+    """Replaces `owner.name` (a method) by one that counts its calls and then calls it;
+    the count is the returned list's one number. `del owner.name` puts the class's own
+    method back."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counted(*args, **kw):
+        calls[0] += 1
+        return original(*args, **kw)
+    setattr(owner, name, counted)
+    return calls
+
+
 def screenshot(app, path: Path) -> Path:
     import arcade
     app.on_draw()

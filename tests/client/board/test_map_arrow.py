@@ -13,19 +13,13 @@ import arcade
 import numpy as np
 
 from client.core.theme import seat_colour
-from client.sessions.local_choice import LocalChoice
 from sim.tower import drop as tower
-from tests.client.conftest import frame
+from tests.client.conftest import count_calls, frame, paused_bot_table
 
 
 def _table(app):
     """A 3-player bots' game's table, paused, without a card over the map."""
-    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
-                            fast=True)
-    frame(app, 5)
-    scene.fast = False
-    scene.paused = True
-    scene.banner.hide()
+    scene = paused_bot_table(app, players=3, seed=3)
     frame(app, 2)
     return scene
 
@@ -53,13 +47,7 @@ def _differs(a: np.ndarray, b: np.ndarray) -> float:
 def test_setting_and_clearing_the_arrow_redraws_its_part_of_the_map_not_the_map(app):
     scene = _table(app)
     board = scene.board_view
-    builds = [0]
-    rebuild = board.rebuild
-
-    def counted() -> None:
-        builds[0] += 1
-        rebuild()
-    board.rebuild = counted
+    builds = count_calls(board, "rebuild")
     plain = _picture(board)
     colour = seat_colour(0)
     board.set_arrow("Kai", "Suruga", colour)
@@ -102,7 +90,7 @@ def test_setting_and_clearing_the_arrow_redraws_its_part_of_the_map_not_the_map(
     board.set_arrow(None, None)
     frame(app)
     assert builds[0] == 2 and _differs(_picture(board), plain) == 0.0
-    board.rebuild = rebuild
+    del board.rebuild
     app.show_menu()
 
 

@@ -21,8 +21,7 @@ from client.tower.stage_trays import count_width
 from client.tower.tower_view import TowerView
 from sim.events import BattleResolved, TowerDropped
 from sim.tower import drop as tower
-from tests.client.conftest import frame
-from client.sessions.local_choice import LocalChoice
+from tests.client.conftest import count_calls, frame, paused_bot_table
 
 W, H = 1280, 766
 
@@ -45,14 +44,8 @@ def _quiet_table(app, thrown: dict[int, int], seed: bytes):
     """A 3-player game's table, paused and without a card over it, and a recorded drop of
     `thrown` cubes (colour code -> count) with the battle's events (Blue attacks Suruga
     from Kai): the scene, the recording, the TowerDropped event and the rest of the batch."""
-    scene = app.start_local(LocalChoice.one_level("heuristic", players=3, humans=(), seed=3),
-                            fast=True)
-    frame(app, 5)
-    scene.fast = False
-    scene.paused = True
-    # how far five fast frames get depends on the machine; a card left from them (a battle's,
-    # the winter's) would lie over the stage and make every frame whole: not this test's
-    scene.banner.hide()
+    scene = paused_bot_table(app, players=3, seed=3)   # no card over the stage (each
+    # frame would be whole: not this test's)
     rec = tower.drop(tower.EMPTY, thrown, seed.ljust(32, b"."), record=True).recording
     assert rec is not None
     dropped = {"event": "TowerDropped", "reason": "battle",
@@ -243,13 +236,7 @@ def test_a_pour_frame_draws_the_stage_once_over_its_rectangles(app):
     caption = scene.battle.start(dropped, rest, {"peasant": 1})
     tv = scene.tower
     tv.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds(), scene.battle.from_tray)
-    draws = [0]
-    tower_draw = tv.draw
-
-    def counted() -> None:
-        draws[0] += 1
-        tower_draw()
-    tv.draw = counted
+    draws = count_calls(tv, "draw")
     several = 0
     n = 0
     compared: list[float] = []
@@ -288,7 +275,7 @@ def test_a_pour_frame_draws_the_stage_once_over_its_rectangles(app):
     # the shaft repainted only where cubes moved, the stage as it was (issue 48)
     assert len(compared) >= 2 and max(compared) < 0.0001, \
         f"{max(compared):.2%} of the stage differs from a whole repaint ({compared})"
-    tv.draw = tower_draw
+    del tv.draw                             # the class's own again
     scene.battle.end()
     app.show_menu()
 
@@ -302,13 +289,7 @@ def test_the_stages_first_frame_draws_no_map_under_it(app):
     import numpy as np
     scene, rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"first-frame")
     board = scene.board_view
-    board_draw = board.on_draw
-    drawn = [0]
-
-    def counted() -> None:
-        drawn[0] += 1
-        board_draw()
-    board.on_draw = counted
+    drawn = count_calls(board, "on_draw")
     # no `prepare` before it: the arrow is new at the start (the map's picture is stale)
     caption = scene.battle.start(dropped, rest, {})
     scene.tower.play(rec, caption, scene.battle.sides, scene.battle.handful_seconds())
@@ -325,7 +306,7 @@ def test_the_stages_first_frame_draws_no_map_under_it(app):
     under = np.asarray(arcade.get_image(0, 0, app.width, app.height).convert("RGB"), dtype=np.int16)
     differs = float((np.abs(first - under).max(axis=2) > 0).mean())
     assert differs == 0.0, f"{differs:.2%} of the window differs from a frame with the map under it"
-    board.on_draw = board_draw
+    del board.on_draw
     scene.battle.end()
     assert board.visible
     app.show_menu()
@@ -342,13 +323,7 @@ def test_the_stages_picture_is_drawn_a_part_a_frame_before_it_opens(app):
     scene, _rec, dropped, rest = _quiet_table(app, {0: 5, 1: 4}, b"in-parts")
     tv, board = scene.tower, scene.board_view
     layer = tv._layers[True]
-    renders = [0]
-    render = layer.render
-
-    def counted(*args, **kw) -> None:
-        renders[0] += 1
-        render(*args, **kw)
-    layer.render = counted
+    renders = count_calls(layer, "render")
     tv._drawn = None                        # as for a battle whose picture is not drawn yet
     done, calls, parts = False, 0, []
     while not done and calls < 10:
@@ -378,7 +353,7 @@ def test_the_stages_picture_is_drawn_a_part_a_frame_before_it_opens(app):
     app.on_update(1 / 60)
     app.on_draw()
     assert renders[0] == rendered and tv._drawn == tv._stage_key()
-    layer.render = render
+    del layer.render
     scene.battle.end()
     app.show_menu()
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import arcade
 import numpy as np
 
-from client.sessions.local_choice import LocalChoice
 from client.tower.stage_repaint import minus
 from sim.tower import drop as tower
-from tests.client.conftest import frame
+from tests.client.conftest import frame, paused_bot_table
 
 
 def _shades(box: tuple[float, float, float, float]) -> int:
@@ -25,12 +24,7 @@ def test_the_sea_beyond_the_map_keeps_its_waves_while_the_camera_moves_in(app):
     app.set_size(960, 640)
     app.on_resize(960, 640)
     try:
-        scene = app.start_local(LocalChoice.one_level("heuristic", players=4, humans=(), seed=5),
-                                fast=True)
-        frame(app, 5)
-        scene.fast = False
-        scene.paused = True
-        scene.banner.hide()
+        scene = paused_bot_table(app, players=4, seed=5)
         rec = tower.drop(tower.EMPTY, {0: 5, 1: 4}, b"opening".ljust(32, b"."), record=True).recording
         assert rec is not None
         dropped = {"event": "TowerDropped", "reason": "battle", "thrown": {"0": 5, "1": 4}}
