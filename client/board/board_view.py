@@ -22,6 +22,7 @@ Tests: tests/client/board/test_board_layout.py, tests/client/board/test_board_cl
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
@@ -89,6 +90,9 @@ class BoardView(Node):
         self.players = players
         self.shapes = load_shapes()
         self.state: PublicState | None = None
+        # what the map's picture shows of the last state given: the provinces and the
+        # round's event, copied (a game log's events patch the state in place)
+        self._shown: tuple[object, object] | None = None
         self.highlight: set[str] = set()
         self.highlight_colour = (255, 215, 0)
         self.selected: str | None = None
@@ -133,8 +137,17 @@ class BoardView(Node):
             self.mark_dirty()
 
     def set_state(self, state: PublicState | None) -> None:
+        """The state the map shows. Its picture is drawn again only when what it shows
+        changed (the provinces, the round's event): most events change neither (a card
+        turned, an action revealed, a tower's drop), and a rebuild is a 30-60 ms frame on
+        llvmpipe (issue 48: the stage's first frame and nearly every event's frame drew
+        the whole map again)."""
         self.state = state
-        self.mark_dirty()
+        shown = None if state is None else \
+            (copy.deepcopy(state["provinces"]), copy.deepcopy(state.get("current_event")))
+        if shown != self._shown or shown is None:
+            self._shown = shown
+            self.mark_dirty()
 
     def set_highlight(self, names: Iterable[str] | None,
                       colour: tuple[int, int, int] = (255, 215, 0)) -> None:

@@ -76,9 +76,17 @@ class TextCache:
             t.visible = True
         return t
 
-    def end(self) -> None:
-        for k, t in self._labels.items():
-            if k not in self._used and t.visible:
+    def end(self, forget: bool = False) -> None:
+        """Labels not put since `begin()` are hidden, or, `forget`, let go (a panel whose
+        keys keep changing, the game log's lines, would otherwise keep every label)."""
+        for k, t in list(self._labels.items()):
+            if k in self._used:
+                continue
+            if forget:
+                t.label.delete()
+                del self._labels[k]
+                self._shapes.pop(k, None)
+            elif t.visible:
                 t.visible = False
 
     def clear(self) -> None:

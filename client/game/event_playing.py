@@ -91,6 +91,9 @@ class EventPlayer:
         self.last_battle: tuple[ev.TowerDropped, list[Played], dict[str, int]] | None = None
         self.again: ev.BattleResolved | None = None
         self._prepared: ev.TowerDropped | None = None   # the coming drop whose stage is drawn
+        self._readied: Played | None = None     # the result whose map is drawn while its stage holds
+        # the coming drop and its cubes' fall, run by this computer's physics ahead of it
+        self._replayed: tuple[ev.TowerDropped, DropResult] | None = None
         self._holds = 0                 # frames the coming drop has waited for its stage's picture
 
     @property
@@ -135,19 +138,43 @@ class EventPlayer:
         return None
 
     def _prepare_battle(self) -> bool:
-        """Before a battle's drop: the stage's picture and the map's arrow drawn a part a
-        frame (`BattleShow.prepare`), not in the stage's first frame; while the event
+        """Before a battle's drop: the cubes' fall run by this computer's physics, then the
+        stage's picture and the map's arrow drawn, a part a frame (`BattleShow.prepare`),
+        not in the stage's first frame; while the event
         before it holds, or, when the drop comes first in its batch (a bots' game: every
-        drop), in frames of their own just before it (3-4 frames, about 60 ms). True when
-        nothing is left to draw (none to draw, the fill, done, or a bots' quick battle)."""
+        drop), in frames of their own just before it (4-5 frames, about 60 ms). True when
+        nothing is left to do (no drop coming, done, or a bots' quick battle; the set-up's
+        fill has its physics run ahead, no sides to draw)."""
         coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
-        if coming is None or coming["reason"] == "fill" or coming is self._prepared or \
+        if coming is None or coming is self._prepared or \
                 (self.shared.quick_bot_battles and self.my_battle(coming) is None):
+            return True
+        if "replay" in coming and (self._replayed is None or self._replayed[0] is not coming):
+            # the drop's physics, a part of its own (issue 48: 15-30 ms of the stage's
+            # first frame in a game; bench_client.py plays a recorded drop, not this)
+            self._replayed = (coming, replay_drop(coming["replay"]))
+            return False
+        if coming["reason"] == "fill":          # no sides: the stage's picture is its words
             return True
         if self.battle.prepare(coming, self.batch[1:], self.tray):   # a part a frame
             self._prepared = coming
             return True
         return False
+
+    def ready_result(self) -> None:
+        """While a battle's stage holds its tally and climax (the map hidden under it,
+        nothing on the stage moving), the map's picture is drawn as the result leaves it:
+        the board takes the engine's view after the coming `BattleResolved` now, so the
+        frame the stage closes only copies it (issue 48: that frame drew the whole map
+        again, 30-60 ms on llvmpipe). A game log (no views) patches the board then."""
+        tower, views = self.views.tower, self.batch_views
+        if not views or not self.batch or kind_of(self.batch[0]) != "BattleResolved" \
+                or not (self.battle.active and tower.big) or tower.stage not in ("tally", "climax") \
+                or self._readied is self.batch[0]:
+            return
+        self._readied = self.batch[0]
+        self.views.board_view.set_state(views[0])
+        self.views.board_view.rebuild_if_dirty()
 
     def reset(self) -> None:
         """Drop what is in play (a replay jumped elsewhere)."""
@@ -367,7 +394,9 @@ class EventPlayer:
 
     def _drop(self, e: ev.TowerDropped, caption: str) -> None:
         rep = e["replay"]
-        res = replay_drop(rep)
+        ahead = self._replayed
+        res = ahead[1] if ahead is not None and ahead[0] is e else replay_drop(rep)
+        self._replayed = None
         self.last_drop = (rep, res)
         assert res.recording is not None        # asked for with record=True
         self.applied_tray = None

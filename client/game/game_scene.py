@@ -336,7 +336,10 @@ class GameScene(Node):
 
     def _advance(self, dt: float) -> bool:
         """Do one piece of work; True if more may be done in this frame."""
-        if self.tower.playing or self.winter.holding:
+        if self.tower.playing:
+            self.player.ready_result()      # the map under the stage, as the result leaves it
+            return False
+        if self.winter.holding:
             return False
         played = self.player.advance(dt)
         if played is not None:

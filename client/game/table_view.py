@@ -492,11 +492,13 @@ class LogPanel(Node):
     def __init__(self) -> None:
         super().__init__("log")
         self.lines: list[tuple[str, RGBOrA255]] = []
+        self.first = 0          # the number of `lines[0]` in the game's log (lines are dropped)
         self.scroll = 0
         self.texts = TextCache()
         self._layer = CachedLayer()
 
     def clear(self) -> None:
+        self.first += len(self.lines)
         self.lines = []
         self.scroll = 0
         self.mark_dirty()
@@ -504,6 +506,7 @@ class LogPanel(Node):
     def add_line(self, line: str, colour: RGBOrA255 = theme.INK) -> None:
         self.lines.append((line, colour))
         if len(self.lines) > self.MAX:
+            self.first += len(self.lines) - self.MAX
             del self.lines[: len(self.lines) - self.MAX]
         self.scroll = 0
         self.mark_dirty()
@@ -518,18 +521,20 @@ class LogPanel(Node):
         y = self.bottom + 6
         end = len(self.lines) - self.scroll
         k = end - 1
-        slot = 0
         while k >= 0 and y < self.top - 40:
             line, colour = self.lines[k]
-            t = self.texts.put(("l", slot), line, self.left + 6, y, size=8.5, color=colour,
+            # keyed by the line's number in the log, not its place in the panel: a new
+            # line moves the others up without laying their words out again (issue 48:
+            # a line added re-laid every shown line, 15-45 ms as a battle's stage closed)
+            key = ("l", self.first + k)
+            t = self.texts.put(key, line, self.left + 6, y, size=8.5, color=colour,
                                width=int(self.width - 12), multiline=True, anchor_y="bottom")
             if y + t.content_height > self.top - 24:
-                self.texts._used.discard(("l", slot))    # would cover the heading: stop
+                self.texts._used.discard(key)    # would cover the heading: stop
                 break
             y += max(13, t.content_height) + 2
             k -= 1
-            slot += 1
-        self.texts.end()
+        self.texts.end(forget=True)
         self.texts.draw()
 
     def newest_rect(self) -> tuple[float, float, float, float]:

@@ -107,6 +107,8 @@ class TowerView(Node):
         self._art: CachedLayer = CachedLayer(samples=4)          # the stage's table and tower,
         # anti-aliased (drawn once per window size, copied into the stage's picture at each battle)
         self._art_key: tuple[Box, float] | None = None           # what `_art` was drawn for
+        self._column_art: CachedLayer = CachedLayer()            # the column's tower, the same way
+        self._column_key: tuple[Box, float] | None = None
         self._texts: tuple[TextCache, TextCache] = (TextCache(), TextCache())   # the still
         # picture's words, in the column and on the stage (each keeps its labels: no new
         # layout of the other's words at each switch)
@@ -260,8 +262,22 @@ class TowerView(Node):
                 if self.drop is not None and self.drop.gathered < 1.0 and self.sides is not None:
                     self._set_origins()             # from the cubes the panels show
                 return
+        if not self.big:
+            self._prepare_column()
         self._layer.render((self.left, self.bottom, self.width, self.height), self._draw_static)
         self._drawn = self._stage_key() if self.big else self._drawn
+
+    def _prepare_column(self) -> None:
+        """The column's tower (its sky, courtyard and pagoda, no cubes) drawn once per
+        place and resolution: the column's picture, drawn again whenever its counts or
+        tray change and as a battle's stage closes, copies it (issue 48: it drew the
+        tower's ~300 shapes each time, 20-35 ms)."""
+        win = arcade.get_window()
+        box = self._box()
+        key = (box, win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0))
+        if key != self._column_key:
+            self._column_art.render(box, lambda: art.draw_tower(self.geo, box, self._still, self._xf()[0]))
+            self._column_key = key
 
     PARTS = 3           # the stage's picture is drawn in this many parts (`_draw_static`)
 
@@ -270,11 +286,10 @@ class TowerView(Node):
         order (the stage's, one a frame while the stage is closed: `prepare_sides`): the
         table and tower with the trays; the sides' panels; the lamp and the words."""
         if part in (None, 0):
-            s = self._xf()[0]
             if self.big:
                 self._art.draw(opaque=True)             # `prepare_stage`'s picture
             else:
-                art.draw_tower(self.geo, (self.left, self.bottom, self.width, self.height), self._still, s)
+                self._column_art.draw(opaque=True)      # `_prepare_column`'s picture
             self.texts.begin()
             if not self.big:
                 self.texts.put("t", _("Battle tower"), self.left + self.width / 2, self.top - 16, size=10,

@@ -148,8 +148,30 @@ def test_the_stages_first_frame_copies_the_tower_drawn_at_layout(app, monkeypatc
         tv.set_big(False)
         tv.set_rect(900, 0, 380, 766)
         tv.draw()
-    assert len(calls) == 2, f"the tower drawn {len(calls)} times in two battles: only in its column"
+    assert len(calls) == 0, f"the tower drawn {len(calls)} times in two battles: the column's " \
+        "picture of it was drawn before them, at its place"
     assert surfaces[0] is surfaces[1], "the stage's picture keeps its framebuffer"
+
+
+def test_the_columns_tower_is_drawn_once_per_place_not_at_each_change(app, monkeypatch):
+    """Issue 48 (a game's frames): the column's picture is drawn again whenever its
+    counts or tray change and as a battle's stage closes, and each time it drew the
+    tower's ~300 shapes (20-35 ms on llvmpipe). The tower is drawn once per place and
+    resolution; the column's picture copies it."""
+    tv = TowerView(tower.GEOMETRY)
+    calls = []
+    real = art.draw_tower
+    monkeypatch.setattr(art, "draw_tower", lambda *a, **k: (calls.append(a), real(*a, **k)))
+    tv.set_rect(900, 0, 380, 766)
+    for n in range(3):                # the tray's cubes change three times: drawn again
+        tv.set_tray({"0": n + 1})
+        tv.mark_dirty()                 # as its counts do (`show_contents`)
+        tv.draw()
+    assert len(calls) == 1, f"the column's tower drawn {len(calls)} times for three changes"
+    tv.set_rect(880, 0, 400, 766)                   # another place: drawn there once
+    tv.draw()
+    tv.draw()
+    assert len(calls) == 2
 
 
 def test_the_opening_shows_the_sea_beyond_a_narrow_map_not_the_tables_colour(app):

@@ -144,7 +144,8 @@ def test_the_first_cards_leave_the_players_panel_and_the_bids_in_sight(app, home
             if key == "special":
                 bids = _("Bids: {bids}").split(":")[0]
                 assert bids in scene.log.lines[-1][0], scene.log.lines[-1]
-                newest = scene.log.texts.labels[("l", 0)]
+                log = scene.log             # its labels are keyed by the line's number
+                newest = log.texts.labels[("l", log.first + len(log.lines) - 1)]
                 box = (newest.left, newest.bottom, newest.right - newest.left,
                        newest.top - newest.bottom)
                 assert not _overlap(_rect(c), box), (where, "the bids", newest.text)
