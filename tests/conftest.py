@@ -54,7 +54,7 @@ SHARED_NET = {
     "lockstep": "beacon_commitment blame bot_plans_sealed core echo field_reveal "
                 "real_engine tower_vote",
     "reach": "discovery internet_addresses invite_codes offered pair_tunnels peer_links "
-             "rendezvous table_choice",
+             "rendezvous table_choice tunnel_splice",
     "table": "admission chat cut_off faults_random forwarded_host hand_to_bot join_retry "
              "liveness lobby lobby_record mesh_addresses missed_inputs pair_links relays "
              "report_counting session shared start_digest takeover_agreement",

@@ -228,11 +228,17 @@ class _End(protocol.Protocol):
 def _splice(first: _End, second: _End) -> None:
     """Join two ends once the second is connected."""
     first.other, second.other = second, first
+    if first.lost:
+        # the end that asked for this one is gone (a friend's redial given up while a
+        # relay held the tunnel): what it sent is stale, and a table given it would do a
+        # key exchange whose answer nobody reads (issue 47: a stalled relay's redials
+        # left the host 3.6 s deaf); the table sees a bare connection, closed
+        first.waiting.clear()
+        second.wire.loseConnection()
+        return
     for data in first.waiting:
         second.wire.write(data)
     first.waiting.clear()
-    if first.lost:
-        second.wire.loseConnection()
 
 
 def _connect_other_end(first: _End, endpoint: Any,
