@@ -144,7 +144,7 @@ class EventPlayer:
         before it holds, or, when the drop comes first in its batch (a bots' game: every
         drop), in frames of their own just before it (4-5 frames, about 60 ms). True when
         nothing is left to do (no drop coming, done, or a bots' quick battle; the set-up's
-        fill has its physics run ahead, no sides to draw)."""
+        fill's picture has its sentence where a battle's has the sides)."""
         coming = as_kind(self.batch[0], ev.TowerDropped) if self.batch else None
         if coming is None or coming is self._prepared or \
                 (self.shared.quick_bot_battles and self.my_battle(coming) is None):
@@ -154,8 +154,6 @@ class EventPlayer:
             # first frame in a game; bench_client.py plays a recorded drop, not this)
             self._replayed = (coming, replay_drop(coming["replay"]))
             return False
-        if coming["reason"] == "fill":          # no sides: the stage's picture is its words
-            return True
         if self.battle.prepare(coming, self.batch[1:], self.tray):   # a part a frame
             self._prepared = coming
             return True

@@ -224,21 +224,26 @@ class TowerView(Node):
         return (self._box(), win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0), self.sides,
                 None if self.sides is not None else self.caption, _("tray"), self._art_key)
 
-    def prepare_sides(self, box: Box, sides: tuple[SideFacts, SideFacts] | None) -> bool:
+    def prepare_sides(self, box: Box, sides: tuple[SideFacts, SideFacts] | None,
+                      caption: str = "") -> bool:
         """Draw the stage's picture (table, tower, the sides' panels, the lamp) for a
         battle about to be shown, while the stage is still closed (issue 48: its first
         frame drew it, 120-310 ms), one part a call (the scene calls it once a frame while
         the event before the drop holds: a whole picture was a 75-190 ms frame at
         1920x1080 on llvmpipe): the table and tower if the window changed, then the
         picture's PARTS (`_draw_static`). True when it was whole already (nothing drawn by
-        this call): the stage's first frame then only copies it. The column's tower is left as it is (its picture is kept apart)."""
+        this call): the stage's first frame then only copies it. The column's tower is left as it is (its picture is kept apart).
+        `caption`: a drop that is not a battle (the set-up's fill) has no sides, its
+        sentence instead."""
         win = arcade.get_window()
         if self._art_key != (box, win.get_pixel_ratio() * getattr(win, "ui_scale", 1.0)):
             self.prepare_stage(box)
             return False
-        kept = (self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop)
+        kept = (self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop,
+                self.caption)
         self.left, self.bottom, self.width, self.height = box
         self.big, self.sides, self.drop = True, sides, None
+        self.caption = caption if sides is None else self.caption
         try:
             key = self._stage_key()
             if key == self._drawn:
@@ -251,7 +256,8 @@ class TowerView(Node):
                 self._drawn, self._parts = key, None
             return False
         finally:
-            self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop = kept
+            (self.left, self.bottom, self.width, self.height, self.big, self.sides, self.drop,
+             self.caption) = kept
 
     def rebuild(self) -> None:
         if self.big:

@@ -40,12 +40,15 @@ def test_the_stage_opens_and_closes_without_drawing_the_map_or_running_physics(a
     battles = 0
     for _stage in range(3):             # the set-up's fill, then two battles
         # the frames before the stage: the drop's physics and the stage's picture, a part each
+        stage = scene.tower._layers[True]
         while not scene.tower.big:
             builds, before = count_calls(board, "rebuild"), replays[0]
+            drawn = count_calls(stage, "render")
             frame(app)
-            del board.rebuild
+            del board.rebuild, stage.render
         assert builds[0] == 0, "the stage's first frame drew the whole map again"
         assert replays[0] == before, "the stage's first frame ran the drop's physics"
+        assert drawn[0] == 0, f"the stage's first frame drew its picture ({scene.tower.caption})"
         # the frames of the stage, then the one it closes in
         while scene.tower.big:
             builds = count_calls(board, "rebuild")
