@@ -34,33 +34,32 @@ class _Endpoint:
         return end, wire
 
 
-def _first() -> tuple[tunnel._End, StringTransport]:
-    end, wire = tunnel._End(), StringTransport()
-    end.makeConnection(wire)
-    return end, wire
+class _Friend:
+    """A friend's end of the tunnel (a subchannel), its other end still connecting to the
+    table, having sent `sent`; `told` counts the table told of the friend's port."""
+
+    def __init__(self, sent: bytes) -> None:
+        self.end, self.wire = tunnel._End(), StringTransport()
+        self.end.makeConnection(self.wire)
+        self.table = _Endpoint()
+        self.told: list[int] = []
+        tunnel._connect_other_end(self.end, self.table, lambda _second: self.told.append(1))
+        self.end.dataReceived(sent)
 
 
 def test_what_a_friend_sent_before_the_table_answered_reaches_the_table():
-    first, first_wire = _first()
-    table = _Endpoint()
-    told: list[int] = []
-    tunnel._connect_other_end(first, table, lambda _second: told.append(1))
-    first.dataReceived(b"key exchange")
-    second, wire = table.answer()
+    friend = _Friend(b"key exchange")
+    second, wire = friend.table.answer()
     assert wire.value() == b"key exchange" and not wire.disconnecting
-    assert told == [1]
+    assert friend.told == [1]
     second.dataReceived(b"answer")
-    assert first_wire.value() == b"answer"
+    assert friend.wire.value() == b"answer"
 
 
 def test_what_a_friend_sent_before_it_went_away_reaches_nothing():
-    first, _wire = _first()
-    table = _Endpoint()
-    told: list[int] = []
-    tunnel._connect_other_end(first, table, lambda _second: told.append(1))
-    first.dataReceived(b"stale key exchange")
-    first.connectionLost(None)                # the friend gave this redial up
-    _second, wire = table.answer()            # the relay flows again
+    friend = _Friend(b"stale key exchange")
+    friend.end.connectionLost(None)           # the friend gave this redial up
+    _second, wire = friend.table.answer()     # the relay flows again
     assert wire.value() == b"", "a gone friend's bytes were handed to the table"
     assert wire.disconnecting, "the table's end is left open for nobody"
-    assert told == [1], "the table's connection is still the friend's (no stranger's)"
+    assert friend.told == [1], "the table's connection is still the friend's (no stranger's)"
