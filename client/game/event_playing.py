@@ -151,7 +151,9 @@ class EventPlayer:
             return True
         if "replay" in coming and (self._replayed is None or self._replayed[0] is not coming):
             # the drop's physics, a part of its own (issue 48: 15-30 ms of the stage's
-            # first frame in a game; bench_client.py plays a recorded drop, not this)
+            # first frame in a game; bench_client.py plays a recorded drop, not this).
+            # The engine's drops always carry their record; a stand-in drop without one
+            # (the stage's tests hand it its recording) has nothing to run ahead
             self._replayed = (coming, replay_drop(coming["replay"]))
             return False
         if self.battle.prepare(coming, self.batch[1:], self.tray):   # a part a frame
